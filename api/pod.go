@@ -1,0 +1,478 @@
+package api
+
+import "github.com/schedkit/schedkit/quantity"
+
+// Pod is a Kubernetes pod (core/v1).
+type Pod struct {
+	TypeMeta `json:",inline"`
+	// ObjectMeta holds name, namespace, uid, labels and so on.
+	ObjectMeta `json:"metadata,omitempty"`
+	// Spec is the desired pod.
+	Spec PodSpec `json:"spec,omitempty"`
+	// Status is the observed pod.
+	Status PodStatus `json:"status,omitempty"`
+}
+
+// PodSpec is the desired state of a pod.
+type PodSpec struct {
+	// Volumes the pod's containers may mount.
+	Volumes []Volume `json:"volumes,omitempty"`
+	// InitContainers run to completion, in order, before Containers start;
+	// those with restartPolicy Always are sidecars that keep running.
+	InitContainers []Container `json:"initContainers,omitempty"`
+	// Containers are the pod's application containers.
+	Containers []Container `json:"containers"`
+	// RestartPolicy is Always, OnFailure or Never.
+	RestartPolicy RestartPolicy `json:"restartPolicy,omitempty"`
+	// TerminationGracePeriodSeconds is how long the pod may take to stop.
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
+	// NodeSelector is a map of labels the node must carry.
+	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+	// ServiceAccountName is the pod's service account.
+	ServiceAccountName string `json:"serviceAccountName,omitempty"`
+	// NodeName binds the pod to a node; the scheduler places pods
+	// without it.
+	NodeName string `json:"nodeName,omitempty"`
+	// HostNetwork puts the pod in the node's network namespace.
+	HostNetwork bool `json:"hostNetwork,omitempty"`
+	// Affinity holds node affinity and pod (anti-)affinity.
+	Affinity *Affinity `json:"affinity,omitempty"`
+	// SchedulerName picks the scheduler profile; empty means
+	// "default-scheduler".
+	SchedulerName string `json:"schedulerName,omitempty"`
+	// Tolerations let the pod run on tainted nodes.
+	Tolerations []Toleration `json:"tolerations,omitempty"`
+	// PriorityClassName names the pod's PriorityClass.
+	PriorityClassName string `json:"priorityClassName,omitempty"`
+	// Priority is the resolved priority; nil means 0.
+	Priority *int32 `json:"priority,omitempty"`
+	// PreemptionPolicy is PreemptLowerPriority (the default) or Never.
+	PreemptionPolicy *PreemptionPolicy `json:"preemptionPolicy,omitempty"`
+	// Overhead is the resource cost of the pod's runtime class, added to
+	// its requests and limits.
+	Overhead ResourceList `json:"overhead,omitempty"`
+	// TopologySpreadConstraints spread matching pods across domains.
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	// SchedulingGates hold the pod back from scheduling while present.
+	SchedulingGates []PodSchedulingGate `json:"schedulingGates,omitempty"`
+	// Resources are pod-level requests and limits (PodLevelResources).
+	Resources *ResourceRequirements `json:"resources,omitempty"`
+}
+
+// RestartPolicy is a pod's restart policy.
+type RestartPolicy string
+
+// Pod restart policies.
+const (
+	RestartPolicyAlways    RestartPolicy = "Always"
+	RestartPolicyOnFailure RestartPolicy = "OnFailure"
+	RestartPolicyNever     RestartPolicy = "Never"
+)
+
+// ContainerRestartPolicy is a container-level restart policy; on an init
+// container, Always makes it a restartable sidecar.
+type ContainerRestartPolicy string
+
+// ContainerRestartPolicyAlways marks a restartable (sidecar) init container.
+const ContainerRestartPolicyAlways ContainerRestartPolicy = "Always"
+
+// PreemptionPolicy says whether a pod may preempt lower-priority pods.
+type PreemptionPolicy string
+
+// Preemption policies.
+const (
+	PreemptLowerPriority PreemptionPolicy = "PreemptLowerPriority"
+	PreemptNever         PreemptionPolicy = "Never"
+)
+
+// PodSchedulingGate is one scheduling gate.
+type PodSchedulingGate struct {
+	// Name of the gate.
+	Name string `json:"name"`
+}
+
+// Container is one container of a pod.
+type Container struct {
+	// Name is unique within the pod.
+	Name string `json:"name"`
+	// Image is the container image reference.
+	Image string `json:"image,omitempty"`
+	// Ports the container exposes, possibly on the host.
+	Ports []ContainerPort `json:"ports,omitempty"`
+	// Resources are the container's requests and limits.
+	Resources ResourceRequirements `json:"resources,omitempty"`
+	// RestartPolicy, on an init container, set to Always makes it a
+	// sidecar.
+	RestartPolicy *ContainerRestartPolicy `json:"restartPolicy,omitempty"`
+}
+
+// IsRestartableInit reports whether c, taken as an init container, is a
+// sidecar (restartPolicy: Always).
+func (c *Container) IsRestartableInit() bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == ContainerRestartPolicyAlways
+}
+
+// Protocol is TCP, UDP or SCTP.
+type Protocol string
+
+// Protocols.
+const (
+	ProtocolTCP  Protocol = "TCP"
+	ProtocolUDP  Protocol = "UDP"
+	ProtocolSCTP Protocol = "SCTP"
+)
+
+// ContainerPort is a port a container listens on.
+type ContainerPort struct {
+	// Name of the port.
+	Name string `json:"name,omitempty"`
+	// HostPort, if non-zero, is reserved on the node.
+	HostPort int32 `json:"hostPort,omitempty"`
+	// ContainerPort is the port inside the container.
+	ContainerPort int32 `json:"containerPort"`
+	// Protocol defaults to TCP.
+	Protocol Protocol `json:"protocol,omitempty"`
+	// HostIP is the host address to bind; empty means 0.0.0.0.
+	HostIP string `json:"hostIP,omitempty"`
+}
+
+// Volume is a named volume of a pod; schedkit models the sources that
+// scheduling looks at.
+type Volume struct {
+	// Name of the volume.
+	Name string `json:"name"`
+	// HostPath mounts a node path.
+	HostPath *HostPathVolumeSource `json:"hostPath,omitempty"`
+	// EmptyDir is scratch space on the node.
+	EmptyDir *EmptyDirVolumeSource `json:"emptyDir,omitempty"`
+	// PersistentVolumeClaim references a claim.
+	PersistentVolumeClaim *PersistentVolumeClaimVolumeSource `json:"persistentVolumeClaim,omitempty"`
+	// ConfigMap projects a ConfigMap.
+	ConfigMap *LocalObjectReference `json:"configMap,omitempty"`
+	// Secret projects a Secret.
+	Secret *SecretVolumeSource `json:"secret,omitempty"`
+}
+
+// HostPathVolumeSource is a path on the node.
+type HostPathVolumeSource struct {
+	// Path on the node.
+	Path string `json:"path"`
+}
+
+// EmptyDirVolumeSource is node-local scratch space.
+type EmptyDirVolumeSource struct {
+	// Medium is "" (disk) or "Memory".
+	Medium string `json:"medium,omitempty"`
+	// SizeLimit caps the volume.
+	SizeLimit *quantity.Quantity `json:"sizeLimit,omitempty"`
+}
+
+// PersistentVolumeClaimVolumeSource references a claim by name.
+type PersistentVolumeClaimVolumeSource struct {
+	// ClaimName in the pod's namespace.
+	ClaimName string `json:"claimName"`
+	// ReadOnly mounts the volume read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// LocalObjectReference names an object in the same namespace.
+type LocalObjectReference struct {
+	// Name of the object.
+	Name string `json:"name,omitempty"`
+}
+
+// SecretVolumeSource projects a Secret.
+type SecretVolumeSource struct {
+	// SecretName of the Secret.
+	SecretName string `json:"secretName,omitempty"`
+}
+
+// Affinity groups a pod's affinity rules.
+type Affinity struct {
+	// NodeAffinity constrains the nodes the pod may run on.
+	NodeAffinity *NodeAffinity `json:"nodeAffinity,omitempty"`
+	// PodAffinity co-locates the pod with other pods.
+	PodAffinity *PodAffinity `json:"podAffinity,omitempty"`
+	// PodAntiAffinity keeps the pod away from other pods.
+	PodAntiAffinity *PodAntiAffinity `json:"podAntiAffinity,omitempty"`
+}
+
+// NodeAffinity holds required and preferred node selection rules.
+type NodeAffinity struct {
+	// RequiredDuringSchedulingIgnoredDuringExecution must hold.
+	RequiredDuringSchedulingIgnoredDuringExecution *NodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+	// PreferredDuringSchedulingIgnoredDuringExecution add weight to nodes
+	// that match.
+	PreferredDuringSchedulingIgnoredDuringExecution []PreferredSchedulingTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// NodeSelector is a list of terms, ORed.
+type NodeSelector struct {
+	// NodeSelectorTerms are ORed.
+	NodeSelectorTerms []NodeSelectorTerm `json:"nodeSelectorTerms"`
+}
+
+// NodeSelectorTerm ANDs its expressions and fields.
+type NodeSelectorTerm struct {
+	// MatchExpressions over node labels.
+	MatchExpressions []NodeSelectorRequirement `json:"matchExpressions,omitempty"`
+	// MatchFields over node fields (only metadata.name).
+	MatchFields []NodeSelectorRequirement `json:"matchFields,omitempty"`
+}
+
+// NodeSelectorOperator is In, NotIn, Exists, DoesNotExist, Gt or Lt.
+type NodeSelectorOperator string
+
+// Node selector operators.
+const (
+	NodeSelectorOpIn           NodeSelectorOperator = "In"
+	NodeSelectorOpNotIn        NodeSelectorOperator = "NotIn"
+	NodeSelectorOpExists       NodeSelectorOperator = "Exists"
+	NodeSelectorOpDoesNotExist NodeSelectorOperator = "DoesNotExist"
+	NodeSelectorOpGt           NodeSelectorOperator = "Gt"
+	NodeSelectorOpLt           NodeSelectorOperator = "Lt"
+)
+
+// NodeSelectorRequirement is one expression of a NodeSelectorTerm.
+type NodeSelectorRequirement struct {
+	// Key is the label key (or field name for matchFields).
+	Key string `json:"key"`
+	// Operator relates the key to the values.
+	Operator NodeSelectorOperator `json:"operator"`
+	// Values are the operands.
+	Values []string `json:"values,omitempty"`
+}
+
+// PreferredSchedulingTerm is a weighted node selector term.
+type PreferredSchedulingTerm struct {
+	// Weight in 1..100.
+	Weight int32 `json:"weight"`
+	// Preference is the term to match.
+	Preference NodeSelectorTerm `json:"preference"`
+}
+
+// PodAffinity holds pod affinity terms.
+type PodAffinity struct {
+	// RequiredDuringSchedulingIgnoredDuringExecution must hold.
+	RequiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+	// PreferredDuringSchedulingIgnoredDuringExecution add weight.
+	PreferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// PodAntiAffinity holds pod anti-affinity terms.
+type PodAntiAffinity struct {
+	// RequiredDuringSchedulingIgnoredDuringExecution must hold.
+	RequiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+	// PreferredDuringSchedulingIgnoredDuringExecution add weight.
+	PreferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// PodAffinityTerm selects pods in namespaces and a topology domain.
+type PodAffinityTerm struct {
+	// LabelSelector over pods; nil matches no pods.
+	LabelSelector *LabelSelector `json:"labelSelector,omitempty"`
+	// Namespaces to look in; with a nil NamespaceSelector an empty list
+	// means the pod's own namespace.
+	Namespaces []string `json:"namespaces,omitempty"`
+	// TopologyKey names the node label that defines domains.
+	TopologyKey string `json:"topologyKey"`
+	// NamespaceSelector over namespaces; empty selects all namespaces.
+	NamespaceSelector *LabelSelector `json:"namespaceSelector,omitempty"`
+	// MatchLabelKeys are pod label keys whose values (from the incoming
+	// pod) are ANDed into LabelSelector with In.
+	MatchLabelKeys []string `json:"matchLabelKeys,omitempty"`
+	// MismatchLabelKeys are ANDed with NotIn.
+	MismatchLabelKeys []string `json:"mismatchLabelKeys,omitempty"`
+}
+
+// WeightedPodAffinityTerm is a preferred pod affinity term.
+type WeightedPodAffinityTerm struct {
+	// Weight in 1..100.
+	Weight int32 `json:"weight"`
+	// PodAffinityTerm is the term.
+	PodAffinityTerm PodAffinityTerm `json:"podAffinityTerm"`
+}
+
+// TaintEffect is NoSchedule, PreferNoSchedule or NoExecute.
+type TaintEffect string
+
+// Taint effects.
+const (
+	TaintEffectNoSchedule       TaintEffect = "NoSchedule"
+	TaintEffectPreferNoSchedule TaintEffect = "PreferNoSchedule"
+	TaintEffectNoExecute        TaintEffect = "NoExecute"
+)
+
+// Taint repels pods that do not tolerate it.
+type Taint struct {
+	// Key of the taint.
+	Key string `json:"key"`
+	// Value of the taint.
+	Value string `json:"value,omitempty"`
+	// Effect on pods that do not tolerate it.
+	Effect TaintEffect `json:"effect"`
+	// TimeAdded is when a NoExecute taint was added.
+	TimeAdded *Time `json:"timeAdded,omitempty"`
+}
+
+// TolerationOperator is Exists or Equal.
+type TolerationOperator string
+
+// Toleration operators.
+const (
+	TolerationOpExists TolerationOperator = "Exists"
+	TolerationOpEqual  TolerationOperator = "Equal"
+)
+
+// Toleration lets a pod tolerate matching taints.
+type Toleration struct {
+	// Key to match; empty with Exists matches every key.
+	Key string `json:"key,omitempty"`
+	// Operator is Equal (default) or Exists.
+	Operator TolerationOperator `json:"operator,omitempty"`
+	// Value to match with Equal.
+	Value string `json:"value,omitempty"`
+	// Effect to match; empty matches all effects.
+	Effect TaintEffect `json:"effect,omitempty"`
+	// TolerationSeconds bounds how long a NoExecute taint is tolerated.
+	TolerationSeconds *int64 `json:"tolerationSeconds,omitempty"`
+}
+
+// UnsatisfiableConstraintAction is DoNotSchedule or ScheduleAnyway.
+type UnsatisfiableConstraintAction string
+
+// Actions for unsatisfiable topology spread constraints.
+const (
+	DoNotSchedule  UnsatisfiableConstraintAction = "DoNotSchedule"
+	ScheduleAnyway UnsatisfiableConstraintAction = "ScheduleAnyway"
+)
+
+// NodeInclusionPolicy is Honor or Ignore.
+type NodeInclusionPolicy string
+
+// Node inclusion policies.
+const (
+	NodeInclusionPolicyIgnore NodeInclusionPolicy = "Ignore"
+	NodeInclusionPolicyHonor  NodeInclusionPolicy = "Honor"
+)
+
+// TopologySpreadConstraint spreads matching pods across topology domains.
+type TopologySpreadConstraint struct {
+	// MaxSkew is the allowed difference between domains.
+	MaxSkew int32 `json:"maxSkew"`
+	// TopologyKey names the node label that defines domains.
+	TopologyKey string `json:"topologyKey"`
+	// WhenUnsatisfiable is DoNotSchedule or ScheduleAnyway.
+	WhenUnsatisfiable UnsatisfiableConstraintAction `json:"whenUnsatisfiable"`
+	// LabelSelector over pods to count.
+	LabelSelector *LabelSelector `json:"labelSelector,omitempty"`
+	// MinDomains is the minimum number of eligible domains.
+	MinDomains *int32 `json:"minDomains,omitempty"`
+	// NodeAffinityPolicy: whether node affinity limits the domains.
+	NodeAffinityPolicy *NodeInclusionPolicy `json:"nodeAffinityPolicy,omitempty"`
+	// NodeTaintsPolicy: whether taints limit the domains.
+	NodeTaintsPolicy *NodeInclusionPolicy `json:"nodeTaintsPolicy,omitempty"`
+	// MatchLabelKeys are ANDed into LabelSelector from the pod's labels.
+	MatchLabelKeys []string `json:"matchLabelKeys,omitempty"`
+}
+
+// PodPhase is Pending, Running, Succeeded, Failed or Unknown.
+type PodPhase string
+
+// Pod phases.
+const (
+	PodPending   PodPhase = "Pending"
+	PodRunning   PodPhase = "Running"
+	PodSucceeded PodPhase = "Succeeded"
+	PodFailed    PodPhase = "Failed"
+	PodUnknown   PodPhase = "Unknown"
+)
+
+// PodConditionType names a pod condition.
+type PodConditionType string
+
+// Pod condition types.
+const (
+	PodScheduled        PodConditionType = "PodScheduled"
+	PodReady            PodConditionType = "Ready"
+	PodInitialized      PodConditionType = "Initialized"
+	ContainersReady     PodConditionType = "ContainersReady"
+	DisruptionTarget    PodConditionType = "DisruptionTarget"
+	PodResizePending    PodConditionType = "PodResizePending"
+	PodResizeInProgress PodConditionType = "PodResizeInProgress"
+)
+
+// PodCondition is one condition of a pod.
+type PodCondition struct {
+	// Type of the condition.
+	Type PodConditionType `json:"type"`
+	// Status is True, False or Unknown.
+	Status ConditionStatus `json:"status"`
+	// LastProbeTime is when the condition was probed.
+	LastProbeTime Time `json:"lastProbeTime,omitempty"`
+	// LastTransitionTime is when the status last changed.
+	LastTransitionTime Time `json:"lastTransitionTime,omitempty"`
+	// Reason is a one-word cause.
+	Reason string `json:"reason,omitempty"`
+	// Message is a human-readable detail.
+	Message string `json:"message,omitempty"`
+}
+
+// QOSClass is Guaranteed, Burstable or BestEffort.
+type QOSClass string
+
+// QoS classes.
+const (
+	PodQOSGuaranteed QOSClass = "Guaranteed"
+	PodQOSBurstable  QOSClass = "Burstable"
+	PodQOSBestEffort QOSClass = "BestEffort"
+)
+
+// PodStatus is the observed state of a pod.
+type PodStatus struct {
+	// Phase of the pod.
+	Phase PodPhase `json:"phase,omitempty"`
+	// Conditions of the pod.
+	Conditions []PodCondition `json:"conditions,omitempty"`
+	// Message about the pod's state.
+	Message string `json:"message,omitempty"`
+	// Reason for the pod's state.
+	Reason string `json:"reason,omitempty"`
+	// NominatedNodeName is where preemption made room for the pod.
+	NominatedNodeName string `json:"nominatedNodeName,omitempty"`
+	// HostIP is the node's address.
+	HostIP string `json:"hostIP,omitempty"`
+	// PodIP is the pod's address.
+	PodIP string `json:"podIP,omitempty"`
+	// StartTime is when the kubelet accepted the pod.
+	StartTime *Time `json:"startTime,omitempty"`
+	// InitContainerStatuses report the init containers.
+	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty"`
+	// ContainerStatuses report the containers.
+	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitempty"`
+	// QOSClass is the pod's QoS class as the API server computed it.
+	QOSClass QOSClass `json:"qosClass,omitempty"`
+	// Resize is the deprecated in-place resize status.
+	Resize string `json:"resize,omitempty"`
+	// Resources are the pod-level resources the kubelet applied.
+	Resources *ResourceRequirements `json:"resources,omitempty"`
+}
+
+// ContainerStatus is what the kubelet reports of a container; schedkit
+// reads the resources fields for pods being resized in place.
+type ContainerStatus struct {
+	// Name of the container.
+	Name string `json:"name"`
+	// Ready reports readiness.
+	Ready bool `json:"ready"`
+	// RestartCount counts restarts.
+	RestartCount int32 `json:"restartCount"`
+	// Image running.
+	Image string `json:"image,omitempty"`
+	// Started reports whether the container passed its startup probe.
+	Started *bool `json:"started,omitempty"`
+	// AllocatedResources are what the node allocated to the container.
+	AllocatedResources ResourceList `json:"allocatedResources,omitempty"`
+	// Resources are the requests and limits actually applied.
+	Resources *ResourceRequirements `json:"resources,omitempty"`
+}
