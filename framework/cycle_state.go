@@ -1,0 +1,89 @@
+package framework
+
+// StateKey names a piece of per-cycle state, conventionally
+// "PreFilter" + plugin name.
+type StateKey string
+
+// StateData is anything a plugin stores in a CycleState. Clone is used
+// when preemption simulates a cycle on a copy.
+type StateData interface {
+	Clone() StateData
+}
+
+// CycleState is the state plugins share within one scheduling cycle. It
+// is written at the serial extension points (PreFilter, PreScore,
+// PostFilter) and only read at the parallel ones (Filter, Score), so reads
+// need no locking. Lookups scan a short slice and do not allocate.
+type CycleState struct {
+	keys   []StateKey
+	values []StateData
+	// SkipFilterPlugins are plugins whose PreFilter returned Skip.
+	SkipFilterPlugins map[string]struct{}
+	// SkipScorePlugins are plugins whose PreScore returned Skip.
+	SkipScorePlugins map[string]struct{}
+}
+
+// NewCycleState returns an empty state.
+func NewCycleState() *CycleState { return &CycleState{} }
+
+// Write stores v under k, replacing any earlier value.
+func (c *CycleState) Write(k StateKey, v StateData) {
+	for i, key := range c.keys {
+		if key == k {
+			c.values[i] = v
+			return
+		}
+	}
+	c.keys = append(c.keys, k)
+	c.values = append(c.values, v)
+}
+
+// Read returns the value stored under k.
+func (c *CycleState) Read(k StateKey) (StateData, bool) {
+	if c == nil {
+		return nil, false
+	}
+	for i, key := range c.keys {
+		if key == k {
+			return c.values[i], true
+		}
+	}
+	return nil, false
+}
+
+// Delete removes k.
+func (c *CycleState) Delete(k StateKey) {
+	for i, key := range c.keys {
+		if key == k {
+			c.keys = append(c.keys[:i], c.keys[i+1:]...)
+			c.values = append(c.values[:i], c.values[i+1:]...)
+			return
+		}
+	}
+}
+
+// Clone returns a copy whose values are cloned.
+func (c *CycleState) Clone() *CycleState {
+	if c == nil {
+		return nil
+	}
+	n := &CycleState{keys: append([]StateKey(nil), c.keys...), values: make([]StateData, len(c.values))}
+	for i, v := range c.values {
+		if v != nil {
+			n.values[i] = v.Clone()
+		}
+	}
+	if c.SkipFilterPlugins != nil {
+		n.SkipFilterPlugins = make(map[string]struct{}, len(c.SkipFilterPlugins))
+		for k := range c.SkipFilterPlugins {
+			n.SkipFilterPlugins[k] = struct{}{}
+		}
+	}
+	if c.SkipScorePlugins != nil {
+		n.SkipScorePlugins = make(map[string]struct{}, len(c.SkipScorePlugins))
+		for k := range c.SkipScorePlugins {
+			n.SkipScorePlugins[k] = struct{}{}
+		}
+	}
+	return n
+}
