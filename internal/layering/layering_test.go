@@ -1,0 +1,161 @@
+package layering
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/schedkit/schedkit"
+
+// rank gives each package's layer; a package may import only packages of a
+// strictly lower rank. Generator packages (…gen) sit just above the package
+// they generate for.
+var rank = map[string]int{
+	"quantity":             10,
+	"api":                  20,
+	"resource":             30,
+	"qos":                  40,
+	"affinity":             40,
+	"taints":               40,
+	"framework/config":     45,
+	"cluster":              50,
+	"framework":            60,
+	"predicates":           70,
+	"priorities":           70,
+	"preemption":           80,
+	"scheduler":            90,
+	"cmd":                  100,
+	"examples":             100,
+	"internal":             100,
+	"quantity/quantitygen": 15,
+	"resource/resourcegen": 35,
+	"affinity/affinitygen": 45,
+	"taints/taintsgen":     45,
+	"cluster/clustergen":   55,
+}
+
+func root(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		t.Fatalf("module root not found at %s: %v", dir, err)
+	}
+	return dir
+}
+
+// rankOf finds the longest prefix of rel with a rank.
+func rankOf(rel string) (int, string, bool) {
+	for p := rel; p != "." && p != ""; p = filepath.Dir(p) {
+		if r, ok := rank[p]; ok {
+			return r, p, true
+		}
+	}
+	return 0, "", false
+}
+
+type file struct {
+	rel     string // package dir relative to the module root
+	path    string
+	test    bool
+	imports []string
+}
+
+func walk(t *testing.T) []file {
+	t.Helper()
+	top := root(t)
+	var files []file
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if p != top && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor") {
+				return filepath.SkipDir
+			}
+			if p != top {
+				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+					return filepath.SkipDir // nested module (conformance)
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(top, filepath.Dir(p))
+		fl := file{rel: filepath.ToSlash(rel), path: p, test: strings.HasSuffix(p, "_test.go")}
+		for _, im := range f.Imports {
+			s, _ := strconv.Unquote(im.Path.Value)
+			fl.imports = append(fl.imports, s)
+		}
+		files = append(files, fl)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestNoKubernetesImports pins the promise that the core module never
+// imports k8s.io: only the nested conformance module may.
+func TestNoKubernetesImports(t *testing.T) {
+	for _, f := range walk(t) {
+		for _, im := range f.imports {
+			if strings.HasPrefix(im, "k8s.io/") || strings.HasPrefix(im, "sigs.k8s.io/") && im != "sigs.k8s.io/yaml" {
+				t.Errorf("%s imports %s", f.path, im)
+			}
+		}
+	}
+}
+
+// TestImportsPointDown checks that non-test code imports only packages of
+// a lower layer.
+func TestImportsPointDown(t *testing.T) {
+	var unknown []string
+	for _, f := range walk(t) {
+		if f.test {
+			continue
+		}
+		from, fromPkg, ok := rankOf(f.rel)
+		if !ok {
+			unknown = append(unknown, f.rel)
+			continue
+		}
+		for _, im := range f.imports {
+			if !strings.HasPrefix(im, module+"/") {
+				continue
+			}
+			to, toPkg, ok := rankOf(strings.TrimPrefix(im, module+"/"))
+			if !ok {
+				continue // reported as unknown when walked
+			}
+			if toPkg == fromPkg {
+				continue
+			}
+			if to >= from {
+				t.Errorf("%s (%s, layer %d) imports %s (layer %d): imports must point down", f.path, fromPkg, from, im, to)
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		t.Errorf("packages without a layer in layering_test.go: %v", unknown)
+	}
+}
