@@ -8,6 +8,10 @@ import (
 // millicores, memory and ephemeral storage in bytes, a pod count, and the
 // remaining (extended, hugepages, ...) resources as a short slice sorted
 // by name. It mirrors kube-scheduler's framework.Resource.
+//
+// Scalars never holds an entry whose value is zero: Add and Sub drop
+// entries that reach zero, so two equal vectors compare equal with
+// reflect.DeepEqual or cmp.Diff once empty slices are treated as nil.
 type Resource struct {
 	// MilliCPU is CPU in thousandths of a core.
 	MilliCPU int64
@@ -32,7 +36,8 @@ type Scalar struct {
 
 // PodInfo is a pod with what the scheduler derives from it once: its
 // resource requests, non-zero requests, host ports and compiled affinity
-// terms. A PodInfo is immutable after creation.
+// terms. A PodInfo is immutable after creation; NodeInfos of different
+// snapshot versions share it.
 type PodInfo struct {
 	// Pod is the pod itself; do not modify it.
 	Pod *api.Pod
@@ -43,7 +48,31 @@ type PodInfo struct {
 	NonZeroMilliCPU int64
 	// NonZeroMemory is the memory request with the scheduler's default.
 	NonZeroMemory int64
+	// HostPorts are the host ports the pod's containers and sidecar init
+	// containers bind, with the defaults applied (empty IP is 0.0.0.0,
+	// empty protocol is TCP), in container order.
+	HostPorts []HostPort
+	// PVCs are the "namespace/claim" keys of the persistent volume claims
+	// the pod's volumes reference.
+	PVCs []string
+
+	// TODO(affinity): compiled RequiredAffinityTerms,
+	// RequiredAntiAffinityTerms, PreferredAffinityTerms and
+	// PreferredAntiAffinityTerms once package affinity exports its
+	// compiled term types.
+
+	hasAffinity             bool
+	hasRequiredAntiAffinity bool
 }
+
+// HasAffinity reports whether the pod has any inter-pod affinity or
+// anti-affinity (pod.Spec.Affinity.PodAffinity or PodAntiAffinity set),
+// the upstream test for NodeInfo.PodsWithAffinity.
+func (p *PodInfo) HasAffinity() bool { return p.hasAffinity }
+
+// HasRequiredAntiAffinity reports whether the pod has at least one
+// required anti-affinity term.
+func (p *PodInfo) HasRequiredAntiAffinity() bool { return p.hasRequiredAntiAffinity }
 
 // ImageStateSummary is what a node knows of an image: its size and on how
 // many nodes of the snapshot it is present.
@@ -56,6 +85,11 @@ type ImageStateSummary struct {
 
 // NodeInfo is one node of a snapshot with the aggregate state of the pods
 // bound or assumed on it.
+//
+// A NodeInfo obtained from a Snapshot is immutable: the snapshot copies a
+// NodeInfo before changing it (copy on write), so plugins may read it from
+// many goroutines without locks. A NodeInfo built with NewNodeInfo belongs
+// to its caller and is not safe for concurrent mutation.
 type NodeInfo struct {
 	node *api.Node
 	// Pods on the node.
@@ -72,11 +106,40 @@ type NodeInfo struct {
 	NonZeroRequested Resource
 	// Allocatable is the node's allocatable resources.
 	Allocatable Resource
-	// ImageStates maps each image name on the node to its summary.
+	// UsedPorts are the host ports the pods bind.
+	UsedPorts HostPortInfo
+	// PVCRefCounts maps "namespace/claim" to the number of pods on the
+	// node using the claim; nil when no pod uses one.
+	PVCRefCounts map[string]int
+	// ImageStates maps each image name the node reports (as in
+	// node.Status.Images, not normalized) to its summary. The map is
+	// replaced, never modified, when the node's images change; do not
+	// modify it. Look container images up with ImageState, which
+	// normalizes the name as the ImageLocality plugin does.
 	ImageStates map[string]*ImageStateSummary
 	// Generation changes whenever the NodeInfo changes.
 	Generation int64
+
+	// cow is the snapshot epoch in which the snapshot's writer created
+	// this NodeInfo and may still change it in place; see Snapshot.
+	cow uint64
 }
 
 // Node returns the node; nil if the NodeInfo holds only pods.
-func (n *NodeInfo) Node() *api.Node { return n.node }
+func (n *NodeInfo) Node() *api.Node {
+	if n == nil {
+		return nil
+	}
+	return n.node
+}
+
+// Name returns the node's name, or "" when the NodeInfo has no node.
+func (n *NodeInfo) Name() string {
+	if n == nil || n.node == nil {
+		return ""
+	}
+	return n.node.Name
+}
+
+// NumPods returns the number of pods on the node.
+func (n *NodeInfo) NumPods() int { return len(n.Pods) }
