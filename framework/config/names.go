@@ -1,0 +1,26 @@
+package config
+
+// Plugin names, as kube-scheduler's (pkg/scheduler/framework/plugins/names).
+// The filter half of a plugin in package predicates and its score half in
+// package priorities share one name.
+const (
+	PrioritySortName                    = "PrioritySort"
+	DefaultBinderName                   = "DefaultBinder"
+	DefaultPreemptionName               = "DefaultPreemption"
+	DynamicResourcesName                = "DynamicResources"
+	ImageLocalityName                   = "ImageLocality"
+	InterPodAffinityName                = "InterPodAffinity"
+	NodeAffinityName                    = "NodeAffinity"
+	NodeNameName                        = "NodeName"
+	NodePortsName                       = "NodePorts"
+	NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
+	NodeResourcesFitName                = "NodeResourcesFit"
+	NodeUnschedulableName               = "NodeUnschedulable"
+	NodeVolumeLimitsName                = "NodeVolumeLimits"
+	PodTopologySpreadName               = "PodTopologySpread"
+	SchedulingGatesName                 = "SchedulingGates"
+	TaintTolerationName                 = "TaintToleration"
+	VolumeBindingName                   = "VolumeBinding"
+	VolumeRestrictionsName              = "VolumeRestrictions"
+	VolumeZoneName                      = "VolumeZone"
+)
