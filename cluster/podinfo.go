@@ -7,22 +7,46 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/quantity"
+	"github.com/schedkit/schedkit/resource"
 )
 
-// Scheduler defaults for containers that request no cpu or memory, used
-// only for the non-zero requests (upstream schedutil.DefaultMilliCPURequest
-// and DefaultMemoryRequest).
-const (
-	DefaultMilliCPURequest int64 = 100               // 0.1 core
-	DefaultMemoryRequest   int64 = 200 * 1024 * 1024 // 200 MiB
-)
-
-// NewPodInfo derives a PodInfo from pod. It never fails: quantities are
+// NewPodInfo derives a PodInfo from pod: its requests as
+// resource.PodRequests computes them with in-place resize status (as
+// kube-scheduler's PodInfo.CalculateResource, with pod-level resources
+// honoured), its non-zero cpu and memory requests (resource.NonZeroRequests),
+// host ports, claims and affinity. It never fails: quantities are
 // converted as they are (see NewPodInfoChecked to reject bad ones), the
 // way upstream's NodeInfo.AddPod ignores NewPodInfo's error.
 func NewPodInfo(pod *api.Pod) *PodInfo {
+	p, _ := newPodInfo(pod, false)
+	return p
+}
+
+// NewPodInfoChecked is NewPodInfo that validates the pod: it must not be
+// nil and must have a name, and every request, overhead and resize
+// status quantity, as well as the pod's total requests, must be
+// non-negative and fit in an int64 in scheduler units (cpu in
+// millicores). The error names the pod, the container and the resource.
+// It does not make the API server's checks (resource.Validate does).
+func NewPodInfoChecked(pod *api.Pod) (*PodInfo, error) {
+	if err := validatePod(pod); err != nil {
+		return nil, err
+	}
+	return newPodInfo(pod, true)
+}
+
+func newPodInfo(pod *api.Pod, check bool) (*PodInfo, error) {
 	p := &PodInfo{Pod: pod}
-	p.Requests, p.NonZeroMilliCPU, p.NonZeroMemory = podRequests(pod)
+	reqs := resource.PodRequests(pod, resource.PodResourcesOptions{UseStatusResources: true})
+	if check {
+		for name, q := range reqs {
+			if err := checkQuantity(name, q); err != nil {
+				return nil, fmt.Errorf("%w pod %s: total requests: %w", ErrInvalid, podName(pod), err)
+			}
+		}
+	}
+	p.Requests = ResourceFromList(reqs)
+	p.NonZeroMilliCPU, p.NonZeroMemory = resource.NonZeroRequests(pod)
 	p.HostPorts = podHostPorts(pod)
 	p.PVCs = podPVCs(pod)
 	if a := pod.Spec.Affinity; a != nil {
@@ -30,21 +54,10 @@ func NewPodInfo(pod *api.Pod) *PodInfo {
 		p.hasRequiredAntiAffinity = a.PodAntiAffinity != nil &&
 			len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0
 	}
-	return p
-}
-
-// NewPodInfoChecked is NewPodInfo that first validates the pod: it must
-// not be nil, must have a name, and every request and overhead quantity
-// must be non-negative and fit in an int64 in scheduler units (cpu in
-// millicores), as must the pod's totals. The error names the pod, the
-// container and the resource.
-func NewPodInfoChecked(pod *api.Pod) (*PodInfo, error) {
-	if err := validatePod(pod); err != nil {
-		return nil, err
-	}
-	p := NewPodInfo(pod)
-	if err := checkTotals(p); err != nil {
-		return nil, fmt.Errorf("pod %s: %w", podName(pod), err)
+	if check {
+		if err := checkTotals(p); err != nil {
+			return nil, fmt.Errorf("pod %s: %w", podName(pod), err)
+		}
 	}
 	return p, nil
 }
@@ -85,6 +98,19 @@ func validatePod(pod *api.Pod) error {
 	if pod.Spec.Resources != nil {
 		if err := check("pod-level requests", pod.Spec.Resources.Requests); err != nil {
 			return err
+		}
+	}
+	for _, statuses := range [][]api.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
+		for i := range statuses {
+			cs := &statuses[i]
+			if err := check("container status "+cs.Name+" allocatedResources", cs.AllocatedResources); err != nil {
+				return err
+			}
+			if cs.Resources != nil {
+				if err := check("container status "+cs.Name+" resources.requests", cs.Resources.Requests); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil
@@ -138,62 +164,6 @@ func podNamespace(pod *api.Pod) string {
 		return "default"
 	}
 	return pod.Namespace
-}
-
-// podRequests computes the pod's effective requests and its non-zero cpu
-// and memory requests.
-//
-// TODO(resource): switch to resource.PodRequests and the non-zero
-// variant once package resource exports them. Until then this follows
-// upstream for container specs only: containers summed, restartable
-// (sidecar) init containers added to the sum and to every later init
-// container, the maximum over init containers taken, then overhead
-// added; pod-level resources and in-place resize status are ignored.
-func podRequests(pod *api.Pod) (req Resource, non0CPU, non0Mem int64) {
-	var non0 Resource
-	addContainer := func(dst, dstNon0 *Resource, c *api.Container) {
-		r := ResourceFromList(c.Resources.Requests)
-		dst.Add(r)
-		dstNon0.Add(nonZero(r, c.Resources.Requests))
-	}
-	for i := range pod.Spec.Containers {
-		addContainer(&req, &non0, &pod.Spec.Containers[i])
-	}
-	var sidecars, sidecarsNon0, initMax, initMaxNon0 Resource
-	for i := range pod.Spec.InitContainers {
-		c := &pod.Spec.InitContainers[i]
-		if c.IsRestartableInit() {
-			addContainer(&req, &non0, c)
-			addContainer(&sidecars, &sidecarsNon0, c)
-			initMax.SetMax(sidecars)
-			initMaxNon0.SetMax(sidecarsNon0)
-			continue
-		}
-		use, useNon0 := sidecars.Clone(), sidecarsNon0.Clone()
-		addContainer(&use, &useNon0, c)
-		initMax.SetMax(use)
-		initMaxNon0.SetMax(useNon0)
-	}
-	req.SetMax(initMax)
-	non0.SetMax(initMaxNon0)
-	if len(pod.Spec.Overhead) > 0 {
-		o := ResourceFromList(pod.Spec.Overhead)
-		req.Add(o)
-		non0.Add(o)
-	}
-	return req, non0.MilliCPU, non0.Memory
-}
-
-// nonZero returns r with the scheduler's defaults for cpu and memory
-// when the list has no entry for them (an explicit zero stays zero).
-func nonZero(r Resource, l api.ResourceList) Resource {
-	if _, ok := l[api.ResourceCPU]; !ok {
-		r.MilliCPU = DefaultMilliCPURequest
-	}
-	if _, ok := l[api.ResourceMemory]; !ok {
-		r.Memory = DefaultMemoryRequest
-	}
-	return r
 }
 
 // podHostPorts lists the host ports of the pod's sidecar init containers

@@ -2,16 +2,17 @@ package cluster
 
 import (
 	"math"
-	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/resource"
 )
 
 // ResourceFromList converts a resource list to scheduler units: cpu in
 // millicores (MilliValue), memory, ephemeral-storage and pods with Value,
 // and every scalar resource with Value. As upstream's Resource.Add, names
-// that are neither of the four nor scalar resources (see IsScalarResourceName),
-// such as "storage", are ignored. Zero scalar quantities are not stored.
+// that are neither of the four nor scalar resources
+// (resource.IsScalarResourceName: extended, huge pages, kubernetes.io/
+// prefixed, attachable volumes), such as "storage", are ignored. Zero scalar quantities are not stored.
 func ResourceFromList(l api.ResourceList) Resource {
 	var r Resource
 	for name, q := range l {
@@ -25,23 +26,12 @@ func ResourceFromList(l api.ResourceList) Resource {
 		case api.ResourcePods:
 			r.AllowedPodNumber += q.Value()
 		default:
-			if IsScalarResourceName(name) {
+			if resource.IsScalarResourceName(name) {
 				r.AddScalar(name, q.Value())
 			}
 		}
 	}
 	return r
-}
-
-// IsScalarResourceName reports whether name is kept as a Scalar of a
-// Resource: an extended resource, huge pages, a kubernetes.io/-prefixed
-// native resource or an attachable-volumes- count, as upstream's
-// schedutil.IsScalarResourceName.
-func IsScalarResourceName(name api.ResourceName) bool {
-	s := string(name)
-	return name.IsExtended() || name.IsHugePages() ||
-		(strings.Contains(s, "/") && name.IsNativeResource()) ||
-		strings.HasPrefix(s, "attachable-volumes-")
 }
 
 // Get returns the amount of the named resource in scheduler units; cpu

@@ -2,62 +2,640 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
+	"sync"
 
 	"github.com/schedkit/schedkit/api"
 )
 
-// Snapshot is the set of nodes the scheduler decides over. (Being
-// implemented: this first version is built once by NewSnapshot.)
+// Snapshot is the set of nodes the scheduler decides over, with the pods
+// bound or assumed on them. One goroutine at a time may change it (AddNode,
+// UpdateNode, RemoveNode, AddPod, AssumePod, UpdatePod, RemovePod) while
+// any number of goroutines read it.
+//
+// Readers work on a View: an immutable picture of the snapshot. Nodes,
+// Get, Domains and the other read methods of Snapshot each use the
+// current view; a scheduling cycle that needs a consistent picture across
+// several calls takes View() once and reads from it. Views are cheap: a
+// view is made at most once per change, and changing the snapshot never
+// modifies what a view holds. The writer copies a NodeInfo (and the node
+// slice, name index and topology lists) the first time it changes it
+// after a view was handed out, and changes it in place otherwise, so
+// building a snapshot copies nothing.
+//
+// Pods bound to a node the snapshot does not hold are kept, as
+// kube-scheduler's cache keeps pods of nodes it has not seen ("imaginary
+// nodes"): they are invisible until AddNode adds their node, and then
+// counted on it. RemoveNode likewise keeps the node's pods aside until
+// they are removed or the node comes back.
+//
+// The zero Snapshot is not usable; call NewSnapshot.
 type Snapshot struct {
-	nodes []*NodeInfo
-	index map[string]int
+	mu sync.Mutex
+
+	// epoch is bumped whenever a view is handed out. A NodeInfo whose
+	// cow field, or a structure whose epoch field, differs from epoch may
+	// be held by a reader and is copied before it changes.
+	epoch uint64
+	// gen is the generation counter of the snapshot and its NodeInfos.
+	gen int64
+
+	nodes      []*NodeInfo
+	nodesEpoch uint64
+	index      map[string]int
+	indexEpoch uint64
+
+	// pods maps every pod to where it is; uids maps UIDs to pods.
+	pods map[podKey]podEntry
+	uids map[string]podKey
+	// orphans are the pods of nodes not in the snapshot, by node name.
+	orphans map[string][]*PodInfo
+
+	// images counts the nodes reporting each image name; dirtyImages are
+	// the names whose count changed since the last view.
+	images      map[string]int
+	dirtyImages map[string]struct{}
+	staleImages bool
+
+	// topo holds the topology domains of the label keys asked for so
+	// far, kept up to date as nodes come and go.
+	topo map[string]*domainIndex
+	// nodeSet changes whenever a node is added, removed or updated.
+	nodeSet int64
+
+	// view is the current view, nil when the snapshot changed since.
+	view *View
 }
 
-// NewSnapshot builds a snapshot of nodes with the pods bound to them.
+type podKey struct{ namespace, name string }
+
+type podEntry struct {
+	info *PodInfo
+	node string
+}
+
+func keyOf(pod *api.Pod) podKey { return podKey{podNamespace(pod), pod.Name} }
+
+// NewSnapshot builds a snapshot of nodes with pods bound to them (by
+// pod.Spec.NodeName). It fails on a nil or unnamed node, a duplicate
+// node name, a pod without a node name, a pod that AddPod rejects, or a
+// duplicate pod; the error names the object. Pods of nodes not in nodes
+// are kept aside as AddPod describes. The result does not depend on the
+// order of pods, nor, apart from the order of Nodes, on that of nodes.
 func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
-	s := &Snapshot{index: make(map[string]int, len(nodes))}
-	images := map[string]int{}
+	s := &Snapshot{
+		epoch:   1,
+		index:   make(map[string]int, len(nodes)),
+		nodes:   make([]*NodeInfo, 0, len(nodes)),
+		pods:    make(map[podKey]podEntry, len(pods)),
+		uids:    make(map[string]podKey, len(pods)),
+		images:  make(map[string]int),
+		orphans: make(map[string][]*PodInfo),
+		topo:    make(map[string]*domainIndex),
+	}
+	s.nodesEpoch, s.indexEpoch = s.epoch, s.epoch
+	s.dirtyImages = make(map[string]struct{})
 	for _, node := range nodes {
-		if node == nil || node.Name == "" {
-			return nil, fmt.Errorf("%w node: nil or unnamed", ErrInvalid)
-		}
-		if _, dup := s.index[node.Name]; dup {
-			return nil, fmt.Errorf("%w node %q: duplicate name", ErrInvalid, node.Name)
-		}
-		s.index[node.Name] = len(s.nodes)
-		s.nodes = append(s.nodes, NewNodeInfo(node))
-		for name := range s.nodes[len(s.nodes)-1].ImageStates {
-			images[name]++
-		}
-	}
-	for _, ni := range s.nodes {
-		ni.ImageStates = nodeImageStates(ni.node, func(n string) int { return images[n] })
-	}
-	for _, pod := range pods {
-		p, err := NewPodInfoChecked(pod)
-		if err != nil {
+		if err := s.addNode(node); err != nil {
 			return nil, err
 		}
-		i, ok := s.index[pod.Spec.NodeName]
-		if !ok {
-			return nil, fmt.Errorf("pod %s: node %q not in snapshot", podName(pod), pod.Spec.NodeName)
+	}
+	for _, pod := range pods {
+		if pod != nil && pod.Spec.NodeName == "" {
+			return nil, fmt.Errorf("%w pod %s: no spec.nodeName", ErrInvalid, podName(pod))
 		}
-		s.nodes[i].AddPod(p)
+		if err := s.addPod(pod, nil, ""); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
 
-// Nodes returns the NodeInfos in a stable order.
-func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
+// nextGen returns a new generation number.
+func (s *Snapshot) nextGen() int64 {
+	s.gen++
+	return s.gen
+}
+
+// changed records a change: the current view is stale.
+func (s *Snapshot) changed() { s.view = nil }
+
+// mutable returns node i for changing, copying it first if a reader may
+// hold it, and stamps it with a new generation.
+func (s *Snapshot) mutable(i int) *NodeInfo {
+	ni := s.nodes[i]
+	if ni.cow != s.epoch {
+		ni = ni.cowClone()
+		ni.cow = s.epoch
+		s.ownNodes()
+		s.nodes[i] = ni
+	}
+	ni.Generation = s.nextGen()
+	s.changed()
+	return ni
+}
+
+// ownNodes makes the node slice private to the writer.
+func (s *Snapshot) ownNodes() {
+	if s.nodesEpoch != s.epoch {
+		s.nodes = append(make([]*NodeInfo, 0, len(s.nodes)+1), s.nodes...)
+		s.nodesEpoch = s.epoch
+	}
+}
+
+// ownIndex makes the name index private to the writer.
+func (s *Snapshot) ownIndex() {
+	if s.indexEpoch != s.epoch {
+		s.index = maps.Clone(s.index)
+		s.indexEpoch = s.epoch
+	}
+}
+
+// Generation returns the snapshot's generation; it grows with every
+// change, and every NodeInfo changed gets a new one from the same
+// sequence, so a NodeInfo's Generation never exceeds it.
+func (s *Snapshot) Generation() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
 
 // NumNodes returns the number of nodes.
-func (s *Snapshot) NumNodes() int { return len(s.nodes) }
+func (s *Snapshot) NumNodes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.nodes)
+}
 
-// Get returns the named node.
-func (s *Snapshot) Get(name string) (*NodeInfo, bool) {
+// NumPods returns the number of pods the snapshot holds, including pods
+// of nodes it does not hold.
+func (s *Snapshot) NumPods() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.pods)
+}
+
+// Nodes returns the NodeInfos of the current view. The slice and the
+// NodeInfos are immutable; do not modify them.
+func (s *Snapshot) Nodes() []*NodeInfo { return s.View().Nodes() }
+
+// List is Nodes, by upstream's name.
+func (s *Snapshot) List() []*NodeInfo { return s.View().Nodes() }
+
+// Get returns the named node of the current view.
+func (s *Snapshot) Get(name string) (*NodeInfo, bool) { return s.View().Get(name) }
+
+// Domains returns the topology domains of a label key in the current
+// view; see View.Domains.
+func (s *Snapshot) Domains(key string) map[string][]int { return s.View().Domains(key) }
+
+// HavePodsWithAffinityNodes returns the nodes of the current view with
+// at least one pod with inter-pod affinity or anti-affinity.
+func (s *Snapshot) HavePodsWithAffinityNodes() []*NodeInfo {
+	return s.View().HavePodsWithAffinityNodes()
+}
+
+// HavePodsWithRequiredAntiAffinityNodes returns the nodes of the current
+// view with at least one pod with required anti-affinity.
+func (s *Snapshot) HavePodsWithRequiredAntiAffinityNodes() []*NodeInfo {
+	return s.View().HavePodsWithRequiredAntiAffinityNodes()
+}
+
+// Pod returns a pod the snapshot holds and the name of its node.
+func (s *Snapshot) Pod(namespace, name string) (*PodInfo, string, bool) {
+	if namespace == "" {
+		namespace = "default"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.pods[podKey{namespace, name}]
+	return e.info, e.node, ok
+}
+
+// View returns the current view, making one if the snapshot changed
+// since the last. It brings image counts up to date first.
+func (s *Snapshot) View() *View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.view != nil {
+		return s.view
+	}
+	s.refreshImages()
+	v := &View{
+		nodes:      s.nodes,
+		index:      s.index,
+		generation: s.gen,
+		topo:       maps.Clone(s.topo),
+		snap:       s,
+		nodeSet:    s.nodeSet,
+	}
+	if v.topo == nil {
+		v.topo = map[string]*domainIndex{}
+	}
+	s.view = v
+	// From now on everything above is shared with readers.
+	s.epoch++
+	return v
+}
+
+// validateNode checks a node before it enters the snapshot.
+func validateNode(node *api.Node) error {
+	if node == nil {
+		return fmt.Errorf("%w node: nil", ErrInvalid)
+	}
+	if node.Name == "" {
+		return fmt.Errorf("%w node: empty name", ErrInvalid)
+	}
+	for name, q := range node.Status.Allocatable {
+		if err := checkQuantity(name, q); err != nil {
+			return fmt.Errorf("%w node %q: allocatable: %w", ErrInvalid, node.Name, err)
+		}
+	}
+	return nil
+}
+
+// AddNode adds a node, with any pods already bound to it. It fails if
+// the node is nil or unnamed, already present, or has a negative or
+// overflowing allocatable quantity.
+func (s *Snapshot) AddNode(node *api.Node) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addNode(node)
+}
+
+func (s *Snapshot) addNode(node *api.Node) error {
+	if err := validateNode(node); err != nil {
+		return err
+	}
+	if _, dup := s.index[node.Name]; dup {
+		return fmt.Errorf("%w node %q: already in the snapshot", ErrInvalid, node.Name)
+	}
+	ni := &NodeInfo{cow: s.epoch}
+	ni.node = node
+	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
+	s.countImages(node, +1)
+	ni.ImageStates = nil // built by refreshImages
+	s.staleImages = true
+	for _, p := range s.orphans[node.Name] {
+		ni.addPod(p)
+	}
+	delete(s.orphans, node.Name)
+	ni.Generation = s.nextGen()
+
+	s.ownNodes()
+	s.ownIndex()
+	i := len(s.nodes)
+	s.nodes = append(s.nodes, ni)
+	s.index[node.Name] = i
+	s.nodeSet++
+	for key, d := range s.topo {
+		if v, ok := node.Labels[key]; ok {
+			s.ownDomain(key, d).insert(v, i)
+		}
+	}
+	s.changed()
+	return nil
+}
+
+// UpdateNode replaces a node's object: its allocatable, labels and
+// images. Its pods stay. It fails if the node is not in the snapshot or
+// is invalid as for AddNode.
+func (s *Snapshot) UpdateNode(node *api.Node) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := validateNode(node); err != nil {
+		return err
+	}
+	i, ok := s.index[node.Name]
+	if !ok {
+		return fmt.Errorf("node %q: not in the snapshot", node.Name)
+	}
+	old := s.nodes[i].node
+	ni := s.mutable(i)
+	ni.node = node
+	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
+	s.countImages(old, -1)
+	s.countImages(node, +1)
+	ni.ImageStates = nil
+	s.staleImages = true
+	s.nodeSet++
+	for key, d := range s.topo {
+		ov, oldHas := old.Labels[key]
+		nv, newHas := node.Labels[key]
+		if ov == nv && oldHas == newHas {
+			continue
+		}
+		d = s.ownDomain(key, d)
+		if oldHas {
+			d.remove(ov, i)
+		}
+		if newHas {
+			d.insert(nv, i)
+		}
+	}
+	return nil
+}
+
+// RemoveNode removes the named node. Its pods are kept aside and come
+// back if the node is added again. The last node takes the removed
+// node's place, so indexes into Nodes change only for that node.
+func (s *Snapshot) RemoveNode(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	i, ok := s.index[name]
 	if !ok {
-		return nil, false
+		return fmt.Errorf("node %q: not in the snapshot", name)
 	}
-	return s.nodes[i], true
+	ni := s.nodes[i]
+	if len(ni.Pods) > 0 {
+		s.orphans[name] = append([]*PodInfo(nil), ni.Pods...)
+	}
+	s.countImages(ni.node, -1)
+	s.ownNodes()
+	s.ownIndex()
+	last := len(s.nodes) - 1
+	moved := s.nodes[last]
+	for key, d := range s.topo {
+		v, has := ni.node.Labels[key]
+		mv, movedHas := moved.node.Labels[key]
+		if !has && (last == i || !movedHas) {
+			continue
+		}
+		d = s.ownDomain(key, d)
+		if has {
+			d.remove(v, i)
+		}
+		if last != i && movedHas {
+			d.remove(mv, last)
+			d.insert(mv, i)
+		}
+	}
+	s.nodes[i] = moved
+	s.nodes[last] = nil
+	s.nodes = s.nodes[:last]
+	if last != i {
+		s.index[moved.node.Name] = i
+	}
+	delete(s.index, name)
+	s.nodeSet++
+	s.nextGen()
+	s.changed()
+	return nil
+}
+
+// countImages adds sign to the node count of each image name the node
+// reports (once per name) and marks the names dirty.
+func (s *Snapshot) countImages(node *api.Node, sign int) {
+	seen := 0
+	for i := range node.Status.Images {
+		for _, name := range node.Status.Images[i].Names {
+			if seen > 0 && dupImageName(node, i, name) {
+				continue
+			}
+			seen++
+			n := s.images[name] + sign
+			if n <= 0 {
+				delete(s.images, name)
+			} else {
+				s.images[name] = n
+			}
+			s.dirtyImages[name] = struct{}{}
+		}
+	}
+}
+
+// dupImageName reports whether name appears in an image before image i
+// of node.
+func dupImageName(node *api.Node, i int, name string) bool {
+	for j := 0; j < i; j++ {
+		for _, n := range node.Status.Images[j].Names {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refreshImages rebuilds the image states of the nodes whose images are
+// new or hold an image whose count changed.
+func (s *Snapshot) refreshImages() {
+	if len(s.dirtyImages) == 0 && !s.staleImages {
+		return
+	}
+	count := func(name string) int { return s.images[name] }
+	for i, ni := range s.nodes {
+		stale := ni.ImageStates == nil && len(ni.node.Status.Images) > 0
+		if !stale && len(s.dirtyImages) > 0 {
+			for name := range ni.ImageStates {
+				if _, ok := s.dirtyImages[name]; ok {
+					stale = true
+					break
+				}
+			}
+		}
+		if stale {
+			s.mutable(i).ImageStates = nodeImageStates(ni.node, count)
+		}
+	}
+	clear(s.dirtyImages)
+	s.staleImages = false
+}
+
+// AddPod adds a pod bound to pod.Spec.NodeName. If that node is not in
+// the snapshot the pod is kept aside and counted once the node is added.
+// It fails, changing nothing, if the pod is nil, has no name or node
+// name, has a negative or overflowing quantity (NewPodInfoChecked),
+// has the namespace and name or the UID of a pod already in the
+// snapshot, or would overflow the node's requested sums.
+func (s *Snapshot) AddPod(pod *api.Pod) error {
+	if pod != nil && pod.Spec.NodeName == "" {
+		return fmt.Errorf("%w pod %s: no spec.nodeName; use AssumePod", ErrInvalid, podName(pod))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addPod(pod, nil, "")
+}
+
+// AssumePod adds a pod to nodeName as the scheduler does once it picked
+// the node, before binding; the pod object is not modified, and its
+// spec.nodeName is ignored. It fails as AddPod does, and if nodeName is
+// empty.
+func (s *Snapshot) AssumePod(pod *api.Pod, nodeName string) error {
+	if nodeName == "" {
+		return fmt.Errorf("%w: AssumePod with empty node name", ErrInvalid)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addPod(pod, nil, nodeName)
+}
+
+// AddPodInfo adds a PodInfo made by NewPodInfo or NewPodInfoChecked to
+// nodeName, or to its pod's spec.nodeName when nodeName is empty. The pod
+// is validated as by AddPod.
+func (s *Snapshot) AddPodInfo(p *PodInfo, nodeName string) error {
+	if p == nil {
+		return fmt.Errorf("%w pod: nil PodInfo", ErrInvalid)
+	}
+	if nodeName == "" && p.Pod != nil {
+		nodeName = p.Pod.Spec.NodeName
+	}
+	if nodeName == "" && p.Pod != nil {
+		return fmt.Errorf("%w pod %s: no node name", ErrInvalid, podName(p.Pod))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addPod(p.Pod, p, nodeName)
+}
+
+// addPod validates and adds pod (with p if already made) to nodeName, or
+// to pod.Spec.NodeName if nodeName is empty.
+func (s *Snapshot) addPod(pod *api.Pod, p *PodInfo, nodeName string) error {
+	if p == nil {
+		var err error
+		if p, err = NewPodInfoChecked(pod); err != nil {
+			return err
+		}
+	} else {
+		if err := validatePod(pod); err != nil {
+			return err
+		}
+		if err := checkTotals(p); err != nil {
+			return fmt.Errorf("pod %s: %w", podName(pod), err)
+		}
+	}
+	if nodeName == "" {
+		nodeName = pod.Spec.NodeName
+	}
+	k := keyOf(pod)
+	if e, dup := s.pods[k]; dup {
+		return fmt.Errorf("%w pod %s: already in the snapshot (on node %q)", ErrInvalid, podName(pod), e.node)
+	}
+	if pod.UID != "" {
+		if other, dup := s.uids[pod.UID]; dup {
+			return fmt.Errorf("%w pod %s: uid %q already used by pod %s/%s", ErrInvalid, podName(pod), pod.UID, other.namespace, other.name)
+		}
+	}
+	if i, ok := s.index[nodeName]; ok {
+		if err := fits(s.nodes[i], p); err != nil {
+			return err
+		}
+		s.mutable(i).addPod(p)
+	} else {
+		s.orphans[nodeName] = append(s.orphans[nodeName], p)
+	}
+	s.pods[k] = podEntry{info: p, node: nodeName}
+	if pod.UID != "" {
+		s.uids[pod.UID] = k
+	}
+	return nil
+}
+
+// fits checks that adding p to ni overflows no sum.
+func fits(ni *NodeInfo, p *PodInfo) error {
+	if ni.Requested.addOverflows(p.Requests) ||
+		addOverflows(ni.NonZeroRequested.MilliCPU, p.NonZeroMilliCPU) ||
+		addOverflows(ni.NonZeroRequested.Memory, p.NonZeroMemory) {
+		return fmt.Errorf("%w pod %s: requests overflow the sums of node %q", ErrInvalid, podName(p.Pod), ni.Name())
+	}
+	return nil
+}
+
+// RemovePod removes a pod, found by namespace and name; if both the
+// given pod and the stored one have a UID they must match. It fails if
+// the snapshot does not hold the pod.
+func (s *Snapshot) RemovePod(pod *api.Pod) error {
+	if pod == nil {
+		return fmt.Errorf("%w pod: nil", ErrInvalid)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, e, err := s.lookup(pod)
+	if err != nil {
+		return err
+	}
+	s.detach(k, e)
+	return nil
+}
+
+func (s *Snapshot) lookup(pod *api.Pod) (podKey, podEntry, error) {
+	k := keyOf(pod)
+	e, ok := s.pods[k]
+	if !ok || (pod.UID != "" && e.info.Pod.UID != "" && pod.UID != e.info.Pod.UID) {
+		return k, e, fmt.Errorf("pod %s (uid %q): not in the snapshot", podName(pod), pod.UID)
+	}
+	return k, e, nil
+}
+
+// detach removes a pod known to be in the snapshot.
+func (s *Snapshot) detach(k podKey, e podEntry) {
+	if i, ok := s.index[e.node]; ok {
+		if _, err := s.mutable(i).removePod(e.info.Pod); err != nil {
+			panic("cluster: pod index out of sync: " + err.Error())
+		}
+	} else {
+		o := s.orphans[e.node]
+		o = removeAt(o, indexOfPodInfo(o, e.info))
+		if len(o) == 0 {
+			delete(s.orphans, e.node)
+		} else {
+			s.orphans[e.node] = o
+		}
+	}
+	delete(s.pods, k)
+	if uid := e.info.Pod.UID; uid != "" {
+		delete(s.uids, uid)
+	}
+}
+
+// UpdatePod replaces oldPod (found as by RemovePod) with newPod, which
+// must have the same namespace and name. newPod goes to its
+// spec.nodeName, or stays on oldPod's node when that is empty (an
+// assumed pod). It fails, changing nothing, if oldPod is not in the
+// snapshot or newPod is rejected as by AddPod.
+func (s *Snapshot) UpdatePod(oldPod, newPod *api.Pod) error {
+	if oldPod == nil {
+		return fmt.Errorf("%w pod: nil", ErrInvalid)
+	}
+	p, err := NewPodInfoChecked(newPod)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, e, err := s.lookup(oldPod)
+	if err != nil {
+		return err
+	}
+	if keyOf(newPod) != k {
+		return fmt.Errorf("%w: update of pod %s to a pod named %s", ErrInvalid, podName(oldPod), podName(newPod))
+	}
+	if newPod.UID != "" {
+		if other, dup := s.uids[newPod.UID]; dup && other != k {
+			return fmt.Errorf("%w pod %s: uid %q already used by pod %s/%s", ErrInvalid, podName(newPod), newPod.UID, other.namespace, other.name)
+		}
+	}
+	nodeName := newPod.Spec.NodeName
+	if nodeName == "" {
+		nodeName = e.node
+	}
+	if i, ok := s.index[nodeName]; ok {
+		ni := s.nodes[i]
+		if nodeName == e.node {
+			tmp := &NodeInfo{Requested: ni.Requested.Clone(), NonZeroRequested: ni.NonZeroRequested}
+			tmp.Requested.Sub(e.info.Requests)
+			tmp.NonZeroRequested.MilliCPU -= e.info.NonZeroMilliCPU
+			tmp.NonZeroRequested.Memory -= e.info.NonZeroMemory
+			tmp.node = ni.node
+			ni = tmp
+		}
+		if err := fits(ni, p); err != nil {
+			return err
+		}
+	}
+	s.detach(k, e)
+	if err := s.addPod(newPod, p, nodeName); err != nil {
+		panic("cluster: UpdatePod checked add failed: " + err.Error())
+	}
+	return nil
 }

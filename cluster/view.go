@@ -1,0 +1,104 @@
+package cluster
+
+import (
+	"sync"
+)
+
+// View is an immutable picture of a Snapshot, for one scheduling cycle:
+// its nodes, name index, topology domains and affinity lists agree with
+// each other whatever the snapshot's writer does meanwhile. Its methods
+// are safe for concurrent use.
+type View struct {
+	nodes      []*NodeInfo
+	index      map[string]int
+	generation int64
+
+	snap    *Snapshot
+	nodeSet int64
+
+	mu   sync.Mutex
+	topo map[string]*domainIndex
+
+	affinityOnce     sync.Once
+	withAffinity     []*NodeInfo
+	withRequiredAnti []*NodeInfo
+}
+
+// Nodes returns the NodeInfos, in the snapshot's order. Do not modify the
+// slice or the NodeInfos.
+func (v *View) Nodes() []*NodeInfo { return v.nodes }
+
+// List is Nodes, by upstream's name.
+func (v *View) List() []*NodeInfo { return v.nodes }
+
+// NumNodes returns the number of nodes.
+func (v *View) NumNodes() int { return len(v.nodes) }
+
+// Generation returns the snapshot's generation when the view was made.
+func (v *View) Generation() int64 { return v.generation }
+
+// Get returns the named node.
+func (v *View) Get(name string) (*NodeInfo, bool) {
+	i, ok := v.index[name]
+	if !ok {
+		return nil, false
+	}
+	return v.nodes[i], true
+}
+
+// Index returns the position of the named node in Nodes.
+func (v *View) Index(name string) (int, bool) {
+	i, ok := v.index[name]
+	return i, ok
+}
+
+// Domains groups the nodes by their value of a label key, such as
+// topology.kubernetes.io/zone, kubernetes.io/hostname or a rack label:
+// each value maps to the indexes into Nodes of the nodes carrying it, in
+// increasing order. Nodes without the label are in no domain. The first
+// call for a key costs one pass over the nodes; the snapshot then keeps
+// that key's domains up to date as nodes come and go, so later views
+// get them for free. Do not modify the result.
+func (v *View) Domains(key string) map[string][]int {
+	v.mu.Lock()
+	d, ok := v.topo[key]
+	v.mu.Unlock()
+	if ok {
+		return d.domains
+	}
+	d = buildDomains(v.nodes, key)
+	v.mu.Lock()
+	if prev, ok := v.topo[key]; ok {
+		d = prev
+	} else {
+		v.topo[key] = d
+	}
+	v.mu.Unlock()
+	v.snap.adoptDomains(key, d, v.nodeSet)
+	return d.domains
+}
+
+// HavePodsWithAffinityNodes returns the nodes with at least one pod with
+// inter-pod affinity or anti-affinity, in the order of Nodes.
+func (v *View) HavePodsWithAffinityNodes() []*NodeInfo {
+	v.affinityOnce.Do(v.affinityLists)
+	return v.withAffinity
+}
+
+// HavePodsWithRequiredAntiAffinityNodes returns the nodes with at least
+// one pod with required anti-affinity, in the order of Nodes.
+func (v *View) HavePodsWithRequiredAntiAffinityNodes() []*NodeInfo {
+	v.affinityOnce.Do(v.affinityLists)
+	return v.withRequiredAnti
+}
+
+func (v *View) affinityLists() {
+	for _, ni := range v.nodes {
+		if len(ni.PodsWithAffinity) > 0 {
+			v.withAffinity = append(v.withAffinity, ni)
+		}
+		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
+			v.withRequiredAnti = append(v.withRequiredAnti, ni)
+		}
+	}
+}
