@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/schedkit/schedkit/api"
 )
 
@@ -61,3 +63,9 @@ func wantList(t *testing.T, what string, got, want api.ResourceList) {
 func statusResources(r api.ResourceRequirements) *api.ResourceRequirements { return &r }
 
 var infeasible = []api.PodCondition{{Type: api.PodResizePending, Status: api.ConditionTrue, Reason: PodReasonInfeasible}}
+
+// quantityEqual compares quantities by value and printed form.
+var quantityEqual = cmp.Comparer(func(a, b Quantity) bool { return a.Cmp(b) == 0 && a.String() == b.String() })
+
+// podDiff returns the differences between two pods, empty if none.
+func podDiff(a, b *api.Pod) string { return cmp.Diff(a, b, quantityEqual) }

@@ -88,9 +88,11 @@ var standardResources = map[api.ResourceName]bool{
 
 // IsStandardResourceName reports whether name is a resource the API
 // server knows: the container resources, the object-count quotas and
-// their requests./limits. forms, or requests.hugepages-<size>.
+// their requests./limits. forms, and hugepages-<size> with or without
+// requests. in front.
 func IsStandardResourceName(name api.ResourceName) bool {
-	return standardResources[name] || strings.HasPrefix(string(name), ResourceRequestsPrefix+api.ResourceHugePagesPrefix)
+	return standardResources[name] || IsHugePageResourceName(name) ||
+		strings.HasPrefix(string(name), ResourceRequestsPrefix+api.ResourceHugePagesPrefix)
 }
 
 var integerResources = map[api.ResourceName]bool{
