@@ -1,0 +1,22 @@
+// Package predicates holds kube-scheduler's filter plugins, as of
+// Kubernetes v1.37.2: NodeName, NodeUnschedulable, TaintToleration (its
+// filter half), NodeResourcesFit (its filter half), NodeAffinity (its
+// filter half) and NodePorts. Each is a framework plugin, built by a
+// New<Name> factory with the framework.PluginFactory signature, and also a
+// plain function usable without the framework (NodeName,
+// NodeUnschedulable, TaintToleration, Fits / FitsRequest, ...).
+//
+// Reasons and status codes are upstream's, word for word. The score
+// halves of the multi-point plugins live in package priorities under the
+// same names (config.TaintTolerationName, config.NodeResourcesFitName,
+// config.NodeAffinityName); the scheduler joins the two halves with
+// framework.MultiPointPlugin.
+//
+// # Allocation
+//
+// Filter allocates nothing for a pod whose PreFilter state is in the
+// CycleState: per-pod work (the pod's resource request, its host ports,
+// its compiled node affinity) is done once in PreFilter, and rejections
+// with fixed reasons return shared, immutable *framework.Status values.
+// See BenchmarkFilterFit and TestFilterAllocations.
+package predicates

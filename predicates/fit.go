@@ -1,0 +1,337 @@
+package predicates
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// Reasons of the NodeResourcesFit filter, as upstream's.
+const (
+	// ErrReasonTooManyPods is the reason when the node has no room for
+	// another pod.
+	ErrReasonTooManyPods = "Too many pods"
+	// ErrReasonInsufficientPrefix starts the reason for every other
+	// resource: "Insufficient cpu", "Insufficient nvidia.com/gpu", ...
+	ErrReasonInsufficientPrefix = "Insufficient "
+)
+
+// InsufficientResource is one resource a node lacks for a pod, as
+// upstream's noderesources.InsufficientResource.
+type InsufficientResource struct {
+	// ResourceName is the resource: pods, cpu, memory, ephemeral-storage
+	// or a scalar resource.
+	ResourceName api.ResourceName
+	// Reason is the human-readable reason, such as "Insufficient cpu".
+	Reason string
+	// Requested is what the pod asks for (1 for pods).
+	Requested int64
+	// Used is what the node's pods already request.
+	Used int64
+	// Capacity is the node's allocatable amount.
+	Capacity int64
+	// Unresolvable is true when the pod asks for more than the node's
+	// allocatable amount, so no preemption can help ("Too many pods" is
+	// never unresolvable).
+	Unresolvable bool
+}
+
+// PodFitRequest returns what NodeResourcesFit checks a pod against: the
+// pod's requests from its spec (containers, init containers and sidecars,
+// pod-level resources, overhead; in-place resize status is not used), in
+// scheduler units, each at least zero. This is upstream's
+// computePodResourceRequest with pod-level resources enabled.
+func PodFitRequest(pod *api.Pod) cluster.Resource {
+	var r cluster.Resource
+	r.SetMax(cluster.ResourceFromList(resource.PodRequests(pod, resource.PodResourcesOptions{})))
+	r.AllowedPodNumber = 0 // upstream's SetMaxResource ignores pods
+	return r
+}
+
+// Fits returns the resources nodeInfo lacks for pod, in upstream's order:
+// pods, cpu, memory, ephemeral-storage, then scalar resources (sorted by
+// name; upstream iterates a map). Nothing is ignored. An empty result
+// means the pod fits.
+func Fits(pod *api.Pod, nodeInfo *cluster.NodeInfo) []InsufficientResource {
+	req := PodFitRequest(pod)
+	return FitsRequest(&req, nodeInfo, nil, nil)
+}
+
+// FitsRequest returns the resources nodeInfo lacks for a pod requesting
+// podRequest (see PodFitRequest). Extended resources named in
+// ignoredResources, or whose group (the part before '/') is in
+// ignoredResourceGroups, are not checked. The result is never nil.
+func FitsRequest(podRequest *cluster.Resource, nodeInfo *cluster.NodeInfo, ignoredResources, ignoredResourceGroups []string) []InsufficientResource {
+	ig := newIgnoreSet(ignoredResources, ignoredResourceGroups)
+	out := make([]InsufficientResource, 0, 4)
+	fitsRequest(podRequest, ig.filter(podRequest.Scalars), nodeInfo, &out)
+	return out
+}
+
+// NodeResourcesFit is the NodeResourcesFit filter as a plain function, with
+// nothing ignored: nil if the pod fits, else a status with one reason per
+// insufficient resource, Unschedulable or, when any request exceeds the
+// node's allocatable amount, UnschedulableAndUnresolvable.
+func NodeResourcesFit(pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+	req := PodFitRequest(pod)
+	return fitStatus(&req, req.Scalars, nodeInfo)
+}
+
+// Bits of the fixed-reason failures, in upstream's order.
+const (
+	failPods = 1 << iota
+	failCPU
+	failMemory
+	failEphemeral
+	failUnresolvable
+	failMax
+)
+
+// fixedFitStatuses holds a shared status for every combination of the
+// fixed reasons, so the common rejections allocate nothing.
+var fixedFitStatuses = func() (s [failMax]*framework.Status) {
+	for m := 1; m < failMax; m++ {
+		var reasons []string
+		for _, f := range []struct {
+			bit    int
+			reason string
+		}{
+			{failPods, ErrReasonTooManyPods},
+			{failCPU, ErrReasonInsufficientPrefix + string(api.ResourceCPU)},
+			{failMemory, ErrReasonInsufficientPrefix + string(api.ResourceMemory)},
+			{failEphemeral, ErrReasonInsufficientPrefix + string(api.ResourceEphemeralStorage)},
+		} {
+			if m&f.bit != 0 {
+				reasons = append(reasons, f.reason)
+			}
+		}
+		if len(reasons) == 0 {
+			continue
+		}
+		code := framework.Unschedulable
+		if m&failUnresolvable != 0 {
+			code = framework.UnschedulableAndUnresolvable
+		}
+		s[m] = framework.NewStatus(code, reasons...)
+	}
+	return s
+}()
+
+// fitStatus checks req (with checked, its scalars that are not ignored)
+// against nodeInfo. It allocates only when a scalar resource is short.
+func fitStatus(req *cluster.Resource, checked []cluster.Scalar, nodeInfo *cluster.NodeInfo) *framework.Status {
+	mask, scalarShort := fitsRequest(req, checked, nodeInfo, nil)
+	if !scalarShort {
+		if mask == 0 {
+			return nil
+		}
+		return fixedFitStatuses[mask]
+	}
+	out := make([]InsufficientResource, 0, 4)
+	fitsRequest(req, checked, nodeInfo, &out)
+	reasons := make([]string, len(out))
+	code := framework.Unschedulable
+	for i, r := range out {
+		reasons[i] = r.Reason
+		if r.Unresolvable {
+			code = framework.UnschedulableAndUnresolvable
+		}
+	}
+	return framework.NewStatus(code, reasons...)
+}
+
+// fitsRequest is upstream's fitsRequest: it returns the fixed-reason
+// failures as a mask and whether a scalar resource is short, and, when out
+// is not nil, appends every insufficient resource to it. checked holds the
+// request's scalars that are not ignored. It allocates nothing when out is
+// nil.
+func fitsRequest(req *cluster.Resource, checked []cluster.Scalar, nodeInfo *cluster.NodeInfo, out *[]InsufficientResource) (mask int, scalarShort bool) {
+	alloc, used := &nodeInfo.Allocatable, &nodeInfo.Requested
+	if n := int64(nodeInfo.NumPods()); n+1 > alloc.AllowedPodNumber {
+		mask |= failPods
+		if out != nil {
+			*out = append(*out, InsufficientResource{
+				ResourceName: api.ResourcePods, Reason: ErrReasonTooManyPods,
+				Requested: 1, Used: n, Capacity: alloc.AllowedPodNumber,
+			})
+		}
+	}
+	if req.MilliCPU == 0 && req.Memory == 0 && req.EphemeralStorage == 0 && len(req.Scalars) == 0 {
+		return mask, false
+	}
+	check := func(bit int, name api.ResourceName, reason string, r, u, c int64) {
+		if r > 0 && r > c-u {
+			mask |= bit
+			unres := r > c
+			if unres {
+				mask |= failUnresolvable
+			}
+			if out != nil {
+				*out = append(*out, InsufficientResource{ResourceName: name, Reason: reason, Requested: r, Used: u, Capacity: c, Unresolvable: unres})
+			}
+		}
+	}
+	check(failCPU, api.ResourceCPU, fixedFitStatuses[failCPU].Reasons()[0], req.MilliCPU, used.MilliCPU, alloc.MilliCPU)
+	check(failMemory, api.ResourceMemory, fixedFitStatuses[failMemory].Reasons()[0], req.Memory, used.Memory, alloc.Memory)
+	check(failEphemeral, api.ResourceEphemeralStorage, fixedFitStatuses[failEphemeral].Reasons()[0], req.EphemeralStorage, used.EphemeralStorage, alloc.EphemeralStorage)
+	for _, s := range checked {
+		if s.Value <= 0 {
+			continue
+		}
+		c, u := alloc.Scalar(s.Name), used.Scalar(s.Name)
+		if s.Value > c-u {
+			scalarShort = true
+			if out != nil {
+				*out = append(*out, InsufficientResource{
+					ResourceName: s.Name, Reason: ErrReasonInsufficientPrefix + string(s.Name),
+					Requested: s.Value, Used: u, Capacity: c, Unresolvable: s.Value > c,
+				})
+			}
+		}
+	}
+	return mask, scalarShort
+}
+
+// ignoreSet is the NodeResourcesFit ignoredResources and
+// ignoredResourceGroups.
+type ignoreSet struct {
+	resources map[string]struct{}
+	groups    map[string]struct{}
+}
+
+func newIgnoreSet(resources, groups []string) ignoreSet {
+	var ig ignoreSet
+	if len(resources) > 0 {
+		ig.resources = make(map[string]struct{}, len(resources))
+		for _, r := range resources {
+			ig.resources[r] = struct{}{}
+		}
+	}
+	if len(groups) > 0 {
+		ig.groups = make(map[string]struct{}, len(groups))
+		for _, g := range groups {
+			ig.groups[g] = struct{}{}
+		}
+	}
+	return ig
+}
+
+// ignored reports whether the filter skips name: an extended resource
+// named in the ignored resources or in an ignored group.
+func (ig ignoreSet) ignored(name api.ResourceName) bool {
+	if len(ig.resources) == 0 && len(ig.groups) == 0 {
+		return false
+	}
+	if !resource.IsExtendedResourceName(name) {
+		return false
+	}
+	if _, ok := ig.resources[string(name)]; ok {
+		return true
+	}
+	if len(ig.groups) > 0 {
+		group, _, _ := strings.Cut(string(name), "/")
+		if _, ok := ig.groups[group]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// filter returns the scalars that are not ignored; scalars itself when
+// none is.
+func (ig ignoreSet) filter(scalars []cluster.Scalar) []cluster.Scalar {
+	if len(ig.resources) == 0 && len(ig.groups) == 0 {
+		return scalars
+	}
+	var out []cluster.Scalar
+	for i, s := range scalars {
+		if ig.ignored(s.Name) {
+			if out == nil {
+				out = append(make([]cluster.Scalar, 0, len(scalars)), scalars[:i]...)
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, s)
+		}
+	}
+	if out == nil {
+		return scalars
+	}
+	return out
+}
+
+// fitStateKey is where NodeResourcesFit's PreFilter keeps its state.
+const fitStateKey framework.StateKey = "PreFilter" + config.NodeResourcesFitName
+
+// fitState is the pod's request, computed once per cycle.
+type fitState struct {
+	req     cluster.Resource
+	checked []cluster.Scalar
+}
+
+// Clone returns s: the state is never modified after PreFilter.
+func (s *fitState) Clone() framework.StateData { return s }
+
+// NodeResourcesFitPlugin is the filter half of NodeResourcesFit:
+// PreFilter computes the pod's request, Filter checks it against each
+// node's free allocatable resources.
+type NodeResourcesFitPlugin struct {
+	ignore ignoreSet
+}
+
+var (
+	_ framework.PreFilterPlugin = (*NodeResourcesFitPlugin)(nil)
+	_ framework.FilterPlugin    = (*NodeResourcesFitPlugin)(nil)
+)
+
+// NewNodeResourcesFit is the factory of NodeResourcesFit's filter half.
+// args is nil, a config.NodeResourcesFitArgs or a pointer to one; it is
+// defaulted and validated (see config.NodeResourcesFitArgsFrom).
+func NewNodeResourcesFit(args any, _ framework.Handle) (framework.Plugin, error) {
+	a, err := config.NodeResourcesFitArgsFrom(args)
+	if err != nil {
+		return nil, err
+	}
+	return &NodeResourcesFitPlugin{ignore: newIgnoreSet(a.IgnoredResources, a.IgnoredResourceGroups)}, nil
+}
+
+// Name returns config.NodeResourcesFitName.
+func (*NodeResourcesFitPlugin) Name() string { return config.NodeResourcesFitName }
+
+// PreFilter computes the pod's request and stores it in the cycle state.
+// It never returns Skip: even a pod that requests nothing needs room for
+// one more pod, as upstream.
+func (pl *NodeResourcesFitPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	s := &fitState{req: PodFitRequest(pod)}
+	s.checked = pl.ignore.filter(s.req.Scalars)
+	state.Write(fitStateKey, s)
+	return nil, nil
+}
+
+// PreFilterExtensions returns nil: the state does not depend on other
+// pods.
+func (*NodeResourcesFitPlugin) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+
+// Filter checks the pod's request against the node's allocatable
+// resources minus what its pods request. It allocates nothing unless a
+// scalar resource is short.
+func (pl *NodeResourcesFitPlugin) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+	d, ok := state.Read(fitStateKey)
+	if !ok {
+		return fitStateMissing
+	}
+	s, ok := d.(*fitState)
+	if !ok {
+		return framework.AsStatus(fmt.Errorf("%+v convert to NodeResourcesFit.preFilterState error", d))
+	}
+	return fitStatus(&s.req, s.checked, nodeInfo)
+}
+
+var fitStateMissing = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", fitStateKey))
