@@ -117,9 +117,11 @@ func benchFilter(b *testing.B, name string) {
 	b.Fatalf("no case %s", name)
 }
 
-func BenchmarkFilterFit(b *testing.B)             { benchFilter(b, "NodeResourcesFit/fits") }
-func BenchmarkFilterFitScalar(b *testing.B)       { benchFilter(b, "NodeResourcesFit/fits-scalar") }
-func BenchmarkFilterFitInsufficient(b *testing.B) { benchFilter(b, "NodeResourcesFit/insufficient-cpu") }
+func BenchmarkFilterFit(b *testing.B)       { benchFilter(b, "NodeResourcesFit/fits") }
+func BenchmarkFilterFitScalar(b *testing.B) { benchFilter(b, "NodeResourcesFit/fits-scalar") }
+func BenchmarkFilterFitInsufficient(b *testing.B) {
+	benchFilter(b, "NodeResourcesFit/insufficient-cpu")
+}
 func BenchmarkFilterTaintToleration(b *testing.B) { benchFilter(b, "TaintToleration/tolerated") }
 func BenchmarkFilterNodeUnschedulable(b *testing.B) {
 	benchFilter(b, "NodeUnschedulable")

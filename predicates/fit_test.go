@@ -251,7 +251,7 @@ func TestEnoughRequests(t *testing.T) {
 			want:     []InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 16, Used: 5, Capacity: 20}},
 		},
 		{
-			pod: newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceB: 1, kubernetesIOResourceA: 1}}),
+			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceB: 1, kubernetesIOResourceA: 1}}),
 			existing: newResourcePod(usage{}),
 			args:     config.NodeResourcesFitArgs{IgnoredResourceGroups: []string{"example.com"}},
 			name:     "skip checking ignored extended resource via resource groups",
