@@ -1,0 +1,428 @@
+package framework
+
+import (
+	"fmt"
+	"slices"
+)
+
+// DefaultSchedulerName is the profile pods without spec.schedulerName use.
+const DefaultSchedulerName = "default-scheduler"
+
+// PluginRef names a plugin of a profile; Weight matters for score plugins
+// only (0 means 1, as kube-scheduler's).
+type PluginRef struct {
+	// Name of the plugin, as registered.
+	Name string
+	// Weight of the plugin's scores.
+	Weight int32
+}
+
+// ProfileConfig configures a Profile the way a KubeSchedulerProfile's
+// multiPoint section does, on top of DefaultPlugins:
+//
+//   - Disabled removes default plugins by name; "*" removes them all.
+//   - A Plugins entry naming a default plugin replaces it in place (to
+//     reweight it); other entries are appended, in order.
+//
+// Every plugin is then registered at every extension point it implements.
+// So the zero ProfileConfig is kube-scheduler's default profile, and
+//
+//	ProfileConfig{Plugins: []PluginRef{{Name: "MyScore", Weight: 2}}}
+//
+// is the default profile plus MyScore (whose factory must be in the
+// Registry).
+type ProfileConfig struct {
+	// SchedulerName selects the profile by pods' spec.schedulerName;
+	// empty means DefaultSchedulerName.
+	SchedulerName string
+	// Plugins are enabled on top of (or override) the defaults.
+	Plugins []PluginRef
+	// Disabled default plugins; "*" disables all of them.
+	Disabled []string
+	// PluginArgs are passed to the plugins' factories, by plugin name;
+	// plugins without an entry get nil (their defaults).
+	PluginArgs map[string]any
+	// PercentageOfNodesToScore overrides the scheduler's setting for this
+	// profile when non-nil.
+	PercentageOfNodesToScore *int32
+}
+
+// DefaultPlugins returns kube-scheduler v1.37.2's default multiPoint
+// plugins, in order, with their weights, for the feature gates enabled by
+// default in that release (DynamicResourceAllocation and
+// NodeDeclaredFeatures on; GenericWorkload,
+// TopologyAwareWorkloadScheduling and
+// InPlacePodVerticalScalingSchedulerPreemption off).
+func DefaultPlugins() []PluginRef {
+	return []PluginRef{
+		{Name: "SchedulingGates"},
+		{Name: "PrioritySort"},
+		{Name: "NodeName"},
+		{Name: "NodeUnschedulable"},
+		{Name: "TaintToleration", Weight: 3},
+		{Name: "NodeAffinity", Weight: 2},
+		{Name: "NodePorts"},
+		{Name: "NodeResourcesFit", Weight: 1},
+		{Name: "VolumeRestrictions"},
+		{Name: "NodeVolumeLimits"},
+		{Name: "VolumeBinding"},
+		{Name: "VolumeZone"},
+		{Name: "PodTopologySpread", Weight: 2},
+		{Name: "InterPodAffinity", Weight: 2},
+		{Name: "DynamicResources", Weight: 2},
+		{Name: "DefaultPreemption"},
+		{Name: "NodeResourcesBalancedAllocation", Weight: 1},
+		{Name: "ImageLocality", Weight: 1},
+		{Name: "DefaultBinder"},
+		{Name: "NodeDeclaredFeatures"},
+	}
+}
+
+// inTreePlugins are kube-scheduler's plugin names: naming one that is not
+// in the Registry puts it in NotEvaluated rather than failing.
+var inTreePlugins = []string{
+	"PrioritySort", "DefaultBinder", "DefaultPreemption", "DynamicResources",
+	"GangScheduling", "ImageLocality", "InterPodAffinity", "NodeAffinity",
+	"NodeDeclaredFeatures", "NodeName", "NodePorts",
+	"NodeResourcesBalancedAllocation", "NodeResourcesFit", "NodeUnschedulable",
+	"NodeVolumeLimits", "PodTopologySpread", "DeferredPodScheduling",
+	"SchedulingGates", "TaintToleration", "VolumeBinding", "VolumeRestrictions",
+	"VolumeZone", "TopologyPlacementGenerator", "PodGroupPodsCount",
+}
+
+// IsInTreePlugin reports whether name is one of kube-scheduler's own
+// plugins.
+func IsInTreePlugin(name string) bool { return slices.Contains(inTreePlugins, name) }
+
+// MergePlugins applies cfg's Disabled and Plugins to DefaultPlugins with
+// kube-scheduler's merge rules and returns the resulting list.
+func (cfg *ProfileConfig) MergePlugins() []PluginRef {
+	disabled := map[string]bool{}
+	for _, d := range cfg.Disabled {
+		disabled[d] = true
+	}
+	custom := map[string]int{}
+	for i, p := range cfg.Plugins {
+		if _, ok := custom[p.Name]; !ok {
+			custom[p.Name] = i
+		}
+	}
+	replaced := map[int]bool{}
+	var out []PluginRef
+	if !disabled["*"] {
+		for _, d := range DefaultPlugins() {
+			if disabled[d.Name] {
+				continue
+			}
+			if i, ok := custom[d.Name]; ok {
+				d = cfg.Plugins[i]
+				replaced[i] = true
+			}
+			out = append(out, d)
+		}
+	}
+	for i, p := range cfg.Plugins {
+		if !replaced[i] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Combine returns one plugin named name made of parts, such as a Filter
+// and a Score written separately; the framework registers each part at
+// the extension points it implements. Every part must have the same name.
+func Combine(name string, parts ...Plugin) MultiPointPlugin {
+	return &combined{name: name, parts: parts}
+}
+
+type combined struct {
+	name  string
+	parts []Plugin
+}
+
+func (c *combined) Name() string    { return c.name }
+func (c *combined) Parts() []Plugin { return c.parts }
+
+// CombineFactories returns a factory that builds each factory's plugin
+// with the same arguments and combines them under name. Factories that
+// are nil are skipped.
+func CombineFactories(name string, factories ...PluginFactory) PluginFactory {
+	return func(args any, h Handle) (Plugin, error) {
+		var parts []Plugin
+		for _, f := range factories {
+			if f == nil {
+				continue
+			}
+			p, err := f(args, h)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, p)
+		}
+		if len(parts) == 1 {
+			return parts[0], nil
+		}
+		return Combine(name, parts...), nil
+	}
+}
+
+// Profile is a scheduling profile: the plugins of each extension point,
+// ready to run. A Profile is safe for concurrent use by one scheduling
+// cycle at a time per CycleState; its Run methods only read it.
+type Profile struct {
+	name       string
+	percentage *int32
+	par        Parallelizer
+
+	plugins      []PluginRef
+	notEvaluated []string
+	instances    map[string]Plugin
+
+	queueSort     QueueSortPlugin
+	preEnqueue    []PreEnqueuePlugin
+	preFilter     []PreFilterPlugin
+	filter        []FilterPlugin
+	filterNames   []string
+	postFilter    []PostFilterPlugin
+	preScore      []PreScorePlugin
+	score         []ScorePlugin
+	scoreNames    []string
+	scoreWeights  []int64
+	enqueueEvents map[string]ClusterEvent
+}
+
+// ProfileOption configures NewProfile.
+type ProfileOption func(*Profile)
+
+// WithParallelism sets the number of goroutines RunScorePlugins uses;
+// the default is GOMAXPROCS.
+func WithParallelism(n int) ProfileOption {
+	return func(p *Profile) { p.par = NewParallelizer(n) }
+}
+
+// NewProfile builds the profile cfg describes from the factories in r.
+// Plugins named by the configuration that are kube-scheduler plugins
+// missing from r are listed by NotEvaluated; other missing plugins are an
+// error. Errors name the plugin.
+func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) (*Profile, error) {
+	p := &Profile{
+		name:       cfg.SchedulerName,
+		percentage: cfg.PercentageOfNodesToScore,
+		par:        NewParallelizer(0),
+		instances:  map[string]Plugin{},
+	}
+	if p.name == "" {
+		p.name = DefaultSchedulerName
+	}
+	for _, o := range opts {
+		o(p)
+	}
+	if pct := cfg.PercentageOfNodesToScore; pct != nil && (*pct < 0 || *pct > 100) {
+		return nil, fmt.Errorf("profile %q: percentageOfNodesToScore %d is not in [0, 100]", p.name, *pct)
+	}
+	var queueSorts []QueueSortPlugin
+	var totalWeight int64
+	for _, ref := range cfg.MergePlugins() {
+		if _, dup := p.instances[ref.Name]; dup || slices.Contains(p.notEvaluated, ref.Name) {
+			return nil, fmt.Errorf("plugin %q is enabled twice in profile %q", ref.Name, p.name)
+		}
+		factory, ok := r[ref.Name]
+		if !ok || factory == nil {
+			if IsInTreePlugin(ref.Name) {
+				p.notEvaluated = append(p.notEvaluated, ref.Name)
+				continue
+			}
+			return nil, fmt.Errorf("plugin %q is not in the registry", ref.Name)
+		}
+		if ref.Weight < 0 {
+			return nil, fmt.Errorf("plugin %q: weight %d is negative", ref.Name, ref.Weight)
+		}
+		pl, err := factory(cfg.PluginArgs[ref.Name], h)
+		if err != nil {
+			return nil, fmt.Errorf("initializing plugin %q: %w", ref.Name, err)
+		}
+		if pl == nil {
+			return nil, fmt.Errorf("initializing plugin %q: factory returned nil", ref.Name)
+		}
+		p.instances[ref.Name] = pl
+		leaves, err := expand(ref.Name, pl, nil)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		once := func(point string) error {
+			if seen[point] {
+				return fmt.Errorf("plugin %q already registered as %q", ref.Name, point)
+			}
+			seen[point] = true
+			return nil
+		}
+		weight := int64(ref.Weight)
+		if weight == 0 {
+			weight = 1
+		}
+		for _, leaf := range leaves {
+			if x, ok := leaf.(QueueSortPlugin); ok {
+				if err := once("QueueSortPlugin"); err != nil {
+					return nil, err
+				}
+				queueSorts = append(queueSorts, x)
+			}
+			if x, ok := leaf.(PreEnqueuePlugin); ok {
+				if err := once("PreEnqueuePlugin"); err != nil {
+					return nil, err
+				}
+				p.preEnqueue = append(p.preEnqueue, x)
+			}
+			if x, ok := leaf.(PreFilterPlugin); ok {
+				if err := once("PreFilterPlugin"); err != nil {
+					return nil, err
+				}
+				p.preFilter = append(p.preFilter, x)
+			}
+			if x, ok := leaf.(FilterPlugin); ok {
+				if err := once("FilterPlugin"); err != nil {
+					return nil, err
+				}
+				p.filter = append(p.filter, x)
+				p.filterNames = append(p.filterNames, ref.Name)
+			}
+			if x, ok := leaf.(PostFilterPlugin); ok {
+				if err := once("PostFilterPlugin"); err != nil {
+					return nil, err
+				}
+				p.postFilter = append(p.postFilter, x)
+			}
+			if x, ok := leaf.(PreScorePlugin); ok {
+				if err := once("PreScorePlugin"); err != nil {
+					return nil, err
+				}
+				p.preScore = append(p.preScore, x)
+			}
+			if x, ok := leaf.(ScorePlugin); ok {
+				if err := once("ScorePlugin"); err != nil {
+					return nil, err
+				}
+				if weight*MaxNodeScore > MaxTotalScore-totalWeight {
+					return nil, fmt.Errorf("plugin %q: total score of Score plugins could overflow", ref.Name)
+				}
+				totalWeight += weight * MaxNodeScore
+				p.score = append(p.score, x)
+				p.scoreNames = append(p.scoreNames, ref.Name)
+				p.scoreWeights = append(p.scoreWeights, weight)
+			}
+			if x, ok := leaf.(EnqueueExtensions); ok {
+				if p.enqueueEvents == nil {
+					p.enqueueEvents = map[string]ClusterEvent{}
+				}
+				p.enqueueEvents[ref.Name] |= x.EventsToRegister()
+			}
+		}
+		p.plugins = append(p.plugins, PluginRef{Name: ref.Name, Weight: ref.Weight})
+	}
+	if len(queueSorts) != 1 {
+		return nil, fmt.Errorf("only one queue sort plugin required for profile with scheduler name %q, but got %d", p.name, len(queueSorts))
+	}
+	p.queueSort = queueSorts[0]
+	return p, nil
+}
+
+// expand flattens MultiPointPlugins into their parts and checks that
+// every part carries the configured name.
+func expand(name string, pl Plugin, out []Plugin) ([]Plugin, error) {
+	if pl.Name() != name {
+		return nil, fmt.Errorf("plugin %q: the factory built a plugin named %q", name, pl.Name())
+	}
+	mp, ok := pl.(MultiPointPlugin)
+	if !ok {
+		return append(out, pl), nil
+	}
+	for _, part := range mp.Parts() {
+		if part == nil {
+			continue
+		}
+		var err error
+		if out, err = expand(name, part, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Name is the profile's scheduler name.
+func (p *Profile) Name() string { return p.name }
+
+// PercentageOfNodesToScore is the profile's override, nil when the
+// scheduler's setting applies.
+func (p *Profile) PercentageOfNodesToScore() *int32 { return p.percentage }
+
+// Plugins returns the plugins the profile runs, in order, with their
+// configured weights.
+func (p *Profile) Plugins() []PluginRef { return slices.Clone(p.plugins) }
+
+// Plugin returns the instance of the named plugin.
+func (p *Profile) Plugin(name string) (Plugin, bool) {
+	pl, ok := p.instances[name]
+	return pl, ok
+}
+
+// NotEvaluated returns the plugins the configuration names that this
+// build does not have; decisions are made without them. The slice is
+// shared: do not modify it.
+func (p *Profile) NotEvaluated() []string { return p.notEvaluated }
+
+// ListPlugins returns the plugin names at each extension point:
+// "QueueSort", "PreEnqueue", "PreFilter", "Filter", "PostFilter",
+// "PreScore" and "Score".
+func (p *Profile) ListPlugins() map[string][]string {
+	names := func(n int, at func(int) Plugin) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = at(i).Name()
+		}
+		return out
+	}
+	return map[string][]string{
+		"QueueSort":  {p.queueSort.Name()},
+		"PreEnqueue": names(len(p.preEnqueue), func(i int) Plugin { return p.preEnqueue[i] }),
+		"PreFilter":  names(len(p.preFilter), func(i int) Plugin { return p.preFilter[i] }),
+		"Filter":     slices.Clone(p.filterNames),
+		"PostFilter": names(len(p.postFilter), func(i int) Plugin { return p.postFilter[i] }),
+		"PreScore":   names(len(p.preScore), func(i int) Plugin { return p.preScore[i] }),
+		"Score":      slices.Clone(p.scoreNames),
+	}
+}
+
+// ScoreWeight returns the weight of a score plugin, 0 if it is not one.
+func (p *Profile) ScoreWeight(name string) int64 {
+	if i := slices.Index(p.scoreNames, name); i >= 0 {
+		return p.scoreWeights[i]
+	}
+	return 0
+}
+
+// QueueSortName is the name of the queue sort plugin.
+func (p *Profile) QueueSortName() string { return p.queueSort.Name() }
+
+// Less orders the queue with the profile's QueueSort plugin.
+func (p *Profile) Less(a, b *QueuedPodInfo) bool { return p.queueSort.Less(a, b) }
+
+// HasFilterPlugins reports whether any Filter plugin is enabled.
+func (p *Profile) HasFilterPlugins() bool { return len(p.filter) > 0 }
+
+// HasPostFilterPlugins reports whether any PostFilter plugin is enabled.
+func (p *Profile) HasPostFilterPlugins() bool { return len(p.postFilter) > 0 }
+
+// HasScorePlugins reports whether any Score plugin is enabled.
+func (p *Profile) HasScorePlugins() bool { return len(p.score) > 0 }
+
+// EventsOf returns the cluster events that may make a pod the named plugin
+// rejected schedulable, when the plugin declares them (EnqueueExtensions).
+func (p *Profile) EventsOf(plugin string) (ClusterEvent, bool) {
+	e, ok := p.enqueueEvents[plugin]
+	return e, ok
+}
+
+// Parallelizer is the parallelizer RunScorePlugins uses.
+func (p *Profile) Parallelizer() Parallelizer { return p.par }

@@ -1,0 +1,443 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+// RunPreEnqueuePlugins runs the PreEnqueue plugins in order and returns
+// the first non-success status, naming its plugin; nil admits the pod.
+func (p *Profile) RunPreEnqueuePlugins(ctx context.Context, pod *api.Pod) *Status {
+	for _, pl := range p.preEnqueue {
+		if st := pl.PreEnqueue(ctx, pod); !st.IsSuccess() {
+			return st.WithPlugin(pl.Name())
+		}
+	}
+	return nil
+}
+
+// RunPreFilterPlugins runs the PreFilter plugins as kube-scheduler does.
+// A plugin returning Skip has its Filter skipped for the cycle (recorded
+// in state.SkipFilterPlugins). UnschedulableAndUnresolvable stops at once;
+// Unschedulable lets the others run and is returned at the end (so that
+// preemption sees every plugin's state); any other failure is an Error
+// "running PreFilter plugin %q: ...". The PreFilterResults are
+// intersected; an empty intersection is an UnschedulableAndUnresolvable
+// "node(s) didn't satisfy plugin(s) [a b] simultaneously" (or "node(s)
+// didn't satisfy plugin a" for one plugin). The set returned holds the
+// plugins whose results narrowed the nodes.
+func (p *Profile) RunPreFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*PreFilterResult, *Status, map[string]struct{}) {
+	var skip map[string]struct{}
+	defer func() { state.SkipFilterPlugins = skip }()
+	var result *PreFilterResult
+	var withNodes map[string]struct{}
+	var ret *Status
+	for _, pl := range p.preFilter {
+		name := pl.Name()
+		r, st := pl.PreFilter(ctx, state, pod, nodes)
+		if st.IsSkip() {
+			if skip == nil {
+				skip = map[string]struct{}{}
+			}
+			skip[name] = struct{}{}
+			continue
+		}
+		if !st.IsSuccess() {
+			st = st.WithPlugin(name)
+			switch st.Code() {
+			case UnschedulableAndUnresolvable:
+				return nil, st, nil
+			case Unschedulable:
+				ret = st
+				continue
+			}
+			return nil, AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", name, st.AsError())).WithPlugin(name), nil
+		}
+		if !r.AllNodes() {
+			if withNodes == nil {
+				withNodes = map[string]struct{}{}
+			}
+			withNodes[name] = struct{}{}
+		}
+		result = result.Merge(r)
+		if !result.AllNodes() && len(result.NodeNames) == 0 {
+			names := sortedSet(withNodes)
+			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", names)
+			if len(names) == 1 {
+				msg = fmt.Sprintf("node(s) didn't satisfy plugin %v", names[0])
+			}
+			return result, NewStatus(UnschedulableAndUnresolvable, msg), withNodes
+		}
+	}
+	return result, ret, withNodes
+}
+
+// RunPreFilterExtensionAddPod calls the AddPod hook of every PreFilter
+// plugin that has one and was not skipped.
+func (p *Profile) RunPreFilterExtensionAddPod(ctx context.Context, state *CycleState, podToSchedule *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *Status {
+	for _, pl := range p.preFilter {
+		ext := pl.PreFilterExtensions()
+		if ext == nil || skipped(state.SkipFilterPlugins, pl.Name()) {
+			continue
+		}
+		if st := ext.AddPod(ctx, state, podToSchedule, podToAdd, nodeInfo); !st.IsSuccess() {
+			return AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", pl.Name(), st.AsError()))
+		}
+	}
+	return nil
+}
+
+// RunPreFilterExtensionRemovePod calls the RemovePod hook of every
+// PreFilter plugin that has one and was not skipped.
+func (p *Profile) RunPreFilterExtensionRemovePod(ctx context.Context, state *CycleState, podToSchedule *api.Pod, podToRemove *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *Status {
+	for _, pl := range p.preFilter {
+		ext := pl.PreFilterExtensions()
+		if ext == nil || skipped(state.SkipFilterPlugins, pl.Name()) {
+			continue
+		}
+		if st := ext.RemovePod(ctx, state, podToSchedule, podToRemove, nodeInfo); !st.IsSuccess() {
+			return AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", pl.Name(), st.AsError()))
+		}
+	}
+	return nil
+}
+
+func skipped(set map[string]struct{}, name string) bool {
+	if len(set) == 0 {
+		return false
+	}
+	_, ok := set[name]
+	return ok
+}
+
+// RunFilterPlugins runs the Filter plugins on one node, in order, and
+// stops at the first that does not succeed. Its status is returned as a
+// copy naming the plugin (the plugin's own value is not modified, so
+// plugins may return shared statuses); a status other than Success,
+// Unschedulable, UnschedulableAndUnresolvable or Pending becomes an Error
+// "running %q filter plugin: ...". Plugins skipped at PreFilter do not
+// run. A node that passes costs no allocation here.
+func (p *Profile) RunFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *Status {
+	var skip map[string]struct{}
+	if state != nil {
+		skip = state.SkipFilterPlugins
+	}
+	for i, pl := range p.filter {
+		name := p.filterNames[i]
+		if skipped(skip, name) {
+			continue
+		}
+		if st := pl.Filter(ctx, state, pod, nodeInfo); !st.IsSuccess() {
+			if !st.IsRejected() {
+				st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.AsError()))
+			}
+			return st.WithPlugin(name)
+		}
+	}
+	return nil
+}
+
+// PodPriority is a pod's priority, 0 when unset.
+func PodPriority(pod *api.Pod) int32 {
+	if pod.Spec.Priority != nil {
+		return *pod.Spec.Priority
+	}
+	return 0
+}
+
+// RunFilterPluginsWithNominatedPods runs the Filter plugins as
+// kube-scheduler does when pods are nominated to the node: first with the
+// nominated pods of equal or higher priority (other than pod itself)
+// added to a copy of the node and of the state, then, if that passes and
+// any were added, again without them, so that the decision holds whether
+// or not they land. nominated are the pods nominated to this node.
+func (p *Profile) RunFilterPluginsWithNominatedPods(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo) *Status {
+	if len(nominated) == 0 {
+		return p.RunFilterPlugins(ctx, state, pod, nodeInfo)
+	}
+	prio := PodPriority(pod)
+	var stateWith *CycleState
+	var infoWith *cluster.NodeInfo
+	for _, pi := range nominated {
+		if PodPriority(pi.Pod) < prio || samePod(pi.Pod, pod) {
+			continue
+		}
+		if infoWith == nil {
+			stateWith = state.Clone()
+			infoWith = nodeInfo.Clone()
+		}
+		infoWith.AddPod(pi)
+		if st := p.RunPreFilterExtensionAddPod(ctx, stateWith, pod, pi, infoWith); !st.IsSuccess() {
+			return st
+		}
+	}
+	if infoWith == nil {
+		return p.RunFilterPlugins(ctx, state, pod, nodeInfo)
+	}
+	st := p.RunFilterPlugins(ctx, stateWith, pod, infoWith)
+	if !st.IsSuccess() {
+		return st
+	}
+	return p.RunFilterPlugins(ctx, state, pod, nodeInfo)
+}
+
+func samePod(a, b *api.Pod) bool {
+	if a == b {
+		return true
+	}
+	if a.UID != "" || b.UID != "" {
+		return a.UID == b.UID
+	}
+	return a.Name == b.Name && a.Namespace == b.Namespace
+}
+
+// RunPostFilterPlugins runs the PostFilter plugins until one succeeds, or
+// returns UnschedulableAndUnresolvable or an error; otherwise it returns
+// Unschedulable with every plugin's reasons, naming the first plugin, and
+// the last nominating result.
+func (p *Profile) RunPostFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, statuses NodeToStatusReader) (*PostFilterResult, *Status) {
+	var result *PostFilterResult
+	var reasons []string
+	var rejector string
+	for _, pl := range p.postFilter {
+		r, st := pl.PostFilter(ctx, state, pod, statuses)
+		switch {
+		case st.IsSuccess():
+			return r, st
+		case st.Code() == UnschedulableAndUnresolvable:
+			return r, st.WithPlugin(pl.Name())
+		case !st.IsRejected():
+			return nil, AsStatus(st.AsError()).WithPlugin(pl.Name())
+		}
+		if r != nil && r.NominatedNodeName != "" {
+			result = r
+		}
+		reasons = append(reasons, st.Reasons()...)
+		if rejector == "" {
+			rejector = pl.Name()
+		}
+	}
+	return result, NewStatus(Unschedulable, reasons...).WithPlugin(rejector)
+}
+
+// RunPreScorePlugins runs the PreScore plugins over the feasible nodes. A
+// plugin returning Skip has its Score skipped for the cycle (recorded in
+// state.SkipScorePlugins); any other failure is an Error "running
+// PreScore plugin %q: ...".
+func (p *Profile) RunPreScorePlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *Status {
+	var skip map[string]struct{}
+	defer func() { state.SkipScorePlugins = skip }()
+	for _, pl := range p.preScore {
+		st := pl.PreScore(ctx, state, pod, nodes)
+		if st.IsSkip() {
+			if skip == nil {
+				skip = map[string]struct{}{}
+			}
+			skip[pl.Name()] = struct{}{}
+			continue
+		}
+		if !st.IsSuccess() {
+			return AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), st.AsError()))
+		}
+	}
+	return nil
+}
+
+// PluginScore is one plugin's score of a node.
+type PluginScore struct {
+	// Name of the plugin.
+	Name string
+	// Score given.
+	Score int64
+}
+
+// NodePluginScores is the scores of one node.
+type NodePluginScores struct {
+	// Name of the node.
+	Name string
+	// RawScores are the plugins' Score results, before normalisation.
+	RawScores []PluginScore
+	// NormalizedScores are the scores after NormalizeScore, in
+	// [MinNodeScore, MaxNodeScore], before weighting.
+	NormalizedScores []PluginScore
+	// Scores are the normalised scores times the plugins' weights.
+	Scores []PluginScore
+	// TotalScore is the sum of Scores.
+	TotalScore int64
+	// Randomizer breaks ties between nodes of equal TotalScore: the
+	// higher wins. The scheduler draws it from its seeded source.
+	Randomizer int
+}
+
+// ScoreBuffer holds the memory of RunScorePluginsInto so that it can be
+// reused from cycle to cycle. The zero value is ready; a buffer must not
+// be used by two cycles at once, and the scores of a cycle are valid
+// until the buffer is reused.
+type ScoreBuffer struct {
+	nodes               []NodePluginScores
+	raw, norm, weighted []PluginScore
+	lists               []NodeScore
+	active              []int
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// RunScorePlugins runs the Score plugins not skipped at PreScore on every
+// node in parallel, normalises each plugin's scores, checks they are in
+// [MinNodeScore, MaxNodeScore] and weights them. The result is in the
+// order of nodes.
+func (p *Profile) RunScorePlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) ([]NodePluginScores, *Status) {
+	return p.RunScorePluginsInto(ctx, state, pod, nodes, &ScoreBuffer{})
+}
+
+// firstError keeps the error of the lowest index, so that parallel runs
+// report the same error as a sequential one.
+type firstError struct {
+	mu    sync.Mutex
+	limit atomic.Int64
+	err   error
+}
+
+func (f *firstError) init(n int) { f.limit.Store(int64(n)); f.err = nil }
+
+func (f *firstError) set(i int, err error) {
+	f.mu.Lock()
+	if int64(i) < f.limit.Load() {
+		f.limit.Store(int64(i))
+		f.err = err
+	}
+	f.mu.Unlock()
+}
+
+// past reports whether piece i comes after a failed one and need not run.
+func (f *firstError) past(i int) bool { return int64(i) > f.limit.Load() }
+
+// RunScorePluginsInto is RunScorePlugins using buf's memory; it allocates
+// nothing per node once buf has grown to the cycle's size.
+func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer) ([]NodePluginScores, *Status) {
+	n := len(nodes)
+	var skip map[string]struct{}
+	if state != nil {
+		skip = state.SkipScorePlugins
+	}
+	buf.active = buf.active[:0]
+	for i, name := range p.scoreNames {
+		if !skipped(skip, name) {
+			buf.active = append(buf.active, i)
+		}
+	}
+	active := buf.active
+	np := len(active)
+	out := grow(buf.nodes, n)
+	buf.nodes = out
+	raw := grow(buf.raw, n*np)
+	norm := grow(buf.norm, n*np)
+	weighted := grow(buf.weighted, n*np)
+	lists := grow(buf.lists, n*np)
+	buf.raw, buf.norm, buf.weighted, buf.lists = raw, norm, weighted, lists
+	for i, ni := range nodes {
+		out[i] = NodePluginScores{
+			Name:             ni.Node().Name,
+			RawScores:        raw[i*np : (i+1)*np : (i+1)*np],
+			NormalizedScores: norm[i*np : (i+1)*np : (i+1)*np],
+			Scores:           weighted[i*np : (i+1)*np : (i+1)*np],
+		}
+	}
+	if np == 0 || n == 0 {
+		return out, nil
+	}
+
+	var fe firstError
+	fe.init(n)
+	p.par.Until(ctx, n, func(i int) {
+		if fe.past(i) {
+			return
+		}
+		ni := nodes[i]
+		name := out[i].Name
+		for j, k := range active {
+			s, st := p.score[k].Score(ctx, state, pod, ni)
+			if !st.IsSuccess() {
+				fe.set(i, fmt.Errorf("plugin %q failed with: %w", p.scoreNames[k], st.AsError()))
+				return
+			}
+			raw[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
+			lists[j*n+i] = NodeScore{Name: name, Score: s}
+		}
+	})
+	if fe.err != nil {
+		return nil, AsStatus(fmt.Errorf("running Score plugins: %w", fe.err))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, AsStatus(err)
+	}
+
+	for j, k := range active {
+		ext := p.score[k].ScoreExtensions()
+		if ext == nil {
+			continue
+		}
+		if st := ext.NormalizeScore(ctx, state, pod, NodeScoreList(lists[j*n:(j+1)*n:(j+1)*n])); !st.IsSuccess() {
+			err := fmt.Errorf("plugin %q failed with: %w", p.scoreNames[k], st.AsError())
+			return nil, AsStatus(fmt.Errorf("running Normalize on Score plugins: %w", err))
+		}
+	}
+
+	fe.init(n)
+	p.par.Until(ctx, n, func(i int) {
+		if fe.past(i) {
+			return
+		}
+		var total int64
+		for j, k := range active {
+			s := lists[j*n+i].Score
+			if s > MaxNodeScore || s < MinNodeScore {
+				fe.set(i, fmt.Errorf("plugin %q returns an invalid score %v, it should in the range of [%v, %v] after normalizing",
+					p.scoreNames[k], s, MinNodeScore, MaxNodeScore))
+				return
+			}
+			w := s * p.scoreWeights[k]
+			norm[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
+			weighted[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: w}
+			total += w
+		}
+		out[i].TotalScore = total
+	})
+	if fe.err != nil {
+		return nil, AsStatus(fmt.Errorf("applying score defaultWeights on Score plugins: %w", fe.err))
+	}
+	return out, nil
+}
+
+// SortNodeScores orders scores best first: higher TotalScore, then higher
+// Randomizer; the order kube-scheduler pops its scored-node heap in.
+func SortNodeScores(scores []NodePluginScores) {
+	sort.SliceStable(scores, func(i, j int) bool { return betterScore(&scores[i], &scores[j]) })
+}
+
+func betterScore(a, b *NodePluginScores) bool {
+	return a.TotalScore > b.TotalScore || (a.TotalScore == b.TotalScore && a.Randomizer > b.Randomizer)
+}
+
+// BestNode returns the index of the best of scores (see SortNodeScores),
+// the first of equals; -1 if scores is empty.
+func BestNode(scores []NodePluginScores) int {
+	best := -1
+	for i := range scores {
+		if best < 0 || betterScore(&scores[i], &scores[best]) {
+			best = i
+		}
+	}
+	return best
+}
