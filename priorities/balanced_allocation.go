@@ -1,0 +1,104 @@
+package priorities
+
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+// BalancedAllocation is the NodeResourcesBalancedAllocation score of pod
+// on nodeInfo (see BalancedAllocationScore) over the pod's and the node's
+// actual requests. A pod that requests none of the resources scores 0.
+// nil resources mean cpu and memory.
+func BalancedAllocation(pod *api.Pod, nodeInfo *cluster.NodeInfo, resources []config.ResourceSpec) int64 {
+	if len(resources) == 0 {
+		resources = config.DefaultResourceSpec()
+	}
+	s := allocationScorer{resources: compileResources(resources), useRequested: true}
+	req := s.podRequests(pod)
+	if isBestEffort(req) {
+		return 0
+	}
+	return s.score(nodeInfo, req, "", nil)
+}
+
+func isBestEffort(podRequests []int64) bool {
+	for _, r := range podRequests {
+		if r != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+const balancedStateKey framework.StateKey = "PreScore" + config.NodeResourcesBalancedAllocationName
+
+// NodeResourcesBalancedAllocationPlugin is the
+// NodeResourcesBalancedAllocation plugin: it favours nodes whose resource
+// use the pod makes (or keeps) balanced.
+type NodeResourcesBalancedAllocationPlugin struct {
+	scorer allocationScorer
+}
+
+var (
+	_ framework.PreScorePlugin = (*NodeResourcesBalancedAllocationPlugin)(nil)
+	_ framework.ScorePlugin    = (*NodeResourcesBalancedAllocationPlugin)(nil)
+)
+
+// NewNodeResourcesBalancedAllocation is the NodeResourcesBalancedAllocation
+// factory. args is nil, a config.NodeResourcesBalancedAllocationArgs or a
+// pointer to one; it is defaulted and validated.
+func NewNodeResourcesBalancedAllocation(args any, _ framework.Handle) (framework.Plugin, error) {
+	a, err := config.NodeResourcesBalancedAllocationArgsFrom(args)
+	if err != nil {
+		return nil, err
+	}
+	return &NodeResourcesBalancedAllocationPlugin{scorer: allocationScorer{resources: compileResources(a.Resources), useRequested: true}}, nil
+}
+
+// Name returns config.NodeResourcesBalancedAllocationName.
+func (*NodeResourcesBalancedAllocationPlugin) Name() string {
+	return config.NodeResourcesBalancedAllocationName
+}
+
+// PreScore stores the pod's requests, or returns Skip when the pod
+// requests none of the scored resources, as upstream.
+func (pl *NodeResourcesBalancedAllocationPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	req := pl.scorer.podRequests(pod)
+	if isBestEffort(req) {
+		return skipStatus
+	}
+	state.Write(balancedStateKey, &podRequestsState{podRequests: req})
+	return nil
+}
+
+var skipStatus = framework.NewStatus(framework.Skip)
+
+// Score scores the node. Without PreScore state it computes the pod's
+// requests itself and scores a pod that requests nothing 0, as upstream.
+func (pl *NodeResourcesBalancedAllocationPlugin) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+	var podRequests []int64
+	if d, ok := state.Read(balancedStateKey); ok {
+		if s, ok := d.(*podRequestsState); ok {
+			podRequests = s.podRequests
+		}
+	}
+	if podRequests == nil {
+		podRequests = pl.scorer.podRequests(pod)
+		if isBestEffort(podRequests) {
+			return 0, nil
+		}
+	}
+	if len(pl.scorer.resources) == 0 {
+		return 0, errResourcesNotFound
+	}
+	return pl.scorer.score(nodeInfo, podRequests, "", nil), nil
+}
+
+// ScoreExtensions returns nil.
+func (*NodeResourcesBalancedAllocationPlugin) ScoreExtensions() framework.ScoreExtensions {
+	return nil
+}

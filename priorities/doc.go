@@ -1,0 +1,24 @@
+// Package priorities holds kube-scheduler's score plugins, as of
+// Kubernetes v1.37.2: NodeResourcesFit (its score half, with the
+// LeastAllocated, MostAllocated and RequestedToCapacityRatio strategies),
+// NodeResourcesBalancedAllocation, ImageLocality, TaintToleration (its
+// score half) and NodeAffinity (its score half). Each is a framework
+// plugin built by a New<Name> factory with the framework.PluginFactory
+// signature, and also a plain function usable without the framework
+// (LeastAllocated, MostAllocated, RequestedToCapacityRatio,
+// BalancedAllocation, ImageLocality, TaintToleration, ...), together with
+// the score arithmetic itself (LeastRequestedScore, MostRequestedScore,
+// FunctionShape, BalancedResourceScore, DefaultNormalizeScore).
+//
+// Scores are upstream's integers: the same integer divisions, the same
+// float64 expressions where upstream uses floats (balanced allocation,
+// image spread, the rounding of RequestedToCapacityRatio).
+//
+// # Allocation
+//
+// Score allocates nothing once PreScore has stored the pod's requests in
+// the CycleState: node amounts are read straight from the NodeInfo's
+// running sums and the per-resource vectors live on the stack. See
+// BenchmarkScoreLeastAllocated, BenchmarkScoreBalanced and
+// TestScoreAllocations.
+package priorities

@@ -1,0 +1,138 @@
+package priorities
+
+import (
+	"context"
+	"errors"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+// ImageLocality thresholds, as upstream's.
+const (
+	mb int64 = 1024 * 1024
+	// ImageLocalityMinThreshold is the summed image score (23Mi) below
+	// which a node scores 0.
+	ImageLocalityMinThreshold int64 = 23 * mb
+	// ImageLocalityMaxContainerThreshold (1000Mi) times the number of
+	// images is the summed score at which a node scores 100.
+	ImageLocalityMaxContainerThreshold int64 = 1000 * mb
+)
+
+// ImageLocality is the ImageLocality score of pod on nodeInfo in a
+// cluster of totalNumNodes nodes: the sizes of the pod's init container
+// and container images present on the node, each scaled by the share of
+// nodes that have it, mapped linearly from [23Mi, 1000Mi × images] to
+// [0, 100].
+//
+// Image volumes are not modelled by schedkit's api, so unlike upstream
+// they neither add to the sum nor to the image count.
+func ImageLocality(pod *api.Pod, nodeInfo *cluster.NodeInfo, totalNumNodes int) int64 {
+	sum, n := sumImageScores(nodeInfo, podImageNames(pod), totalNumNodes)
+	return imageLocalityPriority(sum, n)
+}
+
+// podImageNames returns the normalized images of the pod's init
+// containers then containers (duplicates kept, as upstream counts them).
+func podImageNames(pod *api.Pod) []string {
+	names := make([]string, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers))
+	for i := range pod.Spec.InitContainers {
+		names = append(names, cluster.NormalizedImageName(pod.Spec.InitContainers[i].Image))
+	}
+	for i := range pod.Spec.Containers {
+		names = append(names, cluster.NormalizedImageName(pod.Spec.Containers[i].Image))
+	}
+	return names
+}
+
+func sumImageScores(nodeInfo *cluster.NodeInfo, images []string, totalNumNodes int) (int64, int) {
+	var sum int64
+	for _, name := range images {
+		if state, ok := nodeInfo.ImageStates[name]; ok {
+			sum += scaledImageScore(state, totalNumNodes)
+		}
+	}
+	return sum, len(images)
+}
+
+// scaledImageScore is the image's size times the share of nodes holding
+// it, truncated, with upstream's float64 arithmetic.
+func scaledImageScore(state *cluster.ImageStateSummary, totalNumNodes int) int64 {
+	spread := float64(state.NumNodes) / float64(totalNumNodes)
+	return int64(float64(state.Size) * spread)
+}
+
+func imageLocalityPriority(sumScores int64, imageCount int) int64 {
+	maxThreshold := ImageLocalityMaxContainerThreshold * int64(imageCount)
+	if sumScores < ImageLocalityMinThreshold {
+		sumScores = ImageLocalityMinThreshold
+	} else if sumScores > maxThreshold {
+		sumScores = maxThreshold
+	}
+	return framework.MaxNodeScore * (sumScores - ImageLocalityMinThreshold) / (maxThreshold - ImageLocalityMinThreshold)
+}
+
+const imageStateKey framework.StateKey = "PreScore" + config.ImageLocalityName
+
+// imageState holds the pod's normalized image names.
+type imageState struct {
+	images []string
+}
+
+// Clone returns s: the state is never modified after PreScore.
+func (s *imageState) Clone() framework.StateData { return s }
+
+// ImageLocalityPlugin is the ImageLocality plugin. It reads the number of
+// nodes from the framework handle's snapshot.
+type ImageLocalityPlugin struct {
+	handle framework.Handle
+}
+
+var (
+	_ framework.PreScorePlugin = (*ImageLocalityPlugin)(nil)
+	_ framework.ScorePlugin    = (*ImageLocalityPlugin)(nil)
+)
+
+// NewImageLocality is the ImageLocality factory. ImageLocality takes no
+// arguments; args is ignored. h supplies the snapshot whose node count
+// scales image scores.
+func NewImageLocality(_ any, h framework.Handle) (framework.Plugin, error) {
+	return &ImageLocalityPlugin{handle: h}, nil
+}
+
+// Name returns config.ImageLocalityName.
+func (*ImageLocalityPlugin) Name() string { return config.ImageLocalityName }
+
+// PreScore normalizes the pod's image names once. (Upstream has no
+// PreScore and normalizes them in every Score; the scores are the same.)
+func (*ImageLocalityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	state.Write(imageStateKey, &imageState{images: podImageNames(pod)})
+	return nil
+}
+
+var errNoSnapshot = errors.New("ImageLocality: the framework handle has no snapshot")
+
+// Score scores the node; the total node count comes from
+// Handle.Snapshot().NumNodes().
+func (pl *ImageLocalityPlugin) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+	if pl.handle == nil || pl.handle.Snapshot() == nil {
+		return 0, framework.AsStatus(errNoSnapshot)
+	}
+	total := pl.handle.Snapshot().NumNodes()
+	var images []string
+	if d, ok := state.Read(imageStateKey); ok {
+		if s, ok := d.(*imageState); ok {
+			images = s.images
+		}
+	}
+	if images == nil {
+		images = podImageNames(pod)
+	}
+	sum, n := sumImageScores(nodeInfo, images, total)
+	return imageLocalityPriority(sum, n), nil
+}
+
+// ScoreExtensions returns nil.
+func (*ImageLocalityPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }

@@ -1,0 +1,285 @@
+package priorities
+
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// stackResources is how many scored resources Score handles without
+// allocating; more are scored correctly with three small allocations.
+const stackResources = 8
+
+// resourceKind says where a node's amount of a scored resource lives.
+type resourceKind uint8
+
+const (
+	kindScalar resourceKind = iota
+	kindCPU
+	kindMemory
+	kindEphemeral
+)
+
+// scoredResource is a config.ResourceSpec resolved once.
+type scoredResource struct {
+	name   api.ResourceName
+	kind   resourceKind
+	weight int64
+}
+
+func compileResources(specs []config.ResourceSpec) []scoredResource {
+	out := make([]scoredResource, len(specs))
+	for i, s := range specs {
+		out[i] = scoredResource{name: api.ResourceName(s.Name), weight: s.Weight}
+		switch out[i].name {
+		case api.ResourceCPU:
+			out[i].kind = kindCPU
+		case api.ResourceMemory:
+			out[i].kind = kindMemory
+		case api.ResourceEphemeralStorage:
+			out[i].kind = kindEphemeral
+		}
+	}
+	return out
+}
+
+// allocationScorer is upstream's resourceAllocationScorer without DRA:
+// the pod's and the node's amounts of each scored resource.
+type allocationScorer struct {
+	resources []scoredResource
+	// useRequested reads the pod's and the nodes' actual cpu and memory
+	// requests; otherwise both count containers that request none as
+	// requesting the scheduler's defaults (the non-zero requests).
+	useRequested bool
+}
+
+// podRequests returns the pod's request of each scored resource, as
+// upstream's calculatePodResourceRequestList: PodRequests with in-place
+// resize status and pod-level resources, with the non-zero defaults
+// unless useRequested; cpu in millicores, the rest in units.
+func (s *allocationScorer) podRequests(pod *api.Pod) []int64 {
+	opts := resource.PodResourcesOptions{UseStatusResources: true}
+	if !s.useRequested {
+		opts.NonMissingContainerRequests = resource.DefaultNonZeroRequests()
+	}
+	out := make([]int64, len(s.resources))
+	for i, r := range s.resources {
+		q, _ := resource.PodRequest(pod, r.name, opts)
+		if r.kind == kindCPU {
+			out[i] = q.MilliValue()
+		} else {
+			out[i] = q.Value()
+		}
+	}
+	return out
+}
+
+// vectors fills, for each scored resource, the node's allocatable amount,
+// what its pods request (allocated) and that plus the pod's request
+// (requested), as upstream's calculateNodeAllocatableRequest. A resource
+// the node lacks, or a scalar resource the pod does not request, is left
+// all zero and so ignored by the scorers.
+func (s *allocationScorer) vectors(ni *cluster.NodeInfo, podRequests, requested, allocated, allocatable []int64) {
+	used := &ni.NonZeroRequested
+	if s.useRequested {
+		used = &ni.Requested
+	}
+	for i := range s.resources {
+		r := &s.resources[i]
+		var alloc, inUse int64
+		switch r.kind {
+		case kindCPU:
+			alloc, inUse = ni.Allocatable.MilliCPU, used.MilliCPU
+		case kindMemory:
+			alloc, inUse = ni.Allocatable.Memory, used.Memory
+		case kindEphemeral:
+			alloc, inUse = ni.Allocatable.EphemeralStorage, ni.Requested.EphemeralStorage
+		default:
+			// Names that are not scalar resources (pods, storage, ...)
+			// are never in Scalars, so they are skipped too.
+			if podRequests[i] == 0 {
+				requested[i], allocated[i], allocatable[i] = 0, 0, 0
+				continue
+			}
+			alloc, inUse = ni.Allocatable.Scalar(r.name), ni.Requested.Scalar(r.name)
+		}
+		if alloc == 0 {
+			requested[i], allocated[i], allocatable[i] = 0, 0, 0
+			continue
+		}
+		allocatable[i], allocated[i] = alloc, inUse
+		requested[i] = inUse + podRequests[i]
+	}
+}
+
+// score scores the node with the strategy ("" for balanced allocation),
+// building the node vectors on the stack when there are at most
+// stackResources resources.
+func (s *allocationScorer) score(ni *cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape) int64 {
+	n := len(s.resources)
+	var rb, ab, cb [stackResources]int64
+	var requested, allocated, allocatable []int64
+	if n <= stackResources {
+		requested, allocated, allocatable = rb[:n], ab[:n], cb[:n]
+	} else {
+		requested, allocated, allocatable = make([]int64, n), make([]int64, n), make([]int64, n)
+	}
+	s.vectors(ni, podRequests, requested, allocated, allocatable)
+	switch strategy {
+	case config.LeastAllocated:
+		return leastAllocatedScore(requested, allocatable, s.resources)
+	case config.MostAllocated:
+		return mostAllocatedScore(requested, allocatable, s.resources)
+	case config.RequestedToCapacityRatio:
+		return ratioScore(requested, allocatable, s.resources, shape)
+	default: // balanced
+		return BalancedAllocationScore(requested, allocated, allocatable)
+	}
+}
+
+// LeastRequestedScore is one resource's LeastAllocated score:
+// (capacity-requested)*100/capacity, 0 when requested exceeds capacity or
+// capacity is 0.
+func LeastRequestedScore(requested, capacity int64) int64 {
+	if capacity == 0 || requested > capacity {
+		return 0
+	}
+	return ((capacity - requested) * framework.MaxNodeScore) / capacity
+}
+
+// MostRequestedScore is one resource's MostAllocated score:
+// requested*100/capacity with requested capped at capacity, 0 when
+// capacity is 0.
+func MostRequestedScore(requested, capacity int64) int64 {
+	if capacity == 0 {
+		return 0
+	}
+	if requested > capacity {
+		requested = capacity
+	}
+	return (requested * framework.MaxNodeScore) / capacity
+}
+
+func leastAllocatedScore(requested, allocatable []int64, resources []scoredResource) int64 {
+	var nodeScore, weightSum int64
+	for i := range requested {
+		if allocatable[i] == 0 {
+			continue
+		}
+		w := resources[i].weight
+		nodeScore += LeastRequestedScore(requested[i], allocatable[i]) * w
+		weightSum += w
+	}
+	if weightSum == 0 {
+		return 0
+	}
+	return nodeScore / weightSum
+}
+
+func mostAllocatedScore(requested, allocatable []int64, resources []scoredResource) int64 {
+	var nodeScore, weightSum int64
+	for i := range requested {
+		if allocatable[i] == 0 {
+			continue
+		}
+		w := resources[i].weight
+		nodeScore += MostRequestedScore(requested[i], allocatable[i]) * w
+		weightSum += w
+	}
+	if weightSum == 0 {
+		return 0
+	}
+	return nodeScore / weightSum
+}
+
+// ratioScore is RequestedToCapacityRatio: each resource's utilization
+// (requested*100/capacity, or 100 when over capacity) through the shape;
+// resources scoring 0 carry no weight; the weighted mean is rounded.
+func ratioScore(requested, allocatable []int64, resources []scoredResource, shape FunctionShape) int64 {
+	var nodeScore, weightSum int64
+	for i := range requested {
+		if allocatable[i] == 0 {
+			continue
+		}
+		var rs int64
+		if requested[i] > allocatable[i] {
+			rs = shape.Score(maxUtilization)
+		} else {
+			rs = shape.Score(requested[i] * maxUtilization / allocatable[i])
+		}
+		if rs > 0 {
+			w := resources[i].weight
+			nodeScore += rs * w
+			weightSum += w
+		}
+	}
+	if weightSum == 0 {
+		return 0
+	}
+	return int64(math.Round(float64(nodeScore) / float64(weightSum)))
+}
+
+const maxUtilization = int64(config.MaxUtilization)
+
+// ScaleShape converts a RequestedToCapacityRatio shape to a FunctionShape
+// on the 0-100 score scale: each score is multiplied by
+// MaxNodeScore/MaxCustomPriorityScore (10).
+func ScaleShape(shape []config.UtilizationShapePoint) FunctionShape {
+	out := make(FunctionShape, len(shape))
+	for i, p := range shape {
+		out[i] = FunctionShapePoint{
+			Utilization: int64(p.Utilization),
+			Score:       int64(p.Score) * (framework.MaxNodeScore / config.MaxCustomPriorityScore),
+		}
+	}
+	return out
+}
+
+// BalancedResourceScore is how balanced a node's use of resources is:
+// (1 - σ) * 100 truncated, where σ is the population standard deviation
+// of requested/allocatable per resource, each fraction capped at 1 and
+// resources with allocatable 0 left out (for two resources σ is half
+// their difference). It is upstream's balancedResourceScore, float
+// expressions included.
+func BalancedResourceScore(requested, allocatable []int64) int64 {
+	var buf [stackResources]float64
+	fractions := buf[:0]
+	var totalFraction float64
+	for i := range requested {
+		if allocatable[i] == 0 {
+			continue
+		}
+		fraction := float64(requested[i]) / float64(allocatable[i])
+		if fraction > 1 {
+			fraction = 1
+		}
+		totalFraction += fraction
+		fractions = append(fractions, fraction)
+	}
+	std := 0.0
+	if len(fractions) == 2 {
+		std = math.Abs((fractions[0] - fractions[1]) / 2)
+	} else if len(fractions) > 2 {
+		mean := totalFraction / float64(len(fractions))
+		var sum float64
+		for _, fraction := range fractions {
+			sum = sum + (fraction-mean)*(fraction-mean)
+		}
+		std = math.Sqrt(sum / float64(len(fractions)))
+	}
+	return int64((1 - std) * float64(framework.MaxNodeScore))
+}
+
+// BalancedAllocationScore is the NodeResourcesBalancedAllocation score of
+// v1.37: 50 plus half of (50 + the balance with the pod - the balance
+// without it), integer arithmetic, so a pod that improves the node's
+// balance scores above 50 and one that worsens it below.
+func BalancedAllocationScore(requested, allocated, allocatable []int64) int64 {
+	with := BalancedResourceScore(requested, allocatable)
+	without := BalancedResourceScore(allocated, allocatable)
+	return framework.MaxNodeScore/2 + (framework.MaxNodeScore/2+with-without)/2
+}
