@@ -57,9 +57,9 @@ func runStrategy(t *testing.T, typ config.ScoringStrategyType, shape []config.Ut
 func TestLeastAllocatedScoringStrategy(t *testing.T) {
 	tests := []allocatedCase{
 		{
-			name:         "nothing scheduled, nothing requested",
-			requestedPod: makePod().obj(),
-			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
+			name:           "nothing scheduled, nothing requested",
+			requestedPod:   makePod().obj(),
+			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MaxNodeScore}, {Name: "node2", Score: framework.MaxNodeScore}},
 			resources:      defaultResources,
 		},
@@ -79,10 +79,10 @@ func TestLeastAllocatedScoringStrategy(t *testing.T) {
 			wantStatusCode: framework.Error,
 		},
 		{
-			name:         "no resources requested, pods scheduled",
-			requestedPod: makePod().obj(),
-			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
-			existingPods: []*api.Pod{makePod().node("node1").obj(), makePod().node("node1").obj(), makePod().node("node2").obj(), makePod().node("node2").obj()},
+			name:           "no resources requested, pods scheduled",
+			requestedPod:   makePod().obj(),
+			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
+			existingPods:   []*api.Pod{makePod().node("node1").obj(), makePod().node("node1").obj(), makePod().node("node2").obj(), makePod().node("node2").obj()},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MaxNodeScore}, {Name: "node2", Score: framework.MaxNodeScore}},
 			resources:      defaultResources,
 		},
