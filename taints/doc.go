@@ -1,0 +1,18 @@
+// Package taints models Kubernetes (v1.37) taints and tolerations,
+// without depending on k8s.io: whether a toleration tolerates a taint
+// (Tolerates, TolerationsTolerate, as Toleration.ToleratesTaint), which
+// taint keeps a pod off a node (FindUntolerated, as the TaintToleration
+// filter), how many PreferNoSchedule taints count against a node
+// (CountIntolerablePreferNoSchedule, the TaintToleration score), when a
+// NoExecute taint evicts a running pod (EvictionTime, PodsToEvict, as the
+// taint eviction controller), and kubectl's taint syntax (ParseTaint,
+// ParseTaints, FormatTaint).
+//
+// The alpha Lt / Gt toleration operators (feature gate
+// TaintTolerationComparisonOperators, off by default in v1.37) are
+// supported through Options{ComparisonOperators: true}; the package-level
+// functions use the default, under which such tolerations tolerate
+// nothing.
+//
+// Matching functions do not allocate and nothing panics on bad input.
+package taints
