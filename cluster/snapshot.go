@@ -56,6 +56,7 @@ type Snapshot struct {
 	images      map[string]int
 	dirtyImages map[string]struct{}
 	staleImages bool
+	seen        map[string]struct{} // scratch set of countImages
 
 	// topo holds the topology domains of the label keys asked for so
 	// far, kept up to date as nodes come and go.
@@ -386,13 +387,19 @@ func (s *Snapshot) RemoveNode(name string) error {
 // countImages adds sign to the node count of each image name the node
 // reports (once per name) and marks the names dirty.
 func (s *Snapshot) countImages(node *api.Node, sign int) {
-	seen := 0
+	if len(node.Status.Images) == 0 {
+		return
+	}
+	if s.seen == nil {
+		s.seen = make(map[string]struct{})
+	}
+	clear(s.seen)
 	for i := range node.Status.Images {
 		for _, name := range node.Status.Images[i].Names {
-			if seen > 0 && dupImageName(node, i, name) {
+			if _, dup := s.seen[name]; dup {
 				continue
 			}
-			seen++
+			s.seen[name] = struct{}{}
 			n := s.images[name] + sign
 			if n <= 0 {
 				delete(s.images, name)
@@ -402,19 +409,6 @@ func (s *Snapshot) countImages(node *api.Node, sign int) {
 			s.dirtyImages[name] = struct{}{}
 		}
 	}
-}
-
-// dupImageName reports whether name appears in an image before image i
-// of node.
-func dupImageName(node *api.Node, i int, name string) bool {
-	for j := 0; j < i; j++ {
-		for _, n := range node.Status.Images[j].Names {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // refreshImages rebuilds the image states of the nodes whose images are
