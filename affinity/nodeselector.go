@@ -242,7 +242,7 @@ func NewRequiredNodeAffinity(nodeSelector map[string]string, aff *api.Affinity) 
 // nodeSelector counts. The error, returned only when the affinity does
 // not match, lists invalid terms. A nil node has no labels and no name.
 // Match does not allocate.
-func (r *RequiredNodeAffinity) Match(node *api.Node) (bool, error) {
+func (r RequiredNodeAffinity) Match(node *api.Node) (bool, error) {
 	if r.hasLabel {
 		var lbls map[string]string
 		if node != nil {
@@ -260,7 +260,7 @@ func (r *RequiredNodeAffinity) Match(node *api.Node) (bool, error) {
 
 // Err returns the compile errors of the required affinity's invalid
 // terms, or nil.
-func (r *RequiredNodeAffinity) Err() error {
+func (r RequiredNodeAffinity) Err() error {
 	if r.affinity == nil {
 		return nil
 	}
