@@ -1,0 +1,19 @@
+// Package scheduler places pods on the nodes of a cluster.Snapshot with
+// kube-scheduler's scheduling cycle (v1.37.2's schedulePod): the pod's
+// profile by spec.schedulerName, PreFilter, the nominated node first,
+// Filter over the nodes in parallel chunks from a rotating start index
+// until the sampling target (percentageOfNodesToScore) is met, PreScore,
+// Score with normalisation and weights, and the best node, ties broken
+// by a seeded random source. A pod that fits nowhere gets a *FitError
+// whose message is kube-scheduler's.
+//
+// Assume adds a placement to the snapshot. The scheduling queue (Enqueue,
+// RunQueue, Simulate) orders pods with the profile's QueueSort plugin
+// (PrioritySort: priority, then arrival), holds back gated pods
+// (SchedulingGates) and parks unschedulable pods until a cluster change
+// one of their rejecting plugins cares about.
+//
+// Plugins are looked up by name in a framework.Registry: DefaultRegistry
+// has the plugins this build implements; plugins of the default profile
+// it lacks are reported in Result.NotEvaluated.
+package scheduler

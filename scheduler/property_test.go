@@ -1,0 +1,266 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// tableFilter passes, rejects or fails nodes by name.
+type tableFilter struct {
+	code map[string]framework.Code
+}
+
+func (tableFilter) Name() string { return "TableFilter" }
+func (f tableFilter) Filter(_ context.Context, _ *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) *framework.Status {
+	switch c := f.code[ni.Node().Name]; c {
+	case framework.Success:
+		return nil
+	case framework.Error:
+		return framework.AsStatus(fmt.Errorf("boom on %s", ni.Node().Name))
+	default:
+		return framework.NewStatus(c, "rejected by table")
+	}
+}
+
+// tableScore scores nodes by name, and normalises to [0, 100] by
+// dividing by the maximum, as many in-tree plugins do.
+type tableScore struct {
+	name   string
+	scores map[string]int64
+}
+
+func (s tableScore) Name() string { return s.name }
+func (s tableScore) Score(_ context.Context, _ *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) (int64, *framework.Status) {
+	return s.scores[ni.Node().Name], nil
+}
+func (s tableScore) ScoreExtensions() framework.ScoreExtensions { return s }
+func (tableScore) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, l framework.NodeScoreList) *framework.Status {
+	var maxS int64
+	for _, n := range l {
+		maxS = max(maxS, n.Score)
+	}
+	if maxS == 0 {
+		return nil
+	}
+	for i := range l {
+		l[i].Score = l[i].Score * framework.MaxNodeScore / maxS
+	}
+	return nil
+}
+
+type cycleOutcome struct {
+	node      string
+	evaluated int
+	feasible  int
+	next      int
+	err       string
+	statuses  map[string]string
+}
+
+// reference is upstream's findNodesThatPassFilters run with one goroutine.
+func reference(codes map[string]framework.Code, names []string, start, numToFind int) (feasible []string, rejected []string, err bool) {
+	n := len(names)
+	for i := 0; i < n; i++ {
+		name := names[(start+i)%n]
+		switch codes[name] {
+		case framework.Success:
+			if len(feasible) == numToFind {
+				return feasible, rejected, false
+			}
+			feasible = append(feasible, name)
+		case framework.Error:
+			return feasible, rejected, true
+		default:
+			rejected = append(rejected, name)
+		}
+	}
+	return feasible, rejected, false
+}
+
+// Filtering in parallel chunks gives the result of kube-scheduler's
+// filtering with one goroutine, whatever the parallelism: same nodes
+// found, same nodes reported, same rotation of the start index, same
+// choice for a seed. The chosen node is feasible, has the highest total
+// score, and every normalised score is in [0, 100].
+func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		numNodes := rapid.IntRange(1, 700).Draw(rt, "nodes")
+		pass := rapid.IntRange(0, 100).Draw(rt, "passPercent")
+		withErr := rapid.Bool().Draw(rt, "withErrors")
+		percentage := rapid.SampledFrom([]int32{0, 0, 1, 10, 30, 50, 100}).Draw(rt, "percentage")
+		seed := rapid.Uint64().Draw(rt, "seed")
+		names := make([]string, numNodes)
+		codes := map[string]framework.Code{}
+		scores := map[string]int64{}
+		for i := range names {
+			names[i] = fmt.Sprintf("n%04d", i)
+			r := rapid.IntRange(0, 999).Draw(rt, "r")
+			switch {
+			case withErr && r == 0:
+				codes[names[i]] = framework.Error
+			case r%100 < pass:
+				codes[names[i]] = framework.Success
+			case r%2 == 0:
+				codes[names[i]] = framework.Unschedulable
+			default:
+				codes[names[i]] = framework.UnschedulableAndUnresolvable
+			}
+			scores[names[i]] = int64(rapid.IntRange(0, 5).Draw(rt, "score"))
+		}
+		plugins := []weighted{w(tableFilter{code: codes}), {tableScore{"A", scores}, 2}, w(tableScore{"B", map[string]int64{}})}
+		cycles := rapid.IntRange(1, 4).Draw(rt, "cycles")
+		run := func(par int) []cycleOutcome {
+			s := testScheduler(rt, makeNodes(names...), nil, plugins, WithParallelism(par), WithSeed(seed), WithPercentageOfNodesToScore(percentage))
+			var out []cycleOutcome
+			for c := range cycles {
+				start := s.nextStartNodeIndex
+				res, err := s.ScheduleWithDiagnosis(context.Background(), makePod(fmt.Sprint("p", c)))
+				o := cycleOutcome{node: res.Node, evaluated: res.EvaluatedNodes, feasible: res.FeasibleNodes, next: s.nextStartNodeIndex}
+				numToFind := int(s.numFeasibleNodesToFind(nil, int32(numNodes)))
+				feas, rej, refErr := reference(codes, names, start, numToFind)
+				if wantNext := (start + len(feas) + len(rej)) % numNodes; s.nextStartNodeIndex != wantNext {
+					rt.Fatalf("par %d: next start %d, want %d", par, s.nextStartNodeIndex, wantNext)
+				}
+				var fe *FitError
+				switch {
+				case refErr:
+					if err == nil || errors.As(err, &fe) {
+						rt.Fatalf("par %d: want a plugin error, got %v", par, err)
+					}
+					o.err = err.Error()
+				case len(feas) == 0:
+					if !errors.As(err, &fe) {
+						rt.Fatalf("par %d: want a FitError, got %v", par, err)
+					}
+					o.err = err.Error()
+					o.statuses = map[string]string{}
+					fe.Diagnosis.NodeToStatus.ForEachExplicitNode(func(n string, st *framework.Status) {
+						o.statuses[n] = st.Code().String() + "/" + st.Plugin()
+					})
+					if len(o.statuses) != len(rej) {
+						rt.Fatalf("par %d: %d statuses, want %d", par, len(o.statuses), len(rej))
+					}
+				default:
+					if err != nil {
+						rt.Fatalf("par %d: %v", par, err)
+					}
+					if res.FeasibleNodes != len(feas) || res.EvaluatedNodes != len(feas)+len(rej) {
+						rt.Fatalf("par %d: feasible %d evaluated %d, want %d %d", par, res.FeasibleNodes, res.EvaluatedNodes, len(feas), len(feas)+len(rej))
+					}
+					if codes[res.Node] != framework.Success {
+						rt.Fatalf("chose an infeasible node %s", res.Node)
+					}
+					if len(feas) > 1 {
+						best := res.Scores[framework.BestNode(res.Scores)]
+						if best.Name != res.Node {
+							rt.Fatalf("chose %s, best is %s", res.Node, best.Name)
+						}
+						var got []string
+						for _, sc := range res.Scores {
+							got = append(got, sc.Name)
+							var total int64
+							for i, ns := range sc.NormalizedScores {
+								if ns.Score < framework.MinNodeScore || ns.Score > framework.MaxNodeScore {
+									rt.Fatalf("score out of range: %+v", sc)
+								}
+								total += sc.Scores[i].Score
+							}
+							if total != sc.TotalScore {
+								rt.Fatalf("total %d, want %d", sc.TotalScore, total)
+							}
+						}
+						if !reflect.DeepEqual(got, feas) {
+							rt.Fatalf("scored %v, want %v", got, feas)
+						}
+					}
+				}
+				out = append(out, o)
+			}
+			return out
+		}
+		one := run(1)
+		for _, par := range []int{2, 5, 16} {
+			if got := run(par); !reflect.DeepEqual(got, one) {
+				rt.Fatalf("parallelism %d:\n%+v\nparallelism 1:\n%+v", par, got, one)
+			}
+		}
+	})
+}
+
+// Simulate's placements do not depend on the order pods are listed in
+// when their priorities differ (the queue orders them), and are the same
+// for the same seed.
+func TestPropertySimulateOrderIndependence(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		numNodes := rapid.IntRange(1, 30).Draw(rt, "nodes")
+		numPods := rapid.IntRange(1, 40).Draw(rt, "pods")
+		capacity := rapid.IntRange(1, 3).Draw(rt, "capacity")
+		seed := rapid.Uint64().Draw(rt, "seed")
+		names := make([]string, numNodes)
+		for i := range names {
+			names[i] = fmt.Sprintf("n%d", i)
+		}
+		prios := rapid.SliceOfNDistinct(rapid.Int32Range(-1000, 1000), numPods, numPods, rapid.ID[int32]).Draw(rt, "prios")
+		pods := make([]*api.Pod, numPods)
+		for i := range pods {
+			pods[i] = prioPod(fmt.Sprintf("p%d", i), prios[i])
+		}
+		order := rapid.Permutation(indexes(numPods)).Draw(rt, "order")
+		plugins := func() []weighted {
+			return []weighted{w(slots{capacity}), w(equalPrioritizer{})}
+		}
+		sim := func(in []*api.Pod) map[string]string {
+			s := testScheduler(rt, makeNodes(names...), nil, plugins(), WithSeed(seed), WithParallelism(3))
+			out, err := s.Simulate(context.Background(), in)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			m := map[string]string{}
+			placed := 0
+			for i, p := range out {
+				if p.Pod != in[i] {
+					rt.Fatalf("placement %d is for %s, not %s", i, p.Pod.Name, in[i].Name)
+				}
+				if (p.Node == "") == (p.Err == nil) {
+					rt.Fatalf("placement %+v", p)
+				}
+				if p.Node != "" {
+					placed++
+				}
+				m[p.Pod.Name] = p.Node
+			}
+			if want := min(numPods, numNodes*capacity); placed != want {
+				rt.Fatalf("placed %d pods, want %d", placed, want)
+			}
+			return m
+		}
+		a := sim(pods)
+		shuffled := make([]*api.Pod, numPods)
+		for i, j := range order {
+			shuffled[i] = pods[j]
+		}
+		if b := sim(shuffled); !reflect.DeepEqual(a, b) {
+			rt.Fatalf("order changed placements:\n%v\n%v", a, b)
+		}
+		if c := sim(pods); !reflect.DeepEqual(a, c) {
+			rt.Fatalf("same seed, different placements")
+		}
+	})
+}
+
+func indexes(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+package scheduler
+
+import (
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/predicates"
+)
+
+// inTreeRegistry returns the factories of the kube-scheduler plugins
+// implemented in packages predicates and priorities, a filter half and a
+// score half combined under one name where a plugin has both.
+func inTreeRegistry() framework.Registry {
+	return framework.Registry{
+		config.NodeNameName:          predicates.NewNodeName,
+		config.NodeUnschedulableName: predicates.NewNodeUnschedulable,
+		config.NodePortsName:         predicates.NewNodePorts,
+		config.TaintTolerationName:   predicates.NewTaintToleration,
+		config.NodeResourcesFitName:  predicates.NewNodeResourcesFit,
+	}
+}

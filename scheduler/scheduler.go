@@ -1,0 +1,636 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Sampling constants, as kube-scheduler's.
+const (
+	// MinFeasibleNodesToFind is the fewest feasible nodes a cycle looks
+	// for (all of them in smaller clusters).
+	MinFeasibleNodesToFind = 100
+	// MinFeasibleNodesPercentageToFind is the lowest percentage of nodes
+	// the adaptive sampling goes down to.
+	MinFeasibleNodesPercentageToFind = 5
+	// DefaultPercentageOfNodesToScore is 0: adaptive, 50% minus 1% per 125
+	// nodes, at least 5%.
+	DefaultPercentageOfNodesToScore = 0
+)
+
+// ErrNoNodesAvailable is returned when the snapshot has no nodes.
+var ErrNoNodesAvailable = errors.New("no nodes available to schedule pods")
+
+// FitError is the error of a pod that fits no node; errors.As finds it in
+// Schedule's error.
+type FitError = framework.FitError
+
+// GatedError is returned for a pod a PreEnqueue plugin holds back, such
+// as SchedulingGates for a pod with spec.schedulingGates.
+type GatedError struct {
+	// Pod is the pod held back.
+	Pod *api.Pod
+	// Status is the PreEnqueue plugin's status; Status.Plugin() names it.
+	Status *framework.Status
+}
+
+func (e *GatedError) Error() string {
+	return fmt.Sprintf("pod %s/%s is not admitted to the scheduling queue by plugin %q: %s",
+		e.Pod.Namespace, e.Pod.Name, e.Status.Plugin(), e.Status.Message())
+}
+
+type options struct {
+	profiles    []framework.ProfileConfig
+	registry    framework.Registry
+	percentage  int32
+	parallelism int
+	seed        uint64
+	diagnose    bool
+}
+
+// Option configures New.
+type Option func(*options)
+
+// WithProfiles sets the scheduling profiles; the default is one
+// framework.ProfileConfig{} (kube-scheduler's default profile).
+func WithProfiles(cfgs ...framework.ProfileConfig) Option {
+	return func(o *options) { o.profiles = append([]framework.ProfileConfig(nil), cfgs...) }
+}
+
+// WithRegistry adds factories to (or replaces factories of)
+// DefaultRegistry.
+func WithRegistry(r framework.Registry) Option {
+	return func(o *options) { maps.Copy(o.registry, r) }
+}
+
+// WithPlugin makes a plugin factory available to profiles under name.
+func WithPlugin(name string, f framework.PluginFactory) Option {
+	return func(o *options) { o.registry[name] = f }
+}
+
+// WithPercentageOfNodesToScore sets the share of nodes, in percent, whose
+// feasibility a cycle looks for before scoring; 0 (the default) is
+// kube-scheduler's adaptive sampling. Profiles may override it.
+func WithPercentageOfNodesToScore(p int32) Option {
+	return func(o *options) { o.percentage = p }
+}
+
+// WithParallelism sets the number of goroutines filtering and scoring
+// use; the default (and any n < 1) is GOMAXPROCS.
+func WithParallelism(n int) Option {
+	return func(o *options) { o.parallelism = n }
+}
+
+// WithSeed seeds the source that breaks ties between equally scored
+// nodes, so that runs are reproducible; the default seed is 0.
+func WithSeed(seed uint64) Option {
+	return func(o *options) { o.seed = seed }
+}
+
+// WithDiagnosis makes every Result carry the plugins' scores, as
+// ScheduleWithDiagnosis does.
+func WithDiagnosis(on bool) Option {
+	return func(o *options) { o.diagnose = on }
+}
+
+// Scheduler places pods on the nodes of a snapshot with kube-scheduler's
+// algorithm. Its methods may be called from several goroutines; they are
+// serialized, as kube-scheduler's scheduling cycles are.
+type Scheduler struct {
+	mu           sync.Mutex
+	snapshot     *cluster.Snapshot
+	profiles     map[string]*framework.Profile
+	profileNames []string
+	percentage   int32
+	parallelism  int
+	rng          *rand.Rand
+	diagnose     bool
+
+	nextStartNodeIndex int
+	// q is the scheduler's queue; nominated are the nominated pods of the
+	// queue being run (q's, or Simulate's own).
+	q         *queue
+	nominated nominator
+
+	// per-cycle scratch, reused
+	scoreBuf framework.ScoreBuffer
+	filter   filterScratch
+	one      [1]*cluster.NodeInfo
+}
+
+// New returns a Scheduler deciding over snapshot. Assume adds pods to the
+// snapshot, so the caller should not change it meanwhile.
+func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
+	if snapshot == nil {
+		return nil, errors.New("scheduler: nil snapshot")
+	}
+	o := options{registry: DefaultRegistry()}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.percentage < 0 || o.percentage > 100 {
+		return nil, fmt.Errorf("percentageOfNodesToScore %d is not in [0, 100]", o.percentage)
+	}
+	if len(o.profiles) == 0 {
+		o.profiles = []framework.ProfileConfig{{}}
+	}
+	s := &Scheduler{
+		snapshot:    snapshot,
+		profiles:    map[string]*framework.Profile{},
+		percentage:  o.percentage,
+		parallelism: framework.NewParallelizer(o.parallelism).Parallelism(),
+		rng:         newRand(o.seed),
+		diagnose:    o.diagnose,
+		q:           newQueue(),
+	}
+	s.nominated = s.q.nominated
+	var queueSort, first string
+	for _, cfg := range o.profiles {
+		p, err := framework.NewProfile(cfg, o.registry, handle{s}, framework.WithParallelism(s.parallelism))
+		if err != nil {
+			return nil, fmt.Errorf("creating profile for scheduler name %s: %w", profileName(cfg.SchedulerName), err)
+		}
+		if _, dup := s.profiles[p.Name()]; dup {
+			return nil, fmt.Errorf("duplicate profile with scheduler name %q", p.Name())
+		}
+		if queueSort == "" {
+			queueSort, first = p.QueueSortName(), p.Name()
+		} else if p.QueueSortName() != queueSort {
+			return nil, fmt.Errorf("different queue sort plugins for profile %q: %q, first: %q", p.Name(), p.QueueSortName(), queueSort+" (profile "+first+")")
+		}
+		s.profiles[p.Name()] = p
+		s.profileNames = append(s.profileNames, p.Name())
+	}
+	return s, nil
+}
+
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+func profileName(n string) string {
+	if n == "" {
+		return framework.DefaultSchedulerName
+	}
+	return n
+}
+
+type handle struct{ s *Scheduler }
+
+func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
+
+// Snapshot returns the snapshot the scheduler decides over.
+func (s *Scheduler) Snapshot() *cluster.Snapshot { return s.snapshot }
+
+// Profile returns the profile with the scheduler name ("" is the
+// default).
+func (s *Scheduler) Profile(schedulerName string) (*framework.Profile, bool) {
+	p, ok := s.profiles[profileName(schedulerName)]
+	return p, ok
+}
+
+// Profiles returns the profiles' scheduler names, in configuration order.
+func (s *Scheduler) Profiles() []string { return slices.Clone(s.profileNames) }
+
+func (s *Scheduler) profileFor(pod *api.Pod) (*framework.Profile, error) {
+	p, ok := s.profiles[profileName(pod.Spec.SchedulerName)]
+	if !ok {
+		return nil, fmt.Errorf("profile not found for scheduler name %q", pod.Spec.SchedulerName)
+	}
+	return p, nil
+}
+
+// Result is the outcome of a scheduling cycle.
+type Result struct {
+	// Node is the chosen node; empty on failure.
+	Node string
+	// Profile is the scheduler name of the profile used.
+	Profile string
+	// EvaluatedNodes is the number of nodes filtered: the feasible ones
+	// plus those rejected.
+	EvaluatedNodes int
+	// FeasibleNodes is the number of nodes that passed Filter (at most
+	// the sampling target).
+	FeasibleNodes int
+	// NominatedNode is the node PostFilter (preemption) nominated when
+	// the pod fits nowhere.
+	NominatedNode string
+	// Scores are every score plugin's raw, normalised and weighted score
+	// of each feasible node, in filtering order, with diagnosis only.
+	// Empty when a single node was feasible: kube-scheduler does not
+	// score then.
+	Scores []framework.NodePluginScores
+	// NotEvaluated are the plugins the profile names that this build
+	// lacks; the decision was made without them.
+	NotEvaluated []string
+}
+
+// Schedule runs one scheduling cycle for pod and returns the chosen node.
+// It does not assume the pod; call Assume for that. A pod that fits no
+// node gets a *FitError, a gated pod a *GatedError.
+func (s *Scheduler) Schedule(ctx context.Context, pod *api.Pod) (Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.schedule(ctx, pod, s.diagnose)
+}
+
+// ScheduleWithDiagnosis is Schedule with Result.Scores filled in.
+func (s *Scheduler) ScheduleWithDiagnosis(ctx context.Context, pod *api.Pod) (Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.schedule(ctx, pod, true)
+}
+
+func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod, diagnose bool) (Result, error) {
+	prof, err := s.profileFor(pod)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}
+	if st := prof.RunPreEnqueuePlugins(ctx, pod); !st.IsSuccess() {
+		return res, &GatedError{Pod: pod, Status: st}
+	}
+	state := framework.NewCycleState()
+	if err := s.schedulePod(ctx, prof, state, pod, &res, diagnose); err != nil {
+		var fe *FitError
+		if errors.As(err, &fe) && prof.HasPostFilterPlugins() {
+			r, st := prof.RunPostFilterPlugins(ctx, state, pod, fe.Diagnosis.NodeToStatus)
+			fe.Diagnosis.PostFilterMsg = st.Message()
+			if r != nil {
+				res.NominatedNode = r.NominatedNodeName
+			}
+		}
+		return res, err
+	}
+	return res, nil
+}
+
+// schedulePod is kube-scheduler's schedulePod: filter, then score unless
+// a single node is feasible, then pick the best.
+func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, res *Result, diagnose bool) error {
+	view := s.snapshot.View()
+	numAll := view.NumNodes()
+	if numAll == 0 {
+		return ErrNoNodesAvailable
+	}
+	feasible, diag, err := s.findNodesThatFitPod(ctx, prof, state, pod, view)
+	if err != nil {
+		return err
+	}
+	if len(feasible) == 0 {
+		return &FitError{Pod: pod, NumAllNodes: numAll, Diagnosis: diag}
+	}
+	res.EvaluatedNodes = len(feasible) + diag.NodeToStatus.Len()
+	res.FeasibleNodes = len(feasible)
+	if len(feasible) == 1 {
+		res.Node = feasible[0].Node().Name
+		return nil
+	}
+	scores, err := s.prioritizeNodes(ctx, prof, state, pod, feasible)
+	if err != nil {
+		return err
+	}
+	best := s.selectHost(scores)
+	res.Node = scores[best].Name
+	if diagnose {
+		res.Scores = cloneScores(scores)
+	}
+	return nil
+}
+
+// findNodesThatFitPod runs PreFilter, the nominated node and then Filter
+// over the nodes from the rotating start index.
+func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, view *cluster.View) ([]*cluster.NodeInfo, framework.Diagnosis, error) {
+	diag := framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}
+	allNodes := view.Nodes()
+	preRes, st, unschedPlugins := prof.RunPreFilterPlugins(ctx, state, pod, allNodes)
+	diag.UnschedulablePlugins = unschedPlugins
+	if !st.IsSuccess() {
+		if !st.IsRejected() {
+			return nil, diag, st.AsError()
+		}
+		diag.NodeToStatus.SetAbsentNodesStatus(st)
+		diag.PreFilterMsg = st.Message()
+		diag.AddPluginStatus(st)
+		return nil, diag, nil
+	}
+
+	if nnn := pod.Status.NominatedNodeName; nnn != "" {
+		if ni, ok := view.Get(nnn); ok {
+			s.one[0] = ni
+			feasible, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, s.one[:])
+			// An error on the nominated node is ignored, as upstream
+			// logs it and goes on with all nodes.
+			if err == nil && len(feasible) != 0 {
+				return feasible, diag, nil
+			}
+		}
+	}
+
+	nodes := allNodes
+	if !preRes.AllNodes() {
+		names := make([]string, 0, len(preRes.NodeNames))
+		for n := range preRes.NodeNames {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		nodes = make([]*cluster.NodeInfo, 0, len(names))
+		for _, n := range names {
+			if ni, ok := view.Get(n); ok {
+				nodes = append(nodes, ni)
+			}
+		}
+		diag.NodeToStatus.SetAbsentNodesStatus(framework.NewStatus(framework.UnschedulableAndUnresolvable,
+			fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", diag.SortedUnschedulablePlugins())))
+	}
+	feasible, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, nodes)
+	// Advance the start index even on error, so that every node gets its
+	// turn.
+	processed := len(feasible) + diag.NodeToStatus.Len()
+	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(allNodes)
+	if err != nil {
+		return nil, diag, err
+	}
+	return feasible, diag, nil
+}
+
+// numFeasibleNodesToFind is kube-scheduler's: all nodes below 100; else
+// the percentage (the profile's, else the scheduler's; 0 means 50% minus
+// 1% per 125 nodes, at least 5%) of the nodes, at least 100.
+func (s *Scheduler) numFeasibleNodesToFind(profilePercentage *int32, numAllNodes int32) int32 {
+	return numFeasibleNodesToFind(s.percentage, profilePercentage, numAllNodes)
+}
+
+func numFeasibleNodesToFind(global int32, profilePercentage *int32, numAllNodes int32) int32 {
+	if numAllNodes < MinFeasibleNodesToFind {
+		return numAllNodes
+	}
+	percentage := global
+	if profilePercentage != nil {
+		percentage = *profilePercentage
+	}
+	if percentage == 0 {
+		percentage = int32(50) - numAllNodes/125
+		if percentage < MinFeasibleNodesPercentageToFind {
+			percentage = MinFeasibleNodesPercentageToFind
+		}
+	}
+	n := numAllNodes * percentage / 100
+	if n < MinFeasibleNodesToFind {
+		return MinFeasibleNodesToFind
+	}
+	return n
+}
+
+// Node outcomes of a filtering pass.
+const (
+	notRun uint8 = iota
+	passed
+	rejected
+	failed
+)
+
+type filterScratch struct {
+	outcome  []uint8
+	status   []*framework.Status
+	chunkCnt []int32
+	chunkEnd []bool
+	feasible []*cluster.NodeInfo
+}
+
+// findNodesThatPassFilters filters nodes from the rotating start index
+// until numFeasibleNodesToFind nodes fit. Nodes are filtered in parallel
+// chunks, but the outcome is that of kube-scheduler with one goroutine:
+// the first nodes to fit in rotation order, and the rejected nodes met
+// before the next fitting one, recorded in diag.
+func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, diag *framework.Diagnosis, nodes []*cluster.NodeInfo) ([]*cluster.NodeInfo, error) {
+	numAll := len(nodes)
+	numToFind := int(s.numFeasibleNodesToFind(prof.PercentageOfNodesToScore(), int32(numAll)))
+	if !prof.HasScorePlugins() {
+		numToFind = 1
+	}
+	fs := &s.filter
+	feasible := fs.feasible[:0]
+	if numAll == 0 {
+		return feasible, nil
+	}
+	numToFind = min(numToFind, numAll)
+	start := s.nextStartNodeIndex
+	if !prof.HasFilterPlugins() {
+		for i := range numToFind {
+			feasible = append(feasible, nodes[(start+i)%numAll])
+		}
+		fs.feasible = feasible
+		return feasible, nil
+	}
+
+	if cap(fs.outcome) < numAll {
+		fs.outcome = make([]uint8, numAll)
+		fs.status = make([]*framework.Status, numAll)
+	}
+	outcome, status := fs.outcome[:numAll], fs.status[:numAll]
+	nominated := s.nominated
+
+	par := s.parallelism
+	chunk := framework.ChunkSize(numAll, par)
+	chunks := (numAll + chunk - 1) / chunk
+	workers := min(par, chunks)
+	if cap(fs.chunkCnt) < chunks {
+		fs.chunkCnt = make([]int32, chunks)
+		fs.chunkEnd = make([]bool, chunks)
+	}
+	chunkCnt, chunkEnd := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks]
+	clear(chunkEnd)
+
+	// limit is the last index whose outcome can matter: the node that
+	// fits beyond numToFind, or the first node whose filters failed.
+	var limit atomic.Int64
+	limit.Store(int64(numAll))
+	lower := func(i int) {
+		for {
+			cur := limit.Load()
+			if int64(i) >= cur || limit.CompareAndSwap(cur, int64(i)) {
+				return
+			}
+		}
+	}
+	var mu sync.Mutex
+	prefix, prefixFit := 0, 0
+	done := ctx.Done()
+	var nextChunk atomic.Int64
+	run := func() {
+		for {
+			c := int(nextChunk.Add(1) - 1)
+			if c >= chunks || int64(c*chunk) > limit.Load() {
+				return
+			}
+			end := min((c+1)*chunk, numAll)
+			fit := int32(0)
+			for i := c * chunk; i < end; i++ {
+				if int64(i) > limit.Load() {
+					break
+				}
+				if done != nil {
+					select {
+					case <-done:
+						return
+					default:
+					}
+				}
+				ni := nodes[(start+i)%numAll]
+				var st *framework.Status
+				if len(nominated) == 0 {
+					st = prof.RunFilterPlugins(ctx, state, pod, ni)
+				} else {
+					st = prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated[ni.Node().Name])
+				}
+				switch {
+				case st.IsSuccess():
+					outcome[i] = passed
+					fit++
+				case st.Code() == framework.Error:
+					outcome[i], status[i] = failed, st
+					lower(i)
+				default:
+					outcome[i], status[i] = rejected, st
+				}
+			}
+			mu.Lock()
+			chunkCnt[c], chunkEnd[c] = fit, true
+			for prefix < chunks && chunkEnd[prefix] {
+				if prefixFit+int(chunkCnt[prefix]) > numToFind {
+					// The node that fits beyond the target is in this
+					// chunk: nothing after it matters.
+					n := prefixFit
+					for i := prefix * chunk; ; i++ {
+						if outcome[i] == passed {
+							if n++; n > numToFind {
+								lower(i)
+								break
+							}
+						}
+					}
+					prefix = chunks
+					break
+				}
+				prefixFit += int(chunkCnt[prefix])
+				prefix++
+			}
+			mu.Unlock()
+		}
+	}
+	if workers <= 1 {
+		run()
+	} else {
+		var wg sync.WaitGroup
+		wg.Add(workers - 1)
+		for range workers - 1 {
+			go func() {
+				defer wg.Done()
+				run()
+			}()
+		}
+		run()
+		wg.Wait()
+	}
+
+	var err error
+	last := int(min(limit.Load(), int64(numAll-1)))
+loop:
+	for i := 0; i <= last; i++ {
+		switch outcome[i] {
+		case notRun:
+			break loop
+		case passed:
+			if len(feasible) == numToFind {
+				break loop
+			}
+			feasible = append(feasible, nodes[(start+i)%numAll])
+		case rejected:
+			diag.NodeToStatus.Set(nodes[(start+i)%numAll].Node().Name, status[i])
+			diag.AddPluginStatus(status[i])
+		case failed:
+			err = status[i].AsError()
+			break loop
+		}
+	}
+	clear(outcome)
+	clear(status)
+	fs.feasible = feasible
+	if err == nil {
+		err = ctx.Err()
+	}
+	return feasible, err
+}
+
+// prioritizeNodes runs PreScore and Score over the feasible nodes. Without
+// score plugins every node scores 1.
+func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) ([]framework.NodePluginScores, error) {
+	if !prof.HasScorePlugins() {
+		out := make([]framework.NodePluginScores, len(nodes))
+		for i, n := range nodes {
+			out[i] = framework.NodePluginScores{Name: n.Node().Name, TotalScore: 1}
+		}
+		return out, nil
+	}
+	if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); !st.IsSuccess() {
+		return nil, st.AsError()
+	}
+	scores, st := prof.RunScorePluginsInto(ctx, state, pod, nodes, &s.scoreBuf)
+	if !st.IsSuccess() {
+		return nil, st.AsError()
+	}
+	return scores, nil
+}
+
+// selectHost returns the index of the node with the highest total score;
+// equally scored nodes draw a Randomizer from the seeded source and the
+// highest wins, kube-scheduler's tie-break.
+func (s *Scheduler) selectHost(scores []framework.NodePluginScores) int {
+	best, ties := 0, 1
+	for i := 1; i < len(scores); i++ {
+		switch {
+		case scores[i].TotalScore > scores[best].TotalScore:
+			best, ties = i, 1
+		case scores[i].TotalScore == scores[best].TotalScore:
+			ties++
+		}
+	}
+	if ties == 1 {
+		return best
+	}
+	top := scores[best].TotalScore
+	best = -1
+	for i := range scores {
+		if scores[i].TotalScore != top {
+			continue
+		}
+		scores[i].Randomizer = int(s.rng.Int64())
+		if best < 0 || scores[i].Randomizer > scores[best].Randomizer {
+			best = i
+		}
+	}
+	return best
+}
+
+func cloneScores(in []framework.NodePluginScores) []framework.NodePluginScores {
+	out := make([]framework.NodePluginScores, len(in))
+	for i, n := range in {
+		n.RawScores = slices.Clone(n.RawScores)
+		n.NormalizedScores = slices.Clone(n.NormalizedScores)
+		n.Scores = slices.Clone(n.Scores)
+		out[i] = n
+	}
+	return out
+}

@@ -1,0 +1,229 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Placement is where a pod went, or why it did not.
+type Placement struct {
+	// Pod is the pod (with status.nominatedNodeName set if PostFilter
+	// nominated a node for it).
+	Pod *api.Pod
+	// Node is the node the pod was assumed on; empty if it was not.
+	Node string
+	// Err is why the pod was not placed: a *FitError from its last
+	// attempt, a *GatedError, or another error (unknown profile, plugin
+	// error).
+	Err error
+	// Attempts is the number of scheduling cycles the pod went through.
+	Attempts int
+	// Result is the last cycle's result.
+	Result Result
+}
+
+func (e *entry) placement() Placement {
+	return Placement{Pod: e.qpi.Pod, Node: e.node, Err: e.err, Attempts: e.qpi.Attempts, Result: e.result}
+}
+
+// Assume adds pod to node in the snapshot, as kube-scheduler's assume and
+// DefaultBinder do, so that the next decisions see it, and moves parked
+// pods that a new pod on a node may help back to the active queue. The
+// pod object is not modified.
+func (s *Scheduler) Assume(pod *api.Pod, node string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.snapshot.AssumePod(pod, node); err != nil {
+		return err
+	}
+	if e, ok := s.q.byKey[keyOf(pod)]; ok && e.where != isPlaced {
+		s.q.detach(e)
+		s.q.placed(e, node, Result{Node: node})
+	}
+	s.q.moveOnEvent(framework.AssignedPodAdd)
+	return nil
+}
+
+// AddNode adds a node to the snapshot and requeues the parked pods a new
+// node may help.
+func (s *Scheduler) AddNode(node *api.Node) error {
+	return s.change(framework.NodeAdd, func() error { return s.snapshot.AddNode(node) })
+}
+
+// UpdateNode replaces a node of the snapshot and requeues the parked pods
+// a node change may help.
+func (s *Scheduler) UpdateNode(node *api.Node) error {
+	return s.change(framework.NodeUpdate, func() error { return s.snapshot.UpdateNode(node) })
+}
+
+// RemoveNode removes a node from the snapshot.
+func (s *Scheduler) RemoveNode(name string) error {
+	return s.change(framework.NodeDelete, func() error { return s.snapshot.RemoveNode(name) })
+}
+
+// AddPod adds a pod bound to pod.Spec.NodeName to the snapshot.
+func (s *Scheduler) AddPod(pod *api.Pod) error {
+	return s.change(framework.AssignedPodAdd, func() error { return s.snapshot.AddPod(pod) })
+}
+
+// RemovePod removes a bound or assumed pod from the snapshot and requeues
+// the parked pods the freed room may help.
+func (s *Scheduler) RemovePod(pod *api.Pod) error {
+	return s.change(framework.AssignedPodDelete, func() error { return s.snapshot.RemovePod(pod) })
+}
+
+func (s *Scheduler) change(ev framework.ClusterEvent, f func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := f(); err != nil {
+		return err
+	}
+	s.q.moveOnEvent(ev)
+	return nil
+}
+
+// Enqueue adds pods to the scheduler's queue. A pod with the name of a
+// queued, unplaced pod replaces it (that is how a pod whose scheduling
+// gates were removed is admitted). Pods a PreEnqueue plugin rejects wait
+// aside; pods of an unknown profile are reported by Pending.
+func (s *Scheduler) Enqueue(ctx context.Context, pods ...*api.Pod) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range pods {
+		if p == nil {
+			return errors.New("scheduler: nil pod")
+		}
+	}
+	for _, p := range pods {
+		s.q.add(ctx, s, p)
+	}
+	return nil
+}
+
+// RunQueue schedules the queue's active pods one by one in queue order,
+// assuming each placement, until the active queue is empty; parked pods
+// that a placement may help are retried. It returns the placements made,
+// in order. Pods left unschedulable or gated wait in the queue for
+// cluster changes (AddNode, UpdateNode, RemovePod, ...) or Enqueue.
+func (s *Scheduler) RunQueue(ctx context.Context) ([]Placement, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	placed, err := s.run(ctx, s.q)
+	out := make([]Placement, len(placed))
+	for i, e := range placed {
+		out[i] = e.placement()
+	}
+	return out, err
+}
+
+// Pending returns the pods of the scheduler's queue that are not placed,
+// with the reason of their last failure (nil for pods still active).
+func (s *Scheduler) Pending() []Placement {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Placement
+	for _, e := range s.q.all {
+		if e.where != isPlaced && e.where != 0 {
+			out = append(out, e.placement())
+		}
+	}
+	return out
+}
+
+// Simulate schedules pods as kube-scheduler would if they were created at
+// once, in order: in queue order (priority, then arrival), assuming each
+// placement in the snapshot, and retrying parked pods when a placement may
+// help them. It returns one Placement per pod, in the order of pods. The
+// result is deterministic for a seed. The scheduler's own queue is not
+// used, but its parked pods see the placements as cluster changes.
+func (s *Scheduler) Simulate(ctx context.Context, pods []*api.Pod) ([]Placement, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[podKey]bool{}
+	for i, p := range pods {
+		if p == nil {
+			return nil, fmt.Errorf("scheduler: pod %d is nil", i)
+		}
+		k := keyOf(p)
+		if seen[k] {
+			return nil, fmt.Errorf("scheduler: pod %s/%s is listed twice", k.namespace, k.name)
+		}
+		seen[k] = true
+	}
+	q := newQueue()
+	s.nominated = q.nominated
+	defer func() { s.nominated = s.q.nominated }()
+	for _, p := range pods {
+		q.add(ctx, s, p)
+	}
+	_, err := s.run(ctx, q)
+	out := make([]Placement, len(pods))
+	for i, e := range q.all {
+		out[i] = e.placement()
+	}
+	return out, err
+}
+
+// run pops and schedules pods from q until its active queue is empty.
+func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
+	var placed []*entry
+	for {
+		if err := ctx.Err(); err != nil {
+			return placed, err
+		}
+		e := q.pop()
+		if e == nil {
+			return placed, nil
+		}
+		pod := e.qpi.Pod
+		res, err := s.schedule(ctx, pod, s.diagnose)
+		if err == nil {
+			err = s.snapshot.AssumePod(pod, res.Node)
+		}
+		if err == nil {
+			q.placed(e, res.Node, res)
+			placed = append(placed, e)
+			q.moveOnEvent(framework.AssignedPodAdd)
+			if q != s.q {
+				s.q.moveOnEvent(framework.AssignedPodAdd)
+			}
+			continue
+		}
+		if ctx.Err() != nil {
+			q.park(e, nil, err, res)
+			return placed, ctx.Err()
+		}
+		var plugins map[string]struct{}
+		var fe *FitError
+		if errors.As(err, &fe) {
+			plugins = union(fe.Diagnosis.UnschedulablePlugins, fe.Diagnosis.PendingPlugins)
+			if len(plugins) == 0 {
+				// Rejected, but by no plugin in particular (for instance
+				// no node in a PreFilterResult): wait for any change.
+				plugins = nil
+			}
+		}
+		q.park(e, plugins, err, res)
+		if res.NominatedNode != "" {
+			q.nominate(e, res.NominatedNode)
+		}
+	}
+}
+
+func union(a, b map[string]struct{}) map[string]struct{} {
+	if len(b) == 0 {
+		return a
+	}
+	out := make(map[string]struct{}, len(a)+len(b))
+	for k := range a {
+		out[k] = struct{}{}
+	}
+	for k := range b {
+		out[k] = struct{}{}
+	}
+	return out
+}
