@@ -122,23 +122,23 @@ func SupportedPodLevelResources() []api.ResourceName {
 // IsPodLevelResourcesSet reports whether the pod sets pod-level requests
 // or limits for at least one supported resource.
 func IsPodLevelResourcesSet(pod *api.Pod) bool {
-	r := pod.Spec.Resources
-	if r == nil {
+	if pod == nil || pod.Spec.Resources == nil {
 		return false
 	}
+	r := pod.Spec.Resources
 	return hasSupported(r.Requests) || hasSupported(r.Limits)
 }
 
 // IsPodLevelRequestsSet reports whether the pod sets pod-level requests
 // for at least one supported resource.
 func IsPodLevelRequestsSet(pod *api.Pod) bool {
-	return pod.Spec.Resources != nil && hasSupported(pod.Spec.Resources.Requests)
+	return pod != nil && pod.Spec.Resources != nil && hasSupported(pod.Spec.Resources.Requests)
 }
 
 // IsPodLevelLimitsSet reports whether the pod sets pod-level limits for at
 // least one supported resource.
 func IsPodLevelLimitsSet(pod *api.Pod) bool {
-	return pod.Spec.Resources != nil && hasSupported(pod.Spec.Resources.Limits)
+	return pod != nil && pod.Spec.Resources != nil && hasSupported(pod.Spec.Resources.Limits)
 }
 
 func hasSupported(l api.ResourceList) bool {

@@ -65,6 +65,9 @@ func nonMissingFor(cpuSet, memSet bool) api.ResourceList {
 // set, a default applies only to a resource that neither the pod level nor
 // any container requests. NonZeroRequests allocates nothing.
 func NonZeroRequests(pod *api.Pod) (milliCPU, memory int64) {
+	if pod == nil {
+		return 0, 0
+	}
 	opts := PodResourcesOptions{UseStatusResources: true}
 	cpu, cpuSet := podRequestKey(pod, api.ResourceCPU, &opts)
 	mem, memSet := podRequestKey(pod, api.ResourceMemory, &opts)
@@ -92,6 +95,9 @@ func RequestQuantity(pod *api.Pod, name api.ResourceName) Quantity {
 		format = BinarySI
 	}
 	q := NewQuantity(0, format)
+	if pod == nil {
+		return q
+	}
 	opts := PodResourcesOptions{SkipContainerLevelResources: IsPodLevelResourcesSet(pod), ExcludeOverhead: true}
 	if v, ok := podRequestKey(pod, name, &opts); ok {
 		q.Add(v)

@@ -52,6 +52,9 @@ func IsPodResizeDeferred(pod *api.Pod) bool {
 }
 
 func resizeReason(pod *api.Pod) string {
+	if pod == nil {
+		return ""
+	}
 	for i := range pod.Status.Conditions {
 		if pod.Status.Conditions[i].Type == api.PodResizePending {
 			return pod.Status.Conditions[i].Reason
@@ -75,8 +78,12 @@ func resizeReason(pod *api.Pod) string {
 // A name appears in the result if any container, the pod-level requests
 // or the overhead names it, even with a zero quantity. The result is
 // opts.Reuse when that is not nil. PodRequests allocates nothing else.
+// A nil pod requests nothing.
 func PodRequests(pod *api.Pod, opts PodResourcesOptions) api.ResourceList {
 	reqs := reuseOrClear(opts.Reuse)
+	if pod == nil {
+		return reqs
+	}
 	if !opts.SkipContainerLevelResources {
 		aggregateInto(reqs, pod, opts, false)
 	}
@@ -102,6 +109,9 @@ func PodRequests(pod *api.Pod, opts PodResourcesOptions) api.ResourceList {
 // not apply to limits.
 func PodLimits(pod *api.Pod, opts PodResourcesOptions) api.ResourceList {
 	limits := AggregateContainerLimits(pod, opts)
+	if pod == nil {
+		return limits
+	}
 	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
 		for k, v := range pod.Spec.Resources.Limits {
 			if IsSupportedPodLevelResource(k) {
@@ -318,6 +328,9 @@ func containerKey(pod *api.Pod, k api.ResourceName, opts *PodResourcesOptions, l
 // aggregateInto fills dst with every resource of the container aggregate.
 // Each name is computed once, when first met in a container's lists.
 func aggregateInto(dst api.ResourceList, pod *api.Pod, opts PodResourcesOptions, limits bool) {
+	if pod == nil {
+		return
+	}
 	kinds := [3]listKind{specRequests, actuatedRequests, allocatedRequests}
 	n := 1
 	if opts.UseStatusResources {
@@ -384,8 +397,11 @@ func podRequestKey(pod *api.Pod, k api.ResourceName, opts *PodResourcesOptions) 
 
 // PodRequest returns PodRequests(pod, opts)[name] and whether the name is
 // present, computing only that resource and allocating nothing.
-// opts.Reuse is not used.
+// opts.Reuse is not used. A nil pod requests nothing.
 func PodRequest(pod *api.Pod, name api.ResourceName, opts PodResourcesOptions) (Quantity, bool) {
+	if pod == nil {
+		return Quantity{}, false
+	}
 	q, ok := podRequestKey(pod, name, &opts)
 	return clone(q), ok
 }

@@ -34,12 +34,9 @@ func NewQuantity(v int64, f Format) Quantity { return quantity.NewQuantity(v, f)
 // NewMilliQuantity returns a Quantity of v thousandths in format f.
 func NewMilliQuantity(v int64, f Format) Quantity { return quantity.NewMilliQuantity(v, f) }
 
-// clone returns a copy of q that shares no storage with it, so that
-// adding to the copy can never change q. It is the DeepCopy of
-// apimachinery: q added to a zero Quantity, which keeps q's value and
-// format.
-func clone(q Quantity) Quantity {
-	var c Quantity
-	c.Add(q)
-	return c
-}
+// clone returns a copy of q for a result that callers may change. A
+// Quantity shares no mutable state (its methods that change it replace
+// what they change), so the copy is q itself, exactly as apimachinery's
+// DeepCopy would make it; the function marks the places where upstream
+// deep-copies.
+func clone(q Quantity) Quantity { return q }
