@@ -22,11 +22,15 @@ import (
 // are no stats for the pod. Pods that tie on all three keep no particular
 // order: like the kubelet, RankForMemoryEviction uses sort.Sort, which is
 // not stable, and yields the same permutation as the kubelet for the same
-// input order. usage is called once per pod.
+// input order. usage is called once per pod. A nil pod counts as a pod
+// without stats and priority 0.
 func RankForMemoryEviction(pods []*api.Pod, usage func(*api.Pod) (memoryBytes int64, ok bool)) {
 	r := ranking{pods: pods, keys: make([]rankKey, len(pods))}
 	for i, p := range pods {
 		k := &r.keys[i]
+		if p == nil {
+			continue
+		}
 		bytes, ok := usage(p)
 		k.found = ok
 		k.priority = priority(p)

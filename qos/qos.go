@@ -8,6 +8,9 @@ import (
 // Of returns the pod's QoS class: pod.Status.QOSClass when the API server
 // has recorded it, Compute(pod) otherwise. It is upstream's GetPodQOS.
 func Of(pod *api.Pod) api.QOSClass {
+	if pod == nil {
+		return api.PodQOSBestEffort
+	}
 	if pod.Status.QOSClass != "" {
 		return pod.Status.QOSClass
 	}
@@ -33,8 +36,12 @@ func Of(pod *api.Pod) api.QOSClass {
 // before it stores a pod (and computes status.qosClass), so on a pod read
 // from a cluster this changes nothing, while a pod built in code gets the
 // class the API server would give it. Pod-level resources are taken as
-// given: the API server's pod-level defaulting is not modeled.
+// given: the API server's pod-level defaulting is not modeled. A nil pod
+// is BestEffort.
 func Compute(pod *api.Pod) api.QOSClass {
+	if pod == nil {
+		return api.PodQOSBestEffort
+	}
 	if resource.IsPodLevelResourcesSet(pod) {
 		return requirementsQOS(pod.Spec.Resources, false)
 	}
