@@ -4,6 +4,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/quantity"
 )
@@ -84,6 +85,7 @@ var nodeInfoCmp = []cmp.Option{
 	cmpopts.EquateEmpty(),
 	cmpopts.SortSlices(func(a, b *PodInfo) bool { return podName(a.Pod) < podName(b.Pod) }),
 	cmp.Comparer(func(a, b quantity.Quantity) bool { return a.Cmp(b) == 0 }),
+	cmp.Comparer(func(a, b affinity.Selector) bool { return a.String() == b.String() }),
 }
 
 func mustQ(s string) quantity.Quantity { return quantity.MustParse(s) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/resource"
@@ -14,27 +15,57 @@ import (
 // resource.PodRequests computes them with in-place resize status (as
 // kube-scheduler's PodInfo.CalculateResource, with pod-level resources
 // honoured), its non-zero cpu and memory requests (resource.NonZeroRequests),
-// host ports, claims and affinity. It never fails: quantities are
-// converted as they are (see NewPodInfoChecked to reject bad ones), the
-// way upstream's NodeInfo.AddPod ignores NewPodInfo's error.
+// host ports, claims, and its pod (anti-)affinity terms compiled. It never
+// fails: quantities are converted as they are and affinity term groups
+// that do not compile are left empty, the way upstream's NodeInfo.AddPod
+// ignores NewPodInfo's error. NewPodInfoChecked reports both.
 func NewPodInfo(pod *api.Pod) *PodInfo {
 	p, _ := newPodInfo(pod, false)
+	p.compileAffinity()
 	return p
 }
 
 // NewPodInfoChecked is NewPodInfo that validates the pod: it must not be
-// nil and must have a name, and every request, overhead and resize
-// status quantity, as well as the pod's total requests, must be
-// non-negative and fit in an int64 in scheduler units (cpu in
-// millicores). The error names the pod, the container and the resource.
-// It does not make the API server's checks (resource.Validate does).
+// nil and must have a name; every request, overhead and resize status
+// quantity, as well as the pod's total requests, must be non-negative and
+// fit in an int64 in scheduler units (cpu in millicores); and its pod
+// affinity terms must compile. The error names the pod, and the
+// container and resource or the affinity term group. It does not make
+// the API server's checks (resource.Validate does).
+//
+// A Snapshot rejects pods with bad quantities but, as kube-scheduler's
+// cache, accepts bound pods whose affinity terms do not compile.
 func NewPodInfoChecked(pod *api.Pod) (*PodInfo, error) {
 	if err := validatePod(pod); err != nil {
 		return nil, err
 	}
-	return newPodInfo(pod, true)
+	p, err := newPodInfo(pod, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.compileAffinity(); err != nil {
+		return nil, fmt.Errorf("%w pod %s: %w", ErrInvalid, podName(pod), err)
+	}
+	return p, nil
 }
 
+// compileAffinity compiles the pod's affinity terms, keeping the groups
+// that compile.
+func (p *PodInfo) compileAffinity() error {
+	a := p.Pod.Spec.Affinity
+	if a == nil || (a.PodAffinity == nil && a.PodAntiAffinity == nil) {
+		return nil
+	}
+	c, err := affinity.CompilePodAffinity(p.Pod)
+	p.RequiredAffinityTerms = c.RequiredAffinity
+	p.RequiredAntiAffinityTerms = c.RequiredAntiAffinity
+	p.PreferredAffinityTerms = c.PreferredAffinity
+	p.PreferredAntiAffinityTerms = c.PreferredAntiAffinity
+	return err
+}
+
+// newPodInfo derives everything but the affinity terms; with check it
+// rejects bad quantities.
 func newPodInfo(pod *api.Pod, check bool) (*PodInfo, error) {
 	p := &PodInfo{Pod: pod}
 	reqs := resource.PodRequests(pod, resource.PodResourcesOptions{UseStatusResources: true})
@@ -59,6 +90,20 @@ func newPodInfo(pod *api.Pod, check bool) (*PodInfo, error) {
 			return nil, fmt.Errorf("pod %s: %w", podName(pod), err)
 		}
 	}
+	return p, nil
+}
+
+// newPodInfoForSnapshot validates quantities and compiles affinity
+// leniently, as the scheduler's cache does for bound pods.
+func newPodInfoForSnapshot(pod *api.Pod) (*PodInfo, error) {
+	if err := validatePod(pod); err != nil {
+		return nil, err
+	}
+	p, err := newPodInfo(pod, true)
+	if err != nil {
+		return nil, err
+	}
+	p.compileAffinity()
 	return p, nil
 }
 

@@ -487,7 +487,7 @@ func (s *Snapshot) AddPodInfo(p *PodInfo, nodeName string) error {
 func (s *Snapshot) addPod(pod *api.Pod, p *PodInfo, nodeName string) error {
 	if p == nil {
 		var err error
-		if p, err = NewPodInfoChecked(pod); err != nil {
+		if p, err = newPodInfoForSnapshot(pod); err != nil {
 			return err
 		}
 	} else {
@@ -591,7 +591,7 @@ func (s *Snapshot) UpdatePod(oldPod, newPod *api.Pod) error {
 	if oldPod == nil {
 		return fmt.Errorf("%w pod: nil", ErrInvalid)
 	}
-	p, err := NewPodInfoChecked(newPod)
+	p, err := newPodInfoForSnapshot(newPod)
 	if err != nil {
 		return err
 	}

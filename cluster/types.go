@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 )
 
@@ -56,10 +57,17 @@ type PodInfo struct {
 	// the pod's volumes reference.
 	PVCs []string
 
-	// TODO(affinity): compiled RequiredAffinityTerms,
-	// RequiredAntiAffinityTerms, PreferredAffinityTerms and
-	// PreferredAntiAffinityTerms once package affinity exports its
-	// compiled term types.
+	// RequiredAffinityTerms are the pod's required pod affinity terms,
+	// compiled (affinity.CompilePodAffinity); a group that failed to
+	// compile is empty, as upstream.
+	RequiredAffinityTerms []affinity.AffinityTerm
+	// RequiredAntiAffinityTerms are the required anti-affinity terms.
+	RequiredAntiAffinityTerms []affinity.AffinityTerm
+	// PreferredAffinityTerms are the weighted preferred affinity terms.
+	PreferredAffinityTerms []affinity.WeightedAffinityTerm
+	// PreferredAntiAffinityTerms are the weighted preferred
+	// anti-affinity terms.
+	PreferredAntiAffinityTerms []affinity.WeightedAffinityTerm
 
 	hasAffinity             bool
 	hasRequiredAntiAffinity bool
