@@ -341,6 +341,14 @@ func TestNodeSelectorEdgeBehaviour(t *testing.T) {
 	if nilTerms.Score(n) != 0 || p.Score(nil) != 0 {
 		t.Error("nil Score should be 0")
 	}
+	// Compiled selectors own their values: editing the source spec later
+	// changes nothing.
+	src := terms(exprs(expr("a", api.NodeSelectorOpIn, "1")))
+	owned := CompileNodeSelector(src)
+	src.NodeSelectorTerms[0].MatchExpressions[0].Values[0] = "2"
+	if m, _ := owned.Match(n); !m {
+		t.Error("compiled selector changed with its source")
+	}
 	if p, err := GetPreferredNodeAffinity(&api.Pod{}); p != nil || err != nil {
 		t.Errorf("GetPreferredNodeAffinity(no affinity) = %v, %v", p, err)
 	}

@@ -101,6 +101,9 @@ func newRequirement(key string, op Operator, values []string, p path) (Requireme
 	if len(errs) != 0 {
 		return Requirement{}, dedupe(errs)
 	}
+	// Keep a private copy so later changes to the caller's slice (say,
+	// the pod spec it came from) cannot change the compiled requirement.
+	r.values = append([]string(nil), values...)
 	return r, nil
 }
 
