@@ -65,8 +65,10 @@ type ranking struct {
 	keys []rankKey
 }
 
+// Len is the number of pods.
 func (r *ranking) Len() int { return len(r.pods) }
 
+// Swap exchanges two pods and their keys.
 func (r *ranking) Swap(i, j int) {
 	r.pods[i], r.pods[j] = r.pods[j], r.pods[i]
 	r.keys[i], r.keys[j] = r.keys[j], r.keys[i]

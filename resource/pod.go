@@ -31,7 +31,7 @@ type PodResourcesOptions struct {
 	SkipContainerLevelResources bool
 }
 
-// PodResizePending is the reason values of the PodResizePending condition.
+// Reasons of the PodResizePending condition.
 const (
 	// PodReasonInfeasible means the node can never fit the resize.
 	PodReasonInfeasible = "Infeasible"
