@@ -53,3 +53,30 @@ func NodeResourcesBalancedAllocationArgsFrom(args any) (*NodeResourcesBalancedAl
 	}
 	return a, nil
 }
+
+// NodeAffinityArgsFrom converts a plugin factory's args to
+// NodeAffinityArgs, as NodeResourcesFitArgsFrom does; any other type is an
+// error worded as upstream's ("args are not of type NodeAffinityArgs,
+// got T").
+func NodeAffinityArgsFrom(args any) (*NodeAffinityArgs, error) {
+	var a *NodeAffinityArgs
+	switch v := args.(type) {
+	case nil:
+		a = &NodeAffinityArgs{}
+	case *NodeAffinityArgs:
+		if v == nil {
+			a = &NodeAffinityArgs{}
+		} else {
+			a = v.DeepCopy()
+		}
+	case NodeAffinityArgs:
+		a = v.DeepCopy()
+	default:
+		return nil, fmt.Errorf("args are not of type NodeAffinityArgs, got %T", args)
+	}
+	a.SetDefaults()
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -127,4 +128,44 @@ func validateFunctionShape(shape []UtilizationShapePoint, p fieldPath) ErrorList
 		}
 	}
 	return errs
+}
+
+// Validate checks a as kube-scheduler's ValidateNodeAffinityArgs does:
+// the added affinity's required node selector and preferred terms must
+// compile (valid label keys and values, operators and value counts, only
+// metadata.name in matchFields). Errors carry upstream's field paths,
+// such as
+// "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key".
+// The error, if any, is an ErrorList.
+func (a *NodeAffinityArgs) Validate() error {
+	if a.AddedAffinity == nil {
+		return nil
+	}
+	var errs ErrorList
+	root := fieldPath("").child("addedAffinity")
+	if ns := a.AddedAffinity.RequiredDuringSchedulingIgnoredDuringExecution; ns != nil {
+		if _, err := affinity.NewNodeSelector(ns); err != nil {
+			errs = append(errs, fromAffinity(err, string(root.child("requiredDuringSchedulingIgnoredDuringExecution"))+".")...)
+		}
+	}
+	if terms := a.AddedAffinity.PreferredDuringSchedulingIgnoredDuringExecution; len(terms) != 0 {
+		if _, err := affinity.NewPreferredSchedulingTerms(terms); err != nil {
+			errs = append(errs, fromAffinity(err, string(root.child("preferredDuringSchedulingIgnoredDuringExecution")))...)
+		}
+	}
+	return errs.asError()
+}
+
+// fromAffinity converts package affinity's errors, whose field paths are
+// relative, prefixing each path.
+func fromAffinity(err error, prefix string) ErrorList {
+	var l affinity.ErrorList
+	if !errors.As(err, &l) {
+		return ErrorList{{Type: ErrorTypeInvalid, Field: strings.TrimSuffix(prefix, "."), BadValue: "", Detail: err.Error()}}
+	}
+	out := make(ErrorList, len(l))
+	for i, e := range l {
+		out[i] = &FieldError{Type: ErrorType(e.Type), Field: prefix + e.Field, BadValue: e.BadValue, Detail: e.Detail}
+	}
+	return out
 }
