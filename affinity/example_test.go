@@ -72,11 +72,14 @@ func ExampleAffinityTerm_Matches() {
 	owner := &api.Pod{}
 	owner.Namespace = "shop"
 	owner.Labels = map[string]string{"app": "web", "rev": "7"}
-	term, _ := affinity.NewAffinityTerm(owner, &api.PodAffinityTerm{
+	// The API server merges matchLabelKeys into the selector at pod
+	// creation; MergeLabelKeys does the same for a raw manifest.
+	admitted := affinity.MergeLabelKeys(api.PodAffinityTerm{
 		LabelSelector:  &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
 		MatchLabelKeys: []string{"rev"},
 		TopologyKey:    "topology.kubernetes.io/zone",
-	})
+	}, owner.Labels)
+	term, _ := affinity.NewAffinityTerm(owner, &admitted)
 	other := &api.Pod{}
 	other.Namespace = "shop"
 	other.Labels = map[string]string{"app": "web", "rev": "7"}

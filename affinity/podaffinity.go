@@ -37,24 +37,22 @@ type WeightedAffinityTerm struct {
 }
 
 // NewAffinityTerm compiles term, owned by pod, as the scheduler's
-// newAffinityTerm does, after first merging matchLabelKeys and
-// mismatchLabelKeys into the label selector the way the API server does
-// when the pod is created (see MergeLabelKeys). The merge is idempotent:
-// an expression already present (as in a pod read back from the API
-// server) is not added again. Namespaces: the listed ones, or pod's own
-// namespace if there are none and namespaceSelector is nil. A nil pod
-// counts as a pod without labels in namespace "".
+// newAffinityTerm does. Like the scheduler, it reads only the label
+// selector: matchLabelKeys and mismatchLabelKeys are merged into the
+// selector by the API server when the pod is created, so a pod taken
+// from a manifest that was never admitted should go through
+// MergeLabelKeys (or resource/admission helpers) first. Namespaces: the
+// listed ones, or pod's own namespace if there are none and
+// namespaceSelector is nil. A nil pod counts as a pod in namespace "".
 func NewAffinityTerm(pod *api.Pod, term *api.PodAffinityTerm) (AffinityTerm, error) {
 	if term == nil {
 		return AffinityTerm{Selector: Nothing(), NamespaceSelector: Nothing(), Namespaces: map[string]struct{}{}}, nil
 	}
 	var podNS string
-	var podLabels map[string]string
 	if pod != nil {
-		podNS, podLabels = pod.Namespace, pod.Labels
+		podNS = pod.Namespace
 	}
-	merged := MergeLabelKeys(*term, podLabels)
-	sel, err := CompileLabelSelector(merged.LabelSelector)
+	sel, err := CompileLabelSelector(term.LabelSelector)
 	if err != nil {
 		return AffinityTerm{}, err
 	}

@@ -75,9 +75,11 @@ func TestAffinityTermMatches(t *testing.T) {
 		{"labels must match", api.PodAffinityTerm{LabelSelector: sel}, pod("team-a", map[string]string{"app": "db"}), nil, false},
 		{"nil labelSelector matches no pod", api.PodAffinityTerm{}, pod("team-a", map[string]string{"app": "web"}), nil, false},
 		{"empty labelSelector matches every pod", api.PodAffinityTerm{LabelSelector: &api.LabelSelector{}}, pod("team-a", nil), nil, true},
-		{"matchLabelKeys from the owner", api.PodAffinityTerm{LabelSelector: sel, MatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v2"}), nil, false},
+		// The scheduler reads only the label selector; the API server merges
+		// matchLabelKeys into it at pod creation (see TestMergedTermMatches).
+		{"matchLabelKeys are not read by the scheduler", api.PodAffinityTerm{LabelSelector: sel, MatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v2"}), nil, true},
 		{"matchLabelKeys satisfied", api.PodAffinityTerm{LabelSelector: sel, MatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v1"}), nil, true},
-		{"mismatchLabelKeys", api.PodAffinityTerm{LabelSelector: sel, MismatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v1"}), nil, false},
+		{"mismatchLabelKeys are not read by the scheduler", api.PodAffinityTerm{LabelSelector: sel, MismatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v1"}), nil, true},
 		{"nil pod", api.PodAffinityTerm{LabelSelector: &api.LabelSelector{}}, nil, nil, false},
 	}
 	for _, c := range cases {
@@ -86,6 +88,36 @@ func TestAffinityTermMatches(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if got := at.Matches(c.other, c.nsLabels); got != c.want {
+			t.Errorf("%s: Matches = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestMergedTermMatches pins matchLabelKeys / mismatchLabelKeys once the
+// API server has merged them into the selector (pod strategy,
+// MatchLabelKeysInPodAffinity): the owner's label values become In and
+// NotIn expressions.
+func TestMergedTermMatches(t *testing.T) {
+	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	owner := pod("team-a", map[string]string{"app": "web", "version": "v1"})
+	cases := []struct {
+		name  string
+		term  api.PodAffinityTerm
+		other *api.Pod
+		want  bool
+	}{
+		{"matchLabelKeys from the owner", api.PodAffinityTerm{LabelSelector: sel, MatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v2"}), false},
+		{"matchLabelKeys satisfied", api.PodAffinityTerm{LabelSelector: sel, MatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v1"}), true},
+		{"mismatchLabelKeys", api.PodAffinityTerm{LabelSelector: sel, MismatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v1"}), false},
+		{"mismatchLabelKeys other value", api.PodAffinityTerm{LabelSelector: sel, MismatchLabelKeys: []string{"version"}}, pod("team-a", map[string]string{"app": "web", "version": "v3"}), true},
+	}
+	for _, c := range cases {
+		merged := MergeLabelKeys(c.term, owner.Labels)
+		at, err := NewAffinityTerm(owner, &merged)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := at.Matches(c.other, nil); got != c.want {
 			t.Errorf("%s: Matches = %v, want %v", c.name, got, c.want)
 		}
 	}

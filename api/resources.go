@@ -33,10 +33,11 @@ func (n ResourceName) IsHugePages() bool {
 }
 
 // IsNativeResource reports whether n is in the kubernetes.io namespace:
-// it has no domain prefix or its domain is kubernetes.io.
+// it has no domain prefix or contains "kubernetes.io/" (upstream's test is
+// a substring match, so "foo.kubernetes.io/x" counts as native too).
 func (n ResourceName) IsNativeResource() bool {
 	s := string(n)
-	return !strings.Contains(s, "/") || strings.HasPrefix(s, ResourceDefaultNamespacePrefix)
+	return !strings.Contains(s, "/") || strings.Contains(s, ResourceDefaultNamespacePrefix)
 }
 
 // IsExtended reports whether n is an extended resource: a

@@ -45,7 +45,7 @@ func ExampleCompute() {
 	}
 	// Output:
 	// guaranteed Guaranteed
-	// limits-only Guaranteed
+	// limits-only Burstable
 	// burstable Burstable
 	// best-effort BestEffort
 	// mixed Burstable

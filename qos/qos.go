@@ -31,24 +31,22 @@ func Of(pod *api.Pod) api.QOSClass {
 // are limited and requested exactly at the limit, Burstable otherwise.
 // Other resources (ephemeral storage, huge pages, extended) do not count.
 //
-// A container that limits cpu or memory without requesting it counts as
-// requesting the limit: the API server's defaulting sets such requests
-// before it stores a pod (and computes status.qosClass), so on a pod read
-// from a cluster this changes nothing, while a pod built in code gets the
-// class the API server would give it. Pod-level resources are taken as
-// given: the API server's pod-level defaulting is not modeled. A nil pod
-// is BestEffort.
+// Like upstream, Compute reads the spec as given: a container that limits
+// cpu or memory without requesting it is Burstable here. The API server
+// defaults such requests to the limits before it stores a pod, so apply
+// resource.DefaultRequestsFromLimits first to a pod built in code or
+// taken from a manifest that was never admitted. A nil pod is BestEffort.
 func Compute(pod *api.Pod) api.QOSClass {
 	if pod == nil {
 		return api.PodQOSBestEffort
 	}
 	if resource.IsPodLevelResourcesSet(pod) {
-		return requirementsQOS(pod.Spec.Resources, false)
+		return requirementsQOS(pod.Spec.Resources)
 	}
 	var class api.QOSClass
 	for _, cs := range [2][]api.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 		for i := range cs {
-			c := requirementsQOS(&cs[i].Resources, true)
+			c := requirementsQOS(&cs[i].Resources)
 			switch {
 			case c == api.PodQOSBurstable:
 				return c
@@ -65,28 +63,23 @@ func Compute(pod *api.Pod) api.QOSClass {
 	return class
 }
 
-// requirementsQOS classifies one set of requests and limits; with
-// defaulted, a missing request takes the limit's value.
-func requirementsQOS(r *api.ResourceRequirements, defaulted bool) api.QOSClass {
+// requirementsQOS classifies one set of requests and limits.
+func requirementsQOS(r *api.ResourceRequirements) api.QOSClass {
 	if len(r.Requests) == 0 && len(r.Limits) == 0 {
 		return api.PodQOSBestEffort
 	}
-	cpu := resourceQOS(r, api.ResourceCPU, defaulted)
+	cpu := resourceQOS(r, api.ResourceCPU)
 	if cpu == api.PodQOSBurstable {
 		return cpu
 	}
-	if mem := resourceQOS(r, api.ResourceMemory, defaulted); mem != cpu {
+	if mem := resourceQOS(r, api.ResourceMemory); mem != cpu {
 		return api.PodQOSBurstable
 	}
 	return cpu
 }
 
-func resourceQOS(r *api.ResourceRequirements, name api.ResourceName, defaulted bool) api.QOSClass {
-	req, hasReq := r.Requests[name]
-	lim, hasLim := r.Limits[name]
-	if defaulted && !hasReq && hasLim {
-		req = lim
-	}
+func resourceQOS(r *api.ResourceRequirements, name api.ResourceName) api.QOSClass {
+	req, lim := r.Requests[name], r.Limits[name]
 	switch {
 	case !req.Equal(lim):
 		return api.PodQOSBurstable

@@ -140,18 +140,27 @@ func TestComputePodQOS(t *testing.T) {
 	}
 }
 
-// TestQOSDefaultsRequestsFromLimits pins schedkit's documented choice: a
-// container limit without a request counts as a request of the same
-// amount, as the API server's defaulting makes it.
+// TestQOSDefaultsRequestsFromLimits pins that ComputePodQOS reads the
+// spec as given (a limits-only container is Burstable) and that after the
+// API server's defaulting (resource.DefaultRequestsFromLimits) the same
+// pod is Guaranteed, as a pod read back from a cluster would be.
 func TestQOSDefaultsRequestsFromLimits(t *testing.T) {
-	cases := []qosCase{
-		{newPod("limits-only", withResources(api.ResourceRequirements{Limits: list("1", "1Gi")})), api.PodQOSGuaranteed},
-		{newPod("limits-only-cpu", withResources(api.ResourceRequirements{Limits: list("1", "")})), api.PodQOSBurstable},
-		{newPod("limits-and-lower-request", withResources(api.ResourceRequirements{Requests: list("500m", ""), Limits: list("1", "1Gi")})), api.PodQOSBurstable},
+	cases := []struct {
+		qosCase
+		defaulted api.QOSClass
+	}{
+		{qosCase{newPod("limits-only", withResources(api.ResourceRequirements{Limits: list("1", "1Gi")})), api.PodQOSBurstable}, api.PodQOSGuaranteed},
+		{qosCase{newPod("limits-only-cpu", withResources(api.ResourceRequirements{Limits: list("1", "")})), api.PodQOSBurstable}, api.PodQOSBurstable},
+		{qosCase{newPod("limits-and-lower-request", withResources(api.ResourceRequirements{Requests: list("500m", ""), Limits: list("1", "1Gi")})), api.PodQOSBurstable}, api.PodQOSBurstable},
 	}
 	for _, tc := range cases {
 		if got := Compute(tc.pod); got != tc.want {
 			t.Errorf("%s: Compute = %s, want %s", tc.pod.Name, got, tc.want)
+		}
+		p := resource.DeepCopyPod(tc.pod)
+		resource.DefaultRequestsFromLimits(p)
+		if got := Compute(p); got != tc.defaulted {
+			t.Errorf("%s defaulted: Compute = %s, want %s", tc.pod.Name, got, tc.defaulted)
 		}
 	}
 }

@@ -90,7 +90,7 @@ func ApplyLimitRanges(pod *api.Pod, ranges []api.LimitRange) error {
 		return errors.New("resource: ApplyLimitRanges of a nil pod")
 	}
 	p := DeepCopyPod(pod)
-	defaultRequestsFromLimits(p)
+	DefaultRequestsFromLimits(p)
 	for i := range ranges {
 		mergeLimitRangeDefaults(p, &ranges[i])
 	}
@@ -136,9 +136,13 @@ func fillMissing(dst, src api.ResourceList) {
 	}
 }
 
-// defaultRequestsFromLimits is the API server's pod defaulting: a limit
-// without a request makes the request.
-func defaultRequestsFromLimits(p *api.Pod) {
+// DefaultRequestsFromLimits applies the API server's pod defaulting
+// (SetDefaults_Pod) to p in place: in every container and init
+// container, a limit without a request becomes the request. Kubernetes
+// does this before admission and before anything reads the pod, so apply
+// it to pods built in code or read from manifests that were never
+// admitted; a pod read back from a cluster is unchanged by it.
+func DefaultRequestsFromLimits(p *api.Pod) {
 	for _, cs := range [][]api.Container{p.Spec.Containers, p.Spec.InitContainers} {
 		for i := range cs {
 			r := &cs[i].Resources

@@ -37,7 +37,7 @@ var rank = map[string]int{
 	"quantity/quantitygen": 15,
 	"resource/resourcegen": 35,
 	"affinity/affinitygen": 45,
-	"taints/taintsgen":     45,
+	"taints/taintsgen":     46,
 	"cluster/clustergen":   55,
 }
 
