@@ -23,7 +23,7 @@ var rank = map[string]int{
 	"resource":             30,
 	"qos":                  40,
 	"affinity":             40,
-	"taints":               40,
+	"taints":               42, // validates taint keys with affinity's label rules
 	"framework/config":     45,
 	"cluster":              50,
 	"framework":            60,
