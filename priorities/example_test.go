@@ -1,0 +1,55 @@
+package priorities
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+// The score half of NodeResourcesFit with the MostAllocated strategy, as
+// the framework runs it: PreScore once per pod, then Score per node.
+func ExampleNewNodeResourcesFit() {
+	pl, err := NewNodeResourcesFit(&config.NodeResourcesFitArgs{
+		ScoringStrategy: &config.ScoringStrategy{Type: config.MostAllocated},
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	nodes := []*api.Node{
+		makeNode("empty", map[string]string{"cpu": "4", "memory": "8Gi"}),
+		makeNode("busy", map[string]string{"cpu": "4", "memory": "8Gi"}),
+	}
+	snap, _ := cluster.NewSnapshot(nodes, []*api.Pod{makePod().node("busy").req(cpuAndMemory("2", "4Gi")).obj()})
+	pod := makePod().req(cpuAndMemory("1", "2Gi")).obj()
+	ctx, state := context.Background(), framework.NewCycleState()
+	pl.(framework.PreScorePlugin).PreScore(ctx, state, pod, snap.Nodes())
+	for _, name := range []string{"empty", "busy"} {
+		ni, _ := snap.Get(name)
+		score, _ := pl.(framework.ScorePlugin).Score(ctx, state, pod, ni)
+		fmt.Println(name, score)
+	}
+	// Output:
+	// empty 25
+	// busy 75
+}
+
+// Every factory accepts nil args and names its plugin with the shared
+// config constant.
+func ExampleNewImageLocality() {
+	for _, f := range []framework.PluginFactory{NewNodeResourcesFit, NewNodeResourcesBalancedAllocation, NewImageLocality, NewTaintToleration, NewNodeAffinity} {
+		p, err := f(nil, nil)
+		fmt.Println(p.Name(), err)
+	}
+	fmt.Println(config.ImageLocalityName)
+	// Output:
+	// NodeResourcesFit <nil>
+	// NodeResourcesBalancedAllocation <nil>
+	// ImageLocality <nil>
+	// TaintToleration <nil>
+	// NodeAffinity <nil>
+	// ImageLocality
+}
