@@ -25,6 +25,7 @@ var rank = map[string]int{
 	"affinity":             40,
 	"taints":               42, // validates taint keys with affinity's label rules
 	"framework/config":     45,
+	"admission":            47,
 	"cluster":              50,
 	"framework":            60,
 	"predicates":           70,

@@ -1,0 +1,181 @@
+package admission
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// DefaultSchedulerName is the scheduler name the API server gives pods
+// that name none.
+const DefaultSchedulerName = "default-scheduler"
+
+// Priorities of the system classes the API server creates at start-up.
+const (
+	SystemClusterCritical         = "system-cluster-critical"
+	SystemNodeCritical            = "system-node-critical"
+	SystemClusterCriticalPriority = int32(2000000000)
+	SystemNodeCriticalPriority    = int32(2000001000)
+)
+
+// ErrPriorityClassNotFound is returned (wrapped) when a pod names a
+// PriorityClass that does not exist.
+var ErrPriorityClassNotFound = errors.New("priority class not found")
+
+// Objects are the cluster objects admission reads.
+type Objects struct {
+	// LimitRanges of the pod's namespace (others are ignored).
+	LimitRanges []api.LimitRange
+	// PriorityClasses of the cluster; the two system classes are added
+	// when absent.
+	PriorityClasses []api.PriorityClass
+}
+
+// Default applies the API server's defaulting that matters to
+// scheduling, in place: requests default to limits in every container
+// (resource.DefaultRequestsFromLimits), an empty schedulerName becomes
+// "default-scheduler", an empty container port protocol becomes TCP, and
+// with hostNetwork every container port without a hostPort gets its
+// containerPort as hostPort.
+func Default(pod *api.Pod) {
+	resource.DefaultRequestsFromLimits(pod)
+	if pod.Spec.SchedulerName == "" {
+		pod.Spec.SchedulerName = DefaultSchedulerName
+	}
+	for _, cs := range [][]api.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range cs {
+			for j := range cs[i].Ports {
+				p := &cs[i].Ports[j]
+				if p.Protocol == "" {
+					p.Protocol = api.ProtocolTCP
+				}
+				if pod.Spec.HostNetwork && p.HostPort == 0 {
+					p.HostPort = p.ContainerPort
+				}
+			}
+		}
+	}
+}
+
+// MergeLabelKeys merges every pod (anti-)affinity term's matchLabelKeys
+// and mismatchLabelKeys into its label selector, in place, as the API
+// server's pod strategy does on create (see affinity.MergeLabelKeys).
+func MergeLabelKeys(pod *api.Pod) {
+	a := pod.Spec.Affinity
+	if a == nil {
+		return
+	}
+	merge := func(req []api.PodAffinityTerm, pref []api.WeightedPodAffinityTerm) {
+		for i := range req {
+			req[i] = affinity.MergeLabelKeys(req[i], pod.Labels)
+		}
+		for i := range pref {
+			pref[i].PodAffinityTerm = affinity.MergeLabelKeys(pref[i].PodAffinityTerm, pod.Labels)
+		}
+	}
+	if a.PodAffinity != nil {
+		merge(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	if a.PodAntiAffinity != nil {
+		merge(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution, a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+}
+
+// ResolvePriority is the Priority admission plugin on pod creation, in
+// place: the named class (or, with no name, the global default class with
+// the lowest value, or priority 0 when there is none) sets
+// spec.priorityClassName, spec.priority and, when the class has one,
+// spec.preemptionPolicy. A pod that already carries a different priority
+// or preemption policy is rejected, as upstream rejects it.
+func ResolvePriority(pod *api.Pod, classes []api.PriorityClass) error {
+	name := pod.Spec.PriorityClassName
+	var value int32
+	policy := new(api.PreemptionPolicy)
+	*policy = api.PreemptLowerPriority
+	if name == "" {
+		var def *api.PriorityClass
+		for i := range classes {
+			if classes[i].GlobalDefault && (def == nil || classes[i].Value < def.Value) {
+				def = &classes[i]
+			}
+		}
+		if def != nil {
+			name, value, policy = def.Name, def.Value, classPolicy(def)
+		}
+	} else {
+		pc := findClass(classes, name)
+		if pc == nil {
+			return fmt.Errorf("pod %s/%s: no PriorityClass with name %v was found: %w", pod.Namespace, pod.Name, name, ErrPriorityClassNotFound)
+		}
+		value, policy = pc.Value, classPolicy(pc)
+	}
+	if pod.Spec.Priority != nil && *pod.Spec.Priority != value {
+		return fmt.Errorf("pod %s/%s: the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", pod.Namespace, pod.Name, *pod.Spec.Priority, value)
+	}
+	if pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy != *policy {
+		return fmt.Errorf("pod %s/%s: the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", pod.Namespace, pod.Name, *pod.Spec.PreemptionPolicy, *policy)
+	}
+	pod.Spec.PriorityClassName = name
+	pod.Spec.Priority = &value
+	pod.Spec.PreemptionPolicy = policy
+	return nil
+}
+
+// classPolicy is the class's preemption policy as the API server
+// defaults it (PreemptLowerPriority when unset).
+func classPolicy(pc *api.PriorityClass) *api.PreemptionPolicy {
+	p := api.PreemptLowerPriority
+	if pc.PreemptionPolicy != nil {
+		p = *pc.PreemptionPolicy
+	}
+	return &p
+}
+
+func findClass(classes []api.PriorityClass, name string) *api.PriorityClass {
+	for i := range classes {
+		if classes[i].Name == name {
+			return &classes[i]
+		}
+	}
+	switch name {
+	case SystemClusterCritical:
+		return &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: name}, Value: SystemClusterCriticalPriority}
+	case SystemNodeCritical:
+		return &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: name}, Value: SystemNodeCriticalPriority}
+	}
+	return nil
+}
+
+// Admit returns the pod as the API server would store it: a copy of pod
+// with Default, MergeLabelKeys, ResolvePriority and the LimitRanger
+// (resource.ApplyLimitRanges) applied, in the API server's order. pod is
+// never modified; on error nothing is returned.
+func Admit(pod *api.Pod, objs Objects) (*api.Pod, error) {
+	if pod == nil {
+		return nil, errors.New("admission: nil pod")
+	}
+	p := resource.DeepCopyPod(pod)
+	if p.Namespace == "" {
+		p.Namespace = "default"
+	}
+	Default(p)
+	MergeLabelKeys(p)
+	if err := ResolvePriority(p, objs.PriorityClasses); err != nil {
+		return nil, err
+	}
+	var ranges []api.LimitRange
+	for _, lr := range objs.LimitRanges {
+		if lr.Namespace == "" || lr.Namespace == p.Namespace {
+			ranges = append(ranges, lr)
+		}
+	}
+	if len(ranges) > 0 {
+		if err := resource.ApplyLimitRanges(p, ranges); err != nil {
+			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+	}
+	return p, nil
+}

@@ -1,0 +1,139 @@
+package admission
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/resource"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func podWith(f func(*api.Pod)) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "ns"}}
+	p.Spec.Containers = []api.Container{{Name: "c"}}
+	if f != nil {
+		f(p)
+	}
+	return p
+}
+
+// TestResolvePriority pins the Priority admission plugin on create
+// (plugin/pkg/admission/priority TestPodAdmission): named class, global
+// default with the lowest value, no default → 0, missing class error,
+// conflicting explicit priority, system classes, preemption policy.
+func TestResolvePriority(t *testing.T) {
+	never := api.PreemptNever
+	classes := []api.PriorityClass{
+		{ObjectMeta: api.ObjectMeta{Name: "high"}, Value: 1000},
+		{ObjectMeta: api.ObjectMeta{Name: "default-a"}, Value: 50, GlobalDefault: true},
+		{ObjectMeta: api.ObjectMeta{Name: "default-b"}, Value: 10, GlobalDefault: true},
+		{ObjectMeta: api.ObjectMeta{Name: "nopreempt"}, Value: 7, PreemptionPolicy: &never},
+	}
+	cases := []struct {
+		name      string
+		pod       *api.Pod
+		classes   []api.PriorityClass
+		wantName  string
+		wantPrio  int32
+		wantPol   api.PreemptionPolicy
+		wantError string
+	}{
+		{"named class", podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "high" }), classes, "high", 1000, api.PreemptLowerPriority, ""},
+		{"global default, lowest value wins", podWith(nil), classes, "default-b", 10, api.PreemptLowerPriority, ""},
+		{"no default class", podWith(nil), nil, "", 0, api.PreemptLowerPriority, ""},
+		{"missing class", podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "nope" }), classes, "", 0, "", "no PriorityClass with name nope was found"},
+		{"conflicting priority", podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "high"; p.Spec.Priority = ptr(int32(5)) }), classes, "", 0, "", "the integer value of priority (5) must not be provided"},
+		{"matching explicit priority", podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "high"; p.Spec.Priority = ptr(int32(1000)) }), classes, "high", 1000, api.PreemptLowerPriority, ""},
+		{"system-node-critical", podWith(func(p *api.Pod) { p.Spec.PriorityClassName = SystemNodeCritical }), nil, SystemNodeCritical, SystemNodeCriticalPriority, api.PreemptLowerPriority, ""},
+		{"class preemption policy", podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "nopreempt" }), classes, "nopreempt", 7, api.PreemptNever, ""},
+		{"conflicting preemption policy", podWith(func(p *api.Pod) {
+			p.Spec.PriorityClassName = "nopreempt"
+			pl := api.PreemptLowerPriority
+			p.Spec.PreemptionPolicy = &pl
+		}), classes, "", 0, "", "the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := ResolvePriority(c.pod, c.classes)
+			if c.wantError != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantError) {
+					t.Fatalf("err = %v, want %q", err, c.wantError)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.pod.Spec.PriorityClassName != c.wantName || *c.pod.Spec.Priority != c.wantPrio || *c.pod.Spec.PreemptionPolicy != c.wantPol {
+				t.Errorf("got %q %d %s, want %q %d %s", c.pod.Spec.PriorityClassName, *c.pod.Spec.Priority, *c.pod.Spec.PreemptionPolicy, c.wantName, c.wantPrio, c.wantPol)
+			}
+		})
+	}
+	if err := ResolvePriority(podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "x" }), nil); !errors.Is(err, ErrPriorityClassNotFound) {
+		t.Errorf("missing class error %v is not ErrPriorityClassNotFound", err)
+	}
+}
+
+// TestDefault pins SetDefaults_Pod / SetDefaults_PodSpec parts that
+// matter to scheduling.
+func TestDefault(t *testing.T) {
+	p := podWith(func(p *api.Pod) {
+		p.Spec.HostNetwork = true
+		p.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 80}, {ContainerPort: 53, HostPort: 5353, Protocol: api.ProtocolUDP}}
+		p.Spec.Containers[0].Resources.Limits = api.ResourceList{"cpu": resource.MustParse("1")}
+	})
+	Default(p)
+	c := p.Spec.Containers[0]
+	if p.Spec.SchedulerName != DefaultSchedulerName {
+		t.Errorf("schedulerName = %q", p.Spec.SchedulerName)
+	}
+	if c.Ports[0].HostPort != 80 || c.Ports[0].Protocol != api.ProtocolTCP || c.Ports[1].HostPort != 5353 || c.Ports[1].Protocol != api.ProtocolUDP {
+		t.Errorf("ports = %+v", c.Ports)
+	}
+	if q := c.Resources.Requests["cpu"]; q.String() != "1" {
+		t.Errorf("cpu request = %s, want 1", q.String())
+	}
+}
+
+// TestAdmitAllOrNothing checks that a failing admission leaves the pod as
+// it was and returns no pod, and that a passing one does not modify its
+// input.
+func TestAdmitAllOrNothing(t *testing.T) {
+	lr := api.LimitRange{ObjectMeta: api.ObjectMeta{Name: "lr", Namespace: "ns"}, Spec: api.LimitRangeSpec{Limits: []api.LimitRangeItem{{
+		Type: api.LimitTypeContainer,
+		Max:  api.ResourceList{"cpu": resource.MustParse("1")},
+	}}}}
+	big := podWith(func(p *api.Pod) {
+		p.Spec.Containers[0].Resources.Limits = api.ResourceList{"cpu": resource.MustParse("2")}
+	})
+	got, err := Admit(big, Objects{LimitRanges: []api.LimitRange{lr}})
+	if err == nil || got != nil {
+		t.Fatalf("Admit = %v, %v; want an error", got, err)
+	}
+	if big.Spec.Containers[0].Resources.Requests != nil || big.Spec.SchedulerName != "" {
+		t.Errorf("input modified: %+v", big.Spec)
+	}
+	small := podWith(func(p *api.Pod) {
+		p.Labels = map[string]string{"app": "web", "rev": "3"}
+		p.Spec.Containers[0].Resources.Limits = api.ResourceList{"cpu": resource.MustParse("500m")}
+		p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, MatchLabelKeys: []string{"rev"}, TopologyKey: "kubernetes.io/hostname",
+		}}}}
+	})
+	got, err = Admit(small, Objects{LimitRanges: []api.LimitRange{lr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchExpressions); n != 1 {
+		t.Errorf("merged expressions = %d, want 1", n)
+	}
+	if n := len(small.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchExpressions); n != 0 {
+		t.Errorf("input selector modified: %d expressions", n)
+	}
+	if *got.Spec.Priority != 0 || got.Spec.SchedulerName != DefaultSchedulerName {
+		t.Errorf("admitted pod = %+v", got.Spec)
+	}
+}
