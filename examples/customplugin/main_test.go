@@ -1,0 +1,7 @@
+package main
+
+func Example() {
+	main()
+	// Output:
+	// batch → node-1
+}

@@ -1,0 +1,9 @@
+package main
+
+func Example() {
+	main()
+	// Output:
+	// web-2    → a
+	// cache-1  does not fit: 0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.
+	// batch-1  does not fit: 0/2 nodes are available: 2 Insufficient cpu.
+}
