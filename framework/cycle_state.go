@@ -1,5 +1,7 @@
 package framework
 
+import "unsafe"
+
 // StateKey names a piece of per-cycle state, conventionally
 // "PreFilter" + plugin name.
 type StateKey string
@@ -21,6 +23,17 @@ type CycleState struct {
 	SkipFilterPlugins map[string]struct{}
 	// SkipScorePlugins are plugins whose PreScore returned Skip.
 	SkipScorePlugins map[string]struct{}
+
+	// skip caches SkipFilterPlugins as a bit mask over the Filter plugins
+	// of the profile that ran PreFilter, so that Filter, run for every
+	// node, need not look names up.
+	skip filterSkip
+}
+
+type filterSkip struct {
+	owner *Profile
+	set   map[string]struct{}
+	mask  uint64
 }
 
 // NewCycleState returns an empty state.
@@ -42,6 +55,13 @@ func (c *CycleState) Write(k StateKey, v StateData) {
 func (c *CycleState) Read(k StateKey) (StateData, bool) {
 	if c == nil {
 		return nil, false
+	}
+	// Keys are usually the same constant string as written: look for
+	// the same string data first, which needs no byte comparison.
+	for i, key := range c.keys {
+		if len(key) == len(k) && unsafe.StringData(string(key)) == unsafe.StringData(string(k)) {
+			return c.values[i], true
+		}
 	}
 	for i, key := range c.keys {
 		if key == k {
@@ -78,6 +98,9 @@ func (c *CycleState) Clone() *CycleState {
 		for k := range c.SkipFilterPlugins {
 			n.SkipFilterPlugins[k] = struct{}{}
 		}
+	}
+	if c.skip.owner != nil && sameSet(c.skip.set, c.SkipFilterPlugins) {
+		n.skip = filterSkip{owner: c.skip.owner, set: n.SkipFilterPlugins, mask: c.skip.mask}
 	}
 	if c.SkipScorePlugins != nil {
 		n.SkipScorePlugins = make(map[string]struct{}, len(c.SkipScorePlugins))

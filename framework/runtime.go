@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -34,7 +35,7 @@ func (p *Profile) RunPreEnqueuePlugins(ctx context.Context, pod *api.Pod) *Statu
 // plugins whose results narrowed the nodes.
 func (p *Profile) RunPreFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*PreFilterResult, *Status, map[string]struct{}) {
 	var skip map[string]struct{}
-	defer func() { state.SkipFilterPlugins = skip }()
+	defer func() { p.setFilterSkip(state, skip) }()
 	var result *PreFilterResult
 	var withNodes map[string]struct{}
 	var ret *Status
@@ -108,6 +109,42 @@ func (p *Profile) RunPreFilterExtensionRemovePod(ctx context.Context, state *Cyc
 	return nil
 }
 
+// setFilterSkip records the Filter plugins to skip, by name and as a
+// mask over p's Filter plugins.
+func (p *Profile) setFilterSkip(state *CycleState, skip map[string]struct{}) {
+	state.SkipFilterPlugins = skip
+	state.skip = filterSkip{}
+	if len(p.filter) > 64 {
+		return
+	}
+	var mask uint64
+	for i, name := range p.filterNames {
+		if _, ok := skip[name]; ok {
+			mask |= 1 << uint(i)
+		}
+	}
+	state.skip = filterSkip{owner: p, set: skip, mask: mask}
+}
+
+// filterSkipMask returns the mask of Filter plugins to skip, and false
+// when it is not known (the state's skip set was not made by p's
+// PreFilter) and names must be looked up.
+func (p *Profile) filterSkipMask(state *CycleState) (uint64, bool) {
+	if state == nil || len(state.SkipFilterPlugins) == 0 {
+		return 0, true
+	}
+	if state.skip.owner == p && sameSet(state.skip.set, state.SkipFilterPlugins) {
+		return state.skip.mask, true
+	}
+	return 0, false
+}
+
+// sameSet reports whether a and b are the same map (a map value is a
+// pointer to the map's header).
+func sameSet(a, b map[string]struct{}) bool {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
+}
+
 func skipped(set map[string]struct{}, name string) bool {
 	if len(set) == 0 {
 		return false
@@ -124,13 +161,14 @@ func skipped(set map[string]struct{}, name string) bool {
 // "running %q filter plugin: ...". Plugins skipped at PreFilter do not
 // run. A node that passes costs no allocation here.
 func (p *Profile) RunFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *Status {
-	var skip map[string]struct{}
-	if state != nil {
-		skip = state.SkipFilterPlugins
-	}
+	mask, known := p.filterSkipMask(state)
 	for i, pl := range p.filter {
 		name := p.filterNames[i]
-		if skipped(skip, name) {
+		if known {
+			if mask&(1<<uint(i)) != 0 {
+				continue
+			}
+		} else if skipped(state.SkipFilterPlugins, name) {
 			continue
 		}
 		if st := pl.Filter(ctx, state, pod, nodeInfo); !st.IsSuccess() {
@@ -280,10 +318,14 @@ type NodePluginScores struct {
 // be used by two cycles at once, and the scores of a cycle are valid
 // until the buffer is reused.
 type ScoreBuffer struct {
+	// TotalsOnly skips the per-plugin score lists: the result has each
+	// node's Name and TotalScore only. Errors are the same.
+	TotalsOnly bool
+
 	nodes               []NodePluginScores
 	raw, norm, weighted []PluginScore
 	lists               []NodeScore
-	active              []int
+	active, slot        []int
 }
 
 func grow[T any](s []T, n int) []T {
@@ -323,6 +365,11 @@ func (f *firstError) set(i int, err error) {
 // past reports whether piece i comes after a failed one and need not run.
 func (f *firstError) past(i int) bool { return int64(i) > f.limit.Load() }
 
+func rangeError(plugin string, s int64) error {
+	return fmt.Errorf("plugin %q returns an invalid score %v, it should in the range of [%v, %v] after normalizing",
+		plugin, s, MinNodeScore, MaxNodeScore)
+}
+
 // RunScorePluginsInto is RunScorePlugins using buf's memory; it allocates
 // nothing per node once buf has grown to the cycle's size.
 func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer) ([]NodePluginScores, *Status) {
@@ -331,50 +378,80 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 	if state != nil {
 		skip = state.SkipScorePlugins
 	}
-	buf.active = buf.active[:0]
+	// active are the plugins to run; slot[j] is the score list of active
+	// plugin j if it normalises (only those need a list), else -1.
+	buf.active, buf.slot = buf.active[:0], buf.slot[:0]
+	nn := 0
 	for i, name := range p.scoreNames {
-		if !skipped(skip, name) {
-			buf.active = append(buf.active, i)
+		if skipped(skip, name) {
+			continue
+		}
+		buf.active = append(buf.active, i)
+		if p.score[i].ScoreExtensions() != nil {
+			buf.slot = append(buf.slot, nn)
+			nn++
+		} else {
+			buf.slot = append(buf.slot, -1)
 		}
 	}
-	active := buf.active
+	active, slot := buf.active, buf.slot
 	np := len(active)
+	full := !buf.TotalsOnly
 	out := grow(buf.nodes, n)
 	buf.nodes = out
-	raw := grow(buf.raw, n*np)
-	norm := grow(buf.norm, n*np)
-	weighted := grow(buf.weighted, n*np)
-	lists := grow(buf.lists, n*np)
-	buf.raw, buf.norm, buf.weighted, buf.lists = raw, norm, weighted, lists
+	lists := grow(buf.lists, nn*n)
+	buf.lists = lists
+	var raw, norm, weighted []PluginScore
+	if full {
+		raw = grow(buf.raw, n*np)
+		norm = grow(buf.norm, n*np)
+		weighted = grow(buf.weighted, n*np)
+		buf.raw, buf.norm, buf.weighted = raw, norm, weighted
+	}
 	for i, ni := range nodes {
-		out[i] = NodePluginScores{
-			Name:             ni.Node().Name,
-			RawScores:        raw[i*np : (i+1)*np : (i+1)*np],
-			NormalizedScores: norm[i*np : (i+1)*np : (i+1)*np],
-			Scores:           weighted[i*np : (i+1)*np : (i+1)*np],
+		out[i] = NodePluginScores{Name: ni.Node().Name}
+		if full {
+			out[i].RawScores = raw[i*np : (i+1)*np : (i+1)*np]
+			out[i].NormalizedScores = norm[i*np : (i+1)*np : (i+1)*np]
+			out[i].Scores = weighted[i*np : (i+1)*np : (i+1)*np]
 		}
 	}
 	if np == 0 || n == 0 {
 		return out, nil
 	}
 
+	// Pass 1: score. Without lists, the scores of plugins that do not
+	// normalise go straight into the total; one out of range sends the
+	// cycle down the full path, which reports it exactly.
 	var fe firstError
 	fe.init(n)
+	var outOfRange atomic.Bool
 	p.par.Until(ctx, n, func(i int) {
 		if fe.past(i) {
 			return
 		}
 		ni := nodes[i]
 		name := out[i].Name
+		var total int64
 		for j, k := range active {
 			s, st := p.score[k].Score(ctx, state, pod, ni)
 			if !st.IsSuccess() {
 				fe.set(i, fmt.Errorf("plugin %q failed with: %w", p.scoreNames[k], st.AsError()))
 				return
 			}
-			raw[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
-			lists[j*n+i] = NodeScore{Name: name, Score: s}
+			if full {
+				raw[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
+			}
+			if l := slot[j]; l >= 0 {
+				lists[l*n+i] = NodeScore{Name: name, Score: s}
+			} else if !full {
+				if s > MaxNodeScore || s < MinNodeScore {
+					outOfRange.Store(true)
+				}
+				total += s * p.scoreWeights[k]
+			}
 		}
+		out[i].TotalScore = total
 	})
 	if fe.err != nil {
 		return nil, AsStatus(fmt.Errorf("running Score plugins: %w", fe.err))
@@ -382,40 +459,53 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 	if err := ctx.Err(); err != nil {
 		return nil, AsStatus(err)
 	}
+	if outOfRange.Load() {
+		buf.TotalsOnly = false
+		defer func() { buf.TotalsOnly = true }()
+		return p.RunScorePluginsInto(ctx, state, pod, nodes, buf)
+	}
 
 	for j, k := range active {
-		ext := p.score[k].ScoreExtensions()
-		if ext == nil {
+		l := slot[j]
+		if l < 0 {
 			continue
 		}
-		if st := ext.NormalizeScore(ctx, state, pod, NodeScoreList(lists[j*n:(j+1)*n:(j+1)*n])); !st.IsSuccess() {
+		if st := p.score[k].ScoreExtensions().NormalizeScore(ctx, state, pod, NodeScoreList(lists[l*n:(l+1)*n:(l+1)*n])); !st.IsSuccess() {
 			err := fmt.Errorf("plugin %q failed with: %w", p.scoreNames[k], st.AsError())
 			return nil, AsStatus(fmt.Errorf("running Normalize on Score plugins: %w", err))
 		}
 	}
 
-	fe.init(n)
-	p.par.Until(ctx, n, func(i int) {
-		if fe.past(i) {
-			return
-		}
+	// Pass 2: check and weight the normalised scores. It is arithmetic
+	// only, so one goroutine does it.
+	if !full && nn == 0 {
+		return out, nil
+	}
+	for i := range n {
 		var total int64
 		for j, k := range active {
-			s := lists[j*n+i].Score
+			l := slot[j]
+			var s int64
+			switch {
+			case l >= 0:
+				s = lists[l*n+i].Score
+			case full:
+				s = raw[i*np+j].Score
+			default:
+				continue
+			}
 			if s > MaxNodeScore || s < MinNodeScore {
-				fe.set(i, fmt.Errorf("plugin %q returns an invalid score %v, it should in the range of [%v, %v] after normalizing",
-					p.scoreNames[k], s, MinNodeScore, MaxNodeScore))
-				return
+				err := rangeError(p.scoreNames[k], s)
+				return nil, AsStatus(fmt.Errorf("applying score defaultWeights on Score plugins: %w", err))
 			}
 			w := s * p.scoreWeights[k]
-			norm[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
-			weighted[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: w}
+			if full {
+				norm[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
+				weighted[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: w}
+			}
 			total += w
 		}
-		out[i].TotalScore = total
-	})
-	if fe.err != nil {
-		return nil, AsStatus(fmt.Errorf("applying score defaultWeights on Score plugins: %w", fe.err))
+		out[i].TotalScore += total
 	}
 	return out, nil
 }

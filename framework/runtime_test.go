@@ -461,6 +461,38 @@ func TestRunScorePlugins(t *testing.T) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
 		})
+		t.Run(tt.name+"/totals only", func(t *testing.T) {
+			r := framework.Registry{"QueueSort": factoryOf(queueSort{})}
+			cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{{Name: "QueueSort"}}}
+			for _, p := range tt.plugins {
+				r[p.Name()] = factoryOf(p)
+				cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name(), Weight: tt.weights[p.Name()]})
+			}
+			p, err := framework.NewProfile(cfg, r, nil, framework.WithParallelism(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			state := framework.NewCycleState()
+			state.SkipScorePlugins = tt.skipped
+			buf := &framework.ScoreBuffer{TotalsOnly: true}
+			for range 2 { // the second run reuses the buffer
+				got, st := p.RunScorePluginsInto(context.Background(), state, &api.Pod{}, nodes, buf)
+				if tt.wantErr != "" {
+					if st.Code() != framework.Error || st.Message() != tt.wantErr {
+						t.Fatalf("status = %v %q, want Error %q", st.Code(), st.Message(), tt.wantErr)
+					}
+					if !buf.TotalsOnly {
+						t.Fatal("TotalsOnly reset")
+					}
+					continue
+				}
+				for i := range got {
+					if got[i].Name != tt.want[i].Name || got[i].TotalScore != tt.want[i].TotalScore || got[i].Scores != nil {
+						t.Errorf("got %+v, want totals of %+v", got[i], tt.want[i])
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -631,5 +663,37 @@ func TestStatusMessagesMentionPlugin(t *testing.T) {
 	st := p.RunFilterPlugins(context.Background(), framework.NewCycleState(), &api.Pod{}, cluster.NewNodeInfo(makeNode("n")))
 	if !strings.Contains(st.Message(), `"Boom"`) || st.Plugin() != "Boom" {
 		t.Errorf("status %q plugin %q", st.Message(), st.Plugin())
+	}
+}
+
+// A Filter plugin whose PreFilter returned Skip does not run, whether the
+// skip set comes from RunPreFilterPlugins, is replaced afterwards, or is
+// carried into a clone of the state.
+func TestFilterSkipAfterPreFilter(t *testing.T) {
+	skipper := &testPlugin{name: "Skipper", inj: injected{PreFilterStatus: framework.Skip, FilterStatus: framework.Unschedulable}}
+	other := &testPlugin{name: "Other"}
+	p, err := newProfile(skipper, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ni := cluster.NewNodeInfo(makeNode("n"))
+	state := framework.NewCycleState()
+	if _, st, _ := p.RunPreFilterPlugins(ctx, state, &api.Pod{}, nil); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	if st := p.RunFilterPlugins(ctx, state, &api.Pod{}, ni); !st.IsSuccess() {
+		t.Errorf("skipped filter ran: %v", st)
+	}
+	if st := p.RunFilterPlugins(ctx, state.Clone(), &api.Pod{}, ni); !st.IsSuccess() {
+		t.Errorf("skipped filter ran on a clone: %v", st)
+	}
+	state.SkipFilterPlugins = set("Other")
+	if st := p.RunFilterPlugins(ctx, state, &api.Pod{}, ni); st.Plugin() != "Skipper" {
+		t.Errorf("replaced skip set ignored: %v", st)
+	}
+	state.SkipFilterPlugins = nil
+	if st := p.RunFilterPlugins(ctx, state, &api.Pod{}, ni); st.Plugin() != "Skipper" {
+		t.Errorf("cleared skip set ignored: %v", st)
 	}
 }

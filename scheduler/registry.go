@@ -4,6 +4,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/predicates"
+	"github.com/schedkit/schedkit/priorities"
 )
 
 // inTreeRegistry returns the factories of the kube-scheduler plugins
@@ -14,7 +15,11 @@ func inTreeRegistry() framework.Registry {
 		config.NodeNameName:          predicates.NewNodeName,
 		config.NodeUnschedulableName: predicates.NewNodeUnschedulable,
 		config.NodePortsName:         predicates.NewNodePorts,
-		config.TaintTolerationName:   predicates.NewTaintToleration,
-		config.NodeResourcesFitName:  predicates.NewNodeResourcesFit,
+		config.TaintTolerationName: framework.CombineFactories(config.TaintTolerationName,
+			predicates.NewTaintToleration, priorities.NewTaintToleration),
+		config.NodeResourcesFitName: framework.CombineFactories(config.NodeResourcesFitName,
+			predicates.NewNodeResourcesFit, priorities.NewNodeResourcesFit),
+		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
+		config.ImageLocalityName:                   priorities.NewImageLocality,
 	}
 }

@@ -297,6 +297,7 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 		res.Node = feasible[0].Node().Name
 		return nil
 	}
+	s.scoreBuf.TotalsOnly = !diagnose
 	scores, err := s.prioritizeNodes(ctx, prof, state, pod, feasible)
 	if err != nil {
 		return err

@@ -1,0 +1,123 @@
+package scheduler_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/quantity"
+	"github.com/schedkit/schedkit/scheduler"
+)
+
+func node(name, cpu string, labels map[string]string) *api.Node {
+	alloc := api.ResourceList{
+		api.ResourceCPU:    quantity.MustParse(cpu),
+		api.ResourceMemory: quantity.MustParse("16Gi"),
+		api.ResourcePods:   quantity.MustParse("110"),
+	}
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: name, Labels: labels},
+		Status:     api.NodeStatus{Capacity: alloc, Allocatable: alloc},
+	}
+}
+
+func pod(name, cpu string) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: api.PodSpec{Containers: []api.Container{{
+			Name:      "app",
+			Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceCPU: quantity.MustParse(cpu)}},
+		}}},
+	}
+}
+
+// Scheduling pods onto a 3-node cluster with kube-scheduler's default
+// profile.
+func ExampleScheduler_Schedule() {
+	cordoned := node("node-a", "8", nil)
+	cordoned.Spec.Unschedulable = true
+	snap, err := cluster.NewSnapshot([]*api.Node{cordoned, node("node-b", "1", nil), node("node-c", "8", nil)}, nil)
+	if err != nil {
+		panic(err)
+	}
+	s, err := scheduler.New(snap, scheduler.WithSeed(1))
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+
+	web := pod("web", "2")
+	res, err := s.Schedule(ctx, web)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("web ->", res.Node)
+	if err := s.Assume(web, res.Node); err != nil {
+		panic(err)
+	}
+
+	_, err = s.Schedule(ctx, pod("batch", "7"))
+	var fitErr *scheduler.FitError
+	if errors.As(err, &fitErr) {
+		fmt.Println("batch:", fitErr)
+	}
+	// Output:
+	// web -> node-c
+	// batch: 0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu.
+}
+
+// preferSpot is a Score plugin favouring spot nodes.
+type preferSpot struct{}
+
+func (preferSpot) Name() string { return "PreferSpot" }
+
+func (preferSpot) Score(_ context.Context, _ *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) (int64, *framework.Status) {
+	if ni.Node().Labels["lifecycle"] == "spot" {
+		return framework.MaxNodeScore, nil
+	}
+	return 0, nil
+}
+
+func (preferSpot) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+// A custom plugin in a few lines: register it and add it, weighted, to
+// the default profile.
+func ExampleWithPlugin() {
+	snap, err := cluster.NewSnapshot([]*api.Node{
+		node("node-a", "8", nil),
+		node("node-b", "8", map[string]string{"lifecycle": "spot"}),
+		node("node-c", "8", nil),
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	s, err := scheduler.New(snap,
+		scheduler.WithPlugin("PreferSpot", func(any, framework.Handle) (framework.Plugin, error) { return preferSpot{}, nil }),
+		scheduler.WithProfiles(framework.ProfileConfig{
+			Plugins: []framework.PluginRef{{Name: "PreferSpot", Weight: 5}},
+		}),
+	)
+	if err != nil {
+		panic(err)
+	}
+	res, err := s.ScheduleWithDiagnosis(context.Background(), pod("web", "1"))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("web ->", res.Node)
+	for _, n := range res.Scores {
+		for _, ps := range n.Scores {
+			if ps.Name == "PreferSpot" {
+				fmt.Printf("  %s: PreferSpot %d\n", n.Name, ps.Score)
+			}
+		}
+	}
+	// Output:
+	// web -> node-b
+	//   node-a: PreferSpot 0
+	//   node-b: PreferSpot 500
+	//   node-c: PreferSpot 0
+}
