@@ -1,4 +1,64 @@
 // Package cluster is the scheduler's view of a cluster: a Snapshot of
-// nodes, each a NodeInfo that keeps the running sums of its pods' requests,
-// the host ports in use, image sizes and the pods with inter-pod affinity.
+// nodes, each a NodeInfo that keeps the running sums of its pods'
+// requests, the host ports in use, image sizes and the pods with
+// inter-pod affinity. It mirrors kube-scheduler v1.37's framework.NodeInfo
+// and the cache's Snapshot, without importing Kubernetes.
+//
+// # Pods
+//
+// A PodInfo is derived once per pod and is immutable: its requests as
+// resource.PodRequests computes them (containers, sidecars and init
+// containers, overhead, pod-level resources, in-place resize status —
+// upstream's PodInfo.CalculateResource), converted to scheduler units in
+// a Resource (cpu in millicores, bytes, a pod count and scalar resources
+// sorted by name); the non-zero cpu and memory requests the scorers use
+// (resource.NonZeroRequests: 100m and 200Mi stand in for missing
+// requests); the host ports of containers and sidecars with upstream's
+// defaults; the claims; and the pod (anti-)affinity terms compiled by
+// package affinity.
+//
+// # Nodes
+//
+// A NodeInfo holds the node object, its Allocatable (status.allocatable
+// as is: the scheduler does not fall back to capacity; see
+// AllocatableWithDefault for the API server's defaulting), its pods, and
+// aggregates kept incrementally: AddPod and RemovePod cost time in
+// proportion to the pod (and, for removal, the number of pods on the
+// node), never a recompute. Requested and NonZeroRequested are the sums;
+// UsedPorts is a HostPortInfo with upstream's 0.0.0.0 wildcard semantics
+// (counting uses, where upstream keeps a set); PVCRefCounts counts claim
+// users; PodsWithAffinity and PodsWithRequiredAntiAffinity list the pods
+// upstream lists; ImageStates maps the node's image names (as reported in
+// node status, not normalized — look container images up with ImageState,
+// which appends ":latest" as the ImageLocality plugin does) to their size
+// and the number of the snapshot's nodes holding them. Generation changes
+// with every change.
+//
+// # Snapshots and views
+//
+// A Snapshot holds the nodes in a slice with a name index, the pods by
+// namespace and name and by UID, image counts, and topology domains
+// (nodes grouped by the value of a label key such as zone, hostname or a
+// rack label) for every key asked for so far, updated as nodes come and
+// go. Pods bound to a node the snapshot does not hold are kept aside and
+// counted when the node is added, as the upstream cache does for pods
+// whose node it has not seen.
+//
+// One writer changes a Snapshot while any number of goroutines read it.
+// Readers use a View, an immutable picture for one scheduling cycle:
+// Snapshot.View returns the current one (made at most once per change),
+// and Snapshot's read methods (Nodes, Get, Domains, ...) read the current
+// view. The writer copies a NodeInfo before its first change after a view
+// was handed out (copy on write) and changes it in place otherwise, so
+// building a snapshot copies nothing and a view is never changed. Each
+// change takes a new generation from the snapshot's own counter; there is
+// no package-level mutable state.
+//
+// Snapshots validate what they are given: a pod with a negative or
+// overflowing quantity, a duplicate namespace and name or UID, or sums
+// that would overflow is rejected with an error naming it (wrapping
+// ErrInvalid), and nothing is applied.
+//
+// Package clustergen has rapid generators of nodes, pods and clusters for
+// property tests.
 package cluster

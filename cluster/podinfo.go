@@ -20,7 +20,7 @@ import (
 // that do not compile are left empty, the way upstream's NodeInfo.AddPod
 // ignores NewPodInfo's error. NewPodInfoChecked reports both.
 func NewPodInfo(pod *api.Pod) *PodInfo {
-	p, _ := newPodInfo(pod, false)
+	p, _ := newPodInfo(pod, false, nil)
 	p.compileAffinity()
 	return p
 }
@@ -39,7 +39,7 @@ func NewPodInfoChecked(pod *api.Pod) (*PodInfo, error) {
 	if err := validatePod(pod); err != nil {
 		return nil, err
 	}
-	p, err := newPodInfo(pod, true)
+	p, err := newPodInfo(pod, true, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -65,10 +65,11 @@ func (p *PodInfo) compileAffinity() error {
 }
 
 // newPodInfo derives everything but the affinity terms; with check it
-// rejects bad quantities.
-func newPodInfo(pod *api.Pod, check bool) (*PodInfo, error) {
+// rejects bad quantities. A non-nil scratch list is reused for the
+// pod's total requests.
+func newPodInfo(pod *api.Pod, check bool, scratch api.ResourceList) (*PodInfo, error) {
 	p := &PodInfo{Pod: pod}
-	reqs := resource.PodRequests(pod, resource.PodResourcesOptions{UseStatusResources: true})
+	reqs := resource.PodRequests(pod, resource.PodResourcesOptions{UseStatusResources: true, Reuse: scratch})
 	if check {
 		for name, q := range reqs {
 			if err := checkQuantity(name, q); err != nil {
@@ -95,11 +96,11 @@ func newPodInfo(pod *api.Pod, check bool) (*PodInfo, error) {
 
 // newPodInfoForSnapshot validates quantities and compiles affinity
 // leniently, as the scheduler's cache does for bound pods.
-func newPodInfoForSnapshot(pod *api.Pod) (*PodInfo, error) {
+func newPodInfoForSnapshot(pod *api.Pod, scratch api.ResourceList) (*PodInfo, error) {
 	if err := validatePod(pod); err != nil {
 		return nil, err
 	}
-	p, err := newPodInfo(pod, true)
+	p, err := newPodInfo(pod, true, scratch)
 	if err != nil {
 		return nil, err
 	}
@@ -117,45 +118,53 @@ func validatePod(pod *api.Pod) error {
 	if pod.Name == "" {
 		return fmt.Errorf("%w pod: empty name (namespace %q, uid %q)", ErrInvalid, pod.Namespace, pod.UID)
 	}
-	check := func(where string, l api.ResourceList) error {
-		for name, q := range l {
-			if err := checkQuantity(name, q); err != nil {
-				return fmt.Errorf("%w pod %s: %s: %w", ErrInvalid, podName(pod), where, err)
-			}
+	// The description of where a bad quantity is is built only on error.
+	fail := func(what, name string, err error) error {
+		if name != "" {
+			what += " " + name
 		}
-		return nil
+		return fmt.Errorf("%w pod %s: %s: %w", ErrInvalid, podName(pod), what, err)
 	}
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
-		if err := check("init container "+c.Name+" requests", c.Resources.Requests); err != nil {
-			return err
+		if err := checkList(c.Resources.Requests); err != nil {
+			return fail("init container", c.Name+" requests", err)
 		}
 	}
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
-		if err := check("container "+c.Name+" requests", c.Resources.Requests); err != nil {
-			return err
+		if err := checkList(c.Resources.Requests); err != nil {
+			return fail("container", c.Name+" requests", err)
 		}
 	}
-	if err := check("overhead", pod.Spec.Overhead); err != nil {
-		return err
+	if err := checkList(pod.Spec.Overhead); err != nil {
+		return fail("overhead", "", err)
 	}
 	if pod.Spec.Resources != nil {
-		if err := check("pod-level requests", pod.Spec.Resources.Requests); err != nil {
-			return err
+		if err := checkList(pod.Spec.Resources.Requests); err != nil {
+			return fail("pod-level requests", "", err)
 		}
 	}
 	for _, statuses := range [][]api.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
 		for i := range statuses {
 			cs := &statuses[i]
-			if err := check("container status "+cs.Name+" allocatedResources", cs.AllocatedResources); err != nil {
-				return err
+			if err := checkList(cs.AllocatedResources); err != nil {
+				return fail("container status", cs.Name+" allocatedResources", err)
 			}
 			if cs.Resources != nil {
-				if err := check("container status "+cs.Name+" resources.requests", cs.Resources.Requests); err != nil {
-					return err
+				if err := checkList(cs.Resources.Requests); err != nil {
+					return fail("container status", cs.Name+" resources.requests", err)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+func checkList(l api.ResourceList) error {
+	for name, q := range l {
+		if err := checkQuantity(name, q); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -3,7 +3,9 @@ package cluster
 import (
 	"fmt"
 	"maps"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/api"
 )
@@ -57,6 +59,7 @@ type Snapshot struct {
 	dirtyImages map[string]struct{}
 	staleImages bool
 	seen        map[string]struct{} // scratch set of countImages
+	reqs        api.ResourceList    // scratch list of pod requests
 
 	// topo holds the topology domains of the label keys asked for so
 	// far, kept up to date as nodes come and go.
@@ -101,15 +104,56 @@ func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
 			return nil, err
 		}
 	}
-	for _, pod := range pods {
-		if pod != nil && pod.Spec.NodeName == "" {
+	infos, errs := podInfosParallel(pods)
+	for i, pod := range pods {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if pod.Spec.NodeName == "" {
 			return nil, fmt.Errorf("%w pod %s: no spec.nodeName", ErrInvalid, podName(pod))
 		}
-		if err := s.addPod(pod, nil, ""); err != nil {
+		if err := s.place(pod, infos[i], pod.Spec.NodeName); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// podInfosParallel derives the PodInfos of many pods on GOMAXPROCS
+// goroutines; each pod's error, if any, is at its index.
+func podInfosParallel(pods []*api.Pod) ([]*PodInfo, []error) {
+	infos := make([]*PodInfo, len(pods))
+	errs := make([]error, len(pods))
+	const chunk = 512
+	workers := min(runtime.GOMAXPROCS(0), (len(pods)+chunk-1)/chunk)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			scratch := make(api.ResourceList, 8)
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= len(pods) {
+					return
+				}
+				for i := start; i < min(start+chunk, len(pods)); i++ {
+					infos[i], errs[i] = newPodInfoForSnapshot(pods[i], scratch)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return infos, errs
+}
+
+// scratch returns the writer's scratch resource list.
+func (s *Snapshot) scratch() api.ResourceList {
+	if s.reqs == nil {
+		s.reqs = make(api.ResourceList, 8)
+	}
+	return s.reqs
 }
 
 // nextGen returns a new generation number.
@@ -487,7 +531,7 @@ func (s *Snapshot) AddPodInfo(p *PodInfo, nodeName string) error {
 func (s *Snapshot) addPod(pod *api.Pod, p *PodInfo, nodeName string) error {
 	if p == nil {
 		var err error
-		if p, err = newPodInfoForSnapshot(pod); err != nil {
+		if p, err = newPodInfoForSnapshot(pod, s.scratch()); err != nil {
 			return err
 		}
 	} else {
@@ -501,6 +545,12 @@ func (s *Snapshot) addPod(pod *api.Pod, p *PodInfo, nodeName string) error {
 	if nodeName == "" {
 		nodeName = pod.Spec.NodeName
 	}
+	return s.place(pod, p, nodeName)
+}
+
+// place adds a validated pod to nodeName unless it is a duplicate or
+// would overflow the node's sums.
+func (s *Snapshot) place(pod *api.Pod, p *PodInfo, nodeName string) error {
 	k := keyOf(pod)
 	if e, dup := s.pods[k]; dup {
 		return fmt.Errorf("%w pod %s: already in the snapshot (on node %q)", ErrInvalid, podName(pod), e.node)
@@ -591,12 +641,12 @@ func (s *Snapshot) UpdatePod(oldPod, newPod *api.Pod) error {
 	if oldPod == nil {
 		return fmt.Errorf("%w pod: nil", ErrInvalid)
 	}
-	p, err := newPodInfoForSnapshot(newPod)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, err := newPodInfoForSnapshot(newPod, s.scratch())
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	k, e, err := s.lookup(oldPod)
 	if err != nil {
 		return err
