@@ -19,6 +19,8 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewTaintToleration, priorities.NewTaintToleration),
 		config.NodeResourcesFitName: framework.CombineFactories(config.NodeResourcesFitName,
 			predicates.NewNodeResourcesFit, priorities.NewNodeResourcesFit),
+		config.NodeAffinityName: framework.CombineFactories(config.NodeAffinityName,
+			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
 	}
