@@ -31,7 +31,8 @@ import (
 // counted on it. RemoveNode likewise keeps the node's pods aside until
 // they are removed or the node comes back.
 //
-// The zero Snapshot is not usable; call NewSnapshot.
+// The zero Snapshot is an empty snapshot ready to use; NewSnapshot
+// builds one from nodes and pods.
 type Snapshot struct {
 	mu sync.Mutex
 
@@ -87,18 +88,8 @@ func keyOf(pod *api.Pod) podKey { return podKey{podNamespace(pod), pod.Name} }
 // are kept aside as AddPod describes. The result does not depend on the
 // order of pods, nor, apart from the order of Nodes, on that of nodes.
 func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
-	s := &Snapshot{
-		epoch:   1,
-		index:   make(map[string]int, len(nodes)),
-		nodes:   make([]*NodeInfo, 0, len(nodes)),
-		pods:    make(map[podKey]podEntry, len(pods)),
-		uids:    make(map[string]podKey, len(pods)),
-		images:  make(map[string]int),
-		orphans: make(map[string][]*PodInfo),
-		topo:    make(map[string]*domainIndex),
-	}
-	s.nodesEpoch, s.indexEpoch = s.epoch, s.epoch
-	s.dirtyImages = make(map[string]struct{})
+	s := &Snapshot{}
+	s.init(len(nodes), len(pods))
 	for _, node := range nodes {
 		if err := s.addNode(node); err != nil {
 			return nil, err
@@ -146,6 +137,23 @@ func podInfosParallel(pods []*api.Pod) ([]*PodInfo, []error) {
 	}
 	wg.Wait()
 	return infos, errs
+}
+
+// init readies a zero Snapshot for writing, sized for nodes and pods.
+func (s *Snapshot) init(nodes, pods int) {
+	if s.epoch != 0 {
+		return
+	}
+	s.epoch = 1
+	s.index = make(map[string]int, nodes)
+	s.nodes = make([]*NodeInfo, 0, nodes)
+	s.pods = make(map[podKey]podEntry, pods)
+	s.uids = make(map[string]podKey, pods)
+	s.images = make(map[string]int)
+	s.dirtyImages = make(map[string]struct{})
+	s.orphans = make(map[string][]*PodInfo)
+	s.topo = make(map[string]*domainIndex)
+	s.nodesEpoch, s.indexEpoch = s.epoch, s.epoch
 }
 
 // scratch returns the writer's scratch resource list.
@@ -262,6 +270,7 @@ func (s *Snapshot) Pod(namespace, name string) (*PodInfo, string, bool) {
 func (s *Snapshot) View() *View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	if s.view != nil {
 		return s.view
 	}
@@ -305,6 +314,7 @@ func validateNode(node *api.Node) error {
 func (s *Snapshot) AddNode(node *api.Node) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	return s.addNode(node)
 }
 
@@ -348,6 +358,7 @@ func (s *Snapshot) addNode(node *api.Node) error {
 func (s *Snapshot) UpdateNode(node *api.Node) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	if err := validateNode(node); err != nil {
 		return err
 	}
@@ -387,6 +398,7 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 func (s *Snapshot) RemoveNode(name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	i, ok := s.index[name]
 	if !ok {
 		return fmt.Errorf("node %q: not in the snapshot", name)
@@ -492,6 +504,7 @@ func (s *Snapshot) AddPod(pod *api.Pod) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	return s.addPod(pod, nil, "")
 }
 
@@ -505,6 +518,7 @@ func (s *Snapshot) AssumePod(pod *api.Pod, nodeName string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	return s.addPod(pod, nil, nodeName)
 }
 
@@ -523,6 +537,7 @@ func (s *Snapshot) AddPodInfo(p *PodInfo, nodeName string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	return s.addPod(p.Pod, p, nodeName)
 }
 
@@ -594,6 +609,7 @@ func (s *Snapshot) RemovePod(pod *api.Pod) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	k, e, err := s.lookup(pod)
 	if err != nil {
 		return err
@@ -643,6 +659,7 @@ func (s *Snapshot) UpdatePod(oldPod, newPod *api.Pod) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.init(0, 0)
 	p, err := newPodInfoForSnapshot(newPod, s.scratch())
 	if err != nil {
 		return err

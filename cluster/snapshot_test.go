@@ -381,3 +381,24 @@ func TestSnapshotCopyOnWrite(t *testing.T) {
 		t.Errorf("view 2 changed: %v", a2)
 	}
 }
+
+// TestZeroSnapshot: the zero Snapshot is empty and usable.
+func TestZeroSnapshot(t *testing.T) {
+	var s Snapshot
+	if len(s.Nodes()) != 0 || s.NumNodes() != 0 || s.NumPods() != 0 {
+		t.Fatal("zero snapshot not empty")
+	}
+	if _, ok := s.Get("a"); ok {
+		t.Fatal("Get on empty snapshot")
+	}
+	if err := s.AddPod(mkPod("ns", "p", "u", "a").container(rl("cpu", "1")).obj()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddNode(mkNode("a", nil, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if ni, ok := s.Get("a"); !ok || ni.Requested.MilliCPU != 1000 {
+		t.Fatalf("got %v", ni)
+	}
+	checkInvariants(t, &s)
+}
