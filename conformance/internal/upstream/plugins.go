@@ -1,0 +1,239 @@
+package upstream
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
+	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	schedframework "k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder"
+	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/imagelocality"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodename"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeports"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeunschedulable"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration"
+	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/internal/regression"
+)
+
+// Plugin is one plugin run by both schedulers: its kube-scheduler name and
+// upstream's factory for it (schedkit's comes from its own registry).
+type Plugin struct {
+	Name    string
+	Factory runtime.PluginFactory
+}
+
+var fts = plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+
+// Plugins are the plugins of the differential run, in kube-scheduler's
+// default-profile order. To compare another plugin once schedkit has it,
+// add one line here.
+var Plugins = []Plugin{
+	{nodename.Name, runtime.FactoryAdapter(fts, nodename.New)},
+	{nodeunschedulable.Name, runtime.FactoryAdapter(fts, nodeunschedulable.New)},
+	{tainttoleration.Name, runtime.FactoryAdapter(fts, tainttoleration.New)},
+	{nodeaffinity.Name, runtime.FactoryAdapter(fts, nodeaffinity.New)},
+	{nodeports.Name, runtime.FactoryAdapter(fts, nodeports.New)},
+	{noderesources.Name, runtime.FactoryAdapter(fts, noderesources.NewFit)},
+	{noderesources.BalancedAllocationName, runtime.FactoryAdapter(fts, noderesources.NewBalancedAllocation)},
+	{imagelocality.Name, imagelocality.New},
+}
+
+// PluginNames lists the names of Plugins.
+func PluginNames() []string {
+	var out []string
+	for _, p := range Plugins {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+var (
+	defaultArgsOnce sync.Once
+	defaultArgs     []config.PluginConfig
+	defaultArgsErr  error
+)
+
+// DefaultPluginConfig returns the plugin arguments of kube-scheduler's
+// default profile, as its v1 defaulting produces them.
+func DefaultPluginConfig() ([]config.PluginConfig, error) {
+	defaultArgsOnce.Do(func() {
+		cfg, err := latest.Default()
+		if err != nil {
+			defaultArgsErr = err
+			return
+		}
+		defaultArgs = cfg.Profiles[0].PluginConfig
+	})
+	return defaultArgs, defaultArgsErr
+}
+
+// Framework is an upstream scheduling framework over a snapshot.
+type Framework struct {
+	FW       schedframework.Framework
+	Snapshot *cache.Snapshot
+	weights  map[string]int64
+}
+
+// NewFramework builds upstream's framework running exactly plugins, in
+// order, with their weights, over a snapshot of nodes and pods, in
+// process (no API server, no informers).
+func NewFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins []regression.PluginRef) (*Framework, error) {
+	reg := runtime.Registry{
+		queuesort.Name:     queuesort.New,
+		defaultbinder.Name: defaultbinder.New,
+	}
+	for _, p := range Plugins {
+		reg[p.Name] = p.Factory
+	}
+	args, err := DefaultPluginConfig()
+	if err != nil {
+		return nil, err
+	}
+	profile := &config.KubeSchedulerProfile{
+		SchedulerName: "default-scheduler",
+		Plugins: &config.Plugins{
+			QueueSort: config.PluginSet{Enabled: []config.Plugin{{Name: queuesort.Name}}},
+			Bind:      config.PluginSet{Enabled: []config.Plugin{{Name: defaultbinder.Name}}},
+		},
+	}
+	weights := map[string]int64{}
+	for _, p := range plugins {
+		if _, ok := reg[p.Name]; !ok {
+			return nil, fmt.Errorf("plugin %q is not in the conformance table", p.Name)
+		}
+		profile.Plugins.MultiPoint.Enabled = append(profile.Plugins.MultiPoint.Enabled, config.Plugin{Name: p.Name, Weight: p.Weight})
+		w := int64(p.Weight)
+		if w == 0 {
+			w = 1
+		}
+		weights[p.Name] = w
+		for _, a := range args {
+			if a.Name == p.Name {
+				profile.PluginConfig = append(profile.PluginConfig, a)
+			}
+		}
+	}
+	snap := cache.NewSnapshot(pods, nodes)
+	f, err := runtime.NewFramework(ctx, reg, profile,
+		runtime.WithSnapshotSharedLister(snap),
+		runtime.WithParallelism(1))
+	if err != nil {
+		return nil, err
+	}
+	return &Framework{FW: f, Snapshot: snap, weights: weights}, nil
+}
+
+// NodeInfos lists the snapshot's nodes.
+func (f *Framework) NodeInfos() []fwk.NodeInfo {
+	l, err := f.Snapshot.NodeInfos().List()
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+func statusAnswer(s *fwk.Status) regression.StatusAnswer {
+	return regression.StatusAnswer{Code: s.Code().String(), Reasons: s.Reasons(), Plugin: s.Plugin()}
+}
+
+// RunCycle runs one cycle of pod over nodes, as regression.RunCycle does
+// with schedkit.
+func (f *Framework) RunCycle(ctx context.Context, nodes []fwk.NodeInfo, pod *v1.Pod) regression.PluginsAnswer {
+	var a regression.PluginsAnswer
+	state := schedframework.NewCycleState()
+	res, st, _ := f.FW.RunPreFilterPlugins(ctx, state, pod)
+	if !st.IsSuccess() {
+		if st.Code() == fwk.Error {
+			a.Err = st.Message()
+			return a
+		}
+		s := statusAnswer(st)
+		a.PreFilter = &s
+		return a
+	}
+	if !res.AllNodes() {
+		a.PreFilterNodes = slices.Sorted(maps.Keys(res.NodeNames))
+		if a.PreFilterNodes == nil {
+			a.PreFilterNodes = []string{}
+		}
+	}
+	a.Filter = map[string]regression.StatusAnswer{}
+	var feasible []fwk.NodeInfo
+	for _, ni := range nodes {
+		if !res.AllNodes() && !res.NodeNames.Has(ni.Node().Name) {
+			continue
+		}
+		st := f.FW.RunFilterPlugins(ctx, state, pod, ni)
+		if st.Code() == fwk.Error {
+			a.Err = st.Message()
+			return a
+		}
+		a.Filter[ni.Node().Name] = statusAnswer(st)
+		if st.IsSuccess() {
+			feasible = append(feasible, ni)
+		}
+	}
+	if len(feasible) == 0 || !f.FW.HasScorePlugins() {
+		return a
+	}
+	if st := f.FW.RunPreScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
+		a.Err = "PreScore: " + st.Message()
+		return a
+	}
+	scores, st := f.FW.RunScorePlugins(ctx, state, pod, feasible)
+	if !st.IsSuccess() {
+		a.Err = "Score: " + st.Message()
+		return a
+	}
+	a.Scores = map[string]map[string]int64{}
+	a.Total = map[string]int64{}
+	for _, ns := range scores {
+		m := map[string]int64{}
+		for _, ps := range ns.Scores {
+			m[ps.Name] = ps.Score / f.weights[ps.Name]
+		}
+		a.Scores[ns.Name] = m
+		a.Total[ns.Name] = ns.TotalScore
+	}
+	a.Best = regression.BestNodes(a.Total)
+	return a
+}
+
+// ConvertCluster converts schedkit nodes and pods to upstream's.
+func ConvertCluster(nodes []*api.Node, pods []*api.Pod) ([]*v1.Node, []*v1.Pod) {
+	var vn []*v1.Node
+	for _, n := range nodes {
+		vn = append(vn, MustConvert[v1.Node](n))
+	}
+	var vp []*v1.Pod
+	for _, p := range pods {
+		vp = append(vp, MustConvert[v1.Pod](p))
+	}
+	return vn, vp
+}
+
+// PluginsCycle is upstream's answer for a plugins input.
+func PluginsCycle(in *regression.PluginsInput) regression.PluginsAnswer {
+	ctx := context.Background()
+	nodes, pods := ConvertCluster(in.Nodes, in.Pods)
+	f, err := NewFramework(ctx, nodes, pods, in.Plugins)
+	if err != nil {
+		return regression.PluginsAnswer{Err: err.Error()}
+	}
+	return f.RunCycle(ctx, f.NodeInfos(), MustConvert[v1.Pod](in.Pod))
+}

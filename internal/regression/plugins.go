@@ -1,0 +1,176 @@
+package regression
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"sort"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduler"
+)
+
+// PluginRef is a plugin to run, with its score weight (0 means 1).
+type PluginRef struct {
+	Name   string `json:"name"`
+	Weight int32  `json:"weight,omitempty"`
+}
+
+// PluginsInput is a cluster (nodes and the pods bound to them), a pod to
+// place, and the plugins to run, in order.
+type PluginsInput struct {
+	Nodes   []*api.Node `json:"nodes"`
+	Pods    []*api.Pod  `json:"pods,omitempty"`
+	Pod     *api.Pod    `json:"pod"`
+	Plugins []PluginRef `json:"plugins"`
+}
+
+// StatusAnswer is a plugin status.
+type StatusAnswer struct {
+	Code    string   `json:"code"`
+	Reasons []string `json:"reasons,omitempty"`
+	Plugin  string   `json:"plugin,omitempty"`
+}
+
+// PluginsAnswer is one scheduling cycle of the pod with the plugins, run
+// the way kube-scheduler's schedulePod runs them but over every node (no
+// sampling) and scoring even a single feasible node:
+// PreFilter; Filter on every node the PreFilter result keeps; PreScore
+// and Score (normalised, then weighted) on the feasible nodes.
+type PluginsAnswer struct {
+	// Err is an error building the cluster or the plugins, or running
+	// them (a status of code Error).
+	Err string `json:"err,omitempty"`
+	// PreFilter is the PreFilter status when it is not Success.
+	PreFilter *StatusAnswer `json:"preFilter,omitempty"`
+	// PreFilterNodes are the nodes a PreFilter result narrowed the cycle
+	// to, sorted; nil when it kept all nodes.
+	PreFilterNodes []string `json:"preFilterNodes,omitempty"`
+	// Filter is the Filter status of every filtered node.
+	Filter map[string]StatusAnswer `json:"filter,omitempty"`
+	// Scores are each feasible node's normalised score per plugin, before
+	// weighting.
+	Scores map[string]map[string]int64 `json:"scores,omitempty"`
+	// Total is each feasible node's weighted sum.
+	Total map[string]int64 `json:"total,omitempty"`
+	// Best are the feasible nodes with the highest total, sorted: the
+	// scheduler picks one of them.
+	Best []string `json:"best,omitempty"`
+}
+
+// BestNodes returns the sorted names with the highest total.
+func BestNodes(total map[string]int64) []string {
+	var best []string
+	var max int64
+	for n, t := range total {
+		switch {
+		case len(best) == 0 || t > max:
+			best, max = []string{n}, t
+		case t == max:
+			best = append(best, n)
+		}
+	}
+	sort.Strings(best)
+	return best
+}
+
+type handle struct{ s *cluster.Snapshot }
+
+func (h handle) Snapshot() *cluster.Snapshot { return h.s }
+
+func statusAnswer(s *framework.Status) StatusAnswer {
+	return StatusAnswer{Code: s.Code().String(), Reasons: s.Reasons(), Plugin: s.Plugin()}
+}
+
+// Profile returns schedkit's profile running exactly the plugins of in,
+// in order.
+func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, error) {
+	cfg := framework.ProfileConfig{Disabled: []string{"*"}}
+	for _, p := range plugins {
+		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
+	}
+	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap}, framework.WithParallelism(1))
+}
+
+// EvalPlugins is schedkit's answer for a plugins input.
+func EvalPlugins(in *PluginsInput) PluginsAnswer {
+	var a PluginsAnswer
+	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	if err != nil {
+		a.Err = err.Error()
+		return a
+	}
+	prof, err := Profile(snap, in.Plugins)
+	if err != nil {
+		a.Err = err.Error()
+		return a
+	}
+	return RunCycle(prof, snap.View().Nodes(), in.Pod)
+}
+
+// RunCycle runs one cycle of pod over nodes with prof.
+func RunCycle(prof *framework.Profile, nodes []*cluster.NodeInfo, pod *api.Pod) PluginsAnswer {
+	var a PluginsAnswer
+	ctx := context.Background()
+	state := framework.NewCycleState()
+	res, st, _ := prof.RunPreFilterPlugins(ctx, state, pod, nodes)
+	if !st.IsSuccess() {
+		if st.IsError() {
+			a.Err = st.Message()
+			return a
+		}
+		s := statusAnswer(st)
+		a.PreFilter = &s
+		return a
+	}
+	if !res.AllNodes() {
+		a.PreFilterNodes = slices.Sorted(maps.Keys(res.NodeNames))
+		if a.PreFilterNodes == nil {
+			a.PreFilterNodes = []string{}
+		}
+	}
+	a.Filter = map[string]StatusAnswer{}
+	var feasible []*cluster.NodeInfo
+	for _, ni := range nodes {
+		if !res.AllNodes() {
+			if _, ok := res.NodeNames[ni.Name()]; !ok {
+				continue
+			}
+		}
+		st := prof.RunFilterPlugins(ctx, state, pod, ni)
+		if st.IsError() {
+			a.Err = st.Message()
+			return a
+		}
+		a.Filter[ni.Name()] = statusAnswer(st)
+		if st.IsSuccess() {
+			feasible = append(feasible, ni)
+		}
+	}
+	if len(feasible) == 0 || !prof.HasScorePlugins() {
+		return a
+	}
+	if st := prof.RunPreScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
+		a.Err = "PreScore: " + st.Message()
+		return a
+	}
+	scores, st := prof.RunScorePlugins(ctx, state, pod, feasible)
+	if !st.IsSuccess() {
+		a.Err = "Score: " + st.Message()
+		return a
+	}
+	a.Scores = map[string]map[string]int64{}
+	a.Total = map[string]int64{}
+	for _, ns := range scores {
+		m := map[string]int64{}
+		for _, ps := range ns.NormalizedScores {
+			m[ps.Name] = ps.Score
+		}
+		a.Scores[ns.Name] = m
+		a.Total[ns.Name] = ns.TotalScore
+	}
+	a.Best = BestNodes(a.Total)
+	return a
+}
