@@ -520,7 +520,7 @@ func EvalNodeAffinity(in *NodeAffinityInput) NodeAffinityAnswer {
 type LabelSelectorInput struct {
 	Selector *api.LabelSelector `json:"selector,omitempty"`
 	// String, when set, is parsed instead of Selector.
-	String *string            `json:"string,omitempty"`
+	String *string           `json:"string,omitempty"`
 	Labels map[string]string `json:"labels"`
 }
 
