@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -313,16 +314,18 @@ type NodePluginScores struct {
 	Randomizer int
 }
 
-// ScoreBuffer holds the memory of RunScorePluginsInto so that it can be
-// reused from cycle to cycle. The zero value is ready; a buffer must not
-// be used by two cycles at once, and the scores of a cycle are valid
-// until the buffer is reused.
+// ScoreBuffer holds the memory of RunScorePluginsInto and
+// RunScorePluginsTotals so that it can be reused from cycle to cycle. The
+// zero value is ready; a buffer must not be used by two cycles at once,
+// and the scores of a cycle are valid until the buffer is reused.
 type ScoreBuffer struct {
-	// TotalsOnly skips the per-plugin score lists: the result has each
-	// node's Name and TotalScore only. Errors are the same.
+	// TotalsOnly makes RunScorePluginsInto skip the per-plugin score
+	// lists: the result has each node's Name and TotalScore only. Errors
+	// are the same.
 	TotalsOnly bool
 
 	nodes               []NodePluginScores
+	totals              []int64
 	raw, norm, weighted []PluginScore
 	lists               []NodeScore
 	active, slot        []int
@@ -341,6 +344,35 @@ func grow[T any](s []T, n int) []T {
 // order of nodes.
 func (p *Profile) RunScorePlugins(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) ([]NodePluginScores, *Status) {
 	return p.RunScorePluginsInto(ctx, state, pod, nodes, &ScoreBuffer{})
+}
+
+// RunScorePluginsInto is RunScorePlugins using buf's memory; it allocates
+// nothing per node once buf has grown to the cycle's size.
+func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer) ([]NodePluginScores, *Status) {
+	full := !buf.TotalsOnly
+	totals, st := p.runScore(ctx, state, pod, nodes, buf, full)
+	if !st.IsSuccess() {
+		return nil, st
+	}
+	out := grow(buf.nodes, len(nodes))
+	buf.nodes = out
+	np := len(buf.active)
+	for i, ni := range nodes {
+		out[i] = NodePluginScores{Name: ni.Node().Name, TotalScore: totals[i]}
+		if full {
+			out[i].RawScores = buf.raw[i*np : (i+1)*np : (i+1)*np]
+			out[i].NormalizedScores = buf.norm[i*np : (i+1)*np : (i+1)*np]
+			out[i].Scores = buf.weighted[i*np : (i+1)*np : (i+1)*np]
+		}
+	}
+	return out, nil
+}
+
+// RunScorePluginsTotals is RunScorePlugins that returns only each node's
+// total score, in the order of nodes, in buf's memory: the cheapest way
+// to score.
+func (p *Profile) RunScorePluginsTotals(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer) ([]int64, *Status) {
+	return p.runScore(ctx, state, pod, nodes, buf, false)
 }
 
 // firstError keeps the error of the lowest index, so that parallel runs
@@ -370,9 +402,10 @@ func rangeError(plugin string, s int64) error {
 		plugin, s, MinNodeScore, MaxNodeScore)
 }
 
-// RunScorePluginsInto is RunScorePlugins using buf's memory; it allocates
-// nothing per node once buf has grown to the cycle's size.
-func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer) ([]NodePluginScores, *Status) {
+// runScore scores nodes into buf.totals and, when full, the per-plugin
+// lists buf.raw, buf.norm and buf.weighted (node-major, one entry per
+// active plugin).
+func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer, full bool) ([]int64, *Status) {
 	n := len(nodes)
 	var skip map[string]struct{}
 	if state != nil {
@@ -396,9 +429,8 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 	}
 	active, slot := buf.active, buf.slot
 	np := len(active)
-	full := !buf.TotalsOnly
-	out := grow(buf.nodes, n)
-	buf.nodes = out
+	totals := grow(buf.totals, n)
+	buf.totals = totals
 	lists := grow(buf.lists, nn*n)
 	buf.lists = lists
 	var raw, norm, weighted []PluginScore
@@ -408,16 +440,9 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 		weighted = grow(buf.weighted, n*np)
 		buf.raw, buf.norm, buf.weighted = raw, norm, weighted
 	}
-	for i, ni := range nodes {
-		out[i] = NodePluginScores{Name: ni.Node().Name}
-		if full {
-			out[i].RawScores = raw[i*np : (i+1)*np : (i+1)*np]
-			out[i].NormalizedScores = norm[i*np : (i+1)*np : (i+1)*np]
-			out[i].Scores = weighted[i*np : (i+1)*np : (i+1)*np]
-		}
-	}
 	if np == 0 || n == 0 {
-		return out, nil
+		clear(totals)
+		return totals, nil
 	}
 
 	// Pass 1: score. Without lists, the scores of plugins that do not
@@ -431,7 +456,6 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 			return
 		}
 		ni := nodes[i]
-		name := out[i].Name
 		var total int64
 		for j, k := range active {
 			s, st := p.score[k].Score(ctx, state, pod, ni)
@@ -443,7 +467,7 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 				raw[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
 			}
 			if l := slot[j]; l >= 0 {
-				lists[l*n+i] = NodeScore{Name: name, Score: s}
+				lists[l*n+i] = NodeScore{Name: ni.Node().Name, Score: s}
 			} else if !full {
 				if s > MaxNodeScore || s < MinNodeScore {
 					outOfRange.Store(true)
@@ -451,7 +475,7 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 				total += s * p.scoreWeights[k]
 			}
 		}
-		out[i].TotalScore = total
+		totals[i] = total
 	})
 	if fe.err != nil {
 		return nil, AsStatus(fmt.Errorf("running Score plugins: %w", fe.err))
@@ -460,9 +484,10 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 		return nil, AsStatus(err)
 	}
 	if outOfRange.Load() {
-		buf.TotalsOnly = false
-		defer func() { buf.TotalsOnly = true }()
-		return p.RunScorePluginsInto(ctx, state, pod, nodes, buf)
+		if _, st := p.runScore(ctx, state, pod, nodes, buf, true); !st.IsSuccess() {
+			return nil, st
+		}
+		return nil, AsStatus(errors.New("score out of range")) // not reached: the full path reports it
 	}
 
 	for j, k := range active {
@@ -479,7 +504,7 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 	// Pass 2: check and weight the normalised scores. It is arithmetic
 	// only, so one goroutine does it.
 	if !full && nn == 0 {
-		return out, nil
+		return totals, nil
 	}
 	for i := range n {
 		var total int64
@@ -505,9 +530,9 @@ func (p *Profile) RunScorePluginsInto(ctx context.Context, state *CycleState, po
 			}
 			total += w
 		}
-		out[i].TotalScore += total
+		totals[i] += total
 	}
-	return out, nil
+	return totals, nil
 }
 
 // SortNodeScores orders scores best first: higher TotalScore, then higher

@@ -297,13 +297,12 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 		res.Node = feasible[0].Node().Name
 		return nil
 	}
-	s.scoreBuf.TotalsOnly = !diagnose
-	scores, err := s.prioritizeNodes(ctx, prof, state, pod, feasible)
+	totals, scores, err := s.prioritizeNodes(ctx, prof, state, pod, feasible, diagnose)
 	if err != nil {
 		return err
 	}
-	best := s.selectHost(scores)
-	res.Node = scores[best].Name
+	best := s.selectHost(totals, scores)
+	res.Node = feasible[best].Node().Name
 	if diagnose {
 		res.Scores = cloneScores(scores)
 	}
@@ -575,51 +574,76 @@ loop:
 	return feasible, err
 }
 
-// prioritizeNodes runs PreScore and Score over the feasible nodes. Without
-// score plugins every node scores 1.
-func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) ([]framework.NodePluginScores, error) {
+// prioritizeNodes runs PreScore and Score over the feasible nodes and
+// returns their total scores, and with diagnosis every plugin's scores.
+// Without score plugins every node scores 1.
+func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, diagnose bool) ([]int64, []framework.NodePluginScores, error) {
 	if !prof.HasScorePlugins() {
-		out := make([]framework.NodePluginScores, len(nodes))
-		for i, n := range nodes {
-			out[i] = framework.NodePluginScores{Name: n.Node().Name, TotalScore: 1}
+		totals := make([]int64, len(nodes))
+		var scores []framework.NodePluginScores
+		if diagnose {
+			scores = make([]framework.NodePluginScores, len(nodes))
 		}
-		return out, nil
+		for i, n := range nodes {
+			totals[i] = 1
+			if diagnose {
+				scores[i] = framework.NodePluginScores{Name: n.Node().Name, TotalScore: 1}
+			}
+		}
+		return totals, scores, nil
 	}
 	if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); !st.IsSuccess() {
-		return nil, st.AsError()
+		return nil, nil, st.AsError()
 	}
+	if !diagnose {
+		totals, st := prof.RunScorePluginsTotals(ctx, state, pod, nodes, &s.scoreBuf)
+		if !st.IsSuccess() {
+			return nil, nil, st.AsError()
+		}
+		return totals, nil, nil
+	}
+	s.scoreBuf.TotalsOnly = false
 	scores, st := prof.RunScorePluginsInto(ctx, state, pod, nodes, &s.scoreBuf)
 	if !st.IsSuccess() {
-		return nil, st.AsError()
+		return nil, nil, st.AsError()
 	}
-	return scores, nil
+	totals := make([]int64, len(scores))
+	for i := range scores {
+		totals[i] = scores[i].TotalScore
+	}
+	return totals, scores, nil
 }
 
-// selectHost returns the index of the node with the highest total score;
-// equally scored nodes draw a Randomizer from the seeded source and the
-// highest wins, kube-scheduler's tie-break.
-func (s *Scheduler) selectHost(scores []framework.NodePluginScores) int {
+// selectHost returns the index of the node with the highest total score.
+// Equally scored nodes draw a Randomizer from the seeded source, in node
+// order, and the highest wins: kube-scheduler's tie-break. scores, if
+// given, get the Randomizers drawn.
+func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScores) int {
 	best, ties := 0, 1
-	for i := 1; i < len(scores); i++ {
+	for i := 1; i < len(totals); i++ {
 		switch {
-		case scores[i].TotalScore > scores[best].TotalScore:
+		case totals[i] > totals[best]:
 			best, ties = i, 1
-		case scores[i].TotalScore == scores[best].TotalScore:
+		case totals[i] == totals[best]:
 			ties++
 		}
 	}
 	if ties == 1 {
 		return best
 	}
-	top := scores[best].TotalScore
+	top := totals[best]
 	best = -1
-	for i := range scores {
-		if scores[i].TotalScore != top {
+	var bestR int
+	for i, t := range totals {
+		if t != top {
 			continue
 		}
-		scores[i].Randomizer = int(s.rng.Int64())
-		if best < 0 || scores[i].Randomizer > scores[best].Randomizer {
-			best = i
+		r := int(s.rng.Int64())
+		if scores != nil {
+			scores[i].Randomizer = r
+		}
+		if best < 0 || r > bestR {
+			best, bestR = i, r
 		}
 	}
 	return best
