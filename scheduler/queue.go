@@ -3,6 +3,7 @@ package scheduler
 import (
 	"container/heap"
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/schedkit/schedkit/api"
@@ -109,6 +110,11 @@ func (q *queue) add(ctx context.Context, s *Scheduler, pod *api.Pod) *entry {
 	}
 	q.byKey[k] = e
 	q.all = append(q.all, e)
+	if pod.DeletionTimestamp != nil {
+		// As kube-scheduler's skipPodSchedule.
+		e.where, e.err = isRejected, fmt.Errorf("skip schedule deleting pod: %v/%v", pod.Namespace, pod.Name)
+		return e
+	}
 	prof, err := s.profileFor(pod)
 	if err != nil {
 		e.where, e.err = isRejected, err

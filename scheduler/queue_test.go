@@ -262,3 +262,13 @@ func TestSimulateInputErrors(t *testing.T) {
 		t.Errorf("out %+v err %v", out, err)
 	}
 }
+
+func TestSimulateSkipsDeletingPods(t *testing.T) {
+	s := testScheduler(t, makeNodes("n1"), nil, []weighted{w(slots{5})})
+	p := makePod("gone")
+	p.DeletionTimestamp = &api.Time{}
+	out, err := s.Simulate(context.Background(), []*api.Pod{p, makePod("ok")})
+	if err != nil || out[0].Node != "" || out[0].Err == nil || out[0].Err.Error() != "skip schedule deleting pod: default/gone" || out[1].Node != "n1" {
+		t.Errorf("out %+v err %v", out, err)
+	}
+}
