@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"testing"
 
+	"k8s.io/klog/v2"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/regression"
@@ -18,7 +21,22 @@ import (
 // module's internal/regression replays them.
 var fixtureRoot = filepath.Join("testdata", "regressions")
 
+var panicStacks = flag.Bool("conformance.stacks", false, "print the stack of panics turned into answers")
+
 var noFixtures = flag.Bool("conformance.nofixtures", false, "do not write a fixture when a differential property fails")
+
+func TestMain(m *testing.M) {
+	// Upstream logs through klog (for instance every non-integer value
+	// met by the Lt / Gt toleration operators); keep test output clean.
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	_ = fs.Set("logtostderr", "false")
+	_ = fs.Set("alsologtostderr", "false")
+	_ = fs.Set("stderrthreshold", "FATAL")
+	klog.SetOutput(io.Discard)
+	flag.Parse()
+	os.Exit(m.Run())
+}
 
 // evalSchedkit is schedkit's answer, with a panic turned into an answer.
 func evalSchedkit(kind string, input json.RawMessage) (out json.RawMessage) {
@@ -54,7 +72,10 @@ func evalUpstream[In any](input json.RawMessage, up func(*In) any) (out json.Raw
 }
 
 func panicAnswer(r any) json.RawMessage {
-	b, _ := json.Marshal(map[string]string{"panic": fmt.Sprint(r), "stack": string(debug.Stack())})
+	b, _ := json.Marshal(map[string]string{"panic": fmt.Sprint(r)})
+	if *panicStacks {
+		fmt.Fprintf(os.Stderr, "panic: %v\n%s\n", r, debug.Stack())
+	}
 	return b
 }
 

@@ -467,7 +467,8 @@ type NodeAffinityAnswer struct {
 	// (GetRequiredNodeAffinity(pod).Match(node)).
 	Required    bool   `json:"required"`
 	RequiredErr string `json:"requiredErr,omitempty"`
-	// Terms: MatchNodeSelectorTerms(node, required node selector).
+	// Terms: MatchNodeSelectorTerms(node, required node selector), when
+	// the pod has one (upstream panics on a nil selector).
 	Terms    bool   `json:"terms"`
 	TermsErr string `json:"termsErr,omitempty"`
 	// NewErr: NewNodeSelector(required node selector) (eager
@@ -498,9 +499,9 @@ func EvalNodeAffinity(in *NodeAffinityInput) NodeAffinityAnswer {
 		ns = in.Pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 		pref = in.Pod.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution
 	}
-	ok, err = affinity.MatchNodeSelectorTerms(in.Node, ns)
-	a.Terms, a.TermsErr = ok, errString(err)
 	if ns != nil {
+		ok, err = affinity.MatchNodeSelectorTerms(in.Node, ns)
+		a.Terms, a.TermsErr = ok, errString(err)
 		_, err = affinity.NewNodeSelector(ns)
 		a.NewErr = errString(err)
 	}

@@ -255,9 +255,9 @@ func NodeAffinity(in *regression.NodeAffinityInput) regression.NodeAffinityAnswe
 		ns = pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 		pref = pod.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution
 	}
-	ok, err = corev1helpers.MatchNodeSelectorTerms(node, ns)
-	a.Terms, a.TermsErr = ok, errString(err)
 	if ns != nil {
+		ok, err = corev1helpers.MatchNodeSelectorTerms(node, ns)
+		a.Terms, a.TermsErr = ok, errString(err)
 		_, err = nodeaffinity.NewNodeSelector(ns)
 		a.NewErr = errString(err)
 	}
