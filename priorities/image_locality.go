@@ -79,6 +79,7 @@ const imageStateKey framework.StateKey = "PreScore" + config.ImageLocalityName
 // imageState holds the pod's normalized image names.
 type imageState struct {
 	images []string
+	total  int // nodes in the cluster
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -105,10 +106,14 @@ func NewImageLocality(_ any, h framework.Handle) (framework.Plugin, error) {
 // Name returns config.ImageLocalityName.
 func (*ImageLocalityPlugin) Name() string { return config.ImageLocalityName }
 
-// PreScore normalizes the pod's image names once. (Upstream has no
-// PreScore and normalizes them in every Score; the scores are the same.)
-func (*ImageLocalityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
-	state.Write(imageStateKey, &imageState{images: podImageNames(pod)})
+// PreScore normalizes the pod's image names and reads the cluster's node
+// count once per cycle. (Upstream has no PreScore and does both in every
+// Score; the scores are the same.)
+func (pl *ImageLocalityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	if pl.handle == nil || pl.handle.Snapshot() == nil {
+		return framework.AsStatus(errNoSnapshot)
+	}
+	state.Write(imageStateKey, &imageState{images: podImageNames(pod), total: pl.handle.Snapshot().NumNodes()})
 	return nil
 }
 
@@ -117,18 +122,18 @@ var errNoSnapshot = errors.New("ImageLocality: the framework handle has no snaps
 // Score scores the node; the total node count comes from
 // Handle.Snapshot().NumNodes().
 func (pl *ImageLocalityPlugin) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	if pl.handle == nil || pl.handle.Snapshot() == nil {
-		return 0, framework.AsStatus(errNoSnapshot)
-	}
-	total := pl.handle.Snapshot().NumNodes()
 	var images []string
+	total := -1
 	if d, ok := state.Read(imageStateKey); ok {
 		if s, ok := d.(*imageState); ok {
-			images = s.images
+			images, total = s.images, s.total
 		}
 	}
-	if images == nil {
-		images = podImageNames(pod)
+	if total < 0 {
+		if pl.handle == nil || pl.handle.Snapshot() == nil {
+			return 0, framework.AsStatus(errNoSnapshot)
+		}
+		images, total = podImageNames(pod), pl.handle.Snapshot().NumNodes()
 	}
 	sum, n := sumImageScores(nodeInfo, images, total)
 	return imageLocalityPriority(sum, n), nil
