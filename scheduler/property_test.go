@@ -119,7 +119,7 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 		plugins := []weighted{w(tableFilter{code: codes}), {tableScore{"A", scores}, 2}, w(tableScore{"B", map[string]int64{}})}
 		cycles := rapid.IntRange(1, 4).Draw(rt, "cycles")
 		run := func(par int, plain bool) []cycleOutcome {
-			s := testScheduler(rt, makeNodes(names...), nil, plugins, WithParallelism(par), WithSeed(seed), WithPercentageOfNodesToScore(percentage))
+			s := testScheduler(rt, makeNodes(names...), nil, plugins, WithParallelism(par), WithSeed(seed), WithTieBreak(TieBreakRandom), WithPercentageOfNodesToScore(percentage))
 			var out []cycleOutcome
 			for c := range cycles {
 				start := s.nextStartNodeIndex
@@ -226,7 +226,7 @@ func TestPropertySimulateOrderIndependence(t *testing.T) {
 			return []weighted{w(slots{capacity}), w(equalPrioritizer{})}
 		}
 		sim := func(in []*api.Pod) map[string]string {
-			s := testScheduler(rt, makeNodes(names...), nil, plugins(), WithSeed(seed), WithParallelism(3))
+			s := testScheduler(rt, makeNodes(names...), nil, plugins(), WithSeed(seed), WithTieBreak(TieBreakRandom), WithParallelism(3))
 			out, err := s.Simulate(context.Background(), in)
 			if err != nil {
 				rt.Fatal(err)

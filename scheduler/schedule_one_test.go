@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"reflect"
@@ -489,8 +490,56 @@ func TestFindFitPredicateCallCounts(t *testing.T) {
 	}
 }
 
-func TestSelectHost(t *testing.T) {
+// TestSelectHostUpstream pins v1.37.2's selection without extenders:
+// every Randomizer is 0 and schedulePod pops the root of a container/heap
+// (NewSortedScoredNodes) built over the scores in filtering order, so
+// among ties the heap's sifting decides, deterministically.
+func TestSelectHostUpstream(t *testing.T) {
 	s := &Scheduler{}
+	cases := []struct {
+		totals []int64
+		want   int
+	}{
+		{[]int64{1, 2}, 1},
+		{[]int64{2, 2, 2}, 0},
+		{[]int64{3, 2, 1, 3}, 0},
+		{[]int64{1, 5, 3, 5, 5}, 1},
+		{[]int64{0, 7, 7, 1, 7, 7, 2, 7}, 1},
+		{[]int64{4, 1, 4, 9, 9, 9, 9, 9, 9}, 3},
+	}
+	for _, c := range cases {
+		// The reference: stdlib heap over the same Less as upstream's
+		// nodeScoreHeap, popped once.
+		ref := make(refHeap, len(c.totals))
+		for i, v := range c.totals {
+			ref[i] = [2]int64{v, int64(i)}
+		}
+		heap.Init(&ref)
+		want := int(heap.Pop(&ref).([2]int64)[1])
+		if want != c.want {
+			t.Fatalf("reference for %v = %d, table says %d", c.totals, want, c.want)
+		}
+		if got := s.selectHost(c.totals, nil); got != c.want {
+			t.Errorf("selectHost(%v) = %d, want %d", c.totals, got, c.want)
+		}
+	}
+}
+
+type refHeap [][2]int64
+
+func (h refHeap) Len() int           { return len(h) }
+func (h refHeap) Less(i, j int) bool { return h[i][0] > h[j][0] }
+func (h refHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *refHeap) Push(x any)        { *h = append(*h, x.([2]int64)) }
+func (h *refHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func TestSelectHost(t *testing.T) {
+	s := &Scheduler{tieBreak: TieBreakRandom}
 	mk := func(scores ...int64) []framework.NodePluginScores {
 		out := make([]framework.NodePluginScores, len(scores))
 		for i, sc := range scores {

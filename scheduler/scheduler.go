@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -56,7 +57,31 @@ type options struct {
 	percentage  int32
 	parallelism int
 	seed        uint64
+	tieBreak    TieBreak
 	diagnose    bool
+}
+
+// TieBreak says how a cycle picks among nodes of equal total score.
+type TieBreak int
+
+const (
+	// TieBreakUpstream picks the node kube-scheduler v1.37 picks when no
+	// extender scores: every node's Randomizer stays 0 and the winner is
+	// the root of a container/heap built over the scores in filtering
+	// order (schedulePod's NewSortedScoredNodes(...).Pop()). It is
+	// deterministic and the default.
+	TieBreakUpstream TieBreak = iota
+	// TieBreakRandom gives each tied node a Randomizer drawn from the
+	// source seeded by WithSeed, in node order, and the highest wins (what
+	// kube-scheduler does when extenders score), so runs with one seed are
+	// reproducible and ties spread across nodes.
+	TieBreakRandom
+)
+
+// WithTieBreak chooses how ties between equally scored nodes are broken;
+// the default is TieBreakUpstream.
+func WithTieBreak(t TieBreak) Option {
+	return func(o *options) { o.tieBreak = t }
 }
 
 // Option configures New.
@@ -93,7 +118,9 @@ func WithParallelism(n int) Option {
 }
 
 // WithSeed seeds the source that breaks ties between equally scored
-// nodes, so that runs are reproducible; the default seed is 0.
+// nodes under TieBreakRandom, so that runs are reproducible; the default
+// seed is 0. Under TieBreakUpstream (the default) ties are broken
+// deterministically and the seed is unused.
 func WithSeed(seed uint64) Option {
 	return func(o *options) { o.seed = seed }
 }
@@ -115,6 +142,7 @@ type Scheduler struct {
 	percentage   int32
 	parallelism  int
 	rng          *rand.Rand
+	tieBreak     TieBreak
 	diagnose     bool
 
 	nextStartNodeIndex int
@@ -127,6 +155,7 @@ type Scheduler struct {
 	scoreBuf framework.ScoreBuffer
 	filter   filterScratch
 	one      [1]*cluster.NodeInfo
+	heap     scoreHeap
 }
 
 // New returns a Scheduler deciding over snapshot. Assume adds pods to the
@@ -138,6 +167,9 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 	o := options{registry: DefaultRegistry()}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if o.tieBreak != TieBreakUpstream && o.tieBreak != TieBreakRandom {
+		return nil, fmt.Errorf("tie break %d is not TieBreakUpstream or TieBreakRandom", o.tieBreak)
 	}
 	if o.percentage < 0 || o.percentage > 100 {
 		return nil, fmt.Errorf("percentageOfNodesToScore %d is not in [0, 100]", o.percentage)
@@ -151,6 +183,7 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 		percentage:  o.percentage,
 		parallelism: framework.NewParallelizer(o.parallelism).Parallelism(),
 		rng:         newRand(o.seed),
+		tieBreak:    o.tieBreak,
 		diagnose:    o.diagnose,
 		q:           newQueue(),
 	}
@@ -614,10 +647,9 @@ func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile
 	return totals, scores, nil
 }
 
-// selectHost returns the index of the node with the highest total score.
-// Equally scored nodes draw a Randomizer from the seeded source, in node
-// order, and the highest wins: kube-scheduler's tie-break. scores, if
-// given, get the Randomizers drawn.
+// selectHost returns the index of the node with the highest total score;
+// ties are broken as s.tieBreak says. scores, if given, get the
+// Randomizers drawn under TieBreakRandom.
 func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScores) int {
 	best, ties := 0, 1
 	for i := 1; i < len(totals); i++ {
@@ -630,6 +662,9 @@ func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScor
 	}
 	if ties == 1 {
 		return best
+	}
+	if s.tieBreak == TieBreakUpstream {
+		return s.heapRoot(totals)
 	}
 	top := totals[best]
 	best = -1
@@ -647,6 +682,38 @@ func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScor
 		}
 	}
 	return best
+}
+
+// scoreHeap orders node indexes as kube-scheduler's nodeScoreHeap orders
+// NodePluginScores with every Randomizer 0: higher total first, ties
+// resolved only by the heap's own sifting.
+type scoreHeap struct {
+	totals []int64
+	idx    []int
+}
+
+func (h *scoreHeap) Len() int           { return len(h.idx) }
+func (h *scoreHeap) Less(i, j int) bool { return h.totals[h.idx[i]] > h.totals[h.idx[j]] }
+func (h *scoreHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *scoreHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
+func (h *scoreHeap) Pop() any {
+	n := len(h.idx) - 1
+	x := h.idx[n]
+	h.idx = h.idx[:n]
+	return x
+}
+
+// heapRoot returns the node upstream's heap pops first: the root after
+// heap.Init over the scores in filtering order.
+func (s *Scheduler) heapRoot(totals []int64) int {
+	h := &s.heap
+	h.totals = totals
+	h.idx = h.idx[:0]
+	for i := range totals {
+		h.idx = append(h.idx, i)
+	}
+	heap.Init(h)
+	return h.idx[0]
 }
 
 func cloneScores(in []framework.NodePluginScores) []framework.NodePluginScores {
