@@ -34,6 +34,11 @@ func TestMain(m *testing.M) {
 	_ = fs.Set("alsologtostderr", "false")
 	_ = fs.Set("stderrthreshold", "FATAL")
 	klog.SetOutput(io.Discard)
+	// Failing cases are kept as fixtures (testdata/regressions), not as
+	// rapid's fail files; -rapid.nofailfile=false brings those back.
+	if f := flag.Lookup("rapid.nofailfile"); f != nil {
+		_ = f.Value.Set("true")
+	}
 	flag.Parse()
 	os.Exit(m.Run())
 }

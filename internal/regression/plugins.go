@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -81,13 +82,44 @@ type handle struct{ s *cluster.Snapshot }
 func (h handle) Snapshot() *cluster.Snapshot { return h.s }
 
 func statusAnswer(s *framework.Status) StatusAnswer {
-	return StatusAnswer{Code: s.Code().String(), Reasons: s.Reasons(), Plugin: s.Plugin()}
+	return StatusAnswer{Code: s.Code().String(), Reasons: SortScalarReasons(s.Reasons()), Plugin: s.Plugin()}
 }
 
-// Profile returns schedkit's profile running exactly the plugins of in,
-// in order.
+// SortScalarReasons returns reasons with its trailing run of
+// "Insufficient <scalar resource>" reasons sorted. NodeResourcesFit
+// reports pods, cpu, memory and ephemeral storage in that order and then
+// the scalar resources (extended, huge pages) in the order of a Go map
+// upstream, so only their set is meaningful.
+func SortScalarReasons(reasons []string) []string {
+	i := len(reasons)
+	for i > 0 && isScalarReason(reasons[i-1]) {
+		i--
+	}
+	if len(reasons)-i < 2 {
+		return reasons
+	}
+	out := slices.Clone(reasons)
+	sort.Strings(out[i:])
+	return out
+}
+
+func isScalarReason(r string) bool {
+	name, ok := strings.CutPrefix(r, "Insufficient ")
+	if !ok {
+		return false
+	}
+	switch name {
+	case "cpu", "memory", "ephemeral-storage", "pods":
+		return false
+	}
+	return true
+}
+
+// Profile returns schedkit's profile running exactly plugins, in order,
+// besides the queue sort and bind plugins every profile needs.
 func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, error) {
-	cfg := framework.ProfileConfig{Disabled: []string{"*"}}
+	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{
+		{Name: scheduler.PrioritySortName}, {Name: scheduler.DefaultBinderName}}}
 	for _, p := range plugins {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
 	}

@@ -25,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/internal/regression"
@@ -93,6 +94,8 @@ type Framework struct {
 // order, with their weights, over a snapshot of nodes and pods, in
 // process (no API server, no informers).
 func NewFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins []regression.PluginRef) (*Framework, error) {
+	// The framework records plugin metrics; they must be registered.
+	metrics.Register()
 	reg := runtime.Registry{
 		queuesort.Name:     queuesort.New,
 		defaultbinder.Name: defaultbinder.New,
@@ -148,7 +151,10 @@ func (f *Framework) NodeInfos() []fwk.NodeInfo {
 }
 
 func statusAnswer(s *fwk.Status) regression.StatusAnswer {
-	return regression.StatusAnswer{Code: s.Code().String(), Reasons: s.Reasons(), Plugin: s.Plugin()}
+	if s == nil {
+		return regression.StatusAnswer{Code: fwk.Success.String()}
+	}
+	return regression.StatusAnswer{Code: s.Code().String(), Reasons: regression.SortScalarReasons(s.Reasons()), Plugin: s.Plugin()}
 }
 
 // RunCycle runs one cycle of pod over nodes, as regression.RunCycle does
