@@ -70,7 +70,9 @@ func seeds() []seed {
 		return &regression.QuantityInput{S: s, Scale: &scale}
 	}
 	var out []seed
-	add := func(kind, name, note string, in any) { out = append(out, seed{Kind: kind, Name: name, Note: note, Input: in}) }
+	add := func(kind, name, note string, in any) {
+		out = append(out, seed{Kind: kind, Name: name, Note: note, Input: in})
+	}
 
 	// Quantities.
 	add(regression.KindQuantity, "plus-sign", `a leading "+" parses and is kept verbatim by String`, q("+1", "1"))
@@ -235,8 +237,8 @@ func seeds() []seed {
 	fitLevel := pod(ctr("a", rl("cpu", "100m", "memory", "128Mi"), nil))
 	fitLevel.Spec.Resources = &api.ResourceRequirements{Requests: rl("cpu", "2", "memory", "2Gi")}
 	out = append(out, seed{Kind: regression.KindPlugins, Name: "fit-score-pod-level",
-		Note: "upstream v1.37.2's NodeResourcesFit score ignores pod-level requests (its scorer is built without the PodLevelResources flag), scoring the containers' 100m/128Mi; schedkit scores the pod-level 2/2Gi",
-		Open: "schedkit NodeResourcesFit score honours pod-level requests and resize status; upstream's Fit scorer does not (reported to the lead)",
+		Note:  "upstream v1.37.2's NodeResourcesFit score ignores pod-level requests (its scorer is built without the PodLevelResources flag), scoring the containers' 100m/128Mi; schedkit scores the pod-level 2/2Gi",
+		Open:  "schedkit NodeResourcesFit score honours pod-level requests and resize status; upstream's Fit scorer does not (reported to the lead)",
 		Input: in(fitLevel, regression.PluginRef{Name: "NodeResourcesFit", Weight: 1})})
 	return out
 }
