@@ -44,6 +44,16 @@
 // counted when the node is added, as the upstream cache does for pods
 // whose node it has not seen.
 //
+// Nodes come in kube-scheduler's order, which decides the nodes a cycle
+// evaluates when it scores only a percentage of them from a rotating
+// start index: grouped by ZoneKey (region and zone), zones in the order
+// their first node was added and each zone's nodes in the order they
+// were added, listed round-robin over the zones (the first node of each
+// zone, then the second, ...). As in the scheduler's snapshot, a view
+// takes up a new order only when the set of node names differs from the
+// previous view's; a zone change alone leaves the order as it was until
+// then. Index positions (View.Index, Domains) follow this order.
+//
 // One writer changes a Snapshot while any number of goroutines read it.
 // Readers use a View, an immutable picture for one scheduling cycle:
 // Snapshot.View returns the current one (made at most once per change),

@@ -49,7 +49,8 @@ func ExampleNewSnapshot() {
 }
 
 // A scheduling cycle reads a View; assuming the chosen pod afterwards does
-// not change what the cycle saw.
+// not change what the cycle saw. The nodes are listed round-robin over
+// zones, as kube-scheduler lists them: a, c, b.
 func ExampleSnapshot_View() {
 	s, _ := cluster.NewSnapshot([]*api.Node{node("a", "zone-1", "4"), node("b", "zone-1", "4"), node("c", "zone-2", "4")}, nil)
 	v := s.View()
@@ -64,8 +65,8 @@ func ExampleSnapshot_View() {
 	after, _ := s.Get("c")
 	fmt.Println(before.Requested.MilliCPU, after.Requested.MilliCPU)
 	// Output:
-	// zone-1 [0 1]
-	// zone-2 [2]
+	// zone-1 [0 2]
+	// zone-2 [1]
 	// 0 1000
 }
 

@@ -25,6 +25,22 @@ import (
 // after a view was handed out, and changes it in place otherwise, so
 // building a snapshot copies nothing.
 //
+// Nodes are listed in kube-scheduler's order, which decides which nodes
+// a scheduling cycle evaluates when it scores only a percentage of them
+// from a rotating start index. The scheduler's cache groups nodes by
+// ZoneKey: zones in the order their first node was added, the nodes of a
+// zone in the order they were added (a node whose zone key changes moves
+// to the end of its new zone; a zone whose last node leaves is dropped).
+// It lists them round-robin over the zones: the first node of each zone,
+// then the second of each zone that has one, and so on. Like the
+// scheduler's snapshot, which rebuilds its list only when the set of
+// node names changed since the previous snapshot, a view takes this
+// order only when its node names differ from the previous view's, and
+// keeps the previous view's order otherwise (say after a zone change,
+// or a node removed and added back, between two views). Indexes into
+// Nodes (View.Index, Domains) may therefore change after any AddNode or
+// RemoveNode.
+//
 // Pods bound to a node the snapshot does not hold are kept, as
 // kube-scheduler's cache keeps pods of nodes it has not seen ("imaginary
 // nodes"): they are invisible until AddNode adds their node, and then
@@ -43,10 +59,23 @@ type Snapshot struct {
 	// gen is the generation counter of the snapshot and its NodeInfos.
 	gen int64
 
+	// nodes and index are the nodes and their positions. A view gets
+	// them in kube-scheduler's order (arrange); between views an added
+	// node goes last and a removed one's place goes to the last node.
 	nodes      []*NodeInfo
 	nodesEpoch uint64
 	index      map[string]int
 	indexEpoch uint64
+
+	// tree groups the node names by zone as the scheduler's cache does.
+	tree zoneTree
+	// relayout is set when nodes were added or removed since the last
+	// view; setDiff counts the names whose presence differs from the
+	// last view's.
+	relayout bool
+	setDiff  int
+	// last is the last view handed out.
+	last *View
 
 	// pods maps every pod to where it is; uids maps UIDs to pods.
 	pods map[podKey]podEntry
@@ -85,8 +114,11 @@ func keyOf(pod *api.Pod) podKey { return podKey{podNamespace(pod), pod.Name} }
 // pod.Spec.NodeName). It fails on a nil or unnamed node, a duplicate
 // node name, a pod without a node name, a pod that AddPod rejects, or a
 // duplicate pod; the error names the object. Pods of nodes not in nodes
-// are kept aside as AddPod describes. The result does not depend on the
-// order of pods, nor, apart from the order of Nodes, on that of nodes.
+// are kept aside as AddPod describes. Nodes lists the nodes as
+// kube-scheduler does after adding them one by one in the order given
+// (see Snapshot). The result does not depend on the order of pods, nor,
+// apart from the order of Nodes (and so the indexes of View.Index and
+// Domains), on that of nodes.
 func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
 	s := &Snapshot{}
 	s.init(len(nodes), len(pods))
@@ -228,11 +260,12 @@ func (s *Snapshot) NumPods() int {
 	return len(s.pods)
 }
 
-// Nodes returns the NodeInfos of the current view. The slice and the
-// NodeInfos are immutable; do not modify them.
+// Nodes returns the NodeInfos of the current view, in kube-scheduler's
+// order: round-robin over zones as the Snapshot documentation describes.
+// The slice and the NodeInfos are immutable; do not modify them.
 func (s *Snapshot) Nodes() []*NodeInfo { return s.View().Nodes() }
 
-// List is Nodes, by upstream's name.
+// List is Nodes, by upstream's name; it is in the same order.
 func (s *Snapshot) List() []*NodeInfo { return s.View().Nodes() }
 
 // Get returns the named node of the current view.
@@ -266,7 +299,8 @@ func (s *Snapshot) Pod(namespace, name string) (*PodInfo, string, bool) {
 }
 
 // View returns the current view, making one if the snapshot changed
-// since the last. It brings image counts up to date first.
+// since the last. It puts the nodes in kube-scheduler's order (see
+// Snapshot) and brings image counts up to date first.
 func (s *Snapshot) View() *View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -274,6 +308,7 @@ func (s *Snapshot) View() *View {
 	if s.view != nil {
 		return s.view
 	}
+	s.arrange()
 	s.refreshImages()
 	v := &View{
 		nodes:      s.nodes,
@@ -287,6 +322,7 @@ func (s *Snapshot) View() *View {
 		v.topo = map[string]*domainIndex{}
 	}
 	s.view = v
+	s.last = v
 	// From now on everything above is shared with readers.
 	s.epoch++
 	return v
@@ -342,6 +378,8 @@ func (s *Snapshot) addNode(node *api.Node) error {
 	i := len(s.nodes)
 	s.nodes = append(s.nodes, ni)
 	s.index[node.Name] = i
+	s.tree.add(s.tree.key(node), node.Name)
+	s.noteMembership(node.Name, true)
 	s.nodeSet++
 	for key, d := range s.topo {
 		if v, ok := node.Labels[key]; ok {
@@ -353,7 +391,9 @@ func (s *Snapshot) addNode(node *api.Node) error {
 }
 
 // UpdateNode replaces a node's object: its allocatable, labels and
-// images. Its pods stay. It fails if the node is not in the snapshot or
+// images. Its pods stay. If its ZoneKey changes, the node moves to the
+// end of its new zone in the order views take up once the set of nodes
+// changes (see Snapshot). It fails if the node is not in the snapshot or
 // is invalid as for AddNode.
 func (s *Snapshot) UpdateNode(node *api.Node) error {
 	s.mu.Lock()
@@ -374,6 +414,10 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 	s.countImages(node, +1)
 	ni.ImageStates = nil
 	s.staleImages = true
+	if oz, nz := s.tree.key(old), s.tree.key(node); oz != nz {
+		s.tree.remove(oz, node.Name)
+		s.tree.add(nz, node.Name)
+	}
 	s.nodeSet++
 	for key, d := range s.topo {
 		ov, oldHas := old.Labels[key]
@@ -393,8 +437,8 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 }
 
 // RemoveNode removes the named node. Its pods are kept aside and come
-// back if the node is added again. The last node takes the removed
-// node's place, so indexes into Nodes change only for that node.
+// back if the node is added again. Positions in Nodes may change in the
+// next view (see Snapshot).
 func (s *Snapshot) RemoveNode(name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -434,6 +478,8 @@ func (s *Snapshot) RemoveNode(name string) error {
 		s.index[moved.node.Name] = i
 	}
 	delete(s.index, name)
+	s.tree.remove(s.tree.key(ni.node), name)
+	s.noteMembership(name, false)
 	s.nodeSet++
 	s.nextGen()
 	s.changed()

@@ -24,11 +24,11 @@ type View struct {
 	withRequiredAnti []*NodeInfo
 }
 
-// Nodes returns the NodeInfos, in the snapshot's order. Do not modify the
-// slice or the NodeInfos.
+// Nodes returns the NodeInfos in kube-scheduler's order: round-robin over
+// zones (see Snapshot). Do not modify the slice or the NodeInfos.
 func (v *View) Nodes() []*NodeInfo { return v.nodes }
 
-// List is Nodes, by upstream's name.
+// List is Nodes, by upstream's name; it is in the same order.
 func (v *View) List() []*NodeInfo { return v.nodes }
 
 // NumNodes returns the number of nodes.
