@@ -17,7 +17,7 @@ func BalancedAllocation(pod *api.Pod, nodeInfo *cluster.NodeInfo, resources []co
 	if len(resources) == 0 {
 		resources = config.DefaultResourceSpec()
 	}
-	s := allocationScorer{resources: compileResources(resources), useRequested: true}
+	s := allocationScorer{resources: compileResources(resources), useRequested: true, featureAware: true}
 	req := s.podRequests(pod)
 	if isBestEffort(req) {
 		return 0
@@ -56,7 +56,7 @@ func NewNodeResourcesBalancedAllocation(args any, _ framework.Handle) (framework
 	if err != nil {
 		return nil, err
 	}
-	return &NodeResourcesBalancedAllocationPlugin{scorer: allocationScorer{resources: compileResources(a.Resources), useRequested: true}}, nil
+	return &NodeResourcesBalancedAllocationPlugin{scorer: allocationScorer{resources: compileResources(a.Resources), useRequested: true, featureAware: true}}, nil
 }
 
 // Name returns config.NodeResourcesBalancedAllocationName.

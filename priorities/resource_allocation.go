@@ -55,14 +55,22 @@ type allocationScorer struct {
 	// requests; otherwise both count containers that request none as
 	// requesting the scheduler's defaults (the non-zero requests).
 	useRequested bool
+	// featureAware is set for BalancedAllocation only. Upstream builds
+	// that plugin's scorer with the feature gates (PodLevelResources and
+	// InPlacePodVerticalScaling, both on in v1.37), but NodeResourcesFit
+	// builds its scorer from the strategy alone, leaving those flags
+	// false: Fit scores the containers' requests, ignoring pod-level
+	// resources and in-place resize status.
+	featureAware bool
 }
 
 // podRequests returns the pod's request of each scored resource, as
-// upstream's calculatePodResourceRequestList: PodRequests with in-place
-// resize status and pod-level resources, with the non-zero defaults
-// unless useRequested; cpu in millicores, the rest in units.
+// upstream's calculatePodResourceRequestList: PodRequests (with in-place
+// resize status and pod-level resources only when featureAware), with the
+// non-zero defaults unless useRequested; cpu in millicores, the rest in
+// units.
 func (s *allocationScorer) podRequests(pod *api.Pod) []int64 {
-	opts := resource.PodResourcesOptions{UseStatusResources: true}
+	opts := resource.PodResourcesOptions{UseStatusResources: s.featureAware, SkipPodLevelResources: !s.featureAware}
 	if !s.useRequested {
 		opts.NonMissingContainerRequests = resource.DefaultNonZeroRequests()
 	}
