@@ -1,0 +1,24 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// FuzzReadManifests feeds arbitrary YAML/JSON streams to the manifest
+// reader: it must return objects or an error, never panic.
+func FuzzReadManifests(f *testing.F) {
+	if data, err := os.ReadFile("../../examples/data/cluster.yaml"); err == nil {
+		f.Add(string(data))
+	}
+	f.Add("kind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n")
+	f.Add("kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, resources: {requests: {cpu: 1e3m}}}]}\n---\n")
+	f.Add(`{"kind":"Node","status":{"allocatable":{"cpu":1.5}}}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		objs, err := readManifests([]string{"-"}, strings.NewReader(doc))
+		if err == nil && objs == nil {
+			t.Fatal("nil objects without an error")
+		}
+	})
+}
