@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	schedkit simulate -f cluster.yaml [-f more.yaml] [-seed 1] [-percentage 0] [-explain] [-json]
+//	schedkit simulate -f cluster.yaml [-f more.yaml] [-percentage 0] [-ties upstream|random] [-seed 1] [-explain] [-json]
 //
 // Nodes and the pods bound to them (spec.nodeName set) form the cluster;
 // pods without spec.nodeName are admitted as the API server would
@@ -37,7 +37,7 @@ func main() {
 	}
 }
 
-const usage = `usage: schedkit simulate -f FILE [-f FILE ...] [-seed N] [-percentage P] [-explain] [-json]
+const usage = `usage: schedkit simulate -f FILE [-f FILE ...] [-percentage P] [-ties upstream|random] [-seed N] [-explain] [-json]
 
 Schedules the pending pods of the manifests (YAML or JSON; "-" is stdin)
 with kube-scheduler v1.37's default profile and prints where each landed
@@ -56,7 +56,8 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	var files fileList
 	fs.Var(&files, "f", "manifest file (repeatable; - for stdin)")
-	seed := fs.Uint64("seed", 1, "seed for breaking ties between equally scored nodes")
+	ties := fs.String("ties", "upstream", "how ties between equally scored nodes are broken: upstream (kube-scheduler v1.37's deterministic order) or random (seeded)")
+	seed := fs.Uint64("seed", 1, "seed for -ties random")
 	pct := fs.Int("percentage", 0, "percentageOfNodesToScore (0 = kube-scheduler's adaptive default, 100 = all nodes)")
 	explain := fs.Bool("explain", false, "print every plugin's score of the best nodes for each placement")
 	asJSON := fs.Bool("json", false, "print placements as JSON")
@@ -69,14 +70,23 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	if *pct < 0 || *pct > 100 {
 		return fmt.Errorf("simulate: -percentage %d: must be between 0 and 100", *pct)
 	}
+	var tb scheduler.TieBreak
+	switch *ties {
+	case "upstream":
+		tb = scheduler.TieBreakUpstream
+	case "random":
+		tb = scheduler.TieBreakRandom
+	default:
+		return fmt.Errorf("simulate: -ties %q: want upstream or random", *ties)
+	}
 	objs, err := readManifests(files, stdin)
 	if err != nil {
 		return err
 	}
-	return simulate(objs, *seed, int32(*pct), *explain, *asJSON, stdout)
+	return simulate(objs, tb, *seed, int32(*pct), *explain, *asJSON, stdout)
 }
 
-func simulate(objs *objects, seed uint64, pct int32, explain, asJSON bool, out io.Writer) error {
+func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, explain, asJSON bool, out io.Writer) error {
 	var bound, pending []*api.Pod
 	for _, p := range objs.Pods {
 		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
@@ -100,7 +110,7 @@ func simulate(objs *objects, seed uint64, pct int32, explain, asJSON bool, out i
 	if err != nil {
 		return err
 	}
-	opts := []scheduler.Option{scheduler.WithSeed(seed), scheduler.WithPercentageOfNodesToScore(pct), scheduler.WithDiagnosis(explain || asJSON)}
+	opts := []scheduler.Option{scheduler.WithTieBreak(tb), scheduler.WithSeed(seed), scheduler.WithPercentageOfNodesToScore(pct), scheduler.WithDiagnosis(explain || asJSON)}
 	s, err := scheduler.New(snap, opts...)
 	if err != nil {
 		return err
@@ -112,7 +122,10 @@ func simulate(objs *objects, seed uint64, pct int32, explain, asJSON bool, out i
 	if asJSON {
 		return writeJSON(out, placements)
 	}
-	fmt.Fprintf(out, "cluster: %d nodes, %d bound pods; scheduling %d pending pods (seed %d)\n", len(objs.Nodes), len(bound), len(pending), seed)
+	fmt.Fprintf(out, "cluster: %d nodes, %d bound pods; scheduling %d pending pods\n", len(objs.Nodes), len(bound), len(pending))
+	if tb == scheduler.TieBreakRandom {
+		fmt.Fprintf(out, "ties broken at random, seed %d\n", seed)
+	}
 	if len(objs.Skipped) > 0 {
 		var kinds []string
 		for k, n := range objs.Skipped {
@@ -131,13 +144,18 @@ func simulate(objs *objects, seed uint64, pct int32, explain, asJSON bool, out i
 	fmt.Fprintln(tw, "POD\tPRIORITY\tNODE\tFEASIBLE\tREASON")
 	for _, pl := range placements {
 		node, reason := pl.Node, ""
+		feasible, evaluated := pl.Result.FeasibleNodes, pl.Result.EvaluatedNodes
 		if node == "" {
 			node = "-"
 			if pl.Err != nil {
 				reason = pl.Err.Error()
 			}
+			var fit *scheduler.FitError
+			if errors.As(pl.Err, &fit) {
+				feasible, evaluated = 0, fit.NumAllNodes
+			}
 		}
-		fmt.Fprintf(tw, "%s/%s\t%d\t%s\t%d/%d\t%s\n", pl.Pod.Namespace, pl.Pod.Name, priority(pl.Pod), node, pl.Result.FeasibleNodes, pl.Result.EvaluatedNodes, reason)
+		fmt.Fprintf(tw, "%s/%s\t%d\t%s\t%d/%d\t%s\n", pl.Pod.Namespace, pl.Pod.Name, priority(pl.Pod), node, feasible, evaluated, reason)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -29,7 +29,7 @@ func TestSimulateExampleData(t *testing.T) {
 
 func TestSimulateJSONIsDeterministic(t *testing.T) {
 	var a, b bytes.Buffer
-	args := []string{"simulate", "-f", "../../examples/data/cluster.yaml", "-json", "-seed", "7"}
+	args := []string{"simulate", "-f", "../../examples/data/cluster.yaml", "-json", "-ties", "random", "-seed", "7"}
 	if err := run(args, nil, &a); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,16 @@
+package clustergen_test
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/cluster/clustergen"
+)
+
+// Cluster generates nodes and pods that build into a snapshot.
+func ExampleCluster() {
+	objs := clustergen.Cluster(5, 20).Example(1)
+	snap, err := cluster.NewSnapshot(objs.Nodes, objs.Pods)
+	fmt.Println(err == nil, snap.NumNodes() <= 5)
+	// Output: true true
+}
