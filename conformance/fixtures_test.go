@@ -23,6 +23,7 @@ var upstreamByKind = map[string]func(json.RawMessage) json.RawMessage{
 	regression.KindNodeAffinity:  func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.NodeAffinity)) },
 	regression.KindLabelSelector: func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.LabelSelector)) },
 	regression.KindPlugins:       func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.PluginsCycle)) },
+	regression.KindSchedule:      func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.ScheduleCycle)) },
 }
 
 // TestFixturesUpstream recomputes upstream's answer for every fixture and

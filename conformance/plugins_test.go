@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -13,9 +12,7 @@ import (
 	"github.com/schedkit/schedkit/cluster/clustergen"
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/internal/regression"
-	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduler"
 	"github.com/schedkit/schedkit/taints/taintsgen"
 )
@@ -110,12 +107,24 @@ func TestPlugins(t *testing.T) {
 		ref := regression.PluginRef{Name: name, Weight: defaultWeight(name)}
 		all = append(all, ref)
 		t.Run(name, func(t *testing.T) {
-			Property(t, regression.KindPlugins, pluginsInput([]regression.PluginRef{ref}), upFn(upstream.PluginsCycle), knownPlugins)
+			Property(t, regression.KindPlugins, pluginsInput([]regression.PluginRef{ref}), upFn(upstream.PluginsCycle), nil)
 		})
 	}
 	t.Run("all", func(t *testing.T) {
-		Property(t, regression.KindPlugins, pluginsInput(all), upFn(upstream.PluginsCycle), knownPlugins)
+		Property(t, regression.KindPlugins, pluginsInput(all), upFn(upstream.PluginsCycle), nil)
 	})
+}
+
+// TestSchedule runs scheduler.Scheduler (every node sampled) on the same
+// inputs with all the plugins and checks it picks one of the nodes
+// upstream scores best, or, when no node fits, reports upstream's
+// rejections in its FitError.
+func TestSchedule(t *testing.T) {
+	var all []regression.PluginRef
+	for _, name := range upstream.PluginNames() {
+		all = append(all, regression.PluginRef{Name: name, Weight: defaultWeight(name)})
+	}
+	Property(t, regression.KindSchedule, pluginsInput(all), upFn(upstream.ScheduleCycle), nil)
 }
 
 // TestPluginTable checks that every plugin of schedkit's default profile
@@ -144,42 +153,4 @@ func TestPluginTable(t *testing.T) {
 			}
 		}
 	}
-}
-
-// knownPlugins recognises the plugin disagreements already reported, so
-// that the properties keep exploring the rest of the space. Each names
-// its fixture under testdata/regressions/plugins.
-func knownPlugins(in *regression.PluginsInput, sk, us json.RawMessage) string {
-	// Upstream v1.37.2 builds NodeResourcesFit's scorer without its
-	// feature flags (getScorer leaves enablePodLevelResources and
-	// enableInPlacePodVerticalScaling false), so the Fit score ignores
-	// pod-level requests and in-place resize status; schedkit's Fit score
-	// honours both (as NodeResourcesBalancedAllocation does upstream).
-	if (resource.IsPodLevelRequestsSet(in.Pod) || len(in.Pod.Status.ContainerStatuses)+len(in.Pod.Status.InitContainerStatuses) > 0) &&
-		sameWithoutScores(sk, us, config.NodeResourcesFitName) {
-		return "NodeResourcesFit score with pod-level requests or resize status (" + knownFitScoreFixture + ")"
-	}
-	return ""
-}
-
-const knownFitScoreFixture = "plugins/fit-score-pod-level.json"
-
-// sameWithoutScores reports whether two plugin answers agree once the
-// named plugins' scores (and so the totals) are left out.
-func sameWithoutScores(a, b json.RawMessage, plugins ...string) bool {
-	var x, y regression.PluginsAnswer
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	for _, ans := range []*regression.PluginsAnswer{&x, &y} {
-		for _, m := range ans.Scores {
-			for _, p := range plugins {
-				delete(m, p)
-			}
-		}
-		ans.Total, ans.Best = nil, nil
-	}
-	xb, _ := json.Marshal(x)
-	yb, _ := json.Marshal(y)
-	return regression.Same(xb, yb)
 }

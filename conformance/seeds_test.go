@@ -234,11 +234,13 @@ func seeds() []seed {
 	big.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{
 		{Weight: 40, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("zone", api.NodeSelectorOpIn, "b")}}}}}}
 	add(regression.KindPlugins, "insufficient-unresolvable", "requests above a node's allocatable are unresolvable", in(big))
+	add(regression.KindSchedule, "plain-pod", "the scheduler picks one of the best-scored nodes", in(plain))
+	huge := pod(ctr("a", rl("cpu", "6", "memory", "1Gi"), nil))
+	add(regression.KindSchedule, "nothing-fits", "no node fits: the FitError carries each node's rejection", in(huge, seedPlugins[:6]...))
 	fitLevel := pod(ctr("a", rl("cpu", "100m", "memory", "128Mi"), nil))
 	fitLevel.Spec.Resources = &api.ResourceRequirements{Requests: rl("cpu", "2", "memory", "2Gi")}
 	out = append(out, seed{Kind: regression.KindPlugins, Name: "fit-score-pod-level",
-		Note:  "upstream v1.37.2's NodeResourcesFit score ignores pod-level requests (its scorer is built without the PodLevelResources flag), scoring the containers' 100m/128Mi; schedkit scores the pod-level 2/2Gi",
-		Open:  "schedkit NodeResourcesFit score honours pod-level requests and resize status; upstream's Fit scorer does not (reported to the lead)",
+		Note:  "upstream v1.37.2's NodeResourcesFit score ignores pod-level requests (its scorer is built without the PodLevelResources flag) and scores the containers' 100m/128Mi; schedkit scored the pod-level 2/2Gi until priorities 0f58efd",
 		Input: in(fitLevel, regression.PluginRef{Name: "NodeResourcesFit", Weight: 1})})
 	return out
 }

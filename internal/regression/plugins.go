@@ -2,6 +2,8 @@ package regression
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -204,5 +206,103 @@ func RunCycle(prof *framework.Profile, nodes []*cluster.NodeInfo, pod *api.Pod) 
 		a.Total[ns.Name] = ns.TotalScore
 	}
 	a.Best = BestNodes(a.Total)
+	return a
+}
+
+// ScheduleAnswer is the outcome of one scheduling cycle through the
+// scheduler (schedkit's scheduler.Scheduler, every node sampled): the
+// nodes it may pick (the best-scored feasible ones, sorted; one of them
+// is chosen at random) or, when none fits, the PreFilter rejection or
+// each filtered node's rejection.
+type ScheduleAnswer struct {
+	Err       string                  `json:"err,omitempty"`
+	Best      []string                `json:"best,omitempty"`
+	PreFilter *StatusAnswer           `json:"preFilter,omitempty"`
+	Rejected  map[string]StatusAnswer `json:"rejected,omitempty"`
+}
+
+// KindSchedule compares scheduler.Scheduler's decisions.
+const KindSchedule = "schedule"
+
+func init() { evaluators[KindSchedule] = decodeEval(EvalSchedule) }
+
+// EvalSchedule is schedkit's answer for a schedule input (a PluginsInput).
+func EvalSchedule(in *PluginsInput) ScheduleAnswer {
+	var a ScheduleAnswer
+	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	if err != nil {
+		a.Err = err.Error()
+		return a
+	}
+	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{
+		{Name: scheduler.PrioritySortName}, {Name: scheduler.DefaultBinderName}}}
+	for _, p := range in.Plugins {
+		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
+	}
+	s, err := scheduler.New(snap, scheduler.WithProfiles(cfg), scheduler.WithParallelism(1), scheduler.WithPercentageOfNodesToScore(100))
+	if err != nil {
+		a.Err = err.Error()
+		return a
+	}
+	res, err := s.ScheduleWithDiagnosis(context.Background(), in.Pod)
+	var fe *framework.FitError
+	switch {
+	case errors.As(err, &fe):
+		d := fe.Diagnosis
+		if d.PreFilterMsg != "" {
+			st := statusAnswer(d.NodeToStatus.AbsentNodesStatus())
+			a.PreFilter = &st
+			return a
+		}
+		a.Rejected = map[string]StatusAnswer{}
+		d.NodeToStatus.ForEachExplicitNode(func(name string, st *framework.Status) {
+			a.Rejected[name] = statusAnswer(st)
+		})
+		return a
+	case err != nil:
+		a.Err = err.Error()
+		return a
+	}
+	if len(res.Scores) == 0 {
+		a.Best = []string{res.Node}
+		return a
+	}
+	total := map[string]int64{}
+	for _, ns := range res.Scores {
+		total[ns.Name] = ns.TotalScore
+	}
+	a.Best = BestNodes(total)
+	if !slices.Contains(a.Best, res.Node) {
+		a.Err = fmt.Sprintf("scheduler chose %s, not one of the best %v", res.Node, a.Best)
+	}
+	return a
+}
+
+// ScheduleFromCycle derives a ScheduleAnswer from a cycle's answer.
+func ScheduleFromCycle(c PluginsAnswer) ScheduleAnswer {
+	a := ScheduleAnswer{Err: c.Err, PreFilter: c.PreFilter}
+	if c.Err != "" || c.PreFilter != nil {
+		return a
+	}
+	if len(c.Best) > 0 {
+		a.Best = c.Best
+		return a
+	}
+	var feasible []string
+	for n, st := range c.Filter {
+		if st.Code == "Success" {
+			feasible = append(feasible, n)
+		}
+	}
+	if len(feasible) > 0 {
+		// Feasible but not scored (no score plugins): any may be picked.
+		sort.Strings(feasible)
+		a.Best = feasible
+		return a
+	}
+	a.Rejected = map[string]StatusAnswer{}
+	for n, st := range c.Filter {
+		a.Rejected[n] = st
+	}
 	return a
 }

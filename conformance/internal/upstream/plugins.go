@@ -94,6 +94,12 @@ type Framework struct {
 // order, with their weights, over a snapshot of nodes and pods, in
 // process (no API server, no informers).
 func NewFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins []regression.PluginRef) (*Framework, error) {
+	return NewFrameworkParallel(ctx, nodes, pods, plugins, 1)
+}
+
+// NewFrameworkParallel is NewFramework with the given parallelism for
+// Filter (in Schedule) and Score.
+func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
 	// The framework records plugin metrics; they must be registered.
 	metrics.Register()
 	reg := runtime.Registry{
@@ -134,7 +140,7 @@ func NewFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins
 	snap := cache.NewSnapshot(pods, nodes)
 	f, err := runtime.NewFramework(ctx, reg, profile,
 		runtime.WithSnapshotSharedLister(snap),
-		runtime.WithParallelism(1))
+		runtime.WithParallelism(parallelism))
 	if err != nil {
 		return nil, err
 	}
