@@ -18,6 +18,7 @@ const module = "github.com/schedkit/schedkit"
 // strictly lower rank. Generator packages (…gen) sit just above the package
 // they generate for.
 var rank = map[string]int{
+	"field":                5, // apimachinery's field errors: imports nothing of the module
 	"quantity":             10,
 	"api":                  20,
 	"resource":             30,
