@@ -1,10 +1,8 @@
 package affinity
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/field"
 )
 
 // NodeNameField is the only node field matchFields can usefully name.
@@ -16,14 +14,6 @@ var validNodeOperators = []api.NodeSelectorOperator{
 }
 
 var validFieldOperators = []api.NodeSelectorOperator{api.NodeSelectorOpIn, api.NodeSelectorOpNotIn}
-
-func supported(ops []api.NodeSelectorOperator) string {
-	q := make([]string, len(ops))
-	for i, o := range ops {
-		q[i] = fmt.Sprintf("%q", string(o))
-	}
-	return "supported values: " + strings.Join(q, ", ")
-}
 
 // fieldReq is one compiled matchFields requirement: the node field must
 // (In) or must not (NotIn) equal value.
@@ -43,13 +33,13 @@ type nodeTerm struct {
 	errs      ErrorList
 }
 
-func compileNodeTerm(t *api.NodeSelectorTerm, p path) nodeTerm {
+func compileNodeTerm(t *api.NodeSelectorTerm, p *field.Path) nodeTerm {
 	var nt nodeTerm
 	if len(t.MatchExpressions) != 0 {
 		nt.hasLabels = true
-		mp := p.child("matchExpressions")
+		mp := p.Child("matchExpressions")
 		for i, e := range t.MatchExpressions {
-			ep := mp.index(i)
+			ep := mp.Index(i)
 			var op Operator
 			switch e.Operator {
 			case api.NodeSelectorOpIn:
@@ -65,7 +55,7 @@ func compileNodeTerm(t *api.NodeSelectorTerm, p path) nodeTerm {
 			case api.NodeSelectorOpLt:
 				op = OpLessThan
 			default:
-				nt.errs = append(nt.errs, &FieldError{Type: ErrorTypeNotSupported, Field: ep.child("operator").String(), BadValue: e.Operator, Detail: supported(validNodeOperators)})
+				nt.errs = append(nt.errs, field.NotSupported(ep.Child("operator"), e.Operator, validNodeOperators))
 				continue
 			}
 			r, err := newRequirement(e.Key, op, e.Values, ep)
@@ -79,18 +69,18 @@ func compileNodeTerm(t *api.NodeSelectorTerm, p path) nodeTerm {
 	}
 	if len(t.MatchFields) != 0 {
 		nt.hasFields = true
-		fp := p.child("matchFields")
+		fp := p.Child("matchFields")
 		for i, f := range t.MatchFields {
-			ep := fp.index(i)
+			ep := fp.Index(i)
 			switch f.Operator {
 			case api.NodeSelectorOpIn, api.NodeSelectorOpNotIn:
 				if len(f.Values) != 1 {
-					nt.errs = append(nt.errs, &FieldError{Type: ErrorTypeInvalid, Field: ep.child("values").String(), BadValue: f.Values, Detail: "must have one element"})
+					nt.errs = append(nt.errs, field.Invalid(ep.Child("values"), f.Values, "must have one element"))
 					continue
 				}
 				nt.fields = append(nt.fields, fieldReq{key: f.Key, value: f.Values[0], notIn: f.Operator == api.NodeSelectorOpNotIn})
 			default:
-				nt.errs = append(nt.errs, &FieldError{Type: ErrorTypeNotSupported, Field: ep.child("operator").String(), BadValue: f.Operator, Detail: supported(validFieldOperators)})
+				nt.errs = append(nt.errs, field.NotSupported(ep.Child("operator"), f.Operator, validFieldOperators))
 			}
 		}
 	}
@@ -146,17 +136,17 @@ func CompileNodeSelector(ns *api.NodeSelector) *NodeSelector {
 		return out
 	}
 	var errs ErrorList
-	base := path{}.child("nodeSelectorTerms")
+	base := field.NewPath("nodeSelectorTerms")
 	for i := range ns.NodeSelectorTerms {
 		t := &ns.NodeSelectorTerms[i]
 		if len(t.MatchExpressions) == 0 && len(t.MatchFields) == 0 {
 			continue
 		}
-		nt := compileNodeTerm(t, base.index(i))
+		nt := compileNodeTerm(t, base.Index(i))
 		errs = append(errs, nt.errs...)
 		out.terms = append(out.terms, nt)
 	}
-	out.err = dedupe(errs).asError()
+	out.err = errs.ToAggregate()
 	return out
 }
 
@@ -291,7 +281,7 @@ func NewPreferredSchedulingTerms(terms []api.PreferredSchedulingTerm) (*Preferre
 		if t.Weight == 0 || (len(t.Preference.MatchExpressions) == 0 && len(t.Preference.MatchFields) == 0) {
 			continue
 		}
-		nt := compileNodeTerm(&t.Preference, path{}.index(i))
+		nt := compileNodeTerm(&t.Preference, (*field.Path)(nil).Index(i))
 		if len(nt.errs) != 0 {
 			errs = append(errs, nt.errs...)
 			continue
@@ -299,7 +289,7 @@ func NewPreferredSchedulingTerms(terms []api.PreferredSchedulingTerm) (*Preferre
 		out.terms = append(out.terms, weightedNodeTerm{nodeTerm: nt, weight: int64(t.Weight)})
 	}
 	if len(errs) != 0 {
-		return nil, dedupe(errs)
+		return nil, errs.ToAggregate()
 	}
 	return out, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/schedkit/schedkit/field"
 )
 
 // token kinds of the selector syntax.
@@ -217,7 +219,7 @@ func (p *parser) parseRequirement() (Requirement, error) {
 	if msgs := ValidateLabelKey(key); len(msgs) != 0 {
 		// Upstream validates the key here against a nil field path,
 		// which prints as "<nil>".
-		return Requirement{}, &FieldError{Type: ErrorTypeInvalid, Field: path{}.String(), BadValue: key, Detail: strings.Join(msgs, "; ")}
+		return Requirement{}, field.Invalid(nil, key, strings.Join(msgs, "; "))
 	}
 	if t, _ := p.peek(true); t == tokEnd || t == tokComma {
 		if op != OpDoesNotExist {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/field"
 )
 
 // Operator relates a label key to a requirement's values. The values are
@@ -51,79 +52,56 @@ type Requirement struct {
 //
 // The error, if any, is an ErrorList.
 func NewRequirement(key string, op Operator, values []string) (Requirement, error) {
-	return newRequirement(key, op, values, path{})
+	return newRequirement(key, op, values, nil)
 }
 
-func newRequirement(key string, op Operator, values []string, p path) (Requirement, error) {
+func newRequirement(key string, op Operator, values []string, p *field.Path) (Requirement, error) {
 	var errs ErrorList
 	if msgs := ValidateLabelKey(key); len(msgs) != 0 {
-		errs = append(errs, &FieldError{Type: ErrorTypeInvalid, Field: p.child("key").String(), BadValue: key, Detail: strings.Join(msgs, "; ")})
+		errs = append(errs, field.Invalid(p.Child("key"), key, strings.Join(msgs, "; ")))
 	}
-	vp := p.child("values")
+	vp := p.Child("values")
 	r := Requirement{key: key, operator: op, values: values}
 	switch op {
 	case OpIn, OpNotIn:
 		if len(values) == 0 {
-			errs = append(errs, &FieldError{Type: ErrorTypeInvalid, Field: vp.String(), BadValue: values, Detail: "for 'in', 'notin' operators, values set can't be empty"})
+			errs = append(errs, field.Invalid(vp, values, "for 'in', 'notin' operators, values set can't be empty"))
 		}
 	case OpEquals, OpDoubleEquals, OpNotEquals:
 		if len(values) != 1 {
-			errs = append(errs, &FieldError{Type: ErrorTypeInvalid, Field: vp.String(), BadValue: values, Detail: "exact-match compatibility requires one single value"})
+			errs = append(errs, field.Invalid(vp, values, "exact-match compatibility requires one single value"))
 		}
 	case OpExists, OpDoesNotExist:
 		if len(values) != 0 {
-			errs = append(errs, &FieldError{Type: ErrorTypeInvalid, Field: vp.String(), BadValue: values, Detail: "values set must be empty for exists and does not exist"})
+			errs = append(errs, field.Invalid(vp, values, "values set must be empty for exists and does not exist"))
 		}
 	case OpGreaterThan, OpLessThan:
 		if len(values) != 1 {
-			errs = append(errs, &FieldError{Type: ErrorTypeInvalid, Field: vp.String(), BadValue: values, Detail: "for 'Gt', 'Lt' operators, exactly one value is required"})
+			errs = append(errs, field.Invalid(vp, values, "for 'Gt', 'Lt' operators, exactly one value is required"))
 		}
 		for i, v := range values {
 			n, ok := parseInt64(v)
 			if !ok {
-				errs = append(errs, &FieldError{Type: ErrorTypeInvalid, Field: vp.index(i).String(), BadValue: v, Detail: "for 'Gt', 'Lt' operators, the value must be an integer"})
+				errs = append(errs, field.Invalid(vp.Index(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"))
 			} else if i == 0 {
 				r.num = n
 			}
 		}
 	default:
-		quoted := make([]string, len(validOperators))
-		for i, o := range validOperators {
-			quoted[i] = fmt.Sprintf("%q", string(o))
-		}
-		errs = append(errs, &FieldError{Type: ErrorTypeNotSupported, Field: p.child("operator").String(), BadValue: op, Detail: "supported values: " + strings.Join(quoted, ", ")})
+		errs = append(errs, field.NotSupported(p.Child("operator"), op, validOperators))
 	}
 	for i, v := range values {
 		if msgs := ValidateLabelValue(v); len(msgs) != 0 {
-			errs = append(errs, &FieldError{Type: ErrorTypeInvalid, Field: vp.index(i).key(key).String(), BadValue: v, Detail: strings.Join(msgs, "; ")})
+			errs = append(errs, field.Invalid(vp.Index(i).Key(key), v, strings.Join(msgs, "; ")))
 		}
 	}
 	if len(errs) != 0 {
-		return Requirement{}, dedupe(errs)
+		return Requirement{}, errs.ToAggregate()
 	}
 	// Keep a private copy so later changes to the caller's slice (say,
 	// the pod spec it came from) cannot change the compiled requirement.
 	r.values = append([]string(nil), values...)
 	return r, nil
-}
-
-// dedupe drops errors whose message repeats an earlier one, as
-// field.ErrorList.ToAggregate does.
-func dedupe(errs ErrorList) ErrorList {
-	if len(errs) < 2 {
-		return errs
-	}
-	seen := make(map[string]bool, len(errs))
-	out := errs[:0]
-	for _, e := range errs {
-		m := e.Error()
-		if seen[m] {
-			continue
-		}
-		seen[m] = true
-		out = append(out, e)
-	}
-	return out
 }
 
 // Key is the label key the requirement tests.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/field"
 )
 
 // supportedScoringStrategyTypes, sorted as upstream lists them in errors.
@@ -19,20 +20,20 @@ var supportedScoringStrategyTypes = []string{string(LeastAllocated), string(Most
 // shape. The error, if any, is an ErrorList.
 func (a *NodeResourcesFitArgs) Validate() error {
 	var errs ErrorList
-	var root fieldPath
-	resPath := root.child("ignoredResources")
+	var root *field.Path
+	resPath := root.Child("ignoredResources")
 	for i, res := range a.IgnoredResources {
-		errs = append(errs, validateLabelName(res, resPath.index(i))...)
+		errs = append(errs, validateLabelName(res, resPath.Index(i))...)
 	}
-	groupPath := root.child("ignoredResourceGroups")
+	groupPath := root.Child("ignoredResourceGroups")
 	for i, group := range a.IgnoredResourceGroups {
-		p := groupPath.index(i)
+		p := groupPath.Index(i)
 		if strings.Contains(group, "/") {
-			errs = append(errs, invalid(p, group, "resource group name can't contain '/'"))
+			errs = append(errs, field.Invalid(p, group, "resource group name can't contain '/'"))
 		}
 		errs = append(errs, validateLabelName(group, p)...)
 	}
-	strategyPath := root.child("scoringStrategy")
+	strategyPath := root.Child("scoringStrategy")
 	if s := a.ScoringStrategy; s != nil {
 		supported := false
 		for _, t := range supportedScoringStrategyTypes {
@@ -41,23 +42,23 @@ func (a *NodeResourcesFitArgs) Validate() error {
 			}
 		}
 		if !supported {
-			errs = append(errs, notSupported(strategyPath.child("type"), s.Type, supportedScoringStrategyTypes))
+			errs = append(errs, field.NotSupported(strategyPath.Child("type"), s.Type, supportedScoringStrategyTypes))
 		}
-		errs = append(errs, validateResources(s.Resources, strategyPath.child("resources"))...)
-		ratioPath := strategyPath.child("requestedToCapacityRatio")
+		errs = append(errs, validateResources(s.Resources, strategyPath.Child("resources"))...)
+		ratioPath := strategyPath.Child("requestedToCapacityRatio")
 		if s.Type == RequestedToCapacityRatio {
 			if s.RequestedToCapacityRatio == nil {
-				errs = append(errs, required(ratioPath, "must be specified when type is RequestedToCapacityRatio"))
+				errs = append(errs, field.Required(ratioPath, "must be specified when type is RequestedToCapacityRatio"))
 			} else {
-				errs = append(errs, validateFunctionShape(s.RequestedToCapacityRatio.Shape, ratioPath.child("shape"))...)
+				errs = append(errs, validateFunctionShape(s.RequestedToCapacityRatio.Shape, ratioPath.Child("shape"))...)
 			}
 		} else if s.RequestedToCapacityRatio != nil {
-			errs = append(errs, forbidden(ratioPath, "must be nil when type is not RequestedToCapacityRatio"))
+			errs = append(errs, field.Forbidden(ratioPath, "must be nil when type is not RequestedToCapacityRatio"))
 		}
 	} else {
-		errs = append(errs, required(strategyPath, "ScoringStrategy field is required"))
+		errs = append(errs, field.Required(strategyPath, "ScoringStrategy field is required"))
 	}
-	return errs.asError()
+	return errs.ToAggregate()
 }
 
 // Validate checks a as kube-scheduler's
@@ -65,44 +66,44 @@ func (a *NodeResourcesFitArgs) Validate() error {
 // every weight exactly 1. The error, if any, is an ErrorList.
 func (a *NodeResourcesBalancedAllocationArgs) Validate() error {
 	var errs ErrorList
-	var root fieldPath
+	var root *field.Path
 	seen := make(map[string]bool, len(a.Resources))
 	for i, r := range a.Resources {
-		p := root.child("resources").index(i)
+		p := root.Child("resources").Index(i)
 		if seen[r.Name] {
-			errs = append(errs, duplicate(p.child("name"), r.Name))
+			errs = append(errs, field.Duplicate(p.Child("name"), r.Name))
 		} else {
 			seen[r.Name] = true
 		}
 		if r.Weight != 1 {
-			errs = append(errs, invalid(p.child("weight"), r.Weight, "must be 1"))
+			errs = append(errs, field.Invalid(p.Child("weight"), r.Weight, "must be 1"))
 		}
 	}
-	return errs.asError()
+	return errs.ToAggregate()
 }
 
 // validateLabelName mirrors apimachinery's ValidateLabelName: one Invalid
 // error per problem with the qualified name.
-func validateLabelName(name string, p fieldPath) ErrorList {
+func validateLabelName(name string, p *field.Path) ErrorList {
 	var errs ErrorList
 	for _, msg := range affinity.ValidateLabelKey(name) {
-		errs = append(errs, invalid(p, name, msg))
+		errs = append(errs, field.Invalid(p, name, msg))
 	}
 	return errs
 }
 
-func validateResources(resources []ResourceSpec, p fieldPath) ErrorList {
+func validateResources(resources []ResourceSpec, p *field.Path) ErrorList {
 	var errs ErrorList
 	for i, r := range resources {
 		if r.Weight <= 0 || r.Weight > MaxResourceWeight {
 			msg := fmt.Sprintf("resource weight of %v not in valid range (0, %d]", r.Name, MaxResourceWeight)
-			errs = append(errs, invalid(p.index(i).child("weight"), r.Weight, msg))
+			errs = append(errs, field.Invalid(p.Index(i).Child("weight"), r.Weight, msg))
 		}
 	}
 	return errs
 }
 
-func validateFunctionShape(shape []UtilizationShapePoint, p fieldPath) ErrorList {
+func validateFunctionShape(shape []UtilizationShapePoint, p *field.Path) ErrorList {
 	const (
 		minUtilization = 0
 		maxUtilization = MaxUtilization
@@ -111,20 +112,20 @@ func validateFunctionShape(shape []UtilizationShapePoint, p fieldPath) ErrorList
 	)
 	var errs ErrorList
 	if len(shape) == 0 {
-		return append(errs, required(p, "at least one point must be specified"))
+		return append(errs, field.Required(p, "at least one point must be specified"))
 	}
 	for i := 1; i < len(shape); i++ {
 		if shape[i-1].Utilization >= shape[i].Utilization {
-			errs = append(errs, invalid(p.index(i).child("utilization"), shape[i].Utilization, "values must be sorted in increasing order"))
+			errs = append(errs, field.Invalid(p.Index(i).Child("utilization"), shape[i].Utilization, "values must be sorted in increasing order"))
 			break
 		}
 	}
 	for i, pt := range shape {
 		if pt.Utilization < minUtilization || pt.Utilization > maxUtilization {
-			errs = append(errs, invalid(p.index(i).child("utilization"), pt.Utilization, fmt.Sprintf("not in valid range [%d, %d]", minUtilization, maxUtilization)))
+			errs = append(errs, field.Invalid(p.Index(i).Child("utilization"), pt.Utilization, fmt.Sprintf("not in valid range [%d, %d]", minUtilization, maxUtilization)))
 		}
 		if pt.Score < minScore || pt.Score > maxScore {
-			errs = append(errs, invalid(p.index(i).child("score"), pt.Score, fmt.Sprintf("not in valid range [%d, %d]", minScore, maxScore)))
+			errs = append(errs, field.Invalid(p.Index(i).Child("score"), pt.Score, fmt.Sprintf("not in valid range [%d, %d]", minScore, maxScore)))
 		}
 	}
 	return errs
@@ -142,18 +143,18 @@ func (a *NodeAffinityArgs) Validate() error {
 		return nil
 	}
 	var errs ErrorList
-	root := fieldPath("").child("addedAffinity")
+	root := field.NewPath("addedAffinity")
 	if ns := a.AddedAffinity.RequiredDuringSchedulingIgnoredDuringExecution; ns != nil {
 		if _, err := affinity.NewNodeSelector(ns); err != nil {
-			errs = append(errs, fromAffinity(err, string(root.child("requiredDuringSchedulingIgnoredDuringExecution"))+".")...)
+			errs = append(errs, fromAffinity(err, root.Child("requiredDuringSchedulingIgnoredDuringExecution").String()+".")...)
 		}
 	}
 	if terms := a.AddedAffinity.PreferredDuringSchedulingIgnoredDuringExecution; len(terms) != 0 {
 		if _, err := affinity.NewPreferredSchedulingTerms(terms); err != nil {
-			errs = append(errs, fromAffinity(err, string(root.child("preferredDuringSchedulingIgnoredDuringExecution")))...)
+			errs = append(errs, fromAffinity(err, root.Child("preferredDuringSchedulingIgnoredDuringExecution").String())...)
 		}
 	}
-	return errs.asError()
+	return errs.ToAggregate()
 }
 
 // fromAffinity converts package affinity's errors, whose field paths are
@@ -165,7 +166,7 @@ func fromAffinity(err error, prefix string) ErrorList {
 	}
 	out := make(ErrorList, len(l))
 	for i, e := range l {
-		out[i] = &FieldError{Type: ErrorType(e.Type), Field: prefix + e.Field, BadValue: e.BadValue, Detail: e.Detail}
+		out[i] = &FieldError{Type: e.Type, Field: prefix + e.Field, BadValue: e.BadValue, Detail: e.Detail}
 	}
 	return out
 }
