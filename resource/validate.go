@@ -3,77 +3,37 @@ package resource
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/field"
 )
 
-// FieldErrorType says what kind of problem a FieldError reports.
-type FieldErrorType string
+// FieldErrorType says what kind of problem a FieldError reports: package
+// field's ErrorType, whose String is the phrase the API server prints.
+type FieldErrorType = field.ErrorType
 
 // The kinds of field errors, worded as the API server words them.
 const (
 	// FieldValueInvalid: the value is not allowed.
-	FieldValueInvalid FieldErrorType = "Invalid value"
+	FieldValueInvalid = field.ErrorTypeInvalid
 	// FieldValueRequired: the field must be set.
-	FieldValueRequired FieldErrorType = "Required value"
+	FieldValueRequired = field.ErrorTypeRequired
 	// FieldValueNotSupported: the value is not one of a fixed set.
-	FieldValueNotSupported FieldErrorType = "Unsupported value"
+	FieldValueNotSupported = field.ErrorTypeNotSupported
 	// FieldValueDuplicate: the value must be unique and is not.
-	FieldValueDuplicate FieldErrorType = "Duplicate value"
+	FieldValueDuplicate = field.ErrorTypeDuplicate
 	// FieldValueForbidden: the field may not be set this way.
-	FieldValueForbidden FieldErrorType = "Forbidden"
+	FieldValueForbidden = field.ErrorTypeForbidden
 )
 
-// FieldError is one problem Validate found: the field's path, such as
-// spec.containers[0].resources.requests.cpu, what is wrong and the value.
-type FieldError struct {
-	// Type is the kind of problem.
-	Type FieldErrorType
-	// Field is the path of the offending field.
-	Field string
-	// BadValue is the offending value as text; empty for Required and
-	// Forbidden.
-	BadValue string
-	// Detail explains the problem; for NotSupported it lists the
-	// supported values.
-	Detail string
-}
-
-// Error formats e the way the API server formats a field error, such as
+// FieldError is one problem Validate found, package field's Error: the
+// field's path, such as spec.containers[0].resources.requests.cpu, what is
+// wrong, the value (as text) and a detail, printed the way the API server
+// prints a field error, such as
 // `spec.containers[0].resources.requests.cpu: Invalid value: "2": must be
 // less than or equal to cpu limit of 1`.
-func (e *FieldError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Field)
-	b.WriteString(": ")
-	b.WriteString(string(e.Type))
-	switch e.Type {
-	case FieldValueInvalid, FieldValueNotSupported, FieldValueDuplicate:
-		b.WriteString(": ")
-		b.WriteString(strconv.Quote(e.BadValue))
-	}
-	if e.Detail != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Detail)
-	}
-	return b.String()
-}
-
-type fieldErrors []error
-
-func (l *fieldErrors) add(t FieldErrorType, field, value, detail string) {
-	*l = append(*l, &FieldError{Type: t, Field: field, BadValue: value, Detail: detail})
-}
-
-func supportedValues[T ~string](vs ...T) string {
-	q := make([]string, len(vs))
-	for i, v := range vs {
-		q[i] = strconv.Quote(string(v))
-	}
-	return "supported values: " + strings.Join(q, ", ")
-}
+type FieldError = field.Error
 
 // Validate checks the pod's resources and the fields they depend on the
 // way the API server's validation does, and returns every problem found,
@@ -108,69 +68,70 @@ func Validate(pod *api.Pod) error {
 	if pod == nil {
 		return errors.New("resource: Validate of a nil pod")
 	}
-	var errs fieldErrors
+	var errs field.ErrorList
 	spec := &pod.Spec
+	specPath := field.NewPath("spec")
 	if len(spec.Containers) == 0 {
-		errs.add(FieldValueRequired, "spec.containers", "", "")
+		errs = append(errs, field.Required(specPath.Child("containers"), ""))
 	}
 	seen := map[string]bool{}
-	check := func(c *api.Container, path string) {
+	check := func(c *api.Container, path *field.Path) {
 		if c.Name == "" {
-			errs.add(FieldValueRequired, path+".name", "", "")
+			errs = append(errs, field.Required(path.Child("name"), ""))
 		} else if seen[c.Name] {
-			errs.add(FieldValueDuplicate, path+".name", c.Name, "")
+			errs = append(errs, field.Duplicate(path.Child("name"), c.Name))
 		}
 		seen[c.Name] = true
 		if c.RestartPolicy != nil {
 			switch *c.RestartPolicy {
 			case "Always", "OnFailure", "Never":
 			default:
-				errs.add(FieldValueNotSupported, path+".restartPolicy", string(*c.RestartPolicy), supportedValues("Always", "Never", "OnFailure"))
+				errs = append(errs, field.NotSupported(path.Child("restartPolicy"), string(*c.RestartPolicy), []string{"Always", "Never", "OnFailure"}))
 			}
 		}
-		validateRequirements(&errs, &c.Resources, path+".resources", false)
+		validateRequirements(&errs, &c.Resources, path.Child("resources"), false)
 	}
 	for i := range spec.Containers {
-		check(&spec.Containers[i], fmt.Sprintf("spec.containers[%d]", i))
+		check(&spec.Containers[i], specPath.Child("containers").Index(i))
 	}
 	for i := range spec.InitContainers {
-		check(&spec.InitContainers[i], fmt.Sprintf("spec.initContainers[%d]", i))
+		check(&spec.InitContainers[i], specPath.Child("initContainers").Index(i))
 	}
 	switch spec.RestartPolicy {
 	case "", api.RestartPolicyAlways, api.RestartPolicyOnFailure, api.RestartPolicyNever:
 	default:
-		errs.add(FieldValueNotSupported, "spec.restartPolicy", string(spec.RestartPolicy), supportedValues(api.RestartPolicyAlways, api.RestartPolicyOnFailure, api.RestartPolicyNever))
+		errs = append(errs, field.NotSupported(specPath.Child("restartPolicy"), string(spec.RestartPolicy), []api.RestartPolicy{api.RestartPolicyAlways, api.RestartPolicyOnFailure, api.RestartPolicyNever}))
 	}
 	if p := spec.PreemptionPolicy; p != nil {
 		switch *p {
 		case api.PreemptLowerPriority, api.PreemptNever:
 		case "":
-			errs.add(FieldValueRequired, "spec.preemptionPolicy", "", "")
+			errs = append(errs, field.Required(specPath.Child("preemptionPolicy"), ""))
 		default:
-			errs.add(FieldValueNotSupported, "spec.preemptionPolicy", string(*p), supportedValues(api.PreemptLowerPriority, api.PreemptNever))
+			errs = append(errs, field.NotSupported(specPath.Child("preemptionPolicy"), string(*p), []api.PreemptionPolicy{api.PreemptLowerPriority, api.PreemptNever}))
 		}
 	}
 	if spec.Overhead != nil {
-		validateRequirements(&errs, &api.ResourceRequirements{Limits: spec.Overhead}, "spec.overhead", false)
+		validateRequirements(&errs, &api.ResourceRequirements{Limits: spec.Overhead}, specPath.Child("overhead"), false)
 	}
 	if spec.Resources != nil {
-		validateRequirements(&errs, spec.Resources, "spec.resources", true)
+		validateRequirements(&errs, spec.Resources, specPath.Child("resources"), true)
 		validatePodLevelConsistency(&errs, pod)
 	}
 	if len(errs) == 0 {
 		return nil
 	}
-	return errors.Join(errs...)
+	return errors.Join(errs.Unwrap()...)
 }
 
 // validateRequirements checks one set of requests and limits; podLevel
 // selects the pod-level name rules.
-func validateRequirements(errs *fieldErrors, r *api.ResourceRequirements, path string, podLevel bool) {
-	limPath, reqPath := path+".limits", path+".requests"
+func validateRequirements(errs *field.ErrorList, r *api.ResourceRequirements, path *field.Path, podLevel bool) {
+	limPath, reqPath := path.Child("limits"), path.Child("requests")
 	cpuOrMemory, hugePages := false, false
 	for _, k := range ResourceNames(r.Limits) {
 		q := r.Limits[k]
-		p := limPath + "." + string(k)
+		p := limPath.Child(string(k))
 		validateResourceName(errs, k, p, podLevel)
 		validateQuantity(errs, k, q, p)
 		if IsHugePageResourceName(k) {
@@ -182,17 +143,17 @@ func validateRequirements(errs *fieldErrors, r *api.ResourceRequirements, path s
 	}
 	for _, k := range ResourceNames(r.Requests) {
 		q := r.Requests[k]
-		p := reqPath + "." + string(k)
+		p := reqPath.Child(string(k))
 		validateResourceName(errs, k, p, podLevel)
 		validateQuantity(errs, k, q, p)
 		if lim, ok := r.Limits[k]; ok {
 			if q.Cmp(lim) != 0 && !IsOvercommitAllowed(k) {
-				errs.add(FieldValueInvalid, p, q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String()))
+				*errs = append(*errs, field.Invalid(p, q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
 			} else if q.Cmp(lim) > 0 {
-				errs.add(FieldValueInvalid, p, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String()))
+				*errs = append(*errs, field.Invalid(p, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
 			}
 		} else if !IsOvercommitAllowed(k) {
-			errs.add(FieldValueRequired, limPath+"."+string(k), "", "Limit must be set for non overcommitable resources")
+			*errs = append(*errs, field.Required(limPath.Child(string(k)), "Limit must be set for non overcommitable resources"))
 		}
 		if IsHugePageResourceName(k) {
 			hugePages = true
@@ -202,53 +163,54 @@ func validateRequirements(errs *fieldErrors, r *api.ResourceRequirements, path s
 		}
 	}
 	if hugePages && !cpuOrMemory {
-		errs.add(FieldValueForbidden, path, "", "HugePages require cpu or memory")
+		*errs = append(*errs, field.Forbidden(path, "HugePages require cpu or memory"))
 	}
 }
 
-func validateResourceName(errs *fieldErrors, k api.ResourceName, path string, podLevel bool) {
+func validateResourceName(errs *field.ErrorList, k api.ResourceName, path *field.Path, podLevel bool) {
 	s := string(k)
 	if msgs := qualifiedNameErrors(s); len(msgs) > 0 {
 		for _, m := range msgs {
-			errs.add(FieldValueInvalid, path, s, m)
+			*errs = append(*errs, field.Invalid(path, s, m))
 		}
 		return
 	}
 	noDomain := !strings.Contains(s, "/")
 	if noDomain && !IsStandardResourceName(k) {
-		errs.add(FieldValueInvalid, path, s, "must be a standard resource type or fully qualified")
+		*errs = append(*errs, field.Invalid(path, s, "must be a standard resource type or fully qualified"))
 		if podLevel {
 			return
 		}
 	}
 	if podLevel {
 		if !IsSupportedPodLevelResource(k) {
-			errs.add(FieldValueNotSupported, path, s, supportedValues(SupportedPodLevelResources()...))
+			*errs = append(*errs, field.NotSupported(path, s, SupportedPodLevelResources()))
 		}
 		return
 	}
 	if noDomain {
 		if !IsStandardContainerResourceName(k) {
-			errs.add(FieldValueInvalid, path, s, "must be a standard resource for containers")
+			*errs = append(*errs, field.Invalid(path, s, "must be a standard resource for containers"))
 		}
 	} else if !IsNativeResource(k) && !IsExtendedResourceName(k) {
-		errs.add(FieldValueInvalid, path, s, "doesn't follow extended resource name standard")
+		*errs = append(*errs, field.Invalid(path, s, "doesn't follow extended resource name standard"))
 	}
 }
 
-func validateQuantity(errs *fieldErrors, k api.ResourceName, q Quantity, path string) {
+func validateQuantity(errs *field.ErrorList, k api.ResourceName, q Quantity, path *field.Path) {
 	if q.Sign() < 0 {
-		errs.add(FieldValueInvalid, path, q.String(), "must be greater than or equal to 0")
+		*errs = append(*errs, field.Invalid(path, q.String(), "must be greater than or equal to 0"))
 	}
 	if IsIntegerResourceName(k) && q.MilliValue()%1000 != 0 {
-		errs.add(FieldValueInvalid, path, q.String(), "must be an integer")
+		*errs = append(*errs, field.Invalid(path, q.String(), "must be an integer"))
 	}
 }
 
 // validatePodLevelConsistency checks pod-level resources against the
 // containers' (validatePodResourceConsistency upstream).
-func validatePodLevelConsistency(errs *fieldErrors, pod *api.Pod) {
+func validatePodLevelConsistency(errs *field.ErrorList, pod *api.Pod) {
 	r := pod.Spec.Resources
+	spec := field.NewPath("spec")
 	ctrReqs := AggregateContainerRequests(pod, PodResourcesOptions{})
 	for _, k := range ResourceNames(ctrReqs) {
 		podReq, ok := r.Requests[k]
@@ -256,7 +218,7 @@ func validatePodLevelConsistency(errs *fieldErrors, pod *api.Pod) {
 			continue
 		}
 		if c := ctrReqs[k]; c.Cmp(podReq) > 0 {
-			errs.add(FieldValueInvalid, "spec.resources.requests."+string(k), podReq.String(), "must be greater than or equal to aggregate container requests of "+c.String())
+			*errs = append(*errs, field.Invalid(spec.Child("resources", "requests", string(k)), podReq.String(), "must be greater than or equal to aggregate container requests of "+c.String()))
 		}
 	}
 	ctrLims := AggregateContainerLimits(pod, PodResourcesOptions{})
@@ -269,7 +231,7 @@ func validatePodLevelConsistency(errs *fieldErrors, pod *api.Pod) {
 			continue
 		}
 		if c := ctrLims[k]; c.Cmp(podLim) > 0 {
-			errs.add(FieldValueInvalid, "spec.resources.limits."+string(k), podLim.String(), "must be greater than or equal to aggregate container limits of "+c.String())
+			*errs = append(*errs, field.Invalid(spec.Child("resources", "limits", string(k)), podLim.String(), "must be greater than or equal to aggregate container limits of "+c.String()))
 		}
 	}
 	for i := range pod.Spec.Containers {
@@ -280,7 +242,7 @@ func validatePodLevelConsistency(errs *fieldErrors, pod *api.Pod) {
 				continue
 			}
 			if l := c.Resources.Limits[k]; l.Cmp(podLim) > 0 {
-				errs.add(FieldValueInvalid, fmt.Sprintf("spec.containers[%d].resources.limits.%s", i, k), l.String(), "must be less than or equal to pod limits of "+podLim.String())
+				*errs = append(*errs, field.Invalid(spec.Child("containers").Index(i).Child("resources", "limits", string(k)), l.String(), "must be less than or equal to pod limits of "+podLim.String()))
 			}
 		}
 	}
