@@ -134,6 +134,7 @@ func BenchmarkSchedule(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			defer f.Close()
 			up := upstream.MustConvert[v1.Pod](skPod)
 			b.ReportAllocs()
 			for b.Loop() {

@@ -99,7 +99,10 @@ func DefaultedPod(pod *api.Pod) *v1.Pod {
 func PodResources(in *regression.PodResourcesInput) regression.PodResourcesAnswer {
 	pod := MustConvert[v1.Pod](in.Pod)
 	opts := resourcehelper.PodResourcesOptions{
-		UseStatusResources:          in.Options.UseStatusResources,
+		UseStatusResources: in.Options.UseStatusResources,
+		// InPlacePodLevelResourcesVerticalScaling is on by default in
+		// v1.37, so status resources include the pod-level ones.
+		InPlacePodLevelResourcesVerticalScalingEnabled: in.Options.UseStatusResources,
 		ExcludeOverhead:             in.Options.ExcludeOverhead,
 		SkipPodLevelResources:       in.Options.SkipPodLevelResources,
 		SkipContainerLevelResources: in.Options.SkipContainerLevelResources,

@@ -88,6 +88,14 @@ type Framework struct {
 	FW       schedframework.Framework
 	Snapshot *cache.Snapshot
 	weights  map[string]int64
+	cancel   context.CancelFunc
+}
+
+// Close stops the framework's background goroutines (its metrics
+// recorder runs until the framework's context is cancelled).
+func (f *Framework) Close() {
+	f.cancel()
+	_ = f.FW.Close()
 }
 
 // NewFramework builds upstream's framework running exactly plugins, in
@@ -138,13 +146,15 @@ func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod,
 		}
 	}
 	snap := cache.NewSnapshot(pods, nodes)
+	ctx, cancel := context.WithCancel(ctx)
 	f, err := runtime.NewFramework(ctx, reg, profile,
 		runtime.WithSnapshotSharedLister(snap),
 		runtime.WithParallelism(parallelism))
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	return &Framework{FW: f, Snapshot: snap, weights: weights}, nil
+	return &Framework{FW: f, Snapshot: snap, weights: weights, cancel: cancel}, nil
 }
 
 // NodeInfos lists the snapshot's nodes.
@@ -247,5 +257,6 @@ func PluginsCycle(in *regression.PluginsInput) regression.PluginsAnswer {
 	if err != nil {
 		return regression.PluginsAnswer{Err: err.Error()}
 	}
+	defer f.Close()
 	return f.RunCycle(ctx, f.NodeInfos(), MustConvert[v1.Pod](in.Pod))
 }
