@@ -152,8 +152,9 @@ func (s *Snapshot) arrange() {
 	order := s.tree.all
 	if s.setDiff == 0 && s.last != nil {
 		order = func(yield func(string) bool) {
-			for _, ni := range s.last.nodes {
-				if !yield(ni.node.Name) {
+			last := &s.last.nodes
+			for i := range last.len() {
+				if !yield(last.at(i).node.Name) {
 					return
 				}
 			}
@@ -170,22 +171,22 @@ func (s *Snapshot) arrange() {
 		if j != k {
 			if !moved {
 				moved = true
-				s.ownNodes()
 				s.ownIndex()
 			}
-			other := s.nodes[k]
-			s.nodes[k], s.nodes[j] = s.nodes[j], other
+			other := s.nodes.at(k)
+			s.nodes.set(k, s.nodes.at(j), s.epoch)
+			s.nodes.set(j, other, s.epoch)
 			s.index[name] = k
 			s.index[other.node.Name] = j
 		}
 		k++
 	}
-	if k != len(s.nodes) {
+	if k != s.nodes.len() {
 		panic("cluster: node order out of sync")
 	}
 	if moved {
 		for key := range s.topo {
-			s.topo[key] = buildDomains(s.nodes, key)
+			s.topo[key] = buildDomainsVec(&s.nodes, key)
 		}
 	}
 }

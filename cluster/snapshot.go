@@ -20,10 +20,13 @@ import (
 // current view; a scheduling cycle that needs a consistent picture across
 // several calls takes View() once and reads from it. Views are cheap: a
 // view is made at most once per change, and changing the snapshot never
-// modifies what a view holds. The writer copies a NodeInfo (and the node
-// slice, name index and topology lists) the first time it changes it
-// after a view was handed out, and changes it in place otherwise, so
-// building a snapshot copies nothing.
+// modifies what a view holds. The writer copies a NodeInfo (and the
+// chunk of the node list holding it, the list's small array of chunks,
+// the name index and topology lists) the first time it changes it after
+// a view was handed out, and changes it in place otherwise, so building
+// a snapshot copies nothing and a view after one pod change costs a copy
+// of that node, one chunk of 128 node pointers and the chunk array, not
+// of the whole list.
 //
 // Nodes are listed in kube-scheduler's order, which decides which nodes
 // a scheduling cycle evaluates when it scores only a percentage of them
@@ -62,8 +65,9 @@ type Snapshot struct {
 	// nodes and index are the nodes and their positions. A view gets
 	// them in kube-scheduler's order (arrange); between views an added
 	// node goes last and a removed one's place goes to the last node.
-	nodes      []*NodeInfo
-	nodesEpoch uint64
+	// The list is in chunks (nodeVec): the writer copies only the chunks
+	// it changes after a view was handed out.
+	nodes      nodeVec
 	index      map[string]int
 	indexEpoch uint64
 
@@ -178,14 +182,14 @@ func (s *Snapshot) init(nodes, pods int) {
 	}
 	s.epoch = 1
 	s.index = make(map[string]int, nodes)
-	s.nodes = make([]*NodeInfo, 0, nodes)
+	s.nodes = nodeVec{chunks: make([]*nodeChunk, 0, (nodes+chunkLen-1)/chunkLen), epoch: s.epoch}
 	s.pods = make(map[podKey]podEntry, pods)
 	s.uids = make(map[string]podKey, pods)
 	s.images = make(map[string]int)
 	s.dirtyImages = make(map[string]struct{})
 	s.orphans = make(map[string][]*PodInfo)
 	s.topo = make(map[string]*domainIndex)
-	s.nodesEpoch, s.indexEpoch = s.epoch, s.epoch
+	s.indexEpoch = s.epoch
 }
 
 // scratch returns the writer's scratch resource list.
@@ -208,24 +212,15 @@ func (s *Snapshot) changed() { s.view = nil }
 // mutable returns node i for changing, copying it first if a reader may
 // hold it, and stamps it with a new generation.
 func (s *Snapshot) mutable(i int) *NodeInfo {
-	ni := s.nodes[i]
+	ni := s.nodes.at(i)
 	if ni.cow != s.epoch {
 		ni = ni.cowClone()
 		ni.cow = s.epoch
-		s.ownNodes()
-		s.nodes[i] = ni
+		s.nodes.set(i, ni, s.epoch)
 	}
 	ni.Generation = s.nextGen()
 	s.changed()
 	return ni
-}
-
-// ownNodes makes the node slice private to the writer.
-func (s *Snapshot) ownNodes() {
-	if s.nodesEpoch != s.epoch {
-		s.nodes = append(make([]*NodeInfo, 0, len(s.nodes)+1), s.nodes...)
-		s.nodesEpoch = s.epoch
-	}
 }
 
 // ownIndex makes the name index private to the writer.
@@ -249,7 +244,7 @@ func (s *Snapshot) Generation() int64 {
 func (s *Snapshot) NumNodes() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.nodes)
+	return s.nodes.len()
 }
 
 // NumPods returns the number of pods the snapshot holds, including pods
@@ -314,12 +309,11 @@ func (s *Snapshot) View() *View {
 		nodes:      s.nodes,
 		index:      s.index,
 		generation: s.gen,
-		topo:       maps.Clone(s.topo),
 		snap:       s,
 		nodeSet:    s.nodeSet,
 	}
-	if v.topo == nil {
-		v.topo = map[string]*domainIndex{}
+	if len(s.topo) > 0 {
+		v.topo = maps.Clone(s.topo)
 	}
 	s.view = v
 	s.last = v
@@ -373,10 +367,9 @@ func (s *Snapshot) addNode(node *api.Node) error {
 	delete(s.orphans, node.Name)
 	ni.Generation = s.nextGen()
 
-	s.ownNodes()
 	s.ownIndex()
-	i := len(s.nodes)
-	s.nodes = append(s.nodes, ni)
+	i := s.nodes.len()
+	s.nodes.push(ni, s.epoch)
 	s.index[node.Name] = i
 	s.tree.add(s.tree.key(node), node.Name)
 	s.noteMembership(node.Name, true)
@@ -406,7 +399,7 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 	if !ok {
 		return fmt.Errorf("node %q: not in the snapshot", node.Name)
 	}
-	old := s.nodes[i].node
+	old := s.nodes.at(i).node
 	ni := s.mutable(i)
 	ni.node = node
 	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
@@ -447,15 +440,14 @@ func (s *Snapshot) RemoveNode(name string) error {
 	if !ok {
 		return fmt.Errorf("node %q: not in the snapshot", name)
 	}
-	ni := s.nodes[i]
+	ni := s.nodes.at(i)
 	if len(ni.Pods) > 0 {
 		s.orphans[name] = append([]*PodInfo(nil), ni.Pods...)
 	}
 	s.countImages(ni.node, -1)
-	s.ownNodes()
 	s.ownIndex()
-	last := len(s.nodes) - 1
-	moved := s.nodes[last]
+	last := s.nodes.len() - 1
+	moved := s.nodes.at(last)
 	for key, d := range s.topo {
 		v, has := ni.node.Labels[key]
 		mv, movedHas := moved.node.Labels[key]
@@ -471,9 +463,8 @@ func (s *Snapshot) RemoveNode(name string) error {
 			d.insert(mv, i)
 		}
 	}
-	s.nodes[i] = moved
-	s.nodes[last] = nil
-	s.nodes = s.nodes[:last]
+	s.nodes.set(i, moved, s.epoch)
+	s.nodes.pop(s.epoch)
 	if last != i {
 		s.index[moved.node.Name] = i
 	}
@@ -520,7 +511,8 @@ func (s *Snapshot) refreshImages() {
 		return
 	}
 	count := func(name string) int { return s.images[name] }
-	for i, ni := range s.nodes {
+	for i := range s.nodes.len() {
+		ni := s.nodes.at(i)
 		stale := ni.ImageStates == nil && len(ni.node.Status.Images) > 0
 		if !stale && len(s.dirtyImages) > 0 {
 			for name := range ni.ImageStates {
@@ -622,7 +614,7 @@ func (s *Snapshot) place(pod *api.Pod, p *PodInfo, nodeName string) error {
 		}
 	}
 	if i, ok := s.index[nodeName]; ok {
-		if err := fits(s.nodes[i], p); err != nil {
+		if err := fits(s.nodes.at(i), p); err != nil {
 			return err
 		}
 		s.mutable(i).addPod(p)
@@ -727,7 +719,7 @@ func (s *Snapshot) UpdatePod(oldPod, newPod *api.Pod) error {
 		nodeName = e.node
 	}
 	if i, ok := s.index[nodeName]; ok {
-		ni := s.nodes[i]
+		ni := s.nodes.at(i)
 		if nodeName == e.node {
 			tmp := &NodeInfo{Requested: ni.Requested.Clone(), NonZeroRequested: ni.NonZeroRequested}
 			tmp.Requested.Sub(e.info.Requests)

@@ -19,11 +19,23 @@ type domainIndex struct {
 func buildDomains(nodes []*NodeInfo, key string) *domainIndex {
 	d := &domainIndex{domains: map[string][]int{}}
 	for i, ni := range nodes {
-		if v, ok := ni.node.Labels[key]; ok {
-			d.domains[v] = append(d.domains[v], i)
-		}
+		d.add(key, i, ni)
 	}
 	return d
+}
+
+// buildDomainsVec is buildDomains over a chunked list.
+func buildDomainsVec(nodes *nodeVec, key string) *domainIndex {
+	d := &domainIndex{domains: map[string][]int{}}
+	nodes.each(func(i int, ni *NodeInfo) { d.add(key, i, ni) })
+	return d
+}
+
+// add puts node i in the domain of its value of key, if it has one.
+func (d *domainIndex) add(key string, i int, ni *NodeInfo) {
+	if v, ok := ni.node.Labels[key]; ok {
+		d.domains[v] = append(d.domains[v], i)
+	}
 }
 
 // adoptDomains lets the snapshot keep a key's domains, computed by a
@@ -41,6 +53,9 @@ func (s *Snapshot) adoptDomains(key string, d *domainIndex, nodeSet int64) {
 	if s.view != nil {
 		s.view.mu.Lock()
 		if _, ok := s.view.topo[key]; !ok {
+			if s.view.topo == nil {
+				s.view.topo = map[string]*domainIndex{}
+			}
 			s.view.topo[key] = d
 		}
 		s.view.mu.Unlock()

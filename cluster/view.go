@@ -9,7 +9,7 @@ import (
 // each other whatever the snapshot's writer does meanwhile. Its methods
 // are safe for concurrent use.
 type View struct {
-	nodes      []*NodeInfo
+	nodes      nodeVec
 	index      map[string]int
 	generation int64
 
@@ -17,7 +17,10 @@ type View struct {
 	nodeSet int64
 
 	mu   sync.Mutex
-	topo map[string]*domainIndex
+	topo map[string]*domainIndex // nil until a key is asked for
+
+	flatOnce sync.Once
+	flat     []*NodeInfo
 
 	affinityOnce     sync.Once
 	withAffinity     []*NodeInfo
@@ -26,13 +29,18 @@ type View struct {
 
 // Nodes returns the NodeInfos in kube-scheduler's order: round-robin over
 // zones (see Snapshot). Do not modify the slice or the NodeInfos.
-func (v *View) Nodes() []*NodeInfo { return v.nodes }
+// The first call lists them (a NodeList lists the nodes of successive
+// views more cheaply).
+func (v *View) Nodes() []*NodeInfo {
+	v.flatOnce.Do(func() { v.flat = v.nodes.appendTo(make([]*NodeInfo, 0, v.nodes.len())) })
+	return v.flat
+}
 
 // List is Nodes, by upstream's name; it is in the same order.
-func (v *View) List() []*NodeInfo { return v.nodes }
+func (v *View) List() []*NodeInfo { return v.Nodes() }
 
 // NumNodes returns the number of nodes.
-func (v *View) NumNodes() int { return len(v.nodes) }
+func (v *View) NumNodes() int { return v.nodes.len() }
 
 // Generation returns the snapshot's generation when the view was made.
 func (v *View) Generation() int64 { return v.generation }
@@ -43,7 +51,7 @@ func (v *View) Get(name string) (*NodeInfo, bool) {
 	if !ok {
 		return nil, false
 	}
-	return v.nodes[i], true
+	return v.nodes.at(i), true
 }
 
 // Index returns the position of the named node in Nodes.
@@ -66,11 +74,14 @@ func (v *View) Domains(key string) map[string][]int {
 	if ok {
 		return d.domains
 	}
-	d = buildDomains(v.nodes, key)
+	d = buildDomainsVec(&v.nodes, key)
 	v.mu.Lock()
 	if prev, ok := v.topo[key]; ok {
 		d = prev
 	} else {
+		if v.topo == nil {
+			v.topo = map[string]*domainIndex{}
+		}
 		v.topo[key] = d
 	}
 	v.mu.Unlock()
@@ -93,12 +104,12 @@ func (v *View) HavePodsWithRequiredAntiAffinityNodes() []*NodeInfo {
 }
 
 func (v *View) affinityLists() {
-	for _, ni := range v.nodes {
+	v.nodes.each(func(_ int, ni *NodeInfo) {
 		if len(ni.PodsWithAffinity) > 0 {
 			v.withAffinity = append(v.withAffinity, ni)
 		}
 		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
 			v.withRequiredAnti = append(v.withRequiredAnti, ni)
 		}
-	}
+	})
 }

@@ -152,6 +152,7 @@ type Scheduler struct {
 	nominated nominator
 
 	// per-cycle scratch, reused
+	nodeList cluster.NodeList
 	scoreBuf framework.ScoreBuffer
 	filter   filterScratch
 	one      [1]*cluster.NodeInfo
@@ -346,7 +347,9 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 // over the nodes from the rotating start index.
 func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, view *cluster.View) ([]*cluster.NodeInfo, framework.Diagnosis, error) {
 	diag := framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}
-	allNodes := view.Nodes()
+	// The cycle's node list, refreshed from the last cycle's: only the
+	// nodes that changed since are copied.
+	allNodes := s.nodeList.Update(view)
 	preRes, st, unschedPlugins := prof.RunPreFilterPlugins(ctx, state, pod, allNodes)
 	diag.UnschedulablePlugins = unschedPlugins
 	if !st.IsSuccess() {
