@@ -65,13 +65,21 @@ func incomingPod(nodes []*api.Node) *rapid.Generator[*api.Pod] {
 			p.Spec.NodeSelector = map[string]string{clustergen.LabelZone: rapid.SampledFrom(clustergen.Zones).Draw(t, "zone")}
 		case 1:
 			na := &api.NodeAffinity{}
-			if rapid.Bool().Draw(t, "required") {
+			switch rapid.IntRange(0, 5).Draw(t, "required") {
+			case 0, 1, 2:
 				na.RequiredDuringSchedulingIgnoredDuringExecution = &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{zoneTerm()}}
+			case 3:
+				// Possibly invalid terms: the plugin reports them lazily.
+				na.RequiredDuringSchedulingIgnoredDuringExecution = &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{
+					affinitygen.AnyNodeSelectorTerm().Draw(t, "anyTerm"), zoneTerm()}}
 			}
 			for range rapid.IntRange(0, 3).Draw(t, "preferred") {
 				term := zoneTerm()
-				if rapid.IntRange(0, 3).Draw(t, "arbitraryPreference") == 0 {
+				switch rapid.IntRange(0, 7).Draw(t, "arbitraryPreference") {
+				case 0, 1:
 					term = affinitygen.NodeSelectorTerm().Draw(t, "term")
+				case 2:
+					term = affinitygen.AnyNodeSelectorTerm().Draw(t, "anyTerm")
 				}
 				na.PreferredDuringSchedulingIgnoredDuringExecution = append(na.PreferredDuringSchedulingIgnoredDuringExecution,
 					api.PreferredSchedulingTerm{Weight: rapid.Int32Range(1, 100).Draw(t, "weight"), Preference: term})

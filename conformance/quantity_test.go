@@ -8,6 +8,8 @@ import (
 
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/quantity"
+	"github.com/schedkit/schedkit/quantity/quantitygen"
 )
 
 // oddQuantities are inputs at the edges of the grammar and of int64.
@@ -34,7 +36,8 @@ var suffixes = []string{
 
 // quantityString draws strings that look like quantities, valid or not:
 // a sign, digits (leading zeros, long runs), a fraction, a suffix or
-// exponent, white space; plus the odd inputs and arbitrary text.
+// exponent, white space; schedkit's quantitygen strings and canonical
+// forms; the odd inputs; arbitrary text.
 func quantityString() *rapid.Generator[string] {
 	digits := rapid.Custom(func(t *rapid.T) string {
 		switch rapid.IntRange(0, 9).Draw(t, "digitsKind") {
@@ -68,6 +71,8 @@ func quantityString() *rapid.Generator[string] {
 	})
 	return rapid.OneOf(
 		structured, structured, structured, structured,
+		quantitygen.String(),
+		rapid.Map(quantitygen.Quantity(), quantity.Quantity.String),
 		rapid.SampledFrom(oddQuantities),
 		rapid.StringOfN(rapid.RuneFrom([]rune("0123456789.+-eEinumkKMGTP ")), 0, 12, -1),
 		rapid.String(),
@@ -80,6 +85,13 @@ func quantityInput() *rapid.Generator[*regression.QuantityInput] {
 		if rapid.IntRange(0, 2).Draw(t, "binary") > 0 {
 			o := quantityString().Draw(t, "other")
 			in.Other = &o
+		}
+		if rapid.IntRange(0, 3).Draw(t, "constructors") == 0 {
+			v := rapid.OneOf(rapid.Int64Range(-5000, 5000), rapid.Int64(),
+				rapid.SampledFrom([]int64{0, 1, -1, 999, 1000, 1023, 1024, 1536, 1 << 20, 1<<63 - 1, -1 << 63, 1e18})).Draw(t, "value")
+			in.New = &regression.NewQuantityInput{Value: v,
+				Format: rapid.SampledFrom([]string{"DecimalSI", "BinarySI", "DecimalExponent", "", "bogus"}).Draw(t, "format"),
+				Scale:  rapid.Int32Range(-12, 21).Draw(t, "newScale")}
 		}
 		if rapid.Bool().Draw(t, "scaled") {
 			sc := rapid.SampledFrom([]int32{-9, -6, -3, -1, 0, 1, 2, 3, 6, 9, 12, 18, -12, -18, -20, 20}).Draw(t, "scale")

@@ -80,6 +80,17 @@ type QuantityInput struct {
 	Other *string `json:"other,omitempty"`
 	// Scale, when set, is the power of ten for ScaledValue and RoundUp.
 	Scale *int32 `json:"scale,omitempty"`
+	// New, when set, is printed through NewQuantity, NewMilliQuantity and
+	// NewScaledQuantity.
+	New *NewQuantityInput `json:"new,omitempty"`
+}
+
+// NewQuantityInput is an integer and a format (or scale) for the
+// constructors.
+type NewQuantityInput struct {
+	Value  int64  `json:"value"`
+	Format string `json:"format"`
+	Scale  int32  `json:"scale"`
 }
 
 // QuantityAnswer is what a quantity library says about QuantityInput.S:
@@ -106,6 +117,11 @@ type QuantityAnswer struct {
 	Scaled  *int64 `json:"scaled,omitempty"`
 	RoundUp string `json:"roundUp,omitempty"`
 	Exact   *bool  `json:"exact,omitempty"`
+	// The String of NewQuantity, NewMilliQuantity and NewScaledQuantity
+	// of New.
+	New       string `json:"new,omitempty"`
+	NewMilli  string `json:"newMilli,omitempty"`
+	NewScaled string `json:"newScaled,omitempty"`
 	// The binary operations, when both strings parse.
 	Cmp *int   `json:"cmp,omitempty"`
 	Add string `json:"add,omitempty"`
@@ -136,6 +152,11 @@ func EvalQuantity(in *QuantityInput) QuantityAnswer {
 		a.Unmarshal = "error"
 	} else {
 		a.Unmarshal = u.String()
+	}
+	if n := in.New; n != nil {
+		a.New = quantity.NewQuantity(n.Value, quantity.Format(n.Format)).String()
+		a.NewMilli = quantity.NewMilliQuantity(n.Value, quantity.Format(n.Format)).String()
+		a.NewScaled = quantity.NewScaledQuantity(n.Value, quantity.Scale(n.Scale)).String()
 	}
 	q, err := quantity.ParseQuantity(in.S)
 	if err != nil {

@@ -44,8 +44,10 @@ type StatusAnswer struct {
 // and Score (normalised, then weighted) on the feasible nodes.
 type PluginsAnswer struct {
 	// Err is an error building the cluster or the plugins, or running
-	// them (a status of code Error).
-	Err string `json:"err,omitempty"`
+	// them (a status of code Error), and Stage the extension point that
+	// failed.
+	Err   string `json:"err,omitempty"`
+	Stage string `json:"stage,omitempty"`
 	// PreFilter is the PreFilter status when it is not Success.
 	PreFilter *StatusAnswer `json:"preFilter,omitempty"`
 	// PreFilterNodes are the nodes a PreFilter result narrowed the cycle
@@ -152,7 +154,7 @@ func RunCycle(prof *framework.Profile, nodes []*cluster.NodeInfo, pod *api.Pod) 
 	res, st, _ := prof.RunPreFilterPlugins(ctx, state, pod, nodes)
 	if !st.IsSuccess() {
 		if st.IsError() {
-			a.Err = st.Message()
+			a.Err, a.Stage = st.Message(), "PreFilter"
 			return a
 		}
 		s := statusAnswer(st)
@@ -175,7 +177,7 @@ func RunCycle(prof *framework.Profile, nodes []*cluster.NodeInfo, pod *api.Pod) 
 		}
 		st := prof.RunFilterPlugins(ctx, state, pod, ni)
 		if st.IsError() {
-			a.Err = st.Message()
+			a.Err, a.Stage = st.Message(), "Filter"
 			return a
 		}
 		a.Filter[ni.Name()] = statusAnswer(st)
@@ -187,12 +189,12 @@ func RunCycle(prof *framework.Profile, nodes []*cluster.NodeInfo, pod *api.Pod) 
 		return a
 	}
 	if st := prof.RunPreScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
-		a.Err = "PreScore: " + st.Message()
+		a.Err, a.Stage = st.Message(), "PreScore"
 		return a
 	}
 	scores, st := prof.RunScorePlugins(ctx, state, pod, feasible)
 	if !st.IsSuccess() {
-		a.Err = "Score: " + st.Message()
+		a.Err, a.Stage = st.Message(), "Score"
 		return a
 	}
 	a.Scores = map[string]map[string]int64{}
@@ -280,6 +282,16 @@ func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 
 // ScheduleFromCycle derives a ScheduleAnswer from a cycle's answer.
 func ScheduleFromCycle(c PluginsAnswer) ScheduleAnswer {
+	var feasible []string
+	for n, st := range c.Filter {
+		if st.Code == "Success" {
+			feasible = append(feasible, n)
+		}
+	}
+	if len(feasible) == 1 && (c.Err == "" || c.Stage == "PreScore" || c.Stage == "Score") {
+		// The scheduler does not score a single feasible node.
+		return ScheduleAnswer{Best: feasible}
+	}
 	a := ScheduleAnswer{Err: c.Err, PreFilter: c.PreFilter}
 	if c.Err != "" || c.PreFilter != nil {
 		return a
@@ -287,12 +299,6 @@ func ScheduleFromCycle(c PluginsAnswer) ScheduleAnswer {
 	if len(c.Best) > 0 {
 		a.Best = c.Best
 		return a
-	}
-	var feasible []string
-	for n, st := range c.Filter {
-		if st.Code == "Success" {
-			feasible = append(feasible, n)
-		}
 	}
 	if len(feasible) > 0 {
 		// Feasible but not scored (no score plugins): any may be picked.

@@ -35,6 +35,11 @@ func Quantity(in *regression.QuantityInput) regression.QuantityAnswer {
 	} else {
 		a.Unmarshal = u.String()
 	}
+	if n := in.New; n != nil {
+		a.New = resource.NewQuantity(n.Value, resource.Format(n.Format)).String()
+		a.NewMilli = resource.NewMilliQuantity(n.Value, resource.Format(n.Format)).String()
+		a.NewScaled = resource.NewScaledQuantity(n.Value, resource.Scale(n.Scale)).String()
+	}
 	q, err := resource.ParseQuantity(in.S)
 	if err != nil {
 		a.Err = regression.QuantityErrName(err, resource.ErrFormatWrong, resource.ErrSuffix, resource.ErrNumeric)

@@ -181,7 +181,7 @@ func (f *Framework) RunCycle(ctx context.Context, nodes []fwk.NodeInfo, pod *v1.
 	res, st, _ := f.FW.RunPreFilterPlugins(ctx, state, pod)
 	if !st.IsSuccess() {
 		if st.Code() == fwk.Error {
-			a.Err = st.Message()
+			a.Err, a.Stage = st.Message(), "PreFilter"
 			return a
 		}
 		s := statusAnswer(st)
@@ -202,7 +202,7 @@ func (f *Framework) RunCycle(ctx context.Context, nodes []fwk.NodeInfo, pod *v1.
 		}
 		st := f.FW.RunFilterPlugins(ctx, state, pod, ni)
 		if st.Code() == fwk.Error {
-			a.Err = st.Message()
+			a.Err, a.Stage = st.Message(), "Filter"
 			return a
 		}
 		a.Filter[ni.Node().Name] = statusAnswer(st)
@@ -214,12 +214,12 @@ func (f *Framework) RunCycle(ctx context.Context, nodes []fwk.NodeInfo, pod *v1.
 		return a
 	}
 	if st := f.FW.RunPreScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
-		a.Err = "PreScore: " + st.Message()
+		a.Err, a.Stage = st.Message(), "PreScore"
 		return a
 	}
 	scores, st := f.FW.RunScorePlugins(ctx, state, pod, feasible)
 	if !st.IsSuccess() {
-		a.Err = "Score: " + st.Message()
+		a.Err, a.Stage = st.Message(), "Score"
 		return a
 	}
 	a.Scores = map[string]map[string]int64{}
