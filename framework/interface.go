@@ -105,6 +105,19 @@ type FilterPlugin interface {
 	Filter(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *Status
 }
 
+// BatchFilterPlugin is a FilterPlugin that can also filter many nodes in
+// one call, saving a call and a CycleState lookup per node. Wherever the
+// framework filters several nodes at once (RunFilterPluginsOnNodes) it
+// calls FilterNodes instead of Filter; the results must be those of
+// Filter, node by node. FilterNodes runs concurrently for different
+// nodes and must only read the CycleState.
+type BatchFilterPlugin interface {
+	FilterPlugin
+	// FilterNodes sets statuses[i] to what Filter returns for nodes[i],
+	// for every i. statuses has len(nodes) entries, all nil on entry.
+	FilterNodes(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*Status)
+}
+
 // NodeToStatusReader gives the filter status of each node of a failed
 // cycle.
 type NodeToStatusReader interface {
@@ -162,6 +175,20 @@ type ScorePlugin interface {
 	Score(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *Status)
 	// ScoreExtensions returns the normaliser, or nil.
 	ScoreExtensions() ScoreExtensions
+}
+
+// BatchScorePlugin is a ScorePlugin that can also score many nodes in
+// one call, saving a call and a CycleState lookup per node. The
+// framework's score runs call ScoreNodes instead of Score; the results
+// must be those of Score, node by node. ScoreNodes runs concurrently for
+// different nodes and must only read the CycleState.
+type BatchScorePlugin interface {
+	ScorePlugin
+	// ScoreNodes sets scores[i] to the score Score returns for nodes[i],
+	// for every i, and returns -1 and nil. If Score fails for a node, it
+	// returns the index of the first such node and Score's status for
+	// it; the scores are then unspecified.
+	ScoreNodes(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *Status)
 }
 
 // Handle is what the framework gives plugins at construction: read access

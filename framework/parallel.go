@@ -100,3 +100,56 @@ func (p Parallelizer) Until(ctx context.Context, pieces int, work func(i int)) {
 	run()
 	wg.Wait()
 }
+
+// untilChunks is Until handing out whole chunks: work(lo, hi) does the
+// pieces [lo, hi). Chunks are checked against ctx one by one.
+func (p Parallelizer) untilChunks(ctx context.Context, pieces int, work func(lo, hi int)) {
+	if pieces <= 0 {
+		return
+	}
+	par := p.Parallelism()
+	chunk := ChunkSize(pieces, par)
+	chunks := (pieces + chunk - 1) / chunk
+	workers := min(par, chunks)
+	done := ctx.Done()
+	if workers <= 1 {
+		for c := range chunks {
+			if done != nil {
+				select {
+				case <-done:
+					return
+				default:
+				}
+			}
+			work(c*chunk, min((c+1)*chunk, pieces))
+		}
+		return
+	}
+	var next atomic.Int64
+	run := func() {
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= chunks {
+				return
+			}
+			if done != nil {
+				select {
+				case <-done:
+					return
+				default:
+				}
+			}
+			work(c*chunk, min((c+1)*chunk, pieces))
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(workers - 1)
+	for range workers - 1 {
+		go func() {
+			defer wg.Done()
+			run()
+		}()
+	}
+	run()
+	wg.Wait()
+}

@@ -183,10 +183,12 @@ type Profile struct {
 	preEnqueue    []PreEnqueuePlugin
 	preFilter     []PreFilterPlugin
 	filter        []FilterPlugin
+	filterBatch   []BatchFilterPlugin // nil where a filter is not one
 	filterNames   []string
 	postFilter    []PostFilterPlugin
 	preScore      []PreScorePlugin
 	score         []ScorePlugin
+	scoreBatch    []BatchScorePlugin // nil where a score plugin is not one
 	scoreNames    []string
 	scoreWeights  []int64
 	enqueueEvents map[string]ClusterEvent
@@ -286,6 +288,8 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) 
 					return nil, err
 				}
 				p.filter = append(p.filter, x)
+				b, _ := leaf.(BatchFilterPlugin)
+				p.filterBatch = append(p.filterBatch, b)
 				p.filterNames = append(p.filterNames, ref.Name)
 			}
 			if x, ok := leaf.(PostFilterPlugin); ok {
@@ -309,6 +313,8 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) 
 				}
 				totalWeight += weight * MaxNodeScore
 				p.score = append(p.score, x)
+				b, _ := leaf.(BatchScorePlugin)
+				p.scoreBatch = append(p.scoreBatch, b)
 				p.scoreNames = append(p.scoreNames, ref.Name)
 				p.scoreWeights = append(p.scoreWeights, weight)
 			}

@@ -182,6 +182,83 @@ func (p *Profile) RunFilterPlugins(ctx context.Context, state *CycleState, pod *
 	return nil
 }
 
+// filterBlock is how many nodes RunFilterPluginsOnNodes takes through the
+// plugins at a time: few enough that what the plugins read of them stays
+// in the cache from one plugin to the next.
+const filterBlock = 64
+
+// filterScratch is RunFilterPluginsOnNodes' memory for one block.
+type filterScratch struct {
+	nodes [filterBlock]*cluster.NodeInfo
+	idx   [filterBlock]int
+	out   [filterBlock]*Status
+}
+
+var filterScratchPool = sync.Pool{New: func() any { return new(filterScratch) }}
+
+// RunFilterPluginsOnNodes sets statuses[i] to RunFilterPlugins(ctx,
+// state, pod, nodes[i]) for every i; statuses must have len(nodes)
+// entries. It takes the nodes through the plugins a block at a time,
+// calling a BatchFilterPlugin once per block with the nodes every
+// earlier plugin passed, so the results are those of RunFilterPlugins,
+// node by node. It allocates nothing for nodes that pass.
+func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*Status) {
+	statuses = statuses[:len(nodes)]
+	clear(statuses)
+	if len(p.filter) == 0 || len(nodes) == 0 {
+		return
+	}
+	mask, known := p.filterSkipMask(state)
+	sc := filterScratchPool.Get().(*filterScratch)
+	for lo := 0; lo < len(nodes); lo += filterBlock {
+		hi := min(lo+filterBlock, len(nodes))
+		m := copy(sc.nodes[:], nodes[lo:hi])
+		for j := range m {
+			sc.idx[j] = lo + j
+		}
+		for i, pl := range p.filter {
+			name := p.filterNames[i]
+			if known {
+				if mask&(1<<uint(i)) != 0 {
+					continue
+				}
+			} else if skipped(state.SkipFilterPlugins, name) {
+				continue
+			}
+			live, out := sc.nodes[:m], sc.out[:m]
+			clear(out)
+			if b := p.filterBatch[i]; b != nil {
+				b.FilterNodes(ctx, state, pod, live, out)
+			} else {
+				for j, ni := range live {
+					out[j] = pl.Filter(ctx, state, pod, ni)
+				}
+			}
+			// Keep the nodes that passed; record the others' statuses as
+			// RunFilterPlugins does.
+			w := 0
+			for j, st := range out {
+				if st.IsSuccess() {
+					sc.nodes[w], sc.idx[w] = sc.nodes[j], sc.idx[j]
+					w++
+					continue
+				}
+				if !st.IsRejected() {
+					st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.AsError()))
+				}
+				statuses[sc.idx[j]] = st.WithPlugin(name)
+			}
+			m = w
+			if m == 0 {
+				break
+			}
+		}
+	}
+	clear(sc.nodes[:])
+	clear(sc.out[:])
+	filterScratchPool.Put(sc)
+}
+
 // PodPriority is a pod's priority, 0 when unset.
 func PodPriority(pod *api.Pod) int32 {
 	if pod.Spec.Priority != nil {
@@ -326,6 +403,7 @@ type ScoreBuffer struct {
 
 	nodes               []NodePluginScores
 	totals              []int64
+	scores              []int64 // plugin-major raw scores
 	raw, norm, weighted []PluginScore
 	lists               []NodeScore
 	active, slot        []int
@@ -445,37 +523,82 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 		return totals, nil
 	}
 
-	// Pass 1: score. Without lists, the scores of plugins that do not
-	// normalise go straight into the total; one out of range sends the
-	// cycle down the full path, which reports it exactly.
+	// Pass 1: score, a chunk of nodes at a time, each plugin over the
+	// chunk (a BatchScorePlugin in one call), into scores (plugin-major).
+	// Then, per node, the scores of plugins that normalise go to their
+	// lists; without lists, those of plugins that do not go straight into
+	// the total, and one out of range sends the cycle down the full path,
+	// which reports it exactly.
+	scores := grow(buf.scores, np*n)
+	buf.scores = scores
 	var fe firstError
 	fe.init(n)
 	var outOfRange atomic.Bool
-	p.par.Until(ctx, n, func(i int) {
-		if fe.past(i) {
+	p.par.untilChunks(ctx, n, func(lo, hi int) {
+		if fe.past(lo) {
 			return
 		}
-		ni := nodes[i]
-		var total int64
+		chunk := nodes[lo:hi]
+		// The first failure in node order, and at that node in plugin
+		// order: the error a node-by-node run reports first.
+		failAt, failPlugin := len(chunk), -1
+		var failSt *Status
 		for j, k := range active {
-			s, st := p.score[k].Score(ctx, state, pod, ni)
-			if !st.IsSuccess() {
-				fe.set(i, fmt.Errorf("plugin %q failed with: %w", p.scoreNames[k], st.AsError()))
-				return
-			}
-			if full {
-				raw[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
-			}
-			if l := slot[j]; l >= 0 {
-				lists[l*n+i] = NodeScore{Name: ni.Node().Name, Score: s}
-			} else if !full {
-				if s > MaxNodeScore || s < MinNodeScore {
-					outOfRange.Store(true)
+			out := scores[j*n+lo : j*n+hi]
+			if b := p.scoreBatch[k]; b != nil {
+				if f, st := b.ScoreNodes(ctx, state, pod, chunk, out); !st.IsSuccess() {
+					if f < 0 || f >= len(chunk) {
+						f = 0
+					}
+					if f < failAt {
+						failAt, failPlugin, failSt = f, k, st
+					}
 				}
-				total += s * p.scoreWeights[k]
+				continue
+			}
+			pl := p.score[k]
+			for i, ni := range chunk[:failAt] {
+				sc, st := pl.Score(ctx, state, pod, ni)
+				if !st.IsSuccess() {
+					failAt, failPlugin, failSt = i, k, st
+					break
+				}
+				out[i] = sc
 			}
 		}
-		totals[i] = total
+		if failPlugin >= 0 {
+			fe.set(lo+failAt, fmt.Errorf("plugin %q failed with: %w", p.scoreNames[failPlugin], failSt.AsError()))
+			return
+		}
+		clear(totals[lo:hi])
+		for j, k := range active {
+			out := scores[j*n+lo : j*n+hi]
+			switch l := slot[j]; {
+			case full:
+				for i, sc := range out {
+					raw[(lo+i)*np+j] = PluginScore{Name: p.scoreNames[k], Score: sc}
+					if l >= 0 {
+						lists[l*n+lo+i] = NodeScore{Name: chunk[i].Node().Name, Score: sc}
+					}
+				}
+			case l >= 0:
+				list := lists[l*n+lo : l*n+hi]
+				for i, sc := range out {
+					list[i] = NodeScore{Name: chunk[i].Node().Name, Score: sc}
+				}
+			default:
+				w := p.scoreWeights[k]
+				t := totals[lo:hi]
+				bad := false
+				for i, sc := range out {
+					bad = bad || sc > MaxNodeScore || sc < MinNodeScore
+					t[i] += sc * w
+				}
+				if bad {
+					outOfRange.Store(true)
+				}
+			}
+		}
 	})
 	if fe.err != nil {
 		return nil, AsStatus(fmt.Errorf("running Score plugins: %w", fe.err))
@@ -503,34 +626,58 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 
 	// Pass 2: check and weight the normalised scores. It is arithmetic
 	// only, so one goroutine does it.
-	if !full && nn == 0 {
-		return totals, nil
+	if !full {
+		if nn == 0 {
+			return totals, nil
+		}
+		// Plugin by plugin; an out-of-range score sends the check down
+		// the node-by-node loop below, which reports the first one.
+		bad := false
+		for j, k := range active {
+			l := slot[j]
+			if l < 0 {
+				continue
+			}
+			w := p.scoreWeights[k]
+			for i, ns := range lists[l*n : (l+1)*n] {
+				sc := ns.Score
+				bad = bad || sc > MaxNodeScore || sc < MinNodeScore
+				totals[i] += sc * w
+			}
+		}
+		if !bad {
+			return totals, nil
+		}
 	}
 	for i := range n {
 		var total int64
 		for j, k := range active {
 			l := slot[j]
-			var s int64
+			var sc int64
 			switch {
 			case l >= 0:
-				s = lists[l*n+i].Score
+				sc = lists[l*n+i].Score
 			case full:
-				s = raw[i*np+j].Score
+				sc = raw[i*np+j].Score
 			default:
 				continue
 			}
-			if s > MaxNodeScore || s < MinNodeScore {
-				err := rangeError(p.scoreNames[k], s)
+			if sc > MaxNodeScore || sc < MinNodeScore {
+				err := rangeError(p.scoreNames[k], sc)
 				return nil, AsStatus(fmt.Errorf("applying score defaultWeights on Score plugins: %w", err))
 			}
-			w := s * p.scoreWeights[k]
+			w := sc * p.scoreWeights[k]
 			if full {
-				norm[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: s}
+				norm[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: sc}
 				weighted[i*np+j] = PluginScore{Name: p.scoreNames[k], Score: w}
 			}
 			total += w
 		}
 		totals[i] += total
+	}
+	if !full {
+		// Not reached: the loop above found the score out of range.
+		return nil, AsStatus(errors.New("score out of range"))
 	}
 	return totals, nil
 }

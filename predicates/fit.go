@@ -335,3 +335,29 @@ func (pl *NodeResourcesFitPlugin) Filter(_ context.Context, state *framework.Cyc
 }
 
 var fitStateMissing = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", fitStateKey))
+
+var _ framework.BatchFilterPlugin = (*NodeResourcesFitPlugin)(nil)
+
+// FilterNodes is Filter for each node, reading the state once.
+func (pl *NodeResourcesFitPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	d, ok := state.Read(fitStateKey)
+	if !ok {
+		fill(statuses, fitStateMissing)
+		return
+	}
+	s, ok := d.(*fitState)
+	if !ok {
+		fill(statuses, framework.AsStatus(fmt.Errorf("%+v convert to NodeResourcesFit.preFilterState error", d)))
+		return
+	}
+	for i, ni := range nodes {
+		statuses[i] = fitStatus(&s.req, s.checked, ni)
+	}
+}
+
+// fill sets every status to st.
+func fill(statuses []*framework.Status, st *framework.Status) {
+	for i := range statuses {
+		statuses[i] = st
+	}
+}

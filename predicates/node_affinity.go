@@ -186,3 +186,31 @@ func (pl *NodeAffinityPlugin) Filter(_ context.Context, state *framework.CycleSt
 	}
 	return nil
 }
+
+var _ framework.BatchFilterPlugin = (*NodeAffinityPlugin)(nil)
+
+// FilterNodes is Filter for each node, reading the state (or compiling
+// the pod's constraints) once.
+func (pl *NodeAffinityPlugin) FilterNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	var s *nodeAffinityState
+	for i, ni := range nodes {
+		node := ni.Node()
+		if pl.added != nil {
+			if ok, _ := pl.added.Match(node); !ok {
+				statuses[i] = enforcedAffinityStatus
+				continue
+			}
+		}
+		if s == nil {
+			if d, ok := state.Read(nodeAffinityStateKey); ok {
+				s, _ = d.(*nodeAffinityState)
+			}
+			if s == nil {
+				s = &nodeAffinityState{required: affinity.GetRequiredNodeAffinity(pod)}
+			}
+		}
+		if ok, _ := s.required.Match(node); !ok {
+			statuses[i] = nodeAffinityStatus
+		}
+	}
+}

@@ -64,3 +64,16 @@ func (*NodeNamePlugin) PreFilterExtensions() framework.PreFilterExtensions { ret
 func (*NodeNamePlugin) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
 	return NodeName(pod, nodeInfo.Node())
 }
+
+var _ framework.BatchFilterPlugin = (*NodeNamePlugin)(nil)
+
+// FilterNodes is Filter for each node; a pod that names no node fits
+// them all.
+func (*NodeNamePlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	if pod.Spec.NodeName == "" {
+		return
+	}
+	for i, ni := range nodes {
+		statuses[i] = NodeName(pod, ni.Node())
+	}
+}

@@ -117,3 +117,24 @@ func (*NodePortsPlugin) Filter(_ context.Context, state *framework.CycleState, _
 }
 
 var nodePortsStateMissing = framework.AsStatus(fmt.Errorf("reading %q from cycleState: not found", nodePortsStateKey))
+
+var _ framework.BatchFilterPlugin = (*NodePortsPlugin)(nil)
+
+// FilterNodes is Filter for each node, reading the state once.
+func (*NodePortsPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	d, ok := state.Read(nodePortsStateKey)
+	if !ok {
+		fill(statuses, nodePortsStateMissing)
+		return
+	}
+	ports, ok := d.(nodePortsState)
+	if !ok {
+		fill(statuses, framework.AsStatus(fmt.Errorf("%+v  convert to nodeports.preFilterState error", d)))
+		return
+	}
+	for i, ni := range nodes {
+		if ni.UsedPorts.ConflictsWith(ports) {
+			statuses[i] = nodePortsStatus
+		}
+	}
+}

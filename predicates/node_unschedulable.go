@@ -53,3 +53,14 @@ func (*NodeUnschedulablePlugin) Name() string { return config.NodeUnschedulableN
 func (*NodeUnschedulablePlugin) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
 	return NodeUnschedulable(pod, nodeInfo.Node())
 }
+
+var _ framework.BatchFilterPlugin = (*NodeUnschedulablePlugin)(nil)
+
+// FilterNodes is Filter for each node.
+func (*NodeUnschedulablePlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	for i, ni := range nodes {
+		if node := ni.Node(); node != nil && node.Spec.Unschedulable {
+			statuses[i] = NodeUnschedulable(pod, node)
+		}
+	}
+}

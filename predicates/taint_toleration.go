@@ -55,3 +55,14 @@ func (*TaintTolerationPlugin) Name() string { return config.TaintTolerationName 
 func (*TaintTolerationPlugin) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
 	return TaintToleration(pod, nodeInfo.Node())
 }
+
+var _ framework.BatchFilterPlugin = (*TaintTolerationPlugin)(nil)
+
+// FilterNodes is Filter for each node.
+func (*TaintTolerationPlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	for i, ni := range nodes {
+		if node := ni.Node(); node != nil && len(node.Spec.Taints) > 0 {
+			statuses[i] = TaintToleration(pod, node)
+		}
+	}
+}

@@ -102,3 +102,30 @@ func (pl *NodeResourcesBalancedAllocationPlugin) Score(_ context.Context, state 
 func (*NodeResourcesBalancedAllocationPlugin) ScoreExtensions() framework.ScoreExtensions {
 	return nil
 }
+
+var _ framework.BatchScorePlugin = (*NodeResourcesBalancedAllocationPlugin)(nil)
+
+// ScoreNodes is Score for each node, reading the state once.
+func (pl *NodeResourcesBalancedAllocationPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	if len(nodes) == 0 {
+		return -1, nil
+	}
+	var podRequests []int64
+	if d, ok := state.Read(balancedStateKey); ok {
+		if s, ok := d.(*podRequestsState); ok {
+			podRequests = s.podRequests
+		}
+	}
+	if podRequests == nil {
+		podRequests = pl.scorer.podRequests(pod)
+		if isBestEffort(podRequests) {
+			clear(scores)
+			return -1, nil
+		}
+	}
+	if len(pl.scorer.resources) == 0 {
+		return 0, errResourcesNotFound
+	}
+	pl.scorer.scoreNodes(nodes, podRequests, "", nil, scores)
+	return -1, nil
+}

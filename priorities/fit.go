@@ -121,3 +121,26 @@ func (pl *NodeResourcesFitPlugin) Score(_ context.Context, state *framework.Cycl
 
 // ScoreExtensions returns nil: scores are already in [0, 100].
 func (*NodeResourcesFitPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+var _ framework.BatchScorePlugin = (*NodeResourcesFitPlugin)(nil)
+
+// ScoreNodes is Score for each node, reading the state once.
+func (pl *NodeResourcesFitPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	if len(nodes) == 0 {
+		return -1, nil
+	}
+	var podRequests []int64
+	if d, ok := state.Read(fitScoreStateKey); ok {
+		if s, ok := d.(*podRequestsState); ok {
+			podRequests = s.podRequests
+		}
+	}
+	if podRequests == nil {
+		podRequests = pl.scorer.podRequests(pod)
+	}
+	if len(pl.scorer.resources) == 0 {
+		return 0, errResourcesNotFound
+	}
+	pl.scorer.scoreNodes(nodes, podRequests, pl.strategy, pl.shape, scores)
+	return -1, nil
+}

@@ -141,3 +141,30 @@ func (pl *ImageLocalityPlugin) Score(_ context.Context, state *framework.CycleSt
 
 // ScoreExtensions returns nil.
 func (*ImageLocalityPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+var _ framework.BatchScorePlugin = (*ImageLocalityPlugin)(nil)
+
+// ScoreNodes is Score for each node, reading the state once.
+func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	if len(nodes) == 0 {
+		return -1, nil
+	}
+	var images []string
+	total := -1
+	if d, ok := state.Read(imageStateKey); ok {
+		if s, ok := d.(*imageState); ok {
+			images, total = s.images, s.total
+		}
+	}
+	if total < 0 {
+		if pl.handle == nil || pl.handle.Snapshot() == nil {
+			return 0, framework.AsStatus(errNoSnapshot)
+		}
+		images, total = podImageNames(pod), pl.handle.Snapshot().NumNodes()
+	}
+	for i, ni := range nodes {
+		sum, n := sumImageScores(ni, images, total)
+		scores[i] = imageLocalityPriority(sum, n)
+	}
+	return -1, nil
+}

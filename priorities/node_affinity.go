@@ -103,6 +103,32 @@ func (pl *NodeAffinityPlugin) Score(_ context.Context, state *framework.CycleSta
 // ScoreExtensions returns the plugin, which normalizes.
 func (pl *NodeAffinityPlugin) ScoreExtensions() framework.ScoreExtensions { return pl }
 
+var _ framework.BatchScorePlugin = (*NodeAffinityPlugin)(nil)
+
+// ScoreNodes is Score for each node, reading the state (or compiling the
+// pod's terms) once.
+func (pl *NodeAffinityPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	if len(nodes) == 0 {
+		return -1, nil
+	}
+	var s *nodeAffinityState
+	if d, ok := state.Read(nodeAffinityStateKey); ok {
+		s, _ = d.(*nodeAffinityState)
+	}
+	if s == nil {
+		preferred, err := affinity.GetPreferredNodeAffinity(pod)
+		if err != nil {
+			return 0, framework.AsStatus(err)
+		}
+		s = &nodeAffinityState{preferred: preferred}
+	}
+	for i, ni := range nodes {
+		node := ni.Node()
+		scores[i] = pl.added.Score(node) + s.preferred.Score(node)
+	}
+	return -1, nil
+}
+
 // NormalizeScore scales the sums to [0, 100]:
 // DefaultNormalizeScore(MaxNodeScore, false, scores).
 func (*NodeAffinityPlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {

@@ -149,6 +149,99 @@ func (s *allocationScorer) score(ni *cluster.NodeInfo, podRequests []int64, stra
 	}
 }
 
+// scoreNodes sets scores[i] to s.score(nodes[i], ...) for each node.
+// The default resources, cpu then memory, are scored by loops of their
+// own for LeastAllocated, MostAllocated and balanced allocation, which
+// compute what score computes with the same operations.
+func (s *allocationScorer) scoreNodes(nodes []*cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape, scores []int64) {
+	if len(s.resources) == 2 && s.resources[0].kind == kindCPU && s.resources[1].kind == kindMemory {
+		switch strategy {
+		case config.LeastAllocated, config.MostAllocated:
+			s.allocatedCPUMemory(nodes, podRequests, strategy == config.MostAllocated, scores)
+			return
+		case "":
+			s.balancedCPUMemory(nodes, podRequests, scores)
+			return
+		}
+	}
+	for i, ni := range nodes {
+		scores[i] = s.score(ni, podRequests, strategy, shape)
+	}
+}
+
+// cpuMemory returns the node's allocatable cpu and memory and what its
+// pods use of them, as vectors reads them.
+func (s *allocationScorer) cpuMemory(ni *cluster.NodeInfo) (allocCPU, allocMem, usedCPU, usedMem int64) {
+	used := &ni.NonZeroRequested
+	if s.useRequested {
+		used = &ni.Requested
+	}
+	return ni.Allocatable.MilliCPU, ni.Allocatable.Memory, used.MilliCPU, used.Memory
+}
+
+// allocatedCPUMemory is leastAllocatedScore (or mostAllocatedScore) of
+// the vectors of cpu and memory, for each node.
+func (s *allocationScorer) allocatedCPUMemory(nodes []*cluster.NodeInfo, podRequests []int64, most bool, scores []int64) {
+	wc, wm := s.resources[0].weight, s.resources[1].weight
+	pc, pm := podRequests[0], podRequests[1]
+	for i, ni := range nodes {
+		ac, am, uc, um := s.cpuMemory(ni)
+		var nodeScore, weightSum int64
+		if ac != 0 {
+			if most {
+				nodeScore += MostRequestedScore(uc+pc, ac) * wc
+			} else {
+				nodeScore += LeastRequestedScore(uc+pc, ac) * wc
+			}
+			weightSum += wc
+		}
+		if am != 0 {
+			if most {
+				nodeScore += MostRequestedScore(um+pm, am) * wm
+			} else {
+				nodeScore += LeastRequestedScore(um+pm, am) * wm
+			}
+			weightSum += wm
+		}
+		if weightSum == 0 {
+			scores[i] = 0
+		} else {
+			scores[i] = nodeScore / weightSum
+		}
+	}
+}
+
+// balancedCPUMemory is BalancedAllocationScore of the vectors of cpu and
+// memory, for each node.
+func (s *allocationScorer) balancedCPUMemory(nodes []*cluster.NodeInfo, podRequests []int64, scores []int64) {
+	pc, pm := podRequests[0], podRequests[1]
+	for i, ni := range nodes {
+		ac, am, uc, um := s.cpuMemory(ni)
+		with := balancedTwo(uc+pc, ac, um+pm, am)
+		without := balancedTwo(uc, ac, um, am)
+		scores[i] = framework.MaxNodeScore/2 + (framework.MaxNodeScore/2+with-without)/2
+	}
+}
+
+// balancedTwo is BalancedResourceScore of two resources, requested r and
+// allocatable a each, with the same floating-point operations.
+func balancedTwo(r0, a0, r1, a1 int64) int64 {
+	if a0 == 0 || a1 == 0 {
+		// One fraction or none: no deviation.
+		return int64((1 - 0.0) * float64(framework.MaxNodeScore))
+	}
+	f0 := float64(r0) / float64(a0)
+	if f0 > 1 {
+		f0 = 1
+	}
+	f1 := float64(r1) / float64(a1)
+	if f1 > 1 {
+		f1 = 1
+	}
+	std := math.Abs((f0 - f1) / 2)
+	return int64((1 - std) * float64(framework.MaxNodeScore))
+}
+
 // LeastRequestedScore is one resource's LeastAllocated score:
 // (capacity-requested)*100/capacity, 0 when requested exceeds capacity or
 // capacity is 0.

@@ -96,6 +96,28 @@ func (*TaintTolerationPlugin) Score(_ context.Context, state *framework.CycleSta
 	return int64(taints.CountIntolerablePreferNoSchedule(node.Spec.Taints, s.tolerations)), nil
 }
 
+var _ framework.BatchScorePlugin = (*TaintTolerationPlugin)(nil)
+
+// ScoreNodes is Score for each node, reading the state once.
+func (*TaintTolerationPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	d, ok := state.Read(taintStateKey)
+	if !ok {
+		return 0, taintStateMissing
+	}
+	s, ok := d.(*taintState)
+	if !ok {
+		return 0, taintStateMissing
+	}
+	for i, ni := range nodes {
+		var n int64
+		if node := ni.Node(); node != nil && len(node.Spec.Taints) > 0 {
+			n = int64(taints.CountIntolerablePreferNoSchedule(node.Spec.Taints, s.tolerations))
+		}
+		scores[i] = n
+	}
+	return -1, nil
+}
+
 var taintStateMissing = framework.NewStatus(framework.Error, `failed to read "PreScoreTaintToleration" from cycleState: not found`)
 
 // ScoreExtensions returns the plugin, which normalizes.

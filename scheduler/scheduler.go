@@ -511,26 +511,9 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 			if c >= chunks || int64(c*chunk) > limit.Load() {
 				return
 			}
-			end := min((c+1)*chunk, numAll)
+			lo, end := c*chunk, min((c+1)*chunk, numAll)
 			fit := int32(0)
-			for i := c * chunk; i < end; i++ {
-				if int64(i) > limit.Load() {
-					break
-				}
-				if done != nil {
-					select {
-					case <-done:
-						return
-					default:
-					}
-				}
-				ni := nodes[(start+i)%numAll]
-				var st *framework.Status
-				if len(nominated) == 0 {
-					st = prof.RunFilterPlugins(ctx, state, pod, ni)
-				} else {
-					st = prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated[ni.Node().Name])
-				}
+			classify := func(i int, st *framework.Status) {
 				switch {
 				case st.IsSuccess():
 					outcome[i] = passed
@@ -540,6 +523,42 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 					lower(i)
 				default:
 					outcome[i], status[i] = rejected, st
+				}
+			}
+			if len(nominated) == 0 {
+				if done != nil {
+					select {
+					case <-done:
+						return
+					default:
+					}
+				}
+				// The chunk's nodes in rotation order are one or two runs
+				// of nodes; filter them a run at a time.
+				a, n := (start+lo)%numAll, end-lo
+				if k := numAll - a; k < n {
+					prof.RunFilterPluginsOnNodes(ctx, state, pod, nodes[a:], status[lo:lo+k])
+					prof.RunFilterPluginsOnNodes(ctx, state, pod, nodes[:n-k], status[lo+k:end])
+				} else {
+					prof.RunFilterPluginsOnNodes(ctx, state, pod, nodes[a:a+n], status[lo:end])
+				}
+				for i := lo; i < end; i++ {
+					classify(i, status[i])
+				}
+			} else {
+				for i := lo; i < end; i++ {
+					if int64(i) > limit.Load() {
+						break
+					}
+					if done != nil {
+						select {
+						case <-done:
+							return
+						default:
+						}
+					}
+					ni := nodes[(start+i)%numAll]
+					classify(i, prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated[ni.Node().Name]))
 				}
 			}
 			mu.Lock()

@@ -1,0 +1,188 @@
+package framework_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// tablePlugin filters and scores nodes by table: its results for node i
+// (named n<i>) are filter[i] and score[i], failing with scoreErr[i]. It
+// normalises (adding normAdd to every score) when norm is set.
+type tablePlugin struct {
+	name     string
+	filter   []*framework.Status
+	score    []int64
+	scoreErr []*framework.Status
+	norm     bool
+	normAdd  int64
+}
+
+func nodeIndex(ni *cluster.NodeInfo) int {
+	var i int
+	fmt.Sscanf(ni.Name(), "n%d", &i)
+	return i
+}
+
+func (p *tablePlugin) Name() string { return p.name }
+func (p *tablePlugin) Filter(_ context.Context, _ *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) *framework.Status {
+	return p.filter[nodeIndex(ni)]
+}
+func (p *tablePlugin) Score(_ context.Context, _ *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) (int64, *framework.Status) {
+	i := nodeIndex(ni)
+	return p.score[i], p.scoreErr[i]
+}
+func (p *tablePlugin) ScoreExtensions() framework.ScoreExtensions {
+	if p.norm {
+		return p
+	}
+	return nil
+}
+func (p *tablePlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	for i := range scores {
+		scores[i].Score += p.normAdd
+	}
+	return nil
+}
+
+// batchTablePlugin is tablePlugin with the batch extension points,
+// computed from the per-node results.
+type batchTablePlugin struct{ *tablePlugin }
+
+func (p batchTablePlugin) FilterNodes(ctx context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	for i, ni := range nodes {
+		statuses[i] = p.Filter(ctx, state, pod, ni)
+	}
+}
+
+func (p batchTablePlugin) ScoreNodes(ctx context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	for i, ni := range nodes {
+		s, st := p.Score(ctx, state, pod, ni)
+		if !st.IsSuccess() {
+			return i, st
+		}
+		scores[i] = s
+	}
+	return -1, nil
+}
+
+// TestPropBatchMatchesNodeByNode: with plugins that implement the batch
+// extension points, filtering many nodes at once gives each node the
+// status RunFilterPlugins gives it, and scoring gives the same scores,
+// totals and first error as plugins without them.
+func TestPropBatchMatchesNodeByNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 300).Draw(t, "nodes")
+		nodes := make([]*cluster.NodeInfo, n)
+		for i := range nodes {
+			nodes[i] = cluster.NewNodeInfo(makeNode(fmt.Sprintf("n%d", i)))
+		}
+		filterStatuses := []*framework.Status{
+			nil, nil, nil, nil, nil, framework.NewStatus(framework.Success),
+			framework.NewStatus(framework.Unschedulable, "full"),
+			framework.NewStatus(framework.UnschedulableAndUnresolvable, "never"),
+			framework.NewStatus(framework.Pending, "later"),
+			framework.AsStatus(errInjected),
+			framework.NewStatus(framework.Skip),
+		}
+		rare := func(t *rapid.T, label string) bool { return rapid.IntRange(0, 2*n+5).Draw(t, label) == 0 }
+		k := rapid.IntRange(1, 4).Draw(t, "plugins")
+		var plain, mixed []framework.Plugin
+		weights := map[string]int32{}
+		skipFilter, skipScore := map[string]struct{}{}, map[string]struct{}{}
+		for j := range k {
+			p := &tablePlugin{name: fmt.Sprintf("P%d", j), norm: rapid.Bool().Draw(t, "norm")}
+			if p.norm {
+				p.normAdd = rapid.Int64Range(-1, 1).Draw(t, "normAdd")
+			}
+			failing := rapid.Bool().Draw(t, "failing")
+			for range n {
+				st := filterStatuses[rapid.IntRange(0, 4).Draw(t, "filter")]
+				if failing {
+					st = rapid.SampledFrom(filterStatuses).Draw(t, "filterFail")
+				}
+				p.filter = append(p.filter, st)
+				sc := rapid.Int64Range(0, 100).Draw(t, "score")
+				if rare(t, "outOfRange") {
+					sc = rapid.SampledFrom([]int64{-1, 101}).Draw(t, "bad")
+				}
+				p.score = append(p.score, sc)
+				var err *framework.Status
+				if rare(t, "scoreErr") {
+					err = framework.AsStatus(fmt.Errorf("score error %d", len(p.scoreErr)))
+				}
+				p.scoreErr = append(p.scoreErr, err)
+			}
+			weights[p.name] = int32(rapid.IntRange(1, 3).Draw(t, "weight"))
+			if rapid.IntRange(0, 4).Draw(t, "skipFilter") == 0 {
+				skipFilter[p.name] = struct{}{}
+			}
+			if rapid.IntRange(0, 4).Draw(t, "skipScore") == 0 {
+				skipScore[p.name] = struct{}{}
+			}
+			plain = append(plain, p)
+			if rapid.Bool().Draw(t, "batch") {
+				mixed = append(mixed, batchTablePlugin{p})
+			} else {
+				mixed = append(mixed, p)
+			}
+		}
+		profile := func(plugins []framework.Plugin) *framework.Profile {
+			r := framework.Registry{"QueueSort": factoryOf(queueSort{})}
+			cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{{Name: "QueueSort"}}}
+			for _, p := range plugins {
+				r[p.Name()] = factoryOf(p)
+				cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name(), Weight: weights[p.Name()]})
+			}
+			p, err := framework.NewProfile(cfg, r, nil, framework.WithParallelism(rapid.IntRange(1, 3).Draw(t, "parallelism")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		ref, got := profile(plain), profile(mixed)
+		ctx := context.Background()
+		state := framework.NewCycleState()
+		state.SkipFilterPlugins = skipFilter
+		state.SkipScorePlugins = skipScore
+		pod := &api.Pod{}
+
+		statuses := make([]*framework.Status, n)
+		got.RunFilterPluginsOnNodes(ctx, state, pod, nodes, statuses)
+		for i, ni := range nodes {
+			want := ref.RunFilterPlugins(ctx, state, pod, ni)
+			if !statuses[i].Equal(want) || statuses[i].Plugin() != want.Plugin() {
+				t.Fatalf("node %d: batch status %v %q (plugin %q), node by node %v %q (plugin %q)",
+					i, statuses[i].Code(), statuses[i].Message(), statuses[i].Plugin(), want.Code(), want.Message(), want.Plugin())
+			}
+		}
+
+		wantScores, wantSt := ref.RunScorePlugins(ctx, state, pod, nodes)
+		gotScores, gotSt := got.RunScorePlugins(ctx, state, pod, nodes)
+		if gotSt.Code() != wantSt.Code() || gotSt.Message() != wantSt.Message() {
+			t.Fatalf("score status %v %q, want %v %q", gotSt.Code(), gotSt.Message(), wantSt.Code(), wantSt.Message())
+		}
+		if !reflect.DeepEqual(gotScores, wantScores) {
+			t.Fatalf("scores differ:\n got %+v\nwant %+v", gotScores, wantScores)
+		}
+		buf := &framework.ScoreBuffer{TotalsOnly: true}
+		for range 2 { // the second run reuses the buffer
+			totals, st := got.RunScorePluginsTotals(ctx, state, pod, nodes, buf)
+			if st.Code() != wantSt.Code() || st.Message() != wantSt.Message() {
+				t.Fatalf("totals status %v %q, want %v %q", st.Code(), st.Message(), wantSt.Code(), wantSt.Message())
+			}
+			for i := range totals {
+				if totals[i] != wantScores[i].TotalScore {
+					t.Fatalf("node %d: total %d, want %d", i, totals[i], wantScores[i].TotalScore)
+				}
+			}
+		}
+	})
+}
