@@ -99,32 +99,36 @@ type ImageStateSummary struct {
 // many goroutines without locks. A NodeInfo built with NewNodeInfo belongs
 // to its caller and is not safe for concurrent mutation.
 type NodeInfo struct {
+	// The fields a scheduling cycle reads for every node come first, so
+	// that they share the NodeInfo's first three cache lines: the node,
+	// its image states, the pod count and the resource sums.
+
 	node *api.Node
-	// Pods on the node.
-	Pods []*PodInfo
-	// PodsWithAffinity are the pods with any inter-pod (anti-)affinity.
-	PodsWithAffinity []*PodInfo
-	// PodsWithRequiredAntiAffinity are the pods with required
-	// anti-affinity.
-	PodsWithRequiredAntiAffinity []*PodInfo
-	// Requested is the sum of the pods' requests.
-	Requested Resource
-	// NonZeroRequested is the sum of the pods' non-zero requests (only
-	// MilliCPU and Memory are meaningful, as upstream).
-	NonZeroRequested Resource
-	// Allocatable is the node's allocatable resources.
-	Allocatable Resource
-	// UsedPorts are the host ports the pods bind.
-	UsedPorts HostPortInfo
-	// PVCRefCounts maps "namespace/claim" to the number of pods on the
-	// node using the claim; nil when no pod uses one.
-	PVCRefCounts map[string]int
 	// ImageStates maps each image name the node reports (as in
 	// node.Status.Images, not normalized) to its summary. The map is
 	// replaced, never modified, when the node's images change; do not
 	// modify it. Look container images up with ImageState, which
 	// normalizes the name as the ImageLocality plugin does.
 	ImageStates map[string]*ImageStateSummary
+	// Pods on the node.
+	Pods []*PodInfo
+	// Requested is the sum of the pods' requests.
+	Requested Resource
+	// Allocatable is the node's allocatable resources.
+	Allocatable Resource
+	// NonZeroRequested is the sum of the pods' non-zero requests (only
+	// MilliCPU and Memory are meaningful, as upstream).
+	NonZeroRequested Resource
+	// PodsWithAffinity are the pods with any inter-pod (anti-)affinity.
+	PodsWithAffinity []*PodInfo
+	// PodsWithRequiredAntiAffinity are the pods with required
+	// anti-affinity.
+	PodsWithRequiredAntiAffinity []*PodInfo
+	// UsedPorts are the host ports the pods bind.
+	UsedPorts HostPortInfo
+	// PVCRefCounts maps "namespace/claim" to the number of pods on the
+	// node using the claim; nil when no pod uses one.
+	PVCRefCounts map[string]int
 	// Generation changes whenever the NodeInfo changes.
 	Generation int64
 

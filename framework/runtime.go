@@ -212,10 +212,10 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 	sc := filterScratchPool.Get().(*filterScratch)
 	for lo := 0; lo < len(nodes); lo += filterBlock {
 		hi := min(lo+filterBlock, len(nodes))
-		m := copy(sc.nodes[:], nodes[lo:hi])
-		for j := range m {
-			sc.idx[j] = lo + j
-		}
+		// live are the nodes every plugin so far passed: nodes[lo:hi]
+		// until one is rejected, then sc.nodes with indexes sc.idx.
+		live := nodes[lo:hi]
+		compacted := false
 		for i, pl := range p.filter {
 			name := p.filterNames[i]
 			if known {
@@ -225,7 +225,7 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 			} else if skipped(state.SkipFilterPlugins, name) {
 				continue
 			}
-			live, out := sc.nodes[:m], sc.out[:m]
+			out := sc.out[:len(live)]
 			clear(out)
 			if b := p.filterBatch[i]; b != nil {
 				b.FilterNodes(ctx, state, pod, live, out)
@@ -234,10 +234,28 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 					out[j] = pl.Filter(ctx, state, pod, ni)
 				}
 			}
+			first := -1
+			for j, st := range out {
+				if !st.IsSuccess() {
+					first = j
+					break
+				}
+			}
+			if first < 0 {
+				continue
+			}
+			if !compacted {
+				copy(sc.nodes[:], live)
+				for j := range live {
+					sc.idx[j] = lo + j
+				}
+				compacted = true
+			}
 			// Keep the nodes that passed; record the others' statuses as
 			// RunFilterPlugins does.
-			w := 0
-			for j, st := range out {
+			w := first
+			for j := first; j < len(out); j++ {
+				st := out[j]
 				if st.IsSuccess() {
 					sc.nodes[w], sc.idx[w] = sc.nodes[j], sc.idx[j]
 					w++
@@ -248,8 +266,8 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 				}
 				statuses[sc.idx[j]] = st.WithPlugin(name)
 			}
-			m = w
-			if m == 0 {
+			live = sc.nodes[:w]
+			if w == 0 {
 				break
 			}
 		}
@@ -589,12 +607,13 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 			default:
 				w := p.scoreWeights[k]
 				t := totals[lo:hi]
-				bad := false
+				t = t[:len(out)]
+				lowest, highest := MinNodeScore, MaxNodeScore
 				for i, sc := range out {
-					bad = bad || sc > MaxNodeScore || sc < MinNodeScore
+					lowest, highest = min(lowest, sc), max(highest, sc)
 					t[i] += sc * w
 				}
-				if bad {
+				if lowest < MinNodeScore || highest > MaxNodeScore {
 					outOfRange.Store(true)
 				}
 			}
@@ -639,11 +658,15 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 				continue
 			}
 			w := p.scoreWeights[k]
-			for i, ns := range lists[l*n : (l+1)*n] {
+			lowest, highest := MinNodeScore, MaxNodeScore
+			list := lists[l*n : (l+1)*n]
+			t := totals[:len(list)]
+			for i, ns := range list {
 				sc := ns.Score
-				bad = bad || sc > MaxNodeScore || sc < MinNodeScore
-				totals[i] += sc * w
+				lowest, highest = min(lowest, sc), max(highest, sc)
+				t[i] += sc * w
 			}
+			bad = bad || lowest < MinNodeScore || highest > MaxNodeScore
 		}
 		if !bad {
 			return totals, nil

@@ -123,6 +123,13 @@ var fixedFitStatuses = func() (s [failMax]*framework.Status) {
 	return s
 }()
 
+// The reasons for cpu, memory and ephemeral-storage.
+const (
+	reasonCPU       = ErrReasonInsufficientPrefix + string(api.ResourceCPU)
+	reasonMemory    = ErrReasonInsufficientPrefix + string(api.ResourceMemory)
+	reasonEphemeral = ErrReasonInsufficientPrefix + string(api.ResourceEphemeralStorage)
+)
+
 // fitStatus checks req (with checked, its scalars that are not ignored)
 // against nodeInfo. It allocates only when a scalar resource is short.
 func fitStatus(req *cluster.Resource, checked []cluster.Scalar, nodeInfo *cluster.NodeInfo) *framework.Status {
@@ -177,9 +184,9 @@ func fitsRequest(req *cluster.Resource, checked []cluster.Scalar, nodeInfo *clus
 			}
 		}
 	}
-	check(failCPU, api.ResourceCPU, fixedFitStatuses[failCPU].Reasons()[0], req.MilliCPU, used.MilliCPU, alloc.MilliCPU)
-	check(failMemory, api.ResourceMemory, fixedFitStatuses[failMemory].Reasons()[0], req.Memory, used.Memory, alloc.Memory)
-	check(failEphemeral, api.ResourceEphemeralStorage, fixedFitStatuses[failEphemeral].Reasons()[0], req.EphemeralStorage, used.EphemeralStorage, alloc.EphemeralStorage)
+	check(failCPU, api.ResourceCPU, reasonCPU, req.MilliCPU, used.MilliCPU, alloc.MilliCPU)
+	check(failMemory, api.ResourceMemory, reasonMemory, req.Memory, used.Memory, alloc.Memory)
+	check(failEphemeral, api.ResourceEphemeralStorage, reasonEphemeral, req.EphemeralStorage, used.EphemeralStorage, alloc.EphemeralStorage)
 	for _, s := range checked {
 		if s.Value <= 0 {
 			continue
