@@ -28,7 +28,15 @@ type CycleState struct {
 	// of the profile that ran PreFilter, so that Filter, run for every
 	// node, need not look names up.
 	skip filterSkip
+
+	// Room for the keys and values of a cycle of the default profile, so
+	// that writing them allocates nothing.
+	keyBuf [stateRoom]StateKey
+	valBuf [stateRoom]StateData
 }
+
+// stateRoom is how many values a new CycleState holds without growing.
+const stateRoom = 8
 
 type filterSkip struct {
 	owner *Profile
@@ -37,7 +45,11 @@ type filterSkip struct {
 }
 
 // NewCycleState returns an empty state.
-func NewCycleState() *CycleState { return &CycleState{} }
+func NewCycleState() *CycleState {
+	c := &CycleState{}
+	c.keys, c.values = c.keyBuf[:0], c.valBuf[:0]
+	return c
+}
 
 // Write stores v under k, replacing any earlier value.
 func (c *CycleState) Write(k StateKey, v StateData) {

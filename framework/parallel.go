@@ -101,9 +101,14 @@ func (p Parallelizer) Until(ctx context.Context, pieces int, work func(i int)) {
 	wg.Wait()
 }
 
-// untilChunks is Until handing out whole chunks: work(lo, hi) does the
+// chunkWorker does the pieces [lo, hi) of a job; see untilChunks.
+type chunkWorker interface {
+	work(lo, hi int)
+}
+
+// untilChunks is Until handing out whole chunks: w.work(lo, hi) does the
 // pieces [lo, hi). Chunks are checked against ctx one by one.
-func (p Parallelizer) untilChunks(ctx context.Context, pieces int, work func(lo, hi int)) {
+func (p Parallelizer) untilChunks(ctx context.Context, pieces int, w chunkWorker) {
 	if pieces <= 0 {
 		return
 	}
@@ -121,7 +126,7 @@ func (p Parallelizer) untilChunks(ctx context.Context, pieces int, work func(lo,
 				default:
 				}
 			}
-			work(c*chunk, min((c+1)*chunk, pieces))
+			w.work(c*chunk, min((c+1)*chunk, pieces))
 		}
 		return
 	}
@@ -139,7 +144,7 @@ func (p Parallelizer) untilChunks(ctx context.Context, pieces int, work func(lo,
 				default:
 				}
 			}
-			work(c*chunk, min((c+1)*chunk, pieces))
+			w.work(c*chunk, min((c+1)*chunk, pieces))
 		}
 	}
 	var wg sync.WaitGroup

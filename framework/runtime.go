@@ -422,6 +422,7 @@ type ScoreBuffer struct {
 	nodes               []NodePluginScores
 	totals              []int64
 	scores              []int64 // plugin-major raw scores
+	job                 *scoreJob
 	raw, norm, weighted []PluginScore
 	lists               []NodeScore
 	active, slot        []int
@@ -549,83 +550,23 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 	// which reports it exactly.
 	scores := grow(buf.scores, np*n)
 	buf.scores = scores
-	var fe firstError
-	fe.init(n)
-	var outOfRange atomic.Bool
-	p.par.untilChunks(ctx, n, func(lo, hi int) {
-		if fe.past(lo) {
-			return
-		}
-		chunk := nodes[lo:hi]
-		// The first failure in node order, and at that node in plugin
-		// order: the error a node-by-node run reports first.
-		failAt, failPlugin := len(chunk), -1
-		var failSt *Status
-		for j, k := range active {
-			out := scores[j*n+lo : j*n+hi]
-			if b := p.scoreBatch[k]; b != nil {
-				if f, st := b.ScoreNodes(ctx, state, pod, chunk, out); !st.IsSuccess() {
-					if f < 0 || f >= len(chunk) {
-						f = 0
-					}
-					if f < failAt {
-						failAt, failPlugin, failSt = f, k, st
-					}
-				}
-				continue
-			}
-			pl := p.score[k]
-			for i, ni := range chunk[:failAt] {
-				sc, st := pl.Score(ctx, state, pod, ni)
-				if !st.IsSuccess() {
-					failAt, failPlugin, failSt = i, k, st
-					break
-				}
-				out[i] = sc
-			}
-		}
-		if failPlugin >= 0 {
-			fe.set(lo+failAt, fmt.Errorf("plugin %q failed with: %w", p.scoreNames[failPlugin], failSt.AsError()))
-			return
-		}
-		clear(totals[lo:hi])
-		for j, k := range active {
-			out := scores[j*n+lo : j*n+hi]
-			switch l := slot[j]; {
-			case full:
-				for i, sc := range out {
-					raw[(lo+i)*np+j] = PluginScore{Name: p.scoreNames[k], Score: sc}
-					if l >= 0 {
-						lists[l*n+lo+i] = NodeScore{Name: chunk[i].Node().Name, Score: sc}
-					}
-				}
-			case l >= 0:
-				list := lists[l*n+lo : l*n+hi]
-				for i, sc := range out {
-					list[i] = NodeScore{Name: chunk[i].Node().Name, Score: sc}
-				}
-			default:
-				w := p.scoreWeights[k]
-				t := totals[lo:hi]
-				t = t[:len(out)]
-				lowest, highest := MinNodeScore, MaxNodeScore
-				for i, sc := range out {
-					lowest, highest = min(lowest, sc), max(highest, sc)
-					t[i] += sc * w
-				}
-				if lowest < MinNodeScore || highest > MaxNodeScore {
-					outOfRange.Store(true)
-				}
-			}
-		}
-	})
-	if fe.err != nil {
-		return nil, AsStatus(fmt.Errorf("running Score plugins: %w", fe.err))
+	if buf.job == nil {
+		buf.job = new(scoreJob)
+	}
+	job := buf.job
+	*job = scoreJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: active, slot: slot,
+		scores: scores, lists: lists, raw: raw, totals: totals, full: full}
+	job.fe.init(n)
+	p.par.untilChunks(ctx, n, job)
+	scoreErr, outOfRange := job.fe.err, job.outOfRange.Load()
+	*job = scoreJob{}
+	if scoreErr != nil {
+		return nil, AsStatus(fmt.Errorf("running Score plugins: %w", scoreErr))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, AsStatus(err)
 	}
-	if outOfRange.Load() {
+	if outOfRange {
 		if _, st := p.runScore(ctx, state, pod, nodes, buf, true); !st.IsSuccess() {
 			return nil, st
 		}
@@ -703,6 +644,101 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 		return nil, AsStatus(errors.New("score out of range"))
 	}
 	return totals, nil
+}
+
+// scoreJob is pass 1 of runScore: it scores chunks of nodes, each plugin
+// over the chunk (a BatchScorePlugin in one call), into scores
+// (plugin-major). Then, per node, the scores of plugins that normalise go
+// to their lists; without lists (full unset), those of plugins that do
+// not go straight into the totals, and one out of range is recorded so
+// that the cycle goes down the full path, which reports it exactly. It
+// lives in the ScoreBuffer, so that a cycle allocates nothing for it.
+type scoreJob struct {
+	p            *Profile
+	ctx          context.Context
+	state        *CycleState
+	pod          *api.Pod
+	nodes        []*cluster.NodeInfo
+	active, slot []int
+	scores       []int64
+	lists        []NodeScore
+	raw          []PluginScore
+	totals       []int64
+	full         bool
+
+	fe         firstError
+	outOfRange atomic.Bool
+}
+
+func (job *scoreJob) work(lo, hi int) {
+	p, ctx, state, pod, nodes := job.p, job.ctx, job.state, job.pod, job.nodes
+	active, slot, scores, lists, raw, totals, full := job.active, job.slot, job.scores, job.lists, job.raw, job.totals, job.full
+	n, np := len(nodes), len(active)
+	if job.fe.past(lo) {
+		return
+	}
+	chunk := nodes[lo:hi]
+	// The first failure in node order, and at that node in plugin
+	// order: the error a node-by-node run reports first.
+	failAt, failPlugin := len(chunk), -1
+	var failSt *Status
+	for j, k := range active {
+		out := scores[j*n+lo : j*n+hi]
+		if b := p.scoreBatch[k]; b != nil {
+			if f, st := b.ScoreNodes(ctx, state, pod, chunk, out); !st.IsSuccess() {
+				if f < 0 || f >= len(chunk) {
+					f = 0
+				}
+				if f < failAt {
+					failAt, failPlugin, failSt = f, k, st
+				}
+			}
+			continue
+		}
+		pl := p.score[k]
+		for i, ni := range chunk[:failAt] {
+			sc, st := pl.Score(ctx, state, pod, ni)
+			if !st.IsSuccess() {
+				failAt, failPlugin, failSt = i, k, st
+				break
+			}
+			out[i] = sc
+		}
+	}
+	if failPlugin >= 0 {
+		job.fe.set(lo+failAt, fmt.Errorf("plugin %q failed with: %w", p.scoreNames[failPlugin], failSt.AsError()))
+		return
+	}
+	clear(totals[lo:hi])
+	for j, k := range active {
+		out := scores[j*n+lo : j*n+hi]
+		switch l := slot[j]; {
+		case full:
+			for i, sc := range out {
+				raw[(lo+i)*np+j] = PluginScore{Name: p.scoreNames[k], Score: sc}
+				if l >= 0 {
+					lists[l*n+lo+i] = NodeScore{Name: chunk[i].Node().Name, Score: sc}
+				}
+			}
+		case l >= 0:
+			list := lists[l*n+lo : l*n+hi]
+			for i, sc := range out {
+				list[i] = NodeScore{Name: chunk[i].Node().Name, Score: sc}
+			}
+		default:
+			w := p.scoreWeights[k]
+			t := totals[lo:hi]
+			t = t[:len(out)]
+			lowest, highest := MinNodeScore, MaxNodeScore
+			for i, sc := range out {
+				lowest, highest = min(lowest, sc), max(highest, sc)
+				t[i] += sc * w
+			}
+			if lowest < MinNodeScore || highest > MaxNodeScore {
+				job.outOfRange.Store(true)
+			}
+		}
+	}
 }
 
 // SortNodeScores orders scores best first: higher TotalScore, then higher

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -48,11 +49,20 @@ type InsufficientResource struct {
 // scheduler units, each at least zero. This is upstream's
 // computePodResourceRequest with pod-level resources enabled.
 func PodFitRequest(pod *api.Pod) cluster.Resource {
+	scratch := requestLists.Get().(*api.ResourceList)
 	var r cluster.Resource
-	r.SetMax(cluster.ResourceFromList(resource.PodRequests(pod, resource.PodResourcesOptions{})))
+	r.SetMax(cluster.ResourceFromList(resource.PodRequests(pod, resource.PodResourcesOptions{Reuse: *scratch})))
 	r.AllowedPodNumber = 0 // upstream's SetMaxResource ignores pods
+	clear(*scratch)
+	requestLists.Put(scratch)
 	return r
 }
+
+// requestLists holds lists PodFitRequest reuses for the pod's requests.
+var requestLists = sync.Pool{New: func() any {
+	l := make(api.ResourceList, 8)
+	return &l
+}}
 
 // Fits returns the resources nodeInfo lacks for pod, in upstream's order:
 // pods, cpu, memory, ephemeral-storage, then scalar resources (sorted by

@@ -67,11 +67,11 @@ func (*NodeResourcesBalancedAllocationPlugin) Name() string {
 // PreScore stores the pod's requests, or returns Skip when the pod
 // requests none of the scored resources, as upstream.
 func (pl *NodeResourcesBalancedAllocationPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
-	req := pl.scorer.podRequests(pod)
-	if isBestEffort(req) {
+	st := pl.scorer.newPodRequestsState(pod)
+	if isBestEffort(st.podRequests) {
 		return skipStatus
 	}
-	state.Write(balancedStateKey, &podRequestsState{podRequests: req})
+	state.Write(balancedStateKey, st)
 	return nil
 }
 

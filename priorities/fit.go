@@ -45,6 +45,15 @@ const fitScoreStateKey framework.StateKey = "PreScore" + config.NodeResourcesFit
 // podRequestsState is the pod's request of each scored resource.
 type podRequestsState struct {
 	podRequests []int64
+	// buf holds podRequests when there are few resources.
+	buf [stackResources]int64
+}
+
+// newPodRequestsState returns the state of the pod's requests.
+func (s *allocationScorer) newPodRequestsState(pod *api.Pod) *podRequestsState {
+	st := &podRequestsState{}
+	st.podRequests = s.podRequestsInto(pod, st.buf[:0])
+	return st
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -95,7 +104,7 @@ func (*NodeResourcesFitPlugin) Name() string { return config.NodeResourcesFitNam
 // PreScore stores the pod's request of each scored resource (with the
 // scheduler's non-zero defaults for cpu and memory). It never skips.
 func (pl *NodeResourcesFitPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
-	state.Write(fitScoreStateKey, &podRequestsState{podRequests: pl.scorer.podRequests(pod)})
+	state.Write(fitScoreStateKey, pl.scorer.newPodRequestsState(pod))
 	return nil
 }
 

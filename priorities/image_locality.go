@@ -37,7 +37,11 @@ func ImageLocality(pod *api.Pod, nodeInfo *cluster.NodeInfo, totalNumNodes int) 
 // podImageNames returns the normalized images of the pod's init
 // containers then containers (duplicates kept, as upstream counts them).
 func podImageNames(pod *api.Pod) []string {
-	names := make([]string, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers))
+	return appendPodImageNames(make([]string, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)), pod)
+}
+
+// appendPodImageNames appends podImageNames(pod) to names.
+func appendPodImageNames(names []string, pod *api.Pod) []string {
 	for i := range pod.Spec.InitContainers {
 		names = append(names, cluster.NormalizedImageName(pod.Spec.InitContainers[i].Image))
 	}
@@ -80,6 +84,8 @@ const imageStateKey framework.StateKey = "PreScore" + config.ImageLocalityName
 type imageState struct {
 	images []string
 	total  int // nodes in the cluster
+	// buf holds images for pods with few containers.
+	buf [4]string
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -113,7 +119,9 @@ func (pl *ImageLocalityPlugin) PreScore(_ context.Context, state *framework.Cycl
 	if pl.handle == nil || pl.handle.Snapshot() == nil {
 		return framework.AsStatus(errNoSnapshot)
 	}
-	state.Write(imageStateKey, &imageState{images: podImageNames(pod), total: pl.handle.Snapshot().NumNodes()})
+	s := &imageState{total: pl.handle.Snapshot().NumNodes()}
+	s.images = appendPodImageNames(s.buf[:0], pod)
+	state.Write(imageStateKey, s)
 	return nil
 }
 

@@ -70,11 +70,20 @@ type allocationScorer struct {
 // non-zero defaults unless useRequested; cpu in millicores, the rest in
 // units.
 func (s *allocationScorer) podRequests(pod *api.Pod) []int64 {
+	return s.podRequestsInto(pod, make([]int64, 0, len(s.resources)))
+}
+
+// nonZeroDefaults is resource.DefaultNonZeroRequests(), which is only
+// read.
+var nonZeroDefaults = resource.DefaultNonZeroRequests()
+
+// podRequestsInto is podRequests appending to out[:0].
+func (s *allocationScorer) podRequestsInto(pod *api.Pod, out []int64) []int64 {
 	opts := resource.PodResourcesOptions{UseStatusResources: s.featureAware, SkipPodLevelResources: !s.featureAware}
 	if !s.useRequested {
-		opts.NonMissingContainerRequests = resource.DefaultNonZeroRequests()
+		opts.NonMissingContainerRequests = nonZeroDefaults
 	}
-	out := make([]int64, len(s.resources))
+	out = append(out[:0], make([]int64, len(s.resources))...)
 	for i, r := range s.resources {
 		q, _ := resource.PodRequest(pod, r.name, opts)
 		if r.kind == kindCPU {

@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -443,6 +442,7 @@ type filterScratch struct {
 	chunkCnt []int32
 	chunkEnd []bool
 	feasible []*cluster.NodeInfo
+	job      filterJob
 }
 
 // findNodesThatPassFilters filters nodes from the rotating start index
@@ -476,7 +476,6 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 		fs.status = make([]*framework.Status, numAll)
 	}
 	outcome, status := fs.outcome[:numAll], fs.status[:numAll]
-	nominated := s.nominated
 
 	par := s.parallelism
 	chunk := framework.ChunkSize(numAll, par)
@@ -489,119 +488,30 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	chunkCnt, chunkEnd := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks]
 	clear(chunkEnd)
 
-	// limit is the last index whose outcome can matter: the node that
-	// fits beyond numToFind, or the first node whose filters failed.
-	var limit atomic.Int64
-	limit.Store(int64(numAll))
-	lower := func(i int) {
-		for {
-			cur := limit.Load()
-			if int64(i) >= cur || limit.CompareAndSwap(cur, int64(i)) {
-				return
-			}
-		}
+	j := &fs.job
+	*j = filterJob{
+		prof: prof, ctx: ctx, state: state, pod: pod, nodes: nodes, nominated: s.nominated, done: ctx.Done(),
+		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
+		outcome: outcome, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
 	}
-	var mu sync.Mutex
-	prefix, prefixFit := 0, 0
-	done := ctx.Done()
-	var nextChunk atomic.Int64
-	run := func() {
-		for {
-			c := int(nextChunk.Add(1) - 1)
-			if c >= chunks || int64(c*chunk) > limit.Load() {
-				return
-			}
-			lo, end := c*chunk, min((c+1)*chunk, numAll)
-			fit := int32(0)
-			classify := func(i int, st *framework.Status) {
-				switch {
-				case st.IsSuccess():
-					outcome[i] = passed
-					fit++
-				case st.Code() == framework.Error:
-					outcome[i], status[i] = failed, st
-					lower(i)
-				default:
-					outcome[i], status[i] = rejected, st
-				}
-			}
-			if len(nominated) == 0 {
-				if done != nil {
-					select {
-					case <-done:
-						return
-					default:
-					}
-				}
-				// The chunk's nodes in rotation order are one or two runs
-				// of nodes; filter them a run at a time.
-				a, n := (start+lo)%numAll, end-lo
-				if k := numAll - a; k < n {
-					prof.RunFilterPluginsOnNodes(ctx, state, pod, nodes[a:], status[lo:lo+k])
-					prof.RunFilterPluginsOnNodes(ctx, state, pod, nodes[:n-k], status[lo+k:end])
-				} else {
-					prof.RunFilterPluginsOnNodes(ctx, state, pod, nodes[a:a+n], status[lo:end])
-				}
-				for i := lo; i < end; i++ {
-					classify(i, status[i])
-				}
-			} else {
-				for i := lo; i < end; i++ {
-					if int64(i) > limit.Load() {
-						break
-					}
-					if done != nil {
-						select {
-						case <-done:
-							return
-						default:
-						}
-					}
-					ni := nodes[(start+i)%numAll]
-					classify(i, prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated[ni.Node().Name]))
-				}
-			}
-			mu.Lock()
-			chunkCnt[c], chunkEnd[c] = fit, true
-			for prefix < chunks && chunkEnd[prefix] {
-				if prefixFit+int(chunkCnt[prefix]) > numToFind {
-					// The node that fits beyond the target is in this
-					// chunk: nothing after it matters.
-					n := prefixFit
-					for i := prefix * chunk; ; i++ {
-						if outcome[i] == passed {
-							if n++; n > numToFind {
-								lower(i)
-								break
-							}
-						}
-					}
-					prefix = chunks
-					break
-				}
-				prefixFit += int(chunkCnt[prefix])
-				prefix++
-			}
-			mu.Unlock()
-		}
-	}
+	j.limit.Store(int64(numAll))
 	if workers <= 1 {
-		run()
+		j.run()
 	} else {
 		var wg sync.WaitGroup
 		wg.Add(workers - 1)
 		for range workers - 1 {
 			go func() {
 				defer wg.Done()
-				run()
+				j.run()
 			}()
 		}
-		run()
+		j.run()
 		wg.Wait()
 	}
 
 	var err error
-	last := int(min(limit.Load(), int64(numAll-1)))
+	last := int(min(j.limit.Load(), int64(numAll-1)))
 loop:
 	for i := 0; i <= last; i++ {
 		switch outcome[i] {
@@ -620,13 +530,154 @@ loop:
 			break loop
 		}
 	}
-	clear(outcome)
-	clear(status)
+	// Only the chunks that ran wrote outcomes and statuses.
+	ran := min(int(j.end.Load()), numAll)
+	clear(outcome[:ran])
+	clear(status[:ran])
+	*j = filterJob{}
 	fs.feasible = feasible
 	if err == nil {
 		err = ctx.Err()
 	}
 	return feasible, err
+}
+
+// filterJob is one filtering pass of findNodesThatPassFilters, run by one
+// or more goroutines: each takes the next chunk of nodes in rotation
+// order, records every node's outcome, and then advances the prefix of
+// finished chunks, lowering limit once it holds the node that fits
+// beyond the target.
+type filterJob struct {
+	prof      *framework.Profile
+	ctx       context.Context
+	state     *framework.CycleState
+	pod       *api.Pod
+	nodes     []*cluster.NodeInfo
+	nominated nominator
+	done      <-chan struct{}
+	start     int
+	numToFind int
+	chunk     int
+	chunks    int
+	outcome   []uint8
+	status    []*framework.Status
+	chunkCnt  []int32
+	chunkEnd  []bool
+
+	// limit is the last index whose outcome can matter: the node that
+	// fits beyond numToFind, or the first node whose filters failed.
+	limit atomic.Int64
+	// next is the next chunk to take; end is past the last node of the
+	// chunks taken.
+	next, end atomic.Int64
+
+	mu                sync.Mutex
+	prefix, prefixFit int
+}
+
+// lower lowers limit to i.
+func (j *filterJob) lower(i int) {
+	for {
+		cur := j.limit.Load()
+		if int64(i) >= cur || j.limit.CompareAndSwap(cur, int64(i)) {
+			return
+		}
+	}
+}
+
+func (j *filterJob) run() {
+	numAll := len(j.nodes)
+	outcome, status := j.outcome, j.status
+	for {
+		c := int(j.next.Add(1) - 1)
+		if c >= j.chunks || int64(c*j.chunk) > j.limit.Load() {
+			return
+		}
+		lo, end := c*j.chunk, min((c+1)*j.chunk, numAll)
+		for {
+			cur := j.end.Load()
+			if int64(end) <= cur || j.end.CompareAndSwap(cur, int64(end)) {
+				break
+			}
+		}
+		fit := int32(0)
+		classify := func(i int, st *framework.Status) {
+			switch {
+			case st.IsSuccess():
+				outcome[i] = passed
+				fit++
+			case st.Code() == framework.Error:
+				outcome[i], status[i] = failed, st
+				j.lower(i)
+			default:
+				outcome[i], status[i] = rejected, st
+			}
+		}
+		if len(j.nominated) == 0 {
+			if j.done != nil {
+				select {
+				case <-j.done:
+					return
+				default:
+				}
+			}
+			// The chunk's nodes in rotation order are one or two runs of
+			// nodes; filter them a run at a time.
+			a, n := (j.start+lo)%numAll, end-lo
+			if k := numAll - a; k < n {
+				j.prof.RunFilterPluginsOnNodes(j.ctx, j.state, j.pod, j.nodes[a:], status[lo:lo+k])
+				j.prof.RunFilterPluginsOnNodes(j.ctx, j.state, j.pod, j.nodes[:n-k], status[lo+k:end])
+			} else {
+				j.prof.RunFilterPluginsOnNodes(j.ctx, j.state, j.pod, j.nodes[a:a+n], status[lo:end])
+			}
+			for i := lo; i < end; i++ {
+				classify(i, status[i])
+			}
+		} else {
+			for i := lo; i < end; i++ {
+				if int64(i) > j.limit.Load() {
+					break
+				}
+				if j.done != nil {
+					select {
+					case <-j.done:
+						return
+					default:
+					}
+				}
+				ni := j.nodes[(j.start+i)%numAll]
+				classify(i, j.prof.RunFilterPluginsWithNominatedPods(j.ctx, j.state, j.pod, ni, j.nominated[ni.Node().Name]))
+			}
+		}
+		j.finish(c, fit)
+	}
+}
+
+// finish records that chunk c ran with fit nodes fitting, and advances
+// the prefix of finished chunks.
+func (j *filterJob) finish(c int, fit int32) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.chunkCnt[c], j.chunkEnd[c] = fit, true
+	for j.prefix < j.chunks && j.chunkEnd[j.prefix] {
+		if j.prefixFit+int(j.chunkCnt[j.prefix]) > j.numToFind {
+			// The node that fits beyond the target is in this chunk:
+			// nothing after it matters.
+			n := j.prefixFit
+			for i := j.prefix * j.chunk; ; i++ {
+				if j.outcome[i] == passed {
+					if n++; n > j.numToFind {
+						j.lower(i)
+						break
+					}
+				}
+			}
+			j.prefix = j.chunks
+			break
+		}
+		j.prefixFit += int(j.chunkCnt[j.prefix])
+		j.prefix++
+	}
 }
 
 // prioritizeNodes runs PreScore and Score over the feasible nodes and
@@ -706,36 +757,47 @@ func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScor
 	return best
 }
 
-// scoreHeap orders node indexes as kube-scheduler's nodeScoreHeap orders
-// NodePluginScores with every Randomizer 0: higher total first, ties
-// resolved only by the heap's own sifting.
+// scoreHeap is heapRoot's memory: the node indexes being sifted, and the
+// totals they are ordered by.
 type scoreHeap struct {
 	totals []int64
 	idx    []int
-}
-
-func (h *scoreHeap) Len() int           { return len(h.idx) }
-func (h *scoreHeap) Less(i, j int) bool { return h.totals[h.idx[i]] > h.totals[h.idx[j]] }
-func (h *scoreHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *scoreHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
-func (h *scoreHeap) Pop() any {
-	n := len(h.idx) - 1
-	x := h.idx[n]
-	h.idx = h.idx[:n]
-	return x
+	vals   []int64
 }
 
 // heapRoot returns the node upstream's heap pops first: the root after
-// heap.Init over the scores in filtering order.
+// container/heap's Init over the scores in filtering order, where Less is
+// a higher total (kube-scheduler's nodeScoreHeap with every Randomizer
+// 0), so ties are resolved only by the heap's own sifting. It runs
+// Init's sift-downs on the totals directly.
 func (s *Scheduler) heapRoot(totals []int64) int {
 	h := &s.heap
-	h.totals = totals
-	h.idx = h.idx[:0]
-	for i := range totals {
-		h.idx = append(h.idx, i)
+	n := len(totals)
+	idx, vals := h.idx[:0], append(h.vals[:0], totals...)
+	for i := range n {
+		idx = append(idx, i)
 	}
-	heap.Init(h)
-	return h.idx[0]
+	h.idx, h.vals = idx, vals
+	for i := n/2 - 1; i >= 0; i-- {
+		// container/heap's down(h, i, n).
+		j := i
+		for {
+			c := 2*j + 1
+			if c >= n || c < 0 {
+				break
+			}
+			if r := c + 1; r < n && vals[r] > vals[c] {
+				c = r
+			}
+			if !(vals[c] > vals[j]) {
+				break
+			}
+			idx[j], idx[c] = idx[c], idx[j]
+			vals[j], vals[c] = vals[c], vals[j]
+			j = c
+		}
+	}
+	return idx[0]
 }
 
 func cloneScores(in []framework.NodePluginScores) []framework.NodePluginScores {
