@@ -78,6 +78,7 @@ func (p batchTablePlugin) ScoreNodes(ctx context.Context, state *framework.Cycle
 // status RunFilterPlugins gives it, and scoring gives the same scores,
 // totals and first error as plugins without them.
 func TestPropBatchMatchesNodeByNode(t *testing.T) {
+	defer framework.SetMinParallelPieces(1)()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 300).Draw(t, "nodes")
 		nodes := make([]*cluster.NodeInfo, n)

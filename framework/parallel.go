@@ -106,55 +106,119 @@ type chunkWorker interface {
 	work(lo, hi int)
 }
 
+// minParallelPieces is the fewest pieces untilChunks gives each
+// goroutine: a smaller job is done by the calling goroutine alone, as
+// waking another costs more than it saves for a few hundred nodes (and
+// far more on a busy machine).
+var minParallelPieces = 1000
+
+// chunkRun hands out the chunks of one untilChunks job to the calling
+// goroutine and its helpers. It lives in the job's buffer, so that a
+// parallel job allocates nothing.
+type chunkRun struct {
+	w             chunkWorker
+	done          <-chan struct{}
+	chunk, pieces int
+	chunks        int64
+	next          atomic.Int64
+	wg            sync.WaitGroup
+}
+
+// help does chunks until none is left or the context is done.
+func (r *chunkRun) help() {
+	for {
+		c := r.next.Add(1) - 1
+		if c >= r.chunks {
+			return
+		}
+		if r.done != nil {
+			select {
+			case <-r.done:
+				return
+			default:
+			}
+		}
+		lo := int(c) * r.chunk
+		r.w.work(lo, min(lo+r.chunk, r.pieces))
+	}
+}
+
 // untilChunks is Until handing out whole chunks: w.work(lo, hi) does the
-// pieces [lo, hi). Chunks are checked against ctx one by one.
-func (p Parallelizer) untilChunks(ctx context.Context, pieces int, w chunkWorker) {
+// pieces [lo, hi). Chunks are checked against ctx one by one. It uses at
+// most one goroutine per minParallelPieces pieces: the calling goroutine
+// and helpers from a pool (see offerHelp). r is the job's memory.
+func (p Parallelizer) untilChunks(ctx context.Context, pieces int, r *chunkRun, w chunkWorker) {
 	if pieces <= 0 {
 		return
 	}
 	par := p.Parallelism()
 	chunk := ChunkSize(pieces, par)
 	chunks := (pieces + chunk - 1) / chunk
-	workers := min(par, chunks)
-	done := ctx.Done()
-	if workers <= 1 {
-		for c := range chunks {
-			if done != nil {
-				select {
-				case <-done:
-					return
-				default:
-				}
-			}
-			w.work(c*chunk, min((c+1)*chunk, pieces))
+	workers := min(par, chunks, max(1, pieces/minParallelPieces))
+	r.w, r.done, r.chunk, r.pieces, r.chunks = w, ctx.Done(), chunk, pieces, int64(chunks)
+	r.next.Store(0)
+	if workers > 1 {
+		offerHelp(r, workers-1, &r.wg)
+	}
+	r.help()
+	r.wg.Wait()
+	r.w, r.done = nil, nil
+}
+
+// helper is a job that several goroutines can share: help does parts of
+// it until none is left.
+type helper interface {
+	help()
+}
+
+type helpTask struct {
+	h  helper
+	wg *sync.WaitGroup
+}
+
+// The pool of helper goroutines: each waits on helpTasks for a job,
+// helps with it, and waits again, so that a parallel job costs neither a
+// goroutine start nor an allocation once the pool has grown. A job is
+// offered to idle helpers only; it never waits for a busy one.
+var (
+	helpTasks = make(chan helpTask)
+	helpersMu sync.Mutex
+	helpers   int
+)
+
+// maxHelpers bounds the pool.
+const maxHelpers = 64
+
+// offerHelp hands h to up to n helpers: idle ones, then new ones while
+// the pool is smaller than maxHelpers. Each calls wg.Done once its help
+// returns; offerHelp does not wait.
+func offerHelp(h helper, n int, wg *sync.WaitGroup) {
+	for range n {
+		wg.Add(1)
+		t := helpTask{h, wg}
+		select {
+		case helpTasks <- t:
+			continue
+		default:
 		}
-		return
-	}
-	var next atomic.Int64
-	run := func() {
-		for {
-			c := int(next.Add(1) - 1)
-			if c >= chunks {
-				return
-			}
-			if done != nil {
-				select {
-				case <-done:
-					return
-				default:
-				}
-			}
-			w.work(c*chunk, min((c+1)*chunk, pieces))
+		helpersMu.Lock()
+		grow := helpers < maxHelpers
+		if grow {
+			helpers++
 		}
+		helpersMu.Unlock()
+		if !grow {
+			wg.Done()
+			return
+		}
+		go helpLoop(t)
 	}
-	var wg sync.WaitGroup
-	wg.Add(workers - 1)
-	for range workers - 1 {
-		go func() {
-			defer wg.Done()
-			run()
-		}()
+}
+
+func helpLoop(t helpTask) {
+	for {
+		t.h.help()
+		t.wg.Done()
+		t = <-helpTasks
 	}
-	run()
-	wg.Wait()
 }

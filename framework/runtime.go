@@ -557,7 +557,7 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 	*job = scoreJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: active, slot: slot,
 		scores: scores, lists: lists, raw: raw, totals: totals, full: full}
 	job.fe.init(n)
-	p.par.untilChunks(ctx, n, job)
+	p.par.untilChunks(ctx, n, &job.run, job)
 	scoreErr, outOfRange := job.fe.err, job.outOfRange.Load()
 	*job = scoreJob{}
 	if scoreErr != nil {
@@ -668,6 +668,7 @@ type scoreJob struct {
 
 	fe         firstError
 	outOfRange atomic.Bool
+	run        chunkRun
 }
 
 func (job *scoreJob) work(lo, hi int) {

@@ -118,8 +118,10 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 		}
 		plugins := []weighted{w(tableFilter{code: codes}), {tableScore{"A", scores}, 2}, w(tableScore{"B", map[string]int64{}})}
 		cycles := rapid.IntRange(1, 4).Draw(rt, "cycles")
+		minParallel := rapid.SampledFrom([]int{0, 1, 100, minParallelNodes}).Draw(rt, "minParallel")
 		run := func(par int, plain bool) []cycleOutcome {
 			s := testScheduler(rt, makeNodes(names...), nil, plugins, WithParallelism(par), WithSeed(seed), WithTieBreak(TieBreakRandom), WithPercentageOfNodesToScore(percentage))
+			s.minParallelNodes = minParallel // share filtering with helpers early, as in large clusters
 			var out []cycleOutcome
 			for c := range cycles {
 				start := s.nextStartNodeIndex

@@ -150,6 +150,9 @@ type Scheduler struct {
 	q         *queue
 	nominated nominator
 
+	// minParallelNodes is the package's constant; tests lower it.
+	minParallelNodes int
+
 	// per-cycle scratch, reused
 	nodeList cluster.NodeList
 	scoreBuf framework.ScoreBuffer
@@ -186,6 +189,8 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 		tieBreak:    o.tieBreak,
 		diagnose:    o.diagnose,
 		q:           newQueue(),
+
+		minParallelNodes: minParallelNodes,
 	}
 	s.nominated = s.q.nominated
 	var queueSort, first string
@@ -220,6 +225,70 @@ func profileName(n string) string {
 }
 
 type handle struct{ s *Scheduler }
+
+// minParallelNodes is how many nodes a cycle filters on its own goroutine
+// before it shares the rest with others (see filterJob): waking another
+// goroutine costs more than it saves for a few hundred nodes, and far
+// more on a busy machine.
+const minParallelNodes = 1000
+
+// helper is a job that several goroutines can share: help does parts of
+// it until none is left.
+type helper interface {
+	help()
+}
+
+type helpTask struct {
+	h  helper
+	wg *sync.WaitGroup
+}
+
+// The pool of helper goroutines: each waits on helpTasks for a job,
+// helps with it, and waits again, so that a parallel filtering pass costs
+// neither a goroutine start nor an allocation once the pool has grown. A
+// job is offered to idle helpers only; it never waits for a busy one.
+var (
+	helpTasks = make(chan helpTask)
+	helpersMu sync.Mutex
+	helpers   int
+)
+
+// maxHelpers bounds the pool.
+const maxHelpers = 64
+
+// offerHelp hands h to up to n helpers: idle ones, then new ones while
+// the pool is smaller than maxHelpers. Each calls wg.Done once its help
+// returns; offerHelp does not wait.
+func offerHelp(h helper, n int, wg *sync.WaitGroup) {
+	for range n {
+		wg.Add(1)
+		t := helpTask{h, wg}
+		select {
+		case helpTasks <- t:
+			continue
+		default:
+		}
+		helpersMu.Lock()
+		grow := helpers < maxHelpers
+		if grow {
+			helpers++
+		}
+		helpersMu.Unlock()
+		if !grow {
+			wg.Done()
+			return
+		}
+		go helpLoop(t)
+	}
+}
+
+func helpLoop(t helpTask) {
+	for {
+		t.h.help()
+		t.wg.Done()
+		t = <-helpTasks
+	}
+}
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
@@ -493,22 +562,11 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 		prof: prof, ctx: ctx, state: state, pod: pod, nodes: nodes, nominated: s.nominated, done: ctx.Done(),
 		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
 		outcome: outcome, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
+		helpers: workers - 1, helpAfter: s.minParallelNodes,
 	}
 	j.limit.Store(int64(numAll))
-	if workers <= 1 {
-		j.run()
-	} else {
-		var wg sync.WaitGroup
-		wg.Add(workers - 1)
-		for range workers - 1 {
-			go func() {
-				defer wg.Done()
-				j.run()
-			}()
-		}
-		j.run()
-		wg.Wait()
-	}
+	j.run(true)
+	j.wg.Wait()
 
 	var err error
 	last := int(min(j.limit.Load(), int64(numAll-1)))
@@ -573,7 +631,17 @@ type filterJob struct {
 
 	mu                sync.Mutex
 	prefix, prefixFit int
+
+	// helpers is how many helpers the calling goroutine offers the job
+	// to once it has filtered helpAfter nodes with chunks left, so that
+	// a cycle that finds its nodes quickly stays on one goroutine; wg
+	// counts the helpers that took it.
+	helpers, helpAfter int
+	wg                 sync.WaitGroup
 }
+
+// help is run by a helper goroutine.
+func (j *filterJob) help() { j.run(false) }
 
 // lower lowers limit to i.
 func (j *filterJob) lower(i int) {
@@ -585,13 +653,21 @@ func (j *filterJob) lower(i int) {
 	}
 }
 
-func (j *filterJob) run() {
+// run filters chunks until none that matters is left. The calling
+// goroutine (first) offers the job to helpers once it has filtered
+// helpAfter nodes.
+func (j *filterJob) run(first bool) {
 	numAll := len(j.nodes)
 	outcome, status := j.outcome, j.status
+	filtered := 0
 	for {
 		c := int(j.next.Add(1) - 1)
 		if c >= j.chunks || int64(c*j.chunk) > j.limit.Load() {
 			return
+		}
+		if first && j.helpers > 0 && filtered >= j.helpAfter && c+1 < j.chunks {
+			offerHelp(j, j.helpers, &j.wg)
+			j.helpers = 0
 		}
 		lo, end := c*j.chunk, min((c+1)*j.chunk, numAll)
 		for {
@@ -650,6 +726,7 @@ func (j *filterJob) run() {
 			}
 		}
 		j.finish(c, fit)
+		filtered += end - lo
 	}
 }
 
