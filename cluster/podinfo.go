@@ -69,16 +69,13 @@ func (p *PodInfo) compileAffinity() error {
 // pod's total requests.
 func newPodInfo(pod *api.Pod, check bool, scratch api.ResourceList) (*PodInfo, error) {
 	p := &PodInfo{Pod: pod}
-	reqs := resource.PodRequests(pod, resource.PodResourcesOptions{UseStatusResources: true, Reuse: scratch})
-	if check {
-		for name, q := range reqs {
-			if err := checkQuantity(name, q); err != nil {
-				return nil, fmt.Errorf("%w pod %s: total requests: %w", ErrInvalid, podName(pod), err)
-			}
+	if ok, err := p.containerRequests(check); !ok {
+		if err := p.podRequests(check, scratch); err != nil {
+			return nil, err
 		}
+	} else if err != nil {
+		return nil, err
 	}
-	p.Requests = ResourceFromList(reqs)
-	p.NonZeroMilliCPU, p.NonZeroMemory = resource.NonZeroRequests(pod)
 	p.HostPorts = podHostPorts(pod)
 	p.PVCs = podPVCs(pod)
 	if a := pod.Spec.Affinity; a != nil {
@@ -92,6 +89,111 @@ func newPodInfo(pod *api.Pod, check bool, scratch api.ResourceList) (*PodInfo, e
 		}
 	}
 	return p, nil
+}
+
+// podRequests sets the requests and the non-zero requests as
+// resource.PodRequests (with in-place resize status) and
+// resource.NonZeroRequests compute them; with check it rejects bad totals.
+func (p *PodInfo) podRequests(check bool, scratch api.ResourceList) error {
+	reqs := resource.PodRequests(p.Pod, resource.PodResourcesOptions{UseStatusResources: true, Reuse: scratch})
+	if check {
+		for name, q := range reqs {
+			if err := checkQuantity(name, q); err != nil {
+				return fmt.Errorf("%w pod %s: total requests: %w", ErrInvalid, podName(p.Pod), err)
+			}
+		}
+	}
+	p.Requests = ResourceFromList(reqs)
+	p.NonZeroMilliCPU, p.NonZeroMemory = resource.NonZeroRequests(p.Pod)
+	return nil
+}
+
+// maxContainerResources is how many resource names containerRequests
+// adds up; pods naming more take podRequests.
+const maxContainerResources = 8
+
+// The scheduler's defaults for missing cpu and memory requests, as
+// resource.NonZeroRequests adds them. They are only read.
+var (
+	nonZeroDefaults = resource.DefaultNonZeroRequests()
+	defaultCPU      = nonZeroDefaults[api.ResourceCPU]
+	defaultMemory   = nonZeroDefaults[api.ResourceMemory]
+)
+
+// containerRequests is podRequests for the common pod whose requests are
+// its containers' alone: no init containers, pod-level resources or
+// overhead, no container statuses and no infeasible resize. For such a
+// pod resource.PodRequests adds up each resource over the containers that
+// request it, in container order, and resource.NonZeroRequests does the
+// same with the defaults standing in for missing cpu and memory requests;
+// containerRequests adds up the same quantities in the same order without
+// building a list. It reports false, changing nothing, for other pods.
+func (p *PodInfo) containerRequests(check bool) (bool, error) {
+	pod := p.Pod
+	if len(pod.Spec.InitContainers) > 0 || pod.Spec.Resources != nil || len(pod.Spec.Overhead) > 0 ||
+		len(pod.Status.ContainerStatuses) > 0 || len(pod.Status.InitContainerStatuses) > 0 ||
+		resource.IsPodResizeInfeasible(pod) {
+		return false, nil
+	}
+	type sum struct {
+		name api.ResourceName
+		q    quantity.Quantity
+	}
+	var sums [maxContainerResources]sum
+	n := 0
+	var cpu, mem quantity.Quantity
+	for i := range pod.Spec.Containers {
+		reqs := pod.Spec.Containers[i].Resources.Requests
+		for name, q := range reqs {
+			j := 0
+			for j < n && sums[j].name != name {
+				j++
+			}
+			if j == n {
+				if n == maxContainerResources {
+					return false, nil
+				}
+				sums[n].name = name
+				n++
+			}
+			sums[j].q.Add(q)
+		}
+		if q, ok := reqs[api.ResourceCPU]; ok {
+			cpu.Add(q)
+		} else {
+			cpu.Add(defaultCPU)
+		}
+		if q, ok := reqs[api.ResourceMemory]; ok {
+			mem.Add(q)
+		} else {
+			mem.Add(defaultMemory)
+		}
+	}
+	var r Resource
+	for _, s := range sums[:n] {
+		if check {
+			if err := checkQuantity(s.name, s.q); err != nil {
+				return true, fmt.Errorf("%w pod %s: total requests: %w", ErrInvalid, podName(pod), err)
+			}
+		}
+		switch s.name {
+		case api.ResourceCPU:
+			r.MilliCPU += s.q.MilliValue()
+		case api.ResourceMemory:
+			r.Memory += s.q.Value()
+		case api.ResourceEphemeralStorage:
+			r.EphemeralStorage += s.q.Value()
+		case api.ResourcePods:
+			r.AllowedPodNumber += s.q.Value()
+		default:
+			if resource.IsScalarResourceName(s.name) {
+				r.AddScalar(s.name, s.q.Value())
+			}
+		}
+	}
+	p.Requests = r
+	p.NonZeroMilliCPU, p.NonZeroMemory = cpu.MilliValue(), mem.Value()
+	return true, nil
 }
 
 // newPodInfoForSnapshot validates quantities and compiles affinity

@@ -208,6 +208,11 @@ func containerList(pod *api.Pod, c *api.Container, kind listKind, infeasible boo
 	}
 }
 
+// hasContainerStatuses reports whether the pod has any container status.
+func hasContainerStatuses(pod *api.Pod) bool {
+	return len(pod.Status.ContainerStatuses) > 0 || len(pod.Status.InitContainerStatuses) > 0
+}
+
 func findContainerStatus(pod *api.Pod, name string) *api.ContainerStatus {
 	for i := range pod.Status.ContainerStatuses {
 		if pod.Status.ContainerStatuses[i].Name == name {
@@ -311,6 +316,12 @@ func containerKey(pod *api.Pod, k api.ResourceName, opts *PodResourcesOptions, l
 		return aggregateKey(pod, k, spec, false, nm)
 	}
 	infeasible := IsPodResizeInfeasible(pod)
+	if !infeasible && !hasContainerStatuses(pod) {
+		// Without statuses the actuated and allocated lists are the
+		// spec's, so their aggregates are the spec's, which the folds
+		// below keep.
+		return aggregateKey(pod, k, spec, false, nm)
+	}
 	var q Quantity
 	ok := false
 	if !infeasible {
@@ -341,6 +352,11 @@ func aggregateInto(dst api.ResourceList, pod *api.Pod, opts PodResourcesOptions,
 		if opts.UseStatusResources {
 			n = 2
 		}
+	}
+	if !hasContainerStatuses(pod) {
+		// Without statuses every kind of list is the spec's (listed here
+		// as for a feasible resize), which names no other resource.
+		n = 1
 	}
 	visit := func(c *api.Container) {
 		for _, kind := range kinds[:n] {
