@@ -3,11 +3,11 @@
 # with a bounded number of rapid cases, the seed and fixture checks, and
 # the core module's replay of the fixtures. See README.md.
 #
-#   RAPID_CHECKS  cases per property (default 200)
+#   RAPID_CHECKS  cases per property (default 500)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-checks="${RAPID_CHECKS:-200}"
+checks="${RAPID_CHECKS:-500}"
 
 cd "$here"
 go vet ./...
