@@ -217,10 +217,13 @@ func RunCycle(prof *framework.Profile, nodes []*cluster.NodeInfo, pod *api.Pod) 
 // is chosen at random) or, when none fits, the PreFilter rejection or
 // each filtered node's rejection.
 type ScheduleAnswer struct {
-	Err       string                  `json:"err,omitempty"`
-	Best      []string                `json:"best,omitempty"`
-	PreFilter *StatusAnswer           `json:"preFilter,omitempty"`
-	Rejected  map[string]StatusAnswer `json:"rejected,omitempty"`
+	Err  string   `json:"err,omitempty"`
+	Best []string `json:"best,omitempty"`
+	// Scores are the diagnosis' normalised scores per node and plugin,
+	// when more than one node was feasible (and so scored).
+	Scores    map[string]map[string]int64 `json:"scores,omitempty"`
+	PreFilter *StatusAnswer               `json:"preFilter,omitempty"`
+	Rejected  map[string]StatusAnswer     `json:"rejected,omitempty"`
 }
 
 // KindSchedule compares scheduler.Scheduler's decisions.
@@ -270,8 +273,14 @@ func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 		return a
 	}
 	total := map[string]int64{}
+	a.Scores = map[string]map[string]int64{}
 	for _, ns := range res.Scores {
 		total[ns.Name] = ns.TotalScore
+		m := map[string]int64{}
+		for _, ps := range ns.NormalizedScores {
+			m[ps.Name] = ps.Score
+		}
+		a.Scores[ns.Name] = m
 	}
 	a.Best = BestNodes(total)
 	if !slices.Contains(a.Best, res.Node) {
@@ -297,7 +306,7 @@ func ScheduleFromCycle(c PluginsAnswer) ScheduleAnswer {
 		return a
 	}
 	if len(c.Best) > 0 {
-		a.Best = c.Best
+		a.Best, a.Scores = c.Best, c.Scores
 		return a
 	}
 	if len(feasible) > 0 {
