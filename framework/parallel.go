@@ -218,7 +218,10 @@ func offerHelp(h helper, n int, wg *sync.WaitGroup) {
 func helpLoop(t helpTask) {
 	for {
 		t.h.help()
-		t.wg.Done()
+		wg := t.wg
+		// Hold on to nothing of the job while waiting for the next.
+		t = helpTask{}
+		wg.Done()
 		t = <-helpTasks
 	}
 }
