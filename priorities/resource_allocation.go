@@ -193,8 +193,18 @@ func (s *allocationScorer) cpuMemory(ni *cluster.NodeInfo) (allocCPU, allocMem, 
 func (s *allocationScorer) allocatedCPUMemory(nodes []*cluster.NodeInfo, podRequests []int64, most bool, scores []int64) {
 	wc, wm := s.resources[0].weight, s.resources[1].weight
 	pc, pm := podRequests[0], podRequests[1]
+	// Nodes of a pool often have the same allocatable and use: the last
+	// node's score is kept, being a function of these four amounts.
+	var last [4]int64
+	lastScore := int64(-1)
 	for i, ni := range nodes {
 		ac, am, uc, um := s.cpuMemory(ni)
+		if cur := [4]int64{ac, am, uc, um}; cur == last && lastScore >= 0 {
+			scores[i] = lastScore
+			continue
+		} else {
+			last = cur
+		}
 		var nodeScore, weightSum int64
 		if ac != 0 {
 			if most {
@@ -213,10 +223,11 @@ func (s *allocationScorer) allocatedCPUMemory(nodes []*cluster.NodeInfo, podRequ
 			weightSum += wm
 		}
 		if weightSum == 0 {
-			scores[i] = 0
+			lastScore = 0
 		} else {
-			scores[i] = nodeScore / weightSum
+			lastScore = nodeScore / weightSum
 		}
+		scores[i] = lastScore
 	}
 }
 
@@ -224,11 +235,18 @@ func (s *allocationScorer) allocatedCPUMemory(nodes []*cluster.NodeInfo, podRequ
 // memory, for each node.
 func (s *allocationScorer) balancedCPUMemory(nodes []*cluster.NodeInfo, podRequests []int64, scores []int64) {
 	pc, pm := podRequests[0], podRequests[1]
+	// As in allocatedCPUMemory, the last node's score is kept.
+	var last [4]int64
+	lastScore := int64(-1)
 	for i, ni := range nodes {
 		ac, am, uc, um := s.cpuMemory(ni)
-		with := balancedTwo(uc+pc, ac, um+pm, am)
-		without := balancedTwo(uc, ac, um, am)
-		scores[i] = framework.MaxNodeScore/2 + (framework.MaxNodeScore/2+with-without)/2
+		if cur := [4]int64{ac, am, uc, um}; cur != last || lastScore < 0 {
+			last = cur
+			with := balancedTwo(uc+pc, ac, um+pm, am)
+			without := balancedTwo(uc, ac, um, am)
+			lastScore = framework.MaxNodeScore/2 + (framework.MaxNodeScore/2+with-without)/2
+		}
+		scores[i] = lastScore
 	}
 }
 

@@ -82,14 +82,25 @@ func TestPropInTreeBatchMatchesSingle(t *testing.T) {
 	sort.Strings(names)
 	rapid.Check(t, func(t *rapid.T) {
 		c := clustergen.Cluster(rapid.IntRange(1, 10).Draw(t, "nodes"), rapid.IntRange(0, 20).Draw(t, "pods")).Draw(t, "cluster")
+		pool := rapid.Bool().Draw(t, "pool") // one machine type
 		for _, n := range c.Nodes {
 			n.Spec.Unschedulable = rapid.IntRange(0, 3).Draw(t, "cordoned") == 0
+			if pool {
+				n.Status.Allocatable, n.Status.Capacity = c.Nodes[0].Status.Allocatable, c.Nodes[0].Status.Capacity
+			}
 		}
 		snap, err := cluster.NewSnapshot(c.Nodes, c.Pods)
 		if err != nil {
 			t.Fatal(err)
 		}
-		nodes := snap.View().Nodes()
+		// Nodes repeat now and then, as identical nodes of a pool follow
+		// each other, which the plugins' loops take advantage of.
+		var nodes []*cluster.NodeInfo
+		for _, ni := range snap.View().Nodes() {
+			for range rapid.IntRange(1, 3).Draw(t, "repeat") {
+				nodes = append(nodes, ni)
+			}
+		}
 		pod := drawBatchPod(t, c.Nodes)
 		ctx := context.Background()
 		h := handle{&Scheduler{snapshot: snap}}
