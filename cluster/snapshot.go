@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -505,12 +506,16 @@ func (s *Snapshot) countImages(node *api.Node, sign int) {
 }
 
 // refreshImages rebuilds the image states of the nodes whose images are
-// new or hold an image whose count changed.
+// new or hold an image whose count changed. A node that reports the same
+// images as the node before it shares that node's map (maps are never
+// modified, only replaced), so a pool of identical nodes holds one map and
+// ImageLocality scores its nodes alike.
 func (s *Snapshot) refreshImages() {
 	if len(s.dirtyImages) == 0 && !s.staleImages {
 		return
 	}
 	count := func(name string) int { return s.images[name] }
+	var prev *NodeInfo
 	for i := range s.nodes.len() {
 		ni := s.nodes.at(i)
 		stale := ni.ImageStates == nil && len(ni.node.Status.Images) > 0
@@ -523,11 +528,35 @@ func (s *Snapshot) refreshImages() {
 			}
 		}
 		if stale {
-			s.mutable(i).ImageStates = nodeImageStates(ni.node, count)
+			m := &s.mutable(i).ImageStates
+			if prev != nil && prev.ImageStates != nil && sameImages(prev.node.Status.Images, ni.node.Status.Images) {
+				*m = prev.ImageStates
+			} else {
+				*m = nodeImageStates(ni.node, count)
+			}
+			ni = s.nodes.at(i)
 		}
+		prev = ni
 	}
 	clear(s.dirtyImages)
 	s.staleImages = false
+}
+
+// sameImages reports whether two nodes report the same images: the same
+// names and sizes in the same order.
+func sameImages(a, b []api.ContainerImage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i].SizeBytes != b[i].SizeBytes || !slices.Equal(a[i].Names, b[i].Names) {
+			return false
+		}
+	}
+	return true
 }
 
 // AddPod adds a pod bound to pod.Spec.NodeName. If that node is not in

@@ -2,8 +2,10 @@ package priorities
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
+	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -60,3 +62,53 @@ func BenchmarkScoreNodesTaintToleration(b *testing.B) {
 	benchScoreNodes(b, "TaintToleration")
 }
 func BenchmarkScoreNodesImageLocality(b *testing.B) { benchScoreNodes(b, "ImageLocality") }
+
+// TestImageLocalityScoreNodesSharedMaps: nodes reporting the same images
+// share one image map and score alike; ScoreNodes still scores every
+// other node on its own, whatever its neighbours.
+func TestImageLocalityScoreNodesSharedMaps(t *testing.T) {
+	img := func(size int64, names ...string) []api.ContainerImage {
+		return []api.ContainerImage{{Names: names, SizeBytes: size * mb}}
+	}
+	lists := [][]api.ContainerImage{
+		img(500, "nginx:1.27"), img(500, "nginx:1.27"), img(900, "nginx:1.27"), nil,
+		img(500, "nginx:1.27"), img(300, "nginx:1.27", "nginx:latest"), img(300, "nginx:1.27", "nginx:latest"), img(700, "redis:7"),
+	}
+	var nodes []*api.Node
+	for i, l := range lists {
+		n := makeNode(fmt.Sprintf("n%d", i), map[string]string{"cpu": "8", "memory": "32Gi"})
+		n.Status.Images = l
+		nodes = append(nodes, n)
+	}
+	snap := snapshot(t, nodes, nil)
+	infos := snap.Nodes()
+	if mapPointer(infos[0].ImageStates) != mapPointer(infos[1].ImageStates) || mapPointer(infos[1].ImageStates) == mapPointer(infos[2].ImageStates) {
+		t.Fatalf("nodes 0 and 1 should share their image map, 1 and 2 not")
+	}
+	pl, err := NewImageLocality(nil, testHandle{snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, image := range []string{"nginx:1.27", "nginx", "redis:7"} {
+		pod := makePod().obj()
+		pod.Spec.Containers = []api.Container{{Name: "c", Image: image}}
+		state := preScore(t, pl, pod, snap)
+		sp := pl.(framework.BatchScorePlugin)
+		got := make([]int64, len(infos))
+		if i, st := sp.ScoreNodes(ctx, state, pod, infos, got); !st.IsSuccess() {
+			t.Fatalf("node %d: %v", i, st)
+		}
+		distinct := map[int64]bool{}
+		for i, ni := range infos {
+			want, st := sp.Score(ctx, state, pod, ni)
+			if !st.IsSuccess() || got[i] != want {
+				t.Errorf("%s: node %s: ScoreNodes %d, Score %d %v", image, ni.Name(), got[i], want, st)
+			}
+			distinct[want] = true
+		}
+		if image == "nginx:1.27" && len(distinct) < 3 {
+			t.Errorf("%s: only %d distinct scores; the test needs nodes that score differently", image, len(distinct))
+		}
+	}
+}

@@ -3,6 +3,7 @@ package priorities
 import (
 	"context"
 	"errors"
+	"unsafe"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -170,9 +171,26 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 		}
 		images, total = podImageNames(pod), pl.handle.Snapshot().NumNodes()
 	}
+	// A node's score depends on its image map only: nodes that share one
+	// (a snapshot gives identical nodes the same map) score alike.
+	var lastMap unsafe.Pointer
+	var lastScore int64
 	for i, ni := range nodes {
+		if m := mapPointer(ni.ImageStates); i > 0 && m == lastMap {
+			scores[i] = lastScore
+			continue
+		} else {
+			lastMap = m
+		}
 		sum, n := sumImageScores(ni, images, total)
-		scores[i] = imageLocalityPriority(sum, n)
+		lastScore = imageLocalityPriority(sum, n)
+		scores[i] = lastScore
 	}
 	return -1, nil
+}
+
+// mapPointer returns what identifies a map: two map values with the same
+// pointer are the same map.
+func mapPointer(m map[string]*cluster.ImageStateSummary) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
 }

@@ -87,6 +87,9 @@ func TestPropInTreeBatchMatchesSingle(t *testing.T) {
 			n.Spec.Unschedulable = rapid.IntRange(0, 3).Draw(t, "cordoned") == 0
 			if pool {
 				n.Status.Allocatable, n.Status.Capacity = c.Nodes[0].Status.Allocatable, c.Nodes[0].Status.Capacity
+				if rapid.Bool().Draw(t, "sameImages") {
+					n.Status.Images = c.Nodes[0].Status.Images
+				}
 			}
 		}
 		snap, err := cluster.NewSnapshot(c.Nodes, c.Pods)
