@@ -106,7 +106,8 @@ type NodeInfo struct {
 	node *api.Node
 	// ImageStates maps each image name the node reports (as in
 	// node.Status.Images, not normalized) to its summary. The map is
-	// replaced, never modified, when the node's images change; do not
+	// replaced, never modified, when the node's images change, and a
+	// snapshot's nodes that report the same images may share one; do not
 	// modify it. Look container images up with ImageState, which
 	// normalizes the name as the ImageLocality plugin does.
 	ImageStates map[string]*ImageStateSummary
