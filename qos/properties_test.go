@@ -11,15 +11,18 @@ import (
 	"github.com/schedkit/schedkit/resource/resourcegen"
 )
 
-// guaranteedContainer: cpu and memory both limited above zero, and each
-// request (defaulting to the limit) equal to its limit.
+// guaranteedContainer: cpu and memory both limited above zero and
+// requested at exactly the limit.
+
 func guaranteedContainer(c *api.Container) bool {
 	for _, k := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
 		lim, ok := c.Resources.Limits[k]
 		if !ok || lim.IsZero() {
 			return false
 		}
-		if req, ok := c.Resources.Requests[k]; ok && req.Cmp(lim) != 0 {
+		// ComputePodQOS reads the spec as given: a missing request is not
+		// the limit (the API server's defaulting is a separate step).
+		if req, ok := c.Resources.Requests[k]; !ok || req.Cmp(lim) != 0 {
 			return false
 		}
 	}
