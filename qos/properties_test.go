@@ -13,7 +13,6 @@ import (
 
 // guaranteedContainer: cpu and memory both limited above zero and
 // requested at exactly the limit.
-
 func guaranteedContainer(c *api.Container) bool {
 	for _, k := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
 		lim, ok := c.Resources.Limits[k]
