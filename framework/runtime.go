@@ -253,6 +253,10 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 			}
 			// Keep the nodes that passed; record the others' statuses as
 			// RunFilterPlugins does.
+			// Plugins return shared Status values for fixed reasons, and a
+			// Status is immutable, so nodes of the block rejected with the
+			// same value share one copy naming the plugin.
+			var lastIn, lastOut *Status
 			w := first
 			for j := first; j < len(out); j++ {
 				st := out[j]
@@ -261,10 +265,16 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 					w++
 					continue
 				}
+				if st == lastIn {
+					statuses[sc.idx[j]] = lastOut
+					continue
+				}
+				lastIn = st
 				if !st.IsRejected() {
 					st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.AsError()))
 				}
-				statuses[sc.idx[j]] = st.WithPlugin(name)
+				lastOut = st.WithPlugin(name)
+				statuses[sc.idx[j]] = lastOut
 			}
 			live = sc.nodes[:w]
 			if w == 0 {
