@@ -456,6 +456,9 @@ type PodStatus struct {
 	Resize string `json:"resize,omitempty"`
 	// Resources are the pod-level resources the kubelet applied.
 	Resources *ResourceRequirements `json:"resources,omitempty"`
+	// AllocatedResources are the pod-level resources the node allocated
+	// to the pod, set while a pod-level in-place resize is tracked.
+	AllocatedResources ResourceList `json:"allocatedResources,omitempty"`
 }
 
 // ContainerStatus is what the kubelet reports of a container; schedkit

@@ -95,7 +95,11 @@ func newPodInfo(pod *api.Pod, check bool, scratch api.ResourceList) (*PodInfo, e
 // resource.PodRequests (with in-place resize status) and
 // resource.NonZeroRequests compute them; with check it rejects bad totals.
 func (p *PodInfo) podRequests(check bool, scratch api.ResourceList) error {
-	reqs := resource.PodRequests(p.Pod, resource.PodResourcesOptions{UseStatusResources: true, Reuse: scratch})
+	reqs := resource.PodRequests(p.Pod, resource.PodResourcesOptions{
+		UseStatusResources: true,
+		InPlacePodLevelResourcesVerticalScalingEnabled: true,
+		Reuse: scratch,
+	})
 	if check {
 		for name, q := range reqs {
 			if err := checkQuantity(name, q); err != nil {
@@ -122,7 +126,8 @@ var (
 
 // containerRequests is podRequests for the common pod whose requests are
 // its containers' alone: no init containers, pod-level resources or
-// overhead, no container statuses and no infeasible resize. For such a
+// overhead, no container or pod-level resource statuses and no infeasible
+// resize. For such a
 // pod resource.PodRequests adds up each resource over the containers that
 // request it, in container order, and resource.NonZeroRequests does the
 // same with the defaults standing in for missing cpu and memory requests;
@@ -132,6 +137,7 @@ func (p *PodInfo) containerRequests(check bool) (bool, error) {
 	pod := p.Pod
 	if len(pod.Spec.InitContainers) > 0 || pod.Spec.Resources != nil || len(pod.Spec.Overhead) > 0 ||
 		len(pod.Status.ContainerStatuses) > 0 || len(pod.Status.InitContainerStatuses) > 0 ||
+		pod.Status.Resources != nil || pod.Status.AllocatedResources != nil ||
 		resource.IsPodResizeInfeasible(pod) {
 		return false, nil
 	}

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -109,13 +108,19 @@ func podWithStatus() *rapid.Generator[*api.Pod] {
 					p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, cs)
 				}
 			}
-			if p.Spec.Resources != nil && rapid.Bool().Draw(t, "podLevelStatus") {
+			if rapid.Bool().Draw(t, "podLevelStatus") {
 				// The kubelet reports the pod-level resources it applied
-				// during an in-place pod-level resize.
+				// (and allocated) during an in-place pod-level resize.
 				p.Status.Resources = &api.ResourceRequirements{Requests: api.ResourceList{
 					api.ResourceCPU:    resourcegen.CPU().Draw(t, "statusCPU"),
 					api.ResourceMemory: resourcegen.Bytes().Draw(t, "statusMem"),
 				}}
+				if rapid.Bool().Draw(t, "podLevelStatusLimits") {
+					p.Status.Resources.Limits = api.ResourceList{api.ResourceCPU: resourcegen.CPU().Draw(t, "statusCPULimit")}
+				}
+				if rapid.Bool().Draw(t, "podAllocated") {
+					p.Status.AllocatedResources = api.ResourceList{api.ResourceCPU: resourcegen.CPU().Draw(t, "allocatedCPU")}
+				}
 			}
 			switch rapid.IntRange(0, 3).Draw(t, "resize") {
 			case 1:
@@ -150,7 +155,7 @@ func podResourcesInput() *rapid.Generator[*regression.PodResourcesInput] {
 // scheduler's non-zero requests and PodInfo resource, and the QoS class
 // with component-helpers, the scheduler framework and the qos helper.
 func TestPodResources(t *testing.T) {
-	Property(t, regression.KindPodResources, podResourcesInput(), upFn(upstream.PodResources), knownPodResources)
+	Property(t, regression.KindPodResources, podResourcesInput(), upFn(upstream.PodResources), nil)
 }
 
 func limitRangeInput() *rapid.Generator[*regression.LimitRangeInput] {
@@ -176,13 +181,4 @@ func limitRangeInput() *rapid.Generator[*regression.LimitRangeInput] {
 // LimitRanger admission plugin run in process.
 func TestLimitRange(t *testing.T) {
 	Property(t, regression.KindLimitRange, limitRangeInput(), upFn(upstream.LimitRange), nil)
-}
-
-// knownPodResources recognises the pod resources disagreements already
-// reported, so the property keeps exploring the rest.
-func knownPodResources(in *regression.PodResourcesInput, _, _ json.RawMessage) string {
-	if in.Pod.Status.Resources != nil {
-		return "pod-level status resources are ignored (podresources/seed-pod-level-resize-status.json)"
-	}
-	return ""
 }

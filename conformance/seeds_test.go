@@ -109,7 +109,6 @@ func seeds() []seed {
 	p6.Status.Resources = &api.ResourceRequirements{Requests: rl("cpu", "500m", "memory", "200Mi")}
 	out = append(out, seed{Kind: regression.KindPodResources, Name: "pod-level-resize-status",
 		Note:  "during an in-place pod-level resize the effective pod-level requests are max(spec, status.resources): cpu 500m and memory 200Mi, for PodRequests with status and for the scheduler's PodInfo",
-		Open:  "schedkit ignores pod-level status resources (InPlacePodLevelResourcesVerticalScaling) in PodRequests/NonZeroRequests/cluster.NewPodInfo; reported to the lead",
 		Input: &regression.PodResourcesInput{Pod: p6, Options: regression.PodResourcesOptions{UseStatusResources: true}}})
 	p4 := pod(ctr("a", nil, rl("cpu", "1", "memory", "1Gi")))
 	add(regression.KindPodResources, "limits-only", "limits without requests: Burstable as given, Guaranteed once the API server defaults requests",

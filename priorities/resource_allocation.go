@@ -57,7 +57,8 @@ type allocationScorer struct {
 	useRequested bool
 	// featureAware is set for BalancedAllocation only. Upstream builds
 	// that plugin's scorer with the feature gates (PodLevelResources and
-	// InPlacePodVerticalScaling, both on in v1.37), but NodeResourcesFit
+	// InPlacePodVerticalScaling, InPlacePodLevelResourcesVerticalScaling,
+	// all on in v1.37), but NodeResourcesFit
 	// builds its scorer from the strategy alone, leaving those flags
 	// false: Fit scores the containers' requests, ignoring pod-level
 	// resources and in-place resize status.
@@ -66,7 +67,8 @@ type allocationScorer struct {
 
 // podRequests returns the pod's request of each scored resource, as
 // upstream's calculatePodResourceRequestList: PodRequests (with in-place
-// resize status and pod-level resources only when featureAware), with the
+// resize status, pod-level resources and pod-level in-place resize status
+// only when featureAware), with the
 // non-zero defaults unless useRequested; cpu in millicores, the rest in
 // units.
 func (s *allocationScorer) podRequests(pod *api.Pod) []int64 {
@@ -79,7 +81,11 @@ var nonZeroDefaults = resource.DefaultNonZeroRequests()
 
 // podRequestsInto is podRequests appending to out[:0].
 func (s *allocationScorer) podRequestsInto(pod *api.Pod, out []int64) []int64 {
-	opts := resource.PodResourcesOptions{UseStatusResources: s.featureAware, SkipPodLevelResources: !s.featureAware}
+	opts := resource.PodResourcesOptions{
+		UseStatusResources:                             s.featureAware,
+		SkipPodLevelResources:                          !s.featureAware,
+		InPlacePodLevelResourcesVerticalScalingEnabled: s.featureAware,
+	}
 	if !s.useRequested {
 		opts.NonMissingContainerRequests = nonZeroDefaults
 	}

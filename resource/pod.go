@@ -29,6 +29,16 @@ type PodResourcesOptions struct {
 	// SkipContainerLevelResources leaves the containers out of PodRequests,
 	// keeping only pod-level requests and overhead.
 	SkipContainerLevelResources bool
+	// InPlacePodLevelResourcesVerticalScalingEnabled, together with
+	// UseStatusResources, takes pod-level in-place resize into account:
+	// pod-level requests (limits) count as the largest of the spec's (unless
+	// the resize is infeasible), pod.status.resources.requests (.limits)
+	// and, for requests, pod.status.allocatedResources, when
+	// pod.status.resources is set. The containers' aggregate then reads the
+	// actuated and allocated totals from those pod-level status lists, when
+	// they are set, instead of the container statuses. The scheduler sets
+	// it (InPlacePodLevelResourcesVerticalScaling is on by default).
+	InPlacePodLevelResourcesVerticalScalingEnabled bool
 }
 
 // Reasons of the PodResizePending condition.
@@ -88,11 +98,7 @@ func PodRequests(pod *api.Pod, opts PodResourcesOptions) api.ResourceList {
 		aggregateInto(reqs, pod, opts, false)
 	}
 	if !opts.SkipPodLevelResources && IsPodLevelRequestsSet(pod) {
-		for k, v := range pod.Spec.Resources.Requests {
-			if IsSupportedPodLevelResource(k) {
-				reqs[k] = clone(v)
-			}
-		}
+		applyPodLevel(reqs, pod, &opts, false)
 	}
 	if !opts.ExcludeOverhead && pod.Spec.Overhead != nil {
 		AddTo(reqs, pod.Spec.Overhead)
@@ -113,11 +119,7 @@ func PodLimits(pod *api.Pod, opts PodResourcesOptions) api.ResourceList {
 		return limits
 	}
 	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
-		for k, v := range pod.Spec.Resources.Limits {
-			if IsSupportedPodLevelResource(k) {
-				limits[k] = clone(v)
-			}
-		}
+		applyPodLevel(limits, pod, &opts, true)
 	}
 	if !opts.ExcludeOverhead && pod.Spec.Overhead != nil {
 		for k, v := range pod.Spec.Overhead {
@@ -316,6 +318,22 @@ func containerKey(pod *api.Pod, k api.ResourceName, opts *PodResourcesOptions, l
 		return aggregateKey(pod, k, spec, false, nm)
 	}
 	infeasible := IsPodResizeInfeasible(pod)
+	if act, alloc, podLevel := podLevelStatus(pod, opts, limits); podLevel {
+		// The pod-level status lists hold the actuated and allocated
+		// totals of all the containers.
+		var q Quantity
+		ok := false
+		if !infeasible {
+			q, ok = aggregateKey(pod, k, spec, false, nm)
+		}
+		a, aok := act[k]
+		q, ok = maxOf(q, ok, a, aok)
+		if !limits {
+			b, bok := alloc[k]
+			q, ok = maxOf(q, ok, b, bok)
+		}
+		return q, ok
+	}
 	if !infeasible && !hasContainerStatuses(pod) {
 		// Without statuses the actuated and allocated lists are the
 		// spec's, so their aggregates are the spec's, which the folds
@@ -353,9 +371,11 @@ func aggregateInto(dst api.ResourceList, pod *api.Pod, opts PodResourcesOptions,
 			n = 2
 		}
 	}
-	if !hasContainerStatuses(pod) {
+	act, alloc, podLevel := podLevelStatus(pod, &opts, limits)
+	if !hasContainerStatuses(pod) || podLevel {
 		// Without statuses every kind of list is the spec's (listed here
-		// as for a feasible resize), which names no other resource.
+		// as for a feasible resize), which names no other resource. With
+		// pod-level status lists the container statuses are not read.
 		n = 1
 	}
 	visit := func(c *api.Container) {
@@ -375,6 +395,18 @@ func aggregateInto(dst api.ResourceList, pod *api.Pod, opts PodResourcesOptions,
 	}
 	for i := range pod.Spec.InitContainers {
 		visit(&pod.Spec.InitContainers[i])
+	}
+	if podLevel {
+		for _, l := range [2]api.ResourceList{act, alloc} {
+			for k := range l {
+				if _, done := dst[k]; done {
+					continue
+				}
+				if q, ok := containerKey(pod, k, &opts, limits); ok {
+					dst[k] = clone(q)
+				}
+			}
+		}
 	}
 	if !limits && len(pod.Spec.Containers)+len(pod.Spec.InitContainers) > 0 {
 		for k := range opts.NonMissingContainerRequests {
@@ -397,7 +429,7 @@ func podRequestKey(pod *api.Pod, k api.ResourceName, opts *PodResourcesOptions) 
 		q, ok = containerKey(pod, k, opts, false)
 	}
 	if !opts.SkipPodLevelResources && IsSupportedPodLevelResource(k) && IsPodLevelRequestsSet(pod) {
-		if v, set := pod.Spec.Resources.Requests[k]; set {
+		if v, set := podLevelKey(pod, k, opts, false); set {
 			q, ok = v, true
 		}
 	}
@@ -420,4 +452,79 @@ func PodRequest(pod *api.Pod, name api.ResourceName, opts PodResourcesOptions) (
 	}
 	q, ok := podRequestKey(pod, name, &opts)
 	return clone(q), ok
+}
+
+// podLevelStatus returns the pod-level actuated and allocated lists that
+// stand for the containers' aggregates under opts (allocated is nil for
+// limits), and whether they apply: for requests both
+// pod.status.allocatedResources and pod.status.resources.requests must be
+// set, for limits pod.status.resources.limits.
+func podLevelStatus(pod *api.Pod, opts *PodResourcesOptions, limits bool) (act, alloc api.ResourceList, ok bool) {
+	if !opts.UseStatusResources || !opts.InPlacePodLevelResourcesVerticalScalingEnabled || pod.Status.Resources == nil {
+		return nil, nil, false
+	}
+	if limits {
+		act = pod.Status.Resources.Limits
+		return act, nil, act != nil
+	}
+	act, alloc = pod.Status.Resources.Requests, pod.Status.AllocatedResources
+	return act, alloc, act != nil && alloc != nil
+}
+
+// podLevelEffective reports whether pod-level requests or limits count
+// the pod-level status under opts, and returns the status lists that then
+// count with the spec's (allocated is nil for limits).
+func podLevelEffective(pod *api.Pod, opts *PodResourcesOptions, limits bool) (act, alloc api.ResourceList, ok bool) {
+	if !opts.InPlacePodLevelResourcesVerticalScalingEnabled || !opts.UseStatusResources || pod.Status.Resources == nil {
+		return nil, nil, false
+	}
+	if limits {
+		return pod.Status.Resources.Limits, nil, true
+	}
+	return pod.Status.Resources.Requests, pod.Status.AllocatedResources, true
+}
+
+// podLevelKey returns the effective pod-level request (or limit) of k:
+// the spec's, or under pod-level in-place resize the largest of the
+// spec's (unless the resize is infeasible) and the status lists'. The
+// caller checks that pod.spec.resources is set and k supported.
+func podLevelKey(pod *api.Pod, k api.ResourceName, opts *PodResourcesOptions, limits bool) (Quantity, bool) {
+	spec := pod.Spec.Resources.Requests
+	if limits {
+		spec = pod.Spec.Resources.Limits
+	}
+	act, alloc, ok := podLevelEffective(pod, opts, limits)
+	if !ok {
+		v, set := spec[k]
+		return v, set
+	}
+	var q Quantity
+	set := false
+	if !IsPodResizeInfeasible(pod) {
+		q, set = spec[k]
+	}
+	a, aok := act[k]
+	q, set = maxOf(q, set, a, aok)
+	b, bok := alloc[k]
+	return maxOf(q, set, b, bok)
+}
+
+// applyPodLevel replaces in dst each supported resource the effective
+// pod-level requests (or limits) name with its effective value.
+func applyPodLevel(dst api.ResourceList, pod *api.Pod, opts *PodResourcesOptions, limits bool) {
+	spec := pod.Spec.Resources.Requests
+	if limits {
+		spec = pod.Spec.Resources.Limits
+	}
+	act, alloc, _ := podLevelEffective(pod, opts, limits)
+	for _, l := range [3]api.ResourceList{spec, act, alloc} {
+		for k := range l {
+			if !IsSupportedPodLevelResource(k) {
+				continue
+			}
+			if v, set := podLevelKey(pod, k, opts, limits); set {
+				dst[k] = clone(v)
+			}
+		}
+	}
 }

@@ -268,6 +268,9 @@ func EvalPodResources(in *PodResourcesInput) PodResourcesAnswer {
 		ExcludeOverhead:             in.Options.ExcludeOverhead,
 		SkipPodLevelResources:       in.Options.SkipPodLevelResources,
 		SkipContainerLevelResources: in.Options.SkipContainerLevelResources,
+		// InPlacePodLevelResourcesVerticalScaling is on by default in
+		// v1.37; it only matters with UseStatusResources.
+		InPlacePodLevelResourcesVerticalScalingEnabled: in.Options.UseStatusResources,
 	}
 	if in.Options.NonMissingDefaults {
 		opts.NonMissingContainerRequests = resource.DefaultNonZeroRequests()
