@@ -124,8 +124,8 @@ type chunkRun struct {
 	wg            sync.WaitGroup
 }
 
-// help does chunks until none is left or the context is done.
-func (r *chunkRun) help() {
+// Help does chunks until none is left or the context is done.
+func (r *chunkRun) Help() {
 	for {
 		c := r.next.Add(1) - 1
 		if c >= r.chunks {
@@ -146,7 +146,7 @@ func (r *chunkRun) help() {
 // untilChunks is Until handing out whole chunks: w.work(lo, hi) does the
 // pieces [lo, hi). Chunks are checked against ctx one by one. It uses at
 // most one goroutine per minParallelPieces pieces: the calling goroutine
-// and helpers from a pool (see offerHelp). r is the job's memory.
+// and helpers from a pool (see OfferHelp). r is the job's memory.
 func (p Parallelizer) untilChunks(ctx context.Context, pieces int, r *chunkRun, w chunkWorker) {
 	if pieces <= 0 {
 		return
@@ -158,21 +158,22 @@ func (p Parallelizer) untilChunks(ctx context.Context, pieces int, r *chunkRun, 
 	r.w, r.done, r.chunk, r.pieces, r.chunks = w, ctx.Done(), chunk, pieces, int64(chunks)
 	r.next.Store(0)
 	if workers > 1 {
-		offerHelp(r, workers-1, &r.wg)
+		OfferHelp(r, workers-1, &r.wg)
 	}
-	r.help()
+	r.Help()
 	r.wg.Wait()
 	r.w, r.done = nil, nil
 }
 
-// helper is a job that several goroutines can share: help does parts of
-// it until none is left.
-type helper interface {
-	help()
+// Helper is a job that several goroutines can share: Help does parts of
+// it until none is left, and must be safe to call from several goroutines
+// at once.
+type Helper interface {
+	Help()
 }
 
 type helpTask struct {
-	h  helper
+	h  Helper
 	wg *sync.WaitGroup
 }
 
@@ -180,6 +181,12 @@ type helpTask struct {
 // helps with it, and waits again, so that a parallel job costs neither a
 // goroutine start nor an allocation once the pool has grown. A job is
 // offered to idle helpers only; it never waits for a busy one.
+//
+// This is the module's one piece of package-level mutable state, kept on
+// purpose: it is a process-wide set of parked goroutines, like the Go
+// runtime's own, shared by every scheduler so that none leaks goroutines.
+// It holds no scheduling state (a parked helper keeps no job), and no
+// result depends on which goroutine, or how many, helped.
 var (
 	helpTasks = make(chan helpTask)
 	helpersMu sync.Mutex
@@ -189,10 +196,11 @@ var (
 // maxHelpers bounds the pool.
 const maxHelpers = 64
 
-// offerHelp hands h to up to n helpers: idle ones, then new ones while
-// the pool is smaller than maxHelpers. Each calls wg.Done once its help
-// returns; offerHelp does not wait.
-func offerHelp(h helper, n int, wg *sync.WaitGroup) {
+// OfferHelp hands h to up to n helpers: idle ones, then new ones while
+// the pool is smaller than its bound. Each calls wg.Done once its Help
+// returns; OfferHelp does not wait, and the caller is expected to call
+// h.Help itself too, then wg.Wait.
+func OfferHelp(h Helper, n int, wg *sync.WaitGroup) {
 	for range n {
 		wg.Add(1)
 		t := helpTask{h, wg}
@@ -217,7 +225,7 @@ func offerHelp(h helper, n int, wg *sync.WaitGroup) {
 
 func helpLoop(t helpTask) {
 	for {
-		t.h.help()
+		t.h.Help()
 		wg := t.wg
 		// Hold on to nothing of the job while waiting for the next.
 		t = helpTask{}

@@ -232,67 +232,6 @@ type handle struct{ s *Scheduler }
 // more on a busy machine.
 const minParallelNodes = 1000
 
-// helper is a job that several goroutines can share: help does parts of
-// it until none is left.
-type helper interface {
-	help()
-}
-
-type helpTask struct {
-	h  helper
-	wg *sync.WaitGroup
-}
-
-// The pool of helper goroutines: each waits on helpTasks for a job,
-// helps with it, and waits again, so that a parallel filtering pass costs
-// neither a goroutine start nor an allocation once the pool has grown. A
-// job is offered to idle helpers only; it never waits for a busy one.
-var (
-	helpTasks = make(chan helpTask)
-	helpersMu sync.Mutex
-	helpers   int
-)
-
-// maxHelpers bounds the pool.
-const maxHelpers = 64
-
-// offerHelp hands h to up to n helpers: idle ones, then new ones while
-// the pool is smaller than maxHelpers. Each calls wg.Done once its help
-// returns; offerHelp does not wait.
-func offerHelp(h helper, n int, wg *sync.WaitGroup) {
-	for range n {
-		wg.Add(1)
-		t := helpTask{h, wg}
-		select {
-		case helpTasks <- t:
-			continue
-		default:
-		}
-		helpersMu.Lock()
-		grow := helpers < maxHelpers
-		if grow {
-			helpers++
-		}
-		helpersMu.Unlock()
-		if !grow {
-			wg.Done()
-			return
-		}
-		go helpLoop(t)
-	}
-}
-
-func helpLoop(t helpTask) {
-	for {
-		t.h.help()
-		wg := t.wg
-		// Hold on to nothing of the job while waiting for the next.
-		t = helpTask{}
-		wg.Done()
-		t = <-helpTasks
-	}
-}
-
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
 // Snapshot returns the snapshot the scheduler decides over.
@@ -643,8 +582,9 @@ type filterJob struct {
 	wg                 sync.WaitGroup
 }
 
-// help is run by a helper goroutine.
-func (j *filterJob) help() { j.run(false) }
+// Help is run by a helper goroutine (framework.Helper): it filters chunks
+// alongside the cycle's own goroutine.
+func (j *filterJob) Help() { j.run(false) }
 
 // lower lowers limit to i.
 func (j *filterJob) lower(i int) {
@@ -669,7 +609,7 @@ func (j *filterJob) run(first bool) {
 			return
 		}
 		if first && j.helpers > 0 && filtered >= j.helpAfter && c+1 < j.chunks {
-			offerHelp(j, j.helpers, &j.wg)
+			framework.OfferHelp(j, j.helpers, &j.wg)
 			j.helpers = 0
 		}
 		lo, end := c*j.chunk, min((c+1)*j.chunk, numAll)
