@@ -44,6 +44,16 @@ func ChunkSize(n, parallelism int) int {
 	return s
 }
 
+// NodeChunkSize is the chunk size of a parallel pass over n nodes: at
+// least kube-scheduler's ChunkSize, and at least 64 nodes, so that what
+// a chunk costs besides its nodes (dealing it out, each plugin's
+// per-call setup) stays small next to them. Results do not depend on it.
+func NodeChunkSize(n, parallelism int) int {
+	return max(ChunkSize(n, parallelism), minNodeChunk)
+}
+
+const minNodeChunk = 64
+
 // Until calls work(i) for every i in [0, pieces) until ctx is done. Pieces
 // are checked against ctx one by one, as kube-scheduler's
 // workqueue.ParallelizeUntil does.
@@ -110,25 +120,65 @@ type chunkWorker interface {
 // goroutine: a smaller job is done by the calling goroutine alone, as
 // waking another costs more than it saves for a few hundred nodes (and
 // far more on a busy machine).
-var minParallelPieces = 1000
+var minParallelPieces = 100
 
-// chunkRun hands out the chunks of one untilChunks job to the calling
-// goroutine and its helpers. It lives in the job's buffer, so that a
-// parallel job allocates nothing.
+// ChunkDealer deals the chunk indexes [0, n) of a parallel job, each
+// once, from the front or from the back. A job whose calling goroutine
+// takes chunks from the front and helpers from the back has each
+// goroutine write mostly the same part of the job's buffers from one job
+// to the next, so that those stay in its CPU's cache. The zero value
+// deals nothing; Reset starts a job.
+type ChunkDealer struct {
+	// ends packs the next chunk from the front (low 32 bits) and one
+	// past the next chunk from the back (high 32 bits).
+	ends atomic.Uint64
+}
+
+// Reset makes d deal [0, n).
+func (d *ChunkDealer) Reset(n int) { d.ends.Store(uint64(n) << 32) }
+
+// Front returns the lowest chunk not dealt; false when none is left.
+func (d *ChunkDealer) Front() (int, bool) { return d.take(true) }
+
+// Back returns the highest chunk not dealt; false when none is left.
+func (d *ChunkDealer) Back() (int, bool) { return d.take(false) }
+
+func (d *ChunkDealer) take(front bool) (int, bool) {
+	for {
+		e := d.ends.Load()
+		lo, hi := uint32(e), uint32(e>>32)
+		if lo >= hi {
+			return 0, false
+		}
+		c, next := lo, uint64(hi)<<32|uint64(lo+1)
+		if !front {
+			c, next = hi-1, uint64(hi-1)<<32|uint64(lo)
+		}
+		if d.ends.CompareAndSwap(e, next) {
+			return int(c), true
+		}
+	}
+}
+
+// chunkRun hands out the chunks of one untilChunks job: the calling
+// goroutine takes them from the front, helpers from the back. It lives
+// in the job's buffer, so that a parallel job allocates nothing.
 type chunkRun struct {
 	w             chunkWorker
 	done          <-chan struct{}
 	chunk, pieces int
-	chunks        int64
-	next          atomic.Int64
-	wg            sync.WaitGroup
+	chunks        ChunkDealer
+	helpers       HelpGroup
 }
 
-// Help does chunks until none is left or the context is done.
-func (r *chunkRun) Help() {
+// Help does chunks from the back until none is left or the context is
+// done.
+func (r *chunkRun) Help() { r.run(false) }
+
+func (r *chunkRun) run(front bool) {
 	for {
-		c := r.next.Add(1) - 1
-		if c >= r.chunks {
+		c, ok := r.chunks.take(front)
+		if !ok {
 			return
 		}
 		if r.done != nil {
@@ -138,7 +188,7 @@ func (r *chunkRun) Help() {
 			default:
 			}
 		}
-		lo := int(c) * r.chunk
+		lo := c * r.chunk
 		r.w.work(lo, min(lo+r.chunk, r.pieces))
 	}
 }
@@ -152,84 +202,15 @@ func (p Parallelizer) untilChunks(ctx context.Context, pieces int, r *chunkRun, 
 		return
 	}
 	par := p.Parallelism()
-	chunk := ChunkSize(pieces, par)
+	chunk := NodeChunkSize(pieces, par)
 	chunks := (pieces + chunk - 1) / chunk
 	workers := min(par, chunks, max(1, pieces/minParallelPieces))
-	r.w, r.done, r.chunk, r.pieces, r.chunks = w, ctx.Done(), chunk, pieces, int64(chunks)
-	r.next.Store(0)
+	r.w, r.done, r.chunk, r.pieces = w, ctx.Done(), chunk, pieces
+	r.chunks.Reset(chunks)
 	if workers > 1 {
-		OfferHelp(r, workers-1, &r.wg)
+		OfferHelp(r, workers-1, &r.helpers)
 	}
-	r.Help()
-	r.wg.Wait()
+	r.run(true)
+	r.helpers.Wait()
 	r.w, r.done = nil, nil
-}
-
-// Helper is a job that several goroutines can share: Help does parts of
-// it until none is left, and must be safe to call from several goroutines
-// at once.
-type Helper interface {
-	Help()
-}
-
-type helpTask struct {
-	h  Helper
-	wg *sync.WaitGroup
-}
-
-// The pool of helper goroutines: each waits on helpTasks for a job,
-// helps with it, and waits again, so that a parallel job costs neither a
-// goroutine start nor an allocation once the pool has grown. A job is
-// offered to idle helpers only; it never waits for a busy one.
-//
-// This is the module's one piece of package-level mutable state, kept on
-// purpose: it is a process-wide set of parked goroutines, like the Go
-// runtime's own, shared by every scheduler so that none leaks goroutines.
-// It holds no scheduling state (a parked helper keeps no job), and no
-// result depends on which goroutine, or how many, helped.
-var (
-	helpTasks = make(chan helpTask)
-	helpersMu sync.Mutex
-	helpers   int
-)
-
-// maxHelpers bounds the pool.
-const maxHelpers = 64
-
-// OfferHelp hands h to up to n helpers: idle ones, then new ones while
-// the pool is smaller than its bound. Each calls wg.Done once its Help
-// returns; OfferHelp does not wait, and the caller is expected to call
-// h.Help itself too, then wg.Wait.
-func OfferHelp(h Helper, n int, wg *sync.WaitGroup) {
-	for range n {
-		wg.Add(1)
-		t := helpTask{h, wg}
-		select {
-		case helpTasks <- t:
-			continue
-		default:
-		}
-		helpersMu.Lock()
-		grow := helpers < maxHelpers
-		if grow {
-			helpers++
-		}
-		helpersMu.Unlock()
-		if !grow {
-			wg.Done()
-			return
-		}
-		go helpLoop(t)
-	}
-}
-
-func helpLoop(t helpTask) {
-	for {
-		t.h.Help()
-		wg := t.wg
-		// Hold on to nothing of the job while waiting for the next.
-		t = helpTask{}
-		wg.Done()
-		t = <-helpTasks
-	}
 }

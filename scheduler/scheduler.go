@@ -230,7 +230,7 @@ type handle struct{ s *Scheduler }
 // before it shares the rest with others (see filterJob): waking another
 // goroutine costs more than it saves for a few hundred nodes, and far
 // more on a busy machine.
-const minParallelNodes = 1000
+const minParallelNodes = 100
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
@@ -328,14 +328,14 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 	if numAll == 0 {
 		return ErrNoNodesAvailable
 	}
-	feasible, diag, err := s.findNodesThatFitPod(ctx, prof, state, pod, view)
+	feasible, diag, nrej, err := s.findNodesThatFitPod(ctx, prof, state, pod, view)
 	if err != nil {
 		return err
 	}
 	if len(feasible) == 0 {
 		return &FitError{Pod: pod, NumAllNodes: numAll, Diagnosis: diag}
 	}
-	res.EvaluatedNodes = len(feasible) + diag.NodeToStatus.Len()
+	res.EvaluatedNodes = len(feasible) + nrej
 	res.FeasibleNodes = len(feasible)
 	if len(feasible) == 1 {
 		res.Node = feasible[0].Node().Name
@@ -355,7 +355,7 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 
 // findNodesThatFitPod runs PreFilter, the nominated node and then Filter
 // over the nodes from the rotating start index.
-func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, view *cluster.View) ([]*cluster.NodeInfo, framework.Diagnosis, error) {
+func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, view *cluster.View) ([]*cluster.NodeInfo, framework.Diagnosis, int, error) {
 	diag := framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}
 	// The cycle's node list, refreshed from the last cycle's: only the
 	// nodes that changed since are copied.
@@ -364,22 +364,22 @@ func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Pro
 	diag.UnschedulablePlugins = unschedPlugins
 	if !st.IsSuccess() {
 		if !st.IsRejected() {
-			return nil, diag, st.AsError()
+			return nil, diag, 0, st.AsError()
 		}
 		diag.NodeToStatus.SetAbsentNodesStatus(st)
 		diag.PreFilterMsg = st.Message()
 		diag.AddPluginStatus(st)
-		return nil, diag, nil
+		return nil, diag, 0, nil
 	}
 
 	if nnn := pod.Status.NominatedNodeName; nnn != "" {
 		if ni, ok := view.Get(nnn); ok {
 			s.one[0] = ni
-			feasible, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, s.one[:])
+			feasible, nrej, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, s.one[:])
 			// An error on the nominated node is ignored, as upstream
 			// logs it and goes on with all nodes.
 			if err == nil && len(feasible) != 0 {
-				return feasible, diag, nil
+				return feasible, diag, nrej, nil
 			}
 		}
 	}
@@ -400,15 +400,15 @@ func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Pro
 		diag.NodeToStatus.SetAbsentNodesStatus(framework.NewStatus(framework.UnschedulableAndUnresolvable,
 			fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", diag.SortedUnschedulablePlugins())))
 	}
-	feasible, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, nodes)
+	feasible, nrej, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, nodes)
 	// Advance the start index even on error, so that every node gets its
 	// turn.
-	processed := len(feasible) + diag.NodeToStatus.Len()
+	processed := len(feasible) + nrej
 	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(allNodes)
 	if err != nil {
-		return nil, diag, err
+		return nil, diag, 0, err
 	}
-	return feasible, diag, nil
+	return feasible, diag, nrej, nil
 }
 
 // numFeasibleNodesToFind is kube-scheduler's: all nodes below 100; else
@@ -454,6 +454,7 @@ type filterScratch struct {
 	chunkEnd []bool
 	feasible []*cluster.NodeInfo
 	job      filterJob
+	helpers  framework.HelpGroup
 }
 
 // findNodesThatPassFilters filters nodes from the rotating start index
@@ -461,7 +462,7 @@ type filterScratch struct {
 // chunks, but the outcome is that of kube-scheduler with one goroutine:
 // the first nodes to fit in rotation order, and the rejected nodes met
 // before the next fitting one, recorded in diag.
-func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, diag *framework.Diagnosis, nodes []*cluster.NodeInfo) ([]*cluster.NodeInfo, error) {
+func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, diag *framework.Diagnosis, nodes []*cluster.NodeInfo) ([]*cluster.NodeInfo, int, error) {
 	numAll := len(nodes)
 	numToFind := int(s.numFeasibleNodesToFind(prof.PercentageOfNodesToScore(), int32(numAll)))
 	if !prof.HasScorePlugins() {
@@ -470,7 +471,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	fs := &s.filter
 	feasible := fs.feasible[:0]
 	if numAll == 0 {
-		return feasible, nil
+		return feasible, 0, nil
 	}
 	numToFind = min(numToFind, numAll)
 	start := s.nextStartNodeIndex
@@ -479,7 +480,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 			feasible = append(feasible, nodes[(start+i)%numAll])
 		}
 		fs.feasible = feasible
-		return feasible, nil
+		return feasible, 0, nil
 	}
 
 	if cap(fs.outcome) < numAll {
@@ -489,7 +490,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	outcome, status := fs.outcome[:numAll], fs.status[:numAll]
 
 	par := s.parallelism
-	chunk := framework.ChunkSize(numAll, par)
+	chunk := framework.NodeChunkSize(numAll, par)
 	chunks := (numAll + chunk - 1) / chunk
 	workers := min(par, chunks)
 	if cap(fs.chunkCnt) < chunks {
@@ -504,31 +505,50 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 		prof: prof, ctx: ctx, state: state, pod: pod, nodes: nodes, nominated: s.nominated, done: ctx.Done(),
 		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
 		outcome: outcome, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
-		helpers: workers - 1, helpAfter: s.minParallelNodes,
+		helpersWanted: workers - 1, helpAfter: s.minParallelNodes, helpers: &fs.helpers,
+		fromBack: numToFind == numAll,
 	}
 	j.limit.Store(int64(numAll))
+	j.deal.Reset(chunks)
 	j.run(true)
-	j.wg.Wait()
+	j.helpers.Wait()
 
 	var err error
 	last := int(min(j.limit.Load(), int64(numAll-1)))
+	// The rejected nodes are only counted here: a cycle that finds a
+	// node drops its diagnosis, so the per-node statuses are recorded
+	// only when none fits (or when the nominated node's pass already
+	// recorded one, which the count must not take twice).
+	nrej, stop := 0, last+1
 loop:
 	for i := 0; i <= last; i++ {
 		switch outcome[i] {
 		case notRun:
+			stop = i
 			break loop
 		case passed:
 			if len(feasible) == numToFind {
+				stop = i
 				break loop
 			}
 			feasible = append(feasible, nodes[(start+i)%numAll])
 		case rejected:
-			diag.NodeToStatus.Set(nodes[(start+i)%numAll].Node().Name, status[i])
-			diag.AddPluginStatus(status[i])
+			nrej++
 		case failed:
 			err = status[i].AsError()
+			stop = i
 			break loop
 		}
+	}
+	rejectedCount := nrej
+	if len(feasible) == 0 || diag.NodeToStatus.Len() > 0 {
+		for i := range stop {
+			if outcome[i] == rejected {
+				diag.NodeToStatus.Set(nodes[(start+i)%numAll].Node().Name, status[i])
+				diag.AddPluginStatus(status[i])
+			}
+		}
+		rejectedCount = diag.NodeToStatus.Len()
 	}
 	// Only the chunks that ran wrote outcomes and statuses.
 	ran := min(int(j.end.Load()), numAll)
@@ -539,7 +559,7 @@ loop:
 	if err == nil {
 		err = ctx.Err()
 	}
-	return feasible, err
+	return feasible, rejectedCount, err
 }
 
 // filterJob is one filtering pass of findNodesThatPassFilters, run by one
@@ -567,19 +587,26 @@ type filterJob struct {
 	// limit is the last index whose outcome can matter: the node that
 	// fits beyond numToFind, or the first node whose filters failed.
 	limit atomic.Int64
-	// next is the next chunk to take; end is past the last node of the
-	// chunks taken.
-	next, end atomic.Int64
+	// chunks deals the chunks: to the calling goroutine from the front,
+	// to helpers from the back when every node is to be filtered (which
+	// keeps each goroutine on the same part of the scratch from one
+	// cycle to the next) and from the front otherwise (so that the
+	// search stops early). end is past the last node of the chunks
+	// taken.
+	deal     framework.ChunkDealer
+	fromBack bool
+	end      atomic.Int64
 
 	mu                sync.Mutex
 	prefix, prefixFit int
 
-	// helpers is how many helpers the calling goroutine offers the job
-	// to once it has filtered helpAfter nodes with chunks left, so that
-	// a cycle that finds its nodes quickly stays on one goroutine; wg
-	// counts the helpers that took it.
-	helpers, helpAfter int
-	wg                 sync.WaitGroup
+	// helpersWanted is how many helpers the calling goroutine offers
+	// the job to once it has filtered helpAfter nodes with chunks left,
+	// so that a cycle that finds its nodes quickly stays on one
+	// goroutine; helpers tracks those offered it (it lives in the
+	// scratch, so that its memory is reused).
+	helpersWanted, helpAfter int
+	helpers                  *framework.HelpGroup
 }
 
 // Help is run by a helper goroutine (framework.Helper): it filters chunks
@@ -603,14 +630,27 @@ func (j *filterJob) run(first bool) {
 	numAll := len(j.nodes)
 	outcome, status := j.outcome, j.status
 	filtered := 0
+	back := !first && j.fromBack
 	for {
-		c := int(j.next.Add(1) - 1)
-		if c >= j.chunks || int64(c*j.chunk) > j.limit.Load() {
+		var c int
+		var ok bool
+		if back {
+			c, ok = j.deal.Back()
+		} else {
+			c, ok = j.deal.Front()
+		}
+		if !ok {
 			return
 		}
-		if first && j.helpers > 0 && filtered >= j.helpAfter && c+1 < j.chunks {
-			framework.OfferHelp(j, j.helpers, &j.wg)
-			j.helpers = 0
+		if int64(c*j.chunk) > j.limit.Load() {
+			if back {
+				continue // a lower chunk may still matter
+			}
+			return
+		}
+		if first && j.helpersWanted > 0 && filtered >= j.helpAfter && c+1 < j.chunks {
+			framework.OfferHelp(j, j.helpersWanted, j.helpers)
+			j.helpersWanted = 0
 		}
 		lo, end := c*j.chunk, min((c+1)*j.chunk, numAll)
 		for {
@@ -668,7 +708,10 @@ func (j *filterJob) run(first bool) {
 				classify(i, j.prof.RunFilterPluginsWithNominatedPods(j.ctx, j.state, j.pod, ni, j.nominated[ni.Node().Name]))
 			}
 		}
-		j.finish(c, fit)
+		if !j.fromBack {
+			// Filtering every node needs no count of the nodes that fit.
+			j.finish(c, fit)
+		}
 		filtered += end - lo
 	}
 }
