@@ -185,6 +185,7 @@ type Profile struct {
 	filter        []FilterPlugin
 	filterBatch   []BatchFilterPlugin // nil where a filter is not one
 	filterNames   []string
+	filterStamps  []stampCache // per filter plugin
 	postFilter    []PostFilterPlugin
 	preScore      []PreScorePlugin
 	score         []ScorePlugin
@@ -291,6 +292,7 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) 
 				b, _ := leaf.(BatchFilterPlugin)
 				p.filterBatch = append(p.filterBatch, b)
 				p.filterNames = append(p.filterNames, ref.Name)
+				p.filterStamps = append(p.filterStamps, stampCache{})
 			}
 			if x, ok := leaf.(PostFilterPlugin); ok {
 				if err := once("PostFilterPlugin"); err != nil {

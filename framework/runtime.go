@@ -187,6 +187,32 @@ func (p *Profile) RunFilterPlugins(ctx context.Context, state *CycleState, pod *
 // in the cache from one plugin to the next.
 const filterBlock = 64
 
+// stampCache remembers, for one Filter plugin, the copies naming the
+// plugin of statuses the plugin shares between nodes (its fixed-reason
+// rejections), so that RunFilterPluginsOnNodes makes each copy once per
+// profile rather than once per block. It is direct-mapped and safe for
+// concurrent use; an entry is an immutable pair, replaced whole.
+type stampCache struct {
+	slots [8]atomic.Pointer[stampedStatus]
+}
+
+type stampedStatus struct{ in, out *Status }
+
+func stampSlot(s *Status) int { return int(uintptr(unsafe.Pointer(s))>>4) & 7 }
+
+// get returns the stamped copy of s, nil if none is kept.
+func (c *stampCache) get(s *Status) *Status {
+	if e := c.slots[stampSlot(s)].Load(); e != nil && e.in == s {
+		return e.out
+	}
+	return nil
+}
+
+// put keeps out as the stamped copy of in.
+func (c *stampCache) put(in, out *Status) {
+	c.slots[stampSlot(in)].Store(&stampedStatus{in, out})
+}
+
 // filterScratch is RunFilterPluginsOnNodes' memory for one block.
 type filterScratch struct {
 	nodes [filterBlock]*cluster.NodeInfo
@@ -257,6 +283,7 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 			// Status is immutable, so nodes of the block rejected with the
 			// same value share one copy naming the plugin.
 			var lastIn, lastOut *Status
+			lastCached := false
 			w := first
 			for j := first; j < len(out); j++ {
 				st := out[j]
@@ -266,14 +293,23 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 					continue
 				}
 				if st == lastIn {
+					if !lastCached {
+						// A status met twice is one the plugin shares:
+						// keep its stamped copy for later blocks.
+						p.filterStamps[i].put(lastIn, lastOut)
+						lastCached = true
+					}
 					statuses[sc.idx[j]] = lastOut
 					continue
 				}
 				lastIn = st
 				if !st.IsRejected() {
-					st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.AsError()))
+					lastOut, lastCached = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.AsError())).WithPlugin(name), true
+				} else if lastOut = p.filterStamps[i].get(st); lastOut != nil {
+					lastCached = true
+				} else {
+					lastOut, lastCached = st.WithPlugin(name), false
 				}
-				lastOut = st.WithPlugin(name)
 				statuses[sc.idx[j]] = lastOut
 			}
 			live = sc.nodes[:w]
