@@ -49,7 +49,8 @@ func (n *NodeInfo) SetNode(node *api.Node) {
 func (n *NodeInfo) setNode(node *api.Node) {
 	n.node = node
 	n.Allocatable = ResourceFromList(node.Status.Allocatable)
-	n.ImageStates = nodeImageStates(node, nil)
+	m := nodeImageStates(node, nil)
+	n.setImageStates(m, newImageIndex(m))
 }
 
 // AddPod adds a pod's requests, ports, claims and affinity to the node in
@@ -176,11 +177,12 @@ func removeAt(s []*PodInfo, i int) []*PodInfo {
 func (n *NodeInfo) Clone() *NodeInfo {
 	c := n.cowClone()
 	if n.ImageStates != nil {
-		c.ImageStates = make(map[string]*ImageStateSummary, len(n.ImageStates))
+		m := make(map[string]*ImageStateSummary, len(n.ImageStates))
 		for k, v := range n.ImageStates {
 			s := *v
-			c.ImageStates[k] = &s
+			m[k] = &s
 		}
+		c.setImageStates(m, newImageIndex(m))
 	}
 	c.cow = 0
 	return c
@@ -199,6 +201,7 @@ func (n *NodeInfo) cowClone() *NodeInfo {
 		Allocatable:                  n.Allocatable.Clone(),
 		UsedPorts:                    n.UsedPorts.Clone(),
 		ImageStates:                  n.ImageStates,
+		images:                       n.images,
 		Generation:                   n.Generation,
 	}
 	if len(n.PVCRefCounts) > 0 {

@@ -360,7 +360,7 @@ func (s *Snapshot) addNode(node *api.Node) error {
 	ni.node = node
 	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
 	s.countImages(node, +1)
-	ni.ImageStates = nil // built by refreshImages
+	ni.setImageStates(nil, nil) // built by refreshImages
 	s.staleImages = true
 	for _, p := range s.orphans[node.Name] {
 		ni.addPod(p)
@@ -406,7 +406,7 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
 	s.countImages(old, -1)
 	s.countImages(node, +1)
-	ni.ImageStates = nil
+	ni.setImageStates(nil, nil)
 	s.staleImages = true
 	if oz, nz := s.tree.key(old), s.tree.key(node); oz != nz {
 		s.tree.remove(oz, node.Name)
@@ -528,11 +528,11 @@ func (s *Snapshot) refreshImages() {
 			}
 		}
 		if stale {
-			m := &s.mutable(i).ImageStates
 			if prev != nil && prev.ImageStates != nil && sameImages(prev.node.Status.Images, ni.node.Status.Images) {
-				*m = prev.ImageStates
+				s.mutable(i).setImageStates(prev.ImageStates, prev.images)
 			} else {
-				*m = nodeImageStates(ni.node, count)
+				m := nodeImageStates(ni.node, count)
+				s.mutable(i).setImageStates(m, newImageIndex(m))
 			}
 			ni = s.nodes.at(i)
 		}

@@ -111,6 +111,8 @@ type NodeInfo struct {
 	// modify it. Look container images up with ImageState, which
 	// normalizes the name as the ImageLocality plugin does.
 	ImageStates map[string]*ImageStateSummary
+	// images indexes ImageStates for LookupImage.
+	images *imageIndex
 	// Pods on the node.
 	Pods []*PodInfo
 	// Requested is the sum of the pods' requests.

@@ -31,31 +31,31 @@ const (
 // Image volumes are not modelled by schedkit's api, so unlike upstream
 // they neither add to the sum nor to the image count.
 func ImageLocality(pod *api.Pod, nodeInfo *cluster.NodeInfo, totalNumNodes int) int64 {
-	sum, n := sumImageScores(nodeInfo, podImageNames(pod), totalNumNodes)
+	sum, n := sumImageScores(nodeInfo, podImageKeys(pod), totalNumNodes)
 	return imageLocalityPriority(sum, n)
 }
 
-// podImageNames returns the normalized images of the pod's init
+// podImageKeys returns the normalized images of the pod's init
 // containers then containers (duplicates kept, as upstream counts them).
-func podImageNames(pod *api.Pod) []string {
-	return appendPodImageNames(make([]string, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)), pod)
+func podImageKeys(pod *api.Pod) []cluster.ImageKey {
+	return appendPodImageKeys(make([]cluster.ImageKey, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)), pod)
 }
 
-// appendPodImageNames appends podImageNames(pod) to names.
-func appendPodImageNames(names []string, pod *api.Pod) []string {
+// appendPodImageKeys appends podImageKeys(pod) to keys.
+func appendPodImageKeys(keys []cluster.ImageKey, pod *api.Pod) []cluster.ImageKey {
 	for i := range pod.Spec.InitContainers {
-		names = append(names, cluster.NormalizedImageName(pod.Spec.InitContainers[i].Image))
+		keys = append(keys, cluster.NewImageKey(cluster.NormalizedImageName(pod.Spec.InitContainers[i].Image)))
 	}
 	for i := range pod.Spec.Containers {
-		names = append(names, cluster.NormalizedImageName(pod.Spec.Containers[i].Image))
+		keys = append(keys, cluster.NewImageKey(cluster.NormalizedImageName(pod.Spec.Containers[i].Image)))
 	}
-	return names
+	return keys
 }
 
-func sumImageScores(nodeInfo *cluster.NodeInfo, images []string, totalNumNodes int) (int64, int) {
+func sumImageScores(nodeInfo *cluster.NodeInfo, images []cluster.ImageKey, totalNumNodes int) (int64, int) {
 	var sum int64
-	for _, name := range images {
-		if state, ok := nodeInfo.ImageStates[name]; ok {
+	for _, k := range images {
+		if state, ok := nodeInfo.LookupImage(k); ok {
 			sum += scaledImageScore(state, totalNumNodes)
 		}
 	}
@@ -81,12 +81,12 @@ func imageLocalityPriority(sumScores int64, imageCount int) int64 {
 
 const imageStateKey framework.StateKey = "PreScore" + config.ImageLocalityName
 
-// imageState holds the pod's normalized image names.
+// imageState holds the pod's normalized image names, as lookup keys.
 type imageState struct {
-	images []string
+	images []cluster.ImageKey
 	total  int // nodes in the cluster
 	// buf holds images for pods with few containers.
-	buf [4]string
+	buf [4]cluster.ImageKey
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -121,7 +121,7 @@ func (pl *ImageLocalityPlugin) PreScore(_ context.Context, state *framework.Cycl
 		return framework.AsStatus(errNoSnapshot)
 	}
 	s := &imageState{total: pl.handle.Snapshot().NumNodes()}
-	s.images = appendPodImageNames(s.buf[:0], pod)
+	s.images = appendPodImageKeys(s.buf[:0], pod)
 	state.Write(imageStateKey, s)
 	return nil
 }
@@ -131,7 +131,7 @@ var errNoSnapshot = errors.New("ImageLocality: the framework handle has no snaps
 // Score scores the node; the total node count comes from
 // Handle.Snapshot().NumNodes().
 func (pl *ImageLocalityPlugin) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	var images []string
+	var images []cluster.ImageKey
 	total := -1
 	if d, ok := state.Read(imageStateKey); ok {
 		if s, ok := d.(*imageState); ok {
@@ -142,7 +142,7 @@ func (pl *ImageLocalityPlugin) Score(_ context.Context, state *framework.CycleSt
 		if pl.handle == nil || pl.handle.Snapshot() == nil {
 			return 0, framework.AsStatus(errNoSnapshot)
 		}
-		images, total = podImageNames(pod), pl.handle.Snapshot().NumNodes()
+		images, total = podImageKeys(pod), pl.handle.Snapshot().NumNodes()
 	}
 	sum, n := sumImageScores(nodeInfo, images, total)
 	return imageLocalityPriority(sum, n), nil
@@ -158,7 +158,7 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 	if len(nodes) == 0 {
 		return -1, nil
 	}
-	var images []string
+	var images []cluster.ImageKey
 	total := -1
 	if d, ok := state.Read(imageStateKey); ok {
 		if s, ok := d.(*imageState); ok {
@@ -169,7 +169,7 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 		if pl.handle == nil || pl.handle.Snapshot() == nil {
 			return 0, framework.AsStatus(errNoSnapshot)
 		}
-		images, total = podImageNames(pod), pl.handle.Snapshot().NumNodes()
+		images, total = podImageKeys(pod), pl.handle.Snapshot().NumNodes()
 	}
 	// A node's score depends on its image map only: nodes that share one
 	// (a snapshot gives identical nodes the same map) score alike.

@@ -1,0 +1,105 @@
+package cluster
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// ImageKey is an image name prepared for NodeInfo.LookupImage, which
+// looks it up faster than a map can when it is looked up on many nodes:
+// the name's hash is computed once, here, and a node compares hashes
+// before names.
+type ImageKey struct {
+	name string
+	hash uint64
+}
+
+// NewImageKey returns the key of an image name as ImageStates holds it
+// (use NormalizedImageName for a container's image).
+func NewImageKey(name string) ImageKey { return ImageKey{name: name, hash: imageHash(name)} }
+
+// Name returns the image name.
+func (k ImageKey) Name() string { return k.name }
+
+// imageHash is 64-bit FNV-1a: fixed, so that no seed is needed, and
+// cheap for short strings; a match is confirmed by comparing names.
+func imageHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// imageIndex lists the entries of one ImageStates map by name hash.
+type imageIndex struct {
+	// of is the map indexed: the index serves a NodeInfo only while its
+	// ImageStates is that map (a caller may replace the map).
+	of      unsafe.Pointer
+	entries []imageEntry
+}
+
+type imageEntry struct {
+	hash  uint64
+	name  string
+	state *ImageStateSummary
+}
+
+// newImageIndex indexes m; nil for an empty map.
+func newImageIndex(m map[string]*ImageStateSummary) *imageIndex {
+	if len(m) == 0 {
+		return nil
+	}
+	x := &imageIndex{of: mapPointer(m), entries: make([]imageEntry, 0, len(m))}
+	for name, st := range m {
+		x.entries = append(x.entries, imageEntry{imageHash(name), name, st})
+	}
+	slices.SortFunc(x.entries, func(a, b imageEntry) int {
+		if c := cmp.Compare(a.hash, b.hash); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return x
+}
+
+// mapPointer returns what identifies a map: two map values with the same
+// pointer are the same map.
+func mapPointer(m map[string]*ImageStateSummary) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
+}
+
+// LookupImage returns ImageStates[k.Name()], as a map lookup would, in
+// fewer steps when the node's images were set by schedkit (NewNodeInfo,
+// SetNode, a Snapshot, Clone).
+func (n *NodeInfo) LookupImage(k ImageKey) (*ImageStateSummary, bool) {
+	x := n.images
+	if x == nil || x.of != mapPointer(n.ImageStates) {
+		st, ok := n.ImageStates[k.name]
+		return st, ok
+	}
+	es := x.entries
+	lo, hi := 0, len(es)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if es[m].hash < k.hash {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for ; lo < len(es) && es[lo].hash == k.hash; lo++ {
+		if es[lo].name == k.name {
+			return es[lo].state, true
+		}
+	}
+	return nil, false
+}
+
+// setImageStates sets the node's image map and its index.
+func (n *NodeInfo) setImageStates(m map[string]*ImageStateSummary, x *imageIndex) {
+	n.ImageStates, n.images = m, x
+}
