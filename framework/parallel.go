@@ -44,15 +44,18 @@ func ChunkSize(n, parallelism int) int {
 	return s
 }
 
-// NodeChunkSize is the chunk size of a parallel pass over n nodes: at
-// least kube-scheduler's ChunkSize, and at least 64 nodes, so that what
-// a chunk costs besides its nodes (dealing it out, each plugin's
-// per-call setup) stays small next to them. Results do not depend on it.
+// NodeChunkSize is the chunk size of a parallel pass over n nodes:
+// kube-scheduler's ChunkSize rounded up to a multiple of 64 (so that
+// chunks can keep per-node bits in whole words of their own), which also
+// keeps what a chunk costs besides its nodes (dealing it out, each
+// plugin's per-call setup) small next to them; at most MaxNodeChunk.
+// Results do not depend on it.
 func NodeChunkSize(n, parallelism int) int {
-	return max(ChunkSize(n, parallelism), minNodeChunk)
+	return min((ChunkSize(n, parallelism)+63)&^63, MaxNodeChunk)
 }
 
-const minNodeChunk = 64
+// MaxNodeChunk bounds NodeChunkSize.
+const MaxNodeChunk = 1024
 
 // Until calls work(i) for every i in [0, pieces) until ctx is done. Pieces
 // are checked against ctx one by one, as kube-scheduler's
@@ -130,8 +133,12 @@ var minParallelPieces = 100
 // deals nothing; Reset starts a job.
 type ChunkDealer struct {
 	// ends packs the next chunk from the front (low 32 bits) and one
-	// past the next chunk from the back (high 32 bits).
+	// past the next chunk from the back (high 32 bits). It is written
+	// for every chunk by every goroutine of the job, so it has a cache
+	// line of its own: the fields around it are read for every chunk.
+	_    [64]byte
 	ends atomic.Uint64
+	_    [56]byte
 }
 
 // Reset makes d deal [0, n).

@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"time"
 	"context"
 	"errors"
 	"fmt"
@@ -603,7 +604,9 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 	*job = scoreJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: active, slot: slot,
 		scores: scores, lists: lists, raw: raw, totals: totals, full: full}
 	job.fe.init(n)
+	tq := time.Now()
 	p.par.untilChunks(ctx, n, &job.run, job)
+	PhaseChunks += time.Since(tq)
 	scoreErr, outOfRange := job.fe.err, job.outOfRange.Load()
 	*job = scoreJob{}
 	if scoreErr != nil {
@@ -691,6 +694,8 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 	}
 	return totals, nil
 }
+
+var PhaseChunks time.Duration
 
 // scoreJob is pass 1 of runScore: it scores chunks of nodes, each plugin
 // over the chunk (a BatchScorePlugin in one call), into scores

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"time"
 	"context"
 	"errors"
 	"fmt"
@@ -320,6 +321,8 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod, diagnose bool) (
 	return res, nil
 }
 
+var PhaseFilter, PhaseScore time.Duration
+
 // schedulePod is kube-scheduler's schedulePod: filter, then score unless
 // a single node is feasible, then pick the best.
 func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, res *Result, diagnose bool) error {
@@ -328,7 +331,9 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 	if numAll == 0 {
 		return ErrNoNodesAvailable
 	}
+	t0 := time.Now()
 	feasible, diag, nrej, err := s.findNodesThatFitPod(ctx, prof, state, pod, view)
+	PhaseFilter += time.Since(t0)
 	if err != nil {
 		return err
 	}
@@ -341,7 +346,9 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 		res.Node = feasible[0].Node().Name
 		return nil
 	}
+	t1 := time.Now()
 	totals, scores, err := s.prioritizeNodes(ctx, prof, state, pod, feasible, diagnose)
+	PhaseScore += time.Since(t1)
 	if err != nil {
 		return err
 	}
@@ -439,17 +446,17 @@ func numFeasibleNodesToFind(global int32, profilePercentage *int32, numAllNodes 
 	return n
 }
 
-// Node outcomes of a filtering pass.
-const (
-	notRun uint8 = iota
-	passed
-	rejected
-	failed
-)
-
+// filterScratch is a filtering pass's memory, kept from cycle to cycle. A
+// pass records its outcome compactly, one bit per node that passed and
+// the number of the pass for each chunk that ran, and nothing is cleared
+// between passes: the cycle's goroutine reads little of what helpers
+// wrote and writes nothing they write next time, since on many machines a
+// cache line moving between CPUs costs more than filtering a node.
 type filterScratch struct {
-	outcome  []uint8
-	status   []*framework.Status
+	passBits  []uint64 // bit i: node i of the pass passed every filter
+	chunkPass []uint32 // the number of the pass that last ran each chunk
+	pass      uint32
+	status    []*framework.Status // the status of each node that did not pass
 	chunkCnt []int32
 	chunkEnd []bool
 	feasible []*cluster.NodeInfo
@@ -483,32 +490,38 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 		return feasible, 0, nil
 	}
 
-	if cap(fs.outcome) < numAll {
-		fs.outcome = make([]uint8, numAll)
-		fs.status = make([]*framework.Status, numAll)
-	}
-	outcome, status := fs.outcome[:numAll], fs.status[:numAll]
-
 	par := s.parallelism
-	chunk := framework.NodeChunkSize(numAll, par)
+	chunk := framework.NodeChunkSize(numAll, par) // a multiple of 64
 	chunks := (numAll + chunk - 1) / chunk
 	workers := min(par, chunks)
+	if cap(fs.status) < numAll {
+		fs.status = make([]*framework.Status, numAll)
+		fs.passBits = make([]uint64, (numAll+63)/64)
+	}
 	if cap(fs.chunkCnt) < chunks {
 		fs.chunkCnt = make([]int32, chunks)
 		fs.chunkEnd = make([]bool, chunks)
+		fs.chunkPass = make([]uint32, chunks)
 	}
-	chunkCnt, chunkEnd := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks]
+	status, passBits := fs.status[:numAll], fs.passBits[:(numAll+63)/64]
+	chunkCnt, chunkEnd, chunkPass := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks], fs.chunkPass[:chunks]
 	clear(chunkEnd)
+	if fs.pass++; fs.pass == 0 {
+		clear(fs.chunkPass[:cap(fs.chunkPass)])
+		fs.pass = 1
+	}
+	pass := fs.pass
 
 	j := &fs.job
 	*j = filterJob{
 		prof: prof, ctx: ctx, state: state, pod: pod, nodes: nodes, nominated: s.nominated, done: ctx.Done(),
 		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
-		outcome: outcome, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
+		passBits: passBits, chunkPass: chunkPass, pass: pass, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
 		helpersWanted: workers - 1, helpAfter: s.minParallelNodes, helpers: &fs.helpers,
 		fromBack: numToFind == numAll,
 	}
 	j.limit.Store(int64(numAll))
+	j.firstFailed.Store(int64(numAll))
 	j.deal.Reset(chunks)
 	j.run(true)
 	j.helpers.Wait()
@@ -520,40 +533,37 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	// only when none fits (or when the nominated node's pass already
 	// recorded one, which the count must not take twice).
 	nrej, stop := 0, last+1
-loop:
+	firstFailed := int(j.firstFailed.Load())
 	for i := 0; i <= last; i++ {
-		switch outcome[i] {
-		case notRun:
-			stop = i
-			break loop
-		case passed:
-			if len(feasible) == numToFind {
-				stop = i
-				break loop
-			}
-			feasible = append(feasible, nodes[(start+i)%numAll])
-		case rejected:
-			nrej++
-		case failed:
+		if i%chunk == 0 && chunkPass[i/chunk] != pass {
+			stop = i // not run
+			break
+		}
+		if i == firstFailed {
 			err = status[i].AsError()
 			stop = i
-			break loop
+			break
 		}
+		if passBits[i>>6]&(1<<(i&63)) == 0 {
+			nrej++
+			continue
+		}
+		if len(feasible) == numToFind {
+			stop = i
+			break
+		}
+		feasible = append(feasible, nodes[(start+i)%numAll])
 	}
 	rejectedCount := nrej
 	if len(feasible) == 0 || diag.NodeToStatus.Len() > 0 {
 		for i := range stop {
-			if outcome[i] == rejected {
+			if passBits[i>>6]&(1<<(i&63)) == 0 {
 				diag.NodeToStatus.Set(nodes[(start+i)%numAll].Node().Name, status[i])
 				diag.AddPluginStatus(status[i])
 			}
 		}
 		rejectedCount = diag.NodeToStatus.Len()
 	}
-	// Only the chunks that ran wrote outcomes and statuses.
-	ran := min(int(j.end.Load()), numAll)
-	clear(outcome[:ran])
-	clear(status[:ran])
 	*j = filterJob{}
 	fs.feasible = feasible
 	if err == nil {
@@ -579,23 +589,24 @@ type filterJob struct {
 	numToFind int
 	chunk     int
 	chunks    int
-	outcome   []uint8
+	passBits  []uint64
+	chunkPass []uint32
+	pass      uint32
 	status    []*framework.Status
 	chunkCnt  []int32
 	chunkEnd  []bool
 
 	// limit is the last index whose outcome can matter: the node that
 	// fits beyond numToFind, or the first node whose filters failed.
-	limit atomic.Int64
+	// firstFailed is the first node whose filters failed.
+	limit, firstFailed atomic.Int64
 	// chunks deals the chunks: to the calling goroutine from the front,
 	// to helpers from the back when every node is to be filtered (which
 	// keeps each goroutine on the same part of the scratch from one
 	// cycle to the next) and from the front otherwise (so that the
-	// search stops early). end is past the last node of the chunks
-	// taken.
+	// search stops early).
 	deal     framework.ChunkDealer
 	fromBack bool
-	end      atomic.Int64
 
 	mu                sync.Mutex
 	prefix, prefixFit int
@@ -623,12 +634,25 @@ func (j *filterJob) lower(i int) {
 	}
 }
 
+// failedAt records that node i's filters failed.
+func (j *filterJob) failedAt(i int) {
+	for {
+		cur := j.firstFailed.Load()
+		if int64(i) >= cur || j.firstFailed.CompareAndSwap(cur, int64(i)) {
+			return
+		}
+	}
+}
+
+// maxChunkWords bounds the 64-node words of a filter chunk.
+const maxChunkWords = framework.MaxNodeChunk / 64
+
 // run filters chunks until none that matters is left. The calling
 // goroutine (first) offers the job to helpers once it has filtered
 // helpAfter nodes.
 func (j *filterJob) run(first bool) {
 	numAll := len(j.nodes)
-	outcome, status := j.outcome, j.status
+	status := j.status
 	filtered := 0
 	back := !first && j.fromBack
 	for {
@@ -653,23 +677,21 @@ func (j *filterJob) run(first bool) {
 			j.helpersWanted = 0
 		}
 		lo, end := c*j.chunk, min((c+1)*j.chunk, numAll)
-		for {
-			cur := j.end.Load()
-			if int64(end) <= cur || j.end.CompareAndSwap(cur, int64(end)) {
-				break
-			}
-		}
 		fit := int32(0)
+		// The chunk's bits, set locally and stored whole: chunks start
+		// at multiples of 64, so no two share a word.
+		var bits [maxChunkWords]uint64
 		classify := func(i int, st *framework.Status) {
 			switch {
 			case st.IsSuccess():
-				outcome[i] = passed
+				bits[(i-lo)>>6] |= 1 << (i & 63)
 				fit++
 			case st.Code() == framework.Error:
-				outcome[i], status[i] = failed, st
+				status[i] = st
 				j.lower(i)
+				j.failedAt(i)
 			default:
-				outcome[i], status[i] = rejected, st
+				status[i] = st
 			}
 		}
 		if len(j.nominated) == 0 {
@@ -708,6 +730,8 @@ func (j *filterJob) run(first bool) {
 				classify(i, j.prof.RunFilterPluginsWithNominatedPods(j.ctx, j.state, j.pod, ni, j.nominated[ni.Node().Name]))
 			}
 		}
+		copy(j.passBits[lo>>6:(end+63)>>6], bits[:])
+		j.chunkPass[c] = j.pass
 		if !j.fromBack {
 			// Filtering every node needs no count of the nodes that fit.
 			j.finish(c, fit)
@@ -728,7 +752,7 @@ func (j *filterJob) finish(c int, fit int32) {
 			// nothing after it matters.
 			n := j.prefixFit
 			for i := j.prefix * j.chunk; ; i++ {
-				if j.outcome[i] == passed {
+				if j.passBits[i>>6]&(1<<(i&63)) != 0 {
 					if n++; n > j.numToFind {
 						j.lower(i)
 						break
