@@ -23,6 +23,9 @@ type tablePlugin struct {
 	scoreErr []*framework.Status
 	norm     bool
 	normAdd  int64
+	// byMax makes the normaliser DefaultNormalizeScore's, as a
+	// MaxNormalizer (reversed when reverse is set).
+	byMax, reverse bool
 }
 
 func nodeIndex(ni *cluster.NodeInfo) int {
@@ -40,10 +43,49 @@ func (p *tablePlugin) Score(_ context.Context, _ *framework.CycleState, _ *api.P
 	return p.score[i], p.scoreErr[i]
 }
 func (p *tablePlugin) ScoreExtensions() framework.ScoreExtensions {
-	if p.norm {
+	switch {
+	case p.norm && p.byMax:
+		return maxNormExt{p}
+	case p.norm:
 		return p
 	}
 	return nil
+}
+
+// maxNormExt normalises as DefaultNormalizeScore does, list by list or
+// by the highest score.
+type maxNormExt struct{ p *tablePlugin }
+
+func (e maxNormExt) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	raw := make([]int64, len(scores))
+	highest := int64(0)
+	for i := range scores {
+		raw[i] = scores[i].Score
+		highest = max(highest, raw[i])
+	}
+	e.NormalizeByMax(raw, highest)
+	for i := range scores {
+		scores[i].Score = raw[i]
+	}
+	return nil
+}
+
+func (e maxNormExt) NormalizeByMax(scores []int64, highest int64) {
+	if highest == 0 {
+		if e.p.reverse {
+			for i := range scores {
+				scores[i] = framework.MaxNodeScore
+			}
+		}
+		return
+	}
+	for i, sc := range scores {
+		sc = framework.MaxNodeScore * sc / highest
+		if e.p.reverse {
+			sc = framework.MaxNodeScore - sc
+		}
+		scores[i] = sc
+	}
 }
 func (p *tablePlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
 	for i := range scores {
@@ -102,6 +144,8 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 			p := &tablePlugin{name: fmt.Sprintf("P%d", j), norm: rapid.Bool().Draw(t, "norm")}
 			if p.norm {
 				p.normAdd = rapid.Int64Range(-1, 1).Draw(t, "normAdd")
+				p.byMax = rapid.IntRange(0, 3).Draw(t, "byMax") > 0
+				p.reverse = rapid.Bool().Draw(t, "reverse")
 			}
 			failing := rapid.Bool().Draw(t, "failing")
 			for range n {
@@ -182,6 +226,20 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 			for i := range totals {
 				if totals[i] != wantScores[i].TotalScore {
 					t.Fatalf("node %d: total %d, want %d", i, totals[i], wantScores[i].TotalScore)
+				}
+			}
+			if best, ties := buf.Best(); ties != 0 {
+				wantBest, wantTies := 0, 0
+				for i := range totals {
+					switch {
+					case totals[i] > totals[wantBest]:
+						wantBest, wantTies = i, 1
+					case totals[i] == totals[wantBest]:
+						wantTies++
+					}
+				}
+				if best != wantBest || ties != wantTies {
+					t.Fatalf("Best() = %d, %d; want %d, %d", best, ties, wantBest, wantTies)
 				}
 			}
 		}

@@ -167,6 +167,18 @@ type ScoreExtensions interface {
 	NormalizeScore(ctx context.Context, state *CycleState, pod *api.Pod, scores NodeScoreList) *Status
 }
 
+// MaxNormalizer is implemented by a ScoreExtensions whose NormalizeScore
+// sets each node's score from that score and the cycle's highest raw
+// score alone, as DefaultNormalizeScore does. NormalizeByMax rescales
+// scores (some of the cycle's nodes) in place given highest, the highest
+// of 0 and every node's raw score, exactly as NormalizeScore would. The
+// framework then normalises each chunk of nodes on the goroutine that
+// scored it, in the pass that weights and sums the scores, instead of
+// gathering every node's score on one goroutine.
+type MaxNormalizer interface {
+	NormalizeByMax(scores []int64, highest int64)
+}
+
 // ScorePlugin ranks feasible nodes. Score runs concurrently for
 // different nodes and must only read the CycleState.
 type ScorePlugin interface {

@@ -51,7 +51,7 @@ func ChunkSize(n, parallelism int) int {
 // plugin's per-call setup) small next to them; at most MaxNodeChunk.
 // Results do not depend on it.
 func NodeChunkSize(n, parallelism int) int {
-	return min((ChunkSize(n, parallelism)+63)&^63, MaxNodeChunk)
+	return min(max((ChunkSize(n, parallelism)+63)&^63, 128), MaxNodeChunk)
 }
 
 // MaxNodeChunk bounds NodeChunkSize.
@@ -121,9 +121,9 @@ type chunkWorker interface {
 
 // minParallelPieces is the fewest pieces untilChunks gives each
 // goroutine: a smaller job is done by the calling goroutine alone, as
-// waking another costs more than it saves for a few hundred nodes (and
-// far more on a busy machine).
-var minParallelPieces = 100
+// handing chunks between CPUs (whose caches then trade the lines both
+// touch) costs more than it saves for a few hundred nodes.
+var minParallelPieces = 1000
 
 // ChunkDealer deals the chunk indexes [0, n) of a parallel job, each
 // once, from the front or from the back. A job whose calling goroutine
@@ -204,12 +204,11 @@ func (r *chunkRun) run(front bool) {
 // pieces [lo, hi). Chunks are checked against ctx one by one. It uses at
 // most one goroutine per minParallelPieces pieces: the calling goroutine
 // and helpers from a pool (see OfferHelp). r is the job's memory.
-func (p Parallelizer) untilChunks(ctx context.Context, pieces int, r *chunkRun, w chunkWorker) {
+func (p Parallelizer) untilChunks(ctx context.Context, pieces, chunk int, r *chunkRun, w chunkWorker) {
 	if pieces <= 0 {
 		return
 	}
 	par := p.Parallelism()
-	chunk := NodeChunkSize(pieces, par)
 	chunks := (pieces + chunk - 1) / chunk
 	workers := min(par, chunks, max(1, pieces/minParallelPieces))
 	r.w, r.done, r.chunk, r.pieces = w, ctx.Done(), chunk, pieces

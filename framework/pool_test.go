@@ -35,7 +35,7 @@ func TestHelperPoolStress(t *testing.T) {
 			for j := range jobs {
 				n := 1 + (j*37+c*11)%700
 				w := &countWork{done: make([]atomic.Int32, n)}
-				p.untilChunks(context.Background(), n, &r, w)
+				p.untilChunks(context.Background(), n, NodeChunkSize(n, p.Parallelism()), &r, w)
 				for i := range w.done {
 					if got := w.done[i].Load(); got != 1 {
 						t.Errorf("caller %d job %d: piece %d done %d times", c, j, i, got)

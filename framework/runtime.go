@@ -1,7 +1,6 @@
 package framework
 
 import (
-	"time"
 	"context"
 	"errors"
 	"fmt"
@@ -473,7 +472,20 @@ type ScoreBuffer struct {
 	raw, norm, weighted []PluginScore
 	lists               []NodeScore
 	active, slot        []int
+
+	// The by-max path's memory (see runScoreByMax).
+	maxNorm    []MaxNormalizer // per active plugin; nil if it does not normalise
+	highest    []int64         // per active plugin
+	chunkMax   []int64         // per chunk and active plugin
+	chunkBest  []chunkBest     // per chunk
+	byMaxJob   *byMaxJob
+	best, ties int
 }
+
+// Best returns, after RunScorePluginsTotals, the index of the first node
+// with the highest total and how many nodes have that total, when the
+// run could tell without a pass over the totals; ties is 0 otherwise.
+func (b *ScoreBuffer) Best() (index, ties int) { return b.best, b.ties }
 
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
@@ -575,6 +587,10 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 	np := len(active)
 	totals := grow(buf.totals, n)
 	buf.totals = totals
+	buf.best, buf.ties = -1, 0
+	if !full && np > 0 && n > 0 && p.byMax(buf) {
+		return p.runScoreByMax(ctx, state, pod, nodes, buf)
+	}
 	lists := grow(buf.lists, nn*n)
 	buf.lists = lists
 	var raw, norm, weighted []PluginScore
@@ -604,9 +620,7 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 	*job = scoreJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: active, slot: slot,
 		scores: scores, lists: lists, raw: raw, totals: totals, full: full}
 	job.fe.init(n)
-	tq := time.Now()
-	p.par.untilChunks(ctx, n, &job.run, job)
-	PhaseChunks += time.Since(tq)
+	p.par.untilChunks(ctx, n, NodeChunkSize(n, p.par.Parallelism()), &job.run, job)
 	scoreErr, outOfRange := job.fe.err, job.outOfRange.Load()
 	*job = scoreJob{}
 	if scoreErr != nil {
@@ -695,8 +709,6 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 	return totals, nil
 }
 
-var PhaseChunks time.Duration
-
 // scoreJob is pass 1 of runScore: it scores chunks of nodes, each plugin
 // over the chunk (a BatchScorePlugin in one call), into scores
 // (plugin-major). Then, per node, the scores of plugins that normalise go
@@ -730,35 +742,7 @@ func (job *scoreJob) work(lo, hi int) {
 		return
 	}
 	chunk := nodes[lo:hi]
-	// The first failure in node order, and at that node in plugin
-	// order: the error a node-by-node run reports first.
-	failAt, failPlugin := len(chunk), -1
-	var failSt *Status
-	for j, k := range active {
-		out := scores[j*n+lo : j*n+hi]
-		if b := p.scoreBatch[k]; b != nil {
-			if f, st := b.ScoreNodes(ctx, state, pod, chunk, out); !st.IsSuccess() {
-				if f < 0 || f >= len(chunk) {
-					f = 0
-				}
-				if f < failAt {
-					failAt, failPlugin, failSt = f, k, st
-				}
-			}
-			continue
-		}
-		pl := p.score[k]
-		for i, ni := range chunk[:failAt] {
-			sc, st := pl.Score(ctx, state, pod, ni)
-			if !st.IsSuccess() {
-				failAt, failPlugin, failSt = i, k, st
-				break
-			}
-			out[i] = sc
-		}
-	}
-	if failPlugin >= 0 {
-		job.fe.set(lo+failAt, fmt.Errorf("plugin %q failed with: %w", p.scoreNames[failPlugin], failSt.AsError()))
+	if !scoreChunk(p, ctx, state, pod, active, scores, nodes, lo, hi, &job.fe) {
 		return
 	}
 	clear(totals[lo:hi])

@@ -134,3 +134,11 @@ func (pl *NodeAffinityPlugin) ScoreNodes(_ context.Context, state *framework.Cyc
 func (*NodeAffinityPlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
 	return DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
 }
+
+var _ framework.MaxNormalizer = (*NodeAffinityPlugin)(nil)
+
+// NormalizeByMax is NormalizeScore for some of the nodes, given the
+// cycle's highest sum.
+func (*NodeAffinityPlugin) NormalizeByMax(scores []int64, highest int64) {
+	DefaultNormalizeByMax(framework.MaxNodeScore, false, scores, highest)
+}

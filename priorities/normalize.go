@@ -31,3 +31,26 @@ func DefaultNormalizeScore(maxPriority int64, reverse bool, scores framework.Nod
 	}
 	return nil
 }
+
+// DefaultNormalizeByMax is DefaultNormalizeScore for some of a cycle's
+// scores, given highest, the highest of 0 and every node's raw score: it
+// makes of each score what DefaultNormalizeScore makes of it over all
+// the nodes. Plugins that normalise with DefaultNormalizeScore use it to
+// implement framework.MaxNormalizer.
+func DefaultNormalizeByMax(maxPriority int64, reverse bool, scores []int64, highest int64) {
+	if highest == 0 {
+		if reverse {
+			for i := range scores {
+				scores[i] = maxPriority
+			}
+		}
+		return
+	}
+	for i, sc := range scores {
+		sc = maxPriority * sc / highest
+		if reverse {
+			sc = maxPriority - sc
+		}
+		scores[i] = sc
+	}
+}

@@ -128,3 +128,11 @@ func (pl *TaintTolerationPlugin) ScoreExtensions() framework.ScoreExtensions { r
 func (*TaintTolerationPlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
 	return DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
 }
+
+var _ framework.MaxNormalizer = (*TaintTolerationPlugin)(nil)
+
+// NormalizeByMax is NormalizeScore for some of the nodes, given the
+// cycle's highest count.
+func (*TaintTolerationPlugin) NormalizeByMax(scores []int64, highest int64) {
+	DefaultNormalizeByMax(framework.MaxNodeScore, true, scores, highest)
+}

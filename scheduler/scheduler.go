@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"time"
 	"context"
 	"errors"
 	"fmt"
@@ -227,11 +226,11 @@ func profileName(n string) string {
 
 type handle struct{ s *Scheduler }
 
-// minParallelNodes is how many nodes a cycle filters on its own goroutine
-// before it shares the rest with others (see filterJob): waking another
-// goroutine costs more than it saves for a few hundred nodes, and far
-// more on a busy machine.
-const minParallelNodes = 100
+// minParallelNodes is the fewest nodes a cycle shares the filtering of
+// with helper goroutines: below it, handing chunks between CPUs (whose
+// caches then trade the lines both touch) costs more than it saves. The
+// cycle's goroutine filters one chunk, then offers the rest.
+const minParallelNodes = 1000
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
@@ -321,8 +320,6 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod, diagnose bool) (
 	return res, nil
 }
 
-var PhaseFilter, PhaseScore time.Duration
-
 // schedulePod is kube-scheduler's schedulePod: filter, then score unless
 // a single node is feasible, then pick the best.
 func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, res *Result, diagnose bool) error {
@@ -331,9 +328,7 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 	if numAll == 0 {
 		return ErrNoNodesAvailable
 	}
-	t0 := time.Now()
 	feasible, diag, nrej, err := s.findNodesThatFitPod(ctx, prof, state, pod, view)
-	PhaseFilter += time.Since(t0)
 	if err != nil {
 		return err
 	}
@@ -346,13 +341,13 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 		res.Node = feasible[0].Node().Name
 		return nil
 	}
-	t1 := time.Now()
-	totals, scores, err := s.prioritizeNodes(ctx, prof, state, pod, feasible, diagnose)
-	PhaseScore += time.Since(t1)
+	totals, scores, best, ties, err := s.prioritizeNodes(ctx, prof, state, pod, feasible, diagnose)
 	if err != nil {
 		return err
 	}
-	best := s.selectHost(totals, scores)
+	if ties != 1 {
+		best = s.selectHost(totals, scores)
+	}
 	res.Node = feasible[best].Node().Name
 	if diagnose {
 		res.Scores = cloneScores(scores)
@@ -457,11 +452,11 @@ type filterScratch struct {
 	chunkPass []uint32 // the number of the pass that last ran each chunk
 	pass      uint32
 	status    []*framework.Status // the status of each node that did not pass
-	chunkCnt []int32
-	chunkEnd []bool
-	feasible []*cluster.NodeInfo
-	job      filterJob
-	helpers  framework.HelpGroup
+	chunkCnt  []int32
+	chunkEnd  []bool
+	feasible  []*cluster.NodeInfo
+	job       filterJob
+	helpers   framework.HelpGroup
 }
 
 // findNodesThatPassFilters filters nodes from the rotating start index
@@ -493,7 +488,10 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	par := s.parallelism
 	chunk := framework.NodeChunkSize(numAll, par) // a multiple of 64
 	chunks := (numAll + chunk - 1) / chunk
-	workers := min(par, chunks)
+	helpers := 0
+	if numAll >= s.minParallelNodes {
+		helpers = min(par, chunks) - 1
+	}
 	if cap(fs.status) < numAll {
 		fs.status = make([]*framework.Status, numAll)
 		fs.passBits = make([]uint64, (numAll+63)/64)
@@ -517,7 +515,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 		prof: prof, ctx: ctx, state: state, pod: pod, nodes: nodes, nominated: s.nominated, done: ctx.Done(),
 		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
 		passBits: passBits, chunkPass: chunkPass, pass: pass, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
-		helpersWanted: workers - 1, helpAfter: s.minParallelNodes, helpers: &fs.helpers,
+		helpersWanted: helpers, helpAfter: chunk, helpers: &fs.helpers,
 		fromBack: numToFind == numAll,
 	}
 	j.limit.Store(int64(numAll))
@@ -552,7 +550,13 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 			stop = i
 			break
 		}
-		feasible = append(feasible, nodes[(start+i)%numAll])
+		// Left as is when the last cycle put the same node there: a
+		// write would take the line from the CPUs that read it.
+		if nd, k := nodes[(start+i)%numAll], len(feasible); k < cap(feasible) && feasible[:k+1][k] == nd {
+			feasible = feasible[:k+1]
+		} else {
+			feasible = append(feasible, nd)
+		}
 	}
 	rejectedCount := nrej
 	if len(feasible) == 0 || diag.NodeToStatus.Len() > 0 {
@@ -770,10 +774,13 @@ func (j *filterJob) finish(c int, fit int32) {
 // prioritizeNodes runs PreScore and Score over the feasible nodes and
 // returns their total scores, and with diagnosis every plugin's scores.
 // Without score plugins every node scores 1.
-func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, diagnose bool) ([]int64, []framework.NodePluginScores, error) {
+//
+// When it can tell without a pass over the totals, it also returns the
+// index of the first node with the highest total and ties, how many have
+// it; ties is 0 otherwise.
+func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, diagnose bool) (totals []int64, scores []framework.NodePluginScores, best, ties int, err error) {
 	if !prof.HasScorePlugins() {
 		totals := make([]int64, len(nodes))
-		var scores []framework.NodePluginScores
 		if diagnose {
 			scores = make([]framework.NodePluginScores, len(nodes))
 		}
@@ -783,28 +790,29 @@ func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile
 				scores[i] = framework.NodePluginScores{Name: n.Node().Name, TotalScore: 1}
 			}
 		}
-		return totals, scores, nil
+		return totals, scores, 0, 0, nil
 	}
 	if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); !st.IsSuccess() {
-		return nil, nil, st.AsError()
+		return nil, nil, 0, 0, st.AsError()
 	}
 	if !diagnose {
 		totals, st := prof.RunScorePluginsTotals(ctx, state, pod, nodes, &s.scoreBuf)
 		if !st.IsSuccess() {
-			return nil, nil, st.AsError()
+			return nil, nil, 0, 0, st.AsError()
 		}
-		return totals, nil, nil
+		best, ties := s.scoreBuf.Best()
+		return totals, nil, best, ties, nil
 	}
 	s.scoreBuf.TotalsOnly = false
 	scores, st := prof.RunScorePluginsInto(ctx, state, pod, nodes, &s.scoreBuf)
 	if !st.IsSuccess() {
-		return nil, nil, st.AsError()
+		return nil, nil, 0, 0, st.AsError()
 	}
-	totals := make([]int64, len(scores))
+	totals = make([]int64, len(scores))
 	for i := range scores {
 		totals[i] = scores[i].TotalScore
 	}
-	return totals, scores, nil
+	return totals, scores, 0, 0, nil
 }
 
 // selectHost returns the index of the node with the highest total score;
