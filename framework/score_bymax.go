@@ -162,20 +162,28 @@ func (job *byMaxJob) work(lo, hi int) {
 		}
 	}
 	t := job.totals[lo:hi]
-	clear(t)
 	for j, k := range job.active {
 		out := job.scores[j*n+lo : j*n+hi]
 		if mn := job.maxNorm[j]; mn != nil {
 			mn.NormalizeByMax(out, job.highest[j])
 		}
-		if !inRange(out) {
-			job.outOfRange.Store(true)
-			return
-		}
 		w := job.p.scoreWeights[k]
 		t = t[:len(out)]
-		for i, sc := range out {
-			t[i] += sc * w
+		lowest, highest := MinNodeScore, MaxNodeScore
+		if j == 0 {
+			for i, sc := range out {
+				lowest, highest = min(lowest, sc), max(highest, sc)
+				t[i] = sc * w
+			}
+		} else {
+			for i, sc := range out {
+				lowest, highest = min(lowest, sc), max(highest, sc)
+				t[i] += sc * w
+			}
+		}
+		if lowest < MinNodeScore || highest > MaxNodeScore {
+			job.outOfRange.Store(true)
+			return
 		}
 	}
 	best := chunkBest{total: t[0], index: lo, cnt: 1}

@@ -69,6 +69,25 @@ func scaledImageScore(state *cluster.ImageStateSummary, totalNumNodes int) int64
 	return int64(float64(state.Size) * spread)
 }
 
+// spreadMemo remembers, for each of the pod's first images, the last
+// NumNodes seen and its spread: an image's NumNodes is the same on every
+// node that has it, so the division is done once per image, not per node.
+type spreadMemo struct {
+	num    [4]int
+	spread [4]float64
+}
+
+// scaled is scaledImageScore(state, total) for the pod's k-th image.
+func (m *spreadMemo) scaled(k int, state *cluster.ImageStateSummary, total int) int64 {
+	if k >= len(m.num) {
+		return scaledImageScore(state, total)
+	}
+	if m.num[k] != state.NumNodes || m.num[k] == 0 {
+		m.num[k], m.spread[k] = state.NumNodes, float64(state.NumNodes)/float64(total)
+	}
+	return int64(float64(state.Size) * m.spread[k])
+}
+
 func imageLocalityPriority(sumScores int64, imageCount int) int64 {
 	maxThreshold := ImageLocalityMaxContainerThreshold * int64(imageCount)
 	if sumScores < ImageLocalityMinThreshold {
@@ -175,6 +194,7 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 	// (a snapshot gives identical nodes the same map) score alike.
 	var lastMap unsafe.Pointer
 	var lastScore int64
+	var spreads spreadMemo
 	for i, ni := range nodes {
 		if m := mapPointer(ni.ImageStates); i > 0 && m == lastMap {
 			scores[i] = lastScore
@@ -182,8 +202,13 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 		} else {
 			lastMap = m
 		}
-		sum, n := sumImageScores(ni, images, total)
-		lastScore = imageLocalityPriority(sum, n)
+		var sum int64
+		for k := range images {
+			if state, ok := ni.LookupImage(images[k]); ok {
+				sum += spreads.scaled(k, state, total)
+			}
+		}
+		lastScore = imageLocalityPriority(sum, len(images))
 		scores[i] = lastScore
 	}
 	return -1, nil
