@@ -107,6 +107,9 @@ func (p *Profile) runScoreByMax(ctx context.Context, state *CycleState, pod *api
 	return totals, nil
 }
 
+// The unsigned range check in work relies on this.
+const _ = -uint(MinNodeScore) // MinNodeScore must be 0
+
 const (
 	phaseScore       = iota // raw scores and each chunk's highest
 	phaseSum                // normalise, weight, sum, best of the chunk
@@ -154,8 +157,6 @@ func (job *byMaxJob) work(lo, hi int) {
 						h = max(h, sc)
 					}
 					job.chunkMax[c*np+j] = h
-				} else if !inRange(out) {
-					job.outOfRange.Store(true)
 				}
 			}
 			return
@@ -169,19 +170,22 @@ func (job *byMaxJob) work(lo, hi int) {
 		}
 		w := job.p.scoreWeights[k]
 		t = t[:len(out)]
-		lowest, highest := MinNodeScore, MaxNodeScore
+		// With MinNodeScore 0, a score is in range when, as an unsigned
+		// number, it is at most MaxNodeScore: one running maximum checks
+		// both bounds.
+		var top uint64
 		if j == 0 {
 			for i, sc := range out {
-				lowest, highest = min(lowest, sc), max(highest, sc)
+				top = max(top, uint64(sc))
 				t[i] = sc * w
 			}
 		} else {
 			for i, sc := range out {
-				lowest, highest = min(lowest, sc), max(highest, sc)
+				top = max(top, uint64(sc))
 				t[i] += sc * w
 			}
 		}
-		if lowest < MinNodeScore || highest > MaxNodeScore {
+		if top > uint64(MaxNodeScore) {
 			job.outOfRange.Store(true)
 			return
 		}
@@ -236,12 +240,4 @@ func scoreChunk(p *Profile, ctx context.Context, state *CycleState, pod *api.Pod
 		return false
 	}
 	return true
-}
-
-func inRange(scores []int64) bool {
-	lowest, highest := MinNodeScore, MaxNodeScore
-	for _, sc := range scores {
-		lowest, highest = min(lowest, sc), max(highest, sc)
-	}
-	return lowest >= MinNodeScore && highest <= MaxNodeScore
 }

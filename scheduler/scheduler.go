@@ -532,10 +532,20 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	// recorded one, which the count must not take twice).
 	nrej, stop := 0, last+1
 	firstFailed := int(j.firstFailed.Load())
-	for i := 0; i <= last; i++ {
-		if i%chunk == 0 && chunkPass[i/chunk] != pass {
-			stop = i // not run
-			break
+	// ni is the index in nodes of the i-th node in rotation order, and
+	// c the chunk that begins at nextChunk; both advance without a
+	// division per node.
+	ni, c, nextChunk := start%numAll, 0, 0
+	for i := 0; i <= last; i, ni = i+1, ni+1 {
+		if ni == numAll {
+			ni = 0
+		}
+		if i == nextChunk {
+			if chunkPass[c] != pass {
+				stop = i // not run
+				break
+			}
+			c, nextChunk = c+1, nextChunk+chunk
 		}
 		if i == firstFailed {
 			err = status[i].AsError()
@@ -552,7 +562,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 		}
 		// Left as is when the last cycle put the same node there: a
 		// write would take the line from the CPUs that read it.
-		if nd, k := nodes[(start+i)%numAll], len(feasible); k < cap(feasible) && feasible[:k+1][k] == nd {
+		if nd, k := nodes[ni], len(feasible); k < cap(feasible) && feasible[:k+1][k] == nd {
 			feasible = feasible[:k+1]
 		} else {
 			feasible = append(feasible, nd)
