@@ -47,7 +47,7 @@ func (n *NodeInfo) SetNode(node *api.Node) {
 }
 
 func (n *NodeInfo) setNode(node *api.Node) {
-	n.node = node
+	n.setNodeObject(node)
 	n.Allocatable = ResourceFromList(node.Status.Allocatable)
 	m := nodeImageStates(node, nil)
 	n.setImageStates(m, newImageIndex(m))
@@ -193,6 +193,8 @@ func (n *NodeInfo) Clone() *NodeInfo {
 func (n *NodeInfo) cowClone() *NodeInfo {
 	c := &NodeInfo{
 		node:                         n.node,
+		unschedulable:                n.unschedulable,
+		taints:                       n.taints,
 		Pods:                         clonePods(n.Pods),
 		PodsWithAffinity:             clonePods(n.PodsWithAffinity),
 		PodsWithRequiredAntiAffinity: clonePods(n.PodsWithRequiredAntiAffinity),

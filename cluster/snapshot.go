@@ -357,7 +357,7 @@ func (s *Snapshot) addNode(node *api.Node) error {
 		return fmt.Errorf("%w node %q: already in the snapshot", ErrInvalid, node.Name)
 	}
 	ni := &NodeInfo{cow: s.epoch}
-	ni.node = node
+	ni.setNodeObject(node)
 	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
 	s.countImages(node, +1)
 	ni.setImageStates(nil, nil) // built by refreshImages
@@ -402,7 +402,7 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 	}
 	old := s.nodes.at(i).node
 	ni := s.mutable(i)
-	ni.node = node
+	ni.setNodeObject(node)
 	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
 	s.countImages(old, -1)
 	s.countImages(node, +1)
@@ -754,7 +754,7 @@ func (s *Snapshot) UpdatePod(oldPod, newPod *api.Pod) error {
 			tmp.Requested.Sub(e.info.Requests)
 			tmp.NonZeroRequested.MilliCPU -= e.info.NonZeroMilliCPU
 			tmp.NonZeroRequested.Memory -= e.info.NonZeroMemory
-			tmp.node = ni.node
+			tmp.setNodeObject(ni.node)
 			ni = tmp
 		}
 		if err := fits(ni, p); err != nil {

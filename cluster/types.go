@@ -104,6 +104,11 @@ type NodeInfo struct {
 	// its image states, the pod count and the resource sums.
 
 	node *api.Node
+	// unschedulable and taints are node.Spec's, kept here because every
+	// cycle reads them for every node: filtering a node then need not
+	// touch the Node object.
+	unschedulable bool
+	taints        []api.Taint
 	// ImageStates maps each image name the node reports (as in
 	// node.Status.Images, not normalized) to its summary. The map is
 	// replaced, never modified, when the node's images change, and a
@@ -158,3 +163,25 @@ func (n *NodeInfo) Name() string {
 
 // NumPods returns the number of pods on the node.
 func (n *NodeInfo) NumPods() int { return len(n.Pods) }
+
+// Unschedulable reports the node's spec.unschedulable; false without a
+// node.
+func (n *NodeInfo) Unschedulable() bool { return n != nil && n.unschedulable }
+
+// Taints returns the node's spec.taints; nil without a node.
+func (n *NodeInfo) Taints() []api.Taint {
+	if n == nil {
+		return nil
+	}
+	return n.taints
+}
+
+// setNodeObject sets the node and what is kept of its spec.
+func (n *NodeInfo) setNodeObject(node *api.Node) {
+	n.node = node
+	if node == nil {
+		n.unschedulable, n.taints = false, nil
+		return
+	}
+	n.unschedulable, n.taints = node.Spec.Unschedulable, node.Spec.Taints
+}

@@ -182,21 +182,20 @@ func fitsRequest(req *cluster.Resource, checked []cluster.Scalar, nodeInfo *clus
 	if req.MilliCPU == 0 && req.Memory == 0 && req.EphemeralStorage == 0 && len(req.Scalars) == 0 {
 		return mask, false
 	}
-	check := func(bit int, name api.ResourceName, reason string, r, u, c int64) {
-		if r > 0 && r > c-u {
-			mask |= bit
-			unres := r > c
-			if unres {
-				mask |= failUnresolvable
-			}
-			if out != nil {
-				*out = append(*out, InsufficientResource{ResourceName: name, Reason: reason, Requested: r, Used: u, Capacity: c, Unresolvable: unres})
-			}
-		}
+	// The common case, nothing short, costs three comparisons; the
+	// list is built only when out is given and something is short.
+	if b := shortBit(failCPU, req.MilliCPU, used.MilliCPU, alloc.MilliCPU); b != 0 {
+		mask |= b
+		appendShort(out, api.ResourceCPU, reasonCPU, req.MilliCPU, used.MilliCPU, alloc.MilliCPU)
 	}
-	check(failCPU, api.ResourceCPU, reasonCPU, req.MilliCPU, used.MilliCPU, alloc.MilliCPU)
-	check(failMemory, api.ResourceMemory, reasonMemory, req.Memory, used.Memory, alloc.Memory)
-	check(failEphemeral, api.ResourceEphemeralStorage, reasonEphemeral, req.EphemeralStorage, used.EphemeralStorage, alloc.EphemeralStorage)
+	if b := shortBit(failMemory, req.Memory, used.Memory, alloc.Memory); b != 0 {
+		mask |= b
+		appendShort(out, api.ResourceMemory, reasonMemory, req.Memory, used.Memory, alloc.Memory)
+	}
+	if b := shortBit(failEphemeral, req.EphemeralStorage, used.EphemeralStorage, alloc.EphemeralStorage); b != 0 {
+		mask |= b
+		appendShort(out, api.ResourceEphemeralStorage, reasonEphemeral, req.EphemeralStorage, used.EphemeralStorage, alloc.EphemeralStorage)
+	}
 	for _, s := range checked {
 		if s.Value <= 0 {
 			continue
@@ -213,6 +212,26 @@ func fitsRequest(req *cluster.Resource, checked []cluster.Scalar, nodeInfo *clus
 		}
 	}
 	return mask, scalarShort
+}
+
+// shortBit returns bit, with failUnresolvable when the request exceeds
+// the capacity, if a positive request r does not fit capacity c with u
+// used; 0 if it fits.
+func shortBit(bit int, r, u, c int64) int {
+	if r <= 0 || r <= c-u {
+		return 0
+	}
+	if r > c {
+		return bit | failUnresolvable
+	}
+	return bit
+}
+
+// appendShort appends an insufficient resource to out, if out is given.
+func appendShort(out *[]InsufficientResource, name api.ResourceName, reason string, r, u, c int64) {
+	if out != nil {
+		*out = append(*out, InsufficientResource{ResourceName: name, Reason: reason, Requested: r, Used: u, Capacity: c, Unresolvable: r > c})
+	}
 }
 
 // ignoreSet is the NodeResourcesFit ignoredResources and

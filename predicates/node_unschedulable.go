@@ -59,8 +59,8 @@ var _ framework.BatchFilterPlugin = (*NodeUnschedulablePlugin)(nil)
 // FilterNodes is Filter for each node.
 func (*NodeUnschedulablePlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	for i, ni := range nodes {
-		if node := ni.Node(); node != nil && node.Spec.Unschedulable {
-			statuses[i] = NodeUnschedulable(pod, node)
+		if ni.Unschedulable() {
+			statuses[i] = NodeUnschedulable(pod, ni.Node())
 		}
 	}
 }

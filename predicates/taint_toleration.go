@@ -61,8 +61,8 @@ var _ framework.BatchFilterPlugin = (*TaintTolerationPlugin)(nil)
 // FilterNodes is Filter for each node.
 func (*TaintTolerationPlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	for i, ni := range nodes {
-		if node := ni.Node(); node != nil && len(node.Spec.Taints) > 0 {
-			statuses[i] = TaintToleration(pod, node)
+		if len(ni.Taints()) > 0 {
+			statuses[i] = TaintToleration(pod, ni.Node())
 		}
 	}
 }

@@ -110,8 +110,8 @@ func (*TaintTolerationPlugin) ScoreNodes(_ context.Context, state *framework.Cyc
 	}
 	for i, ni := range nodes {
 		var n int64
-		if node := ni.Node(); node != nil && len(node.Spec.Taints) > 0 {
-			n = int64(taints.CountIntolerablePreferNoSchedule(node.Spec.Taints, s.tolerations))
+		if ts := ni.Taints(); len(ts) > 0 {
+			n = int64(taints.CountIntolerablePreferNoSchedule(ts, s.tolerations))
 		}
 		scores[i] = n
 	}
