@@ -47,6 +47,9 @@ func (p *Profile) runScoreByMax(ctx context.Context, state *CycleState, pod *api
 	scores := grow(buf.scores, np*n)
 	buf.scores = scores
 	chunk := NodeChunkSize(n, p.par.Parallelism())
+	if p.par.Parallelism() == 1 || n < 2*minParallelPieces {
+		chunk = n // one goroutine: chunks would only add their cost
+	}
 	chunks := (n + chunk - 1) / chunk
 	buf.chunkMax = grow(buf.chunkMax, chunks*np)
 	buf.chunkBest = grow(buf.chunkBest, chunks)

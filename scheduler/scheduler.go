@@ -487,11 +487,15 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 
 	par := s.parallelism
 	chunk := framework.NodeChunkSize(numAll, par) // a multiple of 64
-	chunks := (numAll + chunk - 1) / chunk
 	helpers := 0
 	if numAll >= s.minParallelNodes {
-		helpers = min(par, chunks) - 1
+		helpers = min(par, (numAll+chunk-1)/chunk) - 1
+	} else if numToFind == numAll {
+		// One goroutine filtering every node: chunks would only add
+		// their cost.
+		chunk = framework.MaxNodeChunk
 	}
+	chunks := (numAll + chunk - 1) / chunk
 	if cap(fs.status) < numAll {
 		fs.status = make([]*framework.Status, numAll)
 		fs.passBits = make([]uint64, (numAll+63)/64)
