@@ -114,18 +114,6 @@ func OfferHelp(h Helper, n int, g *HelpGroup) {
 	}
 }
 
-// HelpersPolling reports whether some helper is polling for a job, so
-// that an offer would start at once; callers use it to decide whether a
-// small job is worth sharing.
-func HelpersPolling() bool {
-	for i := range pool.n.Load() {
-		if hp := pool.helpers[i].Load(); hp != nil && hp.state.Load()&0xff == helperPolling {
-			return true
-		}
-	}
-	return false
-}
-
 // claimHelper claims a polling helper, else a parked one, else a new one;
 // nil when the pool is full and busy.
 func claimHelper() (hp *helper, parked bool) {
