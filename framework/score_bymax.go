@@ -114,8 +114,8 @@ func (p *Profile) runScoreByMax(ctx context.Context, state *CycleState, pod *api
 const _ = -uint(MinNodeScore) // MinNodeScore must be 0
 
 const (
-	phaseScore       = iota // raw scores and each chunk's highest
-	phaseSum                // normalise, weight, sum, best of the chunk
+	phaseScore       = iota // raw scores, the sum of those not normalised, each chunk's highest
+	phaseSum                // normalise, weight and add the rest, best of the chunk
 	phaseScoreAndSum        // both, when no plugin normalises
 )
 
@@ -144,6 +144,7 @@ type byMaxJob struct {
 func (job *byMaxJob) work(lo, hi int) {
 	n, np := len(job.nodes), len(job.active)
 	c := lo / job.chunk
+	t := job.totals[lo:hi]
 	if job.phase != phaseSum {
 		if job.fe.past(lo) {
 			return
@@ -151,46 +152,43 @@ func (job *byMaxJob) work(lo, hi int) {
 		if !scoreChunk(job.p, job.ctx, job.state, job.pod, job.active, job.scores, job.nodes, lo, hi, &job.fe) {
 			return
 		}
-		if job.phase == phaseScore {
-			for j := range np {
-				out := job.scores[j*n+lo : j*n+hi]
-				if job.maxNorm[j] != nil {
-					h := int64(0)
-					for _, sc := range out {
-						h = max(h, sc)
-					}
-					job.chunkMax[c*np+j] = h
+		// The plugins that do not normalise go into the totals now; those
+		// that do get their chunk's highest score, and wait for phaseSum.
+		sum := false
+		for j, k := range job.active {
+			out := job.scores[j*n+lo : j*n+hi]
+			if job.maxNorm[j] != nil {
+				h := int64(0)
+				for _, sc := range out {
+					h = max(h, sc)
 				}
+				job.chunkMax[c*np+j] = h
+				continue
 			}
+			if !addWeighted(t, out, job.p.scoreWeights[k], !sum) {
+				job.outOfRange.Store(true)
+				return
+			}
+			sum = true
+		}
+		if !sum {
+			clear(t)
+		}
+		if job.phase == phaseScore {
 			return
 		}
-	}
-	t := job.totals[lo:hi]
-	for j, k := range job.active {
-		out := job.scores[j*n+lo : j*n+hi]
-		if mn := job.maxNorm[j]; mn != nil {
+	} else {
+		for j, k := range job.active {
+			mn := job.maxNorm[j]
+			if mn == nil {
+				continue
+			}
+			out := job.scores[j*n+lo : j*n+hi]
 			mn.NormalizeByMax(out, job.highest[j])
-		}
-		w := job.p.scoreWeights[k]
-		t = t[:len(out)]
-		// With MinNodeScore 0, a score is in range when, as an unsigned
-		// number, it is at most MaxNodeScore: one running maximum checks
-		// both bounds.
-		var top uint64
-		if j == 0 {
-			for i, sc := range out {
-				top = max(top, uint64(sc))
-				t[i] = sc * w
+			if !addWeighted(t, out, job.p.scoreWeights[k], false) {
+				job.outOfRange.Store(true)
+				return
 			}
-		} else {
-			for i, sc := range out {
-				top = max(top, uint64(sc))
-				t[i] += sc * w
-			}
-		}
-		if top > uint64(MaxNodeScore) {
-			job.outOfRange.Store(true)
-			return
 		}
 	}
 	best := chunkBest{total: t[0], index: lo, cnt: 1}
@@ -203,6 +201,28 @@ func (job *byMaxJob) work(lo, hi int) {
 		}
 	}
 	job.chunkBest[c] = best
+}
+
+// addWeighted adds (or, when first, sets) scores times w into totals,
+// and reports whether every score is in [MinNodeScore, MaxNodeScore].
+func addWeighted(totals, scores []int64, w int64, first bool) bool {
+	totals = totals[:len(scores)]
+	// With MinNodeScore 0, a score is in range when, as an unsigned
+	// number, it is at most MaxNodeScore: one running maximum checks
+	// both bounds.
+	var top uint64
+	if first {
+		for i, sc := range scores {
+			top = max(top, uint64(sc))
+			totals[i] = sc * w
+		}
+	} else {
+		for i, sc := range scores {
+			top = max(top, uint64(sc))
+			totals[i] += sc * w
+		}
+	}
+	return top <= uint64(MaxNodeScore)
 }
 
 // scoreChunk runs the active plugins over nodes[lo:hi] into scores

@@ -228,9 +228,12 @@ func (s *allocationScorer) allocatedCPUMemory(nodes []*cluster.NodeInfo, podRequ
 			}
 			weightSum += wm
 		}
-		if weightSum == 0 {
+		switch weightSum {
+		case 0:
 			lastScore = 0
-		} else {
+		case 2:
+			lastScore = nodeScore / 2 // the default weights: no division instruction
+		default:
 			lastScore = nodeScore / weightSum
 		}
 		scores[i] = lastScore
