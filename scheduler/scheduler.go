@@ -227,10 +227,13 @@ func profileName(n string) string {
 type handle struct{ s *Scheduler }
 
 // minParallelNodes is the fewest nodes a cycle shares the filtering of
-// with helper goroutines: below it, handing chunks between CPUs (whose
-// caches then trade the lines both touch) costs more than it saves. The
-// cycle's goroutine filters one chunk, then offers the rest.
-const minParallelNodes = 1000
+// with helper goroutines: below it, handing chunks between CPUs (each
+// hand-over moves a few cache lines between them, about 250 ns each on
+// the 2-vCPU machine BENCHMARKS.md describes) costs more than it saves.
+// The cycle's goroutine filters one chunk, then offers the rest. (Scoring
+// has its own threshold, framework's minParallelPieces, higher because a
+// score pass hands over twice.)
+const minParallelNodes = 256
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
