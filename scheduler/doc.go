@@ -4,8 +4,16 @@
 // Filter over the nodes in parallel chunks from a rotating start index
 // until the sampling target (percentageOfNodesToScore) is met, PreScore,
 // Score with normalisation and weights, and the best node, ties broken
-// by a seeded random source. A pod that fits nowhere gets a *FitError
-// whose message is kube-scheduler's.
+// as upstream's heap does (or, with TieBreakRandom, by a seeded random
+// source). A pod that fits nowhere gets a *FitError whose message is
+// kube-scheduler's.
+//
+// Large cycles are shared with helper goroutines (framework.OfferHelp):
+// filtering from 256 nodes, scoring from 2,000. The result never depends
+// on it: a parallel pass gives what one goroutine gives, node for node.
+// A filter pass records which nodes passed as bits and builds the
+// per-node statuses of a Diagnosis only when no node fits, since a cycle
+// that finds a node drops them.
 //
 // Assume adds a placement to the snapshot. The scheduling queue (Enqueue,
 // RunQueue, Simulate) orders pods with the profile's QueueSort plugin
