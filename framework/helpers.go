@@ -21,9 +21,8 @@ type Helper interface {
 // returns.
 type HelpGroup struct {
 	// offered[:n] are the helpers the job was offered to since the
-	// last Wait, and tickets[:n] the count of tasks each will have
-	// finished once done with this one (arrays, so that offering
-	// allocates nothing).
+	// last Wait, and tickets[:n] the claim number of each offer (arrays,
+	// so that offering allocates nothing).
 	offered [maxHelpers]*helper
 	tickets [maxHelpers]uint64
 	n       int
