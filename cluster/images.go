@@ -82,6 +82,15 @@ func (n *NodeInfo) LookupImage(k ImageKey) (*ImageStateSummary, bool) {
 		return st, ok
 	}
 	es := x.entries
+	if len(es) <= 8 {
+		// A short list is scanned: no branch to mispredict per step.
+		for i := range es {
+			if es[i].hash == k.hash && es[i].name == k.name {
+				return es[i].state, true
+			}
+		}
+		return nil, false
+	}
 	lo, hi := 0, len(es)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

@@ -15,13 +15,16 @@ import (
 // of Clone, and for a node whose ImageStates a caller replaced.
 func TestPropLookupImageIsMapLookup(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		pool := []string{"nginx:1.27", "busybox:latest", "a", "b:1", "registry.example/app:v1", "registry.example/app:v2", "x@sha256:00"}
+		// Up to 18 names a node: lists of 8 or fewer are scanned, longer
+		// ones searched.
+		pool := []string{"nginx:1.27", "busybox:latest", "a", "b:1", "registry.example/app:v1", "registry.example/app:v2", "x@sha256:00",
+			"c", "d:2", "e:3", "f:4", "g:5", "h:6", "i:7"}
 		nNodes := rapid.IntRange(1, 5).Draw(rt, "nodes")
 		var nodes []*api.Node
 		for i := range nNodes {
 			n := &api.Node{}
 			n.Name = fmt.Sprintf("n%d", i)
-			for j := range rapid.IntRange(0, 4).Draw(rt, "images") {
+			for j := range rapid.IntRange(0, 6).Draw(rt, "images") {
 				names := rapid.SliceOfNDistinct(rapid.SampledFrom(pool), 1, 3, rapid.ID[string]).Draw(rt, fmt.Sprint("names", j))
 				n.Status.Images = append(n.Status.Images, api.ContainerImage{Names: names, SizeBytes: int64(j+1) << 20})
 			}
