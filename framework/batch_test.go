@@ -228,6 +228,27 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 					t.Fatalf("node %d: total %d, want %d", i, totals[i], wantScores[i].TotalScore)
 				}
 			}
+			// A ScoreRun, its chunks taken in any order, gives the same.
+			if run := got.NewScoreRun(ctx, state, pod, nodes, &framework.ScoreBuffer{}, rapid.IntRange(1, 64).Draw(t, "chunk")); run != nil {
+				order := rapid.Permutation(seq(run.Chunks())).Draw(t, "order")
+				for _, c := range order {
+					run.Score(c)
+				}
+				if run.Normalize() {
+					for _, c := range order {
+						run.Sum(c)
+					}
+				}
+				rt, _, _, rst := run.Finish()
+				if rst.Code() != wantSt.Code() || rst.Message() != wantSt.Message() {
+					t.Fatalf("ScoreRun status %v %q, want %v %q", rst.Code(), rst.Message(), wantSt.Code(), wantSt.Message())
+				}
+				for i := range rt {
+					if rt[i] != wantScores[i].TotalScore {
+						t.Fatalf("ScoreRun node %d: total %d, want %d", i, rt[i], wantScores[i].TotalScore)
+					}
+				}
+			}
 			if best, ties := buf.Best(); ties != 0 {
 				wantBest, wantTies := 0, 0
 				for i := range totals {
@@ -244,4 +265,12 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 			}
 		}
 	})
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }

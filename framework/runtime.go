@@ -479,6 +479,7 @@ type ScoreBuffer struct {
 	chunkMax   []int64         // per chunk and active plugin
 	chunkBest  []chunkBest     // per chunk
 	byMaxJob   *byMaxJob
+	run        ScoreRun
 	best, ties int
 }
 
@@ -558,17 +559,15 @@ func rangeError(plugin string, s int64) error {
 		plugin, s, MinNodeScore, MaxNodeScore)
 }
 
-// runScore scores nodes into buf.totals and, when full, the per-plugin
-// lists buf.raw, buf.norm and buf.weighted (node-major, one entry per
-// active plugin).
-func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer, full bool) ([]int64, *Status) {
-	n := len(nodes)
+// activeScorePlugins sets buf.active to the score plugins to run (those
+// not skipped at PreScore) and buf.slot[j] to the score list of active
+// plugin j if it normalises (only those need a list), else -1; it
+// returns the number of lists.
+func (p *Profile) activeScorePlugins(state *CycleState, buf *ScoreBuffer) int {
 	var skip map[string]struct{}
 	if state != nil {
 		skip = state.SkipScorePlugins
 	}
-	// active are the plugins to run; slot[j] is the score list of active
-	// plugin j if it normalises (only those need a list), else -1.
 	buf.active, buf.slot = buf.active[:0], buf.slot[:0]
 	nn := 0
 	for i, name := range p.scoreNames {
@@ -583,6 +582,15 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 			buf.slot = append(buf.slot, -1)
 		}
 	}
+	return nn
+}
+
+// runScore scores nodes into buf.totals and, when full, the per-plugin
+// lists buf.raw, buf.norm and buf.weighted (node-major, one entry per
+// active plugin).
+func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer, full bool) ([]int64, *Status) {
+	n := len(nodes)
+	nn := p.activeScorePlugins(state, buf)
 	active, slot := buf.active, buf.slot
 	np := len(active)
 	totals := grow(buf.totals, n)

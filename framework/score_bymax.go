@@ -35,88 +35,147 @@ type chunkBest struct {
 }
 
 // runScoreByMax is runScore for totals only when every plugin that
-// normalises is a MaxNormalizer. Each chunk of nodes is scored, then
-// (once every chunk's highest scores are known) normalised, weighted and
-// summed by one goroutine, which also finds the chunk's best node: the
-// calling goroutine reads one summary per chunk, not every node's
-// scores. Out-of-range scores send the cycle down the full path, which
-// reports them exactly.
+// normalises is a MaxNormalizer: a ScoreRun over chunks shared with
+// helpers (untilChunks), a pass for the scores and one for the sums.
 func (p *Profile) runScoreByMax(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer) ([]int64, *Status) {
-	n, np := len(nodes), len(buf.active)
-	totals := buf.totals
-	scores := grow(buf.scores, np*n)
-	buf.scores = scores
+	n := len(nodes)
 	chunk := NodeChunkSize(n, p.par.Parallelism())
 	if p.par.Parallelism() == 1 || n < 2*minParallelPieces {
 		chunk = n // one goroutine: chunks would only add their cost
 	}
+	r := p.newScoreRun(ctx, state, pod, nodes, buf, chunk)
+	job := r.job
+	job.phase = phaseScore
+	p.par.untilChunks(ctx, n, chunk, &job.run, job)
+	if r.Normalize() {
+		job.phase = phaseSum
+		p.par.untilChunks(ctx, n, chunk, &job.run, job)
+	}
+	totals, _, _, st := r.Finish()
+	return totals, st
+}
+
+// ScoreRun is RunScorePluginsTotals in steps, for a caller that shares
+// the nodes between goroutines itself: Score every chunk (any goroutine,
+// each chunk once), then Normalize (one goroutine, after every Score),
+// then Sum every chunk, then Finish. A chunk is Score'd and Sum'med best
+// on the same goroutine, whose cache then holds its scores. The result
+// is RunScorePluginsTotals' and ScoreBuffer.Best's.
+type ScoreRun struct {
+	p          *Profile
+	buf        *ScoreBuffer
+	job        *byMaxJob
+	n, chunks  int
+	normalizes bool
+}
+
+// NewScoreRun starts scoring nodes in chunks of chunk nodes, after
+// PreScore, in buf's memory. It returns nil when some plugin that
+// normalises is not a MaxNormalizer; RunScorePluginsTotals serves then.
+func (p *Profile) NewScoreRun(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer, chunk int) *ScoreRun {
+	p.activeScorePlugins(state, buf)
+	if len(buf.active) == 0 || len(nodes) == 0 || chunk < 1 || !p.byMax(buf) {
+		return nil
+	}
+	return p.newScoreRun(ctx, state, pod, nodes, buf, chunk)
+}
+
+// newScoreRun is NewScoreRun once buf.active and buf.maxNorm are set.
+func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer, chunk int) *ScoreRun {
+	n, np := len(nodes), len(buf.active)
+	buf.totals = grow(buf.totals, n)
+	buf.best, buf.ties = -1, 0
+	buf.scores = grow(buf.scores, np*n)
 	chunks := (n + chunk - 1) / chunk
 	buf.chunkMax = grow(buf.chunkMax, chunks*np)
 	buf.chunkBest = grow(buf.chunkBest, chunks)
 	buf.highest = grow(buf.highest, np)
-	normalizes := false
+	r := &buf.run
+	*r = ScoreRun{p: p, buf: buf, n: n, chunks: chunks}
 	for _, mn := range buf.maxNorm {
-		normalizes = normalizes || mn != nil
+		r.normalizes = r.normalizes || mn != nil
 	}
 	if buf.byMaxJob == nil {
 		buf.byMaxJob = new(byMaxJob)
 	}
-	job := buf.byMaxJob
-	*job = byMaxJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm,
-		scores: scores, totals: totals, chunk: chunk, chunkMax: buf.chunkMax, chunkBest: buf.chunkBest, highest: buf.highest,
-		phase: phaseScoreAndSum}
-	if normalizes {
-		job.phase = phaseScore
-	}
-	job.fe.init(n)
-	defer func() { *job = byMaxJob{} }()
-	p.par.untilChunks(ctx, n, chunk, &job.run, job)
-	if err := job.fe.err; err != nil {
-		return nil, AsStatus(fmt.Errorf("running Score plugins: %w", err))
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, AsStatus(err)
-	}
-	if normalizes && !job.outOfRange.Load() {
-		for j := range np {
-			h := int64(0)
-			for c := range chunks {
-				h = max(h, buf.chunkMax[c*np+j])
-			}
-			buf.highest[j] = h
-		}
-		job.phase = phaseSum
-		p.par.untilChunks(ctx, n, chunk, &job.run, job)
-		if err := ctx.Err(); err != nil {
-			return nil, AsStatus(err)
-		}
-	}
-	if job.outOfRange.Load() {
-		if _, st := p.runScore(ctx, state, pod, nodes, buf, true); !st.IsSuccess() {
-			return nil, st
-		}
-		return nil, AsStatus(errors.New("score out of range")) // not reached: the full path reports it
-	}
-	best := chunkBest{index: -1}
-	for _, cb := range buf.chunkBest[:chunks] {
-		switch {
-		case best.index < 0 || cb.total > best.total:
-			best = cb
-		case cb.total == best.total:
-			best.cnt += cb.cnt
-		}
-	}
-	buf.best, buf.ties = best.index, best.cnt
-	return totals, nil
+	r.job = buf.byMaxJob
+	*r.job = byMaxJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm,
+		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, chunkBest: buf.chunkBest, highest: buf.highest,
+		normalizes: r.normalizes}
+	r.job.fe.init(n)
+	return r
 }
 
-// The unsigned range check in work relies on this.
-const _ = -uint(MinNodeScore) // MinNodeScore must be 0
+// Chunks is the number of chunks.
+func (r *ScoreRun) Chunks() int { return r.chunks }
 
+// Score runs the score plugins over chunk c.
+func (r *ScoreRun) Score(c int) {
+	lo := c * r.job.chunk
+	r.job.score(lo, min(lo+r.job.chunk, r.n))
+}
+
+// Normalize finds each normalising plugin's highest score, once every
+// chunk is scored, and reports whether the chunks then need Sum (false
+// when no plugin normalises, or the run already failed).
+func (r *ScoreRun) Normalize() bool {
+	job := r.job
+	if !r.normalizes || job.fe.err != nil || job.outOfRange.Load() || job.ctx.Err() != nil {
+		return false
+	}
+	np := len(job.active)
+	for j := range np {
+		h := int64(0)
+		for c := range r.chunks {
+			h = max(h, job.chunkMax[c*np+j])
+		}
+		job.highest[j] = h
+	}
+	return true
+}
+
+// Sum normalises, weights and sums chunk c, after Normalize returned
+// true.
+func (r *ScoreRun) Sum(c int) {
+	lo := c * r.job.chunk
+	r.job.sum(lo, min(lo+r.job.chunk, r.n))
+}
+
+// Finish returns the totals, the first node with the highest total and
+// how many have it, or the error RunScorePluginsTotals would return. It
+// ends the run.
+func (r *ScoreRun) Finish() (totals []int64, best, ties int, st *Status) {
+	job, buf := r.job, r.buf
+	defer func() { *job = byMaxJob{} }()
+	if err := job.fe.err; err != nil {
+		return nil, -1, 0, AsStatus(fmt.Errorf("running Score plugins: %w", err))
+	}
+	if err := job.ctx.Err(); err != nil {
+		return nil, -1, 0, AsStatus(err)
+	}
+	if job.outOfRange.Load() {
+		if _, st := r.p.runScore(job.ctx, job.state, job.pod, job.nodes, buf, true); !st.IsSuccess() {
+			return nil, -1, 0, st
+		}
+		return nil, -1, 0, AsStatus(errors.New("score out of range")) // not reached: the full path reports it
+	}
+	b := chunkBest{index: -1}
+	for _, cb := range buf.chunkBest[:r.chunks] {
+		switch {
+		case b.index < 0 || cb.total > b.total:
+			b = cb
+		case cb.total == b.total:
+			b.cnt += cb.cnt
+		}
+	}
+	buf.best, buf.ties = b.index, b.cnt
+	return buf.totals, b.index, b.cnt, nil
+}
+
+// The passes of runScoreByMax.
 const (
-	phaseScore       = iota // raw scores, the sum of those not normalised, each chunk's highest
-	phaseSum                // normalise, weight and add the rest, best of the chunk
-	phaseScoreAndSum        // both, when no plugin normalises
+	phaseScore = iota // ScoreRun.Score
+	phaseSum          // ScoreRun.Sum
 )
 
 // byMaxJob is a phase of runScoreByMax over chunks of nodes.
@@ -134,7 +193,10 @@ type byMaxJob struct {
 	chunkMax  []int64
 	chunkBest []chunkBest
 	highest   []int64
-	phase     int
+	// normalizes is whether some plugin normalises (then sum finds the
+	// chunks' best nodes, else score does).
+	normalizes bool
+	phase      int
 
 	fe         firstError
 	outOfRange atomic.Bool
@@ -142,55 +204,74 @@ type byMaxJob struct {
 }
 
 func (job *byMaxJob) work(lo, hi int) {
+	if job.phase == phaseSum {
+		job.sum(lo, hi)
+	} else {
+		job.score(lo, hi)
+	}
+}
+
+// score runs the plugins over nodes [lo, hi); the plugins that do not
+// normalise go into the totals now, those that do get the chunk's
+// highest score and wait for sum. When none normalises, the chunk's best
+// node is found too.
+func (job *byMaxJob) score(lo, hi int) {
 	n, np := len(job.nodes), len(job.active)
 	c := lo / job.chunk
 	t := job.totals[lo:hi]
-	if job.phase != phaseSum {
-		if job.fe.past(lo) {
+	if job.fe.past(lo) {
+		return
+	}
+	if !scoreChunk(job.p, job.ctx, job.state, job.pod, job.active, job.scores, job.nodes, lo, hi, &job.fe) {
+		return
+	}
+	summed := false
+	for j, k := range job.active {
+		out := job.scores[j*n+lo : j*n+hi]
+		if job.maxNorm[j] != nil {
+			h := int64(0)
+			for _, sc := range out {
+				h = max(h, sc)
+			}
+			job.chunkMax[c*np+j] = h
+			continue
+		}
+		if !addWeighted(t, out, job.p.scoreWeights[k], !summed) {
+			job.outOfRange.Store(true)
 			return
 		}
-		if !scoreChunk(job.p, job.ctx, job.state, job.pod, job.active, job.scores, job.nodes, lo, hi, &job.fe) {
+		summed = true
+	}
+	if !summed {
+		clear(t)
+	}
+	if !job.normalizes {
+		job.chunkBest[c] = bestOf(t, lo)
+	}
+}
+
+// sum normalises, weights and adds the normalising plugins' scores of
+// nodes [lo, hi), and finds the chunk's best node.
+func (job *byMaxJob) sum(lo, hi int) {
+	n := len(job.nodes)
+	t := job.totals[lo:hi]
+	for j, k := range job.active {
+		mn := job.maxNorm[j]
+		if mn == nil {
+			continue
+		}
+		out := job.scores[j*n+lo : j*n+hi]
+		mn.NormalizeByMax(out, job.highest[j])
+		if !addWeighted(t, out, job.p.scoreWeights[k], false) {
+			job.outOfRange.Store(true)
 			return
-		}
-		// The plugins that do not normalise go into the totals now; those
-		// that do get their chunk's highest score, and wait for phaseSum.
-		sum := false
-		for j, k := range job.active {
-			out := job.scores[j*n+lo : j*n+hi]
-			if job.maxNorm[j] != nil {
-				h := int64(0)
-				for _, sc := range out {
-					h = max(h, sc)
-				}
-				job.chunkMax[c*np+j] = h
-				continue
-			}
-			if !addWeighted(t, out, job.p.scoreWeights[k], !sum) {
-				job.outOfRange.Store(true)
-				return
-			}
-			sum = true
-		}
-		if !sum {
-			clear(t)
-		}
-		if job.phase == phaseScore {
-			return
-		}
-	} else {
-		for j, k := range job.active {
-			mn := job.maxNorm[j]
-			if mn == nil {
-				continue
-			}
-			out := job.scores[j*n+lo : j*n+hi]
-			mn.NormalizeByMax(out, job.highest[j])
-			if !addWeighted(t, out, job.p.scoreWeights[k], false) {
-				job.outOfRange.Store(true)
-				return
-			}
 		}
 	}
+	job.chunkBest[lo/job.chunk] = bestOf(t, lo)
+}
+
+// bestOf sums up the totals of a chunk starting at node lo.
+func bestOf(t []int64, lo int) chunkBest {
 	best := chunkBest{total: t[0], index: lo, cnt: 1}
 	for i := 1; i < len(t); i++ {
 		switch {
@@ -200,7 +281,7 @@ func (job *byMaxJob) work(lo, hi int) {
 			best.cnt++
 		}
 	}
-	job.chunkBest[c] = best
+	return best
 }
 
 // addWeighted adds (or, when first, sets) scores times w into totals,
