@@ -8,26 +8,12 @@ import "github.com/schedkit/schedkit/framework"
 // 0, or all become maxPriority with reverse. It is upstream's
 // helper.DefaultNormalizeScore and always returns nil.
 func DefaultNormalizeScore(maxPriority int64, reverse bool, scores framework.NodeScoreList) *framework.Status {
-	var maxCount int64
+	var highest int64
 	for i := range scores {
-		if scores[i].Score > maxCount {
-			maxCount = scores[i].Score
-		}
-	}
-	if maxCount == 0 {
-		if reverse {
-			for i := range scores {
-				scores[i].Score = maxPriority
-			}
-		}
-		return nil
+		highest = max(highest, scores[i].Score)
 	}
 	for i := range scores {
-		score := maxPriority * scores[i].Score / maxCount
-		if reverse {
-			score = maxPriority - score
-		}
-		scores[i].Score = score
+		scores[i].Score = normalizeByMax(maxPriority, reverse, scores[i].Score, highest)
 	}
 	return nil
 }
@@ -38,19 +24,21 @@ func DefaultNormalizeScore(maxPriority int64, reverse bool, scores framework.Nod
 // the nodes. Plugins that normalise with DefaultNormalizeScore use it to
 // implement framework.MaxNormalizer.
 func DefaultNormalizeByMax(maxPriority int64, reverse bool, scores []int64, highest int64) {
-	if highest == 0 {
-		if reverse {
-			for i := range scores {
-				scores[i] = maxPriority
-			}
-		}
-		return
-	}
 	for i, sc := range scores {
-		sc = maxPriority * sc / highest
-		if reverse {
-			sc = maxPriority - sc
-		}
-		scores[i] = sc
+		scores[i] = normalizeByMax(maxPriority, reverse, sc, highest)
 	}
+}
+
+// normalizeByMax is what DefaultNormalizeScore makes of score when the
+// highest of 0 and every score is highest.
+func normalizeByMax(maxPriority int64, reverse bool, score, highest int64) int64 {
+	switch {
+	case highest == 0 && reverse:
+		return maxPriority
+	case highest == 0:
+		return score // every score is 0 or less: left as it is
+	case reverse:
+		return maxPriority - maxPriority*score/highest
+	}
+	return maxPriority * score / highest
 }
