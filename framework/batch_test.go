@@ -239,13 +239,63 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 						run.Sum(c)
 					}
 				}
-				rt, _, _, rst := run.Finish()
+				_, _, rst := run.Finish()
 				if rst.Code() != wantSt.Code() || rst.Message() != wantSt.Message() {
 					t.Fatalf("ScoreRun status %v %q, want %v %q", rst.Code(), rst.Message(), wantSt.Code(), wantSt.Message())
+				}
+				var rt []int64
+				if rst.IsSuccess() {
+					rt = run.Totals()
 				}
 				for i := range rt {
 					if rt[i] != wantScores[i].TotalScore {
 						t.Fatalf("ScoreRun node %d: total %d, want %d", i, rt[i], wantScores[i].TotalScore)
+					}
+				}
+			}
+			// A ScoreRun whose chunks are scored only in part (ScoreFirst),
+			// in any order, gives what scoring just those nodes gives.
+			chunk := rapid.IntRange(1, 16).Draw(t, "partChunk")
+			if run := got.NewScoreRun(ctx, state, pod, nodes, &framework.ScoreBuffer{}, chunk); run != nil {
+				var subset []*cluster.NodeInfo
+				ks := make([]int, run.Chunks())
+				for c := range ks {
+					ks[c] = rapid.IntRange(0, min(chunk, n-c*chunk)).Draw(t, "k")
+					subset = append(subset, nodes[c*chunk:c*chunk+ks[c]]...)
+				}
+				order := rapid.Permutation(seq(run.Chunks())).Draw(t, "partOrder")
+				for _, c := range order {
+					run.ScoreFirst(c, ks[c])
+				}
+				if run.Normalize() {
+					for _, c := range order {
+						run.Sum(c)
+					}
+				}
+				best, ties, rst := run.Finish()
+				want, wst := ref.RunScorePlugins(ctx, state, pod, subset)
+				if rst.Code() != wst.Code() || rst.Message() != wst.Message() {
+					t.Fatalf("ScoreFirst status %v %q, want %v %q", rst.Code(), rst.Message(), wst.Code(), wst.Message())
+				}
+				if rst.IsSuccess() {
+					rt := run.Totals()
+					if len(rt) != len(want) {
+						t.Fatalf("ScoreFirst: %d totals, want %d", len(rt), len(want))
+					}
+					wantBest, wantTies := -1, 0
+					for i := range want {
+						if rt[i] != want[i].TotalScore {
+							t.Fatalf("ScoreFirst node %d: total %d, want %d", i, rt[i], want[i].TotalScore)
+						}
+						switch {
+						case wantBest < 0 || want[i].TotalScore > want[wantBest].TotalScore:
+							wantBest, wantTies = i, 1
+						case want[i].TotalScore == want[wantBest].TotalScore:
+							wantTies++
+						}
+					}
+					if best != wantBest || ties != wantTies {
+						t.Fatalf("ScoreFirst best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
 					}
 				}
 			}

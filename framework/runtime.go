@@ -478,6 +478,8 @@ type ScoreBuffer struct {
 	highest    []int64         // per active plugin
 	chunkMax   []int64         // per chunk and active plugin
 	chunkBest  []chunkBest     // per chunk
+	chunkLen   []int32         // per chunk: the nodes scored
+	normTmp    []int64         // per node: a normalised score
 	byMaxJob   *byMaxJob
 	run        ScoreRun
 	best, ties int

@@ -28,10 +28,14 @@ func (p *Profile) byMax(buf *ScoreBuffer) bool {
 }
 
 // chunkBest sums up a chunk's totals: the highest, the first node with
-// it and how many have it.
+// it (-1 for a chunk without nodes) and how many have it. stale is set
+// when the totals were summed with the chunk's own highest scores and one
+// of those normalised scores was out of range, so that only a sum with
+// the cycle's highest scores can tell whether the run fails.
 type chunkBest struct {
 	total      int64
 	index, cnt int
+	stale      bool
 }
 
 // runScoreByMax is runScore for totals only when every plugin that
@@ -48,25 +52,43 @@ func (p *Profile) runScoreByMax(ctx context.Context, state *CycleState, pod *api
 	job.phase = phaseScore
 	p.par.untilChunks(ctx, n, chunk, &job.run, job)
 	if r.Normalize() {
-		job.phase = phaseSum
-		p.par.untilChunks(ctx, n, chunk, &job.run, job)
+		if r.stale > 1 {
+			job.phase = phaseSum
+			p.par.untilChunks(ctx, n, chunk, &job.run, job)
+		} else {
+			for c := range r.chunks {
+				r.Sum(c)
+			}
+		}
 	}
-	totals, _, _, st := r.Finish()
-	return totals, st
+	if _, _, st := r.Finish(); !st.IsSuccess() {
+		return nil, st
+	}
+	return buf.totals[:n], nil
 }
 
 // ScoreRun is RunScorePluginsTotals in steps, for a caller that shares
-// the nodes between goroutines itself: Score every chunk (any goroutine,
-// each chunk once), then Normalize (one goroutine, after every Score),
-// then Sum every chunk, then Finish. A chunk is Score'd and Sum'med best
-// on the same goroutine, whose cache then holds its scores. The result
-// is RunScorePluginsTotals' and ScoreBuffer.Best's.
+// the nodes between goroutines itself: Score (or ScoreFirst) every chunk
+// (any goroutine, each chunk once), then Normalize (one goroutine, after
+// every Score), then, if Normalize says so, Sum every chunk, then Finish.
+//
+// Score sums a chunk with the chunk's own highest score of each plugin
+// that normalises; Normalize finds the cycle's, and only the chunks whose
+// highest scores differ from the cycle's need Sum (Sum of any other
+// chunk returns at once). A chunk is best Score'd and Sum'med on the
+// same goroutine, whose cache then holds its scores. The result is
+// RunScorePluginsTotals' and ScoreBuffer.Best's over the nodes scored.
 type ScoreRun struct {
 	p          *Profile
 	buf        *ScoreBuffer
 	job        *byMaxJob
 	n, chunks  int
+	chunk      int
 	normalizes bool
+	// stale is the number of chunks Normalize found in need of Sum.
+	stale int
+	// packed is set once Totals has moved the totals together.
+	packed bool
 }
 
 // NewScoreRun starts scoring nodes in chunks of chunk nodes, after
@@ -89,9 +111,11 @@ func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.P
 	chunks := (n + chunk - 1) / chunk
 	buf.chunkMax = grow(buf.chunkMax, chunks*np)
 	buf.chunkBest = grow(buf.chunkBest, chunks)
+	buf.chunkLen = grow(buf.chunkLen, chunks)
+	buf.normTmp = grow(buf.normTmp, n)
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run
-	*r = ScoreRun{p: p, buf: buf, n: n, chunks: chunks}
+	*r = ScoreRun{p: p, buf: buf, n: n, chunks: chunks, chunk: chunk}
 	for _, mn := range buf.maxNorm {
 		r.normalizes = r.normalizes || mn != nil
 	}
@@ -100,8 +124,8 @@ func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.P
 	}
 	r.job = buf.byMaxJob
 	*r.job = byMaxJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm,
-		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, chunkBest: buf.chunkBest, highest: buf.highest,
-		normalizes: r.normalizes}
+		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, chunkBest: buf.chunkBest, chunkLen: buf.chunkLen, norm: buf.normTmp,
+		highest: buf.highest, normalizes: r.normalizes}
 	r.job.fe.init(n)
 	return r
 }
@@ -111,15 +135,28 @@ func (r *ScoreRun) Chunks() int { return r.chunks }
 
 // Score runs the score plugins over chunk c.
 func (r *ScoreRun) Score(c int) {
-	lo := c * r.job.chunk
-	r.job.score(lo, min(lo+r.job.chunk, r.n))
+	lo := c * r.chunk
+	r.job.score(lo, min(lo+r.chunk, r.n))
+}
+
+// ScoreFirst runs the score plugins over the first k nodes of chunk c
+// only; the chunk's other nodes are left out of the run, as if they were
+// not in the node list. It serves a caller that places the nodes to
+// score at the start of each chunk as it finds them (the scheduler
+// filters a chunk and scores the nodes that pass). Best and Totals then
+// count the nodes scored, in order.
+func (r *ScoreRun) ScoreFirst(c, k int) {
+	lo := c * r.chunk
+	r.job.score(lo, lo+min(max(k, 0), min(lo+r.chunk, r.n)-lo))
 }
 
 // Normalize finds each normalising plugin's highest score, once every
-// chunk is scored, and reports whether the chunks then need Sum (false
-// when no plugin normalises, or the run already failed).
+// chunk is scored, and reports whether some chunk then needs Sum (false
+// when no plugin normalises, every chunk had the cycle's highest scores,
+// or the run already failed).
 func (r *ScoreRun) Normalize() bool {
 	job := r.job
+	r.stale = 0
 	if !r.normalizes || job.fe.err != nil || job.outOfRange.Load() || job.ctx.Err() != nil {
 		return false
 	}
@@ -131,45 +168,100 @@ func (r *ScoreRun) Normalize() bool {
 		}
 		job.highest[j] = h
 	}
-	return true
+	for c := range r.chunks {
+		if job.stale(c) {
+			r.stale++
+		}
+	}
+	return r.stale > 0
 }
 
-// Sum normalises, weights and sums chunk c, after Normalize returned
-// true.
+// Sum normalises, weights and sums chunk c with the cycle's highest
+// scores, after Normalize returned true; it returns at once when the
+// chunk had them.
 func (r *ScoreRun) Sum(c int) {
-	lo := c * r.job.chunk
-	r.job.sum(lo, min(lo+r.job.chunk, r.n))
+	r.job.sum(c)
 }
 
-// Finish returns the totals, the first node with the highest total and
-// how many have it, or the error RunScorePluginsTotals would return. It
-// ends the run.
-func (r *ScoreRun) Finish() (totals []int64, best, ties int, st *Status) {
+// Finish returns the index (among the nodes scored) of the first node
+// with the highest total and how many have it, or the error
+// RunScorePluginsTotals would return. It ends the run; Totals stays
+// valid until the buffer is reused.
+func (r *ScoreRun) Finish() (best, ties int, st *Status) {
 	job, buf := r.job, r.buf
 	defer func() { *job = byMaxJob{} }()
 	if err := job.fe.err; err != nil {
-		return nil, -1, 0, AsStatus(fmt.Errorf("running Score plugins: %w", err))
+		return -1, 0, AsStatus(fmt.Errorf("running Score plugins: %w", err))
 	}
 	if err := job.ctx.Err(); err != nil {
-		return nil, -1, 0, AsStatus(err)
+		return -1, 0, AsStatus(err)
 	}
 	if job.outOfRange.Load() {
-		if _, st := r.p.runScore(job.ctx, job.state, job.pod, job.nodes, buf, true); !st.IsSuccess() {
-			return nil, -1, 0, st
+		nodes := r.scoredNodes()
+		if _, st := r.p.runScore(job.ctx, job.state, job.pod, nodes, buf, true); !st.IsSuccess() {
+			return -1, 0, st
 		}
-		return nil, -1, 0, AsStatus(errors.New("score out of range")) // not reached: the full path reports it
+		return -1, 0, AsStatus(errors.New("score out of range")) // not reached: the full path reports it
 	}
 	b := chunkBest{index: -1}
-	for _, cb := range buf.chunkBest[:r.chunks] {
+	skipped := 0 // nodes left out of the chunks before b's
+	for c, cb := range buf.chunkBest[:r.chunks] {
 		switch {
+		case cb.index < 0:
 		case b.index < 0 || cb.total > b.total:
 			b = cb
+			b.index -= skipped
 		case cb.total == b.total:
 			b.cnt += cb.cnt
 		}
+		skipped += min(r.chunk, r.n-c*r.chunk) - int(buf.chunkLen[c])
 	}
 	buf.best, buf.ties = b.index, b.cnt
-	return buf.totals, b.index, b.cnt, nil
+	return b.index, b.cnt, nil
+}
+
+// Discard ends a run whose result is not wanted.
+func (r *ScoreRun) Discard() { *r.job = byMaxJob{} }
+
+// Totals returns, after a successful Finish, the total score of each
+// node scored, in node order. When some chunk was scored only in part,
+// it first moves the totals together, in place.
+func (r *ScoreRun) Totals() []int64 {
+	t, lens := r.buf.totals, r.buf.chunkLen[:r.chunks]
+	if r.packed {
+		return t[:r.scoredCount()]
+	}
+	r.packed = true
+	w := 0
+	for c, k := range lens {
+		lo := c * r.chunk
+		if w != lo {
+			copy(t[w:], t[lo:lo+int(k)])
+		}
+		w += int(k)
+	}
+	return t[:w]
+}
+
+func (r *ScoreRun) scoredCount() int {
+	n := 0
+	for _, k := range r.buf.chunkLen[:r.chunks] {
+		n += int(k)
+	}
+	return n
+}
+
+// scoredNodes returns the nodes scored, in order.
+func (r *ScoreRun) scoredNodes() []*cluster.NodeInfo {
+	nodes := r.job.nodes
+	if r.scoredCount() == r.n {
+		return nodes
+	}
+	out := make([]*cluster.NodeInfo, 0, r.scoredCount())
+	for c, k := range r.buf.chunkLen[:r.chunks] {
+		out = append(out, nodes[c*r.chunk:c*r.chunk+int(k)]...)
+	}
+	return out
 }
 
 // The passes of runScoreByMax.
@@ -192,6 +284,8 @@ type byMaxJob struct {
 	chunk     int
 	chunkMax  []int64
 	chunkBest []chunkBest
+	chunkLen  []int32 // nodes scored in each chunk
+	norm      []int64 // per node: a normalised score, summed next
 	highest   []int64
 	// normalizes is whether some plugin normalises (then sum finds the
 	// chunks' best nodes, else score does).
@@ -205,69 +299,122 @@ type byMaxJob struct {
 
 func (job *byMaxJob) work(lo, hi int) {
 	if job.phase == phaseSum {
-		job.sum(lo, hi)
+		job.sum(lo / job.chunk)
 	} else {
 		job.score(lo, hi)
 	}
 }
 
-// score runs the plugins over nodes [lo, hi); the plugins that do not
-// normalise go into the totals now, those that do get the chunk's
-// highest score and wait for sum. When none normalises, the chunk's best
-// node is found too.
+// score runs the plugins over nodes [lo, hi) of the chunk that starts at
+// lo. The plugins that do not normalise go into the totals; those that
+// do are normalised with the chunk's highest scores (recorded for
+// Normalize) and added too, and the chunk's best node is found, which
+// stands unless Normalize finds the cycle's highest scores differ.
 func (job *byMaxJob) score(lo, hi int) {
 	n, np := len(job.nodes), len(job.active)
 	c := lo / job.chunk
-	t := job.totals[lo:hi]
+	job.chunkLen[c] = int32(hi - lo)
+	if hi <= lo {
+		job.chunkBest[c] = chunkBest{index: -1}
+		clear(job.chunkMax[c*np : (c+1)*np])
+		return
+	}
 	if job.fe.past(lo) {
 		return
 	}
 	if !scoreChunk(job.p, job.ctx, job.state, job.pod, job.active, job.scores, job.nodes, lo, hi, &job.fe) {
 		return
 	}
+	t := job.totals[lo:hi]
 	summed := false
 	for j, k := range job.active {
-		out := job.scores[j*n+lo : j*n+hi]
 		if job.maxNorm[j] != nil {
-			h := int64(0)
-			for _, sc := range out {
-				h = max(h, sc)
-			}
-			job.chunkMax[c*np+j] = h
 			continue
 		}
-		if !addWeighted(t, out, job.p.scoreWeights[k], !summed) {
+		if !addWeighted(t, job.scores[j*n+lo:j*n+hi], job.p.scoreWeights[k], !summed) {
 			job.outOfRange.Store(true)
 			return
 		}
 		summed = true
 	}
-	if !summed {
-		clear(t)
-	}
-	if !job.normalizes {
-		job.chunkBest[c] = bestOf(t, lo)
-	}
-}
-
-// sum normalises, weights and adds the normalising plugins' scores of
-// nodes [lo, hi), and finds the chunk's best node.
-func (job *byMaxJob) sum(lo, hi int) {
-	n := len(job.nodes)
-	t := job.totals[lo:hi]
+	stale := false
 	for j, k := range job.active {
 		mn := job.maxNorm[j]
 		if mn == nil {
 			continue
 		}
 		out := job.scores[j*n+lo : j*n+hi]
-		mn.NormalizeByMax(out, job.highest[j])
-		if !addWeighted(t, out, job.p.scoreWeights[k], false) {
+		h := int64(0)
+		for _, sc := range out {
+			h = max(h, sc)
+		}
+		job.chunkMax[c*np+j] = h
+		if !addNormalized(t, out, job.norm[lo:hi], mn, h, job.p.scoreWeights[k], !summed) {
+			stale = true
+		}
+		summed = true
+	}
+	if !summed {
+		clear(t)
+	}
+	cb := bestOf(t, lo)
+	cb.stale = stale
+	job.chunkBest[c] = cb
+}
+
+// stale reports whether chunk c's totals were summed with highest scores
+// other than the cycle's, or must be summed again to tell whether a
+// score is out of range.
+func (job *byMaxJob) stale(c int) bool {
+	if job.chunkLen[c] == 0 {
+		return false
+	}
+	if job.chunkBest[c].stale {
+		return true
+	}
+	np := len(job.active)
+	for j, mn := range job.maxNorm {
+		if mn != nil && job.chunkMax[c*np+j] != job.highest[j] {
+			return true
+		}
+	}
+	return false
+}
+
+// sum sums chunk c again with the cycle's highest scores, if it was not
+// summed with them, and finds its best node.
+func (job *byMaxJob) sum(c int) {
+	if !job.stale(c) {
+		return
+	}
+	n := len(job.nodes)
+	lo := c * job.chunk
+	hi := lo + int(job.chunkLen[c])
+	t := job.totals[lo:hi]
+	for j, k := range job.active {
+		out := job.scores[j*n+lo : j*n+hi]
+		var ok bool
+		if mn := job.maxNorm[j]; mn != nil {
+			ok = addNormalized(t, out, job.norm[lo:hi], mn, job.highest[j], job.p.scoreWeights[k], j == 0)
+		} else {
+			ok = addWeighted(t, out, job.p.scoreWeights[k], j == 0)
+		}
+		if !ok {
 			job.outOfRange.Store(true)
 			return
 		}
 	}
-	job.chunkBest[lo/job.chunk] = bestOf(t, lo)
+	job.chunkBest[c] = bestOf(t, lo)
+}
+
+// addNormalized adds (or, when first, sets) raw's scores normalised by
+// mn given highest, times w, into totals, leaving raw as it is (tmp, as
+// long as raw, holds the normalised scores), and reports whether every
+// normalised score is in range.
+func addNormalized(totals, raw, tmp []int64, mn MaxNormalizer, highest, w int64, first bool) bool {
+	tmp = tmp[:copy(tmp, raw)]
+	mn.NormalizeByMax(tmp, highest)
+	return addWeighted(totals, tmp, w, first)
 }
 
 // bestOf sums up the totals of a chunk starting at node lo.
