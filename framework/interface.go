@@ -149,6 +149,20 @@ type PreScorePlugin interface {
 	PreScore(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *Status
 }
 
+// EagerScorer is implemented by a PreScorePlugin or ScorePlugin that
+// lets the framework score a node as soon as it passes Filter. A
+// scheduler whose profile's PreScore and Score plugins all score eagerly
+// may run PreScore before Filter (over every candidate node) and score
+// each chunk of nodes right after filtering it, which saves a second
+// pass over the nodes' data; the decision is the same.
+type EagerScorer interface {
+	// ScoresEagerly reports whether the plugin allows it: PreScore's
+	// outcome and the state it writes are the same whatever non-empty
+	// list of nodes it is given, and neither PreScore nor Score reads
+	// anything Filter plugins write or depends on which nodes passed.
+	ScoresEagerly() bool
+}
+
 // NodeScore is a node's score from one plugin.
 type NodeScore struct {
 	// Name of the node.

@@ -193,6 +193,7 @@ type Profile struct {
 	scoreNames    []string
 	scoreWeights  []int64
 	enqueueEvents map[string]ClusterEvent
+	eager         bool // every PreScore and Score plugin is an EagerScorer that allows it
 }
 
 // ProfileOption configures NewProfile.
@@ -333,7 +334,19 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) 
 		return nil, fmt.Errorf("only one queue sort plugin required for profile with scheduler name %q, but got %d", p.name, len(queueSorts))
 	}
 	p.queueSort = queueSorts[0]
+	p.eager = len(p.score) > 0 && allEager(p.preScore) && allEager(p.score)
 	return p, nil
+}
+
+// allEager reports whether every plugin is an EagerScorer that allows
+// it.
+func allEager[T Plugin](plugins []T) bool {
+	for _, pl := range plugins {
+		if e, ok := any(pl).(EagerScorer); !ok || !e.ScoresEagerly() {
+			return false
+		}
+	}
+	return true
 }
 
 // expand flattens MultiPointPlugins into their parts and checks that
@@ -421,6 +434,10 @@ func (p *Profile) HasFilterPlugins() bool { return len(p.filter) > 0 }
 
 // HasPostFilterPlugins reports whether any PostFilter plugin is enabled.
 func (p *Profile) HasPostFilterPlugins() bool { return len(p.postFilter) > 0 }
+
+// ScoresEagerly reports whether the profile has Score plugins and every
+// PreScore and Score plugin is an EagerScorer that allows eager scoring.
+func (p *Profile) ScoresEagerly() bool { return p.eager }
 
 // HasScorePlugins reports whether any Score plugin is enabled.
 func (p *Profile) HasScorePlugins() bool { return len(p.score) > 0 }

@@ -477,8 +477,7 @@ type ScoreBuffer struct {
 	maxNorm    []MaxNormalizer // per active plugin; nil if it does not normalise
 	highest    []int64         // per active plugin
 	chunkMax   []int64         // per chunk and active plugin
-	chunkBest  []chunkBest     // per chunk
-	chunkLen   []int32         // per chunk: the nodes scored
+	chunkSums  []chunkSum      // per chunk
 	normTmp    []int64         // per node: a normalised score
 	byMaxJob   *byMaxJob
 	run        ScoreRun

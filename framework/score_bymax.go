@@ -38,6 +38,16 @@ type chunkBest struct {
 	stale      bool
 }
 
+// chunkSum is what a chunk's goroutine leaves for the caller: the nodes
+// scored and the best of them. It fills a cache line of its own, so that
+// goroutines summing neighbouring chunks do not take a line from each
+// other.
+type chunkSum struct {
+	best chunkBest
+	n    int32
+	_    [64 - 32 - 4]byte
+}
+
 // runScoreByMax is runScore for totals only when every plugin that
 // normalises is a MaxNormalizer: a ScoreRun over chunks shared with
 // helpers (untilChunks), a pass for the scores and one for the sums.
@@ -84,6 +94,7 @@ type ScoreRun struct {
 	job        *byMaxJob
 	n, chunks  int
 	chunk      int
+	nodes      []*cluster.NodeInfo
 	normalizes bool
 	// stale is the number of chunks Normalize found in need of Sum.
 	stale int
@@ -109,13 +120,13 @@ func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.P
 	buf.best, buf.ties = -1, 0
 	buf.scores = grow(buf.scores, np*n)
 	chunks := (n + chunk - 1) / chunk
-	buf.chunkMax = grow(buf.chunkMax, chunks*np)
-	buf.chunkBest = grow(buf.chunkBest, chunks)
-	buf.chunkLen = grow(buf.chunkLen, chunks)
+	stride := (np + 7) &^ 7 // a chunk's highest scores fill whole cache lines
+	buf.chunkMax = grow(buf.chunkMax, chunks*stride)
+	buf.chunkSums = grow(buf.chunkSums, chunks)
 	buf.normTmp = grow(buf.normTmp, n)
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run
-	*r = ScoreRun{p: p, buf: buf, n: n, chunks: chunks, chunk: chunk}
+	*r = ScoreRun{p: p, buf: buf, n: n, chunks: chunks, chunk: chunk, nodes: nodes}
 	for _, mn := range buf.maxNorm {
 		r.normalizes = r.normalizes || mn != nil
 	}
@@ -124,7 +135,7 @@ func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.P
 	}
 	r.job = buf.byMaxJob
 	*r.job = byMaxJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm,
-		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, chunkBest: buf.chunkBest, chunkLen: buf.chunkLen, norm: buf.normTmp,
+		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: stride, sums: buf.chunkSums, norm: buf.normTmp,
 		highest: buf.highest, normalizes: r.normalizes}
 	r.job.fe.init(n)
 	return r
@@ -164,7 +175,7 @@ func (r *ScoreRun) Normalize() bool {
 	for j := range np {
 		h := int64(0)
 		for c := range r.chunks {
-			h = max(h, job.chunkMax[c*np+j])
+			h = max(h, job.chunkMax[c*job.maxStride+j])
 		}
 		job.highest[j] = h
 	}
@@ -205,7 +216,8 @@ func (r *ScoreRun) Finish() (best, ties int, st *Status) {
 	}
 	b := chunkBest{index: -1}
 	skipped := 0 // nodes left out of the chunks before b's
-	for c, cb := range buf.chunkBest[:r.chunks] {
+	for c := range buf.chunkSums[:r.chunks] {
+		cb := buf.chunkSums[c].best
 		switch {
 		case cb.index < 0:
 		case b.index < 0 || cb.total > b.total:
@@ -214,10 +226,23 @@ func (r *ScoreRun) Finish() (best, ties int, st *Status) {
 		case cb.total == b.total:
 			b.cnt += cb.cnt
 		}
-		skipped += min(r.chunk, r.n-c*r.chunk) - int(buf.chunkLen[c])
+		skipped += min(r.chunk, r.n-c*r.chunk) - int(buf.chunkSums[c].n)
 	}
 	buf.best, buf.ties = b.index, b.cnt
 	return b.index, b.cnt, nil
+}
+
+// Node returns the i-th node scored, after Finish.
+func (r *ScoreRun) Node(i int) *cluster.NodeInfo {
+	sums := r.buf.chunkSums[:r.chunks]
+	for c := range sums {
+		if k := int(sums[c].n); i >= k {
+			i -= k
+		} else {
+			return r.nodes[c*r.chunk+i]
+		}
+	}
+	return nil
 }
 
 // Discard ends a run whose result is not wanted.
@@ -227,13 +252,14 @@ func (r *ScoreRun) Discard() { *r.job = byMaxJob{} }
 // node scored, in node order. When some chunk was scored only in part,
 // it first moves the totals together, in place.
 func (r *ScoreRun) Totals() []int64 {
-	t, lens := r.buf.totals, r.buf.chunkLen[:r.chunks]
+	t, sums := r.buf.totals, r.buf.chunkSums[:r.chunks]
 	if r.packed {
 		return t[:r.scoredCount()]
 	}
 	r.packed = true
 	w := 0
-	for c, k := range lens {
+	for c := range sums {
+		k := sums[c].n
 		lo := c * r.chunk
 		if w != lo {
 			copy(t[w:], t[lo:lo+int(k)])
@@ -245,21 +271,21 @@ func (r *ScoreRun) Totals() []int64 {
 
 func (r *ScoreRun) scoredCount() int {
 	n := 0
-	for _, k := range r.buf.chunkLen[:r.chunks] {
-		n += int(k)
+	for c := range r.buf.chunkSums[:r.chunks] {
+		n += int(r.buf.chunkSums[c].n)
 	}
 	return n
 }
 
 // scoredNodes returns the nodes scored, in order.
 func (r *ScoreRun) scoredNodes() []*cluster.NodeInfo {
-	nodes := r.job.nodes
+	nodes := r.nodes
 	if r.scoredCount() == r.n {
 		return nodes
 	}
 	out := make([]*cluster.NodeInfo, 0, r.scoredCount())
-	for c, k := range r.buf.chunkLen[:r.chunks] {
-		out = append(out, nodes[c*r.chunk:c*r.chunk+int(k)]...)
+	for c := range r.buf.chunkSums[:r.chunks] {
+		out = append(out, nodes[c*r.chunk:c*r.chunk+int(r.buf.chunkSums[c].n)]...)
 	}
 	return out
 }
@@ -283,9 +309,9 @@ type byMaxJob struct {
 	totals    []int64
 	chunk     int
 	chunkMax  []int64
-	chunkBest []chunkBest
-	chunkLen  []int32 // nodes scored in each chunk
-	norm      []int64 // per node: a normalised score, summed next
+	maxStride int        // chunkMax entries per chunk
+	sums      []chunkSum // per chunk
+	norm      []int64    // per node: a normalised score, summed next
 	highest   []int64
 	// normalizes is whether some plugin normalises (then sum finds the
 	// chunks' best nodes, else score does).
@@ -313,10 +339,10 @@ func (job *byMaxJob) work(lo, hi int) {
 func (job *byMaxJob) score(lo, hi int) {
 	n, np := len(job.nodes), len(job.active)
 	c := lo / job.chunk
-	job.chunkLen[c] = int32(hi - lo)
+	job.sums[c].n = int32(hi - lo)
 	if hi <= lo {
-		job.chunkBest[c] = chunkBest{index: -1}
-		clear(job.chunkMax[c*np : (c+1)*np])
+		job.sums[c].best = chunkBest{index: -1}
+		clear(job.chunkMax[c*job.maxStride : c*job.maxStride+np])
 		return
 	}
 	if job.fe.past(lo) {
@@ -348,7 +374,7 @@ func (job *byMaxJob) score(lo, hi int) {
 		for _, sc := range out {
 			h = max(h, sc)
 		}
-		job.chunkMax[c*np+j] = h
+		job.chunkMax[c*job.maxStride+j] = h
 		if !addNormalized(t, out, job.norm[lo:hi], mn, h, job.p.scoreWeights[k], !summed) {
 			stale = true
 		}
@@ -359,22 +385,21 @@ func (job *byMaxJob) score(lo, hi int) {
 	}
 	cb := bestOf(t, lo)
 	cb.stale = stale
-	job.chunkBest[c] = cb
+	job.sums[c].best = cb
 }
 
 // stale reports whether chunk c's totals were summed with highest scores
 // other than the cycle's, or must be summed again to tell whether a
 // score is out of range.
 func (job *byMaxJob) stale(c int) bool {
-	if job.chunkLen[c] == 0 {
+	if job.sums[c].n == 0 {
 		return false
 	}
-	if job.chunkBest[c].stale {
+	if job.sums[c].best.stale {
 		return true
 	}
-	np := len(job.active)
 	for j, mn := range job.maxNorm {
-		if mn != nil && job.chunkMax[c*np+j] != job.highest[j] {
+		if mn != nil && job.chunkMax[c*job.maxStride+j] != job.highest[j] {
 			return true
 		}
 	}
@@ -389,7 +414,7 @@ func (job *byMaxJob) sum(c int) {
 	}
 	n := len(job.nodes)
 	lo := c * job.chunk
-	hi := lo + int(job.chunkLen[c])
+	hi := lo + int(job.sums[c].n)
 	t := job.totals[lo:hi]
 	for j, k := range job.active {
 		out := job.scores[j*n+lo : j*n+hi]
@@ -404,7 +429,7 @@ func (job *byMaxJob) sum(c int) {
 			return
 		}
 	}
-	job.chunkBest[c] = bestOf(t, lo)
+	job.sums[c].best = bestOf(t, lo)
 }
 
 // addNormalized adds (or, when first, sets) raw's scores normalised by

@@ -64,6 +64,11 @@ func (*NodeResourcesBalancedAllocationPlugin) Name() string {
 	return config.NodeResourcesBalancedAllocationName
 }
 
+// ScoresEagerly is true (framework.EagerScorer): its PreScore computes the
+// pod's requests, and Score reads the node alone, so the scheduler may
+// score a node as soon as it passes Filter.
+func (*NodeResourcesBalancedAllocationPlugin) ScoresEagerly() bool { return true }
+
 // PreScore stores the pod's requests, or returns Skip when the pod
 // requests none of the scored resources, as upstream.
 func (pl *NodeResourcesBalancedAllocationPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {

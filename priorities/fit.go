@@ -108,6 +108,11 @@ func (pl *NodeResourcesFitPlugin) PreScore(_ context.Context, state *framework.C
 	return nil
 }
 
+// ScoresEagerly is true (framework.EagerScorer): its PreScore computes the
+// pod's requests, and Score reads the node alone, so the scheduler may
+// score a node as soon as it passes Filter.
+func (*NodeResourcesFitPlugin) ScoresEagerly() bool { return true }
+
 var errResourcesNotFound = framework.NewStatus(framework.Error, "resources not found")
 
 // Score scores the node. Without PreScore state it computes the pod's

@@ -145,6 +145,11 @@ func (pl *ImageLocalityPlugin) PreScore(_ context.Context, state *framework.Cycl
 	return nil
 }
 
+// ScoresEagerly is true (framework.EagerScorer): its PreScore reads the
+// pod and the snapshot's node count, not the nodes it is given, so the
+// scheduler may score a node as soon as it passes Filter.
+func (*ImageLocalityPlugin) ScoresEagerly() bool { return true }
+
 var errNoSnapshot = errors.New("ImageLocality: the framework handle has no snapshot")
 
 // Score scores the node; the total node count comes from

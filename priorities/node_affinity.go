@@ -80,6 +80,11 @@ func (pl *NodeAffinityPlugin) PreScore(_ context.Context, state *framework.Cycle
 	return nil
 }
 
+// ScoresEagerly is true (framework.EagerScorer): its PreScore reads the
+// pod alone, and Score the node, so the scheduler may score a node as soon
+// as it passes Filter.
+func (*NodeAffinityPlugin) ScoresEagerly() bool { return true }
+
 // Score sums the weights of the added and the pod's preferred terms the
 // node matches. Without PreScore state it compiles the pod's terms
 // itself, as upstream.

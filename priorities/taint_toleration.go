@@ -78,6 +78,11 @@ func (*TaintTolerationPlugin) PreScore(_ context.Context, state *framework.Cycle
 	return nil
 }
 
+// ScoresEagerly is true (framework.EagerScorer): its PreScore reads the
+// pod's tolerations alone, and Score the node's taints, so the scheduler
+// may score a node as soon as it passes Filter.
+func (*TaintTolerationPlugin) ScoresEagerly() bool { return true }
+
 // Score counts the node's intolerable PreferNoSchedule taints. Without
 // PreScore state it is an error, as upstream.
 func (*TaintTolerationPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -71,6 +72,30 @@ func (maxTableScore) NormalizeByMax(scores []int64, highest int64) {
 	}
 }
 
+// eagerMaxTableScore is maxTableScore that allows eager scoring, so that
+// cycles score nodes as they pass Filter.
+type eagerMaxTableScore struct{ maxTableScore }
+
+func (eagerMaxTableScore) ScoresEagerly() bool { return true }
+
+// eagerTableScore is tableScore that allows eager scoring; it is no
+// MaxNormalizer, so cycles score after Filter, with PreScore run before.
+type eagerTableScore struct{ tableScore }
+
+func (eagerTableScore) ScoresEagerly() bool { return true }
+
+// tablePreScore is an eager PreScore plugin that succeeds or fails.
+type tablePreScore struct{ fail bool }
+
+func (tablePreScore) Name() string        { return "P" }
+func (tablePreScore) ScoresEagerly() bool { return true }
+func (p tablePreScore) PreScore(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo) *framework.Status {
+	if p.fail {
+		return framework.AsStatus(errors.New("prescore failed"))
+	}
+	return nil
+}
+
 type cycleOutcome struct {
 	node      string
 	evaluated int
@@ -104,7 +129,9 @@ func reference(codes map[string]framework.Code, names []string, start, numToFind
 // filtering with one goroutine, whatever the parallelism: same nodes
 // found, same nodes reported, same rotation of the start index, same
 // choice for a seed. The chosen node is feasible, has the highest total
-// score, and every normalised score is in [0, 100].
+// score, and every normalised score is in [0, 100]. Scoring nodes as they
+// pass Filter (eager plugins, Schedule without diagnosis) gives the same
+// too, including a PreScore error only when two or more nodes fit.
 func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		numNodes := rapid.IntRange(1, 700).Draw(rt, "nodes")
@@ -130,11 +157,26 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 			}
 			scores[names[i]] = int64(rapid.IntRange(0, 5).Draw(rt, "score"))
 		}
+		eager := rapid.Bool().Draw(rt, "eager")
 		var scoreA framework.Plugin = tableScore{"A", scores}
-		if rapid.Bool().Draw(rt, "byMax") {
+		byMax := rapid.Bool().Draw(rt, "byMax")
+		switch {
+		case byMax && eager:
+			scoreA = eagerMaxTableScore{maxTableScore{tableScore{"A", scores}}}
+		case byMax:
 			scoreA = maxTableScore{tableScore{"A", scores}}
+		case eager:
+			scoreA = eagerTableScore{tableScore{"A", scores}}
 		}
-		plugins := []weighted{w(tableFilter{code: codes}), {scoreA, 2}, w(maxTableScore{tableScore{"B", map[string]int64{}}})}
+		var scoreB framework.Plugin = maxTableScore{tableScore{"B", map[string]int64{}}}
+		if eager {
+			scoreB = eagerMaxTableScore{maxTableScore{tableScore{"B", map[string]int64{}}}}
+		}
+		plugins := []weighted{w(tableFilter{code: codes}), {scoreA, 2}, w(scoreB)}
+		preScoreFails := eager && rapid.IntRange(0, 9).Draw(rt, "preScoreFails") == 0
+		if eager {
+			plugins = append(plugins, w(tablePreScore{fail: preScoreFails}))
+		}
 		cycles := rapid.IntRange(1, 4).Draw(rt, "cycles")
 		minParallel := rapid.SampledFrom([]int{0, 1, 100, minParallelNodes}).Draw(rt, "minParallel")
 		run := func(par int, plain bool) []cycleOutcome {
@@ -156,6 +198,11 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 				}
 				var fe *FitError
 				switch {
+				case preScoreFails && !refErr && len(feas) > 1:
+					if err == nil || !strings.Contains(err.Error(), "prescore failed") {
+						rt.Fatalf("par %d: want the PreScore error, got %v", par, err)
+					}
+					o.err = err.Error()
 				case refErr:
 					if err == nil || errors.As(err, &fe) {
 						rt.Fatalf("par %d: want a plugin error, got %v", par, err)
@@ -217,7 +264,7 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 				rt.Fatalf("parallelism %d:\n%+v\nparallelism 1:\n%+v", par, got, one)
 			}
 		}
-		for _, par := range []int{2, 3} {
+		for _, par := range []int{1, 2, 3} {
 			if got := run(par, true); !reflect.DeepEqual(got, one) {
 				rt.Fatalf("parallelism %d without diagnosis:\n%+v\nwith:\n%+v", par, got, one)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -153,6 +154,11 @@ type Scheduler struct {
 	// minParallelNodes is the package's constant; tests lower it.
 	minParallelNodes int
 
+	// The cycle's eager scoring (see findNodesThatPassFilters), and
+	// whether PreScore already ran.
+	eager     eagerRun
+	preScored bool
+
 	// per-cycle scratch, reused
 	nodeList cluster.NodeList
 	scoreBuf framework.ScoreBuffer
@@ -234,6 +240,13 @@ type handle struct{ s *Scheduler }
 // has its own threshold, framework's minParallelPieces, higher because a
 // score pass hands over twice.)
 const minParallelNodes = 256
+
+// eagerChunk is the chunk size of a parallel filtering pass that also
+// scores (findNodesThatPassFilters): a chunk then costs about 40 ns a
+// node, so that 64 nodes are some 2.5 µs, long enough next to handing
+// out a chunk (a cache line between CPUs) and short enough that the
+// goroutines finish close together.
+var eagerChunk = 64
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
@@ -331,21 +344,54 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 	if numAll == 0 {
 		return ErrNoNodesAvailable
 	}
-	feasible, diag, nrej, err := s.findNodesThatFitPod(ctx, prof, state, pod, view)
+	s.eager, s.preScored = eagerRun{}, false
+	feasible, diag, nrej, err := s.findNodesThatFitPod(ctx, prof, state, pod, view, !diagnose)
+	eager := s.eager
+	s.eager = eagerRun{}
+	numFeasible := len(feasible) + eager.fit
+	if eager.run != nil && (err != nil || numFeasible < 2) {
+		eager.run.Discard()
+		eager.run = nil
+	}
 	if err != nil {
 		return err
 	}
-	if len(feasible) == 0 {
+	if numFeasible == 0 {
 		return &FitError{Pod: pod, NumAllNodes: numAll, Diagnosis: diag}
 	}
-	res.EvaluatedNodes = len(feasible) + nrej
-	res.FeasibleNodes = len(feasible)
-	if len(feasible) == 1 {
+	res.EvaluatedNodes = numFeasible + nrej
+	res.FeasibleNodes = numFeasible
+	if numFeasible == 1 {
 		res.Node = feasible[0].Node().Name
 		return nil
 	}
-	totals, scores, best, ties, err := s.prioritizeNodes(ctx, prof, state, pod, feasible, diagnose)
-	if err != nil {
+	var totals []int64
+	var scores []framework.NodePluginScores
+	var best, ties int
+	if run := eager.run; run != nil {
+		// The nodes were scored as they passed Filter, each chunk's
+		// summed with its own highest scores; sum again the chunks whose
+		// highest scores were not the cycle's.
+		if run.Normalize() {
+			for c := range run.Chunks() {
+				run.Sum(c)
+			}
+		}
+		var st *framework.Status
+		if best, ties, st = run.Finish(); !st.IsSuccess() {
+			return st.AsError()
+		}
+		if ties != 1 {
+			best = s.selectHost(run.Totals(), nil)
+		}
+		if eager.fit > 0 {
+			res.Node = run.Node(best).Node().Name
+		} else {
+			res.Node = feasible[best].Node().Name
+		}
+		return nil
+	}
+	if totals, scores, best, ties, err = s.prioritizeNodes(ctx, prof, state, pod, feasible, diagnose); err != nil {
 		return err
 	}
 	if ties != 1 {
@@ -358,9 +404,18 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 	return nil
 }
 
+// eagerRun is a cycle's eager scoring: run scored the nodes as they
+// passed Filter. When fit is not 0, the list of feasible nodes was not
+// built: fit nodes passed, and run.Node gives them.
+type eagerRun struct {
+	run *framework.ScoreRun
+	fit int
+}
+
 // findNodesThatFitPod runs PreFilter, the nominated node and then Filter
-// over the nodes from the rotating start index.
-func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, view *cluster.View) ([]*cluster.NodeInfo, framework.Diagnosis, int, error) {
+// over the nodes from the rotating start index; eager allows scoring
+// nodes as they pass (findNodesThatPassFilters).
+func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, view *cluster.View, eager bool) ([]*cluster.NodeInfo, framework.Diagnosis, int, error) {
 	diag := framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}
 	// The cycle's node list, refreshed from the last cycle's: only the
 	// nodes that changed since are copied.
@@ -380,7 +435,7 @@ func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Pro
 	if nnn := pod.Status.NominatedNodeName; nnn != "" {
 		if ni, ok := view.Get(nnn); ok {
 			s.one[0] = ni
-			feasible, nrej, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, s.one[:])
+			feasible, nrej, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, s.one[:], false)
 			// An error on the nominated node is ignored, as upstream
 			// logs it and goes on with all nodes.
 			if err == nil && len(feasible) != 0 {
@@ -405,10 +460,10 @@ func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Pro
 		diag.NodeToStatus.SetAbsentNodesStatus(framework.NewStatus(framework.UnschedulableAndUnresolvable,
 			fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", diag.SortedUnschedulablePlugins())))
 	}
-	feasible, nrej, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, nodes)
+	feasible, nrej, err := s.findNodesThatPassFilters(ctx, prof, state, pod, &diag, nodes, eager)
 	// Advance the start index even on error, so that every node gets its
 	// turn.
-	processed := len(feasible) + nrej
+	processed := len(feasible) + s.eager.fit + nrej
 	s.nextStartNodeIndex = (s.nextStartNodeIndex + processed) % len(allNodes)
 	if err != nil {
 		return nil, diag, 0, err
@@ -451,13 +506,14 @@ func numFeasibleNodesToFind(global int32, profilePercentage *int32, numAllNodes 
 // wrote and writes nothing they write next time, since on many machines a
 // cache line moving between CPUs costs more than filtering a node.
 type filterScratch struct {
-	passBits  []uint64 // bit i: node i of the pass passed every filter
-	chunkPass []uint32 // the number of the pass that last ran each chunk
+	passBits  []uint64 // per chunk, bitStride words: bit i, the chunk's node i passed every filter
+	chunkPass []uint32 // per chunk, at c*passStride: the number of the pass that last ran it
 	pass      uint32
 	status    []*framework.Status // the status of each node that did not pass
 	chunkCnt  []int32
 	chunkEnd  []bool
 	feasible  []*cluster.NodeInfo
+	pos       []*cluster.NodeInfo // eager scoring: each chunk's passing nodes first
 	job       filterJob
 	helpers   framework.HelpGroup
 }
@@ -467,7 +523,17 @@ type filterScratch struct {
 // chunks, but the outcome is that of kube-scheduler with one goroutine:
 // the first nodes to fit in rotation order, and the rejected nodes met
 // before the next fitting one, recorded in diag.
-func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, diag *framework.Diagnosis, nodes []*cluster.NodeInfo) ([]*cluster.NodeInfo, int, error) {
+//
+// With eager set, when every node is to be filtered (so every node that
+// passes is scored), no pod is nominated and the profile's scoring
+// plugins allow it (framework.Profile.ScoresEagerly), it runs PreScore
+// first and scores each chunk's passing nodes right after filtering the
+// chunk, on the same goroutine, while their data is in its cache; the
+// run is left in s.eager and s.preScored is set. Upstream runs PreScore
+// after Filter and only when two or more nodes fit; for such plugins
+// that makes no difference, and a PreScore that fails here is run again
+// in its place, which reports it as upstream does.
+func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, diag *framework.Diagnosis, nodes []*cluster.NodeInfo, eager bool) ([]*cluster.NodeInfo, int, error) {
 	numAll := len(nodes)
 	numToFind := int(s.numFeasibleNodesToFind(prof.PercentageOfNodesToScore(), int32(numAll)))
 	if !prof.HasScorePlugins() {
@@ -488,6 +554,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 		return feasible, 0, nil
 	}
 
+	eager = eager && numToFind == numAll && numAll > 1 && len(s.nominated) == 0 && prof.ScoresEagerly()
 	par := s.parallelism
 	chunk := framework.NodeChunkSize(numAll, par) // a multiple of 64
 	helpers := 0
@@ -498,18 +565,27 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 		// their cost.
 		chunk = framework.MaxNodeChunk
 	}
+	if helpers > 0 && eager {
+		chunk = min(chunk, max(eagerChunk, (numAll/(8*par)+63)&^63))
+		helpers = min(par, (numAll+chunk-1)/chunk) - 1
+	}
 	chunks := (numAll + chunk - 1) / chunk
+	stride := bitStride(chunk)
 	if cap(fs.status) < numAll {
 		fs.status = make([]*framework.Status, numAll)
-		fs.passBits = make([]uint64, (numAll+63)/64)
+	}
+	if cap(fs.passBits) < chunks*stride {
+		fs.passBits = make([]uint64, chunks*stride)
 	}
 	if cap(fs.chunkCnt) < chunks {
 		fs.chunkCnt = make([]int32, chunks)
 		fs.chunkEnd = make([]bool, chunks)
-		fs.chunkPass = make([]uint32, chunks)
 	}
-	status, passBits := fs.status[:numAll], fs.passBits[:(numAll+63)/64]
-	chunkCnt, chunkEnd, chunkPass := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks], fs.chunkPass[:chunks]
+	if cap(fs.chunkPass) < chunks*passStride {
+		fs.chunkPass = make([]uint32, chunks*passStride)
+	}
+	status, passBits := fs.status[:numAll], fs.passBits[:chunks*stride]
+	chunkCnt, chunkEnd, chunkPass := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks], fs.chunkPass[:chunks*passStride]
 	clear(chunkEnd)
 	if fs.pass++; fs.pass == 0 {
 		clear(fs.chunkPass[:cap(fs.chunkPass)])
@@ -517,19 +593,55 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	}
 	pass := fs.pass
 
+	var run *framework.ScoreRun
+	if eager {
+		if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); st.IsSuccess() {
+			s.preScored = true
+			if cap(fs.pos) < numAll {
+				fs.pos = make([]*cluster.NodeInfo, numAll)
+			}
+			run = prof.NewScoreRun(ctx, state, pod, fs.pos[:numAll], &s.scoreBuf, chunk)
+		}
+	}
+
+	helpAfter := chunk
+	if run != nil {
+		helpAfter = 0
+	}
 	j := &fs.job
 	*j = filterJob{
 		prof: prof, ctx: ctx, state: state, pod: pod, nodes: nodes, nominated: s.nominated, done: ctx.Done(),
 		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
-		passBits: passBits, chunkPass: chunkPass, pass: pass, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
-		helpersWanted: helpers, helpAfter: chunk, helpers: &fs.helpers,
-		fromBack: numToFind == numAll,
+		passBits: passBits, stride: stride, chunkPass: chunkPass, pass: pass, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
+		helpersWanted: helpers, helpAfter: helpAfter, helpers: &fs.helpers,
+		fromBack: numToFind == numAll, score: run, pos: fs.pos,
 	}
 	j.limit.Store(int64(numAll))
 	j.firstFailed.Store(int64(numAll))
 	j.deal.Reset(chunks)
 	j.run(true)
 	j.helpers.Wait()
+
+	if run != nil && j.firstFailed.Load() == int64(numAll) && ctx.Err() == nil {
+		// Every node was filtered, and those that passed scored: unless
+		// fewer than two passed (the cycle then needs the node, or the
+		// diagnosis), only their number is needed.
+		fit := 0
+		for c := range chunks {
+			if chunkPass[c*passStride] != pass {
+				fit = -1 // not run
+				break
+			}
+			for _, w := range passBits[c*stride : c*stride+(min(chunk, numAll-c*chunk)+63)>>6] {
+				fit += bits.OnesCount64(w)
+			}
+		}
+		if fit >= 2 {
+			*j = filterJob{}
+			s.eager = eagerRun{run: run, fit: fit}
+			return feasible, numAll - fit, nil
+		}
+	}
 
 	var err error
 	last := int(min(j.limit.Load(), int64(numAll-1)))
@@ -539,19 +651,22 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	// recorded one, which the count must not take twice).
 	nrej, stop := 0, last+1
 	firstFailed := int(j.firstFailed.Load())
-	// ni is the index in nodes of the i-th node in rotation order, and
-	// c the chunk that begins at nextChunk; both advance without a
-	// division per node.
-	ni, c, nextChunk := start%numAll, 0, 0
+	// ni is the index in nodes of the i-th node in rotation order, c
+	// the chunk that begins at nextChunk, and words the pass bits of the
+	// chunk that begins at base; they advance without a division per
+	// node.
+	ni, c, nextChunk, base := start%numAll, 0, 0, 0
+	var words []uint64
 	for i := 0; i <= last; i, ni = i+1, ni+1 {
 		if ni == numAll {
 			ni = 0
 		}
 		if i == nextChunk {
-			if chunkPass[c] != pass {
+			if chunkPass[c*passStride] != pass {
 				stop = i // not run
 				break
 			}
+			words, base = passBits[c*stride:(c+1)*stride], i
 			c, nextChunk = c+1, nextChunk+chunk
 		}
 		if i == firstFailed {
@@ -559,7 +674,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 			stop = i
 			break
 		}
-		if passBits[i>>6]&(1<<(i&63)) == 0 {
+		if off := i - base; words[off>>6]&(1<<(off&63)) == 0 {
 			nrej++
 			continue
 		}
@@ -578,7 +693,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	rejectedCount := nrej
 	if len(feasible) == 0 || diag.NodeToStatus.Len() > 0 {
 		for i := range stop {
-			if passBits[i>>6]&(1<<(i&63)) == 0 {
+			if !j.passed(i) {
 				diag.NodeToStatus.Set(nodes[(start+i)%numAll].Node().Name, status[i])
 				diag.AddPluginStatus(status[i])
 			}
@@ -590,6 +705,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	if err == nil {
 		err = ctx.Err()
 	}
+	s.eager = eagerRun{run: run}
 	return feasible, rejectedCount, err
 }
 
@@ -611,6 +727,7 @@ type filterJob struct {
 	chunk     int
 	chunks    int
 	passBits  []uint64
+	stride    int // bitStride(chunk)
 	chunkPass []uint32
 	pass      uint32
 	status    []*framework.Status
@@ -631,6 +748,11 @@ type filterJob struct {
 
 	mu                sync.Mutex
 	prefix, prefixFit int
+
+	// score, when set, scores each chunk's passing nodes, placed first in
+	// the chunk's part of pos, right after the chunk is filtered.
+	score *framework.ScoreRun
+	pos   []*cluster.NodeInfo
 
 	// helpersWanted is how many helpers the calling goroutine offers
 	// the job to once it has filtered helpAfter nodes with chunks left,
@@ -705,7 +827,7 @@ func (j *filterJob) run(first bool) {
 		classify := func(i int, st *framework.Status) {
 			switch {
 			case st.IsSuccess():
-				bits[(i-lo)>>6] |= 1 << (i & 63)
+				bits[(i-lo)>>6] |= 1 << ((i - lo) & 63)
 				fit++
 			case st.Code() == framework.Error:
 				status[i] = st
@@ -735,6 +857,9 @@ func (j *filterJob) run(first bool) {
 			for i := lo; i < end; i++ {
 				classify(i, status[i])
 			}
+			if j.score != nil {
+				j.scoreChunk(c, lo, end, &bits)
+			}
 		} else {
 			for i := lo; i < end; i++ {
 				if int64(i) > j.limit.Load() {
@@ -751,14 +876,53 @@ func (j *filterJob) run(first bool) {
 				classify(i, j.prof.RunFilterPluginsWithNominatedPods(j.ctx, j.state, j.pod, ni, j.nominated[ni.Node().Name]))
 			}
 		}
-		copy(j.passBits[lo>>6:(end+63)>>6], bits[:])
-		j.chunkPass[c] = j.pass
+		copy(j.passBits[c*j.stride:c*j.stride+(end-lo+63)>>6], bits[:])
+		j.chunkPass[c*passStride] = j.pass
 		if !j.fromBack {
 			// Filtering every node needs no count of the nodes that fit.
 			j.finish(c, fit)
 		}
 		filtered += end - lo
 	}
+}
+
+// scoreChunk places the nodes of chunk c (positions [lo, end) in
+// rotation order) whose bits are set first in the chunk's part of pos and
+// scores them. A node already in its place is not written again, so that
+// the line stays with the CPUs that read it.
+func (j *filterJob) scoreChunk(c, lo, end int, bits *[maxChunkWords]uint64) {
+	numAll := len(j.nodes)
+	k := lo
+	ni := (j.start + lo) % numAll
+	for i := lo; i < end; i, ni = i+1, ni+1 {
+		if ni == numAll {
+			ni = 0
+		}
+		if off := i - lo; bits[off>>6]&(1<<(off&63)) == 0 {
+			continue
+		}
+		if nd := j.nodes[ni]; j.pos[k] != nd {
+			j.pos[k] = nd
+		}
+		k++
+	}
+	j.score.ScoreFirst(c, k-lo)
+}
+
+// Each chunk records its outcome in cache lines of its own, so that
+// goroutines filtering neighbouring chunks never write the same line (a
+// line passed between CPUs costs about as much as filtering a few nodes):
+// bitStride(chunk) words of pass bits, and its pass number at
+// c*passStride in chunkPass.
+const passStride = 64 / 4
+
+func bitStride(chunk int) int { return ((chunk+63)/64 + 7) &^ 7 }
+
+// passed reports whether the node at rotation position i passed.
+func (j *filterJob) passed(i int) bool {
+	c := i / j.chunk
+	off := i - c*j.chunk
+	return j.passBits[c*j.stride+off>>6]&(1<<(off&63)) != 0
 }
 
 // finish records that chunk c ran with fit nodes fitting, and advances
@@ -773,7 +937,7 @@ func (j *filterJob) finish(c int, fit int32) {
 			// nothing after it matters.
 			n := j.prefixFit
 			for i := j.prefix * j.chunk; ; i++ {
-				if j.passBits[i>>6]&(1<<(i&63)) != 0 {
+				if j.passed(i) {
 					if n++; n > j.numToFind {
 						j.lower(i)
 						break
@@ -809,7 +973,9 @@ func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile
 		}
 		return totals, scores, 0, 0, nil
 	}
-	if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); !st.IsSuccess() {
+	if s.preScored {
+		// Run before Filter (findNodesThatPassFilters).
+	} else if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); !st.IsSuccess() {
 		return nil, nil, 0, 0, st.AsError()
 	}
 	if !diagnose {
