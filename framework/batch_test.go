@@ -209,6 +209,38 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 			}
 		}
 
+		// The bits variant: bits from a random offset, statuses only for
+		// nodes that do not pass.
+		off := rapid.IntRange(0, 70).Draw(t, "bitOffset")
+		passed := make([]uint64, (off+n+63)/64+1)
+		bst := make([]*framework.Status, n)
+		npassed := got.RunFilterPluginsOnNodesBits(ctx, state, pod, nodes, bst, passed, off)
+		count := 0
+		for i, ni := range nodes {
+			want := ref.RunFilterPlugins(ctx, state, pod, ni)
+			b := off + i
+			bit := passed[b>>6]&(1<<(b&63)) != 0
+			if bit != want.IsSuccess() {
+				t.Fatalf("node %d: bit %v, status %v", i, bit, want.Code())
+			}
+			if bit {
+				count++
+				if bst[i] != nil {
+					t.Fatalf("node %d passed but has a status", i)
+				}
+			} else if !bst[i].Equal(want) || bst[i].Plugin() != want.Plugin() {
+				t.Fatalf("node %d: bits status %v %q, want %v %q", i, bst[i].Code(), bst[i].Message(), want.Code(), want.Message())
+			}
+		}
+		if count != npassed {
+			t.Fatalf("%d passed, returned %d", count, npassed)
+		}
+		for b := range len(passed) * 64 {
+			if (b < off || b >= off+n) && passed[b>>6]&(1<<(b&63)) != 0 {
+				t.Fatalf("bit %d set outside [%d, %d)", b, off, off+n)
+			}
+		}
+
 		wantScores, wantSt := ref.RunScorePlugins(ctx, state, pod, nodes)
 		gotScores, gotSt := got.RunScorePlugins(ctx, state, pod, nodes)
 		if gotSt.Code() != wantSt.Code() || gotSt.Message() != wantSt.Message() {

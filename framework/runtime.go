@@ -231,9 +231,43 @@ var filterScratchPool = sync.Pool{New: func() any { return new(filterScratch) }}
 func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*Status) {
 	statuses = statuses[:len(nodes)]
 	clear(statuses)
-	if len(p.filter) == 0 || len(nodes) == 0 {
-		return
+	p.filterOnNodes(ctx, state, pod, nodes, statuses, nil, 0)
+}
+
+// RunFilterPluginsOnNodesBits is RunFilterPluginsOnNodes for a caller
+// that keeps which nodes pass as bits: it sets bit off+i of passed (bit b
+// is passed[b/64]&(1<<(b%64))) for every nodes[i] that passes, and
+// statuses[i] only for those that do not, leaving the other entries and
+// bits as they are. It returns how many nodes pass. It saves clearing the
+// statuses and looking at the status of every node that passes.
+func (p *Profile) RunFilterPluginsOnNodesBits(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*Status, passed []uint64, off int) int {
+	return p.filterOnNodes(ctx, state, pod, nodes, statuses[:len(nodes)], passed, off)
+}
+
+// setBits sets bits [off, off+n) of passed.
+func setBits(passed []uint64, off, n int) {
+	for n > 0 {
+		w, b := off>>6, off&63
+		k := min(64-b, n)
+		passed[w] |= (^uint64(0) >> (64 - k)) << b
+		off, n = off+k, n-k
 	}
+}
+
+// filterOnNodes is RunFilterPluginsOnNodes without clearing statuses: it
+// sets statuses[i] for the nodes that do not pass and, if passed is not
+// nil, bit off+i of passed for those that do, and returns how many pass.
+func (p *Profile) filterOnNodes(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*Status, passed []uint64, off int) int {
+	if len(nodes) == 0 {
+		return 0
+	}
+	if len(p.filter) == 0 {
+		if passed != nil {
+			setBits(passed, off, len(nodes))
+		}
+		return len(nodes)
+	}
+	npassed := 0
 	mask, known := p.filterSkipMask(state)
 	sc := filterScratchPool.Get().(*filterScratch)
 	for lo := 0; lo < len(nodes); lo += filterBlock {
@@ -317,10 +351,22 @@ func (p *Profile) RunFilterPluginsOnNodes(ctx context.Context, state *CycleState
 				break
 			}
 		}
+		npassed += len(live)
+		if passed != nil {
+			if !compacted {
+				setBits(passed, off+lo, hi-lo)
+			} else {
+				for _, i := range sc.idx[:len(live)] {
+					b := off + i
+					passed[b>>6] |= 1 << (b & 63)
+				}
+			}
+		}
 	}
 	clear(sc.nodes[:])
 	clear(sc.out[:])
 	filterScratchPool.Put(sc)
+	return npassed
 }
 
 // PodPriority is a pod's priority, 0 when unset.

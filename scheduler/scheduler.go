@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/bits"
+	mbits "math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -633,7 +633,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 				break
 			}
 			for _, w := range passBits[c*stride : c*stride+(min(chunk, numAll-c*chunk)+63)>>6] {
-				fit += bits.OnesCount64(w)
+				fit += mbits.OnesCount64(w)
 			}
 		}
 		if fit >= 2 {
@@ -846,16 +846,31 @@ func (j *filterJob) run(first bool) {
 				}
 			}
 			// The chunk's nodes in rotation order are one or two runs of
-			// nodes; filter them a run at a time.
+			// nodes; filter them a run at a time. Statuses are set only
+			// for the nodes that do not pass.
 			a, n := (j.start+lo)%numAll, end-lo
 			if k := numAll - a; k < n {
-				j.prof.RunFilterPluginsOnNodes(j.ctx, j.state, j.pod, j.nodes[a:], status[lo:lo+k])
-				j.prof.RunFilterPluginsOnNodes(j.ctx, j.state, j.pod, j.nodes[:n-k], status[lo+k:end])
+				fit = int32(j.prof.RunFilterPluginsOnNodesBits(j.ctx, j.state, j.pod, j.nodes[a:], status[lo:lo+k], bits[:], 0))
+				fit += int32(j.prof.RunFilterPluginsOnNodesBits(j.ctx, j.state, j.pod, j.nodes[:n-k], status[lo+k:end], bits[:], k))
 			} else {
-				j.prof.RunFilterPluginsOnNodes(j.ctx, j.state, j.pod, j.nodes[a:a+n], status[lo:end])
+				fit = int32(j.prof.RunFilterPluginsOnNodesBits(j.ctx, j.state, j.pod, j.nodes[a:a+n], status[lo:end], bits[:], 0))
 			}
-			for i := lo; i < end; i++ {
-				classify(i, status[i])
+			if int(fit) < n {
+				for w := 0; w < (n+63)>>6; w++ {
+					// The nodes of word w that did not pass.
+					miss := ^bits[w]
+					if r := n - w<<6; r < 64 {
+						miss &= 1<<r - 1
+					}
+					for miss != 0 {
+						i := lo + w<<6 + mbits.TrailingZeros64(miss)
+						miss &= miss - 1
+						if status[i].Code() == framework.Error {
+							j.lower(i)
+							j.failedAt(i)
+						}
+					}
+				}
 			}
 			if j.score != nil {
 				j.scoreChunk(c, lo, end, &bits)
