@@ -29,6 +29,10 @@ type CycleState struct {
 	// node, need not look names up.
 	skip filterSkip
 
+	// Skip sets of an earlier cycle, emptied by Reset, for the next
+	// RunPreFilterPlugins and RunPreScorePlugins to fill.
+	spareFilterSkip, spareScoreSkip map[string]struct{}
+
 	// Room for the keys and values of a cycle of the default profile, so
 	// that writing them allocates nothing.
 	keyBuf [stateRoom]StateKey
@@ -49,6 +53,38 @@ func NewCycleState() *CycleState {
 	c := &CycleState{}
 	c.keys, c.values = c.keyBuf[:0], c.valBuf[:0]
 	return c
+}
+
+// Reset empties c for another cycle, keeping its memory (the room for
+// values, and the skip sets for the next cycle's PreFilter and PreScore
+// to fill). Nothing may read c, or the skip sets it held, after Reset.
+func (c *CycleState) Reset() {
+	clear(c.keys)
+	clear(c.values)
+	c.keys, c.values = c.keys[:0], c.values[:0]
+	c.spareFilterSkip = spare(c.SkipFilterPlugins, c.spareFilterSkip)
+	c.spareScoreSkip = spare(c.SkipScorePlugins, c.spareScoreSkip)
+	c.SkipFilterPlugins, c.SkipScorePlugins = nil, nil
+	c.skip = filterSkip{}
+}
+
+// spare returns used, emptied, or else old.
+func spare(used, old map[string]struct{}) map[string]struct{} {
+	if used == nil {
+		return old
+	}
+	clear(used)
+	return used
+}
+
+// skipSet returns an empty set for the cycle's skipped plugins: *spare
+// if there is one (which it takes), else a new map.
+func skipSet(spare *map[string]struct{}) map[string]struct{} {
+	if m := *spare; m != nil {
+		*spare = nil
+		return m
+	}
+	return map[string]struct{}{}
 }
 
 // Write stores v under k, replacing any earlier value.

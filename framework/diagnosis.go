@@ -24,6 +24,14 @@ func NewDefaultNodeToStatus() *NodeToStatus {
 	return &NodeToStatus{absent: NewStatus(UnschedulableAndUnresolvable)}
 }
 
+// Reset empties m for another cycle, keeping its memory, with absent
+// the status of the nodes it has no entry for. Nothing may read m after
+// Reset.
+func (m *NodeToStatus) Reset(absent *Status) {
+	clear(m.statuses)
+	m.absent = absent
+}
+
 // NewNodeToStatus returns a NodeToStatus with the given entries and absent
 // status. The map is used, not copied.
 func NewNodeToStatus(statuses map[string]*Status, absent *Status) *NodeToStatus {

@@ -45,7 +45,7 @@ func (p *Profile) RunPreFilterPlugins(ctx context.Context, state *CycleState, po
 		r, st := pl.PreFilter(ctx, state, pod, nodes)
 		if st.IsSkip() {
 			if skip == nil {
-				skip = map[string]struct{}{}
+				skip = skipSet(&state.spareFilterSkip)
 			}
 			skip[name] = struct{}{}
 			continue
@@ -463,7 +463,7 @@ func (p *Profile) RunPreScorePlugins(ctx context.Context, state *CycleState, pod
 		st := pl.PreScore(ctx, state, pod, nodes)
 		if st.IsSkip() {
 			if skip == nil {
-				skip = map[string]struct{}{}
+				skip = skipSet(&state.spareScoreSkip)
 			}
 			skip[pl.Name()] = struct{}{}
 			continue

@@ -697,3 +697,54 @@ func TestFilterSkipAfterPreFilter(t *testing.T) {
 		t.Errorf("cleared skip set ignored: %v", st)
 	}
 }
+
+// A reset CycleState holds nothing of the cycle before: no values, no
+// skip sets, and Filter runs the plugins the earlier PreFilter skipped
+// unless this cycle's PreFilter skips them too.
+func TestCycleStateReset(t *testing.T) {
+	skipper := &testPlugin{name: "Skipper", inj: injected{PreFilterStatus: framework.Skip, FilterStatus: framework.Unschedulable, PreScoreStatus: framework.Skip}}
+	other := &testPlugin{name: "Other"}
+	skipping, err := newProfile(skipper, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := newProfile(&testPlugin{name: "Skipper", inj: injected{FilterStatus: framework.Unschedulable}}, &testPlugin{name: "Other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ni := cluster.NewNodeInfo(makeNode("n"))
+	state := framework.NewCycleState()
+	state.Write("k", nil)
+	if _, st, _ := skipping.RunPreFilterPlugins(ctx, state, &api.Pod{}, nil); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	if st := skipping.RunPreScorePlugins(ctx, state, &api.Pod{}, nil); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	oldFilter, oldScore := state.SkipFilterPlugins, state.SkipScorePlugins
+	state.Reset()
+	if _, ok := state.Read("k"); ok {
+		t.Error("value kept across Reset")
+	}
+	if state.SkipFilterPlugins != nil || state.SkipScorePlugins != nil || len(oldFilter) != 0 || len(oldScore) != 0 {
+		t.Errorf("skip sets after Reset: %v %v (old %v %v)", state.SkipFilterPlugins, state.SkipScorePlugins, oldFilter, oldScore)
+	}
+	if _, st, _ := plain.RunPreFilterPlugins(ctx, state, &api.Pod{}, nil); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	if st := plain.RunFilterPlugins(ctx, state, &api.Pod{}, ni); st.Plugin() != "Skipper" {
+		t.Errorf("filter skipped after Reset: %v", st)
+	}
+	// The next cycle that skips fills the spare set again.
+	state.Reset()
+	if _, st, _ := skipping.RunPreFilterPlugins(ctx, state, &api.Pod{}, nil); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	if !reflect.DeepEqual(state.SkipFilterPlugins, set("Skipper")) {
+		t.Errorf("skip set %v, want Skipper", state.SkipFilterPlugins)
+	}
+	if st := skipping.RunFilterPlugins(ctx, state, &api.Pod{}, ni); !st.IsSuccess() {
+		t.Errorf("skipped filter ran: %v", st)
+	}
+}

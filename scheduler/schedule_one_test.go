@@ -646,3 +646,35 @@ func TestScheduleWithDiagnosis(t *testing.T) {
 		t.Errorf("scores without diagnosis")
 	}
 }
+
+// The scheduler reuses a cycle's state and diagnosis in the next cycle,
+// but not those a FitError took: its diagnosis stays as it was.
+func TestFitErrorDiagnosisOutlivesNextCycles(t *testing.T) {
+	codes := map[string]framework.Code{"a": framework.Unschedulable, "b": framework.UnschedulableAndUnresolvable}
+	f := &tableFilter{code: codes}
+	s := testScheduler(t, makeNodes("a", "b"), nil, []weighted{w(f)})
+	ctx := context.Background()
+	_, err := s.Schedule(ctx, makePod("p0"))
+	var fe *FitError
+	if !errors.As(err, &fe) {
+		t.Fatalf("want a FitError, got %v", err)
+	}
+	want := map[string]string{}
+	fe.Diagnosis.NodeToStatus.ForEachExplicitNode(func(n string, st *framework.Status) { want[n] = st.Code().String() })
+	if len(want) != 2 {
+		t.Fatalf("statuses %v", want)
+	}
+	codes["a"], codes["b"] = framework.Success, framework.Unschedulable
+	if res, err := s.Schedule(ctx, makePod("p1")); err != nil || res.Node != "a" {
+		t.Fatalf("got %v, %v", res.Node, err)
+	}
+	codes["a"] = framework.UnschedulableAndUnresolvable
+	if _, err := s.Schedule(ctx, makePod("p2")); !errors.As(err, new(*FitError)) {
+		t.Fatalf("want a FitError, got %v", err)
+	}
+	got := map[string]string{}
+	fe.Diagnosis.NodeToStatus.ForEachExplicitNode(func(n string, st *framework.Status) { got[n] = st.Code().String() })
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("first FitError's statuses changed: %v, want %v", got, want)
+	}
+}

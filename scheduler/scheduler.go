@@ -160,6 +160,9 @@ type Scheduler struct {
 	preScored bool
 
 	// per-cycle scratch, reused
+	state    *framework.CycleState
+	nts      *framework.NodeToStatus // nil once a FitError took it
+	absent   *framework.Status       // the default status of absent nodes
 	nodeList cluster.NodeList
 	scoreBuf framework.ScoreBuffer
 	filter   filterScratch
@@ -321,8 +324,17 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod, diagnose bool) (
 	if st := prof.RunPreEnqueuePlugins(ctx, pod); !st.IsSuccess() {
 		return res, &GatedError{Pod: pod, Status: st}
 	}
-	state := framework.NewCycleState()
+	// The cycle's state and diagnosis are kept for the next cycle unless
+	// they leave it (with a FitError).
+	state := s.state
+	if state == nil {
+		state = framework.NewCycleState()
+		s.state = state
+	} else {
+		state.Reset()
+	}
 	if err := s.schedulePod(ctx, prof, state, pod, &res, diagnose); err != nil {
+		s.state = nil
 		var fe *FitError
 		if errors.As(err, &fe) && prof.HasPostFilterPlugins() {
 			r, st := prof.RunPostFilterPlugins(ctx, state, pod, fe.Diagnosis.NodeToStatus)
@@ -357,6 +369,7 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 		return err
 	}
 	if numFeasible == 0 {
+		s.nts = nil // the FitError takes it
 		return &FitError{Pod: pod, NumAllNodes: numAll, Diagnosis: diag}
 	}
 	res.EvaluatedNodes = numFeasible + nrej
@@ -416,7 +429,13 @@ type eagerRun struct {
 // over the nodes from the rotating start index; eager allows scoring
 // nodes as they pass (findNodesThatPassFilters).
 func (s *Scheduler) findNodesThatFitPod(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, view *cluster.View, eager bool) ([]*cluster.NodeInfo, framework.Diagnosis, int, error) {
-	diag := framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}
+	if s.nts == nil {
+		s.nts = framework.NewDefaultNodeToStatus()
+		s.absent = s.nts.AbsentNodesStatus()
+	} else {
+		s.nts.Reset(s.absent)
+	}
+	diag := framework.Diagnosis{NodeToStatus: s.nts}
 	// The cycle's node list, refreshed from the last cycle's: only the
 	// nodes that changed since are copied.
 	allNodes := s.nodeList.Update(view)
