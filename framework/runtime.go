@@ -640,7 +640,7 @@ func (p *Profile) runScore(ctx context.Context, state *CycleState, pod *api.Pod,
 	nn := p.activeScorePlugins(state, buf)
 	active, slot := buf.active, buf.slot
 	np := len(active)
-	totals := grow(buf.totals, n)
+	totals := GrowAligned(buf.totals, n)
 	buf.totals = totals
 	buf.best, buf.ties = -1, 0
 	if !full && np > 0 && n > 0 && p.byMax(buf) {
@@ -797,7 +797,7 @@ func (job *scoreJob) work(lo, hi int) {
 		return
 	}
 	chunk := nodes[lo:hi]
-	if !scoreChunk(p, ctx, state, pod, active, scores, nodes, lo, hi, &job.fe) {
+	if !scoreChunk(p, ctx, state, pod, active, scores, n, nodes, lo, hi, &job.fe) {
 		return
 	}
 	clear(totals[lo:hi])

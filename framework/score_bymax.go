@@ -116,14 +116,15 @@ func (p *Profile) NewScoreRun(ctx context.Context, state *CycleState, pod *api.P
 // newScoreRun is NewScoreRun once buf.active and buf.maxNorm are set.
 func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer, chunk int) *ScoreRun {
 	n, np := len(nodes), len(buf.active)
-	buf.totals = grow(buf.totals, n)
+	buf.totals = GrowAligned(buf.totals, n)
 	buf.best, buf.ties = -1, 0
-	buf.scores = grow(buf.scores, np*n)
+	stride := alignedStride(n)
+	buf.scores = GrowAligned(buf.scores, np*stride)
 	chunks := (n + chunk - 1) / chunk
-	stride := (np + 7) &^ 7 // a chunk's highest scores fill whole cache lines
-	buf.chunkMax = grow(buf.chunkMax, chunks*stride)
+	maxStride := alignedStride(np) // a chunk's highest scores fill whole cache lines
+	buf.chunkMax = GrowAligned(buf.chunkMax, chunks*maxStride)
 	buf.chunkSums = grow(buf.chunkSums, chunks)
-	buf.normTmp = grow(buf.normTmp, n)
+	buf.normTmp = GrowAligned(buf.normTmp, n)
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run
 	*r = ScoreRun{p: p, buf: buf, n: n, chunks: chunks, chunk: chunk, nodes: nodes}
@@ -135,7 +136,7 @@ func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.P
 	}
 	r.job = buf.byMaxJob
 	*r.job = byMaxJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm,
-		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: stride, sums: buf.chunkSums, norm: buf.normTmp,
+		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: maxStride, stride: stride, sums: buf.chunkSums, norm: buf.normTmp,
 		highest: buf.highest, normalizes: r.normalizes}
 	r.job.fe.init(n)
 	return r
@@ -305,7 +306,8 @@ type byMaxJob struct {
 	nodes     []*cluster.NodeInfo
 	active    []int
 	maxNorm   []MaxNormalizer
-	scores    []int64 // plugin-major
+	scores    []int64 // plugin-major, stride per plugin
+	stride    int
 	totals    []int64
 	chunk     int
 	chunkMax  []int64
@@ -337,7 +339,7 @@ func (job *byMaxJob) work(lo, hi int) {
 // Normalize) and added too, and the chunk's best node is found, which
 // stands unless Normalize finds the cycle's highest scores differ.
 func (job *byMaxJob) score(lo, hi int) {
-	n, np := len(job.nodes), len(job.active)
+	np := len(job.active)
 	c := lo / job.chunk
 	job.sums[c].n = int32(hi - lo)
 	if hi <= lo {
@@ -348,7 +350,7 @@ func (job *byMaxJob) score(lo, hi int) {
 	if job.fe.past(lo) {
 		return
 	}
-	if !scoreChunk(job.p, job.ctx, job.state, job.pod, job.active, job.scores, job.nodes, lo, hi, &job.fe) {
+	if !scoreChunk(job.p, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, job.nodes, lo, hi, &job.fe) {
 		return
 	}
 	t := job.totals[lo:hi]
@@ -357,7 +359,7 @@ func (job *byMaxJob) score(lo, hi int) {
 		if job.maxNorm[j] != nil {
 			continue
 		}
-		if !addWeighted(t, job.scores[j*n+lo:j*n+hi], job.p.scoreWeights[k], !summed) {
+		if !addWeighted(t, job.scores[j*job.stride+lo:j*job.stride+hi], job.p.scoreWeights[k], !summed) {
 			job.outOfRange.Store(true)
 			return
 		}
@@ -369,7 +371,7 @@ func (job *byMaxJob) score(lo, hi int) {
 		if mn == nil {
 			continue
 		}
-		out := job.scores[j*n+lo : j*n+hi]
+		out := job.scores[j*job.stride+lo : j*job.stride+hi]
 		h := int64(0)
 		for _, sc := range out {
 			h = max(h, sc)
@@ -412,12 +414,11 @@ func (job *byMaxJob) sum(c int) {
 	if !job.stale(c) {
 		return
 	}
-	n := len(job.nodes)
 	lo := c * job.chunk
 	hi := lo + int(job.sums[c].n)
 	t := job.totals[lo:hi]
 	for j, k := range job.active {
-		out := job.scores[j*n+lo : j*n+hi]
+		out := job.scores[j*job.stride+lo : j*job.stride+hi]
 		var ok bool
 		if mn := job.maxNorm[j]; mn != nil {
 			ok = addNormalized(t, out, job.norm[lo:hi], mn, job.highest[j], job.p.scoreWeights[k], j == 0)
@@ -479,17 +480,16 @@ func addWeighted(totals, scores []int64, w int64, first bool) bool {
 }
 
 // scoreChunk runs the active plugins over nodes[lo:hi] into scores
-// (plugin-major, len(nodes) per plugin), each plugin over the whole chunk
+// (plugin-major, stride per plugin), each plugin over the whole chunk
 // (a BatchScorePlugin in one call). On failure it records in fe the
 // first failure in node order, and at that node in plugin order (the
 // error a node-by-node run reports first), and returns false.
-func scoreChunk(p *Profile, ctx context.Context, state *CycleState, pod *api.Pod, active []int, scores []int64, nodes []*cluster.NodeInfo, lo, hi int, fe *firstError) bool {
-	n := len(nodes)
+func scoreChunk(p *Profile, ctx context.Context, state *CycleState, pod *api.Pod, active []int, scores []int64, stride int, nodes []*cluster.NodeInfo, lo, hi int, fe *firstError) bool {
 	chunk := nodes[lo:hi]
 	failAt, failPlugin := len(chunk), -1
 	var failSt *Status
 	for j, k := range active {
-		out := scores[j*n+lo : j*n+hi]
+		out := scores[j*stride+lo : j*stride+hi]
 		if b := p.scoreBatch[k]; b != nil {
 			if f, st := b.ScoreNodes(ctx, state, pod, chunk, out); !st.IsSuccess() {
 				if f < 0 || f >= len(chunk) {

@@ -590,18 +590,14 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	}
 	chunks := (numAll + chunk - 1) / chunk
 	stride := bitStride(chunk)
-	if cap(fs.status) < numAll {
-		fs.status = make([]*framework.Status, numAll)
-	}
-	if cap(fs.passBits) < chunks*stride {
-		fs.passBits = make([]uint64, chunks*stride)
-	}
+	fs.status = framework.GrowAligned(fs.status, numAll)
+	fs.passBits = framework.GrowAligned(fs.passBits, chunks*stride)
 	if cap(fs.chunkCnt) < chunks {
 		fs.chunkCnt = make([]int32, chunks)
 		fs.chunkEnd = make([]bool, chunks)
 	}
 	if cap(fs.chunkPass) < chunks*passStride {
-		fs.chunkPass = make([]uint32, chunks*passStride)
+		fs.chunkPass = framework.GrowAligned(fs.chunkPass, chunks*passStride)
 	}
 	status, passBits := fs.status[:numAll], fs.passBits[:chunks*stride]
 	chunkCnt, chunkEnd, chunkPass := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks], fs.chunkPass[:chunks*passStride]
@@ -616,9 +612,7 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	if eager {
 		if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); st.IsSuccess() {
 			s.preScored = true
-			if cap(fs.pos) < numAll {
-				fs.pos = make([]*cluster.NodeInfo, numAll)
-			}
+			fs.pos = framework.GrowAligned(fs.pos, numAll)
 			run = prof.NewScoreRun(ctx, state, pod, fs.pos[:numAll], &s.scoreBuf, chunk)
 		}
 	}
