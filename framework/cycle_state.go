@@ -29,6 +29,9 @@ type CycleState struct {
 	// node, need not look names up.
 	skip filterSkip
 
+	// parent, if set, is read for the keys c does not hold (see Child).
+	parent *CycleState
+
 	// Skip sets of an earlier cycle, emptied by Reset, for the next
 	// RunPreFilterPlugins and RunPreScorePlugins to fill.
 	spareFilterSkip, spareScoreSkip map[string]struct{}
@@ -66,6 +69,21 @@ func (c *CycleState) Reset() {
 	c.spareScoreSkip = spare(c.SkipScorePlugins, c.spareScoreSkip)
 	c.SkipFilterPlugins, c.SkipScorePlugins = nil, nil
 	c.skip = filterSkip{}
+	c.parent = nil
+}
+
+// Child returns dst (a new state if nil), reset, as a state that holds
+// its own values and skip sets and reads c for the keys it does not
+// hold. Writing to the child leaves c as it is, so a cycle can run
+// PreScore into a child while other goroutines still read c in Filter.
+func (c *CycleState) Child(dst *CycleState) *CycleState {
+	if dst == nil {
+		dst = NewCycleState()
+	} else {
+		dst.Reset()
+	}
+	dst.parent = c
+	return dst
 }
 
 // spare returns used, emptied, or else old.
@@ -116,6 +134,9 @@ func (c *CycleState) Read(k StateKey) (StateData, bool) {
 			return c.values[i], true
 		}
 	}
+	if c.parent != nil {
+		return c.parent.Read(k)
+	}
 	return nil, false
 }
 
@@ -135,7 +156,7 @@ func (c *CycleState) Clone() *CycleState {
 	if c == nil {
 		return nil
 	}
-	n := &CycleState{keys: append([]StateKey(nil), c.keys...), values: make([]StateData, len(c.values))}
+	n := &CycleState{keys: append([]StateKey(nil), c.keys...), values: make([]StateData, len(c.values)), parent: c.parent.Clone()}
 	for i, v := range c.values {
 		if v != nil {
 			n.values[i] = v.Clone()

@@ -7,6 +7,7 @@ import (
 	"maps"
 	mbits "math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -154,20 +155,19 @@ type Scheduler struct {
 	// minParallelNodes is the package's constant; tests lower it.
 	minParallelNodes int
 
-	// The cycle's eager scoring (see findNodesThatPassFilters), and
-	// whether PreScore already ran.
-	eager     eagerRun
-	preScored bool
+	// The cycle's eager scoring (see findNodesThatPassFilters).
+	eager eagerRun
 
 	// per-cycle scratch, reused
-	state    *framework.CycleState
-	nts      *framework.NodeToStatus // nil once a FitError took it
-	absent   *framework.Status       // the default status of absent nodes
-	nodeList cluster.NodeList
-	scoreBuf framework.ScoreBuffer
-	filter   filterScratch
-	one      [1]*cluster.NodeInfo
-	heap     scoreHeap
+	state      *framework.CycleState
+	scoreState *framework.CycleState   // eager scoring's child of state
+	nts        *framework.NodeToStatus // nil once a FitError took it
+	absent     *framework.Status       // the default status of absent nodes
+	nodeList   cluster.NodeList
+	scoreBuf   framework.ScoreBuffer
+	filter     filterScratch
+	one        [1]*cluster.NodeInfo
+	heap       scoreHeap
 }
 
 // New returns a Scheduler deciding over snapshot. Assume adds pods to the
@@ -356,7 +356,7 @@ func (s *Scheduler) schedulePod(ctx context.Context, prof *framework.Profile, st
 	if numAll == 0 {
 		return ErrNoNodesAvailable
 	}
-	s.eager, s.preScored = eagerRun{}, false
+	s.eager = eagerRun{}
 	feasible, diag, nrej, err := s.findNodesThatFitPod(ctx, prof, state, pod, view, !diagnose)
 	eager := s.eager
 	s.eager = eagerRun{}
@@ -545,13 +545,15 @@ type filterScratch struct {
 //
 // With eager set, when every node is to be filtered (so every node that
 // passes is scored), no pod is nominated and the profile's scoring
-// plugins allow it (framework.Profile.ScoresEagerly), it runs PreScore
-// first and scores each chunk's passing nodes right after filtering the
-// chunk, on the same goroutine, while their data is in its cache; the
-// run is left in s.eager and s.preScored is set. Upstream runs PreScore
-// after Filter and only when two or more nodes fit; for such plugins
-// that makes no difference, and a PreScore that fails here is run again
-// in its place, which reports it as upstream does.
+// plugins allow it (framework.Profile.ScoresEagerly), it scores each
+// chunk's passing nodes right after filtering the chunk, on the same
+// goroutine, while their data is in its cache; the run is left in
+// s.eager. PreScore runs first, into a child of the cycle's state, while
+// helpers already filter; a helper scores its chunks once the run is
+// published. Upstream runs PreScore after Filter and only when two or
+// more nodes fit; for such plugins that makes no difference, and a
+// PreScore that fails here runs again in its place (the cycle then
+// scores after Filter), which reports it as upstream does.
 func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, diag *framework.Diagnosis, nodes []*cluster.NodeInfo, eager bool) ([]*cluster.NodeInfo, int, error) {
 	numAll := len(nodes)
 	numToFind := int(s.numFeasibleNodesToFind(prof.PercentageOfNodesToScore(), int32(numAll)))
@@ -608,30 +610,35 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	}
 	pass := fs.pass
 
-	var run *framework.ScoreRun
+	// With eager scoring, helpers are offered the pass at once (they
+	// filter while PreScore runs); otherwise once the calling goroutine
+	// has filtered a chunk, so that a pass that finds its nodes quickly
+	// stays on one goroutine.
+	offerLater := helpers
 	if eager {
-		if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); st.IsSuccess() {
-			s.preScored = true
-			fs.pos = framework.GrowAligned(fs.pos, numAll)
-			run = prof.NewScoreRun(ctx, state, pod, fs.pos[:numAll], &s.scoreBuf, chunk)
-		}
-	}
-
-	helpAfter := chunk
-	if run != nil {
-		helpAfter = 0
+		fs.pos = framework.GrowAligned(fs.pos, numAll)
+		offerLater = 0
 	}
 	j := &fs.job
 	*j = filterJob{
 		prof: prof, ctx: ctx, state: state, pod: pod, nodes: nodes, nominated: s.nominated, done: ctx.Done(),
 		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
 		passBits: passBits, stride: stride, chunkPass: chunkPass, pass: pass, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
-		helpersWanted: helpers, helpAfter: helpAfter, helpers: &fs.helpers,
-		fromBack: numToFind == numAll, score: run, pos: fs.pos,
+		helpersWanted: offerLater, helpAfter: chunk, helpers: &fs.helpers,
+		fromBack: numToFind == numAll, eager: eager, pos: fs.pos,
 	}
 	j.limit.Store(int64(numAll))
 	j.firstFailed.Store(int64(numAll))
 	j.deal.Reset(chunks)
+	var run *framework.ScoreRun
+	if eager {
+		// Helpers start filtering now; they score once the run is
+		// published.
+		if helpers > 0 {
+			framework.OfferHelp(j, helpers, j.helpers)
+		}
+		run = s.startEagerScoring(ctx, prof, state, pod, nodes, chunk, j)
+	}
 	j.run(true)
 	j.helpers.Wait()
 
@@ -722,6 +729,20 @@ func (s *Scheduler) findNodesThatPassFilters(ctx context.Context, prof *framewor
 	return feasible, rejectedCount, err
 }
 
+// startEagerScoring runs PreScore into a child of state and starts the
+// score run over j's chunks, and publishes it to j's goroutines (nil when
+// PreScore fails or the plugins cannot be scored by chunks: the cycle
+// then scores after Filter). It publishes even if a plugin panics, so
+// that no helper waits for ever.
+func (s *Scheduler) startEagerScoring(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, chunk int, j *filterJob) (run *framework.ScoreRun) {
+	defer func() { j.publish(run) }()
+	s.scoreState = state.Child(s.scoreState)
+	if st := prof.RunPreScorePlugins(ctx, s.scoreState, pod, nodes); !st.IsSuccess() {
+		return nil
+	}
+	return prof.NewScoreRun(ctx, s.scoreState, pod, j.pos[:len(nodes)], &s.scoreBuf, chunk)
+}
+
 // filterJob is one filtering pass of findNodesThatPassFilters, run by one
 // or more goroutines: each takes the next chunk of nodes in rotation
 // order, records every node's outcome, and then advances the prefix of
@@ -762,10 +783,14 @@ type filterJob struct {
 	mu                sync.Mutex
 	prefix, prefixFit int
 
-	// score, when set, scores each chunk's passing nodes, placed first in
-	// the chunk's part of pos, right after the chunk is filtered.
-	score *framework.ScoreRun
-	pos   []*cluster.NodeInfo
+	// eager is set when the calling goroutine publishes a score run
+	// (publish): each goroutine then scores each chunk's passing nodes,
+	// placed first in the chunk's part of pos, right after filtering the
+	// chunk, if the run published is not nil.
+	eager     bool
+	pos       []*cluster.NodeInfo
+	published atomic.Bool
+	scoreRun  atomic.Pointer[framework.ScoreRun]
 
 	// helpersWanted is how many helpers the calling goroutine offers
 	// the job to once it has filtered helpAfter nodes with chunks left,
@@ -885,8 +910,10 @@ func (j *filterJob) run(first bool) {
 					}
 				}
 			}
-			if j.score != nil {
-				j.scoreChunk(c, lo, end, &bits)
+			if j.eager {
+				if r := j.awaitRun(); r != nil {
+					j.scoreChunk(r, c, lo, end, &bits)
+				}
 			}
 		} else {
 			for i := lo; i < end; i++ {
@@ -918,7 +945,7 @@ func (j *filterJob) run(first bool) {
 // rotation order) whose bits are set first in the chunk's part of pos and
 // scores them. A node already in its place is not written again, so that
 // the line stays with the CPUs that read it.
-func (j *filterJob) scoreChunk(c, lo, end int, bits *[maxChunkWords]uint64) {
+func (j *filterJob) scoreChunk(r *framework.ScoreRun, c, lo, end int, bits *[maxChunkWords]uint64) {
 	numAll := len(j.nodes)
 	k := lo
 	ni := (j.start + lo) % numAll
@@ -934,7 +961,24 @@ func (j *filterJob) scoreChunk(c, lo, end int, bits *[maxChunkWords]uint64) {
 		}
 		k++
 	}
-	j.score.ScoreFirst(c, k-lo)
+	r.ScoreFirst(c, k-lo)
+}
+
+// publish makes run the pass's score run.
+func (j *filterJob) publish(run *framework.ScoreRun) {
+	j.scoreRun.Store(run)
+	j.published.Store(true)
+}
+
+// awaitRun returns the published score run, polling until there is one
+// (the calling goroutine publishes it right after PreScore).
+func (j *filterJob) awaitRun() *framework.ScoreRun {
+	for i := 1; !j.published.Load(); i++ {
+		if i%1024 == 0 {
+			runtime.Gosched()
+		}
+	}
+	return j.scoreRun.Load()
 }
 
 // Each chunk records its outcome in cache lines of its own, so that
@@ -1001,9 +1045,7 @@ func (s *Scheduler) prioritizeNodes(ctx context.Context, prof *framework.Profile
 		}
 		return totals, scores, 0, 0, nil
 	}
-	if s.preScored {
-		// Run before Filter (findNodesThatPassFilters).
-	} else if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); !st.IsSuccess() {
+	if st := prof.RunPreScorePlugins(ctx, state, pod, nodes); !st.IsSuccess() {
 		return nil, nil, 0, 0, st.AsError()
 	}
 	if !diagnose {
