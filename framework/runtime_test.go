@@ -748,3 +748,52 @@ func TestCycleStateReset(t *testing.T) {
 		t.Errorf("skipped filter ran: %v", st)
 	}
 }
+
+// intState is a StateData for the CycleState tests.
+type intState int
+
+func (s intState) Clone() framework.StateData { return s }
+
+// A child state reads its parent for what it does not hold; its writes
+// and skip sets stay its own; a clone of it reads a clone of the parent.
+func TestCycleStateChild(t *testing.T) {
+	parent := framework.NewCycleState()
+	parent.Write("a", intState(1))
+	parent.Write("b", intState(2))
+	child := parent.Child(nil)
+	child.Write("b", intState(20))
+	child.Write("c", intState(30))
+	child.SkipScorePlugins = set("x")
+	read := func(s *framework.CycleState, k framework.StateKey) any {
+		v, ok := s.Read(k)
+		if !ok {
+			return nil
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		s    *framework.CycleState
+		k    framework.StateKey
+		want any
+	}{
+		{child, "a", intState(1)}, {child, "b", intState(20)}, {child, "c", intState(30)},
+		{parent, "b", intState(2)}, {parent, "c", nil},
+	} {
+		if got := read(tc.s, tc.k); got != tc.want {
+			t.Errorf("Read(%q) = %v, want %v", tc.k, got, tc.want)
+		}
+	}
+	if parent.SkipScorePlugins != nil {
+		t.Error("child's skip set reached the parent")
+	}
+	clone := child.Clone()
+	parent.Write("a", intState(100))
+	if got := read(clone, "a"); got != intState(1) {
+		t.Errorf("clone reads %v for the parent's key, want its own copy 1", got)
+	}
+	// Child reuses dst, reset.
+	again := parent.Child(child)
+	if again != child || read(again, "c") != nil || read(again, "a") != intState(100) {
+		t.Errorf("reused child: %v %v", read(again, "c"), read(again, "a"))
+	}
+}
