@@ -250,6 +250,20 @@ func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 		return a
 	}
 	res, err := s.ScheduleWithDiagnosis(context.Background(), in.Pod)
+	// Schedule without diagnosis takes other paths (nodes scored as they
+	// pass Filter, helpers at parallelism 2): it must decide the same.
+	for _, par := range []int{1, 2} {
+		plain, perr := scheduler.New(snap, scheduler.WithProfiles(cfg), scheduler.WithParallelism(par), scheduler.WithPercentageOfNodesToScore(100))
+		if perr != nil {
+			a.Err = perr.Error()
+			return a
+		}
+		pres, perr := plain.Schedule(context.Background(), in.Pod)
+		if fmt.Sprint(perr) != fmt.Sprint(err) || pres.Node != res.Node {
+			a.Err = fmt.Sprintf("Schedule at parallelism %d chose %q (error %v), ScheduleWithDiagnosis %q (error %v)", par, pres.Node, perr, res.Node, err)
+			return a
+		}
+	}
 	var fe *framework.FitError
 	switch {
 	case errors.As(err, &fe):
