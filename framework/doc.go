@@ -12,6 +12,16 @@
 // with the totals (ScoreBuffer.Best). Results are those of running each
 // plugin node by node, which the tests pin.
 //
+// A scheduler can also score nodes as they pass Filter when every
+// PreScore and Score plugin is an EagerScorer (Profile.ScoresEagerly):
+// it runs PreScore first, into a child of the cycle's state
+// (CycleState.Child), filters a chunk with RunFilterPluginsOnNodesBits
+// and scores the chunk's passing nodes at once with a ScoreRun
+// (ScoreFirst), each chunk summed with its own highest scores; Normalize
+// then re-sums only the chunks whose highest scores were not the
+// cycle's. Buffers that goroutines fill chunk by chunk start on cache
+// lines (GrowAligned), so that no two CPUs write one line.
+//
 // Parallel passes use a process-wide pool of helper goroutines
 // (OfferHelp, HelpGroup, ChunkDealer): an idle helper polls for 100 µs
 // before it parks, so that back-to-back cycles do not pay a wake-up

@@ -15,6 +15,18 @@
 // per-node statuses of a Diagnosis only when no node fits, since a cycle
 // that finds a node drops them.
 //
+// When every node is to be scored (percentageOfNodesToScore 100, or
+// fewer than 100 nodes), no pod is nominated, and the profile's scoring
+// plugins allow it (framework.EagerScorer: all the built-in ones do), a
+// cycle without diagnosis scores each chunk of nodes right after
+// filtering it, on the same goroutine: PreScore runs before Filter, into
+// a child of the cycle's state, while helpers already filter. Upstream
+// runs PreScore after Filter and only when two or more nodes fit; the
+// decision is the same (a PreScore error is reported only then, as
+// upstream does). ScheduleWithDiagnosis scores after Filter, as upstream.
+// A cycle's CycleState and NodeToStatus are reused by the next cycle
+// unless a FitError takes them.
+//
 // Assume adds a placement to the snapshot. The scheduling queue (Enqueue,
 // RunQueue, Simulate) orders pods with the profile's QueueSort plugin
 // (PrioritySort: priority, then arrival), holds back gated pods
