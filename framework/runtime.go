@@ -285,8 +285,9 @@ func (p *Profile) filterOnNodes(ctx context.Context, state *CycleState, pod *api
 			} else if skipped(state.SkipFilterPlugins, name) {
 				continue
 			}
+			// out is all nil here: the loops below set every entry they
+			// look at back to nil.
 			out := sc.out[:len(live)]
-			clear(out)
 			if b := p.filterBatch[i]; b != nil {
 				b.FilterNodes(ctx, state, pod, live, out)
 			} else {
@@ -296,9 +297,12 @@ func (p *Profile) filterOnNodes(ctx context.Context, state *CycleState, pod *api
 			}
 			first := -1
 			for j, st := range out {
-				if !st.IsSuccess() {
-					first = j
-					break
+				if st != nil {
+					if st.code != Success {
+						first = j
+						break
+					}
+					out[j] = nil // a Success status
 				}
 			}
 			if first < 0 {
@@ -321,6 +325,7 @@ func (p *Profile) filterOnNodes(ctx context.Context, state *CycleState, pod *api
 			w := first
 			for j := first; j < len(out); j++ {
 				st := out[j]
+				out[j] = nil
 				if st.IsSuccess() {
 					sc.nodes[w], sc.idx[w] = sc.nodes[j], sc.idx[j]
 					w++
@@ -356,9 +361,21 @@ func (p *Profile) filterOnNodes(ctx context.Context, state *CycleState, pod *api
 			if !compacted {
 				setBits(passed, off+lo, hi-lo)
 			} else {
+				// The indexes ascend: gather each word's bits before
+				// storing it.
+				cur, acc := -1, uint64(0)
 				for _, i := range sc.idx[:len(live)] {
 					b := off + i
-					passed[b>>6] |= 1 << (b & 63)
+					if w := b >> 6; w != cur {
+						if cur >= 0 {
+							passed[cur] |= acc
+						}
+						cur, acc = w, 0
+					}
+					acc |= 1 << (b & 63)
+				}
+				if cur >= 0 {
+					passed[cur] |= acc
 				}
 			}
 		}
