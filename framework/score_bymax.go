@@ -123,7 +123,7 @@ func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.P
 	chunks := (n + chunk - 1) / chunk
 	maxStride := alignedStride(np) // a chunk's highest scores fill whole cache lines
 	buf.chunkMax = GrowAligned(buf.chunkMax, chunks*maxStride)
-	buf.chunkSums = grow(buf.chunkSums, chunks)
+	buf.chunkSums = GrowAligned(buf.chunkSums, chunks)
 	buf.normTmp = GrowAligned(buf.normTmp, n)
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run

@@ -249,7 +249,7 @@ const minParallelNodes = 256
 // node, so that 64 nodes are some 2.5 µs, long enough next to handing
 // out a chunk (a cache line between CPUs) and short enough that the
 // goroutines finish close together.
-var eagerChunk = 64
+const eagerChunk = 64
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
