@@ -9,7 +9,8 @@
 // kube-scheduler's.
 //
 // Large cycles are shared with helper goroutines (framework.OfferHelp):
-// filtering from 256 nodes, scoring from 2,000. The result never depends
+// filtering (and eager scoring, below) from 256 nodes, a separate score
+// pass from 2,000. The result never depends
 // on it: a parallel pass gives what one goroutine gives, node for node.
 // A filter pass records which nodes passed as bits and builds the
 // per-node statuses of a Diagnosis only when no node fits, since a cycle

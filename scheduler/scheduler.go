@@ -239,9 +239,11 @@ type handle struct{ s *Scheduler }
 // with helper goroutines: below it, handing chunks between CPUs (each
 // hand-over moves a few cache lines between them, about 250 ns each on
 // the 2-vCPU machine BENCHMARKS.md describes) costs more than it saves.
-// The cycle's goroutine filters one chunk, then offers the rest. (Scoring
-// has its own threshold, framework's minParallelPieces, higher because a
-// score pass hands over twice.)
+// The cycle's goroutine filters one chunk, then offers the rest (with
+// eager scoring, it offers the pass at once, and the helpers score the
+// chunks they filter). A separate score pass has its own threshold,
+// framework's minParallelPieces, higher because it is a hand-over of its
+// own.
 const minParallelNodes = 256
 
 // eagerChunk is the chunk size of a parallel filtering pass that also
