@@ -158,6 +158,17 @@ func TestObjectsLookups(t *testing.T) {
 	if v := s.View(); v.Generation() < o2.Generation() {
 		t.Errorf("view generation %d below the objects' %d", v.Generation(), o2.Generation())
 	}
+	claim := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Namespace: "a", Name: "data"},
+		Spec: api.PersistentVolumeClaimSpec{Resources: api.VolumeResourceRequirements{Requests: api.ResourceList{api.ResourceStorage: mustQ("1Gi")}}}}
+	if err := s.AddObject(claim); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := GetObject[api.PersistentVolumeClaim](s.Objects(), "a", "data"); !ok || got != claim {
+		t.Errorf("claim a/data = %v, %v", got, ok)
+	}
+	if _, ok := GetObject[api.PersistentVolumeClaim](o2, "a", "data"); ok {
+		t.Error("claim visible in a view taken before it was added")
+	}
 	var nilObjects *Objects
 	if _, ok := GetObject[api.Service](nilObjects, "a", "m"); ok || nilObjects.Len(KindService) != 0 || ListObjects[api.Service](nilObjects, "a") != nil {
 		t.Error("nil Objects not empty")
