@@ -1,0 +1,3 @@
+package manifest
+
+var knownUnmodelled = map[string][]string{}
