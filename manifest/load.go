@@ -128,6 +128,9 @@ func NewCluster(objs *Objects, rep *Report) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := snap.AddObjects(objs.storeObjects()...); err != nil {
+		return nil, err
+	}
 	return &Cluster{Snapshot: snap, Pending: pending, Objects: objs, Report: rep}, nil
 }
 

@@ -117,8 +117,94 @@ type Objects struct {
 	LimitRanges []*api.LimitRange
 	// PodDisruptionBudgets that preemption respects.
 	PodDisruptionBudgets []*api.PodDisruptionBudget
+	// ResourceQuotas of namespaces.
+	ResourceQuotas []*api.ResourceQuota
+
+	// Workloads: spreading reads their selectors; ExpandWorkloads makes
+	// the pods their controllers would create.
+	Services               []*api.Service
+	ReplicationControllers []*api.ReplicationController
+	ReplicaSets            []*api.ReplicaSet
+	StatefulSets           []*api.StatefulSet
+	Deployments            []*api.Deployment
+	DaemonSets             []*api.DaemonSet
+	Jobs                   []*api.Job
+	CronJobs               []*api.CronJob
+
+	// Storage objects the volume plugins read.
+	PersistentVolumes      []*api.PersistentVolume
+	PersistentVolumeClaims []*api.PersistentVolumeClaim
+	StorageClasses         []*api.StorageClass
+	CSINodes               []*api.CSINode
+	CSIDrivers             []*api.CSIDriver
+	CSIStorageCapacities   []*api.CSIStorageCapacity
 
 	sources map[any]Source
+}
+
+// storeObjects are the objects for the snapshot's object store: all but
+// nodes and pods.
+func (o *Objects) storeObjects() []any {
+	var out []any
+	add := func(objs ...any) { out = append(out, objs...) }
+	for _, x := range o.Namespaces {
+		add(x)
+	}
+	for _, x := range o.PriorityClasses {
+		add(x)
+	}
+	for _, x := range o.LimitRanges {
+		add(x)
+	}
+	for _, x := range o.PodDisruptionBudgets {
+		add(x)
+	}
+	for _, x := range o.ResourceQuotas {
+		add(x)
+	}
+	for _, x := range o.Services {
+		add(x)
+	}
+	for _, x := range o.ReplicationControllers {
+		add(x)
+	}
+	for _, x := range o.ReplicaSets {
+		add(x)
+	}
+	for _, x := range o.StatefulSets {
+		add(x)
+	}
+	for _, x := range o.Deployments {
+		add(x)
+	}
+	for _, x := range o.DaemonSets {
+		add(x)
+	}
+	for _, x := range o.Jobs {
+		add(x)
+	}
+	for _, x := range o.CronJobs {
+		add(x)
+	}
+	for _, x := range o.PersistentVolumes {
+		add(x)
+	}
+	for _, x := range o.PersistentVolumeClaims {
+		add(x)
+	}
+	for _, x := range o.StorageClasses {
+		add(x)
+	}
+	for _, x := range o.CSINodes {
+		add(x)
+	}
+	for _, x := range o.CSIDrivers {
+		add(x)
+	}
+	for _, x := range o.CSIStorageCapacities {
+		add(x)
+	}
+	return out
 }
 
 // Source returns where obj (a pointer held by these Objects) was read.
@@ -191,6 +277,29 @@ func kinds() []kindInfo {
 		}),
 		kindOf("policy", "v1", "PodDisruptionBudget", true, func(o *Objects, x *api.PodDisruptionBudget) {
 			o.PodDisruptionBudgets = append(o.PodDisruptionBudgets, x)
+		}),
+		kindOf("", "v1", "ResourceQuota", true, func(o *Objects, x *api.ResourceQuota) { o.ResourceQuotas = append(o.ResourceQuotas, x) }),
+		kindOf("", "v1", "Service", true, func(o *Objects, x *api.Service) { o.Services = append(o.Services, x) }),
+		kindOf("", "v1", "ReplicationController", true, func(o *Objects, x *api.ReplicationController) {
+			o.ReplicationControllers = append(o.ReplicationControllers, x)
+		}),
+		kindOf("apps", "v1", "ReplicaSet", true, func(o *Objects, x *api.ReplicaSet) { o.ReplicaSets = append(o.ReplicaSets, x) }),
+		kindOf("apps", "v1", "StatefulSet", true, func(o *Objects, x *api.StatefulSet) { o.StatefulSets = append(o.StatefulSets, x) }),
+		kindOf("apps", "v1", "Deployment", true, func(o *Objects, x *api.Deployment) { o.Deployments = append(o.Deployments, x) }),
+		kindOf("apps", "v1", "DaemonSet", true, func(o *Objects, x *api.DaemonSet) { o.DaemonSets = append(o.DaemonSets, x) }),
+		kindOf("batch", "v1", "Job", true, func(o *Objects, x *api.Job) { o.Jobs = append(o.Jobs, x) }),
+		kindOf("batch", "v1", "CronJob", true, func(o *Objects, x *api.CronJob) { o.CronJobs = append(o.CronJobs, x) }),
+		kindOf("", "v1", "PersistentVolume", false, func(o *Objects, x *api.PersistentVolume) {
+			o.PersistentVolumes = append(o.PersistentVolumes, x)
+		}),
+		kindOf("", "v1", "PersistentVolumeClaim", true, func(o *Objects, x *api.PersistentVolumeClaim) {
+			o.PersistentVolumeClaims = append(o.PersistentVolumeClaims, x)
+		}),
+		kindOf("storage.k8s.io", "v1", "StorageClass", false, func(o *Objects, x *api.StorageClass) { o.StorageClasses = append(o.StorageClasses, x) }),
+		kindOf("storage.k8s.io", "v1", "CSINode", false, func(o *Objects, x *api.CSINode) { o.CSINodes = append(o.CSINodes, x) }),
+		kindOf("storage.k8s.io", "v1", "CSIDriver", false, func(o *Objects, x *api.CSIDriver) { o.CSIDrivers = append(o.CSIDrivers, x) }),
+		kindOf("storage.k8s.io", "v1", "CSIStorageCapacity", true, func(o *Objects, x *api.CSIStorageCapacity) {
+			o.CSIStorageCapacities = append(o.CSIStorageCapacities, x)
 		}),
 	}
 }
@@ -442,6 +551,7 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 	ptr := obj.Interface()
 	r.objs.sources[ptr] = src
 	ki.add(&r.objs, ptr)
+
 }
 
 // ReadFiles reads the paths (files, folders, "-" for stdin) with a new
