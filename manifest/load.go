@@ -43,7 +43,7 @@ func Load(ctx context.Context, opts Options, paths ...string) (*Cluster, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return NewCluster(objs, rep)
+	return NewCluster(objs, rep, opts)
 }
 
 // IsStored reports whether a pod has been through an API server: it has a
@@ -63,7 +63,19 @@ func IsStored(p *api.Pod) bool {
 // LimitRanger) and validation; those rejected are reported and left out.
 // Pods in phase Succeeded or Failed are counted and left out, as the
 // scheduler ignores them.
-func NewCluster(objs *Objects, rep *Report) (*Cluster, error) {
+//
+// With opts.ExpandWorkloads, the pods the workload controllers would
+// create are added as new pods after those read: a ReplicaSet's (or
+// ReplicationController's) `<name>-<5 random characters>`; a Deployment
+// that owns no ReplicaSet among the objects, through a ReplicaSet
+// `<deployment>-<pod-template-hash>`; a StatefulSet's `<name>-<ordinal>`
+// with its claims `<template>-<name>-<ordinal>`; a Job's
+// `<job>-<random>` (`<job>-<index>-<random>` with the completion index
+// label and annotation when Indexed); a DaemonSet's one per eligible node
+// without one, bound by the node affinity and tolerations the DaemonSet
+// controller adds. Random suffixes come from the API server's alphabet,
+// seeded by opts.Seed.
+func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	if rep == nil {
 		rep = &Report{Skipped: map[string]int{}}
 	}
@@ -80,7 +92,11 @@ func NewCluster(objs *Objects, rep *Report) (*Cluster, error) {
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
 	var bound, pending []*api.Pod
-	for _, p := range objs.Pods {
+	pods := objs.Pods
+	if opts.ExpandWorkloads {
+		pods = append(pods[:len(pods):len(pods)], newExpander(objs, opts.Seed).expand()...)
+	}
+	for _, p := range pods {
 		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
 			rep.TerminalPods++
 			continue
