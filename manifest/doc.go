@@ -25,4 +25,23 @@
 // knows and schedkit does not model are read silently, and what is below
 // them is not checked. Objects of kinds schedkit does not model are counted
 // in the Report, never dropped silently.
+//
+// Because kubectl reads YAML 1.1, an unquoted `n`, `y`, `no`, `on` or `off`
+// is a boolean: `name: n` is an error here as it is for kubectl
+// ("cannot unmarshal bool false into Go value of type string"); quote it.
+// Where kubectl would drop data silently, the reader reports it instead:
+// content after a "..." document end without a new "---" is a YAML error
+// (kubectl reads the first document of such a chunk only).
+//
+// Load (or NewCluster over objects already read) makes the cluster: nodes
+// and bound pods in a cluster.Snapshot, every other object in the
+// snapshot's object store, and the pending pods in the order
+// kube-scheduler's queue takes them (PrioritySort: higher priority first,
+// then arrival, for which reading order stands). Pods that have been
+// through an API server (uid, resourceVersion, creationTimestamp or
+// spec.priority set) are taken as stored; new pods are admitted
+// (admission.Admit) and validated, and those the API server would reject
+// are reported with its message while the others go on. With
+// Options.ExpandWorkloads, workloads add the pods their controllers would
+// create.
 package manifest
