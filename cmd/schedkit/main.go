@@ -24,9 +24,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/scheduler"
 )
 
@@ -79,37 +78,16 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	default:
 		return fmt.Errorf("simulate: -ties %q: want upstream or random", *ties)
 	}
-	objs, err := readManifests(files, stdin)
+	c, err := manifest.Load(context.Background(), manifest.Options{Stdin: stdin}, files...)
 	if err != nil {
 		return err
 	}
-	return simulate(objs, tb, *seed, int32(*pct), *explain, *asJSON, stdout)
+	return simulate(c, tb, *seed, int32(*pct), *explain, *asJSON, stdout)
 }
 
-func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, explain, asJSON bool, out io.Writer) error {
-	var bound, pending []*api.Pod
-	for _, p := range objs.Pods {
-		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
-			continue
-		}
-		if p.Spec.NodeName != "" {
-			a, err := admission.Admit(p, admission.Objects{PriorityClasses: objs.PriorityClasses})
-			if err != nil {
-				return err
-			}
-			bound = append(bound, a)
-			continue
-		}
-		a, err := admission.Admit(p, admission.Objects{PriorityClasses: objs.PriorityClasses, LimitRanges: objs.LimitRanges})
-		if err != nil {
-			return err
-		}
-		pending = append(pending, a)
-	}
-	snap, err := cluster.NewSnapshot(objs.Nodes, bound)
-	if err != nil {
-		return err
-	}
+func simulate(c *manifest.Cluster, tb scheduler.TieBreak, seed uint64, pct int32, explain, asJSON bool, out io.Writer) error {
+	snap, pending := c.Snapshot, c.Pending
+	nodes, bound := snap.NumNodes(), snap.NumPods()
 	opts := []scheduler.Option{scheduler.WithTieBreak(tb), scheduler.WithSeed(seed), scheduler.WithPercentageOfNodesToScore(pct), scheduler.WithDiagnosis(explain || asJSON)}
 	s, err := scheduler.New(snap, opts...)
 	if err != nil {
@@ -122,17 +100,18 @@ func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, expl
 	if asJSON {
 		return writeJSON(out, placements)
 	}
-	fmt.Fprintf(out, "cluster: %d nodes, %d bound pods; scheduling %d pending pods\n", len(objs.Nodes), len(bound), len(pending))
+	fmt.Fprintf(out, "cluster: %d nodes, %d bound pods; scheduling %d pending pods\n", nodes, bound, len(pending))
 	if tb == scheduler.TieBreakRandom {
 		fmt.Fprintf(out, "ties broken at random, seed %d\n", seed)
 	}
-	if len(objs.Skipped) > 0 {
-		var kinds []string
-		for k, n := range objs.Skipped {
-			kinds = append(kinds, fmt.Sprintf("%s×%d", k, n))
-		}
-		sort.Strings(kinds)
+	if kinds := c.Report.SkippedKinds(); len(kinds) > 0 {
 		fmt.Fprintf(out, "ignored kinds: %s\n", strings.Join(kinds, ", "))
+	}
+	for _, w := range c.Report.Warnings {
+		fmt.Fprintf(out, "warning: %s\n", w)
+	}
+	for _, r := range c.Report.Rejected {
+		fmt.Fprintf(out, "rejected: %s\n", r)
 	}
 	if len(placements) > 0 {
 		if nn := placements[0].Result.NotEvaluated; len(nn) > 0 {

@@ -33,6 +33,7 @@ var rank = map[string]int{
 	"priorities":           70,
 	"preemption":           80,
 	"scheduler":            90,
+	"manifest":             95, // files → objects → snapshot + pending pods; above scheduler, below commands
 	"cmd":                  100,
 	"examples":             100,
 	"internal":             100,
