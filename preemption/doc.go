@@ -12,8 +12,9 @@
 //     terminating pod on the nominated node."), unless the filters found
 //     the nominated node UnschedulableAndUnresolvable.
 //   - Candidates: the nodes whose filter status was Unschedulable (never
-//     UnschedulableAndUnresolvable), dry-run from a random offset, drawn
-//     from the scheduler's seeded source, until enough candidates are
+//     UnschedulableAndUnresolvable), in snapshot order (upstream: map
+//     order), dry-run from a random offset, drawn from the scheduler's
+//     seeded source, until enough candidates are
 //     found: max(numNodes*minCandidateNodesPercentage/100,
 //     minCandidateNodesAbsolute), at most numNodes, and at least one that
 //     violates no PodDisruptionBudget.
@@ -36,8 +37,9 @@
 //     priorities, the fewest victims, the latest start time of the
 //     highest-priority victims; a tie left after that is broken at random
 //     (upstream takes the first in Go map order), from the seeded source,
-//     among the tied nodes in name order — so a result depends on the seed
-//     and not on the order of the nodes.
+//     among the tied nodes in name order — so when every potential node is
+//     dry-run (up to minCandidateNodesAbsolute of them, 100 by default), a
+//     result depends on the seed and not on the order of the nodes.
 //   - The status message is upstream's, byte for byte: "preemption: found
 //     a potential placement for pod on node N, preempting K victims",
 //     "preemption: not eligible due to preemptionPolicy=Never.", or, when

@@ -139,7 +139,7 @@ func (pl *DefaultPreemption) Preempt(ctx context.Context, state *framework.Cycle
 		o.Status = framework.AsStatus(errors.New("no nodes available"))
 		return o
 	}
-	potential := nodesForStatusCode(allNodes, view, m, framework.Unschedulable)
+	potential := nodesForStatusCode(allNodes, m, framework.Unschedulable)
 	var errs []error
 	if len(potential) == 0 {
 		o.NodeStatuses = framework.NewDefaultNodeToStatus()
@@ -183,28 +183,19 @@ func CalculateNumCandidates(numNodes, pct, abs int32) int32 {
 	return n
 }
 
-// nodesForStatusCode is upstream's NodeToStatus.NodesForStatusCode: all
-// nodes with the code, in snapshot order when the absent nodes have it,
-// else the explicit nodes with it in name order (upstream: map order).
-func nodesForStatusCode(all []*cluster.NodeInfo, view *cluster.View, m framework.NodeToStatusReader, code framework.Code) []*cluster.NodeInfo {
-	var out []*cluster.NodeInfo
-	nts, ok := m.(*framework.NodeToStatus)
-	if !ok || nts.AbsentNodesStatus().Code() == code {
-		for _, ni := range all {
-			if m.Get(ni.Node().Name).Code() == code {
-				out = append(out, ni)
-			}
-		}
-		return out
+// nodesForStatusCode is upstream's NodeToStatus.NodesForStatusCode: the
+// nodes whose status has the code, in snapshot order (upstream lists the
+// explicit nodes in map order when the absent nodes lack the code).
+func nodesForStatusCode(all []*cluster.NodeInfo, m framework.NodeToStatusReader, code framework.Code) []*cluster.NodeInfo {
+	if nts, ok := m.(*framework.NodeToStatus); ok && nts.AbsentNodesStatus().Code() != code && nts.Len() == 0 {
+		return nil
 	}
-	nts.ForEachExplicitNode(func(name string, s *framework.Status) {
-		if s.Code() != code {
-			return
-		}
-		if ni, ok := view.Get(name); ok {
+	var out []*cluster.NodeInfo
+	for _, ni := range all {
+		if m.Get(ni.Node().Name).Code() == code {
 			out = append(out, ni)
 		}
-	})
+	}
 	return out
 }
 
@@ -229,6 +220,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile
 	violating := candidateList{cap: num}
 	o.NodeStatuses = framework.NewDefaultNodeToStatus()
 	var errs []error
+	var sc scratch
 	for i := range potential {
 		if ctx.Err() != nil {
 			break
@@ -236,7 +228,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile
 		ni := potential[(int(o.Offset)+i)%len(potential)]
 		name := ni.Node().Name
 		o.PotentialNodes = append(o.PotentialNodes, name)
-		victims, violations, st := selectVictimsOnNode(ctx, prof, state.Clone(), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
+		victims, violations, st := sc.selectVictims(ctx, prof, state.Clone(), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
 		if st.IsSuccess() && len(victims) != 0 {
 			c := Candidate{Node: name, Victims: victims, NumPDBViolations: violations}
 			if violations == 0 {

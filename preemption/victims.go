@@ -181,7 +181,20 @@ func FilterPodsWithPDBViolation(pods []*api.Pod, pdbs []PDB) (violating, nonViol
 }
 
 func filterPDBViolation(vs []victim, pdbs []pdbInfo) (violating, nonViolating []victim) {
-	allowed := make([]int32, len(pdbs))
+	return (&scratch{}).filterPDBViolation(vs, pdbs)
+}
+
+// filterPDBViolation splits vs in sc's memory: the slices returned are
+// valid until the next call.
+func (sc *scratch) filterPDBViolation(vs victimList, pdbs []pdbInfo) (violating, nonViolating victimList) {
+	if len(pdbs) == 0 {
+		return nil, vs
+	}
+	allowed := sc.allowed[:0]
+	for range pdbs {
+		allowed = append(allowed, 0)
+	}
+	sc.allowed = allowed
 	for i := range pdbs {
 		allowed[i] = pdbs[i].allowed
 	}
@@ -208,6 +221,7 @@ func filterPDBViolation(vs []victim, pdbs []pdbInfo) (violating, nonViolating []
 		}
 		return false
 	}
+	violating, nonViolating = sc.violating[:0], sc.nonViolating[:0]
 	for _, v := range vs {
 		if isViolating(v.pi.Pod) {
 			violating = append(violating, v)
@@ -215,6 +229,7 @@ func filterPDBViolation(vs []victim, pdbs []pdbInfo) (violating, nonViolating []
 			nonViolating = append(nonViolating, v)
 		}
 	}
+	sc.violating, sc.nonViolating = violating, nonViolating
 	return violating, nonViolating
 }
 
@@ -228,7 +243,26 @@ func SelectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *fr
 	return selectVictimsOnNode(ctx, prof, state, pod, nodeInfo, nominated, unwrap(pdbs))
 }
 
+// scratch is memory selectVictimsOnNode reuses from node to node.
+type scratch struct {
+	potential, victims, violating, nonViolating victimList
+	allowed                                     []int32
+}
+
+// victimList sorts victims with moreImportant. sort.Sort runs the same
+// algorithm as upstream's sort.Slice, so equally important victims end
+// in the same order.
+type victimList []victim
+
+func (l victimList) Len() int           { return len(l) }
+func (l victimList) Less(i, j int) bool { return moreImportant(&l[i], &l[j]) }
+func (l victimList) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
+
 func selectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
+	return (&scratch{}).selectVictims(ctx, prof, state, pod, nodeInfo, nominated, pdbs)
+}
+
+func (sc *scratch) selectVictims(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
 	remove := func(v *victim) *framework.Status {
 		if err := nodeInfo.RemovePod(v.pi.Pod); err != nil {
 			return framework.AsStatus(err)
@@ -240,7 +274,8 @@ func selectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *fr
 		return prof.RunPreFilterExtensionAddPod(ctx, state, pod, v.pi, nodeInfo)
 	}
 	prio := framework.PodPriority(pod)
-	var potential []victim
+	potential := sc.potential[:0]
+	defer func() { sc.potential = potential[:0] }()
 	for i, pi := range nodeInfo.Pods {
 		if framework.PodPriority(pi.Pod) < prio {
 			potential = append(potential, newVictim(pi, i))
@@ -257,12 +292,11 @@ func selectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *fr
 	if st := prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo, nominated); !st.IsSuccess() {
 		return nil, 0, st
 	}
-	// sort.Slice, as upstream, so that equally important victims end in
-	// the same order.
-	sort.Slice(potential, func(i, j int) bool { return moreImportant(&potential[i], &potential[j]) })
-	violatingV, nonViolatingV := filterPDBViolation(potential, pdbs)
+	sort.Sort(potential)
+	violatingV, nonViolatingV := sc.filterPDBViolation(potential, pdbs)
 
-	var victims []victim
+	victims := sc.victims[:0]
+	defer func() { sc.victims = victims[:0] }()
 	reprieve := func(v *victim) (bool, *framework.Status) {
 		if st := add(v); !st.IsSuccess() {
 			return false, st
@@ -292,7 +326,7 @@ func selectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *fr
 		}
 	}
 	if len(violatingV) != 0 && len(nonViolatingV) != 0 {
-		sort.Slice(victims, func(i, j int) bool { return moreImportant(&victims[i], &victims[j]) })
+		sort.Sort(victims)
 	}
 	out := make([]*api.Pod, len(victims))
 	for i := range victims {

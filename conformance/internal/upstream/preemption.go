@@ -65,16 +65,37 @@ type PreemptionAnswer struct {
 // "preemption: " prefix) is restated here; actuation (API calls) is not
 // run.
 func Preemption(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodDisruptionBudget, pod *api.Pod) PreemptionAnswer {
+	pf := NewPreemptionFramework(nodes, pods, pdbs, 1)
+	defer pf.Close()
+	return pf.Run(MustConvert[v1.Pod](pod), true)
+}
+
+// PreemptionFramework is upstream's framework with the table's plugins
+// and DefaultPreemption over one cluster, for repeated runs.
+type PreemptionFramework struct {
+	f      schedframework.Framework
+	pl     *defaultpreemption.DefaultPreemption
+	snap   *cache.Snapshot
+	pdbs   []*policy.PodDisruptionBudget
+	cancel context.CancelFunc
+}
+
+// Close stops the framework.
+func (pf *PreemptionFramework) Close() {
+	pf.cancel()
+	_ = pf.f.Close()
+}
+
+// NewPreemptionFramework builds the framework (Filter and dry runs with
+// the given parallelism).
+func NewPreemptionFramework(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodDisruptionBudget, parallelism int) *PreemptionFramework {
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	metrics.Register()
 	vn, vp := ConvertCluster(nodes, pods)
-	vpod := MustConvert[v1.Pod](pod)
 	var vpdbs []*policy.PodDisruptionBudget
 	for _, b := range pdbs {
 		vpdbs = append(vpdbs, MustConvert[policy.PodDisruptionBudget](b))
 	}
-
 	var pl *defaultpreemption.DefaultPreemption
 	reg := runtime.Registry{queuesort.Name: queuesort.New, defaultbinder.Name: defaultbinder.New,
 		defaultpreemption.Name: func(ctx context.Context, obj k8sruntime.Object, fh fwk.Handle) (fwk.Plugin, error) {
@@ -105,12 +126,19 @@ func Preemption(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodDisruptionBud
 	snap := cache.NewSnapshot(vp, vn)
 	factory := informers.NewSharedInformerFactory(clientsetfake.NewClientset(), 0)
 	f, err := runtime.NewFramework(ctx, reg, profile, runtime.WithSnapshotSharedLister(snap),
-		runtime.WithMutableSnapshotLister(snap), runtime.WithPodNominator(noNominator{}), runtime.WithInformerFactory(factory), runtime.WithParallelism(1))
+		runtime.WithMutableSnapshotLister(snap), runtime.WithPodNominator(noNominator{}), runtime.WithInformerFactory(factory), runtime.WithParallelism(parallelism))
 	if err != nil {
+		cancel()
 		panic(err)
 	}
-	defer f.Close()
+	return &PreemptionFramework{f: f, pl: pl, snap: snap, pdbs: vpdbs, cancel: cancel}
+}
 
+// Run is one failed cycle of vpod and DefaultPreemption's evaluation
+// (see Preemption); without detail, Candidates and Tied are left out.
+func (pf *PreemptionFramework) Run(vpod *v1.Pod, detail bool) PreemptionAnswer {
+	ctx := context.Background()
+	f, pl, snap, vpdbs := pf.f, pf.pl, pf.snap, pf.pdbs
 	// The failed cycle: PreFilter, then Filter on every node.
 	state := schedframework.NewCycleState()
 	allNodes, _ := snap.NodeInfos().List()
@@ -147,6 +175,7 @@ func Preemption(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodDisruptionBud
 	var candidates []preemption.Candidate
 	statuses := schedframework.NewDefaultNodeToStatus()
 	if len(potential) > 0 {
+		// Upstream draws the offset at random; these runs start at 0.
 		_, num := pl.GetOffsetAndNumCandidates(int32(len(potential)))
 		var derr error
 		candidates, statuses, derr = pl.Evaluator.DryRunPreemption(ctx, state, vpod, potential, vpdbs, 0, num)
@@ -171,6 +200,10 @@ func Preemption(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodDisruptionBud
 	best := pl.Evaluator.SelectCandidate(ctx, candidates)
 	out.Nominated, out.Code = best.Name(), fwk.Success.String()
 	out.Message = prefix(fmt.Sprintf("found a potential placement for pod on node %v, preempting %d victims", best.Name(), len(best.Victims().Pods)))
+	if !detail {
+		out.Candidates = nil
+		return out
+	}
 	key := func(c preemption.Candidate) [5]int64 {
 		v := c.Victims()
 		var sum int64
