@@ -65,23 +65,30 @@ func decodeStrict(data []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(js)) == 0 || string(bytes.TrimSpace(js)) == "null" {
+	more, err := decodeStrictJSON(js, v)
+	if err != nil {
+		return err
+	}
+	if problems = append(problems, more...); len(problems) > 0 {
+		return &StrictDecodingError{Problems: problems}
+	}
+	return nil
+}
+
+// decodeStrictJSON decodes JSON into v and returns the strict problems.
+func decodeStrictJSON(js []byte, v any) ([]string, error) {
+	if t := bytes.TrimSpace(js); len(t) == 0 || string(t) == "null" {
 		js = []byte("{}")
 	}
 	c := strictChecker{}
 	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
 	if err := c.check(dec, reflect.TypeOf(v).Elem(), ""); err != nil {
-		return err
+		return nil, err
 	}
 	if err := json.Unmarshal(js, v); err != nil {
-		return err
+		return nil, err
 	}
-	problems = append(problems, c.problems...)
-	if len(problems) > 0 {
-		return &StrictDecodingError{Problems: problems}
-	}
-	return nil
+	return c.problems, nil
 }
 
 // strictChecker walks a JSON document beside the Go type it decodes into
