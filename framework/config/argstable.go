@@ -25,6 +25,8 @@ func pluginArgsTypes() map[string]func() PluginArgs {
 		NodeResourcesFitName:                func() PluginArgs { return new(NodeResourcesFitArgs) },
 		NodeResourcesBalancedAllocationName: func() PluginArgs { return new(NodeResourcesBalancedAllocationArgs) },
 		NodeAffinityName:                    func() PluginArgs { return new(NodeAffinityArgs) },
+		NodeLabelName:                       func() PluginArgs { return new(NodeLabelArgs) },
+		ServiceAffinityName:                 func() PluginArgs { return new(ServiceAffinityArgs) },
 	}
 }
 

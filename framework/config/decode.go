@@ -53,6 +53,10 @@ func toJSON(data []byte) (out []byte, problems []string, err error) {
 	return out, problems, nil
 }
 
+// DecodeStrict decodes JSON or YAML data into v, a pointer, as
+// kube-scheduler's strict decoding does (see decodeStrict).
+func DecodeStrict(data []byte, v any) error { return decodeStrict(data, v) }
+
 // decodeStrict decodes JSON or YAML data into v, a pointer, the way
 // Kubernetes' strict decoding does: field names match case-sensitively;
 // unknown and repeated fields are collected into a StrictDecodingError

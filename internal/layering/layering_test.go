@@ -33,6 +33,7 @@ var rank = map[string]int{
 	"priorities":           70,
 	"preemption":           80,
 	"scheduler":            90,
+	"schedconfig":          95, // configuration files → scheduler options
 	"cmd":                  100,
 	"examples":             100,
 	"internal":             100,
