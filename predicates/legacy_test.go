@@ -85,4 +85,3 @@ func TestNodePressurePredicates(t *testing.T) {
 		})
 	}
 }
-

@@ -167,7 +167,7 @@ func priorityPlugins() map[string]point {
 		"MostRequestedPriority":       s(config.NodeResourcesFitName),
 		"LeastRequestedPriority":      s(config.NodeResourcesFitName),
 		"BalancedResourceAllocation":  s(config.NodeResourcesBalancedAllocationName),
-		config.EqualPriorityName:             s(config.EqualPriorityName),
+		config.EqualPriorityName:      s(config.EqualPriorityName),
 	}
 }
 
