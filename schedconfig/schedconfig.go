@@ -150,17 +150,31 @@ func profileConfig(kp *config.KubeSchedulerProfile) (framework.ProfileConfig, er
 	}
 	pc.Plugins = refs(plugins.MultiPoint.Enabled)
 	pc.Disabled = names(plugins.MultiPoint.Disabled)
+	for _, p := range plugins.PreScore.Enabled {
+		if slices.Contains(upstreamNoPreScore(), p.Name) {
+			return pc, fmt.Errorf("plugin %q does not extend PreScorePlugin plugin", p.Name)
+		}
+	}
+	preFilter := set(plugins.PreFilter)
+	for i, r := range preFilter.Enabled {
+		if slices.ContainsFunc(preFilter.Enabled[:i], func(x framework.PluginRef) bool { return x.Name == r.Name }) {
+			return pc, fmt.Errorf("plugin %q already registered as %q", r.Name, "PreFilterPlugin")
+		}
+	}
+	preFilter.Enabled = slices.DeleteFunc(preFilter.Enabled, func(r framework.PluginRef) bool {
+		return slices.Contains(upstreamOnlyPreFilter(), r.Name)
+	})
 	pc.ExtensionPoints = &framework.ExtensionPoints{
 		PreEnqueue: set(plugins.PreEnqueue),
 		QueueSort:  set(plugins.QueueSort),
-		PreFilter:  set(plugins.PreFilter),
+		PreFilter:  preFilter,
 		Filter:     set(plugins.Filter),
 		PostFilter: set(plugins.PostFilter),
 		PreScore:   set(plugins.PreScore),
 		Score:      set(plugins.Score),
 	}
-	if !hasBinder(pc.MergePlugins(), plugins.Bind) {
-		return pc, fmt.Errorf("at least one bind plugin is needed for profile with scheduler name %q", pc.SchedulerName)
+	if err := checkBind(pc.MergePlugins(), plugins.Bind, pc.SchedulerName); err != nil {
+		return pc, err
 	}
 	for _, e := range kp.PluginConfig {
 		if pc.PluginArgs == nil {
@@ -176,17 +190,54 @@ func profileConfig(kp *config.KubeSchedulerProfile) (framework.ProfileConfig, er
 	return pc, nil
 }
 
-// hasBinder reports whether the bind extension point ends up with a
-// plugin: DefaultBinder (the only bind plugin schedkit knows) from
-// multiPoint, unless the bind point disables it, or any plugin enabled
-// at the bind point.
-func hasBinder(multi []framework.PluginRef, bind config.PluginSet) bool {
-	if len(bind.Enabled) > 0 {
-		return true
+// upstreamOnlyPreFilter are kube-scheduler plugins with a PreFilter
+// (that only decides to skip their Filter) whose schedkit plugins have
+// none: enabling them at preFilter is accepted and does nothing.
+func upstreamOnlyPreFilter() []string {
+	return []string{config.NodeNameName, config.NodeUnschedulableName, config.TaintTolerationName}
+}
+
+// upstreamNoPreScore are kube-scheduler plugins without a PreScore whose
+// schedkit plugins have one (an optimisation their Score does without):
+// enabling them at preScore is an error, as upstream, and disabling them
+// there only skips the optimisation.
+func upstreamNoPreScore() []string { return []string{config.ImageLocalityName} }
+
+// checkBind checks the bind extension point as kube-scheduler's framework
+// builds it (schedkit runs no bind plugin): DefaultBinder is the only
+// kube-scheduler plugin that binds, so another of its plugins enabled at
+// bind is an error (plugins of other names are taken as binders), and
+// the point must end up with a plugin: DefaultBinder from multiPoint,
+// unless the bind point disables it, or one enabled there.
+func checkBind(multi []framework.PluginRef, bind config.PluginSet, profile string) error {
+	var enabled []string
+	for _, p := range bind.Enabled {
+		if p.Name != config.DefaultBinderName && (framework.IsInTreePlugin(p.Name) || isOptional(p.Name)) {
+			return fmt.Errorf("plugin %q does not extend BindPlugin plugin", p.Name)
+		}
+		if slices.Contains(enabled, p.Name) {
+			return fmt.Errorf("plugin %q already registered as %q", p.Name, "BindPlugin")
+		}
+		enabled = append(enabled, p.Name)
+	}
+	if len(enabled) > 0 {
+		return nil
 	}
 	disabled := names(bind.Disabled)
-	if slices.Contains(disabled, "*") || slices.Contains(disabled, config.DefaultBinderName) {
-		return false
+	if !slices.Contains(disabled, "*") && !slices.Contains(disabled, config.DefaultBinderName) &&
+		slices.ContainsFunc(multi, func(r framework.PluginRef) bool { return r.Name == config.DefaultBinderName }) {
+		return nil
 	}
-	return slices.ContainsFunc(multi, func(r framework.PluginRef) bool { return r.Name == config.DefaultBinderName })
+	return fmt.Errorf("at least one bind plugin is needed for profile with scheduler name %q", profile)
+}
+
+// isOptional reports whether name is one of schedkit's optional legacy
+// plugins (none of which binds).
+func isOptional(name string) bool {
+	switch name {
+	case config.NodeLabelName, config.ServiceAffinityName, config.NodePreferAvoidPodsName, config.EqualPriorityName,
+		config.CheckNodeMemoryPressureName, config.CheckNodeDiskPressureName, config.CheckNodePIDPressureName:
+		return true
+	}
+	return false
 }
