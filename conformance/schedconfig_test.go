@@ -193,6 +193,8 @@ func upstreamProfiles(data []byte) (map[string]profileAnswer, error) {
 				continue
 			}
 			if err := scheme.Scheme.Convert(pc.Args, v1args, nil); err != nil {
+				_ = f.Close()
+				cancel()
 				return nil, err
 			}
 			ans.Args[pc.Name] = normalizeArgs(v1args)
