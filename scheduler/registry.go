@@ -23,5 +23,14 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
+
+		// Optional: removed upstream, enabled by a Policy or a profile.
+		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,
+			predicates.NewNodeLabel, priorities.NewNodeLabel),
+		config.NodePreferAvoidPodsName:     priorities.NewNodePreferAvoidPods,
+		config.EqualPriorityName:           priorities.NewEqualPriority,
+		config.CheckNodeMemoryPressureName: predicates.NewCheckNodeMemoryPressure,
+		config.CheckNodeDiskPressureName:   predicates.NewCheckNodeDiskPressure,
+		config.CheckNodePIDPressureName:    predicates.NewCheckNodePIDPressure,
 	}
 }
