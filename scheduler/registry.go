@@ -23,5 +23,9 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
+		config.VolumeRestrictionsName:              predicates.NewVolumeRestrictions,
+		config.NodeVolumeLimitsName:                predicates.NewNodeVolumeLimits,
+		config.VolumeZoneName:                      predicates.NewVolumeZone,
+		config.NodeDeclaredFeaturesName:            predicates.NewNodeDeclaredFeatures,
 	}
 }
