@@ -484,8 +484,8 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 			return framework.AsStatus(err)
 		}
 	}
-	// For each driver with a limit: the volumes attached plus the pod's
-	// new ones must not exceed it.
+	// For each driver the pod adds volumes of (not attached yet) that has
+	// a limit: the volumes attached plus the new ones must not exceed it.
 	for i, v := range vols {
 		if slices.ContainsFunc(vols[:i], func(w attachable) bool { return w.driver == v.driver }) {
 			continue
@@ -505,7 +505,7 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 				added++
 			}
 		}
-		if int64(used+added) > limit {
+		if added > 0 && int64(used+added) > limit {
 			return maxVolumeCountStatus
 		}
 	}
