@@ -1,7 +1,14 @@
 // Package predicates holds kube-scheduler's filter plugins, as of
 // Kubernetes v1.37.2: NodeName, NodeUnschedulable, TaintToleration (its
 // filter half), NodeResourcesFit (its filter half), NodeAffinity (its
-// filter half) and NodePorts. Each is a framework plugin, built by a
+// filter half), NodePorts, VolumeRestrictions (classic NoDiskConflict),
+// NodeVolumeLimits (MaxCSIVolumeCountPred and the per-cloud
+// MaxEBSVolumeCount, MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount),
+// VolumeZone (NoVolumeZoneConflict) and NodeDeclaredFeatures; the volume
+// plugins look claims, volumes, classes, CSINodes and CSIDrivers up in
+// the snapshot's object store (cluster.Objects) and return Skip from
+// PreFilter for pods without the volumes they check, so a pod without
+// volumes costs them nothing per node. Each is a framework plugin, built by a
 // New<Name> factory with the framework.PluginFactory signature, and also a
 // plain function usable without the framework (NodeName,
 // NodeUnschedulable, TaintToleration, Fits / FitsRequest, ...).

@@ -23,6 +23,10 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
+		config.VolumeRestrictionsName:              predicates.NewVolumeRestrictions,
+		config.NodeVolumeLimitsName:                predicates.NewNodeVolumeLimits,
+		config.VolumeZoneName:                      predicates.NewVolumeZone,
+		config.NodeDeclaredFeaturesName:            predicates.NewNodeDeclaredFeatures,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.
 		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,

@@ -54,6 +54,8 @@ var Plugins = []Plugin{
 	{imagelocality.Name, imagelocality.New},
 }
 
+func init() { Plugins = append(Plugins, storagePlugins...) }
+
 // PluginNames lists the names of Plugins.
 func PluginNames() []string {
 	var out []string
@@ -108,6 +110,12 @@ func NewFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins
 // NewFrameworkParallel is NewFramework with the given parallelism for
 // Filter (in Schedule) and Score.
 func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
+	return NewFrameworkObjects(ctx, nodes, pods, nil, plugins, parallelism)
+}
+
+// NewFrameworkObjects is NewFrameworkParallel with the storage objects
+// the plugins look up through their informers' listers.
+func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, objs *regression.Objects, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
 	// The framework records plugin metrics; they must be registered.
 	metrics.Register()
 	reg := runtime.Registry{
@@ -147,9 +155,9 @@ func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod,
 	}
 	snap := cache.NewSnapshot(pods, nodes)
 	ctx, cancel := context.WithCancel(ctx)
-	f, err := runtime.NewFramework(ctx, reg, profile,
+	f, err := runtime.NewFramework(ctx, reg, profile, append(informerOptions(objs),
 		runtime.WithSnapshotSharedLister(snap),
-		runtime.WithParallelism(parallelism))
+		runtime.WithParallelism(parallelism))...)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -202,7 +210,7 @@ func (f *Framework) RunCycle(ctx context.Context, nodes []fwk.NodeInfo, pod *v1.
 		}
 		st := f.FW.RunFilterPlugins(ctx, state, pod, ni)
 		if st.Code() == fwk.Error {
-			a.Err, a.Stage = st.Message(), "Filter"
+			a.Err, a.Stage, a.Filter = st.Message(), "Filter", nil
 			return a
 		}
 		a.Filter[ni.Node().Name] = statusAnswer(st)
@@ -253,7 +261,7 @@ func ConvertCluster(nodes []*api.Node, pods []*api.Pod) ([]*v1.Node, []*v1.Pod) 
 func PluginsCycle(in *regression.PluginsInput) regression.PluginsAnswer {
 	ctx := context.Background()
 	nodes, pods := ConvertCluster(in.Nodes, in.Pods)
-	f, err := NewFramework(ctx, nodes, pods, in.Plugins)
+	f, err := NewFrameworkObjects(ctx, nodes, pods, in.Objects, in.Plugins, 1)
 	if err != nil {
 		return regression.PluginsAnswer{Err: err.Error()}
 	}
