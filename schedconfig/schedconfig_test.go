@@ -103,7 +103,8 @@ func TestKubeSchedulerConfiguration(t *testing.T) {
 	}
 	a, _ := s.Profile("a")
 	l := a.ListPlugins()
-	if want := []string{"NodeName", "NodeUnschedulable", "NodeAffinity", "NodeResourcesFit", "NodeLabel"}; !reflect.DeepEqual(l["Filter"], want) {
+	if want := registered("NodeName", "NodeUnschedulable", "NodeAffinity", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
+		"VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity", "DynamicResources", "NodeDeclaredFeatures", "NodeLabel"); !reflect.DeepEqual(l["Filter"], want) {
 		t.Errorf("Filter %v, want %v", l["Filter"], want)
 	}
 	if want := []string{"NodeResourcesBalancedAllocation", "NodeAffinity", "NodeResourcesFit", "ImageLocality", "EqualPriority"}; !reflect.DeepEqual(l["Score"], want) {
@@ -168,6 +169,20 @@ func TestKubeSchedulerConfigurationErrors(t *testing.T) {
 	}
 }
 
+// registered keeps the names that scheduler.DefaultRegistry has: the
+// others are in-tree plugins schedkit does not implement yet, which the
+// profile lists as not evaluated rather than at an extension point.
+func registered(names ...string) []string {
+	reg := scheduler.DefaultRegistry()
+	var out []string
+	for _, n := range names {
+		if _, ok := reg[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func listOf(t *testing.T, cfg *schedconfig.Config) (map[string][]string, func(string) int64) {
 	t.Helper()
 	s, err := scheduler.New(snapshot(t), cfg.Options()...)
@@ -189,13 +204,7 @@ func TestPolicy(t *testing.T) {
 		l, w := listOf(t, cfg)
 		wantFilter := []string{"NodeUnschedulable", "NodeResourcesFit", "NodeName", "NodePorts", "NodeAffinity", "VolumeRestrictions", "TaintToleration",
 			"NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity"}
-		notEvaluated := map[string]bool{"VolumeRestrictions": true, "NodeVolumeLimits": true, "VolumeBinding": true, "VolumeZone": true, "PodTopologySpread": true, "InterPodAffinity": true}
-		var want []string
-		for _, n := range wantFilter {
-			if !notEvaluated[n] {
-				want = append(want, n)
-			}
-		}
+		want := registered(wantFilter...)
 		if !reflect.DeepEqual(l["Filter"], want) {
 			t.Errorf("Filter %v, want %v", l["Filter"], want)
 		}
