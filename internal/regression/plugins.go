@@ -28,6 +28,9 @@ type PluginsInput struct {
 	Pods    []*api.Pod  `json:"pods,omitempty"`
 	Pod     *api.Pod    `json:"pod"`
 	Plugins []PluginRef `json:"plugins"`
+	// Workloads are the objects PodTopologySpread's default constraints
+	// read (Services, ReplicaSets, StatefulSets, ReplicationControllers).
+	Workloads Workloads `json:"workloads,omitzero"`
 }
 
 // StatusAnswer is a plugin status.
@@ -134,6 +137,9 @@ func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, e
 func EvalPlugins(in *PluginsInput) PluginsAnswer {
 	var a PluginsAnswer
 	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	if err == nil {
+		err = in.Workloads.addTo(snap)
+	}
 	if err != nil {
 		a.Err = err.Error()
 		return a
@@ -235,6 +241,9 @@ func init() { evaluators[KindSchedule] = decodeEval(EvalSchedule) }
 func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 	var a ScheduleAnswer
 	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	if err == nil {
+		err = in.Workloads.addTo(snap)
+	}
 	if err != nil {
 		a.Err = err.Error()
 		return a
