@@ -1,9 +1,12 @@
 // Package predicates holds kube-scheduler's filter plugins, as of
 // Kubernetes v1.37.2: NodeName, NodeUnschedulable, TaintToleration (its
 // filter half), NodeResourcesFit (its filter half), NodeAffinity (its
-// filter half) and NodePorts. Each is a framework plugin, built by a
-// New<Name> factory with the framework.PluginFactory signature, and also a
-// plain function usable without the framework (NodeName,
+// filter half), NodePorts and PodTopologySpread (its filter half:
+// DoNotSchedule constraints with maxSkew, minDomains, the node inclusion
+// policies and matchLabelKeys; the legacy EvenPodsSpread predicate). Each
+// is a framework plugin, built by a New<Name> factory with the
+// framework.PluginFactory signature, and also a plain function usable
+// without the framework (NodeName,
 // NodeUnschedulable, TaintToleration, Fits / FitsRequest, ...).
 //
 // Reasons and status codes are upstream's, word for word. The score
