@@ -150,7 +150,7 @@ func findClass(classes []api.PriorityClass, name string) *api.PriorityClass {
 }
 
 // Admit returns the pod as the API server would store it: a copy of pod
-// with Default, MergeLabelKeys, ResolvePriority and the LimitRanger
+// with Default, MergeLabelKeys, MergeSpreadLabelKeys, ResolvePriority and the LimitRanger
 // (resource.ApplyLimitRanges) applied, in the API server's order. pod is
 // never modified; on error nothing is returned.
 func Admit(pod *api.Pod, objs Objects) (*api.Pod, error) {
@@ -163,6 +163,7 @@ func Admit(pod *api.Pod, objs Objects) (*api.Pod, error) {
 	}
 	Default(p)
 	MergeLabelKeys(p)
+	MergeSpreadLabelKeys(p)
 	if err := ResolvePriority(p, objs.PriorityClasses); err != nil {
 		return nil, err
 	}

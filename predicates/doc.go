@@ -4,7 +4,10 @@
 // filter half), NodePorts, VolumeRestrictions (classic NoDiskConflict),
 // NodeVolumeLimits (MaxCSIVolumeCountPred and the per-cloud
 // MaxEBSVolumeCount, MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount),
-// VolumeZone (NoVolumeZoneConflict) and NodeDeclaredFeatures; the volume
+// VolumeZone (NoVolumeZoneConflict), NodeDeclaredFeatures and
+// PodTopologySpread (its filter half: DoNotSchedule constraints with
+// maxSkew, minDomains, the node inclusion policies and matchLabelKeys; the
+// legacy EvenPodsSpread predicate); the volume
 // plugins look claims, volumes, classes, CSINodes and CSIDrivers up in
 // the snapshot's object store (cluster.Objects) and return Skip from
 // PreFilter for pods without the volumes they check, so a pod without

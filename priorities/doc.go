@@ -2,7 +2,11 @@
 // Kubernetes v1.37.2: NodeResourcesFit (its score half, with the
 // LeastAllocated, MostAllocated and RequestedToCapacityRatio strategies),
 // NodeResourcesBalancedAllocation, ImageLocality, TaintToleration (its
-// score half) and NodeAffinity (its score half). Each is a framework
+// score half), NodeAffinity (its score half) and PodTopologySpread (its
+// score half: ScheduleAnyway constraints, weighted per constraint by
+// SpreadTopologyWeight, and the system default constraints for pods that
+// Services, ReplicaSets, StatefulSets or ReplicationControllers select;
+// the legacy EvenPodsSpreadPriority). Each is a framework
 // plugin built by a New<Name> factory with the framework.PluginFactory
 // signature, and also a plain function usable without the framework
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio,

@@ -63,7 +63,7 @@ profiles:
 	fmt.Println(res.Node, err)
 	// Output:
 	// [leaderElection: ignored: schedkit runs in process and elects no leader]
-	// [TaintToleration NodeAffinity NodeResourcesFit NodeResourcesBalancedAllocation]
+	// [TaintToleration NodeAffinity NodeResourcesFit PodTopologySpread NodeResourcesBalancedAllocation]
 	// n1 <nil>
 }
 
@@ -94,7 +94,7 @@ func TestKubeSchedulerConfiguration(t *testing.T) {
 	if cfg.Parallelism != 2 || len(cfg.Profiles) != 2 || *cfg.Profiles[0].PercentageOfNodesToScore != 30 {
 		t.Fatalf("config %+v", cfg)
 	}
-	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], "profiles[0].pluginConfig[2].args: not checked") {
+	if len(cfg.Warnings) != 0 {
 		t.Errorf("warnings %q", cfg.Warnings)
 	}
 	s, err := scheduler.New(snapshot(t), cfg.Options()...)
@@ -107,7 +107,7 @@ func TestKubeSchedulerConfiguration(t *testing.T) {
 		"VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity", "DynamicResources", "NodeDeclaredFeatures", "NodeLabel"); !reflect.DeepEqual(l["Filter"], want) {
 		t.Errorf("Filter %v, want %v", l["Filter"], want)
 	}
-	if want := []string{"NodeResourcesBalancedAllocation", "NodeAffinity", "NodeResourcesFit", "ImageLocality", "EqualPriority"}; !reflect.DeepEqual(l["Score"], want) {
+	if want := registered("NodeResourcesBalancedAllocation", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "ImageLocality", "EqualPriority"); !reflect.DeepEqual(l["Score"], want) {
 		t.Errorf("Score %v, want %v", l["Score"], want)
 	}
 	if a.ScoreWeight("NodeResourcesBalancedAllocation") != 5 || a.ScoreWeight("EqualPriority") != 2 || a.ScoreWeight("NodeAffinity") != 2 {
@@ -208,7 +208,7 @@ func TestPolicy(t *testing.T) {
 		if !reflect.DeepEqual(l["Filter"], want) {
 			t.Errorf("Filter %v, want %v", l["Filter"], want)
 		}
-		wantScore := []string{"NodeResourcesBalancedAllocation", "ImageLocality", "NodeResourcesFit", "NodeAffinity", "NodePreferAvoidPods", "TaintToleration"}
+		wantScore := registered("NodeResourcesBalancedAllocation", "PodTopologySpread", "ImageLocality", "InterPodAffinity", "NodeResourcesFit", "NodeAffinity", "NodePreferAvoidPods", "SelectorSpread", "TaintToleration")
 		if !reflect.DeepEqual(l["Score"], wantScore) {
 			t.Errorf("Score %v, want %v", l["Score"], wantScore)
 		}

@@ -21,6 +21,8 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeResourcesFit, priorities.NewNodeResourcesFit),
 		config.NodeAffinityName: framework.CombineFactories(config.NodeAffinityName,
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
+		config.PodTopologySpreadName: framework.CombineFactories(config.PodTopologySpreadName,
+			predicates.NewPodTopologySpread, priorities.NewPodTopologySpread),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
 		config.VolumeRestrictionsName:              predicates.NewVolumeRestrictions,

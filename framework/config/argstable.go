@@ -27,6 +27,7 @@ func pluginArgsTypes() map[string]func() PluginArgs {
 		NodeAffinityName:                    func() PluginArgs { return new(NodeAffinityArgs) },
 		NodeLabelName:                       func() PluginArgs { return new(NodeLabelArgs) },
 		ServiceAffinityName:                 func() PluginArgs { return new(ServiceAffinityArgs) },
+		PodTopologySpreadName:               func() PluginArgs { return new(PodTopologySpreadArgs) },
 	}
 }
 
@@ -60,5 +61,5 @@ func hasUndecodedArgs(plugin string) bool {
 		return false
 	}
 	return slices.Contains([]string{DefaultPreemptionName, DynamicResourcesName, InterPodAffinityName,
-		PodTopologySpreadName, VolumeBindingName}, plugin)
+		VolumeBindingName}, plugin)
 }

@@ -55,5 +55,8 @@ func newSnapshot(in *PluginsInput) (*cluster.Snapshot, error) {
 			return nil, err
 		}
 	}
+	if err := in.Workloads.addTo(snap); err != nil {
+		return nil, err
+	}
 	return snap, nil
 }

@@ -30,6 +30,9 @@ type PluginsInput struct {
 	Plugins []PluginRef `json:"plugins"`
 	// Objects are the storage objects the plugins look up.
 	Objects *Objects `json:"objects,omitempty"`
+	// Workloads are the objects PodTopologySpread's default constraints
+	// read (Services, ReplicaSets, StatefulSets, ReplicationControllers).
+	Workloads Workloads `json:"workloads,omitzero"`
 }
 
 // StatusAnswer is a plugin status.

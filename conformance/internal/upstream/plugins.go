@@ -22,6 +22,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeports"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeunschedulable"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/podtopologyspread"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
@@ -50,6 +51,7 @@ var Plugins = []Plugin{
 	{nodeaffinity.Name, runtime.FactoryAdapter(fts, nodeaffinity.New)},
 	{nodeports.Name, runtime.FactoryAdapter(fts, nodeports.New)},
 	{noderesources.Name, runtime.FactoryAdapter(fts, noderesources.NewFit)},
+	{podtopologyspread.Name, runtime.FactoryAdapter(fts, podtopologyspread.New)},
 	{noderesources.BalancedAllocationName, runtime.FactoryAdapter(fts, noderesources.NewBalancedAllocation)},
 	{imagelocality.Name, imagelocality.New},
 }
@@ -113,9 +115,10 @@ func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod,
 	return NewFrameworkObjects(ctx, nodes, pods, nil, plugins, parallelism)
 }
 
-// NewFrameworkObjects is NewFrameworkParallel with the storage objects
-// the plugins look up through their informers' listers.
-func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, objs *regression.Objects, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
+// NewFrameworkObjects is NewFrameworkParallel with cluster objects
+// (upstream Services, ReplicaSets, ...; see InformerFactory) that plugins
+// read through informers' listers.
+func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, objects []any, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
 	// The framework records plugin metrics; they must be registered.
 	metrics.Register()
 	reg := runtime.Registry{
@@ -154,9 +157,14 @@ func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, 
 		}
 	}
 	snap := cache.NewSnapshot(pods, nodes)
+	factory, err := InformerFactory(objects)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
-	f, err := runtime.NewFramework(ctx, reg, profile, append(informerOptions(objs),
+	f, err := runtime.NewFramework(ctx, reg, profile, append(storageOptions(factory),
 		runtime.WithSnapshotSharedLister(snap),
+		runtime.WithInformerFactory(factory),
 		runtime.WithParallelism(parallelism))...)
 	if err != nil {
 		cancel()
@@ -261,7 +269,7 @@ func ConvertCluster(nodes []*api.Node, pods []*api.Pod) ([]*v1.Node, []*v1.Pod) 
 func PluginsCycle(in *regression.PluginsInput) regression.PluginsAnswer {
 	ctx := context.Background()
 	nodes, pods := ConvertCluster(in.Nodes, in.Pods)
-	f, err := NewFrameworkObjects(ctx, nodes, pods, in.Objects, in.Plugins, 1)
+	f, err := NewFrameworkObjects(ctx, nodes, pods, append(ConvertStorage(in.Objects), ConvertWorkloads(&in.Workloads)...), in.Plugins, 1)
 	if err != nil {
 		return regression.PluginsAnswer{Err: err.Error()}
 	}

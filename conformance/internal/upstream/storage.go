@@ -23,45 +23,39 @@ var storagePlugins = []Plugin{
 	{nodedeclaredfeatures.Name, runtime.FactoryAdapter(fts, nodedeclaredfeatures.New)},
 }
 
-// informerOptions returns the framework options that give the plugins an
-// informer factory whose listers hold objs (the informers are never
-// started: their stores are filled directly), and the CSI manager over
-// its CSINode lister.
-func informerOptions(objs *regression.Objects) []runtime.Option {
-	f := informers.NewSharedInformerFactory(nil, 0)
-	core, storage := f.Core().V1(), f.Storage().V1()
-	pvs := core.PersistentVolumes().Informer().GetIndexer()
-	pvcs := core.PersistentVolumeClaims().Informer().GetIndexer()
-	classes := storage.StorageClasses().Informer().GetIndexer()
-	csiNodes := storage.CSINodes().Informer().GetIndexer()
-	drivers := storage.CSIDrivers().Informer().GetIndexer()
-	capacities := storage.CSIStorageCapacities().Informer().GetIndexer()
-	// Listers the plugins ask for must exist before the framework is
-	// built; VolumeAttachments stay empty.
-	_ = storage.VolumeAttachments().Informer()
-	if objs != nil {
-		for _, o := range objs.PersistentVolumes {
-			must(pvs.Add(MustConvert[v1.PersistentVolume](o)))
-		}
-		for _, o := range objs.PersistentVolumeClaims {
-			must(pvcs.Add(MustConvert[v1.PersistentVolumeClaim](o)))
-		}
-		for _, o := range objs.StorageClasses {
-			must(classes.Add(MustConvert[storagev1.StorageClass](o)))
-		}
-		for _, o := range objs.CSINodes {
-			must(csiNodes.Add(MustConvert[storagev1.CSINode](o)))
-		}
-		for _, o := range objs.CSIDrivers {
-			must(drivers.Add(MustConvert[storagev1.CSIDriver](o)))
-		}
-		for _, o := range objs.CSIStorageCapacities {
-			must(capacities.Add(MustConvert[storagev1.CSIStorageCapacity](o)))
-		}
+// ConvertStorage converts a plugins input's storage objects to upstream
+// objects for InformerFactory (nil for nil).
+func ConvertStorage(objs *regression.Objects) []any {
+	if objs == nil {
+		return nil
 	}
+	var out []any
+	for _, o := range objs.PersistentVolumes {
+		out = append(out, MustConvert[v1.PersistentVolume](o))
+	}
+	for _, o := range objs.PersistentVolumeClaims {
+		out = append(out, MustConvert[v1.PersistentVolumeClaim](o))
+	}
+	for _, o := range objs.StorageClasses {
+		out = append(out, MustConvert[storagev1.StorageClass](o))
+	}
+	for _, o := range objs.CSINodes {
+		out = append(out, MustConvert[storagev1.CSINode](o))
+	}
+	for _, o := range objs.CSIDrivers {
+		out = append(out, MustConvert[storagev1.CSIDriver](o))
+	}
+	for _, o := range objs.CSIStorageCapacities {
+		out = append(out, MustConvert[storagev1.CSIStorageCapacity](o))
+	}
+	return out
+}
+
+// storageOptions returns the framework option that gives the volume
+// plugins the CSI manager over f's CSINode lister.
+func storageOptions(f informers.SharedInformerFactory) []runtime.Option {
 	return []runtime.Option{
-		runtime.WithInformerFactory(f),
-		runtime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(storage.CSINodes().Lister())),
+		runtime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(f.Storage().V1().CSINodes().Lister())),
 	}
 }
 
