@@ -82,7 +82,8 @@ func ExampleApplyLimitRanges() {
 	// LimitRange "shop/limits": container "tiny" (spec.containers[0]): minimum cpu usage per Container is 50m, but request is 10m
 }
 
-// Validate reports every problem with the field it is in.
+// Validate reports every problem with the field it is in, as the API
+// server prints a list of field errors.
 func ExampleValidate() {
 	pod := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{
 		Name: "web",
@@ -93,8 +94,7 @@ func ExampleValidate() {
 	}}}}
 	fmt.Println(resource.Validate(pod))
 	// Output:
-	// spec.containers[0].resources.requests.cpu: Invalid value: "2": must be less than or equal to cpu limit of 1
-	// spec.containers[0].resources.requests.memory: Invalid value: "-1": must be greater than or equal to 0
+	// [spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1, spec.containers[0].resources.requests[memory]: Invalid value: "-1": must be greater than or equal to 0]
 }
 
 // Resource lists add, subtract and compare per name.
