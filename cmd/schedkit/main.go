@@ -93,7 +93,7 @@ func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, expl
 			continue
 		}
 		if p.Spec.NodeName != "" {
-			a, err := admission.Admit(p, admission.Objects{PriorityClasses: objs.PriorityClasses})
+			a, err := admission.AdmitStored(p, admission.Objects{PriorityClasses: objs.PriorityClasses})
 			if err != nil {
 				return err
 			}
