@@ -26,7 +26,8 @@
 // proportion to the pod (and, for removal, the number of pods on the
 // node), never a recompute. Requested and NonZeroRequested are the sums;
 // UsedPorts is a HostPortInfo with upstream's 0.0.0.0 wildcard semantics
-// (counting uses, where upstream keeps a set); PVCRefCounts counts claim
+// (a set, as upstream keeps it: removing one of two pods that bind the
+// same tuple frees it); PVCRefCounts counts claim
 // users; PodsWithAffinity and PodsWithRequiredAntiAffinity list the pods
 // upstream lists; ImageStates maps the node's image names (as reported in
 // node status, not normalized — look container images up with ImageState,

@@ -44,6 +44,15 @@ func checkInvariants(t tb, s *Snapshot) {
 			want.AddPod(NewPodInfo(p.Pod))
 		}
 		want.ImageStates = nodeImageStates(ni.node, func(n string) int { return images[n] })
+		// Host ports are a set, as upstream keeps them: removing one of
+		// two pods that bind the same tuple frees it, so the kept set may
+		// lack tuples a recompute has (history decides), never hold more.
+		for _, hp := range ni.UsedPorts.Ports() {
+			if _, ok := want.UsedPorts.find(hp); !ok {
+				t.Fatalf("node %s keeps host port %v that no pod binds", ni.Name(), hp)
+			}
+		}
+		want.UsedPorts = ni.UsedPorts.Clone()
 		if sameNodeInfo(want, ni) {
 			// cheap check passed
 		} else if diff := cmp.Diff(want, ni, nodeInfoCmp...); diff != "" {
