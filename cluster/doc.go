@@ -32,7 +32,10 @@
 // upstream lists; ImageStates maps the node's image names (as reported in
 // node status, not normalized — look container images up with ImageState,
 // which appends ":latest" as the ImageLocality plugin does) to their size
-// and the number of the snapshot's nodes holding them. Generation changes
+// and the number of the snapshot's nodes holding them. The size is the
+// one kube-scheduler's cache takes: the size the first node (in the order
+// nodes are added) reported for the name, the same on every node while
+// any node reports it, whatever each node's own report says. Generation changes
 // with every change.
 //
 // # Snapshots and views
