@@ -3,6 +3,7 @@ package admission
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -32,6 +33,11 @@ type Objects struct {
 	// PriorityClasses of the cluster; the two system classes are added
 	// when absent.
 	PriorityClasses []api.PriorityClass
+	// ResourceQuotas of the pod's namespace (others are ignored), with
+	// their status (see FillQuotaStatus); Admit checks a new pod against
+	// them last, as the ResourceQuota plugin does (CheckQuota). Use a
+	// Chain to keep their usage across admissions.
+	ResourceQuotas []api.ResourceQuota
 }
 
 // Default applies the API server's defaulting that matters to
@@ -212,11 +218,13 @@ func findClass(classes []api.PriorityClass, name string) *api.PriorityClass {
 // (MergeLabelKeys), then LimitRanger's validation
 // (resource.ApplyLimitRanges does both LimitRanger phases; its defaults
 // do not change what Priority sees, so the order of the outcome is
-// upstream's). pod is never modified; on error nothing is returned, and
-// the error is the first plugin's rejection, printed as the API server
-// prints it (a *ForbiddenError or a *resource.ForbiddenError). Object
-// validation (resource.Validate) and ResourceQuota are not part of Admit:
-// use a Chain for quota.
+// upstream's), then the ResourceQuota plugin on objs.ResourceQuotas
+// (CheckQuota; their usage is not kept: use a Chain for that). pod is
+// never modified; on error nothing is returned, and the error is the
+// first plugin's rejection, printed as the API server prints it (a
+// *ForbiddenError or a *resource.ForbiddenError). Object validation
+// (resource.Validate), which the API server runs between the mutating
+// plugins and LimitRanger's validation, is not part of Admit.
 func Admit(pod *api.Pod, objs Objects) (*api.Pod, error) {
 	return admit(pod, objs, false)
 }
@@ -262,6 +270,17 @@ func admit(pod *api.Pod, objs Objects, stored bool) (*api.Pod, error) {
 	}
 	if len(ranges) > 0 {
 		if err := resource.ApplyLimitRanges(p, ranges); err != nil {
+			return nil, err
+		}
+	}
+	var quotas []api.ResourceQuota
+	for _, q := range objs.ResourceQuotas {
+		if q.Namespace == "" || q.Namespace == p.Namespace {
+			quotas = append(quotas, q)
+		}
+	}
+	if len(quotas) > 0 {
+		if _, err := CheckQuota(quotas, CountedPod(p), time.Now()); err != nil {
 			return nil, err
 		}
 	}
