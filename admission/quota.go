@@ -224,11 +224,11 @@ func scopeSelectorMatches(s api.ScopedResourceSelectorRequirement, value string,
 	case api.ScopeSelectorOpDoesNotExist:
 		op = affinity.OpDoesNotExist
 	default:
-		return false, fmt.Errorf("%q is not a valid scope selector operator", s.Operator)
+		return false, fmt.Errorf("failed to parse and convert selector: %q is not a valid scope selector operator", s.Operator)
 	}
 	r, err := affinity.NewRequirement(string(s.ScopeName), op, s.Values)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("failed to parse and convert selector: %v", err)
 	}
 	var labels map[string]string
 	if present {
