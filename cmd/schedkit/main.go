@@ -8,8 +8,11 @@
 //
 // Nodes and the pods bound to them (spec.nodeName set) form the cluster;
 // pods without spec.nodeName are admitted as the API server would
-// (defaulting, priority classes, LimitRanges) and scheduled in queue order
-// (priority, then arrival), each placement seen by the next decision.
+// (defaulting, LimitRanges, priority classes, default tolerations,
+// ResourceQuotas with the usage of the stored pods, services and claims)
+// and scheduled in queue order (priority, then arrival), each placement
+// seen by the next decision; a pod admission rejects is reported as
+// rejected at admission and not scheduled.
 package main
 
 import (
@@ -23,6 +26,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
@@ -88,7 +92,15 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 
 func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, explain, asJSON bool, out io.Writer) error {
 	var bound, pending []*api.Pod
+	// The stored objects are what the namespaces' quotas count (their
+	// status, when a quota has none, is computed from them).
+	now := time.Now()
+	existing := admission.NamespaceObjects{Services: objs.Services, Claims: objs.Claims, Now: now}
+	var created []*api.Pod
 	for _, p := range objs.Pods {
+		if p.Spec.NodeName != "" || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+			existing.Pods = append(existing.Pods, p)
+		}
 		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
 			continue
 		}
@@ -100,9 +112,19 @@ func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, expl
 			bound = append(bound, a)
 			continue
 		}
-		a, err := admission.Admit(p, admission.Objects{PriorityClasses: objs.PriorityClasses, LimitRanges: objs.LimitRanges})
+		created = append(created, p)
+	}
+	// Pending pods are created in manifest order through the API
+	// server's admission chain; one that LimitRanger, Priority or its
+	// namespace's quotas reject is reported as rejected at admission.
+	chain := admission.NewChain(admission.Objects{PriorityClasses: objs.PriorityClasses, LimitRanges: objs.LimitRanges,
+		ResourceQuotas: admission.FillQuotaStatus(objs.ResourceQuotas, existing)}, now)
+	var rejected []scheduler.Placement
+	for _, p := range created {
+		a, err := chain.AdmitPod(p)
 		if err != nil {
-			return err
+			rejected = append(rejected, scheduler.Placement{Pod: p, Err: &rejectedError{err}})
+			continue
 		}
 		pending = append(pending, a)
 	}
@@ -119,6 +141,7 @@ func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, expl
 	if err != nil {
 		return err
 	}
+	placements = append(placements, rejected...)
 	if asJSON {
 		return writeJSON(out, placements)
 	}
@@ -154,6 +177,10 @@ func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, expl
 			if errors.As(pl.Err, &fit) {
 				feasible, evaluated = 0, fit.NumAllNodes
 			}
+			var rej *rejectedError
+			if errors.As(pl.Err, &rej) {
+				feasible, evaluated = 0, 0
+			}
 		}
 		fmt.Fprintf(tw, "%s/%s\t%d\t%s\t%d/%d\t%s\n", pl.Pod.Namespace, pl.Pod.Name, priority(pl.Pod), node, feasible, evaluated, reason)
 	}
@@ -171,6 +198,13 @@ func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, expl
 	}
 	return nil
 }
+
+// rejectedError marks a pending pod the API server's admission rejected:
+// it never reaches the scheduler.
+type rejectedError struct{ err error }
+
+func (e *rejectedError) Error() string { return "rejected at admission: " + e.err.Error() }
+func (e *rejectedError) Unwrap() error { return e.err }
 
 func priority(p *api.Pod) int32 {
 	if p.Spec.Priority != nil {
@@ -210,6 +244,7 @@ type jsonPlacement struct {
 	Feasible     int      `json:"feasibleNodes"`
 	Evaluated    int      `json:"evaluatedNodes"`
 	NotEvaluated []string `json:"notEvaluatedPlugins,omitempty"`
+	Rejected     bool     `json:"rejectedAtAdmission,omitempty"`
 	Scores       any      `json:"scores,omitempty"`
 }
 
@@ -220,6 +255,8 @@ func writeJSON(out io.Writer, placements []scheduler.Placement) error {
 			Evaluated: pl.Result.EvaluatedNodes, NotEvaluated: pl.Result.NotEvaluated}
 		if pl.Err != nil {
 			jp.Error = pl.Err.Error()
+			var rej *rejectedError
+			jp.Rejected = errors.As(pl.Err, &rej)
 		}
 		if len(pl.Result.Scores) > 0 {
 			jp.Scores = pl.Result.Scores

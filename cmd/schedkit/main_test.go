@@ -56,11 +56,11 @@ func TestReadManifestsErrors(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	objs, err := readManifests([]string{"-"}, strings.NewReader("kind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n- kind: Service\n  metadata: {name: s}\n---\n---\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n"))
+	objs, err := readManifests([]string{"-"}, strings.NewReader("kind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n- kind: ConfigMap\n  metadata: {name: s}\n---\n---\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(objs.Nodes) != 1 || len(objs.Pods) != 1 || objs.Skipped["Service"] != 1 {
+	if len(objs.Nodes) != 1 || len(objs.Pods) != 1 || objs.Skipped["ConfigMap"] != 1 {
 		t.Errorf("objects = %+v", objs)
 	}
 }
@@ -69,6 +69,49 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{nil, {"frobnicate"}, {"simulate"}, {"simulate", "-f", "x", "-percentage", "101"}} {
 		if err := run(args, nil, &bytes.Buffer{}); err == nil {
 			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}
+
+// TestSimulateQuotaRejects: a pending pod its namespace's quota rejects
+// is reported as rejected at admission, with the API server's text, and
+// not scheduled; the quota's usage is computed from the bound pods.
+func TestSimulateQuotaRejects(t *testing.T) {
+	doc := `kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+---
+kind: ResourceQuota
+metadata: {name: compute, namespace: team}
+spec: {hard: {requests.cpu: "2"}}
+---
+kind: Pod
+metadata: {name: running, namespace: team}
+spec: {nodeName: n1, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+---
+kind: Pod
+metadata: {name: fits, namespace: team}
+spec: {containers: [{name: c, resources: {requests: {cpu: 600m}}}]}
+---
+kind: Pod
+metadata: {name: over, namespace: team}
+spec: {containers: [{name: c, resources: {requests: {cpu: 600m}}}]}
+`
+	objs, err := readManifests([]string{"-"}, strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := simulate(objs, 0, 1, 0, false, false, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"team/fits  0         n1",
+		`team/over  0         -     0/0       rejected at admission: pods "over" is forbidden: exceeded quota: compute, requested: requests.cpu=600m, used: requests.cpu=1600m, limited: requests.cpu=2`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
 }

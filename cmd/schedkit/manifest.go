@@ -22,6 +22,9 @@ type objects struct {
 	PriorityClasses []api.PriorityClass
 	Namespaces      []*api.Namespace
 	PDBs            []*api.PodDisruptionBudget
+	ResourceQuotas  []api.ResourceQuota
+	Services        []*api.Service
+	Claims          []*api.PersistentVolumeClaim
 	Skipped         map[string]int // kinds not modelled, by count
 }
 
@@ -153,6 +156,24 @@ func (o *objects) add(doc []byte) error {
 			return err
 		}
 		o.PDBs = append(o.PDBs, pdb)
+	case "ResourceQuota":
+		var q api.ResourceQuota
+		if err := decode(&q); err != nil {
+			return err
+		}
+		o.ResourceQuotas = append(o.ResourceQuotas, q)
+	case "Service":
+		svc := &api.Service{}
+		if err := decode(svc); err != nil {
+			return err
+		}
+		o.Services = append(o.Services, svc)
+	case "PersistentVolumeClaim":
+		pvc := &api.PersistentVolumeClaim{}
+		if err := decode(pvc); err != nil {
+			return err
+		}
+		o.Claims = append(o.Claims, pvc)
 	case "":
 		return fmt.Errorf("document has no kind")
 	default:
