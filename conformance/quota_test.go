@@ -226,3 +226,59 @@ func resourceQuotaInput() *rapid.Generator[*regression.ResourceQuotaInput] {
 func TestResourceQuota(t *testing.T) {
 	Property(t, regression.KindResourceQuota, resourceQuotaInput(), upFn(upstream.ResourceQuota), nil)
 }
+
+func validationInput() *rapid.Generator[*regression.ValidationInput] {
+	return rapid.Custom(func(t *rapid.T) *regression.ValidationInput {
+		p := podWithStatus().Draw(t, "pod")
+		p.Status = api.PodStatus{}
+		if rapid.Bool().Draw(t, "orderable") {
+			// At most one resource per list, so that upstream's order is
+			// fixed and compared: containers keep one request and one
+			// limit, each possibly invalid.
+			for _, cs := range [][]api.Container{p.Spec.InitContainers, p.Spec.Containers} {
+				for i := range cs {
+					r := requirementsAnyShape().Draw(t, "anyShape")
+					keep := rapid.SampledFrom([]api.ResourceName{api.ResourceCPU, api.ResourceMemory, resourcegen.GPU}).Draw(t, "keep")
+					cs[i].Resources = api.ResourceRequirements{}
+					if q, ok := r.Requests[keep]; ok {
+						cs[i].Resources.Requests = api.ResourceList{keep: q}
+					}
+					if q, ok := r.Limits[keep]; ok {
+						cs[i].Resources.Limits = api.ResourceList{keep: q}
+					}
+				}
+			}
+			p.Spec.Resources = nil
+			if rapid.Bool().Draw(t, "badPolicy") {
+				p.Spec.RestartPolicy = "Sometimes"
+			}
+			if rapid.Bool().Draw(t, "badOverhead") {
+				p.Spec.Overhead = api.ResourceList{api.ResourceCPU: quantity.MustParse("-1")}
+			}
+		}
+		switch rapid.IntRange(0, 5).Draw(t, "bend") {
+		case 0:
+			p.Spec.RestartPolicy = "Sometimes"
+		case 1:
+			if len(p.Spec.Containers) > 1 {
+				p.Spec.Containers[1].Name = p.Spec.Containers[0].Name
+			}
+		case 2:
+			p.Spec.Overhead = api.ResourceList{api.ResourceCPU: quantity.MustParse(rapid.SampledFrom([]string{"-1", "100m"}).Draw(t, "overhead"))}
+		case 3:
+			never := api.PreemptionPolicy(rapid.SampledFrom([]string{"Never", "Sometimes", ""}).Draw(t, "preemption"))
+			p.Spec.PreemptionPolicy = &never
+		case 4:
+			if len(p.Spec.InitContainers) > 0 {
+				p.Spec.InitContainers[0].Name = ""
+			}
+		}
+		return &regression.ValidationInput{Pod: p}
+	})
+}
+
+// TestValidation compares resource.Validate's paths, texts and order with
+// the API server's pod validation on create, on the fields it checks.
+func TestValidation(t *testing.T) {
+	Property(t, regression.KindValidation, validationInput(), upFn(upstream.Validation), nil)
+}

@@ -248,7 +248,19 @@ func seeds() []seed {
 	out = append(out, seed{Kind: regression.KindPlugins, Name: "fit-score-pod-level",
 		Note:  "upstream v1.37.2's NodeResourcesFit score ignores pod-level requests (its scorer is built without the PodLevelResources flag) and scores the containers' 100m/128Mi; schedkit scored the pod-level 2/2Gi until priorities 0f58efd",
 		Input: in(fitLevel, regression.PluginRef{Name: "NodeResourcesFit", Weight: 1})})
-	return append(out, quotaSeeds()...)
+	out = append(out, quotaSeeds()...)
+	over := pod(ctr("a", rl("cpu", "500m"), rl("cpu", "100m")))
+	out = append(out, seed{Kind: regression.KindValidation, Name: "request-over-limit",
+		Note:  "the API server names only requests for a request above its limit: spec.containers[0].resources.requests: Invalid value: \"500m\": must be less than or equal to cpu limit of 100m",
+		Input: &regression.ValidationInput{Pod: over}})
+	order := pod(ctr("a", rl("memory", "2Gi"), rl("memory", "1Gi")), ctr("a", nil, nil))
+	order.Spec.RestartPolicy = "Sometimes"
+	order.Spec.Overhead = rl("cpu", "-1")
+	order.Spec.InitContainers = []api.Container{ctr("", rl("example.com/gpu", "1"), nil)}
+	out = append(out, seed{Kind: regression.KindValidation, Name: "api-server-order",
+		Note:  "errors in the API server's order: containers (name, resources, duplicate), init containers, restartPolicy, overhead",
+		Input: &regression.ValidationInput{Pod: order}})
+	return out
 }
 
 // quotaSeeds are the ResourceQuota admission seeds.
