@@ -114,10 +114,10 @@ func (h *HostPortInfo) Remove(ip string, protocol api.Protocol, port int32) {
 	if !ok {
 		return
 	}
+	// The slice keeps its capacity, so that a tuple removed and added
+	// again (a pod that collides with another on its node, moved back
+	// and forth) does not allocate.
 	h.entries = append(h.entries[:i], h.entries[i+1:]...)
-	if len(h.entries) == 0 {
-		h.entries = nil
-	}
 }
 
 // Len returns the number of distinct (ip, protocol, port) tuples in use.
