@@ -20,7 +20,8 @@ type NamespaceObjects struct {
 	// Others are the other objects, each with its Resource
 	// ("deployments.apps", "configmaps", …), counted for count/…
 	// quotas (and the legacy configmaps, secrets, resourcequotas and
-	// replicationcontrollers names).
+	// replicationcontrollers names); one without Meta counts in every
+	// namespace.
 	Others []Counted
 	// Now is when the usage is measured: pods past their deletion grace
 	// period are no longer charged.

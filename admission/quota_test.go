@@ -242,7 +242,7 @@ func TestPodQuotaUsage(t *testing.T) {
 		// upstream: TestPodEvaluatorUsage "init container CPU"
 		{"init container cpu", &api.Pod{Spec: api.PodSpec{InitContainers: []api.Container{{Resources: api.ResourceRequirements{Requests: rl("cpu=1m"), Limits: rl("cpu=2m")}}}}},
 			"count/pods=1,cpu=1m,limits.cpu=2m,pods=1,requests.cpu=1m"},
-		// upstream: TestPodEvaluatorUsage "container ephemeral-storage"
+		// upstream: TestPodEvaluatorUsage "container local ephemeral storage"
 		{"ephemeral storage", &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Resources: api.ResourceRequirements{Requests: rl("ephemeral-storage=32Mi"), Limits: rl("ephemeral-storage=64Mi")}}}}},
 			"count/pods=1,ephemeral-storage=32Mi,limits.ephemeral-storage=64Mi,pods=1,requests.ephemeral-storage=32Mi"},
 		// upstream: TestPodEvaluatorUsage "container hugepages"
@@ -251,6 +251,13 @@ func TestPodQuotaUsage(t *testing.T) {
 		// upstream: TestPodEvaluatorUsage "container extended resources"
 		{"extended", &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Resources: api.ResourceRequirements{Requests: rl("example.com/dongle=3"), Limits: rl("example.com/dongle=3")}}}}},
 			"count/pods=1,pods=1,requests.example.com/dongle=3"},
+		// upstream: TestPodEvaluatorUsage "container implicit extended resources"
+		{"implicit extended", &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Resources: api.ResourceRequirements{
+			Requests: rl("deviceclass.resource.kubernetes.io/dongle=3"), Limits: rl("deviceclass.resource.kubernetes.io/dongle=3")}}}}},
+			"count/pods=1,pods=1,requests.deviceclass.resource.kubernetes.io/dongle=3"},
+		// upstream: TestPodEvaluatorUsage "pod-level CPU"
+		{"pod-level cpu", &api.Pod{Spec: api.PodSpec{Resources: &api.ResourceRequirements{Requests: rl("cpu=1m"), Limits: rl("cpu=2m")}}},
+			"count/pods=1,cpu=1m,limits.cpu=2m,pods=1,requests.cpu=1m"},
 		// upstream: TestPodEvaluatorUsage "terminated generic count still appears"
 		{"terminated", &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Resources: api.ResourceRequirements{Requests: rl("cpu=1")}}}}, Status: api.PodStatus{Phase: api.PodSucceeded}},
 			"count/pods=1"},
@@ -263,7 +270,7 @@ func TestPodQuotaUsage(t *testing.T) {
 			InitContainers: []api.Container{{Resources: api.ResourceRequirements{Requests: rl("cpu=4", "memory=100M"), Limits: rl("cpu=8", "memory=200M")}}},
 			Containers:     []api.Container{{Resources: api.ResourceRequirements{Requests: rl("cpu=1", "memory=50M"), Limits: rl("cpu=2", "memory=100M")}}, {Resources: api.ResourceRequirements{Requests: rl("cpu=1", "memory=50M"), Limits: rl("cpu=2", "memory=100M")}}}}},
 			"count/pods=1,cpu=4,limits.cpu=8,limits.memory=200M,memory=100M,pods=1,requests.cpu=4,requests.memory=100M"},
-		// upstream: TestPodEvaluatorUsage "pod overhead"
+		// upstream: TestPodEvaluatorUsage "count pod overhead as usage"
 		{"overhead", &api.Pod{Spec: api.PodSpec{Overhead: rl("cpu=1", "memory=1Gi"), Containers: []api.Container{{Resources: api.ResourceRequirements{Requests: rl("cpu=1", "memory=1Gi"), Limits: rl("cpu=2", "memory=2Gi")}}}}},
 			"count/pods=1,cpu=2,limits.cpu=3,limits.memory=3Gi,memory=2Gi,pods=1,requests.cpu=2,requests.memory=2Gi"},
 	}
@@ -377,10 +384,10 @@ func TestClaimQuotaUsage(t *testing.T) {
 		pvc  *api.PersistentVolumeClaim
 		want string
 	}{
-		// upstream: TestPersistentVolumeClaimEvaluatorUsage "pvc-usage"
+		// upstream: TestPersistentVolumeClaimEvaluatorUsage "pvc-usage-by-class"
 		{"usage", &api.PersistentVolumeClaim{Spec: api.PersistentVolumeClaimSpec{StorageClassName: &gold, Resources: api.VolumeResourceRequirements{Requests: rl("storage=10Gi")}}},
 			"count/persistentvolumeclaims=1,gold.storageclass.storage.k8s.io/persistentvolumeclaims=1,gold.storageclass.storage.k8s.io/requests.storage=10Gi,persistentvolumeclaims=1,requests.storage=10Gi"},
-		// upstream: TestPersistentVolumeClaimEvaluatorUsage "pvc-usage-rounded"
+		// upstream: TestPersistentVolumeClaimEvaluatorUsage "pvc-usage-by-class-rounded"
 		{"rounded", &api.PersistentVolumeClaim{Spec: api.PersistentVolumeClaimSpec{StorageClassName: &gold, Resources: api.VolumeResourceRequirements{Requests: rl("storage=1m")}}},
 			"count/persistentvolumeclaims=1,gold.storageclass.storage.k8s.io/persistentvolumeclaims=1,gold.storageclass.storage.k8s.io/requests.storage=1,persistentvolumeclaims=1,requests.storage=1"},
 		// upstream: TestPersistentVolumeClaimEvaluatorUsage "pvc-usage-higher-allocated-resource"
