@@ -26,6 +26,9 @@ type PodSpec struct {
 	RestartPolicy RestartPolicy `json:"restartPolicy,omitempty"`
 	// TerminationGracePeriodSeconds is how long the pod may take to stop.
 	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
+	// ActiveDeadlineSeconds bounds how long the pod may run; a pod with
+	// it set is Terminating to ResourceQuota scopes.
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
 	// NodeSelector is a map of labels the node must carry.
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 	// ServiceAccountName is the pod's service account.

@@ -157,6 +157,7 @@ func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, 
 		}
 	}
 	snap := cache.NewSnapshot(pods, nodes)
+	cacheImageSizes(snap, nodes)
 	factory, err := InformerFactory(objects)
 	if err != nil {
 		return nil, err
@@ -275,4 +276,31 @@ func PluginsCycle(in *regression.PluginsInput) regression.PluginsAnswer {
 	}
 	defer f.Close()
 	return f.RunCycle(ctx, f.NodeInfos(), MustConvert[v1.Pod](in.Pod))
+}
+
+// cacheImageSizes gives every node's image states the size the
+// scheduler's cache takes (cacheImpl.addNodeImageStates): the size the
+// first node, in the order nodes are added, reports for the name.
+// cache.NewSnapshot, which builds a snapshot without the cache, takes
+// each node's own report instead.
+func cacheImageSizes(snap *cache.Snapshot, nodes []*v1.Node) {
+	first := map[string]int64{}
+	for _, n := range nodes {
+		for _, im := range n.Status.Images {
+			for _, name := range im.Names {
+				if _, ok := first[name]; !ok {
+					first[name] = im.SizeBytes
+				}
+			}
+		}
+	}
+	list, err := snap.NodeInfos().List()
+	if err != nil {
+		panic(err)
+	}
+	for _, ni := range list {
+		for name, st := range ni.GetImageStates() {
+			st.Size = first[name]
+		}
+	}
 }
