@@ -4,6 +4,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/predicates"
+	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/priorities"
 )
 
@@ -23,6 +24,7 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
+		config.DefaultPreemptionName:               preemption.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.
 		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,
