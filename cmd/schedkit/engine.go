@@ -30,8 +30,10 @@ type explanation struct {
 	// Err is the cycle's error: *scheduler.FitError, *scheduler.GatedError
 	// or another.
 	Err error
-	// Nominated is the node preemption nominated ("" if none ran).
+	// Nominated is the node preemption nominated ("" if none ran) and
+	// Victims the pods it would evict there.
 	Nominated string
+	Victims   []*api.Pod
 }
 
 // nodeVerdict is one node's part of an explanation.
@@ -62,6 +64,9 @@ func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*exp
 	res, err := s.ScheduleWithDiagnosis(ctx, pod)
 	ex := &explanation{Pod: pod, NotEvaluated: prof.NotEvaluated(), Node: res.Node, Err: err,
 		Evaluated: res.EvaluatedNodes, Feasible: res.FeasibleNodes, Nominated: res.NominatedNode}
+	if pf := res.PostFilterResult; pf != nil {
+		ex.Nominated, ex.Victims = pf.NominatedNodeName, pf.Victims
+	}
 	view := s.Snapshot().View()
 	nodes := view.Nodes()
 	ex.Nodes = make([]nodeVerdict, len(nodes))

@@ -30,5 +30,5 @@ spec: {containers: [{name: c, resources: {requests: {cpu: "4"}}}]}
 	//   big    chosen                        -
 	//   small  UnschedulableAndUnresolvable  -      NodeResourcesFit: Insufficient cpu
 	//
-	// 1 pod(s): 1 placed, 0 unschedulable, 0 gated, 0 unverified; 2 node(s)
+	// 1 pod(s): 1 placed, 0 unschedulable, 0 preempting, 0 gated, 0 unverified; 2 node(s)
 }

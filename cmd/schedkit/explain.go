@@ -81,6 +81,7 @@ type explainSummary struct {
 	Pods          int `json:"pods"`
 	Placed        int `json:"placed"`
 	Unschedulable int `json:"unschedulable"`
+	Preempting    int `json:"preempting"`
 	Gated         int `json:"gated"`
 	Unverified    int `json:"unverified"`
 	Nodes         int `json:"nodes"`
@@ -106,6 +107,10 @@ type podRow struct {
 	add    usage
 	// unschedulable: the pod fits no node or the cycle failed.
 	unschedulable, gated bool
+	// preempting: the pod fits only by evicting victims from the
+	// nominated node (res.Preemption).
+	preempting bool
+	victims    []*api.Pod
 }
 
 // explainer runs the explanations of a cluster's pending pods.
@@ -149,8 +154,8 @@ func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod
 			return &inputError{err}
 		}
 		row := x.row(ex)
-		if !x.o.independent && ex.Node != "" {
-			if err := x.s.Assume(p, ex.Node); err != nil {
+		if !x.o.independent {
+			if err := x.commit(p, row); err != nil {
 				return err
 			}
 		}
@@ -161,13 +166,34 @@ func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod
 	return nil
 }
 
-// place schedules and assumes a pod that is not shown.
-func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
-	res, err := x.s.Schedule(ctx, p)
-	if err != nil || res.Node == "" {
-		return "", nil
+// commit makes the cluster what the next pod sees: the pod assumed on its
+// node or, when it preempts, its victims evicted and the pod assumed on the
+// nominated node (where kube-scheduler places it once they are gone).
+func (x *explainer) commit(p *api.Pod, r *podRow) error {
+	node := r.res.Node
+	if r.preempting {
+		for _, v := range r.victims {
+			if err := x.s.RemovePod(v); err != nil {
+				return err
+			}
+		}
+		node = r.res.Preemption.Node
 	}
-	return res.Node, x.s.Assume(p, res.Node)
+	if node == "" {
+		return nil
+	}
+	return x.s.Assume(p, node)
+}
+
+// place schedules and commits a pod that is not shown.
+func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
+	ex, err := explainPod(ctx, x.s, p)
+	if err != nil {
+		return "", &inputError{err}
+	}
+	r := &podRow{res: podResult{Node: ex.Node, Preemption: preemptionResult{Node: ex.Nominated}}, victims: ex.Victims,
+		preempting: ex.Node == "" && ex.Nominated != ""}
+	return ex.Node, x.commit(p, r)
 }
 
 // row turns an explanation into a podRow.
@@ -187,6 +213,11 @@ func (x *explainer) row(ex *explanation) *podRow {
 		r.unschedulable = true
 		r.res.Message = ex.Err.Error()
 	}
+	for _, v := range ex.Victims {
+		r.res.Preemption.Victims = append(r.res.Preemption.Victims, podName(v))
+	}
+	r.preempting = ex.Node == "" && ex.Nominated != ""
+	r.victims = ex.Victims
 	r.res.Unverified = nonNil(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], r.unschedulable))
 
 	// Display order: feasible nodes by total, then the others.
@@ -325,6 +356,8 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 		switch {
 		case r.gated:
 			sum.Gated++
+		case r.preempting:
+			sum.Preempting++
 		case r.unschedulable:
 			sum.Unschedulable++
 		default:
@@ -349,7 +382,7 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	return exitFor(o, sum.Unschedulable, sum.Unverified), nil
+	return exitFor(o, sum.Unschedulable+sum.Preempting, sum.Unverified), nil
 }
 
 // exitFor is 1 when some pod is unschedulable or, with --strict, some

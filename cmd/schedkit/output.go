@@ -145,8 +145,8 @@ func (rw *rowWriter) finish(sum explainSummary) error {
 	if rw.n > 0 {
 		rw.w.WriteString("\n")
 	}
-	fmt.Fprintf(rw.w, "%d pod(s): %d placed, %d unschedulable, %d gated, %d unverified; %d node(s)\n",
-		sum.Pods, sum.Placed, sum.Unschedulable, sum.Gated, sum.Unverified, sum.Nodes)
+	fmt.Fprintf(rw.w, "%d pod(s): %d placed, %d unschedulable, %d preempting, %d gated, %d unverified; %d node(s)\n",
+		sum.Pods, sum.Placed, sum.Unschedulable, sum.Preempting, sum.Gated, sum.Unverified, sum.Nodes)
 	return rw.w.Flush()
 }
 
@@ -159,6 +159,8 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 		fmt.Fprintf(w, "%s → %s (tied: %s)\n", res.Pod, res.Node, strings.Join(res.Tied, ", "))
 	case r.gated:
 		fmt.Fprintf(w, "%s → gated: %s\n", res.Pod, res.Message)
+	case r.preempting:
+		fmt.Fprintf(w, "%s → preempts on %s, evicting %s: %s\n", res.Pod, res.Preemption.Node, strings.Join(res.Preemption.Victims, ", "), res.Message)
 	default:
 		fmt.Fprintf(w, "%s → unschedulable: %s\n", res.Pod, res.Message)
 	}

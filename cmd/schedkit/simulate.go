@@ -70,6 +70,7 @@ type simPod struct {
 	Nominated  string   `json:"nominatedNode"`
 	Attempts   int      `json:"attempts"`
 	Message    string   `json:"message"`
+	Victims    []string `json:"victims"`
 	Unverified []string `json:"unverified"`
 }
 
@@ -124,17 +125,27 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 	for _, pl := range placements {
 		sp := simPod{Pod: podName(pl.Pod), Priority: priority(pl.Pod), Node: pl.Node, Attempts: pl.Attempts,
 			Nominated: pl.Result.NominatedNode}
+		sp.Victims = []string{}
+		for _, pr := range pl.Preemptions {
+			for _, v := range pr.Victims {
+				sp.Victims = append(sp.Victims, podName(v))
+			}
+			sp.Nominated = pr.Node
+		}
+		if len(pl.Preemptions) > 0 {
+			sum.Preempting++
+		}
 		var gated *scheduler.GatedError
 		switch {
 		case pl.Node != "":
+			if len(sp.Victims) > 0 {
+				sp.Message = fmt.Sprintf("placed after preempting %s on %s", strings.Join(sp.Victims, ", "), sp.Nominated)
+			}
 			sum.Placed++
 			newOn[pl.Node] = append(newOn[pl.Node], sp.Pod)
 		case errors.As(pl.Err, &gated):
 			sum.Gated++
 			sp.Message = gated.Status.Message()
-		case sp.Nominated != "":
-			sum.Preempting++
-			sp.Message = errString(pl.Err)
 		default:
 			sum.Unschedulable++
 			sp.Message = errString(pl.Err)
@@ -200,7 +211,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	return exitFor(o, sum.Unschedulable+sum.Preempting, sum.Unverified), nil
+	return exitFor(o, sum.Unschedulable, sum.Unverified), nil
 }
 
 func errString(err error) string {
