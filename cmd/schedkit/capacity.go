@@ -13,7 +13,6 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/resource"
-	"github.com/schedkit/schedkit/scheduler"
 )
 
 func capacityCmd() *command {
@@ -126,9 +125,9 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 		if err != nil {
 			return 0, &inputError{err}
 		}
-		s, err := scheduler.New(cl.Snapshot, opts...)
+		s, err := newSched(cl.Snapshot, config, opts)
 		if err != nil {
-			return 0, &inputError{err}
+			return 0, err
 		}
 		if _, err := s.Simulate(ctx, cl.Pending); err != nil {
 			return 0, err

@@ -14,7 +14,6 @@ import (
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/resource"
-	"github.com/schedkit/schedkit/scheduler"
 )
 
 func drainCmd() *command {
@@ -161,9 +160,9 @@ func runDrain(e *env, o *options, args []string) (int, error) {
 		}
 		budgets = append(budgets, &budget{pdb: pdb, sel: sel, allowed: allowedDisruptions(pdb, sel, bound)})
 	}
-	s, err := scheduler.New(c.Snapshot, opts...)
+	s, err := newSched(c.Snapshot, config, opts)
 	if err != nil {
-		return 0, &inputError{err}
+		return 0, err
 	}
 	var results []drainedPod
 	var replacements []*api.Pod

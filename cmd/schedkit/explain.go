@@ -331,9 +331,9 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s, err := scheduler.New(c.Snapshot, opts...)
+	s, err := newSched(c.Snapshot, config, opts)
 	if err != nil {
-		return 0, &inputError{err}
+		return 0, err
 	}
 	if prof, ok := s.Profile(""); ok {
 		if ne := prof.NotEvaluated(); len(ne) > 0 {

@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/schedconfig"
 	"github.com/schedkit/schedkit/scheduler"
@@ -23,7 +27,40 @@ func (e *env) load(o *options) (*manifest.Cluster, error) {
 		return nil, &inputError{err}
 	}
 	e.notices(c)
+	if err := refuse(c); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// coreKinds are the kinds of Kubernetes v1.37's core group (apiVersion
+// v1); any other kind read as core is a typo the API server refuses.
+var coreKinds = []string{"Binding", "ComponentStatus", "ConfigMap", "Endpoints", "Event", "LimitRange", "List",
+	"Namespace", "Node", "PersistentVolume", "PersistentVolumeClaim", "Pod", "PodTemplate",
+	"ReplicationController", "ResourceQuota", "Secret", "Service", "ServiceAccount"}
+
+// refuse fails the run, as kubectl apply would, on pods the API server
+// rejects and on core kinds that do not exist: scheduling the rest would
+// answer a question about another cluster.
+func refuse(c *manifest.Cluster) error {
+	var errs []error
+	for _, r := range c.Report.Rejected {
+		errs = append(errs, errors.New(r.String()))
+	}
+	kinds := make([]string, 0, len(c.Report.Skipped))
+	for k := range c.Report.Skipped {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		if !strings.Contains(k, ".") && !slices.Contains(coreKinds, k) {
+			errs = append(errs, fmt.Errorf("no matches for kind %q in version \"v1\" (%d object(s)): not a kind of Kubernetes %s", k, c.Report.Skipped[k], KubernetesVersion))
+		}
+	}
+	if len(errs) > 0 {
+		return &inputError{errors.Join(errs...)}
+	}
+	return nil
 }
 
 // loadOptions are the manifest options of the flags: workloads expanded
@@ -42,9 +79,6 @@ func (e *env) notices(c *manifest.Cluster) {
 	}
 	for _, wr := range c.Report.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", wr)
-	}
-	for _, r := range c.Report.Rejected {
-		fmt.Fprintf(w, "rejected (the API server would refuse it; not scheduled): %s\n", r)
 	}
 	nodes := make(map[string]bool, len(c.Objects.Nodes))
 	for _, n := range c.Objects.Nodes {
@@ -107,8 +141,17 @@ func (e *env) newScheduler(c *manifest.Cluster, o *options, config string) (*sch
 	if err != nil {
 		return nil, err
 	}
-	s, err := scheduler.New(c.Snapshot, opts...)
+	return newSched(c.Snapshot, config, opts)
+}
+
+// newSched is scheduler.New, with the configuration file named in its
+// error.
+func newSched(snap *cluster.Snapshot, config string, opts []scheduler.Option) (*scheduler.Scheduler, error) {
+	s, err := scheduler.New(snap, opts...)
 	if err != nil {
+		if config != "" {
+			err = fmt.Errorf("--config %s: %w", config, err)
+		}
 		return nil, &inputError{err}
 	}
 	return s, nil

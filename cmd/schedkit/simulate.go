@@ -110,9 +110,9 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s, err := scheduler.New(c.Snapshot, opts...)
+	s, err := newSched(c.Snapshot, config, opts)
 	if err != nil {
-		return 0, &inputError{err}
+		return 0, err
 	}
 	x := newExplainer(e, o, c, s)
 	placements, err := s.Simulate(context.Background(), c.Pending)
