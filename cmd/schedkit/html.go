@@ -169,7 +169,7 @@ svg text{font:12px system-ui,sans-serif}
 .legend span{display:inline-block;width:14px;height:10px;margin:0 4px 0 12px}
 </style></head><body>
 <h1>schedkit explain — kube-scheduler {{.Version}}</h1>
-<p>{{.Summary.Pods}} pod(s): <span class="ok">{{.Summary.Placed}} placed</span>, <span class="bad">{{.Summary.Unschedulable}} unschedulable</span>, {{.Summary.Gated}} gated, <span class="warn">{{.Summary.Unverified}} unverified</span>; {{.Summary.Nodes}} node(s).</p>
+<p>{{.Summary.Pods}} pod(s): <span class="ok">{{.Summary.Placed}} placed</span>, <span class="bad">{{.Summary.Unschedulable}} unschedulable</span>, {{.Summary.Preempting}} preempting, {{.Summary.Gated}} gated, <span class="warn">{{.Summary.Unverified}} unverified</span>; {{.Summary.Nodes}} node(s).</p>
 <h2>Requested cpu and memory per node, before and after placement</h2>
 <p class="legend"><span style="background:#9ab7d8"></span>before<span style="background:#1f5fa8"></span>after (percent of allocatable)</p>
 <svg id="bars" xmlns="http://www.w3.org/2000/svg" width="820" height="{{.Height}}" role="img" aria-label="requested resources per node">
@@ -184,11 +184,11 @@ svg text{font:12px system-ui,sans-serif}
 {{range .Pods}}<h2>{{.Pod}} → {{if .Node}}<span class="ok">{{.Node}}</span>{{else}}<span class="bad">not placed</span>{{end}}</h2>
 {{if .Message}}<p class="bad">{{.Message}}</p>{{end}}
 {{range .Unverified}}<p class="warn">unverified: {{.}}</p>{{end}}
-{{if .Heat}}{{$p := .}}<svg class="heat" xmlns="http://www.w3.org/2000/svg" width="{{add 220 (mul (len .Plugins) 150)}}" height="{{add 70 (mul (len .Heat) 20)}}" role="img" aria-label="scores of {{.Pod}}">
+{{if .Heat}}{{$p := .}}<svg class="heat" xmlns="http://www.w3.org/2000/svg" width="{{add 220 (mul (len .Plugins) 250)}}" height="{{add 70 (mul (len .Heat) 20)}}" role="img" aria-label="scores of {{.Pod}}">
 <text x="0" y="14">node (total)</text>
-{{range $i, $pl := .Plugins}}<text x="{{add 220 (mul $i 150)}}" y="14" transform="rotate(0)">{{$pl}}</text>{{end}}
+{{range $i, $pl := .Plugins}}<text x="{{add 220 (mul $i 250)}}" y="14" transform="rotate(0)">{{$pl}}</text>{{end}}
 {{range $r, $row := .Heat}}<text x="0" y="{{add 44 (mul $r 20)}}"{{if $row.Chosen}} font-weight="bold"{{end}}>{{$row.Node}} ({{$row.Total}}){{if $row.Chosen}} ✔{{end}}</text>
-{{range $i, $c := $row.Cells}}<rect x="{{add 220 (mul $i 150)}}" y="{{add 30 (mul $r 20)}}" width="146" height="18" fill="{{$c.Fill}}"/><text x="{{add 226 (mul $i 150)}}" y="{{add 44 (mul $r 20)}}">{{$c.Score}}</text>{{end}}
+{{range $i, $c := $row.Cells}}<rect x="{{add 220 (mul $i 250)}}" y="{{add 30 (mul $r 20)}}" width="246" height="18" fill="{{$c.Fill}}"/><text x="{{add 226 (mul $i 250)}}" y="{{add 44 (mul $r 20)}}">{{$c.Score}}</text>{{end}}
 {{end}}</svg>{{end}}
 {{if .Rejected}}<table><tr><th>rejected node</th><th>code</th><th>plugin</th><th>reasons</th></tr>
 {{range .Rejected}}<tr><td>{{.Node}}</td><td>{{.Code}}</td><td>{{.Plugin}}</td><td>{{.Reasons}}</td></tr>{{end}}</table>{{end}}
