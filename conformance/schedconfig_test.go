@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	v1 "k8s.io/api/core/v1"
 	"reflect"
 	"slices"
 	"testing"
@@ -41,6 +42,14 @@ type stub struct{ name string }
 
 func (s stub) Name() string { return s.name }
 
+// postFilterStub stands for DefaultPreemption, which schedkit has: a
+// PostFilter that never runs here (the test compares profiles only).
+type postFilterStub struct{ stub }
+
+func (postFilterStub) PostFilter(context.Context, fwk.CycleState, *v1.Pod, fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
+	return nil, nil
+}
+
 // configPlugins are the plugin names the generated configurations use.
 var configPlugins = []string{"NodeName", "NodeUnschedulable", "TaintToleration", "NodeAffinity", "NodePorts",
 	"NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality", "PrioritySort", "DefaultBinder", "SchedulingGates"}
@@ -54,8 +63,21 @@ func upstreamRegistry() fwkruntime.Registry {
 	for _, p := range upstream.Plugins {
 		reg[p.Name] = p.Factory
 	}
+	// The default plugins of the differential run are upstream's own
+	// (upstream.Plugins); the others are stubs: DefaultPreemption as a
+	// PostFilter (schedkit has it), the rest with no extension point
+	// (schedkit lists them as not evaluated).
 	for _, n := range []string{"VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread",
 		"InterPodAffinity", "DynamicResources", "DefaultPreemption", "NodeDeclaredFeatures"} {
+		if _, ok := reg[n]; ok {
+			continue
+		}
+		if _, ok := scheduler.DefaultRegistry()[n]; ok && n == "DefaultPreemption" {
+			reg[n] = func(context.Context, k8sruntime.Object, fwk.Handle) (fwk.Plugin, error) {
+				return postFilterStub{stub{n}}, nil
+			}
+			continue
+		}
 		reg[n] = func(context.Context, k8sruntime.Object, fwk.Handle) (fwk.Plugin, error) { return stub{n}, nil }
 	}
 	return reg

@@ -138,7 +138,7 @@ func TestDefaultProfileFitError(t *testing.T) {
 	pod := benchPods(3)[2] // 1 cpu
 	_, err = s.Schedule(context.Background(), pod)
 	var fe *FitError
-	if !errors.As(err, &fe) || err.Error() != "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint(s)." {
+	if !errors.As(err, &fe) || err.Error() != "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint(s). preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling." {
 		t.Fatalf("err = %v", err)
 	}
 	if got := fe.Diagnosis.SortedUnschedulablePlugins(); !slices.Equal(got, []string{"NodeResourcesFit", "TaintToleration"}) {

@@ -4,6 +4,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/predicates"
+	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/priorities"
 )
 
@@ -29,6 +30,7 @@ func inTreeRegistry() framework.Registry {
 		config.NodeVolumeLimitsName:                predicates.NewNodeVolumeLimits,
 		config.VolumeZoneName:                      predicates.NewVolumeZone,
 		config.NodeDeclaredFeaturesName:            predicates.NewNodeDeclaredFeatures,
+		config.DefaultPreemptionName:               preemption.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.
 		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,

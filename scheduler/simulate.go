@@ -24,10 +24,17 @@ type Placement struct {
 	Attempts int
 	// Result is the last cycle's result.
 	Result Result
+	// Preemptions are the preemptions the pod's cycles made, in order:
+	// each evicted its victims from the snapshot and nominated the pod.
+	Preemptions []Preemption
+	// PreemptedBy is the pod whose preemption evicted this one after it
+	// was placed (Node is then empty); nil if none did.
+	PreemptedBy *api.Pod
 }
 
 func (e *entry) placement() Placement {
-	return Placement{Pod: e.qpi.Pod, Node: e.node, Err: e.err, Attempts: e.qpi.Attempts, Result: e.result}
+	return Placement{Pod: e.qpi.Pod, Node: e.node, Err: e.err, Attempts: e.qpi.Attempts, Result: e.result,
+		Preemptions: e.preemptions, PreemptedBy: e.preemptedBy}
 }
 
 // Assume adds pod to node in the snapshot, as kube-scheduler's assume and
@@ -208,8 +215,12 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 			}
 		}
 		q.park(e, plugins, err, res)
-		if res.NominatedNode != "" {
-			q.nominate(e, res.NominatedNode)
+		p, perr := s.preempt(q, e, res.PostFilterResult)
+		if perr != nil {
+			return placed, perr
+		}
+		if p != nil {
+			e.preemptions = append(e.preemptions, *p)
 		}
 	}
 }
