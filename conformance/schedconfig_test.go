@@ -185,8 +185,12 @@ func upstreamProfiles(data []byte) (map[string]profileAnswer, error) {
 	out := map[string]profileAnswer{}
 	for i := range cfg.Profiles {
 		prof := &cfg.Profiles[i]
+		opts, err := upstream.ObjectOptions(nil)
+		if err != nil {
+			return nil, err
+		}
 		ctx, cancel := context.WithCancel(context.Background())
-		f, err := fwkruntime.NewFramework(ctx, upstreamRegistry(), prof, fwkruntime.WithSnapshotSharedLister(cache.NewEmptySnapshot()))
+		f, err := fwkruntime.NewFramework(ctx, upstreamRegistry(), prof, append(opts, fwkruntime.WithSnapshotSharedLister(cache.NewEmptySnapshot()))...)
 		if err != nil {
 			cancel()
 			return nil, err

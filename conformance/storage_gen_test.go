@@ -91,6 +91,36 @@ func withStorageVolumes(t *rapid.T, pod *api.Pod, label string, existing bool) {
 	for i := range rapid.IntRange(0, 3).Draw(t, label+"Volumes") {
 		pod.Spec.Volumes = append(pod.Spec.Volumes, storageVolume(fmt.Sprintf("v%d", i), existing).Draw(t, label+"Volume"))
 	}
+	// A volume that fails to translate to CSI is an error only on nodes
+	// with a CSINode, a claim without a name on the others: upstream,
+	// filtering nodes in random order, reports either. Keep one source
+	// of Filter errors per pod (a generic ephemeral volume whose claim the
+	// pod does not own is another).
+	if untranslatable(pod) {
+		for i := range pod.Spec.Volumes {
+			v := &pod.Spec.Volumes[i]
+			if c := v.PersistentVolumeClaim; c != nil && c.ClaimName == "" {
+				c.ClaimName = genClaims[0]
+			}
+			if v.Ephemeral != nil {
+				v.Ephemeral, v.EmptyDir = nil, &api.EmptyDirVolumeSource{}
+			}
+		}
+	}
+}
+
+// untranslatable reports whether pod has an in-tree volume the CSI
+// translation refuses (a malformed EBS volume ID, a shared Azure disk).
+func untranslatable(pod *api.Pod) bool {
+	for _, v := range pod.Spec.Volumes {
+		if e := v.AWSElasticBlockStore; e != nil && (e.VolumeID == "aws://zone-a/bad" || e.VolumeID == "aws:///vol-1") {
+			return true
+		}
+		if d := v.AzureDisk; d != nil && d.Kind != nil && *d.Kind == "Shared" {
+			return true
+		}
+	}
+	return false
 }
 
 // withRequiredFeatures sometimes gives pod the fields NodeDeclaredFeatures

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/client-go/informers"
+	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/schedkit/schedkit/internal/regression"
 )
@@ -87,4 +88,15 @@ func ConvertWorkloads(w *regression.Workloads) []any {
 		out = append(out, MustConvert[v1.ReplicationController](o))
 	}
 	return out
+}
+
+// ObjectOptions returns the framework options that give upstream's
+// plugins their informers over objects (see InformerFactory) and the CSI
+// manager the volume plugins share.
+func ObjectOptions(objects []any) ([]runtime.Option, error) {
+	f, err := InformerFactory(objects)
+	if err != nil {
+		return nil, err
+	}
+	return append(storageOptions(f), runtime.WithInformerFactory(f)), nil
 }

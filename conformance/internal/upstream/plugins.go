@@ -158,14 +158,13 @@ func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, 
 	}
 	snap := cache.NewSnapshot(pods, nodes)
 	cacheImageSizes(snap, nodes)
-	factory, err := InformerFactory(objects)
+	opts, err := ObjectOptions(objects)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	f, err := runtime.NewFramework(ctx, reg, profile, append(storageOptions(factory),
+	f, err := runtime.NewFramework(ctx, reg, profile, append(opts,
 		runtime.WithSnapshotSharedLister(snap),
-		runtime.WithInformerFactory(factory),
 		runtime.WithParallelism(parallelism))...)
 	if err != nil {
 		cancel()
