@@ -23,5 +23,7 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
+		config.VolumeBindingName: framework.CombineFactories(config.VolumeBindingName,
+			predicates.NewVolumeBinding, priorities.NewVolumeBinding),
 	}
 }
