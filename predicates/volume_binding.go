@@ -259,9 +259,6 @@ func PlanPodVolumes(objs *cluster.Objects, pod *api.Pod, node *api.Node) (Volume
 		}
 		return d, st.AsError()
 	}
-	if len(s.vols.delay) == 0 {
-		return d, nil
-	}
 	var nv nodeVolumes
 	conflicts, err := s.vols.find(node, &nv)
 	if err != nil {
