@@ -52,21 +52,31 @@ var (
 // VolumeBindingStateKey is the CycleState key under which VolumeBinding's
 // PreFilter stores the pod's resolved claims. The score half of the
 // plugin (package priorities) reads it through its own interface: the
-// value has a method
+// value has the methods
 //
+//	HasClaims() bool
 //	VolumeStorage(node *api.Node, add func(class string, requested, capacity int64, static bool)) error
 //
 // that reports the storage the pod would use on the node.
 const VolumeBindingStateKey framework.StateKey = "PreFilter" + config.VolumeBindingName
 
 // volumeBindingState is the pod's claims, resolved by PreFilter and
-// never modified afterwards.
+// never modified afterwards; vols is nil for a pod without claims.
 type volumeBindingState struct {
 	vols *podVolumes
 }
 
+// noClaimsState is what PreFilter stores for a pod without claims, as
+// upstream stores an empty state: the score half then scores every node
+// 0, as upstream's does.
+var noClaimsState = &volumeBindingState{}
+
 // Clone returns s: the state is never modified after PreFilter.
 func (s *volumeBindingState) Clone() framework.StateData { return s }
+
+// HasClaims reports whether the pod has claims (the score half scores a
+// pod without claims 0 at once).
+func (s *volumeBindingState) HasClaims() bool { return s.vols != nil }
 
 // VolumeStorage calls add for what the Score of VolumeBinding groups by
 // class on node: when the pod would bind available volumes there, each
@@ -76,6 +86,9 @@ func (s *volumeBindingState) Clone() framework.StateData { return s }
 // static false). Sizes are in bytes, rounded up. It returns the binder's
 // error, if any.
 func (s *volumeBindingState) VolumeStorage(node *api.Node, add func(class string, requested, capacity int64, static bool)) error {
+	if s.vols == nil {
+		return nil
+	}
 	var nv nodeVolumes
 	if _, err := s.vols.find(node, &nv); err != nil {
 		return err
@@ -161,7 +174,8 @@ func prepareVolumeBinding(objs *cluster.Objects, pod *api.Pod) (*volumeBindingSt
 }
 
 // PreFilter returns Skip for a pod without persistentVolumeClaim or
-// ephemeral volumes. Otherwise it resolves the claims and stores them,
+// ephemeral volumes (storing a shared empty state, so that the score
+// half scores every node 0 as upstream's does). Otherwise it resolves the claims and stores them,
 // or rejects the pod with UnschedulableAndUnresolvable: a missing claim
 // (`persistentvolumeclaim "data" not found`, or for an ephemeral volume
 // `waiting for ephemeral volume controller to create the
@@ -172,6 +186,9 @@ func prepareVolumeBinding(objs *cluster.Objects, pod *api.Pod) (*volumeBindingSt
 func (pl *VolumeBindingPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	s, st := prepareVolumeBinding(pl.objects(), pod)
 	if s == nil {
+		if st.IsSkip() {
+			state.Write(VolumeBindingStateKey, noClaimsState)
+		}
 		return nil, st
 	}
 	state.Write(VolumeBindingStateKey, s)
@@ -192,7 +209,7 @@ func (pl *VolumeBindingPlugin) Filter(_ context.Context, state *framework.CycleS
 	if d, ok := state.Read(VolumeBindingStateKey); ok {
 		s, _ = d.(*volumeBindingState)
 	}
-	if s == nil {
+	if s == nil || s.vols == nil {
 		var st *framework.Status
 		if s, st = prepareVolumeBinding(pl.objects(), pod); s == nil {
 			if st.IsSkip() {

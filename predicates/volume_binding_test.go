@@ -85,13 +85,15 @@ func TestVolumeBinding(t *testing.T) {
 		wantScores    []int64
 	}{
 		{
-			// upstream: "pod has not pvcs"
+			// upstream: "pod has not pvcs" (upstream's row runs with
+			// StorageCapacityScoring off, so its PreScore skips; on, as in
+			// v1.37, every node scores 0)
 			name: "pod has not pvcs", pod: makeVBPod("pod-a").Pod, nodes: nodes(makeVBNode("node-a")),
 			wantPreFilter: framework.NewStatus(framework.Skip),
 		},
 		{
-			// upstream: "all bound" (upstream's PreScore does not skip and
-			// scores 0; the totals are the same)
+			// upstream: "all bound" (with StorageCapacityScoring on, PreScore
+			// does not skip and every node scores 0)
 			name: "all bound", pod: makeVBPod("pod-a").pvc("pvc-a").Pod, nodes: nodes(makeVBNode("node-a")),
 			pvcs:       pvcs(makePVC("pvc-a", waitSC.Name).boundTo("pv-a")),
 			pvs:        pvs(makePV("pv-a", waitSC.Name).available()),
@@ -305,11 +307,16 @@ func TestVolumeBinding(t *testing.T) {
 				t.Fatalf("PreFilter %v, want %v", st, tc.wantPreFilter)
 			}
 			if !st.IsSuccess() {
-				// A rejected pod goes no further; a skipped one leaves the
-				// score half nothing to score.
+				// A rejected pod goes no further; a skipped one is not
+				// filtered, but scores 0 everywhere.
 				if st.IsSkip() {
-					if ps := score.PreScore(ctx, state, tc.pod, infos); !ps.IsSkip() {
-						t.Errorf("PreScore %v, want Skip", ps)
+					if ps := score.PreScore(ctx, state, tc.pod, infos); !ps.IsSuccess() {
+						t.Errorf("PreScore %v, want success", ps)
+					}
+					for _, ni := range infos {
+						if got, st := score.Score(ctx, state, tc.pod, ni); got != 0 || !st.IsSuccess() {
+							t.Errorf("Score(%s) %d %v, want 0", ni.Node().Name, got, st)
+						}
 					}
 				}
 				return

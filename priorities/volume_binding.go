@@ -69,6 +69,7 @@ func (sc VolumeCapacityScorer) Score(classes []ClassStorage) int64 {
 // node, the storage the pod's claims would use there.
 type volumeStorage interface {
 	framework.StateData
+	HasClaims() bool
 	VolumeStorage(node *api.Node, add func(class string, requested, capacity int64, static bool)) error
 }
 
@@ -128,9 +129,9 @@ func NewVolumeBinding(args any, _ framework.Handle) (framework.Plugin, error) {
 // Name returns config.VolumeBindingName.
 func (*VolumeBindingPlugin) Name() string { return config.VolumeBindingName }
 
-// PreScore returns Skip when the filter half left no state, that is for
-// a pod without claims: upstream scores such a pod 0 on every node,
-// which changes no total.
+// PreScore returns Skip when the filter half left no state (it did not
+// run). Like upstream's it does not skip a pod without claims, which
+// scores 0 on every node.
 func (pl *VolumeBindingPlugin) PreScore(_ context.Context, state *framework.CycleState, _ *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
 	if _, ok := readVolumeStorage(state); !ok {
 		return skipStatus
@@ -153,9 +154,11 @@ func readVolumeStorage(state *framework.CycleState) (volumeStorage, bool) {
 // scorer's score; 0 without state or storage.
 func (pl *VolumeBindingPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
 	s, ok := readVolumeStorage(state)
-	if !ok {
+	if !ok || !s.HasClaims() {
 		return 0, nil
 	}
+	// g escapes (its add method is handed to the filter half): one
+	// allocation per node for a pod with claims.
 	var g classGroups
 	g.list = g.buf[:0]
 	if err := s.VolumeStorage(nodeInfo.Node(), g.add); err != nil {

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
@@ -24,6 +26,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeunschedulable"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 
@@ -50,6 +53,7 @@ var Plugins = []Plugin{
 	{nodeaffinity.Name, runtime.FactoryAdapter(fts, nodeaffinity.New)},
 	{nodeports.Name, runtime.FactoryAdapter(fts, nodeports.New)},
 	{noderesources.Name, runtime.FactoryAdapter(fts, noderesources.NewFit)},
+	{volumebinding.Name, runtime.FactoryAdapter(fts, volumebinding.New)},
 	{noderesources.BalancedAllocationName, runtime.FactoryAdapter(fts, noderesources.NewBalancedAllocation)},
 	{imagelocality.Name, imagelocality.New},
 }
@@ -108,6 +112,13 @@ func NewFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins
 // NewFrameworkParallel is NewFramework with the given parallelism for
 // Filter (in Schedule) and Score.
 func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
+	return NewFrameworkObjects(ctx, nodes, pods, nil, plugins, parallelism)
+}
+
+// NewFrameworkObjects is NewFrameworkParallel with the objects plugins
+// look up through informers (volumes, claims, classes, CSI objects; see
+// objectInformers) in the framework's informer factory.
+func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, objs []any, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
 	// The framework records plugin metrics; they must be registered.
 	metrics.Register()
 	reg := runtime.Registry{
@@ -147,9 +158,14 @@ func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod,
 	}
 	snap := cache.NewSnapshot(pods, nodes)
 	ctx, cancel := context.WithCancel(ctx)
+	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
 	f, err := runtime.NewFramework(ctx, reg, profile,
 		runtime.WithSnapshotSharedLister(snap),
+		runtime.WithInformerFactory(factory),
 		runtime.WithParallelism(parallelism))
+	if err == nil {
+		err = fillInformers(factory, objs)
+	}
 	if err != nil {
 		cancel()
 		return nil, err
