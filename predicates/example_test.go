@@ -48,3 +48,39 @@ func ExampleNewNodeName() {
 	// NodeAffinity <nil>
 	// NodePorts <nil>
 }
+
+// VolumeBinding's filter as a plain function over an object store: a
+// WaitForFirstConsumer claim needs a volume the node can use.
+func ExampleCheckVolumeBinding() {
+	wait := api.VolumeBindingWaitForFirstConsumer
+	class := "local"
+	snap, _ := cluster.NewSnapshot(nil, nil)
+	_ = snap.AddObjects(
+		&api.StorageClass{ObjectMeta: api.ObjectMeta{Name: class}, Provisioner: NotSupportedProvisioner, VolumeBindingMode: &wait},
+		&api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "disk-1"}, Spec: api.PersistentVolumeSpec{
+			StorageClassName: class, Capacity: api.ResourceList{"storage": resource.MustParse("100Gi")},
+			NodeAffinity: &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: "kubernetes.io/hostname", Operator: api.NodeSelectorOpIn, Values: []string{"n1"}}},
+			}}}}}, Status: api.PersistentVolumeStatus{Phase: api.VolumeAvailable}},
+		&api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: "data", Namespace: "default"}, Spec: api.PersistentVolumeClaimSpec{
+			StorageClassName: &class, Resources: api.VolumeResourceRequirements{Requests: api.ResourceList{"storage": resource.MustParse("10Gi")}}}},
+	)
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "db", Namespace: "default"}, Spec: api.PodSpec{Volumes: []api.Volume{
+		{Name: "data", PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: "data"}},
+		{Name: "logs", PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: "logs"}},
+	}}}
+	for _, n := range []string{"n1", "n2"} {
+		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/hostname": n}}}
+		fmt.Printf("%s: %v\n", n, CheckVolumeBinding(snap.Objects(), pod, node))
+	}
+	pod.Spec.Volumes = pod.Spec.Volumes[:1]
+	for _, n := range []string{"n1", "n2"} {
+		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: n, Labels: map[string]string{"kubernetes.io/hostname": n}}}
+		fmt.Printf("%s: %q\n", n, CheckVolumeBinding(snap.Objects(), pod, node).Message())
+	}
+	// Output:
+	// n1: persistentvolumeclaim "logs" not found
+	// n2: persistentvolumeclaim "logs" not found
+	// n1: ""
+	// n2: "node(s) didn't find available persistent volumes to bind"
+}

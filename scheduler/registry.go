@@ -26,11 +26,13 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewPodTopologySpread, priorities.NewPodTopologySpread),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
-		config.VolumeRestrictionsName:              predicates.NewVolumeRestrictions,
-		config.NodeVolumeLimitsName:                predicates.NewNodeVolumeLimits,
-		config.VolumeZoneName:                      predicates.NewVolumeZone,
-		config.NodeDeclaredFeaturesName:            predicates.NewNodeDeclaredFeatures,
-		config.DefaultPreemptionName:               preemption.New,
+		config.VolumeBindingName: framework.CombineFactories(config.VolumeBindingName,
+			predicates.NewVolumeBinding, priorities.NewVolumeBinding),
+		config.VolumeRestrictionsName:   predicates.NewVolumeRestrictions,
+		config.NodeVolumeLimitsName:     predicates.NewNodeVolumeLimits,
+		config.VolumeZoneName:           predicates.NewVolumeZone,
+		config.NodeDeclaredFeaturesName: predicates.NewNodeDeclaredFeatures,
+		config.DefaultPreemptionName:    preemption.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.
 		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,

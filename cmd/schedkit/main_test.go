@@ -82,7 +82,7 @@ func TestExplainBundled(t *testing.T) {
 		t.Errorf("trainer: %s → %s, tied %v", trainer.Pod, trainer.Node, trainer.Tied)
 	}
 	wantGPU := nodeResult{Code: "Success", Reasons: []string{}, Total: i64(425),
-		Scores: map[string]int64{"TaintToleration": 100, "NodeResourcesFit": 50, "NodeResourcesBalancedAllocation": 75, "ImageLocality": 0}}
+		Scores: map[string]int64{"TaintToleration": 100, "NodeResourcesFit": 50, "VolumeBinding": 0, "NodeResourcesBalancedAllocation": 75, "ImageLocality": 0}}
 	if diff := cmp.Diff(wantGPU, trainer.Nodes["gpu-c1"]); diff != "" {
 		t.Errorf("trainer on gpu-c1 (-want +got):\n%s", diff)
 	}

@@ -25,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/podtopologyspread"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 
@@ -52,6 +53,7 @@ var Plugins = []Plugin{
 	{nodeports.Name, runtime.FactoryAdapter(fts, nodeports.New)},
 	{noderesources.Name, runtime.FactoryAdapter(fts, noderesources.NewFit)},
 	{podtopologyspread.Name, runtime.FactoryAdapter(fts, podtopologyspread.New)},
+	{volumebinding.Name, runtime.FactoryAdapter(fts, volumebinding.New)},
 	{noderesources.BalancedAllocationName, runtime.FactoryAdapter(fts, noderesources.NewBalancedAllocation)},
 	{imagelocality.Name, imagelocality.New},
 }
@@ -116,8 +118,9 @@ func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod,
 }
 
 // NewFrameworkObjects is NewFrameworkParallel with cluster objects
-// (upstream Services, ReplicaSets, ...; see InformerFactory) that plugins
-// read through informers' listers.
+// (upstream's or schedkit's Services, ReplicaSets, volumes, claims, ...;
+// see InformerFactory and ConvertObjects) that plugins read through
+// informers' listers.
 func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, objects []any, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
 	// The framework records plugin metrics; they must be registered.
 	metrics.Register()
@@ -158,7 +161,7 @@ func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, 
 	}
 	snap := cache.NewSnapshot(pods, nodes)
 	cacheImageSizes(snap, nodes)
-	opts, err := ObjectOptions(objects)
+	opts, err := ObjectOptions(ConvertObjects(objects))
 	if err != nil {
 		return nil, err
 	}
