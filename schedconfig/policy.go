@@ -424,6 +424,9 @@ func FromPolicy(p *Policy) (*Config, error) {
 		score.add(config.NodeLabelName, int32(labelWeight*int64(n)))
 	}
 	if n := len(serviceAffinity.AntiAffinityLabelsPreference); n > 0 {
+		// schedkit's ServiceAffinity finds the pod's service once, at
+		// PreScore (upstream had no PreScore for it).
+		preScore.add(config.ServiceAffinityName, 0)
 		score.add(config.ServiceAffinityName, int32(serviceWeight*int64(n)))
 	}
 	if !nodeLabel.IsZero() {
