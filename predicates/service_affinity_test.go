@@ -350,3 +350,29 @@ func TestServiceAffinityProperties(t *testing.T) {
 		}
 	})
 }
+
+// Filter allocates nothing per node once PreFilter has run.
+func TestServiceAffinityFilterAllocations(t *testing.T) {
+	sel := map[string]string{"app": "web"}
+	var nodes []*api.Node
+	var pods []*api.Pod
+	for i := range 20 {
+		nodes = append(nodes, saNode(fmt.Sprint("n", i), map[string]string{"zone": fmt.Sprint(i % 3)}))
+		pods = append(pods, saPod(fmt.Sprint("p", i), "", fmt.Sprint("n", i), sel))
+	}
+	s := storageSnap(t, nodes, pods, saService("web", "", sel))
+	pl := newServiceAffinityPlugin(t, s, []string{"zone"})
+	pod := saPod("new", "", "", sel)
+	state := framework.NewCycleState()
+	if _, st := pl.PreFilter(context.Background(), state, pod, nil); st != nil {
+		t.Fatal(st)
+	}
+	all := s.View().Nodes()
+	if n := testing.AllocsPerRun(100, func() {
+		for _, ni := range all {
+			_ = pl.Filter(context.Background(), state, pod, ni)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}

@@ -244,3 +244,33 @@ func TestServiceAntiAffinityProperties(t *testing.T) {
 		}
 	})
 }
+
+// Score allocates nothing per node once PreScore has run.
+func TestServiceAffinityScoreAllocations(t *testing.T) {
+	sel := map[string]string{"app": "web"}
+	var nodes []*api.Node
+	var pods []*api.Pod
+	for i := range 20 {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprint("n", i)}})
+		pods = append(pods, &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprint("p", i), Labels: sel}, Spec: api.PodSpec{NodeName: fmt.Sprint("n", i)}})
+	}
+	s := snapshot(t, nodes, pods)
+	if err := s.AddObject(&api.Service{ObjectMeta: api.ObjectMeta{Name: "web"}, Spec: api.ServiceSpec{Selector: sel}}); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := NewServiceAffinity(&config.ServiceAffinityArgs{AntiAffinityLabelsPreference: []string{"zone"}}, testHandle{s})
+	pl := f.(*ServiceAffinityPlugin)
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "new", Labels: sel}}
+	state := framework.NewCycleState()
+	all := s.View().Nodes()
+	if st := pl.PreScore(context.Background(), state, pod, all); st != nil {
+		t.Fatal(st)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		for _, ni := range all {
+			_, _ = pl.Score(context.Background(), state, pod, ni)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}
