@@ -16,6 +16,15 @@
 // plain function usable without the framework (NodeName,
 // NodeUnschedulable, TaintToleration, Fits / FitsRequest, ...).
 //
+// Optional plugins keep the last semantics of filters kube-scheduler
+// removed; they are registered but not in the default profile (a Policy
+// file or a profile enables them): NodeLabel (CheckNodeLabelPresence,
+// v1.21), ServiceAffinity (CheckServiceAffinity, v1.22: a service's
+// pods on nodes with equal values of the affinity labels, read from the
+// snapshot's pods and the object store's services) and
+// CheckNodeMemoryPressure, CheckNodeDiskPressure, CheckNodePIDPressure
+// (v1.13).
+//
 // Reasons and status codes are upstream's, word for word. The score
 // halves of the multi-point plugins live in package priorities under the
 // same names (config.TaintTolerationName, config.NodeResourcesFitName,

@@ -84,3 +84,24 @@ func ExampleCheckVolumeBinding() {
 	// n1: ""
 	// n2: "node(s) didn't find available persistent volumes to bind"
 }
+
+// ServiceAffinity keeps a service's pods on nodes with the zone of the
+// service's first running pod.
+func ExampleServiceAffinity() {
+	sel := map[string]string{"app": "web"}
+	nodes := []*api.Node{
+		{ObjectMeta: api.ObjectMeta{Name: "a1", Labels: map[string]string{"zone": "a"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "b1", Labels: map[string]string{"zone": "b"}}},
+	}
+	running := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-0", Namespace: "default", Labels: sel}, Spec: api.PodSpec{NodeName: "b1"}}
+	snap, _ := cluster.NewSnapshot(nodes, []*api.Pod{running})
+	_ = snap.AddObject(&api.Service{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"}, Spec: api.ServiceSpec{Selector: sel}})
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1", Namespace: "default", Labels: sel}}
+	for _, ni := range snap.View().Nodes() {
+		st := ServiceAffinity(snap.View(), []string{"zone"}, pod, ni)
+		fmt.Println(ni.Name(), st.Code(), st.Message())
+	}
+	// Output:
+	// a1 Unschedulable node(s) didn't match service affinity
+	// b1 Success
+}

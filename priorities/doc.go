@@ -14,6 +14,11 @@
 // the score arithmetic itself (LeastRequestedScore, MostRequestedScore,
 // FunctionShape, BalancedResourceScore, DefaultNormalizeScore).
 //
+// Optional plugins keep the last semantics of priorities kube-scheduler
+// removed (registered, not in the default profile): NodeLabel
+// (NodeLabelPriority, v1.21), ServiceAffinity (ServiceAntiAffinity,
+// v1.22), NodePreferAvoidPods (v1.21) and EqualPriority.
+//
 // Scores are upstream's integers: the same integer divisions, the same
 // float64 expressions where upstream uses floats (balanced allocation,
 // image spread, the rounding of RequestedToCapacityRatio).

@@ -22,14 +22,18 @@ func NodeLabelScore(presentPref, absentPref []string, node *api.Node) int64 {
 	if n == 0 {
 		return 0
 	}
+	var labels map[string]string // a nil node has none
+	if node != nil {
+		labels = node.Labels
+	}
 	var score int64
 	for _, l := range presentPref {
-		if _, ok := node.Labels[l]; ok {
+		if _, ok := labels[l]; ok {
 			score += framework.MaxNodeScore
 		}
 	}
 	for _, l := range absentPref {
-		if _, ok := node.Labels[l]; !ok {
+		if _, ok := labels[l]; !ok {
 			score += framework.MaxNodeScore
 		}
 	}
@@ -56,9 +60,18 @@ func NewNodeLabel(args any, _ framework.Handle) (framework.Plugin, error) {
 // Name returns config.NodeLabelName.
 func (*NodeLabelPlugin) Name() string { return config.NodeLabelName }
 
-// Score is NodeLabelScore with the plugin's preferences.
+// nodeNotFound is the legacy score plugins' error for a NodeInfo
+// without a node, as upstream words it.
+var nodeNotFound = framework.NewStatus(framework.Error, "node not found")
+
+// Score is NodeLabelScore with the plugin's preferences; without a node,
+// an error, as upstream.
 func (pl *NodeLabelPlugin) Score(_ context.Context, _ *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	return NodeLabelScore(pl.args.PresentLabelsPreference, pl.args.AbsentLabelsPreference, nodeInfo.Node()), nil
+	node := nodeInfo.Node()
+	if node == nil {
+		return 0, nodeNotFound
+	}
+	return NodeLabelScore(pl.args.PresentLabelsPreference, pl.args.AbsentLabelsPreference, node), nil
 }
 
 // ScoreExtensions returns nil: scores are not normalized.
@@ -68,12 +81,17 @@ func (*NodeLabelPlugin) ScoreExtensions() framework.ScoreExtensions { return nil
 // reads.
 const PreferAvoidPodsAnnotationKey = "scheduler.alpha.kubernetes.io/preferAvoidPods"
 
-// avoidPods is the annotation's JSON.
+// avoidPods is the annotation's JSON (core/v1 AvoidPods): every field
+// is decoded so that a value of the wrong type fails the whole
+// annotation, as upstream's json.Unmarshal into v1.AvoidPods does.
 type avoidPods struct {
 	PreferAvoidPods []struct {
 		PodSignature struct {
 			PodController *api.OwnerReference `json:"podController,omitempty"`
 		} `json:"podSignature"`
+		EvictionTime api.Time `json:"evictionTime,omitempty"`
+		Reason       string   `json:"reason,omitempty"`
+		Message      string   `json:"message,omitempty"`
 	} `json:"preferAvoidPods,omitempty"`
 }
 
@@ -91,6 +109,9 @@ func NodePreferAvoidPods(pod *api.Pod, node *api.Node) int64 {
 		}
 	}
 	if ref == nil || (ref.Kind != "ReplicationController" && ref.Kind != "ReplicaSet") {
+		return framework.MaxNodeScore
+	}
+	if node == nil {
 		return framework.MaxNodeScore
 	}
 	v, ok := node.Annotations[PreferAvoidPodsAnnotationKey]
@@ -124,9 +145,13 @@ func NewNodePreferAvoidPods(_ any, _ framework.Handle) (framework.Plugin, error)
 // Name returns config.NodePreferAvoidPodsName.
 func (*NodePreferAvoidPodsPlugin) Name() string { return config.NodePreferAvoidPodsName }
 
-// Score is NodePreferAvoidPods.
+// Score is NodePreferAvoidPods; without a node, an error, as upstream.
 func (*NodePreferAvoidPodsPlugin) Score(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	return NodePreferAvoidPods(pod, nodeInfo.Node()), nil
+	node := nodeInfo.Node()
+	if node == nil {
+		return 0, nodeNotFound
+	}
+	return NodePreferAvoidPods(pod, node), nil
 }
 
 // ScoreExtensions returns nil: scores are not normalized.
@@ -145,8 +170,12 @@ func NewEqualPriority(_ any, _ framework.Handle) (framework.Plugin, error) {
 // Name returns config.EqualPriorityName.
 func (*EqualPriorityPlugin) Name() string { return config.EqualPriorityName }
 
-// Score returns 1.
-func (*EqualPriorityPlugin) Score(context.Context, *framework.CycleState, *api.Pod, *cluster.NodeInfo) (int64, *framework.Status) {
+// Score returns 1; without a node, an error, as v1.13's
+// EqualPriorityMap.
+func (*EqualPriorityPlugin) Score(_ context.Context, _ *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+	if nodeInfo.Node() == nil {
+		return 0, nodeNotFound
+	}
 	return 1, nil
 }
 

@@ -2,7 +2,10 @@ package schedconfig
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -234,14 +237,21 @@ func (l *pluginList) add(name string, weight int32) {
 //     PodFitsHostPorts; a predicate of any name with a labelsPresence
 //     argument is CheckNodeLabelPresence (NodeLabel), with
 //     serviceAffinity it is CheckServiceAffinity (ServiceAffinity);
-//   - priorities run as score plugins sorted by name with their weights
-//     (a plugin named twice keeps the larger weight); nil priorities are
-//     the defaults; ServiceSpreadingPriority is SelectorSpreadPriority,
-//     which with DefaultPodTopologySpread is PodTopologySpread; a
-//     priority with a labelPreference argument is NodeLabel, with
-//     serviceAntiAffinity it is ServiceAffinity (weight times the number
-//     of such priorities), with requestedToCapacityRatioArguments it is
-//     NodeResourcesFit's RequestedToCapacityRatio strategy;
+//   - the Policy is first validated as v1.22's ValidatePolicy does
+//     (priority weights, custom priorities of one kind with one weight,
+//     one RequestedToCapacityRatio, hardPodAffinitySymmetricWeight),
+//     every error reported at once in upstream's words;
+//   - each priority is a key with the weight last given to it: its
+//     name (ServiceSpreadingPriority is SelectorSpreadPriority, which
+//     with DefaultPodTopologySpread is PodTopologySpread), or for a
+//     custom one the plugin it configures: labelPreference is NodeLabel
+//     and serviceAntiAffinity is ServiceAffinity (weight times the
+//     number of such priorities; ServiceAffinity also at PreScore, where
+//     schedkit finds the pod's service once), and
+//     requestedToCapacityRatioArguments is NodeResourcesFit's
+//     RequestedToCapacityRatio strategy; keys become score plugins in
+//     sorted order, and keys naming one plugin keep the larger weight;
+//     nil priorities are the defaults;
 //   - LeastRequestedPriority and MostRequestedPriority are
 //     NodeResourcesFit's strategies of those names (upstream had a
 //     plugin for each; schedkit's NodeResourcesFit scores with one
@@ -262,8 +272,8 @@ func FromPolicy(p *Policy) (*Config, error) {
 	if p.AlwaysCheckAllPredicates {
 		c.Warnings = append(c.Warnings, "alwaysCheckAllPredicates: ignored: a v1.37 scheduler stops at a node's first failing filter")
 	}
-	if w := p.HardPodAffinitySymmetricWeight; w < 0 || w > 100 {
-		return nil, fmt.Errorf("hardPodAffinitySymmetricWeight: Invalid value: %d: not in valid range [0-100]", w)
+	if err := validatePolicy(p); err != nil {
+		return nil, err
 	}
 	var pts framework.ExtensionPoints
 	var preFilter, filter, preScore, score pluginList
@@ -330,23 +340,17 @@ func FromPolicy(p *Policy) (*Config, error) {
 		}
 	}
 
-	// Priorities.
-	type prio struct {
-		name   string
-		weight int64
-		arg    *PriorityArgument
-	}
-	var prios []prio
+	// Priorities: each name (or, for a custom priority, the plugin it
+	// configures) is a key with the weight last given to it, and the
+	// keys are turned into plugins in sorted order, as v1.22's
+	// createFromConfig and AppendPriorityConfigs do.
+	keys := map[string]int64{}
 	if p.Priorities == nil {
-		for n, w := range defaultPriorities() {
-			prios = append(prios, prio{name: n, weight: w})
-		}
+		keys = defaultPriorities()
 	}
-	maxWeight := framework.MaxTotalScore / framework.MaxNodeScore
+	table := priorityPlugins()
+	var rtcr *RequestedToCapacityRatioArguments
 	for i, pr := range p.Priorities {
-		if pr.Weight <= 0 || pr.Weight >= maxWeight {
-			return nil, fmt.Errorf("priorities[%d]: priority %s should have a positive weight applied to it or it has overflown", i, pr.Name)
-		}
 		if a := pr.Argument; a != nil {
 			n := 0
 			for _, set := range []bool{a.ServiceAntiAffinity != nil, a.LabelPreference != nil, a.RequestedToCapacityRatioArguments != nil} {
@@ -358,73 +362,73 @@ func FromPolicy(p *Policy) (*Config, error) {
 				return nil, fmt.Errorf("priorities[%d] %q: exactly 1 priority argument is required", i, pr.Name)
 			}
 		}
-		prios = append(prios, prio{name: pr.Name, weight: pr.Weight, arg: pr.Argument})
-	}
-	sort.SliceStable(prios, func(i, j int) bool { return prios[i].name < prios[j].name })
-	table := priorityPlugins()
-	var labelWeight, serviceWeight int64
-	for _, pr := range prios {
-		name := pr.name
+		name := pr.Name
 		if name == "ServiceSpreadingPriority" {
 			name = "SelectorSpreadPriority"
 		}
-		w := int32(pr.weight)
-		if to, ok := table[name]; ok {
-			preScore.add(to.preScore, 0)
-			score.add(to.score, w)
-			switch name {
-			case "LeastRequestedPriority":
-				if err := setFit(name, &config.ScoringStrategy{Type: config.LeastAllocated}); err != nil {
-					return nil, err
-				}
-			case "MostRequestedPriority":
-				if err := setFit(name, &config.ScoringStrategy{Type: config.MostAllocated}); err != nil {
-					return nil, err
-				}
-			case "EvenPodsSpreadPriority":
-				if _, ok := args[config.PodTopologySpreadName]; !ok {
-					args[config.PodTopologySpreadName] = json.RawMessage(`{"defaultingType":"List"}`)
-				}
-			case "SelectorSpreadPriority":
-				args[config.PodTopologySpreadName] = json.RawMessage(`{"defaultingType":"System"}`)
-			}
+		if _, ok := table[name]; ok {
+			keys[name] = pr.Weight
 			continue
 		}
-		a := pr.arg
-		switch {
+		switch a := pr.Argument; {
 		case a == nil:
 			return nil, fmt.Errorf("priority type not found for %q; known priorities: %s (or any name with a serviceAntiAffinity, labelPreference or requestedToCapacityRatioArguments argument)",
-				pr.name, strings.Join(KnownPriorities(), ", "))
+				pr.Name, strings.Join(KnownPriorities(), ", "))
 		case a.ServiceAntiAffinity != nil:
-			if serviceWeight != 0 && serviceWeight != pr.weight {
-				return nil, fmt.Errorf("service anti-affinity priority %q has a different weight from the others", pr.name)
-			}
-			serviceWeight = pr.weight
 			serviceAffinity.AntiAffinityLabelsPreference = append(serviceAffinity.AntiAffinityLabelsPreference, a.ServiceAntiAffinity.Label)
+			keys[config.ServiceAffinityName] = pr.Weight
 		case a.LabelPreference != nil:
-			if labelWeight != 0 && labelWeight != pr.weight {
-				return nil, fmt.Errorf("label preference priority %q has a different weight from the others", pr.name)
-			}
-			labelWeight = pr.weight
 			if a.LabelPreference.Presence {
 				nodeLabel.PresentLabelsPreference = append(nodeLabel.PresentLabelsPreference, a.LabelPreference.Label)
 			} else {
 				nodeLabel.AbsentLabelsPreference = append(nodeLabel.AbsentLabelsPreference, a.LabelPreference.Label)
 			}
+			keys[config.NodeLabelName] = pr.Weight
 		default:
-			r := a.RequestedToCapacityRatioArguments
-			if err := setFit(pr.name, &config.ScoringStrategy{Type: config.RequestedToCapacityRatio, Resources: r.Resources,
-				RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: r.Shape}}); err != nil {
+			rtcr = a.RequestedToCapacityRatioArguments
+			keys[requestedToCapacityRatioKey] = pr.Weight
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(keys)) {
+		w := int32(keys[name])
+		switch name {
+		case config.NodeLabelName:
+			// n label preferences of one weight w: weight n*w.
+			score.add(config.NodeLabelName, w*int32(len(nodeLabel.PresentLabelsPreference)+len(nodeLabel.AbsentLabelsPreference)))
+			continue
+		case config.ServiceAffinityName:
+			// schedkit's ServiceAffinity finds the pod's service once,
+			// at PreScore (upstream had no PreScore for it).
+			preScore.add(config.ServiceAffinityName, 0)
+			score.add(config.ServiceAffinityName, w*int32(len(serviceAffinity.AntiAffinityLabelsPreference)))
+			continue
+		case requestedToCapacityRatioKey:
+			if err := setFit(name, &config.ScoringStrategy{Type: config.RequestedToCapacityRatio, Resources: rtcr.Resources,
+				RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: rtcr.Shape}}); err != nil {
 				return nil, err
 			}
 			score.add(config.NodeResourcesFitName, w)
+			continue
 		}
-	}
-	if n := len(nodeLabel.PresentLabelsPreference) + len(nodeLabel.AbsentLabelsPreference); n > 0 {
-		score.add(config.NodeLabelName, int32(labelWeight*int64(n)))
-	}
-	if n := len(serviceAffinity.AntiAffinityLabelsPreference); n > 0 {
-		score.add(config.ServiceAffinityName, int32(serviceWeight*int64(n)))
+		to := table[name]
+		preScore.add(to.preScore, 0)
+		score.add(to.score, w)
+		switch name {
+		case "LeastRequestedPriority":
+			if err := setFit(name, &config.ScoringStrategy{Type: config.LeastAllocated}); err != nil {
+				return nil, err
+			}
+		case "MostRequestedPriority":
+			if err := setFit(name, &config.ScoringStrategy{Type: config.MostAllocated}); err != nil {
+				return nil, err
+			}
+		case "EvenPodsSpreadPriority":
+			if _, ok := args[config.PodTopologySpreadName]; !ok {
+				args[config.PodTopologySpreadName] = json.RawMessage(`{"defaultingType":"List"}`)
+			}
+		case "SelectorSpreadPriority":
+			args[config.PodTopologySpreadName] = json.RawMessage(`{"defaultingType":"System"}`)
+		}
 	}
 	if !nodeLabel.IsZero() {
 		args[config.NodeLabelName] = &nodeLabel
@@ -466,4 +470,75 @@ func validateLabels(a *config.NodeLabelArgs) error {
 		return fmt.Errorf("NodeLabel: %w", err)
 	}
 	return nil
+}
+
+// requestedToCapacityRatioKey is the legacy registry's key of the
+// RequestedToCapacityRatio priority (a custom priority of any name).
+const requestedToCapacityRatioKey = "RequestedToCapacityRatio"
+
+// validatePolicy checks p as v1.22's ValidatePolicy does, in policy
+// order, reporting every error at once: priority weights in (0,
+// MaxTotalScore/MaxNodeScore), custom priorities of one kind with one
+// weight (LabelPreference, ServiceAntiAffinity) or declared once
+// (RequestedToCapacityRatio), and hardPodAffinitySymmetricWeight in
+// [0, 100]. Extenders are not checked: schedkit ignores them.
+func validatePolicy(p *Policy) error {
+	var errs []error
+	maxWeight := framework.MaxTotalScore / framework.MaxNodeScore
+	seen := map[string]PriorityPolicy{}
+	sameWeight := func(kind string, pr PriorityPolicy) error {
+		if prev, ok := seen[kind]; ok && prev.Weight != pr.Weight {
+			return fmt.Errorf("%s  priority %q has a different weight with %q", kind, pr.Name, prev.Name)
+		}
+		seen[kind] = pr
+		return nil
+	}
+	for _, pr := range p.Priorities {
+		if pr.Weight <= 0 || pr.Weight >= maxWeight {
+			errs = append(errs, fmt.Errorf("priority %s should have a positive weight applied to it or it has overflown", pr.Name))
+		}
+		a := pr.Argument
+		var err error
+		switch {
+		case a == nil:
+		case a.LabelPreference != nil:
+			err = sameWeight("LabelPreference", pr)
+		case a.ServiceAntiAffinity != nil:
+			err = sameWeight("ServiceAntiAffinity", pr)
+		case a.RequestedToCapacityRatioArguments != nil:
+			if prev, ok := seen[requestedToCapacityRatioKey]; ok {
+				err = fmt.Errorf("priority %q redeclares custom priority %q, from: %q", pr.Name, requestedToCapacityRatioKey, prev.Name)
+			} else {
+				seen[requestedToCapacityRatioKey] = pr
+			}
+		default:
+			err = fmt.Errorf("no priority arguments set for priority %s", pr.Name)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if w := p.HardPodAffinitySymmetricWeight; w < 0 || w > 100 {
+		errs = append(errs, fmt.Errorf("hardPodAffinitySymmetricWeight: Invalid value: %d: not in valid range [0-100]", w))
+	}
+	return aggregate(errs)
+}
+
+// aggregate joins errors as apimachinery's utilerrors aggregate prints
+// them: one error alone, several as "[a, b]" with repeated messages
+// once; nil for none.
+func aggregate(errs []error) error {
+	var msgs []string
+	for _, err := range errs {
+		if m := err.Error(); !slices.Contains(msgs, m) {
+			msgs = append(msgs, m)
+		}
+	}
+	switch len(msgs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return errors.New("[" + strings.Join(msgs, ", ") + "]")
 }

@@ -2,8 +2,10 @@ package schedconfig_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -270,5 +272,220 @@ priorities:
 				t.Errorf("error\n%v\nwant it to contain\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+// upstream (v1.21): factory_test.go TestCreateFromConfig: custom
+// serviceAffinity, labelsPresence, serviceAntiAffinity and
+// labelPreference entries become NodeLabel and ServiceAffinity, each at
+// Filter and Score with weight 6 (3 times two preferences) and the
+// merged args.
+func TestPolicyCreateFromConfig(t *testing.T) {
+	cfg, err := schedconfig.Decode([]byte(`{
+		"kind" : "Policy",
+		"apiVersion" : "v1",
+		"predicates" : [
+			{"name" : "TestZoneAffinity", "argument" : {"serviceAffinity" : {"labels" : ["zone"]}}},
+			{"name" : "TestZoneAffinity", "argument" : {"serviceAffinity" : {"labels" : ["foo"]}}},
+			{"name" : "TestRequireZone", "argument" : {"labelsPresence" : {"labels" : ["zone"], "presence" : true}}},
+			{"name" : "TestNoFooLabel", "argument" : {"labelsPresence" : {"labels" : ["foo"], "presence" : false}}},
+			{"name" : "PodFitsResources"},
+			{"name" : "PodFitsHostPorts"}
+		],
+		"priorities" : [
+			{"name" : "RackSpread", "weight" : 3, "argument" : {"serviceAntiAffinity" : {"label" : "rack"}}},
+			{"name" : "ZoneSpread", "weight" : 3, "argument" : {"serviceAntiAffinity" : {"label" : "zone"}}},
+			{"name" : "LabelPreference1", "weight" : 3, "argument" : {"labelPreference" : {"label" : "l1", "presence": true}}},
+			{"name" : "LabelPreference2", "weight" : 3, "argument" : {"labelPreference" : {"label" : "l2", "presence": false}}},
+			{"name" : "NodeAffinityPriority", "weight" : 2},
+			{"name" : "ImageLocalityPriority", "weight" : 1}		]
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, w := listOf(t, cfg)
+	// v1.22's predicateOrdering puts PodFitsHostPorts before
+	// PodFitsResources.
+	if want := []string{"NodeUnschedulable", "NodePorts", "NodeResourcesFit", "TaintToleration", "NodeLabel", "ServiceAffinity"}; !reflect.DeepEqual(l["Filter"], want) {
+		t.Errorf("Filter %v, want %v", l["Filter"], want)
+	}
+	if want := []string{"NodePorts", "NodeResourcesFit", "ServiceAffinity"}; !reflect.DeepEqual(l["PreFilter"], want) {
+		t.Errorf("PreFilter %v, want %v", l["PreFilter"], want)
+	}
+	// Keys in sorted order: ImageLocalityPriority, NodeAffinityPriority,
+	// NodeLabel, ServiceAffinity.
+	if want := []string{"ImageLocality", "NodeAffinity", "NodeLabel", "ServiceAffinity"}; !reflect.DeepEqual(l["Score"], want) {
+		t.Errorf("Score %v, want %v", l["Score"], want)
+	}
+	if w("NodeLabel") != 6 || w("ServiceAffinity") != 6 || w("NodeAffinity") != 2 || w("ImageLocality") != 1 {
+		t.Errorf("weights NodeLabel %d ServiceAffinity %d NodeAffinity %d ImageLocality %d", w("NodeLabel"), w("ServiceAffinity"), w("NodeAffinity"), w("ImageLocality"))
+	}
+	args := cfg.Profiles[0].PluginArgs
+	wantLabel := &config.NodeLabelArgs{PresentLabels: []string{"zone"}, AbsentLabels: []string{"foo"},
+		PresentLabelsPreference: []string{"l1"}, AbsentLabelsPreference: []string{"l2"}}
+	if !reflect.DeepEqual(args["NodeLabel"], wantLabel) {
+		t.Errorf("NodeLabel args %+v, want %+v", args["NodeLabel"], wantLabel)
+	}
+	wantService := &config.ServiceAffinityArgs{AffinityLabels: []string{"zone", "foo"}, AntiAffinityLabelsPreference: []string{"rack", "zone"}}
+	if !reflect.DeepEqual(args["ServiceAffinity"], wantService) {
+		t.Errorf("ServiceAffinity args %+v, want %+v", args["ServiceAffinity"], wantService)
+	}
+}
+
+// upstream (v1.21): TestCreateFromConfigWithHardPodAffinitySymmetricWeight.
+func TestPolicyHardPodAffinitySymmetricWeight(t *testing.T) {
+	cfg, err := schedconfig.Decode([]byte(`{
+		"kind" : "Policy",
+		"apiVersion" : "v1",
+		"predicates" : [
+			{"name" : "TestZoneAffinity", "argument" : {"serviceAffinity" : {"labels" : ["zone"]}}},
+			{"name" : "TestRequireZone", "argument" : {"labelsPresence" : {"labels" : ["zone"], "presence" : true}}},
+			{"name" : "PodFitsResources"},
+			{"name" : "PodFitsHostPorts"}
+		],
+		"priorities" : [
+			{"name" : "RackSpread", "weight" : 3, "argument" : {"serviceAntiAffinity" : {"label" : "rack"}}},
+			{"name" : "NodeAffinityPriority", "weight" : 2},
+			{"name" : "ImageLocalityPriority", "weight" : 1},
+			{"name" : "InterPodAffinityPriority", "weight" : 1}
+		],
+		"hardPodAffinitySymmetricWeight" : 10
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := cfg.Profiles[0].PluginArgs["InterPodAffinity"].(json.RawMessage)
+	if !ok || string(got) != `{"hardPodAffinityWeight":10}` {
+		t.Errorf("InterPodAffinity args %#v", cfg.Profiles[0].PluginArgs["InterPodAffinity"])
+	}
+	_, w := listOf(t, cfg)
+	if w("ServiceAffinity") != 3 {
+		t.Errorf("ServiceAffinity weight %d, want 3", w("ServiceAffinity"))
+	}
+}
+
+// upstream (v1.21): TestCreateFromEmptyConfig and
+// TestCreateFromConfigWithUnspecifiedPredicatesOrPriorities: an empty
+// Policy takes the default predicates and priorities.
+func TestPolicyEmpty(t *testing.T) {
+	cfg, err := schedconfig.FromPolicy(&schedconfig.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := listOf(t, cfg)
+	if !slices.Contains(l["Filter"], "NodeResourcesFit") {
+		t.Errorf("Filter %v lacks NodeResourcesFit", l["Filter"])
+	}
+}
+
+// upstream (v1.22): validation TestValidatePolicy, the rows about
+// priorities and hardPodAffinitySymmetricWeight (schedkit ignores
+// extenders, so their rows do not apply); a valid weight on an unknown
+// name passes validation and fails later, as createFromConfig fails.
+func TestPolicyValidation(t *testing.T) {
+	prio := func(ps ...string) string {
+		return `{"kind":"Policy","apiVersion":"v1","priorities":[` + strings.Join(ps, ",") + `]}`
+	}
+	tests := []struct{ name, doc, want string }{
+		{"no weight defined in policy", prio(`{"name":"NoWeightPriority"}`), `priority NoWeightPriority should have a positive weight applied to it or it has overflown`},
+		{"policy weight is not positive", prio(`{"name":"NoWeightPriority","weight":0}`), `priority NoWeightPriority should have a positive weight applied to it or it has overflown`},
+		{"valid weight priority", prio(`{"name":"WeightPriority","weight":2}`), `priority type not found for "WeightPriority"`},
+		{"invalid negative weight policy", prio(`{"name":"WeightPriority","weight":-2}`), `priority WeightPriority should have a positive weight applied to it or it has overflown`},
+		{"policy weight exceeds maximum", prio(`{"name":"WeightPriority","weight":92233720368547758}`), `priority WeightPriority should have a positive weight applied to it or it has overflown`},
+		{"invalid redeclared RequestedToCapacityRatio custom priority", prio(
+			`{"name":"customPriority1","weight":1,"argument":{"requestedToCapacityRatioArguments":{}}}`,
+			`{"name":"customPriority2","weight":1,"argument":{"requestedToCapacityRatioArguments":{}}}`),
+			`priority "customPriority2" redeclares custom priority "RequestedToCapacityRatio", from: "customPriority1"`},
+		{"different weights for LabelPreference custom priority", prio(
+			`{"name":"customPriority1","weight":1,"argument":{"labelPreference":{}}}`,
+			`{"name":"customPriority2","weight":2,"argument":{"labelPreference":{}}}`),
+			`LabelPreference  priority "customPriority2" has a different weight with "customPriority1"`},
+		{"different weights for ServiceAntiAffinity custom priority", prio(
+			`{"name":"customPriority1","weight":1,"argument":{"serviceAntiAffinity":{}}}`,
+			`{"name":"customPriority2","weight":2,"argument":{"serviceAntiAffinity":{}}}`),
+			`ServiceAntiAffinity  priority "customPriority2" has a different weight with "customPriority1"`},
+		{"invalid hardPodAffinitySymmetricWeight, above the range", `{"kind":"Policy","apiVersion":"v1","hardPodAffinitySymmetricWeight":101}`,
+			`hardPodAffinitySymmetricWeight: Invalid value: 101: not in valid range [0-100]`},
+		{"invalid hardPodAffinitySymmetricWeight, below the range", `{"kind":"Policy","apiVersion":"v1","hardPodAffinitySymmetricWeight":-1}`,
+			`hardPodAffinitySymmetricWeight: Invalid value: -1: not in valid range [0-100]`},
+		// schedkit: ValidatePolicy reports every error, aggregated.
+		{"every error at once", `{"kind":"Policy","apiVersion":"v1","hardPodAffinitySymmetricWeight":101,"priorities":[{"name":"a"},{"name":"b","weight":-1}]}`,
+			`[priority a should have a positive weight applied to it or it has overflown, priority b should have a positive weight applied to it or it has overflown, hardPodAffinitySymmetricWeight: Invalid value: 101: not in valid range [0-100]]`},
+		{"an empty argument", prio(`{"name":"x","weight":1,"argument":{}}`), `no priority arguments set for priority x`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := schedconfig.Decode([]byte(tc.doc))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error\n%v\nwant it to start with\n%s", err, tc.want)
+			}
+		})
+	}
+}
+
+// upstream (v1.22): createFromConfig keys priorities by name (or, for a
+// custom one, by the plugin it configures), so a name given twice keeps
+// its last weight; different keys mapping to one plugin keep the larger
+// (appendToPluginSet).
+func TestPolicyPriorityKeys(t *testing.T) {
+	cfg, err := schedconfig.Decode([]byte(`{"kind":"Policy","apiVersion":"v1","priorities":[
+		{"name":"ImageLocalityPriority","weight":5},
+		{"name":"ImageLocalityPriority","weight":2},
+		{"name":"ServiceSpreadingPriority","weight":4},
+		{"name":"EvenPodsSpreadPriority","weight":3}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := map[string]int32{}
+	for _, r := range cfg.Profiles[0].ExtensionPoints.Score.Enabled {
+		weights[r.Name] = r.Weight
+	}
+	if want := map[string]int32{"ImageLocality": 2, "PodTopologySpread": 4}; !reflect.DeepEqual(weights, want) {
+		t.Errorf("score weights %v, want %v", weights, want)
+	}
+	if got := string(cfg.Profiles[0].PluginArgs["PodTopologySpread"].(json.RawMessage)); got != `{"defaultingType":"System"}` {
+		t.Errorf("PodTopologySpread args %s", got)
+	}
+}
+
+// A Policy with CheckServiceAffinity schedules a pod of a service into
+// the zone of the service's running pod, and ServiceAntiAffinity spreads
+// it over racks.
+func TestPolicyServiceAffinitySchedules(t *testing.T) {
+	cfg, err := schedconfig.Decode([]byte(`
+kind: Policy
+apiVersion: v1
+predicates:
+- name: sameZone
+  argument: {serviceAffinity: {labels: [zone]}}
+priorities:
+- name: spreadRacks
+  weight: 1
+  argument: {serviceAntiAffinity: {label: rack}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := func(name, zone, rack string) *api.Node {
+		n := &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{"zone": zone, "rack": rack}}}
+		n.Status.Allocatable = api.ResourceList{"cpu": resource.MustParse("4"), "memory": resource.MustParse("8Gi"), "pods": resource.MustParse("110")}
+		return n
+	}
+	sel := map[string]string{"app": "web"}
+	running := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-0", Namespace: "default", Labels: sel}, Spec: api.PodSpec{NodeName: "b1"}}
+	snap, err := cluster.NewSnapshot([]*api.Node{node("a1", "a", "r1"), node("b1", "b", "r1"), node("b2", "b", "r2")}, []*api.Pod{running})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := snap.AddObject(&api.Service{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"}, Spec: api.ServiceSpec{Selector: sel}}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := scheduler.New(snap, cfg.Options()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Schedule(context.Background(), &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1", Namespace: "default", Labels: sel}})
+	if err != nil || res.Node != "b2" {
+		t.Errorf("Schedule: %q %v, want b2 (zone b, the other rack)", res.Node, err)
 	}
 }

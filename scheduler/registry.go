@@ -37,6 +37,8 @@ func inTreeRegistry() framework.Registry {
 		// Optional: removed upstream, enabled by a Policy or a profile.
 		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,
 			predicates.NewNodeLabel, priorities.NewNodeLabel),
+		config.ServiceAffinityName: framework.CombineFactories(config.ServiceAffinityName,
+			predicates.NewServiceAffinity, priorities.NewServiceAffinity),
 		config.NodePreferAvoidPodsName:     priorities.NewNodePreferAvoidPods,
 		config.EqualPriorityName:           priorities.NewEqualPriority,
 		config.CheckNodeMemoryPressureName: predicates.NewCheckNodeMemoryPressure,

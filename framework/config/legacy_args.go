@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/field"
@@ -48,10 +47,19 @@ func (a *NodeLabelArgs) Validate() error {
 	return errs.ToAggregate()
 }
 
+// noConflict reports each absent label that is also present, naming the
+// present label's last index (upstream indexes the present labels in a
+// map, so a repeated label keeps its last position).
 func noConflict(present, absent []string, presentPath, absentPath *field.Path) ErrorList {
 	var errs ErrorList
 	for i, l := range absent {
-		if j := slices.Index(present, l); j >= 0 {
+		j := -1
+		for k, p := range present {
+			if p == l {
+				j = k
+			}
+		}
+		if j >= 0 {
 			errs = append(errs, field.Invalid(presentPath.Index(j), l, fmt.Sprintf("conflict with %v", absentPath.Index(i))))
 		}
 	}
