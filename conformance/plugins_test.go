@@ -94,14 +94,17 @@ func incomingPod(nodes []*api.Node) *rapid.Generator[*api.Pod] {
 }
 
 // pluginsInput draws a small cluster (1-8 nodes, some cordoned, 0-12
-// bound pods), a pod to place and runs it through plugins.
+// bound pods), a pod to place and runs it through plugins; see
+// bendSpreadInput for the topology spread parts.
 func pluginsInput(plugins []regression.PluginRef) *rapid.Generator[*regression.PluginsInput] {
 	return rapid.Custom(func(t *rapid.T) *regression.PluginsInput {
 		c := clustergen.Cluster(rapid.IntRange(1, 8).Draw(t, "nodes"), rapid.IntRange(0, 12).Draw(t, "pods")).Draw(t, "cluster")
 		for _, n := range c.Nodes {
 			n.Spec.Unschedulable = rapid.IntRange(0, 5).Draw(t, "cordoned") == 0
 		}
-		return &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: incomingPod(c.Nodes).Draw(t, "incoming"), Plugins: plugins}
+		in := &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: incomingPod(c.Nodes).Draw(t, "incoming"), Plugins: plugins}
+		bendSpreadInput(t, in)
+		return in
 	})
 }
 

@@ -41,7 +41,8 @@ func preemptionGen() *rapid.Generator[*preemptionInput] {
 		for i := range nn {
 			cpu := int64(rapid.IntRange(1, 4).Draw(t, "cpu")) * 1000
 			maxPods := rapid.IntRange(2, 8).Draw(t, "maxPods")
-			n := &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("node-%d", i), Labels: map[string]string{"kubernetes.io/hostname": fmt.Sprintf("node-%d", i)}}}
+			n := &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("node-%d", i), Labels: map[string]string{
+				"kubernetes.io/hostname": fmt.Sprintf("node-%d", i), "topology.kubernetes.io/zone": fmt.Sprintf("zone-%d", i%2)}}}
 			n.Status.Allocatable = api.ResourceList{
 				api.ResourceCPU:    quantity.NewMilliQuantity(cpu, quantity.DecimalSI),
 				api.ResourceMemory: quantity.MustParse("8Gi"),
@@ -106,6 +107,18 @@ func preemptionGen() *rapid.Generator[*preemptionInput] {
 			api.ResourceMemory: quantity.MustParse("256Mi")}}}}
 		if rapid.IntRange(0, 4).Draw(t, "incomingHostPort") == 0 {
 			p.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 80, HostPort: 8080, Protocol: api.ProtocolTCP}}
+		}
+		// A topology spread constraint over pods of one app: preemption
+		// then goes through PodTopologySpread's PreFilter extensions.
+		if rapid.IntRange(0, 2).Draw(t, "spread") == 0 {
+			app := rapid.SampledFrom(apps).Draw(t, "spreadApp")
+			p.Labels = map[string]string{"app": app}
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{
+				MaxSkew:           int32(rapid.IntRange(1, 2).Draw(t, "maxSkew")),
+				TopologyKey:       rapid.SampledFrom([]string{"kubernetes.io/hostname", "topology.kubernetes.io/zone"}).Draw(t, "topologyKey"),
+				WhenUnsatisfiable: api.DoNotSchedule,
+				LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": app}},
+			}}
 		}
 		if rapid.IntRange(0, 9).Draw(t, "never") == 0 {
 			never := api.PreemptNever

@@ -28,6 +28,9 @@ type structInfo struct {
 	// known are the fields Kubernetes defines on the type that schedkit
 	// does not model: read without a warning, and not looked into.
 	known map[string]bool
+	// noted are the known fields the decoder records when set
+	// (schedulingFields).
+	noted map[string]bool
 }
 
 var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
@@ -39,6 +42,9 @@ type decoder struct {
 	structs map[reflect.Type]*structInfo
 	issues  []fieldIssue
 	path    jsonPath
+	// noted are the paths of the schedulingFields set in the object
+	// being decoded.
+	noted []string
 }
 
 func newDecoder() *decoder { return &decoder{structs: map[reflect.Type]*structInfo{}} }
@@ -47,7 +53,7 @@ func (d *decoder) info(t reflect.Type) *structInfo {
 	if si, ok := d.structs[t]; ok {
 		return si
 	}
-	si := &structInfo{fields: map[string]fieldInfo{}, known: knownFields(t)}
+	si := &structInfo{fields: map[string]fieldInfo{}, known: knownFields(t), noted: schedulingFields[t.Name()]}
 	d.structs[t] = si
 	var walk func(t reflect.Type, index []int)
 	walk = func(t reflect.Type, index []int) {
@@ -253,6 +259,8 @@ func (d *decoder) object(v *value, rv reflect.Value) {
 		if !ok {
 			if !si.known[k] {
 				d.warn(v.elems[i].line, fmt.Sprintf("unknown field %q", d.path.child(k)))
+			} else if si.noted[k] && v.elems[i].kind != kindNull {
+				d.noted = append(d.noted, d.path.child(k))
 			}
 			continue
 		}

@@ -2,9 +2,9 @@ package manifest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
@@ -59,8 +59,10 @@ func IsStored(p *api.Pod) bool {
 // they are, except that a stored pod without spec.priority gets its
 // PriorityClass's value; a stored pod naming a PriorityClass that is not
 // among the objects keeps its spec.priority, with a warning. New pods go
-// through admission.Admit (defaulting, matchLabelKeys, Priority,
-// LimitRanger) and validation; those rejected are reported and left out.
+// through admission.Admit (defaulting, LimitRanger, Priority,
+// DefaultTolerationSeconds, matchLabelKeys), validation and the
+// ResourceQuota plugin (charged in reading order, see Options.Now); those
+// rejected are reported and left out.
 // Pods in phase Succeeded or Failed are counted and left out, as the
 // scheduler ignores them.
 //
@@ -89,6 +91,30 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	for _, lr := range objs.LimitRanges {
 		rangesByNS[lr.Namespace] = append(rangesByNS[lr.Namespace], *lr)
 	}
+	var allRanges []api.LimitRange
+	for _, lr := range objs.LimitRanges {
+		allRanges = append(allRanges, *lr)
+	}
+	// ResourceQuota: quotas without a status get the one the quota
+	// controller would write, measured on the stored objects; new pods
+	// are then charged one after another in reading order (creation
+	// order), each seeing the ones before it.
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	existing := admission.NamespaceObjects{Services: objs.Services, Claims: objs.PersistentVolumeClaims, Now: now}
+	for _, p := range objs.Pods {
+		if IsStored(p) {
+			existing.Pods = append(existing.Pods, p)
+		}
+	}
+	quotas := make([]api.ResourceQuota, len(objs.ResourceQuotas))
+	for i, q := range objs.ResourceQuotas {
+		quotas[i] = *q
+	}
+	chain := admission.NewChain(admission.Objects{PriorityClasses: classes, LimitRanges: allRanges,
+		ResourceQuotas: admission.FillQuotaStatus(quotas, existing)}, now)
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
 	var bound, pending []*api.Pod
@@ -117,7 +143,7 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 				}
 			}
 		} else {
-			a, err := admitNew(p, classes, rangesByNS[p.Namespace])
+			a, err := admitNew(p, classes, rangesByNS[p.Namespace], chain)
 			if err != nil {
 				rep.Rejected = append(rep.Rejected, Rejection{Source: src, Pod: p, Err: err})
 				continue
@@ -157,17 +183,20 @@ func priorityOf(p *api.Pod) int32 {
 	return 0
 }
 
-// admitNew is the API server's create path for a new pod: admission, then
-// validation. Its errors are the API server's answers.
-func admitNew(p *api.Pod, classes []api.PriorityClass, ranges []api.LimitRange) (*api.Pod, error) {
+// admitNew is the API server's create path for a new pod: the mutating
+// admission plugins and LimitRanger (admission.Admit), validation, then
+// the ResourceQuota plugin through chain, which charges the pod's
+// namespace's quotas when it is admitted. Its errors are the API
+// server's answers.
+func admitNew(p *api.Pod, classes []api.PriorityClass, ranges []api.LimitRange, chain *admission.Chain) (*api.Pod, error) {
 	a, err := admission.Admit(p, admission.Objects{PriorityClasses: classes, LimitRanges: ranges})
 	if err != nil {
-		if errors.Is(err, admission.ErrPriorityClassNotFound) {
-			return nil, fmt.Errorf("pods %q is forbidden: no PriorityClass with name %s was found", p.Name, p.Spec.PriorityClassName)
-		}
 		return nil, err
 	}
 	if err := validatePod(a); err != nil {
+		return nil, err
+	}
+	if err := chain.AdmitObject(admission.CountedPod(a), a.Namespace); err != nil {
 		return nil, err
 	}
 	return a, nil

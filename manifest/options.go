@@ -1,6 +1,9 @@
 package manifest
 
-import "io"
+import (
+	"io"
+	"time"
+)
 
 // Options control reading and loading.
 type Options struct {
@@ -16,4 +19,8 @@ type Options struct {
 	ExpandWorkloads bool
 	// Seed makes the random name suffixes of expanded pods reproducible.
 	Seed uint64
+	// Now is the time ResourceQuota admission judges pods' deletion grace
+	// periods by (a pod past its grace period is no longer charged); the
+	// zero time means time.Now().
+	Now time.Time
 }

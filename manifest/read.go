@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -140,6 +141,9 @@ type Objects struct {
 	CSIStorageCapacities   []*api.CSIStorageCapacity
 
 	sources map[any]Source
+	// unmodelled has, for the objects that set some, the paths of their
+	// schedulingFields.
+	unmodelled map[any][]string
 }
 
 // storeObjects are the objects for the snapshot's object store: all but
@@ -212,6 +216,13 @@ func (o *Objects) Source(obj any) (Source, bool) {
 	s, ok := o.sources[obj]
 	return s, ok
 }
+
+// UnmodelledFields returns the field paths (such as spec.resourceClaims)
+// that obj (a pointer held by these Objects) sets among the fields
+// Kubernetes schedules by and schedkit reads without modelling; nil when
+// it sets none. A scheduling decision about such an object is made without
+// them: the command marks it unverified.
+func (o *Objects) UnmodelledFields(obj any) []string { return o.unmodelled[obj] }
 
 // Report tells what was read and not taken as it was: kinds schedkit does
 // not model, warnings, and new pods the API server would reject.
@@ -503,6 +514,7 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 	}
 	obj := reflect.New(ki.typ)
 	r.dec.issues = r.dec.issues[:0]
+	r.dec.noted = r.dec.noted[:0]
 	r.dec.path.reset(0)
 	r.dec.decode(v, obj.Elem())
 	meta := obj.Elem().FieldByName("ObjectMeta").Addr().Interface().(*api.ObjectMeta)
@@ -550,6 +562,12 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 	r.seen[key] = src
 	ptr := obj.Interface()
 	r.objs.sources[ptr] = src
+	if len(r.dec.noted) > 0 {
+		if r.objs.unmodelled == nil {
+			r.objs.unmodelled = map[any][]string{}
+		}
+		r.objs.unmodelled[ptr] = slices.Clone(r.dec.noted)
+	}
 	ki.add(&r.objs, ptr)
 
 }

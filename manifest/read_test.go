@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,4 +318,21 @@ func TestDumpEqualsJSON(t *testing.T) {
 			t.Fatalf("warnings: %v %v", ry.Report().Warnings, rj.Report().Warnings)
 		}
 	})
+}
+
+// TestUnmodelledFields: a pod's spec.resourceClaims, which schedkit reads
+// without modelling, is recorded for the command's unverified marks.
+func TestUnmodelledFields(t *testing.T) {
+	r := NewReader()
+	doc := "kind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c}]\n  resourceClaims: [{name: gpu, resourceClaimName: g}]\n---\nkind: Pod\nmetadata: {name: b}\nspec:\n  dnsPolicy: ClusterFirst\n  containers: [{name: c}]\n"
+	if err := r.Read("f", strings.NewReader(doc)); err != nil {
+		t.Fatal(err)
+	}
+	objs := r.Objects()
+	if got := objs.UnmodelledFields(objs.Pods[0]); !slices.Equal(got, []string{"spec.resourceClaims"}) {
+		t.Errorf("pod a: %q", got)
+	}
+	if got := objs.UnmodelledFields(objs.Pods[1]); got != nil {
+		t.Errorf("pod b: %q", got)
+	}
 }

@@ -2,13 +2,22 @@
 // Kubernetes v1.37.2: NodeResourcesFit (its score half, with the
 // LeastAllocated, MostAllocated and RequestedToCapacityRatio strategies),
 // NodeResourcesBalancedAllocation, ImageLocality, TaintToleration (its
-// score half) and NodeAffinity (its score half). Each is a framework
+// score half), NodeAffinity (its score half) and PodTopologySpread (its
+// score half: ScheduleAnyway constraints, weighted per constraint by
+// SpreadTopologyWeight, and the system default constraints for pods that
+// Services, ReplicaSets, StatefulSets or ReplicationControllers select;
+// the legacy EvenPodsSpreadPriority). Each is a framework
 // plugin built by a New<Name> factory with the framework.PluginFactory
 // signature, and also a plain function usable without the framework
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio,
 // BalancedAllocation, ImageLocality, TaintToleration, ...), together with
 // the score arithmetic itself (LeastRequestedScore, MostRequestedScore,
 // FunctionShape, BalancedResourceScore, DefaultNormalizeScore).
+//
+// Optional plugins keep the last semantics of priorities kube-scheduler
+// removed (registered, not in the default profile): NodeLabel
+// (NodeLabelPriority, v1.21), ServiceAffinity (ServiceAntiAffinity,
+// v1.22), NodePreferAvoidPods (v1.21) and EqualPriority.
 //
 // Scores are upstream's integers: the same integer divisions, the same
 // float64 expressions where upstream uses floats (balanced allocation,

@@ -96,8 +96,8 @@ type TaintEviction struct {
 // the taint eviction controller evicts the pods that do not tolerate the
 // NoExecute taints, at once or when their tolerationSeconds run out (the
 // DefaultTolerationSeconds admission plugin gives most pods 300 s for
-// those two taints; see taints.DefaultTolerations for pods that were not
-// admitted). In order of eviction time, each group of pods evicted at one
+// those two taints; see admission.AddDefaultTolerations for pods that
+// were not admitted). In order of eviction time, each group of pods evicted at one
 // time is removed from the snapshot and their replacements (pods a
 // controller owns) are scheduled with Simulate on the cluster as it is
 // then — the tainted node excluded unless they tolerate it. Pods that

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/scheduler"
@@ -68,7 +69,7 @@ func ExampleScheduler_TaintNode() {
 	a := node("node-a", "4", nil)
 	a.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionUnknown}}
 	web := owned("web", "1", "node-a", nil)
-	web.Spec.Tolerations = taints.DefaultTolerations(web)
+	admission.AddDefaultTolerations(web)
 	agent := owned("agent", "1", "node-a", nil)
 	hour := int64(3600)
 	agent.Spec.Tolerations = []api.Toleration{{Key: taints.NodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &hour}}

@@ -49,7 +49,7 @@ func TestDefaultProfile(t *testing.T) {
 		t.Errorf("NotEvaluated %v, want %v", p.NotEvaluated(), notEvaluated)
 	}
 	weights := map[string]int64{"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1, "PodTopologySpread": 2,
-		"InterPodAffinity": 2, "DynamicResources": 2, "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
+		"InterPodAffinity": 2, "DynamicResources": 2, "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1, "VolumeBinding": 1}
 	for _, name := range p.ListPlugins()["Score"] {
 		if p.ScoreWeight(name) != weights[name] {
 			t.Errorf("%s weight %d, want %d", name, p.ScoreWeight(name), weights[name])

@@ -16,9 +16,7 @@
 //
 // WithConditionTaints gives a node's taints as the node lifecycle
 // controller sets them from its conditions (not-ready, unreachable,
-// pressure and cordon taints), and DefaultTolerations a pod's tolerations
-// after the DefaultTolerationSeconds admission plugin (300 s for
-// not-ready and unreachable).
+// pressure and cordon taints).
 //
 // Matching functions do not allocate and nothing panics on bad input.
 package taints

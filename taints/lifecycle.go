@@ -7,19 +7,14 @@ import (
 	"github.com/schedkit/schedkit/api"
 )
 
-// Taint keys the node lifecycle controller sets, and the toleration
-// seconds the DefaultTolerationSeconds admission plugin gives pods for
-// them.
+// Taint keys the node lifecycle controller sets for a node's Ready
+// condition (admission.AddDefaultTolerations gives pods 300 s for them).
 const (
 	// NodeNotReady is the taint of a node whose Ready condition is False.
 	NodeNotReady = "node.kubernetes.io/not-ready"
 	// NodeUnreachable is the taint of a node whose Ready condition is
 	// Unknown (the kubelet stopped reporting).
 	NodeUnreachable = "node.kubernetes.io/unreachable"
-	// DefaultTolerationSeconds is the admission plugin's default (its
-	// --default-not-ready-toleration-seconds and
-	// --default-unreachable-toleration-seconds flags).
-	DefaultTolerationSeconds int64 = 300
 )
 
 // ReadyConditionTaint returns the NoExecute taint the node lifecycle
@@ -122,33 +117,6 @@ func WithConditionTaints(node *api.Node, at time.Time) []api.Taint {
 	}
 	if needNE {
 		out = append(out, wantNE)
-	}
-	return out
-}
-
-// DefaultTolerations returns the pod's tolerations after the
-// DefaultTolerationSeconds admission plugin: a toleration of not-ready
-// and one of unreachable (Exists, NoExecute, 300 s) are appended unless
-// the pod already has a toleration with that key (or no key) and effect
-// NoExecute (or no effect). The pod is not modified.
-func DefaultTolerations(pod *api.Pod) []api.Toleration {
-	notReady, unreachable := false, false
-	for _, t := range pod.Spec.Tolerations {
-		if t.Effect != api.TaintEffectNoExecute && t.Effect != "" {
-			continue
-		}
-		notReady = notReady || t.Key == NodeNotReady || t.Key == ""
-		unreachable = unreachable || t.Key == NodeUnreachable || t.Key == ""
-	}
-	out := append([]api.Toleration(nil), pod.Spec.Tolerations...)
-	for _, add := range []struct {
-		key  string
-		have bool
-	}{{NodeNotReady, notReady}, {NodeUnreachable, unreachable}} {
-		if !add.have {
-			secs := DefaultTolerationSeconds
-			out = append(out, api.Toleration{Key: add.key, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &secs})
-		}
 	}
 	return out
 }

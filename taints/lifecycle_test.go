@@ -5,49 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/taints"
 )
-
-func secs(v int64) *int64 { return &v }
-
-// upstream: plugin/pkg/admission/defaulttolerationseconds admission_test.go TestForgivenessAdmission.
-func TestDefaultTolerations(t *testing.T) {
-	notReady := api.Toleration{Key: taints.NodeNotReady, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: secs(300)}
-	unreachable := api.Toleration{Key: taints.NodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: secs(300)}
-	tests := []struct {
-		name string
-		in   []api.Toleration
-		want []api.Toleration
-	}{
-		{"pod has no tolerations, expect add tolerations for `not-ready:NoExecute` and `unreachable:NoExecute`", nil, []api.Toleration{notReady, unreachable}},
-		{"pod has tolerations, but none is for taint `not-ready:NoExecute` or `unreachable:NoExecute`, expect add tolerations",
-			[]api.Toleration{{Key: "foo", Operator: api.TolerationOpEqual, Value: "bar", Effect: api.TaintEffectNoSchedule, TolerationSeconds: secs(700)}},
-			[]api.Toleration{{Key: "foo", Operator: api.TolerationOpEqual, Value: "bar", Effect: api.TaintEffectNoSchedule, TolerationSeconds: secs(700)}, notReady, unreachable}},
-		{"pod specified a toleration for taint `not-ready:NoExecute`, expect add toleration for `unreachable:NoExecute`",
-			[]api.Toleration{{Key: taints.NodeNotReady, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: secs(700)}},
-			[]api.Toleration{{Key: taints.NodeNotReady, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: secs(700)}, unreachable}},
-		{"pod specified a toleration for taint `unreachable:NoExecute`, expect add toleration for `not-ready:NoExecute`",
-			[]api.Toleration{{Key: taints.NodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: secs(700)}},
-			[]api.Toleration{{Key: taints.NodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: secs(700)}, notReady}},
-		{"pod specified tolerations for both `not-ready:NoExecute` and `unreachable:NoExecute`, expect no change",
-			[]api.Toleration{notReady, unreachable}, []api.Toleration{notReady, unreachable}},
-		{"pod specified toleration for taint `unreachable`, expect add toleration for `not-ready:NoExecute`",
-			[]api.Toleration{{Key: taints.NodeUnreachable, Operator: api.TolerationOpExists}},
-			[]api.Toleration{{Key: taints.NodeUnreachable, Operator: api.TolerationOpExists}, notReady}},
-		{"pod has wildcard toleration for all kind of taints, expect no change",
-			[]api.Toleration{{Operator: api.TolerationOpExists}}, []api.Toleration{{Operator: api.TolerationOpExists}}},
-	}
-	for _, tc := range tests {
-		pod := &api.Pod{}
-		pod.Spec.Tolerations = tc.in
-		if diff := cmp.Diff(tc.want, taints.DefaultTolerations(pod)); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
-		}
-	}
-}
 
 func TestWithConditionTaints(t *testing.T) {
 	at := time.Unix(1000, 0)
@@ -103,7 +64,7 @@ func ExampleWithConditionTaints() {
 	newTaints := taints.WithConditionTaints(node, at)
 
 	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web"}}
-	pod.Spec.Tolerations = taints.DefaultTolerations(pod)
+	admission.AddDefaultTolerations(pod)
 	for _, t := range newTaints {
 		fmt.Println(t.Key, t.Effect)
 	}

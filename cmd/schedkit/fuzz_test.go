@@ -19,6 +19,6 @@ func FuzzReadManifests(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		// The reader's own fuzz target is manifest.FuzzRead; this one runs
 		// the whole command.
-		_ = run([]string{"simulate", "-f", "-"}, strings.NewReader(doc), io.Discard)
+		_ = run([]string{"explain", "-f", "-", "-o", "json"}, strings.NewReader(doc), io.Discard, io.Discard)
 	})
 }

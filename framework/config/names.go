@@ -11,6 +11,7 @@ const (
 	ImageLocalityName                   = "ImageLocality"
 	InterPodAffinityName                = "InterPodAffinity"
 	NodeAffinityName                    = "NodeAffinity"
+	NodeDeclaredFeaturesName            = "NodeDeclaredFeatures"
 	NodeNameName                        = "NodeName"
 	NodePortsName                       = "NodePorts"
 	NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"

@@ -34,6 +34,7 @@ var rank = map[string]int{
 	"preemption":           80,
 	"scheduler":            90,
 	"manifest":             95, // files → objects → snapshot + pending pods; above scheduler, below commands
+	"schedconfig":          95, // configuration files → scheduler options
 	"cmd":                  100,
 	"examples":             100,
 	"internal":             100,

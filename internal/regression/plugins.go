@@ -28,6 +28,11 @@ type PluginsInput struct {
 	Pods    []*api.Pod  `json:"pods,omitempty"`
 	Pod     *api.Pod    `json:"pod"`
 	Plugins []PluginRef `json:"plugins"`
+	// Objects are the storage objects the plugins look up.
+	Objects *Objects `json:"objects,omitempty"`
+	// Workloads are the objects PodTopologySpread's default constraints
+	// read (Services, ReplicaSets, StatefulSets, ReplicationControllers).
+	Workloads Workloads `json:"workloads,omitzero"`
 }
 
 // StatusAnswer is a plugin status.
@@ -133,7 +138,7 @@ func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, e
 // EvalPlugins is schedkit's answer for a plugins input.
 func EvalPlugins(in *PluginsInput) PluginsAnswer {
 	var a PluginsAnswer
-	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	snap, err := newSnapshot(in)
 	if err != nil {
 		a.Err = err.Error()
 		return a
@@ -177,7 +182,9 @@ func RunCycle(prof *framework.Profile, nodes []*cluster.NodeInfo, pod *api.Pod) 
 		}
 		st := prof.RunFilterPlugins(ctx, state, pod, ni)
 		if st.IsError() {
-			a.Err, a.Stage = st.Message(), "Filter"
+			// Which nodes were filtered before the error depends on
+			// the order nodes are visited in: report only the error.
+			a.Err, a.Stage, a.Filter = st.Message(), "Filter", nil
 			return a
 		}
 		a.Filter[ni.Name()] = statusAnswer(st)
@@ -234,7 +241,7 @@ func init() { evaluators[KindSchedule] = decodeEval(EvalSchedule) }
 // EvalSchedule is schedkit's answer for a schedule input (a PluginsInput).
 func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 	var a ScheduleAnswer
-	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	snap, err := newSnapshot(in)
 	if err != nil {
 		a.Err = err.Error()
 		return a
