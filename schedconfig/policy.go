@@ -157,7 +157,7 @@ func priorityPlugins() map[string]point {
 	ps := func(n string) point { return point{preScore: n, score: n} }
 	s := func(n string) point { return point{score: n} }
 	return map[string]point{
-		"SelectorSpreadPriority":      ps(config.PodTopologySpreadName), // DefaultPodTopologySpread on
+		"SelectorSpreadPriority":      ps(config.SelectorSpreadName),
 		"EvenPodsSpreadPriority":      ps(config.PodTopologySpreadName),
 		"TaintTolerationPriority":     ps(config.TaintTolerationName),
 		"NodeAffinityPriority":        ps(config.NodeAffinityName),
@@ -237,7 +237,12 @@ func (l *pluginList) add(name string, weight int32) {
 //   - priorities run as score plugins sorted by name with their weights
 //     (a plugin named twice keeps the larger weight); nil priorities are
 //     the defaults; ServiceSpreadingPriority is SelectorSpreadPriority,
-//     which with DefaultPodTopologySpread is PodTopologySpread; a
+//     the SelectorSpread plugin (upstream's mapping with the
+//     DefaultPodTopologySpread gate off, so that the plugin behind the
+//     name runs; with the gate on, v1.22 ran PodTopologySpread's system
+//     defaults instead), and EvenPodsSpreadPriority is PodTopologySpread
+//     with defaultingType List (no system defaults, which would spread
+//     twice); a
 //     priority with a labelPreference argument is NodeLabel, with
 //     serviceAntiAffinity it is ServiceAffinity (weight times the number
 //     of such priorities), with requestedToCapacityRatioArguments it is
@@ -382,11 +387,7 @@ func FromPolicy(p *Policy) (*Config, error) {
 					return nil, err
 				}
 			case "EvenPodsSpreadPriority":
-				if _, ok := args[config.PodTopologySpreadName]; !ok {
-					args[config.PodTopologySpreadName] = json.RawMessage(`{"defaultingType":"List"}`)
-				}
-			case "SelectorSpreadPriority":
-				args[config.PodTopologySpreadName] = json.RawMessage(`{"defaultingType":"System"}`)
+				args[config.PodTopologySpreadName] = json.RawMessage(`{"defaultingType":"List"}`)
 			}
 			continue
 		}

@@ -2,6 +2,7 @@ package schedconfig_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -212,8 +213,39 @@ func TestPolicy(t *testing.T) {
 		if !reflect.DeepEqual(l["Score"], wantScore) {
 			t.Errorf("Score %v, want %v", l["Score"], wantScore)
 		}
-		if w("NodePreferAvoidPods") != 10000 || w("NodeResourcesFit") != 1 {
-			t.Errorf("weights %d %d", w("NodePreferAvoidPods"), w("NodeResourcesFit"))
+		if w("NodePreferAvoidPods") != 10000 || w("NodeResourcesFit") != 1 || w("SelectorSpread") != 1 || w("PodTopologySpread") != 2 {
+			t.Errorf("weights %d %d %d %d", w("NodePreferAvoidPods"), w("NodeResourcesFit"), w("SelectorSpread"), w("PodTopologySpread"))
+		}
+		// SelectorSpread spreads by Services and controllers; PodTopologySpread
+		// has no system defaults beside it.
+		if a, _ := cfg.Profiles[0].PluginArgs["PodTopologySpread"].(json.RawMessage); string(a) != `{"defaultingType":"List"}` {
+			t.Errorf("PodTopologySpread args %s", a)
+		}
+	})
+	// upstream (v1.21, DefaultPodTopologySpread off): SelectorSpreadPriority
+	// and ServiceSpreadingPriority are the SelectorSpread plugin, at
+	// PreScore and Score, keeping the larger weight.
+	t.Run("selector spread", func(t *testing.T) {
+		cfg, err := schedconfig.Decode([]byte(`
+kind: Policy
+apiVersion: v1
+predicates: []
+priorities:
+- {name: ServiceSpreadingPriority, weight: 3}
+- {name: SelectorSpreadPriority, weight: 2}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, w := listOf(t, cfg)
+		if want := []string{"SelectorSpread"}; !reflect.DeepEqual(l["Score"], want) || !reflect.DeepEqual(l["PreScore"], want) {
+			t.Errorf("PreScore %v Score %v, want %v", l["PreScore"], l["Score"], want)
+		}
+		if w("SelectorSpread") != 3 {
+			t.Errorf("weight %d, want 3", w("SelectorSpread"))
+		}
+		if _, ok := cfg.Profiles[0].PluginArgs["PodTopologySpread"]; ok {
+			t.Errorf("PodTopologySpread args %v", cfg.Profiles[0].PluginArgs)
 		}
 	})
 	t.Run("custom", func(t *testing.T) {

@@ -35,6 +35,7 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeLabel, priorities.NewNodeLabel),
 		config.NodePreferAvoidPodsName:     priorities.NewNodePreferAvoidPods,
 		config.EqualPriorityName:           priorities.NewEqualPriority,
+		config.SelectorSpreadName:          priorities.NewSelectorSpread,
 		config.CheckNodeMemoryPressureName: predicates.NewCheckNodeMemoryPressure,
 		config.CheckNodeDiskPressureName:   predicates.NewCheckNodeDiskPressure,
 		config.CheckNodePIDPressureName:    predicates.NewCheckNodePIDPressure,
