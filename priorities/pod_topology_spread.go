@@ -38,9 +38,14 @@ type spreadScoreState struct {
 	ignored map[string]struct{}
 	// counts[i] maps each domain of a scored node to its matching pods;
 	// nil for kubernetes.io/hostname, counted per node.
-	counts  []map[string]int64
-	weights []float64
-	ns      string
+	counts []map[string]int64
+	// nodeCounts[i], for a kubernetes.io/hostname constraint, maps each
+	// scored node's name to its matching pods, counted once in PreScore
+	// (upstream counts them in Score), so that Score's cost does not grow
+	// with the node's pods; nil for the other constraints.
+	nodeCounts []map[string]int64
+	weights    []float64
+	ns         string
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -93,7 +98,9 @@ var errSpreadNoSnapshot = errors.New("getting all nodes: no snapshot")
 // scored nodes (nodes lacking a topology key are not scored, unless the
 // constraints are the system defaults: then a node without a zone is
 // still spread by hostname) and counts, over every node of the snapshot
-// that the node inclusion policies admit, the matching pods in each.
+// that the node inclusion policies admit, the matching pods in each; for
+// kubernetes.io/hostname constraints it counts the matching pods of each
+// scored node.
 func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {
 	if pl.handle == nil || pl.handle.Snapshot() == nil {
 		return framework.AsStatus(errSpreadNoSnapshot)
@@ -110,10 +117,13 @@ func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.
 		return skipStatus
 	}
 	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	s := &spreadScoreState{constraints: cs, counts: make([]map[string]int64, len(cs)), weights: make([]float64, len(cs)), ns: pod.Namespace}
+	s := &spreadScoreState{constraints: cs, counts: make([]map[string]int64, len(cs)), nodeCounts: make([]map[string]int64, len(cs)),
+		weights: make([]float64, len(cs)), ns: pod.Namespace}
 	for i := range cs {
 		if cs[i].TopologyKey != affinity.LabelHostname {
 			s.counts[i] = map[string]int64{}
+		} else {
+			s.nodeCounts[i] = make(map[string]int64, len(nodes))
 		}
 	}
 	for _, ni := range nodes {
@@ -128,6 +138,8 @@ func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.
 		for i := range cs {
 			if s.counts[i] != nil {
 				s.counts[i][node.Labels[cs[i].TopologyKey]] += 0
+			} else {
+				s.nodeCounts[i][node.Name] = int64(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
 			}
 		}
 	}
@@ -173,8 +185,11 @@ func readSpreadScoreState(state *framework.CycleState) (*spreadScoreState, error
 
 // Score is the node's raw score: for each constraint whose key the node
 // has, SpreadScoreForCount of its domain's count (for
-// kubernetes.io/hostname, the node's own matching pods) with the
-// constraint's weight, summed and rounded; 0 for a node not scored.
+// kubernetes.io/hostname, the node's own matching pods, as PreScore
+// counted them for the nodes it was given, or counted here for another
+// node) with the constraint's weight, summed and rounded; 0 for a node
+// not scored. It allocates nothing and, for the nodes given to PreScore,
+// its cost does not depend on the pods of the node or of the cluster.
 func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
 	s, err := readSpreadScoreState(state)
 	if err != nil {
@@ -193,7 +208,10 @@ func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.Cyc
 		}
 		var n int64
 		if s.counts[i] == nil {
-			n = int64(cluster.CountSpreadPods(nodeInfo.Pods, c.Selector, s.ns))
+			var counted bool
+			if n, counted = s.nodeCounts[i][node.Name]; !counted {
+				n = int64(cluster.CountSpreadPods(nodeInfo.Pods, c.Selector, s.ns))
+			}
 		} else {
 			n = s.counts[i][v]
 		}
