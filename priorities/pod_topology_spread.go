@@ -39,11 +39,13 @@ type spreadScoreState struct {
 	// counts[i] maps each domain of a scored node to its matching pods;
 	// nil for kubernetes.io/hostname, counted per node.
 	counts []map[string]int64
-	// nodeCounts[i], for a kubernetes.io/hostname constraint, maps each
-	// scored node's name to its matching pods, counted once in PreScore
-	// (upstream counts them in Score), so that Score's cost does not grow
-	// with the node's pods; nil for the other constraints.
-	nodeCounts []map[string]int64
+	// nodeCounts[i], for a kubernetes.io/hostname constraint, holds the
+	// matching pods of each scored node, at the node's index in view
+	// (-1 for nodes not counted), counted once in PreScore (upstream
+	// counts them in Score) so that Score's cost does not grow with the
+	// node's pods; nil for the other constraints.
+	nodeCounts [][]int32
+	view       *cluster.View
 	weights    []float64
 	ns         string
 }
@@ -117,13 +119,16 @@ func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.
 		return skipStatus
 	}
 	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	s := &spreadScoreState{constraints: cs, counts: make([]map[string]int64, len(cs)), nodeCounts: make([]map[string]int64, len(cs)),
-		weights: make([]float64, len(cs)), ns: pod.Namespace}
+	s := &spreadScoreState{constraints: cs, counts: make([]map[string]int64, len(cs)), nodeCounts: make([][]int32, len(cs)),
+		view: view, weights: make([]float64, len(cs)), ns: pod.Namespace}
 	for i := range cs {
 		if cs[i].TopologyKey != affinity.LabelHostname {
 			s.counts[i] = map[string]int64{}
-		} else {
-			s.nodeCounts[i] = make(map[string]int64, len(nodes))
+			continue
+		}
+		s.nodeCounts[i] = make([]int32, view.NumNodes())
+		for j := range s.nodeCounts[i] {
+			s.nodeCounts[i][j] = -1
 		}
 	}
 	for _, ni := range nodes {
@@ -138,8 +143,8 @@ func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.
 		for i := range cs {
 			if s.counts[i] != nil {
 				s.counts[i][node.Labels[cs[i].TopologyKey]] += 0
-			} else {
-				s.nodeCounts[i][node.Name] = int64(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
+			} else if j, ok := view.Index(node.Name); ok {
+				s.nodeCounts[i][j] = int32(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
 			}
 		}
 	}
@@ -208,8 +213,11 @@ func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.Cyc
 		}
 		var n int64
 		if s.counts[i] == nil {
-			var counted bool
-			if n, counted = s.nodeCounts[i][node.Name]; !counted {
+			n = -1
+			if j, ok := s.view.Index(node.Name); ok {
+				n = int64(s.nodeCounts[i][j])
+			}
+			if n < 0 {
 				n = int64(cluster.CountSpreadPods(nodeInfo.Pods, c.Selector, s.ns))
 			}
 		} else {
