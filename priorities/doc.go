@@ -6,7 +6,11 @@
 // score half: ScheduleAnyway constraints, weighted per constraint by
 // SpreadTopologyWeight, and the system default constraints for pods that
 // Services, ReplicaSets, StatefulSets or ReplicationControllers select;
-// the legacy EvenPodsSpreadPriority). Each is a framework
+// the legacy EvenPodsSpreadPriority) and, optional (registered, not in
+// the default profile), SelectorSpread as of v1.26, its last release:
+// the legacy SelectorSpreadPriority and ServiceSpreadingPriority, which
+// spread the pods of a pod's Services and controller over nodes and,
+// with two thirds of the weight, zones (SelectorSpreadScore). Each is a framework
 // plugin built by a New<Name> factory with the framework.PluginFactory
 // signature, and also a plain function usable without the framework
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio,

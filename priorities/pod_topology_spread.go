@@ -38,9 +38,16 @@ type spreadScoreState struct {
 	ignored map[string]struct{}
 	// counts[i] maps each domain of a scored node to its matching pods;
 	// nil for kubernetes.io/hostname, counted per node.
-	counts  []map[string]int64
-	weights []float64
-	ns      string
+	counts []map[string]int64
+	// nodeCounts[i], for a kubernetes.io/hostname constraint, holds the
+	// matching pods of each scored node, at the node's index in view
+	// (-1 for nodes not counted), counted once in PreScore (upstream
+	// counts them in Score) so that Score's cost does not grow with the
+	// node's pods; nil for the other constraints.
+	nodeCounts [][]int32
+	view       *cluster.View
+	weights    []float64
+	ns         string
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -93,7 +100,9 @@ var errSpreadNoSnapshot = errors.New("getting all nodes: no snapshot")
 // scored nodes (nodes lacking a topology key are not scored, unless the
 // constraints are the system defaults: then a node without a zone is
 // still spread by hostname) and counts, over every node of the snapshot
-// that the node inclusion policies admit, the matching pods in each.
+// that the node inclusion policies admit, the matching pods in each; for
+// kubernetes.io/hostname constraints it counts the matching pods of each
+// scored node.
 func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {
 	if pl.handle == nil || pl.handle.Snapshot() == nil {
 		return framework.AsStatus(errSpreadNoSnapshot)
@@ -110,10 +119,16 @@ func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.
 		return skipStatus
 	}
 	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	s := &spreadScoreState{constraints: cs, counts: make([]map[string]int64, len(cs)), weights: make([]float64, len(cs)), ns: pod.Namespace}
+	s := &spreadScoreState{constraints: cs, counts: make([]map[string]int64, len(cs)), nodeCounts: make([][]int32, len(cs)),
+		view: view, weights: make([]float64, len(cs)), ns: pod.Namespace}
 	for i := range cs {
 		if cs[i].TopologyKey != affinity.LabelHostname {
 			s.counts[i] = map[string]int64{}
+			continue
+		}
+		s.nodeCounts[i] = make([]int32, view.NumNodes())
+		for j := range s.nodeCounts[i] {
+			s.nodeCounts[i][j] = -1
 		}
 	}
 	for _, ni := range nodes {
@@ -128,6 +143,8 @@ func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.
 		for i := range cs {
 			if s.counts[i] != nil {
 				s.counts[i][node.Labels[cs[i].TopologyKey]] += 0
+			} else if j, ok := view.Index(node.Name); ok {
+				s.nodeCounts[i][j] = int32(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
 			}
 		}
 	}
@@ -173,8 +190,11 @@ func readSpreadScoreState(state *framework.CycleState) (*spreadScoreState, error
 
 // Score is the node's raw score: for each constraint whose key the node
 // has, SpreadScoreForCount of its domain's count (for
-// kubernetes.io/hostname, the node's own matching pods) with the
-// constraint's weight, summed and rounded; 0 for a node not scored.
+// kubernetes.io/hostname, the node's own matching pods, as PreScore
+// counted them for the nodes it was given, or counted here for another
+// node) with the constraint's weight, summed and rounded; 0 for a node
+// not scored. It allocates nothing and, for the nodes given to PreScore,
+// its cost does not depend on the pods of the node or of the cluster.
 func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
 	s, err := readSpreadScoreState(state)
 	if err != nil {
@@ -193,7 +213,13 @@ func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.Cyc
 		}
 		var n int64
 		if s.counts[i] == nil {
-			n = int64(cluster.CountSpreadPods(nodeInfo.Pods, c.Selector, s.ns))
+			n = -1
+			if j, ok := s.view.Index(node.Name); ok {
+				n = int64(s.nodeCounts[i][j])
+			}
+			if n < 0 {
+				n = int64(cluster.CountSpreadPods(nodeInfo.Pods, c.Selector, s.ns))
+			}
 		} else {
 			n = s.counts[i][v]
 		}

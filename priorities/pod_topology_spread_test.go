@@ -2,6 +2,7 @@ package priorities
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -799,5 +800,54 @@ func TestPodTopologySpreadScore(t *testing.T) {
 				t.Errorf("scores (-want,+got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// PreScore counts the hostname constraint's pods of the nodes it is
+// given; Score of a node it was not given counts them itself, and Score
+// allocates nothing either way.
+func TestSpreadScoreHostnameCounts(t *testing.T) {
+	nodes := []*api.Node{
+		spreadNode().Name("node-a").Label(affinity.LabelHostname, "node-a").Obj(),
+		spreadNode().Name("node-b").Label(affinity.LabelHostname, "node-b").Obj(),
+	}
+	pods := []*api.Pod{
+		spreadPod().Name("p-a1").Node("node-a").Label("foo", "").Obj(),
+		spreadPod().Name("p-a2").Node("node-a").Label("foo", "").Obj(),
+		spreadPod().Name("p-a3").Node("node-a").Label("foo", "").Terminating().Obj(),
+		spreadPod().Name("p-b1").Node("node-b").Label("foo", "").Obj(),
+		spreadPod().Name("p-b2").Node("node-b").Obj(),
+	}
+	snap, err := cluster.NewSnapshot(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := spreadPod().Name("p").Label("foo", "").
+		SpreadConstraint(1, affinity.LabelHostname, api.ScheduleAnyway, fooSelector, nil, nil, nil, nil).Obj()
+	pl, _ := NewPodTopologySpread(nil, testHandle{snap})
+	p := pl.(*PodTopologySpreadPlugin)
+	a, _ := snap.Get("node-a")
+	b, _ := snap.Get("node-b")
+	weight := SpreadTopologyWeight(2)
+	for _, given := range [][]*cluster.NodeInfo{{a, b}, {a}} {
+		ctx, state := context.Background(), framework.NewCycleState()
+		if st := p.PreScore(ctx, state, pod, given); !st.IsSuccess() {
+			t.Fatal(st)
+		}
+		if len(given) == 1 {
+			weight = SpreadTopologyWeight(1)
+		}
+		for _, tc := range []struct {
+			ni   *cluster.NodeInfo
+			want int64
+		}{{a, 2}, {b, 1}} {
+			got, st := p.Score(ctx, state, pod, tc.ni)
+			if want := int64(math.Round(SpreadScoreForCount(tc.want, 1, weight))); !st.IsSuccess() || got != want {
+				t.Errorf("given %d nodes: Score(%s) = %d %v, want %d", len(given), tc.ni.Name(), got, st, want)
+			}
+			if n := testing.AllocsPerRun(10, func() { _, _ = p.Score(ctx, state, pod, tc.ni) }); n != 0 {
+				t.Errorf("Score(%s) allocates %v", tc.ni.Name(), n)
+			}
+		}
 	}
 }

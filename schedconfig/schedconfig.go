@@ -235,7 +235,7 @@ func checkBind(multi []framework.PluginRef, bind config.PluginSet, profile strin
 // plugins (none of which binds).
 func isOptional(name string) bool {
 	switch name {
-	case config.NodeLabelName, config.ServiceAffinityName, config.NodePreferAvoidPodsName, config.EqualPriorityName,
+	case config.NodeLabelName, config.ServiceAffinityName, config.NodePreferAvoidPodsName, config.EqualPriorityName, config.SelectorSpreadName,
 		config.CheckNodeMemoryPressureName, config.CheckNodeDiskPressureName, config.CheckNodePIDPressureName:
 		return true
 	}

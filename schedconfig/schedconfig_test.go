@@ -210,12 +210,17 @@ func TestPolicy(t *testing.T) {
 		if !reflect.DeepEqual(l["Filter"], want) {
 			t.Errorf("Filter %v, want %v", l["Filter"], want)
 		}
-		wantScore := registered("NodeResourcesBalancedAllocation", "PodTopologySpread", "ImageLocality", "InterPodAffinity", "NodeResourcesFit", "NodeAffinity", "NodePreferAvoidPods", "SelectorSpread", "TaintToleration")
+		wantScore := registered("NodeResourcesBalancedAllocation", "PodTopologySpread", "ImageLocality", "InterPodAffinity", "NodeResourcesFit", "NodeAffinity", "NodePreferAvoidPods", "TaintToleration")
 		if !reflect.DeepEqual(l["Score"], wantScore) {
 			t.Errorf("Score %v, want %v", l["Score"], wantScore)
 		}
-		if w("NodePreferAvoidPods") != 10000 || w("NodeResourcesFit") != 1 {
-			t.Errorf("weights %d %d", w("NodePreferAvoidPods"), w("NodeResourcesFit"))
+		if w("NodePreferAvoidPods") != 10000 || w("NodeResourcesFit") != 1 || w("PodTopologySpread") != 2 {
+			t.Errorf("weights %d %d %d", w("NodePreferAvoidPods"), w("NodeResourcesFit"), w("PodTopologySpread"))
+		}
+		// v1.22 (DefaultPodTopologySpread on by default): the default
+		// SelectorSpreadPriority is PodTopologySpread's system defaults.
+		if a, _ := cfg.Profiles[0].PluginArgs["PodTopologySpread"].(json.RawMessage); string(a) != `{"defaultingType":"System"}` {
+			t.Errorf("PodTopologySpread args %s", a)
 		}
 	})
 	t.Run("custom", func(t *testing.T) {

@@ -41,6 +41,7 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewServiceAffinity, priorities.NewServiceAffinity),
 		config.NodePreferAvoidPodsName:     priorities.NewNodePreferAvoidPods,
 		config.EqualPriorityName:           priorities.NewEqualPriority,
+		config.SelectorSpreadName:          priorities.NewSelectorSpread,
 		config.CheckNodeMemoryPressureName: predicates.NewCheckNodeMemoryPressure,
 		config.CheckNodeDiskPressureName:   predicates.NewCheckNodeDiskPressure,
 		config.CheckNodePIDPressureName:    predicates.NewCheckNodePIDPressure,

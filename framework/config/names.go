@@ -25,3 +25,8 @@ const (
 	VolumeRestrictionsName              = "VolumeRestrictions"
 	VolumeZoneName                      = "VolumeZone"
 )
+
+// SelectorSpreadName names the optional SelectorSpread plugin: a
+// kube-scheduler plugin until v1.26 (removed in v1.27), registered by
+// schedkit with its last semantics but not in the default profile.
+const SelectorSpreadName = "SelectorSpread"
