@@ -21,6 +21,8 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeResourcesFit, priorities.NewNodeResourcesFit),
 		config.NodeAffinityName: framework.CombineFactories(config.NodeAffinityName,
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
+		config.InterPodAffinityName: framework.CombineFactories(config.InterPodAffinityName,
+			predicates.NewInterPodAffinity, priorities.NewInterPodAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
 	}

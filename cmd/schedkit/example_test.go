@@ -26,7 +26,7 @@ spec: {containers: [{name: c, resources: {requests: {cpu: "4"}}}]}
 	run([]string{"simulate", "-f", f.Name()}, nil, os.Stdout)
 	// Output:
 	// cluster: 2 nodes, 0 bound pods; scheduling 1 pending pods
-	// plugins of the default profile not in this build (not evaluated): VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread, InterPodAffinity, DynamicResources, DefaultPreemption, NodeDeclaredFeatures
+	// plugins of the default profile not in this build (not evaluated): VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread, DynamicResources, DefaultPreemption, NodeDeclaredFeatures
 	//
 	// POD          PRIORITY  NODE  FEASIBLE  REASON
 	// default/web  0         big   1/2

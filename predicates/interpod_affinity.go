@@ -1,0 +1,461 @@
+package predicates
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+// Reasons of the InterPodAffinity filter, as upstream's.
+const (
+	// ErrReasonExistingAntiAffinityRulesNotMatch is the reason when a pod
+	// already in the node's domain has required anti-affinity that the
+	// incoming pod matches (MatchInterPodAffinity's
+	// ExistingPodsAntiAffinityRulesNotMatch).
+	ErrReasonExistingAntiAffinityRulesNotMatch = "node(s) didn't satisfy existing pods anti-affinity rules"
+	// ErrReasonAffinityRulesNotMatch is the reason when the node's
+	// domains hold no pod that matches all the incoming pod's required
+	// affinity terms.
+	ErrReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity rules"
+	// ErrReasonAntiAffinityRulesNotMatch is the reason when the node's
+	// domain holds a pod the incoming pod's required anti-affinity
+	// rejects.
+	ErrReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules"
+)
+
+var (
+	affinityRulesStatus        = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonAffinityRulesNotMatch)
+	antiAffinityRulesStatus    = framework.NewStatus(framework.Unschedulable, ErrReasonAntiAffinityRulesNotMatch)
+	existingAntiAffinityStatus = framework.NewStatus(framework.Unschedulable, ErrReasonExistingAntiAffinityRulesNotMatch)
+	interPodAffinityNoState    = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", interPodAffinityStateKey))
+)
+
+const interPodAffinityStateKey framework.StateKey = "PreFilter" + config.InterPodAffinityName
+
+var (
+	_ framework.PreFilterPlugin     = (*InterPodAffinityPlugin)(nil)
+	_ framework.PreFilterExtensions = (*InterPodAffinityPlugin)(nil)
+	_ framework.FilterPlugin        = (*InterPodAffinityPlugin)(nil)
+)
+
+// namespaceLister is where the InterPodAffinity plugin finds Namespace
+// objects, as upstream's plugin reads them from a namespace informer: to
+// resolve the incoming pod's namespaceSelectors into namespace names and
+// to match existing pods' namespaceSelectors against the labels of the
+// incoming pod's namespace. With none, no namespace is known: a
+// non-empty namespaceSelector of the incoming pod selects nothing, and
+// the incoming pod's namespace has no labels.
+type namespaceLister interface {
+	// Namespace returns the named namespace, if known.
+	Namespace(name string) (*api.Namespace, bool)
+	// Namespaces returns every known namespace.
+	Namespaces() []*api.Namespace
+}
+
+// topologyPair is one topology domain: a node label key and value.
+type topologyPair struct {
+	key, value string
+}
+
+// topologyCounts counts matching pods per topology domain. Entries that
+// reach zero are deleted, as upstream's topologyToMatchedTermCount, so
+// its length is the number of domains with a non-zero count.
+type topologyCounts map[topologyPair]int64
+
+// add adds v to the domain of node for key, if the node has the key.
+func (m topologyCounts) add(node *api.Node, key string, v int64) {
+	tv, ok := node.Labels[key]
+	if !ok {
+		return
+	}
+	p := topologyPair{key, tv}
+	if n := m[p] + v; n != 0 {
+		m[p] = n
+	} else {
+		delete(m, p)
+	}
+}
+
+func (m topologyCounts) clone() topologyCounts {
+	c := make(topologyCounts, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// interPodAffinityState is what PreFilter computes for Filter: the
+// incoming pod's required terms (namespace selectors resolved) and, per
+// topology domain, how many existing pods match them or reject the
+// incoming pod.
+type interPodAffinityState struct {
+	pod *api.Pod
+	// nsLabels are the labels of the incoming pod's namespace (nil when
+	// it is unknown).
+	nsLabels map[string]string
+	// affinity and anti are the incoming pod's required affinity and
+	// anti-affinity terms.
+	affinity, anti []affinity.AffinityTerm
+	// selfMatch: the incoming pod matches all its own affinity terms.
+	selfMatch bool
+
+	// existingAnti counts existing pods whose required anti-affinity
+	// terms match the incoming pod, per domain of the term's key.
+	existingAnti topologyCounts
+	// existingKeys are the topology keys existingAnti has ever held, so
+	// that Filter looks up only those labels of a node.
+	existingKeys []string
+	// affinityCounts counts existing pods that match every affinity
+	// term, per domain of each term's key; antiCounts existing pods
+	// that match an anti-affinity term, per domain of that term's key.
+	affinityCounts, antiCounts topologyCounts
+}
+
+// Clone copies the counts, which AddPod and RemovePod change; the terms
+// are shared.
+func (s *interPodAffinityState) Clone() framework.StateData {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.existingAnti = s.existingAnti.clone()
+	c.existingKeys = append([]string(nil), s.existingKeys...)
+	c.affinityCounts = s.affinityCounts.clone()
+	c.antiCounts = s.antiCounts.clone()
+	return &c
+}
+
+// noteExistingKey records key among existingKeys.
+func (s *interPodAffinityState) noteExistingKey(key string) {
+	for _, k := range s.existingKeys {
+		if k == key {
+			return
+		}
+	}
+	s.existingKeys = append(s.existingKeys, key)
+}
+
+// update counts existing pod p on node, with sign +1 (added) or -1
+// (removed), as upstream's updateWithPod (hostname fast path off).
+func (s *interPodAffinityState) update(p *cluster.PodInfo, node *api.Node, sign int64) {
+	if node == nil {
+		return
+	}
+	for i := range p.RequiredAntiAffinityTerms {
+		t := &p.RequiredAntiAffinityTerms[i]
+		if t.Matches(s.pod, s.nsLabels) {
+			s.existingAnti.add(node, t.TopologyKey, sign)
+			s.noteExistingKey(t.TopologyKey)
+		}
+	}
+	if matchesAllTerms(s.affinity, p.Pod) {
+		for i := range s.affinity {
+			s.affinityCounts.add(node, s.affinity[i].TopologyKey, sign)
+		}
+	}
+	for i := range s.anti {
+		if s.anti[i].Matches(p.Pod, nil) {
+			s.antiCounts.add(node, s.anti[i].TopologyKey, sign)
+		}
+	}
+}
+
+// matchesAllTerms reports whether terms is not empty and pod matches
+// each (the terms' namespace selectors resolved, so no namespace labels
+// are needed).
+func matchesAllTerms(terms []affinity.AffinityTerm, pod *api.Pod) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	for i := range terms {
+		if !terms[i].Matches(pod, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// InterPodAffinityPlugin is the filter half of InterPodAffinity
+// (MatchInterPodAffinity in the classic Policy names): the incoming
+// pod's required pod affinity and anti-affinity, and the existing pods'
+// required anti-affinity against the incoming pod, per topology domain.
+// PreFilter does the work that depends on the cluster's pods once per
+// cycle; Filter then looks up one count per term and node.
+//
+// It models kube-scheduler v1.37.2 with its alpha feature gates
+// InterPodAffinityHostnameFastPath and
+// InPlacePodVerticalScalingSchedulerPreemption off, as they are by
+// default.
+type InterPodAffinityPlugin struct {
+	handle framework.Handle
+	ns     namespaceLister
+}
+
+// NewInterPodAffinity is the factory of InterPodAffinity's filter half.
+// args is nil, a config.InterPodAffinityArgs or a pointer to one; it is
+// validated (the filter reads none of it). h must give a snapshot, from
+// which PreFilter lists the nodes with pods with required anti-affinity.
+func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error) {
+	if h == nil || h.Snapshot() == nil {
+		return nil, fmt.Errorf("SnapshotSharedlister is nil")
+	}
+	if _, err := config.InterPodAffinityArgsFrom(args); err != nil {
+		return nil, err
+	}
+	pl := &InterPodAffinityPlugin{handle: h}
+	if l, ok := h.(namespaceLister); ok {
+		pl.ns = l
+	}
+	return pl, nil
+}
+
+// Name returns config.InterPodAffinityName.
+func (*InterPodAffinityPlugin) Name() string { return config.InterPodAffinityName }
+
+// namespaceLabels returns the labels of the named namespace, nil if it
+// is not known.
+func namespaceLabels(l namespaceLister, name string) map[string]string {
+	if l == nil {
+		return nil
+	}
+	if ns, ok := l.Namespace(name); ok && ns != nil {
+		if ns.Labels == nil {
+			return map[string]string{}
+		}
+		return ns.Labels
+	}
+	return nil
+}
+
+// resolveNamespaces replaces each term's namespace selector by the
+// namespaces it selects, as upstream's mergeAffinityTermNamespacesIfNotEmpty.
+func resolveNamespaces(l namespaceLister, terms []affinity.AffinityTerm) {
+	var all []*api.Namespace
+	listed := false
+	for i := range terms {
+		if terms[i].NamespaceSelector.Empty() {
+			continue
+		}
+		if !listed && l != nil {
+			all, listed = l.Namespaces(), true
+		}
+		terms[i] = terms[i].ResolveNamespaceSelector(all)
+	}
+}
+
+// PreFilter compiles the pod's required terms and counts, per topology
+// domain, the existing pods that match them and those whose required
+// anti-affinity matches the pod. It returns Skip when the pod has no
+// required pod (anti-)affinity and no existing pod's required
+// anti-affinity matches it; UnschedulableAndUnresolvable ("parsing pod:
+// ...") when the pod's terms do not compile.
+func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	c, err := affinity.CompilePodAffinity(pod)
+	if err != nil {
+		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("parsing pod: %+v", err))
+	}
+	s := &interPodAffinityState{pod: pod, affinity: c.RequiredAffinity, anti: c.RequiredAntiAffinity}
+	resolveNamespaces(pl.ns, s.affinity)
+	resolveNamespaces(pl.ns, s.anti)
+	s.nsLabels = namespaceLabels(pl.ns, pod.Namespace)
+	s.selfMatch = matchesAllTerms(s.affinity, pod)
+
+	s.existingAnti = topologyCounts{}
+	for _, ni := range pl.withRequiredAnti(nodes) {
+		node := ni.Node()
+		for _, p := range ni.PodsWithRequiredAntiAffinity {
+			for i := range p.RequiredAntiAffinityTerms {
+				t := &p.RequiredAntiAffinityTerms[i]
+				if t.Matches(pod, s.nsLabels) {
+					if _, ok := node.Labels[t.TopologyKey]; ok {
+						s.existingAnti[topologyPair{t.TopologyKey, node.Labels[t.TopologyKey]}]++
+						s.noteExistingKey(t.TopologyKey)
+					}
+				}
+			}
+		}
+	}
+	s.affinityCounts, s.antiCounts = topologyCounts{}, topologyCounts{}
+	if len(s.affinity) > 0 || len(s.anti) > 0 {
+		for _, ni := range nodes {
+			s.countNode(ni)
+		}
+	}
+	if len(s.existingAnti) == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
+		return nil, skipStatus
+	}
+	state.Write(interPodAffinityStateKey, s)
+	return nil, nil
+}
+
+// countNode adds the pods of ni that match the incoming pod's terms to
+// affinityCounts and antiCounts.
+func (s *interPodAffinityState) countNode(ni *cluster.NodeInfo) {
+	node := ni.Node()
+	if node == nil || len(ni.Pods) == 0 {
+		return
+	}
+	// The node's value of each term's key, looked up once per node.
+	var affVals, antiVals [8]string
+	var affHas, antiHas [8]bool
+	for i := range s.affinity {
+		if i < len(affVals) {
+			affVals[i], affHas[i] = node.Labels[s.affinity[i].TopologyKey]
+		}
+	}
+	for i := range s.anti {
+		if i < len(antiVals) {
+			antiVals[i], antiHas[i] = node.Labels[s.anti[i].TopologyKey]
+		}
+	}
+	for _, p := range ni.Pods {
+		if matchesAllTerms(s.affinity, p.Pod) {
+			for i := range s.affinity {
+				key := s.affinity[i].TopologyKey
+				v, ok := "", false
+				if i < len(affVals) {
+					v, ok = affVals[i], affHas[i]
+				} else {
+					v, ok = node.Labels[key]
+				}
+				if ok {
+					s.affinityCounts[topologyPair{key, v}]++
+				}
+			}
+		}
+		for i := range s.anti {
+			if !s.anti[i].Matches(p.Pod, nil) {
+				continue
+			}
+			key := s.anti[i].TopologyKey
+			v, ok := "", false
+			if i < len(antiVals) {
+				v, ok = antiVals[i], antiHas[i]
+			} else {
+				v, ok = node.Labels[key]
+			}
+			if ok {
+				s.antiCounts[topologyPair{key, v}]++
+			}
+		}
+	}
+}
+
+// withRequiredAnti returns the nodes with pods with required
+// anti-affinity: the snapshot's list, as upstream reads its shared
+// lister, or those of nodes without a snapshot.
+func (pl *InterPodAffinityPlugin) withRequiredAnti(nodes []*cluster.NodeInfo) []*cluster.NodeInfo {
+	if pl.handle != nil {
+		if snap := pl.handle.Snapshot(); snap != nil {
+			return snap.View().HavePodsWithRequiredAntiAffinityNodes()
+		}
+	}
+	var out []*cluster.NodeInfo
+	for _, ni := range nodes {
+		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
+			out = append(out, ni)
+		}
+	}
+	return out
+}
+
+// PreFilterExtensions returns the plugin: AddPod and RemovePod update
+// the counts.
+func (pl *InterPodAffinityPlugin) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+
+func readInterPodAffinityState(state *framework.CycleState) (*interPodAffinityState, *framework.Status) {
+	d, ok := state.Read(interPodAffinityStateKey)
+	if !ok {
+		return nil, interPodAffinityNoState
+	}
+	s, ok := d.(*interPodAffinityState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to interpodaffinity.state error", d))
+	}
+	return s, nil
+}
+
+// AddPod counts podToAdd on nodeInfo's node in the cycle's state.
+func (pl *InterPodAffinityPlugin) AddPod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
+	s, st := readInterPodAffinityState(state)
+	if st != nil {
+		return st
+	}
+	s.update(podToAdd, nodeInfo.Node(), 1)
+	return nil
+}
+
+// RemovePod takes podToRemove on nodeInfo's node out of the counts.
+func (pl *InterPodAffinityPlugin) RemovePod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToRemove *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
+	s, st := readInterPodAffinityState(state)
+	if st != nil {
+		return st
+	}
+	s.update(podToRemove, nodeInfo.Node(), -1)
+	return nil
+}
+
+// Filter rejects the node when its domains hold no pod matching all the
+// pod's required affinity terms (UnschedulableAndUnresolvable, unless the
+// pod is the first of its group: no pod matches anywhere, it matches its
+// own terms and the node has every term's key), when they hold a pod the
+// pod's required anti-affinity rejects (Unschedulable), or when they
+// hold a pod whose required anti-affinity rejects the pod
+// (Unschedulable), checked in that order. Without PreFilter state it
+// returns an Error status, as upstream.
+func (pl *InterPodAffinityPlugin) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+	s, st := readInterPodAffinityState(state)
+	if st != nil {
+		return st
+	}
+	return s.filter(nodeInfo.Node())
+}
+
+func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
+	if !s.affinityFits(node) {
+		return affinityRulesStatus
+	}
+	if len(s.antiCounts) > 0 {
+		for i := range s.anti {
+			key := s.anti[i].TopologyKey
+			if v, ok := node.Labels[key]; ok && s.antiCounts[topologyPair{key, v}] > 0 {
+				return antiAffinityRulesStatus
+			}
+		}
+	}
+	if len(s.existingAnti) > 0 {
+		for _, key := range s.existingKeys {
+			if v, ok := node.Labels[key]; ok && s.existingAnti[topologyPair{key, v}] > 0 {
+				return existingAntiAffinityStatus
+			}
+		}
+	}
+	return nil
+}
+
+// affinityFits is upstream's nodeTopologyMatchesAffinity (fast path
+// off): the node must have every term's key, and each of its domains
+// must count a matching pod, or else no domain counts one and the pod
+// matches its own terms.
+func (s *interPodAffinityState) affinityFits(node *api.Node) bool {
+	if len(s.affinity) == 0 {
+		return true
+	}
+	exist := true
+	for i := range s.affinity {
+		key := s.affinity[i].TopologyKey
+		v, ok := node.Labels[key]
+		if !ok {
+			return false
+		}
+		if s.affinityCounts[topologyPair{key, v}] <= 0 {
+			exist = false
+		}
+	}
+	return exist || (len(s.affinityCounts) == 0 && s.selfMatch)
+}

@@ -1,0 +1,304 @@
+package priorities
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+const interPodAffinityStateKey framework.StateKey = "PreScore" + config.InterPodAffinityName
+
+var interPodAffinityNoState = framework.AsStatus(fmt.Errorf("failed to read %q from cycleState: not found", interPodAffinityStateKey))
+
+// namespaceLister is where the InterPodAffinity plugin finds Namespace
+// objects, as upstream's plugin reads them from a namespace informer: to
+// resolve the incoming pod's namespaceSelectors and to match existing
+// pods' namespaceSelectors against the labels of the incoming pod's
+// namespace. With none, no namespace is known.
+type namespaceLister interface {
+	// Namespace returns the named namespace, if known.
+	Namespace(name string) (*api.Namespace, bool)
+	// Namespaces returns every known namespace.
+	Namespaces() []*api.Namespace
+}
+
+// topologyScore is the score of one topology key's domains: label value
+// → summed weight.
+type topologyScore struct {
+	key    string
+	values map[string]int64
+}
+
+// interPodAffinityScoreState is what PreScore computes for Score: each
+// topology key's domain scores, one entry per key (upstream's scoreMap).
+type interPodAffinityScoreState struct {
+	scores []topologyScore
+}
+
+// Clone returns s: the state is never modified after PreScore.
+func (s *interPodAffinityScoreState) Clone() framework.StateData { return s }
+
+// add adds w to the domain of node for key, if the node has the key
+// (creating the entry even when w is 0, as upstream's processTerm).
+func (s *interPodAffinityScoreState) add(node *api.Node, key string, w int64) {
+	v, ok := node.Labels[key]
+	if !ok {
+		return
+	}
+	for i := range s.scores {
+		if s.scores[i].key == key {
+			s.scores[i].values[v] += w
+			return
+		}
+	}
+	s.scores = append(s.scores, topologyScore{key: key, values: map[string]int64{v: w}})
+}
+
+// InterPodAffinityPlugin is the score half of InterPodAffinity
+// (InterPodAffinityPriority in the classic Policy names): a node scores
+// the weights of the incoming pod's preferred affinity terms, less those
+// of its preferred anti-affinity terms, for each existing pod in the
+// node's domain that the term matches; and symmetrically the weights of
+// existing pods' preferred (anti-)affinity terms that the incoming pod
+// matches, with their required affinity terms weighing
+// hardPodAffinityWeight. NormalizeScore scales the sums between the
+// lowest and the highest to [0, 100].
+type InterPodAffinityPlugin struct {
+	handle         framework.Handle
+	ns             namespaceLister
+	hardWeight     int32
+	ignoreExisting bool
+}
+
+var (
+	_ framework.PreScorePlugin  = (*InterPodAffinityPlugin)(nil)
+	_ framework.ScorePlugin     = (*InterPodAffinityPlugin)(nil)
+	_ framework.ScoreExtensions = (*InterPodAffinityPlugin)(nil)
+)
+
+// NewInterPodAffinity is the factory of InterPodAffinity's score half.
+// args is nil, a config.InterPodAffinityArgs or a pointer to one; it is
+// defaulted and validated. h must give a snapshot: PreScore reads every
+// node's pods from it, not only the feasible nodes', as upstream.
+func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error) {
+	if h == nil || h.Snapshot() == nil {
+		return nil, fmt.Errorf("SnapshotSharedlister is nil")
+	}
+	a, err := config.InterPodAffinityArgsFrom(args)
+	if err != nil {
+		return nil, err
+	}
+	pl := &InterPodAffinityPlugin{handle: h, hardWeight: a.Weight(), ignoreExisting: a.IgnorePreferredTermsOfExistingPods}
+	if l, ok := h.(namespaceLister); ok {
+		pl.ns = l
+	}
+	return pl, nil
+}
+
+// Name returns config.InterPodAffinityName.
+func (*InterPodAffinityPlugin) Name() string { return config.InterPodAffinityName }
+
+// PreScore sums, per topology domain, the weights of every term that
+// pairs an existing pod with the incoming pod. It returns Skip when no
+// term pairs any (nothing to score), and at once when
+// ignorePreferredTermsOfExistingPods is set and the pod has no preferred
+// pod (anti-)affinity. Existing pods are read from the snapshot: all of
+// them when the pod has preferred terms, else only those with pod
+// (anti-)affinity; a node without labels contributes nothing.
+func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	a := pod.Spec.Affinity
+	hasPreferred := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
+		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))
+	if pl.ignoreExisting && !hasPreferred {
+		return skipStatus
+	}
+	view := pl.handle.Snapshot().View()
+	var nodes []*cluster.NodeInfo
+	if hasPreferred {
+		nodes = view.Nodes()
+	} else {
+		nodes = view.HavePodsWithAffinityNodes()
+	}
+	c, err := affinity.CompilePodAffinity(pod)
+	if err != nil {
+		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
+	}
+	resolveWeighted(pl.ns, c.PreferredAffinity)
+	resolveWeighted(pl.ns, c.PreferredAntiAffinity)
+	sc := scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity,
+		nsLabels: namespaceLabels(pl.ns, pod.Namespace), hardWeight: pl.hardWeight, state: &interPodAffinityScoreState{}}
+	for _, ni := range nodes {
+		node := ni.Node()
+		if node == nil || len(node.Labels) == 0 {
+			continue
+		}
+		pods := ni.PodsWithAffinity
+		if hasPreferred {
+			pods = ni.Pods
+		}
+		for _, p := range pods {
+			sc.existing(p, node)
+		}
+	}
+	if !sc.any {
+		return skipStatus
+	}
+	state.Write(interPodAffinityStateKey, sc.state)
+	return nil
+}
+
+// scorer accumulates PreScore's sums.
+type scorer struct {
+	pod            *api.Pod
+	pref, prefAnti []affinity.WeightedAffinityTerm
+	nsLabels       map[string]string
+	hardWeight     int32
+	state          *interPodAffinityScoreState
+	// any: some term matched on a node with its key (upstream's
+	// non-empty scoreMap).
+	any bool
+}
+
+// term adds weight*sign to the domain of node for t's key when pod
+// matches t and node has the key.
+func (sc *scorer) term(t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string, node *api.Node) {
+	if !t.Matches(pod, nsLabels) {
+		return
+	}
+	if _, ok := node.Labels[t.TopologyKey]; !ok {
+		return
+	}
+	sc.any = true
+	sc.state.add(node, t.TopologyKey, int64(weight*sign))
+}
+
+// existing is upstream's processExistingPod for existing pod p on node.
+func (sc *scorer) existing(p *cluster.PodInfo, node *api.Node) {
+	for i := range sc.pref {
+		sc.term(&sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil, node)
+	}
+	for i := range sc.prefAnti {
+		sc.term(&sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil, node)
+	}
+	if sc.hardWeight > 0 {
+		for i := range p.RequiredAffinityTerms {
+			sc.term(&p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels, node)
+		}
+	}
+	for i := range p.PreferredAffinityTerms {
+		t := &p.PreferredAffinityTerms[i]
+		sc.term(&t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels, node)
+	}
+	for i := range p.PreferredAntiAffinityTerms {
+		t := &p.PreferredAntiAffinityTerms[i]
+		sc.term(&t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels, node)
+	}
+}
+
+// resolveWeighted replaces each term's namespace selector by the
+// namespaces it selects, as upstream's mergeAffinityTermNamespacesIfNotEmpty.
+func resolveWeighted(l namespaceLister, terms []affinity.WeightedAffinityTerm) {
+	var all []*api.Namespace
+	listed := false
+	for i := range terms {
+		if terms[i].NamespaceSelector.Empty() {
+			continue
+		}
+		if !listed && l != nil {
+			all, listed = l.Namespaces(), true
+		}
+		terms[i].AffinityTerm = terms[i].AffinityTerm.ResolveNamespaceSelector(all)
+	}
+}
+
+// namespaceLabels returns the labels of the named namespace, nil if it
+// is not known.
+func namespaceLabels(l namespaceLister, name string) map[string]string {
+	if l == nil {
+		return nil
+	}
+	if ns, ok := l.Namespace(name); ok && ns != nil {
+		if ns.Labels == nil {
+			return map[string]string{}
+		}
+		return ns.Labels
+	}
+	return nil
+}
+
+func readInterPodAffinityScoreState(state *framework.CycleState) (*interPodAffinityScoreState, *framework.Status) {
+	d, ok := state.Read(interPodAffinityStateKey)
+	if !ok {
+		return nil, interPodAffinityNoState
+	}
+	s, ok := d.(*interPodAffinityScoreState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to interpodaffinity.preScoreState error", d))
+	}
+	return s, nil
+}
+
+// Score returns the sum of the scores of the node's domains: positive
+// for affinity, negative for anti-affinity. Without PreScore state it
+// returns an Error status, as upstream.
+func (pl *InterPodAffinityPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		return 0, st
+	}
+	return s.score(nodeInfo.Node()), nil
+}
+
+func (s *interPodAffinityScoreState) score(node *api.Node) int64 {
+	var sum int64
+	for i := range s.scores {
+		if v, ok := node.Labels[s.scores[i].key]; ok {
+			sum += s.scores[i].values[v]
+		}
+	}
+	return sum
+}
+
+// ScoreExtensions returns the plugin, which normalizes.
+func (pl *InterPodAffinityPlugin) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// NormalizeScore maps the lowest sum to 0 and the highest to 100,
+// linearly, truncating as upstream does (float64 arithmetic, then
+// int64); when all sums are equal every score becomes 0.
+func (pl *InterPodAffinityPlugin) NormalizeScore(_ context.Context, state *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		return st
+	}
+	if len(s.scores) == 0 {
+		return nil
+	}
+	NormalizeMinMax(scores)
+	return nil
+}
+
+// NormalizeMinMax is InterPodAffinity's normalisation as a plain
+// function: each score becomes
+// int64(100 * (float64(score-lowest) / float64(highest-lowest))), or 0
+// when highest equals lowest.
+func NormalizeMinMax(scores framework.NodeScoreList) {
+	lowest, highest := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range scores {
+		lowest = min(lowest, scores[i].Score)
+		highest = max(highest, scores[i].Score)
+	}
+	diff := highest - lowest
+	for i := range scores {
+		f := float64(0)
+		if diff > 0 {
+			f = float64(framework.MaxNodeScore) * (float64(scores[i].Score-lowest) / float64(diff))
+		}
+		scores[i].Score = int64(f)
+	}
+}
