@@ -94,14 +94,30 @@ func incomingPod(nodes []*api.Node) *rapid.Generator[*api.Pod] {
 }
 
 // pluginsInput draws a small cluster (1-8 nodes, some cordoned, 0-12
-// bound pods), a pod to place and runs it through plugins.
+// bound pods, some with pod (anti-)affinity, Namespace objects with
+// labels), a pod to place and runs it through plugins.
 func pluginsInput(plugins []regression.PluginRef) *rapid.Generator[*regression.PluginsInput] {
+	return pluginsInputNS(plugins, true)
+}
+
+// pluginsInputNS is pluginsInput, with Namespace objects only when
+// namespaces is set.
+func pluginsInputNS(plugins []regression.PluginRef, namespaces bool) *rapid.Generator[*regression.PluginsInput] {
 	return rapid.Custom(func(t *rapid.T) *regression.PluginsInput {
 		c := clustergen.Cluster(rapid.IntRange(1, 8).Draw(t, "nodes"), rapid.IntRange(0, 12).Draw(t, "pods")).Draw(t, "cluster")
 		for _, n := range c.Nodes {
 			n.Spec.Unschedulable = rapid.IntRange(0, 5).Draw(t, "cordoned") == 0
 		}
-		return &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: incomingPod(c.Nodes).Draw(t, "incoming"), Plugins: plugins}
+		for _, p := range c.Pods {
+			bendInterPod(t, p, false)
+		}
+		pod := incomingPod(c.Nodes).Draw(t, "incoming")
+		bendInterPod(t, pod, true)
+		in := &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: pod, Plugins: plugins}
+		if namespaces {
+			in.Namespaces = namespaceObjects().Draw(t, "namespaceObjects")
+		}
+		return in
 	})
 }
 
@@ -132,7 +148,9 @@ func TestSchedule(t *testing.T) {
 	for _, name := range upstream.PluginNames() {
 		all = append(all, regression.PluginRef{Name: name, Weight: defaultWeight(name)})
 	}
-	Property(t, regression.KindSchedule, pluginsInput(all), upFn(upstream.ScheduleCycle), nil)
+	// No Namespace objects yet: the scheduler reads them from the
+	// snapshot's object store, which it does not have yet.
+	Property(t, regression.KindSchedule, pluginsInputNS(all, false), upFn(upstream.ScheduleCycle), nil)
 }
 
 // TestPluginTable checks that every plugin of schedkit's default profile

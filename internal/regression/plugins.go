@@ -28,6 +28,9 @@ type PluginsInput struct {
 	Pods    []*api.Pod  `json:"pods,omitempty"`
 	Pod     *api.Pod    `json:"pod"`
 	Plugins []PluginRef `json:"plugins"`
+	// Namespaces are the cluster's Namespace objects (InterPodAffinity
+	// reads their labels).
+	Namespaces []*api.Namespace `json:"namespaces,omitempty"`
 }
 
 // StatusAnswer is a plugin status.
@@ -81,9 +84,25 @@ func BestNodes(total map[string]int64) []string {
 	return best
 }
 
-type handle struct{ s *cluster.Snapshot }
+type handle struct {
+	s          *cluster.Snapshot
+	namespaces []*api.Namespace
+}
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s }
+
+// Namespace and Namespaces give InterPodAffinity the input's Namespace
+// objects.
+func (h handle) Namespace(name string) (*api.Namespace, bool) {
+	for _, ns := range h.namespaces {
+		if ns.Name == name {
+			return ns, true
+		}
+	}
+	return nil, false
+}
+
+func (h handle) Namespaces() []*api.Namespace { return h.namespaces }
 
 func statusAnswer(s *framework.Status) StatusAnswer {
 	return StatusAnswer{Code: s.Code().String(), Reasons: SortScalarReasons(s.Reasons()), Plugin: s.Plugin()}
@@ -121,13 +140,13 @@ func isScalarReason(r string) bool {
 
 // Profile returns schedkit's profile running exactly plugins, in order,
 // besides the queue sort and bind plugins every profile needs.
-func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, error) {
+func Profile(snap *cluster.Snapshot, plugins []PluginRef, namespaces ...*api.Namespace) (*framework.Profile, error) {
 	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{
 		{Name: scheduler.PrioritySortName}, {Name: scheduler.DefaultBinderName}}}
 	for _, p := range plugins {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
 	}
-	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap}, framework.WithParallelism(1))
+	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap, namespaces}, framework.WithParallelism(1))
 }
 
 // EvalPlugins is schedkit's answer for a plugins input.
@@ -138,7 +157,7 @@ func EvalPlugins(in *PluginsInput) PluginsAnswer {
 		a.Err = err.Error()
 		return a
 	}
-	prof, err := Profile(snap, in.Plugins)
+	prof, err := Profile(snap, in.Plugins, in.Namespaces...)
 	if err != nil {
 		a.Err = err.Error()
 		return a

@@ -9,6 +9,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder"
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/imagelocality"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/interpodaffinity"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodename"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeports"
@@ -50,6 +52,7 @@ var Plugins = []Plugin{
 	{nodeaffinity.Name, runtime.FactoryAdapter(fts, nodeaffinity.New)},
 	{nodeports.Name, runtime.FactoryAdapter(fts, nodeports.New)},
 	{noderesources.Name, runtime.FactoryAdapter(fts, noderesources.NewFit)},
+	{interpodaffinity.Name, runtime.FactoryAdapter(fts, interpodaffinity.New)},
 	{noderesources.BalancedAllocationName, runtime.FactoryAdapter(fts, noderesources.NewBalancedAllocation)},
 	{imagelocality.Name, imagelocality.New},
 }
@@ -108,6 +111,14 @@ func NewFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins
 // NewFrameworkParallel is NewFramework with the given parallelism for
 // Filter (in Schedule) and Score.
 func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
+	return NewFrameworkWith(ctx, nodes, pods, nil, plugins, parallelism)
+}
+
+// NewFrameworkWith is NewFrameworkParallel with Namespace objects, which
+// InterPodAffinity reads through a namespace lister: they are put in an
+// informer's store directly (the informer is never started, so no client
+// is needed).
+func NewFrameworkWith(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, namespaces []*v1.Namespace, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
 	// The framework records plugin metrics; they must be registered.
 	metrics.Register()
 	reg := runtime.Registry{
@@ -146,9 +157,17 @@ func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod,
 		}
 	}
 	snap := cache.NewSnapshot(pods, nodes)
+	factory := informers.NewSharedInformerFactory(nil, 0)
+	nsStore := factory.Core().V1().Namespaces().Informer().GetStore()
+	for _, ns := range namespaces {
+		if err := nsStore.Add(ns); err != nil {
+			return nil, err
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	f, err := runtime.NewFramework(ctx, reg, profile,
 		runtime.WithSnapshotSharedLister(snap),
+		runtime.WithInformerFactory(factory),
 		runtime.WithParallelism(parallelism))
 	if err != nil {
 		cancel()
@@ -253,7 +272,11 @@ func ConvertCluster(nodes []*api.Node, pods []*api.Pod) ([]*v1.Node, []*v1.Pod) 
 func PluginsCycle(in *regression.PluginsInput) regression.PluginsAnswer {
 	ctx := context.Background()
 	nodes, pods := ConvertCluster(in.Nodes, in.Pods)
-	f, err := NewFramework(ctx, nodes, pods, in.Plugins)
+	var namespaces []*v1.Namespace
+	for _, ns := range in.Namespaces {
+		namespaces = append(namespaces, MustConvert[v1.Namespace](ns))
+	}
+	f, err := NewFrameworkWith(ctx, nodes, pods, namespaces, in.Plugins, 1)
 	if err != nil {
 		return regression.PluginsAnswer{Err: err.Error()}
 	}
