@@ -1,11 +1,23 @@
-// Package api holds schedkit's plain object types: Pod, Node, Namespace,
-// LimitRange, PriorityClass, PodDisruptionBudget and the structures they
-// are made of.
+// Package api holds schedkit's plain object types and the structures they
+// are made of: Pod and Node; Namespace, LimitRange, ResourceQuota,
+// PriorityClass and PodDisruptionBudget; the workloads Service,
+// ReplicationController, ReplicaSet, StatefulSet, Deployment, DaemonSet,
+// Job and CronJob; and storage: PersistentVolume, PersistentVolumeClaim,
+// StorageClass, CSINode, CSIDriver and CSIStorageCapacity.
 //
 // The types carry Kubernetes' own JSON field names and shapes (core/v1,
-// policy/v1, scheduling/v1), so a manifest from `kubectl get -o json` (or
+// apps/v1, batch/v1, storage/v1, policy/v1, scheduling/v1, at
+// k8s.io/api v0.37.2), so a manifest from `kubectl get -o json` (or
 // YAML converted to JSON) decodes straight into them; fields schedkit does
-// not model are ignored on decode. They hold data only: the rules over them
+// not model are ignored on decode. Each type models the fields that
+// scheduling, admission, quota, the storage plugins or a controller
+// expanding templates read; within a spec or status it models, the
+// subtree is kept close to complete, so that a manifest reader can report
+// the fields it drops. Pod volumes and PersistentVolume sources follow
+// upstream in having separate types where upstream has them
+// (RBDVolumeSource and RBDPersistentVolumeSource, ...) and shared ones
+// where it shares them; a Volume holds its source fields directly, where
+// upstream embeds a VolumeSource (the JSON is the same). They hold data only: the rules over them
 // live in the packages above (resource for requests and limits, qos,
 // affinity, taints, ...), in the same way that Kubernetes splits core/v1
 // from its helpers.

@@ -39,6 +39,10 @@ type NodeStatus struct {
 	Images []ContainerImage `json:"images,omitempty"`
 	// NodeInfo is general information about the node.
 	NodeInfo NodeSystemInfo `json:"nodeInfo,omitempty"`
+	// DeclaredFeatures are the feature-gated features the node declares
+	// (NodeDeclaredFeatures); the NodeDeclaredFeatures filter matches
+	// pods' requirements against them.
+	DeclaredFeatures []string `json:"declaredFeatures,omitempty"`
 }
 
 // NodeConditionType names a node condition.

@@ -136,8 +136,10 @@ type ContainerPort struct {
 	HostIP string `json:"hostIP,omitempty"`
 }
 
-// Volume is a named volume of a pod; schedkit models the sources that
-// scheduling looks at.
+// Volume is a named volume of a pod. Upstream embeds a VolumeSource; schedkit
+// keeps the sources as direct fields (the JSON is the same, inline) and
+// models the sources that scheduling, the storage plugins and quota read:
+// at most one should be set.
 type Volume struct {
 	// Name of the volume.
 	Name string `json:"name"`
@@ -145,18 +147,60 @@ type Volume struct {
 	HostPath *HostPathVolumeSource `json:"hostPath,omitempty"`
 	// EmptyDir is scratch space on the node.
 	EmptyDir *EmptyDirVolumeSource `json:"emptyDir,omitempty"`
-	// PersistentVolumeClaim references a claim.
-	PersistentVolumeClaim *PersistentVolumeClaimVolumeSource `json:"persistentVolumeClaim,omitempty"`
-	// ConfigMap projects a ConfigMap.
-	ConfigMap *LocalObjectReference `json:"configMap,omitempty"`
+	// GCEPersistentDisk is a GCE persistent disk.
+	GCEPersistentDisk *GCEPersistentDiskVolumeSource `json:"gcePersistentDisk,omitempty"`
+	// AWSElasticBlockStore is an AWS EBS volume.
+	AWSElasticBlockStore *AWSElasticBlockStoreVolumeSource `json:"awsElasticBlockStore,omitempty"`
 	// Secret projects a Secret.
 	Secret *SecretVolumeSource `json:"secret,omitempty"`
+	// NFS is an NFS share.
+	NFS *NFSVolumeSource `json:"nfs,omitempty"`
+	// ISCSI is an iSCSI disk.
+	ISCSI *ISCSIVolumeSource `json:"iscsi,omitempty"`
+	// PersistentVolumeClaim references a claim.
+	PersistentVolumeClaim *PersistentVolumeClaimVolumeSource `json:"persistentVolumeClaim,omitempty"`
+	// RBD is a Ceph RBD image.
+	RBD *RBDVolumeSource `json:"rbd,omitempty"`
+	// Cinder is an OpenStack Cinder volume.
+	Cinder *CinderVolumeSource `json:"cinder,omitempty"`
+	// DownwardAPI projects pod fields into files.
+	DownwardAPI *DownwardAPIVolumeSource `json:"downwardAPI,omitempty"`
+	// AzureFile is an Azure File share.
+	AzureFile *AzureFileVolumeSource `json:"azureFile,omitempty"`
+	// ConfigMap projects a ConfigMap.
+	ConfigMap *ConfigMapVolumeSource `json:"configMap,omitempty"`
+	// AzureDisk is an Azure data disk.
+	AzureDisk *AzureDiskVolumeSource `json:"azureDisk,omitempty"`
+	// Projected combines secrets, config maps, downward API and tokens.
+	Projected *ProjectedVolumeSource `json:"projected,omitempty"`
+	// CSI is an inline (ephemeral) CSI volume.
+	CSI *CSIVolumeSource `json:"csi,omitempty"`
+	// Ephemeral is a generic ephemeral volume: a claim made from the
+	// template for the pod, named <pod name>-<volume name>.
+	Ephemeral *EphemeralVolumeSource `json:"ephemeral,omitempty"`
 }
 
-// HostPathVolumeSource is a path on the node.
+// HostPathType checks what a host path is before it is mounted.
+type HostPathType string
+
+// Host path types.
+const (
+	HostPathUnset             HostPathType = ""
+	HostPathDirectoryOrCreate HostPathType = "DirectoryOrCreate"
+	HostPathDirectory         HostPathType = "Directory"
+	HostPathFileOrCreate      HostPathType = "FileOrCreate"
+	HostPathFile              HostPathType = "File"
+	HostPathSocket            HostPathType = "Socket"
+	HostPathCharDev           HostPathType = "CharDevice"
+	HostPathBlockDev          HostPathType = "BlockDevice"
+)
+
+// HostPathVolumeSource is a path on the node (pods and PVs).
 type HostPathVolumeSource struct {
 	// Path on the node.
 	Path string `json:"path"`
+	// Type checks the path; unset does no check.
+	Type *HostPathType `json:"type,omitempty"`
 }
 
 // EmptyDirVolumeSource is node-local scratch space.
@@ -165,6 +209,8 @@ type EmptyDirVolumeSource struct {
 	Medium string `json:"medium,omitempty"`
 	// SizeLimit caps the volume.
 	SizeLimit *quantity.Quantity `json:"sizeLimit,omitempty"`
+	// Mode is the permission bits of the volume's directory.
+	Mode *int32 `json:"mode,omitempty"`
 }
 
 // PersistentVolumeClaimVolumeSource references a claim by name.
@@ -181,10 +227,340 @@ type LocalObjectReference struct {
 	Name string `json:"name,omitempty"`
 }
 
+// KeyToPath maps a key of a Secret or ConfigMap to a file path.
+type KeyToPath struct {
+	// Key to project.
+	Key string `json:"key"`
+	// Path of the file, relative to the mount point.
+	Path string `json:"path"`
+	// Mode is the file's permission bits.
+	Mode *int32 `json:"mode,omitempty"`
+	// User owns the file.
+	User *int64 `json:"user,omitempty"`
+}
+
 // SecretVolumeSource projects a Secret.
 type SecretVolumeSource struct {
 	// SecretName of the Secret.
 	SecretName string `json:"secretName,omitempty"`
+	// Items select keys; empty projects every key.
+	Items []KeyToPath `json:"items,omitempty"`
+	// DefaultMode of the files.
+	DefaultMode *int32 `json:"defaultMode,omitempty"`
+	// Optional allows the Secret to be missing.
+	Optional *bool `json:"optional,omitempty"`
+	// DefaultUser owns the files.
+	DefaultUser *int64 `json:"defaultUser,omitempty"`
+}
+
+// ConfigMapVolumeSource projects a ConfigMap.
+type ConfigMapVolumeSource struct {
+	// LocalObjectReference names the ConfigMap.
+	LocalObjectReference `json:",inline"`
+	// Items select keys; empty projects every key.
+	Items []KeyToPath `json:"items,omitempty"`
+	// DefaultMode of the files.
+	DefaultMode *int32 `json:"defaultMode,omitempty"`
+	// Optional allows the ConfigMap to be missing.
+	Optional *bool `json:"optional,omitempty"`
+	// DefaultUser owns the files.
+	DefaultUser *int64 `json:"defaultUser,omitempty"`
+}
+
+// ObjectFieldSelector selects a field of the pod.
+type ObjectFieldSelector struct {
+	// APIVersion the path is written in; default "v1".
+	APIVersion string `json:"apiVersion,omitempty"`
+	// FieldPath such as metadata.labels.
+	FieldPath string `json:"fieldPath"`
+}
+
+// ResourceFieldSelector selects a container's resource request or limit.
+type ResourceFieldSelector struct {
+	// ContainerName, required for volumes.
+	ContainerName string `json:"containerName,omitempty"`
+	// Resource such as limits.cpu.
+	Resource string `json:"resource"`
+	// Divisor scales the value; default 1.
+	Divisor quantity.Quantity `json:"divisor,omitzero"`
+}
+
+// DownwardAPIVolumeFile is one file of a downward API volume.
+type DownwardAPIVolumeFile struct {
+	// Path of the file.
+	Path string `json:"path"`
+	// FieldRef selects a pod field.
+	FieldRef *ObjectFieldSelector `json:"fieldRef,omitempty"`
+	// ResourceFieldRef selects a container resource.
+	ResourceFieldRef *ResourceFieldSelector `json:"resourceFieldRef,omitempty"`
+	// Mode is the file's permission bits.
+	Mode *int32 `json:"mode,omitempty"`
+	// User owns the file.
+	User *int64 `json:"user,omitempty"`
+}
+
+// DownwardAPIVolumeSource projects pod fields into files.
+type DownwardAPIVolumeSource struct {
+	// Items are the files.
+	Items []DownwardAPIVolumeFile `json:"items,omitempty"`
+	// DefaultMode of the files.
+	DefaultMode *int32 `json:"defaultMode,omitempty"`
+	// DefaultUser owns the files.
+	DefaultUser *int64 `json:"defaultUser,omitempty"`
+}
+
+// ProjectedVolumeSource combines several sources in one directory.
+type ProjectedVolumeSource struct {
+	// Sources projected.
+	Sources []VolumeProjection `json:"sources"`
+	// DefaultMode of the files.
+	DefaultMode *int32 `json:"defaultMode,omitempty"`
+	// DefaultUser owns the files.
+	DefaultUser *int64 `json:"defaultUser,omitempty"`
+}
+
+// VolumeProjection is one source of a projected volume; exactly one
+// field is set.
+type VolumeProjection struct {
+	// Secret to project.
+	Secret *SecretProjection `json:"secret,omitempty"`
+	// DownwardAPI files to project.
+	DownwardAPI *DownwardAPIProjection `json:"downwardAPI,omitempty"`
+	// ConfigMap to project.
+	ConfigMap *ConfigMapProjection `json:"configMap,omitempty"`
+	// ServiceAccountToken to project.
+	ServiceAccountToken *ServiceAccountTokenProjection `json:"serviceAccountToken,omitempty"`
+	// ClusterTrustBundle to project.
+	ClusterTrustBundle *ClusterTrustBundleProjection `json:"clusterTrustBundle,omitempty"`
+	// PodCertificate to project.
+	PodCertificate *PodCertificateProjection `json:"podCertificate,omitempty"`
+}
+
+// SecretProjection projects a Secret into a projected volume.
+type SecretProjection struct {
+	// LocalObjectReference names the Secret.
+	LocalObjectReference `json:",inline"`
+	// Items select keys.
+	Items []KeyToPath `json:"items,omitempty"`
+	// Optional allows the Secret to be missing.
+	Optional *bool `json:"optional,omitempty"`
+}
+
+// ConfigMapProjection projects a ConfigMap into a projected volume.
+type ConfigMapProjection struct {
+	// LocalObjectReference names the ConfigMap.
+	LocalObjectReference `json:",inline"`
+	// Items select keys.
+	Items []KeyToPath `json:"items,omitempty"`
+	// Optional allows the ConfigMap to be missing.
+	Optional *bool `json:"optional,omitempty"`
+}
+
+// DownwardAPIProjection projects pod fields into a projected volume.
+type DownwardAPIProjection struct {
+	// Items are the files.
+	Items []DownwardAPIVolumeFile `json:"items,omitempty"`
+}
+
+// ServiceAccountTokenProjection projects a service account token.
+type ServiceAccountTokenProjection struct {
+	// Audience of the token.
+	Audience string `json:"audience,omitempty"`
+	// ExpirationSeconds is the requested lifetime.
+	ExpirationSeconds *int64 `json:"expirationSeconds,omitempty"`
+	// Path of the file.
+	Path string `json:"path"`
+	// User owns the file.
+	User *int64 `json:"user,omitempty"`
+}
+
+// ClusterTrustBundleProjection projects ClusterTrustBundles.
+type ClusterTrustBundleProjection struct {
+	// Name of one bundle.
+	Name *string `json:"name,omitempty"`
+	// SignerName selects bundles by signer.
+	SignerName *string `json:"signerName,omitempty"`
+	// LabelSelector selects bundles by labels.
+	LabelSelector *LabelSelector `json:"labelSelector,omitempty"`
+	// Optional allows no bundle to match.
+	Optional *bool `json:"optional,omitempty"`
+	// Path of the file.
+	Path string `json:"path"`
+	// User owns the file.
+	User *int64 `json:"user,omitempty"`
+}
+
+// PodCertificateProjection projects a pod certificate and its key.
+type PodCertificateProjection struct {
+	// SignerName of the certificate.
+	SignerName string `json:"signerName,omitempty"`
+	// KeyType of the private key.
+	KeyType string `json:"keyType,omitempty"`
+	// MaxExpirationSeconds bounds the certificate's lifetime.
+	MaxExpirationSeconds *int32 `json:"maxExpirationSeconds,omitempty"`
+	// CredentialBundlePath is the file with key and chain.
+	CredentialBundlePath string `json:"credentialBundlePath,omitempty"`
+	// KeyPath is the file with the key.
+	KeyPath string `json:"keyPath,omitempty"`
+	// CertificateChainPath is the file with the chain.
+	CertificateChainPath string `json:"certificateChainPath,omitempty"`
+	// UserAnnotations are passed to the signer.
+	UserAnnotations map[string]string `json:"userAnnotations,omitempty"`
+	// User owns the files.
+	User *int64 `json:"user,omitempty"`
+}
+
+// GCEPersistentDiskVolumeSource is a GCE persistent disk (pods and PVs).
+type GCEPersistentDiskVolumeSource struct {
+	// PDName is the disk's name in GCE.
+	PDName string `json:"pdName"`
+	// FSType of the filesystem.
+	FSType string `json:"fsType,omitempty"`
+	// Partition to mount; 0 is the whole disk.
+	Partition int32 `json:"partition,omitempty"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// AWSElasticBlockStoreVolumeSource is an AWS EBS volume (pods and PVs).
+type AWSElasticBlockStoreVolumeSource struct {
+	// VolumeID of the EBS volume.
+	VolumeID string `json:"volumeID"`
+	// FSType of the filesystem.
+	FSType string `json:"fsType,omitempty"`
+	// Partition to mount; 0 is the whole disk.
+	Partition int32 `json:"partition,omitempty"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// AzureDataDiskCachingMode is None, ReadOnly or ReadWrite.
+type AzureDataDiskCachingMode string
+
+// AzureDataDiskKind is Shared, Dedicated or Managed.
+type AzureDataDiskKind string
+
+// AzureDiskVolumeSource is an Azure data disk (pods and PVs).
+type AzureDiskVolumeSource struct {
+	// DiskName of the data disk.
+	DiskName string `json:"diskName"`
+	// DataDiskURI is the disk's URI.
+	DataDiskURI string `json:"diskURI"`
+	// CachingMode of the host.
+	CachingMode *AzureDataDiskCachingMode `json:"cachingMode,omitempty"`
+	// FSType of the filesystem.
+	FSType *string `json:"fsType,omitempty"`
+	// ReadOnly mounts read-only.
+	ReadOnly *bool `json:"readOnly,omitempty"`
+	// Kind of disk.
+	Kind *AzureDataDiskKind `json:"kind,omitempty"`
+}
+
+// AzureFileVolumeSource is an Azure File share in a pod.
+type AzureFileVolumeSource struct {
+	// SecretName holds the account name and key.
+	SecretName string `json:"secretName"`
+	// ShareName of the share.
+	ShareName string `json:"shareName"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// CinderVolumeSource is an OpenStack Cinder volume in a pod.
+type CinderVolumeSource struct {
+	// VolumeID of the Cinder volume.
+	VolumeID string `json:"volumeID"`
+	// FSType of the filesystem.
+	FSType string `json:"fsType,omitempty"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+	// SecretRef holds the OpenStack credentials.
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty"`
+}
+
+// RBDVolumeSource is a Ceph RBD image in a pod.
+type RBDVolumeSource struct {
+	// CephMonitors are the Ceph monitors.
+	CephMonitors []string `json:"monitors"`
+	// RBDImage is the image name.
+	RBDImage string `json:"image"`
+	// FSType of the filesystem.
+	FSType string `json:"fsType,omitempty"`
+	// RBDPool is the pool; default "rbd".
+	RBDPool string `json:"pool,omitempty"`
+	// RadosUser is the Rados user; default "admin".
+	RadosUser string `json:"user,omitempty"`
+	// Keyring is the keyring path.
+	Keyring string `json:"keyring,omitempty"`
+	// SecretRef holds the authentication secret.
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// ISCSIVolumeSource is an iSCSI disk in a pod.
+type ISCSIVolumeSource struct {
+	// TargetPortal is ip:port of the target.
+	TargetPortal string `json:"targetPortal"`
+	// IQN is the target's iSCSI qualified name.
+	IQN string `json:"iqn"`
+	// Lun is the target's LUN number.
+	Lun int32 `json:"lun"`
+	// ISCSIInterface is the iSCSI transport; default "default".
+	ISCSIInterface string `json:"iscsiInterface,omitempty"`
+	// FSType of the filesystem.
+	FSType string `json:"fsType,omitempty"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+	// Portals are further target portals.
+	Portals []string `json:"portals,omitempty"`
+	// DiscoveryCHAPAuth enables CHAP discovery authentication.
+	DiscoveryCHAPAuth bool `json:"chapAuthDiscovery,omitempty"`
+	// SessionCHAPAuth enables CHAP session authentication.
+	SessionCHAPAuth bool `json:"chapAuthSession,omitempty"`
+	// SecretRef holds the CHAP secret.
+	SecretRef *LocalObjectReference `json:"secretRef,omitempty"`
+	// InitiatorName is a custom initiator name.
+	InitiatorName *string `json:"initiatorName,omitempty"`
+}
+
+// NFSVolumeSource is an NFS share (pods and PVs).
+type NFSVolumeSource struct {
+	// Server is the NFS server.
+	Server string `json:"server"`
+	// Path exported by the server.
+	Path string `json:"path"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// CSIVolumeSource is an inline CSI volume in a pod.
+type CSIVolumeSource struct {
+	// Driver is the CSI driver's name.
+	Driver string `json:"driver"`
+	// ReadOnly mounts read-only.
+	ReadOnly *bool `json:"readOnly,omitempty"`
+	// FSType of the filesystem.
+	FSType *string `json:"fsType,omitempty"`
+	// VolumeAttributes are passed to the driver.
+	VolumeAttributes map[string]string `json:"volumeAttributes,omitempty"`
+	// NodePublishSecretRef holds secrets for NodePublishVolume.
+	NodePublishSecretRef *LocalObjectReference `json:"nodePublishSecretRef,omitempty"`
+}
+
+// EphemeralVolumeSource is a generic ephemeral volume.
+type EphemeralVolumeSource struct {
+	// VolumeClaimTemplate is the claim created for the pod.
+	VolumeClaimTemplate *PersistentVolumeClaimTemplate `json:"volumeClaimTemplate,omitempty"`
+}
+
+// PersistentVolumeClaimTemplate is the claim of a generic ephemeral
+// volume.
+type PersistentVolumeClaimTemplate struct {
+	// ObjectMeta is copied into the claim (labels, annotations).
+	ObjectMeta `json:"metadata,omitempty"`
+	// Spec is the claim's spec.
+	Spec PersistentVolumeClaimSpec `json:"spec"`
 }
 
 // Affinity groups a pod's affinity rules.

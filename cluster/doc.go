@@ -64,6 +64,20 @@
 // change takes a new generation from the snapshot's own counter; there is
 // no package-level mutable state.
 //
+// # Objects
+//
+// Besides nodes and pods, a Snapshot holds the other objects plugins,
+// admission and controllers look up: namespaces, services and workload
+// controllers, PodDisruptionBudgets, volumes, claims, storage classes,
+// CSI objects, ResourceQuotas, LimitRanges and PriorityClasses (see
+// Kinds). AddObject, AddObjects, UpdateObject and RemoveObject change
+// them; a View's Objects is an immutable store read with the generic
+// GetObject (by name, or namespace and name, in constant time),
+// ListObjects (a namespace's objects in name order, without copying)
+// and AllObjects. Views taken while no object changed share one
+// Objects; a change copies only the changed kind's table and namespace.
+// Objects.Generation and KindGeneration key caches of derived work.
+//
 // Snapshots validate what they are given: a pod with a negative or
 // overflowing quantity, a duplicate namespace and name or UID, or sums
 // that would overflow is rejected with an error naming it (wrapping

@@ -102,6 +102,10 @@ type Snapshot struct {
 	// nodeSet changes whenever a node is added, removed or updated.
 	nodeSet int64
 
+	// objects is the writer's object store (nil until the first
+	// object); a view shares it until the writer's next object change.
+	objects *Objects
+
 	// view is the current view, nil when the snapshot changed since.
 	view *View
 }
@@ -306,7 +310,11 @@ func (s *Snapshot) View() *View {
 	}
 	s.arrange()
 	s.refreshImages()
+	if s.objects == nil {
+		s.objects = &Objects{epoch: s.epoch}
+	}
 	v := &View{
+		objects:    s.objects,
 		nodes:      s.nodes,
 		index:      s.index,
 		generation: s.gen,

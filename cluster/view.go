@@ -16,6 +16,8 @@ type View struct {
 	snap    *Snapshot
 	nodeSet int64
 
+	objects *Objects
+
 	mu   sync.Mutex
 	topo map[string]*domainIndex // nil until a key is asked for
 
