@@ -97,12 +97,6 @@ func incomingPod(nodes []*api.Node) *rapid.Generator[*api.Pod] {
 // bound pods, some with pod (anti-)affinity, Namespace objects with
 // labels), a pod to place and runs it through plugins.
 func pluginsInput(plugins []regression.PluginRef) *rapid.Generator[*regression.PluginsInput] {
-	return pluginsInputNS(plugins, true)
-}
-
-// pluginsInputNS is pluginsInput, with Namespace objects only when
-// namespaces is set.
-func pluginsInputNS(plugins []regression.PluginRef, namespaces bool) *rapid.Generator[*regression.PluginsInput] {
 	return rapid.Custom(func(t *rapid.T) *regression.PluginsInput {
 		c := clustergen.Cluster(rapid.IntRange(1, 8).Draw(t, "nodes"), rapid.IntRange(0, 12).Draw(t, "pods")).Draw(t, "cluster")
 		for _, n := range c.Nodes {
@@ -113,11 +107,8 @@ func pluginsInputNS(plugins []regression.PluginRef, namespaces bool) *rapid.Gene
 		}
 		pod := incomingPod(c.Nodes).Draw(t, "incoming")
 		bendInterPod(t, pod, true)
-		in := &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: pod, Plugins: plugins}
-		if namespaces {
-			in.Namespaces = namespaceObjects().Draw(t, "namespaceObjects")
-		}
-		return in
+		return &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: pod, Plugins: plugins,
+			Namespaces: namespaceObjects().Draw(t, "namespaceObjects")}
 	})
 }
 
@@ -148,9 +139,7 @@ func TestSchedule(t *testing.T) {
 	for _, name := range upstream.PluginNames() {
 		all = append(all, regression.PluginRef{Name: name, Weight: defaultWeight(name)})
 	}
-	// No Namespace objects yet: the scheduler reads them from the
-	// snapshot's object store, which it does not have yet.
-	Property(t, regression.KindSchedule, pluginsInputNS(all, false), upFn(upstream.ScheduleCycle), nil)
+	Property(t, regression.KindSchedule, pluginsInput(all), upFn(upstream.ScheduleCycle), nil)
 }
 
 // TestPluginTable checks that every plugin of schedkit's default profile

@@ -44,17 +44,29 @@ var (
 )
 
 // namespaceLister is where the InterPodAffinity plugin finds Namespace
-// objects, as upstream's plugin reads them from a namespace informer: to
-// resolve the incoming pod's namespaceSelectors into namespace names and
-// to match existing pods' namespaceSelectors against the labels of the
-// incoming pod's namespace. With none, no namespace is known: a
-// non-empty namespaceSelector of the incoming pod selects nothing, and
-// the incoming pod's namespace has no labels.
+// objects (the snapshot's object store), as upstream's plugin reads them
+// from a namespace informer: to resolve the incoming pod's
+// namespaceSelectors into namespace names and to match existing pods'
+// namespaceSelectors against the labels of the incoming pod's namespace.
+// A namespace without an object has no labels, and a non-empty
+// namespaceSelector of the incoming pod does not select it.
 type namespaceLister interface {
 	// Namespace returns the named namespace, if known.
 	Namespace(name string) (*api.Namespace, bool)
 	// Namespaces returns every known namespace.
 	Namespaces() []*api.Namespace
+}
+
+// objectNamespaces lists the Namespace objects of a snapshot view's
+// object store.
+type objectNamespaces struct{ o *cluster.Objects }
+
+func (n objectNamespaces) Namespace(name string) (*api.Namespace, bool) {
+	return cluster.GetObject[api.Namespace](n.o, "", name)
+}
+
+func (n objectNamespaces) Namespaces() []*api.Namespace {
+	return cluster.ListObjects[api.Namespace](n.o, "")
 }
 
 // topologyPair is one topology domain: a node label key and value.
@@ -193,13 +205,13 @@ func matchesAllTerms(terms []affinity.AffinityTerm, pod *api.Pod) bool {
 // default.
 type InterPodAffinityPlugin struct {
 	handle framework.Handle
-	ns     namespaceLister
 }
 
 // NewInterPodAffinity is the factory of InterPodAffinity's filter half.
 // args is nil, a config.InterPodAffinityArgs or a pointer to one; it is
 // validated (the filter reads none of it). h must give a snapshot, from
-// which PreFilter lists the nodes with pods with required anti-affinity.
+// which PreFilter lists the nodes with pods with required anti-affinity
+// and reads the Namespace objects.
 func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error) {
 	if h == nil || h.Snapshot() == nil {
 		return nil, fmt.Errorf("SnapshotSharedlister is nil")
@@ -208,9 +220,6 @@ func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error)
 		return nil, err
 	}
 	pl := &InterPodAffinityPlugin{handle: h}
-	if l, ok := h.(namespaceLister); ok {
-		pl.ns = l
-	}
 	return pl, nil
 }
 
@@ -220,9 +229,6 @@ func (*InterPodAffinityPlugin) Name() string { return config.InterPodAffinityNam
 // namespaceLabels returns the labels of the named namespace, nil if it
 // is not known.
 func namespaceLabels(l namespaceLister, name string) map[string]string {
-	if l == nil {
-		return nil
-	}
 	if ns, ok := l.Namespace(name); ok && ns != nil {
 		if ns.Labels == nil {
 			return map[string]string{}
@@ -241,7 +247,7 @@ func resolveNamespaces(l namespaceLister, terms []affinity.AffinityTerm) {
 		if terms[i].NamespaceSelector.Empty() {
 			continue
 		}
-		if !listed && l != nil {
+		if !listed {
 			all, listed = l.Namespaces(), true
 		}
 		terms[i] = terms[i].ResolveNamespaceSelector(all)
@@ -259,14 +265,16 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 	if err != nil {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("parsing pod: %+v", err))
 	}
+	view := pl.handle.Snapshot().View()
+	ns := objectNamespaces{view.Objects()}
 	s := &interPodAffinityState{pod: pod, affinity: c.RequiredAffinity, anti: c.RequiredAntiAffinity}
-	resolveNamespaces(pl.ns, s.affinity)
-	resolveNamespaces(pl.ns, s.anti)
-	s.nsLabels = namespaceLabels(pl.ns, pod.Namespace)
+	resolveNamespaces(ns, s.affinity)
+	resolveNamespaces(ns, s.anti)
+	s.nsLabels = namespaceLabels(ns, pod.Namespace)
 	s.selfMatch = matchesAllTerms(s.affinity, pod)
 
 	s.existingAnti = topologyCounts{}
-	for _, ni := range pl.withRequiredAnti(nodes) {
+	for _, ni := range view.HavePodsWithRequiredAntiAffinityNodes() {
 		node := ni.Node()
 		for _, p := range ni.PodsWithRequiredAntiAffinity {
 			for i := range p.RequiredAntiAffinityTerms {
@@ -344,24 +352,6 @@ func (s *interPodAffinityState) countNode(ni *cluster.NodeInfo) {
 			}
 		}
 	}
-}
-
-// withRequiredAnti returns the nodes with pods with required
-// anti-affinity: the snapshot's list, as upstream reads its shared
-// lister, or those of nodes without a snapshot.
-func (pl *InterPodAffinityPlugin) withRequiredAnti(nodes []*cluster.NodeInfo) []*cluster.NodeInfo {
-	if pl.handle != nil {
-		if snap := pl.handle.Snapshot(); snap != nil {
-			return snap.View().HavePodsWithRequiredAntiAffinityNodes()
-		}
-	}
-	var out []*cluster.NodeInfo
-	for _, ni := range nodes {
-		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
-			out = append(out, ni)
-		}
-	}
-	return out
 }
 
 // PreFilterExtensions returns the plugin: AddPod and RemovePod update

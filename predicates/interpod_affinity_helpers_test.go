@@ -103,21 +103,27 @@ func (f fakeNamespaces) Namespace(name string) (*api.Namespace, bool) {
 
 func (f fakeNamespaces) Namespaces() []*api.Namespace { return f }
 
-// ipaHandle is a framework.Handle over a snapshot that also lists
-// namespaces.
-type ipaHandle struct {
-	snap *cluster.Snapshot
-	fakeNamespaces
-}
+// ipaHandle is a framework.Handle over a snapshot.
+type ipaHandle struct{ snap *cluster.Snapshot }
 
 func (h ipaHandle) Snapshot() *cluster.Snapshot { return h.snap }
 
-// ipaSnapshot names unnamed pods and builds a snapshot.
-func ipaSnapshot(nodes []*api.Node, pods []*api.Pod) (*cluster.Snapshot, error) {
+// ipaSnapshot names unnamed pods and builds a snapshot holding the
+// namespaces.
+func ipaSnapshot(nodes []*api.Node, pods []*api.Pod, ns fakeNamespaces) (*cluster.Snapshot, error) {
 	for i, p := range pods {
 		if p.Name == "" {
 			p.Name = fmt.Sprintf("pod-%d", i)
 		}
 	}
-	return cluster.NewSnapshot(nodes, pods)
+	snap, err := cluster.NewSnapshot(nodes, pods)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range ns {
+		if err := snap.AddObject(n); err != nil {
+			return nil, err
+		}
+	}
+	return snap, nil
 }

@@ -92,11 +92,11 @@ func ipaClusterGen() *rapid.Generator[ipaCluster] {
 // filterAll returns each node's Filter status by name, or the PreFilter
 // status under "".
 func filterAll(t *rapid.T, c ipaCluster, pod *api.Pod) map[string]string {
-	snap, err := cluster.NewSnapshot(c.nodes, c.pods)
+	snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(nil, ipaHandle{snap, c.ns})
+	pl, err := NewInterPodAffinity(nil, ipaHandle{snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +156,11 @@ func TestPropertyInterPodAffinityAddRemovePod(t *testing.T) {
 		node := c.nodes[rapid.IntRange(0, len(c.nodes)-1).Draw(t, "extraNode")]
 		extra.Spec.NodeName = node.Name
 
-		snap, err := cluster.NewSnapshot(c.nodes, c.pods)
+		snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewInterPodAffinity(nil, ipaHandle{snap, c.ns})
+		pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
 		p := pl.(*InterPodAffinityPlugin)
 		state := framework.NewCycleState()
 		if _, st := p.PreFilter(context.Background(), state, pod, snap.View().Nodes()); st != nil {
@@ -181,7 +181,7 @@ func TestPropertyInterPodAffinityAddRemovePod(t *testing.T) {
 		c2.pods = append(append([]*api.Pod(nil), c.pods...), extra)
 		fresh := filterAll(t, c2, pod)
 		if _, ok := fresh[""]; !ok {
-			snap2, _ := cluster.NewSnapshot(c2.nodes, c2.pods)
+			snap2, _ := ipaSnapshot(c2.nodes, c2.pods, c2.ns)
 			for _, n := range snap2.View().Nodes() {
 				got := statusString(p.Filter(ctx, with, pod, n))
 				if got != fresh[n.Name()] {

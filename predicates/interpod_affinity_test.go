@@ -34,11 +34,11 @@ var (
 // runIPAFilter runs PreFilter over all nodes, then Filter on each.
 func runIPAFilter(t *testing.T, nodes []*api.Node, pods []*api.Pod, ns fakeNamespaces, pod *api.Pod) (*framework.Status, []*framework.Status) {
 	t.Helper()
-	snap, err := ipaSnapshot(nodes, pods)
+	snap, err := ipaSnapshot(nodes, pods, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(nil, ipaHandle{snap, ns})
+	pl, err := NewInterPodAffinity(nil, ipaHandle{snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestRequiredAffinityMultipleNodes(t *testing.T) {
 // PreFilter state is an Error.
 func TestInterPodAffinityFilterWithoutState(t *testing.T) {
 	snap, _ := cluster.NewSnapshot([]*api.Node{ipaNode("n", nil)}, nil)
-	pl, err := NewInterPodAffinity(nil, ipaHandle{snap: snap})
+	pl, err := NewInterPodAffinity(nil, ipaHandle{snap})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,15 +17,27 @@ const interPodAffinityStateKey framework.StateKey = "PreScore" + config.InterPod
 var interPodAffinityNoState = framework.AsStatus(fmt.Errorf("failed to read %q from cycleState: not found", interPodAffinityStateKey))
 
 // namespaceLister is where the InterPodAffinity plugin finds Namespace
-// objects, as upstream's plugin reads them from a namespace informer: to
-// resolve the incoming pod's namespaceSelectors and to match existing
-// pods' namespaceSelectors against the labels of the incoming pod's
-// namespace. With none, no namespace is known.
+// objects (the snapshot's object store), as upstream's plugin reads them
+// from a namespace informer: to resolve the incoming pod's
+// namespaceSelectors and to match existing pods' namespaceSelectors
+// against the labels of the incoming pod's namespace.
 type namespaceLister interface {
 	// Namespace returns the named namespace, if known.
 	Namespace(name string) (*api.Namespace, bool)
 	// Namespaces returns every known namespace.
 	Namespaces() []*api.Namespace
+}
+
+// objectNamespaces lists the Namespace objects of a snapshot view's
+// object store.
+type objectNamespaces struct{ o *cluster.Objects }
+
+func (n objectNamespaces) Namespace(name string) (*api.Namespace, bool) {
+	return cluster.GetObject[api.Namespace](n.o, "", name)
+}
+
+func (n objectNamespaces) Namespaces() []*api.Namespace {
+	return cluster.ListObjects[api.Namespace](n.o, "")
 }
 
 // topologyScore is the score of one topology key's domains: label value
@@ -71,7 +83,6 @@ func (s *interPodAffinityScoreState) add(node *api.Node, key string, w int64) {
 // lowest and the highest to [0, 100].
 type InterPodAffinityPlugin struct {
 	handle         framework.Handle
-	ns             namespaceLister
 	hardWeight     int32
 	ignoreExisting bool
 }
@@ -95,9 +106,6 @@ func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error)
 		return nil, err
 	}
 	pl := &InterPodAffinityPlugin{handle: h, hardWeight: a.Weight(), ignoreExisting: a.IgnorePreferredTermsOfExistingPods}
-	if l, ok := h.(namespaceLister); ok {
-		pl.ns = l
-	}
 	return pl, nil
 }
 
@@ -129,10 +137,11 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
 	}
-	resolveWeighted(pl.ns, c.PreferredAffinity)
-	resolveWeighted(pl.ns, c.PreferredAntiAffinity)
+	ns := objectNamespaces{view.Objects()}
+	resolveWeighted(ns, c.PreferredAffinity)
+	resolveWeighted(ns, c.PreferredAntiAffinity)
 	sc := scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity,
-		nsLabels: namespaceLabels(pl.ns, pod.Namespace), hardWeight: pl.hardWeight, state: &interPodAffinityScoreState{}}
+		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight, state: &interPodAffinityScoreState{}}
 	for _, ni := range nodes {
 		node := ni.Node()
 		if node == nil || len(node.Labels) == 0 {
@@ -210,7 +219,7 @@ func resolveWeighted(l namespaceLister, terms []affinity.WeightedAffinityTerm) {
 		if terms[i].NamespaceSelector.Empty() {
 			continue
 		}
-		if !listed && l != nil {
+		if !listed {
 			all, listed = l.Namespaces(), true
 		}
 		terms[i].AffinityTerm = terms[i].AffinityTerm.ResolveNamespaceSelector(all)
@@ -220,9 +229,6 @@ func resolveWeighted(l namespaceLister, terms []affinity.WeightedAffinityTerm) {
 // namespaceLabels returns the labels of the named namespace, nil if it
 // is not known.
 func namespaceLabels(l namespaceLister, name string) map[string]string {
-	if l == nil {
-		return nil
-	}
 	if ns, ok := l.Namespace(name); ok && ns != nil {
 		if ns.Labels == nil {
 			return map[string]string{}

@@ -84,25 +84,24 @@ func BestNodes(total map[string]int64) []string {
 	return best
 }
 
-type handle struct {
-	s          *cluster.Snapshot
-	namespaces []*api.Namespace
-}
+type handle struct{ s *cluster.Snapshot }
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s }
 
-// Namespace and Namespaces give InterPodAffinity the input's Namespace
+// snapshot builds the input's snapshot: its nodes, pods and Namespace
 // objects.
-func (h handle) Namespace(name string) (*api.Namespace, bool) {
-	for _, ns := range h.namespaces {
-		if ns.Name == name {
-			return ns, true
+func (in *PluginsInput) snapshot() (*cluster.Snapshot, error) {
+	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range in.Namespaces {
+		if err := snap.AddObject(ns); err != nil {
+			return nil, err
 		}
 	}
-	return nil, false
+	return snap, nil
 }
-
-func (h handle) Namespaces() []*api.Namespace { return h.namespaces }
 
 func statusAnswer(s *framework.Status) StatusAnswer {
 	return StatusAnswer{Code: s.Code().String(), Reasons: SortScalarReasons(s.Reasons()), Plugin: s.Plugin()}
@@ -140,24 +139,24 @@ func isScalarReason(r string) bool {
 
 // Profile returns schedkit's profile running exactly plugins, in order,
 // besides the queue sort and bind plugins every profile needs.
-func Profile(snap *cluster.Snapshot, plugins []PluginRef, namespaces ...*api.Namespace) (*framework.Profile, error) {
+func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, error) {
 	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{
 		{Name: scheduler.PrioritySortName}, {Name: scheduler.DefaultBinderName}}}
 	for _, p := range plugins {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
 	}
-	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap, namespaces}, framework.WithParallelism(1))
+	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap}, framework.WithParallelism(1))
 }
 
 // EvalPlugins is schedkit's answer for a plugins input.
 func EvalPlugins(in *PluginsInput) PluginsAnswer {
 	var a PluginsAnswer
-	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	snap, err := in.snapshot()
 	if err != nil {
 		a.Err = err.Error()
 		return a
 	}
-	prof, err := Profile(snap, in.Plugins, in.Namespaces...)
+	prof, err := Profile(snap, in.Plugins)
 	if err != nil {
 		a.Err = err.Error()
 		return a
@@ -253,7 +252,7 @@ func init() { evaluators[KindSchedule] = decodeEval(EvalSchedule) }
 // EvalSchedule is schedkit's answer for a schedule input (a PluginsInput).
 func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 	var a ScheduleAnswer
-	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
+	snap, err := in.snapshot()
 	if err != nil {
 		a.Err = err.Error()
 		return a
