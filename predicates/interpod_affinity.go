@@ -3,6 +3,8 @@ package predicates
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -69,36 +71,77 @@ func (n objectNamespaces) Namespaces() []*api.Namespace {
 	return cluster.ListObjects[api.Namespace](n.o, "")
 }
 
-// topologyPair is one topology domain: a node label key and value.
-type topologyPair struct {
-	key, value string
+// topologyCounts counts matching pods per topology domain: for each
+// topology key, label value → count. Like upstream's
+// topologyToMatchedTermCount, a domain whose count returns to zero is
+// dropped, and pairs is the number of domains with a non-zero count (the
+// length of upstream's map). Keys are few (one per distinct topology key
+// of the terms), so they are a slice; each key's values are a map.
+type topologyCounts struct {
+	keys   []string
+	values []map[string]int64
+	pairs  int
 }
 
-// topologyCounts counts matching pods per topology domain. Entries that
-// reach zero are deleted, as upstream's topologyToMatchedTermCount, so
-// its length is the number of domains with a non-zero count.
-type topologyCounts map[topologyPair]int64
+// of returns the values of key, adding the key if it is new.
+func (c *topologyCounts) of(key string) map[string]int64 {
+	for i, k := range c.keys {
+		if k == key {
+			return c.values[i]
+		}
+	}
+	m := map[string]int64{}
+	c.keys = append(c.keys, key)
+	c.values = append(c.values, m)
+	return m
+}
 
 // add adds v to the domain of node for key, if the node has the key.
-func (m topologyCounts) add(node *api.Node, key string, v int64) {
+func (c *topologyCounts) add(node *api.Node, key string, v int64) {
 	tv, ok := node.Labels[key]
 	if !ok {
 		return
 	}
-	p := topologyPair{key, tv}
-	if n := m[p] + v; n != 0 {
-		m[p] = n
-	} else {
-		delete(m, p)
+	addTo(c.of(key), tv, v, &c.pairs)
+}
+
+// addTo adds v to m[value], deleting the entry at zero and keeping pairs
+// the number of non-zero entries.
+func addTo(m map[string]int64, value string, v int64, pairs *int) {
+	old := m[value]
+	n := old + v
+	switch {
+	case n == 0:
+		delete(m, value)
+	default:
+		m[value] = n
+	}
+	if old == 0 && n != 0 {
+		*pairs++
+	} else if old != 0 && n == 0 {
+		*pairs--
 	}
 }
 
-func (m topologyCounts) clone() topologyCounts {
-	c := make(topologyCounts, len(m))
-	for k, v := range m {
-		c[k] = v
+func (c *topologyCounts) clone() topologyCounts {
+	out := topologyCounts{keys: append([]string(nil), c.keys...), values: make([]map[string]int64, len(c.values)), pairs: c.pairs}
+	for i, m := range c.values {
+		out.values[i] = maps.Clone(m)
+		if out.values[i] == nil {
+			out.values[i] = map[string]int64{}
+		}
 	}
-	return c
+	return out
+}
+
+// positive reports whether node's domain for the key with values m has
+// a positive count.
+func positive(m map[string]int64, node *api.Node, key string) bool {
+	if len(m) == 0 {
+		return false
+	}
+	v, ok := node.Labels[key]
+	return ok && m[v] > 0
 }
 
 // interPodAffinityState is what PreFilter computes for Filter: the
@@ -119,13 +162,13 @@ type interPodAffinityState struct {
 	// existingAnti counts existing pods whose required anti-affinity
 	// terms match the incoming pod, per domain of the term's key.
 	existingAnti topologyCounts
-	// existingKeys are the topology keys existingAnti has ever held, so
-	// that Filter looks up only those labels of a node.
-	existingKeys []string
 	// affinityCounts counts existing pods that match every affinity
 	// term, per domain of each term's key; antiCounts existing pods
 	// that match an anti-affinity term, per domain of that term's key.
 	affinityCounts, antiCounts topologyCounts
+	// affinityOf[i] and antiOf[i] are the index in affinityCounts and
+	// antiCounts of the key of term i.
+	affinityOf, antiOf []int
 }
 
 // Clone copies the counts, which AddPod and RemovePod change; the terms
@@ -136,20 +179,24 @@ func (s *interPodAffinityState) Clone() framework.StateData {
 	}
 	c := *s
 	c.existingAnti = s.existingAnti.clone()
-	c.existingKeys = append([]string(nil), s.existingKeys...)
 	c.affinityCounts = s.affinityCounts.clone()
 	c.antiCounts = s.antiCounts.clone()
 	return &c
 }
 
-// noteExistingKey records key among existingKeys.
-func (s *interPodAffinityState) noteExistingKey(key string) {
-	for _, k := range s.existingKeys {
-		if k == key {
-			return
-		}
+// indexTerms adds the keys of the incoming pod's terms to the counts and
+// records where each term's key is.
+func (s *interPodAffinityState) indexTerms() {
+	s.affinityOf = make([]int, len(s.affinity))
+	for i := range s.affinity {
+		s.affinityCounts.of(s.affinity[i].TopologyKey)
+		s.affinityOf[i] = slices.Index(s.affinityCounts.keys, s.affinity[i].TopologyKey)
 	}
-	s.existingKeys = append(s.existingKeys, key)
+	s.antiOf = make([]int, len(s.anti))
+	for i := range s.anti {
+		s.antiCounts.of(s.anti[i].TopologyKey)
+		s.antiOf[i] = slices.Index(s.antiCounts.keys, s.anti[i].TopologyKey)
+	}
 }
 
 // update counts existing pod p on node, with sign +1 (added) or -1
@@ -162,7 +209,6 @@ func (s *interPodAffinityState) update(p *cluster.PodInfo, node *api.Node, sign 
 		t := &p.RequiredAntiAffinityTerms[i]
 		if t.Matches(s.pod, s.nsLabels) {
 			s.existingAnti.add(node, t.TopologyKey, sign)
-			s.noteExistingKey(t.TopologyKey)
 		}
 	}
 	if matchesAllTerms(s.affinity, p.Pod) {
@@ -273,28 +319,26 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 	s.nsLabels = namespaceLabels(ns, pod.Namespace)
 	s.selfMatch = matchesAllTerms(s.affinity, pod)
 
-	s.existingAnti = topologyCounts{}
 	for _, ni := range view.HavePodsWithRequiredAntiAffinityNodes() {
 		node := ni.Node()
 		for _, p := range ni.PodsWithRequiredAntiAffinity {
 			for i := range p.RequiredAntiAffinityTerms {
 				t := &p.RequiredAntiAffinityTerms[i]
 				if t.Matches(pod, s.nsLabels) {
-					if _, ok := node.Labels[t.TopologyKey]; ok {
-						s.existingAnti[topologyPair{t.TopologyKey, node.Labels[t.TopologyKey]}]++
-						s.noteExistingKey(t.TopologyKey)
+					if v, ok := node.Labels[t.TopologyKey]; ok {
+						addTo(s.existingAnti.of(t.TopologyKey), v, 1, &s.existingAnti.pairs)
 					}
 				}
 			}
 		}
 	}
-	s.affinityCounts, s.antiCounts = topologyCounts{}, topologyCounts{}
+	s.indexTerms()
 	if len(s.affinity) > 0 || len(s.anti) > 0 {
 		for _, ni := range nodes {
 			s.countNode(ni)
 		}
 	}
-	if len(s.existingAnti) == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
+	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
 		return nil, skipStatus
 	}
 	state.Write(interPodAffinityStateKey, s)
@@ -308,31 +352,11 @@ func (s *interPodAffinityState) countNode(ni *cluster.NodeInfo) {
 	if node == nil || len(ni.Pods) == 0 {
 		return
 	}
-	// The node's value of each term's key, looked up once per node.
-	var affVals, antiVals [8]string
-	var affHas, antiHas [8]bool
-	for i := range s.affinity {
-		if i < len(affVals) {
-			affVals[i], affHas[i] = node.Labels[s.affinity[i].TopologyKey]
-		}
-	}
-	for i := range s.anti {
-		if i < len(antiVals) {
-			antiVals[i], antiHas[i] = node.Labels[s.anti[i].TopologyKey]
-		}
-	}
 	for _, p := range ni.Pods {
 		if matchesAllTerms(s.affinity, p.Pod) {
 			for i := range s.affinity {
-				key := s.affinity[i].TopologyKey
-				v, ok := "", false
-				if i < len(affVals) {
-					v, ok = affVals[i], affHas[i]
-				} else {
-					v, ok = node.Labels[key]
-				}
-				if ok {
-					s.affinityCounts[topologyPair{key, v}]++
+				if v, ok := node.Labels[s.affinity[i].TopologyKey]; ok {
+					addTo(s.affinityCounts.values[s.affinityOf[i]], v, 1, &s.affinityCounts.pairs)
 				}
 			}
 		}
@@ -340,15 +364,8 @@ func (s *interPodAffinityState) countNode(ni *cluster.NodeInfo) {
 			if !s.anti[i].Matches(p.Pod, nil) {
 				continue
 			}
-			key := s.anti[i].TopologyKey
-			v, ok := "", false
-			if i < len(antiVals) {
-				v, ok = antiVals[i], antiHas[i]
-			} else {
-				v, ok = node.Labels[key]
-			}
-			if ok {
-				s.antiCounts[topologyPair{key, v}]++
+			if v, ok := node.Labels[s.anti[i].TopologyKey]; ok {
+				addTo(s.antiCounts.values[s.antiOf[i]], v, 1, &s.antiCounts.pairs)
 			}
 		}
 	}
@@ -410,17 +427,16 @@ func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
 	if !s.affinityFits(node) {
 		return affinityRulesStatus
 	}
-	if len(s.antiCounts) > 0 {
+	if s.antiCounts.pairs > 0 {
 		for i := range s.anti {
-			key := s.anti[i].TopologyKey
-			if v, ok := node.Labels[key]; ok && s.antiCounts[topologyPair{key, v}] > 0 {
+			if positive(s.antiCounts.values[s.antiOf[i]], node, s.anti[i].TopologyKey) {
 				return antiAffinityRulesStatus
 			}
 		}
 	}
-	if len(s.existingAnti) > 0 {
-		for _, key := range s.existingKeys {
-			if v, ok := node.Labels[key]; ok && s.existingAnti[topologyPair{key, v}] > 0 {
+	if s.existingAnti.pairs > 0 {
+		for i, key := range s.existingAnti.keys {
+			if positive(s.existingAnti.values[i], node, key) {
 				return existingAntiAffinityStatus
 			}
 		}
@@ -438,14 +454,13 @@ func (s *interPodAffinityState) affinityFits(node *api.Node) bool {
 	}
 	exist := true
 	for i := range s.affinity {
-		key := s.affinity[i].TopologyKey
-		v, ok := node.Labels[key]
+		v, ok := node.Labels[s.affinity[i].TopologyKey]
 		if !ok {
 			return false
 		}
-		if s.affinityCounts[topologyPair{key, v}] <= 0 {
+		if s.affinityCounts.values[s.affinityOf[i]][v] <= 0 {
 			exist = false
 		}
 	}
-	return exist || (len(s.affinityCounts) == 0 && s.selfMatch)
+	return exist || (s.affinityCounts.pairs == 0 && s.selfMatch)
 }
