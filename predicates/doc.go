@@ -1,10 +1,12 @@
 // Package predicates holds kube-scheduler's filter plugins, as of
 // Kubernetes v1.37.2: NodeName, NodeUnschedulable, TaintToleration (its
 // filter half), NodeResourcesFit (its filter half), NodeAffinity (its
-// filter half) and NodePorts. Each is a framework plugin, built by a
-// New<Name> factory with the framework.PluginFactory signature, and also a
-// plain function usable without the framework (NodeName,
-// NodeUnschedulable, TaintToleration, Fits / FitsRequest, ...).
+// filter half), NodePorts and InterPodAffinity (its filter half, the
+// classic MatchInterPodAffinity predicate). Each is a framework plugin,
+// built by a New<Name> factory with the framework.PluginFactory
+// signature, and most are also a plain function usable without the
+// framework (NodeName, NodeUnschedulable, TaintToleration, Fits /
+// FitsRequest, ...); InterPodAffinity needs a snapshot.
 //
 // Reasons and status codes are upstream's, word for word. The score
 // halves of the multi-point plugins live in package priorities under the
@@ -19,4 +21,26 @@
 // its compiled node affinity) is done once in PreFilter, and rejections
 // with fixed reasons return shared, immutable *framework.Status values.
 // See BenchmarkFilterFit and TestFilterAllocations.
+//
+// # InterPodAffinity
+//
+// InterPodAffinityPlugin models v1.37.2 with its alpha feature gates
+// InterPodAffinityHostnameFastPath and
+// InPlacePodVerticalScalingSchedulerPreemption off (their defaults).
+// PreFilter compiles the incoming pod's required terms, resolves their
+// namespaceSelectors against the Namespace objects of the snapshot's
+// object store ({} keeps meaning all namespaces), and counts per topology
+// domain, once per cycle: existing pods whose required anti-affinity
+// matches the pod (only the nodes the snapshot lists as having such
+// pods), and existing pods matching the pod's affinity (all terms by one
+// pod) and anti-affinity terms. That scan is over the cluster's pods, as
+// upstream's; Filter then costs one label lookup and one count lookup per
+// term and key, whatever the number of pods, and allocates nothing.
+// AddPod and RemovePod update the counts for nominated pods and
+// preemption. PreFilter returns Skip exactly where upstream does: the pod
+// has no required pod (anti-)affinity and no existing pod's required
+// anti-affinity matches it. The scheduler reads only a term's label
+// selector: matchLabelKeys and mismatchLabelKeys are merged into it by
+// the API server at pod creation (admission.Admit does the same for pods
+// that never went through one).
 package predicates

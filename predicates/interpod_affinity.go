@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -169,6 +170,9 @@ type interPodAffinityState struct {
 	// affinityOf[i] and antiOf[i] are the index in affinityCounts and
 	// antiCounts of the key of term i.
 	affinityOf, antiOf []int
+	// shared: the counts are the plugin cache's; update copies them
+	// before changing them.
+	shared bool
 }
 
 // Clone copies the counts, which AddPod and RemovePod change; the terms
@@ -181,6 +185,7 @@ func (s *interPodAffinityState) Clone() framework.StateData {
 	c.existingAnti = s.existingAnti.clone()
 	c.affinityCounts = s.affinityCounts.clone()
 	c.antiCounts = s.antiCounts.clone()
+	c.shared = false
 	return &c
 }
 
@@ -204,6 +209,12 @@ func (s *interPodAffinityState) indexTerms() {
 func (s *interPodAffinityState) update(p *cluster.PodInfo, node *api.Node, sign int64) {
 	if node == nil {
 		return
+	}
+	if s.shared {
+		s.existingAnti = s.existingAnti.clone()
+		s.affinityCounts = s.affinityCounts.clone()
+		s.antiCounts = s.antiCounts.clone()
+		s.shared = false
 	}
 	for i := range p.RequiredAntiAffinityTerms {
 		t := &p.RequiredAntiAffinityTerms[i]
@@ -251,6 +262,11 @@ func matchesAllTerms(terms []affinity.AffinityTerm, pod *api.Pod) bool {
 // default.
 type InterPodAffinityPlugin struct {
 	handle framework.Handle
+
+	// mu guards cache, the counts of the last incoming pods (see
+	// interpod_affinity_cache.go).
+	mu    sync.Mutex
+	cache []*ipaCache
 }
 
 // NewInterPodAffinity is the factory of InterPodAffinity's filter half.
@@ -319,12 +335,32 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 	s.nsLabels = namespaceLabels(ns, pod.Namespace)
 	s.selfMatch = matchesAllTerms(s.affinity, pod)
 
+	switch {
+	case len(s.affinity) == 0 && len(s.anti) == 0 && len(view.HavePodsWithRequiredAntiAffinityNodes()) == 0:
+		// Nothing to count: Skip.
+	case len(nodes) == view.NumNodes():
+		// The snapshot's nodes (whose required anti-affinity pods are
+		// the snapshot's list): counted incrementally.
+		pl.cachedCounts(s, nodes)
+	default:
+		pl.countAll(s, view, nodes)
+	}
+	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
+		return nil, skipStatus
+	}
+	state.Write(interPodAffinityStateKey, s)
+	return nil, nil
+}
+
+// countAll counts from scratch: existing pods' required anti-affinity
+// on the nodes the snapshot lists, the incoming pod's terms over nodes.
+func (pl *InterPodAffinityPlugin) countAll(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
 	for _, ni := range view.HavePodsWithRequiredAntiAffinityNodes() {
 		node := ni.Node()
 		for _, p := range ni.PodsWithRequiredAntiAffinity {
 			for i := range p.RequiredAntiAffinityTerms {
 				t := &p.RequiredAntiAffinityTerms[i]
-				if t.Matches(pod, s.nsLabels) {
+				if t.Matches(s.pod, s.nsLabels) {
 					if v, ok := node.Labels[t.TopologyKey]; ok {
 						addTo(s.existingAnti.of(t.TopologyKey), v, 1, &s.existingAnti.pairs)
 					}
@@ -338,11 +374,6 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 			s.countNode(ni)
 		}
 	}
-	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
-		return nil, skipStatus
-	}
-	state.Write(interPodAffinityStateKey, s)
-	return nil, nil
 }
 
 // countNode adds the pods of ni that match the incoming pod's terms to

@@ -3,6 +3,7 @@ package predicates
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -230,6 +231,110 @@ func TestPropertyInterPodAffinityOrder(t *testing.T) {
 		got := filterAll(t, ipaCluster{perm, pods, c.ns}, pod)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("reordered: %v, want %v", got, want)
+		}
+	})
+}
+
+// filterWith runs PreFilter and Filter of p over the snapshot's nodes.
+func filterWith(p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) (map[string]string, *framework.CycleState) {
+	state := framework.NewCycleState()
+	nodes := snap.View().Nodes()
+	_, pre := p.PreFilter(context.Background(), state, pod, nodes)
+	if pre != nil {
+		return map[string]string{"": statusString(pre)}, state
+	}
+	out := map[string]string{}
+	for _, ni := range nodes {
+		out[ni.Name()] = statusString(p.Filter(context.Background(), state, pod, ni))
+	}
+	return out, state
+}
+
+// A plugin that keeps its counts across cycles decides every cycle as a
+// new plugin would, whatever happens to the snapshot between cycles
+// (pods and nodes added and removed, node labels changed) and whatever
+// AddPod does to a cycle's state.
+func TestPropertyInterPodAffinityCache(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaClusterGen().Draw(t, "cluster")
+		snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+		cached := pl.(*InterPodAffinityPlugin)
+		var incoming []*api.Pod
+		for i := range 3 {
+			p := ipaPodGen(false).Draw(t, "incoming")
+			p.Name = fmt.Sprintf("incoming-%d", i)
+			incoming = append(incoming, p)
+		}
+		pods := append([]*api.Pod(nil), c.pods...)
+		extra := 0
+		for step := range rapid.IntRange(1, 10).Draw(t, "steps") {
+			names := func() []string {
+				var out []string
+				for _, ni := range snap.View().Nodes() {
+					out = append(out, ni.Name())
+				}
+				return out
+			}()
+			switch rapid.IntRange(0, 5).Draw(t, "change") {
+			case 0, 1:
+				if len(names) > 0 {
+					p := ipaPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "added")
+					p.Name = fmt.Sprintf("added-%d", extra)
+					extra++
+					p.Spec.NodeName = rapid.SampledFrom(names).Draw(t, "onNode")
+					if err := snap.AddPod(p); err != nil {
+						t.Fatal(err)
+					}
+					pods = append(pods, p)
+				}
+			case 2:
+				if len(pods) > 0 {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
+					if err := snap.RemovePod(pods[i]); err == nil {
+						pods = append(pods[:i], pods[i+1:]...)
+					}
+				}
+			case 3:
+				name := fmt.Sprintf("new-%d", step)
+				labels := map[string]string{"kubernetes.io/hostname": name, "zone": rapid.SampledFrom([]string{"z1", "z2", "z3"}).Draw(t, "zone")}
+				if err := snap.AddNode(ipaNode(name, labels)); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				if len(names) > 1 {
+					name := rapid.SampledFrom(names).Draw(t, "relabel")
+					ni, _ := snap.Get(name)
+					n := *ni.Node()
+					n.Labels = maps.Clone(n.Labels)
+					n.Labels["zone"] = rapid.SampledFrom([]string{"z1", "z2", "z3"}).Draw(t, "newZone")
+					if rapid.Bool().Draw(t, "dropRack") {
+						delete(n.Labels, "rack")
+					}
+					if err := snap.UpdateNode(&n); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
+			got, state := filterWith(cached, snap, pod)
+			fresh, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+			want, _ := filterWith(fresh.(*InterPodAffinityPlugin), snap, pod)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			// AddPod on this cycle's state must leave the cache alone.
+			if _, skipped := got[""]; !skipped && len(names) > 0 {
+				p := ipaPodGen(false).Draw(t, "nominated")
+				p.Name = "nominated"
+				ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "nominatedNode"))
+				if st := cached.AddPod(context.Background(), state, pod, cluster.NewPodInfo(p), ni); st != nil {
+					t.Fatal(st)
+				}
+			}
 		}
 	})
 }

@@ -2,7 +2,8 @@
 // Kubernetes v1.37.2: NodeResourcesFit (its score half, with the
 // LeastAllocated, MostAllocated and RequestedToCapacityRatio strategies),
 // NodeResourcesBalancedAllocation, ImageLocality, TaintToleration (its
-// score half) and NodeAffinity (its score half). Each is a framework
+// score half), NodeAffinity (its score half) and InterPodAffinity (its
+// score half, the classic InterPodAffinityPriority). Each is a framework
 // plugin built by a New<Name> factory with the framework.PluginFactory
 // signature, and also a plain function usable without the framework
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio,
@@ -21,4 +22,12 @@
 // running sums and the per-resource vectors live on the stack. See
 // BenchmarkScoreLeastAllocated, BenchmarkScoreBalanced and
 // TestScoreAllocations.
+//
+// InterPodAffinity's PreScore reads the existing pods of every node of
+// the snapshot (all pods when the incoming pod has preferred pod
+// (anti-)affinity, else only the pods with pod (anti-)affinity), as
+// upstream does, and sums weights per topology domain; Score then looks
+// up the node's value of each topology key, whatever the number of pods.
+// Its NormalizeScore is NormalizeMinMax, upstream's min-max scaling with
+// its float64 truncation.
 package priorities
