@@ -271,6 +271,10 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 		}
 		pods := append([]*api.Pod(nil), c.pods...)
 		extra := 0
+		var prevState *framework.CycleState
+		var prevPod *api.Pod
+		var prevNodes []*cluster.NodeInfo
+		var prevGot map[string]string
 		for step := range rapid.IntRange(1, 10).Draw(t, "steps") {
 			names := func() []string {
 				var out []string
@@ -326,14 +330,32 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
-			// AddPod on this cycle's state must leave the cache alone.
+			// The last cycle's state still filters as it did.
+			if prevState != nil {
+				for _, ni := range prevNodes {
+					if st := statusString(cached.Filter(context.Background(), prevState, prevPod, ni)); st != prevGot[ni.Name()] {
+						t.Fatalf("step %d: the previous cycle's state now gives %s on %s, it gave %s", step, st, ni.Name(), prevGot[ni.Name()])
+					}
+				}
+			}
+			// AddPod on this cycle's state (or a clone) must leave the
+			// cache alone.
+			direct := false
 			if _, skipped := got[""]; !skipped && len(names) > 0 {
 				p := ipaPodGen(false).Draw(t, "nominated")
 				p.Name = "nominated"
 				ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "nominatedNode"))
-				if st := cached.AddPod(context.Background(), state, pod, cluster.NewPodInfo(p), ni); st != nil {
+				into := state.Clone()
+				if direct = rapid.Bool().Draw(t, "addPodDirect"); direct {
+					into = state
+				}
+				if st := cached.AddPod(context.Background(), into, pod, cluster.NewPodInfo(p), ni); st != nil {
 					t.Fatal(st)
 				}
+			}
+			prevState, prevPod, prevNodes, prevGot = nil, nil, nil, nil
+			if _, skipped := got[""]; !skipped && !direct {
+				prevState, prevPod, prevNodes, prevGot = state, pod, snap.View().Nodes(), got
 			}
 		}
 	})

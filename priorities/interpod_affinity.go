@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -56,22 +57,6 @@ type interPodAffinityScoreState struct {
 // Clone returns s: the state is never modified after PreScore.
 func (s *interPodAffinityScoreState) Clone() framework.StateData { return s }
 
-// add adds w to the domain of node for key, if the node has the key
-// (creating the entry even when w is 0, as upstream's processTerm).
-func (s *interPodAffinityScoreState) add(node *api.Node, key string, w int64) {
-	v, ok := node.Labels[key]
-	if !ok {
-		return
-	}
-	for i := range s.scores {
-		if s.scores[i].key == key {
-			s.scores[i].values[v] += w
-			return
-		}
-	}
-	s.scores = append(s.scores, topologyScore{key: key, values: map[string]int64{v: w}})
-}
-
 // InterPodAffinityPlugin is the score half of InterPodAffinity
 // (InterPodAffinityPriority in the classic Policy names): a node scores
 // the weights of the incoming pod's preferred affinity terms, less those
@@ -85,6 +70,11 @@ type InterPodAffinityPlugin struct {
 	handle         framework.Handle
 	hardWeight     int32
 	ignoreExisting bool
+
+	// mu guards cache, the sums of the last incoming pods (see
+	// interpod_affinity_cache.go).
+	mu    sync.Mutex
+	cache []*scoreCache
 }
 
 var (
@@ -127,12 +117,6 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 		return skipStatus
 	}
 	view := pl.handle.Snapshot().View()
-	var nodes []*cluster.NodeInfo
-	if hasPreferred {
-		nodes = view.Nodes()
-	} else {
-		nodes = view.HavePodsWithAffinityNodes()
-	}
 	c, err := affinity.CompilePodAffinity(pod)
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
@@ -140,73 +124,103 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 	ns := objectNamespaces{view.Objects()}
 	resolveWeighted(ns, c.PreferredAffinity)
 	resolveWeighted(ns, c.PreferredAntiAffinity)
-	sc := scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity,
-		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight, state: &interPodAffinityScoreState{}}
-	for _, ni := range nodes {
-		node := ni.Node()
-		if node == nil || len(node.Labels) == 0 {
-			continue
-		}
-		pods := ni.PodsWithAffinity
-		if hasPreferred {
-			pods = ni.Pods
-		}
-		for _, p := range pods {
-			sc.existing(p, node)
-		}
+	sc := &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
+		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}
+	var totals *scoreTotals
+	if !hasPreferred && len(view.HavePodsWithAffinityNodes()) == 0 {
+		totals = &scoreTotals{} // no pod to read: Skip
+	} else {
+		totals = pl.cachedScores(sc, view.Nodes())
 	}
-	if !sc.any {
+	if totals.matched == 0 {
 		return skipStatus
 	}
-	state.Write(interPodAffinityStateKey, sc.state)
+	state.Write(interPodAffinityStateKey, &totals.scores)
 	return nil
 }
 
-// scorer accumulates PreScore's sums.
+// scorer computes what each node adds to PreScore's sums: for each
+// topology key, the weight its pods add to the node's domain.
 type scorer struct {
 	pod            *api.Pod
 	pref, prefAnti []affinity.WeightedAffinityTerm
+	hasPreferred   bool
 	nsLabels       map[string]string
 	hardWeight     int32
-	state          *interPodAffinityScoreState
-	// any: some term matched on a node with its key (upstream's
-	// non-empty scoreMap).
-	any bool
 }
 
-// term adds weight*sign to the domain of node for t's key when pod
-// matches t and node has the key.
-func (sc *scorer) term(t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string, node *api.Node) {
-	if !t.Matches(pod, nsLabels) {
-		return
-	}
-	if _, ok := node.Labels[t.TopologyKey]; !ok {
-		return
-	}
-	sc.any = true
-	sc.state.add(node, t.TopologyKey, int64(weight*sign))
+// keyWeight is a weight under a topology key.
+type keyWeight struct {
+	key string
+	w   int64
 }
 
-// existing is upstream's processExistingPod for existing pod p on node.
-func (sc *scorer) existing(p *cluster.PodInfo, node *api.Node) {
+// nodeScore is what one node adds: under its own label values, the
+// weights per key, and matched terms matched with the key present
+// (upstream's scoreMap entries, made even for a weight of 0).
+type nodeScore struct {
+	node    *api.Node
+	weights []keyWeight
+	matched int64
+}
+
+// term adds weight*sign to the node's weight for t's key when pod
+// matches t and the node has the key.
+func (ns *nodeScore) term(t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
+	if _, ok := ns.node.Labels[t.TopologyKey]; !ok || !t.Matches(pod, nsLabels) {
+		return
+	}
+	ns.matched++
+	w := int64(weight * sign)
+	for i := range ns.weights {
+		if ns.weights[i].key == t.TopologyKey {
+			ns.weights[i].w += w
+			return
+		}
+	}
+	ns.weights = append(ns.weights, keyWeight{t.TopologyKey, w})
+}
+
+// node computes ni's contribution: upstream's processExistingPod for
+// each of its pods (all of them when the incoming pod has preferred
+// terms, else those with pod (anti-)affinity); nothing for a node
+// without labels.
+func (sc *scorer) node(ni *cluster.NodeInfo) nodeScore {
+	ns := nodeScore{node: ni.Node()}
+	if ns.node == nil || len(ns.node.Labels) == 0 {
+		return ns
+	}
+	pods := ni.PodsWithAffinity
+	if sc.hasPreferred {
+		pods = ni.Pods
+	}
+	for _, p := range pods {
+		sc.existing(p, &ns)
+	}
+	return ns
+}
+
+// existing is upstream's processExistingPod for existing pod p on the
+// node of ns.
+func (sc *scorer) existing(p *cluster.PodInfo, ns *nodeScore) {
 	for i := range sc.pref {
-		sc.term(&sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil, node)
+		ns.term(&sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
 	}
 	for i := range sc.prefAnti {
-		sc.term(&sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil, node)
+		ns.term(&sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
 	}
 	if sc.hardWeight > 0 {
 		for i := range p.RequiredAffinityTerms {
-			sc.term(&p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels, node)
+			ns.term(&p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)
 		}
 	}
 	for i := range p.PreferredAffinityTerms {
 		t := &p.PreferredAffinityTerms[i]
-		sc.term(&t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels, node)
+		ns.term(&t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels)
 	}
 	for i := range p.PreferredAntiAffinityTerms {
 		t := &p.PreferredAntiAffinityTerms[i]
-		sc.term(&t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels, node)
+		ns.term(&t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels)
 	}
 }
 

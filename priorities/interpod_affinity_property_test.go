@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 )
@@ -145,6 +146,132 @@ func TestPropertyInterPodAffinityScores(t *testing.T) {
 		pods := rapid.Permutation(c.pods).Draw(t, "podOrder")
 		if again := scoreAll(t, ipaCluster{perm, pods, c.ns}, pod, args); !reflect.DeepEqual(again, got) {
 			t.Fatalf("reordered: %v, want %v", again, got)
+		}
+	})
+}
+
+// scoresWith runs PreScore, Score and NormalizeScore of p over the
+// snapshot's nodes.
+func scoresWith(t *rapid.T, p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) map[string]int64 {
+	m, _, _ := scoresAndState(t, p, snap, pod)
+	return m
+}
+
+// rawScores is Score over nodes with state.
+func rawScores(t *rapid.T, p *InterPodAffinityPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) []int64 {
+	var out []int64
+	for _, ni := range nodes {
+		s, st := p.Score(context.Background(), state, pod, ni)
+		if st != nil {
+			t.Fatal(st)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func scoresAndState(t *rapid.T, p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) (map[string]int64, *framework.CycleState, []*cluster.NodeInfo) {
+	ctx := context.Background()
+	state := framework.NewCycleState()
+	nodes := snap.View().Nodes()
+	if st := p.PreScore(ctx, state, pod, nodes); st != nil {
+		return map[string]int64{"": int64(st.Code())}, nil, nil
+	}
+	var l framework.NodeScoreList
+	for _, ni := range nodes {
+		s, st := p.Score(ctx, state, pod, ni)
+		if st != nil {
+			t.Fatal(st)
+		}
+		l = append(l, framework.NodeScore{Name: ni.Name(), Score: s})
+	}
+	raw := map[string]int64{}
+	for _, s := range l {
+		raw["raw/"+s.Name] = s.Score
+	}
+	if st := p.NormalizeScore(ctx, state, pod, l); st != nil {
+		t.Fatal(st)
+	}
+	for _, s := range l {
+		raw[s.Name] = s.Score
+	}
+	return raw, state, nodes
+}
+
+// A plugin that keeps its sums across cycles scores every cycle as a new
+// plugin would, whatever happens to the snapshot between cycles.
+func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaClusterGen().Draw(t, "cluster")
+		snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := rapid.Int32Range(0, 3).Draw(t, "hardPodAffinityWeight")
+		args := config.InterPodAffinityArgs{HardPodAffinityWeight: &w}
+		pl, _ := NewInterPodAffinity(args, ipaHandle{snap})
+		cached := pl.(*InterPodAffinityPlugin)
+		var incoming []*api.Pod
+		for i := range 3 {
+			p := ipaPodGen(rapid.IntRange(0, 3).Draw(t, "plainIncoming") == 0).Draw(t, "incoming")
+			p.Name = fmt.Sprintf("incoming-%d", i)
+			incoming = append(incoming, p)
+		}
+		pods := append([]*api.Pod(nil), c.pods...)
+		var prevState *framework.CycleState
+		var prevPod *api.Pod
+		var prevNodes []*cluster.NodeInfo
+		var prevRaw []int64
+		for step := range rapid.IntRange(1, 10).Draw(t, "steps") {
+			var names []string
+			for _, ni := range snap.View().Nodes() {
+				names = append(names, ni.Name())
+			}
+			switch rapid.IntRange(0, 4).Draw(t, "change") {
+			case 0, 1:
+				p := ipaPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "added")
+				p.Name = fmt.Sprintf("added-%d", step)
+				p.Spec.NodeName = rapid.SampledFrom(names).Draw(t, "onNode")
+				if err := snap.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+				pods = append(pods, p)
+			case 2:
+				if len(pods) > 0 {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
+					if err := snap.RemovePod(pods[i]); err == nil {
+						pods = append(pods[:i], pods[i+1:]...)
+					}
+				}
+			case 3:
+				name := fmt.Sprintf("new-%d", step)
+				if err := snap.AddNode(ipaNode(name, map[string]string{"kubernetes.io/hostname": name, "zone": rapid.SampledFrom([]string{"z1", "z3"}).Draw(t, "zone")})); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				if len(names) > 1 {
+					name := rapid.SampledFrom(names).Draw(t, "removedNode")
+					if err := snap.RemoveNode(name); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
+			got, state, nodes := scoresAndState(t, cached, snap, pod)
+			fresh, _ := NewInterPodAffinity(args, ipaHandle{snap})
+			if want := scoresWith(t, fresh.(*InterPodAffinityPlugin), snap, pod); !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			// The last cycle's state still scores as it did.
+			if prevState != nil {
+				if again := rawScores(t, cached, prevState, prevPod, prevNodes); !reflect.DeepEqual(again, prevRaw) {
+					t.Fatalf("step %d: the previous cycle's state now scores %v, it scored %v", step, again, prevRaw)
+				}
+			}
+			prevState, prevPod, prevNodes = state, pod, nodes
+			if state != nil {
+				prevRaw = rawScores(t, cached, state, pod, nodes)
+			}
 		}
 	})
 }
