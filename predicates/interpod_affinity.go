@@ -336,20 +336,33 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 	s.selfMatch = matchesAllTerms(s.affinity, pod)
 
 	switch {
-	case len(s.affinity) == 0 && len(s.anti) == 0 && len(view.HavePodsWithRequiredAntiAffinityNodes()) == 0:
-		// Nothing to count: Skip.
-	case len(nodes) == view.NumNodes():
-		// The snapshot's nodes (whose required anti-affinity pods are
-		// the snapshot's list): counted incrementally.
-		pl.cachedCounts(s, nodes)
-	default:
+	case len(nodes) != view.NumNodes():
+		// Not the snapshot's nodes: count as upstream does, existing
+		// pods' anti-affinity on the snapshot's nodes.
 		pl.countAll(s, view, nodes)
+	case len(s.affinity) == 0 && len(s.anti) == 0 && !anyRequiredAnti(nodes):
+		// No pod with required anti-affinity anywhere and no term of
+		// the pod's own: nothing to count, Skip.
+	default:
+		// The snapshot's nodes: counted incrementally.
+		pl.cachedCounts(s, nodes)
 	}
 	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
 		return nil, skipStatus
 	}
 	state.Write(interPodAffinityStateKey, s)
 	return nil, nil
+}
+
+// anyRequiredAnti reports whether a node has a pod with required
+// anti-affinity. It reads one field of each node and allocates nothing.
+func anyRequiredAnti(nodes []*cluster.NodeInfo) bool {
+	for _, ni := range nodes {
+		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // countAll counts from scratch: existing pods' required anti-affinity

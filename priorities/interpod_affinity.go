@@ -75,6 +75,8 @@ type InterPodAffinityPlugin struct {
 	// interpod_affinity_cache.go).
 	mu    sync.Mutex
 	cache []*scoreCache
+	// nodes lists the snapshot's nodes, a view after another.
+	nodes cluster.NodeList
 }
 
 var (
@@ -126,12 +128,7 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 	resolveWeighted(ns, c.PreferredAntiAffinity)
 	sc := &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
 		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}
-	var totals *scoreTotals
-	if !hasPreferred && len(view.HavePodsWithAffinityNodes()) == 0 {
-		totals = &scoreTotals{} // no pod to read: Skip
-	} else {
-		totals = pl.cachedScores(sc, view.Nodes())
-	}
+	totals := pl.cachedScores(sc, view)
 	if totals.matched == 0 {
 		return skipStatus
 	}

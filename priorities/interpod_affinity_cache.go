@@ -110,14 +110,19 @@ func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo) {
 	}
 }
 
-// cachedScores returns the sums for sc's incoming pod over nodes (the
-// snapshot's), from the plugin's cache, creating or refreshing the entry
-// for its signature. The result is shared with the cache: do not modify
-// it.
-func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, nodes []*cluster.NodeInfo) *scoreTotals {
+// cachedScores returns the sums for sc's incoming pod over the view's
+// nodes, from the plugin's cache, creating or refreshing the entry for
+// its signature. The result is shared with the cache: do not modify it.
+func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *scoreTotals {
 	key := scoreKey{hasPreferred: sc.hasPreferred, namespace: sc.pod.Namespace, labels: sc.pod.Labels, nsLabels: sc.nsLabels, pref: sc.pref, prefAnti: sc.prefAnti}
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
+	nodes := pl.nodes.Update(view)
+	if !sc.hasPreferred && !anyAffinity(nodes) {
+		// Only pods with pod (anti-)affinity are read, and there are
+		// none: nothing to score.
+		return &scoreTotals{}
+	}
 	var c *scoreCache
 	for i, e := range pl.cache {
 		if e.key.equal(&key) {
@@ -141,4 +146,15 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, nodes []*cluster.Node
 	c.shared = true
 	out := c.totals
 	return &out
+}
+
+// anyAffinity reports whether a node has a pod with pod (anti-)affinity.
+// It reads one field of each node and allocates nothing.
+func anyAffinity(nodes []*cluster.NodeInfo) bool {
+	for _, ni := range nodes {
+		if len(ni.PodsWithAffinity) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -65,7 +65,8 @@ func BenchmarkScheduleInterPodAffinity(b *testing.B) {
 		incoming[kind] = p
 	}
 	for _, numPods := range []int{10000, 100000} {
-		snap, err := cluster.NewSnapshot(nodes, ipaBenchPods(nodes, numPods))
+		existing := ipaBenchPods(nodes, numPods)
+		snap, err := cluster.NewSnapshot(nodes, existing)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -79,6 +80,35 @@ func BenchmarkScheduleInterPodAffinity(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := s.Schedule(context.Background(), pod); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		// The same pods, each scheduled and assumed: every cycle sees the
+		// node the last one changed (on a copy of the snapshot).
+		for _, kind := range []string{"requiredAntiAffinity", "requiredAffinity", "preferredAffinity"} {
+			b.Run(fmt.Sprintf("pods=%d/%s+Assume", numPods, kind), func(b *testing.B) {
+				snap2, err := cluster.NewSnapshot(nodes, existing)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s2, err := New(snap2)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					p := *incoming[kind]
+					p.Name = fmt.Sprintf("assumed-%d", i)
+					p.UID = p.Name
+					i++
+					res, err := s2.Schedule(context.Background(), &p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := s2.Assume(&p, res.Node); err != nil {
 						b.Fatal(err)
 					}
 				}
