@@ -33,9 +33,15 @@
 // domain, once per cycle: existing pods whose required anti-affinity
 // matches the pod (only the nodes the snapshot lists as having such
 // pods), and existing pods matching the pod's affinity (all terms by one
-// pod) and anti-affinity terms. That scan is over the cluster's pods, as
-// upstream's; Filter then costs one label lookup and one count lookup per
-// term and key, whatever the number of pods, and allocates nothing.
+// pod) and anti-affinity terms. Those counts are upstream's, over the
+// cluster's pods; the plugin keeps, for the last two incoming pod
+// signatures (namespace, labels, namespace labels, resolved terms), each
+// node's contribution and the totals across cycles, and recounts only the
+// nodes whose NodeInfo changed since (another pointer or generation), so
+// that the replicas of one workload, placed one after another, cost a
+// pass over the node list and a recount of the node the last one went
+// to. Filter then costs one label lookup and one count lookup per term
+// and key, whatever the number of pods, and allocates nothing.
 // AddPod and RemovePod update the counts for nominated pods and
 // preemption. PreFilter returns Skip exactly where upstream does: the pod
 // has no required pod (anti-)affinity and no existing pod's required

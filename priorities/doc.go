@@ -26,8 +26,10 @@
 // InterPodAffinity's PreScore reads the existing pods of every node of
 // the snapshot (all pods when the incoming pod has preferred pod
 // (anti-)affinity, else only the pods with pod (anti-)affinity), as
-// upstream does, and sums weights per topology domain; Score then looks
-// up the node's value of each topology key, whatever the number of pods.
+// upstream does, and sums weights per topology domain, keeping each
+// node's contribution across cycles as the filter half does (see package
+// predicates); Score then looks up the node's value of each topology key,
+// whatever the number of pods.
 // Its NormalizeScore is NormalizeMinMax, upstream's min-max scaling with
 // its float64 truncation.
 package priorities
