@@ -316,3 +316,25 @@ func TestInterPodAffinityFilterWithoutState(t *testing.T) {
 		t.Fatalf("NewInterPodAffinity(nil handle) = %v", err)
 	}
 }
+
+// Filter allocates nothing once PreFilter has run.
+func TestInterPodAffinityFilterAllocations(t *testing.T) {
+	nodes := []*api.Node{ipaNode("a", map[string]string{"zone": "z1", "kubernetes.io/hostname": "a"}), ipaNode("b", map[string]string{"zone": "z2", "kubernetes.io/hostname": "b"})}
+	pods := []*api.Pod{mkPod("", "a", map[string]string{"app": "web"}).reqAnti(term("zone", selIn("app", "db"))).obj()}
+	pod := mkPod("", "", map[string]string{"app": "db"}).reqAff(term("zone", selIn("app", "web"))).reqAnti(term("kubernetes.io/hostname", selIn("app", "db"))).obj()
+	snap, err := ipaSnapshot(nodes, pods, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+	p := pl.(*InterPodAffinityPlugin)
+	state := framework.NewCycleState()
+	if _, st := p.PreFilter(context.Background(), state, pod, snap.View().Nodes()); st != nil {
+		t.Fatal(st)
+	}
+	for _, ni := range snap.View().Nodes() {
+		if n := testing.AllocsPerRun(100, func() { p.Filter(context.Background(), state, pod, ni) }); n != 0 {
+			t.Errorf("Filter(%s) allocates %v times", ni.Name(), n)
+		}
+	}
+}

@@ -296,3 +296,25 @@ func TestNormalizeMinMax(t *testing.T) {
 		}
 	}
 }
+
+// Score allocates nothing once PreScore has run.
+func TestInterPodAffinityScoreAllocations(t *testing.T) {
+	nodes := []*api.Node{ipaNode("a", map[string]string{"zone": "z1", "kubernetes.io/hostname": "a"}), ipaNode("b", map[string]string{"zone": "z2", "kubernetes.io/hostname": "b"})}
+	pods := []*api.Pod{mkPod("", "a", map[string]string{"app": "web"}).prefAnti(3, term("zone", selIn("app", "db"))).obj()}
+	pod := mkPod("", "", map[string]string{"app": "db"}).prefAff(5, term("kubernetes.io/hostname", selIn("app", "web"))).obj()
+	snap, err := ipaSnapshot(nodes, pods, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+	p := pl.(*InterPodAffinityPlugin)
+	state := framework.NewCycleState()
+	if st := p.PreScore(context.Background(), state, pod, snap.View().Nodes()); st != nil {
+		t.Fatal(st)
+	}
+	for _, ni := range snap.View().Nodes() {
+		if n := testing.AllocsPerRun(100, func() { _, _ = p.Score(context.Background(), state, pod, ni) }); n != 0 {
+			t.Errorf("Score(%s) allocates %v times", ni.Name(), n)
+		}
+	}
+}
