@@ -34,7 +34,7 @@
 // matches the pod (only the nodes the snapshot lists as having such
 // pods), and existing pods matching the pod's affinity (all terms by one
 // pod) and anti-affinity terms. Those counts are upstream's, over the
-// cluster's pods; the plugin keeps, for the last two incoming pod
+// cluster's pods; the plugin keeps, for the last four incoming pod
 // signatures (namespace, labels, namespace labels, resolved terms), each
 // node's contribution and the totals across cycles, and recounts only the
 // nodes whose NodeInfo changed since (another pointer or generation), so

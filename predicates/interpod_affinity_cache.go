@@ -21,7 +21,7 @@ import (
 // pods as the full count would, and subtracted exactly when it goes.
 
 // ipaCacheSize is how many incoming pod signatures the plugin keeps.
-const ipaCacheSize = 2
+const ipaCacheSize = 4
 
 // ipaKey is what PreFilter's counts depend on besides the nodes: the
 // incoming pod's namespace, labels and namespace labels, and its required
@@ -193,7 +193,8 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, nodes [
 		}
 	}
 	if c == nil {
-		c = &ipaCache{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}}
+		c = &ipaCache{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
+			nodes: make([]*cluster.NodeInfo, 0, len(nodes)), gens: make([]int64, 0, len(nodes)), contrb: make([]nodeContribution, 0, len(nodes))}
 		c.key.labels = maps.Clone(s.pod.Labels)
 		c.key.nsLabels = maps.Clone(s.nsLabels)
 		c.totals.indexTerms()

@@ -264,7 +264,7 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 		pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
 		cached := pl.(*InterPodAffinityPlugin)
 		var incoming []*api.Pod
-		for i := range 3 {
+		for i := range 6 { // more than the cache holds
 			p := ipaPodGen(false).Draw(t, "incoming")
 			p.Name = fmt.Sprintf("incoming-%d", i)
 			incoming = append(incoming, p)

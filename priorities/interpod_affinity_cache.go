@@ -16,7 +16,7 @@ import (
 // full pass gives.
 
 // scoreCacheSize is how many incoming pod signatures the plugin keeps.
-const scoreCacheSize = 2
+const scoreCacheSize = 4
 
 // scoreKey is what PreScore's sums depend on besides the nodes.
 type scoreKey struct {
@@ -133,7 +133,7 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *
 		}
 	}
 	if c == nil {
-		c = &scoreCache{key: key}
+		c = &scoreCache{key: key, nodes: make([]*cluster.NodeInfo, 0, len(nodes)), gens: make([]int64, 0, len(nodes)), contrb: make([]nodeScore, 0, len(nodes))}
 		c.key.labels = maps.Clone(sc.pod.Labels)
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
 		if len(pl.cache) < scoreCacheSize {

@@ -212,7 +212,7 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 		pl, _ := NewInterPodAffinity(args, ipaHandle{snap})
 		cached := pl.(*InterPodAffinityPlugin)
 		var incoming []*api.Pod
-		for i := range 3 {
+		for i := range 6 { // more than the cache holds
 			p := ipaPodGen(rapid.IntRange(0, 3).Draw(t, "plainIncoming") == 0).Draw(t, "incoming")
 			p.Name = fmt.Sprintf("incoming-%d", i)
 			incoming = append(incoming, p)
