@@ -99,3 +99,34 @@ func ExampleSnapshot_AddPod() {
 	// invalid pod default/bad: container app requests: cpu: negative quantity -1
 	// 1
 }
+
+// The snapshot's object store: objects other than nodes and pods, read
+// from a view by namespace and name or listed in name order.
+func ExampleSnapshot_AddObjects() {
+	s, _ := cluster.NewSnapshot(nil, nil)
+	err := s.AddObjects(
+		&api.Namespace{ObjectMeta: api.ObjectMeta{Name: "shop", Labels: map[string]string{"team": "red"}}},
+		&api.Service{ObjectMeta: api.ObjectMeta{Namespace: "shop", Name: "web"}, Spec: api.ServiceSpec{Selector: map[string]string{"app": "web"}}},
+		&api.Service{ObjectMeta: api.ObjectMeta{Namespace: "shop", Name: "api"}, Spec: api.ServiceSpec{Selector: map[string]string{"app": "api"}}},
+		&api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "pv-1"}},
+	)
+	fmt.Println(err)
+	v := s.View()
+	objs := v.Objects()
+	ns, _ := cluster.GetObject[api.Namespace](objs, "", "shop")
+	fmt.Println(ns.Labels["team"])
+	for _, svc := range cluster.ListObjects[api.Service](objs, "shop") {
+		fmt.Println(svc.Name, svc.Spec.Selector["app"])
+	}
+	// A duplicate is rejected; a removal leaves the earlier view as it was.
+	fmt.Println(s.AddObject(&api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "pv-1"}}))
+	_ = s.RemoveObject(&api.Service{ObjectMeta: api.ObjectMeta{Namespace: "shop", Name: "web"}})
+	fmt.Println(len(cluster.ListObjects[api.Service](objs, "shop")), len(cluster.ListObjects[api.Service](s.Objects(), "shop")))
+	// Output:
+	// <nil>
+	// red
+	// api api
+	// web web
+	// invalid PersistentVolume pv-1: already in the snapshot
+	// 2 1
+}

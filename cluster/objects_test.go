@@ -158,6 +158,17 @@ func TestObjectsLookups(t *testing.T) {
 	if v := s.View(); v.Generation() < o2.Generation() {
 		t.Errorf("view generation %d below the objects' %d", v.Generation(), o2.Generation())
 	}
+	claim := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Namespace: "a", Name: "data"},
+		Spec: api.PersistentVolumeClaimSpec{Resources: api.VolumeResourceRequirements{Requests: api.ResourceList{api.ResourceStorage: mustQ("1Gi")}}}}
+	if err := s.AddObject(claim); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := GetObject[api.PersistentVolumeClaim](s.Objects(), "a", "data"); !ok || got != claim {
+		t.Errorf("claim a/data = %v, %v", got, ok)
+	}
+	if _, ok := GetObject[api.PersistentVolumeClaim](o2, "a", "data"); ok {
+		t.Error("claim visible in a view taken before it was added")
+	}
 	var nilObjects *Objects
 	if _, ok := GetObject[api.Service](nilObjects, "a", "m"); ok || nilObjects.Len(KindService) != 0 || ListObjects[api.Service](nilObjects, "a") != nil {
 		t.Error("nil Objects not empty")
@@ -178,5 +189,67 @@ func TestKinds(t *testing.T) {
 	}
 	if k, err := KeyOf(svc("", "a")); err != nil || k.String() != "Service default/a" {
 		t.Errorf("KeyOf = %v, %v", k, err)
+	}
+}
+
+// TestObjectsReadersDoNotAllocate: lookups and lists cost no allocation.
+func TestObjectsReadersDoNotAllocate(t *testing.T) {
+	s := &Snapshot{}
+	if err := s.AddObjects(svc("a", "x"), svc("a", "y"), pv("p")); err != nil {
+		t.Fatal(err)
+	}
+	o := s.Objects()
+	n := testing.AllocsPerRun(100, func() {
+		if _, ok := GetObject[api.Service](o, "a", "x"); !ok {
+			t.Fatal("missing")
+		}
+		if _, ok := GetObject[api.PersistentVolume](o, "", "p"); !ok {
+			t.Fatal("missing")
+		}
+		if len(ListObjects[api.Service](o, "a")) != 2 {
+			t.Fatal("list")
+		}
+		_ = o.Len(KindService) + int(o.KindGeneration(KindService))
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per lookup round", n)
+	}
+}
+
+// TestObjectsConcurrentReaders: readers of views race with the writer
+// without data races (run with -race) and see each view unchanged.
+func TestObjectsConcurrentReaders(t *testing.T) {
+	s := &Snapshot{}
+	done := make(chan struct{})
+	errs := make(chan string, 1)
+	go func() {
+		defer close(done)
+		for range 200 {
+			o := s.Objects()
+			n := len(ListObjects[api.Service](o, "a"))
+			for range 5 {
+				if len(ListObjects[api.Service](o, "a")) != n || o.Len(KindService) != n {
+					select {
+					case errs <- "a view changed under a reader":
+					default:
+					}
+					return
+				}
+			}
+		}
+	}()
+	for i := range 200 {
+		name := string(rune('a' + i%26))
+		if i%3 == 2 {
+			_ = s.RemoveObject(svc("a", name))
+		} else {
+			_ = s.AddObject(svc("a", name))
+		}
+	}
+	<-done
+	select {
+	case e := <-errs:
+		t.Fatal(e)
+	default:
 	}
 }

@@ -9,6 +9,12 @@
 // requests follow every rule package resource implements) and add host
 // ports, persistent volume claims and inter-pod (anti-)affinity drawn
 // from small pools so that conflicts and shared claims happen.
+//
+// The objects a snapshot's object store holds are generated from the
+// same pools: namespaces with labels, services and replica sets whose
+// selectors match generated pods' labels, storage classes, volumes and
+// the claims generated pods mount; StoreObjects draws a set of them with
+// unique names, ready for Snapshot.AddObjects.
 package clustergen
 
 import (
@@ -111,8 +117,8 @@ func drawNode(t *rapid.T, name string) *api.Node {
 func Pod() *rapid.Generator[*api.Pod] {
 	return rapid.Custom(func(t *rapid.T) *api.Pod {
 		p := resourcegen.Pod().Draw(t, "pod")
-		p.Namespace = rapid.SampledFrom([]string{"default", "team-a"}).Draw(t, "namespace")
-		p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"web", "db", "batch"}).Draw(t, "app")}
+		p.Namespace = rapid.SampledFrom(Namespaces).Draw(t, "namespace")
+		p.Labels = map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, "app")}
 		for i := range p.Spec.Containers {
 			c := &p.Spec.Containers[i]
 			c.Image = rapid.SampledFrom(Images).Draw(t, "image")
@@ -134,7 +140,7 @@ func Pod() *rapid.Generator[*api.Pod] {
 		if rapid.IntRange(0, 3).Draw(t, "hasPVC") == 0 {
 			p.Spec.Volumes = append(p.Spec.Volumes, api.Volume{
 				Name:                  "data",
-				PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: rapid.SampledFrom([]string{"pvc-1", "pvc-2"}).Draw(t, "claim")},
+				PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: rapid.SampledFrom(Claims).Draw(t, "claim")},
 			})
 		}
 		term := func(key string) api.PodAffinityTerm {

@@ -14,3 +14,11 @@ func ExampleCluster() {
 	fmt.Println(err == nil, snap.NumNodes() <= 5)
 	// Output: true true
 }
+
+// StoreObjects generates objects for the snapshot's object store.
+func ExampleStoreObjects() {
+	objs := clustergen.StoreObjects().Example(3)
+	snap, _ := cluster.NewSnapshot(nil, nil)
+	fmt.Println(snap.AddObjects(objs...) == nil)
+	// Output: true
+}
