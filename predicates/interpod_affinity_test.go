@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
@@ -336,5 +338,219 @@ func TestInterPodAffinityFilterAllocations(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { p.Filter(context.Background(), state, pod, ni) }); n != 0 {
 			t.Errorf("Filter(%s) allocates %v times", ni.Name(), n)
 		}
+	}
+}
+
+// countsOfState flattens a state's three counts.
+func countsOfState(s *interPodAffinityState) [3]map[string]map[string]int64 {
+	return [3]map[string]map[string]int64{countsOf(s.existingAnti), countsOf(s.affinityCounts), countsOf(s.antiCounts)}
+}
+
+func TestPreFilterStateAddRemovePod(t *testing.T) {
+	label1 := map[string]string{"region": "r1", "zone": "z11", "kubernetes.io/hostname": "nodeA"}
+	label2 := map[string]string{"region": "r1", "zone": "z12", "kubernetes.io/hostname": "nodeB"}
+	label3 := map[string]string{"region": "r2", "zone": "z21", "kubernetes.io/hostname": "nodeC"}
+	fooBar := map[string]string{"foo": "bar"}
+	antiFooBar := func(b *ipaPod) *ipaPod { return b.reqAnti(term("region", selIn("foo", "bar"))) }
+	antiComplex := func(b *ipaPod) *ipaPod {
+		return b.reqAnti(term("region", selIn("foo", "bar", "buzz"))).reqAnti(term("zone", selNotIn("service", "bar", "security", "test")))
+	}
+	affComplex := func(b *ipaPod) *ipaPod {
+		return b.reqAff(term("region", selIn("foo", "bar", "buzz"))).reqAff(term("zone", selNotIn("service", "bar", "security", "test")))
+	}
+	with := func(name, node string, labels map[string]string, fs ...func(*ipaPod) *ipaPod) *api.Pod {
+		b := mkPod("", node, labels)
+		for _, f := range fs {
+			b = f(b)
+		}
+		p := b.obj()
+		p.Name = name
+		return p
+	}
+	threeNodes := []*api.Node{ipaNode("nodeA", label1), ipaNode("nodeB", label2), ipaNode("nodeC", label3)}
+	type counts = map[string]map[string]int64
+	// upstream: filtering_test.go TestPreFilterStateAddRemovePod (want*
+	// are the incoming pod's anti-affinity and affinity counts after
+	// AddPod).
+	tests := []struct {
+		name               string
+		pending, added     *api.Pod
+		existing           []*api.Pod
+		nodes              []*api.Node
+		wantAnti, wantAffi counts
+	}{
+		{name: "preFilterState anti-affinity terms are updated correctly after adding and removing a pod",
+			pending:  with("pending", "", fooBar, antiFooBar),
+			existing: []*api.Pod{with("p1", "nodeA", fooBar), with("p2", "nodeC", nil, antiFooBar)},
+			added:    with("addedPod", "nodeB", fooBar, antiFooBar),
+			nodes:    threeNodes, wantAnti: counts{"region": {"r1": 2}}, wantAffi: counts{}},
+		{name: "preFilterState anti-affinity terms are updated correctly after adding and removing a pod (complex)",
+			pending:  with("pending", "", fooBar, antiComplex),
+			existing: []*api.Pod{with("p1", "nodeA", fooBar), with("p2", "nodeC", nil, antiFooBar)},
+			added:    with("addedPod", "nodeA", fooBar, antiComplex),
+			nodes:    threeNodes, wantAnti: counts{"region": {"r1": 2}, "zone": {"z11": 2, "z21": 1}}, wantAffi: counts{}},
+		{name: "preFilterState matching pod affinity and anti-affinity are updated correctly after adding and removing a pod",
+			pending:  with("pending", "", fooBar, affComplex),
+			existing: []*api.Pod{with("p1", "nodeA", fooBar), with("p2", "nodeC", nil, antiFooBar, affComplex)},
+			added:    with("addedPod", "nodeA", fooBar, antiComplex),
+			nodes:    threeNodes, wantAnti: counts{}, wantAffi: counts{"region": {"r1": 2}, "zone": {"z11": 2}}},
+		{name: "preFilterState anti-affinity terms with both hostname and non-hostname are updated correctly after adding and removing a pod",
+			pending:  with("pending", "", fooBar, antiFooBar),
+			existing: []*api.Pod{with("p1", "nodeA", fooBar)},
+			added: with("addedPod", "nodeA", fooBar, func(b *ipaPod) *ipaPod {
+				return b.reqAnti(term("region", selIn("foo", "bar"))).reqAnti(term("kubernetes.io/hostname", selIn("foo", "bar")))
+			}),
+			nodes: threeNodes[:2], wantAnti: counts{"region": {"r1": 2}}, wantAffi: counts{}},
+	}
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			prefilter := func(pods []*api.Pod) (*InterPodAffinityPlugin, *framework.CycleState, *interPodAffinityState, *cluster.Snapshot) {
+				snap, err := ipaSnapshot(tc.nodes, pods, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+				p := pl.(*InterPodAffinityPlugin)
+				state := framework.NewCycleState()
+				if _, st := p.PreFilter(ctx, state, tc.pending, snap.View().Nodes()); st != nil {
+					t.Fatalf("PreFilter: %v", st)
+				}
+				s, _ := readInterPodAffinityState(state)
+				return p, state, s, snap
+			}
+			_, _, all, _ := prefilter(append(append([]*api.Pod(nil), tc.existing...), tc.added))
+			p, state, s, snap := prefilter(tc.existing)
+			original := countsOfState(s.Clone().(*interPodAffinityState))
+			ni, _ := snap.Get(tc.added.Spec.NodeName)
+			if st := p.AddPod(ctx, state, tc.pending, cluster.NewPodInfo(tc.added), ni); st != nil {
+				t.Fatal(st)
+			}
+			s, _ = readInterPodAffinityState(state)
+			if diff := cmp.Diff(tc.wantAnti, countsOf(s.antiCounts)); diff != "" {
+				t.Errorf("anti-affinity counts after AddPod (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantAffi, countsOf(s.affinityCounts)); diff != "" {
+				t.Errorf("affinity counts after AddPod (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(countsOfState(all), countsOfState(s)); diff != "" {
+				t.Errorf("AddPod differs from PreFilter with the pod (-want +got):\n%s", diff)
+			}
+			if st := p.RemovePod(ctx, state, tc.pending, cluster.NewPodInfo(tc.added), ni); st != nil {
+				t.Fatal(st)
+			}
+			s, _ = readInterPodAffinityState(state)
+			if diff := cmp.Diff(original, countsOfState(s)); diff != "" {
+				t.Errorf("RemovePod does not restore the counts (-want +got):\n%s", diff)
+			}
+			// Pure RemovePod from the state with every pod.
+			p2, state2, _, snap2 := prefilter(append(append([]*api.Pod(nil), tc.existing...), tc.added))
+			ni2, _ := snap2.Get(tc.added.Spec.NodeName)
+			if st := p2.RemovePod(ctx, state2, tc.pending, cluster.NewPodInfo(tc.added), ni2); st != nil {
+				t.Fatal(st)
+			}
+			s2, _ := readInterPodAffinityState(state2)
+			if diff := cmp.Diff(original, countsOfState(s2)); diff != "" {
+				t.Errorf("RemovePod from the full state (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
+	const host = "kubernetes.io/hostname"
+	normal := func(labels ...string) *api.Pod {
+		l := map[string]string{}
+		for _, k := range labels {
+			l[k] = ""
+		}
+		p := mkPod("", "nodeA", l).obj()
+		p.Name = "normal"
+		return p
+	}
+	nodeA := ipaNode("nodeA", map[string]string{host: "nodeA"})
+	type counts = map[string]map[string]int64
+	// upstream: filtering_test.go TestGetTPMapMatchingIncomingAffinityAntiAffinity.
+	tests := []struct {
+		name               string
+		existing           []*api.Pod
+		pod                *api.Pod
+		wantAffi, wantAnti counts
+	}{
+		{name: "nil test", pod: mkPod("", "", nil).obj(), wantAffi: counts{}, wantAnti: counts{}},
+		{name: "incoming pod without affinity/anti-affinity causes a no-op", existing: []*api.Pod{normal("aaa")}, pod: mkPod("", "", nil).obj(), wantAffi: counts{}, wantAnti: counts{}},
+		{name: "no pod has label that violates incoming pod's affinity and anti-affinity", existing: []*api.Pod{normal("bbb")},
+			pod:      mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAnti(term(host, selExists("aaa"))).obj(),
+			wantAffi: counts{}, wantAnti: counts{}},
+		{name: "existing pod matches incoming pod's affinity and anti-affinity - single term case", existing: []*api.Pod{normal("aaa")},
+			pod:      mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAnti(term(host, selExists("aaa"))).obj(),
+			wantAffi: counts{host: {"nodeA": 1}}, wantAnti: counts{host: {"nodeA": 1}}},
+		{name: "existing pod matches incoming pod's affinity and anti-affinity - multiple terms case", existing: []*api.Pod{normal("aaa", "bbb")},
+			pod:      mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAff(term(host, selExists("bbb"))).reqAnti(term(host, selExists("aaa"))).obj(),
+			wantAffi: counts{host: {"nodeA": 2}}, wantAnti: counts{host: {"nodeA": 1}}},
+		{name: "existing pod not match incoming pod's affinity but matches anti-affinity", existing: []*api.Pod{normal("aaa")},
+			pod: mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAff(term(host, selExists("bbb"))).
+				reqAnti(term(host, selExists("aaa"))).reqAnti(term(host, selExists("bbb"))).obj(),
+			wantAffi: counts{}, wantAnti: counts{host: {"nodeA": 1}}},
+		{name: "incoming pod's anti-affinity has more than one term - existing pod violates partial term - case 1", existing: []*api.Pod{normal("aaa", "bbb")},
+			pod: mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAff(term(host, selExists("ccc"))).
+				reqAnti(term(host, selExists("aaa"))).reqAnti(term(host, selExists("ccc"))).obj(),
+			wantAffi: counts{}, wantAnti: counts{host: {"nodeA": 1}}},
+		{name: "incoming pod's anti-affinity has more than one term - existing pod violates partial term - case 2", existing: []*api.Pod{normal("bbb")},
+			pod: mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAff(term(host, selExists("bbb"))).
+				reqAnti(term(host, selExists("aaa"))).reqAnti(term(host, selExists("bbb"))).obj(),
+			wantAffi: counts{}, wantAnti: counts{host: {"nodeA": 1}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			snap, err := ipaSnapshot([]*api.Node{nodeA}, tc.existing, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+			state := framework.NewCycleState()
+			_, st := pl.(*InterPodAffinityPlugin).PreFilter(context.Background(), state, tc.pod, snap.View().Nodes())
+			if st.IsSkip() {
+				if len(tc.wantAffi)+len(tc.wantAnti) != 0 {
+					t.Fatalf("PreFilter skipped, want counts %v %v", tc.wantAffi, tc.wantAnti)
+				}
+				return
+			}
+			s, _ := readInterPodAffinityState(state)
+			if diff := cmp.Diff(tc.wantAffi, countsOf(s.affinityCounts)); diff != "" {
+				t.Errorf("affinity counts (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantAnti, countsOf(s.antiCounts)); diff != "" {
+				t.Errorf("anti-affinity counts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// upstream: filtering_test.go TestMultipleAffinityTermsRequireSingleMatchingPod
+// (InterPodAffinityHostnameFastPath=false).
+func TestMultipleAffinityTermsRequireSingleMatchingPod(t *testing.T) {
+	const host = "kubernetes.io/hostname"
+	pod := mkPod("default", "", nil).reqAff(term(host, selIn("foo", "bar"))).reqAff(term(host, selIn("baz", "qux"))).obj()
+	named := func(name, node string, labels map[string]string) *api.Pod {
+		p := mkPod("default", node, labels).obj()
+		p.Name = name
+		return p
+	}
+	podA := named("podA", "node-1", map[string]string{"foo": "bar"})
+	podB := named("podB", "node-1", map[string]string{"baz": "qux"})
+	podC := named("podC", "node-3", map[string]string{"foo": "bar", "baz": "qux"})
+	nodes := []*api.Node{ipaNode("node-1", map[string]string{host: "node-1"}), ipaNode("node-2", map[string]string{host: "node-2"}), ipaNode("node-3", map[string]string{host: "node-3"})}
+	ns := fakeNamespaces{{ObjectMeta: api.ObjectMeta{Name: "default", Labels: map[string]string{}}}}
+	_, got := runIPAFilter(t, nodes, []*api.Pod{podA, podB, podC}, ns, pod)
+	if statusString(got[0]) != statusString(wantAffinity) || got[1] == nil || got[2] != nil {
+		t.Errorf("two terms matched by two pods: node-1 %s, node-2 %s, node-3 %s; want a pod matching both (node-3 only)",
+			statusString(got[0]), statusString(got[1]), statusString(got[2]))
+	}
+	self := *pod
+	self.Labels = map[string]string{"foo": "bar", "baz": "qux"}
+	_, got = runIPAFilter(t, nodes, []*api.Pod{podA, podB}, ns, &self)
+	if got[0] != nil {
+		t.Errorf("self-affinity with no pod matching both terms: node-1 %s, want Success", statusString(got[0]))
 	}
 }
