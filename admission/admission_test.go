@@ -137,3 +137,76 @@ func TestAdmitAllOrNothing(t *testing.T) {
 		t.Errorf("admitted pod = %+v", got.Spec)
 	}
 }
+
+// TestPriorityErrorTexts pins the API server's Forbidden texts of the
+// Priority plugin (admission.NewForbidden around its reasons).
+func TestPriorityErrorTexts(t *testing.T) {
+	err := ResolvePriority(podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "nope" }), nil)
+	if err == nil || err.Error() != `pods "p" is forbidden: no PriorityClass with name nope was found` {
+		t.Errorf("missing class: %v", err)
+	}
+	var fe *ForbiddenError
+	if !errors.As(err, &fe) || fe.Resource != "pods" || fe.Name != "p" {
+		t.Errorf("not a *ForbiddenError: %#v", err)
+	}
+	err = ResolvePriority(podWith(func(p *api.Pod) { p.Name, p.GenerateName, p.Spec.Priority = "", "web-", ptr(int32(3)) }), nil)
+	if err == nil || err.Error() != `pods "web-" is forbidden: the integer value of priority (3) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name` {
+		t.Errorf("conflicting priority: %v", err)
+	}
+}
+
+// TestResolveStoredPriority pins the Priority plugin's update path: a
+// stored priority and preemption policy are kept (upstream admitPod on
+// Update), even when the class changed or is gone.
+func TestResolveStoredPriority(t *testing.T) {
+	never := api.PreemptNever
+	classes := []api.PriorityClass{{ObjectMeta: api.ObjectMeta{Name: "high"}, Value: 1000}}
+	p := podWith(func(p *api.Pod) {
+		p.Spec.PriorityClassName = "gone"
+		p.Spec.Priority = ptr(int32(7))
+		p.Spec.PreemptionPolicy = &never
+	})
+	if err := ResolveStoredPriority(p, classes); err != nil {
+		t.Fatal(err)
+	}
+	if *p.Spec.Priority != 7 || *p.Spec.PreemptionPolicy != api.PreemptNever || p.Spec.PriorityClassName != "gone" {
+		t.Errorf("stored priority changed: %+v", p.Spec)
+	}
+	p = podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "high"; p.Spec.Priority = ptr(int32(5)) })
+	if err := ResolveStoredPriority(p, classes); err != nil || *p.Spec.Priority != 5 || *p.Spec.PreemptionPolicy != api.PreemptLowerPriority {
+		t.Errorf("stored pod with an out-of-date priority: %v %+v", err, p.Spec)
+	}
+	p = podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "high" })
+	if err := ResolveStoredPriority(p, classes); err != nil || *p.Spec.Priority != 1000 {
+		t.Errorf("pod without spec.priority is resolved as on create: %v", err)
+	}
+	a, err := AdmitStored(podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "gone"; p.Spec.Priority = ptr(int32(7)) }), Objects{PriorityClasses: classes})
+	if err != nil || *a.Spec.Priority != 7 || len(a.Spec.Tolerations) != 2 {
+		t.Errorf("AdmitStored = %+v, %v", a, err)
+	}
+	if _, err := Admit(podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "gone"; p.Spec.Priority = ptr(int32(7)) }), Objects{PriorityClasses: classes}); err == nil {
+		t.Error("Admit (create) accepted a missing class")
+	}
+}
+
+// TestAdmitOrder pins the order of the create chain: Priority's
+// rejection comes before LimitRanger's validation, and the admitted pod
+// carries the default tolerations and LimitRanger's texts.
+func TestAdmitOrder(t *testing.T) {
+	lr := api.LimitRange{ObjectMeta: api.ObjectMeta{Name: "lr", Namespace: "ns"}, Spec: api.LimitRangeSpec{Limits: []api.LimitRangeItem{{
+		Type: api.LimitTypeContainer, Max: api.ResourceList{"cpu": resource.MustParse("1")},
+	}}}}
+	big := podWith(func(p *api.Pod) {
+		p.Spec.PriorityClassName = "nope"
+		p.Spec.Containers[0].Resources.Limits = api.ResourceList{"cpu": resource.MustParse("2")}
+	})
+	_, err := Admit(big, Objects{LimitRanges: []api.LimitRange{lr}})
+	if !errors.Is(err, ErrPriorityClassNotFound) {
+		t.Errorf("err = %v, want the Priority plugin's", err)
+	}
+	big.Spec.PriorityClassName = ""
+	_, err = Admit(big, Objects{LimitRanges: []api.LimitRange{lr}})
+	if err == nil || err.Error() != `pods "p" is forbidden: maximum cpu usage per Container is 1, but limit is 2` {
+		t.Errorf("err = %v", err)
+	}
+}

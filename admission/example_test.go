@@ -2,6 +2,7 @@ package admission_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
@@ -30,4 +31,51 @@ func ExampleAdmit() {
 	// Output:
 	// Burstable Guaranteed
 	// default default-scheduler 1000
+}
+
+// "Can team X deploy three more replicas?": a Chain admits pods one after
+// another against the namespace's quota (its status computed from the
+// pods already there, as the quota controller would) and rejects the one
+// that no longer fits, with the API server's message.
+func ExampleChain() {
+	quota := api.ResourceQuota{
+		ObjectMeta: api.ObjectMeta{Name: "team-x", Namespace: "x"},
+		Spec:       api.ResourceQuotaSpec{Hard: api.ResourceList{"requests.cpu": resource.MustParse("1800m"), "pods": resource.MustParse("10")}},
+	}
+	replica := func(name string) *api.Pod {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "x"}}
+		p.Spec.Containers = []api.Container{{Name: "app", Resources: api.ResourceRequirements{
+			Requests: api.ResourceList{"cpu": resource.MustParse("500m")}}}}
+		return p
+	}
+	running := []*api.Pod{replica("web-0")}
+	quotas := admission.FillQuotaStatus([]api.ResourceQuota{quota}, admission.NamespaceObjects{Pods: running})
+	chain := admission.NewChain(admission.Objects{ResourceQuotas: quotas}, time.Now())
+	for _, name := range []string{"web-1", "web-2", "web-3"} {
+		if _, err := chain.AdmitPod(replica(name)); err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(name, "admitted")
+	}
+	used := chain.Quotas()[0].Status.Used["requests.cpu"]
+	fmt.Println("requests.cpu used:", used.String())
+	// Output:
+	// web-1 admitted
+	// web-2 admitted
+	// pods "web-3" is forbidden: exceeded quota: team-x, requested: requests.cpu=500m, used: requests.cpu=1500m, limited: requests.cpu=1800m
+	// requests.cpu used: 1500m
+}
+
+// The DefaultTolerationSeconds plugin gives every pod five minutes on a
+// node that becomes not-ready or unreachable before it is evicted.
+func ExampleAddDefaultTolerations() {
+	pod := &api.Pod{}
+	admission.AddDefaultTolerations(pod)
+	for _, t := range pod.Spec.Tolerations {
+		fmt.Println(t.Key, t.Operator, t.Effect, *t.TolerationSeconds)
+	}
+	// Output:
+	// node.kubernetes.io/not-ready Exists NoExecute 300
+	// node.kubernetes.io/unreachable Exists NoExecute 300
 }

@@ -35,6 +35,9 @@ type ObjectMeta struct {
 	CreationTimestamp Time `json:"creationTimestamp,omitempty"`
 	// DeletionTimestamp is set when the object is being deleted.
 	DeletionTimestamp *Time `json:"deletionTimestamp,omitempty"`
+	// DeletionGracePeriodSeconds is the grace period of a pending
+	// deletion.
+	DeletionGracePeriodSeconds *int64 `json:"deletionGracePeriodSeconds,omitempty"`
 	// Labels select and group objects.
 	Labels map[string]string `json:"labels,omitempty"`
 	// Annotations hold non-identifying metadata.

@@ -26,6 +26,9 @@ type PodSpec struct {
 	RestartPolicy RestartPolicy `json:"restartPolicy,omitempty"`
 	// TerminationGracePeriodSeconds is how long the pod may take to stop.
 	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
+	// ActiveDeadlineSeconds bounds how long the pod may run; a pod with
+	// it set is Terminating to ResourceQuota scopes.
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
 	// NodeSelector is a map of labels the node must carry.
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 	// ServiceAccountName is the pod's service account.
@@ -57,6 +60,11 @@ type PodSpec struct {
 	SchedulingGates []PodSchedulingGate `json:"schedulingGates,omitempty"`
 	// Resources are pod-level requests and limits (PodLevelResources).
 	Resources *ResourceRequirements `json:"resources,omitempty"`
+	// EphemeralContainers are debugging containers added to a running
+	// pod; the NodeDeclaredFeatures plugin reads their volume mounts.
+	EphemeralContainers []EphemeralContainer `json:"ephemeralContainers,omitempty"`
+	// HostUsers false runs the pod in a user namespace; nil means true.
+	HostUsers *bool `json:"hostUsers,omitempty"`
 }
 
 // RestartPolicy is a pod's restart policy.
@@ -104,6 +112,67 @@ type Container struct {
 	// RestartPolicy, on an init container, set to Always makes it a
 	// sidecar.
 	RestartPolicy *ContainerRestartPolicy `json:"restartPolicy,omitempty"`
+	// RestartPolicyRules decide, in order, what an exit of the container
+	// does (ContainerRestartRules).
+	RestartPolicyRules []ContainerRestartRule `json:"restartPolicyRules,omitempty"`
+	// VolumeMounts are the pod volumes mounted into the container.
+	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty"`
+}
+
+// EphemeralContainer is a debugging container of a pod: a Container and
+// the container whose namespaces it targets.
+type EphemeralContainer struct {
+	Container `json:",inline"`
+	// TargetContainerName is the container whose namespaces it shares.
+	TargetContainerName string `json:"targetContainerName,omitempty"`
+}
+
+// ContainerRestartRuleAction is what a matching restart rule does.
+type ContainerRestartRuleAction string
+
+// Restart rule actions.
+const (
+	// ContainerRestartRuleActionRestart restarts the container.
+	ContainerRestartRuleActionRestart ContainerRestartRuleAction = "Restart"
+	// ContainerRestartRuleActionRestartAllContainers restarts every
+	// container of the pod.
+	ContainerRestartRuleActionRestartAllContainers ContainerRestartRuleAction = "RestartAllContainers"
+)
+
+// ContainerRestartRule is one rule of a container's restartPolicyRules.
+type ContainerRestartRule struct {
+	// Action taken when the rule matches.
+	Action ContainerRestartRuleAction `json:"action,omitempty"`
+	// ExitCodes the rule matches.
+	ExitCodes *ContainerRestartRuleOnExitCodes `json:"exitCodes,omitempty"`
+}
+
+// ContainerRestartRuleOnExitCodes matches container exit codes.
+type ContainerRestartRuleOnExitCodes struct {
+	// Operator is In or NotIn.
+	Operator string `json:"operator,omitempty"`
+	// Values are the exit codes.
+	Values []int32 `json:"values,omitempty"`
+}
+
+// VolumeMount mounts a pod volume into a container.
+type VolumeMount struct {
+	// Name of the pod volume.
+	Name string `json:"name"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+	// RecursiveReadOnly is Disabled, IfPossible or Enabled.
+	RecursiveReadOnly *string `json:"recursiveReadOnly,omitempty"`
+	// MountPath inside the container.
+	MountPath string `json:"mountPath"`
+	// SubPath within the volume.
+	SubPath string `json:"subPath,omitempty"`
+	// MountPropagation is None, HostToContainer or Bidirectional.
+	MountPropagation *string `json:"mountPropagation,omitempty"`
+	// SubPathExpr is SubPath with environment variables expanded.
+	SubPathExpr string `json:"subPathExpr,omitempty"`
+	// BindMountOptions are bind mount options (VolumeBindMountOptions).
+	BindMountOptions []string `json:"bindMountOptions,omitempty"`
 }
 
 // IsRestartableInit reports whether c, taken as an init container, is a

@@ -26,12 +26,16 @@
 // proportion to the pod (and, for removal, the number of pods on the
 // node), never a recompute. Requested and NonZeroRequested are the sums;
 // UsedPorts is a HostPortInfo with upstream's 0.0.0.0 wildcard semantics
-// (counting uses, where upstream keeps a set); PVCRefCounts counts claim
+// (a set, as upstream keeps it: removing one of two pods that bind the
+// same tuple frees it); PVCRefCounts counts claim
 // users; PodsWithAffinity and PodsWithRequiredAntiAffinity list the pods
 // upstream lists; ImageStates maps the node's image names (as reported in
 // node status, not normalized — look container images up with ImageState,
 // which appends ":latest" as the ImageLocality plugin does) to their size
-// and the number of the snapshot's nodes holding them. Generation changes
+// and the number of the snapshot's nodes holding them. The size is the
+// one kube-scheduler's cache takes: the size the first node (in the order
+// nodes are added) reported for the name, the same on every node while
+// any node reports it, whatever each node's own report says. Generation changes
 // with every change.
 //
 // # Snapshots and views

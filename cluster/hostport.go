@@ -30,11 +30,13 @@ func NewHostPort(ip string, protocol api.Protocol, port int32) HostPort {
 	return HostPort{IP: ip, Protocol: protocol, Port: port}
 }
 
-// HostPortInfo is the set of host ports in use on a node. It mirrors
-// kube-scheduler's HostPortInfo (Add, Remove, Len, CheckConflict) with
-// one difference: it counts how many pods bind each tuple, so removing
-// one of two pods that (conflictingly) bind the same port leaves the
-// port in use; upstream's set would forget it.
+// HostPortInfo is the set of host ports in use on a node, as
+// kube-scheduler's HostPortInfo keeps it (Add, Remove, Len,
+// CheckConflict): a set of (ip, protocol, port) tuples, not a count. So,
+// as upstream, when two pods bind the same tuple (possible for pods
+// placed through spec.nodeName, which skip the NodePorts filter),
+// removing either of them frees the tuple although the other still
+// binds it.
 //
 // The zero value is empty and ready to use. Entries are kept in a slice
 // sorted by port, protocol and IP, so CheckConflict does not allocate.
@@ -44,7 +46,6 @@ type HostPortInfo struct {
 
 type hostPortEntry struct {
 	HostPort
-	refs int32
 }
 
 func (a HostPort) less(b HostPort) bool {
@@ -87,7 +88,8 @@ func (h *HostPortInfo) find(p HostPort) (int, bool) {
 	return i, false
 }
 
-// Add records (ip, protocol, port); ports <= 0 are ignored.
+// Add records (ip, protocol, port) as in use; ports <= 0 are ignored, and
+// a tuple already in use stays in use once.
 func (h *HostPortInfo) Add(ip string, protocol api.Protocol, port int32) {
 	if port <= 0 {
 		return
@@ -95,16 +97,15 @@ func (h *HostPortInfo) Add(ip string, protocol api.Protocol, port int32) {
 	p := NewHostPort(ip, protocol, port)
 	i, ok := h.find(p)
 	if ok {
-		h.entries[i].refs++
 		return
 	}
 	h.entries = append(h.entries, hostPortEntry{})
 	copy(h.entries[i+1:], h.entries[i:])
-	h.entries[i] = hostPortEntry{HostPort: p, refs: 1}
+	h.entries[i] = hostPortEntry{HostPort: p}
 }
 
-// Remove forgets one use of (ip, protocol, port); ports <= 0 and tuples
-// not in use are ignored.
+// Remove forgets (ip, protocol, port), however many pods added it, as
+// upstream's set does; ports <= 0 and tuples not in use are ignored.
 func (h *HostPortInfo) Remove(ip string, protocol api.Protocol, port int32) {
 	if port <= 0 {
 		return
@@ -113,13 +114,10 @@ func (h *HostPortInfo) Remove(ip string, protocol api.Protocol, port int32) {
 	if !ok {
 		return
 	}
-	if h.entries[i].refs--; h.entries[i].refs > 0 {
-		return
-	}
+	// The slice keeps its capacity, so that a tuple removed and added
+	// again (a pod that collides with another on its node, moved back
+	// and forth) does not allocate.
 	h.entries = append(h.entries[:i], h.entries[i+1:]...)
-	if len(h.entries) == 0 {
-		h.entries = nil
-	}
 }
 
 // Len returns the number of distinct (ip, protocol, port) tuples in use.

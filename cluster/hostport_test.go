@@ -117,9 +117,10 @@ func TestHostPortInfo_Check(t *testing.T) {
 	}
 }
 
-// TestHostPortInfoRefCount pins the one deliberate difference from
-// upstream: a port bound twice stays in use until both uses are removed.
-func TestHostPortInfoRefCount(t *testing.T) {
+// TestHostPortInfoSet pins upstream's set semantics (HostPortInfo is a
+// map of sets): a tuple added twice is held once, and one removal frees
+// it.
+func TestHostPortInfoSet(t *testing.T) {
 	var hp HostPortInfo
 	hp.Add("", "", 80)
 	hp.Add("0.0.0.0", "TCP", 80)
@@ -127,13 +128,33 @@ func TestHostPortInfoRefCount(t *testing.T) {
 		t.Fatalf("Len = %d, want 1", hp.Len())
 	}
 	hp.Remove("", "", 80)
-	if !hp.CheckConflict("", "", 80) {
-		t.Error("port released while still used once")
-	}
-	hp.Remove("", "", 80)
-	hp.Remove("", "", 80) // removing an unused port is a no-op
 	if hp.CheckConflict("", "", 80) || hp.Len() != 0 {
-		t.Error("port still in use after both removals")
+		t.Error("port still in use after one removal")
+	}
+	hp.Remove("", "", 80) // removing an unused port is a no-op
+	if hp.Len() != 0 {
+		t.Error("Len after a second removal")
+	}
+}
+
+// TestNodeInfoPortsCollidingPods: two pods on one node bind the same host
+// port (possible through spec.nodeName); as upstream's NodeInfo, removing
+// either frees the port although the other still binds it.
+func TestNodeInfoPortsCollidingPods(t *testing.T) {
+	port := api.ContainerPort{ContainerPort: 80, HostPort: 80, Protocol: "TCP"}
+	a := mkPod("ns", "a", "", "").container(nil, port).obj()
+	b := mkPod("ns", "b", "", "").container(nil, port).obj()
+	ni := NewNodeInfo(nil)
+	ni.AddPod(NewPodInfo(a))
+	ni.AddPod(NewPodInfo(b))
+	if ni.UsedPorts.Len() != 1 {
+		t.Fatalf("Len = %d, want 1", ni.UsedPorts.Len())
+	}
+	if err := ni.RemovePod(a); err != nil {
+		t.Fatal(err)
+	}
+	if ni.UsedPorts.CheckConflict("", "TCP", 80) {
+		t.Error("port 80 still in use; upstream's set forgets it")
 	}
 }
 

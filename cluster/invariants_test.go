@@ -33,6 +33,17 @@ func checkInvariants(t tb, s *Snapshot) {
 			}
 		}
 	}
+	// Every node carries one size per image name (the size first seen,
+	// as kube-scheduler's cache keeps it), whatever its own report.
+	sizes := map[string]int64{}
+	for _, ni := range v.Nodes() {
+		for name, st := range ni.ImageStates {
+			if sz, ok := sizes[name]; ok && sz != st.Size {
+				t.Fatalf("image %s has size %d on %s, %d elsewhere", name, st.Size, ni.Name(), sz)
+			}
+			sizes[name] = st.Size
+		}
+	}
 	total := 0
 	for i, ni := range v.Nodes() {
 		if j, ok := v.Index(ni.Name()); !ok || j != i {
@@ -43,7 +54,16 @@ func checkInvariants(t tb, s *Snapshot) {
 		for _, p := range ni.Pods {
 			want.AddPod(NewPodInfo(p.Pod))
 		}
-		want.ImageStates = nodeImageStates(ni.node, func(n string) int { return images[n] })
+		want.ImageStates = nodeImageStates(ni.node, func(n string) (int, int64) { return images[n], sizes[n] })
+		// Host ports are a set, as upstream keeps them: removing one of
+		// two pods that bind the same tuple frees it, so the kept set may
+		// lack tuples a recompute has (history decides), never hold more.
+		for _, hp := range ni.UsedPorts.Ports() {
+			if _, ok := want.UsedPorts.find(hp); !ok {
+				t.Fatalf("node %s keeps host port %v that no pod binds", ni.Name(), hp)
+			}
+		}
+		want.UsedPorts = ni.UsedPorts.Clone()
 		if sameNodeInfo(want, ni) {
 			// cheap check passed
 		} else if diff := cmp.Diff(want, ni, nodeInfoCmp...); diff != "" {

@@ -248,10 +248,11 @@ func (n *NodeInfo) ImageState(image string) (*ImageStateSummary, bool) {
 }
 
 // nodeImageStates builds a node's image map: each name of each image in
-// node.Status.Images with that image's size (the first image listing a
-// name wins) and NumNodes from count, or 1 when count is nil. Summaries
-// are allocated in one block.
-func nodeImageStates(node *api.Node, count func(string) int) map[string]*ImageStateSummary {
+// node.Status.Images with NumNodes and size from count (a snapshot's
+// count of nodes and the size first seen), or, when count is nil,
+// NumNodes 1 and that image's size (the first image listing a name
+// wins). Summaries are allocated in one block.
+func nodeImageStates(node *api.Node, count func(string) (int, int64)) map[string]*ImageStateSummary {
 	total := 0
 	for i := range node.Status.Images {
 		total += len(node.Status.Images[i].Names)
@@ -267,11 +268,11 @@ func nodeImageStates(node *api.Node, count func(string) int) map[string]*ImageSt
 			if _, dup := m[name]; dup {
 				continue
 			}
-			num := 1
+			num, size := 1, img.SizeBytes
 			if count != nil {
-				num = count(name)
+				num, size = count(name)
 			}
-			block = append(block, ImageStateSummary{Size: img.SizeBytes, NumNodes: num})
+			block = append(block, ImageStateSummary{Size: size, NumNodes: num})
 			m[name] = &block[len(block)-1]
 		}
 	}

@@ -88,9 +88,10 @@ type Snapshot struct {
 	// orphans are the pods of nodes not in the snapshot, by node name.
 	orphans map[string][]*PodInfo
 
-	// images counts the nodes reporting each image name; dirtyImages are
-	// the names whose count changed since the last view.
-	images      map[string]int
+	// images counts the nodes reporting each image name, with the size
+	// first seen for it; dirtyImages are the names whose count changed
+	// since the last view.
+	images      map[string]imageCount
 	dirtyImages map[string]struct{}
 	staleImages bool
 	seen        map[string]struct{} // scratch set of countImages
@@ -190,7 +191,7 @@ func (s *Snapshot) init(nodes, pods int) {
 	s.nodes = nodeVec{chunks: make([]*nodeChunk, 0, (nodes+chunkLen-1)/chunkLen), epoch: s.epoch}
 	s.pods = make(map[podKey]podEntry, pods)
 	s.uids = make(map[string]podKey, pods)
-	s.images = make(map[string]int)
+	s.images = make(map[string]imageCount)
 	s.dirtyImages = make(map[string]struct{})
 	s.orphans = make(map[string][]*PodInfo)
 	s.topo = make(map[string]*domainIndex)
@@ -486,8 +487,19 @@ func (s *Snapshot) RemoveNode(name string) error {
 	return nil
 }
 
+// imageCount is how many of the snapshot's nodes report an image name,
+// and the size of the image as first seen: kube-scheduler's cache keeps
+// one state per name, created with the size of the first node (in the
+// order nodes are added) to report it and kept while any node reports it,
+// so every node's ImageStates carries that size, whatever its own report.
+type imageCount struct {
+	nodes int
+	size  int64
+}
+
 // countImages adds sign to the node count of each image name the node
-// reports (once per name) and marks the names dirty.
+// reports (once per name; a new name takes the node's size for it) and
+// marks the names dirty.
 func (s *Snapshot) countImages(node *api.Node, sign int) {
 	if len(node.Status.Images) == 0 {
 		return
@@ -502,11 +514,15 @@ func (s *Snapshot) countImages(node *api.Node, sign int) {
 				continue
 			}
 			s.seen[name] = struct{}{}
-			n := s.images[name] + sign
-			if n <= 0 {
+			c, ok := s.images[name]
+			if !ok {
+				c.size = node.Status.Images[i].SizeBytes
+			}
+			c.nodes += sign
+			if c.nodes <= 0 {
 				delete(s.images, name)
 			} else {
-				s.images[name] = n
+				s.images[name] = c
 			}
 			s.dirtyImages[name] = struct{}{}
 		}
@@ -522,7 +538,7 @@ func (s *Snapshot) refreshImages() {
 	if len(s.dirtyImages) == 0 && !s.staleImages {
 		return
 	}
-	count := func(name string) int { return s.images[name] }
+	count := func(name string) (int, int64) { c := s.images[name]; return c.nodes, c.size }
 	var prev *NodeInfo
 	for i := range s.nodes.len() {
 		ni := s.nodes.at(i)

@@ -25,6 +25,54 @@ func imageStates(s *Snapshot) map[string]map[string]ImageStateSummary {
 	return out
 }
 
+// TestSnapshotImageSizeFirstSeen pins how kube-scheduler's cache
+// (cacheImpl.addNodeImageStates / removeNodeImageStates) takes an image's
+// size: from the first node to report the name, for every node, while any
+// node reports it; once no node does, the next report sets it afresh.
+func TestSnapshotImageSizeFirstSeen(t *testing.T) {
+	s, err := NewSnapshot([]*api.Node{
+		mkNode("a", nil, nil, img(10*mb, "app:v1")),
+		mkNode("b", nil, nil, img(30*mb, "app:v1")),
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]ImageStateSummary{
+		"a": {"app:v1": {10 * mb, 2}},
+		"b": {"app:v1": {10 * mb, 2}},
+	}
+	if diff := cmp.Diff(want, imageStates(s)); diff != "" {
+		t.Fatalf("image states (-want +got):\n%s", diff)
+	}
+	// The first reporter leaves; the state (and its size) stays.
+	if err := s.RemoveNode("a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddNode(mkNode("c", nil, nil, img(50*mb, "app:v1"))); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]map[string]ImageStateSummary{
+		"b": {"app:v1": {10 * mb, 2}},
+		"c": {"app:v1": {10 * mb, 2}},
+	}
+	if diff := cmp.Diff(want, imageStates(s)); diff != "" {
+		t.Fatalf("after the first reporter left (-want +got):\n%s", diff)
+	}
+	// No node reports it any more: the next report sets the size.
+	for _, n := range []string{"b", "c"} {
+		if err := s.RemoveNode(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddNode(mkNode("d", nil, nil, img(70*mb, "app:v1"))); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]map[string]ImageStateSummary{"d": {"app:v1": {70 * mb, 1}}}
+	if diff := cmp.Diff(want, imageStates(s)); diff != "" {
+		t.Fatalf("after all left (-want +got):\n%s", diff)
+	}
+}
+
 // TestSnapshotImageStates ports upstream cache TestGetNodeImageStates and
 // TestCreateImageExistenceMap (NumNodes counts the nodes holding an image)
 // and checks that the counts follow AddNode, UpdateNode and RemoveNode,

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	k8sresource "k8s.io/apimachinery/pkg/api/resource"
@@ -175,4 +176,69 @@ func TestScheduleBenchAgrees(t *testing.T) {
 	if _, sk, us, same := Diff(regression.KindPlugins, in, upFn(upstream.PluginsCycle)); !same {
 		t.Errorf("schedkit: %s\nupstream: %s", mustCanon(sk), mustCanon(us))
 	}
+}
+
+// preemptionCluster is n nodes of 4 cores, each full with four 1-core
+// pods of priority 0, started a minute apart.
+func preemptionCluster(n int) ([]*api.Node, []*api.Pod) {
+	var nodes []*api.Node
+	var pods []*api.Pod
+	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	zero := int32(0)
+	for i := range n {
+		name := fmt.Sprintf("node-%d", i)
+		nodes = append(nodes, node(name, rl("cpu", "4", "memory", "16Gi", "pods", "110"), nil))
+		for j := range 4 {
+			p := boundPod(fmt.Sprintf("low-%d-%d", i, j), name, ctr("c", rl("cpu", "1", "memory", "1Gi"), nil))
+			p.Spec.Priority = &zero
+			st := api.NewTime(base.Add(time.Duration(j) * time.Minute))
+			p.Status.StartTime = &st
+			pods = append(pods, p)
+		}
+	}
+	return nodes, pods
+}
+
+// BenchmarkPreemption is one failed decision and DefaultPreemption's
+// evaluation for a priority-1000 pod needing 2 cores on 5,000 full nodes
+// (500 candidates dry-run: 10% of the nodes), one goroutine on each side:
+// upstream's Filter on every node, PodEligibleToPreemptOthers,
+// DryRunPreemption and SelectCandidate; schedkit's Schedule with
+// DefaultPreemption as PostFilter.
+func BenchmarkPreemption(b *testing.B) {
+	nodes, pods := preemptionCluster(5000)
+	high := int32(1000)
+	incoming := pod(ctr("app", rl("cpu", "2", "memory", "1Gi"), nil))
+	incoming.Name, incoming.UID = "urgent", "urgent"
+	incoming.Spec.Priority = &high
+	b.Run("upstream", func(b *testing.B) {
+		pf := upstream.NewPreemptionFramework(nodes, pods, nil, 1)
+		defer pf.Close()
+		vpod := upstream.MustConvert[v1.Pod](incoming)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if a := pf.Run(vpod, false); a.Nominated == "" {
+				b.Fatalf("no nomination: %+v", a)
+			}
+		}
+	})
+	b.Run("schedkit", func(b *testing.B) {
+		snap, err := cluster.NewSnapshot(nodes, pods)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := scheduler.New(snap, scheduler.WithParallelism(1), scheduler.WithSeed(1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			res, _ := s.Schedule(context.Background(), incoming)
+			if res.PostFilterResult == nil || res.PostFilterResult.NominatedNodeName == "" {
+				b.Fatalf("no nomination: %+v", res)
+			}
+		}
+	})
 }

@@ -24,6 +24,8 @@ var upstreamByKind = map[string]func(json.RawMessage) json.RawMessage{
 	regression.KindLabelSelector: func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.LabelSelector)) },
 	regression.KindPlugins:       func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.PluginsCycle)) },
 	regression.KindSchedule:      func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.ScheduleCycle)) },
+	regression.KindResourceQuota: func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.ResourceQuota)) },
+	regression.KindValidation:    func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.Validation)) },
 }
 
 // TestFixturesUpstream recomputes upstream's answer for every fixture and

@@ -234,11 +234,11 @@ func (c extensionsCase) schedkit(t *rapid.T) map[string]string {
 func (c extensionsCase) upstream(t *rapid.T) map[string]string {
 	ctx := context.Background()
 	nodes, pods := upstream.ConvertCluster(c.in.Nodes, c.in.Pods)
-	var namespaces []*v1.Namespace
+	var objects []any
 	for _, ns := range c.in.Namespaces {
-		namespaces = append(namespaces, upstream.MustConvert[v1.Namespace](ns))
+		objects = append(objects, upstream.MustConvert[v1.Namespace](ns))
 	}
-	f, err := upstream.NewFrameworkWith(ctx, nodes, pods, namespaces, c.in.Plugins, 1)
+	f, err := upstream.NewFrameworkObjects(ctx, nodes, pods, objects, c.in.Plugins, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

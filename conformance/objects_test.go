@@ -97,7 +97,10 @@ const maxDepth = 9
 func fillValue(t *rapid.T, v reflect.Value, path string, depth int) {
 	switch v.Type() {
 	case quantityType:
-		v.Set(reflect.ValueOf(quantitygen.Quantity().Draw(t, path)))
+		// As a manifest carries it: printed, then parsed (a BinarySI
+		// amount that is no multiple of 1024 prints without a suffix
+		// and parses back as DecimalSI, upstream as here).
+		v.Set(reflect.ValueOf(quantity.MustParse(quantitygen.Quantity().Draw(t, path).String())))
 		return
 	case timeType:
 		// A zero time encodes as null, so a pointer to one would not

@@ -94,8 +94,9 @@ func incomingPod(nodes []*api.Node) *rapid.Generator[*api.Pod] {
 }
 
 // pluginsInput draws a small cluster (1-8 nodes, some cordoned, 0-12
-// bound pods, some with pod (anti-)affinity, Namespace objects with
-// labels), a pod to place and runs it through plugins.
+// bound pods, some with pod (anti)-affinity, Namespace objects with
+// labels), a pod to place and runs it through plugins; see
+// bendSpreadInput for the topology spread parts.
 func pluginsInput(plugins []regression.PluginRef) *rapid.Generator[*regression.PluginsInput] {
 	return rapid.Custom(func(t *rapid.T) *regression.PluginsInput {
 		c := clustergen.Cluster(rapid.IntRange(1, 8).Draw(t, "nodes"), rapid.IntRange(0, 12).Draw(t, "pods")).Draw(t, "cluster")
@@ -107,8 +108,10 @@ func pluginsInput(plugins []regression.PluginRef) *rapid.Generator[*regression.P
 		}
 		pod := incomingPod(c.Nodes).Draw(t, "incoming")
 		bendInterPod(t, pod, true)
-		return &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: pod, Plugins: plugins,
+		in := &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: pod, Plugins: plugins,
 			Namespaces: namespaceObjects().Draw(t, "namespaceObjects")}
+		bendSpreadInput(t, in)
+		return in
 	})
 }
 

@@ -291,5 +291,54 @@ func seeds() []seed {
 		{Weight: 30, PodAffinityTerm: webTerm("kubernetes.io/hostname")}, {Weight: 7, PodAffinityTerm: webTerm("zone")}}}}
 	add(regression.KindPlugins, "ipa-preferred-negative", "preferred anti-affinity sums are negative; min-max normalisation maps them to 0..100",
 		&regression.PluginsInput{Nodes: cluster, Pods: webPods, Pod: pref, Plugins: ipa})
+	out = append(out, quotaSeeds()...)
+	over := pod(ctr("a", rl("cpu", "500m"), rl("cpu", "100m")))
+	out = append(out, seed{Kind: regression.KindValidation, Name: "request-over-limit",
+		Note:  "the API server names only requests for a request above its limit: spec.containers[0].resources.requests: Invalid value: \"500m\": must be less than or equal to cpu limit of 100m",
+		Input: &regression.ValidationInput{Pod: over}})
+	order := pod(ctr("a", rl("memory", "2Gi"), rl("memory", "1Gi")), ctr("a", nil, nil))
+	order.Spec.RestartPolicy = "Sometimes"
+	order.Spec.Overhead = rl("cpu", "-1")
+	order.Spec.InitContainers = []api.Container{ctr("", rl("example.com/gpu", "1"), nil)}
+	out = append(out, seed{Kind: regression.KindValidation, Name: "api-server-order",
+		Note:  "errors in the API server's order: containers (name, resources, duplicate), init containers, restartPolicy, overhead",
+		Input: &regression.ValidationInput{Pod: order}})
+	return out
+}
+
+// quotaSeeds are the ResourceQuota admission seeds.
+func quotaSeeds() []seed {
+	quota := func(name string, hard, used api.ResourceList, scopes ...api.ResourceQuotaScope) api.ResourceQuota {
+		return api.ResourceQuota{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"},
+			Spec: api.ResourceQuotaSpec{Hard: hard, Scopes: scopes}, Status: api.ResourceQuotaStatus{Hard: hard, Used: used}}
+	}
+	podObj := func(p *api.Pod) regression.CountedObject { return regression.CountedObject{Resource: "pods", Pod: p} }
+	web := pod(ctr("a", rl("cpu", "500m", "memory", "256Mi"), rl("memory", "256Mi")))
+	var out []seed
+	add := func(name, note string, in *regression.ResourceQuotaInput) {
+		out = append(out, seed{Kind: regression.KindResourceQuota, Name: name, Note: note, Input: in})
+	}
+	add("below-limit", "the pod fits: used grows by its charge",
+		&regression.ResourceQuotaInput{Quotas: []api.ResourceQuota{quota("compute", rl("pods", "10", "requests.cpu", "2", "limits.memory", "1Gi"), rl("pods", "1", "requests.cpu", "1", "limits.memory", "512Mi"))}, Object: podObj(web)})
+	add("exceeded", "exceeded quota: requested, used and limited on the exceeded resources only",
+		&regression.ResourceQuotaInput{Quotas: []api.ResourceQuota{quota("compute", rl("pods", "10", "requests.cpu", "1", "limits.memory", "1Gi"), rl("pods", "1", "requests.cpu", "800m", "limits.memory", "900Mi"))}, Object: podObj(web)})
+	add("must-specify", "a quota on limits.cpu needs every container to state a cpu limit",
+		&regression.ResourceQuotaInput{Quotas: []api.ResourceQuota{quota("compute", rl("limits.cpu", "4"), rl("limits.cpu", "0"))}, Object: podObj(web)})
+	add("best-effort-scope", "a BestEffort quota does not count a pod with requests",
+		&regression.ResourceQuotaInput{Quotas: []api.ResourceQuota{quota("be", rl("pods", "0"), rl("pods", "0"), api.ResourceQuotaScopeBestEffort)}, Object: podObj(web)})
+	svc := &api.Service{ObjectMeta: api.ObjectMeta{Name: "lb", Namespace: "default"}, Spec: api.ServiceSpec{Type: api.ServiceTypeLoadBalancer, Ports: []api.ServicePort{{Port: 80}, {Port: 443}}}}
+	add("service-nodeports", "a LoadBalancer service takes one node port per port",
+		&regression.ResourceQuotaInput{Quotas: []api.ResourceQuota{quota("svc", rl("services.nodeports", "3", "services.loadbalancers", "2"), rl("services.nodeports", "2", "services.loadbalancers", "0"))},
+			Object: regression.CountedObject{Resource: "services", Service: svc}})
+	done := pod(ctr("a", rl("cpu", "1"), nil))
+	done.Name = "done"
+	done.Status.Phase = api.PodSucceeded
+	running := pod(ctr("a", rl("cpu", "1"), nil))
+	running.Name = "running"
+	add("status-from-objects", "status.used computed from the namespace's pods, as the quota controller does: a Succeeded pod counts only in count/pods",
+		&regression.ResourceQuotaInput{ComputeStatus: true,
+			Quotas:   []api.ResourceQuota{{ObjectMeta: api.ObjectMeta{Name: "compute", Namespace: "default"}, Spec: api.ResourceQuotaSpec{Hard: rl("pods", "2", "count/pods", "3", "requests.cpu", "2")}}},
+			Existing: []regression.CountedObject{podObj(done), podObj(running)},
+			Object:   podObj(web)})
 	return out
 }

@@ -132,6 +132,9 @@ type PostFilterResult struct {
 	NominatedNodeName string
 	// Victims are the pods to evict.
 	Victims []*api.Pod
+	// NumPDBViolations is how many of the victims' evictions violate a
+	// PodDisruptionBudget.
+	NumPDBViolations int
 }
 
 // PostFilterPlugin runs when no node passed Filter.

@@ -45,6 +45,10 @@ type ProfileConfig struct {
 	// PercentageOfNodesToScore overrides the scheduler's setting for this
 	// profile when non-nil.
 	PercentageOfNodesToScore *int32
+	// ExtensionPoints, when non-nil, enable and disable plugins per
+	// extension point on top of the multiPoint plugins above (see
+	// ExtensionPoints).
+	ExtensionPoints *ExtensionPoints
 }
 
 // DefaultPlugins returns kube-scheduler v1.37.2's default multiPoint
@@ -227,7 +231,7 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) 
 	}
 	var queueSorts []QueueSortPlugin
 	var totalWeight int64
-	for _, ref := range cfg.MergePlugins() {
+	for _, ref := range cfg.pluginsToBuild() {
 		if _, dup := p.instances[ref.Name]; dup || slices.Contains(p.notEvaluated, ref.Name) {
 			return nil, fmt.Errorf("plugin %q is enabled twice in profile %q", ref.Name, p.name)
 		}
@@ -329,6 +333,10 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) 
 			}
 		}
 		p.plugins = append(p.plugins, PluginRef{Name: ref.Name, Weight: ref.Weight})
+	}
+	queueSorts, err := p.applyExtensionPoints(&cfg, queueSorts)
+	if err != nil {
+		return nil, err
 	}
 	if len(queueSorts) != 1 {
 		return nil, fmt.Errorf("only one queue sort plugin required for profile with scheduler name %q, but got %d", p.name, len(queueSorts))

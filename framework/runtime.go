@@ -443,7 +443,7 @@ func samePod(a, b *api.Pod) bool {
 // RunPostFilterPlugins runs the PostFilter plugins until one succeeds, or
 // returns UnschedulableAndUnresolvable or an error; otherwise it returns
 // Unschedulable with every plugin's reasons, naming the first plugin, and
-// the last nominating result.
+// the last non-nil result.
 func (p *Profile) RunPostFilterPlugins(ctx context.Context, state *CycleState, pod *api.Pod, statuses NodeToStatusReader) (*PostFilterResult, *Status) {
 	var result *PostFilterResult
 	var reasons []string
@@ -458,7 +458,9 @@ func (p *Profile) RunPostFilterPlugins(ctx context.Context, state *CycleState, p
 		case !st.IsRejected():
 			return nil, AsStatus(st.AsError()).WithPlugin(pl.Name())
 		}
-		if r != nil && r.NominatedNodeName != "" {
+		if r != nil {
+			// A non-nil result is meaningful even with an empty node: it
+			// clears the pod's nomination (upstream's ModeOverride).
 			result = r
 		}
 		reasons = append(reasons, st.Reasons()...)

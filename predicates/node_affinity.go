@@ -120,7 +120,7 @@ var (
 // NewNodeAffinity is the factory of NodeAffinity's filter half. args is
 // nil, a config.NodeAffinityArgs or a pointer to one; it is validated.
 func NewNodeAffinity(args any, _ framework.Handle) (framework.Plugin, error) {
-	a, err := config.NodeAffinityArgsFrom(args)
+	a, err := config.ArgsFrom[config.NodeAffinityArgs](args)
 	if err != nil {
 		return nil, err
 	}

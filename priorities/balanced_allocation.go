@@ -52,7 +52,7 @@ var (
 // factory. args is nil, a config.NodeResourcesBalancedAllocationArgs or a
 // pointer to one; it is defaulted and validated.
 func NewNodeResourcesBalancedAllocation(args any, _ framework.Handle) (framework.Plugin, error) {
-	a, err := config.NodeResourcesBalancedAllocationArgsFrom(args)
+	a, err := config.ArgsFrom[config.NodeResourcesBalancedAllocationArgs](args)
 	if err != nil {
 		return nil, err
 	}

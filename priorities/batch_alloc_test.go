@@ -3,6 +3,7 @@ package priorities
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
@@ -100,9 +101,14 @@ func TestImageLocalityScoreNodesSharedMaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, image := range []string{"nginx:1.27", "nginx", "redis:7"} {
+	// An image's size is the first size seen (as kube-scheduler's cache
+	// takes it), so one image scores a node only by whether it holds it;
+	// two images give the nodes three different scores.
+	for _, image := range []string{"nginx:1.27", "nginx", "redis:7", "nginx:1.27,redis:7"} {
 		pod := makePod().obj()
-		pod.Spec.Containers = []api.Container{{Name: "c", Image: image}}
+		for i, im := range strings.Split(image, ",") {
+			pod.Spec.Containers = append(pod.Spec.Containers, api.Container{Name: fmt.Sprint("c", i), Image: im})
+		}
 		state := preScore(t, pl, pod, snap)
 		sp := pl.(framework.BatchScorePlugin)
 		got := make([]int64, len(infos))
@@ -117,7 +123,7 @@ func TestImageLocalityScoreNodesSharedMaps(t *testing.T) {
 			}
 			distinct[want] = true
 		}
-		if image == "nginx:1.27" && len(distinct) < 3 {
+		if image == "nginx:1.27,redis:7" && len(distinct) < 3 {
 			t.Errorf("%s: only %d distinct scores; the test needs nodes that score differently", image, len(distinct))
 		}
 	}

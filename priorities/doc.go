@@ -2,14 +2,27 @@
 // Kubernetes v1.37.2: NodeResourcesFit (its score half, with the
 // LeastAllocated, MostAllocated and RequestedToCapacityRatio strategies),
 // NodeResourcesBalancedAllocation, ImageLocality, TaintToleration (its
-// score half), NodeAffinity (its score half) and InterPodAffinity (its
-// score half, the classic InterPodAffinityPriority). Each is a framework
+// score half), NodeAffinity (its score half), InterPodAffinity (its
+// score half, the classic InterPodAffinityPriority), PodTopologySpread (its
+// score half: ScheduleAnyway constraints, weighted per constraint by
+// SpreadTopologyWeight, and the system default constraints for pods that
+// Services, ReplicaSets, StatefulSets or ReplicationControllers select;
+// the legacy EvenPodsSpreadPriority) and, optional (registered, not in
+// the default profile), SelectorSpread as of v1.26, its last release:
+// the legacy SelectorSpreadPriority and ServiceSpreadingPriority, which
+// spread the pods of a pod's Services and controller over nodes and,
+// with two thirds of the weight, zones (SelectorSpreadScore). Each is a framework
 // plugin built by a New<Name> factory with the framework.PluginFactory
 // signature, and also a plain function usable without the framework
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio,
 // BalancedAllocation, ImageLocality, TaintToleration, ...), together with
 // the score arithmetic itself (LeastRequestedScore, MostRequestedScore,
 // FunctionShape, BalancedResourceScore, DefaultNormalizeScore).
+//
+// Optional plugins keep the last semantics of priorities kube-scheduler
+// removed (registered, not in the default profile): NodeLabel
+// (NodeLabelPriority, v1.21), ServiceAffinity (ServiceAntiAffinity,
+// v1.22), NodePreferAvoidPods (v1.21) and EqualPriority.
 //
 // Scores are upstream's integers: the same integer divisions, the same
 // float64 expressions where upstream uses floats (balanced allocation,

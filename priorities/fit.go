@@ -74,9 +74,9 @@ var (
 
 // NewNodeResourcesFit is the factory of NodeResourcesFit's score half.
 // args is nil, a config.NodeResourcesFitArgs or a pointer to one; it is
-// defaulted and validated (see config.NodeResourcesFitArgsFrom).
+// defaulted and validated (see config.ArgsFrom).
 func NewNodeResourcesFit(args any, _ framework.Handle) (framework.Plugin, error) {
-	a, err := config.NodeResourcesFitArgsFrom(args)
+	a, err := config.ArgsFrom[config.NodeResourcesFitArgs](args)
 	if err != nil {
 		return nil, err
 	}

@@ -11,5 +11,10 @@
 //
 // RankForMemoryEviction follows the kubelet's rankMemoryPressure: pods
 // whose memory use exceeds their request go first, then lower priority,
-// then larger use above request.
+// then larger use above request. NodePressureEvictions replays the
+// kubelet's eviction manager over time: hard and soft thresholds (with
+// grace periods and minimum reclaim) on memory.available,
+// nodefs.available, imagefs.available and pid.available, one eviction per
+// housekeeping pass, ranked per signal as the kubelet ranks, critical pods
+// spared.
 package qos

@@ -1,6 +1,7 @@
 package resource_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/schedkit/schedkit/api"
@@ -72,17 +73,24 @@ func ExampleApplyLimitRanges() {
 	fmt.Println("cpu:", cpuReq.String(), "to", cpuLim.String())
 	fmt.Println(pod.Annotations[resource.LimitRangerAnnotation])
 
-	small := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{
+	small := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "small", Namespace: "shop"}, Spec: api.PodSpec{Containers: []api.Container{
 		{Name: "tiny", Resources: requirements(api.ResourceList{"cpu": resource.MustParse("10m")}, nil)},
 	}}}
-	fmt.Println(resource.ApplyLimitRanges(small, []api.LimitRange{lr}))
+	err := resource.ApplyLimitRanges(small, []api.LimitRange{lr})
+	fmt.Println(err)
+	var v *resource.LimitRangeError
+	if errors.As(err, &v) {
+		fmt.Println(v)
+	}
 	// Output:
 	// cpu: 100m to 500m
 	// LimitRanger plugin set: cpu, memory request for container web; cpu, memory limit for container web
+	// pods "small" is forbidden: minimum cpu usage per Container is 50m, but request is 10m
 	// LimitRange "shop/limits": container "tiny" (spec.containers[0]): minimum cpu usage per Container is 50m, but request is 10m
 }
 
-// Validate reports every problem with the field it is in.
+// Validate reports every problem with the field it is in, as the API
+// server prints a list of field errors.
 func ExampleValidate() {
 	pod := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{
 		Name: "web",
@@ -93,8 +101,7 @@ func ExampleValidate() {
 	}}}}
 	fmt.Println(resource.Validate(pod))
 	// Output:
-	// spec.containers[0].resources.requests.cpu: Invalid value: "2": must be less than or equal to cpu limit of 1
-	// spec.containers[0].resources.requests.memory: Invalid value: "-1": must be greater than or equal to 0
+	// [spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1, spec.containers[0].resources.requests[memory]: Invalid value: "-1": must be greater than or equal to 0]
 }
 
 // Resource lists add, subtract and compare per name.

@@ -57,6 +57,90 @@ func (e *LimitRangeError) Error() string {
 	return b.String()
 }
 
+// ForbiddenError is the LimitRanger admission plugin's rejection of a
+// pod: the violations of the first LimitRange the pod violates. Error
+// prints it as the API server does, `pods "web" is forbidden: minimum cpu
+// usage per Container is 100m, but request is 50m` for one violation and
+// `pods "web" is forbidden: [a, b]` for several (each distinct message
+// once). errors.As finds each *LimitRangeError through Unwrap.
+type ForbiddenError struct {
+	// Pod is the pod's name, its generateName when it has none, or
+	// "Unknown", as the API server names it in the message.
+	Pod string
+	// LimitRange names the violated LimitRange as namespace/name.
+	LimitRange string
+	// Violations are that LimitRange's violations in upstream's order:
+	// item by item; within an item containers, then init containers (or
+	// the pod), each with min, then max, then maxLimitRequestRatio. Within
+	// one of those upstream walks a Go map, so its order between resource
+	// names (cpu, memory, …) varies from run to run; schedkit sorts them
+	// by name.
+	Violations []*LimitRangeError
+}
+
+// Error returns the API server's message.
+func (e *ForbiddenError) Error() string {
+	msgs := make([]string, len(e.Violations))
+	for i, v := range e.Violations {
+		msgs[i] = v.Message
+	}
+	return ForbiddenMessage("pods", e.Pod, AggregateMessage(msgs))
+}
+
+// Unwrap returns the violations, each a *LimitRangeError.
+func (e *ForbiddenError) Unwrap() []error {
+	out := make([]error, len(e.Violations))
+	for i, v := range e.Violations {
+		out[i] = v
+	}
+	return out
+}
+
+// ForbiddenMessage is the text of the API server's Forbidden status for
+// an object of the given resource (plural, such as "pods"; with its group
+// as "<resource>.<group>" outside the core group) and name:
+// `pods "web" is forbidden: <reason>`, or `pods is forbidden: <reason>`
+// without a name.
+func ForbiddenMessage(resource, name, reason string) string {
+	if name == "" {
+		return resource + " is forbidden: " + reason
+	}
+	return fmt.Sprintf("%s %q is forbidden: %s", resource, name, reason)
+}
+
+// AggregateMessage joins messages as apimachinery's aggregate error
+// prints them: one message alone, several distinct ones as "[a, b]" (a
+// repeated message only once).
+func AggregateMessage(msgs []string) string {
+	if len(msgs) == 1 {
+		return msgs[0]
+	}
+	seen := make(map[string]bool, len(msgs))
+	var distinct []string
+	for _, m := range msgs {
+		if !seen[m] {
+			seen[m] = true
+			distinct = append(distinct, m)
+		}
+	}
+	if len(distinct) == 1 {
+		return distinct[0]
+	}
+	return "[" + strings.Join(distinct, ", ") + "]"
+}
+
+// AdmissionName is the name the API server's admission errors give an
+// object being created: its name, else its generateName, else "Unknown".
+func AdmissionName(meta *api.ObjectMeta) string {
+	switch {
+	case meta.Name != "":
+		return meta.Name
+	case meta.GenerateName != "":
+		return meta.GenerateName
+	}
+	return "Unknown"
+}
+
 // ApplyLimitRanges admits pod against the namespace's LimitRanges the way
 // the LimitRanger admission plugin does, after the API server's defaulting:
 //
@@ -69,22 +153,24 @@ func (e *LimitRangeError) Error() string {
 //     the first LimitRange that defaults a resource wins over later ones.
 //     The pod is annotated with LimitRangerAnnotation listing what was set
 //     (the last LimitRange that set anything writes it, as upstream).
-//  3. Every LimitRange's min, max and maxLimitRequestRatio are checked,
-//     for Container items on each container and init container, and for
-//     Pod items on the pod's total requests and limits (init containers
-//     and sidecars counted as in PodRequests, pod-level cpu and memory
-//     replacing the containers' total, overhead not counted).
+//  3. Each LimitRange's min, max and maxLimitRequestRatio are checked in
+//     order, for Container items on each container and init container,
+//     and for Pod items on the pod's total requests and limits (init
+//     containers and sidecars counted as in PodRequests, pod-level cpu
+//     and memory replacing the containers' total, overhead not counted),
+//     until one LimitRange is violated.
 //
-// The LimitRanges are used as given: objects read from an API server are
+// The LimitRanges are used in the order given; the API server takes them
+// from its cache, whose order is not defined, so where two LimitRanges
+// both default a resource or both are violated, give them in the order
+// you want. They are used as given: objects read from an API server are
 // already defaulted; for ones built in code call DefaultLimitRange first
 // (it fills default from max, defaultRequest from default or min).
 // PersistentVolumeClaim items are ignored.
 //
-// ApplyLimitRanges is all or nothing: if any bound is violated it returns
-// the violations joined with errors.Join (each a *LimitRangeError, in
-// LimitRange, item, container and resource-name order) and leaves pod
-// unchanged. Upstream stops at the first LimitRange that is violated;
-// this reports all of them.
+// ApplyLimitRanges is all or nothing: if a bound is violated it returns a
+// *ForbiddenError with the violations of the first violated LimitRange
+// (upstream stops there too) and leaves pod unchanged.
 func ApplyLimitRanges(pod *api.Pod, ranges []api.LimitRange) error {
 	if pod == nil {
 		return errors.New("resource: ApplyLimitRanges of a nil pod")
@@ -94,12 +180,10 @@ func ApplyLimitRanges(pod *api.Pod, ranges []api.LimitRange) error {
 	for i := range ranges {
 		mergeLimitRangeDefaults(p, &ranges[i])
 	}
-	var errs []error
 	for i := range ranges {
-		errs = append(errs, validateLimitRange(p, &ranges[i])...)
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
+		if v := validateLimitRange(p, &ranges[i]); len(v) > 0 {
+			return &ForbiddenError{Pod: AdmissionName(&pod.ObjectMeta), LimitRange: limitRangeName(&ranges[i]), Violations: v}
+		}
 	}
 	*pod = *p
 	return nil
@@ -231,8 +315,8 @@ func limitRangeName(lr *api.LimitRange) string {
 	return lr.Namespace + "/" + lr.Name
 }
 
-func validateLimitRange(p *api.Pod, lr *api.LimitRange) []error {
-	var errs []error
+func validateLimitRange(p *api.Pod, lr *api.LimitRange) []*LimitRangeError {
+	var errs []*LimitRangeError
 	name := limitRangeName(lr)
 	for i := range lr.Spec.Limits {
 		it := &lr.Spec.Limits[i]

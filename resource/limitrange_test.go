@@ -199,8 +199,15 @@ func TestLimitRangerAdmitPod(t *testing.T) {
 	if len(got) < len(want) || !reflect.DeepEqual(got[len(got)-len(want):], want) {
 		t.Errorf("messages = %q, want to end with %q", got, want)
 	}
-	if !strings.Contains(err.Error(), `LimitRange "test/abc": container "foo-0" (spec.containers[0]): minimum cpu usage per Container is 25m.  No request is specified`) {
-		t.Errorf("error does not name the LimitRange and container:\n%v", err)
+	var fe *ForbiddenError
+	if !errors.As(err, &fe) || fe.LimitRange != "test/abc" || fe.Pod != "testPod" {
+		t.Fatalf("error %#v is not a *ForbiddenError of test/abc for testPod", err)
+	}
+	if !strings.HasPrefix(err.Error(), `pods "testPod" is forbidden: [minimum cpu usage per Pod is 50m.  No request is specified, `) {
+		t.Errorf("error text:\n%v", err)
+	}
+	if got := fe.Violations[4].Error(); got != `LimitRange "test/abc": container "foo-0" (spec.containers[0]): minimum cpu usage per Container is 25m.  No request is specified` {
+		t.Errorf("violation text: %s", got)
 	}
 }
 
@@ -377,7 +384,8 @@ func TestPodLimitFunc(t *testing.T) {
 
 // TestApplyLimitRangesAcrossRanges pins how several LimitRanges combine:
 // the first to default a resource wins, later items of one LimitRange
-// override earlier ones, every LimitRange is validated, and limits set
+// override earlier ones, validation stops at the first violated
+// LimitRange, and limits set
 // without requests make the requests before defaults apply.
 func TestApplyLimitRangesAcrossRanges(t *testing.T) {
 	first := createLimitRange(api.LimitTypeContainer, none, none, compute("1", ""), compute("500m", ""), none)
@@ -398,21 +406,32 @@ func TestApplyLimitRangesAcrossRanges(t *testing.T) {
 		t.Errorf("annotation = %q, want %q", got, want)
 	}
 
-	// Violations of two LimitRanges are all reported.
+	// upstream: runLimitFunc stops at the first violated LimitRange.
 	maxCPU := createLimitRange(api.LimitTypeContainer, none, compute("100m", ""), none, none, none)
 	maxMem := createLimitRange(api.LimitTypePod, none, compute("", "1Gi"), none, none, none)
 	maxMem.Name = "pod-max"
 	p = validPod("q", 1, both(compute("200m", "2Gi"), compute("200m", "2Gi")))
 	err := ApplyLimitRanges(&p, []api.LimitRange{maxCPU, maxMem})
-	want := []string{
-		"maximum cpu usage per Container is 100m, but limit is 200m",
-		"maximum memory usage per Pod is 1Gi, but limit is 2Gi",
-	}
+	want := []string{"maximum cpu usage per Container is 100m, but limit is 200m"}
 	if got := messages(t, err); !reflect.DeepEqual(got, want) {
 		t.Errorf("messages = %q, want %q", got, want)
 	}
-	if err != nil && !strings.Contains(err.Error(), `LimitRange "test/pod-max": pod: maximum memory usage per Pod is 1Gi, but limit is 2Gi`) {
+	if err == nil || err.Error() != `pods "q" is forbidden: maximum cpu usage per Container is 100m, but limit is 200m` {
 		t.Errorf("error text:\n%v", err)
+	}
+	err = ApplyLimitRanges(&p, []api.LimitRange{maxMem, maxCPU})
+	if err == nil || err.Error() != `pods "q" is forbidden: maximum memory usage per Pod is 1Gi, but limit is 2Gi` {
+		t.Errorf("error text, Pod item first:\n%v", err)
+	}
+	// upstream: utilerrors aggregate prints a repeated message once.
+	p = validPod("r", 2, both(compute("200m", ""), compute("200m", "")))
+	err = ApplyLimitRanges(&p, []api.LimitRange{maxCPU})
+	if err == nil || err.Error() != `pods "r" is forbidden: maximum cpu usage per Container is 100m, but limit is 200m` {
+		t.Errorf("error text, repeated message:\n%v", err)
+	}
+	p.Name, p.GenerateName = "", "gen-"
+	if err := ApplyLimitRanges(&p, []api.LimitRange{maxCPU}); err == nil || !strings.HasPrefix(err.Error(), `pods "gen-" is forbidden: `) {
+		t.Errorf("generateName: %v", err)
 	}
 	if err := ApplyLimitRanges(nil, nil); err == nil {
 		t.Error("nil pod: no error")

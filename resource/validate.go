@@ -28,24 +28,27 @@ const (
 )
 
 // FieldError is one problem Validate found, package field's Error: the
-// field's path, such as spec.containers[0].resources.requests.cpu, what is
+// field's path, such as spec.containers[0].resources.requests, what is
 // wrong, the value (as text) and a detail, printed the way the API server
 // prints a field error, such as
-// `spec.containers[0].resources.requests.cpu: Invalid value: "2": must be
+// `spec.containers[0].resources.requests: Invalid value: "2": must be
 // less than or equal to cpu limit of 1`.
 type FieldError = field.Error
 
 // Validate checks the pod's resources and the fields they depend on the
-// way the API server's validation does, and returns every problem found,
-// joined with errors.Join (each a *FieldError, in field order), or nil.
-// It checks:
+// way the API server's pod validation does on create, and returns the
+// problems found as a field.ErrorList (through ToAggregate: each distinct
+// message once, printed as the API server prints the list: one message
+// alone, several as "[a, b]"), or nil. It checks:
 //
 //   - there is at least one container; container names are set and
-//     unique across containers and init containers;
+//     unique (regular containers among themselves, init containers
+//     against the regular ones and each other);
 //   - each container's resource names are qualified names that a
 //     container may request (cpu, memory, ephemeral-storage, hugepages-*,
 //     kubernetes.io/ names or extended resources);
-//   - no quantity is negative, and extended resources are whole numbers;
+//   - no quantity is negative, extended resources are whole numbers and
+//     huge page quantities whole multiples of their page size;
 //   - no request exceeds its limit; huge pages and extended resources
 //     request exactly their limit, and must have one; huge pages need a
 //     cpu or memory request or limit beside them;
@@ -53,16 +56,23 @@ type FieldError = field.Error
 //     restartPolicy is Always, OnFailure, Never or unset (which the API
 //     server defaults to Always); preemptionPolicy, if set, is
 //     PreemptLowerPriority or Never;
-//   - the overhead follows the container rules;
 //   - pod-level resources name only cpu, memory and huge pages, requests
 //     do not exceed limits, pod-level requests are at least what the
 //     containers request together, pod-level huge page limits at least
 //     the containers' total, and no container limit exceeds the pod-level
-//     limit.
+//     limit;
+//   - the overhead follows the container rules.
 //
-// Paths name a resource with a dot (requests.cpu) where the API server
-// writes requests[cpu]; the request-over-limit error names the resource
-// (requests.cpu) where the API server names only requests. Label
+// Paths and texts are the API server's, quirks included: a resource is a
+// map key (requests[cpu]); the request-over-limit and request-not-equal-
+// limit errors name only requests, the missing-limit error only limits;
+// a container limit above the pod-level limit is reported at
+// spec.resources.containers[i][cpu].limits. Errors come in the API
+// server's order: containers (each: name, resources, duplicate name,
+// restartPolicy), init containers (the same), pod-level resources,
+// restartPolicy, preemptionPolicy, overhead. Within one list of requests
+// or limits upstream walks a Go map, so its order between resource names
+// varies from run to run; schedkit reports them sorted by name. Label
 // selectors are checked by package affinity, not here.
 func Validate(pod *api.Pod) error {
 	if pod == nil {
@@ -71,17 +81,7 @@ func Validate(pod *api.Pod) error {
 	var errs field.ErrorList
 	spec := &pod.Spec
 	specPath := field.NewPath("spec")
-	if len(spec.Containers) == 0 {
-		errs = append(errs, field.Required(specPath.Child("containers"), ""))
-	}
-	seen := map[string]bool{}
-	check := func(c *api.Container, path *field.Path) {
-		if c.Name == "" {
-			errs = append(errs, field.Required(path.Child("name"), ""))
-		} else if seen[c.Name] {
-			errs = append(errs, field.Duplicate(path.Child("name"), c.Name))
-		}
-		seen[c.Name] = true
+	checkPolicy := func(c *api.Container, path *field.Path) {
 		if c.RestartPolicy != nil {
 			switch *c.RestartPolicy {
 			case "Always", "OnFailure", "Never":
@@ -89,13 +89,42 @@ func Validate(pod *api.Pod) error {
 				errs = append(errs, field.NotSupported(path.Child("restartPolicy"), string(*c.RestartPolicy), []string{"Always", "Never", "OnFailure"}))
 			}
 		}
+	}
+	checkCommon := func(c *api.Container, path *field.Path) {
+		if c.Name == "" {
+			errs = append(errs, field.Required(path.Child("name"), ""))
+		}
 		validateRequirements(&errs, &c.Resources, path.Child("resources"), false)
 	}
-	for i := range spec.Containers {
-		check(&spec.Containers[i], specPath.Child("containers").Index(i))
+	ctrsPath := specPath.Child("containers")
+	if len(spec.Containers) == 0 {
+		errs = append(errs, field.Required(ctrsPath, ""))
 	}
+	names := map[string]bool{}
+	for i := range spec.Containers {
+		c, path := &spec.Containers[i], ctrsPath.Index(i)
+		checkCommon(c, path)
+		if names[c.Name] {
+			errs = append(errs, field.Duplicate(path.Child("name"), c.Name))
+		}
+		names[c.Name] = true
+		checkPolicy(c, path)
+	}
+	initPath := specPath.Child("initContainers")
 	for i := range spec.InitContainers {
-		check(&spec.InitContainers[i], specPath.Child("initContainers").Index(i))
+		c, path := &spec.InitContainers[i], initPath.Index(i)
+		checkCommon(c, path)
+		checkPolicy(c, path)
+		if names[c.Name] {
+			errs = append(errs, field.Duplicate(path.Child("name"), c.Name))
+		} else if c.Name != "" {
+			names[c.Name] = true
+		}
+	}
+	if spec.Resources != nil {
+		resPath := specPath.Child("resources")
+		validateRequirements(&errs, spec.Resources, resPath, true)
+		validatePodLevelConsistency(&errs, pod, resPath)
 	}
 	switch spec.RestartPolicy {
 	case "", api.RestartPolicyAlways, api.RestartPolicyOnFailure, api.RestartPolicyNever:
@@ -114,14 +143,7 @@ func Validate(pod *api.Pod) error {
 	if spec.Overhead != nil {
 		validateRequirements(&errs, &api.ResourceRequirements{Limits: spec.Overhead}, specPath.Child("overhead"), false)
 	}
-	if spec.Resources != nil {
-		validateRequirements(&errs, spec.Resources, specPath.Child("resources"), true)
-		validatePodLevelConsistency(&errs, pod)
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return errors.Join(errs.Unwrap()...)
+	return errs.ToAggregate()
 }
 
 // validateRequirements checks one set of requests and limits; podLevel
@@ -131,11 +153,12 @@ func validateRequirements(errs *field.ErrorList, r *api.ResourceRequirements, pa
 	cpuOrMemory, hugePages := false, false
 	for _, k := range ResourceNames(r.Limits) {
 		q := r.Limits[k]
-		p := limPath.Child(string(k))
+		p := limPath.Key(string(k))
 		validateResourceName(errs, k, p, podLevel)
 		validateQuantity(errs, k, q, p)
 		if IsHugePageResourceName(k) {
 			hugePages = true
+			validateHugePageValue(errs, k, q, p)
 		}
 		if k == api.ResourceCPU || k == api.ResourceMemory {
 			cpuOrMemory = true
@@ -143,20 +166,21 @@ func validateRequirements(errs *field.ErrorList, r *api.ResourceRequirements, pa
 	}
 	for _, k := range ResourceNames(r.Requests) {
 		q := r.Requests[k]
-		p := reqPath.Child(string(k))
+		p := reqPath.Key(string(k))
 		validateResourceName(errs, k, p, podLevel)
 		validateQuantity(errs, k, q, p)
 		if lim, ok := r.Limits[k]; ok {
 			if q.Cmp(lim) != 0 && !IsOvercommitAllowed(k) {
-				*errs = append(*errs, field.Invalid(p, q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
+				*errs = append(*errs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
 			} else if q.Cmp(lim) > 0 {
-				*errs = append(*errs, field.Invalid(p, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
+				*errs = append(*errs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
 			}
 		} else if !IsOvercommitAllowed(k) {
-			*errs = append(*errs, field.Required(limPath.Child(string(k)), "Limit must be set for non overcommitable resources"))
+			*errs = append(*errs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
 		}
 		if IsHugePageResourceName(k) {
 			hugePages = true
+			validateHugePageValue(errs, k, q, p)
 		}
 		if k == api.ResourceCPU || k == api.ResourceMemory {
 			cpuOrMemory = true
@@ -165,6 +189,16 @@ func validateRequirements(errs *field.ErrorList, r *api.ResourceRequirements, pa
 	if hugePages && !cpuOrMemory {
 		*errs = append(*errs, field.Forbidden(path, "HugePages require cpu or memory"))
 	}
+}
+
+// validateHugePageValue checks that a huge page quantity is a whole
+// multiple of its page size, as the API server does on create.
+func validateHugePageValue(errs *field.ErrorList, k api.ResourceName, q Quantity, path *field.Path) {
+	size, err := ParseQuantity(strings.TrimPrefix(string(k), api.ResourceHugePagesPrefix))
+	if err == nil && size.Sign() > 0 && size.MilliValue()%1000 == 0 && q.Value()%size.Value() == 0 {
+		return
+	}
+	*errs = append(*errs, field.Invalid(path, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
 }
 
 func validateResourceName(errs *field.ErrorList, k api.ResourceName, path *field.Path, podLevel bool) {
@@ -207,10 +241,10 @@ func validateQuantity(errs *field.ErrorList, k api.ResourceName, q Quantity, pat
 }
 
 // validatePodLevelConsistency checks pod-level resources against the
-// containers' (validatePodResourceConsistency upstream).
-func validatePodLevelConsistency(errs *field.ErrorList, pod *api.Pod) {
+// containers' (validatePodResourceConsistency upstream); path is
+// spec.resources.
+func validatePodLevelConsistency(errs *field.ErrorList, pod *api.Pod, path *field.Path) {
 	r := pod.Spec.Resources
-	spec := field.NewPath("spec")
 	ctrReqs := AggregateContainerRequests(pod, PodResourcesOptions{})
 	for _, k := range ResourceNames(ctrReqs) {
 		podReq, ok := r.Requests[k]
@@ -218,7 +252,7 @@ func validatePodLevelConsistency(errs *field.ErrorList, pod *api.Pod) {
 			continue
 		}
 		if c := ctrReqs[k]; c.Cmp(podReq) > 0 {
-			*errs = append(*errs, field.Invalid(spec.Child("resources", "requests", string(k)), podReq.String(), "must be greater than or equal to aggregate container requests of "+c.String()))
+			*errs = append(*errs, field.Invalid(path.Child("requests").Key(string(k)), podReq.String(), "must be greater than or equal to aggregate container requests of "+c.String()))
 		}
 	}
 	ctrLims := AggregateContainerLimits(pod, PodResourcesOptions{})
@@ -231,7 +265,7 @@ func validatePodLevelConsistency(errs *field.ErrorList, pod *api.Pod) {
 			continue
 		}
 		if c := ctrLims[k]; c.Cmp(podLim) > 0 {
-			*errs = append(*errs, field.Invalid(spec.Child("resources", "limits", string(k)), podLim.String(), "must be greater than or equal to aggregate container limits of "+c.String()))
+			*errs = append(*errs, field.Invalid(path.Child("limits").Key(string(k)), podLim.String(), "must be greater than or equal to aggregate container limits of "+c.String()))
 		}
 	}
 	for i := range pod.Spec.Containers {
@@ -241,8 +275,9 @@ func validatePodLevelConsistency(errs *field.ErrorList, pod *api.Pod) {
 			if !ok {
 				continue
 			}
+			// Upstream's path puts the resource key before "limits".
 			if l := c.Resources.Limits[k]; l.Cmp(podLim) > 0 {
-				*errs = append(*errs, field.Invalid(spec.Child("containers").Index(i).Child("resources", "limits", string(k)), l.String(), "must be less than or equal to pod limits of "+podLim.String()))
+				*errs = append(*errs, field.Invalid(path.Child("containers").Index(i).Key(string(k)).Child("limits"), l.String(), "must be less than or equal to pod limits of "+podLim.String()))
 			}
 		}
 	}

@@ -34,6 +34,20 @@
 // (SchedulingGates) and parks unschedulable pods until a cluster change
 // one of their rejecting plugins cares about.
 //
+// A pod that fits nowhere goes to the profile's PostFilter plugins:
+// DefaultPreemption (package preemption) nominates a node and names the
+// victims (Result.PostFilterResult; the FitError's message ends with the
+// PostFilter message). Schedule only reports it; RunQueue and Simulate
+// act on it as the preemption executor and the API server would: the
+// victims leave the snapshot, the pod is nominated (and pods of lower
+// priority nominated to that node lose their nomination), and the pod is
+// retried on the nominated node first (Placement.Preemptions lists each
+// preemption). Other cycles' filters count nominated pods of equal or
+// higher priority on their nodes. Drain and TaintNode are what-ifs over
+// evictions: a drain through the eviction API's PodDisruptionBudget
+// checks, and NoExecute taints over time; both schedule the evicted
+// pods' replacements.
+//
 // Plugins are looked up by name in a framework.Registry: DefaultRegistry
 // has the plugins this build implements; plugins of the default profile
 // it lacks are reported in Result.NotEvaluated.

@@ -66,7 +66,7 @@ func ExampleScheduler_Schedule() {
 	}
 	// Output:
 	// web -> node-c
-	// batch: 0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu.
+	// batch: 0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.
 }
 
 // preferSpot is a Score plugin favouring spot nodes.

@@ -43,5 +43,5 @@ func ExampleScheduler_Schedule_podAntiAffinity() {
 	// Output:
 	// web-0 -> node-a
 	// web-1 -> node-b
-	// web-2 0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules.
+	// web-2 0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.
 }

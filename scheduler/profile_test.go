@@ -49,7 +49,7 @@ func TestDefaultProfile(t *testing.T) {
 		t.Errorf("NotEvaluated %v, want %v", p.NotEvaluated(), notEvaluated)
 	}
 	weights := map[string]int64{"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1, "PodTopologySpread": 2,
-		"InterPodAffinity": 2, "DynamicResources": 2, "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
+		"InterPodAffinity": 2, "DynamicResources": 2, "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1, "VolumeBinding": 1}
 	for _, name := range p.ListPlugins()["Score"] {
 		if p.ScoreWeight(name) != weights[name] {
 			t.Errorf("%s weight %d, want %d", name, p.ScoreWeight(name), weights[name])
@@ -138,7 +138,7 @@ func TestDefaultProfileFitError(t *testing.T) {
 	pod := benchPods(3)[2] // 1 cpu
 	_, err = s.Schedule(context.Background(), pod)
 	var fe *FitError
-	if !errors.As(err, &fe) || err.Error() != "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint(s)." {
+	if !errors.As(err, &fe) || err.Error() != "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint(s). preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling." {
 		t.Fatalf("err = %v", err)
 	}
 	if got := fe.Diagnosis.SortedUnschedulablePlugins(); !slices.Equal(got, []string{"NodeResourcesFit", "TaintToleration"}) {

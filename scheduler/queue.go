@@ -68,6 +68,10 @@ type entry struct {
 	node    string
 	err     error
 	result  Result
+	// preemptions are the preemptions the pod's cycles made;
+	// preemptedBy is the pod whose preemption evicted this one.
+	preemptions []Preemption
+	preemptedBy *api.Pod
 }
 
 // queue is kube-scheduler's scheduling queue without time: an active
@@ -200,8 +204,11 @@ func (q *queue) nominate(e *entry, node string) {
 	pod := *e.qpi.Pod
 	pod.Status.NominatedNodeName = node
 	e.qpi.Pod = &pod
-	e.pi = cluster.NewPodInfo(&pod)
-	q.nominated.add(e.pi)
+	e.pi = nil
+	if node != "" {
+		e.pi = cluster.NewPodInfo(&pod)
+		q.nominated.add(e.pi)
+	}
 }
 
 // moveOnEvent moves the parked pods that ev may make schedulable back to

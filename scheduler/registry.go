@@ -4,6 +4,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/predicates"
+	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/priorities"
 )
 
@@ -21,9 +22,30 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeResourcesFit, priorities.NewNodeResourcesFit),
 		config.NodeAffinityName: framework.CombineFactories(config.NodeAffinityName,
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
+		config.PodTopologySpreadName: framework.CombineFactories(config.PodTopologySpreadName,
+			predicates.NewPodTopologySpread, priorities.NewPodTopologySpread),
 		config.InterPodAffinityName: framework.CombineFactories(config.InterPodAffinityName,
 			predicates.NewInterPodAffinity, priorities.NewInterPodAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
+		config.VolumeBindingName: framework.CombineFactories(config.VolumeBindingName,
+			predicates.NewVolumeBinding, priorities.NewVolumeBinding),
+		config.VolumeRestrictionsName:   predicates.NewVolumeRestrictions,
+		config.NodeVolumeLimitsName:     predicates.NewNodeVolumeLimits,
+		config.VolumeZoneName:           predicates.NewVolumeZone,
+		config.NodeDeclaredFeaturesName: predicates.NewNodeDeclaredFeatures,
+		config.DefaultPreemptionName:    preemption.New,
+
+		// Optional: removed upstream, enabled by a Policy or a profile.
+		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,
+			predicates.NewNodeLabel, priorities.NewNodeLabel),
+		config.ServiceAffinityName: framework.CombineFactories(config.ServiceAffinityName,
+			predicates.NewServiceAffinity, priorities.NewServiceAffinity),
+		config.NodePreferAvoidPodsName:     priorities.NewNodePreferAvoidPods,
+		config.EqualPriorityName:           priorities.NewEqualPriority,
+		config.SelectorSpreadName:          priorities.NewSelectorSpread,
+		config.CheckNodeMemoryPressureName: predicates.NewCheckNodeMemoryPressure,
+		config.CheckNodeDiskPressureName:   predicates.NewCheckNodeDiskPressure,
+		config.CheckNodePIDPressureName:    predicates.NewCheckNodePIDPressure,
 	}
 }

@@ -291,6 +291,12 @@ type Result struct {
 	// NominatedNode is the node PostFilter (preemption) nominated when
 	// the pod fits nowhere.
 	NominatedNode string
+	// PostFilterResult is what PostFilter (preemption) returned when the
+	// pod fits nowhere: the nominated node, the victims to evict and how
+	// many PodDisruptionBudgets their evictions violate; an empty node
+	// clears the pod's nomination, and nil (no PostFilter plugin, or an
+	// ineligible pod) leaves it as it is.
+	PostFilterResult *framework.PostFilterResult
 	// Scores are every score plugin's raw, normalised and weighted score
 	// of each feasible node, in filtering order, with diagnosis only.
 	// Empty when a single node was feasible: kube-scheduler does not
@@ -343,6 +349,7 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod, diagnose bool) (
 			fe.Diagnosis.PostFilterMsg = st.Message()
 			if r != nil {
 				res.NominatedNode = r.NominatedNodeName
+				res.PostFilterResult = r
 			}
 		}
 		return res, err

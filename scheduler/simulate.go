@@ -7,6 +7,8 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/predicates"
 )
 
 // Placement is where a pod went, or why it did not.
@@ -24,19 +26,31 @@ type Placement struct {
 	Attempts int
 	// Result is the last cycle's result.
 	Result Result
+	// Preemptions are the preemptions the pod's cycles made, in order:
+	// each evicted its victims from the snapshot and nominated the pod.
+	Preemptions []Preemption
+	// PreemptedBy is the pod whose preemption evicted this one after it
+	// was placed (Node is then empty); nil if none did.
+	PreemptedBy *api.Pod
 }
 
 func (e *entry) placement() Placement {
-	return Placement{Pod: e.qpi.Pod, Node: e.node, Err: e.err, Attempts: e.qpi.Attempts, Result: e.result}
+	return Placement{Pod: e.qpi.Pod, Node: e.node, Err: e.err, Attempts: e.qpi.Attempts, Result: e.result,
+		Preemptions: e.preemptions, PreemptedBy: e.preemptedBy}
 }
 
 // Assume adds pod to node in the snapshot, as kube-scheduler's assume and
 // DefaultBinder do, so that the next decisions see it, and moves parked
-// pods that a new pod on a node may help back to the active queue. The
-// pod object is not modified.
+// pods that a new pod on a node may help back to the active queue. If
+// the pod's profile has VolumeBinding, the volumes and provisioning its
+// claims get on the node are assumed too (see assumeVolumes). The pod
+// object is not modified.
 func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.assumeVolumes(pod, node); err != nil {
+		return err
+	}
 	if err := s.snapshot.AssumePod(pod, node); err != nil {
 		return err
 	}
@@ -46,6 +60,26 @@ func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	}
 	s.q.moveOnEvent(framework.AssignedPodAdd)
 	return nil
+}
+
+// assumeVolumes is VolumeBinding's Reserve in a simulation: when the
+// pod's profile has VolumeBinding, the available volumes chosen for the
+// pod's WaitForFirstConsumer claims on node are marked as bound to them
+// in the snapshot, and the claims to provision get the selected-node
+// annotation (predicates.AssumePodVolumes), so that later pods see them
+// taken. A pod without claims costs a pass over its volumes.
+func (s *Scheduler) assumeVolumes(pod *api.Pod, node string) error {
+	if !predicates.HasPVCs(pod) {
+		return nil
+	}
+	prof, err := s.profileFor(pod)
+	if err != nil {
+		return nil
+	}
+	if _, ok := prof.Plugin(config.VolumeBindingName); !ok {
+		return nil
+	}
+	return predicates.AssumePodVolumes(s.snapshot, pod, node)
 }
 
 // AddNode adds a node to the snapshot and requeues the parked pods a new
@@ -182,6 +216,9 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 		pod := e.qpi.Pod
 		res, err := s.schedule(ctx, pod, s.diagnose)
 		if err == nil {
+			err = s.assumeVolumes(pod, res.Node)
+		}
+		if err == nil {
 			err = s.snapshot.AssumePod(pod, res.Node)
 		}
 		if err == nil {
@@ -208,8 +245,12 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 			}
 		}
 		q.park(e, plugins, err, res)
-		if res.NominatedNode != "" {
-			q.nominate(e, res.NominatedNode)
+		p, perr := s.preempt(q, e, res.PostFilterResult)
+		if perr != nil {
+			return placed, perr
+		}
+		if p != nil {
+			e.preemptions = append(e.preemptions, *p)
 		}
 	}
 }

@@ -14,5 +14,9 @@
 // functions use the default, under which such tolerations tolerate
 // nothing.
 //
+// WithConditionTaints gives a node's taints as the node lifecycle
+// controller sets them from its conditions (not-ready, unreachable,
+// pressure and cordon taints).
+//
 // Matching functions do not allocate and nothing panics on bad input.
 package taints

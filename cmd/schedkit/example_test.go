@@ -1,10 +1,13 @@
 package main
 
 import (
+	"io"
 	"os"
+	"strings"
 )
 
-// The README's main command, on a two-node cluster.
+// Explaining one pending pod on a two-node cluster read from standard
+// input: the node too small says why, the other is chosen with its scores.
 func Example() {
 	manifests := `
 kind: Node
@@ -19,15 +22,13 @@ kind: Pod
 metadata: {name: web, namespace: default}
 spec: {containers: [{name: c, resources: {requests: {cpu: "4"}}}]}
 `
-	f, _ := os.CreateTemp("", "example-*.yaml")
-	defer os.Remove(f.Name())
-	f.WriteString(manifests)
-	f.Close()
-	run([]string{"simulate", "-f", f.Name()}, nil, os.Stdout)
+	run([]string{"explain", "-f", "-"}, strings.NewReader(manifests), os.Stdout, io.Discard)
 	// Output:
-	// cluster: 2 nodes, 0 bound pods; scheduling 1 pending pods
-	// plugins of the default profile not in this build (not evaluated): VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread, DynamicResources, DefaultPreemption, NodeDeclaredFeatures
+	// default/web → big (tied: big)
+	//   warning: one feasible node: kube-scheduler does not score then
+	//   NODE   VERDICT                       TOTAL  REASONS
+	//   big    chosen                        -
+	//   small  UnschedulableAndUnresolvable  -      NodeResourcesFit: Insufficient cpu
 	//
-	// POD          PRIORITY  NODE  FEASIBLE  REASON
-	// default/web  0         big   1/2
+	// 1 pod(s): 1 placed, 0 unschedulable, 0 preempting, 0 gated, 0 unverified; 2 node(s)
 }

@@ -1,232 +1,52 @@
-// Command schedkit schedules the pending pods of a cluster described by
-// Kubernetes manifests and explains each decision, with kube-scheduler's
-// default profile.
+// Command schedkit answers, from Kubernetes manifests or a cluster dump,
+// what kube-scheduler v1.37.2 would do and why: where each pending pod
+// lands, every node's verdict, every score, the fit error kubectl describe
+// shows, how much more fits, what a configuration change or a drain would
+// change.
 //
 // Usage:
 //
-//	schedkit simulate -f cluster.yaml [-f more.yaml] [-percentage 0] [-ties upstream|random] [-seed 1] [-explain] [-json]
+//	schedkit explain  -f DUMP [-f MORE]... [--config FILE] [--independent] [--pod NS/NAME] [-o table|wide|json|yaml] [--top N] [--html FILE] [--strict]
+//	schedkit simulate -f DUMP... [--config FILE] [-o table|json|yaml] [--strict]
+//	schedkit describe -f DUMP... [-o table|json|yaml]
+//	schedkit capacity -f DUMP... --pod FILE [--pod FILE]... [-o table|json|yaml]
+//	schedkit compare  -f DUMP... --config A [--config B] [-o table|json|yaml]
+//	schedkit drain    -f DUMP... NODE... [-o table|json|yaml]
+//	schedkit version
 //
-// Nodes and the pods bound to them (spec.nodeName set) form the cluster;
-// pods without spec.nodeName are admitted as the API server would
-// (defaulting, priority classes, LimitRanges) and scheduled in queue order
-// (priority, then arrival), each placement seen by the next decision.
+// -f takes files, folders (with -R, their subfolders), comma lists and "-"
+// for standard input, as kubectl does. Nodes and the pods bound to them
+// (spec.nodeName set) form the cluster; pods without spec.nodeName are
+// pending: new ones are admitted as the API server would (defaulting,
+// PriorityClasses, LimitRanges) and all are scheduled in queue order
+// (priority, then reading order).
+//
+// Exit codes: 0 done; 1 some pod is unschedulable (explain, simulate,
+// drain) or, with --strict, some decision is unverified; 2 bad input or
+// bad usage, with an error naming the file, line, document and field.
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
-	"text/tabwriter"
-
-	"github.com/schedkit/schedkit/admission"
-	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/scheduler"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "schedkit:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `usage: schedkit simulate -f FILE [-f FILE ...] [-percentage P] [-ties upstream|random] [-seed N] [-explain] [-json]
-
-Schedules the pending pods of the manifests (YAML or JSON; "-" is stdin)
-with kube-scheduler v1.37's default profile and prints where each landed
-and why.`
-
-type fileList []string
-
-func (f *fileList) String() string     { return strings.Join(*f, ",") }
-func (f *fileList) Set(s string) error { *f = append(*f, s); return nil }
-
-func run(args []string, stdin io.Reader, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "simulate" {
-		return errors.New(usage)
-	}
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var files fileList
-	fs.Var(&files, "f", "manifest file (repeatable; - for stdin)")
-	ties := fs.String("ties", "upstream", "how ties between equally scored nodes are broken: upstream (kube-scheduler v1.37's deterministic order) or random (seeded)")
-	seed := fs.Uint64("seed", 1, "seed for -ties random")
-	pct := fs.Int("percentage", 0, "percentageOfNodesToScore (0 = kube-scheduler's adaptive default, 100 = all nodes)")
-	explain := fs.Bool("explain", false, "print every plugin's score of the best nodes for each placement")
-	asJSON := fs.Bool("json", false, "print placements as JSON")
-	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%v\n%s", err, usage)
-	}
-	if len(files) == 0 {
-		return errors.New("simulate: no manifests given (-f)\n" + usage)
-	}
-	if *pct < 0 || *pct > 100 {
-		return fmt.Errorf("simulate: -percentage %d: must be between 0 and 100", *pct)
-	}
-	var tb scheduler.TieBreak
-	switch *ties {
-	case "upstream":
-		tb = scheduler.TieBreakUpstream
-	case "random":
-		tb = scheduler.TieBreakRandom
-	default:
-		return fmt.Errorf("simulate: -ties %q: want upstream or random", *ties)
-	}
-	objs, err := readManifests(files, stdin)
-	if err != nil {
-		return err
-	}
-	return simulate(objs, tb, *seed, int32(*pct), *explain, *asJSON, stdout)
+// run runs the command line args and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr)}
+	return e.main(args)
 }
 
-func simulate(objs *objects, tb scheduler.TieBreak, seed uint64, pct int32, explain, asJSON bool, out io.Writer) error {
-	var bound, pending []*api.Pod
-	for _, p := range objs.Pods {
-		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
-			continue
-		}
-		if p.Spec.NodeName != "" {
-			a, err := admission.Admit(p, admission.Objects{PriorityClasses: objs.PriorityClasses})
-			if err != nil {
-				return err
-			}
-			bound = append(bound, a)
-			continue
-		}
-		a, err := admission.Admit(p, admission.Objects{PriorityClasses: objs.PriorityClasses, LimitRanges: objs.LimitRanges})
-		if err != nil {
-			return err
-		}
-		pending = append(pending, a)
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
 	}
-	snap, err := cluster.NewSnapshot(objs.Nodes, bound)
-	if err != nil {
-		return err
-	}
-	opts := []scheduler.Option{scheduler.WithTieBreak(tb), scheduler.WithSeed(seed), scheduler.WithPercentageOfNodesToScore(pct), scheduler.WithDiagnosis(explain || asJSON)}
-	s, err := scheduler.New(snap, opts...)
-	if err != nil {
-		return err
-	}
-	placements, err := s.Simulate(context.Background(), pending)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return writeJSON(out, placements)
-	}
-	fmt.Fprintf(out, "cluster: %d nodes, %d bound pods; scheduling %d pending pods\n", len(objs.Nodes), len(bound), len(pending))
-	if tb == scheduler.TieBreakRandom {
-		fmt.Fprintf(out, "ties broken at random, seed %d\n", seed)
-	}
-	if len(objs.Skipped) > 0 {
-		var kinds []string
-		for k, n := range objs.Skipped {
-			kinds = append(kinds, fmt.Sprintf("%s×%d", k, n))
-		}
-		sort.Strings(kinds)
-		fmt.Fprintf(out, "ignored kinds: %s\n", strings.Join(kinds, ", "))
-	}
-	if len(placements) > 0 {
-		if nn := placements[0].Result.NotEvaluated; len(nn) > 0 {
-			fmt.Fprintf(out, "plugins of the default profile not in this build (not evaluated): %s\n", strings.Join(nn, ", "))
-		}
-	}
-	fmt.Fprintln(out)
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POD\tPRIORITY\tNODE\tFEASIBLE\tREASON")
-	for _, pl := range placements {
-		node, reason := pl.Node, ""
-		feasible, evaluated := pl.Result.FeasibleNodes, pl.Result.EvaluatedNodes
-		if node == "" {
-			node = "-"
-			if pl.Err != nil {
-				reason = pl.Err.Error()
-			}
-			var fit *scheduler.FitError
-			if errors.As(pl.Err, &fit) {
-				feasible, evaluated = 0, fit.NumAllNodes
-			}
-		}
-		fmt.Fprintf(tw, "%s/%s\t%d\t%s\t%d/%d\t%s\n", pl.Pod.Namespace, pl.Pod.Name, priority(pl.Pod), node, feasible, evaluated, reason)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if explain {
-		for _, pl := range placements {
-			if pl.Node == "" || len(pl.Result.Scores) == 0 {
-				continue
-			}
-			fmt.Fprintf(out, "\n%s/%s → %s\n", pl.Pod.Namespace, pl.Pod.Name, pl.Node)
-			explainScores(out, pl.Result)
-		}
-	}
-	return nil
-}
-
-func priority(p *api.Pod) int32 {
-	if p.Spec.Priority != nil {
-		return *p.Spec.Priority
-	}
-	return 0
-}
-
-// explainScores prints the weighted score of each plugin for the best
-// nodes, highest total first.
-func explainScores(out io.Writer, r scheduler.Result) {
-	scores := append(r.Scores[:0:0], r.Scores...)
-	sort.SliceStable(scores, func(i, j int) bool { return scores[i].TotalScore > scores[j].TotalScore })
-	if len(scores) > 5 {
-		scores = scores[:5]
-	}
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	header := []string{"  NODE", "TOTAL"}
-	for _, ps := range scores[0].Scores {
-		header = append(header, ps.Name)
-	}
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, ns := range scores {
-		row := []string{"  " + ns.Name, fmt.Sprint(ns.TotalScore)}
-		for _, ps := range ns.Scores {
-			row = append(row, fmt.Sprint(ps.Score))
-		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
-	}
-	tw.Flush()
-}
-
-type jsonPlacement struct {
-	Pod          string   `json:"pod"`
-	Node         string   `json:"node,omitempty"`
-	Error        string   `json:"error,omitempty"`
-	Feasible     int      `json:"feasibleNodes"`
-	Evaluated    int      `json:"evaluatedNodes"`
-	NotEvaluated []string `json:"notEvaluatedPlugins,omitempty"`
-	Scores       any      `json:"scores,omitempty"`
-}
-
-func writeJSON(out io.Writer, placements []scheduler.Placement) error {
-	res := make([]jsonPlacement, 0, len(placements))
-	for _, pl := range placements {
-		jp := jsonPlacement{Pod: pl.Pod.Namespace + "/" + pl.Pod.Name, Node: pl.Node, Feasible: pl.Result.FeasibleNodes,
-			Evaluated: pl.Result.EvaluatedNodes, NotEvaluated: pl.Result.NotEvaluated}
-		if pl.Err != nil {
-			jp.Error = pl.Err.Error()
-		}
-		if len(pl.Result.Scores) > 0 {
-			jp.Scores = pl.Result.Scores
-		}
-		res = append(res, jp)
-	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(res)
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -265,29 +265,46 @@ func TestArgsFrom(t *testing.T) {
 	// modified.
 	in := &NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: MostAllocated, Resources: []ResourceSpec{{Name: "cpu"}}}}
 	for _, args := range []any{nil, (*NodeResourcesFitArgs)(nil), *in, in} {
-		got, err := NodeResourcesFitArgsFrom(args)
+		got, err := ArgsFrom[NodeResourcesFitArgs](args)
 		if err != nil || got.ScoringStrategy == nil || got.ScoringStrategy.Resources[0].Weight != 1 {
 			t.Errorf("%T: got %+v, %v", args, got, err)
 		}
 	}
 	if in.ScoringStrategy.Resources[0].Weight != 0 {
-		t.Error("NodeResourcesFitArgsFrom modified its argument")
+		t.Error("ArgsFrom modified its argument")
 	}
-	if _, err := NodeResourcesFitArgsFrom(&NodeResourcesBalancedAllocationArgs{}); err == nil ||
+	if _, err := ArgsFrom[NodeResourcesFitArgs](&NodeResourcesBalancedAllocationArgs{}); err == nil ||
 		err.Error() != "want args to be of type NodeResourcesFitArgs, got *config.NodeResourcesBalancedAllocationArgs" {
 		t.Errorf("wrong type: %v", err)
 	}
-	if _, err := NodeResourcesFitArgsFrom(NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: "X"}}); err == nil {
+	if _, err := ArgsFrom[NodeResourcesFitArgs](NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: "X"}}); err == nil {
 		t.Error("invalid args accepted")
 	}
 	for _, args := range []any{nil, NodeResourcesBalancedAllocationArgs{}, &NodeResourcesBalancedAllocationArgs{Resources: []ResourceSpec{{Name: "cpu"}}}} {
-		if _, err := NodeResourcesBalancedAllocationArgsFrom(args); err != nil {
+		if _, err := ArgsFrom[NodeResourcesBalancedAllocationArgs](args); err != nil {
 			t.Errorf("%T: %v", args, err)
 		}
 	}
-	if _, err := NodeResourcesBalancedAllocationArgsFrom(1); err == nil ||
+	if _, err := ArgsFrom[NodeResourcesBalancedAllocationArgs](1); err == nil ||
 		err.Error() != "want args to be of type NodeResourcesBalancedAllocationArgs, got int" {
 		t.Errorf("wrong type: %v", err)
+	}
+	// Args as a document decodes them (the issue's
+	// "want args to be of type NodeResourcesFitArgs, got map[string]interface {}").
+	decoded := []any{
+		map[string]any{"scoringStrategy": map[string]any{"type": "MostAllocated"}},
+		json.RawMessage(`{"scoringStrategy":{"type":"MostAllocated"}}`),
+		[]byte("scoringStrategy:\n  type: MostAllocated\n"),
+	}
+	for _, args := range decoded {
+		got, err := ArgsFrom[NodeResourcesFitArgs](args)
+		if err != nil || got.ScoringStrategy.Type != MostAllocated || len(got.ScoringStrategy.Resources) != 2 {
+			t.Errorf("%T: got %+v, %v", args, got, err)
+		}
+	}
+	_, err := ArgsFrom[NodeResourcesFitArgs](map[string]any{"scoringStrategy": map[string]any{"typo": "MostAllocated"}})
+	if want := `strict decoding error: unknown field "scoringStrategy.typo"`; err == nil || err.Error() != want {
+		t.Errorf("unknown field: got %v, want %s", err, want)
 	}
 }
 

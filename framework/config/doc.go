@@ -11,7 +11,8 @@
 // ErrorList, printed like Kubernetes' aggregate error).
 //
 // The plugin factories in packages predicates and priorities accept nil
-// (all defaults), a value or a pointer of the plugin's argument type; the
-// ...From helpers here do that conversion for them: they default a copy and
-// validate it.
+// (all defaults), a value or a pointer of the plugin's argument type, or
+// the args as a document decodes them (json.RawMessage, YAML or JSON
+// bytes, map[string]any); ArgsFrom does that conversion for them: it
+// decodes strictly or copies, defaults and validates.
 package config

@@ -80,28 +80,10 @@ func (a *InterPodAffinityArgs) Validate() error {
 }
 
 // InterPodAffinityArgsFrom converts a plugin factory's args to
-// InterPodAffinityArgs, as NodeResourcesFitArgsFrom does; any other type
-// is an error worded as upstream's ("want args to be of type
+// InterPodAffinityArgs, as ArgsFrom does (nil for defaults, a value or a
+// pointer, or JSON decoded strictly; defaulted and validated); any other
+// type is an error worded as upstream's ("want args to be of type
 // InterPodAffinityArgs, got T").
 func InterPodAffinityArgsFrom(args any) (*InterPodAffinityArgs, error) {
-	var a *InterPodAffinityArgs
-	switch v := args.(type) {
-	case nil:
-		a = &InterPodAffinityArgs{}
-	case *InterPodAffinityArgs:
-		if v == nil {
-			a = &InterPodAffinityArgs{}
-		} else {
-			a = v.DeepCopy()
-		}
-	case InterPodAffinityArgs:
-		a = v.DeepCopy()
-	default:
-		return nil, fmt.Errorf("want args to be of type InterPodAffinityArgs, got %T", args)
-	}
-	a.SetDefaults()
-	if err := a.Validate(); err != nil {
-		return nil, err
-	}
-	return a, nil
+	return ArgsFrom[InterPodAffinityArgs](args)
 }

@@ -11,6 +11,7 @@ const (
 	ImageLocalityName                   = "ImageLocality"
 	InterPodAffinityName                = "InterPodAffinity"
 	NodeAffinityName                    = "NodeAffinity"
+	NodeDeclaredFeaturesName            = "NodeDeclaredFeatures"
 	NodeNameName                        = "NodeName"
 	NodePortsName                       = "NodePorts"
 	NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
@@ -24,3 +25,8 @@ const (
 	VolumeRestrictionsName              = "VolumeRestrictions"
 	VolumeZoneName                      = "VolumeZone"
 )
+
+// SelectorSpreadName names the optional SelectorSpread plugin: a
+// kube-scheduler plugin until v1.26 (removed in v1.27), registered by
+// schedkit with its last semantics but not in the default profile.
+const SelectorSpreadName = "SelectorSpread"

@@ -50,11 +50,11 @@ func TestValidateNodeAffinityArgs(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NodeAffinityArgsFrom(3); err == nil || err.Error() != "args are not of type NodeAffinityArgs, got int" {
+	if _, err := ArgsFrom[NodeAffinityArgs](3); err == nil || err.Error() != "args are not of type NodeAffinityArgs, got int" {
 		t.Errorf("wrong type: %v", err)
 	}
 	for _, args := range []any{nil, NodeAffinityArgs{}, &NodeAffinityArgs{}} {
-		if _, err := NodeAffinityArgsFrom(args); err != nil {
+		if _, err := ArgsFrom[NodeAffinityArgs](args); err != nil {
 			t.Errorf("%T: %v", args, err)
 		}
 	}

@@ -33,6 +33,8 @@ var rank = map[string]int{
 	"priorities":           70,
 	"preemption":           80,
 	"scheduler":            90,
+	"manifest":             95, // files → objects → snapshot + pending pods; above scheduler, below commands
+	"schedconfig":          95, // configuration files → scheduler options
 	"cmd":                  100,
 	"examples":             100,
 	"internal":             100,

@@ -25,6 +25,7 @@ const (
 	KindNodeAffinity  = "nodeaffinity"
 	KindLabelSelector = "labelselector"
 	KindPlugins       = "plugins"
+	KindResourceQuota = "resourcequota"
 )
 
 var evaluators = map[string]func(json.RawMessage) (any, error){
@@ -35,6 +36,7 @@ var evaluators = map[string]func(json.RawMessage) (any, error){
 	KindNodeAffinity:  decodeEval(EvalNodeAffinity),
 	KindLabelSelector: decodeEval(EvalLabelSelector),
 	KindPlugins:       decodeEval(EvalPlugins),
+	KindResourceQuota: decodeEval(EvalResourceQuota),
 }
 
 func decodeEval[In, Out any](f func(*In) Out) func(json.RawMessage) (any, error) {
@@ -330,6 +332,24 @@ type LimitRangeAnswer struct {
 	Containers     []ContainerResources `json:"containers,omitempty"`
 	InitContainers []ContainerResources `json:"initContainers,omitempty"`
 	Annotation     string               `json:"annotation,omitempty"`
+	// Text is the rejection as the API server prints it (`pods "p" is
+	// forbidden: [a, b]`), given when the violated LimitRange bounds at
+	// most one resource per min, max and ratio of each item, so that
+	// upstream's order of messages does not depend on Go's map order.
+	Text string `json:"text,omitempty"`
+}
+
+// LimitRangeTextComparable reports whether the messages of a violation
+// of lr come in an order upstream fixes: each item's min, max and
+// maxLimitRequestRatio name at most one resource (upstream walks each as
+// a Go map).
+func LimitRangeTextComparable(lr *api.LimitRange) bool {
+	for _, it := range lr.Spec.Limits {
+		if len(it.Min) > 1 || len(it.Max) > 1 || len(it.MaxLimitRequestRatio) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 func lrKey(lr *api.LimitRange) string {
@@ -422,6 +442,9 @@ func EvalLimitRange(in *LimitRangeInput) LimitRangeAnswer {
 			if index[e.LimitRange] == first {
 				a.Errors = append(a.Errors, e.Message)
 			}
+		}
+		if LimitRangeTextComparable(&in.LimitRanges[first]) {
+			a.Text = err.Error()
 		}
 	}
 	a.Errors = SortedUnique(a.Errors)

@@ -28,6 +28,11 @@ type PluginsInput struct {
 	Pods    []*api.Pod  `json:"pods,omitempty"`
 	Pod     *api.Pod    `json:"pod"`
 	Plugins []PluginRef `json:"plugins"`
+	// Objects are the storage objects the plugins look up.
+	Objects *Objects `json:"objects,omitempty"`
+	// Workloads are the objects PodTopologySpread's default constraints
+	// read (Services, ReplicaSets, StatefulSets, ReplicationControllers).
+	Workloads Workloads `json:"workloads,omitzero"`
 	// Namespaces are the cluster's Namespace objects (InterPodAffinity
 	// reads their labels).
 	Namespaces []*api.Namespace `json:"namespaces,omitempty"`
@@ -88,21 +93,6 @@ type handle struct{ s *cluster.Snapshot }
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s }
 
-// snapshot builds the input's snapshot: its nodes, pods and Namespace
-// objects.
-func (in *PluginsInput) snapshot() (*cluster.Snapshot, error) {
-	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
-	if err != nil {
-		return nil, err
-	}
-	for _, ns := range in.Namespaces {
-		if err := snap.AddObject(ns); err != nil {
-			return nil, err
-		}
-	}
-	return snap, nil
-}
-
 func statusAnswer(s *framework.Status) StatusAnswer {
 	return StatusAnswer{Code: s.Code().String(), Reasons: SortScalarReasons(s.Reasons()), Plugin: s.Plugin()}
 }
@@ -151,7 +141,7 @@ func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, e
 // EvalPlugins is schedkit's answer for a plugins input.
 func EvalPlugins(in *PluginsInput) PluginsAnswer {
 	var a PluginsAnswer
-	snap, err := in.snapshot()
+	snap, err := newSnapshot(in)
 	if err != nil {
 		a.Err = err.Error()
 		return a
@@ -195,7 +185,9 @@ func RunCycle(prof *framework.Profile, nodes []*cluster.NodeInfo, pod *api.Pod) 
 		}
 		st := prof.RunFilterPlugins(ctx, state, pod, ni)
 		if st.IsError() {
-			a.Err, a.Stage = st.Message(), "Filter"
+			// Which nodes were filtered before the error depends on
+			// the order nodes are visited in: report only the error.
+			a.Err, a.Stage, a.Filter = st.Message(), "Filter", nil
 			return a
 		}
 		a.Filter[ni.Name()] = statusAnswer(st)
@@ -252,7 +244,7 @@ func init() { evaluators[KindSchedule] = decodeEval(EvalSchedule) }
 // EvalSchedule is schedkit's answer for a schedule input (a PluginsInput).
 func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 	var a ScheduleAnswer
-	snap, err := in.snapshot()
+	snap, err := newSnapshot(in)
 	if err != nil {
 		a.Err = err.Error()
 		return a

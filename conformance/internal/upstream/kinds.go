@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apiserver/pkg/admission"
 	resourcehelper "k8s.io/component-helpers/resource"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
@@ -177,6 +178,10 @@ func LimitRange(in *regression.LimitRangeInput) regression.LimitRangeAnswer {
 			continue
 		}
 		a.Violated = i
+		if regression.LimitRangeTextComparable(&in.LimitRanges[i]) {
+			attrs := admission.NewAttributesRecord(pod, nil, core.Kind("Pod").WithVersion("v1"), pod.Namespace, pod.Name, core.Resource("pods").WithVersion("v1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+			a.Text = admission.NewForbidden(attrs, err).Error()
+		}
 		var agg utilerrors.Aggregate
 		if errors.As(err, &agg) {
 			for _, e := range agg.Errors() {

@@ -9,7 +9,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/client-go/informers"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
@@ -24,8 +23,10 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeports"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeunschedulable"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/podtopologyspread"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 
@@ -52,10 +53,14 @@ var Plugins = []Plugin{
 	{nodeaffinity.Name, runtime.FactoryAdapter(fts, nodeaffinity.New)},
 	{nodeports.Name, runtime.FactoryAdapter(fts, nodeports.New)},
 	{noderesources.Name, runtime.FactoryAdapter(fts, noderesources.NewFit)},
+	{podtopologyspread.Name, runtime.FactoryAdapter(fts, podtopologyspread.New)},
 	{interpodaffinity.Name, runtime.FactoryAdapter(fts, interpodaffinity.New)},
+	{volumebinding.Name, runtime.FactoryAdapter(fts, volumebinding.New)},
 	{noderesources.BalancedAllocationName, runtime.FactoryAdapter(fts, noderesources.NewBalancedAllocation)},
 	{imagelocality.Name, imagelocality.New},
 }
+
+func init() { Plugins = append(Plugins, storagePlugins...) }
 
 // PluginNames lists the names of Plugins.
 func PluginNames() []string {
@@ -111,14 +116,14 @@ func NewFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins
 // NewFrameworkParallel is NewFramework with the given parallelism for
 // Filter (in Schedule) and Score.
 func NewFrameworkParallel(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
-	return NewFrameworkWith(ctx, nodes, pods, nil, plugins, parallelism)
+	return NewFrameworkObjects(ctx, nodes, pods, nil, plugins, parallelism)
 }
 
-// NewFrameworkWith is NewFrameworkParallel with Namespace objects, which
-// InterPodAffinity reads through a namespace lister: they are put in an
-// informer's store directly (the informer is never started, so no client
-// is needed).
-func NewFrameworkWith(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, namespaces []*v1.Namespace, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
+// NewFrameworkObjects is NewFrameworkParallel with cluster objects
+// (upstream's or schedkit's Services, ReplicaSets, volumes, claims, ...;
+// see InformerFactory and ConvertObjects) that plugins read through
+// informers' listers.
+func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, objects []any, plugins []regression.PluginRef, parallelism int) (*Framework, error) {
 	// The framework records plugin metrics; they must be registered.
 	metrics.Register()
 	reg := runtime.Registry{
@@ -157,18 +162,15 @@ func NewFrameworkWith(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, nam
 		}
 	}
 	snap := cache.NewSnapshot(pods, nodes)
-	factory := informers.NewSharedInformerFactory(nil, 0)
-	nsStore := factory.Core().V1().Namespaces().Informer().GetStore()
-	for _, ns := range namespaces {
-		if err := nsStore.Add(ns); err != nil {
-			return nil, err
-		}
+	cacheImageSizes(snap, nodes)
+	opts, err := ObjectOptions(ConvertObjects(objects))
+	if err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	f, err := runtime.NewFramework(ctx, reg, profile,
+	f, err := runtime.NewFramework(ctx, reg, profile, append(opts,
 		runtime.WithSnapshotSharedLister(snap),
-		runtime.WithInformerFactory(factory),
-		runtime.WithParallelism(parallelism))
+		runtime.WithParallelism(parallelism))...)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -221,7 +223,7 @@ func (f *Framework) RunCycle(ctx context.Context, nodes []fwk.NodeInfo, pod *v1.
 		}
 		st := f.FW.RunFilterPlugins(ctx, state, pod, ni)
 		if st.Code() == fwk.Error {
-			a.Err, a.Stage = st.Message(), "Filter"
+			a.Err, a.Stage, a.Filter = st.Message(), "Filter", nil
 			return a
 		}
 		a.Filter[ni.Node().Name] = statusAnswer(st)
@@ -272,14 +274,41 @@ func ConvertCluster(nodes []*api.Node, pods []*api.Pod) ([]*v1.Node, []*v1.Pod) 
 func PluginsCycle(in *regression.PluginsInput) regression.PluginsAnswer {
 	ctx := context.Background()
 	nodes, pods := ConvertCluster(in.Nodes, in.Pods)
-	var namespaces []*v1.Namespace
+	objects := append(ConvertStorage(in.Objects), ConvertWorkloads(&in.Workloads)...)
 	for _, ns := range in.Namespaces {
-		namespaces = append(namespaces, MustConvert[v1.Namespace](ns))
+		objects = append(objects, MustConvert[v1.Namespace](ns))
 	}
-	f, err := NewFrameworkWith(ctx, nodes, pods, namespaces, in.Plugins, 1)
+	f, err := NewFrameworkObjects(ctx, nodes, pods, objects, in.Plugins, 1)
 	if err != nil {
 		return regression.PluginsAnswer{Err: err.Error()}
 	}
 	defer f.Close()
 	return f.RunCycle(ctx, f.NodeInfos(), MustConvert[v1.Pod](in.Pod))
+}
+
+// cacheImageSizes gives every node's image states the size the
+// scheduler's cache takes (cacheImpl.addNodeImageStates): the size the
+// first node, in the order nodes are added, reports for the name.
+// cache.NewSnapshot, which builds a snapshot without the cache, takes
+// each node's own report instead.
+func cacheImageSizes(snap *cache.Snapshot, nodes []*v1.Node) {
+	first := map[string]int64{}
+	for _, n := range nodes {
+		for _, im := range n.Status.Images {
+			for _, name := range im.Names {
+				if _, ok := first[name]; !ok {
+					first[name] = im.SizeBytes
+				}
+			}
+		}
+	}
+	list, err := snap.NodeInfos().List()
+	if err != nil {
+		panic(err)
+	}
+	for _, ni := range list {
+		for name, st := range ni.GetImageStates() {
+			st.Size = first[name]
+		}
+	}
 }

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK            = 0 // done
+	exitUnschedulable = 1 // some pod unschedulable, or unverified with --strict
+	exitBadInput      = 2 // bad input or bad usage
+)
+
+// env is what a run reads and writes.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// terminal is set when stderr is a terminal: progress is shown then.
+	terminal bool
+}
+
+// usageError is bad usage: printed with the command's usage line, exit 2.
+type usageError struct {
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// inputError is bad input (a manifest, a configuration): exit 2.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+// command is one subcommand.
+type command struct {
+	name    string
+	args    string // positional arguments, for the usage line
+	short   string
+	long    string
+	example string
+	flags   func(fs *flag.FlagSet, o *options)
+	// run returns the exit code; an error is printed and exits 2.
+	run func(e *env, o *options, args []string) (int, error)
+}
+
+// options are every command's flags; each command registers those it
+// takes.
+type options struct {
+	files       listFlag
+	recursive   bool
+	noExpand    bool
+	configs     listFlag
+	output      string
+	html        string
+	strict      bool
+	top         int
+	independent bool
+	pod         string
+	podFiles    listFlag
+	ties        string
+	seed        uint64
+}
+
+// listFlag is a repeatable flag whose values may be comma lists.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for v := range strings.SplitSeq(s, ",") {
+		if v == "" {
+			return errors.New("empty path")
+		}
+		*l = append(*l, v)
+	}
+	return nil
+}
+
+func commands() []*command {
+	return []*command{explainCmd(), simulateCmd(), describeCmd(), capacityCmd(), compareCmd(), drainCmd(), versionCmd()}
+}
+
+const topUsage = `schedkit: what kube-scheduler v1.37.2 would do with your cluster, and why.
+
+Usage:
+  schedkit COMMAND [flags]
+
+Commands:
+%s
+Run "schedkit COMMAND --help" for a command's flags and an example.
+
+Exit codes: 0 done; 1 some pod unschedulable (explain, simulate, drain) or,
+with --strict, some decision unverified; 2 bad input or bad usage.
+`
+
+func (e *env) topUsage(w io.Writer) {
+	var b strings.Builder
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.short)
+	}
+	fmt.Fprintf(w, topUsage, b.String())
+}
+
+func (e *env) main(args []string) int {
+	if len(args) == 0 {
+		e.topUsage(e.stderr)
+		return exitBadInput
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "-help":
+		e.topUsage(e.stdout)
+		return exitOK
+	case "help":
+		if len(args) == 1 {
+			e.topUsage(e.stdout)
+			return exitOK
+		}
+		name, args = args[1], []string{args[1], "--help"}
+	}
+	i := slices.IndexFunc(commands(), func(c *command) bool { return c.name == name })
+	if i < 0 {
+		fmt.Fprintf(e.stderr, "schedkit: unknown command %q\n", name)
+		e.topUsage(e.stderr)
+		return exitBadInput
+	}
+	c := commands()[i]
+	o := &options{output: "table", ties: "upstream", seed: 1}
+	fs := flag.NewFlagSet("schedkit "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	c.flags(fs, o)
+	pos, err := parseInterleaved(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		c.help(e.stdout, fs)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "schedkit %s: %v\n%s", c.name, err, c.usageLine())
+		return exitBadInput
+	}
+	code, err := c.run(e, o, pos)
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(e.stderr, "schedkit %s: %s\n%s", c.name, ue.msg, c.usageLine())
+		} else {
+			fmt.Fprintf(e.stderr, "schedkit %s: %v\n", c.name, err)
+		}
+		return exitBadInput
+	}
+	return code
+}
+
+func (c *command) usageLine() string {
+	return fmt.Sprintf("usage: schedkit %s [flags]%s (see schedkit %s --help)\n", c.name, c.args, c.name)
+}
+
+// help prints the command's help: what it does, an example, its flags.
+func (c *command) help(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "schedkit %s: %s\n\nUsage:\n  schedkit %s [flags]%s\n\n%s\nExample:\n%s\nFlags:\n", c.name, c.short, c.name, c.args, c.long, c.example)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// parseInterleaved parses flags placed before, between and after
+// positional arguments, as kubectl does; "--" ends the flags.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// Flag registration helpers, shared by the commands.
+
+func inputFlags(fs *flag.FlagSet, o *options) {
+	fs.Var(&o.files, "f", "manifest `PATH`: a file, a folder, a comma list or - for standard input (repeatable)")
+	fs.Var(&o.files, "filename", "same as -f")
+	fs.BoolVar(&o.recursive, "R", false, "read the subfolders of the folders given with -f")
+	fs.BoolVar(&o.recursive, "recursive", false, "same as -R")
+	fs.BoolVar(&o.noExpand, "no-workloads", false, "do not add the pods that workloads (Deployments, ReplicaSets, StatefulSets, Jobs, DaemonSets) would still create")
+}
+
+func configFlag(fs *flag.FlagSet, o *options) {
+	fs.Var(&o.configs, "config", "kube-scheduler configuration `FILE` (KubeSchedulerConfiguration v1 or a legacy Policy); without it, the default profile with every node scored")
+}
+
+func outputFlag(fs *flag.FlagSet, o *options, formats ...string) {
+	fs.StringVar(&o.output, "o", "table", "output format: "+strings.Join(formats, "|"))
+	fs.StringVar(&o.output, "output", "table", "same as -o")
+}
+
+func strictFlag(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a decision is unverified (a pod uses a feature whose plugin schedkit lacks)")
+}
+
+func tieFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.ties, "ties", "upstream", "how ties between equally scored nodes are broken: upstream (kube-scheduler's deterministic order) or random (seeded)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed for --ties random")
+}
+
+// checkOutput validates -o against the command's formats.
+func checkOutput(o *options, formats ...string) error {
+	if !slices.Contains(formats, o.output) {
+		return &usageError{msg: fmt.Sprintf("-o %q: want one of %s", o.output, strings.Join(formats, ", "))}
+	}
+	return nil
+}
+
+// noArgs refuses stray positional arguments.
+func noArgs(args []string) error {
+	if len(args) > 0 {
+		return &usageError{msg: fmt.Sprintf("unexpected argument %q (manifests are given with -f)", args[0])}
+	}
+	return nil
+}

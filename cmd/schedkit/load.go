@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/schedconfig"
+	"github.com/schedkit/schedkit/scheduler"
+)
+
+// load reads the manifests of -f and says on stderr what deserves a word:
+// no nodes, ignored kinds, warnings (unknown fields, missing
+// PriorityClasses), rejected pods, pods bound to nodes the manifests lack.
+func (e *env) load(o *options) (*manifest.Cluster, error) {
+	if len(o.files) == 0 {
+		return nil, &usageError{msg: "no manifests given (-f PATH)"}
+	}
+	c, err := manifest.Load(context.Background(), loadOptions(e, o), o.files...)
+	if err != nil {
+		return nil, &inputError{err}
+	}
+	e.notices(c)
+	if err := refuse(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// coreKinds are the kinds of Kubernetes v1.37's core group (apiVersion
+// v1); any other kind read as core is a typo the API server refuses.
+var coreKinds = []string{"Binding", "ComponentStatus", "ConfigMap", "Endpoints", "Event", "LimitRange", "List",
+	"Namespace", "Node", "PersistentVolume", "PersistentVolumeClaim", "Pod", "PodTemplate",
+	"ReplicationController", "ResourceQuota", "Secret", "Service", "ServiceAccount"}
+
+// refuse fails the run, as kubectl apply would, on pods the API server
+// rejects and on core kinds that do not exist: scheduling the rest would
+// answer a question about another cluster.
+func refuse(c *manifest.Cluster) error {
+	var errs []error
+	for _, r := range c.Report.Rejected {
+		errs = append(errs, errors.New(r.String()))
+	}
+	kinds := make([]string, 0, len(c.Report.Skipped))
+	for k := range c.Report.Skipped {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		if !strings.Contains(k, ".") && !slices.Contains(coreKinds, k) {
+			errs = append(errs, fmt.Errorf("no matches for kind %q in version \"v1\" (%d object(s)): not a kind of Kubernetes %s", k, c.Report.Skipped[k], KubernetesVersion))
+		}
+	}
+	if len(errs) > 0 {
+		return &inputError{errors.Join(errs...)}
+	}
+	return nil
+}
+
+// loadOptions are the manifest options of the flags: workloads expanded
+// unless --no-workloads, their pods' names seeded by --seed.
+func loadOptions(e *env, o *options) manifest.Options {
+	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed}
+}
+
+func (e *env) notices(c *manifest.Cluster) {
+	w := e.stderr
+	if len(c.Objects.Nodes) == 0 {
+		fmt.Fprintf(w, "notice: the manifests hold no Node: every pending pod is unschedulable\n")
+	}
+	if kinds := c.Report.SkippedKinds(); len(kinds) > 0 {
+		fmt.Fprintf(w, "notice: ignored kinds (not read by the scheduler): %s\n", strings.Join(kinds, ", "))
+	}
+	for _, wr := range c.Report.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wr)
+	}
+	nodes := make(map[string]bool, len(c.Objects.Nodes))
+	for _, n := range c.Objects.Nodes {
+		nodes[n.Name] = true
+	}
+	unknown := map[string]int{}
+	var order []string
+	for _, p := range c.Objects.Pods {
+		if n := p.Spec.NodeName; n != "" && !nodes[n] && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
+			if unknown[n] == 0 {
+				order = append(order, n)
+			}
+			unknown[n]++
+		}
+	}
+	for _, n := range order {
+		fmt.Fprintf(w, "notice: %d pod(s) bound to node %q, which the manifests lack: not counted anywhere\n", unknown[n], n)
+	}
+}
+
+// schedulerOptions are the options of --config (one file), or the default
+// profile with every node scored.
+func (e *env) schedulerOptions(o *options, config string) ([]scheduler.Option, error) {
+	var opts []scheduler.Option
+	switch o.ties {
+	case "upstream":
+	case "random":
+		opts = append(opts, scheduler.WithTieBreak(scheduler.TieBreakRandom), scheduler.WithSeed(o.seed))
+	default:
+		return nil, &usageError{msg: fmt.Sprintf("--ties %q: want upstream or random", o.ties)}
+	}
+	if config == "" {
+		// No sampling: explain every node, as an SRE expects.
+		return append(opts, scheduler.WithPercentageOfNodesToScore(100)), nil
+	}
+	cfg, err := schedconfig.ReadFile(config)
+	if err != nil {
+		return nil, &inputError{err}
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s: %s\n", config, w)
+	}
+	return append(opts, cfg.Options()...), nil
+}
+
+// oneConfig is the single --config of commands that take one.
+func oneConfig(o *options) (string, error) {
+	switch len(o.configs) {
+	case 0:
+		return "", nil
+	case 1:
+		return o.configs[0], nil
+	}
+	return "", &usageError{msg: "--config given more than once (compare takes two)"}
+}
+
+// newScheduler builds a scheduler over the cluster's snapshot.
+func (e *env) newScheduler(c *manifest.Cluster, o *options, config string) (*scheduler.Scheduler, error) {
+	opts, err := e.schedulerOptions(o, config)
+	if err != nil {
+		return nil, err
+	}
+	return newSched(c.Snapshot, config, opts)
+}
+
+// newSched is scheduler.New, with the configuration file named in its
+// error.
+func newSched(snap *cluster.Snapshot, config string, opts []scheduler.Option) (*scheduler.Scheduler, error) {
+	s, err := scheduler.New(snap, opts...)
+	if err != nil {
+		if config != "" {
+			err = fmt.Errorf("--config %s: %w", config, err)
+		}
+		return nil, &inputError{err}
+	}
+	return s, nil
+}
+
+// podName is "namespace/name".
+func podName(p *api.Pod) string { return p.Namespace + "/" + p.Name }
+
+func priority(p *api.Pod) int32 {
+	if p.Spec.Priority != nil {
+		return *p.Spec.Priority
+	}
+	return 0
+}

@@ -1,0 +1,162 @@
+package upstream
+
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/admission/plugin/resourcequota"
+	quota "k8s.io/apiserver/pkg/quota/v1"
+	"k8s.io/apiserver/pkg/quota/v1/generic"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/kubernetes/pkg/quota/v1/evaluator/core"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/schedkit/schedkit/internal/regression"
+)
+
+// legacyCounts are the core kinds counted under a legacy name too.
+var legacyCounts = map[string]corev1.ResourceName{
+	"configmaps": "configmaps", "resourcequotas": "resourcequotas",
+	"replicationcontrollers": "replicationcontrollers", "secrets": "secrets",
+}
+
+func groupResource(r string) schema.GroupResource {
+	res, group, _ := strings.Cut(r, ".")
+	return schema.GroupResource{Group: group, Resource: res}
+}
+
+// quotaObject converts a counted object to upstream's, with its group
+// resource.
+func quotaObject(o *regression.CountedObject) (runtime.Object, schema.GroupResource) {
+	switch {
+	case o.Pod != nil:
+		return MustConvert[corev1.Pod](o.Pod), schema.GroupResource{Resource: "pods"}
+	case o.Service != nil:
+		return MustConvert[corev1.Service](o.Service), schema.GroupResource{Resource: "services"}
+	case o.Claim != nil:
+		return MustConvert[corev1.PersistentVolumeClaim](o.Claim), schema.GroupResource{Resource: "persistentvolumeclaims"}
+	}
+	m := &metav1.PartialObjectMetadata{}
+	if o.Meta != nil {
+		m.ObjectMeta = *MustConvert[metav1.ObjectMeta](o.Meta)
+	}
+	return m, groupResource(o.Resource)
+}
+
+func quotaEvaluator(gr schema.GroupResource, f quota.ListerForResourceFunc, clk *clocktesting.FakeClock) quota.Evaluator {
+	switch gr {
+	case schema.GroupResource{Resource: "pods"}:
+		return core.NewPodEvaluator(f, clk)
+	case schema.GroupResource{Resource: "services"}:
+		return core.NewServiceEvaluator(f)
+	case schema.GroupResource{Resource: "persistentvolumeclaims"}:
+		return core.NewPersistentVolumeClaimEvaluator(f)
+	}
+	var list generic.ListFuncByNamespace
+	if f != nil {
+		list = generic.ListResourceUsingListerFunc(f, gr.WithVersion("v1"))
+	}
+	return generic.NewObjectCountEvaluator(gr, list, legacyCounts[gr.String()])
+}
+
+// ResourceQuota is the ResourceQuota admission plugin's answer
+// (resourcequota.CheckRequest with the core evaluators and the default
+// configuration), after the quota controller's status computation
+// (quota.CalculateUsage as syncResourceQuota uses it) when asked.
+func ResourceQuota(in *regression.ResourceQuotaInput) regression.ResourceQuotaAnswer {
+	clk := clocktesting.NewFakeClock(regression.QuotaNow())
+	var a regression.ResourceQuotaAnswer
+	quotas := make([]corev1.ResourceQuota, len(in.Quotas))
+	for i := range in.Quotas {
+		quotas[i] = *MustConvert[corev1.ResourceQuota](&in.Quotas[i])
+	}
+	if in.ComputeStatus {
+		indexers := map[schema.GroupResource]cache.Indexer{}
+		for i := range in.Existing {
+			obj, gr := quotaObject(&in.Existing[i])
+			ix, ok := indexers[gr]
+			if !ok {
+				ix = cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+				indexers[gr] = ix
+			}
+			if err := ix.Add(obj); err != nil {
+				panic(err)
+			}
+		}
+		lister := func(gvr schema.GroupVersionResource) (cache.GenericLister, error) {
+			ix, ok := indexers[gvr.GroupResource()]
+			if !ok {
+				ix = cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+			}
+			return cache.NewGenericLister(ix, gvr.GroupResource()), nil
+		}
+		// The controller counts the core kinds and every other
+		// resource its quotas name (it discovers every listable one).
+		evals := []quota.Evaluator{
+			quotaEvaluator(schema.GroupResource{Resource: "pods"}, lister, clk),
+			quotaEvaluator(schema.GroupResource{Resource: "services"}, lister, clk),
+			quotaEvaluator(schema.GroupResource{Resource: "persistentvolumeclaims"}, lister, clk),
+		}
+		seen := map[schema.GroupResource]bool{}
+		for _, q := range quotas {
+			for n := range q.Spec.Hard {
+				var gr schema.GroupResource
+				if r, ok := strings.CutPrefix(string(n), "count/"); ok {
+					gr = groupResource(r)
+				} else if _, ok := legacyCounts[string(n)]; ok {
+					gr = schema.GroupResource{Resource: string(n)}
+				} else {
+					continue
+				}
+				switch gr.String() {
+				case "pods", "services", "persistentvolumeclaims":
+					continue
+				}
+				if !seen[gr] {
+					seen[gr] = true
+					evals = append(evals, quotaEvaluator(gr, lister, clk))
+				}
+			}
+		}
+		registry := generic.NewRegistry(evals)
+		for i := range quotas {
+			q := &quotas[i]
+			used := corev1.ResourceList{}
+			if q.Status.Used != nil {
+				used = quota.Add(corev1.ResourceList{}, q.Status.Used)
+			}
+			hard := quota.Add(corev1.ResourceList{}, q.Spec.Hard)
+			newUsage, err := quota.CalculateUsage(q.Namespace, q.Spec.Scopes, hard, registry, q.Spec.ScopeSelector)
+			if err != nil {
+				panic(err)
+			}
+			for k, v := range newUsage {
+				used[k] = v
+			}
+			used = quota.Mask(used, quota.ResourceNames(hard))
+			q.Status = corev1.ResourceQuotaStatus{Hard: hard, Used: used}
+			a.Status = append(a.Status, listStrings(used))
+		}
+	}
+	obj, gr := quotaObject(&in.Object)
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		panic(err)
+	}
+	ns := acc.GetNamespace()
+	attrs := admission.NewAttributesRecord(obj, nil, schema.GroupVersionKind{}, ns, acc.GetName(), gr.WithVersion("v1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+	out, err := resourcequota.CheckRequest(quotas, attrs, quotaEvaluator(gr, nil, clk), nil)
+	if err != nil {
+		a.Err = err.Error()
+		return a
+	}
+	for i := range out {
+		a.Used = append(a.Used, listStrings(out[i].Status.Used))
+	}
+	return a
+}

@@ -1,0 +1,47 @@
+// Package manifest reads Kubernetes manifests as kubectl reads them and
+// turns them into a cluster schedkit can schedule on.
+//
+// A Reader reads YAML streams (every document separator kubectl accepts:
+// "---" alone or followed by a comment; "..." document ends; CRLF line
+// ends; a byte order mark), JSON documents and concatenated JSON streams
+// (a stream whose first non-space byte is '{', as kubectl decides), Lists
+// and typed lists (NodeList, PodList, ...) from readers, files, folders
+// and stdin. YAML is read with a real stream decoder (go.yaml.in/yaml/v3)
+// and its scalars are resolved as kubectl resolves them (YAML 1.1, through
+// sigs.k8s.io/yaml and yaml/v2: yes/no/on/off are booleans, 0777 is octal);
+// JSON is read token by token, so a 70 MB single-line List costs its
+// objects, not a copy of the line. Nothing has a line-length limit.
+//
+// Every document is first read into a small generic tree that remembers
+// lines, then decoded into schedkit's API types by a strict decoder, so
+// that errors name the file, the line, the document, the list item, the
+// object and the field path:
+//
+//	dump.yaml:812: document 1, items[40] (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity "12parsecs": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'
+//
+// Field names are case-sensitive, as the API server's decoder has them.
+// Fields Kubernetes does not know are warnings worded like kubectl's strict
+// field validation (`unknown field "spec.nodeSelectr"`); fields Kubernetes
+// knows and schedkit does not model are read silently, and what is below
+// them is not checked. Objects of kinds schedkit does not model are counted
+// in the Report, never dropped silently.
+//
+// Because kubectl reads YAML 1.1, an unquoted `n`, `y`, `no`, `on` or `off`
+// is a boolean: `name: n` is an error here as it is for kubectl
+// ("cannot unmarshal bool false into Go value of type string"); quote it.
+// Where kubectl would drop data silently, the reader reports it instead:
+// content after a "..." document end without a new "---" is a YAML error
+// (kubectl reads the first document of such a chunk only).
+//
+// Load (or NewCluster over objects already read) makes the cluster: nodes
+// and bound pods in a cluster.Snapshot, every other object in the
+// snapshot's object store, and the pending pods in the order
+// kube-scheduler's queue takes them (PrioritySort: higher priority first,
+// then arrival, for which reading order stands). Pods that have been
+// through an API server (uid, resourceVersion, creationTimestamp or
+// spec.priority set) are taken as stored; new pods are admitted
+// (admission.Admit) and validated, and those the API server would reject
+// are reported with its message while the others go on. With
+// Options.ExpandWorkloads, workloads add the pods their controllers would
+// create.
+package manifest

@@ -1,0 +1,26 @@
+package manifest
+
+import (
+	"io"
+	"time"
+)
+
+// Options control reading and loading.
+type Options struct {
+	// Recursive reads the subfolders of the folders given, as kubectl -R.
+	Recursive bool
+	// Stdin is read for the path "-"; nil means os.Stdin.
+	Stdin io.Reader
+	// ExpandWorkloads makes NewCluster add, as new pending pods, the pods
+	// the controllers of the ReplicaSets, ReplicationControllers,
+	// Deployments, StatefulSets, Jobs and DaemonSets read would create:
+	// replicas minus the pods they already own, named as the controllers
+	// name them (see Cluster).
+	ExpandWorkloads bool
+	// Seed makes the random name suffixes of expanded pods reproducible.
+	Seed uint64
+	// Now is the time ResourceQuota admission judges pods' deletion grace
+	// periods by (a pod past its grace period is no longer charged); the
+	// zero time means time.Now().
+	Now time.Time
+}

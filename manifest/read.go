@@ -1,0 +1,596 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/schedkit/schedkit/api"
+)
+
+// Source says where an object was read.
+type Source struct {
+	// File is the path the object was read from ("-" for standard input,
+	// or the name given to Reader.Read).
+	File string
+	// Line is the 1-based line of the file the object starts on (0 when
+	// unknown).
+	Line int
+	// Document is the 1-based index of the document in the file, empty
+	// documents included.
+	Document int
+	// Item is the 0-based index of the object in a List's items, or -1.
+	Item int
+}
+
+// String gives the source as "file:line: document N" (", items[i]" for
+// an item of a List).
+func (s Source) String() string {
+	var b strings.Builder
+	b.WriteString(s.File)
+	if s.Line > 0 {
+		fmt.Fprintf(&b, ":%d", s.Line)
+	}
+	fmt.Fprintf(&b, ": document %d", s.Document)
+	if s.Item >= 0 {
+		fmt.Fprintf(&b, ", items[%d]", s.Item)
+	}
+	return b.String()
+}
+
+// Error is a problem with what was read: where (file, line, document,
+// list item), which object when known, which field, and what.
+type Error struct {
+	// Source is the document or list item the error is in.
+	Source Source
+	// Line is the line of the field in error (Source.Line when the error
+	// is about the whole object).
+	Line int
+	// Object names the object, as "Pod shop/web", when known.
+	Object string
+	// Path is the field path, such as spec.containers[0].resources.requests.cpu;
+	// empty when the error is about the document.
+	Path string
+	// Err is the problem.
+	Err error
+}
+
+// Error prints the error as
+// `file:line: document N (Kind ns/name): path: problem`.
+func (e *Error) Error() string { return format(e.Source, e.Line, e.Object, e.Path, e.Err.Error()) }
+
+// Unwrap returns the problem.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Warning is something read that was accepted but deserves a word, such
+// as an unknown field or a PriorityClass that is not among the objects.
+type Warning struct {
+	// Source is the document or list item the warning is about.
+	Source Source
+	// Line is the line of the field the warning is about.
+	Line int
+	// Object names the object, as "Pod shop/web", when known.
+	Object string
+	// Message says what, such as `unknown field "spec.nodeSelectr"`.
+	Message string
+}
+
+// String prints the warning like an Error.
+func (w Warning) String() string { return format(w.Source, w.Line, w.Object, "", w.Message) }
+
+func format(src Source, line int, object, path, msg string) string {
+	if line == 0 {
+		line = src.Line
+	}
+	src.Line = line
+	var b strings.Builder
+	b.WriteString(src.String())
+	if object != "" {
+		fmt.Fprintf(&b, " (%s)", object)
+	}
+	b.WriteString(": ")
+	if path != "" {
+		b.WriteString(path)
+		b.WriteString(": ")
+	}
+	b.WriteString(msg)
+	return b.String()
+}
+
+// Objects are the objects read, by kind, in the order they were read.
+type Objects struct {
+	// Nodes of the cluster.
+	Nodes []*api.Node
+	// Pods, bound (spec.nodeName set) or pending, as read (not admitted).
+	Pods []*api.Pod
+	// Namespaces, whose labels namespaceSelectors match.
+	Namespaces []*api.Namespace
+	// PriorityClasses that pods name.
+	PriorityClasses []*api.PriorityClass
+	// LimitRanges that admission applies to new pods.
+	LimitRanges []*api.LimitRange
+	// PodDisruptionBudgets that preemption respects.
+	PodDisruptionBudgets []*api.PodDisruptionBudget
+	// ResourceQuotas of namespaces.
+	ResourceQuotas []*api.ResourceQuota
+
+	// Workloads: spreading reads their selectors; ExpandWorkloads makes
+	// the pods their controllers would create.
+	Services               []*api.Service
+	ReplicationControllers []*api.ReplicationController
+	ReplicaSets            []*api.ReplicaSet
+	StatefulSets           []*api.StatefulSet
+	Deployments            []*api.Deployment
+	DaemonSets             []*api.DaemonSet
+	Jobs                   []*api.Job
+	CronJobs               []*api.CronJob
+
+	// Storage objects the volume plugins read.
+	PersistentVolumes      []*api.PersistentVolume
+	PersistentVolumeClaims []*api.PersistentVolumeClaim
+	StorageClasses         []*api.StorageClass
+	CSINodes               []*api.CSINode
+	CSIDrivers             []*api.CSIDriver
+	CSIStorageCapacities   []*api.CSIStorageCapacity
+
+	sources map[any]Source
+	// unmodelled has, for the objects that set some, the paths of their
+	// schedulingFields.
+	unmodelled map[any][]string
+}
+
+// storeObjects are the objects for the snapshot's object store: all but
+// nodes and pods.
+func (o *Objects) storeObjects() []any {
+	var out []any
+	add := func(objs ...any) { out = append(out, objs...) }
+	for _, x := range o.Namespaces {
+		add(x)
+	}
+	for _, x := range o.PriorityClasses {
+		add(x)
+	}
+	for _, x := range o.LimitRanges {
+		add(x)
+	}
+	for _, x := range o.PodDisruptionBudgets {
+		add(x)
+	}
+	for _, x := range o.ResourceQuotas {
+		add(x)
+	}
+	for _, x := range o.Services {
+		add(x)
+	}
+	for _, x := range o.ReplicationControllers {
+		add(x)
+	}
+	for _, x := range o.ReplicaSets {
+		add(x)
+	}
+	for _, x := range o.StatefulSets {
+		add(x)
+	}
+	for _, x := range o.Deployments {
+		add(x)
+	}
+	for _, x := range o.DaemonSets {
+		add(x)
+	}
+	for _, x := range o.Jobs {
+		add(x)
+	}
+	for _, x := range o.CronJobs {
+		add(x)
+	}
+	for _, x := range o.PersistentVolumes {
+		add(x)
+	}
+	for _, x := range o.PersistentVolumeClaims {
+		add(x)
+	}
+	for _, x := range o.StorageClasses {
+		add(x)
+	}
+	for _, x := range o.CSINodes {
+		add(x)
+	}
+	for _, x := range o.CSIDrivers {
+		add(x)
+	}
+	for _, x := range o.CSIStorageCapacities {
+		add(x)
+	}
+	return out
+}
+
+// Source returns where obj (a pointer held by these Objects) was read.
+func (o *Objects) Source(obj any) (Source, bool) {
+	s, ok := o.sources[obj]
+	return s, ok
+}
+
+// UnmodelledFields returns the field paths (such as spec.resourceClaims)
+// that obj (a pointer held by these Objects) sets among the fields
+// Kubernetes schedules by and schedkit reads without modelling; nil when
+// it sets none. A scheduling decision about such an object is made without
+// them: the command marks it unverified.
+func (o *Objects) UnmodelledFields(obj any) []string { return o.unmodelled[obj] }
+
+// Report tells what was read and not taken as it was: kinds schedkit does
+// not model, warnings, and new pods the API server would reject.
+type Report struct {
+	// Skipped counts the objects of kinds schedkit does not model, by
+	// kind (Kind.group, group omitted for the core group: "Service",
+	// "Ingress.networking.k8s.io").
+	Skipped map[string]int
+	// Warnings in the order they were found.
+	Warnings []Warning
+	// Rejected are the new pods admission or validation rejected, with
+	// the API server's message; they are not scheduled.
+	Rejected []Rejection
+	// TerminalPods counts the pods in phase Succeeded or Failed, which
+	// the scheduler ignores.
+	TerminalPods int
+}
+
+// Rejection is a new pod the API server would not have accepted.
+type Rejection struct {
+	// Source is where the pod was read.
+	Source Source
+	// Pod is the pod as read.
+	Pod *api.Pod
+	// Err is the API server's answer.
+	Err error
+}
+
+// String prints the rejection with its source.
+func (r Rejection) String() string {
+	return format(r.Source, 0, "Pod "+podName(r.Pod), "", r.Err.Error())
+}
+
+func podName(p *api.Pod) string {
+	ns := p.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	return ns + "/" + p.Name
+}
+
+// kindInfo is a kind schedkit models.
+type kindInfo struct {
+	group, version, kind string
+	namespaced           bool
+	typ                  reflect.Type
+	add                  func(o *Objects, obj any)
+}
+
+func kindOf[T any](group, version, kind string, namespaced bool, add func(o *Objects, obj *T)) kindInfo {
+	return kindInfo{group, version, kind, namespaced, reflect.TypeFor[T](), func(o *Objects, obj any) { add(o, obj.(*T)) }}
+}
+
+// kinds are the kinds read into Objects.
+func kinds() []kindInfo {
+	return []kindInfo{
+		kindOf("", "v1", "Node", false, func(o *Objects, x *api.Node) { o.Nodes = append(o.Nodes, x) }),
+		kindOf("", "v1", "Pod", true, func(o *Objects, x *api.Pod) { o.Pods = append(o.Pods, x) }),
+		kindOf("", "v1", "Namespace", false, func(o *Objects, x *api.Namespace) { o.Namespaces = append(o.Namespaces, x) }),
+		kindOf("", "v1", "LimitRange", true, func(o *Objects, x *api.LimitRange) { o.LimitRanges = append(o.LimitRanges, x) }),
+		kindOf("scheduling.k8s.io", "v1", "PriorityClass", false, func(o *Objects, x *api.PriorityClass) {
+			o.PriorityClasses = append(o.PriorityClasses, x)
+		}),
+		kindOf("policy", "v1", "PodDisruptionBudget", true, func(o *Objects, x *api.PodDisruptionBudget) {
+			o.PodDisruptionBudgets = append(o.PodDisruptionBudgets, x)
+		}),
+		kindOf("", "v1", "ResourceQuota", true, func(o *Objects, x *api.ResourceQuota) { o.ResourceQuotas = append(o.ResourceQuotas, x) }),
+		kindOf("", "v1", "Service", true, func(o *Objects, x *api.Service) { o.Services = append(o.Services, x) }),
+		kindOf("", "v1", "ReplicationController", true, func(o *Objects, x *api.ReplicationController) {
+			o.ReplicationControllers = append(o.ReplicationControllers, x)
+		}),
+		kindOf("apps", "v1", "ReplicaSet", true, func(o *Objects, x *api.ReplicaSet) { o.ReplicaSets = append(o.ReplicaSets, x) }),
+		kindOf("apps", "v1", "StatefulSet", true, func(o *Objects, x *api.StatefulSet) { o.StatefulSets = append(o.StatefulSets, x) }),
+		kindOf("apps", "v1", "Deployment", true, func(o *Objects, x *api.Deployment) { o.Deployments = append(o.Deployments, x) }),
+		kindOf("apps", "v1", "DaemonSet", true, func(o *Objects, x *api.DaemonSet) { o.DaemonSets = append(o.DaemonSets, x) }),
+		kindOf("batch", "v1", "Job", true, func(o *Objects, x *api.Job) { o.Jobs = append(o.Jobs, x) }),
+		kindOf("batch", "v1", "CronJob", true, func(o *Objects, x *api.CronJob) { o.CronJobs = append(o.CronJobs, x) }),
+		kindOf("", "v1", "PersistentVolume", false, func(o *Objects, x *api.PersistentVolume) {
+			o.PersistentVolumes = append(o.PersistentVolumes, x)
+		}),
+		kindOf("", "v1", "PersistentVolumeClaim", true, func(o *Objects, x *api.PersistentVolumeClaim) {
+			o.PersistentVolumeClaims = append(o.PersistentVolumeClaims, x)
+		}),
+		kindOf("storage.k8s.io", "v1", "StorageClass", false, func(o *Objects, x *api.StorageClass) { o.StorageClasses = append(o.StorageClasses, x) }),
+		kindOf("storage.k8s.io", "v1", "CSINode", false, func(o *Objects, x *api.CSINode) { o.CSINodes = append(o.CSINodes, x) }),
+		kindOf("storage.k8s.io", "v1", "CSIDriver", false, func(o *Objects, x *api.CSIDriver) { o.CSIDrivers = append(o.CSIDrivers, x) }),
+		kindOf("storage.k8s.io", "v1", "CSIStorageCapacity", true, func(o *Objects, x *api.CSIStorageCapacity) {
+			o.CSIStorageCapacities = append(o.CSIStorageCapacities, x)
+		}),
+	}
+}
+
+// objectKey identifies an object for duplicate detection.
+type objectKey struct{ group, kind, namespace, name string }
+
+// Reader reads manifests as kubectl reads them: YAML streams (any
+// separator kubectl accepts, comments, CRLF, a byte order mark), JSON
+// documents and concatenated JSON streams, Lists and typed lists
+// (NodeList, PodList, ...). Objects of the kinds schedkit models are
+// decoded with field paths and line numbers in every error; other kinds are
+// counted in the Report. A Reader is not safe for concurrent use.
+type Reader struct {
+	objs   Objects
+	report Report
+	errs   []error
+	kinds  map[string]*kindInfo // by kind
+	dec    *decoder
+	seen   map[objectKey]Source
+}
+
+// NewReader returns an empty Reader.
+func NewReader() *Reader {
+	r := &Reader{
+		objs:   Objects{sources: map[any]Source{}},
+		report: Report{Skipped: map[string]int{}},
+		kinds:  map[string]*kindInfo{},
+		dec:    newDecoder(),
+		seen:   map[objectKey]Source{},
+	}
+	for _, k := range kinds() {
+		r.kinds[k.kind] = &k
+	}
+	return r
+}
+
+// maxErrors is how many errors a Reader keeps; later ones are counted.
+const maxErrors = 100
+
+// Read reads every document of in, naming it name in sources and errors.
+// It returns the errors found in in (joined), after reading what could
+// be read; the errors are also kept for Err.
+func (r *Reader) Read(name string, in io.Reader) error {
+	before := len(r.errs)
+	s := newStream(name, in)
+	for {
+		doc, err := s.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var le *Error
+			if !errors.As(err, &le) {
+				err = &Error{Source: Source{File: name, Document: s.index + 1, Item: -1}, Err: err}
+			}
+			r.errs = append(r.errs, err)
+			if s.done {
+				break
+			}
+			continue
+		}
+		src := Source{File: name, Line: doc.line, Document: doc.index, Item: -1}
+		r.document(src, &doc.v, "", "")
+	}
+	if s.t.err != nil && s.t.err != io.EOF {
+		r.errs = append(r.errs, &Error{Source: Source{File: name, Document: s.index, Item: -1}, Err: s.t.err})
+	}
+	return errors.Join(r.errs[before:]...)
+}
+
+// extensions are the file name extensions read in folders, as kubectl's.
+var extensions = []string{".json", ".yaml", ".yml"}
+
+// ReadPath reads a file, or the .json, .yaml and .yml files of a folder
+// in name order (with recursive, of its subfolders too, as kubectl -R);
+// "-" reads stdin.
+func (r *Reader) ReadPath(path string, recursive bool, stdin io.Reader) error {
+	if path == "-" {
+		if stdin == nil {
+			stdin = os.Stdin
+		}
+		return r.Read("-", stdin)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		r.errs = append(r.errs, err)
+		return err
+	}
+	if !st.IsDir() {
+		return r.readFile(path)
+	}
+	before := len(r.errs)
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != path && !recursive {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		for _, ext := range extensions {
+			if strings.HasSuffix(p, ext) {
+				r.readFile(p)
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	return errors.Join(r.errs[before:]...)
+}
+
+func (r *Reader) readFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		r.errs = append(r.errs, err)
+		return err
+	}
+	defer f.Close()
+	return r.Read(path, f)
+}
+
+// Objects returns the objects read so far.
+func (r *Reader) Objects() *Objects { return &r.objs }
+
+// Report returns what was skipped and the warnings so far.
+func (r *Reader) Report() *Report { return &r.report }
+
+// Err returns every error found so far, joined, or nil.
+func (r *Reader) Err() error {
+	if len(r.errs) > maxErrors {
+		errs := append(r.errs[:maxErrors:maxErrors], fmt.Errorf("and %d more errors", len(r.errs)-maxErrors))
+		return errors.Join(errs...)
+	}
+	return errors.Join(r.errs...)
+}
+
+func (r *Reader) errorf(src Source, line int, object, format string, args ...any) {
+	r.errs = append(r.errs, &Error{Source: src, Line: line, Object: object, Err: fmt.Errorf(format, args...)})
+}
+
+func (r *Reader) warnf(src Source, line int, object, format string, args ...any) {
+	r.report.Warnings = append(r.report.Warnings, Warning{Source: src, Line: line, Object: object, Message: fmt.Sprintf(format, args...)})
+}
+
+// document reads one document or list item; kind and apiVersion are the
+// defaults a typed list gives its items.
+func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
+	if v.kind != kindMap {
+		r.errorf(src, int(v.line), "", "a document must be an object, not a %s", v.kind)
+		return
+	}
+	kind, apiVersion := v.str("kind"), v.str("apiVersion")
+	if kind == "" {
+		kind = defKind
+	}
+	if apiVersion == "" {
+		apiVersion = defVersion
+	}
+	if kind == "" {
+		r.errorf(src, int(v.line), "", "Object 'Kind' is missing")
+		return
+	}
+	if items, ok := v.get("items"); ok && (kind == "List" || strings.HasSuffix(kind, "List")) {
+		if items.kind == kindNull {
+			return
+		}
+		if items.kind != kindList {
+			r.errorf(src, int(items.line), kind, "items: cannot unmarshal %s into Go value of type array", items.kind)
+			return
+		}
+		itemKind := ""
+		if kind != "List" {
+			itemKind = strings.TrimSuffix(kind, "List")
+		}
+		for i := range items.elems {
+			isrc := src
+			isrc.Item, isrc.Line = i, int(items.elems[i].line)
+			r.document(isrc, &items.elems[i], itemKind, apiVersion)
+			items.elems[i] = value{} // done with it
+		}
+		return
+	}
+	group, version := "", apiVersion
+	if g, ver, ok := strings.Cut(apiVersion, "/"); ok {
+		group, version = g, ver
+	}
+	ki := r.kinds[kind]
+	if ki == nil || (apiVersion != "" && ki.group != group) {
+		key := kind
+		if group != "" {
+			key += "." + group
+		}
+		r.report.Skipped[key]++
+		return
+	}
+	obj := reflect.New(ki.typ)
+	r.dec.issues = r.dec.issues[:0]
+	r.dec.noted = r.dec.noted[:0]
+	r.dec.path.reset(0)
+	r.dec.decode(v, obj.Elem())
+	meta := obj.Elem().FieldByName("ObjectMeta").Addr().Interface().(*api.ObjectMeta)
+	tm := obj.Elem().FieldByName("TypeMeta").Addr().Interface().(*api.TypeMeta)
+	tm.Kind = kind
+	if tm.APIVersion == "" {
+		tm.APIVersion = strings.TrimPrefix(ki.group+"/"+ki.version, "/")
+	}
+	if !ki.namespaced {
+		meta.Namespace = ""
+	} else if meta.Namespace == "" {
+		meta.Namespace = "default"
+	}
+	name := kind + " " + meta.Name
+	if ki.namespaced {
+		name = kind + " " + meta.Namespace + "/" + meta.Name
+	}
+	failed := false
+	for _, is := range r.dec.issues {
+		if is.err != nil {
+			failed = true
+			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Path: is.path, Err: is.err})
+		} else {
+			r.warnf(src, is.line, name, "%s", is.msg)
+		}
+	}
+	if apiVersion != "" && version != ki.version {
+		r.warnf(src, int(v.line), name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
+	}
+	if meta.Name == "" {
+		failed = true
+		r.errorf(src, int(v.line), name, "metadata.name: Required value: name or generateName is required")
+		if meta.GenerateName != "" {
+			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: schedkit reads objects by name; generateName alone is not supported")
+		}
+	}
+	if failed {
+		return
+	}
+	key := objectKey{ki.group, kind, meta.Namespace, meta.Name}
+	if prev, dup := r.seen[key]; dup {
+		r.errorf(src, int(v.line), name, "%s already read at %s", name, prev)
+		return
+	}
+	r.seen[key] = src
+	ptr := obj.Interface()
+	r.objs.sources[ptr] = src
+	if len(r.dec.noted) > 0 {
+		if r.objs.unmodelled == nil {
+			r.objs.unmodelled = map[any][]string{}
+		}
+		r.objs.unmodelled[ptr] = slices.Clone(r.dec.noted)
+	}
+	ki.add(&r.objs, ptr)
+
+}
+
+// ReadFiles reads the paths (files, folders, "-" for stdin) with a new
+// Reader and returns its objects and report, or every error found.
+func ReadFiles(opts Options, paths ...string) (*Objects, *Report, error) {
+	r := NewReader()
+	for _, p := range paths {
+		r.ReadPath(p, opts.Recursive, opts.Stdin)
+	}
+	if err := r.Err(); err != nil {
+		return nil, r.Report(), err
+	}
+	return r.Objects(), r.Report(), nil
+}
+
+// SkippedKinds lists the skipped kinds as "Kind×n", sorted.
+func (rep *Report) SkippedKinds() []string {
+	var out []string
+	for k, n := range rep.Skipped {
+		out = append(out, fmt.Sprintf("%s×%d", k, n))
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,368 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// maxAliasValues bounds how many values YAML aliases may expand to in one
+// document.
+const maxAliasValues = 1 << 20
+
+// fallbackWindow is how much of a stream that starts like JSON is kept so
+// that it can be read again as YAML if it is not JSON after all (as
+// kubectl's YAMLOrJSONDecoder does for the first object of a stream).
+const fallbackWindow = 1 << 20
+
+// peekSize is how far the first non-space byte is looked for, as kubectl
+// looks (resource builder: 4096 bytes).
+const peekSize = 4096
+
+// tracker reads the underlying stream once and keeps the bytes that have
+// been read but not yet line-counted (and, while a JSON stream may still
+// turn out to be YAML, the current document), so lines can be told for
+// JSON offsets without keeping the file.
+type tracker struct {
+	r       io.Reader
+	err     error
+	buf     []byte // bytes from offset base
+	base    int64
+	counted int64 // newlines before this offset are in lines
+	lines   int
+	keep    int64 // bytes from here on must stay (fallback), or keepNone
+}
+
+// keepNone: no bytes need to stay for a fallback.
+const keepNone = int64(math.MaxInt64)
+
+func (t *tracker) end() int64 { return t.base + int64(len(t.buf)) }
+
+// fill reads until the buffer holds bytes up to offset off, or the stream
+// ends.
+func (t *tracker) fill(off int64) {
+	for t.err == nil && t.end() < off {
+		t.more(int(off - t.end()))
+	}
+}
+
+func (t *tracker) more(n int) {
+	if n < 32<<10 {
+		n = 32 << 10
+	}
+	if t.keep != keepNone && t.end()-t.keep > fallbackWindow {
+		t.keep = keepNone // too late to read the document again as YAML
+	}
+	t.trim()
+	l := len(t.buf)
+	if cap(t.buf)-l < n {
+		nb := make([]byte, l, 2*cap(t.buf)+n)
+		copy(nb, t.buf)
+		t.buf = nb
+	}
+	m, err := t.r.Read(t.buf[l : l+n])
+	t.buf = t.buf[:l+m]
+	if err != nil {
+		t.err = err
+	}
+}
+
+// trim drops the bytes nobody needs any more.
+func (t *tracker) trim() {
+	low := min(t.counted, t.keep)
+	if d := low - t.base; d > 0 && d >= int64(len(t.buf))/2 {
+		n := copy(t.buf, t.buf[d:])
+		t.buf = t.buf[:n]
+		t.base = low
+	}
+}
+
+// lineAt returns the 1-based line of offset off; offsets must not go
+// backwards.
+func (t *tracker) lineAt(off int64) int {
+	if off > t.counted {
+		end := min(off, t.end())
+		t.lines += bytes.Count(t.buf[t.counted-t.base:end-t.base], []byte{'\n'})
+		t.counted = end
+	}
+	return t.lines + 1
+}
+
+// cursor reads the tracked stream from an offset.
+type cursor struct {
+	t   *tracker
+	off int64
+	// drop: nothing before the cursor is needed again (YAML).
+	drop bool
+}
+
+func (c *cursor) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	t := c.t
+	if c.off >= t.end() {
+		if t.err != nil {
+			return 0, t.err
+		}
+		t.more(len(p))
+	}
+	n := copy(p, t.buf[c.off-t.base:])
+	c.off += int64(n)
+	if c.drop {
+		t.counted, t.keep = c.off, c.off
+	}
+	if n == 0 && t.err != nil {
+		return 0, t.err
+	}
+	return n, nil
+}
+
+// document is one top-level document of a stream.
+type document struct {
+	index int // 1-based, counting empty documents too
+	line  int
+	v     value
+}
+
+// stream reads the documents of one file as kubectl does.
+type stream struct {
+	name  string
+	t     *tracker
+	count int // documents returned
+	index int // documents seen, empty ones included
+
+	js       *json.Decoder
+	jsCursor *cursor
+	jsBase   int64 // offset the JSON decoder started at
+	jsonDocs int   // JSON documents decoded
+	ya       *yaml.Decoder
+	yaLine   int // lines before the YAML decoder's start
+	done     bool
+}
+
+func newStream(name string, r io.Reader) *stream {
+	s := &stream{name: name, t: &tracker{r: r}}
+	t := s.t
+	t.fill(peekSize)
+	start := int64(0)
+	b := t.buf
+	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+		start = 3
+	}
+	if first := bytes.TrimLeft(b[start:], " \t\r\n\f\v"); len(first) > 0 && first[0] == '{' {
+		s.startJSON(start)
+	} else {
+		s.startYAML(0)
+	}
+	return s
+}
+
+func (s *stream) startJSON(off int64) {
+	s.jsCursor = &cursor{t: s.t, off: off}
+	s.jsBase = off
+	s.t.keep = off
+	s.js = json.NewDecoder(s.jsCursor)
+	s.js.UseNumber()
+}
+
+func (s *stream) startYAML(off int64) {
+	s.yaLine = s.t.lineAt(off) - 1
+	s.t.keep = off
+	s.js = nil
+	s.ya = yaml.NewDecoder(&cursor{t: s.t, off: off, drop: true})
+}
+
+// next returns the next non-empty document, or io.EOF.
+func (s *stream) next() (document, error) {
+	for !s.done {
+		var d document
+		var err error
+		if s.js != nil {
+			d, err = s.nextJSON()
+		} else {
+			d, err = s.nextYAML()
+		}
+		if err != nil {
+			if err != io.EOF {
+				s.done = true
+			}
+			return document{}, err
+		}
+		if d.v.kind == kindNull {
+			continue
+		}
+		s.count++
+		return d, nil
+	}
+	return document{}, io.EOF
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+):`)
+
+func (s *stream) nextYAML() (document, error) {
+	var n yaml.Node
+	if err := s.ya.Decode(&n); err != nil {
+		if err == io.EOF {
+			return document{}, io.EOF
+		}
+		msg := err.Error()
+		line := 0
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			l, _ := strconv.Atoi(m[1])
+			line = l + s.yaLine
+			msg = msg[len(m[0]):]
+			if len(msg) > 0 && msg[0] == ' ' {
+				msg = msg[1:]
+			}
+		}
+		s.index++
+		return document{}, &Error{Source: Source{File: s.name, Line: line, Document: s.index, Item: -1}, Line: line, Err: fmt.Errorf("yaml: %s", msg)}
+	}
+	s.index++
+	docLine := n.Line + s.yaLine
+	src := Source{File: s.name, Line: docLine, Document: s.index, Item: -1}
+	if len(n.Content) > 0 {
+		root := n.Content[0]
+		if root.Line == n.Line && root.Column > n.Column {
+			// kubectl's YAMLReader allows only spaces or a comment after a
+			// "---" separator.
+			return document{}, &Error{Source: src, Line: docLine, Err: errors.New("invalid YAML document separator: content after \"---\" on the same line (kubectl allows only a comment there)")}
+		}
+		src.Line = root.Line + s.yaLine
+	}
+	c := yamlConverter{budget: maxAliasValues}
+	v, err := c.convert(&n, false)
+	if err != nil {
+		var le *lineError
+		if errors.As(err, &le) {
+			return document{}, &Error{Source: src, Line: le.line + s.yaLine, Err: le.err}
+		}
+		return document{}, &Error{Source: src, Line: src.Line, Err: err}
+	}
+	if s.yaLine != 0 {
+		shiftLines(&v, int32(s.yaLine))
+	}
+	return document{index: s.index, line: src.Line, v: v}, nil
+}
+
+func shiftLines(v *value, d int32) {
+	v.line += d
+	for i := range v.elems {
+		shiftLines(&v.elems[i], d)
+	}
+}
+
+func (s *stream) nextJSON() (document, error) {
+	if !s.js.More() {
+		_, err := s.js.Token()
+		if err == io.EOF {
+			return document{}, io.EOF
+		}
+		if err == nil {
+			err = errors.New("unexpected end of an array or object")
+		}
+		s.index++
+		line := s.t.lineAt(s.jsBase + s.js.InputOffset())
+		return document{}, &Error{Source: Source{File: s.name, Line: line, Document: s.index, Item: -1}, Line: line, Err: fmt.Errorf("json: %w", err)}
+	}
+	start := s.jsBase + s.js.InputOffset()
+	s.index++
+	jr := jsonReader{s: s}
+	v, err := jr.value()
+	if err != nil {
+		if s.jsonDocs <= 1 && isSyntax(err) && s.t.keep <= start {
+			// Not JSON after all: read it again as YAML, as kubectl does
+			// while the stream has yielded at most one object.
+			s.index--
+			s.startYAML(start)
+			return s.nextYAML()
+		}
+		line := s.t.lineAt(s.jsBase + s.js.InputOffset())
+		return document{}, &Error{Source: Source{File: s.name, Line: int(v.line), Document: s.index, Item: -1}, Line: line, Err: fmt.Errorf("json: %w", err)}
+	}
+	s.jsonDocs++
+	if s.jsonDocs >= 2 {
+		s.t.keep = keepNone // an unambiguous JSON stream: no fallback any more
+	} else if s.t.keep != keepNone {
+		s.t.keep = s.jsBase + s.js.InputOffset()
+	}
+	return document{index: s.index, line: int(v.line), v: v}, nil
+}
+
+func isSyntax(err error) bool {
+	var se *json.SyntaxError
+	return errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, errNotObject)
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+// jsonReader builds a value from a JSON stream token by token, so that a
+// single huge line costs the objects it holds and not a copy of itself.
+type jsonReader struct{ s *stream }
+
+func (j jsonReader) line() int32 {
+	return int32(j.s.t.lineAt(j.s.jsBase + j.s.js.InputOffset()))
+}
+
+func (j jsonReader) value() (value, error) {
+	tok, err := j.s.js.Token()
+	if err != nil {
+		return value{}, err
+	}
+	return j.from(tok)
+}
+
+func (j jsonReader) from(tok json.Token) (value, error) {
+	line := j.line()
+	switch t := tok.(type) {
+	case nil:
+		return value{kind: kindNull, line: line}, nil
+	case bool:
+		return value{kind: kindBool, line: line, text: strconv.FormatBool(t)}, nil
+	case json.Number:
+		return value{kind: kindNumber, line: line, text: string(t)}, nil
+	case string:
+		return value{kind: kindString, line: line, text: t}, nil
+	case json.Delim:
+		switch t {
+		case '[':
+			v := value{kind: kindList, line: line}
+			for j.s.js.More() {
+				e, err := j.value()
+				if err != nil {
+					return v, err
+				}
+				v.elems = append(v.elems, e)
+			}
+			_, err := j.s.js.Token()
+			return v, err
+		case '{':
+			v := value{kind: kindMap, line: line}
+			for j.s.js.More() {
+				kt, err := j.s.js.Token()
+				if err != nil {
+					return v, err
+				}
+				key, _ := kt.(string)
+				kl := j.line()
+				e, err := j.value()
+				if err != nil {
+					return v, err
+				}
+				e.line = kl
+				v.set(key, e, true)
+			}
+			_, err := j.s.js.Token()
+			return v, err
+		}
+	}
+	return value{}, fmt.Errorf("unexpected JSON token %v", tok)
+}

@@ -1,0 +1,232 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/field"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// validatePod checks a new pod as the API server's validation does for
+// what scheduling reads: resources (resource.Validate), tolerations, node
+// selector requirements, pod (anti-)affinity label selectors and topology
+// spread constraints. It returns the API server's answer,
+// `Pod "name" is invalid: ...`, or nil.
+func validatePod(p *api.Pod) error {
+	var errs field.ErrorList
+	if err := resource.Validate(p); err != nil {
+		var fe *field.Error
+		if u, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range u.Unwrap() {
+				if errors.As(e, &fe) {
+					errs = append(errs, fe)
+				}
+			}
+		} else if errors.As(err, &fe) {
+			errs = append(errs, fe)
+		} else {
+			errs = append(errs, field.InternalError(field.NewPath("spec"), err))
+		}
+	}
+	spec := field.NewPath("spec")
+	errs = append(errs, validateTolerations(p.Spec.Tolerations, spec.Child("tolerations"))...)
+	if a := p.Spec.Affinity; a != nil {
+		ap := spec.Child("affinity")
+		if na := a.NodeAffinity; na != nil {
+			np := ap.Child("nodeAffinity")
+			if r := na.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
+				tp := np.Child("requiredDuringSchedulingIgnoredDuringExecution").Child("nodeSelectorTerms")
+				for i, t := range r.NodeSelectorTerms {
+					errs = append(errs, validateNodeSelectorTerm(t, tp.Index(i))...)
+				}
+			}
+			pp := np.Child("preferredDuringSchedulingIgnoredDuringExecution")
+			for i, t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
+				errs = append(errs, validateNodeSelectorTerm(t.Preference, pp.Index(i).Child("preference"))...)
+			}
+		}
+		terms := func(path *field.Path, req []api.PodAffinityTerm, pref []api.WeightedPodAffinityTerm) {
+			rp := path.Child("requiredDuringSchedulingIgnoredDuringExecution")
+			for i := range req {
+				errs = append(errs, validateLabelSelector(req[i].LabelSelector, rp.Index(i).Child("labelSelector"))...)
+			}
+			pp := path.Child("preferredDuringSchedulingIgnoredDuringExecution")
+			for i := range pref {
+				errs = append(errs, validateLabelSelector(pref[i].PodAffinityTerm.LabelSelector, pp.Index(i).Child("podAffinityTerm", "labelSelector"))...)
+			}
+		}
+		if pa := a.PodAffinity; pa != nil {
+			terms(ap.Child("podAffinity"), pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		}
+		if pa := a.PodAntiAffinity; pa != nil {
+			terms(ap.Child("podAntiAffinity"), pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		}
+	}
+	tsc := spec.Child("topologySpreadConstraints")
+	for i, c := range p.Spec.TopologySpreadConstraints {
+		cp := tsc.Index(i)
+		if c.MaxSkew <= 0 {
+			errs = append(errs, field.Invalid(cp.Child("maxSkew"), c.MaxSkew, "must be greater than zero"))
+		}
+		if c.TopologyKey == "" {
+			errs = append(errs, field.Required(cp.Child("topologyKey"), "can not be empty"))
+		}
+		switch c.WhenUnsatisfiable {
+		case api.DoNotSchedule, api.ScheduleAnyway:
+		case "":
+			errs = append(errs, field.Required(cp.Child("whenUnsatisfiable"), ""))
+		default:
+			errs = append(errs, field.NotSupported(cp.Child("whenUnsatisfiable"), c.WhenUnsatisfiable, []api.UnsatisfiableConstraintAction{api.DoNotSchedule, api.ScheduleAnyway}))
+		}
+		errs = append(errs, validateLabelSelector(c.LabelSelector, cp.Child("labelSelector"))...)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	//lint:ignore ST1005 the API server's message, word for word
+	return fmt.Errorf("Pod %q is invalid: %w", p.Name, errs.ToAggregate())
+}
+
+// validateTolerations follows upstream's ValidateTolerations with the
+// TaintTolerationComparisonOperators gate off (its v1.37 default).
+func validateTolerations(tols []api.Toleration, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, t := range tols {
+		p := path.Index(i)
+		if t.Key != "" {
+			for _, msg := range affinity.ValidateLabelKey(t.Key) {
+				errs = append(errs, field.Invalid(p.Child("key"), t.Key, msg))
+			}
+		}
+		if t.Key == "" && t.Operator != api.TolerationOpExists {
+			errs = append(errs, field.Invalid(p.Child("operator"), t.Operator, "operator must be Exists when `key` is empty, which means \"match all values and all keys\""))
+		}
+		if t.TolerationSeconds != nil && t.Effect != api.TaintEffectNoExecute {
+			errs = append(errs, field.Invalid(p.Child("effect"), t.Effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+		}
+		switch t.Operator {
+		case api.TolerationOpEqual, "":
+			if msgs := affinity.ValidateLabelValue(t.Value); len(msgs) > 0 {
+				errs = append(errs, field.Invalid(p.Child("operator"), t.Value, strings.Join(msgs, ";")))
+			}
+		case api.TolerationOpExists:
+			if t.Value != "" {
+				errs = append(errs, field.Invalid(p.Child("operator"), t.Value, "value must be empty when `operator` is 'Exists'"))
+			}
+		case "Lt", "Gt":
+			errs = append(errs, field.NotSupported(p.Child("operator"), t.Operator, []api.TolerationOperator{api.TolerationOpEqual, api.TolerationOpExists, "Lt", "Gt"}))
+		default:
+			errs = append(errs, field.NotSupported(p.Child("operator"), t.Operator, []api.TolerationOperator{api.TolerationOpEqual, api.TolerationOpExists}))
+		}
+		if t.Effect != "" {
+			switch t.Effect {
+			case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
+			default:
+				errs = append(errs, field.NotSupported(p.Child("effect"), t.Effect, []api.TaintEffect{api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute}))
+			}
+		}
+	}
+	return errs
+}
+
+// validateNodeSelectorTerm follows upstream's ValidateNodeSelectorRequirement
+// for matchExpressions (label values checked) and the operators of
+// matchFields.
+func validateNodeSelectorTerm(t api.NodeSelectorTerm, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for j, r := range t.MatchExpressions {
+		p := path.Child("matchExpressions").Index(j)
+		errs = append(errs, validateNodeSelectorRequirement(r, p)...)
+		for _, msg := range affinity.ValidateLabelKey(r.Key) {
+			errs = append(errs, field.Invalid(p.Child("key"), r.Key, msg))
+		}
+		for k, v := range r.Values {
+			for _, msg := range affinity.ValidateLabelValue(v) {
+				errs = append(errs, field.Invalid(p.Child("values").Index(k), v, msg))
+			}
+		}
+	}
+	for j, r := range t.MatchFields {
+		p := path.Child("matchFields").Index(j)
+		switch r.Operator {
+		case api.NodeSelectorOpIn, api.NodeSelectorOpNotIn:
+			if len(r.Values) != 1 {
+				errs = append(errs, field.Required(p.Child("values"), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"))
+			}
+		default:
+			errs = append(errs, field.Invalid(p.Child("operator"), r.Operator, "not a valid selector operator"))
+		}
+		if r.Key != "metadata.name" {
+			errs = append(errs, field.Invalid(p.Child("key"), r.Key, "not a valid field selector key"))
+		}
+	}
+	return errs
+}
+
+func validateNodeSelectorRequirement(r api.NodeSelectorRequirement, p *field.Path) field.ErrorList {
+	switch r.Operator {
+	case api.NodeSelectorOpIn, api.NodeSelectorOpNotIn:
+		if len(r.Values) == 0 {
+			return field.ErrorList{field.Required(p.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'")}
+		}
+	case api.NodeSelectorOpExists, api.NodeSelectorOpDoesNotExist:
+		if len(r.Values) > 0 {
+			return field.ErrorList{field.Forbidden(p.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")}
+		}
+	case api.NodeSelectorOpGt, api.NodeSelectorOpLt:
+		if len(r.Values) != 1 {
+			return field.ErrorList{field.Required(p.Child("values"), "must be specified single value when `operator` is 'Lt' or 'Gt'")}
+		}
+	default:
+		return field.ErrorList{field.Invalid(p.Child("operator"), r.Operator, "not a valid selector operator")}
+	}
+	return nil
+}
+
+// validateLabelSelector follows apimachinery's ValidateLabelSelector for
+// operators and values.
+func validateLabelSelector(ls *api.LabelSelector, path *field.Path) field.ErrorList {
+	if ls == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	for i, r := range ls.MatchExpressions {
+		p := path.Child("matchExpressions").Index(i)
+		switch r.Operator {
+		case api.LabelSelectorOpIn, api.LabelSelectorOpNotIn:
+			if len(r.Values) == 0 {
+				errs = append(errs, field.Required(p.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"))
+			}
+		case api.LabelSelectorOpExists, api.LabelSelectorOpDoesNotExist:
+			if len(r.Values) > 0 {
+				errs = append(errs, field.Forbidden(p.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+			}
+		default:
+			errs = append(errs, field.Invalid(p.Child("operator"), r.Operator, "not a valid selector operator"))
+		}
+		for _, msg := range affinity.ValidateLabelKey(r.Key) {
+			errs = append(errs, field.Invalid(p.Child("key"), r.Key, msg))
+		}
+		for k, v := range r.Values {
+			for _, msg := range affinity.ValidateLabelValue(v) {
+				errs = append(errs, field.Invalid(p.Child("values").Index(k), v, msg))
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(ls.MatchLabels)) {
+		v := ls.MatchLabels[k]
+		for _, msg := range affinity.ValidateLabelKey(k) {
+			errs = append(errs, field.Invalid(path.Child("matchLabels"), k, msg))
+		}
+		for _, msg := range affinity.ValidateLabelValue(v) {
+			errs = append(errs, field.Invalid(path.Child("matchLabels"), v, msg))
+		}
+	}
+	return errs
+}

@@ -1,0 +1,172 @@
+package predicates
+
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/qos"
+)
+
+// The optional filters of plugins and predicates kube-scheduler removed,
+// with their last upstream semantics: registered, not in the default
+// profile (a Policy file or a profile enables them).
+
+// Reasons of the legacy filters, as upstream worded them.
+const (
+	// ErrReasonNodeLabelPresenceViolated is NodeLabel's reason (v1.21).
+	ErrReasonNodeLabelPresenceViolated = "node(s) didn't have the requested labels"
+	// ErrReasonNodeUnderMemoryPressure is CheckNodeMemoryPressure's reason.
+	ErrReasonNodeUnderMemoryPressure = "node(s) had memory pressure"
+	// ErrReasonNodeUnderDiskPressure is CheckNodeDiskPressure's reason.
+	ErrReasonNodeUnderDiskPressure = "node(s) had disk pressure"
+	// ErrReasonNodeUnderPIDPressure is CheckNodePIDPressure's reason.
+	ErrReasonNodeUnderPIDPressure = "node(s) had pid pressure"
+)
+
+// NodeLabel is the NodeLabel filter (v1.21) as a plain function: nil when
+// the node has every label of present and none of absent, otherwise
+// UnschedulableAndUnresolvable with ErrReasonNodeLabelPresenceViolated;
+// without a node, an error, as upstream.
+func NodeLabel(present, absent []string, node *api.Node) *framework.Status {
+	if node == nil {
+		return nodeNotFoundStatus
+	}
+	for _, l := range present {
+		if _, ok := node.Labels[l]; !ok {
+			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelPresenceViolated)
+		}
+	}
+	for _, l := range absent {
+		if _, ok := node.Labels[l]; ok {
+			return framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelPresenceViolated)
+		}
+	}
+	return nil
+}
+
+// NodeLabelPlugin is the filter half of the NodeLabel plugin.
+type NodeLabelPlugin struct {
+	args *config.NodeLabelArgs
+}
+
+var _ framework.FilterPlugin = (*NodeLabelPlugin)(nil)
+
+// NewNodeLabel is the NodeLabel filter factory; args are
+// config.NodeLabelArgs (see config.ArgsFrom).
+func NewNodeLabel(args any, _ framework.Handle) (framework.Plugin, error) {
+	a, err := config.ArgsFrom[config.NodeLabelArgs](args)
+	if err != nil {
+		return nil, err
+	}
+	return &NodeLabelPlugin{args: a}, nil
+}
+
+// Name returns config.NodeLabelName.
+func (*NodeLabelPlugin) Name() string { return config.NodeLabelName }
+
+// Filter is NodeLabel with the plugin's present and absent labels.
+func (pl *NodeLabelPlugin) Filter(_ context.Context, _ *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+	return NodeLabel(pl.args.PresentLabels, pl.args.AbsentLabels, nodeInfo.Node())
+}
+
+// conditionTrue reports whether the node's condition t is True; when
+// the node lists t more than once the last entry counts, as v1.13's
+// NodeInfo.SetNode kept the last.
+func conditionTrue(node *api.Node, t api.NodeConditionType) bool {
+	status := api.ConditionStatus("")
+	for _, c := range node.Status.Conditions {
+		if c.Type == t {
+			status = c.Status
+		}
+	}
+	return status == api.ConditionTrue
+}
+
+// Node conditions do not change when preemption removes pods: v1.13's
+// preemption skipped nodes failing the pressure predicates, which the
+// framework says with UnschedulableAndUnresolvable.
+var (
+	memoryPressureStatus = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeUnderMemoryPressure)
+	diskPressureStatus   = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeUnderDiskPressure)
+	pidPressureStatus    = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeUnderPIDPressure)
+	nodeNotFoundStatus   = framework.NewStatus(framework.Error, "node not found")
+)
+
+// CheckNodeMemoryPressure is the CheckNodeMemoryPressure predicate (last
+// in v1.13) as a plain function: a BestEffort pod does not fit a node
+// whose MemoryPressure condition is True (UnschedulableAndUnresolvable,
+// ErrReasonNodeUnderMemoryPressure); other pods fit. The QoS class is
+// v1.37's (qos.Of).
+func CheckNodeMemoryPressure(pod *api.Pod, node *api.Node) *framework.Status {
+	if node == nil {
+		return nodeNotFoundStatus
+	}
+	if qos.Of(pod) != api.PodQOSBestEffort || !conditionTrue(node, api.NodeMemoryPressure) {
+		return nil
+	}
+	return memoryPressureStatus
+}
+
+// CheckNodeDiskPressure is the CheckNodeDiskPressure predicate: no pod
+// fits a node whose DiskPressure condition is True
+// (UnschedulableAndUnresolvable, ErrReasonNodeUnderDiskPressure).
+func CheckNodeDiskPressure(_ *api.Pod, node *api.Node) *framework.Status {
+	if node == nil {
+		return nodeNotFoundStatus
+	}
+	if !conditionTrue(node, api.NodeDiskPressure) {
+		return nil
+	}
+	return diskPressureStatus
+}
+
+// CheckNodePIDPressure is the CheckNodePIDPressure predicate: no pod fits
+// a node whose PIDPressure condition is True
+// (UnschedulableAndUnresolvable, ErrReasonNodeUnderPIDPressure).
+func CheckNodePIDPressure(_ *api.Pod, node *api.Node) *framework.Status {
+	if node == nil {
+		return nodeNotFoundStatus
+	}
+	if !conditionTrue(node, api.NodePIDPressure) {
+		return nil
+	}
+	return pidPressureStatus
+}
+
+// NodeConditionPlugin runs one of the node pressure predicates as a
+// filter plugin.
+type NodeConditionPlugin struct {
+	name  string
+	check func(*api.Pod, *api.Node) *framework.Status
+}
+
+var _ framework.FilterPlugin = (*NodeConditionPlugin)(nil)
+
+// NewCheckNodeMemoryPressure is the CheckNodeMemoryPressure factory; it
+// takes no arguments.
+func NewCheckNodeMemoryPressure(_ any, _ framework.Handle) (framework.Plugin, error) {
+	return &NodeConditionPlugin{name: config.CheckNodeMemoryPressureName, check: CheckNodeMemoryPressure}, nil
+}
+
+// NewCheckNodeDiskPressure is the CheckNodeDiskPressure factory; it takes
+// no arguments.
+func NewCheckNodeDiskPressure(_ any, _ framework.Handle) (framework.Plugin, error) {
+	return &NodeConditionPlugin{name: config.CheckNodeDiskPressureName, check: CheckNodeDiskPressure}, nil
+}
+
+// NewCheckNodePIDPressure is the CheckNodePIDPressure factory; it takes
+// no arguments.
+func NewCheckNodePIDPressure(_ any, _ framework.Handle) (framework.Plugin, error) {
+	return &NodeConditionPlugin{name: config.CheckNodePIDPressureName, check: CheckNodePIDPressure}, nil
+}
+
+// Name returns the predicate's name.
+func (pl *NodeConditionPlugin) Name() string { return pl.name }
+
+// Filter runs the predicate on the node.
+func (pl *NodeConditionPlugin) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+	return pl.check(pod, nodeInfo.Node())
+}

@@ -1,0 +1,276 @@
+package preemption
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+// Name is the plugin's name, "DefaultPreemption".
+const Name = config.DefaultPreemptionName
+
+// Handle is what DefaultPreemption needs from the scheduler running it,
+// beyond framework.Handle. Package scheduler's handle implements it; a
+// plugin built with a plain framework.Handle fails its PostFilter with an
+// error.
+type Handle interface {
+	framework.Handle
+	// ProfileFor returns the profile that schedules pod: the dry runs run
+	// its PreFilter extensions and filters.
+	ProfileFor(pod *api.Pod) (*framework.Profile, bool)
+	// NominatedPodsForNode returns the pods nominated to the node
+	// (status.nominatedNodeName), which the dry runs' filters count when
+	// they have at least the preemptor's priority.
+	NominatedPodsForNode(node string) []*cluster.PodInfo
+	// RandInt31n returns a number in [0, n) from the scheduler's seeded
+	// source; n > 0.
+	RandInt31n(n int32) int32
+}
+
+// DefaultPreemption is the PostFilter plugin. Build it with New.
+type DefaultPreemption struct {
+	h        framework.Handle
+	pct, abs int32
+}
+
+var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
+
+// New is the plugin's factory: args is nil (the defaults) or a
+// config.DefaultPreemptionArgs, validated as upstream validates it.
+func New(args any, h framework.Handle) (framework.Plugin, error) {
+	a, err := config.DefaultPreemptionArgsFrom(args)
+	if err != nil {
+		return nil, err
+	}
+	return &DefaultPreemption{h: h, pct: a.Percentage(), abs: a.Absolute()}, nil
+}
+
+// Name returns "DefaultPreemption".
+func (pl *DefaultPreemption) Name() string { return Name }
+
+// Candidate is a node where preemption would make room, and the pods it
+// would evict there.
+type Candidate struct {
+	// Node is the node's name.
+	Node string
+	// Victims are the pods to evict, most important first.
+	Victims []*api.Pod
+	// NumPDBViolations is how many victims' evictions violate a
+	// PodDisruptionBudget.
+	NumPDBViolations int
+}
+
+// Outcome is what a preemption attempt found, for Explain and what-if
+// questions; PostFilter reduces it to a result and a status.
+type Outcome struct {
+	// Status is the attempt's status, without the "preemption: " prefix
+	// PostFilter adds: Success with the nominated node, Unschedulable
+	// when the pod is not eligible or no node can help, Error on
+	// failure.
+	Status *framework.Status
+	// Result is the PostFilter result: nil to keep the pod's nomination
+	// (ineligible pods, errors), an empty NominatedNodeName to clear it
+	// (no node can help), else the node and the victims.
+	Result *framework.PostFilterResult
+	// Offset is where the dry run started in the potential nodes, and
+	// NumCandidates the candidates it looked for; both 0 when it did not
+	// run.
+	Offset, NumCandidates int32
+	// PotentialNodes are the nodes the filters found Unschedulable, in
+	// the order they were dry-run from Offset on.
+	PotentialNodes []string
+	// Candidates are the nodes where preemption would help: those
+	// violating no PodDisruptionBudget first, then the others, each in
+	// dry-run order.
+	Candidates []Candidate
+	// NodeStatuses holds, for every node dry-run that cannot help, why.
+	NodeStatuses *framework.NodeToStatus
+	// Chosen is the candidate picked, nil when none.
+	Chosen *Candidate
+}
+
+// PostFilter runs a preemption attempt and prefixes its message with
+// "preemption: ", as upstream's DefaultPreemption.PostFilter.
+func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader) (*framework.PostFilterResult, *framework.Status) {
+	o := pl.Preempt(ctx, state, pod, m)
+	if msg := o.Status.Message(); msg != "" {
+		return o.Result, framework.NewStatus(o.Status.Code(), "preemption: "+msg)
+	}
+	return o.Result, o.Status
+}
+
+// Preempt is the preemption attempt behind PostFilter, with everything it
+// found: state is the failed cycle's state (it is cloned, not modified)
+// and m the filters' status of each node.
+func (pl *DefaultPreemption) Preempt(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader) *Outcome {
+	o := &Outcome{}
+	ph, ok := pl.h.(Handle)
+	if !ok {
+		o.Status = framework.AsStatus(errors.New("DefaultPreemption: the framework handle gives no profile, nominated pods or random source (want a preemption.Handle)"))
+		return o
+	}
+	prof, ok := ph.ProfileFor(pod)
+	if !ok {
+		o.Status = framework.AsStatus(fmt.Errorf("DefaultPreemption: no profile for scheduler name %q", pod.Spec.SchedulerName))
+		return o
+	}
+	snap := pl.h.Snapshot()
+	view := snap.View()
+
+	// 1) Eligibility.
+	var nominatedNode *cluster.NodeInfo
+	if nnn := pod.Status.NominatedNodeName; nnn != "" {
+		nominatedNode, _ = view.Get(nnn)
+	}
+	if ok, msg := PodEligibleToPreemptOthers(pod, m.Get(pod.Status.NominatedNodeName), nominatedNode); !ok {
+		o.Status = framework.NewStatus(framework.Unschedulable, msg)
+		return o
+	}
+
+	// 2) Candidates.
+	allNodes := view.Nodes()
+	if len(allNodes) == 0 {
+		o.Status = framework.AsStatus(errors.New("no nodes available"))
+		return o
+	}
+	potential := nodesForStatusCode(allNodes, m, framework.Unschedulable)
+	var errs []error
+	if len(potential) == 0 {
+		o.NodeStatuses = framework.NewDefaultNodeToStatus()
+	} else {
+		pdbs := compilePDBs(snap.Objects())
+		o.Offset = ph.RandInt31n(int32(len(potential)))
+		o.NumCandidates = CalculateNumCandidates(int32(len(potential)), pl.pct, pl.abs)
+		errs = pl.dryRun(ctx, prof, ph, state, pod, potential, pdbs, o)
+	}
+	if len(errs) > 0 && len(o.Candidates) == 0 {
+		o.Status = framework.AsStatus(aggregate(errs))
+		return o
+	}
+	if len(o.Candidates) == 0 {
+		fe := &framework.FitError{Pod: pod, NumAllNodes: len(allNodes), Diagnosis: framework.Diagnosis{NodeToStatus: o.NodeStatuses}}
+		fe.Diagnosis.NodeToStatus.SetAbsentNodesStatus(framework.NewStatus(framework.UnschedulableAndUnresolvable, "Preemption is not helpful for scheduling"))
+		o.Result = &framework.PostFilterResult{}
+		o.Status = framework.NewStatus(framework.Unschedulable, fe.Error())
+		return o
+	}
+
+	// 4) The best candidate (no extenders: step 3 is upstream's).
+	best := PickOneNodeForPreemption(o.Candidates, func(n int) int { return int(ph.RandInt31n(int32(n))) })
+	o.Chosen = best
+	o.Result = &framework.PostFilterResult{NominatedNodeName: best.Node, Victims: best.Victims, NumPDBViolations: best.NumPDBViolations}
+	o.Status = framework.NewStatus(framework.Success, fmt.Sprintf("found a potential placement for pod on node %v, preempting %d victims", best.Node, len(best.Victims)))
+	return o
+}
+
+// CalculateNumCandidates is how many candidates a dry run over numNodes
+// potential nodes looks for: numNodes*pct/100, at least abs, at most
+// numNodes (upstream's calculateNumCandidates, in int32 arithmetic).
+func CalculateNumCandidates(numNodes, pct, abs int32) int32 {
+	n := numNodes * pct / 100
+	if n < abs {
+		n = abs
+	}
+	if n > numNodes {
+		n = numNodes
+	}
+	return n
+}
+
+// nodesForStatusCode is upstream's NodeToStatus.NodesForStatusCode: the
+// nodes whose status has the code, in snapshot order (upstream lists the
+// explicit nodes in map order when the absent nodes lack the code).
+func nodesForStatusCode(all []*cluster.NodeInfo, m framework.NodeToStatusReader, code framework.Code) []*cluster.NodeInfo {
+	if nts, ok := m.(*framework.NodeToStatus); ok && nts.AbsentNodesStatus().Code() != code && nts.Len() == 0 {
+		return nil
+	}
+	var out []*cluster.NodeInfo
+	for _, ni := range all {
+		if m.Get(ni.Node().Name).Code() == code {
+			out = append(out, ni)
+		}
+	}
+	return out
+}
+
+// candidateList keeps at most cap candidates, as upstream's.
+type candidateList struct {
+	items []Candidate
+	cap   int
+}
+
+func (l *candidateList) add(c Candidate) {
+	if len(l.items) < l.cap {
+		l.items = append(l.items, c)
+	}
+}
+
+// dryRun is upstream's DryRunPreemption with one worker: the potential
+// nodes from the offset on, until some candidate violates no budget and
+// there are numCandidates in all.
+func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
+	num := int(o.NumCandidates)
+	nonViolating := candidateList{cap: num}
+	violating := candidateList{cap: num}
+	o.NodeStatuses = framework.NewDefaultNodeToStatus()
+	var errs []error
+	var sc scratch
+	for i := range potential {
+		if ctx.Err() != nil {
+			break
+		}
+		ni := potential[(int(o.Offset)+i)%len(potential)]
+		name := ni.Node().Name
+		o.PotentialNodes = append(o.PotentialNodes, name)
+		victims, violations, st := sc.selectVictims(ctx, prof, state.Clone(), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
+		if st.IsSuccess() && len(victims) != 0 {
+			c := Candidate{Node: name, Victims: victims, NumPDBViolations: violations}
+			if violations == 0 {
+				nonViolating.add(c)
+			} else {
+				violating.add(c)
+			}
+			if len(nonViolating.items) > 0 && len(nonViolating.items)+len(violating.items) >= num {
+				break
+			}
+			continue
+		}
+		if st.IsSuccess() {
+			st = framework.AsStatus(fmt.Errorf("expected at least one victim pod on node %q", name))
+		}
+		if st.Code() == framework.Error {
+			errs = append(errs, st.AsError())
+		}
+		o.NodeStatuses.Set(name, st)
+	}
+	// Upstream stops the workers when its context is cancelled and
+	// reports nothing for it.
+	o.Candidates = append(nonViolating.items, violating.items...)
+	return errs
+}
+
+// aggregate prints errors as apimachinery's aggregate error: one alone,
+// several as "[a, b]" without repeated messages.
+func aggregate(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	seen := map[string]bool{}
+	var msgs []string
+	for _, e := range errs {
+		if m := e.Error(); !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) == 1 {
+		return errors.New(msgs[0])
+	}
+	return errors.New("[" + strings.Join(msgs, ", ") + "]")
+}

@@ -1,0 +1,422 @@
+package preemption
+
+import (
+	"context"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Messages of upstream's eligibility check and victim selection.
+const (
+	// NotEligibleNever is the reason of a pod with preemptionPolicy
+	// Never.
+	NotEligibleNever = "not eligible due to preemptionPolicy=Never."
+	// NotEligibleTerminating is the reason of a pod whose nominated node
+	// holds a lower-priority pod terminating by preemption.
+	NotEligibleTerminating = "not eligible due to a terminating pod on the nominated node."
+	// NoVictimsFound is the status of a node without pods of lower
+	// priority.
+	NoVictimsFound = "No preemption victims found for incoming pod"
+)
+
+// PodEligibleToPreemptOthers is upstream's check of whether pod may
+// preempt: not with preemptionPolicy Never, and not while its nominated
+// node (nominated, nil if it has none or the node is gone) holds a pod of
+// lower priority terminating by preemption — unless the filters found the
+// nominated node UnschedulableAndUnresolvable (nominatedStatus). The
+// string is the reason when it may not.
+func PodEligibleToPreemptOthers(pod *api.Pod, nominatedStatus *framework.Status, nominated *cluster.NodeInfo) (bool, string) {
+	if p := pod.Spec.PreemptionPolicy; p != nil && *p == api.PreemptNever {
+		return false, NotEligibleNever
+	}
+	if pod.Status.NominatedNodeName == "" {
+		return true, ""
+	}
+	if nominatedStatus.Code() == framework.UnschedulableAndUnresolvable {
+		return true, ""
+	}
+	if nominated != nil {
+		prio := framework.PodPriority(pod)
+		for _, pi := range nominated.Pods {
+			if framework.PodPriority(pi.Pod) < prio && PodTerminatingByPreemption(pi.Pod) {
+				return false, NotEligibleTerminating
+			}
+		}
+	}
+	return true, ""
+}
+
+// PodTerminatingByPreemption reports whether pod is being deleted
+// because the scheduler preempted it: a deletionTimestamp, and the first
+// DisruptionTarget condition True with reason PreemptionByScheduler.
+func PodTerminatingByPreemption(pod *api.Pod) bool {
+	if pod.DeletionTimestamp == nil {
+		return false
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == "DisruptionTarget" {
+			return c.Status == api.ConditionTrue && c.Reason == "PreemptionByScheduler"
+		}
+	}
+	return false
+}
+
+// victim is a pod that may be preempted, with what ordering it needs.
+type victim struct {
+	pi       *cluster.PodInfo
+	prio     int32
+	start    time.Time
+	hasStart bool
+	idx      int // position on the node: orders pods without a start time
+}
+
+func newVictim(pi *cluster.PodInfo, idx int) victim {
+	v := victim{pi: pi, prio: framework.PodPriority(pi.Pod), idx: idx}
+	if st := pi.Pod.Status.StartTime; st != nil {
+		v.start, v.hasStart = st.Time, true
+	}
+	return v
+}
+
+// moreImportant is upstream's MoreImportantVictim for single pods:
+// higher priority, then earlier start. A pod without a start time
+// started "now", after every pod with one, and pods without one in node
+// order (as upstream's successive time.Now calls).
+func moreImportant(a, b *victim) bool {
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	switch {
+	case a.hasStart && b.hasStart:
+		return a.start.Before(b.start)
+	case a.hasStart:
+		return true
+	case b.hasStart:
+		return false
+	}
+	return a.idx < b.idx
+}
+
+// MoreImportantPod reports whether a is more important than b as a
+// victim: higher priority, then earlier status.startTime (a pod without
+// one last).
+func MoreImportantPod(a, b *api.Pod) bool {
+	pa, pb := newVictim(&cluster.PodInfo{Pod: a}, 0), newVictim(&cluster.PodInfo{Pod: b}, 0)
+	return moreImportant(&pa, &pb)
+}
+
+// pdbInfo is a PodDisruptionBudget with its selector compiled.
+type pdbInfo struct {
+	namespace string
+	sel       affinity.Selector
+	valid     bool
+	disrupted map[string]api.Time
+	allowed   int32
+}
+
+// compilePDBs lists the store's budgets, by namespace and name.
+func compilePDBs(objs *cluster.Objects) []pdbInfo {
+	var out []pdbInfo
+	if objs == nil {
+		return nil
+	}
+	for pdb := range cluster.AllObjects[api.PodDisruptionBudget](objs) {
+		out = append(out, newPDBInfo(pdb))
+	}
+	return out
+}
+
+func newPDBInfo(pdb *api.PodDisruptionBudget) pdbInfo {
+	sel, err := affinity.CompileLabelSelector(pdb.Spec.Selector)
+	ns := pdb.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	return pdbInfo{namespace: ns, sel: sel, valid: err == nil, disrupted: pdb.Status.DisruptedPods, allowed: pdb.Status.DisruptionsAllowed}
+}
+
+// CompilePDBs prepares budgets for SelectVictimsOnNode and
+// FilterPodsWithPDBViolation, in the order given.
+func CompilePDBs(pdbs []*api.PodDisruptionBudget) []PDB {
+	out := make([]PDB, len(pdbs))
+	for i, p := range pdbs {
+		out[i] = PDB{newPDBInfo(p)}
+	}
+	return out
+}
+
+// PDB is a PodDisruptionBudget prepared by CompilePDBs.
+type PDB struct{ info pdbInfo }
+
+func unwrap(pdbs []PDB) []pdbInfo {
+	out := make([]pdbInfo, len(pdbs))
+	for i, p := range pdbs {
+		out[i] = p.info
+	}
+	return out
+}
+
+// FilterPodsWithPDBViolation splits pods, in order, into those whose
+// eviction (one after the other, in this order) would violate a budget
+// and the others, as upstream's FilterVictimsWithPDBViolation.
+func FilterPodsWithPDBViolation(pods []*api.Pod, pdbs []PDB) (violating, nonViolating []*api.Pod) {
+	vs := make([]victim, len(pods))
+	for i, p := range pods {
+		vs[i] = newVictim(&cluster.PodInfo{Pod: p}, i)
+	}
+	bad, good := filterPDBViolation(vs, unwrap(pdbs))
+	for _, v := range bad {
+		violating = append(violating, v.pi.Pod)
+	}
+	for _, v := range good {
+		nonViolating = append(nonViolating, v.pi.Pod)
+	}
+	return violating, nonViolating
+}
+
+func filterPDBViolation(vs []victim, pdbs []pdbInfo) (violating, nonViolating []victim) {
+	return (&scratch{}).filterPDBViolation(vs, pdbs)
+}
+
+// filterPDBViolation splits vs in sc's memory: the slices returned are
+// valid until the next call.
+func (sc *scratch) filterPDBViolation(vs victimList, pdbs []pdbInfo) (violating, nonViolating victimList) {
+	if len(pdbs) == 0 {
+		return nil, vs
+	}
+	allowed := sc.allowed[:0]
+	for range pdbs {
+		allowed = append(allowed, 0)
+	}
+	sc.allowed = allowed
+	for i := range pdbs {
+		allowed[i] = pdbs[i].allowed
+	}
+	isViolating := func(pod *api.Pod) bool {
+		if len(pod.Labels) == 0 {
+			return false
+		}
+		ns := pod.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		for i := range pdbs {
+			b := &pdbs[i]
+			if b.namespace != ns || !b.valid || b.sel.Empty() || !b.sel.Matches(pod.Labels) {
+				continue
+			}
+			if _, ok := b.disrupted[pod.Name]; ok {
+				continue
+			}
+			allowed[i]--
+			if allowed[i] < 0 {
+				return true
+			}
+		}
+		return false
+	}
+	violating, nonViolating = sc.violating[:0], sc.nonViolating[:0]
+	for _, v := range vs {
+		if isViolating(v.pi.Pod) {
+			violating = append(violating, v)
+		} else {
+			nonViolating = append(nonViolating, v)
+		}
+	}
+	sc.violating, sc.nonViolating = violating, nonViolating
+	return violating, nonViolating
+}
+
+// SelectVictimsOnNode is upstream's victim selection on one node:
+// nodeInfo and state are the caller's copies, which it modifies; prof's
+// PreFilter extensions and filters decide whether pod fits, with the pods
+// nominated to the node (nominated) of at least pod's priority. It
+// returns the victims, most important first, and how many violate a
+// budget; a status that is not Success says why the node cannot help.
+func SelectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []PDB) ([]*api.Pod, int, *framework.Status) {
+	return selectVictimsOnNode(ctx, prof, state, pod, nodeInfo, nominated, unwrap(pdbs))
+}
+
+// scratch is memory selectVictimsOnNode reuses from node to node.
+type scratch struct {
+	potential, victims, violating, nonViolating victimList
+	allowed                                     []int32
+}
+
+// victimList sorts victims with moreImportant. sort.Sort runs the same
+// algorithm as upstream's sort.Slice, so equally important victims end
+// in the same order.
+type victimList []victim
+
+func (l victimList) Len() int           { return len(l) }
+func (l victimList) Less(i, j int) bool { return moreImportant(&l[i], &l[j]) }
+func (l victimList) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
+
+func selectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
+	return (&scratch{}).selectVictims(ctx, prof, state, pod, nodeInfo, nominated, pdbs)
+}
+
+func (sc *scratch) selectVictims(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
+	remove := func(v *victim) *framework.Status {
+		if err := nodeInfo.RemovePod(v.pi.Pod); err != nil {
+			return framework.AsStatus(err)
+		}
+		return prof.RunPreFilterExtensionRemovePod(ctx, state, pod, v.pi, nodeInfo)
+	}
+	add := func(v *victim) *framework.Status {
+		nodeInfo.AddPod(v.pi)
+		return prof.RunPreFilterExtensionAddPod(ctx, state, pod, v.pi, nodeInfo)
+	}
+	prio := framework.PodPriority(pod)
+	potential := sc.potential[:0]
+	defer func() { sc.potential = potential[:0] }()
+	for i, pi := range nodeInfo.Pods {
+		if framework.PodPriority(pi.Pod) < prio {
+			potential = append(potential, newVictim(pi, i))
+		}
+	}
+	if len(potential) == 0 {
+		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
+	}
+	for i := range potential {
+		if st := remove(&potential[i]); !st.IsSuccess() {
+			return nil, 0, st
+		}
+	}
+	if st := prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo, nominated); !st.IsSuccess() {
+		return nil, 0, st
+	}
+	sort.Sort(potential)
+	violatingV, nonViolatingV := sc.filterPDBViolation(potential, pdbs)
+
+	victims := sc.victims[:0]
+	defer func() { sc.victims = victims[:0] }()
+	reprieve := func(v *victim) (bool, *framework.Status) {
+		if st := add(v); !st.IsSuccess() {
+			return false, st
+		}
+		fits := prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo, nominated).IsSuccess()
+		if !fits {
+			if st := remove(v); !st.IsSuccess() {
+				return false, st
+			}
+			victims = append(victims, *v)
+		}
+		return fits, nil
+	}
+	numViolating := 0
+	for i := range violatingV {
+		fits, st := reprieve(&violatingV[i])
+		if st != nil {
+			return nil, 0, framework.AsStatus(st.AsError())
+		}
+		if !fits {
+			numViolating++
+		}
+	}
+	for i := range nonViolatingV {
+		if _, st := reprieve(&nonViolatingV[i]); st != nil {
+			return nil, 0, framework.AsStatus(st.AsError())
+		}
+	}
+	if len(violatingV) != 0 && len(nonViolatingV) != 0 {
+		sort.Sort(victims)
+	}
+	out := make([]*api.Pod, len(victims))
+	for i := range victims {
+		out[i] = victims[i].pi.Pod
+	}
+	return out, numViolating, nil
+}
+
+// candidateKey is what PickOneNodeForPreemption compares, per rule.
+func candidateScores(c *Candidate) [5]int64 {
+	var s [5]int64
+	s[0] = -int64(c.NumPDBViolations)
+	if len(c.Victims) > 0 {
+		s[1] = -int64(framework.PodPriority(c.Victims[0]))
+	}
+	var sum int64
+	for _, p := range c.Victims {
+		sum += int64(framework.PodPriority(p)) + int64(math.MaxInt32+1)
+	}
+	s[2] = -sum
+	s[3] = -int64(len(c.Victims))
+	s[4] = latestStart(c.Victims)
+	return s
+}
+
+// latestStart is the earliest start time among the highest-priority
+// victims, in Unix nanoseconds; a victim without a start time counts as
+// started after all others (math.MaxInt64).
+func latestStart(pods []*api.Pod) int64 {
+	if len(pods) == 0 {
+		return math.MinInt64
+	}
+	maxPrio := framework.PodPriority(pods[0])
+	earliest := int64(math.MaxInt64)
+	for _, p := range pods {
+		pr := framework.PodPriority(p)
+		if pr > maxPrio {
+			maxPrio, earliest = pr, int64(math.MaxInt64)
+		}
+		if pr == maxPrio {
+			if st := p.Status.StartTime; st != nil && st.UnixNano() < earliest {
+				earliest = st.UnixNano()
+			}
+		}
+	}
+	return earliest
+}
+
+// PickOneNodeForPreemption chooses among candidates as upstream's
+// pickOneNodeForPreemption does: fewest PDB violations, then the lowest
+// priority of the most important victim, the smallest sum of victims'
+// priorities, the fewest victims, and the latest start time of the
+// highest-priority victims. Candidates still tied are sorted by node
+// name and pick(n) (which returns a number in [0, n)) chooses one;
+// upstream takes the first in map order. It returns nil for no
+// candidates and does not call pick for one.
+func PickOneNodeForPreemption(candidates []Candidate, pick func(n int) int) *Candidate {
+	if len(candidates) == 0 {
+		return nil
+	}
+	if len(candidates) == 1 {
+		return &candidates[0]
+	}
+	scores := make([][5]int64, len(candidates))
+	tied := make([]int, len(candidates))
+	for i := range candidates {
+		scores[i] = candidateScores(&candidates[i])
+		tied[i] = i
+	}
+	for rule := range 5 {
+		best := int64(math.MinInt64)
+		var next []int
+		for _, i := range tied {
+			s := scores[i][rule]
+			if s > best {
+				best, next = s, next[:0]
+			}
+			if s == best {
+				next = append(next, i)
+			}
+		}
+		tied = next
+		if len(tied) == 1 {
+			return &candidates[tied[0]]
+		}
+	}
+	sort.Slice(tied, func(a, b int) bool { return candidates[tied[a]].Node < candidates[tied[b]].Node })
+	k := pick(len(tied))
+	if k < 0 || k >= len(tied) {
+		k = 0
+	}
+	return &candidates[tied[k]]
+}

@@ -1,0 +1,207 @@
+package priorities
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+// namespaceOf is the pod's namespace, "" read as "default" (the
+// snapshot's convention).
+func namespaceOf(pod *api.Pod) string {
+	if pod.Namespace == "" {
+		return "default"
+	}
+	return pod.Namespace
+}
+
+// selectsAll reports whether labels has every key=value of set (true for
+// an empty set).
+func selectsAll(set, labels map[string]string) bool {
+	for k, v := range set {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// ServiceSelector returns the selector of the first service (by name) of
+// the pod's namespace that selects the pod, or nil if none does. A
+// service with a nil selector selects nothing; one with an empty
+// selector selects every pod (and an empty result scores nothing).
+// Upstream takes the first service in its informer cache's order, which
+// is unspecified when several select the pod.
+func ServiceSelector(objs *cluster.Objects, pod *api.Pod) map[string]string {
+	for _, svc := range cluster.ListObjects[api.Service](objs, namespaceOf(pod)) {
+		if svc.Spec.Selector != nil && selectsAll(svc.Spec.Selector, pod.Labels) {
+			return svc.Spec.Selector
+		}
+	}
+	return nil
+}
+
+// ServiceAntiAffinity is ServiceAffinity's raw score (v1.22; the classic
+// ServiceAntiAffinity priority) as a plain function: the number of pods
+// on the node, in the pod's namespace and not being deleted, that
+// selector (ServiceSelector's result) selects; 0 for an empty selector.
+func ServiceAntiAffinity(selector map[string]string, pod *api.Pod, nodeInfo *cluster.NodeInfo) int64 {
+	if len(selector) == 0 || len(nodeInfo.Pods) == 0 {
+		return 0
+	}
+	ns := namespaceOf(pod)
+	var n int64
+	for _, p := range nodeInfo.Pods {
+		if p.Pod.DeletionTimestamp == nil && namespaceOf(p.Pod) == ns && selectsAll(selector, p.Pod.Labels) {
+			n++
+		}
+	}
+	return n
+}
+
+// NormalizeServiceAntiAffinity turns raw ServiceAntiAffinity scores into
+// final ones as v1.22's NormalizeScore did: for each label of labels,
+// a node carrying it gets MaxNodeScore times the share of the service's
+// pods (the sum of all raw scores) that are not on nodes with its value
+// of the label (MaxNodeScore when there are none), divided by the number
+// of labels; a node without the label gets nothing for it. The sums, in
+// float64 as upstream computes them, are truncated. Nodes are looked up
+// in v; a node v lacks is an error.
+func NormalizeServiceAntiAffinity(v *cluster.View, labels []string, scores framework.NodeScoreList) error {
+	sums := make([]float64, len(scores))
+	if len(labels) > 0 {
+		nodeLabels := make([]map[string]string, len(scores))
+		for i := range scores {
+			ni, ok := v.Get(scores[i].Name)
+			if !ok {
+				return fmt.Errorf("nodeinfo not found for node name %q", scores[i].Name)
+			}
+			if n := ni.Node(); n != nil {
+				nodeLabels[i] = n.Labels
+			}
+		}
+		counts := map[string]int64{}
+		for _, label := range labels {
+			clear(counts)
+			var total int64
+			for i := range scores {
+				total += scores[i].Score
+				if value, ok := nodeLabels[i][label]; ok {
+					counts[value] += scores[i].Score
+				}
+			}
+			maxScore := float64(framework.MaxNodeScore)
+			for i := range scores {
+				value, ok := nodeLabels[i][label]
+				if !ok {
+					continue
+				}
+				f := maxScore
+				if total > 0 {
+					f = maxScore * (float64(total-counts[value]) / float64(total))
+				}
+				sums[i] += f / float64(len(labels))
+			}
+		}
+	}
+	for i := range scores {
+		scores[i].Score = int64(sums[i])
+	}
+	return nil
+}
+
+const serviceAntiAffinityStateKey framework.StateKey = "PreScore" + config.ServiceAffinityName
+
+// serviceAntiAffinityState is the selector of the pod's service and the
+// view nodes are looked up in.
+type serviceAntiAffinityState struct {
+	selector map[string]string
+	view     *cluster.View
+}
+
+// Clone returns s: the state is never modified after PreScore.
+func (s *serviceAntiAffinityState) Clone() framework.StateData { return s }
+
+// ServiceAffinityPlugin is the score half of the ServiceAffinity plugin
+// (removed upstream in v1.23), with v1.22's semantics: it spreads the
+// pods of a service over the values of each of antiAffinityLabelsPreference.
+// PreScore finds the pod's service once per cycle (upstream looked it
+// up for every node; the scores are the same).
+type ServiceAffinityPlugin struct {
+	args *config.ServiceAffinityArgs
+	h    framework.Handle
+}
+
+var (
+	_ framework.PreScorePlugin  = (*ServiceAffinityPlugin)(nil)
+	_ framework.ScorePlugin     = (*ServiceAffinityPlugin)(nil)
+	_ framework.ScoreExtensions = (*ServiceAffinityPlugin)(nil)
+)
+
+// NewServiceAffinity is the ServiceAffinity score factory; args are
+// config.ServiceAffinityArgs. Services and nodes are read from h's
+// snapshot.
+func NewServiceAffinity(args any, h framework.Handle) (framework.Plugin, error) {
+	a, err := config.ArgsFrom[config.ServiceAffinityArgs](args)
+	if err != nil {
+		return nil, err
+	}
+	return &ServiceAffinityPlugin{args: a, h: h}, nil
+}
+
+// Name returns config.ServiceAffinityName.
+func (*ServiceAffinityPlugin) Name() string { return config.ServiceAffinityName }
+
+// newState reads the snapshot's current view (an empty one without a
+// handle) and the pod's service selector in it.
+func (pl *ServiceAffinityPlugin) newState(pod *api.Pod) *serviceAntiAffinityState {
+	var v *cluster.View
+	if pl.h != nil && pl.h.Snapshot() != nil {
+		v = pl.h.Snapshot().View()
+	} else {
+		s, _ := cluster.NewSnapshot(nil, nil)
+		v = s.View()
+	}
+	return &serviceAntiAffinityState{selector: ServiceSelector(v.Objects(), pod), view: v}
+}
+
+func (pl *ServiceAffinityPlugin) state(state *framework.CycleState, pod *api.Pod) *serviceAntiAffinityState {
+	if d, ok := state.Read(serviceAntiAffinityStateKey); ok {
+		if s, ok := d.(*serviceAntiAffinityState); ok {
+			return s
+		}
+	}
+	// Without PreScore (a profile that enables only Score), the
+	// service is looked up for each node, as upstream does.
+	return pl.newState(pod)
+}
+
+// PreScore finds the selector of the pod's first service.
+func (pl *ServiceAffinityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	state.Write(serviceAntiAffinityStateKey, pl.newState(pod))
+	return nil
+}
+
+// Score counts the node's pods of the pod's service.
+func (pl *ServiceAffinityPlugin) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+	if nodeInfo.Node() == nil {
+		return 0, framework.AsStatus(fmt.Errorf("node not found"))
+	}
+	return ServiceAntiAffinity(pl.state(state, pod).selector, pod, nodeInfo), nil
+}
+
+// ScoreExtensions returns the plugin, which normalizes.
+func (pl *ServiceAffinityPlugin) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// NormalizeScore is NormalizeServiceAntiAffinity over the plugin's
+// antiAffinityLabelsPreference.
+func (pl *ServiceAffinityPlugin) NormalizeScore(_ context.Context, state *framework.CycleState, pod *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	if err := NormalizeServiceAntiAffinity(pl.state(state, pod).view, pl.args.AntiAffinityLabelsPreference, scores); err != nil {
+		return framework.AsStatus(err)
+	}
+	return nil
+}
