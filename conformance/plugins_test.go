@@ -94,7 +94,8 @@ func incomingPod(nodes []*api.Node) *rapid.Generator[*api.Pod] {
 }
 
 // pluginsInput draws a small cluster (1-8 nodes, some cordoned, 0-12
-// bound pods), a pod to place and runs it through plugins; see
+// bound pods, some with pod (anti)-affinity, Namespace objects with
+// labels), a pod to place and runs it through plugins; see
 // bendSpreadInput for the topology spread parts.
 func pluginsInput(plugins []regression.PluginRef) *rapid.Generator[*regression.PluginsInput] {
 	return rapid.Custom(func(t *rapid.T) *regression.PluginsInput {
@@ -102,7 +103,13 @@ func pluginsInput(plugins []regression.PluginRef) *rapid.Generator[*regression.P
 		for _, n := range c.Nodes {
 			n.Spec.Unschedulable = rapid.IntRange(0, 5).Draw(t, "cordoned") == 0
 		}
-		in := &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: incomingPod(c.Nodes).Draw(t, "incoming"), Plugins: plugins}
+		for _, p := range c.Pods {
+			bendInterPod(t, p, false)
+		}
+		pod := incomingPod(c.Nodes).Draw(t, "incoming")
+		bendInterPod(t, pod, true)
+		in := &regression.PluginsInput{Nodes: c.Nodes, Pods: c.Pods, Pod: pod, Plugins: plugins,
+			Namespaces: namespaceObjects().Draw(t, "namespaceObjects")}
 		bendSpreadInput(t, in)
 		return in
 	})

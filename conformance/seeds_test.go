@@ -248,6 +248,49 @@ func seeds() []seed {
 	out = append(out, seed{Kind: regression.KindPlugins, Name: "fit-score-pod-level",
 		Note:  "upstream v1.37.2's NodeResourcesFit score ignores pod-level requests (its scorer is built without the PodLevelResources flag) and scores the containers' 100m/128Mi; schedkit scored the pod-level 2/2Gi until priorities 0f58efd",
 		Input: in(fitLevel, regression.PluginRef{Name: "NodeResourcesFit", Weight: 1})})
+
+	// InterPodAffinity.
+	ipa := []regression.PluginRef{{Name: "InterPodAffinity", Weight: 2}}
+	webTerm := func(key string) api.PodAffinityTerm {
+		return api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: key}
+	}
+	labelled := func(p *api.Pod, app string) *api.Pod {
+		p.Labels = map[string]string{"app": app}
+		return p
+	}
+	webPods := []*api.Pod{labelled(boundPod("web-1", "n1", ctr("a", rl("cpu", "100m"), nil)), "web"), labelled(boundPod("db-1", "n2", ctr("a", rl("cpu", "100m"), nil)), "db")}
+	anti := labelled(pod(ctr("a", rl("cpu", "100m"), nil)), "web")
+	anti.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{webTerm("kubernetes.io/hostname")}}}
+	add(regression.KindPlugins, "ipa-anti-hostname", "required hostname anti-affinity rejects the node of a matching pod (Unschedulable)",
+		&regression.PluginsInput{Nodes: cluster, Pods: webPods, Pod: anti, Plugins: ipa})
+	add(regression.KindSchedule, "ipa-anti-hostname", "the replica goes to another node than the running one",
+		&regression.PluginsInput{Nodes: cluster, Pods: webPods, Pod: anti, Plugins: append(append([]regression.PluginRef(nil), seedPlugins...), ipa...)})
+	first := labelled(pod(ctr("a", rl("cpu", "100m"), nil)), "cache")
+	first.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "cache"}}, TopologyKey: "zone"}}}}
+	add(regression.KindPlugins, "ipa-first-of-group", "no pod matches the pod's own affinity anywhere: it may land on any node with the key",
+		&regression.PluginsInput{Nodes: cluster, Pods: webPods, Pod: first, Plugins: ipa})
+	missingKey := labelled(pod(ctr("a", rl("cpu", "100m"), nil)), "cache")
+	missingKey.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "cache"}}, TopologyKey: "rack"}}}}
+	add(regression.KindPlugins, "ipa-first-of-group-missing-key", "the first pod of a group still needs nodes with the topology key (UnschedulableAndUnresolvable)",
+		&regression.PluginsInput{Nodes: cluster, Pods: webPods, Pod: missingKey, Plugins: ipa})
+	guard := labelled(boundPod("guard-1", "n2", ctr("a", rl("cpu", "100m"), nil)), "guard")
+	guard.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "zone",
+			NamespaceSelector: &api.LabelSelector{MatchLabels: map[string]string{"team": "a"}}}}}}
+	teamPod := labelled(pod(ctr("a", rl("cpu", "100m"), nil)), "web")
+	teamPod.Namespace = "team-a"
+	namespaces := []*api.Namespace{{ObjectMeta: api.ObjectMeta{Name: "team-a", Labels: map[string]string{"team": "a"}}}, {ObjectMeta: api.ObjectMeta{Name: "default"}}}
+	add(regression.KindPlugins, "ipa-existing-anti-namespace-selector", "an existing pod's anti-affinity selects the incoming pod through its namespace's labels: its zone is rejected",
+		&regression.PluginsInput{Nodes: cluster, Pods: []*api.Pod{guard}, Pod: teamPod, Plugins: ipa, Namespaces: namespaces})
+	add(regression.KindPlugins, "ipa-existing-anti-no-namespace-object", "without the Namespace object the namespace has no labels and nothing is rejected (PreFilter Skip)",
+		&regression.PluginsInput{Nodes: cluster, Pods: []*api.Pod{guard}, Pod: teamPod, Plugins: ipa})
+	pref := labelled(pod(ctr("a", rl("cpu", "100m"), nil)), "web")
+	pref.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		{Weight: 30, PodAffinityTerm: webTerm("kubernetes.io/hostname")}, {Weight: 7, PodAffinityTerm: webTerm("zone")}}}}
+	add(regression.KindPlugins, "ipa-preferred-negative", "preferred anti-affinity sums are negative; min-max normalisation maps them to 0..100",
+		&regression.PluginsInput{Nodes: cluster, Pods: webPods, Pod: pref, Plugins: ipa})
 	out = append(out, quotaSeeds()...)
 	over := pod(ctr("a", rl("cpu", "500m"), rl("cpu", "100m")))
 	out = append(out, seed{Kind: regression.KindValidation, Name: "request-over-limit",

@@ -2,7 +2,8 @@
 // Kubernetes v1.37.2: NodeResourcesFit (its score half, with the
 // LeastAllocated, MostAllocated and RequestedToCapacityRatio strategies),
 // NodeResourcesBalancedAllocation, ImageLocality, TaintToleration (its
-// score half), NodeAffinity (its score half) and PodTopologySpread (its
+// score half), NodeAffinity (its score half), InterPodAffinity (its
+// score half, the classic InterPodAffinityPriority), PodTopologySpread (its
 // score half: ScheduleAnyway constraints, weighted per constraint by
 // SpreadTopologyWeight, and the system default constraints for pods that
 // Services, ReplicaSets, StatefulSets or ReplicationControllers select;
@@ -34,4 +35,14 @@
 // running sums and the per-resource vectors live on the stack. See
 // BenchmarkScoreLeastAllocated, BenchmarkScoreBalanced and
 // TestScoreAllocations.
+//
+// InterPodAffinity's PreScore reads the existing pods of every node of
+// the snapshot (all pods when the incoming pod has preferred pod
+// (anti-)affinity, else only the pods with pod (anti-)affinity), as
+// upstream does, and sums weights per topology domain, keeping each
+// node's contribution across cycles as the filter half does (see package
+// predicates); Score then looks up the node's value of each topology key,
+// whatever the number of pods.
+// Its NormalizeScore is NormalizeMinMax, upstream's min-max scaling with
+// its float64 truncation.
 package priorities

@@ -65,7 +65,7 @@ profiles:
 	fmt.Println(res.Node, err)
 	// Output:
 	// [leaderElection: ignored: schedkit runs in process and elects no leader]
-	// [TaintToleration NodeAffinity NodeResourcesFit VolumeBinding PodTopologySpread NodeResourcesBalancedAllocation]
+	// [TaintToleration NodeAffinity NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity NodeResourcesBalancedAllocation]
 	// n1 <nil>
 }
 

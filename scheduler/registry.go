@@ -24,6 +24,8 @@ func inTreeRegistry() framework.Registry {
 			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
 		config.PodTopologySpreadName: framework.CombineFactories(config.PodTopologySpreadName,
 			predicates.NewPodTopologySpread, priorities.NewPodTopologySpread),
+		config.InterPodAffinityName: framework.CombineFactories(config.InterPodAffinityName,
+			predicates.NewInterPodAffinity, priorities.NewInterPodAffinity),
 		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
 		config.ImageLocalityName:                   priorities.NewImageLocality,
 		config.VolumeBindingName: framework.CombineFactories(config.VolumeBindingName,

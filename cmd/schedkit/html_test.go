@@ -27,7 +27,7 @@ func TestHTMLReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := string(b)
-	for _, want := range []string{`<svg id="bars"`, `class="heat"`, "shop/checkout", "node(s) didn&#39;t match Pod&#39;s node affinity/selector", "uses podAntiAffinity"} {
+	for _, want := range []string{`<svg id="bars"`, `class="heat"`, "shop/checkout", "node(s) didn&#39;t match Pod&#39;s node affinity/selector"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -49,7 +49,7 @@ func TestExplainBundled(t *testing.T) {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
 	got := decodeExplain(t, out)
-	wantSummary := explainSummary{Pods: 6, Placed: 5, Preempting: 1, Unverified: 3, Nodes: 8}
+	wantSummary := explainSummary{Pods: 6, Placed: 5, Preempting: 1, Unverified: 0, Nodes: 8}
 	if diff := cmp.Diff(wantSummary, got.Summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
@@ -86,12 +86,15 @@ func TestExplainBundled(t *testing.T) {
 	if diff := cmp.Diff(wantGPU, trainer.Nodes["gpu-c1"]); diff != "" {
 		t.Errorf("trainer on gpu-c1 (-want +got):\n%s", diff)
 	}
-	// The Deployment's replicas use podAntiAffinity, which this build
-	// cannot check: each is marked.
+	// The Deployment's replicas use required hostname podAntiAffinity,
+	// which InterPodAffinity checks: one replica per node, none marked
+	// unverified.
+	seen := map[string]bool{}
 	for _, p := range got.Pods[3:] {
-		if !strings.HasPrefix(p.Pod, "shop/web-") || !cmp.Equal(p.Unverified, []string{"uses podAntiAffinity (InterPodAffinity not implemented)"}) {
-			t.Errorf("%s: unverified %q", p.Pod, p.Unverified)
+		if !strings.HasPrefix(p.Pod, "shop/web-") || len(p.Unverified) != 0 || p.Node == "" || seen[p.Node] {
+			t.Errorf("%s: on %q (replicas so far on %v), unverified %q", p.Pod, p.Node, seen, p.Unverified)
 		}
+		seen[p.Node] = true
 	}
 	// The LimitRange gave the worker its default requests: it fits
 	// everywhere but the tainted nodes.
@@ -135,11 +138,12 @@ func TestCommandsOnBundled(t *testing.T) {
 	}{
 		{[]string{"explain", "-f", bundled, "--pod", "shop/worker", "-o", "wide"}, 0, []string{"shop/worker → node-b2", "CPU REQUESTED", "0→250m/4"}},
 		{[]string{"explain", "-f", bundled, "--independent", "--top", "2"}, 1, []string{"6 more node(s) not shown (--top 2)"}},
-		{[]string{"simulate", "-f", bundled}, 0, []string{"6 placed, 0 unschedulable, 1 preempting (3 unverified)", "placed after preempting batch/report-1, batch/report-2 on node-c1"}},
-		{[]string{"simulate", "-f", bundled, "--strict"}, 1, nil},
+		{[]string{"simulate", "-f", bundled}, 0, []string{"6 placed, 0 unschedulable, 1 preempting\n", "placed after preempting batch/report-1, batch/report-2 on node-c1"}},
+		// Nothing the bundled manifests use is left unevaluated.
+		{[]string{"simulate", "-f", bundled, "--strict"}, 0, nil},
 		{[]string{"describe", "-f", bundled}, 0, []string{"shop/worker                  (pending)  Burstable  0         PreemptLowerPriority  250m", "node-b1  4                3100m"}},
-		{[]string{"capacity", "-f", bundled, "--pod", bundled + "/shapes/web.yaml"}, 0, []string{"shop/api  18", "node-c1×4", "6 Insufficient cpu"}},
-		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"4 pod(s) land differently"}},
+		{[]string{"capacity", "-f", bundled, "--pod", bundled + "/shapes/web.yaml"}, 0, []string{"shop/api  18", "node-c1×2", "6 Insufficient cpu"}},
+		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"3 pod(s) land differently"}},
 		{[]string{"drain", "-f", bundled, "node-b1"}, 1, []string{"Cannot evict pod as it would violate the pod's disruption budget.", "DaemonSet pod", "1 moved, 0 pending, 1 blocked, 1 stay"}},
 		{[]string{"version"}, 0, []string{"kube-scheduler v1.37.2"}},
 	}

@@ -28,6 +28,7 @@ func pluginArgsTypes() map[string]func() PluginArgs {
 		NodeLabelName:                       func() PluginArgs { return new(NodeLabelArgs) },
 		ServiceAffinityName:                 func() PluginArgs { return new(ServiceAffinityArgs) },
 		PodTopologySpreadName:               func() PluginArgs { return new(PodTopologySpreadArgs) },
+		InterPodAffinityName:                func() PluginArgs { return new(InterPodAffinityArgs) },
 	}
 }
 
@@ -60,6 +61,6 @@ func hasUndecodedArgs(plugin string) bool {
 	if _, ok := pluginArgsTypes()[plugin]; ok {
 		return false
 	}
-	return slices.Contains([]string{DefaultPreemptionName, DynamicResourcesName, InterPodAffinityName,
+	return slices.Contains([]string{DefaultPreemptionName, DynamicResourcesName,
 		VolumeBindingName}, plugin)
 }

@@ -43,8 +43,8 @@ func (o *Objects) All() []any {
 	return out
 }
 
-// newSnapshot builds the snapshot of a plugins input: its nodes, pods and
-// objects.
+// newSnapshot builds the snapshot of a plugins input: its nodes, pods,
+// objects, workloads and namespaces.
 func newSnapshot(in *PluginsInput) (*cluster.Snapshot, error) {
 	snap, err := cluster.NewSnapshot(in.Nodes, in.Pods)
 	if err != nil {
@@ -57,6 +57,11 @@ func newSnapshot(in *PluginsInput) (*cluster.Snapshot, error) {
 	}
 	if err := in.Workloads.addTo(snap); err != nil {
 		return nil, err
+	}
+	for _, ns := range in.Namespaces {
+		if err := snap.AddObject(ns); err != nil {
+			return nil, err
+		}
 	}
 	return snap, nil
 }

@@ -33,6 +33,9 @@ type PluginsInput struct {
 	// Workloads are the objects PodTopologySpread's default constraints
 	// read (Services, ReplicaSets, StatefulSets, ReplicationControllers).
 	Workloads Workloads `json:"workloads,omitzero"`
+	// Namespaces are the cluster's Namespace objects (InterPodAffinity
+	// reads their labels).
+	Namespaces []*api.Namespace `json:"namespaces,omitempty"`
 }
 
 // StatusAnswer is a plugin status.

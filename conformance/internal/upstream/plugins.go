@@ -17,6 +17,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder"
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/imagelocality"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/interpodaffinity"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodename"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeports"
@@ -53,6 +54,7 @@ var Plugins = []Plugin{
 	{nodeports.Name, runtime.FactoryAdapter(fts, nodeports.New)},
 	{noderesources.Name, runtime.FactoryAdapter(fts, noderesources.NewFit)},
 	{podtopologyspread.Name, runtime.FactoryAdapter(fts, podtopologyspread.New)},
+	{interpodaffinity.Name, runtime.FactoryAdapter(fts, interpodaffinity.New)},
 	{volumebinding.Name, runtime.FactoryAdapter(fts, volumebinding.New)},
 	{noderesources.BalancedAllocationName, runtime.FactoryAdapter(fts, noderesources.NewBalancedAllocation)},
 	{imagelocality.Name, imagelocality.New},
@@ -272,7 +274,11 @@ func ConvertCluster(nodes []*api.Node, pods []*api.Pod) ([]*v1.Node, []*v1.Pod) 
 func PluginsCycle(in *regression.PluginsInput) regression.PluginsAnswer {
 	ctx := context.Background()
 	nodes, pods := ConvertCluster(in.Nodes, in.Pods)
-	f, err := NewFrameworkObjects(ctx, nodes, pods, append(ConvertStorage(in.Objects), ConvertWorkloads(&in.Workloads)...), in.Plugins, 1)
+	objects := append(ConvertStorage(in.Objects), ConvertWorkloads(&in.Workloads)...)
+	for _, ns := range in.Namespaces {
+		objects = append(objects, MustConvert[v1.Namespace](ns))
+	}
+	f, err := NewFrameworkObjects(ctx, nodes, pods, objects, in.Plugins, 1)
 	if err != nil {
 		return regression.PluginsAnswer{Err: err.Error()}
 	}

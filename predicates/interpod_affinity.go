@@ -1,0 +1,510 @@
+package predicates
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+// Reasons of the InterPodAffinity filter, as upstream's.
+const (
+	// ErrReasonExistingAntiAffinityRulesNotMatch is the reason when a pod
+	// already in the node's domain has required anti-affinity that the
+	// incoming pod matches (MatchInterPodAffinity's
+	// ExistingPodsAntiAffinityRulesNotMatch).
+	ErrReasonExistingAntiAffinityRulesNotMatch = "node(s) didn't satisfy existing pods anti-affinity rules"
+	// ErrReasonAffinityRulesNotMatch is the reason when the node's
+	// domains hold no pod that matches all the incoming pod's required
+	// affinity terms.
+	ErrReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity rules"
+	// ErrReasonAntiAffinityRulesNotMatch is the reason when the node's
+	// domain holds a pod the incoming pod's required anti-affinity
+	// rejects.
+	ErrReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules"
+)
+
+var (
+	affinityRulesStatus        = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonAffinityRulesNotMatch)
+	antiAffinityRulesStatus    = framework.NewStatus(framework.Unschedulable, ErrReasonAntiAffinityRulesNotMatch)
+	existingAntiAffinityStatus = framework.NewStatus(framework.Unschedulable, ErrReasonExistingAntiAffinityRulesNotMatch)
+	interPodAffinityNoState    = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", interPodAffinityStateKey))
+)
+
+const interPodAffinityStateKey framework.StateKey = "PreFilter" + config.InterPodAffinityName
+
+var (
+	_ framework.PreFilterPlugin     = (*InterPodAffinityPlugin)(nil)
+	_ framework.PreFilterExtensions = (*InterPodAffinityPlugin)(nil)
+	_ framework.FilterPlugin        = (*InterPodAffinityPlugin)(nil)
+)
+
+// namespaceLister is where the InterPodAffinity plugin finds Namespace
+// objects (the snapshot's object store), as upstream's plugin reads them
+// from a namespace informer: to resolve the incoming pod's
+// namespaceSelectors into namespace names and to match existing pods'
+// namespaceSelectors against the labels of the incoming pod's namespace.
+// A namespace without an object has no labels, and a non-empty
+// namespaceSelector of the incoming pod does not select it.
+type namespaceLister interface {
+	// Namespace returns the named namespace, if known.
+	Namespace(name string) (*api.Namespace, bool)
+	// Namespaces returns every known namespace.
+	Namespaces() []*api.Namespace
+}
+
+// objectNamespaces lists the Namespace objects of a snapshot view's
+// object store.
+type objectNamespaces struct{ o *cluster.Objects }
+
+func (n objectNamespaces) Namespace(name string) (*api.Namespace, bool) {
+	return cluster.GetObject[api.Namespace](n.o, "", name)
+}
+
+func (n objectNamespaces) Namespaces() []*api.Namespace {
+	return cluster.ListObjects[api.Namespace](n.o, "")
+}
+
+// topologyCounts counts matching pods per topology domain: for each
+// topology key, label value → count. Like upstream's
+// topologyToMatchedTermCount, a domain whose count returns to zero is
+// dropped, and pairs is the number of domains with a non-zero count (the
+// length of upstream's map). Keys are few (one per distinct topology key
+// of the terms), so they are a slice; each key's values are a map.
+type topologyCounts struct {
+	keys   []string
+	values []map[string]int64
+	pairs  int
+}
+
+// of returns the values of key, adding the key if it is new.
+func (c *topologyCounts) of(key string) map[string]int64 {
+	for i, k := range c.keys {
+		if k == key {
+			return c.values[i]
+		}
+	}
+	m := map[string]int64{}
+	c.keys = append(c.keys, key)
+	c.values = append(c.values, m)
+	return m
+}
+
+// add adds v to the domain of node for key, if the node has the key.
+func (c *topologyCounts) add(node *api.Node, key string, v int64) {
+	tv, ok := node.Labels[key]
+	if !ok {
+		return
+	}
+	addTo(c.of(key), tv, v, &c.pairs)
+}
+
+// addTo adds v to m[value], deleting the entry at zero and keeping pairs
+// the number of non-zero entries.
+func addTo(m map[string]int64, value string, v int64, pairs *int) {
+	old := m[value]
+	n := old + v
+	switch {
+	case n == 0:
+		delete(m, value)
+	default:
+		m[value] = n
+	}
+	if old == 0 && n != 0 {
+		*pairs++
+	} else if old != 0 && n == 0 {
+		*pairs--
+	}
+}
+
+func (c *topologyCounts) clone() topologyCounts {
+	out := topologyCounts{keys: append([]string(nil), c.keys...), values: make([]map[string]int64, len(c.values)), pairs: c.pairs}
+	for i, m := range c.values {
+		out.values[i] = maps.Clone(m)
+		if out.values[i] == nil {
+			out.values[i] = map[string]int64{}
+		}
+	}
+	return out
+}
+
+// positive reports whether node's domain for the key with values m has
+// a positive count.
+func positive(m map[string]int64, node *api.Node, key string) bool {
+	if len(m) == 0 {
+		return false
+	}
+	v, ok := node.Labels[key]
+	return ok && m[v] > 0
+}
+
+// interPodAffinityState is what PreFilter computes for Filter: the
+// incoming pod's required terms (namespace selectors resolved) and, per
+// topology domain, how many existing pods match them or reject the
+// incoming pod.
+type interPodAffinityState struct {
+	pod *api.Pod
+	// nsLabels are the labels of the incoming pod's namespace (nil when
+	// it is unknown).
+	nsLabels map[string]string
+	// affinity and anti are the incoming pod's required affinity and
+	// anti-affinity terms.
+	affinity, anti []affinity.AffinityTerm
+	// selfMatch: the incoming pod matches all its own affinity terms.
+	selfMatch bool
+
+	// existingAnti counts existing pods whose required anti-affinity
+	// terms match the incoming pod, per domain of the term's key.
+	existingAnti topologyCounts
+	// affinityCounts counts existing pods that match every affinity
+	// term, per domain of each term's key; antiCounts existing pods
+	// that match an anti-affinity term, per domain of that term's key.
+	affinityCounts, antiCounts topologyCounts
+	// affinityOf[i] and antiOf[i] are the index in affinityCounts and
+	// antiCounts of the key of term i.
+	affinityOf, antiOf []int
+	// shared: the counts are the plugin cache's; update copies them
+	// before changing them.
+	shared bool
+}
+
+// Clone copies the counts, which AddPod and RemovePod change; the terms
+// are shared.
+func (s *interPodAffinityState) Clone() framework.StateData {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.existingAnti = s.existingAnti.clone()
+	c.affinityCounts = s.affinityCounts.clone()
+	c.antiCounts = s.antiCounts.clone()
+	c.shared = false
+	return &c
+}
+
+// indexTerms adds the keys of the incoming pod's terms to the counts and
+// records where each term's key is.
+func (s *interPodAffinityState) indexTerms() {
+	s.affinityOf = make([]int, len(s.affinity))
+	for i := range s.affinity {
+		s.affinityCounts.of(s.affinity[i].TopologyKey)
+		s.affinityOf[i] = slices.Index(s.affinityCounts.keys, s.affinity[i].TopologyKey)
+	}
+	s.antiOf = make([]int, len(s.anti))
+	for i := range s.anti {
+		s.antiCounts.of(s.anti[i].TopologyKey)
+		s.antiOf[i] = slices.Index(s.antiCounts.keys, s.anti[i].TopologyKey)
+	}
+}
+
+// update counts existing pod p on node, with sign +1 (added) or -1
+// (removed), as upstream's updateWithPod (hostname fast path off).
+func (s *interPodAffinityState) update(p *cluster.PodInfo, node *api.Node, sign int64) {
+	if node == nil {
+		return
+	}
+	if s.shared {
+		s.existingAnti = s.existingAnti.clone()
+		s.affinityCounts = s.affinityCounts.clone()
+		s.antiCounts = s.antiCounts.clone()
+		s.shared = false
+	}
+	for i := range p.RequiredAntiAffinityTerms {
+		t := &p.RequiredAntiAffinityTerms[i]
+		if t.Matches(s.pod, s.nsLabels) {
+			s.existingAnti.add(node, t.TopologyKey, sign)
+		}
+	}
+	if matchesAllTerms(s.affinity, p.Pod) {
+		for i := range s.affinity {
+			s.affinityCounts.add(node, s.affinity[i].TopologyKey, sign)
+		}
+	}
+	for i := range s.anti {
+		if s.anti[i].Matches(p.Pod, nil) {
+			s.antiCounts.add(node, s.anti[i].TopologyKey, sign)
+		}
+	}
+}
+
+// matchesAllTerms reports whether terms is not empty and pod matches
+// each (the terms' namespace selectors resolved, so no namespace labels
+// are needed).
+func matchesAllTerms(terms []affinity.AffinityTerm, pod *api.Pod) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	for i := range terms {
+		if !terms[i].Matches(pod, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// InterPodAffinityPlugin is the filter half of InterPodAffinity
+// (MatchInterPodAffinity in the classic Policy names): the incoming
+// pod's required pod affinity and anti-affinity, and the existing pods'
+// required anti-affinity against the incoming pod, per topology domain.
+// PreFilter does the work that depends on the cluster's pods once per
+// cycle; Filter then looks up one count per term and node.
+//
+// It models kube-scheduler v1.37.2 with its alpha feature gates
+// InterPodAffinityHostnameFastPath and
+// InPlacePodVerticalScalingSchedulerPreemption off, as they are by
+// default.
+type InterPodAffinityPlugin struct {
+	handle framework.Handle
+
+	// mu guards cache, the counts of the last incoming pods (see
+	// interpod_affinity_cache.go).
+	mu    sync.Mutex
+	cache []*ipaCache
+}
+
+// NewInterPodAffinity is the factory of InterPodAffinity's filter half.
+// args is nil, a config.InterPodAffinityArgs or a pointer to one; it is
+// validated (the filter reads none of it). h must give a snapshot, from
+// which PreFilter lists the nodes with pods with required anti-affinity
+// and reads the Namespace objects.
+func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error) {
+	if h == nil || h.Snapshot() == nil {
+		return nil, fmt.Errorf("SnapshotSharedlister is nil")
+	}
+	if _, err := config.InterPodAffinityArgsFrom(args); err != nil {
+		return nil, err
+	}
+	pl := &InterPodAffinityPlugin{handle: h}
+	return pl, nil
+}
+
+// Name returns config.InterPodAffinityName.
+func (*InterPodAffinityPlugin) Name() string { return config.InterPodAffinityName }
+
+// namespaceLabels returns the labels of the named namespace, nil if it
+// is not known.
+func namespaceLabels(l namespaceLister, name string) map[string]string {
+	if ns, ok := l.Namespace(name); ok && ns != nil {
+		if ns.Labels == nil {
+			return map[string]string{}
+		}
+		return ns.Labels
+	}
+	return nil
+}
+
+// resolveNamespaces replaces each term's namespace selector by the
+// namespaces it selects, as upstream's mergeAffinityTermNamespacesIfNotEmpty.
+func resolveNamespaces(l namespaceLister, terms []affinity.AffinityTerm) {
+	var all []*api.Namespace
+	listed := false
+	for i := range terms {
+		if terms[i].NamespaceSelector.Empty() {
+			continue
+		}
+		if !listed {
+			all, listed = l.Namespaces(), true
+		}
+		terms[i] = terms[i].ResolveNamespaceSelector(all)
+	}
+}
+
+// PreFilter compiles the pod's required terms and counts, per topology
+// domain, the existing pods that match them and those whose required
+// anti-affinity matches the pod. It returns Skip when the pod has no
+// required pod (anti-)affinity and no existing pod's required
+// anti-affinity matches it; UnschedulableAndUnresolvable ("parsing pod:
+// ...") when the pod's terms do not compile.
+func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	c, err := affinity.CompilePodAffinity(pod)
+	if err != nil {
+		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("parsing pod: %+v", err))
+	}
+	view := pl.handle.Snapshot().View()
+	ns := objectNamespaces{view.Objects()}
+	s := &interPodAffinityState{pod: pod, affinity: c.RequiredAffinity, anti: c.RequiredAntiAffinity}
+	resolveNamespaces(ns, s.affinity)
+	resolveNamespaces(ns, s.anti)
+	s.nsLabels = namespaceLabels(ns, pod.Namespace)
+	s.selfMatch = matchesAllTerms(s.affinity, pod)
+
+	switch {
+	case len(nodes) != view.NumNodes():
+		// Not the snapshot's nodes: count as upstream does, existing
+		// pods' anti-affinity on the snapshot's nodes.
+		pl.countAll(s, view, nodes)
+	case len(s.affinity) == 0 && len(s.anti) == 0 && !anyRequiredAnti(nodes):
+		// No pod with required anti-affinity anywhere and no term of
+		// the pod's own: nothing to count, Skip.
+	default:
+		// The snapshot's nodes: counted incrementally.
+		pl.cachedCounts(s, nodes)
+	}
+	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
+		return nil, skipStatus
+	}
+	state.Write(interPodAffinityStateKey, s)
+	return nil, nil
+}
+
+// anyRequiredAnti reports whether a node has a pod with required
+// anti-affinity. It reads one field of each node and allocates nothing.
+func anyRequiredAnti(nodes []*cluster.NodeInfo) bool {
+	for _, ni := range nodes {
+		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// countAll counts from scratch: existing pods' required anti-affinity
+// on the nodes the snapshot lists, the incoming pod's terms over nodes.
+func (pl *InterPodAffinityPlugin) countAll(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
+	for _, ni := range view.HavePodsWithRequiredAntiAffinityNodes() {
+		node := ni.Node()
+		for _, p := range ni.PodsWithRequiredAntiAffinity {
+			for i := range p.RequiredAntiAffinityTerms {
+				t := &p.RequiredAntiAffinityTerms[i]
+				if t.Matches(s.pod, s.nsLabels) {
+					if v, ok := node.Labels[t.TopologyKey]; ok {
+						addTo(s.existingAnti.of(t.TopologyKey), v, 1, &s.existingAnti.pairs)
+					}
+				}
+			}
+		}
+	}
+	s.indexTerms()
+	if len(s.affinity) > 0 || len(s.anti) > 0 {
+		for _, ni := range nodes {
+			s.countNode(ni)
+		}
+	}
+}
+
+// countNode adds the pods of ni that match the incoming pod's terms to
+// affinityCounts and antiCounts.
+func (s *interPodAffinityState) countNode(ni *cluster.NodeInfo) {
+	node := ni.Node()
+	if node == nil || len(ni.Pods) == 0 {
+		return
+	}
+	for _, p := range ni.Pods {
+		if matchesAllTerms(s.affinity, p.Pod) {
+			for i := range s.affinity {
+				if v, ok := node.Labels[s.affinity[i].TopologyKey]; ok {
+					addTo(s.affinityCounts.values[s.affinityOf[i]], v, 1, &s.affinityCounts.pairs)
+				}
+			}
+		}
+		for i := range s.anti {
+			if !s.anti[i].Matches(p.Pod, nil) {
+				continue
+			}
+			if v, ok := node.Labels[s.anti[i].TopologyKey]; ok {
+				addTo(s.antiCounts.values[s.antiOf[i]], v, 1, &s.antiCounts.pairs)
+			}
+		}
+	}
+}
+
+// PreFilterExtensions returns the plugin: AddPod and RemovePod update
+// the counts.
+func (pl *InterPodAffinityPlugin) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+
+func readInterPodAffinityState(state *framework.CycleState) (*interPodAffinityState, *framework.Status) {
+	d, ok := state.Read(interPodAffinityStateKey)
+	if !ok {
+		return nil, interPodAffinityNoState
+	}
+	s, ok := d.(*interPodAffinityState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to interpodaffinity.state error", d))
+	}
+	return s, nil
+}
+
+// AddPod counts podToAdd on nodeInfo's node in the cycle's state.
+func (pl *InterPodAffinityPlugin) AddPod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
+	s, st := readInterPodAffinityState(state)
+	if st != nil {
+		return st
+	}
+	s.update(podToAdd, nodeInfo.Node(), 1)
+	return nil
+}
+
+// RemovePod takes podToRemove on nodeInfo's node out of the counts.
+func (pl *InterPodAffinityPlugin) RemovePod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToRemove *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
+	s, st := readInterPodAffinityState(state)
+	if st != nil {
+		return st
+	}
+	s.update(podToRemove, nodeInfo.Node(), -1)
+	return nil
+}
+
+// Filter rejects the node when its domains hold no pod matching all the
+// pod's required affinity terms (UnschedulableAndUnresolvable, unless the
+// pod is the first of its group: no pod matches anywhere, it matches its
+// own terms and the node has every term's key), when they hold a pod the
+// pod's required anti-affinity rejects (Unschedulable), or when they
+// hold a pod whose required anti-affinity rejects the pod
+// (Unschedulable), checked in that order. Without PreFilter state it
+// returns an Error status, as upstream.
+func (pl *InterPodAffinityPlugin) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+	s, st := readInterPodAffinityState(state)
+	if st != nil {
+		return st
+	}
+	return s.filter(nodeInfo.Node())
+}
+
+func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
+	if !s.affinityFits(node) {
+		return affinityRulesStatus
+	}
+	if s.antiCounts.pairs > 0 {
+		for i := range s.anti {
+			if positive(s.antiCounts.values[s.antiOf[i]], node, s.anti[i].TopologyKey) {
+				return antiAffinityRulesStatus
+			}
+		}
+	}
+	if s.existingAnti.pairs > 0 {
+		for i, key := range s.existingAnti.keys {
+			if positive(s.existingAnti.values[i], node, key) {
+				return existingAntiAffinityStatus
+			}
+		}
+	}
+	return nil
+}
+
+// affinityFits is upstream's nodeTopologyMatchesAffinity (fast path
+// off): the node must have every term's key, and each of its domains
+// must count a matching pod, or else no domain counts one and the pod
+// matches its own terms.
+func (s *interPodAffinityState) affinityFits(node *api.Node) bool {
+	if len(s.affinity) == 0 {
+		return true
+	}
+	exist := true
+	for i := range s.affinity {
+		v, ok := node.Labels[s.affinity[i].TopologyKey]
+		if !ok {
+			return false
+		}
+		if s.affinityCounts.values[s.affinityOf[i]][v] <= 0 {
+			exist = false
+		}
+	}
+	return exist || (s.affinityCounts.pairs == 0 && s.selfMatch)
+}

@@ -1,0 +1,215 @@
+package predicates
+
+import (
+	"maps"
+	"reflect"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+// The InterPodAffinity PreFilter counts existing pods over the whole
+// cluster. Successive cycles mostly see the same incoming terms (the
+// replicas of one workload) and clusters that differ in a node or two (the
+// pod the last cycle placed), so the plugin keeps, for the last incoming
+// pods it saw, what every node contributes to the counts and the counts
+// themselves; a cycle recounts only the nodes whose NodeInfo changed
+// (another pointer or generation: a view's NodeInfos are never changed in
+// place) and adjusts the totals by the difference. The counts are exactly
+// those a full count gives: each node's contribution is computed from its
+// pods as the full count would, and subtracted exactly when it goes.
+
+// ipaCacheSize is how many incoming pod signatures the plugin keeps.
+const ipaCacheSize = 4
+
+// ipaKey is what PreFilter's counts depend on besides the nodes: the
+// incoming pod's namespace, labels and namespace labels, and its required
+// terms with their namespace selectors resolved.
+type ipaKey struct {
+	namespace      string
+	labels         map[string]string
+	nsLabels       map[string]string
+	affinity, anti []affinity.AffinityTerm
+}
+
+func (k *ipaKey) equal(o *ipaKey) bool {
+	return k.namespace == o.namespace && maps.Equal(k.labels, o.labels) && (k.nsLabels == nil) == (o.nsLabels == nil) &&
+		maps.Equal(k.nsLabels, o.nsLabels) && reflect.DeepEqual(k.affinity, o.affinity) && reflect.DeepEqual(k.anti, o.anti)
+}
+
+// keyCount is a count under a topology key.
+type keyCount struct {
+	key string
+	n   int64
+}
+
+// nodeContribution is what one node adds to the counts: under its own
+// label values, m pods matching every affinity term, anti[i] pods
+// matching anti-affinity term i, and existing[j].n required
+// anti-affinity terms of its pods that match the incoming pod, per key.
+type nodeContribution struct {
+	node     *api.Node
+	m        int64
+	anti     []int64
+	existing []keyCount
+}
+
+// ipaCache is the counts for one incoming pod signature, and each node's
+// contribution to them.
+type ipaCache struct {
+	key    ipaKey
+	nodes  []*cluster.NodeInfo
+	gens   []int64
+	contrb []nodeContribution
+	// totals hold the counts; shared is set once a cycle's state holds
+	// them, so that the next change copies them first.
+	totals interPodAffinityState
+	shared bool
+}
+
+// contribution computes ni's contribution for the incoming pod of s.
+func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo) nodeContribution {
+	node := ni.Node()
+	c := nodeContribution{node: node}
+	if node == nil {
+		return c
+	}
+	for _, p := range ni.PodsWithRequiredAntiAffinity {
+		for i := range p.RequiredAntiAffinityTerms {
+			t := &p.RequiredAntiAffinityTerms[i]
+			if _, ok := node.Labels[t.TopologyKey]; !ok || !t.Matches(s.pod, s.nsLabels) {
+				continue
+			}
+			j := 0
+			for j < len(c.existing) && c.existing[j].key != t.TopologyKey {
+				j++
+			}
+			if j == len(c.existing) {
+				c.existing = append(c.existing, keyCount{key: t.TopologyKey})
+			}
+			c.existing[j].n++
+		}
+	}
+	if len(s.affinity) == 0 && len(s.anti) == 0 {
+		return c
+	}
+	for _, p := range ni.Pods {
+		if matchesAllTerms(s.affinity, p.Pod) {
+			c.m++
+		}
+		for i := range s.anti {
+			if s.anti[i].Matches(p.Pod, nil) {
+				if c.anti == nil {
+					c.anti = make([]int64, len(s.anti))
+				}
+				c.anti[i]++
+			}
+		}
+	}
+	return c
+}
+
+// apply adds c, times sign, to the counts of t.
+func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
+	if c.node == nil {
+		return
+	}
+	labels := c.node.Labels
+	for _, kc := range c.existing {
+		addTo(t.existingAnti.of(kc.key), labels[kc.key], sign*kc.n, &t.existingAnti.pairs)
+	}
+	if c.m != 0 {
+		for i := range t.affinity {
+			if v, ok := labels[t.affinity[i].TopologyKey]; ok {
+				addTo(t.affinityCounts.values[t.affinityOf[i]], v, sign*c.m, &t.affinityCounts.pairs)
+			}
+		}
+	}
+	for i, n := range c.anti {
+		if n == 0 {
+			continue
+		}
+		if v, ok := labels[t.anti[i].TopologyKey]; ok {
+			addTo(t.antiCounts.values[t.antiOf[i]], v, sign*n, &t.antiCounts.pairs)
+		}
+	}
+}
+
+// unshare gives the cache counts of its own before it changes them.
+func (c *ipaCache) unshare() {
+	if !c.shared {
+		return
+	}
+	c.totals.existingAnti = c.totals.existingAnti.clone()
+	c.totals.affinityCounts = c.totals.affinityCounts.clone()
+	c.totals.antiCounts = c.totals.antiCounts.clone()
+	c.shared = false
+}
+
+// sync brings the cache's counts up to date with nodes.
+func (c *ipaCache) sync(nodes []*cluster.NodeInfo) {
+	t := &c.totals
+	for i := len(nodes); i < len(c.nodes); i++ {
+		c.unshare()
+		t.apply(&c.contrb[i], -1)
+	}
+	if len(c.nodes) > len(nodes) {
+		clear(c.nodes[len(nodes):])
+		clear(c.contrb[len(nodes):])
+		c.nodes, c.gens, c.contrb = c.nodes[:len(nodes)], c.gens[:len(nodes)], c.contrb[:len(nodes)]
+	}
+	for i, ni := range nodes {
+		if i < len(c.nodes) {
+			if c.nodes[i] == ni && c.gens[i] == ni.Generation {
+				continue
+			}
+			c.unshare()
+			t.apply(&c.contrb[i], -1)
+		} else {
+			c.unshare()
+			c.nodes, c.gens, c.contrb = append(c.nodes, nil), append(c.gens, 0), append(c.contrb, nodeContribution{})
+		}
+		c.contrb[i] = t.contribution(ni)
+		t.apply(&c.contrb[i], 1)
+		c.nodes[i], c.gens[i] = ni, ni.Generation
+	}
+}
+
+// cachedCounts fills s's counts from the plugin's cache, creating or
+// refreshing the entry for s's signature. s's terms and namespace labels
+// are set; its counts are empty.
+func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, nodes []*cluster.NodeInfo) {
+	key := ipaKey{namespace: s.pod.Namespace, labels: s.pod.Labels, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	var c *ipaCache
+	for i, e := range pl.cache {
+		if e.key.equal(&key) {
+			c = e
+			copy(pl.cache[1:i+1], pl.cache[:i])
+			pl.cache[0] = c
+			break
+		}
+	}
+	if c == nil {
+		c = &ipaCache{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
+			nodes: make([]*cluster.NodeInfo, 0, len(nodes)), gens: make([]int64, 0, len(nodes)), contrb: make([]nodeContribution, 0, len(nodes))}
+		c.key.labels = maps.Clone(s.pod.Labels)
+		c.key.nsLabels = maps.Clone(s.nsLabels)
+		c.totals.indexTerms()
+		if len(pl.cache) < ipaCacheSize {
+			pl.cache = append(pl.cache, nil)
+		}
+		copy(pl.cache[1:], pl.cache)
+		pl.cache[0] = c
+	}
+	// The contributions are computed with this cycle's pod (equal to
+	// the cached one in what matters).
+	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
+	c.sync(nodes)
+	c.shared = true
+	s.existingAnti, s.affinityCounts, s.antiCounts = c.totals.existingAnti, c.totals.affinityCounts, c.totals.antiCounts
+	s.affinityOf, s.antiOf = c.totals.affinityOf, c.totals.antiOf
+	s.shared = true
+}

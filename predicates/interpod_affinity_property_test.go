@@ -1,0 +1,362 @@
+package predicates
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+var (
+	ipaKeys = []string{"zone", "kubernetes.io/hostname", "rack", "missing"}
+	ipaApps = []string{"web", "db", "batch"}
+	ipaNSes = []string{"default", "team-a"}
+)
+
+// ipaTermGen draws a term over app labels, namespaces and topology keys
+// from small pools, so that terms often match.
+func ipaTermGen() *rapid.Generator[api.PodAffinityTerm] {
+	return rapid.Custom(func(t *rapid.T) api.PodAffinityTerm {
+		tm := term(rapid.SampledFrom(ipaKeys).Draw(t, "key"), selIn("app", rapid.SliceOfNDistinct(rapid.SampledFrom(ipaApps), 1, 2, rapid.ID[string]).Draw(t, "apps")...))
+		switch rapid.IntRange(0, 4).Draw(t, "ns") {
+		case 0:
+			tm.Namespaces = []string{rapid.SampledFrom(ipaNSes).Draw(t, "nsName")}
+		case 1:
+			tm.NamespaceSelector = &api.LabelSelector{}
+		case 2:
+			tm.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}
+		}
+		return tm
+	})
+}
+
+// ipaPodGen draws a pod with an app label and, unless plain, some
+// required and preferred pod (anti-)affinity.
+func ipaPodGen(plain bool) *rapid.Generator[*api.Pod] {
+	return rapid.Custom(func(t *rapid.T) *api.Pod {
+		b := mkPod(rapid.SampledFrom(ipaNSes).Draw(t, "namespace"), "", map[string]string{"app": rapid.SampledFrom(ipaApps).Draw(t, "app")})
+		if plain {
+			return b.obj()
+		}
+		for range rapid.IntRange(0, 1).Draw(t, "reqAff") {
+			b.reqAff(ipaTermGen().Draw(t, "term"))
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "reqAnti") {
+			b.reqAnti(ipaTermGen().Draw(t, "term"))
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "prefAff") {
+			b.prefAff(rapid.Int32Range(1, 100).Draw(t, "w"), ipaTermGen().Draw(t, "term"))
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "prefAnti") {
+			b.prefAnti(rapid.Int32Range(1, 100).Draw(t, "w"), ipaTermGen().Draw(t, "term"))
+		}
+		return b.obj()
+	})
+}
+
+type ipaCluster struct {
+	nodes []*api.Node
+	pods  []*api.Pod
+	ns    fakeNamespaces
+}
+
+func ipaClusterGen() *rapid.Generator[ipaCluster] {
+	return rapid.Custom(func(t *rapid.T) ipaCluster {
+		var c ipaCluster
+		n := rapid.IntRange(1, 6).Draw(t, "nodes")
+		for i := range n {
+			name := fmt.Sprintf("n%d", i)
+			labels := map[string]string{"kubernetes.io/hostname": name, "zone": rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, "zone")}
+			if rapid.Bool().Draw(t, "rack") {
+				labels["rack"] = rapid.SampledFrom([]string{"r1", "r2"}).Draw(t, "rackValue")
+			}
+			c.nodes = append(c.nodes, ipaNode(name, labels))
+		}
+		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
+			p := ipaPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "pod")
+			p.Name = fmt.Sprintf("p%d", i)
+			p.Spec.NodeName = c.nodes[rapid.IntRange(0, n-1).Draw(t, "node")].Name
+			c.pods = append(c.pods, p)
+		}
+		c.ns = fakeNamespaces{{ObjectMeta: api.ObjectMeta{Name: "default", Labels: map[string]string{"env": "prod"}}}, {ObjectMeta: api.ObjectMeta{Name: "team-a"}}}
+		return c
+	})
+}
+
+// filterAll returns each node's Filter status by name, or the PreFilter
+// status under "".
+func filterAll(t *rapid.T, c ipaCluster, pod *api.Pod) map[string]string {
+	snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := NewInterPodAffinity(nil, ipaHandle{snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pl.(*InterPodAffinityPlugin)
+	state := framework.NewCycleState()
+	_, pre := p.PreFilter(context.Background(), state, pod, snap.View().Nodes())
+	if pre != nil {
+		return map[string]string{"": statusString(pre)}
+	}
+	out := map[string]string{}
+	for _, ni := range snap.View().Nodes() {
+		out[ni.Name()] = statusString(p.Filter(context.Background(), state, pod, ni))
+	}
+	return out
+}
+
+// Adding an existing pod that the incoming pod's required anti-affinity
+// matches never lets a pod without required affinity fit a node it did
+// not fit.
+func TestPropertyInterPodAntiAffinityMonotone(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaClusterGen().Draw(t, "cluster")
+		pod := ipaPodGen(false).Draw(t, "incoming")
+		if pod.Spec.Affinity != nil && pod.Spec.Affinity.PodAffinity != nil {
+			pod.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil
+		}
+		before := filterAll(t, c, pod)
+		extra := ipaPodGen(false).Draw(t, "extra")
+		extra.Name = "extra"
+		extra.Spec.NodeName = c.nodes[rapid.IntRange(0, len(c.nodes)-1).Draw(t, "extraNode")].Name
+		c.pods = append(c.pods, extra)
+		after := filterAll(t, c, pod)
+		if _, ok := before[""]; ok {
+			return // skipped before: every node fit
+		}
+		if _, ok := after[""]; ok {
+			t.Fatalf("PreFilter skips after adding a pod: %v", after)
+		}
+		for n, st := range before {
+			if st != "Success" && after[n] == "Success" {
+				t.Fatalf("node %s: %s before adding %v, Success after", n, st, extra.Labels)
+			}
+		}
+	})
+}
+
+// AddPod then RemovePod leaves the counts as PreFilter made them, and
+// AddPod gives the Filter results a PreFilter over the snapshot with the
+// pod added gives.
+func TestPropertyInterPodAffinityAddRemovePod(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaClusterGen().Draw(t, "cluster")
+		pod := ipaPodGen(false).Draw(t, "incoming")
+		pod.Name = "incoming"
+		extra := ipaPodGen(rapid.Bool().Draw(t, "plainExtra")).Draw(t, "extra")
+		extra.Name = "extra"
+		node := c.nodes[rapid.IntRange(0, len(c.nodes)-1).Draw(t, "extraNode")]
+		extra.Spec.NodeName = node.Name
+
+		snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+		p := pl.(*InterPodAffinityPlugin)
+		state := framework.NewCycleState()
+		if _, st := p.PreFilter(context.Background(), state, pod, snap.View().Nodes()); st != nil {
+			return
+		}
+		s0, _ := readInterPodAffinityState(state)
+		orig := s0.Clone().(*interPodAffinityState)
+		ni, _ := snap.Get(node.Name)
+		ctx := context.Background()
+		with := state.Clone()
+		ei := cluster.NewPodInfo(extra)
+		if st := p.AddPod(ctx, with, pod, ei, ni); st != nil {
+			t.Fatal(st)
+		}
+		// Filter after AddPod against a fresh PreFilter with the pod in
+		// the snapshot.
+		c2 := c
+		c2.pods = append(append([]*api.Pod(nil), c.pods...), extra)
+		fresh := filterAll(t, c2, pod)
+		if _, ok := fresh[""]; !ok {
+			snap2, _ := ipaSnapshot(c2.nodes, c2.pods, c2.ns)
+			for _, n := range snap2.View().Nodes() {
+				got := statusString(p.Filter(ctx, with, pod, n))
+				if got != fresh[n.Name()] {
+					t.Fatalf("node %s after AddPod: %s, fresh PreFilter: %s", n.Name(), got, fresh[n.Name()])
+				}
+			}
+		}
+		if st := p.RemovePod(ctx, with, pod, ei, ni); st != nil {
+			t.Fatal(st)
+		}
+		s1, _ := readInterPodAffinityState(with)
+		for _, pair := range []struct {
+			name string
+			a, b topologyCounts
+		}{{"existingAnti", orig.existingAnti, s1.existingAnti}, {"affinity", orig.affinityCounts, s1.affinityCounts}, {"anti", orig.antiCounts, s1.antiCounts}} {
+			if a, b := countsOf(pair.a), countsOf(pair.b); !reflect.DeepEqual(a, b) || pair.a.pairs != pair.b.pairs {
+				t.Fatalf("%s counts after AddPod+RemovePod: %v (%d pairs), want %v (%d pairs)", pair.name, b, pair.b.pairs, a, pair.a.pairs)
+			}
+		}
+		// The original state is untouched by the clone's updates.
+		if !reflect.DeepEqual(countsOf(orig.affinityCounts), countsOf(s0.affinityCounts)) || !reflect.DeepEqual(countsOf(orig.existingAnti), countsOf(s0.existingAnti)) {
+			t.Fatal("updating a cloned state changed the original")
+		}
+	})
+}
+
+// countsOf flattens counts to key → value → count, without empty keys.
+func countsOf(c topologyCounts) map[string]map[string]int64 {
+	out := map[string]map[string]int64{}
+	for i, k := range c.keys {
+		if len(c.values[i]) > 0 {
+			out[k] = c.values[i]
+		}
+	}
+	return out
+}
+
+// The statuses do not depend on the order of the nodes or of the pods.
+func TestPropertyInterPodAffinityOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaClusterGen().Draw(t, "cluster")
+		pod := ipaPodGen(false).Draw(t, "incoming")
+		want := filterAll(t, c, pod)
+		perm := rapid.Permutation(c.nodes).Draw(t, "nodeOrder")
+		pods := rapid.Permutation(c.pods).Draw(t, "podOrder")
+		got := filterAll(t, ipaCluster{perm, pods, c.ns}, pod)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("reordered: %v, want %v", got, want)
+		}
+	})
+}
+
+// filterWith runs PreFilter and Filter of p over the snapshot's nodes.
+func filterWith(p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) (map[string]string, *framework.CycleState) {
+	state := framework.NewCycleState()
+	nodes := snap.View().Nodes()
+	_, pre := p.PreFilter(context.Background(), state, pod, nodes)
+	if pre != nil {
+		return map[string]string{"": statusString(pre)}, state
+	}
+	out := map[string]string{}
+	for _, ni := range nodes {
+		out[ni.Name()] = statusString(p.Filter(context.Background(), state, pod, ni))
+	}
+	return out, state
+}
+
+// A plugin that keeps its counts across cycles decides every cycle as a
+// new plugin would, whatever happens to the snapshot between cycles
+// (pods and nodes added and removed, node labels changed) and whatever
+// AddPod does to a cycle's state.
+func TestPropertyInterPodAffinityCache(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaClusterGen().Draw(t, "cluster")
+		snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+		cached := pl.(*InterPodAffinityPlugin)
+		var incoming []*api.Pod
+		for i := range 6 { // more than the cache holds
+			p := ipaPodGen(false).Draw(t, "incoming")
+			p.Name = fmt.Sprintf("incoming-%d", i)
+			incoming = append(incoming, p)
+		}
+		pods := append([]*api.Pod(nil), c.pods...)
+		extra := 0
+		var prevState *framework.CycleState
+		var prevPod *api.Pod
+		var prevNodes []*cluster.NodeInfo
+		var prevGot map[string]string
+		for step := range rapid.IntRange(1, 10).Draw(t, "steps") {
+			names := func() []string {
+				var out []string
+				for _, ni := range snap.View().Nodes() {
+					out = append(out, ni.Name())
+				}
+				return out
+			}()
+			switch rapid.IntRange(0, 5).Draw(t, "change") {
+			case 0, 1:
+				if len(names) > 0 {
+					p := ipaPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "added")
+					p.Name = fmt.Sprintf("added-%d", extra)
+					extra++
+					p.Spec.NodeName = rapid.SampledFrom(names).Draw(t, "onNode")
+					if err := snap.AddPod(p); err != nil {
+						t.Fatal(err)
+					}
+					pods = append(pods, p)
+				}
+			case 2:
+				if len(pods) > 0 {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
+					if err := snap.RemovePod(pods[i]); err == nil {
+						pods = append(pods[:i], pods[i+1:]...)
+					}
+				}
+			case 3:
+				name := fmt.Sprintf("new-%d", step)
+				labels := map[string]string{"kubernetes.io/hostname": name, "zone": rapid.SampledFrom([]string{"z1", "z2", "z3"}).Draw(t, "zone")}
+				if err := snap.AddNode(ipaNode(name, labels)); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				if len(names) > 1 {
+					name := rapid.SampledFrom(names).Draw(t, "relabel")
+					ni, _ := snap.Get(name)
+					n := *ni.Node()
+					n.Labels = maps.Clone(n.Labels)
+					n.Labels["zone"] = rapid.SampledFrom([]string{"z1", "z2", "z3"}).Draw(t, "newZone")
+					if rapid.Bool().Draw(t, "dropRack") {
+						delete(n.Labels, "rack")
+					}
+					if err := snap.UpdateNode(&n); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
+			got, state := filterWith(cached, snap, pod)
+			fresh, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+			want, _ := filterWith(fresh.(*InterPodAffinityPlugin), snap, pod)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			// The last cycle's state still filters as it did.
+			if prevState != nil {
+				for _, ni := range prevNodes {
+					if st := statusString(cached.Filter(context.Background(), prevState, prevPod, ni)); st != prevGot[ni.Name()] {
+						t.Fatalf("step %d: the previous cycle's state now gives %s on %s, it gave %s", step, st, ni.Name(), prevGot[ni.Name()])
+					}
+				}
+			}
+			// AddPod on this cycle's state (or a clone) must leave the
+			// cache alone.
+			direct := false
+			if _, skipped := got[""]; !skipped && len(names) > 0 {
+				p := ipaPodGen(false).Draw(t, "nominated")
+				p.Name = "nominated"
+				ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "nominatedNode"))
+				into := state.Clone()
+				if direct = rapid.Bool().Draw(t, "addPodDirect"); direct {
+					into = state
+				}
+				if st := cached.AddPod(context.Background(), into, pod, cluster.NewPodInfo(p), ni); st != nil {
+					t.Fatal(st)
+				}
+			}
+			prevState, prevPod, prevNodes, prevGot = nil, nil, nil, nil
+			if _, skipped := got[""]; !skipped && !direct {
+				prevState, prevPod, prevNodes, prevGot = state, pod, snap.View().Nodes(), got
+			}
+		}
+	})
+}

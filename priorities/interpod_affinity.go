@@ -1,0 +1,321 @@
+package priorities
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+const interPodAffinityStateKey framework.StateKey = "PreScore" + config.InterPodAffinityName
+
+var interPodAffinityNoState = framework.AsStatus(fmt.Errorf("failed to read %q from cycleState: not found", interPodAffinityStateKey))
+
+// namespaceLister is where the InterPodAffinity plugin finds Namespace
+// objects (the snapshot's object store), as upstream's plugin reads them
+// from a namespace informer: to resolve the incoming pod's
+// namespaceSelectors and to match existing pods' namespaceSelectors
+// against the labels of the incoming pod's namespace.
+type namespaceLister interface {
+	// Namespace returns the named namespace, if known.
+	Namespace(name string) (*api.Namespace, bool)
+	// Namespaces returns every known namespace.
+	Namespaces() []*api.Namespace
+}
+
+// objectNamespaces lists the Namespace objects of a snapshot view's
+// object store.
+type objectNamespaces struct{ o *cluster.Objects }
+
+func (n objectNamespaces) Namespace(name string) (*api.Namespace, bool) {
+	return cluster.GetObject[api.Namespace](n.o, "", name)
+}
+
+func (n objectNamespaces) Namespaces() []*api.Namespace {
+	return cluster.ListObjects[api.Namespace](n.o, "")
+}
+
+// topologyScore is the score of one topology key's domains: label value
+// → summed weight.
+type topologyScore struct {
+	key    string
+	values map[string]int64
+}
+
+// interPodAffinityScoreState is what PreScore computes for Score: each
+// topology key's domain scores, one entry per key (upstream's scoreMap).
+type interPodAffinityScoreState struct {
+	scores []topologyScore
+}
+
+// Clone returns s: the state is never modified after PreScore.
+func (s *interPodAffinityScoreState) Clone() framework.StateData { return s }
+
+// InterPodAffinityPlugin is the score half of InterPodAffinity
+// (InterPodAffinityPriority in the classic Policy names): a node scores
+// the weights of the incoming pod's preferred affinity terms, less those
+// of its preferred anti-affinity terms, for each existing pod in the
+// node's domain that the term matches; and symmetrically the weights of
+// existing pods' preferred (anti-)affinity terms that the incoming pod
+// matches, with their required affinity terms weighing
+// hardPodAffinityWeight. NormalizeScore scales the sums between the
+// lowest and the highest to [0, 100].
+type InterPodAffinityPlugin struct {
+	handle         framework.Handle
+	hardWeight     int32
+	ignoreExisting bool
+
+	// mu guards cache, the sums of the last incoming pods (see
+	// interpod_affinity_cache.go).
+	mu    sync.Mutex
+	cache []*scoreCache
+	// nodes lists the snapshot's nodes, a view after another.
+	nodes cluster.NodeList
+}
+
+var (
+	_ framework.PreScorePlugin  = (*InterPodAffinityPlugin)(nil)
+	_ framework.ScorePlugin     = (*InterPodAffinityPlugin)(nil)
+	_ framework.ScoreExtensions = (*InterPodAffinityPlugin)(nil)
+)
+
+// NewInterPodAffinity is the factory of InterPodAffinity's score half.
+// args is nil, a config.InterPodAffinityArgs or a pointer to one; it is
+// defaulted and validated. h must give a snapshot: PreScore reads every
+// node's pods from it, not only the feasible nodes', as upstream.
+func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error) {
+	if h == nil || h.Snapshot() == nil {
+		return nil, fmt.Errorf("SnapshotSharedlister is nil")
+	}
+	a, err := config.InterPodAffinityArgsFrom(args)
+	if err != nil {
+		return nil, err
+	}
+	pl := &InterPodAffinityPlugin{handle: h, hardWeight: a.Weight(), ignoreExisting: a.IgnorePreferredTermsOfExistingPods}
+	return pl, nil
+}
+
+// Name returns config.InterPodAffinityName.
+func (*InterPodAffinityPlugin) Name() string { return config.InterPodAffinityName }
+
+// PreScore sums, per topology domain, the weights of every term that
+// pairs an existing pod with the incoming pod. It returns Skip when no
+// term pairs any (nothing to score), and at once when
+// ignorePreferredTermsOfExistingPods is set and the pod has no preferred
+// pod (anti-)affinity. Existing pods are read from the snapshot: all of
+// them when the pod has preferred terms, else only those with pod
+// (anti-)affinity; a node without labels contributes nothing.
+func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	a := pod.Spec.Affinity
+	hasPreferred := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
+		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))
+	if pl.ignoreExisting && !hasPreferred {
+		return skipStatus
+	}
+	view := pl.handle.Snapshot().View()
+	c, err := affinity.CompilePodAffinity(pod)
+	if err != nil {
+		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
+	}
+	ns := objectNamespaces{view.Objects()}
+	resolveWeighted(ns, c.PreferredAffinity)
+	resolveWeighted(ns, c.PreferredAntiAffinity)
+	sc := &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
+		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}
+	totals := pl.cachedScores(sc, view)
+	if totals.matched == 0 {
+		return skipStatus
+	}
+	state.Write(interPodAffinityStateKey, &totals.scores)
+	return nil
+}
+
+// scorer computes what each node adds to PreScore's sums: for each
+// topology key, the weight its pods add to the node's domain.
+type scorer struct {
+	pod            *api.Pod
+	pref, prefAnti []affinity.WeightedAffinityTerm
+	hasPreferred   bool
+	nsLabels       map[string]string
+	hardWeight     int32
+}
+
+// keyWeight is a weight under a topology key.
+type keyWeight struct {
+	key string
+	w   int64
+}
+
+// nodeScore is what one node adds: under its own label values, the
+// weights per key, and matched terms matched with the key present
+// (upstream's scoreMap entries, made even for a weight of 0).
+type nodeScore struct {
+	node    *api.Node
+	weights []keyWeight
+	matched int64
+}
+
+// term adds weight*sign to the node's weight for t's key when pod
+// matches t and the node has the key.
+func (ns *nodeScore) term(t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
+	if _, ok := ns.node.Labels[t.TopologyKey]; !ok || !t.Matches(pod, nsLabels) {
+		return
+	}
+	ns.matched++
+	w := int64(weight * sign)
+	for i := range ns.weights {
+		if ns.weights[i].key == t.TopologyKey {
+			ns.weights[i].w += w
+			return
+		}
+	}
+	ns.weights = append(ns.weights, keyWeight{t.TopologyKey, w})
+}
+
+// node computes ni's contribution: upstream's processExistingPod for
+// each of its pods (all of them when the incoming pod has preferred
+// terms, else those with pod (anti-)affinity); nothing for a node
+// without labels.
+func (sc *scorer) node(ni *cluster.NodeInfo) nodeScore {
+	ns := nodeScore{node: ni.Node()}
+	if ns.node == nil || len(ns.node.Labels) == 0 {
+		return ns
+	}
+	pods := ni.PodsWithAffinity
+	if sc.hasPreferred {
+		pods = ni.Pods
+	}
+	for _, p := range pods {
+		sc.existing(p, &ns)
+	}
+	return ns
+}
+
+// existing is upstream's processExistingPod for existing pod p on the
+// node of ns.
+func (sc *scorer) existing(p *cluster.PodInfo, ns *nodeScore) {
+	for i := range sc.pref {
+		ns.term(&sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
+	}
+	for i := range sc.prefAnti {
+		ns.term(&sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
+	}
+	if sc.hardWeight > 0 {
+		for i := range p.RequiredAffinityTerms {
+			ns.term(&p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)
+		}
+	}
+	for i := range p.PreferredAffinityTerms {
+		t := &p.PreferredAffinityTerms[i]
+		ns.term(&t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels)
+	}
+	for i := range p.PreferredAntiAffinityTerms {
+		t := &p.PreferredAntiAffinityTerms[i]
+		ns.term(&t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels)
+	}
+}
+
+// resolveWeighted replaces each term's namespace selector by the
+// namespaces it selects, as upstream's mergeAffinityTermNamespacesIfNotEmpty.
+func resolveWeighted(l namespaceLister, terms []affinity.WeightedAffinityTerm) {
+	var all []*api.Namespace
+	listed := false
+	for i := range terms {
+		if terms[i].NamespaceSelector.Empty() {
+			continue
+		}
+		if !listed {
+			all, listed = l.Namespaces(), true
+		}
+		terms[i].AffinityTerm = terms[i].AffinityTerm.ResolveNamespaceSelector(all)
+	}
+}
+
+// namespaceLabels returns the labels of the named namespace, nil if it
+// is not known.
+func namespaceLabels(l namespaceLister, name string) map[string]string {
+	if ns, ok := l.Namespace(name); ok && ns != nil {
+		if ns.Labels == nil {
+			return map[string]string{}
+		}
+		return ns.Labels
+	}
+	return nil
+}
+
+func readInterPodAffinityScoreState(state *framework.CycleState) (*interPodAffinityScoreState, *framework.Status) {
+	d, ok := state.Read(interPodAffinityStateKey)
+	if !ok {
+		return nil, interPodAffinityNoState
+	}
+	s, ok := d.(*interPodAffinityScoreState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to interpodaffinity.preScoreState error", d))
+	}
+	return s, nil
+}
+
+// Score returns the sum of the scores of the node's domains: positive
+// for affinity, negative for anti-affinity. Without PreScore state it
+// returns an Error status, as upstream.
+func (pl *InterPodAffinityPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		return 0, st
+	}
+	return s.score(nodeInfo.Node()), nil
+}
+
+func (s *interPodAffinityScoreState) score(node *api.Node) int64 {
+	var sum int64
+	for i := range s.scores {
+		if v, ok := node.Labels[s.scores[i].key]; ok {
+			sum += s.scores[i].values[v]
+		}
+	}
+	return sum
+}
+
+// ScoreExtensions returns the plugin, which normalizes.
+func (pl *InterPodAffinityPlugin) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// NormalizeScore maps the lowest sum to 0 and the highest to 100,
+// linearly, truncating as upstream does (float64 arithmetic, then
+// int64); when all sums are equal every score becomes 0.
+func (pl *InterPodAffinityPlugin) NormalizeScore(_ context.Context, state *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		return st
+	}
+	if len(s.scores) == 0 {
+		return nil
+	}
+	NormalizeMinMax(scores)
+	return nil
+}
+
+// NormalizeMinMax is InterPodAffinity's normalisation as a plain
+// function: each score becomes
+// int64(100 * (float64(score-lowest) / float64(highest-lowest))), or 0
+// when highest equals lowest.
+func NormalizeMinMax(scores framework.NodeScoreList) {
+	lowest, highest := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range scores {
+		lowest = min(lowest, scores[i].Score)
+		highest = max(highest, scores[i].Score)
+	}
+	diff := highest - lowest
+	for i := range scores {
+		f := float64(0)
+		if diff > 0 {
+			f = float64(framework.MaxNodeScore) * (float64(scores[i].Score-lowest) / float64(diff))
+		}
+		scores[i].Score = int64(f)
+	}
+}

@@ -1,0 +1,160 @@
+package priorities
+
+import (
+	"maps"
+	"reflect"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+// PreScore reads every node's pods. As the filter half does (see
+// package predicates), the plugin keeps for the last incoming pods it
+// saw what each node adds to the sums, and the sums; a cycle recomputes
+// only the nodes whose NodeInfo changed (another pointer or generation)
+// and adjusts the sums by the difference, which gives exactly the sums a
+// full pass gives.
+
+// scoreCacheSize is how many incoming pod signatures the plugin keeps.
+const scoreCacheSize = 4
+
+// scoreKey is what PreScore's sums depend on besides the nodes.
+type scoreKey struct {
+	hasPreferred   bool
+	namespace      string
+	labels         map[string]string
+	nsLabels       map[string]string
+	pref, prefAnti []affinity.WeightedAffinityTerm
+}
+
+func (k *scoreKey) equal(o *scoreKey) bool {
+	return k.hasPreferred == o.hasPreferred && k.namespace == o.namespace && maps.Equal(k.labels, o.labels) &&
+		(k.nsLabels == nil) == (o.nsLabels == nil) && maps.Equal(k.nsLabels, o.nsLabels) &&
+		reflect.DeepEqual(k.pref, o.pref) && reflect.DeepEqual(k.prefAnti, o.prefAnti)
+}
+
+// scoreTotals are the sums per topology domain and the number of terms
+// matched.
+type scoreTotals struct {
+	scores  interPodAffinityScoreState
+	matched int64
+}
+
+// apply adds ns, times sign, to the sums.
+func (t *scoreTotals) apply(ns *nodeScore, sign int64) {
+	t.matched += sign * ns.matched
+	for _, kw := range ns.weights {
+		v := ns.node.Labels[kw.key]
+		i := 0
+		for i < len(t.scores.scores) && t.scores.scores[i].key != kw.key {
+			i++
+		}
+		if i == len(t.scores.scores) {
+			t.scores.scores = append(t.scores.scores, topologyScore{key: kw.key, values: map[string]int64{}})
+		}
+		t.scores.scores[i].values[v] += sign * kw.w
+	}
+}
+
+// scoreCache is the sums for one incoming pod signature, and each node's
+// contribution to them.
+type scoreCache struct {
+	key    scoreKey
+	nodes  []*cluster.NodeInfo
+	gens   []int64
+	contrb []nodeScore
+	totals scoreTotals
+	// shared is set once a cycle's state holds the sums, so that the
+	// next change copies them first.
+	shared bool
+}
+
+func (c *scoreCache) unshare() {
+	if !c.shared {
+		return
+	}
+	s := make([]topologyScore, len(c.totals.scores.scores))
+	for i, ts := range c.totals.scores.scores {
+		s[i] = topologyScore{key: ts.key, values: maps.Clone(ts.values)}
+	}
+	c.totals.scores.scores = s
+	c.shared = false
+}
+
+// sync brings the sums up to date with nodes.
+func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo) {
+	t := &c.totals
+	for i := len(nodes); i < len(c.nodes); i++ {
+		c.unshare()
+		t.apply(&c.contrb[i], -1)
+	}
+	if len(c.nodes) > len(nodes) {
+		clear(c.nodes[len(nodes):])
+		clear(c.contrb[len(nodes):])
+		c.nodes, c.gens, c.contrb = c.nodes[:len(nodes)], c.gens[:len(nodes)], c.contrb[:len(nodes)]
+	}
+	for i, ni := range nodes {
+		if i < len(c.nodes) {
+			if c.nodes[i] == ni && c.gens[i] == ni.Generation {
+				continue
+			}
+			c.unshare()
+			t.apply(&c.contrb[i], -1)
+		} else {
+			c.unshare()
+			c.nodes, c.gens, c.contrb = append(c.nodes, nil), append(c.gens, 0), append(c.contrb, nodeScore{})
+		}
+		c.contrb[i] = sc.node(ni)
+		t.apply(&c.contrb[i], 1)
+		c.nodes[i], c.gens[i] = ni, ni.Generation
+	}
+}
+
+// cachedScores returns the sums for sc's incoming pod over the view's
+// nodes, from the plugin's cache, creating or refreshing the entry for
+// its signature. The result is shared with the cache: do not modify it.
+func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *scoreTotals {
+	key := scoreKey{hasPreferred: sc.hasPreferred, namespace: sc.pod.Namespace, labels: sc.pod.Labels, nsLabels: sc.nsLabels, pref: sc.pref, prefAnti: sc.prefAnti}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	nodes := pl.nodes.Update(view)
+	if !sc.hasPreferred && !anyAffinity(nodes) {
+		// Only pods with pod (anti-)affinity are read, and there are
+		// none: nothing to score.
+		return &scoreTotals{}
+	}
+	var c *scoreCache
+	for i, e := range pl.cache {
+		if e.key.equal(&key) {
+			c = e
+			copy(pl.cache[1:i+1], pl.cache[:i])
+			pl.cache[0] = c
+			break
+		}
+	}
+	if c == nil {
+		c = &scoreCache{key: key, nodes: make([]*cluster.NodeInfo, 0, len(nodes)), gens: make([]int64, 0, len(nodes)), contrb: make([]nodeScore, 0, len(nodes))}
+		c.key.labels = maps.Clone(sc.pod.Labels)
+		c.key.nsLabels = maps.Clone(sc.nsLabels)
+		if len(pl.cache) < scoreCacheSize {
+			pl.cache = append(pl.cache, nil)
+		}
+		copy(pl.cache[1:], pl.cache)
+		pl.cache[0] = c
+	}
+	c.sync(sc, nodes)
+	c.shared = true
+	out := c.totals
+	return &out
+}
+
+// anyAffinity reports whether a node has a pod with pod (anti-)affinity.
+// It reads one field of each node and allocates nothing.
+func anyAffinity(nodes []*cluster.NodeInfo) bool {
+	for _, ni := range nodes {
+		if len(ni.PodsWithAffinity) > 0 {
+			return true
+		}
+	}
+	return false
+}

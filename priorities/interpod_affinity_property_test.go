@@ -1,0 +1,277 @@
+package priorities
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+)
+
+var (
+	ipaKeys = []string{"zone", "kubernetes.io/hostname", "rack", "missing"}
+	ipaApps = []string{"web", "db", "batch"}
+	ipaNSes = []string{"default", "team-a"}
+)
+
+// ipaTermGen draws a term over app labels, namespaces and topology keys
+// from small pools, so that terms often match.
+func ipaTermGen() *rapid.Generator[api.PodAffinityTerm] {
+	return rapid.Custom(func(t *rapid.T) api.PodAffinityTerm {
+		tm := term(rapid.SampledFrom(ipaKeys).Draw(t, "key"), selIn("app", rapid.SliceOfNDistinct(rapid.SampledFrom(ipaApps), 1, 2, rapid.ID[string]).Draw(t, "apps")...))
+		switch rapid.IntRange(0, 4).Draw(t, "ns") {
+		case 0:
+			tm.Namespaces = []string{rapid.SampledFrom(ipaNSes).Draw(t, "nsName")}
+		case 1:
+			tm.NamespaceSelector = &api.LabelSelector{}
+		case 2:
+			tm.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}
+		}
+		return tm
+	})
+}
+
+// ipaPodGen draws a pod with an app label and, unless plain, some
+// required and preferred pod (anti-)affinity.
+func ipaPodGen(plain bool) *rapid.Generator[*api.Pod] {
+	return rapid.Custom(func(t *rapid.T) *api.Pod {
+		b := mkPod(rapid.SampledFrom(ipaNSes).Draw(t, "namespace"), "", map[string]string{"app": rapid.SampledFrom(ipaApps).Draw(t, "app")})
+		if plain {
+			return b.obj()
+		}
+		for range rapid.IntRange(0, 1).Draw(t, "reqAff") {
+			b.reqAff(ipaTermGen().Draw(t, "term"))
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "reqAnti") {
+			b.reqAnti(ipaTermGen().Draw(t, "term"))
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "prefAff") {
+			b.prefAff(rapid.Int32Range(1, 100).Draw(t, "w"), ipaTermGen().Draw(t, "term"))
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "prefAnti") {
+			b.prefAnti(rapid.Int32Range(1, 100).Draw(t, "w"), ipaTermGen().Draw(t, "term"))
+		}
+		return b.obj()
+	})
+}
+
+type ipaCluster struct {
+	nodes []*api.Node
+	pods  []*api.Pod
+	ns    fakeNamespaces
+}
+
+func ipaClusterGen() *rapid.Generator[ipaCluster] {
+	return rapid.Custom(func(t *rapid.T) ipaCluster {
+		var c ipaCluster
+		n := rapid.IntRange(1, 6).Draw(t, "nodes")
+		for i := range n {
+			name := fmt.Sprintf("n%d", i)
+			labels := map[string]string{"kubernetes.io/hostname": name, "zone": rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, "zone")}
+			if rapid.Bool().Draw(t, "rack") {
+				labels["rack"] = rapid.SampledFrom([]string{"r1", "r2"}).Draw(t, "rackValue")
+			}
+			c.nodes = append(c.nodes, ipaNode(name, labels))
+		}
+		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
+			p := ipaPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "pod")
+			p.Name = fmt.Sprintf("p%d", i)
+			p.Spec.NodeName = c.nodes[rapid.IntRange(0, n-1).Draw(t, "node")].Name
+			c.pods = append(c.pods, p)
+		}
+		c.ns = fakeNamespaces{{ObjectMeta: api.ObjectMeta{Name: "default", Labels: map[string]string{"env": "prod"}}}, {ObjectMeta: api.ObjectMeta{Name: "team-a"}}}
+		return c
+	})
+}
+
+// scoreAll returns each node's normalised score by name, or the
+// PreScore status under "".
+func scoreAll(t *rapid.T, c ipaCluster, pod *api.Pod, args config.InterPodAffinityArgs) map[string]int64 {
+	snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := NewInterPodAffinity(args, ipaHandle{snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pl.(*InterPodAffinityPlugin)
+	ctx := context.Background()
+	state := framework.NewCycleState()
+	if st := p.PreScore(ctx, state, pod, snap.View().Nodes()); st != nil {
+		if !st.IsSkip() {
+			t.Fatalf("PreScore: %v", st)
+		}
+		return map[string]int64{"": -1}
+	}
+	var l framework.NodeScoreList
+	for _, ni := range snap.View().Nodes() {
+		s, st := p.Score(ctx, state, pod, ni)
+		if st != nil {
+			t.Fatal(st)
+		}
+		l = append(l, framework.NodeScore{Name: ni.Name(), Score: s})
+	}
+	if st := p.NormalizeScore(ctx, state, pod, l); st != nil {
+		t.Fatal(st)
+	}
+	out := map[string]int64{}
+	for _, s := range l {
+		out[s.Name] = s.Score
+	}
+	return out
+}
+
+// Normalised scores are within 0..100 and do not depend on the order of
+// the nodes or of the pods.
+func TestPropertyInterPodAffinityScores(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaClusterGen().Draw(t, "cluster")
+		pod := ipaPodGen(false).Draw(t, "incoming")
+		w := rapid.Int32Range(0, 100).Draw(t, "hardPodAffinityWeight")
+		args := config.InterPodAffinityArgs{HardPodAffinityWeight: &w, IgnorePreferredTermsOfExistingPods: rapid.Bool().Draw(t, "ignore")}
+		got := scoreAll(t, c, pod, args)
+		for n, s := range got {
+			if n != "" && (s < framework.MinNodeScore || s > framework.MaxNodeScore) {
+				t.Fatalf("node %s scores %d", n, s)
+			}
+		}
+		perm := rapid.Permutation(c.nodes).Draw(t, "nodeOrder")
+		pods := rapid.Permutation(c.pods).Draw(t, "podOrder")
+		if again := scoreAll(t, ipaCluster{perm, pods, c.ns}, pod, args); !reflect.DeepEqual(again, got) {
+			t.Fatalf("reordered: %v, want %v", again, got)
+		}
+	})
+}
+
+// scoresWith runs PreScore, Score and NormalizeScore of p over the
+// snapshot's nodes.
+func scoresWith(t *rapid.T, p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) map[string]int64 {
+	m, _, _ := scoresAndState(t, p, snap, pod)
+	return m
+}
+
+// rawScores is Score over nodes with state.
+func rawScores(t *rapid.T, p *InterPodAffinityPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) []int64 {
+	var out []int64
+	for _, ni := range nodes {
+		s, st := p.Score(context.Background(), state, pod, ni)
+		if st != nil {
+			t.Fatal(st)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func scoresAndState(t *rapid.T, p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) (map[string]int64, *framework.CycleState, []*cluster.NodeInfo) {
+	ctx := context.Background()
+	state := framework.NewCycleState()
+	nodes := snap.View().Nodes()
+	if st := p.PreScore(ctx, state, pod, nodes); st != nil {
+		return map[string]int64{"": int64(st.Code())}, nil, nil
+	}
+	var l framework.NodeScoreList
+	for _, ni := range nodes {
+		s, st := p.Score(ctx, state, pod, ni)
+		if st != nil {
+			t.Fatal(st)
+		}
+		l = append(l, framework.NodeScore{Name: ni.Name(), Score: s})
+	}
+	raw := map[string]int64{}
+	for _, s := range l {
+		raw["raw/"+s.Name] = s.Score
+	}
+	if st := p.NormalizeScore(ctx, state, pod, l); st != nil {
+		t.Fatal(st)
+	}
+	for _, s := range l {
+		raw[s.Name] = s.Score
+	}
+	return raw, state, nodes
+}
+
+// A plugin that keeps its sums across cycles scores every cycle as a new
+// plugin would, whatever happens to the snapshot between cycles.
+func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaClusterGen().Draw(t, "cluster")
+		snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := rapid.Int32Range(0, 3).Draw(t, "hardPodAffinityWeight")
+		args := config.InterPodAffinityArgs{HardPodAffinityWeight: &w}
+		pl, _ := NewInterPodAffinity(args, ipaHandle{snap})
+		cached := pl.(*InterPodAffinityPlugin)
+		var incoming []*api.Pod
+		for i := range 6 { // more than the cache holds
+			p := ipaPodGen(rapid.IntRange(0, 3).Draw(t, "plainIncoming") == 0).Draw(t, "incoming")
+			p.Name = fmt.Sprintf("incoming-%d", i)
+			incoming = append(incoming, p)
+		}
+		pods := append([]*api.Pod(nil), c.pods...)
+		var prevState *framework.CycleState
+		var prevPod *api.Pod
+		var prevNodes []*cluster.NodeInfo
+		var prevRaw []int64
+		for step := range rapid.IntRange(1, 10).Draw(t, "steps") {
+			var names []string
+			for _, ni := range snap.View().Nodes() {
+				names = append(names, ni.Name())
+			}
+			switch rapid.IntRange(0, 4).Draw(t, "change") {
+			case 0, 1:
+				p := ipaPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "added")
+				p.Name = fmt.Sprintf("added-%d", step)
+				p.Spec.NodeName = rapid.SampledFrom(names).Draw(t, "onNode")
+				if err := snap.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+				pods = append(pods, p)
+			case 2:
+				if len(pods) > 0 {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
+					if err := snap.RemovePod(pods[i]); err == nil {
+						pods = append(pods[:i], pods[i+1:]...)
+					}
+				}
+			case 3:
+				name := fmt.Sprintf("new-%d", step)
+				if err := snap.AddNode(ipaNode(name, map[string]string{"kubernetes.io/hostname": name, "zone": rapid.SampledFrom([]string{"z1", "z3"}).Draw(t, "zone")})); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				if len(names) > 1 {
+					name := rapid.SampledFrom(names).Draw(t, "removedNode")
+					if err := snap.RemoveNode(name); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
+			got, state, nodes := scoresAndState(t, cached, snap, pod)
+			fresh, _ := NewInterPodAffinity(args, ipaHandle{snap})
+			if want := scoresWith(t, fresh.(*InterPodAffinityPlugin), snap, pod); !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			// The last cycle's state still scores as it did.
+			if prevState != nil {
+				if again := rawScores(t, cached, prevState, prevPod, prevNodes); !reflect.DeepEqual(again, prevRaw) {
+					t.Fatalf("step %d: the previous cycle's state now scores %v, it scored %v", step, again, prevRaw)
+				}
+			}
+			prevState, prevPod, prevNodes = state, pod, nodes
+			if state != nil {
+				prevRaw = rawScores(t, cached, state, pod, nodes)
+			}
+		}
+	})
+}
