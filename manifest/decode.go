@@ -45,9 +45,13 @@ type decoder struct {
 	// noted are the paths of the schedulingFields set in the object
 	// being decoded.
 	noted []string
+	// unmarshalers caches which types implement json.Unmarshaler.
+	unmarshalers map[reflect.Type]bool
 }
 
-func newDecoder() *decoder { return &decoder{structs: map[reflect.Type]*structInfo{}} }
+func newDecoder() *decoder {
+	return &decoder{structs: map[reflect.Type]*structInfo{}, unmarshalers: map[reflect.Type]bool{}}
+}
 
 func (d *decoder) info(t reflect.Type) *structInfo {
 	if si, ok := d.structs[t]; ok {
@@ -112,11 +116,11 @@ func (d *decoder) decode(v *value, rv reflect.Value) {
 			rv.SetZero()
 			return
 		}
-		if !reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		if !d.isUnmarshaler(t) {
 			return // as encoding/json: null leaves other values alone
 		}
 	}
-	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+	if d.isUnmarshaler(t) {
 		u := rv.Addr().Interface().(json.Unmarshaler)
 		if err := u.UnmarshalJSON(v.appendJSON(nil)); err != nil {
 			d.failErr(v, err)
