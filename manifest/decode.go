@@ -47,6 +47,8 @@ type decoder struct {
 	noted []string
 	// unmarshalers caches which types implement json.Unmarshaler.
 	unmarshalers map[reflect.Type]bool
+	// strs are the short strings decoded so far (see intern).
+	strs map[string]string
 }
 
 func newDecoder() *decoder {
@@ -155,7 +157,7 @@ func (d *decoder) decode(v *value, rv reflect.Value) {
 			n := d.path.field(k)
 			d.decode(&v.elems[i], ev)
 			d.path.reset(n)
-			m.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), ev)
+			m.SetMapIndex(reflect.ValueOf(d.internString(k)).Convert(t.Key()), ev)
 		}
 		rv.Set(m)
 	case reflect.Slice:
@@ -175,7 +177,7 @@ func (d *decoder) decode(v *value, rv reflect.Value) {
 			d.mismatch(v, t)
 			return
 		}
-		rv.SetString(v.text)
+		rv.SetString(d.internString(v.text))
 	case reflect.Bool:
 		if v.kind != kindBool {
 			d.mismatch(v, t)

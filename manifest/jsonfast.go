@@ -440,6 +440,58 @@ func (f *fastDecoder) raw() []byte {
 	return f.b[start:f.i]
 }
 
+// Short strings recur across the objects of a dump (label keys and
+// values, namespaces, images, resource names, enum values): the decoder
+// keeps one copy of each, up to maxInterned of them.
+const (
+	maxInternLen = 48
+	maxInterned  = 1 << 15
+)
+
+// intern returns the content of the scanned string b, shared with the
+// strings of equal content already decoded when it is short.
+func (d *decoder) intern(b []byte) string {
+	if len(b) > maxInternLen+2 || !plainString(b) {
+		return unquote(b)
+	}
+	return d.internKey(b[1 : len(b)-1])
+}
+
+// internKey returns the string of the bytes k, shared as intern shares.
+func (d *decoder) internKey(k []byte) string {
+	if len(k) > maxInternLen {
+		return string(k)
+	}
+	if s, ok := d.strs[string(k)]; ok {
+		return s
+	}
+	s := string(k)
+	if len(d.strs) < maxInterned {
+		if d.strs == nil {
+			d.strs = map[string]string{}
+		}
+		d.strs[s] = s
+	}
+	return s
+}
+
+// internString returns s, or the equal short string decoded before.
+func (d *decoder) internString(s string) string {
+	if len(s) > maxInternLen {
+		return s
+	}
+	if t, ok := d.strs[s]; ok {
+		return t
+	}
+	if len(d.strs) < maxInterned {
+		if d.strs == nil {
+			d.strs = map[string]string{}
+		}
+		d.strs[s] = s
+	}
+	return s
+}
+
 // isUnmarshaler caches which types decode themselves.
 func (d *decoder) isUnmarshaler(t reflect.Type) bool {
 	u, ok := d.unmarshalers[t]
@@ -521,7 +573,7 @@ func (f *fastDecoder) decode(rv reflect.Value) error {
 			return errFallback
 		}
 		b := f.raw()
-		rv.SetString(unquote(b))
+		rv.SetString(f.d.intern(b))
 	case reflect.Bool:
 		switch c {
 		case 't':
@@ -654,7 +706,7 @@ func (f *fastDecoder) mapValue(rv reflect.Value, t reflect.Type) error {
 	m := reflect.MakeMapWithSize(t, f.count('}'))
 	kt, et := t.Key(), t.Elem()
 	err := f.entries(func(kb []byte, _ int32) error {
-		k := string(kb)
+		k := f.d.internKey(kb)
 		ev := reflect.New(et).Elem()
 		n := d.path.field(k)
 		err := f.decode(ev)

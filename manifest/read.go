@@ -817,7 +817,10 @@ func ReadFiles(opts Options, paths ...string) (*Objects, *Report, error) {
 	if err := r.Err(); err != nil {
 		return nil, r.Report(), err
 	}
-	return r.Objects(), r.Report(), nil
+	// The objects and the report outlive the reader (its decoder caches
+	// and duplicate index).
+	objs, rep := r.objs, r.report
+	return &objs, &rep, nil
 }
 
 // SkippedKinds lists the skipped kinds as "Kind×n", sorted.
