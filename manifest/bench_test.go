@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bufio"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,13 +45,20 @@ func benchDump(b *testing.B, nodes, pods int) (jsonPath, yamlPath string) {
 	return jsonPath, yamlPath
 }
 
+// fullDump makes BenchmarkRead read the command's full-size dump.
+var fullDump = flag.Bool("full", false, "BenchmarkRead on internal/gendump's default dump (2,000 nodes, 40,000 pods)")
+
 // BenchmarkRead reads internal/gendump's dump (a kubectl-style List) with
-// ReadFiles: 200 nodes and 4,000 pods (a tenth of the command's 2,000 /
-// 40,000 measurement), as JSON through the fast path and through the
-// token-by-token tree path it replaced, and as YAML. Bytes/s is the
-// JSON's size.
+// a Reader: 200 nodes and 4,000 pods (a tenth of the command's 2,000 /
+// 40,000 measurement; -full for that), as JSON through the fast path and
+// through the token-by-token tree path it replaced, and as YAML. Bytes/s
+// is the JSON's size.
 func BenchmarkRead(b *testing.B) {
-	jsonPath, yamlPath := benchDump(b, 200, 4000)
+	nodes, pods := 200, 4000
+	if *fullDump {
+		nodes, pods = 2000, 40000
+	}
+	jsonPath, yamlPath := benchDump(b, nodes, pods)
 	st, _ := os.Stat(jsonPath)
 	for _, c := range []struct {
 		name string
@@ -66,7 +74,7 @@ func BenchmarkRead(b *testing.B) {
 				if err := r.ReadPath(c.path, false, nil); err != nil {
 					b.Fatal(err)
 				}
-				if len(r.Objects().Pods) != 4000 {
+				if len(r.Objects().Pods) != pods {
 					b.Fatalf("%d pods", len(r.Objects().Pods))
 				}
 			}
