@@ -45,9 +45,15 @@ type decoder struct {
 	// noted are the paths of the schedulingFields set in the object
 	// being decoded.
 	noted []string
+	// unmarshalers caches which types implement json.Unmarshaler.
+	unmarshalers map[reflect.Type]bool
+	// strs are the short strings decoded so far (see intern).
+	strs map[string]string
 }
 
-func newDecoder() *decoder { return &decoder{structs: map[reflect.Type]*structInfo{}} }
+func newDecoder() *decoder {
+	return &decoder{structs: map[reflect.Type]*structInfo{}, unmarshalers: map[reflect.Type]bool{}}
+}
 
 func (d *decoder) info(t reflect.Type) *structInfo {
 	if si, ok := d.structs[t]; ok {
@@ -112,11 +118,11 @@ func (d *decoder) decode(v *value, rv reflect.Value) {
 			rv.SetZero()
 			return
 		}
-		if !reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		if !d.isUnmarshaler(t) {
 			return // as encoding/json: null leaves other values alone
 		}
 	}
-	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+	if d.isUnmarshaler(t) {
 		u := rv.Addr().Interface().(json.Unmarshaler)
 		if err := u.UnmarshalJSON(v.appendJSON(nil)); err != nil {
 			d.failErr(v, err)
@@ -151,7 +157,7 @@ func (d *decoder) decode(v *value, rv reflect.Value) {
 			n := d.path.field(k)
 			d.decode(&v.elems[i], ev)
 			d.path.reset(n)
-			m.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), ev)
+			m.SetMapIndex(reflect.ValueOf(d.internString(k)).Convert(t.Key()), ev)
 		}
 		rv.Set(m)
 	case reflect.Slice:
@@ -171,7 +177,7 @@ func (d *decoder) decode(v *value, rv reflect.Value) {
 			d.mismatch(v, t)
 			return
 		}
-		rv.SetString(v.text)
+		rv.SetString(d.internString(v.text))
 	case reflect.Bool:
 		if v.kind != kindBool {
 			d.mismatch(v, t)

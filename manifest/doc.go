@@ -8,14 +8,18 @@
 // and typed lists (NodeList, PodList, ...) from readers, files, folders
 // and stdin. YAML is read with a real stream decoder (go.yaml.in/yaml/v3)
 // and its scalars are resolved as kubectl resolves them (YAML 1.1, through
-// sigs.k8s.io/yaml and yaml/v2: yes/no/on/off are booleans, 0777 is octal);
-// JSON is read token by token, so a 70 MB single-line List costs its
-// objects, not a copy of the line. Nothing has a line-length limit.
+// sigs.k8s.io/yaml and yaml/v2: yes/no/on/off are booleans, 0777 is octal).
+// JSON is scanned byte by byte and each document (each item of a large
+// List, streamed one at a time) is decoded straight into its typed
+// object, so a 70 MB single-line List costs its objects, not a copy of
+// the line or a tree of it. Nothing has a line-length limit.
 //
-// Every document is first read into a small generic tree that remembers
-// lines, then decoded into schedkit's API types by a strict decoder, so
-// that errors name the file, the line, the document, the list item, the
-// object and the field path:
+// A YAML document, and a JSON document the fast path declines (any error,
+// a duplicate key), is read into a small generic tree that remembers
+// lines, then decoded into schedkit's API types by a strict decoder; the
+// fast path reports exactly what the tree does (a property test holds it
+// to that), so that errors name the file, the line, the document, the list
+// item, the object and the field path:
 //
 //	dump.yaml:812: document 1, items[40] (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity "12parsecs": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'
 //

@@ -5,6 +5,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedkit/schedkit/quantity"
 )
 
 // FuzzRead feeds arbitrary streams to the reader: it must return objects
@@ -41,6 +45,31 @@ func FuzzRead(f *testing.F) {
 		again := NewReader()
 		if err := again.Read("again", strings.NewReader(string(b))); err != nil {
 			t.Fatalf("a node read from %q does not read back from %s: %v", in, b, err)
+		}
+	})
+}
+
+// FuzzFastPath: on any input, the fast JSON path (also streaming every
+// document item by item, and fed one byte at a time) reads what the
+// token-by-token tree path reads, and reports the same.
+func FuzzFastPath(f *testing.F) {
+	for _, s := range []string{
+		`{"kind":"List","apiVersion":"v1","items":[{"kind":"Node","apiVersion":"v1","metadata":{"name":"a","labels":{"x":"y"}},"status":{"allocatable":{"cpu":"1"}}}]}`,
+		`{"apiVersion":"v1","items":[{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}],"nodeSelectr":{}}}],"kind":"PodList"}`,
+		`{"kind":"Node","metadata":{"name":"a","name":"b"}}{"kind":"Pod","metadata":{"name":"p"},"spec":{"priority":"x"}}`,
+		"{\"kind\":\"Node\",\n\"metadata\":{\"name\":\"a\\u0062\"}}\n{\"kind\":",
+		`{kind: Node, metadata: {name: a}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		want := readAll([]byte(in), true, 0, false)
+		for _, big := range []int64{0, 1} {
+			got := readAll([]byte(in), false, big, big == 1)
+			opts := cmp.Comparer(func(a, b quantity.Quantity) bool { return a.Cmp(b) == 0 && a.String() == b.String() })
+			if diff := cmp.Diff(want, got, opts); diff != "" {
+				t.Fatalf("big %d: tree (-) and fast (+) paths differ on %q:\n%s", big, in, diff)
+			}
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -331,6 +332,17 @@ type Reader struct {
 	kinds  map[string]*kindInfo // by kind
 	dec    *decoder
 	seen   map[objectKey]Source
+	// deferred collects the effects of a List's items while the List is
+	// streamed (see later).
+	deferred *[]func()
+	// seen0 is the fast decoder's key stack, kept between documents.
+	seen0 [][]byte
+	// slowJSON reads JSON through the generic tree only (the reference
+	// the fast path is tested against).
+	slowJSON bool
+	// bigJSON is the size from which a JSON document is streamed item by
+	// item (0: bigDocumentSize).
+	bigJSON int64
 }
 
 // NewReader returns an empty Reader.
@@ -356,7 +368,7 @@ const maxErrors = 100
 // be read; the errors are also kept for Err.
 func (r *Reader) Read(name string, in io.Reader) error {
 	before := len(r.errs)
-	s := newStream(name, in)
+	s := newStreamFast(name, in, !r.slowJSON, r.bigJSON)
 	for {
 		doc, err := s.next()
 		if err == io.EOF {
@@ -374,7 +386,21 @@ func (r *Reader) Read(name string, in io.Reader) error {
 			continue
 		}
 		src := Source{File: name, Line: doc.line, Document: doc.index, Item: -1}
-		r.document(src, &doc.v, "", "")
+		switch {
+		case doc.big:
+			start := s.jsOff
+			if err := r.bigDocument(s, src); err != nil && !s.retryBig(start) {
+				r.errs = append(r.errs, err)
+				s.done = true
+			}
+		case doc.raw != nil:
+			r.rawDocument(src, doc.raw, "", "")
+		default:
+			r.document(src, &doc.v, "", "")
+		}
+		if s.done {
+			break
+		}
 	}
 	if s.t.err != nil && s.t.err != io.EOF {
 		r.errs = append(r.errs, &Error{Source: Source{File: name, Document: s.index, Item: -1}, Err: s.t.err})
@@ -461,11 +487,23 @@ func (r *Reader) warnf(src Source, line int, object, format string, args ...any)
 	r.report.Warnings = append(r.report.Warnings, Warning{Source: src, Line: line, Object: object, Message: fmt.Sprintf(format, args...)})
 }
 
+// later applies an effect on what was read (objects, errors, warnings,
+// counts): at once, or, while a large List is being streamed, when the
+// List is known to be one (see bigDocument).
+func (r *Reader) later(f func()) {
+	if r.deferred != nil {
+		*r.deferred = append(*r.deferred, f)
+		return
+	}
+	f()
+}
+
 // document reads one document or list item; kind and apiVersion are the
 // defaults a typed list gives its items.
 func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
-	if v.kind != kindMap {
-		r.errorf(src, int(v.line), "", "a document must be an object, not a %s", v.kind)
+	line, vk := int(v.line), v.kind
+	if vk != kindMap {
+		r.later(func() { r.errorf(src, line, "", "a document must be an object, not a %s", vk) })
 		return
 	}
 	kind, apiVersion := v.str("kind"), v.str("apiVersion")
@@ -476,7 +514,7 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		apiVersion = defVersion
 	}
 	if kind == "" {
-		r.errorf(src, int(v.line), "", "Object 'Kind' is missing")
+		r.later(func() { r.errorf(src, line, "", "Object 'Kind' is missing") })
 		return
 	}
 	if items, ok := v.get("items"); ok && (kind == "List" || strings.HasSuffix(kind, "List")) {
@@ -484,7 +522,9 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 			return
 		}
 		if items.kind != kindList {
-			r.errorf(src, int(items.line), kind, "items: cannot unmarshal %s into Go value of type array", items.kind)
+			ik := items.kind
+			line := int(items.line)
+			r.later(func() { r.errorf(src, line, kind, "items: cannot unmarshal %s into Go value of type array", ik) })
 			return
 		}
 		itemKind := ""
@@ -499,6 +539,22 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		}
 		return
 	}
+	ki, version := r.kindFor(kind, apiVersion)
+	if ki == nil {
+		return
+	}
+	obj := reflect.New(ki.typ)
+	r.dec.issues = r.dec.issues[:0]
+	r.dec.noted = r.dec.noted[:0]
+	r.dec.path.reset(0)
+	r.dec.decode(v, obj.Elem())
+	r.finish(src, int(v.line), ki, kind, apiVersion, version, obj)
+}
+
+// kindFor returns the modelled kind of a document and the version its
+// apiVersion names; for other kinds it counts the document as skipped
+// and returns nil.
+func (r *Reader) kindFor(kind, apiVersion string) (*kindInfo, string) {
 	group, version := "", apiVersion
 	if g, ver, ok := strings.Cut(apiVersion, "/"); ok {
 		group, version = g, ver
@@ -509,14 +565,19 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		if group != "" {
 			key += "." + group
 		}
-		r.report.Skipped[key]++
-		return
+		r.later(func() { r.report.Skipped[key]++ })
+		return nil, ""
 	}
-	obj := reflect.New(ki.typ)
-	r.dec.issues = r.dec.issues[:0]
-	r.dec.noted = r.dec.noted[:0]
-	r.dec.path.reset(0)
-	r.dec.decode(v, obj.Elem())
+	return ki, version
+}
+
+// finish takes a decoded object (obj, a pointer), with the decoder's
+// issues and noted fields, into the objects, or reports why not.
+func (r *Reader) finish(src Source, line int, ki *kindInfo, kind, apiVersion, version string, obj reflect.Value) {
+	issues, noted := r.dec.issues, r.dec.noted
+	if r.deferred != nil {
+		issues, noted = slices.Clone(issues), slices.Clone(noted)
+	}
 	meta := obj.Elem().FieldByName("ObjectMeta").Addr().Interface().(*api.ObjectMeta)
 	tm := obj.Elem().FieldByName("TypeMeta").Addr().Interface().(*api.TypeMeta)
 	tm.Kind = kind
@@ -528,12 +589,16 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 	} else if meta.Namespace == "" {
 		meta.Namespace = "default"
 	}
+	r.later(func() { r.take(src, line, ki, kind, apiVersion, version, obj, meta, tm, issues, noted) })
+}
+
+func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, version string, obj reflect.Value, meta *api.ObjectMeta, tm *api.TypeMeta, issues []fieldIssue, noted []string) {
 	name := kind + " " + meta.Name
 	if ki.namespaced {
 		name = kind + " " + meta.Namespace + "/" + meta.Name
 	}
 	failed := false
-	for _, is := range r.dec.issues {
+	for _, is := range issues {
 		if is.err != nil {
 			failed = true
 			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Path: is.path, Err: is.err})
@@ -542,11 +607,11 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		}
 	}
 	if apiVersion != "" && version != ki.version {
-		r.warnf(src, int(v.line), name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
+		r.warnf(src, line, name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
 	}
 	if meta.Name == "" {
 		failed = true
-		r.errorf(src, int(v.line), name, "metadata.name: Required value: name or generateName is required")
+		r.errorf(src, line, name, "metadata.name: Required value: name or generateName is required")
 		if meta.GenerateName != "" {
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: schedkit reads objects by name; generateName alone is not supported")
 		}
@@ -556,20 +621,190 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 	}
 	key := objectKey{ki.group, kind, meta.Namespace, meta.Name}
 	if prev, dup := r.seen[key]; dup {
-		r.errorf(src, int(v.line), name, "%s already read at %s", name, prev)
+		r.errorf(src, line, name, "%s already read at %s", name, prev)
 		return
 	}
 	r.seen[key] = src
 	ptr := obj.Interface()
 	r.objs.sources[ptr] = src
-	if len(r.dec.noted) > 0 {
+	if len(noted) > 0 {
 		if r.objs.unmodelled == nil {
 			r.objs.unmodelled = map[any][]string{}
 		}
-		r.objs.unmodelled[ptr] = slices.Clone(r.dec.noted)
+		r.objs.unmodelled[ptr] = slices.Clone(noted)
 	}
 	ki.add(&r.objs, ptr)
+}
 
+// bigDocument reads a JSON object too large to hold from the stream s:
+// the items of a List one at a time, each decoded as it is read, and the
+// other fields into the generic tree. The items' effects wait until the
+// object is known to be a List (its kind may come after its items, as
+// kubectl writes it); if it is not one, or its last "items" is not the
+// array read, the object is read as any other document, its streamed
+// items as an empty array.
+func (r *Reader) bigDocument(s *stream, src Source) error {
+	t := s.t
+	fail := func(off int64, err error) error {
+		if se, ok := err.(*syntaxError); ok && off == 0 {
+			off = s.jsOff + int64(se.off)
+		}
+		if off == 0 {
+			off = s.jsOff
+		}
+		line := t.lineAt(off)
+		return &Error{Source: src, Line: line, Err: fmt.Errorf("json: %w", err)}
+	}
+	if _, err := s.expect("{", "looking for beginning of value"); err != nil {
+		return fail(0, err)
+	}
+	type entry struct {
+		key      string
+		v        value
+		streamed bool
+	}
+	var entries []entry
+	var items []func(defKind, defVersion string)
+	if c, err := s.space(); err != nil {
+		return fail(0, unexpected(err))
+	} else if c == '}' {
+		s.jsOff++
+	} else {
+		for {
+			kb, off, err := s.value()
+			if err != nil {
+				return fail(off, err)
+			}
+			if kb[0] != '"' {
+				return fail(off, &syntaxError{msg: "invalid character " + quoteChar(kb[0]) + " looking for beginning of object key string"})
+			}
+			key := unquote(kb)
+			kl := int32(t.lineAt(off))
+			if _, err := s.expect(":", "after object key"); err != nil {
+				return fail(0, err)
+			}
+			c, err := s.space()
+			if err != nil {
+				return fail(0, unexpected(err))
+			}
+			if key == "items" && c == '[' {
+				s.jsOff++
+				items = items[:0]
+				if c, err := s.space(); err != nil {
+					return fail(0, unexpected(err))
+				} else if c == ']' {
+					s.jsOff++
+				} else {
+					for i := 0; ; i++ {
+						b, off, err := s.value()
+						if err != nil {
+							return fail(off, err)
+						}
+						isrc := src
+						isrc.Item, isrc.Line = i, t.lineAt(off)
+						items = append(items, r.streamedItem(isrc, b))
+						if c, err := s.expect(",]", "after array element"); err != nil {
+							return fail(0, err)
+						} else if c == ']' {
+							break
+						}
+					}
+				}
+				entries = append(entries, entry{key: key, v: value{kind: kindList, line: kl}, streamed: true})
+			} else {
+				b, off, err := s.value()
+				if err != nil {
+					return fail(off, err)
+				}
+				v := parseValue(b, t.lineAt(off))
+				v.line = kl
+				entries = append(entries, entry{key: key, v: v})
+			}
+			if c, err := s.expect(",}", "after object key:value pair"); err != nil {
+				return fail(0, err)
+			} else if c == '}' {
+				break
+			}
+		}
+	}
+	s.docRead(s.jsOff)
+	doc := value{kind: kindMap, line: int32(src.Line)}
+	streamed := false
+	for _, e := range entries {
+		doc.set(e.key, e.v, true)
+		if e.key == "items" {
+			streamed = e.streamed
+		}
+	}
+	kind, apiVersion := doc.str("kind"), doc.str("apiVersion")
+	if streamed && (kind == "List" || strings.HasSuffix(kind, "List")) {
+		itemKind := ""
+		if kind != "List" {
+			itemKind = strings.TrimSuffix(kind, "List")
+		}
+		for _, f := range items {
+			f(itemKind, apiVersion)
+		}
+		return nil
+	}
+	r.document(src, &doc, "", "")
+	return nil
+}
+
+// streamedItem decodes an item of a streamed List (b, valid only during
+// the call) and returns what applies its effects once the List's kind and
+// apiVersion are known. An item that names its own kind and apiVersion
+// is decoded at once; another is kept as bytes until then.
+func (r *Reader) streamedItem(src Source, b []byte) func(defKind, defVersion string) {
+	if h := scanHeader(b); h.plain && !h.items && h.kind != "" && h.apiVersion != "" {
+		var effects []func()
+		r.deferred = &effects
+		r.rawDocument(src, b, "", "")
+		r.deferred = nil
+		return func(string, string) {
+			for _, f := range effects {
+				f()
+			}
+		}
+	}
+	b = bytes.Clone(b)
+	return func(defKind, defVersion string) { r.rawDocument(src, b, defKind, defVersion) }
+}
+
+// rawDocument reads one JSON document or list item from its bytes (b
+// has been scanned: it is one valid JSON value): straight into its typed
+// object when it can, else through the generic tree.
+func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
+	h := scanHeader(b)
+	kind, apiVersion := h.kind, h.apiVersion
+	if kind == "" {
+		kind = defKind
+	}
+	if apiVersion == "" {
+		apiVersion = defVersion
+	}
+	if !h.plain || h.items || kind == "" {
+		v := parseValue(b, src.Line)
+		r.document(src, &v, defKind, defVersion)
+		return
+	}
+	ki, version := r.kindFor(kind, apiVersion)
+	if ki == nil {
+		return
+	}
+	obj := reflect.New(ki.typ)
+	r.dec.issues = r.dec.issues[:0]
+	r.dec.noted = r.dec.noted[:0]
+	r.dec.path.reset(0)
+	fd := fastDecoder{d: r.dec, b: b, line: int32(src.Line), seen: r.seen0[:0]}
+	err := fd.decode(obj.Elem())
+	r.seen0 = fd.seen[:0]
+	if err != nil {
+		v := parseValue(b, src.Line)
+		r.document(src, &v, defKind, defVersion)
+		return
+	}
+	r.finish(src, src.Line, ki, kind, apiVersion, version, obj)
 }
 
 // ReadFiles reads the paths (files, folders, "-" for stdin) with a new
@@ -582,7 +817,10 @@ func ReadFiles(opts Options, paths ...string) (*Objects, *Report, error) {
 	if err := r.Err(); err != nil {
 		return nil, r.Report(), err
 	}
-	return r.Objects(), r.Report(), nil
+	// The objects and the report outlive the reader (its decoder caches
+	// and duplicate index).
+	objs, rep := r.objs, r.report
+	return &objs, &rep, nil
 }
 
 // SkippedKinds lists the skipped kinds as "Kind×n", sorted.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -38,6 +39,11 @@ type tracker struct {
 	counted int64 // newlines before this offset are in lines
 	lines   int
 	keep    int64 // bytes from here on must stay (fallback), or keepNone
+	hold    int64 // bytes from here on are being scanned (fast JSON), or keepNone
+	// floor: the start of a streamed JSON document, kept while it is
+	// within fallbackWindow so that an error in it can be read again by
+	// the token reader (keepNone: too late).
+	floor int64
 }
 
 // keepNone: no bytes need to stay for a fallback.
@@ -60,6 +66,9 @@ func (t *tracker) more(n int) {
 	if t.keep != keepNone && t.end()-t.keep > fallbackWindow {
 		t.keep = keepNone // too late to read the document again as YAML
 	}
+	if t.floor != keepNone && t.end()-t.floor > fallbackWindow {
+		t.floor = keepNone
+	}
 	t.trim()
 	l := len(t.buf)
 	if cap(t.buf)-l < n {
@@ -76,7 +85,7 @@ func (t *tracker) more(n int) {
 
 // trim drops the bytes nobody needs any more.
 func (t *tracker) trim() {
-	low := min(t.counted, t.keep)
+	low := min(t.counted, t.keep, t.hold, t.floor)
 	if d := low - t.base; d > 0 && d >= int64(len(t.buf))/2 {
 		n := copy(t.buf, t.buf[d:])
 		t.buf = t.buf[:n]
@@ -84,9 +93,13 @@ func (t *tracker) trim() {
 	}
 }
 
-// lineAt returns the 1-based line of offset off; offsets must not go
-// backwards.
+// lineAt returns the 1-based line of offset off; offsets may go
+// backwards only over bytes still held.
 func (t *tracker) lineAt(off int64) int {
+	if off < t.counted && off >= t.base {
+		t.lines -= bytes.Count(t.buf[off-t.base:t.counted-t.base], []byte{'\n'})
+		t.counted = off
+	}
 	if off > t.counted {
 		end := min(off, t.end())
 		t.lines += bytes.Count(t.buf[t.counted-t.base:end-t.base], []byte{'\n'})
@@ -130,6 +143,12 @@ type document struct {
 	index int // 1-based, counting empty documents too
 	line  int
 	v     value
+	// raw is a JSON object's bytes (fast path; v is then an empty map),
+	// valid until the next call of next.
+	raw []byte
+	// big: a JSON object too large to hold, to be read item by item
+	// from the stream (Reader.bigDocument).
+	big bool
 }
 
 // stream reads the documents of one file as kubectl does.
@@ -143,13 +162,29 @@ type stream struct {
 	jsCursor *cursor
 	jsBase   int64 // offset the JSON decoder started at
 	jsonDocs int   // JSON documents decoded
-	ya       *yaml.Decoder
-	yaLine   int // lines before the YAML decoder's start
-	done     bool
+	// jsFast: JSON is scanned from jsOff by the fast path; any document
+	// it cannot scan is handed to the token reader (js) from its start.
+	jsFast  bool
+	jsOff   int64
+	bigSize int64 // documents at least this large are streamed
+	ya      *yaml.Decoder
+	yaLine  int // lines before the YAML decoder's start
+	done    bool
 }
 
-func newStream(name string, r io.Reader) *stream {
-	s := &stream{name: name, t: &tracker{r: r}}
+// bigDocumentSize is the size from which a JSON document is read item by
+// item instead of being held whole.
+const bigDocumentSize = 256 << 10
+
+func newStream(name string, r io.Reader) *stream { return newStreamFast(name, r, true, 0) }
+
+// newStreamFast is newStream with the fast JSON path on or off, and the
+// size from which JSON documents are streamed (0: bigDocumentSize).
+func newStreamFast(name string, r io.Reader, fast bool, bigSize int64) *stream {
+	if bigSize <= 0 {
+		bigSize = bigDocumentSize
+	}
+	s := &stream{name: name, t: &tracker{r: r, hold: keepNone, floor: keepNone}, jsFast: fast, bigSize: bigSize}
 	t := s.t
 	t.fill(peekSize)
 	start := int64(0)
@@ -166,6 +201,33 @@ func newStream(name string, r io.Reader) *stream {
 }
 
 func (s *stream) startJSON(off int64) {
+	if s.jsFast {
+		s.jsBase, s.jsOff = off, off
+		s.t.keep = off
+		return
+	}
+	s.tokens(off)
+}
+
+// retryBig gives the streamed document that started at off, in which an
+// error was found, to the token reader, if its bytes are still held: it
+// reports the error as it always has, or reads the stream as YAML. It
+// reports whether it could.
+func (s *stream) retryBig(off int64) bool {
+	if s.t.floor == keepNone || s.t.floor > off || s.t.base > off {
+		s.t.floor = keepNone
+		return false
+	}
+	s.t.floor = keepNone
+	s.index--
+	s.tokens(off)
+	return true
+}
+
+// tokens reads JSON token by token from off on.
+func (s *stream) tokens(off int64) {
+	s.jsFast = false
+	s.t.hold = keepNone
 	s.jsCursor = &cursor{t: s.t, off: off}
 	s.jsBase = off
 	s.t.keep = off
@@ -177,6 +239,8 @@ func (s *stream) startYAML(off int64) {
 	s.yaLine = s.t.lineAt(off) - 1
 	s.t.keep = off
 	s.js = nil
+	s.jsFast = false
+	s.t.hold = keepNone
 	s.ya = yaml.NewDecoder(&cursor{t: s.t, off: off, drop: true})
 }
 
@@ -185,7 +249,9 @@ func (s *stream) next() (document, error) {
 	for !s.done {
 		var d document
 		var err error
-		if s.js != nil {
+		if s.jsFast {
+			d, err = s.nextFast()
+		} else if s.js != nil {
 			d, err = s.nextJSON()
 		} else {
 			d, err = s.nextYAML()
@@ -365,4 +431,144 @@ func (j jsonReader) from(tok json.Token) (value, error) {
 		}
 	}
 	return value{}, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+// errTooBig: the document is larger than the stream holds whole.
+var errTooBig = errors.New("document too large to hold")
+
+// nextFast scans the next JSON document. A document it cannot scan (not
+// an object, a syntax error, a read error) is given to the token reader,
+// which reports it (or decides the stream is YAML) as it always has.
+func (s *stream) nextFast() (document, error) {
+	t := s.t
+	c, err := s.space()
+	if err == io.EOF && t.err == io.EOF {
+		return document{}, io.EOF
+	}
+	if err != nil || c != '{' {
+		s.tokens(s.jsOff)
+		return s.nextJSON()
+	}
+	off := s.jsOff
+	end, err := s.extent(off, s.bigSize)
+	if err == errTooBig {
+		t.floor = off
+		s.index++
+		return document{index: s.index, line: t.lineAt(off), v: value{kind: kindMap}, big: true}, nil
+	}
+	if err != nil {
+		s.tokens(off)
+		return s.nextJSON()
+	}
+	s.index++
+	line := t.lineAt(off)
+	raw := t.buf[off-t.base : end-t.base]
+	s.jsOff = end
+	s.docRead(end)
+	return document{index: s.index, line: line, v: value{kind: kindMap}, raw: raw}, nil
+}
+
+// docRead records that a JSON document ending at end has been read.
+func (s *stream) docRead(end int64) {
+	s.t.floor = keepNone
+	s.jsonDocs++
+	if s.jsonDocs >= 2 {
+		s.t.keep = keepNone // an unambiguous JSON stream: no fallback any more
+	} else if s.t.keep != keepNone {
+		s.t.keep = end
+	}
+	s.t.hold = end
+}
+
+// space skips white space from jsOff and returns the byte there, or
+// io.EOF (or the read error) at the end of the stream.
+func (s *stream) space() (byte, error) {
+	t := s.t
+	for {
+		t.hold = s.jsOff
+		if s.jsOff >= t.end() {
+			if t.err != nil {
+				return 0, t.err
+			}
+			t.more(0)
+			continue
+		}
+		b := t.buf[s.jsOff-t.base:]
+		i := skipSpace(b, 0)
+		s.jsOff += int64(i)
+		if i < len(b) {
+			return b[i], nil
+		}
+	}
+}
+
+// extent returns the end of the JSON value at off, holding its bytes;
+// errTooBig when it is at least limit bytes long (limit > 0).
+func (s *stream) extent(off, limit int64) (int64, error) {
+	t := s.t
+	t.hold = off
+	want := off + 16<<10
+	for {
+		t.fill(want)
+		b := t.buf[off-t.base:]
+		n, err := skipValue(b, 0)
+		if err == nil {
+			return off + int64(n), nil
+		}
+		if err != errShort {
+			return off + int64(n), err
+		}
+		if limit > 0 && int64(len(b)) >= limit {
+			return 0, errTooBig
+		}
+		if t.err != nil {
+			if t.err == io.EOF {
+				return t.end(), io.ErrUnexpectedEOF
+			}
+			return t.end(), t.err
+		}
+		want = off + 2*int64(len(b)) + 1
+	}
+}
+
+// value returns the bytes of the JSON value at jsOff (after white space)
+// and its offset, and moves past it; the bytes are valid until the
+// stream reads on.
+func (s *stream) value() ([]byte, int64, error) {
+	if _, err := s.space(); err != nil {
+		return nil, s.jsOff, unexpected(err)
+	}
+	off := s.jsOff
+	end, err := s.extent(off, 0)
+	if err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) {
+			return nil, off + int64(se.off), err
+		}
+		return nil, end, err
+	}
+	t := s.t
+	s.jsOff = end
+	return t.buf[off-t.base : end-t.base], off, nil
+}
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// expect reads one of the bytes of want (after white space) and returns
+// it; context words the error as encoding/json does.
+func (s *stream) expect(want, context string) (byte, error) {
+	c, err := s.space()
+	if err != nil {
+		return 0, unexpected(err)
+	}
+	if !strings.ContainsRune(want, rune(c)) {
+		return 0, &syntaxError{msg: "invalid character " + quoteChar(c) + " " + context}
+	}
+	s.jsOff++
+	return c, nil
 }

@@ -22,6 +22,9 @@ type env struct {
 	stdout, stderr io.Writer
 	// terminal is set when stderr is a terminal: progress is shown then.
 	terminal bool
+	// paceGC: the command paces the garbage collector (memory.go); set
+	// by main, not by the tests that call run.
+	paceGC bool
 }
 
 // usageError is bad usage: printed with the command's usage line, exit 2.

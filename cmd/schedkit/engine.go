@@ -96,10 +96,15 @@ func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*exp
 	// so filter every node again with a fresh cycle state.
 	state := framework.NewCycleState()
 	pre, preSt, _ := prof.RunPreFilterPlugins(ctx, state, pod, nodes)
-	scores := map[string]*framework.NodePluginScores{}
+	scores := make(map[string]*framework.NodePluginScores, len(res.Scores))
+	n := 0
 	for i := range res.Scores {
 		scores[res.Scores[i].Name] = &res.Scores[i]
+		n += len(res.Scores[i].NormalizedScores)
 	}
+	// One array holds every node's scores (a node's slice is capped, so
+	// nothing appends into the next one's).
+	all := make([]pluginScore, 0, n)
 	var best int64
 	for i, ni := range nodes {
 		nv := &ex.Nodes[i]
@@ -121,9 +126,13 @@ func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*exp
 			continue
 		}
 		nv.Scored, nv.Total = true, sc.TotalScore
+		start := len(all)
 		for j := range sc.NormalizedScores {
 			p := sc.NormalizedScores[j].Name
-			nv.Scores = append(nv.Scores, pluginScore{Plugin: p, Normalized: sc.NormalizedScores[j].Score, Weight: prof.ScoreWeight(p)})
+			all = append(all, pluginScore{Plugin: p, Normalized: sc.NormalizedScores[j].Score, Weight: prof.ScoreWeight(p)})
+		}
+		if len(all) > start {
+			nv.Scores = all[start:len(all):len(all)]
 		}
 		if len(ex.Tied) == 0 || sc.TotalScore > best {
 			best, ex.Tied = sc.TotalScore, ex.Tied[:0]

@@ -22,7 +22,9 @@ func (e *env) load(o *options) (*manifest.Cluster, error) {
 	if len(o.files) == 0 {
 		return nil, &usageError{msg: "no manifests given (-f PATH)"}
 	}
+	e.beforeLoad()
 	c, err := manifest.Load(context.Background(), loadOptions(e, o), o.files...)
+	e.afterLoad()
 	if err != nil {
 		return nil, &inputError{err}
 	}

@@ -32,7 +32,8 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), paceGC: gcTuned()}
+	os.Exit(e.main(os.Args[1:]))
 }
 
 // run runs the command line args and returns the exit code.

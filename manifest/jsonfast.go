@@ -1,0 +1,845 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The fast JSON path. A JSON document (or, in a large List, one item) is
+// first delimited by a validating scan over its bytes (skipValue), then
+// decoded straight into its typed object (fastDecoder), without the
+// generic tree. Anything the fast decoder does not handle exactly as the
+// tree decoder does (a duplicate key, a value of the wrong type, a
+// quantity that does not parse: every error) makes it give up, and the
+// document is decoded again through the tree (parseValue, then decoder),
+// which reports it. Lines are counted while whitespace is skipped, so
+// they cost nothing when nothing is reported.
+
+// errShort: the bytes end inside the value.
+var errShort = errors.New("unexpected end of JSON input")
+
+// maxJSONDepth is how deeply the scan nests before it gives the document
+// to encoding/json (which has the same limit and words the error).
+const maxJSONDepth = 10000
+
+// syntaxError is a JSON syntax error at an offset of the scanned bytes,
+// worded as encoding/json words it.
+type syntaxError struct {
+	msg string
+	off int
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+func quoteChar(c byte) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	if c == '"' {
+		return `'"'`
+	}
+	s := strconv.Quote(string(c))
+	return "'" + s[1:len(s)-1] + "'"
+}
+
+func badChar(b []byte, i int, context string) error {
+	return &syntaxError{msg: "invalid character " + quoteChar(b[i]) + " " + context, off: i}
+}
+
+// skipValue returns the end of the JSON value starting at b[i] (after
+// optional white space), errShort when b ends inside it, or a
+// *syntaxError.
+func skipValue(b []byte, i int) (int, error) { return skipDepth(b, i, 0) }
+
+func skipDepth(b []byte, i, depth int) (int, error) {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return i, errShort
+	}
+	switch c := b[i]; {
+	case c == '{':
+		if depth >= maxJSONDepth {
+			return i, &syntaxError{msg: "exceeded max depth", off: i}
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return i, errShort
+		}
+		if b[i] == '}' {
+			return i + 1, nil
+		}
+		for {
+			if b[i] != '"' {
+				return i, badChar(b, i, "looking for beginning of object key string")
+			}
+			var err error
+			if i, err = skipString(b, i); err != nil {
+				return i, err
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return i, errShort
+			}
+			if b[i] != ':' {
+				return i, badChar(b, i, "after object key")
+			}
+			if i, err = skipDepth(b, i+1, depth+1); err != nil {
+				return i, err
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return i, errShort
+			}
+			switch b[i] {
+			case ',':
+				i = skipSpace(b, i+1)
+				if i >= len(b) {
+					return i, errShort
+				}
+			case '}':
+				return i + 1, nil
+			default:
+				return i, badChar(b, i, "after object key:value pair")
+			}
+		}
+	case c == '[':
+		if depth >= maxJSONDepth {
+			return i, &syntaxError{msg: "exceeded max depth", off: i}
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return i, errShort
+		}
+		if b[i] == ']' {
+			return i + 1, nil
+		}
+		for {
+			var err error
+			if i, err = skipDepth(b, i, depth+1); err != nil {
+				return i, err
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return i, errShort
+			}
+			switch b[i] {
+			case ',':
+				i++
+			case ']':
+				return i + 1, nil
+			default:
+				return i, badChar(b, i, "after array element")
+			}
+		}
+	case c == '"':
+		return skipString(b, i)
+	case c == 't':
+		return skipLiteral(b, i, "true")
+	case c == 'f':
+		return skipLiteral(b, i, "false")
+	case c == 'n':
+		return skipLiteral(b, i, "null")
+	case c == '-' || c >= '0' && c <= '9':
+		return skipNumber(b, i)
+	}
+	return i, badChar(b, i, "looking for beginning of value")
+}
+
+func skipLiteral(b []byte, i int, lit string) (int, error) {
+	for k := 1; k < len(lit); k++ {
+		if i+k >= len(b) {
+			return i + k, errShort
+		}
+		if b[i+k] != lit[k] {
+			return i + k, badChar(b, i+k, fmt.Sprintf("in literal %s (expecting %s)", lit, quoteChar(lit[k])))
+		}
+	}
+	return i + len(lit), nil
+}
+
+// skipNumber scans a number; a number that reaches the end of b is
+// errShort (more digits may follow), which the callers only meet inside
+// objects and arrays.
+func skipNumber(b []byte, i int) (int, error) {
+	digits := func(i int) int {
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	if b[i] == '-' {
+		i++
+		if i >= len(b) {
+			return i, errShort
+		}
+		if b[i] < '0' || b[i] > '9' {
+			return i, badChar(b, i, "in numeric literal")
+		}
+	}
+	if b[i] == '0' {
+		i++
+	} else {
+		i = digits(i)
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) {
+			return i, errShort
+		}
+		if b[i] < '0' || b[i] > '9' {
+			return i, badChar(b, i, "after decimal point in numeric literal")
+		}
+		i = digits(i)
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) {
+			return i, errShort
+		}
+		if b[i] < '0' || b[i] > '9' {
+			return i, badChar(b, i, "in exponent of numeric literal")
+		}
+		i = digits(i)
+	}
+	if i >= len(b) {
+		return i, errShort
+	}
+	return i, nil
+}
+
+// stringStop marks the bytes a string scan stops at: the quote, the
+// backslash and the control characters.
+var stringStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+// skipString scans the string starting at the quote b[i].
+func skipString(b []byte, i int) (int, error) {
+	i++
+	for {
+		for i < len(b) && !stringStop[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return len(b), errShort
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, nil
+		case c == '\\':
+			if i+1 >= len(b) {
+				return i + 1, errShort
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				for k := 2; k < 6; k++ {
+					if i+k >= len(b) {
+						return i + k, errShort
+					}
+					if !isHex(b[i+k]) {
+						return i + k, badChar(b, i+k, "in \\u hexadecimal character escape")
+					}
+				}
+				i += 6
+			default:
+				return i + 1, badChar(b, i+1, "in string escape code")
+			}
+		default:
+			return i, badChar(b, i, "in string literal")
+		}
+	}
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// plainString reports whether the scanned string b (quotes included) has
+// no escape and is valid UTF-8, so that its content is b[1:len(b)-1].
+func plainString(b []byte) bool {
+	in := b[1 : len(b)-1]
+	ascii := true
+	for _, c := range in {
+		if c == '\\' {
+			return false
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	return ascii || utf8.Valid(in)
+}
+
+// unquote returns the content of the scanned string b as encoding/json
+// decodes it.
+func unquote(b []byte) string {
+	if plainString(b) {
+		return string(b[1 : len(b)-1])
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return string(b[1 : len(b)-1]) // not reached: b was scanned
+	}
+	return s
+}
+
+// treeBuilder builds the generic tree of scanned JSON bytes, counting
+// lines as the token-by-token reader counts them (the line a token ends
+// on; a map entry's value carries the line of its key).
+type treeBuilder struct {
+	b    []byte
+	i    int
+	line int32
+}
+
+// parseValue builds the tree of the valid JSON value b, whose first byte
+// is on line line.
+func parseValue(b []byte, line int) value {
+	p := treeBuilder{b: b, line: int32(line)}
+	return p.value()
+}
+
+func (p *treeBuilder) space() {
+	for p.i < len(p.b) && isSpace(p.b[p.i]) {
+		if p.b[p.i] == '\n' {
+			p.line++
+		}
+		p.i++
+	}
+}
+
+func (p *treeBuilder) value() value {
+	p.space()
+	start := p.i
+	line := p.line
+	switch p.b[start] {
+	case '{':
+		p.i++
+		v := value{kind: kindMap, line: line}
+		p.space()
+		if p.b[p.i] == '}' {
+			p.i++
+			return v
+		}
+		for {
+			p.space()
+			end, _ := skipString(p.b, p.i)
+			key := unquote(p.b[p.i:end])
+			p.i = end
+			kl := p.line
+			p.space()
+			p.i++ // ':'
+			e := p.value()
+			e.line = kl
+			v.set(key, e, true)
+			p.space()
+			c := p.b[p.i]
+			p.i++
+			if c == '}' {
+				return v
+			}
+		}
+	case '[':
+		p.i++
+		v := value{kind: kindList, line: line}
+		p.space()
+		if p.b[p.i] == ']' {
+			p.i++
+			return v
+		}
+		for {
+			v.elems = append(v.elems, p.value())
+			p.space()
+			c := p.b[p.i]
+			p.i++
+			if c == ']' {
+				return v
+			}
+		}
+	case '"':
+		end, _ := skipString(p.b, p.i)
+		p.i = end
+		return value{kind: kindString, line: line, text: unquote(p.b[start:end])}
+	case 't':
+		p.i += 4
+		return value{kind: kindBool, line: line, text: "true"}
+	case 'f':
+		p.i += 5
+		return value{kind: kindBool, line: line, text: "false"}
+	case 'n':
+		p.i += 4
+		return value{kind: kindNull, line: line}
+	}
+	end, _ := skipNumber(p.b, p.i)
+	p.i = end
+	return value{kind: kindNumber, line: line, text: string(p.b[start:end])}
+}
+
+// errFallback stops the fast decoder: the document is decoded again
+// through the tree.
+var errFallback = errors.New("fast path declined")
+
+// fastDecoder decodes scanned JSON bytes straight into a typed value,
+// with the tree decoder's semantics for documents it accepts: the same
+// fields, the same unknown-field warnings at the same lines, the same
+// scheduling fields noted. It declines (errFallback) wherever the tree
+// decoder would report an error or a duplicate.
+type fastDecoder struct {
+	d    *decoder
+	b    []byte
+	i    int
+	line int32
+	// seen holds the keys of the objects being decoded (a stack), for
+	// duplicate detection.
+	seen [][]byte
+}
+
+func (f *fastDecoder) space() {
+	for f.i < len(f.b) && isSpace(f.b[f.i]) {
+		if f.b[f.i] == '\n' {
+			f.line++
+		}
+		f.i++
+	}
+}
+
+// skip passes over the value at f.i, counting its lines.
+func (f *fastDecoder) skip() {
+	start := f.i
+	end, _ := skipValue(f.b, f.i)
+	f.line += int32(bytes.Count(f.b[start:end], []byte{'\n'}))
+	f.i = end
+}
+
+// raw returns the bytes of the value at f.i and passes over it.
+func (f *fastDecoder) raw() []byte {
+	f.space()
+	start := f.i
+	f.skip()
+	return f.b[start:f.i]
+}
+
+// Short strings recur across the objects of a dump (label keys and
+// values, namespaces, images, resource names, enum values): the decoder
+// keeps one copy of each, up to maxInterned of them.
+const (
+	maxInternLen = 48
+	maxInterned  = 1 << 15
+)
+
+// intern returns the content of the scanned string b, shared with the
+// strings of equal content already decoded when it is short.
+func (d *decoder) intern(b []byte) string {
+	if len(b) > maxInternLen+2 || !plainString(b) {
+		return unquote(b)
+	}
+	return d.internKey(b[1 : len(b)-1])
+}
+
+// internKey returns the string of the bytes k, shared as intern shares.
+func (d *decoder) internKey(k []byte) string {
+	if len(k) > maxInternLen {
+		return string(k)
+	}
+	if s, ok := d.strs[string(k)]; ok {
+		return s
+	}
+	s := string(k)
+	if len(d.strs) < maxInterned {
+		if d.strs == nil {
+			d.strs = map[string]string{}
+		}
+		d.strs[s] = s
+	}
+	return s
+}
+
+// internString returns s, or the equal short string decoded before.
+func (d *decoder) internString(s string) string {
+	if len(s) > maxInternLen {
+		return s
+	}
+	if t, ok := d.strs[s]; ok {
+		return t
+	}
+	if len(d.strs) < maxInterned {
+		if d.strs == nil {
+			d.strs = map[string]string{}
+		}
+		d.strs[s] = s
+	}
+	return s
+}
+
+// isUnmarshaler caches which types decode themselves.
+func (d *decoder) isUnmarshaler(t reflect.Type) bool {
+	u, ok := d.unmarshalers[t]
+	if !ok {
+		u = reflect.PointerTo(t).Implements(jsonUnmarshaler)
+		d.unmarshalers[t] = u
+	}
+	return u
+}
+
+// canonical returns the JSON the tree decoder hands to UnmarshalJSON for
+// the raw value b (re-encoded from the tree); b itself when that is the
+// same.
+func canonical(b []byte, line int32) []byte {
+	switch b[0] {
+	case '"':
+		if !bytes.ContainsAny(b, "\\<>&") && plainString(b) && utf8.Valid(b) && !bytes.Contains(b, []byte("\u2028")) && !bytes.Contains(b, []byte("\u2029")) {
+			return b
+		}
+	case '{', '[':
+	default:
+		return b
+	}
+	v := parseValue(b, int(line))
+	return v.appendJSON(nil)
+}
+
+func (f *fastDecoder) decode(rv reflect.Value) error {
+	f.space()
+	if f.i >= len(f.b) {
+		return errFallback
+	}
+	c := f.b[f.i]
+	t := rv.Type()
+	u := f.d.isUnmarshaler(t)
+	if c == 'n' {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+			f.i += 4
+			rv.SetZero()
+			return nil
+		}
+		if !u {
+			f.i += 4
+			return nil
+		}
+	}
+	if u {
+		line := f.line
+		b := f.raw()
+		if err := rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(canonical(b, line)); err != nil {
+			return errFallback
+		}
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			rv.Set(reflect.New(t.Elem()))
+		}
+		return f.decode(rv.Elem())
+	case reflect.Struct:
+		if c != '{' {
+			return errFallback
+		}
+		return f.object(rv)
+	case reflect.Map:
+		if c != '{' || t.Key().Kind() != reflect.String {
+			return errFallback
+		}
+		return f.mapValue(rv, t)
+	case reflect.Slice:
+		if c != '[' {
+			return errFallback
+		}
+		return f.slice(rv, t)
+	case reflect.String:
+		if c != '"' {
+			return errFallback
+		}
+		b := f.raw()
+		rv.SetString(f.d.intern(b))
+	case reflect.Bool:
+		switch c {
+		case 't':
+			f.i += 4
+			rv.SetBool(true)
+		case 'f':
+			f.i += 5
+			rv.SetBool(false)
+		default:
+			return errFallback
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if c != '-' && (c < '0' || c > '9') {
+			return errFallback
+		}
+		n, err := strconv.ParseInt(string(f.raw()), 10, t.Bits())
+		if err != nil {
+			return errFallback
+		}
+		rv.SetInt(n)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if c != '-' && (c < '0' || c > '9') {
+			return errFallback
+		}
+		n, err := strconv.ParseUint(string(f.raw()), 10, t.Bits())
+		if err != nil {
+			return errFallback
+		}
+		rv.SetUint(n)
+	case reflect.Float32, reflect.Float64:
+		if c != '-' && (c < '0' || c > '9') {
+			return errFallback
+		}
+		x, err := strconv.ParseFloat(string(f.raw()), t.Bits())
+		if err != nil {
+			return errFallback
+		}
+		rv.SetFloat(x)
+	case reflect.Interface:
+		var x any
+		if err := json.Unmarshal(f.raw(), &x); err != nil {
+			return errFallback
+		}
+		rv.Set(reflect.ValueOf(x))
+	default:
+		return errFallback
+	}
+	return nil
+}
+
+// entries calls fn for each entry of the object at f.i with its key's
+// bytes (declining keys with escapes) and line, leaving f.i at the value.
+func (f *fastDecoder) entries(fn func(key []byte, line int32) error) error {
+	f.i++ // '{'
+	mark := len(f.seen)
+	defer func() { f.seen = f.seen[:mark] }()
+	f.space()
+	if f.b[f.i] == '}' {
+		f.i++
+		return nil
+	}
+	for {
+		f.space()
+		end, _ := skipString(f.b, f.i)
+		key := f.b[f.i+1 : end-1]
+		if !plainString(f.b[f.i:end]) {
+			return errFallback // escapes or bad UTF-8: the tree decodes the key
+		}
+		for _, k := range f.seen[mark:] {
+			if bytes.Equal(k, key) {
+				return errFallback // duplicate: the tree decoder reports it
+			}
+		}
+		f.seen = append(f.seen, key)
+		line := f.line
+		f.i = end
+		f.space()
+		f.i++ // ':'
+		if err := fn(key, line); err != nil {
+			return err
+		}
+		f.space()
+		c := f.b[f.i]
+		f.i++
+		if c == '}' {
+			return nil
+		}
+	}
+}
+
+func (f *fastDecoder) object(rv reflect.Value) error {
+	d := f.d
+	si := d.info(rv.Type())
+	return f.entries(func(kb []byte, line int32) error {
+		fi, ok := si.fields[string(kb)]
+		if !ok {
+			k := string(kb)
+			if !si.known[k] {
+				d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(k)))
+			} else if si.noted[k] {
+				f.space()
+				if f.b[f.i] != 'n' {
+					d.noted = append(d.noted, d.path.child(k))
+				}
+			}
+			f.space()
+			f.skip()
+			return nil
+		}
+		fv := rv
+		for _, x := range fi.index {
+			if fv.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					fv.Set(reflect.New(fv.Type().Elem()))
+				}
+				fv = fv.Elem()
+			}
+			fv = fv.Field(x)
+		}
+		n := d.path.field(string(kb))
+		err := f.decode(fv)
+		d.path.reset(n)
+		return err
+	})
+}
+
+func (f *fastDecoder) mapValue(rv reflect.Value, t reflect.Type) error {
+	d := f.d
+	// Count the entries first, to size the map as the tree decoder does.
+	m := reflect.MakeMapWithSize(t, f.count('}'))
+	kt, et := t.Key(), t.Elem()
+	err := f.entries(func(kb []byte, _ int32) error {
+		k := f.d.internKey(kb)
+		ev := reflect.New(et).Elem()
+		n := d.path.field(k)
+		err := f.decode(ev)
+		d.path.reset(n)
+		if err != nil {
+			return err
+		}
+		kv := reflect.ValueOf(k)
+		if kt != kv.Type() {
+			kv = kv.Convert(kt)
+		}
+		m.SetMapIndex(kv, ev)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rv.Set(m)
+	return nil
+}
+
+// count returns how many entries or items the object or array at f.i
+// holds.
+func (f *fastDecoder) count(close byte) int {
+	b := f.b
+	i := skipSpace(b, f.i+1)
+	if b[i] == close {
+		return 0
+	}
+	n := 0
+	for {
+		i = skipSpace(b, i)
+		if close == '}' {
+			i, _ = skipString(b, i)
+			i = skipSpace(b, i) + 1
+		}
+		i, _ = skipValue(b, i)
+		n++
+		i = skipSpace(b, i)
+		if b[i] == close {
+			return n
+		}
+		i++
+	}
+}
+
+func (f *fastDecoder) slice(rv reflect.Value, t reflect.Type) error {
+	n := f.count(']')
+	s := reflect.MakeSlice(t, n, n)
+	f.i++ // '['
+	for k := range n {
+		p := f.d.path.index(k)
+		err := f.decode(s.Index(k))
+		f.d.path.reset(p)
+		if err != nil {
+			return err
+		}
+		f.space()
+		f.i++ // ',' or ']'
+	}
+	if n == 0 {
+		f.space()
+		f.i++
+	}
+	rv.Set(s)
+	return nil
+}
+
+// header is what the fast path needs of a document's top level: its kind
+// and apiVersion when they are strings, and whether it has items.
+type header struct {
+	kind, apiVersion string
+	hasKind, hasAPI  bool
+	items            bool
+	// plain: an object without duplicate top-level keys or escaped keys,
+	// whose kind and apiVersion are strings or absent.
+	plain bool
+}
+
+// scanHeader reads the top-level keys of the scanned object b.
+func scanHeader(b []byte) header {
+	var h header
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return h
+	}
+	var keys [24][]byte
+	seen := keys[:0]
+	i = skipSpace(b, i+1)
+	if b[i] == '}' {
+		h.plain = true
+		return h
+	}
+	for {
+		i = skipSpace(b, i)
+		end, _ := skipString(b, i)
+		key := b[i+1 : end-1]
+		if !plainString(b[i:end]) {
+			return h
+		}
+		for _, k := range seen {
+			if bytes.Equal(k, key) {
+				return h
+			}
+		}
+		seen = append(seen, key)
+		i = skipSpace(b, end) + 1
+		i = skipSpace(b, i)
+		vs := i
+		i, _ = skipValue(b, i)
+		switch string(key) {
+		case "kind", "apiVersion":
+			var s string
+			switch b[vs] {
+			case '"':
+				s = unquote(b[vs:i])
+			case 'n':
+			default:
+				return h // not a string: the tree path words it
+			}
+			if string(key) == "kind" {
+				h.kind, h.hasKind = s, b[vs] == '"'
+			} else {
+				h.apiVersion, h.hasAPI = s, b[vs] == '"'
+			}
+		case "items":
+			h.items = true
+		}
+		i = skipSpace(b, i)
+		if b[i] == '}' {
+			h.plain = true
+			return h
+		}
+		i++
+	}
+}
