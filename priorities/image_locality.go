@@ -145,11 +145,6 @@ func (pl *ImageLocalityPlugin) PreScore(_ context.Context, state *framework.Cycl
 	return nil
 }
 
-// ScoresEagerly is true (framework.EagerScorer): its PreScore reads the
-// pod and the snapshot's node count, not the nodes it is given, so the
-// scheduler may score a node as soon as it passes Filter.
-func (*ImageLocalityPlugin) ScoresEagerly() bool { return true }
-
 var errNoSnapshot = errors.New("ImageLocality: the framework handle has no snapshot")
 
 // Score scores the node; the total node count comes from
@@ -175,7 +170,16 @@ func (pl *ImageLocalityPlugin) Score(_ context.Context, state *framework.CycleSt
 // ScoreExtensions returns nil.
 func (*ImageLocalityPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
 
-var _ framework.BatchScorePlugin = (*ImageLocalityPlugin)(nil)
+var _ framework.FastPathPlugin = (*ImageLocalityPlugin)(nil)
+
+// FastPath offers ScoreNodes and ScoresAnyNodes
+// (framework.FastPathPlugin).
+// ScoresAnyNodes holds: its PreScore reads the
+// pod and the snapshot's node count, not the nodes it is given, so the
+// scheduler may score a node as soon as it passes Filter.
+func (pl *ImageLocalityPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
+}
 
 // ScoreNodes is Score for each node, reading the state once.
 func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {

@@ -8,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/engine"
 	"github.com/schedkit/schedkit/quantity"
 )
 
@@ -118,8 +119,9 @@ func BenchmarkSchedule(b *testing.B) {
 
 // BenchmarkFilterScoreNodes runs the default profile's Filter and Score
 // plugins over every node of a 5,000-node cluster (1,000 pods bound) on
-// one goroutine, through the framework as a cycle does, and reports the
-// CPU time per node for filtering and scoring a plain pod.
+// one goroutine, through the engine's filter pass and by-max score pass
+// as a sampled cycle does, and reports the CPU time per node for
+// filtering and scoring a plain pod.
 func BenchmarkFilterScoreNodes(b *testing.B) {
 	nodes := benchNodes(5000)
 	bound := benchPods(1000)
@@ -145,14 +147,13 @@ func BenchmarkFilterScoreNodes(b *testing.B) {
 	if st := prof.RunPreScorePlugins(ctx, state, pod, infos); !st.IsSuccess() {
 		b.Fatal(st)
 	}
-	statuses := make([]*framework.Status, len(infos))
-	var buf framework.ScoreBuffer
+	c := &engine.Cycle{Profile: prof, State: state, Pod: pod, Nodes: infos, NumToFind: len(infos),
+		Diagnosis: &framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}, Select: s.selectTotals}
 	b.ReportAllocs()
 	cpu0 := cpuTime()
 	for b.Loop() {
-		prof.RunFilterPluginsOnNodes(ctx, state, pod, infos, statuses)
-		if _, st := prof.RunScorePluginsTotals(ctx, state, pod, infos, &buf); !st.IsSuccess() {
-			b.Fatal(st)
+		if _, err := s.engine.Run(ctx, c); err != nil {
+			b.Fatal(err)
 		}
 	}
 	cpu := cpuTime() - cpu0

@@ -127,7 +127,7 @@ func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, e
 	for _, p := range plugins {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
 	}
-	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap}, framework.WithParallelism(1))
+	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap})
 }
 
 // EvalPlugins is schedkit's answer for a plugins input.

@@ -1,7 +1,8 @@
-package framework
+package engine
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -22,7 +23,6 @@ func (w *countWork) work(lo, hi int) {
 // every piece of every job is done exactly once and that no job waits on
 // another's helper (the test would hang).
 func TestHelperPoolStress(t *testing.T) {
-	defer SetMinParallelPieces(1)()
 	callers, jobs := 6, 300
 	if testing.Short() {
 		jobs = 50
@@ -30,12 +30,14 @@ func TestHelperPoolStress(t *testing.T) {
 	var wg sync.WaitGroup
 	for c := range callers {
 		wg.Go(func() {
-			p := NewParallelizer(1 + c%4)
+			e := New(1 + c%4)
+			defer e.Close()
+			e.SetMinParallelPieces(1)
 			var r chunkRun
 			for j := range jobs {
 				n := 1 + (j*37+c*11)%700
 				w := &countWork{done: make([]atomic.Int32, n)}
-				p.untilChunks(context.Background(), n, NodeChunkSize(n, p.Parallelism()), &r, w)
+				e.untilChunks(context.Background(), n, nodeChunkSize(n, e.Parallelism()), &r, w)
 				for i := range w.done {
 					if got := w.done[i].Load(); got != 1 {
 						t.Errorf("caller %d job %d: piece %d done %d times", c, j, i, got)
@@ -43,7 +45,7 @@ func TestHelperPoolStress(t *testing.T) {
 					}
 				}
 				if j%50 == 0 {
-					time.Sleep(2 * helperSpin) // let helpers park
+					time.Sleep(2 * defaultSpin) // let helpers park
 				}
 			}
 		})
@@ -55,8 +57,8 @@ func TestHelperPoolStress(t *testing.T) {
 // exactly once.
 func TestChunkDealer(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 7, 100} {
-		var d ChunkDealer
-		d.Reset(n)
+		var d chunkDealer
+		d.reset(n)
 		seen := make([]int, n)
 		var mu sync.Mutex
 		var wg sync.WaitGroup
@@ -65,11 +67,7 @@ func TestChunkDealer(t *testing.T) {
 				for {
 					var c int
 					var ok bool
-					if g%2 == 0 {
-						c, ok = d.Front()
-					} else {
-						c, ok = d.Back()
-					}
+					c, ok = d.take(g%2 == 0)
 					if !ok {
 						return
 					}
@@ -85,5 +83,37 @@ func TestChunkDealer(t *testing.T) {
 				t.Errorf("n=%d: chunk %d dealt %d times", n, c, k)
 			}
 		}
+	}
+}
+
+// TestCloseLeavesNoGoroutine: after Close, the engine's helpers have
+// exited: the process has the goroutines it had before New.
+func TestCloseLeavesNoGoroutine(t *testing.T) {
+	before := runtime.NumGoroutine()
+	e := New(4)
+	e.SetMinParallelPieces(1)
+	var r chunkRun
+	for n := range 2000 {
+		w := &countWork{done: make([]atomic.Int32, n%700+1)}
+		e.untilChunks(context.Background(), len(w.done), 64, &r, w)
+	}
+	if e.pool.n.Load() == 0 {
+		t.Fatal("no helper was started")
+	}
+	e.Close()
+	e.Close() // a second Close is harmless
+	if got := runtime.NumGoroutine(); got != before {
+		t.Fatalf("%d goroutines after Close, %d before New", got, before)
+	}
+	// A closed engine still runs jobs, on the calling goroutine.
+	w := &countWork{done: make([]atomic.Int32, 500)}
+	e.untilChunks(context.Background(), 500, 64, &r, w)
+	for i := range w.done {
+		if w.done[i].Load() != 1 {
+			t.Fatalf("piece %d done %d times", i, w.done[i].Load())
+		}
+	}
+	if got := runtime.NumGoroutine(); got != before {
+		t.Fatalf("%d goroutines after a job on a closed engine, %d before New", got, before)
 	}
 }

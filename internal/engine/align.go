@@ -1,4 +1,4 @@
-package framework
+package engine
 
 import "unsafe"
 
@@ -6,13 +6,13 @@ import "unsafe"
 // out for.
 const cacheLine = 64
 
-// GrowAligned returns s with length n, in new memory starting at a cache
+// growAligned returns s with length n, in new memory starting at a cache
 // line boundary when s has too little room. Goroutines that fill such a
 // buffer in chunks of whole cache lines (64 elements of 8 bytes, as
 // NodeChunkSize gives) then never write the same line: a line written
 // on two CPUs at once moves between them at every write. T's size must
 // divide 64 (else the memory is only as aligned as make's).
-func GrowAligned[T any](s []T, n int) []T {
+func growAligned[T any](s []T, n int) []T {
 	if cap(s) >= n {
 		return s[:n]
 	}
