@@ -165,6 +165,9 @@ type Scheduler struct {
 	engine *engine.Engine
 
 	// per-cycle scratch of the engine's cycles, reused
+	cycle    engine.Cycle
+	diag     framework.Diagnosis
+	selectFn func([]int64) int // s.selectTotals
 	state    *framework.CycleState
 	nts      *framework.NodeToStatus // nil once a FitError took it
 	absent   *framework.Status       // the default status of absent nodes
@@ -220,6 +223,7 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 		s.profileNames = append(s.profileNames, p.Name())
 	}
 	s.engine = engine.New(o.parallelism)
+	s.selectFn = s.selectTotals
 	s.parallelism = s.engine.Parallelism()
 	return s, nil
 }
@@ -377,30 +381,34 @@ func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, st
 	} else {
 		s.nts.Reset(s.absent)
 	}
-	diag := framework.Diagnosis{NodeToStatus: s.nts}
+	s.diag = framework.Diagnosis{NodeToStatus: s.nts}
+	diag := &s.diag
 	fitError := func() error {
 		s.nts = nil // the FitError takes it
-		return &FitError{Pod: pod, NumAllNodes: numAll, Diagnosis: diag}
+		return &FitError{Pod: pod, NumAllNodes: numAll, Diagnosis: *diag}
 	}
 	// The cycle's node list, refreshed from the last cycle's: only the
 	// nodes that changed since are copied.
 	allNodes := s.nodeList.Update(view)
-	nodes, done, err := s.preFilter(ctx, prof, state, pod, view, allNodes, &diag, nil)
+	nodes, done, err := s.preFilter(ctx, prof, state, pod, view, allNodes, diag, nil)
 	if err != nil {
 		return res, start, err
 	}
 	if done {
 		return res, start, fitError()
 	}
-	if ni := s.nominatedNode(ctx, prof, state, pod, view, &diag, nil); ni != nil {
+	if ni := s.nominatedNode(ctx, prof, state, pod, view, diag, nil); ni != nil {
 		res.Node, res.EvaluatedNodes, res.FeasibleNodes = ni.Node().Name, 1, 1
 		return res, start, nil
 	}
-	out, err := s.engine.Run(ctx, &engine.Cycle{
+	c := &s.cycle
+	*c = engine.Cycle{
 		Profile: prof, State: state, Pod: pod, Nodes: nodes, Start: start,
-		NumToFind: s.numToFind(prof, len(nodes)), Nominated: s.nominated, Diagnosis: &diag,
-		Eager: true, Select: s.selectTotals,
-	})
+		NumToFind: s.numToFind(prof, len(nodes)), Nominated: s.nominated, Diagnosis: diag,
+		Eager: true, Select: s.selectFn,
+	}
+	out, err := s.engine.Run(ctx, c)
+	*c = engine.Cycle{}
 	next := (start + out.Feasible + out.Rejected) % numAll
 	if out.Filtered && out.Feasible > 0 {
 		res.EvaluatedNodes, res.FeasibleNodes = out.Feasible+out.Rejected, out.Feasible
