@@ -92,7 +92,7 @@ func TestImageLocalityScoreNodesSharedMaps(t *testing.T) {
 	}
 	snap := snapshot(t, nodes, nil)
 	infos := snap.Nodes()
-	if mapPointer(infos[0].ImageStates) != mapPointer(infos[1].ImageStates) || mapPointer(infos[1].ImageStates) == mapPointer(infos[2].ImageStates) {
+	if !infos[0].SharesImages(infos[1]) || infos[1].SharesImages(infos[2]) {
 		t.Fatalf("nodes 0 and 1 should share their image map, 1 and 2 not")
 	}
 	pl, err := NewImageLocality(nil, testHandle{snap})

@@ -3,7 +3,6 @@ package priorities
 import (
 	"context"
 	"errors"
-	"unsafe"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -201,16 +200,15 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 	}
 	// A node's score depends on its image map only: nodes that share one
 	// (a snapshot gives identical nodes the same map) score alike.
-	var lastMap unsafe.Pointer
+	var last *cluster.NodeInfo
 	var lastScore int64
 	var spreads spreadMemo
 	for i, ni := range nodes {
-		if m := mapPointer(ni.ImageStates); i > 0 && m == lastMap {
+		if last != nil && ni.SharesImages(last) {
 			scores[i] = lastScore
 			continue
-		} else {
-			lastMap = m
 		}
+		last = ni
 		var sum int64
 		for k := range images {
 			if state, ok := ni.LookupImage(images[k]); ok {
@@ -221,10 +219,4 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 		scores[i] = lastScore
 	}
 	return -1, nil
-}
-
-// mapPointer returns what identifies a map: two map values with the same
-// pointer are the same map.
-func mapPointer(m map[string]*cluster.ImageStateSummary) unsafe.Pointer {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
 }
