@@ -132,8 +132,8 @@ func WithEngineCheck(on bool) Option {
 	return func(o *options) { o.checkEngine = on }
 }
 
-// WithDiagnosis makes every Result carry the plugins' scores, as
-// ScheduleWithDiagnosis does.
+// WithDiagnosis makes every Schedule run as ScheduleWithDiagnosis: the
+// plain cycle, with the plugins' scores in the Result.
 func WithDiagnosis(on bool) Option {
 	return func(o *options) { o.diagnose = on }
 }
@@ -308,7 +308,9 @@ func (s *Scheduler) Schedule(ctx context.Context, pod *api.Pod) (Result, error) 
 	return s.schedule(ctx, pod, s.diagnose)
 }
 
-// ScheduleWithDiagnosis is Schedule with Result.Scores filled in.
+// ScheduleWithDiagnosis is Schedule run by the plain cycle (cycle.go),
+// the upstream-shaped path, with Result.Scores filled in. Its decision
+// is Schedule's; it is slower.
 func (s *Scheduler) ScheduleWithDiagnosis(ctx context.Context, pod *api.Pod) (Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

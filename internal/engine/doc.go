@@ -58,8 +58,11 @@
 //     scores the feasible nodes again, the plain way. A PreScore that
 //     fails before Filter is run again in its place, after Filter, so that
 //     its error is reported only when two or more nodes fit, as upstream.
-//   - Memory: a cycle's buffers are kept for the next; buffers that
-//     goroutines fill chunk by chunk start on cache lines (growAligned).
+//   - Memory: a cycle's buffers are kept for the next; what goroutines
+//     write chunk by chunk is laid out a cache line's worth apart (no
+//     unsafe: aligning the buffers' start on cache lines with unsafe gained
+//     about 1% at 5,000 nodes, under the 3% that would justify it, and was
+//     dropped; see BENCHMARKS.md).
 //
 // Anything not covered runs the plain way: more than 64 Filter plugins,
 // a normalising plugin without NormalizeByMax (plain scoring for that

@@ -77,14 +77,14 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 	}
 	chunks := (numAll + chunk - 1) / chunk
 	stride := bitStride(chunk)
-	fs.status = growAligned(fs.status, numAll)
-	fs.passBits = growAligned(fs.passBits, chunks*stride)
+	fs.status = grow(fs.status, numAll)
+	fs.passBits = grow(fs.passBits, chunks*stride)
 	if cap(fs.chunkCnt) < chunks {
 		fs.chunkCnt = make([]int32, chunks)
 		fs.chunkEnd = make([]bool, chunks)
 	}
 	if cap(fs.chunkPass) < chunks*passStride {
-		fs.chunkPass = growAligned(fs.chunkPass, chunks*passStride)
+		fs.chunkPass = grow(fs.chunkPass, chunks*passStride)
 	}
 	status, passBits := fs.status[:numAll], fs.passBits[:chunks*stride]
 	chunkCnt, chunkEnd, chunkPass := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks], fs.chunkPass[:chunks*passStride]
@@ -102,7 +102,7 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 	offerLater := helpers
 	var run *scoreRun
 	if eager {
-		fs.pos = growAligned(fs.pos, numAll)
+		fs.pos = grow(fs.pos, numAll)
 		run = e.startEager(ctx, c, pi, fs.pos[:numAll], chunk)
 		eager = run != nil
 	}
@@ -447,7 +447,7 @@ func (j *filterJob) scoreChunk(r *scoreRun, c, lo, end int, bits *[maxChunkWords
 	r.scoreFirst(c, k-lo)
 }
 
-// Each chunk records its outcome in cache lines of its own, so that
+// Each chunk records its outcome a cache line apart from the next, so that
 // goroutines filtering neighbouring chunks never write the same line (a
 // line passed between CPUs costs about as much as filtering a few nodes):
 // bitStride(chunk) words of pass bits, and its pass number at

@@ -167,15 +167,15 @@ type scoreRun struct {
 // (activeByMax).
 func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *scoreBuffer, chunk int) *scoreRun {
 	n, np := len(nodes), len(buf.active)
-	buf.totals = growAligned(buf.totals, n)
+	buf.totals = grow(buf.totals, n)
 	buf.best, buf.ties = -1, 0
 	stride := alignedStride(n)
-	buf.scores = growAligned(buf.scores, np*stride)
+	buf.scores = grow(buf.scores, np*stride)
 	chunks := (n + chunk - 1) / chunk
 	maxStride := alignedStride(np) // a chunk's highest scores fill whole cache lines
-	buf.chunkMax = growAligned(buf.chunkMax, chunks*maxStride)
-	buf.chunkSums = growAligned(buf.chunkSums, chunks)
-	buf.normTmp = growAligned(buf.normTmp, n)
+	buf.chunkMax = grow(buf.chunkMax, chunks*maxStride)
+	buf.chunkSums = grow(buf.chunkSums, chunks)
+	buf.normTmp = grow(buf.normTmp, n)
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run
 	*r = scoreRun{pi: pi, buf: buf, n: n, chunks: chunks, chunk: chunk, nodes: nodes}
@@ -567,3 +567,9 @@ func grow[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
+
+// alignedStride is n rounded up to a multiple of 8: the distance between
+// the rows of a row-major buffer of 8-byte elements whose rows are
+// chunked, so that a row starts a cache line after the one before it
+// when the buffer does.
+func alignedStride(n int) int { return (n + 7) &^ 7 }
