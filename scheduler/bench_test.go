@@ -59,7 +59,7 @@ func benchPods(n int) []*api.Pod {
 	return pods
 }
 
-func benchScheduler(b *testing.B, nodes []*api.Node, opts ...Option) *Scheduler {
+func benchScheduler(b testing.TB, nodes []*api.Node, opts ...Option) *Scheduler {
 	b.Helper()
 	snap, err := cluster.NewSnapshot(nodes, nil)
 	if err != nil {
