@@ -14,6 +14,9 @@ import (
 // score pass, PreScore) has run, the engine's filtering and scoring of
 // one node, or all of them, allocates nothing.
 func TestDefaultProfileNodeAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts vary under the race detector")
+	}
 	nodes := benchNodes(300)
 	bound := benchPods(600)
 	for i, p := range bound {
