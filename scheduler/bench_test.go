@@ -95,6 +95,7 @@ func BenchmarkSchedule(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if i > 0 && i%numPods == 0 {
 					b.StopTimer()
+					s.Close()
 					s = benchScheduler(b, nodes, bc.opts...)
 					b.StartTimer()
 				}
