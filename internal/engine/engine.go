@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"sync"
 
@@ -29,6 +30,11 @@ type Engine struct {
 
 	filter   filterScratch
 	scoreBuf scoreBuffer
+	// skipSpare is the set of the eager cycles' skipped Score plugins,
+	// reused: it is the cycle's state's SkipScorePlugins while
+	// skipInState is set, which Run clears before it returns.
+	skipSpare   map[string]struct{}
+	skipInState bool
 }
 
 // Defaults of the thresholds (see Engine).
@@ -216,6 +222,16 @@ type Outcome struct {
 // ScoresAnyNodes or skips at PreScore. Otherwise the cycle scores the
 // plain way (framework.Profile.RunScorePlugins).
 func (e *Engine) Run(ctx context.Context, c *Cycle) (Outcome, error) {
+	out, err := e.run(ctx, c)
+	if e.skipInState {
+		// The set is the engine's, reused by the next cycle: the state
+		// keeps none (nothing reads score skips after the cycle).
+		c.State.SkipScorePlugins, e.skipInState = nil, false
+	}
+	return out, err
+}
+
+func (e *Engine) run(ctx context.Context, c *Cycle) (Outcome, error) {
 	pi := e.info(c.Profile)
 	if len(pi.filters) > 64 {
 		return e.runPlain(ctx, c, pi)
@@ -304,6 +320,7 @@ func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*
 		return nodes[c.Select(totals)], len(nodes), nil
 	}
 	if preScore {
+		e.skipInState = false // RunPreScorePlugins sets the state's own set
 		if st := pi.prof.RunPreScorePlugins(ctx, c.State, c.Pod, nodes); !st.IsSuccess() {
 			return nil, 0, st.AsError()
 		}
@@ -364,9 +381,9 @@ func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos 
 		st := ps.PreScore(ctx, c.State, c.Pod, c.Nodes)
 		switch {
 		case st.IsSkip():
-			addSkip(c.State, ps.Name())
+			e.addSkip(c.State, ps.Name())
 		case !st.IsSuccess():
-			c.State.SkipScorePlugins = nil
+			c.State.SkipScorePlugins, e.skipInState = nil, false
 			return nil
 		}
 	}
@@ -403,7 +420,7 @@ func (e *Engine) finishEager(ctx context.Context, c *Cycle, pi *profileInfo, run
 			st := ps.PreScore(ctx, c.State, c.Pod, feasible)
 			switch {
 			case st.IsSkip():
-				addSkip(c.State, ps.Name())
+				e.addSkip(c.State, ps.Name())
 			case !st.IsSuccess():
 				run.discard()
 				return nil, 0, false, fmt.Errorf("running PreScore plugin %q: %w", ps.Name(), st.AsError())
@@ -443,9 +460,16 @@ func hasLatePreScore(pi *profileInfo) bool {
 	return false
 }
 
-func addSkip(state *framework.CycleState, name string) {
-	if state.SkipScorePlugins == nil {
-		state.SkipScorePlugins = map[string]struct{}{}
+// addSkip records that the named Score plugin is skipped, in the
+// engine's reused set.
+func (e *Engine) addSkip(state *framework.CycleState, name string) {
+	if !e.skipInState {
+		if e.skipSpare == nil {
+			e.skipSpare = map[string]struct{}{}
+		}
+		clear(e.skipSpare)
+		maps.Copy(e.skipSpare, state.SkipScorePlugins)
+		state.SkipScorePlugins, e.skipInState = e.skipSpare, true
 	}
 	state.SkipScorePlugins[name] = struct{}{}
 }
