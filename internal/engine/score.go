@@ -524,7 +524,7 @@ func addWeighted(totals, scores []int64, w int64, first bool) bool {
 
 // scoreChunk runs the active plugins over nodes[lo:hi] into scores
 // (plugin-major, stride per plugin), each plugin over the whole chunk
-// (a BatchScorePlugin in one call). On failure it records in fe the
+// (a plugin's FastPath.ScoreNodes in one call). On failure it records in fe the
 // first failure in node order, and at that node in plugin order (the
 // error a node-by-node run reports first), and returns false.
 func scoreChunk(pi *profileInfo, ctx context.Context, state *framework.CycleState, pod *api.Pod, active []int, scores []int64, stride int, nodes []*cluster.NodeInfo, lo, hi int, fe *firstError) bool {
