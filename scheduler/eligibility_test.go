@@ -44,10 +44,13 @@ func TestEligibilityPerCycle(t *testing.T) {
 	})
 	for _, tc := range []struct {
 		skip         bool
+		early        bool // the plain plugin promises ScoresAnyNodes (its PreScore runs before Filter)
 		all, sampled string
 	}{
 		{skip: true, all: "eager", sampled: "by-max"},
 		{skip: false, all: "plain", sampled: "plain"},
+		{skip: true, early: true, all: "eager", sampled: "by-max"},
+		{skip: false, early: true, all: "plain", sampled: "plain"},
 	} {
 		scores := map[string]int64{}
 		names := make([]string, 300)
@@ -55,15 +58,19 @@ func TestEligibilityPerCycle(t *testing.T) {
 			names[i] = string(rune('a'+i%26)) + string(rune('a'+i/26))
 			scores[names[i]] = int64(i % 7)
 		}
-		plugins := []weighted{w(tableFilter{code: map[string]framework.Code{}}), w(eagerMaxTableScore{maxTableScore{tableScore{"A", scores}}}), {rangeScore{skip: tc.skip, scores: scores}, 2}}
+		var plain framework.Plugin = rangeScore{skip: tc.skip, scores: scores}
+		if tc.early {
+			plain = earlyRangeScore{rangeScore{skip: tc.skip, scores: scores}}
+		}
+		plugins := []weighted{w(tableFilter{code: map[string]framework.Code{}}), w(eagerMaxTableScore{maxTableScore{tableScore{"A", scores}}}), {plain, 2}}
 		for _, check := range []bool{false, true} {
 			s := testScheduler(t, makeNodes(names...), nil, plugins, WithEngineCheck(check))
 			pod := makePod("p")
 			if p := run(t, s, pod, 300); p != tc.all {
-				t.Errorf("skip %v, every node: path %q, want %q", tc.skip, p, tc.all)
+				t.Errorf("skip %v early %v, every node: path %q, want %q", tc.skip, tc.early, p, tc.all)
 			}
 			if p := run(t, s, pod, 100); p != tc.sampled {
-				t.Errorf("skip %v, sampled: path %q, want %q", tc.skip, p, tc.sampled)
+				t.Errorf("skip %v early %v, sampled: path %q, want %q", tc.skip, tc.early, p, tc.sampled)
 			}
 			// And through Schedule, checked against the plain cycle.
 			for range 3 {
@@ -75,3 +82,10 @@ func TestEligibilityPerCycle(t *testing.T) {
 		}
 	}
 }
+
+// earlyRangeScore is rangeScore whose PreScore may run before Filter
+// (FastPath.ScoresAnyNodes) but whose normalisation is not by max: a
+// cycle in which it skips keeps eager scoring.
+type earlyRangeScore struct{ rangeScore }
+
+func (earlyRangeScore) FastPath() framework.FastPath { return framework.FastPath{ScoresAnyNodes: true} }

@@ -233,7 +233,11 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 			plugins = append(plugins, w(tablePreScore{fail: preScoreFails}))
 		}
 		if rapid.Bool().Draw(rt, "withPlainPlugin") {
-			plugins = append(plugins, weighted{rangeScore{skip: rapid.Bool().Draw(rt, "plainSkips"), scores: scores}, 3})
+			var pl framework.Plugin = rangeScore{skip: rapid.Bool().Draw(rt, "plainSkips"), scores: scores}
+			if rapid.Bool().Draw(rt, "plainEarly") {
+				pl = earlyRangeScore{pl.(rangeScore)}
+			}
+			plugins = append(plugins, weighted{pl, 3})
 		}
 		cycles := rapid.IntRange(1, 4).Draw(rt, "cycles")
 		minParallel := rapid.SampledFrom([]int{0, 1, 100, engine.DefaultMinParallelNodes}).Draw(rt, "minParallel")

@@ -101,9 +101,10 @@ type profileInfo struct {
 	normalizes []bool
 	normByMax  []normalizer
 	// eagerOK: the plugin may be scored as nodes pass Filter (it is
-	// ScoresAnyNodes and, if it normalises, by max); late: it is not,
-	// but has a PreScore part that runs after Filter and may skip.
-	eagerOK, late []bool
+	// ScoresAnyNodes and, if it normalises, by max, and so is its
+	// PreScore part); hasPreScore: it has a PreScore part, which may skip
+	// it; late: that part runs after Filter (it is not ScoresAnyNodes).
+	eagerOK, hasPreScore, late []bool
 }
 
 func (e *Engine) info(p *framework.Profile) *profileInfo {
@@ -141,7 +142,8 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		pi.normalizes = append(pi.normalizes, norm)
 		pi.normByMax = append(pi.normByMax, byMax)
 		pi.eagerOK = append(pi.eagerOK, ok && (!hasPreScore || early))
-		pi.late = append(pi.late, !ok && hasPreScore && !early)
+		pi.hasPreScore = append(pi.hasPreScore, hasPreScore)
+		pi.late = append(pi.late, hasPreScore && !early)
 	}
 	e.profiles[p] = pi
 	return pi
@@ -365,12 +367,12 @@ func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*
 // returns nil when eager scoring does not apply to the cycle: an early
 // PreScore failed (the cycle then runs PreScore in its place, after
 // Filter, which reports it as kube-scheduler does), or a Score plugin
-// that does not score eagerly is active with no late PreScore to skip
-// it, or no plugin is left to score.
+// that does not score eagerly is active and no late PreScore may still
+// skip it, or no plugin is left to score.
 func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos []*cluster.NodeInfo, chunk int) *scoreRun {
 	for k := range pi.score {
-		if !pi.eagerOK[k] && !pi.late[k] {
-			return nil
+		if !pi.eagerOK[k] && !pi.hasPreScore[k] {
+			return nil // active in every cycle
 		}
 	}
 	c.State.SkipScorePlugins = nil
@@ -383,6 +385,13 @@ func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos 
 		case st.IsSkip():
 			e.addSkip(c.State, ps.Name())
 		case !st.IsSuccess():
+			c.State.SkipScorePlugins, e.skipInState = nil, false
+			return nil
+		}
+	}
+	for k, name := range pi.scoreNames {
+		if !pi.eagerOK[k] && !pi.late[k] && !skipped(c.State.SkipScorePlugins, name) {
+			// Its PreScore ran and did not skip it: score after Filter.
 			c.State.SkipScorePlugins, e.skipInState = nil, false
 			return nil
 		}
@@ -407,11 +416,7 @@ func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos 
 // not score eagerly skipped, the sums and the pick. ok is false when one
 // did not skip: the caller scores the plain way.
 func (e *Engine) finishEager(ctx context.Context, c *Cycle, pi *profileInfo, run *scoreRun) (node *cluster.NodeInfo, ties int, ok bool, err error) {
-	hasLate := false
-	for k := range pi.score {
-		hasLate = hasLate || pi.late[k]
-	}
-	if hasLate || hasLatePreScore(pi) {
+	if hasLatePreScore(pi) {
 		feasible := run.scoredNodes()
 		for i, ps := range pi.preScore {
 			if pi.preScoreEarly[i] {
@@ -427,7 +432,7 @@ func (e *Engine) finishEager(ctx context.Context, c *Cycle, pi *profileInfo, run
 			}
 		}
 		for k, name := range pi.scoreNames {
-			if pi.late[k] && !skipped(c.State.SkipScorePlugins, name) {
+			if !pi.eagerOK[k] && !skipped(c.State.SkipScorePlugins, name) {
 				run.discard()
 				return nil, 0, false, nil
 			}
