@@ -115,7 +115,7 @@ func (s *Scheduler) plainCycle(ctx context.Context, prof *framework.Profile, sta
 	if len(feasible) == 1 {
 		res.Node = feasible[0].Node().Name
 		rec.pick = feasible[0]
-		if rec != nil && rec.scoredForReport {
+		if rec.scoredForReport {
 			// Explain scores it anyway, for the report only.
 			scores, err := s.scorePlain(ctx, prof, state, pod, feasible)
 			if err == nil {
