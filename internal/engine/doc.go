@@ -34,7 +34,7 @@
 //     only when none fits.
 //   - Helpers (pool.go): the calling goroutine shares a pass with helper
 //     goroutines of the Engine's own pool, which Close stops. A helper
-//     polls for 10 µs after a job before it parks, so that back-to-back
+//     polls for 50 µs after a job before it parks, so that back-to-back
 //     cycles do not pay a wake-up. Helpers are used only where they pay
 //     (BENCHMARKS.md): a pass that filters and scores every node from
 //     MinParallelNodes (256) nodes, a pass that only filters when it must

@@ -76,7 +76,7 @@ const (
 	// defaultSpin is how long an idle helper polls for a job before it
 	// parks: it costs at most that much CPU time per job, and keeps
 	// back-to-back cycles from paying a wake-up each.
-	defaultSpin = 10 * time.Microsecond
+	defaultSpin = 50 * time.Microsecond
 )
 
 // task states. A helper moves polling → claimed → offered by an
