@@ -41,15 +41,16 @@ import (
 //     it is active in score the plain way.
 //   - ScoresAnyNodes (a PreScore and/or Score plugin): PreScore's status
 //     and everything it writes to the CycleState are the same for every
-//     non-empty list of nodes it is given; PreScore and Score read
-//     nothing Filter plugins write and do not depend on which nodes
-//     passed Filter; PreScore reads no other plugin's state; and what
-//     PreScore writes is read by no other extension point (PostFilter,
-//     PreFilterExtensions). It lets the scheduler run PreScore before
-//     Filter and score each chunk of nodes as soon as it passes Filter,
-//     while the nodes' data is in the CPU's cache, when every node is to
-//     be scored. A Score plugin without it, whose PreScore does not skip
-//     for the pod, makes that cycle score after Filter.
+//     non-empty list of nodes it is given; PreScore and Score do not
+//     depend on which nodes passed Filter; and PreScore and Score read
+//     from the CycleState only what the plugin's own PreScore wrote
+//     (not PreFilter's state, nor another plugin's). It lets the
+//     scheduler run PreScore before Filter, into a state of its own
+//     while other goroutines filter, and score each chunk of nodes as
+//     soon as it passes Filter, while the nodes' data is in the CPU's
+//     cache, when every node is to be scored. A Score plugin without it,
+//     whose PreScore does not skip for the pod, makes that cycle score
+//     after Filter.
 //
 // A template for a plugin joining the fast path (see the package
 // documentation, "Joining the fast path"):

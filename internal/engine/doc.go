@@ -50,14 +50,19 @@
 //     cycle to the plain scoring, which reports it.
 //   - Eager scoring: when every node is to be filtered, no pod is
 //     nominated and every Score plugin promises ScoresAnyNodes (or has a
-//     PreScore that does not, which may still skip), the PreScore plugins
-//     that promise it run before Filter, and each chunk's passing nodes
-//     are scored right after the chunk is filtered, while their data is in
-//     the CPU's cache. The other PreScore plugins run after Filter over the
-//     feasible nodes, as upstream; if one of them does not skip, the cycle
-//     scores the feasible nodes again, the plain way. A PreScore that
-//     fails before Filter is run again in its place, after Filter, so that
-//     its error is reported only when two or more nodes fit, as upstream.
+//     PreScore that may still skip it), the pass is offered to helpers at
+//     once and, while they filter with the cycle's state, the calling
+//     goroutine runs the PreScore plugins that promise it into a state of
+//     the engine's own (preState: those plugins read nothing else), then
+//     publishes the score run; each chunk's passing nodes are scored
+//     right after the chunk is filtered, while their data is in the CPU's
+//     cache. The other PreScore plugins run after Filter over the
+//     feasible nodes, into the cycle's state, as upstream; if one of the
+//     Score plugins that do not promise it did not skip, the cycle scores
+//     the feasible nodes again, after PreScore, the plain way. A PreScore
+//     that fails before Filter is run again in its place, after Filter,
+//     so that its error is reported only when two or more nodes fit, as
+//     upstream.
 //   - Memory: a cycle's buffers are kept for the next; what goroutines
 //     write chunk by chunk is laid out a cache line's worth apart (no
 //     unsafe: aligning the buffers' start on cache lines with unsafe gained

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"maps"
 	"runtime"
 	"sync"
 
@@ -30,11 +29,12 @@ type Engine struct {
 
 	filter   filterScratch
 	scoreBuf scoreBuffer
-	// skipSpare is the set of the eager cycles' skipped Score plugins,
-	// reused: it is the cycle's state's SkipScorePlugins while
-	// skipInState is set, which Run clears before it returns.
-	skipSpare   map[string]struct{}
-	skipInState bool
+	// preState is an eager cycle's PreScore state: the early PreScore
+	// plugins write it while helpers filter with the cycle's state, and
+	// the eager score run reads it (see FastPath.ScoresAnyNodes). Its
+	// SkipScorePlugins is preSkip, reused.
+	preState *framework.CycleState
+	preSkip  map[string]struct{}
 }
 
 // Defaults of the thresholds (see Engine).
@@ -224,21 +224,11 @@ type Outcome struct {
 // ScoresAnyNodes or skips at PreScore. Otherwise the cycle scores the
 // plain way (framework.Profile.RunScorePlugins).
 func (e *Engine) Run(ctx context.Context, c *Cycle) (Outcome, error) {
-	out, err := e.run(ctx, c)
-	if e.skipInState {
-		// The set is the engine's, reused by the next cycle: the state
-		// keeps none (nothing reads score skips after the cycle).
-		c.State.SkipScorePlugins, e.skipInState = nil, false
-	}
-	return out, err
-}
-
-func (e *Engine) run(ctx context.Context, c *Cycle) (Outcome, error) {
 	pi := e.info(c.Profile)
 	if len(pi.filters) > 64 {
 		return e.runPlain(ctx, c, pi)
 	}
-	eager := c.Eager && c.NumToFind >= len(c.Nodes) && len(c.Nodes) > 1 && len(c.Nominated) == 0 && len(pi.score) > 0
+	eager := c.Eager && c.NumToFind >= len(c.Nodes) && len(c.Nodes) > 1 && len(c.Nominated) == 0 && pi.eagerPossible()
 	res := e.filterPass(ctx, c, pi, eager)
 	if res.err != nil {
 		if res.run != nil {
@@ -261,8 +251,9 @@ func (e *Engine) run(ctx context.Context, c *Cycle) (Outcome, error) {
 			return out, err
 		}
 		// A plugin that does not score eagerly did not skip: score the
-		// nodes the plain way (PreScore has run for every plugin).
-		node, ties, err = e.score(ctx, c, pi, run.scoredNodes(), false, &out)
+		// nodes after Filter, PreScore included, as a cycle without
+		// eager scoring does.
+		node, ties, err = e.score(ctx, c, pi, run.scoredNodes(), true, &out)
 		out.Node, out.Ties = node, ties
 		return out, err
 	}
@@ -322,7 +313,6 @@ func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*
 		return nodes[c.Select(totals)], len(nodes), nil
 	}
 	if preScore {
-		e.skipInState = false // RunPreScorePlugins sets the state's own set
 		if st := pi.prof.RunPreScorePlugins(ctx, c.State, c.Pod, nodes); !st.IsSuccess() {
 			return nil, 0, st.AsError()
 		}
@@ -361,45 +351,56 @@ func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*
 	return nodes[best], ties, nil
 }
 
+// eagerPossible reports whether eager scoring may apply to a cycle of
+// pi: every Score plugin scores eagerly or has a PreScore part that may
+// skip it.
+func (pi *profileInfo) eagerPossible() bool {
+	for k := range pi.score {
+		if !pi.eagerOK[k] && !pi.hasPreScore[k] {
+			return false // active in every cycle
+		}
+	}
+	return len(pi.score) > 0
+}
+
 // startEager runs the PreScore plugins that may run before Filter over
-// every node and starts the eager score run over the chunks of pos (the
-// filter pass places each chunk's passing nodes first in its part). It
-// returns nil when eager scoring does not apply to the cycle: an early
+// every node, into e.preState (helpers may already be filtering with the
+// cycle's state), and starts the eager score run over the chunks of pos
+// (the filter pass places each chunk's passing nodes first in its part).
+// It returns nil when eager scoring does not apply to the cycle: an early
 // PreScore failed (the cycle then runs PreScore in its place, after
 // Filter, which reports it as kube-scheduler does), or a Score plugin
 // that does not score eagerly is active and no late PreScore may still
 // skip it, or no plugin is left to score.
 func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos []*cluster.NodeInfo, chunk int) *scoreRun {
-	for k := range pi.score {
-		if !pi.eagerOK[k] && !pi.hasPreScore[k] {
-			return nil // active in every cycle
-		}
+	if e.preState == nil {
+		e.preState, e.preSkip = framework.NewCycleState(), map[string]struct{}{}
 	}
-	c.State.SkipScorePlugins = nil
-	for i, ps := range pi.preScore {
+	ps := e.preState
+	ps.Reset()
+	clear(e.preSkip)
+	ps.SkipScorePlugins = e.preSkip
+	for i, pl := range pi.preScore {
 		if !pi.preScoreEarly[i] {
 			continue
 		}
-		st := ps.PreScore(ctx, c.State, c.Pod, c.Nodes)
+		st := pl.PreScore(ctx, ps, c.Pod, c.Nodes)
 		switch {
 		case st.IsSkip():
-			e.addSkip(c.State, ps.Name())
+			e.preSkip[pl.Name()] = struct{}{}
 		case !st.IsSuccess():
-			c.State.SkipScorePlugins, e.skipInState = nil, false
 			return nil
 		}
 	}
 	for k, name := range pi.scoreNames {
-		if !pi.eagerOK[k] && !pi.late[k] && !skipped(c.State.SkipScorePlugins, name) {
-			// Its PreScore ran and did not skip it: score after Filter.
-			c.State.SkipScorePlugins, e.skipInState = nil, false
-			return nil
+		if !pi.eagerOK[k] && !pi.late[k] && !skipped(e.preSkip, name) {
+			return nil // its PreScore ran and did not skip it: score after Filter
 		}
 	}
 	buf := &e.scoreBuf
 	buf.active, buf.maxNorm = buf.active[:0], buf.maxNorm[:0]
 	for k, name := range pi.scoreNames {
-		if !pi.eagerOK[k] || skipped(c.State.SkipScorePlugins, name) {
+		if !pi.eagerOK[k] || skipped(e.preSkip, name) {
 			continue
 		}
 		buf.active = append(buf.active, k)
@@ -408,13 +409,14 @@ func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos 
 	if len(buf.active) == 0 {
 		return nil
 	}
-	return pi.newScoreRun(ctx, c.State, c.Pod, pos, buf, chunk)
+	return pi.newScoreRun(ctx, ps, c.Pod, pos, buf, chunk)
 }
 
 // finishEager completes an eager cycle after Filter: the late PreScore
-// plugins over the feasible nodes, then, if every Score plugin that did
-// not score eagerly skipped, the sums and the pick. ok is false when one
-// did not skip: the caller scores the plain way.
+// plugins over the feasible nodes (into the cycle's state, as upstream),
+// then, if every Score plugin that did not score eagerly skipped, the
+// sums and the pick. ok is false when one did not skip: the caller
+// scores the plain way, after PreScore again.
 func (e *Engine) finishEager(ctx context.Context, c *Cycle, pi *profileInfo, run *scoreRun) (node *cluster.NodeInfo, ties int, ok bool, err error) {
 	if hasLatePreScore(pi) {
 		feasible := run.scoredNodes()
@@ -425,14 +427,16 @@ func (e *Engine) finishEager(ctx context.Context, c *Cycle, pi *profileInfo, run
 			st := ps.PreScore(ctx, c.State, c.Pod, feasible)
 			switch {
 			case st.IsSkip():
-				e.addSkip(c.State, ps.Name())
+				// Recorded with the early skips, so that the run's
+				// state says which plugins it scores.
+				e.preSkip[ps.Name()] = struct{}{}
 			case !st.IsSuccess():
 				run.discard()
 				return nil, 0, false, fmt.Errorf("running PreScore plugin %q: %w", ps.Name(), st.AsError())
 			}
 		}
 		for k, name := range pi.scoreNames {
-			if !pi.eagerOK[k] && !skipped(c.State.SkipScorePlugins, name) {
+			if !pi.eagerOK[k] && !skipped(e.preSkip, name) {
 				run.discard()
 				return nil, 0, false, nil
 			}
@@ -463,20 +467,6 @@ func hasLatePreScore(pi *profileInfo) bool {
 		}
 	}
 	return false
-}
-
-// addSkip records that the named Score plugin is skipped, in the
-// engine's reused set.
-func (e *Engine) addSkip(state *framework.CycleState, name string) {
-	if !e.skipInState {
-		if e.skipSpare == nil {
-			e.skipSpare = map[string]struct{}{}
-		}
-		clear(e.skipSpare)
-		maps.Copy(e.skipSpare, state.SkipScorePlugins)
-		state.SkipScorePlugins, e.skipInState = e.skipSpare, true
-	}
-	state.SkipScorePlugins[name] = struct{}{}
 }
 
 // Parallelism is the number of goroutines the engine uses at most.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	mbits "math/bits"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -100,13 +101,8 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 	// has filtered a chunk, so that a pass that finds its nodes quickly
 	// stays on one goroutine.
 	offerLater := helpers
-	var run *scoreRun
 	if eager {
 		fs.pos = grow(fs.pos, numAll)
-		run = e.startEager(ctx, c, pi, fs.pos[:numAll], chunk)
-		eager = run != nil
-	}
-	if eager {
 		offerLater = 0
 	}
 	j := &fs.job
@@ -115,13 +111,19 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
 		passBits: passBits, stride: stride, chunkPass: chunkPass, pass: pass, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
 		helpersWanted: offerLater, helpAfter: chunk, helpers: &fs.helpers,
-		fromBack: numToFind == numAll, scoreRun: run, pos: fs.pos,
+		fromBack: numToFind == numAll, eager: eager, pos: fs.pos,
 	}
 	j.limit.Store(int64(numAll))
 	j.firstFailed.Store(int64(numAll))
 	j.deal.reset(chunks)
-	if eager && helpers > 0 {
-		e.pool.offer(j, helpers, j.helpers)
+	var run *scoreRun
+	if eager {
+		// Helpers start filtering now; they score once the run is
+		// published, after the early PreScore.
+		if helpers > 0 {
+			e.pool.offer(j, helpers, j.helpers)
+		}
+		run = e.publishEager(ctx, c, pi, chunk, j)
 	}
 	j.run(true)
 	j.helpers.Wait()
@@ -275,11 +277,14 @@ type filterJob struct {
 	mu                sync.Mutex
 	prefix, prefixFit int
 
-	// scoreRun, when set, is the cycle's eager scoring: each goroutine
-	// scores each chunk's passing nodes, placed first in the chunk's part
-	// of pos, right after filtering the chunk.
-	scoreRun *scoreRun
-	pos      []*cluster.NodeInfo
+	// eager is set when the calling goroutine publishes a score run
+	// (publish): each goroutine then scores each chunk's passing nodes,
+	// placed first in the chunk's part of pos, right after filtering the
+	// chunk, if the run published is not nil.
+	eager     bool
+	pos       []*cluster.NodeInfo
+	published atomic.Bool
+	scoreRun  atomic.Pointer[scoreRun]
 
 	// helpersWanted is how many helpers the calling goroutine offers
 	// the job to once it has filtered helpAfter nodes with chunks left,
@@ -395,8 +400,10 @@ func (j *filterJob) run(first bool) {
 					}
 				}
 			}
-			if j.scoreRun != nil {
-				j.scoreChunk(j.scoreRun, c, lo, end, &bits)
+			if j.eager {
+				if r := j.awaitRun(); r != nil {
+					j.scoreChunk(r, c, lo, end, &bits)
+				}
 			}
 		} else {
 			for i := lo; i < end; i++ {
@@ -445,6 +452,30 @@ func (j *filterJob) scoreChunk(r *scoreRun, c, lo, end int, bits *[maxChunkWords
 		k++
 	}
 	r.scoreFirst(c, k-lo)
+}
+
+// publishEager runs startEager and publishes its run to j's goroutines,
+// even if a plugin panics, so that no helper waits for ever.
+func (e *Engine) publishEager(ctx context.Context, c *Cycle, pi *profileInfo, chunk int, j *filterJob) (run *scoreRun) {
+	defer func() { j.publish(run) }()
+	return e.startEager(ctx, c, pi, j.pos[:len(c.Nodes)], chunk)
+}
+
+// publish makes run the pass's score run.
+func (j *filterJob) publish(run *scoreRun) {
+	j.scoreRun.Store(run)
+	j.published.Store(true)
+}
+
+// awaitRun returns the published score run, polling until there is one
+// (the calling goroutine publishes it right after the early PreScore).
+func (j *filterJob) awaitRun() *scoreRun {
+	for i := 1; !j.published.Load(); i++ {
+		if i%pollYield == 0 {
+			runtime.Gosched()
+		}
+	}
+	return j.scoreRun.Load()
 }
 
 // Each chunk records its outcome a cache line apart from the next, so that
