@@ -40,9 +40,22 @@ func imageHash(s string) uint64 {
 type imageIndex struct {
 	// of identifies the map indexed (reflect's Value.Pointer of it): the
 	// index serves a NodeInfo only while its ImageStates is that map (a
-	// caller may replace the map).
-	of      uintptr
+	// caller may replace the map of a NodeInfo of its own).
+	of uintptr
+	// sealed is set for the index of a snapshot's nodes, which are
+	// immutable (Snapshot.Nodes): their ImageStates is never replaced
+	// but by the snapshot, with its index, so LookupImage need not check.
+	sealed  bool
 	entries []imageEntry
+}
+
+// newSealedImageIndex is newImageIndex for the map of a snapshot's nodes.
+func newSealedImageIndex(m map[string]*ImageStateSummary) *imageIndex {
+	x := newImageIndex(m)
+	if x != nil {
+		x.sealed = true
+	}
+	return x
 }
 
 // mapID identifies a map: two map values with the same ID are the same
@@ -73,17 +86,13 @@ func newImageIndex(m map[string]*ImageStateSummary) *imageIndex {
 	return x
 }
 
-// SharesImages reports whether n and o have the same image map as
-// schedkit set it (a snapshot gives nodes that report the same images one
-// map and index): their image states, and so their ImageLocality scores,
-// are then the same. False means they may or may not be the same. It
-// compares the indexes and the maps' sizes only, so that it costs next
-// to nothing per node: nodes one of whose ImageStates a caller replaced
-// by another map of the same size are not told apart (ImageStates is set
-// by schedkit; replace a node's images with Snapshot.SetNode).
+// SharesImages reports whether n and o have the same image map (a
+// snapshot gives nodes that report the same images one map and index):
+// their image states, and so their ImageLocality scores, are then the
+// same. False means they may or may not be the same.
 func (n *NodeInfo) SharesImages(o *NodeInfo) bool {
 	x := n.images
-	return x != nil && x == o.images && len(n.ImageStates) == len(x.entries) && len(o.ImageStates) == len(x.entries)
+	return x != nil && x == o.images && (x.sealed || x.of == mapID(n.ImageStates) && x.of == mapID(o.ImageStates))
 }
 
 // LookupImage returns ImageStates[k.Name()], as a map lookup would, in
@@ -91,7 +100,7 @@ func (n *NodeInfo) SharesImages(o *NodeInfo) bool {
 // SetNode, a Snapshot, Clone).
 func (n *NodeInfo) LookupImage(k ImageKey) (*ImageStateSummary, bool) {
 	x := n.images
-	if x == nil || x.of != mapID(n.ImageStates) {
+	if x == nil || !x.sealed && x.of != mapID(n.ImageStates) {
 		st, ok := n.ImageStates[k.name]
 		return st, ok
 	}
