@@ -2,9 +2,9 @@ package cluster
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // ImageKey is an image name prepared for NodeInfo.LookupImage, which
@@ -34,13 +34,33 @@ func imageHash(s string) uint64 {
 	return h
 }
 
-// imageIndex lists the entries of one ImageStates map by name hash.
+// imageIndex lists the entries of one ImageStates map by name hash. It
+// is set with the map (setImageStates) and shared with it: nodes that
+// share a map share its index.
 type imageIndex struct {
-	// of is the map indexed: the index serves a NodeInfo only while its
-	// ImageStates is that map (a caller may replace the map).
-	of      unsafe.Pointer
+	// of identifies the map indexed (reflect's Value.Pointer of it): the
+	// index serves a NodeInfo only while its ImageStates is that map (a
+	// caller may replace the map of a NodeInfo of its own).
+	of uintptr
+	// sealed is set for the index of a snapshot's nodes, which are
+	// immutable (Snapshot.Nodes): their ImageStates is never replaced
+	// but by the snapshot, with its index, so LookupImage need not check.
+	sealed  bool
 	entries []imageEntry
 }
+
+// newSealedImageIndex is newImageIndex for the map of a snapshot's nodes.
+func newSealedImageIndex(m map[string]*ImageStateSummary) *imageIndex {
+	x := newImageIndex(m)
+	if x != nil {
+		x.sealed = true
+	}
+	return x
+}
+
+// mapID identifies a map: two map values with the same ID are the same
+// map.
+func mapID(m map[string]*ImageStateSummary) uintptr { return reflect.ValueOf(m).Pointer() }
 
 type imageEntry struct {
 	hash  uint64
@@ -53,7 +73,7 @@ func newImageIndex(m map[string]*ImageStateSummary) *imageIndex {
 	if len(m) == 0 {
 		return nil
 	}
-	x := &imageIndex{of: mapPointer(m), entries: make([]imageEntry, 0, len(m))}
+	x := &imageIndex{of: mapID(m), entries: make([]imageEntry, 0, len(m))}
 	for name, st := range m {
 		x.entries = append(x.entries, imageEntry{imageHash(name), name, st})
 	}
@@ -66,10 +86,13 @@ func newImageIndex(m map[string]*ImageStateSummary) *imageIndex {
 	return x
 }
 
-// mapPointer returns what identifies a map: two map values with the same
-// pointer are the same map.
-func mapPointer(m map[string]*ImageStateSummary) unsafe.Pointer {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
+// SharesImages reports whether n and o have the same image map (a
+// snapshot gives nodes that report the same images one map and index):
+// their image states, and so their ImageLocality scores, are then the
+// same. False means they may or may not be the same.
+func (n *NodeInfo) SharesImages(o *NodeInfo) bool {
+	x := n.images
+	return x != nil && x == o.images && (x.sealed || x.of == mapID(n.ImageStates) && x.of == mapID(o.ImageStates))
 }
 
 // LookupImage returns ImageStates[k.Name()], as a map lookup would, in
@@ -77,7 +100,7 @@ func mapPointer(m map[string]*ImageStateSummary) unsafe.Pointer {
 // SetNode, a Snapshot, Clone).
 func (n *NodeInfo) LookupImage(k ImageKey) (*ImageStateSummary, bool) {
 	x := n.images
-	if x == nil || x.of != mapPointer(n.ImageStates) {
+	if x == nil || !x.sealed && x.of != mapID(n.ImageStates) {
 		st, ok := n.ImageStates[k.name]
 		return st, ok
 	}

@@ -556,7 +556,7 @@ func (s *Snapshot) refreshImages() {
 				s.mutable(i).setImageStates(prev.ImageStates, prev.images)
 			} else {
 				m := nodeImageStates(ni.node, count)
-				s.mutable(i).setImageStates(m, newImageIndex(m))
+				s.mutable(i).setImageStates(m, newSealedImageIndex(m))
 			}
 			ni = s.nodes.at(i)
 		}

@@ -1,7 +1,5 @@
 package framework
 
-import "unsafe"
-
 // StateKey names a piece of per-cycle state, conventionally
 // "PreFilter" + plugin name.
 type StateKey string
@@ -24,14 +22,6 @@ type CycleState struct {
 	// SkipScorePlugins are plugins whose PreScore returned Skip.
 	SkipScorePlugins map[string]struct{}
 
-	// skip caches SkipFilterPlugins as a bit mask over the Filter plugins
-	// of the profile that ran PreFilter, so that Filter, run for every
-	// node, need not look names up.
-	skip filterSkip
-
-	// parent, if set, is read for the keys c does not hold (see Child).
-	parent *CycleState
-
 	// Skip sets of an earlier cycle, emptied by Reset, for the next
 	// RunPreFilterPlugins and RunPreScorePlugins to fill.
 	spareFilterSkip, spareScoreSkip map[string]struct{}
@@ -44,12 +34,6 @@ type CycleState struct {
 
 // stateRoom is how many values a new CycleState holds without growing.
 const stateRoom = 8
-
-type filterSkip struct {
-	owner *Profile
-	set   map[string]struct{}
-	mask  uint64
-}
 
 // NewCycleState returns an empty state.
 func NewCycleState() *CycleState {
@@ -68,22 +52,6 @@ func (c *CycleState) Reset() {
 	c.spareFilterSkip = spare(c.SkipFilterPlugins, c.spareFilterSkip)
 	c.spareScoreSkip = spare(c.SkipScorePlugins, c.spareScoreSkip)
 	c.SkipFilterPlugins, c.SkipScorePlugins = nil, nil
-	c.skip = filterSkip{}
-	c.parent = nil
-}
-
-// Child returns dst (a new state if nil), reset, as a state that holds
-// its own values and skip sets and reads c for the keys it does not
-// hold. Writing to the child leaves c as it is, so a cycle can run
-// PreScore into a child while other goroutines still read c in Filter.
-func (c *CycleState) Child(dst *CycleState) *CycleState {
-	if dst == nil {
-		dst = NewCycleState()
-	} else {
-		dst.Reset()
-	}
-	dst.parent = c
-	return dst
 }
 
 // spare returns used, emptied, or else old.
@@ -122,20 +90,10 @@ func (c *CycleState) Read(k StateKey) (StateData, bool) {
 	if c == nil {
 		return nil, false
 	}
-	// Keys are usually the same constant string as written: look for
-	// the same string data first, which needs no byte comparison.
-	for i, key := range c.keys {
-		if len(key) == len(k) && unsafe.StringData(string(key)) == unsafe.StringData(string(k)) {
-			return c.values[i], true
-		}
-	}
 	for i, key := range c.keys {
 		if key == k {
 			return c.values[i], true
 		}
-	}
-	if c.parent != nil {
-		return c.parent.Read(k)
 	}
 	return nil, false
 }
@@ -156,7 +114,7 @@ func (c *CycleState) Clone() *CycleState {
 	if c == nil {
 		return nil
 	}
-	n := &CycleState{keys: append([]StateKey(nil), c.keys...), values: make([]StateData, len(c.values)), parent: c.parent.Clone()}
+	n := &CycleState{keys: append([]StateKey(nil), c.keys...), values: make([]StateData, len(c.values))}
 	for i, v := range c.values {
 		if v != nil {
 			n.values[i] = v.Clone()
@@ -167,9 +125,6 @@ func (c *CycleState) Clone() *CycleState {
 		for k := range c.SkipFilterPlugins {
 			n.SkipFilterPlugins[k] = struct{}{}
 		}
-	}
-	if c.skip.owner != nil && sameSet(c.skip.set, c.SkipFilterPlugins) {
-		n.skip = filterSkip{owner: c.skip.owner, set: n.SkipFilterPlugins, mask: c.skip.mask}
 	}
 	if c.SkipScorePlugins != nil {
 		n.SkipScorePlugins = make(map[string]struct{}, len(c.SkipScorePlugins))

@@ -1,30 +1,39 @@
 // Package framework defines kube-scheduler's extension points for
-// schedkit: plugin interfaces (PreFilter, Filter, PostFilter, PreScore,
-// Score, NormalizeScore), the Status they return, the CycleState they
-// share within one scheduling cycle and the Profile that lists them.
+// schedkit: plugin interfaces (PreEnqueue, PreFilter, Filter, PostFilter,
+// PreScore, Score, NormalizeScore), the Status they return, the
+// CycleState they share within one scheduling cycle and the Profile that
+// lists them.
 //
-// A Profile runs plugins over many nodes at once: RunFilterPluginsOnNodes
-// takes blocks of nodes through the filters (a BatchFilterPlugin in one
-// call per block), and the score runs take chunks of nodes through the
-// score plugins (BatchScorePlugin). RunScorePluginsTotals, when every
-// normalising plugin is a MaxNormalizer, normalises, weights and sums
-// each chunk on the goroutine that scored it and returns the best node
-// with the totals (ScoreBuffer.Best). Results are those of running each
-// plugin node by node, which the tests pin.
+// # Start here
 //
-// A scheduler can also score nodes as they pass Filter when every
-// PreScore and Score plugin is an EagerScorer (Profile.ScoresEagerly):
-// it runs PreScore first, into a child of the cycle's state
-// (CycleState.Child), filters a chunk with RunFilterPluginsOnNodesBits
-// and scores the chunk's passing nodes at once with a ScoreRun
-// (ScoreFirst), each chunk summed with its own highest scores; Normalize
-// then re-sums only the chunks whose highest scores were not the
-// cycle's. Buffers that goroutines fill chunk by chunk start on cache
-// lines (GrowAligned), so that no two CPUs write one line.
+// To schedule pods you do not need this package beyond ProfileConfig:
+// build a cluster.Snapshot, then a scheduler.Scheduler over it, then call
+// Schedule, Explain or Simulate (see package scheduler). This package is
+// for writing plugins and configuring profiles:
 //
-// Parallel passes use a process-wide pool of helper goroutines
-// (OfferHelp, HelpGroup, ChunkDealer): an idle helper polls for 100 µs
-// before it parks, so that back-to-back cycles do not pay a wake-up
-// (several hundred microseconds on a virtual machine), and an offer no
-// helper has taken when the caller is done is withdrawn.
+//   - A plugin is a Plugin (a name) implementing one or more of the
+//     extension point interfaces, the same contract as kube-scheduler's.
+//     Register its PluginFactory with scheduler.WithPlugin and name it in
+//     a ProfileConfig.
+//   - A Profile is the plugins of a ProfileConfig, registered at every
+//     extension point they implement (NewProfile's table lists the
+//     points); its Run methods run one extension point the way
+//     kube-scheduler's framework runtime does, node by node.
+//
+// # Joining the fast path
+//
+// The scheduler runs a plugin written against the plain interfaces
+// exactly, in every cycle. It may run it faster when the plugin implements
+// the one optional interface FastPathPlugin, whose contract is written
+// beside it: batch forms of Filter and Score, normalisation by the highest
+// score, and a promise that PreScore and Score ignore which nodes passed
+// Filter (so nodes are scored as they pass). Eligibility is decided per
+// cycle, from the plugins active in it: a plugin that returns Skip from
+// PreFilter or PreScore for a pod does not count in that pod's cycle, and
+// a plugin that does not opt in makes only the cycles it is active in
+// take the plain way. Nothing else is needed: the built-in plugins of
+// packages predicates and priorities are examples, and a template is in
+// FastPathPlugin's documentation. Whatever a plugin offers, the decision
+// must be the one of its plain methods; the scheduler's tests and its
+// WithEngineCheck option compare the two.
 package framework

@@ -10,9 +10,9 @@ import (
 )
 
 var (
-	errInjected      = errors.New("injected status")
-	injectedReason   = "injected filter status"
-	injectedPreScore = errors.New("injected prescore status")
+	errInjected         = errors.New("injected status")
+	injectedReason      = "injected filter status"
+	errInjectedPreScore = errors.New("injected prescore status")
 )
 
 // injected holds the results a testPlugin returns at each point.
@@ -71,7 +71,7 @@ func (p *testPlugin) PostFilter(context.Context, *framework.CycleState, *api.Pod
 }
 func (p *testPlugin) PreScore(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo) *framework.Status {
 	if p.inj.PreScoreStatus == framework.Error {
-		return framework.AsStatus(injectedPreScore)
+		return framework.AsStatus(errInjectedPreScore)
 	}
 	return statusFor(p.inj.PreScoreStatus, "injected prescore")
 }
@@ -108,7 +108,7 @@ func newProfile(plugins ...framework.Plugin) (*framework.Profile, error) {
 		r[p.Name()] = factoryOf(p)
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name(), Weight: 1})
 	}
-	return framework.NewProfile(cfg, r, nil, framework.WithParallelism(4))
+	return framework.NewProfile(cfg, r, nil)
 }
 
 func makeNode(name string) *api.Node {

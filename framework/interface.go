@@ -105,19 +105,6 @@ type FilterPlugin interface {
 	Filter(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *Status
 }
 
-// BatchFilterPlugin is a FilterPlugin that can also filter many nodes in
-// one call, saving a call and a CycleState lookup per node. Wherever the
-// framework filters several nodes at once (RunFilterPluginsOnNodes) it
-// calls FilterNodes instead of Filter; the results must be those of
-// Filter, node by node. FilterNodes runs concurrently for different
-// nodes and must only read the CycleState.
-type BatchFilterPlugin interface {
-	FilterPlugin
-	// FilterNodes sets statuses[i] to what Filter returns for nodes[i],
-	// for every i. statuses has len(nodes) entries, all nil on entry.
-	FilterNodes(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*Status)
-}
-
 // NodeToStatusReader gives the filter status of each node of a failed
 // cycle.
 type NodeToStatusReader interface {
@@ -152,20 +139,6 @@ type PreScorePlugin interface {
 	PreScore(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *Status
 }
 
-// EagerScorer is implemented by a PreScorePlugin or ScorePlugin that
-// lets the framework score a node as soon as it passes Filter. A
-// scheduler whose profile's PreScore and Score plugins all score eagerly
-// may run PreScore before Filter (over every candidate node) and score
-// each chunk of nodes right after filtering it, which saves a second
-// pass over the nodes' data; the decision is the same.
-type EagerScorer interface {
-	// ScoresEagerly reports whether the plugin allows it: PreScore's
-	// outcome and the state it writes are the same whatever non-empty
-	// list of nodes it is given, and neither PreScore nor Score reads
-	// anything Filter plugins write or depends on which nodes passed.
-	ScoresEagerly() bool
-}
-
 // NodeScore is a node's score from one plugin.
 type NodeScore struct {
 	// Name of the node.
@@ -184,18 +157,6 @@ type ScoreExtensions interface {
 	NormalizeScore(ctx context.Context, state *CycleState, pod *api.Pod, scores NodeScoreList) *Status
 }
 
-// MaxNormalizer is implemented by a ScoreExtensions whose NormalizeScore
-// sets each node's score from that score and the cycle's highest raw
-// score alone, as DefaultNormalizeScore does. NormalizeByMax rescales
-// scores (some of the cycle's nodes) in place given highest, the highest
-// of 0 and every node's raw score, exactly as NormalizeScore would. The
-// framework then normalises each chunk of nodes on the goroutine that
-// scored it, in the pass that weights and sums the scores, instead of
-// gathering every node's score on one goroutine.
-type MaxNormalizer interface {
-	NormalizeByMax(scores []int64, highest int64)
-}
-
 // ScorePlugin ranks feasible nodes. Score runs concurrently for
 // different nodes and must only read the CycleState.
 type ScorePlugin interface {
@@ -204,20 +165,6 @@ type ScorePlugin interface {
 	Score(ctx context.Context, state *CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *Status)
 	// ScoreExtensions returns the normaliser, or nil.
 	ScoreExtensions() ScoreExtensions
-}
-
-// BatchScorePlugin is a ScorePlugin that can also score many nodes in
-// one call, saving a call and a CycleState lookup per node. The
-// framework's score runs call ScoreNodes instead of Score; the results
-// must be those of Score, node by node. ScoreNodes runs concurrently for
-// different nodes and must only read the CycleState.
-type BatchScorePlugin interface {
-	ScorePlugin
-	// ScoreNodes sets scores[i] to the score Score returns for nodes[i],
-	// for every i, and returns -1 and nil. If Score fails for a node, it
-	// returns the index of the first such node and Score's status for
-	// it; the scores are then unspecified.
-	ScoreNodes(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *Status)
 }
 
 // Handle is what the framework gives plugins at construction: read access

@@ -156,8 +156,7 @@ func (p *Profile) applyExtensionPoints(cfg *ProfileConfig, queueSorts []QueueSor
 	p.preFilter = pick(p.preFilter, n, expand("PreFilterPlugin", e.PreFilter, n))
 	n = slices.Clone(p.filterNames)
 	if want := expand("FilterPlugin", e.Filter, n); err == nil {
-		p.filter, p.filterBatch = pick(p.filter, n, want), pick(p.filterBatch, n, want)
-		p.filterNames, p.filterStamps = want, pick(p.filterStamps, n, want)
+		p.filter, p.filterNames = pick(p.filter, n, want), want
 	}
 	n = namesOf(p.postFilter)
 	p.postFilter = pick(p.postFilter, n, expand("PostFilterPlugin", e.PostFilter, n))
@@ -189,7 +188,7 @@ func (p *Profile) applyExtensionPoints(cfg *ProfileConfig, queueSorts []QueueSor
 		}
 		total += w * MaxNodeScore
 	}
-	p.score, p.scoreBatch, p.scoreNames = pick(p.score, n, want), pick(p.scoreBatch, n, want), want
+	p.score, p.scoreNames = pick(p.score, n, want), want
 	p.scoreWeights = make([]int64, len(want))
 	for i, name := range want {
 		p.scoreWeights[i] = weights[name]

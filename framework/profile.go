@@ -3,6 +3,8 @@ package framework
 import (
 	"fmt"
 	"slices"
+
+	"github.com/schedkit/schedkit/framework/config"
 )
 
 // DefaultSchedulerName is the profile pods without spec.schedulerName use.
@@ -59,25 +61,25 @@ type ProfileConfig struct {
 // InPlacePodVerticalScalingSchedulerPreemption off).
 func DefaultPlugins() []PluginRef {
 	return []PluginRef{
-		{Name: "SchedulingGates"},
-		{Name: "PrioritySort"},
-		{Name: "NodeName"},
-		{Name: "NodeUnschedulable"},
-		{Name: "TaintToleration", Weight: 3},
-		{Name: "NodeAffinity", Weight: 2},
-		{Name: "NodePorts"},
-		{Name: "NodeResourcesFit", Weight: 1},
-		{Name: "VolumeRestrictions"},
-		{Name: "NodeVolumeLimits"},
-		{Name: "VolumeBinding"},
-		{Name: "VolumeZone"},
-		{Name: "PodTopologySpread", Weight: 2},
-		{Name: "InterPodAffinity", Weight: 2},
-		{Name: "DynamicResources", Weight: 2},
-		{Name: "DefaultPreemption"},
-		{Name: "NodeResourcesBalancedAllocation", Weight: 1},
-		{Name: "ImageLocality", Weight: 1},
-		{Name: "DefaultBinder"},
+		{Name: config.SchedulingGatesName},
+		{Name: config.PrioritySortName},
+		{Name: config.NodeNameName},
+		{Name: config.NodeUnschedulableName},
+		{Name: config.TaintTolerationName, Weight: 3},
+		{Name: config.NodeAffinityName, Weight: 2},
+		{Name: config.NodePortsName},
+		{Name: config.NodeResourcesFitName, Weight: 1},
+		{Name: config.VolumeRestrictionsName},
+		{Name: config.NodeVolumeLimitsName},
+		{Name: config.VolumeBindingName},
+		{Name: config.VolumeZoneName},
+		{Name: config.PodTopologySpreadName, Weight: 2},
+		{Name: config.InterPodAffinityName, Weight: 2},
+		{Name: config.DynamicResourcesName, Weight: 2},
+		{Name: config.DefaultPreemptionName},
+		{Name: config.NodeResourcesBalancedAllocationName, Weight: 1},
+		{Name: config.ImageLocalityName, Weight: 1},
+		{Name: config.DefaultBinderName},
 		{Name: "NodeDeclaredFeatures"},
 	}
 }
@@ -85,13 +87,13 @@ func DefaultPlugins() []PluginRef {
 // inTreePlugins are kube-scheduler's plugin names: naming one that is not
 // in the Registry puts it in NotEvaluated rather than failing.
 var inTreePlugins = []string{
-	"PrioritySort", "DefaultBinder", "DefaultPreemption", "DynamicResources",
-	"GangScheduling", "ImageLocality", "InterPodAffinity", "NodeAffinity",
-	"NodeDeclaredFeatures", "NodeName", "NodePorts",
-	"NodeResourcesBalancedAllocation", "NodeResourcesFit", "NodeUnschedulable",
-	"NodeVolumeLimits", "PodTopologySpread", "DeferredPodScheduling",
-	"SchedulingGates", "TaintToleration", "VolumeBinding", "VolumeRestrictions",
-	"VolumeZone", "TopologyPlacementGenerator", "PodGroupPodsCount",
+	config.PrioritySortName, config.DefaultBinderName, config.DefaultPreemptionName, config.DynamicResourcesName,
+	"GangScheduling", config.ImageLocalityName, config.InterPodAffinityName, config.NodeAffinityName,
+	"NodeDeclaredFeatures", config.NodeNameName, config.NodePortsName,
+	config.NodeResourcesBalancedAllocationName, config.NodeResourcesFitName, config.NodeUnschedulableName,
+	config.NodeVolumeLimitsName, config.PodTopologySpreadName, "DeferredPodScheduling",
+	config.SchedulingGatesName, config.TaintTolerationName, config.VolumeBindingName, config.VolumeRestrictionsName,
+	config.VolumeZoneName, "TopologyPlacementGenerator", "PodGroupPodsCount",
 }
 
 // IsInTreePlugin reports whether name is one of kube-scheduler's own
@@ -172,64 +174,75 @@ func CombineFactories(name string, factories ...PluginFactory) PluginFactory {
 }
 
 // Profile is a scheduling profile: the plugins of each extension point,
-// ready to run. A Profile is safe for concurrent use by one scheduling
-// cycle at a time per CycleState; its Run methods only read it.
+// ready to run. A Profile does not change once built: its Run methods
+// read it and write only the CycleState they are given, so one Profile
+// may serve several cycles at once, each with its own CycleState.
 type Profile struct {
 	name       string
 	percentage *int32
-	par        Parallelizer
 
 	plugins      []PluginRef
 	notEvaluated []string
 	instances    map[string]Plugin
 
 	queueSort     QueueSortPlugin
+	queueSortAll  []QueueSortPlugin // every QueueSort plugin configured; NewProfile wants one
 	preEnqueue    []PreEnqueuePlugin
 	preFilter     []PreFilterPlugin
 	filter        []FilterPlugin
-	filterBatch   []BatchFilterPlugin // nil where a filter is not one
 	filterNames   []string
-	filterStamps  []stampCache // per filter plugin
 	postFilter    []PostFilterPlugin
 	preScore      []PreScorePlugin
 	score         []ScorePlugin
-	scoreBatch    []BatchScorePlugin // nil where a score plugin is not one
 	scoreNames    []string
 	scoreWeights  []int64
 	enqueueEvents map[string]ClusterEvent
-	eager         bool // every PreScore and Score plugin is an EagerScorer that allows it
 }
 
-// ProfileOption configures NewProfile.
-type ProfileOption func(*Profile)
+// extensionPoint is one row of extensionPoints.
+type extensionPoint struct {
+	name string
+	is   func(Plugin) bool      // the part implements the point's interface
+	add  func(*Profile, Plugin) // appends it to the profile's list
+}
 
-// WithParallelism sets the number of goroutines RunScorePlugins uses;
-// the default is GOMAXPROCS.
-func WithParallelism(n int) ProfileOption {
-	return func(p *Profile) { p.par = NewParallelizer(n) }
+func point[T Plugin](name string, list func(*Profile) *[]T) extensionPoint {
+	return extensionPoint{
+		name: name,
+		is:   func(l Plugin) bool { _, ok := l.(T); return ok },
+		add:  func(p *Profile, l Plugin) { *list(p) = append(*list(p), l.(T)) },
+	}
+}
+
+// extensionPoints is how NewProfile registers a plugin: each part of the
+// plugin is added to every extension point whose interface it
+// implements, in this order, and a plugin may be at each point once.
+var extensionPoints = []extensionPoint{
+	point("QueueSortPlugin", func(p *Profile) *[]QueueSortPlugin { return &p.queueSortAll }),
+	point("PreEnqueuePlugin", func(p *Profile) *[]PreEnqueuePlugin { return &p.preEnqueue }),
+	point("PreFilterPlugin", func(p *Profile) *[]PreFilterPlugin { return &p.preFilter }),
+	point("FilterPlugin", func(p *Profile) *[]FilterPlugin { return &p.filter }),
+	point("PostFilterPlugin", func(p *Profile) *[]PostFilterPlugin { return &p.postFilter }),
+	point("PreScorePlugin", func(p *Profile) *[]PreScorePlugin { return &p.preScore }),
+	point("ScorePlugin", func(p *Profile) *[]ScorePlugin { return &p.score }),
 }
 
 // NewProfile builds the profile cfg describes from the factories in r.
 // Plugins named by the configuration that are kube-scheduler plugins
 // missing from r are listed by NotEvaluated; other missing plugins are an
 // error. Errors name the plugin.
-func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) (*Profile, error) {
+func NewProfile(cfg ProfileConfig, r Registry, h Handle) (*Profile, error) {
 	p := &Profile{
 		name:       cfg.SchedulerName,
 		percentage: cfg.PercentageOfNodesToScore,
-		par:        NewParallelizer(0),
 		instances:  map[string]Plugin{},
 	}
 	if p.name == "" {
 		p.name = DefaultSchedulerName
 	}
-	for _, o := range opts {
-		o(p)
-	}
 	if pct := cfg.PercentageOfNodesToScore; pct != nil && (*pct < 0 || *pct > 100) {
 		return nil, fmt.Errorf("profile %q: percentageOfNodesToScore %d is not in [0, 100]", p.name, *pct)
 	}
-	var queueSorts []QueueSortPlugin
 	var totalWeight int64
 	for _, ref := range cfg.pluginsToBuild() {
 		if _, dup := p.instances[ref.Name]; dup || slices.Contains(p.notEvaluated, ref.Name) {
@@ -258,71 +271,27 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) 
 		if err != nil {
 			return nil, err
 		}
-		seen := map[string]bool{}
-		once := func(point string) error {
-			if seen[point] {
-				return fmt.Errorf("plugin %q already registered as %q", ref.Name, point)
-			}
-			seen[point] = true
-			return nil
-		}
 		weight := int64(ref.Weight)
 		if weight == 0 {
 			weight = 1
 		}
+		seen := map[string]bool{}
 		for _, leaf := range leaves {
-			if x, ok := leaf.(QueueSortPlugin); ok {
-				if err := once("QueueSortPlugin"); err != nil {
-					return nil, err
+			for _, ep := range extensionPoints {
+				if !ep.is(leaf) {
+					continue
 				}
-				queueSorts = append(queueSorts, x)
+				if seen[ep.name] {
+					return nil, fmt.Errorf("plugin %q already registered as %q", ref.Name, ep.name)
+				}
+				seen[ep.name] = true
+				ep.add(p, leaf)
 			}
-			if x, ok := leaf.(PreEnqueuePlugin); ok {
-				if err := once("PreEnqueuePlugin"); err != nil {
-					return nil, err
-				}
-				p.preEnqueue = append(p.preEnqueue, x)
-			}
-			if x, ok := leaf.(PreFilterPlugin); ok {
-				if err := once("PreFilterPlugin"); err != nil {
-					return nil, err
-				}
-				p.preFilter = append(p.preFilter, x)
-			}
-			if x, ok := leaf.(FilterPlugin); ok {
-				if err := once("FilterPlugin"); err != nil {
-					return nil, err
-				}
-				p.filter = append(p.filter, x)
-				b, _ := leaf.(BatchFilterPlugin)
-				p.filterBatch = append(p.filterBatch, b)
-				p.filterNames = append(p.filterNames, ref.Name)
-				p.filterStamps = append(p.filterStamps, stampCache{})
-			}
-			if x, ok := leaf.(PostFilterPlugin); ok {
-				if err := once("PostFilterPlugin"); err != nil {
-					return nil, err
-				}
-				p.postFilter = append(p.postFilter, x)
-			}
-			if x, ok := leaf.(PreScorePlugin); ok {
-				if err := once("PreScorePlugin"); err != nil {
-					return nil, err
-				}
-				p.preScore = append(p.preScore, x)
-			}
-			if x, ok := leaf.(ScorePlugin); ok {
-				if err := once("ScorePlugin"); err != nil {
-					return nil, err
-				}
+			if _, ok := leaf.(ScorePlugin); ok {
 				if weight*MaxNodeScore > MaxTotalScore-totalWeight {
 					return nil, fmt.Errorf("plugin %q: total score of Score plugins could overflow", ref.Name)
 				}
 				totalWeight += weight * MaxNodeScore
-				p.score = append(p.score, x)
-				b, _ := leaf.(BatchScorePlugin)
-				p.scoreBatch = append(p.scoreBatch, b)
-				p.scoreNames = append(p.scoreNames, ref.Name)
 				p.scoreWeights = append(p.scoreWeights, weight)
 			}
 			if x, ok := leaf.(EnqueueExtensions); ok {
@@ -334,27 +303,22 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle, opts ...ProfileOption) 
 		}
 		p.plugins = append(p.plugins, PluginRef{Name: ref.Name, Weight: ref.Weight})
 	}
-	queueSorts, err := p.applyExtensionPoints(&cfg, queueSorts)
+	for _, pl := range p.filter {
+		p.filterNames = append(p.filterNames, pl.Name())
+	}
+	for _, pl := range p.score {
+		p.scoreNames = append(p.scoreNames, pl.Name())
+	}
+	queueSorts, err := p.applyExtensionPoints(&cfg, p.queueSortAll)
 	if err != nil {
 		return nil, err
 	}
-	if len(queueSorts) != 1 {
-		return nil, fmt.Errorf("only one queue sort plugin required for profile with scheduler name %q, but got %d", p.name, len(queueSorts))
+	p.queueSortAll = queueSorts
+	if len(p.queueSortAll) != 1 {
+		return nil, fmt.Errorf("only one queue sort plugin required for profile with scheduler name %q, but got %d", p.name, len(p.queueSortAll))
 	}
-	p.queueSort = queueSorts[0]
-	p.eager = len(p.score) > 0 && allEager(p.preScore) && allEager(p.score)
+	p.queueSort = p.queueSortAll[0]
 	return p, nil
-}
-
-// allEager reports whether every plugin is an EagerScorer that allows
-// it.
-func allEager[T Plugin](plugins []T) bool {
-	for _, pl := range plugins {
-		if e, ok := any(pl).(EagerScorer); !ok || !e.ScoresEagerly() {
-			return false
-		}
-	}
-	return true
 }
 
 // expand flattens MultiPointPlugins into their parts and checks that
@@ -443,10 +407,6 @@ func (p *Profile) HasFilterPlugins() bool { return len(p.filter) > 0 }
 // HasPostFilterPlugins reports whether any PostFilter plugin is enabled.
 func (p *Profile) HasPostFilterPlugins() bool { return len(p.postFilter) > 0 }
 
-// ScoresEagerly reports whether the profile has Score plugins and every
-// PreScore and Score plugin is an EagerScorer that allows eager scoring.
-func (p *Profile) ScoresEagerly() bool { return p.eager }
-
 // HasScorePlugins reports whether any Score plugin is enabled.
 func (p *Profile) HasScorePlugins() bool { return len(p.score) > 0 }
 
@@ -457,5 +417,27 @@ func (p *Profile) EventsOf(plugin string) (ClusterEvent, bool) {
 	return e, ok
 }
 
-// Parallelizer is the parallelizer RunScorePlugins uses.
-func (p *Profile) Parallelizer() Parallelizer { return p.par }
+// FilterPlugins returns the Filter plugins in the order they run (the
+// parts of plugins that implement FilterPlugin).
+func (p *Profile) FilterPlugins() []FilterPlugin { return slices.Clone(p.filter) }
+
+// PreScorePlugins returns the PreScore plugins in the order they run.
+func (p *Profile) PreScorePlugins() []PreScorePlugin { return slices.Clone(p.preScore) }
+
+// WeightedScorePlugin is a Score plugin of a profile with its weight
+// (1 when configured as 0).
+type WeightedScorePlugin struct {
+	ScorePlugin
+	// Weight multiplies the plugin's normalised scores.
+	Weight int64
+}
+
+// ScorePlugins returns the Score plugins in the order they run, with
+// their weights.
+func (p *Profile) ScorePlugins() []WeightedScorePlugin {
+	out := make([]WeightedScorePlugin, len(p.score))
+	for i, pl := range p.score {
+		out[i] = WeightedScorePlugin{ScorePlugin: pl, Weight: p.scoreWeights[i]}
+	}
+	return out
+}

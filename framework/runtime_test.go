@@ -441,7 +441,7 @@ func TestRunScorePlugins(t *testing.T) {
 				r[p.Name()] = factoryOf(p)
 				cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name(), Weight: tt.weights[p.Name()]})
 			}
-			p, err := framework.NewProfile(cfg, r, nil, framework.WithParallelism(2))
+			p, err := framework.NewProfile(cfg, r, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -459,38 +459,6 @@ func TestRunScorePlugins(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
-			}
-		})
-		t.Run(tt.name+"/totals only", func(t *testing.T) {
-			r := framework.Registry{"QueueSort": factoryOf(queueSort{})}
-			cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{{Name: "QueueSort"}}}
-			for _, p := range tt.plugins {
-				r[p.Name()] = factoryOf(p)
-				cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name(), Weight: tt.weights[p.Name()]})
-			}
-			p, err := framework.NewProfile(cfg, r, nil, framework.WithParallelism(2))
-			if err != nil {
-				t.Fatal(err)
-			}
-			state := framework.NewCycleState()
-			state.SkipScorePlugins = tt.skipped
-			buf := &framework.ScoreBuffer{TotalsOnly: true}
-			for range 2 { // the second run reuses the buffer
-				got, st := p.RunScorePluginsInto(context.Background(), state, &api.Pod{}, nodes, buf)
-				if tt.wantErr != "" {
-					if st.Code() != framework.Error || st.Message() != tt.wantErr {
-						t.Fatalf("status = %v %q, want Error %q", st.Code(), st.Message(), tt.wantErr)
-					}
-					if !buf.TotalsOnly {
-						t.Fatal("TotalsOnly reset")
-					}
-					continue
-				}
-				for i := range got {
-					if got[i].Name != tt.want[i].Name || got[i].TotalScore != tt.want[i].TotalScore || got[i].Scores != nil {
-						t.Errorf("got %+v, want totals of %+v", got[i], tt.want[i])
-					}
-				}
 			}
 		})
 	}
@@ -548,42 +516,6 @@ func TestSortNodeScores(t *testing.T) {
 	}
 }
 
-// Ported from upstream parallelize TestChunkSize (parallelism 16).
-func TestChunkSize(t *testing.T) {
-	for _, tt := range []struct{ in, want int }{{32, 3}, {16, 2}, {1, 1}, {0, 1}, {5000, 70}} {
-		if got := framework.ChunkSize(tt.in, 16); got != tt.want {
-			t.Errorf("ChunkSize(%d, 16) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-	if got := framework.ChunkSize(5000, 2); got != 70 {
-		t.Errorf("ChunkSize(5000, 2) = %d, want 70", got)
-	}
-	if got := framework.ChunkSize(100, 32); got != 4 {
-		t.Errorf("ChunkSize(100, 32) = %d, want 4", got)
-	}
-}
-
-func TestParallelizerUntil(t *testing.T) {
-	for _, par := range []int{1, 2, 7} {
-		for _, n := range []int{0, 1, 5, 100, 1001} {
-			seen := make([]int32, n)
-			framework.NewParallelizer(par).Until(context.Background(), n, func(i int) { seen[i]++ })
-			for i, c := range seen {
-				if c != 1 {
-					t.Fatalf("par %d n %d: piece %d ran %d times", par, n, i, c)
-				}
-			}
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	ran := 0
-	framework.NewParallelizer(1).Until(ctx, 10, func(int) { ran++ })
-	if ran != 0 {
-		t.Errorf("ran %d pieces after cancel", ran)
-	}
-}
-
 // pass is a Filter and Score plugin that allocates nothing.
 type pass struct{}
 
@@ -607,19 +539,6 @@ func TestFilterAndScoreAllocations(t *testing.T) {
 	ni := cluster.NewNodeInfo(makeNode("n"))
 	if a := testing.AllocsPerRun(100, func() { p.RunFilterPlugins(ctx, state, pod, ni) }); a != 0 {
 		t.Errorf("RunFilterPlugins allocates %v times per node", a)
-	}
-	// Scoring allocates per cycle (the parallel loop), never per node.
-	var buf framework.ScoreBuffer
-	perCycle := func(n int) float64 {
-		nodes := nodeInfos(make([]string, n)...)
-		p.RunScorePluginsInto(ctx, state, pod, nodes, &buf)
-		return testing.AllocsPerRun(50, func() { p.RunScorePluginsInto(ctx, state, pod, nodes, &buf) })
-	}
-	if few, many := perCycle(500), perCycle(5000); many > few {
-		t.Errorf("scoring allocates per node: %v allocations for 500 nodes, %v for 5000", few, many)
-	}
-	if one := perCycle(1); one > 4 {
-		t.Errorf("scoring one node allocates %v times", one)
 	}
 }
 
@@ -746,54 +665,5 @@ func TestCycleStateReset(t *testing.T) {
 	}
 	if st := skipping.RunFilterPlugins(ctx, state, &api.Pod{}, ni); !st.IsSuccess() {
 		t.Errorf("skipped filter ran: %v", st)
-	}
-}
-
-// intState is a StateData for the CycleState tests.
-type intState int
-
-func (s intState) Clone() framework.StateData { return s }
-
-// A child state reads its parent for what it does not hold; its writes
-// and skip sets stay its own; a clone of it reads a clone of the parent.
-func TestCycleStateChild(t *testing.T) {
-	parent := framework.NewCycleState()
-	parent.Write("a", intState(1))
-	parent.Write("b", intState(2))
-	child := parent.Child(nil)
-	child.Write("b", intState(20))
-	child.Write("c", intState(30))
-	child.SkipScorePlugins = set("x")
-	read := func(s *framework.CycleState, k framework.StateKey) any {
-		v, ok := s.Read(k)
-		if !ok {
-			return nil
-		}
-		return v
-	}
-	for _, tc := range []struct {
-		s    *framework.CycleState
-		k    framework.StateKey
-		want any
-	}{
-		{child, "a", intState(1)}, {child, "b", intState(20)}, {child, "c", intState(30)},
-		{parent, "b", intState(2)}, {parent, "c", nil},
-	} {
-		if got := read(tc.s, tc.k); got != tc.want {
-			t.Errorf("Read(%q) = %v, want %v", tc.k, got, tc.want)
-		}
-	}
-	if parent.SkipScorePlugins != nil {
-		t.Error("child's skip set reached the parent")
-	}
-	clone := child.Clone()
-	parent.Write("a", intState(100))
-	if got := read(clone, "a"); got != intState(1) {
-		t.Errorf("clone reads %v for the parent's key, want its own copy 1", got)
-	}
-	// Child reuses dst, reset.
-	again := parent.Child(child)
-	if again != child || read(again, "c") != nil || read(again, "a") != intState(100) {
-		t.Errorf("reused child: %v %v", read(again, "c"), read(again, "a"))
 	}
 }

@@ -17,10 +17,10 @@ func TestFilterNodesAllocations(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range filterCases(t) {
 		state := prepare(t, c)
-		f := c.plugin.(framework.BatchFilterPlugin)
+		f := framework.FastPathOf(c.plugin).FilterNodes
 		run := func() {
 			clear(statuses)
-			f.FilterNodes(ctx, state, c.pod, nodes, statuses)
+			f(ctx, state, c.pod, nodes, statuses)
 		}
 		run()
 		for i, st := range statuses {
@@ -47,12 +47,12 @@ func benchFilterNodes(b *testing.B, name string) {
 			continue
 		}
 		state := prepare(b, c)
-		f := c.plugin.(framework.BatchFilterPlugin)
+		f := framework.FastPathOf(c.plugin).FilterNodes
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
 			clear(statuses)
-			f.FilterNodes(ctx, state, c.pod, nodes, statuses)
+			f(ctx, state, c.pod, nodes, statuses)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(nodes)), "ns/node")
 		return

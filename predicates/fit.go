@@ -372,7 +372,12 @@ func (pl *NodeResourcesFitPlugin) Filter(_ context.Context, state *framework.Cyc
 
 var fitStateMissing = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", fitStateKey))
 
-var _ framework.BatchFilterPlugin = (*NodeResourcesFitPlugin)(nil)
+var _ framework.FastPathPlugin = (*NodeResourcesFitPlugin)(nil)
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *NodeResourcesFitPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
 
 // FilterNodes is Filter for each node, reading the state once.
 func (pl *NodeResourcesFitPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {

@@ -187,7 +187,12 @@ func (pl *NodeAffinityPlugin) Filter(_ context.Context, state *framework.CycleSt
 	return nil
 }
 
-var _ framework.BatchFilterPlugin = (*NodeAffinityPlugin)(nil)
+var _ framework.FastPathPlugin = (*NodeAffinityPlugin)(nil)
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *NodeAffinityPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
 
 // FilterNodes is Filter for each node, reading the state (or compiling
 // the pod's constraints) once.

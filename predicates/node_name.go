@@ -65,7 +65,12 @@ func (*NodeNamePlugin) Filter(_ context.Context, _ *framework.CycleState, pod *a
 	return NodeName(pod, nodeInfo.Node())
 }
 
-var _ framework.BatchFilterPlugin = (*NodeNamePlugin)(nil)
+var _ framework.FastPathPlugin = (*NodeNamePlugin)(nil)
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *NodeNamePlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
 
 // FilterNodes is Filter for each node; a pod that names no node fits
 // them all.

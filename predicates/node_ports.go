@@ -118,7 +118,12 @@ func (*NodePortsPlugin) Filter(_ context.Context, state *framework.CycleState, _
 
 var nodePortsStateMissing = framework.AsStatus(fmt.Errorf("reading %q from cycleState: not found", nodePortsStateKey))
 
-var _ framework.BatchFilterPlugin = (*NodePortsPlugin)(nil)
+var _ framework.FastPathPlugin = (*NodePortsPlugin)(nil)
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *NodePortsPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
 
 // FilterNodes is Filter for each node, reading the state once.
 func (*NodePortsPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {

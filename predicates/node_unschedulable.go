@@ -54,7 +54,12 @@ func (*NodeUnschedulablePlugin) Filter(_ context.Context, _ *framework.CycleStat
 	return NodeUnschedulable(pod, nodeInfo.Node())
 }
 
-var _ framework.BatchFilterPlugin = (*NodeUnschedulablePlugin)(nil)
+var _ framework.FastPathPlugin = (*NodeUnschedulablePlugin)(nil)
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *NodeUnschedulablePlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
 
 // FilterNodes is Filter for each node.
 func (*NodeUnschedulablePlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {

@@ -56,7 +56,12 @@ func (*TaintTolerationPlugin) Filter(_ context.Context, _ *framework.CycleState,
 	return TaintToleration(pod, nodeInfo.Node())
 }
 
-var _ framework.BatchFilterPlugin = (*TaintTolerationPlugin)(nil)
+var _ framework.FastPathPlugin = (*TaintTolerationPlugin)(nil)
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *TaintTolerationPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
 
 // FilterNodes is Filter for each node.
 func (*TaintTolerationPlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {

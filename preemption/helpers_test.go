@@ -131,7 +131,7 @@ func newHandle(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodDisruptionBudg
 	for k, v := range extra {
 		r[k] = v
 	}
-	prof, err := framework.NewProfile(cfg, r, h, framework.WithParallelism(1))
+	prof, err := framework.NewProfile(cfg, r, h)
 	if err != nil {
 		return nil, err
 	}

@@ -64,11 +64,6 @@ func (*NodeResourcesBalancedAllocationPlugin) Name() string {
 	return config.NodeResourcesBalancedAllocationName
 }
 
-// ScoresEagerly is true (framework.EagerScorer): its PreScore computes the
-// pod's requests, and Score reads the node alone, so the scheduler may
-// score a node as soon as it passes Filter.
-func (*NodeResourcesBalancedAllocationPlugin) ScoresEagerly() bool { return true }
-
 // PreScore stores the pod's requests, or returns Skip when the pod
 // requests none of the scored resources, as upstream.
 func (pl *NodeResourcesBalancedAllocationPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
@@ -108,7 +103,16 @@ func (*NodeResourcesBalancedAllocationPlugin) ScoreExtensions() framework.ScoreE
 	return nil
 }
 
-var _ framework.BatchScorePlugin = (*NodeResourcesBalancedAllocationPlugin)(nil)
+var _ framework.FastPathPlugin = (*NodeResourcesBalancedAllocationPlugin)(nil)
+
+// FastPath offers ScoreNodes and ScoresAnyNodes
+// (framework.FastPathPlugin).
+// ScoresAnyNodes holds: its PreScore computes the
+// pod's requests, and Score reads the node alone, so the scheduler may
+// score a node as soon as it passes Filter.
+func (pl *NodeResourcesBalancedAllocationPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
+}
 
 // ScoreNodes is Score for each node, reading the state once.
 func (pl *NodeResourcesBalancedAllocationPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {

@@ -20,11 +20,11 @@ func TestScoreNodesAllocations(t *testing.T) {
 	scores := make([]int64, len(nodes))
 	for _, c := range scoreCases(t, snap) {
 		state := preScore(t, c.plugin, pod, snap)
-		sp := c.plugin.(framework.BatchScorePlugin)
-		if i, st := sp.ScoreNodes(ctx, state, pod, nodes, scores); !st.IsSuccess() {
+		sp := framework.FastPathOf(c.plugin).ScoreNodes
+		if i, st := sp(ctx, state, pod, nodes, scores); !st.IsSuccess() {
 			t.Fatalf("%s: node %d: %v", c.name, i, st)
 		}
-		if allocs := testing.AllocsPerRun(100, func() { sp.ScoreNodes(ctx, state, pod, nodes, scores) }); allocs != 0 {
+		if allocs := testing.AllocsPerRun(100, func() { sp(ctx, state, pod, nodes, scores) }); allocs != 0 {
 			t.Errorf("%s: ScoreNodes allocates %v times per run, want 0", c.name, allocs)
 		}
 	}
@@ -55,11 +55,11 @@ func benchScoreNodes(b *testing.B, name string) {
 			continue
 		}
 		state := preScore(b, c.plugin, pod, snap)
-		sp := c.plugin.(framework.BatchScorePlugin)
+		sp := framework.FastPathOf(c.plugin).ScoreNodes
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
-			sp.ScoreNodes(ctx, state, pod, infos, scores)
+			sp(ctx, state, pod, infos, scores)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(infos)), "ns/node")
 		return
@@ -93,7 +93,7 @@ func TestImageLocalityScoreNodesSharedMaps(t *testing.T) {
 	}
 	snap := snapshot(t, nodes, nil)
 	infos := snap.Nodes()
-	if mapPointer(infos[0].ImageStates) != mapPointer(infos[1].ImageStates) || mapPointer(infos[1].ImageStates) == mapPointer(infos[2].ImageStates) {
+	if !infos[0].SharesImages(infos[1]) || infos[1].SharesImages(infos[2]) {
 		t.Fatalf("nodes 0 and 1 should share their image map, 1 and 2 not")
 	}
 	pl, err := NewImageLocality(nil, testHandle{snap})
@@ -110,14 +110,14 @@ func TestImageLocalityScoreNodesSharedMaps(t *testing.T) {
 			pod.Spec.Containers = append(pod.Spec.Containers, api.Container{Name: fmt.Sprint("c", i), Image: im})
 		}
 		state := preScore(t, pl, pod, snap)
-		sp := pl.(framework.BatchScorePlugin)
+		sp := framework.FastPathOf(pl).ScoreNodes
 		got := make([]int64, len(infos))
-		if i, st := sp.ScoreNodes(ctx, state, pod, infos, got); !st.IsSuccess() {
+		if i, st := sp(ctx, state, pod, infos, got); !st.IsSuccess() {
 			t.Fatalf("node %d: %v", i, st)
 		}
 		distinct := map[int64]bool{}
 		for i, ni := range infos {
-			want, st := sp.Score(ctx, state, pod, ni)
+			want, st := pl.(framework.ScorePlugin).Score(ctx, state, pod, ni)
 			if !st.IsSuccess() || got[i] != want {
 				t.Errorf("%s: node %s: ScoreNodes %d, Score %d %v", image, ni.Name(), got[i], want, st)
 			}

@@ -108,11 +108,6 @@ func (pl *NodeResourcesFitPlugin) PreScore(_ context.Context, state *framework.C
 	return nil
 }
 
-// ScoresEagerly is true (framework.EagerScorer): its PreScore computes the
-// pod's requests, and Score reads the node alone, so the scheduler may
-// score a node as soon as it passes Filter.
-func (*NodeResourcesFitPlugin) ScoresEagerly() bool { return true }
-
 var errResourcesNotFound = framework.NewStatus(framework.Error, "resources not found")
 
 // Score scores the node. Without PreScore state it computes the pod's
@@ -136,7 +131,16 @@ func (pl *NodeResourcesFitPlugin) Score(_ context.Context, state *framework.Cycl
 // ScoreExtensions returns nil: scores are already in [0, 100].
 func (*NodeResourcesFitPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
 
-var _ framework.BatchScorePlugin = (*NodeResourcesFitPlugin)(nil)
+var _ framework.FastPathPlugin = (*NodeResourcesFitPlugin)(nil)
+
+// FastPath offers ScoreNodes and ScoresAnyNodes
+// (framework.FastPathPlugin).
+// ScoresAnyNodes holds: its PreScore computes the
+// pod's requests, and Score reads the node alone, so the scheduler may
+// score a node as soon as it passes Filter.
+func (pl *NodeResourcesFitPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
+}
 
 // ScoreNodes is Score for each node, reading the state once.
 func (pl *NodeResourcesFitPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {

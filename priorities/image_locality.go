@@ -3,7 +3,6 @@ package priorities
 import (
 	"context"
 	"errors"
-	"unsafe"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -145,11 +144,6 @@ func (pl *ImageLocalityPlugin) PreScore(_ context.Context, state *framework.Cycl
 	return nil
 }
 
-// ScoresEagerly is true (framework.EagerScorer): its PreScore reads the
-// pod and the snapshot's node count, not the nodes it is given, so the
-// scheduler may score a node as soon as it passes Filter.
-func (*ImageLocalityPlugin) ScoresEagerly() bool { return true }
-
 var errNoSnapshot = errors.New("ImageLocality: the framework handle has no snapshot")
 
 // Score scores the node; the total node count comes from
@@ -175,7 +169,16 @@ func (pl *ImageLocalityPlugin) Score(_ context.Context, state *framework.CycleSt
 // ScoreExtensions returns nil.
 func (*ImageLocalityPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
 
-var _ framework.BatchScorePlugin = (*ImageLocalityPlugin)(nil)
+var _ framework.FastPathPlugin = (*ImageLocalityPlugin)(nil)
+
+// FastPath offers ScoreNodes and ScoresAnyNodes
+// (framework.FastPathPlugin).
+// ScoresAnyNodes holds: its PreScore reads the
+// pod and the snapshot's node count, not the nodes it is given, so the
+// scheduler may score a node as soon as it passes Filter.
+func (pl *ImageLocalityPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
+}
 
 // ScoreNodes is Score for each node, reading the state once.
 func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
@@ -197,16 +200,15 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 	}
 	// A node's score depends on its image map only: nodes that share one
 	// (a snapshot gives identical nodes the same map) score alike.
-	var lastMap unsafe.Pointer
+	var last *cluster.NodeInfo
 	var lastScore int64
 	var spreads spreadMemo
 	for i, ni := range nodes {
-		if m := mapPointer(ni.ImageStates); i > 0 && m == lastMap {
+		if last != nil && ni.SharesImages(last) {
 			scores[i] = lastScore
 			continue
-		} else {
-			lastMap = m
 		}
+		last = ni
 		var sum int64
 		for k := range images {
 			if state, ok := ni.LookupImage(images[k]); ok {
@@ -217,10 +219,4 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 		scores[i] = lastScore
 	}
 	return -1, nil
-}
-
-// mapPointer returns what identifies a map: two map values with the same
-// pointer are the same map.
-func mapPointer(m map[string]*cluster.ImageStateSummary) unsafe.Pointer {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
 }

@@ -80,11 +80,6 @@ func (pl *NodeAffinityPlugin) PreScore(_ context.Context, state *framework.Cycle
 	return nil
 }
 
-// ScoresEagerly is true (framework.EagerScorer): its PreScore reads the
-// pod alone, and Score the node, so the scheduler may score a node as soon
-// as it passes Filter.
-func (*NodeAffinityPlugin) ScoresEagerly() bool { return true }
-
 // Score sums the weights of the added and the pod's preferred terms the
 // node matches. Without PreScore state it compiles the pod's terms
 // itself, as upstream.
@@ -108,7 +103,16 @@ func (pl *NodeAffinityPlugin) Score(_ context.Context, state *framework.CycleSta
 // ScoreExtensions returns the plugin, which normalizes.
 func (pl *NodeAffinityPlugin) ScoreExtensions() framework.ScoreExtensions { return pl }
 
-var _ framework.BatchScorePlugin = (*NodeAffinityPlugin)(nil)
+var _ framework.FastPathPlugin = (*NodeAffinityPlugin)(nil)
+
+// FastPath offers ScoreNodes, NormalizeByMax and ScoresAnyNodes
+// (framework.FastPathPlugin).
+// ScoresAnyNodes holds: its PreScore reads the
+// pod alone, and Score the node, so the scheduler may score a node as soon
+// as it passes Filter.
+func (pl *NodeAffinityPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true, NormalizeByMax: pl.NormalizeByMax}
+}
 
 // ScoreNodes is Score for each node, reading the state (or compiling the
 // pod's terms) once.
@@ -139,8 +143,6 @@ func (pl *NodeAffinityPlugin) ScoreNodes(_ context.Context, state *framework.Cyc
 func (*NodeAffinityPlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
 	return DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
 }
-
-var _ framework.MaxNormalizer = (*NodeAffinityPlugin)(nil)
 
 // NormalizeByMax is NormalizeScore for some of the nodes, given the
 // cycle's highest sum.

@@ -22,7 +22,7 @@ func DefaultNormalizeScore(maxPriority int64, reverse bool, scores framework.Nod
 // scores, given highest, the highest of 0 and every node's raw score: it
 // makes of each score what DefaultNormalizeScore makes of it over all
 // the nodes. Plugins that normalise with DefaultNormalizeScore use it to
-// implement framework.MaxNormalizer.
+// offer framework.FastPath.NormalizeByMax.
 func DefaultNormalizeByMax(maxPriority int64, reverse bool, scores []int64, highest int64) {
 	for i, sc := range scores {
 		scores[i] = normalizeByMax(maxPriority, reverse, sc, highest)

@@ -78,11 +78,6 @@ func (*TaintTolerationPlugin) PreScore(_ context.Context, state *framework.Cycle
 	return nil
 }
 
-// ScoresEagerly is true (framework.EagerScorer): its PreScore reads the
-// pod's tolerations alone, and Score the node's taints, so the scheduler
-// may score a node as soon as it passes Filter.
-func (*TaintTolerationPlugin) ScoresEagerly() bool { return true }
-
 // Score counts the node's intolerable PreferNoSchedule taints. Without
 // PreScore state it is an error, as upstream.
 func (*TaintTolerationPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
@@ -101,7 +96,16 @@ func (*TaintTolerationPlugin) Score(_ context.Context, state *framework.CycleSta
 	return int64(taints.CountIntolerablePreferNoSchedule(node.Spec.Taints, s.tolerations)), nil
 }
 
-var _ framework.BatchScorePlugin = (*TaintTolerationPlugin)(nil)
+var _ framework.FastPathPlugin = (*TaintTolerationPlugin)(nil)
+
+// FastPath offers ScoreNodes, NormalizeByMax and ScoresAnyNodes
+// (framework.FastPathPlugin).
+// ScoresAnyNodes holds: its PreScore reads the
+// pod's tolerations alone, and Score the node's taints, so the scheduler
+// may score a node as soon as it passes Filter.
+func (pl *TaintTolerationPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true, NormalizeByMax: pl.NormalizeByMax}
+}
 
 // ScoreNodes is Score for each node, reading the state once.
 func (*TaintTolerationPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
@@ -133,8 +137,6 @@ func (pl *TaintTolerationPlugin) ScoreExtensions() framework.ScoreExtensions { r
 func (*TaintTolerationPlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
 	return DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
 }
-
-var _ framework.MaxNormalizer = (*TaintTolerationPlugin)(nil)
 
 // NormalizeByMax is NormalizeScore for some of the nodes, given the
 // cycle's highest count.

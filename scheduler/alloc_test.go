@@ -6,12 +6,17 @@ import (
 
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/engine"
 )
 
 // TestDefaultProfileNodeAllocations pins the hot path of a cycle with the
-// default profile and a plain pod: once PreFilter and PreScore have run,
-// filtering and scoring one node, or all of them, allocates nothing.
+// default profile and a plain pod: once PreFilter (and, for the engine's
+// score pass, PreScore) has run, the engine's filtering and scoring of
+// one node, or all of them, allocates nothing.
 func TestDefaultProfileNodeAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts vary under the race detector")
+	}
 	nodes := benchNodes(300)
 	bound := benchPods(600)
 	for i, p := range bound {
@@ -21,7 +26,9 @@ func TestDefaultProfileNodeAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(snap)
+	// VolumeBinding does not join the fast path (see
+	// TestEligibilityPerCycle): the eager run is measured without it.
+	s, err := New(snap, WithProfiles(framework.ProfileConfig{Disabled: []string{"VolumeBinding"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,37 +43,40 @@ func TestDefaultProfileNodeAllocations(t *testing.T) {
 	if st := prof.RunPreScorePlugins(ctx, state, pod, infos); !st.IsSuccess() {
 		t.Fatal(st)
 	}
-	statuses := make([]*framework.Status, len(infos))
-	var buf framework.ScoreBuffer
+	cycle := func(nodes []*cluster.NodeInfo, eager bool) func() {
+		c := &engine.Cycle{Profile: prof, State: state, Pod: pod, Nodes: nodes, NumToFind: len(nodes),
+			Diagnosis: &framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()}, Eager: eager, Select: s.selectTotals}
+		return func() {
+			if out, err := s.engine.Run(ctx, c); err != nil || out.Node == nil {
+				t.Fatal(out, err)
+			}
+		}
+	}
 	for name, f := range map[string]func(){
 		"RunFilterPlugins, one node": func() {
 			if st := prof.RunFilterPlugins(ctx, state, pod, infos[7]); !st.IsSuccess() {
 				t.Fatal(st)
 			}
 		},
-		"RunFilterPluginsOnNodes, one node": func() { prof.RunFilterPluginsOnNodes(ctx, state, pod, infos[7:8], statuses) },
-		"RunFilterPluginsOnNodes, all nodes": func() {
-			prof.RunFilterPluginsOnNodes(ctx, state, pod, infos, statuses)
-		},
-		"RunScorePluginsTotals, one node": func() {
-			if _, st := prof.RunScorePluginsTotals(ctx, state, pod, infos[7:8], &buf); !st.IsSuccess() {
-				t.Fatal(st)
-			}
-		},
-		"RunScorePluginsTotals, all nodes": func() {
-			if _, st := prof.RunScorePluginsTotals(ctx, state, pod, infos, &buf); !st.IsSuccess() {
-				t.Fatal(st)
-			}
-		},
+		"engine, one node": cycle(infos[7:8], false),
 	} {
 		f() // grow the buffers
 		if a := testing.AllocsPerRun(100, f); a != 0 {
 			t.Errorf("%s: %v allocations per run, want 0", name, a)
 		}
 	}
-	for i, st := range statuses {
-		if !st.IsSuccess() {
-			t.Fatalf("node %d rejected: %v", i, st)
+	// Two or more nodes: PreScore allocates, once per cycle; nothing
+	// allocates per node.
+	for name, f := range map[string]func(){
+		"engine, all nodes":         cycle(infos, false),
+		"engine, all nodes, eager":  cycle(infos, true),
+		"engine, all nodes, by max": cycle(infos[:150], false),
+	} {
+		f()
+		two := cycle(infos[:2], false)
+		two()
+		if a, b := testing.AllocsPerRun(100, f), testing.AllocsPerRun(100, two); a > b {
+			t.Errorf("%s: %v allocations per run, %v with two nodes: it allocates per node", name, a, b)
 		}
 	}
 }

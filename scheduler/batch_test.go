@@ -131,9 +131,10 @@ func TestPropInTreeBatchMatchesSingle(t *testing.T) {
 						}
 					}
 					for _, part := range parts {
-						if b, ok := part.(framework.BatchFilterPlugin); ok {
+						if fn := framework.FastPathOf(part).FilterNodes; fn != nil {
+							b := part.(framework.FilterPlugin)
 							got := make([]*framework.Status, len(nodes))
-							b.FilterNodes(ctx, state, pod, nodes, got)
+							fn(ctx, state, pod, nodes, got)
 							for i, ni := range nodes {
 								if want := b.Filter(ctx, state, pod, ni); !got[i].Equal(want) {
 									t.Fatalf("%s %v state %v: node %s: FilterNodes %v %q, Filter %v %q",
@@ -141,9 +142,10 @@ func TestPropInTreeBatchMatchesSingle(t *testing.T) {
 								}
 							}
 						}
-						if b, ok := part.(framework.BatchScorePlugin); ok {
+						if fn := framework.FastPathOf(part).ScoreNodes; fn != nil {
+							b := part.(framework.ScorePlugin)
 							got := make([]int64, len(nodes))
-							fail, st := b.ScoreNodes(ctx, state, pod, nodes, got)
+							fail, st := fn(ctx, state, pod, nodes, got)
 							for i, ni := range nodes {
 								want, wantSt := b.Score(ctx, state, pod, ni)
 								if !wantSt.IsSuccess() {

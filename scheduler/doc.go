@@ -1,38 +1,61 @@
 // Package scheduler places pods on the nodes of a cluster.Snapshot with
-// kube-scheduler's scheduling cycle (v1.37.2's schedulePod): the pod's
-// profile by spec.schedulerName, PreFilter, the nominated node first,
-// Filter over the nodes in parallel chunks from a rotating start index
-// until the sampling target (percentageOfNodesToScore) is met, PreScore,
-// Score with normalisation and weights, and the best node, ties broken
-// as upstream's heap does (or, with TieBreakRandom, by a seeded random
-// source). A pod that fits nowhere gets a *FitError whose message is
-// kube-scheduler's.
+// kube-scheduler's scheduling cycle (v1.37.2's schedulePod).
 //
-// Large cycles are shared with helper goroutines (framework.OfferHelp):
-// filtering (and eager scoring, below) from 256 nodes, a separate score
-// pass from 2,000. The result never depends
-// on it: a parallel pass gives what one goroutine gives, node for node.
-// A filter pass records which nodes passed as bits and builds the
-// per-node statuses of a Diagnosis only when no node fits, since a cycle
-// that finds a node drops them.
+// # Start here
 //
-// When every node is to be scored (percentageOfNodesToScore 100, or
-// fewer than 100 nodes), no pod is nominated, and the profile's scoring
-// plugins allow it (framework.EagerScorer: all the built-in ones do), a
-// cycle without diagnosis scores each chunk of nodes right after
-// filtering it, on the same goroutine: PreScore runs before Filter, into
-// a child of the cycle's state, while helpers already filter. Upstream
-// runs PreScore after Filter and only when two or more nodes fit; the
-// decision is the same (a PreScore error is reported only then, as
-// upstream does). ScheduleWithDiagnosis scores after Filter, as upstream.
-// A cycle's CycleState and NodeToStatus are reused by the next cycle
+// Build a snapshot, then a scheduler over it, then ask it about pods:
+//
+//	snap, _ := cluster.NewSnapshot(nodes, boundPods)
+//	s, _ := scheduler.New(snap)    // kube-scheduler's default profile
+//	defer s.Close()                // stops its helper goroutines
+//	res, err := s.Schedule(ctx, pod) // where would the pod go?
+//	ex, _ := s.Explain(ctx, pod)     // why: every node, every plugin
+//	placements, _ := s.Simulate(ctx, pods) // queue and place many pods
+//
+// Schedule does not change the snapshot; Assume adds a placement, so that
+// the next decision sees it. A pod that fits nowhere gets a *FitError
+// whose message is kube-scheduler's; a gated pod a *GatedError. Explain
+// reports the PreEnqueue and PreFilter verdicts, each node's first failing
+// filter (code, plugin, reasons), each feasible node's per-plugin scores
+// and weights, the nodes tied at the best total and the pick, and changes
+// nothing.
+//
+// # The cycle
+//
+// cycle.go is the cycle written plainly, one node and one plugin at a
+// time, and is the definition of what a cycle decides: the pod's profile
+// by spec.schedulerName, PreEnqueue, PreFilter, the nominated node first,
+// Filter from a rotating start index until the sampling target
+// (percentageOfNodesToScore) is met, PreScore, Score with normalisation,
+// the range check and weights, and the best node, ties broken as
+// upstream's heap does (or, with TieBreakRandom, by a seeded random
+// source). ScheduleWithDiagnosis and Explain run it.
+//
+// Schedule runs the same PreFilter and nominated node, then hands Filter
+// and Score to the engine (package internal/engine): parallel chunks,
+// batch plugin calls, normalisation by the highest score, scoring as
+// nodes pass Filter. The engine decides what the plain cycle decides,
+// node for node and error for error, whatever the parallelism; which of
+// its fast paths apply is decided per cycle from the plugins active in it
+// (framework.FastPathPlugin), and a cycle they do not cover is run the
+// plain way. The tests compare the two; WithEngineCheck runs both in
+// every cycle and fails on any difference.
+//
+// The engine shares large cycles with helper goroutines that belong to
+// the Scheduler: Close stops them (a closed Scheduler still works, on one
+// goroutine). Helpers are used only where they pay: a cycle that filters
+// and scores every node from 256 nodes, one that only filters when it
+// must find 2,000 nodes, a separate score pass from 2,000 nodes; a
+// sampled cycle of a 5,000-node cluster stays on one goroutine. A
+// cycle's CycleState and NodeToStatus are reused by the next cycle
 // unless a FitError takes them.
 //
-// Assume adds a placement to the snapshot. The scheduling queue (Enqueue,
-// RunQueue, Simulate) orders pods with the profile's QueueSort plugin
-// (PrioritySort: priority, then arrival), holds back gated pods
-// (SchedulingGates) and parks unschedulable pods until a cluster change
-// one of their rejecting plugins cares about.
+// # The queue
+//
+// The scheduling queue (Enqueue, RunQueue, Simulate) orders pods with the
+// profile's QueueSort plugin (PrioritySort: priority, then arrival),
+// holds back gated pods (SchedulingGates) and parks unschedulable pods
+// until a cluster change one of their rejecting plugins cares about.
 //
 // A pod that fits nowhere goes to the profile's PostFilter plugins:
 // DefaultPreemption (package preemption) nominates a node and names the

@@ -121,3 +121,46 @@ func ExampleWithPlugin() {
 	//   node-b: PreferSpot 500
 	//   node-c: PreferSpot 0
 }
+
+// Explaining a decision: every node's filter verdict and every feasible
+// node's scores, plugin by plugin.
+func ExampleScheduler_Explain() {
+	cordoned := node("node-a", "8", nil)
+	cordoned.Spec.Unschedulable = true
+	snap, err := cluster.NewSnapshot([]*api.Node{cordoned, node("node-b", "1", nil), node("node-c", "8", nil)}, nil)
+	if err != nil {
+		panic(err)
+	}
+	s, err := scheduler.New(snap)
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+	ex, err := s.Explain(context.Background(), pod("web", "2"))
+	if err != nil {
+		panic(err)
+	}
+	for _, n := range ex.Nodes {
+		if n.Status != nil {
+			fmt.Printf("%s: %s by %s: %s\n", n.Name, n.Status.Code(), n.Status.Plugin(), n.Status.Message())
+			continue
+		}
+		fmt.Printf("%s: fits, total %d\n", n.Name, n.Total)
+		for _, sc := range n.Scores {
+			fmt.Printf("  %s: %d x %d\n", sc.Plugin, sc.Normalized, sc.Weight)
+		}
+	}
+	fmt.Println("skipped at PreScore:", ex.SkippedScores)
+	fmt.Println("pick:", ex.Node, "scored for the report only:", ex.ScoredForReport)
+	// Output:
+	// node-a: UnschedulableAndUnresolvable by NodeUnschedulable: node(s) were unschedulable
+	// node-b: UnschedulableAndUnresolvable by NodeResourcesFit: Insufficient cpu
+	// node-c: fits, total 454
+	//   TaintToleration: 100 x 3
+	//   NodeResourcesFit: 86 x 1
+	//   VolumeBinding: 0 x 1
+	//   NodeResourcesBalancedAllocation: 68 x 1
+	//   ImageLocality: 0 x 1
+	// skipped at PreScore: [InterPodAffinity NodeAffinity PodTopologySpread]
+	// pick: node-c scored for the report only: true
+}

@@ -7,13 +7,15 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 )
 
-// Names of the queue-side plugins this package implements.
+// Names of the queue-side plugins this package implements (plugin names
+// are spelled once, in package framework/config).
 const (
-	PrioritySortName    = "PrioritySort"
-	SchedulingGatesName = "SchedulingGates"
-	DefaultBinderName   = "DefaultBinder"
+	PrioritySortName    = config.PrioritySortName
+	SchedulingGatesName = config.SchedulingGatesName
+	DefaultBinderName   = config.DefaultBinderName
 )
 
 // PrioritySort is kube-scheduler's QueueSort plugin: higher priority
@@ -77,21 +79,21 @@ func DefaultRegistry() framework.Registry {
 // (EventsToRegister), coarsened to framework.ClusterEvent; used for those
 // plugins when they do not implement framework.EnqueueExtensions.
 var defaultEvents = map[string]framework.ClusterEvent{
-	"NodeName":             framework.NodeAdd,
-	"NodeUnschedulable":    framework.NodeAdd | framework.NodeUpdate,
-	"TaintToleration":      framework.NodeAdd | framework.NodeUpdate,
-	"NodeAffinity":         framework.NodeAdd | framework.NodeUpdate,
-	"NodePorts":            framework.NodeAdd | framework.AssignedPodDelete,
-	"NodeResourcesFit":     framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodDelete | framework.AssignedPodUpdate,
-	"InterPodAffinity":     framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodAdd | framework.AssignedPodUpdate | framework.AssignedPodDelete,
-	"PodTopologySpread":    framework.NodeAdd | framework.NodeUpdate | framework.NodeDelete | framework.AssignedPodAdd | framework.AssignedPodUpdate | framework.AssignedPodDelete,
-	"VolumeRestrictions":   framework.NodeAdd | framework.AssignedPodDelete,
-	"NodeVolumeLimits":     framework.AssignedPodDelete,
-	"VolumeBinding":        framework.NodeAdd | framework.NodeUpdate,
-	"VolumeZone":           framework.NodeAdd | framework.NodeUpdate,
-	"DynamicResources":     framework.NodeAdd | framework.NodeUpdate,
-	"NodeDeclaredFeatures": framework.NodeAdd | framework.NodeUpdate,
-	"SchedulingGates":      0,
+	config.NodeNameName:           framework.NodeAdd,
+	config.NodeUnschedulableName:  framework.NodeAdd | framework.NodeUpdate,
+	config.TaintTolerationName:    framework.NodeAdd | framework.NodeUpdate,
+	config.NodeAffinityName:       framework.NodeAdd | framework.NodeUpdate,
+	config.NodePortsName:          framework.NodeAdd | framework.AssignedPodDelete,
+	config.NodeResourcesFitName:   framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodDelete | framework.AssignedPodUpdate,
+	config.InterPodAffinityName:   framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodAdd | framework.AssignedPodUpdate | framework.AssignedPodDelete,
+	config.PodTopologySpreadName:  framework.NodeAdd | framework.NodeUpdate | framework.NodeDelete | framework.AssignedPodAdd | framework.AssignedPodUpdate | framework.AssignedPodDelete,
+	config.VolumeRestrictionsName: framework.NodeAdd | framework.AssignedPodDelete,
+	config.NodeVolumeLimitsName:   framework.AssignedPodDelete,
+	config.VolumeBindingName:      framework.NodeAdd | framework.NodeUpdate,
+	config.VolumeZoneName:         framework.NodeAdd | framework.NodeUpdate,
+	config.DynamicResourcesName:   framework.NodeAdd | framework.NodeUpdate,
+	"NodeDeclaredFeatures":        framework.NodeAdd | framework.NodeUpdate,
+	config.SchedulingGatesName:    0,
 }
 
 // eventsOf returns the events that may make a pod rejected by plugin

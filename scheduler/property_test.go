@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/engine"
 )
 
 // tableFilter passes, rejects or fails nodes by name.
@@ -58,8 +59,9 @@ func (tableScore) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *
 	return nil
 }
 
-// maxTableScore is tableScore whose normalisation is also a
-// MaxNormalizer, so that cycles take the by-max and pipelined paths.
+// maxTableScore is tableScore whose normalisation is also offered by
+// max (framework.FastPath.NormalizeByMax), so that cycles take the by-max
+// path.
 type maxTableScore struct{ tableScore }
 
 func (s maxTableScore) ScoreExtensions() framework.ScoreExtensions { return s }
@@ -71,27 +73,80 @@ func (maxTableScore) NormalizeByMax(scores []int64, highest int64) {
 		scores[i] = scores[i] * framework.MaxNodeScore / highest
 	}
 }
+func (s maxTableScore) FastPath() framework.FastPath {
+	return framework.FastPath{NormalizeByMax: s.NormalizeByMax}
+}
 
-// eagerMaxTableScore is maxTableScore that allows eager scoring, so that
-// cycles score nodes as they pass Filter.
+// eagerMaxTableScore is maxTableScore that also promises ScoresAnyNodes,
+// so that cycles score nodes as they pass Filter.
 type eagerMaxTableScore struct{ maxTableScore }
 
-func (eagerMaxTableScore) ScoresEagerly() bool { return true }
+func (s eagerMaxTableScore) FastPath() framework.FastPath {
+	return framework.FastPath{NormalizeByMax: s.NormalizeByMax, ScoresAnyNodes: true}
+}
 
-// eagerTableScore is tableScore that allows eager scoring; it is no
-// MaxNormalizer, so cycles score after Filter, with PreScore run before.
+// eagerTableScore is tableScore that promises ScoresAnyNodes but does not
+// normalise by max, so cycles score after Filter.
 type eagerTableScore struct{ tableScore }
 
-func (eagerTableScore) ScoresEagerly() bool { return true }
+func (eagerTableScore) FastPath() framework.FastPath { return framework.FastPath{ScoresAnyNodes: true} }
 
 // tablePreScore is an eager PreScore plugin that succeeds or fails.
 type tablePreScore struct{ fail bool }
 
-func (tablePreScore) Name() string        { return "P" }
-func (tablePreScore) ScoresEagerly() bool { return true }
+func (tablePreScore) Name() string                 { return "P" }
+func (tablePreScore) FastPath() framework.FastPath { return framework.FastPath{ScoresAnyNodes: true} }
 func (p tablePreScore) PreScore(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo) *framework.Status {
 	if p.fail {
 		return framework.AsStatus(errors.New("prescore failed"))
+	}
+	return nil
+}
+
+// rangeScore is a plugin written against the plain interfaces only, as
+// InterPodAffinity is: its PreScore reads the feasible nodes and skips
+// when told to, and NormalizeScore rescales by the lowest and highest
+// scores. A cycle in which it skips keeps the fast paths; one in which it
+// does not is scored the plain way.
+type rangeScore struct {
+	skip   bool
+	scores map[string]int64
+}
+
+type rangeState struct{ nodes int }
+
+func (r *rangeState) Clone() framework.StateData { c := *r; return &c }
+
+func (rangeScore) Name() string { return "R" }
+func (r rangeScore) PreScore(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {
+	if r.skip {
+		return framework.NewStatus(framework.Skip)
+	}
+	state.Write("PreScoreR", &rangeState{nodes: len(nodes)})
+	return nil
+}
+func (r rangeScore) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) (int64, *framework.Status) {
+	v, ok := state.Read("PreScoreR")
+	if !ok {
+		return 0, framework.AsStatus(errors.New("no PreScore state"))
+	}
+	return r.scores[ni.Node().Name] * int64(v.(*rangeState).nodes%3+1), nil
+}
+func (r rangeScore) ScoreExtensions() framework.ScoreExtensions { return r }
+func (rangeScore) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, l framework.NodeScoreList) *framework.Status {
+	if len(l) == 0 {
+		return nil
+	}
+	lo, hi := l[0].Score, l[0].Score
+	for _, n := range l {
+		lo, hi = min(lo, n.Score), max(hi, n.Score)
+	}
+	for i := range l {
+		if hi == lo {
+			l[i].Score = framework.MaxNodeScore
+		} else {
+			l[i].Score = (l[i].Score - lo) * framework.MaxNodeScore / (hi - lo)
+		}
 	}
 	return nil
 }
@@ -177,17 +232,31 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 		if eager {
 			plugins = append(plugins, w(tablePreScore{fail: preScoreFails}))
 		}
+		if rapid.Bool().Draw(rt, "withPlainPlugin") {
+			var pl framework.Plugin = rangeScore{skip: rapid.Bool().Draw(rt, "plainSkips"), scores: scores}
+			if rapid.Bool().Draw(rt, "plainEarly") {
+				pl = earlyRangeScore{pl.(rangeScore)}
+			}
+			plugins = append(plugins, weighted{pl, 3})
+		}
 		cycles := rapid.IntRange(1, 4).Draw(rt, "cycles")
-		minParallel := rapid.SampledFrom([]int{0, 1, 100, minParallelNodes}).Draw(rt, "minParallel")
-		run := func(par int, plain bool) []cycleOutcome {
-			s := testScheduler(rt, makeNodes(names...), nil, plugins, WithParallelism(par), WithSeed(seed), WithTieBreak(TieBreakRandom), WithPercentageOfNodesToScore(percentage))
-			s.minParallelNodes = minParallel // share filtering with helpers early, as in large clusters
+		minParallel := rapid.SampledFrom([]int{0, 1, 100, engine.DefaultMinParallelNodes}).Draw(rt, "minParallel")
+		tieBreak := rapid.SampledFrom([]TieBreak{TieBreakUpstream, TieBreakRandom}).Draw(rt, "tieBreak")
+		// run schedules the cycles with the plain cycle (ScheduleWithDiagnosis)
+		// or with the engine (Schedule), checked at each cycle when check
+		// is set.
+		run := func(par int, plain, check bool) []cycleOutcome {
+			s := testScheduler(rt, makeNodes(names...), nil, plugins, WithParallelism(par), WithSeed(seed), WithTieBreak(tieBreak), WithPercentageOfNodesToScore(percentage), WithEngineCheck(check))
+			defer s.Close()
+			// Share filtering with helpers early, as in large clusters.
+			s.engine.MinParallelNodes, s.engine.MinParallelFilter = minParallel, minParallel
+			s.engine.SetMinParallelPieces(minParallel)
 			var out []cycleOutcome
 			for c := range cycles {
 				start := s.nextStartNodeIndex
-				schedule := s.ScheduleWithDiagnosis
+				schedule := s.Schedule
 				if plain {
-					schedule = s.Schedule
+					schedule = s.ScheduleWithDiagnosis
 				}
 				res, err := schedule(context.Background(), makePod(fmt.Sprint("p", c)))
 				o := cycleOutcome{node: res.Node, evaluated: res.EvaluatedNodes, feasible: res.FeasibleNodes, next: s.nextStartNodeIndex}
@@ -230,10 +299,15 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 					if codes[res.Node] != framework.Success {
 						rt.Fatalf("chose an infeasible node %s", res.Node)
 					}
-					if len(feas) > 1 && !plain {
+					if len(feas) > 1 && plain {
 						best := res.Scores[framework.BestNode(res.Scores)]
-						if best.Name != res.Node {
+						if tieBreak == TieBreakRandom && best.Name != res.Node {
 							rt.Fatalf("chose %s, best is %s", res.Node, best.Name)
+						}
+						for _, sc := range res.Scores {
+							if sc.Name == res.Node && sc.TotalScore != best.TotalScore {
+								rt.Fatalf("chose %s with total %d, best is %d", res.Node, sc.TotalScore, best.TotalScore)
+							}
 						}
 						var got []string
 						for _, sc := range res.Scores {
@@ -258,16 +332,16 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 			}
 			return out
 		}
-		one := run(1, false)
-		for _, par := range []int{2, 5, 16} {
-			if got := run(par, false); !reflect.DeepEqual(got, one) {
-				rt.Fatalf("parallelism %d:\n%+v\nparallelism 1:\n%+v", par, got, one)
+		// The plain cycle is the reference; the engine must match it at
+		// every parallelism, and WithEngineCheck finds no difference.
+		plain := run(1, true, false)
+		for _, par := range []int{1, 2, 5, 16} {
+			if got := run(par, false, false); !reflect.DeepEqual(got, plain) {
+				rt.Fatalf("engine at parallelism %d:\n%+v\nplain cycle:\n%+v", par, got, plain)
 			}
 		}
-		for _, par := range []int{1, 2, 3} {
-			if got := run(par, true); !reflect.DeepEqual(got, one) {
-				rt.Fatalf("parallelism %d without diagnosis:\n%+v\nwith:\n%+v", par, got, one)
-			}
+		if got := run(2, false, true); !reflect.DeepEqual(got, plain) {
+			rt.Fatalf("checked engine:\n%+v\nplain cycle:\n%+v", got, plain)
 		}
 	})
 }

@@ -38,6 +38,7 @@ var rank = map[string]int{
 	"cmd":                  100,
 	"examples":             100,
 	"internal":             100,
+	"internal/engine":      85, // the scheduler's fast cycles: framework and below
 	"quantity/quantitygen": 15,
 	"resource/resourcegen": 35,
 	"affinity/affinitygen": 45,

@@ -135,7 +135,7 @@ func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, e
 	for _, p := range plugins {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
 	}
-	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap}, framework.WithParallelism(1))
+	return framework.NewProfile(cfg, scheduler.DefaultRegistry(), handle{snap})
 }
 
 // EvalPlugins is schedkit's answer for a plugins input.
@@ -259,18 +259,22 @@ func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 		a.Err = err.Error()
 		return a
 	}
+	defer s.Close()
+	// The answer is the plain cycle's (ScheduleWithDiagnosis runs it).
 	res, err := s.ScheduleWithDiagnosis(context.Background(), in.Pod)
-	// Schedule without diagnosis takes other paths (nodes scored as they
-	// pass Filter, helpers at parallelism 2): it must decide the same.
+	// Schedule runs the engine (nodes scored as they pass Filter, helpers
+	// at parallelism 2): it must decide the same, and WithEngineCheck
+	// compares its whole outcome with the plain cycle's.
 	for _, par := range []int{1, 2} {
-		plain, perr := scheduler.New(snap, scheduler.WithProfiles(cfg), scheduler.WithParallelism(par), scheduler.WithPercentageOfNodesToScore(100))
+		fast, perr := scheduler.New(snap, scheduler.WithProfiles(cfg), scheduler.WithParallelism(par), scheduler.WithPercentageOfNodesToScore(100), scheduler.WithEngineCheck(true))
 		if perr != nil {
 			a.Err = perr.Error()
 			return a
 		}
-		pres, perr := plain.Schedule(context.Background(), in.Pod)
+		pres, perr := fast.Schedule(context.Background(), in.Pod)
+		fast.Close()
 		if fmt.Sprint(perr) != fmt.Sprint(err) || pres.Node != res.Node {
-			a.Err = fmt.Sprintf("Schedule at parallelism %d chose %q (error %v), ScheduleWithDiagnosis %q (error %v)", par, pres.Node, perr, res.Node, err)
+			a.Err = fmt.Sprintf("the engine at parallelism %d chose %q (error %v), the plain cycle %q (error %v)", par, pres.Node, perr, res.Node, err)
 			return a
 		}
 	}

@@ -1,7 +1,8 @@
-package framework_test
+package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -13,6 +14,19 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
+var errInjected = errors.New("injected status")
+
+type queueSort struct{}
+
+func (queueSort) Name() string                            { return "QueueSort" }
+func (queueSort) Less(a, b *framework.QueuedPodInfo) bool { return a.Priority() > b.Priority() }
+
+func factoryOf(p framework.Plugin) framework.PluginFactory {
+	return func(any, framework.Handle) (framework.Plugin, error) { return p, nil }
+}
+
+func makeNode(name string) *api.Node { return &api.Node{ObjectMeta: api.ObjectMeta{Name: name}} }
+
 // tablePlugin filters and scores nodes by table: its results for node i
 // (named n<i>) are filter[i] and score[i], failing with scoreErr[i]. It
 // normalises (adding normAdd to every score) when norm is set.
@@ -23,8 +37,8 @@ type tablePlugin struct {
 	scoreErr []*framework.Status
 	norm     bool
 	normAdd  int64
-	// byMax makes the normaliser DefaultNormalizeScore's, as a
-	// MaxNormalizer (reversed when reverse is set).
+	// byMax makes the normaliser DefaultNormalizeScore's, also offered
+	// by max (FastPath.NormalizeByMax; reversed when reverse is set).
 	byMax, reverse bool
 }
 
@@ -35,6 +49,12 @@ func nodeIndex(ni *cluster.NodeInfo) int {
 }
 
 func (p *tablePlugin) Name() string { return p.name }
+func (p *tablePlugin) FastPath() framework.FastPath {
+	if p.norm && p.byMax {
+		return framework.FastPath{NormalizeByMax: maxNormExt{p}.NormalizeByMax}
+	}
+	return framework.FastPath{}
+}
 func (p *tablePlugin) Filter(_ context.Context, _ *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) *framework.Status {
 	return p.filter[nodeIndex(ni)]
 }
@@ -94,9 +114,15 @@ func (p *tablePlugin) NormalizeScore(_ context.Context, _ *framework.CycleState,
 	return nil
 }
 
-// batchTablePlugin is tablePlugin with the batch extension points,
+// batchTablePlugin is tablePlugin with FilterNodes and ScoreNodes,
 // computed from the per-node results.
 type batchTablePlugin struct{ *tablePlugin }
+
+func (p batchTablePlugin) FastPath() framework.FastPath {
+	f := p.tablePlugin.FastPath()
+	f.FilterNodes, f.ScoreNodes = p.FilterNodes, p.ScoreNodes
+	return f
+}
 
 func (p batchTablePlugin) FilterNodes(ctx context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	for i, ni := range nodes {
@@ -115,12 +141,13 @@ func (p batchTablePlugin) ScoreNodes(ctx context.Context, state *framework.Cycle
 	return -1, nil
 }
 
-// TestPropBatchMatchesNodeByNode: with plugins that implement the batch
-// extension points, filtering many nodes at once gives each node the
-// status RunFilterPlugins gives it, and scoring gives the same scores,
-// totals and first error as plugins without them.
+// TestPropBatchMatchesNodeByNode: the engine's block filter (with
+// FilterNodes where offered) gives each node the status the plain
+// framework.Profile.RunFilterPlugins gives it, and its by-max scoring
+// (with ScoreNodes where offered, chunks scored in any order, whole or in
+// part) gives the totals, best node, ties and first error of the plain
+// framework.Profile.RunScorePlugins.
 func TestPropBatchMatchesNodeByNode(t *testing.T) {
-	defer framework.SetMinParallelPieces(1)()
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 300).Draw(t, "nodes")
 		nodes := make([]*cluster.NodeInfo, n)
@@ -186,7 +213,7 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 				r[p.Name()] = factoryOf(p)
 				cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name(), Weight: weights[p.Name()]})
 			}
-			p, err := framework.NewProfile(cfg, r, nil, framework.WithParallelism(rapid.IntRange(1, 3).Draw(t, "parallelism")))
+			p, err := framework.NewProfile(cfg, r, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,22 +226,16 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 		state.SkipScorePlugins = skipScore
 		pod := &api.Pod{}
 
-		statuses := make([]*framework.Status, n)
-		got.RunFilterPluginsOnNodes(ctx, state, pod, nodes, statuses)
-		for i, ni := range nodes {
-			want := ref.RunFilterPlugins(ctx, state, pod, ni)
-			if !statuses[i].Equal(want) || statuses[i].Plugin() != want.Plugin() {
-				t.Fatalf("node %d: batch status %v %q (plugin %q), node by node %v %q (plugin %q)",
-					i, statuses[i].Code(), statuses[i].Message(), statuses[i].Plugin(), want.Code(), want.Message(), want.Plugin())
-			}
-		}
-
+		e := New(rapid.IntRange(1, 3).Draw(t, "parallelism"))
+		defer e.Close()
+		e.SetMinParallelPieces(1)
+		pi := e.info(got)
 		// The bits variant: bits from a random offset, statuses only for
 		// nodes that do not pass.
 		off := rapid.IntRange(0, 70).Draw(t, "bitOffset")
 		passed := make([]uint64, (off+n+63)/64+1)
 		bst := make([]*framework.Status, n)
-		npassed := got.RunFilterPluginsOnNodesBits(ctx, state, pod, nodes, bst, passed, off)
+		npassed := pi.filterOnNodes(ctx, state, pod, nodes, bst, passed, off, pi.skipMask(state))
 		count := 0
 		for i, ni := range nodes {
 			want := ref.RunFilterPlugins(ctx, state, pod, ni)
@@ -249,100 +270,108 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 		if !reflect.DeepEqual(gotScores, wantScores) {
 			t.Fatalf("scores differ:\n got %+v\nwant %+v", gotScores, wantScores)
 		}
-		buf := &framework.ScoreBuffer{TotalsOnly: true}
+		var buf scoreBuffer
+		if !pi.activeByMax(state, &buf) || len(buf.active) == 0 {
+			return // the engine scores such cycles the plain way
+		}
 		for range 2 { // the second run reuses the buffer
-			totals, st := got.RunScorePluginsTotals(ctx, state, pod, nodes, buf)
+			if !pi.activeByMax(state, &buf) {
+				t.Fatal("activeByMax changed its mind")
+			}
+			totals, best, ties, st := e.scoreByMax(ctx, pi, state, pod, nodes, &buf)
 			if st.Code() != wantSt.Code() || st.Message() != wantSt.Message() {
 				t.Fatalf("totals status %v %q, want %v %q", st.Code(), st.Message(), wantSt.Code(), wantSt.Message())
 			}
+			wantBest, wantTies := 0, 0
 			for i := range totals {
 				if totals[i] != wantScores[i].TotalScore {
 					t.Fatalf("node %d: total %d, want %d", i, totals[i], wantScores[i].TotalScore)
 				}
+				switch {
+				case totals[i] > totals[wantBest]:
+					wantBest, wantTies = i, 1
+				case totals[i] == totals[wantBest]:
+					wantTies++
+				}
 			}
-			// A ScoreRun, its chunks taken in any order, gives the same.
-			if run := got.NewScoreRun(ctx, state, pod, nodes, &framework.ScoreBuffer{}, rapid.IntRange(1, 64).Draw(t, "chunk")); run != nil {
-				order := rapid.Permutation(seq(run.Chunks())).Draw(t, "order")
+			if st.IsSuccess() && n > 0 && (best != wantBest || ties != wantTies) {
+				t.Fatalf("best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
+			}
+			if n == 0 {
+				continue
+			}
+			// A scoreRun, its chunks taken in any order, gives the same.
+			var b2 scoreBuffer
+			pi.activeByMax(state, &b2)
+			run := pi.newScoreRun(ctx, state, pod, nodes, &b2, rapid.IntRange(1, 64).Draw(t, "chunk"))
+			order := rapid.Permutation(seq(run.chunks)).Draw(t, "order")
+			for _, c := range order {
+				lo := c * run.chunk
+				run.job.score(lo, min(lo+run.chunk, run.n))
+			}
+			if run.normalize() {
 				for _, c := range order {
-					run.Score(c)
-				}
-				if run.Normalize() {
-					for _, c := range order {
-						run.Sum(c)
-					}
-				}
-				_, _, rst := run.Finish()
-				if rst.Code() != wantSt.Code() || rst.Message() != wantSt.Message() {
-					t.Fatalf("ScoreRun status %v %q, want %v %q", rst.Code(), rst.Message(), wantSt.Code(), wantSt.Message())
-				}
-				var rt []int64
-				if rst.IsSuccess() {
-					rt = run.Totals()
-				}
-				for i := range rt {
-					if rt[i] != wantScores[i].TotalScore {
-						t.Fatalf("ScoreRun node %d: total %d, want %d", i, rt[i], wantScores[i].TotalScore)
-					}
+					run.sum(c)
 				}
 			}
-			// A ScoreRun whose chunks are scored only in part (ScoreFirst),
+			_, _, rst := run.finish()
+			if rst.Code() != wantSt.Code() || rst.Message() != wantSt.Message() {
+				t.Fatalf("scoreRun status %v %q, want %v %q", rst.Code(), rst.Message(), wantSt.Code(), wantSt.Message())
+			}
+			var rt []int64
+			if rst.IsSuccess() {
+				rt = run.totals()
+			}
+			for i := range rt {
+				if rt[i] != wantScores[i].TotalScore {
+					t.Fatalf("scoreRun node %d: total %d, want %d", i, rt[i], wantScores[i].TotalScore)
+				}
+			}
+			// A scoreRun whose chunks are scored only in part (scoreFirst),
 			// in any order, gives what scoring just those nodes gives.
 			chunk := rapid.IntRange(1, 16).Draw(t, "partChunk")
-			if run := got.NewScoreRun(ctx, state, pod, nodes, &framework.ScoreBuffer{}, chunk); run != nil {
-				var subset []*cluster.NodeInfo
-				ks := make([]int, run.Chunks())
-				for c := range ks {
-					ks[c] = rapid.IntRange(0, min(chunk, n-c*chunk)).Draw(t, "k")
-					subset = append(subset, nodes[c*chunk:c*chunk+ks[c]]...)
-				}
-				order := rapid.Permutation(seq(run.Chunks())).Draw(t, "partOrder")
+			var b3 scoreBuffer
+			pi.activeByMax(state, &b3)
+			run = pi.newScoreRun(ctx, state, pod, nodes, &b3, chunk)
+			var subset []*cluster.NodeInfo
+			ks := make([]int, run.chunks)
+			for c := range ks {
+				ks[c] = rapid.IntRange(0, min(chunk, n-c*chunk)).Draw(t, "k")
+				subset = append(subset, nodes[c*chunk:c*chunk+ks[c]]...)
+			}
+			order = rapid.Permutation(seq(run.chunks)).Draw(t, "partOrder")
+			for _, c := range order {
+				run.scoreFirst(c, ks[c])
+			}
+			if run.normalize() {
 				for _, c := range order {
-					run.ScoreFirst(c, ks[c])
-				}
-				if run.Normalize() {
-					for _, c := range order {
-						run.Sum(c)
-					}
-				}
-				best, ties, rst := run.Finish()
-				want, wst := ref.RunScorePlugins(ctx, state, pod, subset)
-				if rst.Code() != wst.Code() || rst.Message() != wst.Message() {
-					t.Fatalf("ScoreFirst status %v %q, want %v %q", rst.Code(), rst.Message(), wst.Code(), wst.Message())
-				}
-				if rst.IsSuccess() {
-					rt := run.Totals()
-					if len(rt) != len(want) {
-						t.Fatalf("ScoreFirst: %d totals, want %d", len(rt), len(want))
-					}
-					wantBest, wantTies := -1, 0
-					for i := range want {
-						if rt[i] != want[i].TotalScore {
-							t.Fatalf("ScoreFirst node %d: total %d, want %d", i, rt[i], want[i].TotalScore)
-						}
-						switch {
-						case wantBest < 0 || want[i].TotalScore > want[wantBest].TotalScore:
-							wantBest, wantTies = i, 1
-						case want[i].TotalScore == want[wantBest].TotalScore:
-							wantTies++
-						}
-					}
-					if best != wantBest || ties != wantTies {
-						t.Fatalf("ScoreFirst best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
-					}
+					run.sum(c)
 				}
 			}
-			if best, ties := buf.Best(); ties != 0 {
-				wantBest, wantTies := 0, 0
-				for i := range totals {
+			best, ties, rst = run.finish()
+			want, wst := ref.RunScorePlugins(ctx, state, pod, subset)
+			if rst.Code() != wst.Code() || rst.Message() != wst.Message() {
+				t.Fatalf("scoreFirst status %v %q, want %v %q", rst.Code(), rst.Message(), wst.Code(), wst.Message())
+			}
+			if rst.IsSuccess() {
+				rt := run.totals()
+				if len(rt) != len(want) {
+					t.Fatalf("scoreFirst: %d totals, want %d", len(rt), len(want))
+				}
+				wantBest, wantTies := -1, 0
+				for i := range want {
+					if rt[i] != want[i].TotalScore {
+						t.Fatalf("scoreFirst node %d: total %d, want %d", i, rt[i], want[i].TotalScore)
+					}
 					switch {
-					case totals[i] > totals[wantBest]:
+					case wantBest < 0 || want[i].TotalScore > want[wantBest].TotalScore:
 						wantBest, wantTies = i, 1
-					case totals[i] == totals[wantBest]:
+					case want[i].TotalScore == want[wantBest].TotalScore:
 						wantTies++
 					}
 				}
 				if best != wantBest || ties != wantTies {
-					t.Fatalf("Best() = %d, %d; want %d, %d", best, ties, wantBest, wantTies)
+					t.Fatalf("scoreFirst best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
 				}
 			}
 		}

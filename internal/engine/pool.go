@@ -1,4 +1,4 @@
-package framework
+package engine
 
 import (
 	"runtime"
@@ -7,19 +7,19 @@ import (
 	"time"
 )
 
-// Helper is a job that several goroutines can share: Help does parts of
+// task is a job that several goroutines can share: Help does parts of
 // it until none is left, and must be safe to call from several goroutines
 // at once.
-type Helper interface {
+type task interface {
 	Help()
 }
 
-// HelpGroup tracks the helpers offered one job by OfferHelp. Its zero
+// helpGroup tracks the helpers offered one job by pool.offer. Its zero
 // value is ready to use; after Wait returns it can be used for the next
 // job. Only the goroutine that offers the job touches it: helpers report
 // on their own memory, so a job's memory can be reused as soon as Wait
 // returns.
-type HelpGroup struct {
+type helpGroup struct {
 	// offered[:n] are the helpers the job was offered to since the
 	// last Wait, and tickets[:n] the claim number of each offer (arrays,
 	// so that offering allocates nothing).
@@ -28,37 +28,58 @@ type HelpGroup struct {
 	n       int
 }
 
-// The pool of helper goroutines. A helper that has finished a job polls
-// for the next one for helperSpin before it parks: on a virtual machine,
-// waking a parked goroutine on an idle CPU can take a few hundred
-// microseconds (longer than a whole cycle over a few thousand nodes),
-// while a polling helper starts within a microsecond. A job is offered to
-// polling helpers first, then parked ones, then new ones while the pool
-// is below maxHelpers; an offer that no helper has started by the time
-// the caller is done is withdrawn, so a caller never waits for a helper
-// to wake up only to find nothing left.
+// pool is an Engine's helper goroutines. A helper that has finished a
+// job polls for the next one for spin before it parks: on a virtual
+// machine, waking a parked goroutine on an idle CPU can take a few
+// hundred microseconds (longer than a whole cycle over a few thousand
+// nodes), while a polling helper starts within a microsecond. A job is
+// offered to polling helpers first, then parked ones, then new ones while
+// the pool is below its bound; an offer that no helper has started by the
+// time the caller is done is withdrawn, so a caller never waits for a
+// helper to wake up only to find nothing left.
 //
-// This is the module's one piece of package-level mutable state, kept on
-// purpose: it is a process-wide set of goroutines, like the Go runtime's
-// own, shared by every scheduler so that none leaks goroutines. It holds
-// no scheduling state (an idle helper keeps no job), and no result
-// depends on which goroutine, or how many, helped.
-var pool struct {
+// The pool belongs to one Engine (so to one Scheduler): close stops
+// every helper and waits for it to exit. It holds no scheduling state
+// (an idle helper keeps no job), and no result depends on which
+// goroutine, or how many, helped.
+type pool struct {
 	mu      sync.Mutex // held to add a helper
 	helpers [maxHelpers]atomic.Pointer[helper]
 	n       atomic.Int32
+	max     int32
+	spin    time.Duration
+	closed  atomic.Bool
+	quit    chan struct{}
+	exited  sync.WaitGroup
+}
+
+func newPool(maxHelpers int, spin time.Duration) *pool {
+	return &pool{max: int32(maxHelpers), spin: spin, quit: make(chan struct{})}
+}
+
+// close stops the helpers and waits until every one has exited. No job
+// may be running; offers made after close find no helper.
+func (pl *pool) close() {
+	pl.mu.Lock()
+	if pl.closed.Swap(true) {
+		pl.mu.Unlock()
+		return
+	}
+	close(pl.quit)
+	pl.mu.Unlock()
+	pl.exited.Wait()
 }
 
 const (
-	// maxHelpers bounds the pool.
+	// maxHelpers bounds a pool.
 	maxHelpers = 64
-	// helperSpin is how long an idle helper polls for a job before it
+	// defaultSpin is how long an idle helper polls for a job before it
 	// parks: it costs at most that much CPU time per job, and keeps
 	// back-to-back cycles from paying a wake-up each.
-	helperSpin = 100 * time.Microsecond
+	defaultSpin = 50 * time.Microsecond
 )
 
-// Helper states. A helper moves polling → claimed → offered by an
+// task states. A helper moves polling → claimed → offered by an
 // offerer; offered → running by itself, or offered → polling when the
 // offer is withdrawn; running → polling when done; polling → parked when
 // it has polled long enough, and parked → claimed by an offerer, who then
@@ -78,8 +99,9 @@ type helper struct {
 	// task is written by the offerer between claiming the helper and
 	// marking it offered, and read by the helper once it has moved
 	// itself to running.
-	task Helper
+	task task
 	wake chan struct{}
+	pool *pool
 
 	// finished is the claim number of the last task the helper
 	// finished. A caller that has to block for one sets waitFor under
@@ -90,15 +112,15 @@ type helper struct {
 	done     chan struct{}
 }
 
-// OfferHelp offers h to up to n helpers and returns at once; the caller
+// offer offers h to up to n helpers and returns at once; the caller
 // is expected to call h.Help itself too, then g.Wait. A helper that
 // takes the offer calls h.Help once.
-func OfferHelp(h Helper, n int, g *HelpGroup) {
+func (pl *pool) offer(h task, n int, g *helpGroup) {
 	for range n {
 		if g.n == len(g.offered) {
 			return
 		}
-		hp, parked := claimHelper()
+		hp, parked := pl.claim()
 		if hp == nil {
 			return
 		}
@@ -113,30 +135,34 @@ func OfferHelp(h Helper, n int, g *HelpGroup) {
 	}
 }
 
-// claimHelper claims a polling helper, else a parked one, else a new one;
-// nil when the pool is full and busy.
-func claimHelper() (hp *helper, parked bool) {
-	n := pool.n.Load()
+// claim claims a polling helper, else a parked one, else a new one;
+// nil when the pool is full and busy, or closed.
+func (pl *pool) claim() (hp *helper, parked bool) {
+	if pl.closed.Load() {
+		return nil, false
+	}
+	n := pl.n.Load()
 	for i := range n {
-		if hp := pool.helpers[i].Load(); hp != nil && hp.claim(helperPolling) {
+		if hp := pl.helpers[i].Load(); hp != nil && hp.claim(helperPolling) {
 			return hp, false
 		}
 	}
 	for i := range n {
-		if hp := pool.helpers[i].Load(); hp != nil && hp.claim(helperParked) {
+		if hp := pl.helpers[i].Load(); hp != nil && hp.claim(helperParked) {
 			return hp, true
 		}
 	}
-	pool.mu.Lock()
-	defer pool.mu.Unlock()
-	i := pool.n.Load()
-	if i == maxHelpers {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	i := pl.n.Load()
+	if i >= pl.max || pl.closed.Load() {
 		return nil, false
 	}
-	hp = &helper{wake: make(chan struct{}, 1), done: make(chan struct{}, 1)}
+	hp = &helper{wake: make(chan struct{}, 1), done: make(chan struct{}, 1), pool: pl}
 	hp.state.Store(1<<8 | helperClaimed)
-	pool.helpers[i].Store(hp)
-	pool.n.Store(i + 1)
+	pl.helpers[i].Store(hp)
+	pl.n.Store(i + 1)
+	pl.exited.Add(1)
 	go hp.loop()
 	return hp, false
 }
@@ -150,11 +176,11 @@ func (hp *helper) claim(from uint64) bool {
 
 // Wait withdraws the offers no helper has started and waits for the
 // helpers that did to finish.
-func (g *HelpGroup) Wait() {
+func (g *helpGroup) Wait() {
 	for i, hp := range g.offered[:g.n] {
 		g.offered[i] = nil
 		ticket := g.tickets[i]
-		if hp.state.CompareAndSwap(ticket<<8|helperOffered, ticket<<8|helperPolling) {
+		if hp.state.CompareAndSwap(ticket<<8|helperOffered, ticket<<8) { // back to polling
 			continue // withdrawn
 		}
 		// A started helper is at most one piece of work from done:
@@ -182,8 +208,12 @@ func (g *HelpGroup) Wait() {
 }
 
 func (hp *helper) loop() {
+	defer hp.pool.exited.Done()
 	for {
-		claim := hp.await()
+		claim, ok := hp.await()
+		if !ok {
+			return
+		}
 		task := hp.task
 		hp.task = nil
 		task.Help()
@@ -194,25 +224,32 @@ func (hp *helper) loop() {
 			hp.done <- struct{}{}
 		}
 		hp.mu.Unlock()
-		hp.state.Store(claim<<8 | helperPolling)
+		hp.state.Store(claim << 8) // polling
 	}
 }
 
 // await returns the claim number of the offer the helper has moved
-// from offered to running, polling for helperSpin and then parking between offers. It
+// from offered to running (false once the pool is closed), polling for the pool's spin and then parking between offers. It
 // polls with plain loads, yielding the CPU every pollYield polls so that
 // the garbage collector and other goroutines are not held up.
-func (hp *helper) await() uint64 {
+func (hp *helper) await() (uint64, bool) {
 	since := time.Now()
 	for i := 1; ; i++ {
 		switch w := hp.state.Load(); w & 0xff {
 		case helperOffered:
 			if hp.state.CompareAndSwap(w, w&^0xff|helperRunning) {
-				return w >> 8
+				return w >> 8, true
 			}
 		case helperPolling:
-			if i%pollYield == 0 && time.Since(since) > helperSpin && hp.state.CompareAndSwap(w, w&^0xff|helperParked) {
-				<-hp.wake
+			if hp.pool.closed.Load() {
+				return 0, false
+			}
+			if i%pollYield == 0 && time.Since(since) > hp.pool.spin && hp.state.CompareAndSwap(w, w&^0xff|helperParked) {
+				select {
+				case <-hp.wake:
+				case <-hp.pool.quit:
+					return 0, false
+				}
 				since = time.Now()
 				continue
 			}

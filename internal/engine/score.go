@@ -1,30 +1,84 @@
-package framework
+package engine
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
 )
 
-// byMax reports whether every active plugin that normalises is a
-// MaxNormalizer, recording them in buf.maxNorm.
-func (p *Profile) byMax(buf *ScoreBuffer) bool {
-	buf.maxNorm = buf.maxNorm[:0]
-	for j, k := range buf.active {
-		var mn MaxNormalizer
-		if buf.slot[j] >= 0 {
-			var ok bool
-			if mn, ok = p.score[k].ScoreExtensions().(MaxNormalizer); !ok {
-				return false
-			}
+// normalizer is a FastPath.NormalizeByMax.
+type normalizer = func(scores []int64, highest int64)
+
+// scoreBuffer holds the memory of the by-max score runs, reused from
+// cycle to cycle; one cycle at a time.
+type scoreBuffer struct {
+	active     []int        // the score plugins not skipped, by index
+	maxNorm    []normalizer // per active plugin; nil if it does not normalise
+	highest    []int64      // per active plugin
+	totals     []int64      // per node
+	scores     []int64      // plugin-major raw scores
+	chunkMax   []int64      // per chunk and active plugin
+	chunkSums  []chunkSum   // per chunk
+	normTmp    []int64      // per node: a normalised score
+	byMaxJob   *byMaxJob
+	run        scoreRun
+	best, ties int
+}
+
+// firstError keeps the error of the lowest index, so that parallel runs
+// report the same error as a sequential one.
+type firstError struct {
+	mu    sync.Mutex
+	limit atomic.Int64
+	err   error
+}
+
+func (f *firstError) init(n int) { f.limit.Store(int64(n)); f.err = nil }
+
+func (f *firstError) set(i int, err error) {
+	f.mu.Lock()
+	if int64(i) < f.limit.Load() {
+		f.limit.Store(int64(i))
+		f.err = err
+	}
+	f.mu.Unlock()
+}
+
+// past reports whether piece i comes after a failed one and need not run.
+func (f *firstError) past(i int) bool { return int64(i) > f.limit.Load() }
+
+// activeByMax sets buf.active to the score plugins not skipped at
+// PreScore and buf.maxNorm to their NormalizeByMax (nil for a plugin
+// that does not normalise), and reports whether every active plugin
+// that normalises has one: only then can the cycle score by max.
+func (pi *profileInfo) activeByMax(state *framework.CycleState, buf *scoreBuffer) bool {
+	skip := state.SkipScorePlugins
+	buf.active, buf.maxNorm = buf.active[:0], buf.maxNorm[:0]
+	for k, name := range pi.scoreNames {
+		if skipped(skip, name) {
+			continue
 		}
-		buf.maxNorm = append(buf.maxNorm, mn)
+		if pi.normalizes[k] && pi.normByMax[k] == nil {
+			return false
+		}
+		buf.active = append(buf.active, k)
+		buf.maxNorm = append(buf.maxNorm, pi.normByMax[k])
 	}
 	return true
+}
+
+func skipped(set map[string]struct{}, name string) bool {
+	if len(set) == 0 {
+		return false
+	}
+	_, ok := set[name]
+	return ok
 }
 
 // chunkBest sums up a chunk's totals: the highest, the first node with
@@ -48,86 +102,83 @@ type chunkSum struct {
 	_    [64 - 32 - 4]byte
 }
 
-// runScoreByMax is runScore for totals only when every plugin that
-// normalises is a MaxNormalizer: a ScoreRun over chunks shared with
-// helpers (untilChunks), a pass for the scores and one for the sums.
-func (p *Profile) runScoreByMax(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer) ([]int64, *Status) {
+// scoreByMax scores nodes after Filter when every active plugin that
+// normalises is by max (buf.active and buf.maxNorm set): a scoreRun over
+// chunks shared with helpers (untilChunks), a pass for the scores and
+// one for the sums. It returns the totals and, like scoreRun.finish, the
+// first best node and the ties.
+func (e *Engine) scoreByMax(ctx context.Context, pi *profileInfo, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *scoreBuffer) ([]int64, int, int, *framework.Status) {
 	n := len(nodes)
-	chunk := NodeChunkSize(n, p.par.Parallelism())
-	if p.par.Parallelism() == 1 || n < 2*minParallelPieces {
+	if n == 0 {
+		return nil, -1, 0, nil
+	}
+	chunk := nodeChunkSize(n, e.parallelism)
+	if e.parallelism == 1 || n < 2*e.minParallelPieces {
 		chunk = n // one goroutine: chunks would only add their cost
 	}
-	r := p.newScoreRun(ctx, state, pod, nodes, buf, chunk)
+	r := pi.newScoreRun(ctx, state, pod, nodes, buf, chunk)
 	job := r.job
 	job.phase = phaseScore
-	p.par.untilChunks(ctx, n, chunk, &job.run, job)
-	if r.Normalize() {
+	e.untilChunks(ctx, n, chunk, &job.run, job)
+	if r.normalize() {
 		if r.stale > 1 {
 			job.phase = phaseSum
-			p.par.untilChunks(ctx, n, chunk, &job.run, job)
+			e.untilChunks(ctx, n, chunk, &job.run, job)
 		} else {
 			for c := range r.chunks {
-				r.Sum(c)
+				r.sum(c)
 			}
 		}
 	}
-	if _, _, st := r.Finish(); !st.IsSuccess() {
-		return nil, st
+	best, ties, st := r.finish()
+	if !st.IsSuccess() {
+		return nil, 0, 0, st
 	}
-	return buf.totals[:n], nil
+	return buf.totals[:n], best, ties, nil
 }
 
-// ScoreRun is RunScorePluginsTotals in steps, for a caller that shares
-// the nodes between goroutines itself: Score (or ScoreFirst) every chunk
-// (any goroutine, each chunk once), then Normalize (one goroutine, after
-// every Score), then, if Normalize says so, Sum every chunk, then Finish.
+// scoreRun is a by-max scoring in steps, for a caller that shares the
+// nodes between goroutines itself: score (or scoreFirst) every chunk
+// (any goroutine, each chunk once), then normalize (one goroutine, after
+// every score), then, if normalize says so, sum every chunk, then finish.
 //
-// Score sums a chunk with the chunk's own highest score of each plugin
-// that normalises; Normalize finds the cycle's, and only the chunks whose
-// highest scores differ from the cycle's need Sum (Sum of any other
-// chunk returns at once). A chunk is best Score'd and Sum'med on the
-// same goroutine, whose cache then holds its scores. The result is
-// RunScorePluginsTotals' and ScoreBuffer.Best's over the nodes scored.
-type ScoreRun struct {
-	p          *Profile
-	buf        *ScoreBuffer
+// score sums a chunk with the chunk's own highest score of each plugin
+// that normalises; normalize finds the cycle's, and only the chunks whose
+// highest scores differ from the cycle's need sum (sum of any other
+// chunk returns at once). A chunk is best scored and summed on the
+// same goroutine, whose cache then holds its scores. The totals are
+// framework.Profile.RunScorePlugins' over the nodes scored.
+type scoreRun struct {
+	pi         *profileInfo
+	buf        *scoreBuffer
 	job        *byMaxJob
 	n, chunks  int
 	chunk      int
 	nodes      []*cluster.NodeInfo
 	normalizes bool
-	// stale is the number of chunks Normalize found in need of Sum.
+	// stale is the number of chunks normalize found in need of sum.
 	stale int
-	// packed is set once Totals has moved the totals together.
+	// packed is set once totals has moved the totals together.
 	packed bool
 }
 
-// NewScoreRun starts scoring nodes in chunks of chunk nodes, after
-// PreScore, in buf's memory. It returns nil when some plugin that
-// normalises is not a MaxNormalizer; RunScorePluginsTotals serves then.
-func (p *Profile) NewScoreRun(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer, chunk int) *ScoreRun {
-	p.activeScorePlugins(state, buf)
-	if len(buf.active) == 0 || len(nodes) == 0 || chunk < 1 || !p.byMax(buf) {
-		return nil
-	}
-	return p.newScoreRun(ctx, state, pod, nodes, buf, chunk)
-}
-
-// newScoreRun is NewScoreRun once buf.active and buf.maxNorm are set.
-func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *ScoreBuffer, chunk int) *ScoreRun {
+// newScoreRun starts scoring nodes in chunks of chunk nodes, after
+// PreScore, in buf's memory, once buf.active and buf.maxNorm are set
+// (activeByMax).
+func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, buf *scoreBuffer, chunk int) *scoreRun {
 	n, np := len(nodes), len(buf.active)
-	buf.totals = GrowAligned(buf.totals, n)
+	buf.totals = grow(buf.totals, n)
 	buf.best, buf.ties = -1, 0
 	stride := alignedStride(n)
-	buf.scores = GrowAligned(buf.scores, np*stride)
+	buf.scores = grow(buf.scores, np*stride)
 	chunks := (n + chunk - 1) / chunk
 	maxStride := alignedStride(np) // a chunk's highest scores fill whole cache lines
-	buf.chunkMax = GrowAligned(buf.chunkMax, chunks*maxStride)
-	buf.chunkSums = GrowAligned(buf.chunkSums, chunks)
-	buf.normTmp = GrowAligned(buf.normTmp, n)
+	buf.chunkMax = grow(buf.chunkMax, chunks*maxStride)
+	buf.chunkSums = grow(buf.chunkSums, chunks)
+	buf.normTmp = grow(buf.normTmp, n)
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run
-	*r = ScoreRun{p: p, buf: buf, n: n, chunks: chunks, chunk: chunk, nodes: nodes}
+	*r = scoreRun{pi: pi, buf: buf, n: n, chunks: chunks, chunk: chunk, nodes: nodes}
 	for _, mn := range buf.maxNorm {
 		r.normalizes = r.normalizes || mn != nil
 	}
@@ -135,38 +186,29 @@ func (p *Profile) newScoreRun(ctx context.Context, state *CycleState, pod *api.P
 		buf.byMaxJob = new(byMaxJob)
 	}
 	r.job = buf.byMaxJob
-	*r.job = byMaxJob{p: p, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm,
+	*r.job = byMaxJob{pi: pi, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm,
 		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: maxStride, stride: stride, sums: buf.chunkSums, norm: buf.normTmp,
 		highest: buf.highest, normalizes: r.normalizes}
 	r.job.fe.init(n)
 	return r
 }
 
-// Chunks is the number of chunks.
-func (r *ScoreRun) Chunks() int { return r.chunks }
-
-// Score runs the score plugins over chunk c.
-func (r *ScoreRun) Score(c int) {
-	lo := c * r.chunk
-	r.job.score(lo, min(lo+r.chunk, r.n))
-}
-
-// ScoreFirst runs the score plugins over the first k nodes of chunk c
+// scoreFirst runs the score plugins over the first k nodes of chunk c
 // only; the chunk's other nodes are left out of the run, as if they were
 // not in the node list. It serves a caller that places the nodes to
 // score at the start of each chunk as it finds them (the scheduler
 // filters a chunk and scores the nodes that pass). Best and Totals then
 // count the nodes scored, in order.
-func (r *ScoreRun) ScoreFirst(c, k int) {
+func (r *scoreRun) scoreFirst(c, k int) {
 	lo := c * r.chunk
 	r.job.score(lo, lo+min(max(k, 0), min(lo+r.chunk, r.n)-lo))
 }
 
-// Normalize finds each normalising plugin's highest score, once every
-// chunk is scored, and reports whether some chunk then needs Sum (false
+// normalize finds each normalising plugin's highest score, once every
+// chunk is scored, and reports whether some chunk then needs sum (false
 // when no plugin normalises, every chunk had the cycle's highest scores,
 // or the run already failed).
-func (r *ScoreRun) Normalize() bool {
+func (r *scoreRun) normalize() bool {
 	job := r.job
 	r.stale = 0
 	if !r.normalizes || job.fe.err != nil || job.outOfRange.Load() || job.ctx.Err() != nil {
@@ -188,32 +230,33 @@ func (r *ScoreRun) Normalize() bool {
 	return r.stale > 0
 }
 
-// Sum normalises, weights and sums chunk c with the cycle's highest
-// scores, after Normalize returned true; it returns at once when the
+// sum normalises, weights and sums chunk c with the cycle's highest
+// scores, after normalize returned true; it returns at once when the
 // chunk had them.
-func (r *ScoreRun) Sum(c int) {
+func (r *scoreRun) sum(c int) {
 	r.job.sum(c)
 }
 
-// Finish returns the index (among the nodes scored) of the first node
-// with the highest total and how many have it, or the error
-// RunScorePluginsTotals would return. It ends the run; Totals stays
-// valid until the buffer is reused.
-func (r *ScoreRun) Finish() (best, ties int, st *Status) {
+// finish returns the index (among the nodes scored) of the first node
+// with the highest total and how many have it, or the error the plain
+// scoring (framework.Profile.RunScorePlugins) returns. It ends the run;
+// totals stays valid until the buffer is reused.
+func (r *scoreRun) finish() (best, ties int, st *framework.Status) {
 	job, buf := r.job, r.buf
 	defer func() { *job = byMaxJob{} }()
 	if err := job.fe.err; err != nil {
-		return -1, 0, AsStatus(fmt.Errorf("running Score plugins: %w", err))
+		return -1, 0, framework.AsStatus(fmt.Errorf("running Score plugins: %w", err))
 	}
 	if err := job.ctx.Err(); err != nil {
-		return -1, 0, AsStatus(err)
+		return -1, 0, framework.AsStatus(err)
 	}
 	if job.outOfRange.Load() {
-		nodes := r.scoredNodes()
-		if _, st := r.p.runScore(job.ctx, job.state, job.pod, nodes, buf, true); !st.IsSuccess() {
+		// A normalised score is out of range: the plain scoring finds
+		// which one first and words the error.
+		if _, st := r.pi.prof.RunScorePlugins(job.ctx, job.state, job.pod, r.scoredNodes()); !st.IsSuccess() {
 			return -1, 0, st
 		}
-		return -1, 0, AsStatus(errors.New("score out of range")) // not reached: the full path reports it
+		return -1, 0, framework.AsStatus(errors.New("score out of range")) // the plain scoring reports it
 	}
 	b := chunkBest{index: -1}
 	skipped := 0 // nodes left out of the chunks before b's
@@ -233,8 +276,8 @@ func (r *ScoreRun) Finish() (best, ties int, st *Status) {
 	return b.index, b.cnt, nil
 }
 
-// Node returns the i-th node scored, after Finish.
-func (r *ScoreRun) Node(i int) *cluster.NodeInfo {
+// node returns the i-th node scored, after finish.
+func (r *scoreRun) node(i int) *cluster.NodeInfo {
 	sums := r.buf.chunkSums[:r.chunks]
 	for c := range sums {
 		if k := int(sums[c].n); i >= k {
@@ -246,13 +289,13 @@ func (r *ScoreRun) Node(i int) *cluster.NodeInfo {
 	return nil
 }
 
-// Discard ends a run whose result is not wanted.
-func (r *ScoreRun) Discard() { *r.job = byMaxJob{} }
+// discard ends a run whose result is not wanted.
+func (r *scoreRun) discard() { *r.job = byMaxJob{} }
 
-// Totals returns, after a successful Finish, the total score of each
+// totals returns, after a successful finish, the total score of each
 // node scored, in node order. When some chunk was scored only in part,
 // it first moves the totals together, in place.
-func (r *ScoreRun) Totals() []int64 {
+func (r *scoreRun) totals() []int64 {
 	t, sums := r.buf.totals, r.buf.chunkSums[:r.chunks]
 	if r.packed {
 		return t[:r.scoredCount()]
@@ -270,7 +313,7 @@ func (r *ScoreRun) Totals() []int64 {
 	return t[:w]
 }
 
-func (r *ScoreRun) scoredCount() int {
+func (r *scoreRun) scoredCount() int {
 	n := 0
 	for c := range r.buf.chunkSums[:r.chunks] {
 		n += int(r.buf.chunkSums[c].n)
@@ -279,7 +322,7 @@ func (r *ScoreRun) scoredCount() int {
 }
 
 // scoredNodes returns the nodes scored, in order.
-func (r *ScoreRun) scoredNodes() []*cluster.NodeInfo {
+func (r *scoreRun) scoredNodes() []*cluster.NodeInfo {
 	nodes := r.nodes
 	if r.scoredCount() == r.n {
 		return nodes
@@ -293,19 +336,19 @@ func (r *ScoreRun) scoredNodes() []*cluster.NodeInfo {
 
 // The passes of runScoreByMax.
 const (
-	phaseScore = iota // ScoreRun.Score
-	phaseSum          // ScoreRun.Sum
+	phaseScore = iota // scoreRun's score of each chunk
+	phaseSum          // scoreRun.sum
 )
 
-// byMaxJob is a phase of runScoreByMax over chunks of nodes.
+// byMaxJob is a phase of scoreByMax over chunks of nodes.
 type byMaxJob struct {
-	p         *Profile
+	pi        *profileInfo
 	ctx       context.Context
-	state     *CycleState
+	state     *framework.CycleState
 	pod       *api.Pod
 	nodes     []*cluster.NodeInfo
 	active    []int
-	maxNorm   []MaxNormalizer
+	maxNorm   []normalizer
 	scores    []int64 // plugin-major, stride per plugin
 	stride    int
 	totals    []int64
@@ -350,7 +393,7 @@ func (job *byMaxJob) score(lo, hi int) {
 	if job.fe.past(lo) {
 		return
 	}
-	if !scoreChunk(job.p, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, job.nodes, lo, hi, &job.fe) {
+	if !scoreChunk(job.pi, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, job.nodes, lo, hi, &job.fe) {
 		return
 	}
 	t := job.totals[lo:hi]
@@ -359,7 +402,7 @@ func (job *byMaxJob) score(lo, hi int) {
 		if job.maxNorm[j] != nil {
 			continue
 		}
-		if !addWeighted(t, job.scores[j*job.stride+lo:j*job.stride+hi], job.p.scoreWeights[k], !summed) {
+		if !addWeighted(t, job.scores[j*job.stride+lo:j*job.stride+hi], job.pi.weights[k], !summed) {
 			job.outOfRange.Store(true)
 			return
 		}
@@ -377,7 +420,7 @@ func (job *byMaxJob) score(lo, hi int) {
 			h = max(h, sc)
 		}
 		job.chunkMax[c*job.maxStride+j] = h
-		if !addNormalized(t, out, job.norm[lo:hi], mn, h, job.p.scoreWeights[k], !summed) {
+		if !addNormalized(t, out, job.norm[lo:hi], mn, h, job.pi.weights[k], !summed) {
 			stale = true
 		}
 		summed = true
@@ -421,9 +464,9 @@ func (job *byMaxJob) sum(c int) {
 		out := job.scores[j*job.stride+lo : j*job.stride+hi]
 		var ok bool
 		if mn := job.maxNorm[j]; mn != nil {
-			ok = addNormalized(t, out, job.norm[lo:hi], mn, job.highest[j], job.p.scoreWeights[k], j == 0)
+			ok = addNormalized(t, out, job.norm[lo:hi], mn, job.highest[j], job.pi.weights[k], j == 0)
 		} else {
-			ok = addWeighted(t, out, job.p.scoreWeights[k], j == 0)
+			ok = addWeighted(t, out, job.pi.weights[k], j == 0)
 		}
 		if !ok {
 			job.outOfRange.Store(true)
@@ -437,9 +480,9 @@ func (job *byMaxJob) sum(c int) {
 // mn given highest, times w, into totals, leaving raw as it is (tmp, as
 // long as raw, holds the normalised scores), and reports whether every
 // normalised score is in range.
-func addNormalized(totals, raw, tmp []int64, mn MaxNormalizer, highest, w int64, first bool) bool {
+func addNormalized(totals, raw, tmp []int64, mn normalizer, highest, w int64, first bool) bool {
 	tmp = tmp[:copy(tmp, raw)]
-	mn.NormalizeByMax(tmp, highest)
+	mn(tmp, highest)
 	return addWeighted(totals, tmp, w, first)
 }
 
@@ -458,11 +501,11 @@ func bestOf(t []int64, lo int) chunkBest {
 }
 
 // addWeighted adds (or, when first, sets) scores times w into totals,
-// and reports whether every score is in [MinNodeScore, MaxNodeScore].
+// and reports whether every score is in [framework.MinNodeScore, framework.MaxNodeScore].
 func addWeighted(totals, scores []int64, w int64, first bool) bool {
 	totals = totals[:len(scores)]
-	// With MinNodeScore 0, a score is in range when, as an unsigned
-	// number, it is at most MaxNodeScore: one running maximum checks
+	// With framework.MinNodeScore 0, a score is in range when, as an unsigned
+	// number, it is at most framework.MaxNodeScore: one running maximum checks
 	// both bounds.
 	var top uint64
 	if first {
@@ -476,22 +519,22 @@ func addWeighted(totals, scores []int64, w int64, first bool) bool {
 			totals[i] += sc * w
 		}
 	}
-	return top <= uint64(MaxNodeScore)
+	return top <= uint64(framework.MaxNodeScore)
 }
 
 // scoreChunk runs the active plugins over nodes[lo:hi] into scores
 // (plugin-major, stride per plugin), each plugin over the whole chunk
-// (a BatchScorePlugin in one call). On failure it records in fe the
+// (a plugin's FastPath.ScoreNodes in one call). On failure it records in fe the
 // first failure in node order, and at that node in plugin order (the
 // error a node-by-node run reports first), and returns false.
-func scoreChunk(p *Profile, ctx context.Context, state *CycleState, pod *api.Pod, active []int, scores []int64, stride int, nodes []*cluster.NodeInfo, lo, hi int, fe *firstError) bool {
+func scoreChunk(pi *profileInfo, ctx context.Context, state *framework.CycleState, pod *api.Pod, active []int, scores []int64, stride int, nodes []*cluster.NodeInfo, lo, hi int, fe *firstError) bool {
 	chunk := nodes[lo:hi]
 	failAt, failPlugin := len(chunk), -1
-	var failSt *Status
+	var failSt *framework.Status
 	for j, k := range active {
 		out := scores[j*stride+lo : j*stride+hi]
-		if b := p.scoreBatch[k]; b != nil {
-			if f, st := b.ScoreNodes(ctx, state, pod, chunk, out); !st.IsSuccess() {
+		if b := pi.scoreBatch[k]; b != nil {
+			if f, st := b(ctx, state, pod, chunk, out); !st.IsSuccess() {
 				if f < 0 || f >= len(chunk) {
 					f = 0
 				}
@@ -501,7 +544,7 @@ func scoreChunk(p *Profile, ctx context.Context, state *CycleState, pod *api.Pod
 			}
 			continue
 		}
-		pl := p.score[k]
+		pl := pi.score[k]
 		for i, ni := range chunk[:failAt] {
 			sc, st := pl.Score(ctx, state, pod, ni)
 			if !st.IsSuccess() {
@@ -512,8 +555,21 @@ func scoreChunk(p *Profile, ctx context.Context, state *CycleState, pod *api.Pod
 		}
 	}
 	if failPlugin >= 0 {
-		fe.set(lo+failAt, fmt.Errorf("plugin %q failed with: %w", p.scoreNames[failPlugin], failSt.AsError()))
+		fe.set(lo+failAt, fmt.Errorf("plugin %q failed with: %w", pi.scoreNames[failPlugin], failSt.AsError()))
 		return false
 	}
 	return true
 }
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// alignedStride is n rounded up to a multiple of 8: the distance between
+// the rows of a row-major buffer of 8-byte elements whose rows are
+// chunked, so that a row starts a cache line after the one before it
+// when the buffer does.
+func alignedStride(n int) int { return (n + 7) &^ 7 }

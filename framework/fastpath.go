@@ -1,0 +1,93 @@
+package framework
+
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+// FastPathPlugin is the one optional interface through which a plugin
+// joins schedkit's fast path. A plugin that does not implement it is
+// still run exactly: the scheduler then takes the plain way for the
+// parts of a cycle the plugin is active in (it may be slower, never
+// different). A plugin that returns Skip from PreFilter or PreScore for
+// a pod does not count for that pod's cycle, opted in or not.
+//
+// FastPath is called once per profile, when a scheduler first runs it;
+// what it returns must not change afterwards. Every field is optional;
+// the zero FastPath promises nothing. The guarantees, field by field:
+//
+//   - FilterNodes (a Filter plugin): FilterNodes(ctx, state, pod, nodes,
+//     statuses) sets statuses[i] to exactly what Filter returns for
+//     nodes[i], for every i (statuses has len(nodes) entries, all nil on
+//     entry). Like Filter it runs concurrently for different nodes and
+//     only reads state.
+//   - ScoreNodes (a Score plugin): ScoreNodes(ctx, state, pod, nodes,
+//     scores) sets scores[i] to what Score returns for nodes[i] and
+//     returns -1 and nil; if Score fails for some node, it returns the
+//     index of the first such node and Score's status for it (the
+//     scores are then unspecified). It runs concurrently and only reads
+//     state.
+//   - NormalizeByMax (a Score plugin whose ScoreExtensions is not nil):
+//     the plugin's NormalizeScore sets each node's score from that raw
+//     score and the cycle's highest raw score alone (as
+//     priorities.DefaultNormalizeScore does, not from the lowest score
+//     or the number of nodes). NormalizeByMax(scores, highest) rescales
+//     some of the cycle's raw scores in place, given highest, the highest
+//     of 0 and every node's raw score, exactly as NormalizeScore would.
+//     It lets the scheduler normalise chunks of nodes on the goroutines
+//     that scored them. A normalising plugin without it makes each cycle
+//     it is active in score the plain way.
+//   - ScoresAnyNodes (a PreScore and/or Score plugin): PreScore's status
+//     and everything it writes to the CycleState are the same for every
+//     non-empty list of nodes it is given; PreScore and Score do not
+//     depend on which nodes passed Filter; and PreScore and Score read
+//     from the CycleState only what the plugin's own PreScore wrote
+//     (not PreFilter's state, nor another plugin's). It lets the
+//     scheduler run PreScore before Filter, into a state of its own
+//     while other goroutines filter, and score each chunk of nodes as
+//     soon as it passes Filter, while the nodes' data is in the CPU's
+//     cache, when every node is to be scored. A Score plugin without it,
+//     whose PreScore does not skip for the pod, makes that cycle score
+//     after Filter.
+//
+// A template for a plugin joining the fast path (see the package
+// documentation, "Joining the fast path"):
+//
+//	func (pl *MyScore) FastPath() framework.FastPath {
+//		return framework.FastPath{
+//			ScoreNodes:     pl.ScoreNodes,     // optional: Score for many nodes
+//			NormalizeByMax: pl.NormalizeByMax, // only if NormalizeScore is by-max
+//			ScoresAnyNodes: true,              // only if PreScore ignores the node list
+//		}
+//	}
+type FastPathPlugin interface {
+	Plugin
+	// FastPath returns what the plugin guarantees; see FastPathPlugin.
+	FastPath() FastPath
+}
+
+// FastPath is what a FastPathPlugin guarantees; see FastPathPlugin for
+// each field's contract.
+type FastPath struct {
+	// FilterNodes is Filter over many nodes at once; nil if not offered.
+	FilterNodes func(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*Status)
+	// ScoreNodes is Score over many nodes at once; nil if not offered.
+	ScoreNodes func(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *Status)
+	// NormalizeByMax is NormalizeScore given the cycle's highest raw
+	// score; nil if NormalizeScore is not by-max.
+	NormalizeByMax func(scores []int64, highest int64)
+	// ScoresAnyNodes promises that PreScore and Score do not depend on
+	// the nodes Filter passed.
+	ScoresAnyNodes bool
+}
+
+// FastPathOf returns pl's FastPath, the zero FastPath if pl is not a
+// FastPathPlugin.
+func FastPathOf(pl Plugin) FastPath {
+	if f, ok := pl.(FastPathPlugin); ok {
+		return f.FastPath()
+	}
+	return FastPath{}
+}

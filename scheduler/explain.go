@@ -1,0 +1,215 @@
+package scheduler
+
+import (
+	"context"
+	"slices"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Explanation is what one cycle decides about a pod, and why, with every
+// node and every plugin: what a user debugging a Pending pod, or comparing
+// nodes, needs. Explain fills it in for any pod, whatever the number of
+// feasible nodes.
+type Explanation struct {
+	// Pod is the pod explained; Profile the scheduler name of its
+	// profile.
+	Pod     *api.Pod
+	Profile string
+	// NotEvaluated are the plugins the profile names that this build
+	// lacks: the decision is made without them.
+	NotEvaluated []string
+	// PreEnqueue is the PreEnqueue verdict: nil when the pod is admitted
+	// to the queue, else the status of the plugin holding it back (such
+	// as SchedulingGates). A gated pod is still explained: the rest of
+	// the Explanation is what a cycle would decide once it is admitted.
+	PreEnqueue *framework.Status
+	// PreFilter is the PreFilter verdict: nil when PreFilter passed,
+	// else its rejection (which every node then carries) or error.
+	PreFilter *framework.Status
+	// PreFilterNodes are the nodes the PreFilter results left, sorted;
+	// nil when they do not narrow the nodes. PreFilterPlugins are the
+	// plugins whose results narrowed them.
+	PreFilterNodes   []string
+	PreFilterPlugins []string
+	// SkippedFilters and SkippedScores are the plugins whose PreFilter
+	// or PreScore returned Skip for the pod: their Filter or Score did
+	// not run (sorted).
+	SkippedFilters, SkippedScores []string
+	// NominatedNode is the node the pod is nominated to
+	// (status.nominatedNodeName), which the cycle tries first; "" if none.
+	NominatedNode string
+	// Nodes has every node of the snapshot: first the nodes the cycle
+	// filtered, in the order it filtered them (from its rotating start
+	// index), then the others in snapshot order.
+	Nodes []NodeExplanation
+	// EvaluatedNodes and FeasibleNodes are the cycle's counts, as
+	// Schedule's Result has them.
+	EvaluatedNodes, FeasibleNodes int
+	// ScoredForReport is set when one node was feasible: kube-scheduler
+	// scores nothing then, and the node's scores here are computed for
+	// this report only (the decision does not depend on them).
+	ScoredForReport bool
+	// Tied are the feasible nodes with the highest total score, in
+	// filtering order; Node (one of them) is the node the scheduler
+	// picks, "" when none fits.
+	Tied []string
+	Node string
+	// Err is the cycle's error: a *FitError when no node fits (with the
+	// message kube-scheduler prints), or a plugin's error. PostFilter
+	// (preemption) is not run by Explain.
+	Err error
+}
+
+// NodeExplanation is one node's part of an Explanation.
+type NodeExplanation struct {
+	// Name of the node.
+	Name string
+	// Evaluated is set for the nodes the cycle filtered. Nodes it did not
+	// (the sampling target was met first, PreFilter left them out, or the
+	// cycle stopped at an error) are filtered for this report, or carry
+	// the status PreFilter gives them.
+	Evaluated bool
+	// Status is nil when the node passes Filter, else the first failing
+	// Filter plugin's status (Code, Plugin and Reasons, kube-scheduler's
+	// texts), or the status PreFilter gives the node.
+	Status *framework.Status
+	// Feasible is set for the nodes the cycle found feasible: the nodes
+	// competing for the pod.
+	Feasible bool
+	// Scores are, for a feasible node, each Score plugin's scores, in the
+	// profile's order; Total is their weighted sum.
+	Scores []PluginScore
+	Total  int64
+}
+
+// PluginScore is one Score plugin's score of a node.
+type PluginScore struct {
+	// Plugin is the plugin's name.
+	Plugin string
+	// Raw is Score's result; Normalized the score after NormalizeScore,
+	// in [0, 100]; Weight the plugin's weight and Weighted
+	// Normalized*Weight, the node's share of the total.
+	Raw, Normalized, Weight, Weighted int64
+}
+
+// Explain runs the plain cycle (cycle.go) for pod and reports everything
+// it decided, as Explanation describes. It changes nothing: no pod is
+// assumed, the rotating start index and the tie-break source are as they
+// were, so the next Schedule decides what it would have decided. The
+// node Explain reports is the node Schedule would pick now. The error is
+// for a pod no profile serves; a cycle's error is in Explanation.Err.
+func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prof, err := s.profileFor(pod)
+	if err != nil {
+		return nil, err
+	}
+	ex := &Explanation{Pod: pod, Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}
+	ex.PreEnqueue = prof.RunPreEnqueuePlugins(ctx, pod)
+
+	src := *s.pcg
+	defer func() { *s.pcg = src }()
+	state := framework.NewCycleState()
+	rec := &cycleRecord{scoredForReport: true}
+	res, _, cerr := s.plainCycle(ctx, prof, state, pod, s.nextStartNodeIndex, rec)
+	ex.Err, ex.Node = cerr, res.Node
+	ex.EvaluatedNodes, ex.FeasibleNodes = res.EvaluatedNodes, res.FeasibleNodes
+	ex.PreFilter, ex.PreFilterPlugins = rec.preFilter, rec.narrowedBy
+	if !rec.preFilterResult.AllNodes() {
+		ex.PreFilterNodes = slices.Sorted(mapKeys(rec.preFilterResult.NodeNames))
+	}
+	ex.NominatedNode = rec.nominated
+	ex.SkippedFilters = slices.Sorted(mapKeys(state.SkipFilterPlugins))
+	ex.SkippedScores = slices.Sorted(mapKeys(state.SkipScorePlugins))
+	ex.ScoredForReport = len(rec.feasible) == 1 && len(rec.scores) == 1
+
+	scores := map[string]*framework.NodePluginScores{}
+	for i := range rec.scores {
+		scores[rec.scores[i].Name] = &rec.scores[i]
+	}
+	feasible := map[string]bool{}
+	for _, ni := range rec.feasible {
+		feasible[ni.Node().Name] = true
+	}
+	for _, i := range rec.tied {
+		ex.Tied = append(ex.Tied, rec.feasible[i].Node().Name)
+	}
+
+	// The nodes the cycle filtered, in its order, then the others.
+	view := s.snapshot.View()
+	seen := map[string]bool{}
+	add := func(ni *cluster.NodeInfo, evaluated bool, st *framework.Status) {
+		name := ni.Node().Name
+		seen[name] = true
+		ne := NodeExplanation{Name: name, Evaluated: evaluated, Status: st, Feasible: feasible[name]}
+		if sc := scores[name]; sc != nil && ne.Feasible {
+			ne.Total = sc.TotalScore
+			for j := range sc.RawScores {
+				p := sc.RawScores[j].Name
+				ps := PluginScore{Plugin: p, Raw: sc.RawScores[j].Score, Weight: prof.ScoreWeight(p)}
+				if j < len(sc.NormalizedScores) {
+					ps.Normalized, ps.Weighted = sc.NormalizedScores[j].Score, sc.Scores[j].Score
+				}
+				ne.Scores = append(ne.Scores, ps)
+			}
+		}
+		ex.Nodes = append(ex.Nodes, ne)
+	}
+	if n := rec.nominated; n != "" {
+		if ni, ok := view.Get(n); ok {
+			add(ni, true, nominatedStatus(rec, n, feasible[n]))
+		}
+	}
+	for _, ni := range rec.filtered {
+		if !seen[ni.Node().Name] {
+			add(ni, true, rec.statuses[ni.Node().Name])
+		}
+	}
+	absent := framework.NewStatus(framework.UnschedulableAndUnresolvable,
+		"node(s) didn't satisfy plugin(s) "+bracket(rec.narrowedBy))
+	for _, ni := range view.Nodes() {
+		name := ni.Node().Name
+		if seen[name] {
+			continue
+		}
+		switch {
+		case rec.preFilter != nil:
+			add(ni, false, rec.preFilter)
+		case !rec.preFilterResult.AllNodes() && !inSet(rec.preFilterResult.NodeNames, name):
+			add(ni, false, absent)
+		default:
+			add(ni, false, prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, s.nominated[name]))
+		}
+	}
+	return ex, nil
+}
+
+// nominatedStatus is the nominated node's verdict: nil if it fit,
+// else the status recorded for it.
+func nominatedStatus(rec *cycleRecord, name string, fit bool) *framework.Status {
+	if fit {
+		return nil
+	}
+	return rec.statuses[name]
+}
+
+func inSet(set map[string]struct{}, name string) bool {
+	_, ok := set[name]
+	return ok
+}
+
+// bracket formats names as kube-scheduler's %v of a []string.
+func bracket(names []string) string {
+	out := "["
+	for i, n := range names {
+		if i > 0 {
+			out += " "
+		}
+		out += n
+	}
+	return out + "]"
+}
