@@ -129,14 +129,40 @@ func NewVolumeBinding(args any, _ framework.Handle) (framework.Plugin, error) {
 // Name returns config.VolumeBindingName.
 func (*VolumeBindingPlugin) Name() string { return config.VolumeBindingName }
 
-// PreScore returns Skip when the filter half left no state (it did not
-// run). Like upstream's it does not skip a pod without claims, which
-// scores 0 on every node.
-func (pl *VolumeBindingPlugin) PreScore(_ context.Context, state *framework.CycleState, _ *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+// PreScore succeeds for a pod without claims, which, like upstream's
+// with StorageCapacityScoring, scores 0 on every node (upstream does not
+// skip it). For a pod with claims it needs the state its filter half's
+// PreFilter wrote, and fails without it.
+func (pl *VolumeBindingPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	if !podUsesClaims(pod) {
+		return nil
+	}
 	if _, ok := readVolumeStorage(state); !ok {
-		return skipStatus
+		return framework.NewStatus(framework.Error, "VolumeBinding: no state from the plugin's PreFilter for a pod with claims")
 	}
 	return nil
+}
+
+// FastPath joins the fast path with ScoresAnyNodes, which VolumeBinding
+// honours for the pods it lets score early: a pod without claims reads
+// nothing from the CycleState (every node scores 0, whichever nodes
+// passed Filter). For a pod with claims, PreScore run early (into a state
+// of its own, before Filter) finds no PreFilter state and fails, and the
+// scheduler then runs PreScore and Score for that cycle after Filter, in
+// the cycle's state, as for a plugin that does not opt in.
+func (*VolumeBindingPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoresAnyNodes: true}
+}
+
+// podUsesClaims reports whether the pod has a persistentVolumeClaim or a
+// generic ephemeral volume, the volumes VolumeBinding reads.
+func podUsesClaims(pod *api.Pod) bool {
+	for i := range pod.Spec.Volumes {
+		if v := &pod.Spec.Volumes[i]; v.PersistentVolumeClaim != nil || v.Ephemeral != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func readVolumeStorage(state *framework.CycleState) (volumeStorage, bool) {

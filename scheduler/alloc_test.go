@@ -26,9 +26,7 @@ func TestDefaultProfileNodeAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// VolumeBinding does not join the fast path (see
-	// TestEligibilityPerCycle): the eager run is measured without it.
-	s, err := New(snap, WithProfiles(framework.ProfileConfig{Disabled: []string{"VolumeBinding"}}))
+	s, err := New(snap)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,12 +31,8 @@ func TestEligibilityPerCycle(t *testing.T) {
 		}
 		return out.Path
 	}
-	// The built-in plugins that opt in (VolumeBinding does not: like
-	// upstream it scores 0 on every node for a pod without claims, from
-	// its PreFilter's state, so a default-profile cycle scores after
-	// Filter; see "VolumeBinding" below).
 	t.Run("built-in plugins", func(t *testing.T) {
-		s := benchScheduler(t, benchNodes(300), WithProfiles(framework.ProfileConfig{Disabled: []string{"VolumeBinding"}}))
+		s := benchScheduler(t, benchNodes(300))
 		defer s.Close()
 		pod := benchPods(1)[0]
 		if p := run(t, s, pod, 300); p != "eager" {

@@ -113,3 +113,73 @@ func TestSimulateWithoutVolumeBinding(t *testing.T) {
 		t.Errorf("pv-a bound without VolumeBinding: %+v", pv.Spec.ClaimRef)
 	}
 }
+
+// VolumeBinding joins the fast path only for pods without claims: for a
+// pod with a claim, its early PreScore finds no PreFilter state and the
+// cycle scores after Filter. The engine, checked against the plain cycle
+// (WithEngineCheck), decides as it does when two nodes fit with
+// different VolumeBinding scores.
+func TestVolumeBindingFastPathFallsBack(t *testing.T) {
+	snap := volumeCluster(t)
+	class := "local"
+	pvB := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "pv-b"}, Spec: api.PersistentVolumeSpec{
+		StorageClassName: class, Capacity: api.ResourceList{api.ResourceStorage: resource.MustParse("100Gi")},
+		NodeAffinity: &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+			MatchExpressions: []api.NodeSelectorRequirement{{Key: "kubernetes.io/hostname", Operator: api.NodeSelectorOpIn, Values: []string{"node-b"}}}}}}}},
+		Status: api.PersistentVolumeStatus{Phase: api.VolumeAvailable}}
+	if err := snap.AddObject(pvB); err != nil {
+		t.Fatal(err)
+	}
+	// Enough nodes for the engine's parallel, eager pass; only node-a
+	// and node-b have a volume for the claim.
+	for _, n := range benchNodes(300) {
+		if err := snap.AddNode(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(snap, WithEngineCheck(true), WithPercentageOfNodesToScore(100), WithParallelism(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	pod := podWithClaim("p1", "c1")
+	got, err := s.Schedule(ctx, pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := s.Explain(ctx, pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Tied) == 0 || got.Node == "" {
+		t.Fatalf("schedule %q, explain %+v", got.Node, ex)
+	}
+	var totals []int64
+	for _, n := range ex.Nodes {
+		for _, sc := range n.Scores {
+			if sc.Plugin == "VolumeBinding" {
+				totals = append(totals, sc.Normalized)
+			}
+		}
+	}
+	t.Logf("VolumeBinding scores %v on %v, pick %s", totals, ex.Tied, ex.Node)
+	if len(totals) != 2 || totals[0] == totals[1] {
+		t.Errorf("VolumeBinding scores %v, want two different ones", totals)
+	}
+	if got.Node != "node-b" {
+		t.Errorf("Schedule picked %q, want node-b", got.Node)
+	}
+	if got.Node != ex.Node {
+		t.Errorf("Schedule picked %q, Explain %q", got.Node, ex.Node)
+	}
+	plain, err := New(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	want, err := plain.ScheduleWithDiagnosis(ctx, pod)
+	if err != nil || want.Node != got.Node {
+		t.Errorf("plain cycle picked %q (%v), engine %q", want.Node, err, got.Node)
+	}
+}
