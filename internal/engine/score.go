@@ -18,14 +18,15 @@ type normalizer = func(scores []int64, highest int64)
 // scoreBuffer holds the memory of the by-max score runs, reused from
 // cycle to cycle; one cycle at a time.
 type scoreBuffer struct {
-	active     []int        // the score plugins not skipped, by index
-	maxNorm    []normalizer // per active plugin; nil if it does not normalise
-	highest    []int64      // per active plugin
-	totals     []int64      // per node
-	scores     []int64      // plugin-major raw scores
-	chunkMax   []int64      // per chunk and active plugin
-	chunkSums  []chunkSum   // per chunk
-	normTmp    []int64      // per node: a normalised score
+	active     []int               // the score plugins not skipped, by index
+	maxNorm    []normalizer        // per active plugin; nil if it does not normalise
+	highest    []int64             // per active plugin
+	totals     []int64             // per node
+	scores     []int64             // plugin-major raw scores
+	chunkMax   []int64             // per chunk and active plugin
+	chunkSums  []chunkSum          // per chunk
+	normTmp    []int64             // per node: a normalised score
+	feasible   []*cluster.NodeInfo // scoredNodes' list, reused
 	byMaxJob   *byMaxJob
 	run        scoreRun
 	best, ties int
@@ -327,10 +328,13 @@ func (r *scoreRun) scoredNodes() []*cluster.NodeInfo {
 	if r.scoredCount() == r.n {
 		return nodes
 	}
-	out := make([]*cluster.NodeInfo, 0, r.scoredCount())
+	// The list is the buffer's, reused by the next cycle: the late
+	// PreScore plugins it is given read it during this cycle only.
+	out := r.buf.feasible[:0]
 	for c := range r.buf.chunkSums[:r.chunks] {
 		out = append(out, nodes[c*r.chunk:c*r.chunk+int(r.buf.chunkSums[c].n)]...)
 	}
+	r.buf.feasible = out
 	return out
 }
 
