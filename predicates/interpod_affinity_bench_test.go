@@ -24,11 +24,11 @@ func ipaBenchCluster(numPods int) ([]*api.Node, []*api.Pod) {
 		b := mkPod("default", nodes[i%len(nodes)].Name, map[string]string{"app": app})
 		switch i % 4 {
 		case 0:
-			b.reqAnti(term("kubernetes.io/hostname", &api.LabelSelector{MatchLabels: map[string]string{"app": app}}))
+			b.ReqAnti(term("kubernetes.io/hostname", &api.LabelSelector{MatchLabels: map[string]string{"app": app}}))
 		case 2:
-			b.reqAff(term("topology.kubernetes.io/zone", &api.LabelSelector{MatchLabels: map[string]string{"app": app}}))
+			b.ReqAff(term("topology.kubernetes.io/zone", &api.LabelSelector{MatchLabels: map[string]string{"app": app}}))
 		}
-		p := b.obj()
+		p := b.Obj()
 		p.Name = fmt.Sprintf("pod-%06d", i)
 		pods = append(pods, p)
 	}
@@ -40,7 +40,7 @@ func ipaBenchCluster(numPods int) ([]*api.Node, []*api.Pod) {
 // full count, as upstream's), "warm" with the plugin's counts kept from
 // the last cycle over the same nodes.
 func BenchmarkInterPodAffinityPreFilter(b *testing.B) {
-	pod := mkPod("default", "", map[string]string{"app": "app-7"}).reqAff(term("topology.kubernetes.io/zone", &api.LabelSelector{MatchLabels: map[string]string{"app": "app-7"}})).obj()
+	pod := mkPod("default", "", map[string]string{"app": "app-7"}).ReqAff(term("topology.kubernetes.io/zone", &api.LabelSelector{MatchLabels: map[string]string{"app": "app-7"}})).Obj()
 	for _, numPods := range []int{10000, 100000} {
 		nodes, pods := ipaBenchCluster(numPods)
 		snap, err := ipaSnapshot(nodes, pods, nil)
@@ -50,14 +50,14 @@ func BenchmarkInterPodAffinityPreFilter(b *testing.B) {
 		infos := snap.View().Nodes()
 		for _, warm := range []bool{false, true} {
 			b.Run(fmt.Sprintf("pods=%d/warm=%v", numPods, warm), func(b *testing.B) {
-				pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+				pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 				if warm {
 					pl.(*InterPodAffinityPlugin).PreFilter(context.Background(), framework.NewCycleState(), pod, infos)
 				}
 				b.ReportAllocs()
 				for b.Loop() {
 					if !warm {
-						pl, _ = NewInterPodAffinity(nil, ipaHandle{snap})
+						pl, _ = NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 					}
 					if _, st := pl.(*InterPodAffinityPlugin).PreFilter(context.Background(), framework.NewCycleState(), pod, infos); st != nil {
 						b.Fatal(st)

@@ -12,92 +12,17 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/testwrap"
 )
-
-var (
-	ipaKeys = []string{"zone", "kubernetes.io/hostname", "rack", "missing"}
-	ipaApps = []string{"web", "db", "batch"}
-	ipaNSes = []string{"default", "team-a"}
-)
-
-// ipaTermGen draws a term over app labels, namespaces and topology keys
-// from small pools, so that terms often match.
-func ipaTermGen() *rapid.Generator[api.PodAffinityTerm] {
-	return rapid.Custom(func(t *rapid.T) api.PodAffinityTerm {
-		tm := term(rapid.SampledFrom(ipaKeys).Draw(t, "key"), selIn("app", rapid.SliceOfNDistinct(rapid.SampledFrom(ipaApps), 1, 2, rapid.ID[string]).Draw(t, "apps")...))
-		switch rapid.IntRange(0, 4).Draw(t, "ns") {
-		case 0:
-			tm.Namespaces = []string{rapid.SampledFrom(ipaNSes).Draw(t, "nsName")}
-		case 1:
-			tm.NamespaceSelector = &api.LabelSelector{}
-		case 2:
-			tm.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}
-		}
-		return tm
-	})
-}
-
-// ipaPodGen draws a pod with an app label and, unless plain, some
-// required and preferred pod (anti-)affinity.
-func ipaPodGen(plain bool) *rapid.Generator[*api.Pod] {
-	return rapid.Custom(func(t *rapid.T) *api.Pod {
-		b := mkPod(rapid.SampledFrom(ipaNSes).Draw(t, "namespace"), "", map[string]string{"app": rapid.SampledFrom(ipaApps).Draw(t, "app")})
-		if plain {
-			return b.obj()
-		}
-		for range rapid.IntRange(0, 1).Draw(t, "reqAff") {
-			b.reqAff(ipaTermGen().Draw(t, "term"))
-		}
-		for range rapid.IntRange(0, 2).Draw(t, "reqAnti") {
-			b.reqAnti(ipaTermGen().Draw(t, "term"))
-		}
-		for range rapid.IntRange(0, 2).Draw(t, "prefAff") {
-			b.prefAff(rapid.Int32Range(1, 100).Draw(t, "w"), ipaTermGen().Draw(t, "term"))
-		}
-		for range rapid.IntRange(0, 2).Draw(t, "prefAnti") {
-			b.prefAnti(rapid.Int32Range(1, 100).Draw(t, "w"), ipaTermGen().Draw(t, "term"))
-		}
-		return b.obj()
-	})
-}
-
-type ipaCluster struct {
-	nodes []*api.Node
-	pods  []*api.Pod
-	ns    fakeNamespaces
-}
-
-func ipaClusterGen() *rapid.Generator[ipaCluster] {
-	return rapid.Custom(func(t *rapid.T) ipaCluster {
-		var c ipaCluster
-		n := rapid.IntRange(1, 6).Draw(t, "nodes")
-		for i := range n {
-			name := fmt.Sprintf("n%d", i)
-			labels := map[string]string{"kubernetes.io/hostname": name, "zone": rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, "zone")}
-			if rapid.Bool().Draw(t, "rack") {
-				labels["rack"] = rapid.SampledFrom([]string{"r1", "r2"}).Draw(t, "rackValue")
-			}
-			c.nodes = append(c.nodes, ipaNode(name, labels))
-		}
-		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
-			p := ipaPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "pod")
-			p.Name = fmt.Sprintf("p%d", i)
-			p.Spec.NodeName = c.nodes[rapid.IntRange(0, n-1).Draw(t, "node")].Name
-			c.pods = append(c.pods, p)
-		}
-		c.ns = fakeNamespaces{{ObjectMeta: api.ObjectMeta{Name: "default", Labels: map[string]string{"env": "prod"}}}, {ObjectMeta: api.ObjectMeta{Name: "team-a"}}}
-		return c
-	})
-}
 
 // filterAll returns each node's Filter status by name, or the PreFilter
 // status under "".
-func filterAll(t *rapid.T, c ipaCluster, pod *api.Pod) map[string]string {
-	snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+func filterAll(t *rapid.T, c testwrap.IPACluster, pod *api.Pod) map[string]string {
+	snap, err := ipaSnapshot(c.Nodes, c.Pods, c.NS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(nil, ipaHandle{snap})
+	pl, err := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,16 +44,16 @@ func filterAll(t *rapid.T, c ipaCluster, pod *api.Pod) map[string]string {
 // not fit.
 func TestPropertyInterPodAntiAffinityMonotone(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := ipaClusterGen().Draw(t, "cluster")
-		pod := ipaPodGen(false).Draw(t, "incoming")
+		c := testwrap.IPAClusterGen().Draw(t, "cluster")
+		pod := testwrap.IPAPodGen(false).Draw(t, "incoming")
 		if pod.Spec.Affinity != nil && pod.Spec.Affinity.PodAffinity != nil {
 			pod.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil
 		}
 		before := filterAll(t, c, pod)
-		extra := ipaPodGen(false).Draw(t, "extra")
+		extra := testwrap.IPAPodGen(false).Draw(t, "extra")
 		extra.Name = "extra"
-		extra.Spec.NodeName = c.nodes[rapid.IntRange(0, len(c.nodes)-1).Draw(t, "extraNode")].Name
-		c.pods = append(c.pods, extra)
+		extra.Spec.NodeName = c.Nodes[rapid.IntRange(0, len(c.Nodes)-1).Draw(t, "extraNode")].Name
+		c.Pods = append(c.Pods, extra)
 		after := filterAll(t, c, pod)
 		if _, ok := before[""]; ok {
 			return // skipped before: every node fit
@@ -149,19 +74,19 @@ func TestPropertyInterPodAntiAffinityMonotone(t *testing.T) {
 // pod added gives.
 func TestPropertyInterPodAffinityAddRemovePod(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := ipaClusterGen().Draw(t, "cluster")
-		pod := ipaPodGen(false).Draw(t, "incoming")
+		c := testwrap.IPAClusterGen().Draw(t, "cluster")
+		pod := testwrap.IPAPodGen(false).Draw(t, "incoming")
 		pod.Name = "incoming"
-		extra := ipaPodGen(rapid.Bool().Draw(t, "plainExtra")).Draw(t, "extra")
+		extra := testwrap.IPAPodGen(rapid.Bool().Draw(t, "plainExtra")).Draw(t, "extra")
 		extra.Name = "extra"
-		node := c.nodes[rapid.IntRange(0, len(c.nodes)-1).Draw(t, "extraNode")]
+		node := c.Nodes[rapid.IntRange(0, len(c.Nodes)-1).Draw(t, "extraNode")]
 		extra.Spec.NodeName = node.Name
 
-		snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+		snap, err := ipaSnapshot(c.Nodes, c.Pods, c.NS)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+		pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 		p := pl.(*InterPodAffinityPlugin)
 		state := framework.NewCycleState()
 		if _, st := p.PreFilter(context.Background(), state, pod, snap.View().Nodes()); st != nil {
@@ -179,10 +104,10 @@ func TestPropertyInterPodAffinityAddRemovePod(t *testing.T) {
 		// Filter after AddPod against a fresh PreFilter with the pod in
 		// the snapshot.
 		c2 := c
-		c2.pods = append(append([]*api.Pod(nil), c.pods...), extra)
+		c2.Pods = append(append([]*api.Pod(nil), c.Pods...), extra)
 		fresh := filterAll(t, c2, pod)
 		if _, ok := fresh[""]; !ok {
-			snap2, _ := ipaSnapshot(c2.nodes, c2.pods, c2.ns)
+			snap2, _ := ipaSnapshot(c2.Nodes, c2.Pods, c2.NS)
 			for _, n := range snap2.View().Nodes() {
 				got := statusString(p.Filter(ctx, with, pod, n))
 				if got != fresh[n.Name()] {
@@ -223,12 +148,12 @@ func countsOf(c topologyCounts) map[string]map[string]int64 {
 // The statuses do not depend on the order of the nodes or of the pods.
 func TestPropertyInterPodAffinityOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := ipaClusterGen().Draw(t, "cluster")
-		pod := ipaPodGen(false).Draw(t, "incoming")
+		c := testwrap.IPAClusterGen().Draw(t, "cluster")
+		pod := testwrap.IPAPodGen(false).Draw(t, "incoming")
 		want := filterAll(t, c, pod)
-		perm := rapid.Permutation(c.nodes).Draw(t, "nodeOrder")
-		pods := rapid.Permutation(c.pods).Draw(t, "podOrder")
-		got := filterAll(t, ipaCluster{perm, pods, c.ns}, pod)
+		perm := rapid.Permutation(c.Nodes).Draw(t, "nodeOrder")
+		pods := rapid.Permutation(c.Pods).Draw(t, "podOrder")
+		got := filterAll(t, testwrap.IPACluster{Nodes: perm, Pods: pods, NS: c.NS}, pod)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("reordered: %v, want %v", got, want)
 		}
@@ -256,20 +181,20 @@ func filterWith(p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod)
 // AddPod does to a cycle's state.
 func TestPropertyInterPodAffinityCache(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := ipaClusterGen().Draw(t, "cluster")
-		snap, err := ipaSnapshot(c.nodes, c.pods, c.ns)
+		c := testwrap.IPAClusterGen().Draw(t, "cluster")
+		snap, err := ipaSnapshot(c.Nodes, c.Pods, c.NS)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+		pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 		cached := pl.(*InterPodAffinityPlugin)
 		var incoming []*api.Pod
 		for i := range 6 { // more than the cache holds
-			p := ipaPodGen(false).Draw(t, "incoming")
+			p := testwrap.IPAPodGen(false).Draw(t, "incoming")
 			p.Name = fmt.Sprintf("incoming-%d", i)
 			incoming = append(incoming, p)
 		}
-		pods := append([]*api.Pod(nil), c.pods...)
+		pods := append([]*api.Pod(nil), c.Pods...)
 		extra := 0
 		var prevState *framework.CycleState
 		var prevPod *api.Pod
@@ -286,7 +211,7 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 			switch rapid.IntRange(0, 5).Draw(t, "change") {
 			case 0, 1:
 				if len(names) > 0 {
-					p := ipaPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "added")
+					p := testwrap.IPAPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "added")
 					p.Name = fmt.Sprintf("added-%d", extra)
 					extra++
 					p.Spec.NodeName = rapid.SampledFrom(names).Draw(t, "onNode")
@@ -325,7 +250,7 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 			}
 			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
 			got, state := filterWith(cached, snap, pod)
-			fresh, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+			fresh, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 			want, _ := filterWith(fresh.(*InterPodAffinityPlugin), snap, pod)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
@@ -342,7 +267,7 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 			// cache alone.
 			direct := false
 			if _, skipped := got[""]; !skipped && len(names) > 0 {
-				p := ipaPodGen(false).Draw(t, "nominated")
+				p := testwrap.IPAPodGen(false).Draw(t, "nominated")
 				p.Name = "nominated"
 				ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "nominatedNode"))
 				into := state.Clone()

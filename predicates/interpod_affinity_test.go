@@ -40,7 +40,7 @@ func runIPAFilter(t *testing.T, nodes []*api.Node, pods []*api.Pod, ns fakeNames
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(nil, ipaHandle{snap})
+	pl, err := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func runIPAFilter(t *testing.T, nodes []*api.Node, pods []*api.Pod, ns fakeNames
 func TestRequiredAffinitySingleNode(t *testing.T) {
 	podLabel := map[string]string{"service": "securityscan"}
 	podLabel2 := map[string]string{"security": "S1"}
-	existing := mkPod("", "node1", podLabel).obj
+	existing := mkPod("", "node1", podLabel).Obj
 	node1 := ipaNode("node1", map[string]string{"region": "r1", "zone": "z11"})
 	nsTerm := func(ns *api.LabelSelector, topo string) api.PodAffinityTerm {
 		return api.PodAffinityTerm{LabelSelector: selIn("service", "securityscan", "value2"), NamespaceSelector: ns, TopologyKey: topo}
@@ -81,81 +81,81 @@ func TestRequiredAffinitySingleNode(t *testing.T) {
 		{name: "A pod that has no required pod affinity scheduling rules can schedule onto a node with no existing pods",
 			pod: &api.Pod{}, pre: framework.NewStatus(framework.Skip)},
 		{name: "satisfies with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using In operator that matches the existing pod",
-			pod: mkPod("", "", podLabel2).reqAff(term("region", selIn("service", "securityscan", "value2"))).obj(), pods: []*api.Pod{existing()}},
+			pod: mkPod("", "", podLabel2).ReqAff(term("region", selIn("service", "securityscan", "value2"))).Obj(), pods: []*api.Pod{existing()}},
 		{name: "satisfies the pod with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using not in operator in labelSelector that matches the existing pod",
-			pod: mkPod("", "", podLabel2).reqAff(term("region", selNotIn("service", "securityscan3", "value3"))).obj(), pods: []*api.Pod{existing()}},
+			pod: mkPod("", "", podLabel2).ReqAff(term("region", selNotIn("service", "securityscan3", "value3"))).Obj(), pods: []*api.Pod{existing()}},
 		{name: "Does not satisfy the PodAffinity with labelSelector because of diff Namespace",
-			pod:  mkPod("", "", podLabel2).reqAff(api.PodAffinityTerm{LabelSelector: selIn("service", "securityscan", "value2"), Namespaces: []string{"DiffNameSpace"}}).obj(),
-			pods: []*api.Pod{mkPod("ns", "node1", map[string]string{"service": "securityscan"}).obj()}, filter: wantAffinity},
+			pod:  mkPod("", "", podLabel2).ReqAff(api.PodAffinityTerm{LabelSelector: selIn("service", "securityscan", "value2"), Namespaces: []string{"DiffNameSpace"}}).Obj(),
+			pods: []*api.Pod{mkPod("ns", "node1", map[string]string{"service": "securityscan"}).Obj()}, filter: wantAffinity},
 		{name: "Doesn't satisfy the PodAffinity because of unmatching labelSelector with the existing pod",
-			pod: mkPod("", "", podLabel).reqAff(term("", selIn("service", "antivirusscan", "value2"))).obj(), pods: []*api.Pod{existing()}, filter: wantAffinity},
+			pod: mkPod("", "", podLabel).ReqAff(term("", selIn("service", "antivirusscan", "value2"))).Obj(), pods: []*api.Pod{existing()}, filter: wantAffinity},
 		{name: "satisfies the PodAffinity with different label Operators in multiple RequiredDuringSchedulingIgnoredDuringExecution ",
 			pod: mkPod("", "", podLabel2).
-				reqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpExists}, api.LabelSelectorRequirement{Key: "wrongkey", Operator: api.LabelSelectorOpDoesNotExist}))).
-				reqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpIn, Values: []string{"securityscan"}}, api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpNotIn, Values: []string{"WrongValue"}}))).obj(),
+				ReqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpExists}, api.LabelSelectorRequirement{Key: "wrongkey", Operator: api.LabelSelectorOpDoesNotExist}))).
+				ReqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpIn, Values: []string{"securityscan"}}, api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpNotIn, Values: []string{"WrongValue"}}))).Obj(),
 			pods: []*api.Pod{existing()}},
 		{name: "The labelSelector requirements(items of matchExpressions) are ANDed, the pod cannot schedule onto the node because one of the matchExpression item don't match.",
 			pod: mkPod("", "", podLabel2).
-				reqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpExists}, api.LabelSelectorRequirement{Key: "wrongkey", Operator: api.LabelSelectorOpDoesNotExist}))).
-				reqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpIn, Values: []string{"securityscan2"}}, api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpNotIn, Values: []string{"WrongValue"}}))).obj(),
+				ReqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpExists}, api.LabelSelectorRequirement{Key: "wrongkey", Operator: api.LabelSelectorOpDoesNotExist}))).
+				ReqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpIn, Values: []string{"securityscan2"}}, api.LabelSelectorRequirement{Key: "service", Operator: api.LabelSelectorOpNotIn, Values: []string{"WrongValue"}}))).Obj(),
 			pods: []*api.Pod{existing()}, filter: wantAffinity},
 		{name: "satisfies the PodAffinity and PodAntiAffinity with the existing pod",
-			pod:  mkPod("", "", podLabel2).reqAff(term("region", selIn("service", "securityscan", "value2"))).reqAnti(term("node", selIn("service", "antivirusscan", "value2"))).obj(),
+			pod:  mkPod("", "", podLabel2).ReqAff(term("region", selIn("service", "securityscan", "value2"))).ReqAnti(term("node", selIn("service", "antivirusscan", "value2"))).Obj(),
 			pods: []*api.Pod{existing()}},
 		{name: "satisfies the PodAffinity and PodAntiAffinity and PodAntiAffinity symmetry with the existing pod",
-			pod:  mkPod("", "", podLabel2).reqAff(term("region", selIn("service", "securityscan", "value2"))).reqAnti(term("node", selIn("service", "antivirusscan", "value2"))).obj(),
-			pods: []*api.Pod{mkPod("", "node1", podLabel).reqAnti(term("node", selIn("service", "antivirusscan", "value2"))).obj()}},
+			pod:  mkPod("", "", podLabel2).ReqAff(term("region", selIn("service", "securityscan", "value2"))).ReqAnti(term("node", selIn("service", "antivirusscan", "value2"))).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", podLabel).ReqAnti(term("node", selIn("service", "antivirusscan", "value2"))).Obj()}},
 		{name: "satisfies the PodAffinity but doesn't satisfy the PodAntiAffinity with the existing pod",
-			pod:  mkPod("", "", podLabel2).reqAff(term("region", selIn("service", "securityscan", "value2"))).reqAnti(term("zone", selIn("service", "securityscan", "value2"))).obj(),
+			pod:  mkPod("", "", podLabel2).ReqAff(term("region", selIn("service", "securityscan", "value2"))).ReqAnti(term("zone", selIn("service", "securityscan", "value2"))).Obj(),
 			pods: []*api.Pod{existing()}, filter: wantAnti},
 		{name: "satisfies the PodAffinity and PodAntiAffinity but doesn't satisfy PodAntiAffinity symmetry with the existing pod",
-			pod:  mkPod("", "", podLabel).reqAff(term("region", selIn("service", "securityscan", "value2"))).reqAnti(term("node", selIn("service", "antivirusscan", "value2"))).obj(),
-			pods: []*api.Pod{mkPod("", "node1", podLabel).reqAnti(term("zone", selIn("service", "securityscan", "value2"))).obj()}, filter: wantExistingAnti},
+			pod:  mkPod("", "", podLabel).ReqAff(term("region", selIn("service", "securityscan", "value2"))).ReqAnti(term("node", selIn("service", "antivirusscan", "value2"))).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", podLabel).ReqAnti(term("zone", selIn("service", "securityscan", "value2"))).Obj()}, filter: wantExistingAnti},
 		{name: "pod matches its own Label in PodAffinity and that matches the existing pod Labels",
-			pod:  mkPod("", "", podLabel).reqAff(term("region", selNotIn("service", "securityscan", "value2"))).obj(),
-			pods: []*api.Pod{mkPod("", "node2", map[string]string{"service": "securityscan"}).obj()}, filter: wantAffinity},
+			pod:  mkPod("", "", podLabel).ReqAff(term("region", selNotIn("service", "securityscan", "value2"))).Obj(),
+			pods: []*api.Pod{mkPod("", "node2", map[string]string{"service": "securityscan"}).Obj()}, filter: wantAffinity},
 		{name: "verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity constraints. doesn't satisfy PodAntiAffinity symmetry with the existing pod",
-			pod:  mkPod("", "", podLabel).obj(),
-			pods: []*api.Pod{mkPod("", "node1", podLabel).reqAnti(term("zone", selIn("service", "securityscan", "value2"))).obj()}, filter: wantExistingAnti},
+			pod:  mkPod("", "", podLabel).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", podLabel).ReqAnti(term("zone", selIn("service", "securityscan", "value2"))).Obj()}, filter: wantExistingAnti},
 		{name: "verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity constraints. satisfy PodAntiAffinity symmetry with the existing pod",
-			pod:  mkPod("", "", podLabel).obj(),
-			pods: []*api.Pod{mkPod("", "node1", podLabel).reqAnti(term("zone", selNotIn("service", "securityscan", "value2"))).obj()}, pre: framework.NewStatus(framework.Skip)},
+			pod:  mkPod("", "", podLabel).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", podLabel).ReqAnti(term("zone", selNotIn("service", "securityscan", "value2"))).Obj()}, pre: framework.NewStatus(framework.Skip)},
 		{name: "satisfies the PodAntiAffinity with existing pod but doesn't satisfy PodAntiAffinity symmetry with incoming pod",
-			pod:  mkPod("", "", podLabel).reqAnti(term("region", selExists("service"))).reqAnti(term("region", selExists("security"))).obj(),
-			pods: []*api.Pod{mkPod("", "node1", podLabel2).reqAnti(term("zone", selExists("security"))).obj()}, filter: wantAnti},
+			pod:  mkPod("", "", podLabel).ReqAnti(term("region", selExists("service"))).ReqAnti(term("region", selExists("security"))).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", podLabel2).ReqAnti(term("zone", selExists("security"))).Obj()}, filter: wantAnti},
 		{name: "PodAntiAffinity symmetry check a1: incoming pod and existing pod partially match each other on AffinityTerms",
-			pod:  mkPod("", "", podLabel).reqAnti(term("zone", selExists("service"))).reqAnti(term("zone", selExists("security"))).obj(),
-			pods: []*api.Pod{mkPod("", "node1", podLabel2).reqAnti(term("zone", selExists("security"))).obj()}, filter: wantAnti},
+			pod:  mkPod("", "", podLabel).ReqAnti(term("zone", selExists("service"))).ReqAnti(term("zone", selExists("security"))).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", podLabel2).ReqAnti(term("zone", selExists("security"))).Obj()}, filter: wantAnti},
 		{name: "PodAntiAffinity symmetry check a2: incoming pod and existing pod partially match each other on AffinityTerms",
-			pod:  mkPod("", "", podLabel2).reqAnti(term("zone", selExists("security"))).obj(),
-			pods: []*api.Pod{mkPod("", "node1", podLabel).reqAnti(term("zone", selExists("service"))).reqAnti(term("zone", selExists("security"))).obj()}, filter: wantExistingAnti},
+			pod:  mkPod("", "", podLabel2).ReqAnti(term("zone", selExists("security"))).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", podLabel).ReqAnti(term("zone", selExists("service"))).ReqAnti(term("zone", selExists("security"))).Obj()}, filter: wantExistingAnti},
 		{name: "PodAntiAffinity symmetry check b1: incoming pod and existing pod partially match each other on AffinityTerms",
-			pod:  mkPod("", "", map[string]string{"abc": "", "xyz": ""}).reqAnti(term("zone", selExists("abc"))).reqAnti(term("zone", selExists("def"))).obj(),
-			pods: []*api.Pod{mkPod("", "node1", map[string]string{"def": "", "xyz": ""}).reqAnti(term("zone", selExists("abc"))).reqAnti(term("zone", selExists("def"))).obj()}, filter: wantAnti},
+			pod:  mkPod("", "", map[string]string{"abc": "", "xyz": ""}).ReqAnti(term("zone", selExists("abc"))).ReqAnti(term("zone", selExists("def"))).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", map[string]string{"def": "", "xyz": ""}).ReqAnti(term("zone", selExists("abc"))).ReqAnti(term("zone", selExists("def"))).Obj()}, filter: wantAnti},
 		{name: "PodAntiAffinity symmetry check b2: incoming pod and existing pod partially match each other on AffinityTerms",
-			pod:  mkPod("", "", map[string]string{"def": "", "xyz": ""}).reqAnti(term("zone", selExists("abc"))).reqAnti(term("zone", selExists("def"))).obj(),
-			pods: []*api.Pod{mkPod("", "node1", map[string]string{"abc": "", "xyz": ""}).reqAnti(term("zone", selExists("abc"))).reqAnti(term("zone", selExists("def"))).obj()}, filter: wantAnti},
+			pod:  mkPod("", "", map[string]string{"def": "", "xyz": ""}).ReqAnti(term("zone", selExists("abc"))).ReqAnti(term("zone", selExists("def"))).Obj(),
+			pods: []*api.Pod{mkPod("", "node1", map[string]string{"abc": "", "xyz": ""}).ReqAnti(term("zone", selExists("abc"))).ReqAnti(term("zone", selExists("def"))).Obj()}, filter: wantAnti},
 		{name: "PodAffinity fails PreFilter with an invalid affinity label syntax",
-			pod: mkPod("", "", podLabel).reqAff(term("region", selIn("service", "{{.bad-value.}}"))).reqAff(term("node", selIn("service", "antivirusscan", "value2"))).obj(),
+			pod: mkPod("", "", podLabel).ReqAff(term("region", selIn("service", "{{.bad-value.}}"))).ReqAff(term("node", selIn("service", "antivirusscan", "value2"))).Obj(),
 			pre: framework.NewStatus(framework.UnschedulableAndUnresolvable, badValue)},
 		{name: "PodAntiAffinity fails PreFilter with an invalid antiaffinity label syntax",
-			pod: mkPod("", "", podLabel).reqAff(term("region", selIn("service", "foo"))).reqAff(term("node", selIn("service", "{{.bad-value.}}"))).obj(),
+			pod: mkPod("", "", podLabel).ReqAff(term("region", selIn("service", "foo"))).ReqAff(term("node", selIn("service", "{{.bad-value.}}"))).Obj(),
 			pre: framework.NewStatus(framework.UnschedulableAndUnresolvable, badValue)},
 		{name: "affinity with NamespaceSelector",
-			pod:  mkPod("", "", podLabel2).reqAff(nsTerm(team1, "region")).obj(),
-			pods: []*api.Pod{mkPod("subteam1.team1", "node1", podLabel).obj()}},
+			pod:  mkPod("", "", podLabel2).ReqAff(nsTerm(team1, "region")).Obj(),
+			pods: []*api.Pod{mkPod("subteam1.team1", "node1", podLabel).Obj()}},
 		{name: "affinity with non-matching NamespaceSelector",
-			pod:  mkPod("", "", podLabel2).reqAff(nsTerm(team1, "region")).obj(),
-			pods: []*api.Pod{mkPod("subteam1.team2", "node1", podLabel).obj()}, filter: wantAffinity},
+			pod:  mkPod("", "", podLabel2).ReqAff(nsTerm(team1, "region")).Obj(),
+			pods: []*api.Pod{mkPod("subteam1.team2", "node1", podLabel).Obj()}, filter: wantAffinity},
 		{name: "anti-affinity with matching NamespaceSelector",
-			pod:  mkPod("subteam1.team1", "", podLabel2).reqAnti(nsTerm(team1, "zone")).obj(),
-			pods: []*api.Pod{mkPod("subteam2.team1", "node1", podLabel).obj()}, filter: wantAnti},
+			pod:  mkPod("subteam1.team1", "", podLabel2).ReqAnti(nsTerm(team1, "zone")).Obj(),
+			pods: []*api.Pod{mkPod("subteam2.team1", "node1", podLabel).Obj()}, filter: wantAnti},
 		{name: "anti-affinity with matching all NamespaceSelector",
-			pod:  mkPod("subteam1.team1", "", podLabel2).reqAnti(nsTerm(&api.LabelSelector{}, "zone")).obj(),
-			pods: []*api.Pod{mkPod("subteam2.team1", "node1", podLabel).obj()}, filter: wantAnti},
+			pod:  mkPod("subteam1.team1", "", podLabel2).ReqAnti(nsTerm(&api.LabelSelector{}, "zone")).Obj(),
+			pods: []*api.Pod{mkPod("subteam2.team1", "node1", podLabel).Obj()}, filter: wantAnti},
 		{name: "anti-affinity with non-matching NamespaceSelector",
-			pod:  mkPod("subteam1.team1", "", podLabel2).reqAnti(nsTerm(team1, "zone")).obj(),
-			pods: []*api.Pod{mkPod("subteam1.team2", "node1", podLabel).obj()}},
+			pod:  mkPod("subteam1.team1", "", podLabel2).ReqAnti(nsTerm(team1, "zone")).Obj(),
+			pods: []*api.Pod{mkPod("subteam1.team2", "node1", podLabel).Obj()}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -198,87 +198,87 @@ func TestRequiredAffinityMultipleNodes(t *testing.T) {
 		want  []*framework.Status
 	}{
 		{name: "A pod can be scheduled onto all the nodes that have the same topology key & label value with one of them has an existing pod that matches the affinity rules",
-			pod:   mkPod("", "", nil).reqAff(term("region", selIn("foo", "bar"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "bar"}).obj()},
+			pod:   mkPod("", "", nil).ReqAff(term("region", selIn("foo", "bar"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "bar"}).Obj()},
 			nodes: chinaIndia, want: []*framework.Status{nil, nil, wantAffinity}},
 		{name: "The affinity rule is to schedule all of the pods of this collection to the same zone. The first pod of the collection should not be blocked from being scheduled onto any node, even there's no existing pod that matches the rule anywhere.",
-			pod:   mkPod("", "", map[string]string{"foo": "bar", "service": "securityscan"}).reqAff(term("zone", selIn("foo", "bar"))).reqAff(term("zone", selIn("service", "securityscan"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "bar"}).obj()},
+			pod:   mkPod("", "", map[string]string{"foo": "bar", "service": "securityscan"}).ReqAff(term("zone", selIn("foo", "bar"))).ReqAff(term("zone", selIn("service", "securityscan"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "bar"}).Obj()},
 			nodes: []*api.Node{ipaNode("nodeA", map[string]string{"zone": "az1", "hostname": "h1"}), ipaNode("nodeB", map[string]string{"zone": "az2", "hostname": "h2"})},
 			want:  []*framework.Status{nil, nil}},
 		{name: "The first pod of the collection can only be scheduled on nodes labelled with the requested topology keys",
-			pod:   mkPod("", "", map[string]string{"foo": "bar", "service": "securityscan"}).reqAff(term("zone", selIn("foo", "bar"))).reqAff(term("zone", selIn("service", "securityscan"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "bar"}).obj()},
+			pod:   mkPod("", "", map[string]string{"foo": "bar", "service": "securityscan"}).ReqAff(term("zone", selIn("foo", "bar"))).ReqAff(term("zone", selIn("service", "securityscan"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "bar"}).Obj()},
 			nodes: []*api.Node{ipaNode("nodeA", map[string]string{"zoneLabel": "az1", "hostname": "h1"}), ipaNode("nodeB", map[string]string{"zoneLabel": "az2", "hostname": "h2"})},
 			want:  []*framework.Status{wantAffinity, wantAffinity}},
 		{name: "NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA and nodeB.",
-			pod:   mkPod("", "", nil).reqAnti(term("region", selIn("foo", "abc"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "abc"}).obj()},
+			pod:   mkPod("", "", nil).ReqAnti(term("region", selIn("foo", "abc"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "abc"}).Obj()},
 			nodes: []*api.Node{ipaNode("nodeA", map[string]string{"region": "r1", "hostname": "nodeA"}), ipaNode("nodeB", map[string]string{"region": "r1", "hostname": "nodeB"})},
 			want:  []*framework.Status{wantAnti, wantAnti}},
 		{name: "This test ensures that anti-affinity matches a pod when any term of the anti-affinity rule matches a pod.",
-			pod:   mkPod("", "", nil).reqAnti(term("region", selIn("foo", "abc"))).reqAnti(term("zone", selIn("service", "securityscan"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "abc", "service": "securityscan"}).obj()},
+			pod:   mkPod("", "", nil).ReqAnti(term("region", selIn("foo", "abc"))).ReqAnti(term("zone", selIn("service", "securityscan"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "abc", "service": "securityscan"}).Obj()},
 			nodes: []*api.Node{ipaNode("nodeA", lbl("r1", "z1", "nodeA")), ipaNode("nodeB", lbl("r1", "z2", "nodeB"))},
 			want:  []*framework.Status{wantAnti, wantAnti}},
 		{name: "NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA and nodeB but can be scheduled onto nodeC",
-			pod:   mkPod("", "", nil).reqAnti(term("region", selIn("foo", "abc"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "abc"}).obj()},
+			pod:   mkPod("", "", nil).ReqAnti(term("region", selIn("foo", "abc"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "abc"}).Obj()},
 			nodes: chinaIndia, want: []*framework.Status{wantAnti, wantAnti, nil}},
 		{name: "NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA, nodeB, but can be scheduled onto nodeC (NodeC has an existing pod that match the inter pod affinity rule but in different namespace)",
-			pod: mkPod("NS1", "", map[string]string{"foo": "123"}).reqAnti(term("region", selIn("foo", "bar"))).obj(),
-			pods: []*api.Pod{mkPod("NS1", "nodeA", map[string]string{"foo": "bar"}).obj(),
-				mkPod("NS2", "nodeC", nil).reqAnti(term("region", selIn("foo", "123"))).obj()},
+			pod: mkPod("NS1", "", map[string]string{"foo": "123"}).ReqAnti(term("region", selIn("foo", "bar"))).Obj(),
+			pods: []*api.Pod{mkPod("NS1", "nodeA", map[string]string{"foo": "bar"}).Obj(),
+				mkPod("NS2", "nodeC", nil).ReqAnti(term("region", selIn("foo", "123"))).Obj()},
 			nodes: chinaIndia, want: []*framework.Status{wantAnti, wantAnti, nil}},
 		{name: "Test existing pod's anti-affinity: if an existing pod has a term with invalid topologyKey, labelSelector of the term is firstly checked, and then topologyKey of the term is also checked",
-			pod:   mkPod("", "", map[string]string{"foo": ""}).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", nil).reqAnti(term("invalid-node-label", selExists("foo"))).obj()},
+			pod:   mkPod("", "", map[string]string{"foo": ""}).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", nil).ReqAnti(term("invalid-node-label", selExists("foo"))).Obj()},
 			nodes: r1z1z1(), pre: framework.NewStatus(framework.Skip)},
 		{name: "Test incoming pod's anti-affinity: even if labelSelector matches, we still check if topologyKey matches",
-			pod:   mkPod("", "nodeA", nil).reqAnti(term("invalid-node-label", selExists("foo"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": ""}).obj()},
+			pod:   mkPod("", "nodeA", nil).ReqAnti(term("invalid-node-label", selExists("foo"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": ""}).Obj()},
 			nodes: r1z1z1(), want: []*framework.Status{nil, nil}},
 		{name: "Test existing pod's anti-affinity: incoming pod wouldn't considered as a fit as it violates each existingPod's terms on all nodes",
-			pod:   mkPod("", "", map[string]string{"foo": "", "bar": ""}).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", nil).reqAnti(term("zone", selExists("foo"))).obj(), mkPod("", "nodeA", nil).reqAnti(term("region", selExists("bar"))).obj()},
+			pod:   mkPod("", "", map[string]string{"foo": "", "bar": ""}).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", nil).ReqAnti(term("zone", selExists("foo"))).Obj(), mkPod("", "nodeA", nil).ReqAnti(term("region", selExists("bar"))).Obj()},
 			nodes: r1z1z2(), want: []*framework.Status{wantExistingAnti, wantExistingAnti}},
 		{name: "Test incoming pod's anti-affinity: incoming pod wouldn't considered as a fit as it at least violates one anti-affinity rule of existingPod",
-			pod:   mkPod("", "", nil).reqAnti(term("zone", selExists("foo"))).reqAnti(term("region", selExists("bar"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": ""}).obj(), mkPod("", "nodeB", map[string]string{"bar": ""}).obj()},
+			pod:   mkPod("", "", nil).ReqAnti(term("zone", selExists("foo"))).ReqAnti(term("region", selExists("bar"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": ""}).Obj(), mkPod("", "nodeB", map[string]string{"bar": ""}).Obj()},
 			nodes: r1z1z2(), want: []*framework.Status{wantAnti, wantAnti}},
 		{name: "Test existing pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when one term has invalid topologyKey",
-			pod:   mkPod("", "", map[string]string{"foo": "", "bar": ""}).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", nil).reqAnti(term("invalid-node-label", selExists("foo"))).reqAnti(term("zone", selExists("bar"))).obj()},
+			pod:   mkPod("", "", map[string]string{"foo": "", "bar": ""}).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", nil).ReqAnti(term("invalid-node-label", selExists("foo"))).ReqAnti(term("zone", selExists("bar"))).Obj()},
 			nodes: r1z1z2(), want: []*framework.Status{wantExistingAnti, nil}},
 		{name: "Test incoming pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when one term has invalid topologyKey",
-			pod:   mkPod("", "", nil).reqAnti(term("invalid-node-label", selExists("foo"))).reqAnti(term("zone", selExists("bar"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "", "bar": ""}).obj()},
+			pod:   mkPod("", "", nil).ReqAnti(term("invalid-node-label", selExists("foo"))).ReqAnti(term("zone", selExists("bar"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "", "bar": ""}).Obj()},
 			nodes: r1z1z2(), want: []*framework.Status{wantAnti, nil}},
 		{name: "Test existing pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when all terms have valid topologyKey",
-			pod:   mkPod("", "", map[string]string{"foo": "", "bar": ""}).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", nil).reqAnti(term("region", selExists("foo"))).reqAnti(term("zone", selExists("bar"))).obj()},
+			pod:   mkPod("", "", map[string]string{"foo": "", "bar": ""}).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", nil).ReqAnti(term("region", selExists("foo"))).ReqAnti(term("zone", selExists("bar"))).Obj()},
 			nodes: r1z1z2(), want: []*framework.Status{wantExistingAnti, wantExistingAnti}},
 		{name: "Test incoming pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when all terms have valid topologyKey",
-			pod:   mkPod("", "", nil).reqAnti(term("region", selExists("foo"))).reqAnti(term("zone", selExists("bar"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "", "bar": ""}).obj()},
+			pod:   mkPod("", "", nil).ReqAnti(term("region", selExists("foo"))).ReqAnti(term("zone", selExists("bar"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "", "bar": ""}).Obj()},
 			nodes: r1z1z2(), want: []*framework.Status{wantAnti, wantAnti}},
 		{name: "Test existing pod's anti-affinity: existingPod on nodeA and nodeB has at least one anti-affinity term matches incoming pod, so incoming pod can only be scheduled to nodeC",
-			pod: mkPod("", "", map[string]string{"foo": "", "bar": ""}).obj(),
-			pods: []*api.Pod{mkPod("", "nodeA", nil).reqAnti(term("zone", selExists("foo"))).reqAnti(term("zone", selExists("labelA"))).obj(),
-				mkPod("", "nodeB", nil).reqAnti(term("zone", selExists("bar"))).reqAnti(term("zone", selExists("labelB"))).obj()},
+			pod: mkPod("", "", map[string]string{"foo": "", "bar": ""}).Obj(),
+			pods: []*api.Pod{mkPod("", "nodeA", nil).ReqAnti(term("zone", selExists("foo"))).ReqAnti(term("zone", selExists("labelA"))).Obj(),
+				mkPod("", "nodeB", nil).ReqAnti(term("zone", selExists("bar"))).ReqAnti(term("zone", selExists("labelB"))).Obj()},
 			nodes: []*api.Node{ipaNode("nodeA", lbl("r1", "z1", "nodeA")), ipaNode("nodeB", lbl("r1", "z2", "nodeB")), ipaNode("nodeC", lbl("r1", "z3", "nodeC"))},
 			want:  []*framework.Status{wantExistingAnti, wantExistingAnti, nil}},
 		{name: "Test incoming pod's affinity: firstly check if all affinityTerms match, and then check if all topologyKeys match",
-			pod:   mkPod("", "", nil).reqAff(term("region", selExists("foo"))).reqAff(term("zone", selExists("bar"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "", "bar": ""}).obj()},
+			pod:   mkPod("", "", nil).ReqAff(term("region", selExists("foo"))).ReqAff(term("zone", selExists("bar"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": "", "bar": ""}).Obj()},
 			nodes: r1z1z1(), want: []*framework.Status{nil, nil}},
 		{name: "Test incoming pod's affinity: firstly check if all affinityTerms match, and then check if all topologyKeys match, and the match logic should be satisfied on the same pod",
-			pod:   mkPod("", "", nil).reqAff(term("region", selExists("foo"))).reqAff(term("zone", selExists("bar"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": ""}).obj(), mkPod("", "nodeB", map[string]string{"bar": ""}).obj()},
+			pod:   mkPod("", "", nil).ReqAff(term("region", selExists("foo"))).ReqAff(term("zone", selExists("bar"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": ""}).Obj(), mkPod("", "nodeB", map[string]string{"bar": ""}).Obj()},
 			nodes: r1z1z2(), want: []*framework.Status{wantAffinity, wantAffinity}},
 		{name: "Test incoming pod's host-scoped affinity (fast path)",
-			pod:   mkPod("", "", nil).reqAff(term("kubernetes.io/hostname", selExists("foo"))).obj(),
-			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": ""}).obj()},
+			pod:   mkPod("", "", nil).ReqAff(term("kubernetes.io/hostname", selExists("foo"))).Obj(),
+			pods:  []*api.Pod{mkPod("", "nodeA", map[string]string{"foo": ""}).Obj()},
 			nodes: []*api.Node{ipaNode("nodeA", map[string]string{"kubernetes.io/hostname": "nodeA"}), ipaNode("nodeB", map[string]string{"kubernetes.io/hostname": "nodeB"})},
 			want:  []*framework.Status{nil, wantAffinity}},
 	}
@@ -304,7 +304,7 @@ func TestRequiredAffinityMultipleNodes(t *testing.T) {
 // PreFilter state is an Error.
 func TestInterPodAffinityFilterWithoutState(t *testing.T) {
 	snap, _ := cluster.NewSnapshot([]*api.Node{ipaNode("n", nil)}, nil)
-	pl, err := NewInterPodAffinity(nil, ipaHandle{snap})
+	pl, err := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,13 +322,13 @@ func TestInterPodAffinityFilterWithoutState(t *testing.T) {
 // Filter allocates nothing once PreFilter has run.
 func TestInterPodAffinityFilterAllocations(t *testing.T) {
 	nodes := []*api.Node{ipaNode("a", map[string]string{"zone": "z1", "kubernetes.io/hostname": "a"}), ipaNode("b", map[string]string{"zone": "z2", "kubernetes.io/hostname": "b"})}
-	pods := []*api.Pod{mkPod("", "a", map[string]string{"app": "web"}).reqAnti(term("zone", selIn("app", "db"))).obj()}
-	pod := mkPod("", "", map[string]string{"app": "db"}).reqAff(term("zone", selIn("app", "web"))).reqAnti(term("kubernetes.io/hostname", selIn("app", "db"))).obj()
+	pods := []*api.Pod{mkPod("", "a", map[string]string{"app": "web"}).ReqAnti(term("zone", selIn("app", "db"))).Obj()}
+	pod := mkPod("", "", map[string]string{"app": "db"}).ReqAff(term("zone", selIn("app", "web"))).ReqAnti(term("kubernetes.io/hostname", selIn("app", "db"))).Obj()
 	snap, err := ipaSnapshot(nodes, pods, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 	p := pl.(*InterPodAffinityPlugin)
 	state := framework.NewCycleState()
 	if _, st := p.PreFilter(context.Background(), state, pod, snap.View().Nodes()); st != nil {
@@ -351,19 +351,19 @@ func TestPreFilterStateAddRemovePod(t *testing.T) {
 	label2 := map[string]string{"region": "r1", "zone": "z12", "kubernetes.io/hostname": "nodeB"}
 	label3 := map[string]string{"region": "r2", "zone": "z21", "kubernetes.io/hostname": "nodeC"}
 	fooBar := map[string]string{"foo": "bar"}
-	antiFooBar := func(b *ipaPod) *ipaPod { return b.reqAnti(term("region", selIn("foo", "bar"))) }
+	antiFooBar := func(b *ipaPod) *ipaPod { return b.ReqAnti(term("region", selIn("foo", "bar"))) }
 	antiComplex := func(b *ipaPod) *ipaPod {
-		return b.reqAnti(term("region", selIn("foo", "bar", "buzz"))).reqAnti(term("zone", selNotIn("service", "bar", "security", "test")))
+		return b.ReqAnti(term("region", selIn("foo", "bar", "buzz"))).ReqAnti(term("zone", selNotIn("service", "bar", "security", "test")))
 	}
 	affComplex := func(b *ipaPod) *ipaPod {
-		return b.reqAff(term("region", selIn("foo", "bar", "buzz"))).reqAff(term("zone", selNotIn("service", "bar", "security", "test")))
+		return b.ReqAff(term("region", selIn("foo", "bar", "buzz"))).ReqAff(term("zone", selNotIn("service", "bar", "security", "test")))
 	}
 	with := func(name, node string, labels map[string]string, fs ...func(*ipaPod) *ipaPod) *api.Pod {
 		b := mkPod("", node, labels)
 		for _, f := range fs {
 			b = f(b)
 		}
-		p := b.obj()
+		p := b.Obj()
 		p.Name = name
 		return p
 	}
@@ -398,7 +398,7 @@ func TestPreFilterStateAddRemovePod(t *testing.T) {
 			pending:  with("pending", "", fooBar, antiFooBar),
 			existing: []*api.Pod{with("p1", "nodeA", fooBar)},
 			added: with("addedPod", "nodeA", fooBar, func(b *ipaPod) *ipaPod {
-				return b.reqAnti(term("region", selIn("foo", "bar"))).reqAnti(term("kubernetes.io/hostname", selIn("foo", "bar")))
+				return b.ReqAnti(term("region", selIn("foo", "bar"))).ReqAnti(term("kubernetes.io/hostname", selIn("foo", "bar")))
 			}),
 			nodes: threeNodes[:2], wantAnti: counts{"region": {"r1": 2}}, wantAffi: counts{}},
 	}
@@ -410,7 +410,7 @@ func TestPreFilterStateAddRemovePod(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+				pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 				p := pl.(*InterPodAffinityPlugin)
 				state := framework.NewCycleState()
 				if _, st := p.PreFilter(ctx, state, tc.pending, snap.View().Nodes()); st != nil {
@@ -464,7 +464,7 @@ func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
 		for _, k := range labels {
 			l[k] = ""
 		}
-		p := mkPod("", "nodeA", l).obj()
+		p := mkPod("", "nodeA", l).Obj()
 		p.Name = "normal"
 		return p
 	}
@@ -477,28 +477,28 @@ func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
 		pod                *api.Pod
 		wantAffi, wantAnti counts
 	}{
-		{name: "nil test", pod: mkPod("", "", nil).obj(), wantAffi: counts{}, wantAnti: counts{}},
-		{name: "incoming pod without affinity/anti-affinity causes a no-op", existing: []*api.Pod{normal("aaa")}, pod: mkPod("", "", nil).obj(), wantAffi: counts{}, wantAnti: counts{}},
+		{name: "nil test", pod: mkPod("", "", nil).Obj(), wantAffi: counts{}, wantAnti: counts{}},
+		{name: "incoming pod without affinity/anti-affinity causes a no-op", existing: []*api.Pod{normal("aaa")}, pod: mkPod("", "", nil).Obj(), wantAffi: counts{}, wantAnti: counts{}},
 		{name: "no pod has label that violates incoming pod's affinity and anti-affinity", existing: []*api.Pod{normal("bbb")},
-			pod:      mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAnti(term(host, selExists("aaa"))).obj(),
+			pod:      mkPod("", "", nil).ReqAff(term(host, selExists("aaa"))).ReqAnti(term(host, selExists("aaa"))).Obj(),
 			wantAffi: counts{}, wantAnti: counts{}},
 		{name: "existing pod matches incoming pod's affinity and anti-affinity - single term case", existing: []*api.Pod{normal("aaa")},
-			pod:      mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAnti(term(host, selExists("aaa"))).obj(),
+			pod:      mkPod("", "", nil).ReqAff(term(host, selExists("aaa"))).ReqAnti(term(host, selExists("aaa"))).Obj(),
 			wantAffi: counts{host: {"nodeA": 1}}, wantAnti: counts{host: {"nodeA": 1}}},
 		{name: "existing pod matches incoming pod's affinity and anti-affinity - multiple terms case", existing: []*api.Pod{normal("aaa", "bbb")},
-			pod:      mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAff(term(host, selExists("bbb"))).reqAnti(term(host, selExists("aaa"))).obj(),
+			pod:      mkPod("", "", nil).ReqAff(term(host, selExists("aaa"))).ReqAff(term(host, selExists("bbb"))).ReqAnti(term(host, selExists("aaa"))).Obj(),
 			wantAffi: counts{host: {"nodeA": 2}}, wantAnti: counts{host: {"nodeA": 1}}},
 		{name: "existing pod not match incoming pod's affinity but matches anti-affinity", existing: []*api.Pod{normal("aaa")},
-			pod: mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAff(term(host, selExists("bbb"))).
-				reqAnti(term(host, selExists("aaa"))).reqAnti(term(host, selExists("bbb"))).obj(),
+			pod: mkPod("", "", nil).ReqAff(term(host, selExists("aaa"))).ReqAff(term(host, selExists("bbb"))).
+				ReqAnti(term(host, selExists("aaa"))).ReqAnti(term(host, selExists("bbb"))).Obj(),
 			wantAffi: counts{}, wantAnti: counts{host: {"nodeA": 1}}},
 		{name: "incoming pod's anti-affinity has more than one term - existing pod violates partial term - case 1", existing: []*api.Pod{normal("aaa", "bbb")},
-			pod: mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAff(term(host, selExists("ccc"))).
-				reqAnti(term(host, selExists("aaa"))).reqAnti(term(host, selExists("ccc"))).obj(),
+			pod: mkPod("", "", nil).ReqAff(term(host, selExists("aaa"))).ReqAff(term(host, selExists("ccc"))).
+				ReqAnti(term(host, selExists("aaa"))).ReqAnti(term(host, selExists("ccc"))).Obj(),
 			wantAffi: counts{}, wantAnti: counts{host: {"nodeA": 1}}},
 		{name: "incoming pod's anti-affinity has more than one term - existing pod violates partial term - case 2", existing: []*api.Pod{normal("bbb")},
-			pod: mkPod("", "", nil).reqAff(term(host, selExists("aaa"))).reqAff(term(host, selExists("bbb"))).
-				reqAnti(term(host, selExists("aaa"))).reqAnti(term(host, selExists("bbb"))).obj(),
+			pod: mkPod("", "", nil).ReqAff(term(host, selExists("aaa"))).ReqAff(term(host, selExists("bbb"))).
+				ReqAnti(term(host, selExists("aaa"))).ReqAnti(term(host, selExists("bbb"))).Obj(),
 			wantAffi: counts{}, wantAnti: counts{host: {"nodeA": 1}}},
 	}
 	for _, tc := range tests {
@@ -507,7 +507,7 @@ func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+			pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 			state := framework.NewCycleState()
 			_, st := pl.(*InterPodAffinityPlugin).PreFilter(context.Background(), state, tc.pod, snap.View().Nodes())
 			if st.IsSkip() {
@@ -531,9 +531,9 @@ func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
 // (InterPodAffinityHostnameFastPath=false).
 func TestMultipleAffinityTermsRequireSingleMatchingPod(t *testing.T) {
 	const host = "kubernetes.io/hostname"
-	pod := mkPod("default", "", nil).reqAff(term(host, selIn("foo", "bar"))).reqAff(term(host, selIn("baz", "qux"))).obj()
+	pod := mkPod("default", "", nil).ReqAff(term(host, selIn("foo", "bar"))).ReqAff(term(host, selIn("baz", "qux"))).Obj()
 	named := func(name, node string, labels map[string]string) *api.Pod {
-		p := mkPod("default", node, labels).obj()
+		p := mkPod("default", node, labels).Obj()
 		p.Name = name
 		return p
 	}

@@ -21,7 +21,7 @@ func hotSnapshot(t testing.TB) *cluster.Snapshot {
 		n.Status.Images = []api.ContainerImage{{Names: []string{"nginx:1.27", "nginx:latest"}, SizeBytes: 200 * mb}}
 		nodes = append(nodes, n)
 		for j := 0; j < 5; j++ {
-			pods = append(pods, makePod().node(n.Name).req(cpuAndMemory("500m", "1Gi")).obj())
+			pods = append(pods, makePod().node(n.Name).req(cpuAndMemory("500m", "1Gi")).Obj())
 		}
 	}
 	return snapshot(t, nodes, pods)
@@ -30,7 +30,7 @@ func hotSnapshot(t testing.TB) *cluster.Snapshot {
 // hotPod requests cpu and memory only (a "plain resources-only pod"),
 // tolerates one taint and runs an untagged image.
 func hotPod() *api.Pod {
-	p := makePod().req(cpuAndMemory("250m", "512Mi")).obj()
+	p := makePod().req(cpuAndMemory("250m", "512Mi")).Obj()
 	p.Spec.Containers[0].Image = "nginx"
 	p.Spec.Tolerations = []api.Toleration{{Key: "spot", Operator: api.TolerationOpExists}}
 	return p

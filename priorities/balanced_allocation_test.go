@@ -27,7 +27,7 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 	}{
 		{
 			name:         "nothing scheduled, nothing requested, skip in PreScore",
-			pod:          makePod().obj(),
+			pod:          makePod().Obj(),
 			nodes:        []*api.Node{makeNodeMilli("node1", 4000, 10000, nil), makeNodeMilli("node2", 4000, 10000, nil)},
 			runPreScore:  true,
 			wantPreScore: framework.Skip,
@@ -35,7 +35,7 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 		{
 			// node1: cpu 0→75%, memory 0→50%: 100→87, 68; node2: 50%/50%: 75.
 			name:        "nothing scheduled, resources requested, differently sized nodes",
-			pod:         makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+			pod:         makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			nodes:       []*api.Node{makeNodeMilli("node1", 4000, 10000, nil), makeNodeMilli("node2", 6000, 10000, nil)},
 			want:        []int64{68, 75},
 			runPreScore: true,
@@ -43,11 +43,11 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 		{
 			// node1: 85→82, 73; node2: 97→95, 74.
 			name:  "resources requested, pods scheduled with resources",
-			pod:   makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+			pod:   makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			nodes: []*api.Node{makeNodeMilli("node1", 10000, 20000, nil), makeNodeMilli("node2", 10000, 20000, nil)},
 			existing: []*api.Pod{
-				makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).obj(),
-				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+				makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			},
 			want:        []int64{73, 74},
 			runPreScore: true,
@@ -55,11 +55,11 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 		{
 			// node2: memory 10% → 20% of 50000: 90→80, 70.
 			name:  "resources requested, pods scheduled with resources, differently sized nodes",
-			pod:   makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+			pod:   makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			nodes: []*api.Node{makeNodeMilli("node1", 10000, 20000, nil), makeNodeMilli("node2", 10000, 50000, nil)},
 			existing: []*api.Pod{
-				makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).obj(),
-				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+				makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			},
 			want:        []int64{73, 70},
 			runPreScore: true,
@@ -67,20 +67,20 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 		{
 			// node1: 50→100, 100; node2: 100→50, 50.
 			name:        "resources requested, pods scheduled with resources, nodes to reach min/max score",
-			pod:         makePod().req(map[string]string{"memory": "2000"}).req(map[string]string{"memory": "3000"}).obj(),
+			pod:         makePod().req(map[string]string{"memory": "2000"}).req(map[string]string{"memory": "3000"}).Obj(),
 			nodes:       []*api.Node{makeNodeMilli("node1", 3000, 5000, nil), makeNodeMilli("node2", 3000, 5000, nil)},
-			existing:    []*api.Pod{makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).obj()},
+			existing:    []*api.Pod{makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).Obj()},
 			want:        []int64{100, 50},
 			runPreScore: true,
 		},
 		{
 			// node1: 75→50, 62; node2: 100→75, 62.
 			name:  "requested resources at node capacity",
-			pod:   makePod().req(cpuOnly("1000m")).req(cpuOnly("2000m")).obj(),
+			pod:   makePod().req(cpuOnly("1000m")).req(cpuOnly("2000m")).Obj(),
 			nodes: []*api.Node{makeNodeMilli("node1", 6000, 10000, nil), makeNodeMilli("node2", 6000, 10000, nil)},
 			existing: []*api.Pod{
-				makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).obj(),
-				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+				makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			},
 			want:        []int64{62, 62},
 			runPreScore: true,
@@ -89,11 +89,11 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 			// Three resources: standard deviation. node1: 69→70, 75;
 			// node2: 62→65, 76.
 			name:  "scalar resource is included in the score computation if pod requests the scalar resource",
-			pod:   makePod().req(cpuAndMemoryAndGpu("0", "0", "1")).obj(),
+			pod:   makePod().req(cpuAndMemoryAndGpu("0", "0", "1")).Obj(),
 			nodes: []*api.Node{makeNodeMilli("node1", 3500, 40000, gpu(8)), makeNodeMilli("node2", 3500, 40000, gpu(8))},
 			existing: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemoryAndGpu("2000m", "3000", "3")).obj(),
-				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemoryAndGpu("2000m", "3000", "3")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			},
 			want:        []int64{75, 76},
 			resources:   cpuMemGpu,
@@ -103,7 +103,7 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 			// The gpu is left out when the pod does not request it: 100→63,
 			// 56 on both.
 			name:        "scalar resource is not included in the score computation if pod doesn't request the scalar resource",
-			pod:         makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+			pod:         makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			nodes:       []*api.Node{makeNodeMilli("node1", 3500, 40000, gpu(8)), makeNodeMilli("node2", 3500, 40000, nil)},
 			want:        []int64{56, 56},
 			resources:   cpuMemGpu,
@@ -111,11 +111,11 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 		},
 		{
 			name:  "resources requested, pods scheduled with resources if PreScore not called",
-			pod:   makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+			pod:   makePod().req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			nodes: []*api.Node{makeNodeMilli("node1", 10000, 20000, nil), makeNodeMilli("node2", 10000, 20000, nil)},
 			existing: []*api.Pod{
-				makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).obj(),
-				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).obj(),
+				makePod().node("node1").req(cpuOnly("1000m")).req(cpuOnly("2000m")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("1000m", "2000")).req(cpuAndMemory("2000m", "3000")).Obj(),
 			},
 			want: []int64{73, 74},
 		},
@@ -123,7 +123,7 @@ func TestNodeResourcesBalancedAllocation(t *testing.T) {
 		// scores 0.
 		{
 			name:  "nothing requested without PreScore",
-			pod:   makePod().obj(),
+			pod:   makePod().Obj(),
 			nodes: []*api.Node{makeNodeMilli("node1", 4000, 10000, nil)},
 			want:  []int64{0},
 		},
@@ -184,13 +184,13 @@ func TestBalancedResourceScore(t *testing.T) {
 
 func ExampleBalancedAllocation() {
 	node := makeNodeMilli("n1", 4000, 8<<30, nil)
-	ni := cluster.NewNodeInfo(node, makePod().node("n1").req(cpuAndMemory("2", "1Gi")).obj())
+	ni := cluster.NewNodeInfo(node, makePod().node("n1").req(cpuAndMemory("2", "1Gi")).Obj())
 	// The node is cpu-heavy (50% cpu, 12.5% memory, balance 81): a
 	// memory-heavy pod balances it (52.5%/50%, balance 98) and scores
 	// 50+(50+98-81)/2; a cpu-heavy one unbalances it (75%/13.7%,
 	// balance 69) and scores 50+(50+69-81)/2.
-	fmt.Println(BalancedAllocation(makePod().req(cpuAndMemory("100m", "3Gi")).obj(), ni, nil))
-	fmt.Println(BalancedAllocation(makePod().req(cpuAndMemory("1", "100Mi")).obj(), ni, nil))
+	fmt.Println(BalancedAllocation(makePod().req(cpuAndMemory("100m", "3Gi")).Obj(), ni, nil))
+	fmt.Println(BalancedAllocation(makePod().req(cpuAndMemory("1", "100Mi")).Obj(), ni, nil))
 	// Output:
 	// 83
 	// 69

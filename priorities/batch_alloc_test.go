@@ -42,7 +42,7 @@ func benchScoreNodes(b *testing.B, name string) {
 		n.Status.Images = []api.ContainerImage{{Names: []string{"nginx:1.27", "nginx:latest"}, SizeBytes: int64(100+i) * mb}}
 		nodes = append(nodes, n)
 		for range i % 5 {
-			pods = append(pods, makePod().node(n.Name).req(cpuAndMemory("500m", "1Gi")).obj())
+			pods = append(pods, makePod().node(n.Name).req(cpuAndMemory("500m", "1Gi")).Obj())
 		}
 	}
 	snap := snapshot(b, nodes, pods)
@@ -105,7 +105,7 @@ func TestImageLocalityScoreNodesSharedMaps(t *testing.T) {
 	// takes it), so one image scores a node only by whether it holds it;
 	// two images give the nodes three different scores.
 	for _, image := range []string{"nginx:1.27", "nginx", "redis:7", "nginx:1.27,redis:7"} {
-		pod := makePod().obj()
+		pod := makePod().Obj()
 		for i, im := range strings.Split(image, ",") {
 			pod.Spec.Containers = append(pod.Spec.Containers, api.Container{Name: fmt.Sprint("c", i), Image: im})
 		}

@@ -23,8 +23,8 @@ func ExampleNewNodeResourcesFit() {
 		makeNode("empty", map[string]string{"cpu": "4", "memory": "8Gi"}),
 		makeNode("busy", map[string]string{"cpu": "4", "memory": "8Gi"}),
 	}
-	snap, _ := cluster.NewSnapshot(nodes, []*api.Pod{makePod().node("busy").req(cpuAndMemory("2", "4Gi")).obj()})
-	pod := makePod().req(cpuAndMemory("1", "2Gi")).obj()
+	snap, _ := cluster.NewSnapshot(nodes, []*api.Pod{makePod().node("busy").req(cpuAndMemory("2", "4Gi")).Obj()})
+	pod := makePod().req(cpuAndMemory("1", "2Gi")).Obj()
 	ctx, state := context.Background(), framework.NewCycleState()
 	pl.(framework.PreScorePlugin).PreScore(ctx, state, pod, snap.Nodes())
 	for _, name := range []string{"empty", "busy"} {

@@ -58,21 +58,21 @@ func TestLeastAllocatedScoringStrategy(t *testing.T) {
 	tests := []allocatedCase{
 		{
 			name:           "nothing scheduled, nothing requested",
-			requestedPod:   makePod().obj(),
+			requestedPod:   makePod().Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MaxNodeScore}, {Name: "node2", Score: framework.MaxNodeScore}},
 			resources:      defaultResources,
 		},
 		{
 			name:           "nothing scheduled, resources requested, differently sized nodes",
-			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("6000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 37}, {Name: "node2", Score: 50}},
 			resources:      defaultResources,
 		},
 		{
 			name:           "Resources not set, pods scheduled with error",
-			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("6000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MinNodeScore}, {Name: "node2", Score: framework.MinNodeScore}},
 			resources:      nil,
@@ -80,79 +80,79 @@ func TestLeastAllocatedScoringStrategy(t *testing.T) {
 		},
 		{
 			name:           "no resources requested, pods scheduled",
-			requestedPod:   makePod().obj(),
+			requestedPod:   makePod().Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
-			existingPods:   []*api.Pod{makePod().node("node1").obj(), makePod().node("node1").obj(), makePod().node("node2").obj(), makePod().node("node2").obj()},
+			existingPods:   []*api.Pod{makePod().node("node1").Obj(), makePod().node("node1").Obj(), makePod().node("node2").Obj(), makePod().node("node2").Obj()},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MaxNodeScore}, {Name: "node2", Score: framework.MaxNodeScore}},
 			resources:      defaultResources,
 		},
 		{
 			name:         "no resources requested, pods scheduled with resources",
-			requestedPod: makePod().obj(),
+			requestedPod: makePod().Obj(),
 			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("10000", "20000")), makeNode("node2", cpuAndMemory("10000", "20000"))},
 			existingPods: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "5000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "5000")).Obj(),
 			},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 70}, {Name: "node2", Score: 57}},
 			resources:      defaultResources,
 		},
 		{
 			name:         "resources requested, pods scheduled with resources",
-			requestedPod: makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod: makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("10000", "20000")), makeNode("node2", cpuAndMemory("10000", "20000"))},
 			existingPods: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "5000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "5000")).Obj(),
 			},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 57}, {Name: "node2", Score: 45}},
 			resources:      defaultResources,
 		},
 		{
 			name:         "resources requested, pods scheduled with resources, differently sized nodes",
-			requestedPod: makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod: makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("10000", "20000")), makeNode("node2", cpuAndMemory("10000", "50000"))},
 			existingPods: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "5000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "5000")).Obj(),
 			},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 57}, {Name: "node2", Score: 60}},
 			resources:      defaultResources,
 		},
 		{
 			name:         "requested resources exceed node capacity",
-			requestedPod: makePod().req(cpuAndMemory("3000", "0")).obj(),
+			requestedPod: makePod().req(cpuAndMemory("3000", "0")).Obj(),
 			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
 			existingPods: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "5000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "5000")).Obj(),
 			},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 50}, {Name: "node2", Score: 25}},
 			resources:      defaultResources,
 		},
 		{
 			name:         "zero node resources, pods scheduled with resources",
-			requestedPod: makePod().obj(),
+			requestedPod: makePod().Obj(),
 			nodes:        []*api.Node{makeNode("node1", nil), makeNode("node2", nil)},
 			existingPods: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "5000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "5000")).Obj(),
 			},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MinNodeScore}, {Name: "node2", Score: framework.MinNodeScore}},
 			resources:      defaultResources,
 		},
 		{
 			name:           "nothing scheduled, resources requested with different weight on CPU and memory, differently sized nodes",
-			requestedPod:   makePod().node("node1").req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod:   makePod().node("node1").req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("6000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 41}, {Name: "node2", Score: 50}},
 			resources:      []config.ResourceSpec{{Name: "memory", Weight: 2}, {Name: "cpu", Weight: 1}},
 		},
 		{
 			name:         "bypass extended resource if the pod does not request",
-			requestedPod: makePod().node("node1").req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod: makePod().node("node1").req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes: []*api.Node{makeNode("node1", cpuAndMemory("6000", "10000")),
 				makeNode("node2", map[string]string{"cpu": "6000", "memory": "10000", extendedRes: "4"})},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 50}, {Name: "node2", Score: 50}},
@@ -160,7 +160,7 @@ func TestLeastAllocatedScoringStrategy(t *testing.T) {
 		},
 		{
 			name:         "honor extended resource if the pod requests",
-			requestedPod: makePod().node("node1").req(map[string]string{"cpu": "3000", "memory": "5000", extendedRes: "2"}).obj(),
+			requestedPod: makePod().node("node1").req(map[string]string{"cpu": "3000", "memory": "5000", extendedRes: "2"}).Obj(),
 			nodes: []*api.Node{makeNode("node1", map[string]string{"cpu": "6000", "memory": "10000", extendedRes: "4"}),
 				makeNode("node2", map[string]string{"cpu": "6000", "memory": "10000", extendedRes: "10"})},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 50}, {Name: "node2", Score: 60}},
@@ -168,7 +168,7 @@ func TestLeastAllocatedScoringStrategy(t *testing.T) {
 		},
 		{
 			name:         "if the node doesn't have a resource",
-			requestedPod: makePod().node("node1").req(cpuAndMemory("3000", "4000")).obj(),
+			requestedPod: makePod().node("node1").req(cpuAndMemory("3000", "4000")).Obj(),
 			nodes: []*api.Node{makeNode("node1", cpuAndMemory("6000", "10000")),
 				makeNode("node2", map[string]string{"cpu": "6000", "memory": "10000", extendedRes: "4"})},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 55}, {Name: "node2", Score: 55}},
@@ -186,74 +186,74 @@ func TestMostAllocatedScoringStrategy(t *testing.T) {
 	tests := []allocatedCase{
 		{
 			name:           "nothing scheduled, nothing requested",
-			requestedPod:   makePod().obj(),
+			requestedPod:   makePod().Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MinNodeScore}, {Name: "node2", Score: framework.MinNodeScore}},
 			resources:      defaultResources,
 		},
 		{
 			name:           "nothing scheduled, resources requested, differently sized nodes",
-			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("6000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 62}, {Name: "node2", Score: 50}},
 			resources:      defaultResources,
 		},
 		{
 			name:           "Resources not set, pods scheduled with error",
-			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("6000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MinNodeScore}, {Name: "node2", Score: framework.MinNodeScore}},
 			wantStatusCode: framework.Error,
 		},
 		{
 			name:         "no resources requested, pods scheduled with resources",
-			requestedPod: makePod().obj(),
+			requestedPod: makePod().Obj(),
 			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("10000", "20000")), makeNode("node2", cpuAndMemory("10000", "20000"))},
 			existingPods: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "5000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "5000")).Obj(),
 			},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 30}, {Name: "node2", Score: 42}},
 			resources:      defaultResources,
 		},
 		{
 			name:         "resources requested, pods scheduled with resources",
-			requestedPod: makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod: makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("10000", "20000")), makeNode("node2", cpuAndMemory("10000", "20000"))},
 			existingPods: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("3000", "0")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "5000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "0")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "5000")).Obj(),
 			},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 42}, {Name: "node2", Score: 55}},
 			resources:      defaultResources,
 		},
 		{
 			name:           "resources requested equal node capacity",
-			requestedPod:   makePod().req(cpuAndMemory("2000", "4000")).req(cpuAndMemory("3000", "5000")).obj(),
+			requestedPod:   makePod().req(cpuAndMemory("2000", "4000")).req(cpuAndMemory("3000", "5000")).Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("5000", "10000")), makeNode("node2", cpuAndMemory("10000", "9000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 95}, {Name: "node2", Score: 75}},
 			resources:      defaultResources,
 		},
 		{
 			name:           "nothing scheduled, resources requested, differently sized nodes (weights)",
-			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("6000", "10000"))},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 58}, {Name: "node2", Score: 50}},
 			resources:      []config.ResourceSpec{{Name: "memory", Weight: 2}, {Name: "cpu", Weight: 1}},
 		},
 		{
 			name:           "no resources requested, pods scheduled, nonzero request for resource",
-			requestedPod:   makePod().container("container").obj(),
+			requestedPod:   makePod().container("container").Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("250m", "1000Mi")), makeNode("node2", cpuAndMemory("250m", "1000Mi"))},
-			existingPods:   []*api.Pod{makePod().node("node1").container("container").obj(), makePod().node("node1").container("container").obj()},
+			existingPods:   []*api.Pod{makePod().node("node1").container("container").Obj(), makePod().node("node1").container("container").Obj()},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 80}, {Name: "node2", Score: 30}},
 			resources:      defaultResources,
 		},
 		{
 			name:         "bypass extended resource if the pod does not request",
-			requestedPod: makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod: makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes: []*api.Node{makeNode("node1", cpuAndMemory("6000", "10000")),
 				makeNode("node2", map[string]string{"cpu": "6000", "memory": "10000", extendedRes: "4"})},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 50}, {Name: "node2", Score: 50}},
@@ -261,7 +261,7 @@ func TestMostAllocatedScoringStrategy(t *testing.T) {
 		},
 		{
 			name:         "honor extended resource if the pod request",
-			requestedPod: makePod().node("node1").req(map[string]string{"cpu": "3000", "memory": "5000", extendedRes: "2"}).obj(),
+			requestedPod: makePod().node("node1").req(map[string]string{"cpu": "3000", "memory": "5000", extendedRes: "2"}).Obj(),
 			nodes: []*api.Node{makeNode("node1", map[string]string{"cpu": "6000", "memory": "10000", extendedRes: "4"}),
 				makeNode("node2", map[string]string{"cpu": "6000", "memory": "10000", extendedRes: "10"})},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 50}, {Name: "node2", Score: 40}},
@@ -269,7 +269,7 @@ func TestMostAllocatedScoringStrategy(t *testing.T) {
 		},
 		{
 			name:         "if the node doesn't have a resource",
-			requestedPod: makePod().node("node1").req(cpuAndMemory("3000", "4000")).obj(),
+			requestedPod: makePod().node("node1").req(cpuAndMemory("3000", "4000")).Obj(),
 			nodes: []*api.Node{makeNode("node1", cpuAndMemory("6000", "10000")),
 				makeNode("node2", map[string]string{"cpu": "6000", "memory": "10000", extendedRes: "4"})},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 45}, {Name: "node2", Score: 45}},
@@ -317,27 +317,27 @@ func TestRequestedToCapacityRatioScoringStrategy(t *testing.T) {
 	tests := []allocatedCase{
 		{
 			name:           "nothing scheduled, nothing requested (default - least requested nodes have priority)",
-			requestedPod:   makePod().obj(),
+			requestedPod:   makePod().Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("4000", "10000"))},
-			existingPods:   []*api.Pod{makePod().node("node1").obj(), makePod().node("node1").obj()},
+			existingPods:   []*api.Pod{makePod().node("node1").Obj(), makePod().node("node1").Obj()},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: framework.MaxNodeScore}, {Name: "node2", Score: framework.MaxNodeScore}},
 			resources:      defaultResources,
 		},
 		{
 			name:           "nothing scheduled, resources requested, differently sized nodes (default - least requested nodes have priority)",
-			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).obj(),
+			requestedPod:   makePod().req(cpuAndMemory("1000", "2000")).req(cpuAndMemory("2000", "3000")).Obj(),
 			nodes:          []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("6000", "10000"))},
-			existingPods:   []*api.Pod{makePod().node("node1").obj(), makePod().node("node1").obj()},
+			existingPods:   []*api.Pod{makePod().node("node1").Obj(), makePod().node("node1").Obj()},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 38}, {Name: "node2", Score: 50}},
 			resources:      defaultResources,
 		},
 		{
 			name:         "no resources requested, pods scheduled with resources (default - least requested nodes have priority)",
-			requestedPod: makePod().obj(),
+			requestedPod: makePod().Obj(),
 			nodes:        []*api.Node{makeNode("node1", cpuAndMemory("4000", "10000")), makeNode("node2", cpuAndMemory("6000", "10000"))},
 			existingPods: []*api.Pod{
-				makePod().node("node1").req(cpuAndMemory("3000", "5000")).obj(),
-				makePod().node("node2").req(cpuAndMemory("3000", "5000")).obj(),
+				makePod().node("node1").req(cpuAndMemory("3000", "5000")).Obj(),
+				makePod().node("node2").req(cpuAndMemory("3000", "5000")).Obj(),
 			},
 			expectedScores: framework.NodeScoreList{{Name: "node1", Score: 38}, {Name: "node2", Score: 50}},
 			resources:      defaultResources,
@@ -386,12 +386,12 @@ func TestResourceBinPackingSingleExtended(t *testing.T) {
 		pods []*api.Pod
 		want framework.NodeScoreList
 	}{
-		{"nothing scheduled, nothing requested", makePod().obj(), nil, framework.NodeScoreList{{Name: "node1", Score: 0}, {Name: "node2", Score: 0}}},
-		{"resources requested, pods scheduled with less resources", makePod().req(ext3).obj(), []*api.Pod{makePod().obj()},
+		{"nothing scheduled, nothing requested", makePod().Obj(), nil, framework.NodeScoreList{{Name: "node1", Score: 0}, {Name: "node2", Score: 0}}},
+		{"resources requested, pods scheduled with less resources", makePod().req(ext3).Obj(), []*api.Pod{makePod().Obj()},
 			framework.NodeScoreList{{Name: "node1", Score: 2}, {Name: "node2", Score: 5}}},
-		{"resources requested, pods scheduled with resources, on node with existing pod running ", makePod().req(ext3).obj(),
-			[]*api.Pod{makePod().req(ext3).node("node2").obj()}, framework.NodeScoreList{{Name: "node1", Score: 2}, {Name: "node2", Score: 10}}},
-		{"resources requested, pods scheduled with more resources", makePod().req(ext4).obj(), []*api.Pod{makePod().obj()},
+		{"resources requested, pods scheduled with resources, on node with existing pod running ", makePod().req(ext3).Obj(),
+			[]*api.Pod{makePod().req(ext3).node("node2").Obj()}, framework.NodeScoreList{{Name: "node1", Score: 2}, {Name: "node2", Score: 10}}},
+		{"resources requested, pods scheduled with more resources", makePod().req(ext4).Obj(), []*api.Pod{makePod().Obj()},
 			framework.NodeScoreList{{Name: "node1", Score: 5}, {Name: "node2", Score: 10}}},
 	}
 	for _, tc := range tests {
@@ -422,12 +422,12 @@ func TestResourceBinPackingMultipleExtended(t *testing.T) {
 		pods []*api.Pod
 		want framework.NodeScoreList
 	}{
-		{"nothing scheduled, nothing requested", makePod().obj(), nil, framework.NodeScoreList{{Name: "node1", Score: 0}, {Name: "node2", Score: 0}}},
-		{"resources requested, pods scheduled with less resources", makePod().req(pod1).obj(), []*api.Pod{makePod().obj()},
+		{"nothing scheduled, nothing requested", makePod().Obj(), nil, framework.NodeScoreList{{Name: "node1", Score: 0}, {Name: "node2", Score: 0}}},
+		{"resources requested, pods scheduled with less resources", makePod().req(pod1).Obj(), []*api.Pod{makePod().Obj()},
 			framework.NodeScoreList{{Name: "node1", Score: 4}, {Name: "node2", Score: 3}}},
-		{"resources requested, pods scheduled with resources, on node with existing pod running ", makePod().req(pod1).obj(),
-			[]*api.Pod{makePod().req(pod2).node("node2").obj()}, framework.NodeScoreList{{Name: "node1", Score: 4}, {Name: "node2", Score: 7}}},
-		{"resources requested, pods scheduled with more resources", makePod().req(pod2).obj(), []*api.Pod{makePod().obj()},
+		{"resources requested, pods scheduled with resources, on node with existing pod running ", makePod().req(pod1).Obj(),
+			[]*api.Pod{makePod().req(pod2).node("node2").Obj()}, framework.NodeScoreList{{Name: "node1", Score: 4}, {Name: "node2", Score: 7}}},
+		{"resources requested, pods scheduled with more resources", makePod().req(pod2).Obj(), []*api.Pod{makePod().Obj()},
 			framework.NodeScoreList{{Name: "node1", Score: 5}, {Name: "node2", Score: 5}}},
 	}
 	for _, tc := range tests {
@@ -451,14 +451,14 @@ func TestFitScore(t *testing.T) {
 	}
 	existing := func() []*api.Pod {
 		return []*api.Pod{
-			makePod().node("node1").req(cpuAndMemory("2000", "4000")).obj(),
-			makePod().node("node2").req(cpuAndMemory("1000", "2000")).obj(),
+			makePod().node("node1").req(cpuAndMemory("2000", "4000")).Obj(),
+			makePod().node("node2").req(cpuAndMemory("1000", "2000")).Obj(),
 		}
 	}
 	withSidecar := func() []*api.Pod {
 		return []*api.Pod{
-			makePod().node("node1").req(cpuAndMemory("1000", "2000")).sidecarReq(cpuAndMemory("1000", "2000")).obj(),
-			makePod().node("node2").req(cpuAndMemory("1000", "2000")).obj(),
+			makePod().node("node1").req(cpuAndMemory("1000", "2000")).sidecarReq(cpuAndMemory("1000", "2000")).Obj(),
+			makePod().node("node2").req(cpuAndMemory("1000", "2000")).Obj(),
 		}
 	}
 	rtcr := func(shape ...config.UtilizationShapePoint) config.NodeResourcesFitArgs {
@@ -476,17 +476,17 @@ func TestFitScore(t *testing.T) {
 		want     framework.NodeScoreList
 		args     config.NodeResourcesFitArgs
 	}{
-		{"test case for ScoringStrategy RequestedToCapacityRatio case1", makePod().req(cpuAndMemory("3000", "5000")).obj(), twoNodes("6000"), existing(),
+		{"test case for ScoringStrategy RequestedToCapacityRatio case1", makePod().req(cpuAndMemory("3000", "5000")).Obj(), twoNodes("6000"), existing(),
 			framework.NodeScoreList{{Name: "node1", Score: 10}, {Name: "node2", Score: 32}}, rtcr(config.UtilizationShapePoint{Utilization: 0, Score: 10}, config.UtilizationShapePoint{Utilization: 100, Score: 0})},
-		{"test case for ScoringStrategy RequestedToCapacityRatio case2", makePod().req(cpuAndMemory("3000", "5000")).obj(), twoNodes("6000"), existing(),
+		{"test case for ScoringStrategy RequestedToCapacityRatio case2", makePod().req(cpuAndMemory("3000", "5000")).Obj(), twoNodes("6000"), existing(),
 			framework.NodeScoreList{{Name: "node1", Score: 95}, {Name: "node2", Score: 68}}, rtcr(config.UtilizationShapePoint{Utilization: 0, Score: 0}, config.UtilizationShapePoint{Utilization: 100, Score: 10})},
-		{"test case for ScoringStrategy MostAllocated", makePod().req(cpuAndMemory("1000", "2000")).obj(), twoNodes("6000"), existing(),
+		{"test case for ScoringStrategy MostAllocated", makePod().req(cpuAndMemory("1000", "2000")).Obj(), twoNodes("6000"), existing(),
 			framework.NodeScoreList{{Name: "node1", Score: 67}, {Name: "node2", Score: 36}}, typed(config.MostAllocated)},
-		{"test case for ScoringStrategy LeastAllocated", makePod().req(cpuAndMemory("1000", "2000")).obj(), twoNodes("6000"), existing(),
+		{"test case for ScoringStrategy LeastAllocated", makePod().req(cpuAndMemory("1000", "2000")).Obj(), twoNodes("6000"), existing(),
 			framework.NodeScoreList{{Name: "node1", Score: 32}, {Name: "node2", Score: 63}}, typed(config.LeastAllocated)},
-		{"test case for ScoringStrategy MostAllocated with sidecar container", makePod().req(cpuAndMemory("1000", "2000")).obj(), twoNodes("4000"), withSidecar(),
+		{"test case for ScoringStrategy MostAllocated with sidecar container", makePod().req(cpuAndMemory("1000", "2000")).Obj(), twoNodes("4000"), withSidecar(),
 			framework.NodeScoreList{{Name: "node1", Score: 67}, {Name: "node2", Score: 45}}, typed(config.MostAllocated)},
-		{"test case for ScoringStrategy LeastAllocated with sidecar container", makePod().req(cpuAndMemory("1000", "2000")).obj(), twoNodes("4000"), withSidecar(),
+		{"test case for ScoringStrategy LeastAllocated with sidecar container", makePod().req(cpuAndMemory("1000", "2000")).Obj(), twoNodes("4000"), withSidecar(),
 			framework.NodeScoreList{{Name: "node1", Score: 32}, {Name: "node2", Score: 55}}, typed(config.LeastAllocated)},
 	}
 	for _, tc := range tests {
@@ -575,7 +575,7 @@ func TestResourceAllocationScorerCalculateRequests(t *testing.T) {
 
 func TestResourcesNotFound(t *testing.T) {
 	pl, _ := newNodeResourcesFit(&config.ScoringStrategy{Type: config.LeastAllocated})
-	_, st := pl.Score(context.Background(), framework.NewCycleState(), makePod().obj(), cluster.NewNodeInfo(makeNode("n", nil)))
+	_, st := pl.Score(context.Background(), framework.NewCycleState(), makePod().Obj(), cluster.NewNodeInfo(makeNode("n", nil)))
 	if st.Code() != framework.Error || st.Message() != "resources not found" {
 		t.Errorf("got %v", st)
 	}
@@ -583,9 +583,9 @@ func TestResourcesNotFound(t *testing.T) {
 
 func ExampleLeastAllocated() {
 	node := makeNode("n1", map[string]string{"cpu": "4", "memory": "16Gi"})
-	busy := makePod().node("n1").req(map[string]string{"cpu": "2", "memory": "4Gi"}).obj()
+	busy := makePod().node("n1").req(map[string]string{"cpu": "2", "memory": "4Gi"}).Obj()
 	ni := cluster.NewNodeInfo(node, busy)
-	pod := makePod().req(map[string]string{"cpu": "1", "memory": "4Gi"}).obj()
+	pod := makePod().req(map[string]string{"cpu": "1", "memory": "4Gi"}).Obj()
 	// cpu: (4000-3000)*100/4000 = 25; memory: (16-8)*100/16 = 50
 	fmt.Println(LeastAllocated(pod, ni, nil), MostAllocated(pod, ni, nil))
 	// Output: 37 62

@@ -24,7 +24,7 @@ func makePod() *podBuilder {
 	return &podBuilder{p: api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("pod-%d", podSeq), Namespace: "default"}}}
 }
 
-func (b *podBuilder) obj() *api.Pod { return &b.p }
+func (b *podBuilder) Obj() *api.Pod { return &b.p }
 
 func (b *podBuilder) node(n string) *podBuilder { b.p.Spec.NodeName = n; return b }
 

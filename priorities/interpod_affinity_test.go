@@ -29,7 +29,7 @@ func runIPAScore(t *testing.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod,
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(args, ipaHandle{snap})
+	pl, err := NewInterPodAffinity(args, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,30 +74,30 @@ func TestPreferredAffinity(t *testing.T) {
 	nsTerm := api.PodAffinityTerm{LabelSelector: selIn("security", "S1"), TopologyKey: "region", Namespaces: []string{"subteam2.team2"}, NamespaceSelector: team1}
 	negTerm := api.PodAffinityTerm{LabelSelector: selIn("security", "S1"), TopologyKey: "region", NamespaceSelector: notTeam1}
 	// The affinities of upstream's table, by its names.
-	stayWithS1InRegion := func(b *ipaPod) *ipaPod { return b.prefAff(5, s1Region) }
-	stayWithS2InRegion := func(b *ipaPod) *ipaPod { return b.prefAff(6, term("region", selIn("security", "S2"))) }
+	stayWithS1InRegion := func(b *ipaPod) *ipaPod { return b.PrefAff(5, s1Region) }
+	stayWithS2InRegion := func(b *ipaPod) *ipaPod { return b.PrefAff(6, term("region", selIn("security", "S2"))) }
 	affinity3 := func(b *ipaPod) *ipaPod {
-		return b.prefAff(8, term("region", selReqs(api.LabelSelectorRequirement{Key: "security", Operator: api.LabelSelectorOpNotIn, Values: []string{"S1"}},
+		return b.PrefAff(8, term("region", selReqs(api.LabelSelectorRequirement{Key: "security", Operator: api.LabelSelectorOpNotIn, Values: []string{"S1"}},
 			api.LabelSelectorRequirement{Key: "security", Operator: api.LabelSelectorOpIn, Values: []string{"S2"}}))).
-			prefAff(2, term("region", selReqs(api.LabelSelectorRequirement{Key: "security", Operator: api.LabelSelectorOpExists},
+			PrefAff(2, term("region", selReqs(api.LabelSelectorRequirement{Key: "security", Operator: api.LabelSelectorOpExists},
 				api.LabelSelectorRequirement{Key: "wrongkey", Operator: api.LabelSelectorOpDoesNotExist})))
 	}
 	hardAffinity := func(b *ipaPod) *ipaPod {
-		return b.reqAff(term("region", selIn("security", "S1", "value2"))).
-			reqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "security", Operator: api.LabelSelectorOpExists},
+		return b.ReqAff(term("region", selIn("security", "S1", "value2"))).
+			ReqAff(term("region", selReqs(api.LabelSelectorRequirement{Key: "security", Operator: api.LabelSelectorOpExists},
 				api.LabelSelectorRequirement{Key: "wrongkey", Operator: api.LabelSelectorOpDoesNotExist})))
 	}
-	awayFromS1InAz := func(b *ipaPod) *ipaPod { return b.prefAnti(5, term("az", selIn("security", "S1"))) }
-	awayFromS2InAz := func(b *ipaPod) *ipaPod { return b.prefAnti(5, term("az", selIn("security", "S2"))) }
+	awayFromS1InAz := func(b *ipaPod) *ipaPod { return b.PrefAnti(5, term("az", selIn("security", "S1"))) }
+	awayFromS2InAz := func(b *ipaPod) *ipaPod { return b.PrefAnti(5, term("az", selIn("security", "S2"))) }
 	stayS1AwayS2 := func(b *ipaPod) *ipaPod {
-		return b.prefAff(8, s1Region).prefAnti(5, term("az", selIn("security", "S2")))
+		return b.PrefAff(8, s1Region).PrefAnti(5, term("az", selIn("security", "S2")))
 	}
 	pod := func(ns, node string, labels map[string]string, with ...func(*ipaPod) *ipaPod) *api.Pod {
 		b := mkPod(ns, node, labels)
 		for _, w := range with {
 			b = w(b)
 		}
-		return b.obj()
+		return b.Obj()
 	}
 	n := func(labels ...map[string]string) []*api.Node {
 		var out []*api.Node
@@ -137,11 +137,11 @@ func TestPreferredAffinity(t *testing.T) {
 			nodes: n(rgChina, rgIndia, az1), want: scores(names, 0, max, 0)},
 		{name: "Affinity symmetry with namespace selector",
 			pod:   pod("subteam1.team1", "", s1),
-			pods:  []*api.Pod{pod("", "node1", s1, func(b *ipaPod) *ipaPod { return b.prefAff(5, nsTerm) }), pod("", "node2", s2, stayWithS2InRegion)},
+			pods:  []*api.Pod{pod("", "node1", s1, func(b *ipaPod) *ipaPod { return b.PrefAff(5, nsTerm) }), pod("", "node2", s2, stayWithS2InRegion)},
 			nodes: n(rgChina, rgIndia, az1), want: scores(names, max, 0, 0)},
 		{name: "AntiAffinity symmetry with namespace selector",
 			pod:   pod("subteam1.team1", "", s1),
-			pods:  []*api.Pod{pod("", "node1", s1, func(b *ipaPod) *ipaPod { return b.prefAnti(5, nsTerm) }), pod("", "node2", s2, stayWithS2InRegion)},
+			pods:  []*api.Pod{pod("", "node1", s1, func(b *ipaPod) *ipaPod { return b.PrefAnti(5, nsTerm) }), pod("", "node2", s2, stayWithS2InRegion)},
 			nodes: n(rgChina, rgIndia, az1), want: scores(names, 0, max, max)},
 		{name: "Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
 			pod: pod("", "", s1), pods: []*api.Pod{pod("", "node1", s1, hardAffinity), pod("", "node2", s2, hardAffinity)},
@@ -173,37 +173,37 @@ func TestPreferredAffinity(t *testing.T) {
 			pod: pod("", "", s1), pods: []*api.Pod{pod("", "node1", s1), pod("", "node2", nil, stayS1AwayS2)},
 			nodes: n(rgChina, rgChina), want: scores(names, 0, 0)},
 		{name: "invalid Affinity fails PreScore",
-			pod:   pod("", "", nil, func(b *ipaPod) *ipaPod { return b.prefAff(8, term("region", selIn("security", "{{.bad-value.}}"))) }),
+			pod:   pod("", "", nil, func(b *ipaPod) *ipaPod { return b.PrefAff(8, term("region", selIn("security", "{{.bad-value.}}"))) }),
 			nodes: n(rgChina, rgChina), wantStatus: framework.NewStatus(framework.Error, `Invalid value: "{{.bad-value.}}"`)},
 		{name: "invalid AntiAffinity fails PreScore",
-			pod:   pod("", "", nil, func(b *ipaPod) *ipaPod { return b.prefAnti(5, term("az", selIn("security", "{{.bad-value.}}"))) }),
+			pod:   pod("", "", nil, func(b *ipaPod) *ipaPod { return b.PrefAnti(5, term("az", selIn("security", "{{.bad-value.}}"))) }),
 			nodes: n(rgChina, rgChina), wantStatus: framework.NewStatus(framework.Error, `Invalid value: "{{.bad-value.}}"`)},
 		{name: "Affinity with pods matching NamespaceSelector",
-			pod: pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.prefAff(5, nsTerm) }),
+			pod: pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.PrefAff(5, nsTerm) }),
 			pods: []*api.Pod{pod("subteam1.team1", "node1", s1), pod("subteam1.team1", "node1", s1), pod("subteam1.team2", "node1", s1),
 				pod("subteam2.team1", "node2", s1)},
 			nodes: n(rgChina, rgIndia), want: scores(names, max, 0)},
 		{name: "Affinity with pods matching both NamespaceSelector and Namespaces fields",
-			pod: pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.prefAff(5, nsTerm) }),
+			pod: pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.PrefAff(5, nsTerm) }),
 			pods: []*api.Pod{pod("subteam1.team1", "node1", s1), pod("subteam1.team1", "node1", s1), pod("subteam2.team2", "node1", s1),
 				pod("subteam2.team1", "node2", s1)},
 			nodes: n(rgChina, rgIndia), want: scores(names, max, 0)},
 		{name: "AntiAffinity with pods matching NamespaceSelector",
-			pod: pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.prefAnti(5, nsTerm) }),
+			pod: pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.PrefAnti(5, nsTerm) }),
 			pods: []*api.Pod{pod("subteam1.team1", "node1", s1), pod("subteam1.team1", "node1", s1), pod("subteam1.team2", "node1", s1),
 				pod("subteam2.team1", "node2", s1)},
 			nodes: n(rgChina, rgIndia), want: scores(names, 0, max)},
 		{name: "AntiAffinity with pods matching both NamespaceSelector and Namespaces fields",
-			pod: pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.prefAnti(5, nsTerm) }),
+			pod: pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.PrefAnti(5, nsTerm) }),
 			pods: []*api.Pod{pod("subteam1.team1", "node1", s1), pod("subteam1.team1", "node1", s1), pod("subteam2.team2", "node1", s1),
 				pod("subteam2.team1", "node2", s1)},
 			nodes: n(rgChina, rgIndia), want: scores(names, 0, max)},
 		{name: "Affinity with pods correctly enforcing negative NamespaceSelector",
-			pod:   pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.prefAff(5, negTerm) }),
+			pod:   pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.PrefAff(5, negTerm) }),
 			pods:  []*api.Pod{pod("subteam1.team1", "node1", s1), pod("subteam1.team1", "node1", s1), pod("subteam1.team2", "node2", s1)},
 			nodes: n(rgChina, rgIndia), want: scores(names, 0, max)},
 		{name: "AntiAffinity with pods correctly enforcing negative NamespaceSelector",
-			pod:   pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.prefAnti(5, negTerm) }),
+			pod:   pod("subteam1.team1", "", s1, func(b *ipaPod) *ipaPod { return b.PrefAnti(5, negTerm) }),
 			pods:  []*api.Pod{pod("subteam1.team1", "node1", s1), pod("subteam1.team1", "node1", s1), pod("subteam1.team2", "node2", s1)},
 			nodes: n(rgChina, rgIndia), want: scores(names, max, 0)},
 		{name: "Ignore preferred terms of existing pods",
@@ -236,9 +236,9 @@ func TestPreferredAffinity(t *testing.T) {
 func TestPreferredAffinityWithHardPodAffinitySymmetricWeight(t *testing.T) {
 	s1 := map[string]string{"service": "S1"}
 	hard := func(node string) *api.Pod {
-		return mkPod("", node, nil).reqAff(api.PodAffinityTerm{LabelSelector: selIn("service", "S1"), TopologyKey: "region",
+		return mkPod("", node, nil).ReqAff(api.PodAffinityTerm{LabelSelector: selIn("service", "S1"), TopologyKey: "region",
 			Namespaces:        []string{"", "subteam2.team2"},
-			NamespaceSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "team", Operator: api.LabelSelectorOpIn, Values: []string{"team1"}}}}}).obj()
+			NamespaceSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "team", Operator: api.LabelSelectorOpIn, Values: []string{"team1"}}}}}).Obj()
 	}
 	nodes := func() []*api.Node {
 		return []*api.Node{ipaNode("node1", map[string]string{"region": "China"}), ipaNode("node2", map[string]string{"region": "India"}), ipaNode("node3", map[string]string{"az": "az1"})}
@@ -261,7 +261,7 @@ func TestPreferredAffinityWithHardPodAffinitySymmetricWeight(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			w := tc.weight
-			got, st := runIPAScore(t, nodes(), []*api.Pod{hard("node1"), hard("node2")}, mkPod(tc.ns, "", s1).obj(), config.InterPodAffinityArgs{HardPodAffinityWeight: &w})
+			got, st := runIPAScore(t, nodes(), []*api.Pod{hard("node1"), hard("node2")}, mkPod(tc.ns, "", s1).Obj(), config.InterPodAffinityArgs{HardPodAffinityWeight: &w})
 			if tc.skip {
 				if !st.IsSkip() {
 					t.Fatalf("PreScore = %v, want Skip", st)
@@ -300,13 +300,13 @@ func TestNormalizeMinMax(t *testing.T) {
 // Score allocates nothing once PreScore has run.
 func TestInterPodAffinityScoreAllocations(t *testing.T) {
 	nodes := []*api.Node{ipaNode("a", map[string]string{"zone": "z1", "kubernetes.io/hostname": "a"}), ipaNode("b", map[string]string{"zone": "z2", "kubernetes.io/hostname": "b"})}
-	pods := []*api.Pod{mkPod("", "a", map[string]string{"app": "web"}).prefAnti(3, term("zone", selIn("app", "db"))).obj()}
-	pod := mkPod("", "", map[string]string{"app": "db"}).prefAff(5, term("kubernetes.io/hostname", selIn("app", "web"))).obj()
+	pods := []*api.Pod{mkPod("", "a", map[string]string{"app": "web"}).PrefAnti(3, term("zone", selIn("app", "db"))).Obj()}
+	pod := mkPod("", "", map[string]string{"app": "db"}).PrefAff(5, term("kubernetes.io/hostname", selIn("app", "web"))).Obj()
 	snap, err := ipaSnapshot(nodes, pods, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewInterPodAffinity(nil, ipaHandle{snap})
+	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
 	p := pl.(*InterPodAffinityPlugin)
 	state := framework.NewCycleState()
 	if st := p.PreScore(context.Background(), state, pod, snap.View().Nodes()); st != nil {
