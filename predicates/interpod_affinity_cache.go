@@ -58,10 +58,8 @@ type nodeContribution struct {
 // ipaCache is the counts for one incoming pod signature, and each node's
 // contribution to them.
 type ipaCache struct {
-	key    ipaKey
-	nodes  []*cluster.NodeInfo
-	gens   []int64
-	contrb []nodeContribution
+	key   ipaKey
+	nodes cluster.NodeMemo[nodeContribution] // each node's contribution
 	// totals hold the counts; shared is set once a cycle's state holds
 	// them, so that the next change copies them first.
 	totals interPodAffinityState
@@ -150,30 +148,10 @@ func (c *ipaCache) unshare() {
 // sync brings the cache's counts up to date with nodes.
 func (c *ipaCache) sync(nodes []*cluster.NodeInfo) {
 	t := &c.totals
-	for i := len(nodes); i < len(c.nodes); i++ {
+	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, sign int64) {
 		c.unshare()
-		t.apply(&c.contrb[i], -1)
-	}
-	if len(c.nodes) > len(nodes) {
-		clear(c.nodes[len(nodes):])
-		clear(c.contrb[len(nodes):])
-		c.nodes, c.gens, c.contrb = c.nodes[:len(nodes)], c.gens[:len(nodes)], c.contrb[:len(nodes)]
-	}
-	for i, ni := range nodes {
-		if i < len(c.nodes) {
-			if c.nodes[i] == ni && c.gens[i] == ni.Generation {
-				continue
-			}
-			c.unshare()
-			t.apply(&c.contrb[i], -1)
-		} else {
-			c.unshare()
-			c.nodes, c.gens, c.contrb = append(c.nodes, nil), append(c.gens, 0), append(c.contrb, nodeContribution{})
-		}
-		c.contrb[i] = t.contribution(ni)
-		t.apply(&c.contrb[i], 1)
-		c.nodes[i], c.gens[i] = ni, ni.Generation
-	}
+		t.apply(v, sign)
+	})
 }
 
 // cachedCounts fills s's counts from the plugin's cache, creating or
@@ -194,7 +172,7 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, nodes [
 	}
 	if c == nil {
 		c = &ipaCache{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
-			nodes: make([]*cluster.NodeInfo, 0, len(nodes)), gens: make([]int64, 0, len(nodes)), contrb: make([]nodeContribution, 0, len(nodes))}
+			nodes: cluster.NewNodeMemo[nodeContribution](len(nodes))}
 		c.key.labels = maps.Clone(s.pod.Labels)
 		c.key.nsLabels = maps.Clone(s.nsLabels)
 		c.totals.indexTerms()

@@ -60,9 +60,7 @@ func (t *scoreTotals) apply(ns *nodeScore, sign int64) {
 // contribution to them.
 type scoreCache struct {
 	key    scoreKey
-	nodes  []*cluster.NodeInfo
-	gens   []int64
-	contrb []nodeScore
+	nodes  cluster.NodeMemo[nodeScore] // each node's contribution
 	totals scoreTotals
 	// shared is set once a cycle's state holds the sums, so that the
 	// next change copies them first.
@@ -84,30 +82,10 @@ func (c *scoreCache) unshare() {
 // sync brings the sums up to date with nodes.
 func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo) {
 	t := &c.totals
-	for i := len(nodes); i < len(c.nodes); i++ {
+	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, sign int64) {
 		c.unshare()
-		t.apply(&c.contrb[i], -1)
-	}
-	if len(c.nodes) > len(nodes) {
-		clear(c.nodes[len(nodes):])
-		clear(c.contrb[len(nodes):])
-		c.nodes, c.gens, c.contrb = c.nodes[:len(nodes)], c.gens[:len(nodes)], c.contrb[:len(nodes)]
-	}
-	for i, ni := range nodes {
-		if i < len(c.nodes) {
-			if c.nodes[i] == ni && c.gens[i] == ni.Generation {
-				continue
-			}
-			c.unshare()
-			t.apply(&c.contrb[i], -1)
-		} else {
-			c.unshare()
-			c.nodes, c.gens, c.contrb = append(c.nodes, nil), append(c.gens, 0), append(c.contrb, nodeScore{})
-		}
-		c.contrb[i] = sc.node(ni)
-		t.apply(&c.contrb[i], 1)
-		c.nodes[i], c.gens[i] = ni, ni.Generation
-	}
+		t.apply(v, sign)
+	})
 }
 
 // cachedScores returns the sums for sc's incoming pod over the view's
@@ -133,7 +111,7 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *
 		}
 	}
 	if c == nil {
-		c = &scoreCache{key: key, nodes: make([]*cluster.NodeInfo, 0, len(nodes)), gens: make([]int64, 0, len(nodes)), contrb: make([]nodeScore, 0, len(nodes))}
+		c = &scoreCache{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
 		c.key.labels = maps.Clone(sc.pod.Labels)
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
 		if len(pl.cache) < scoreCacheSize {
