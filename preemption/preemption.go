@@ -66,6 +66,25 @@ type Candidate struct {
 	NumPDBViolations int
 }
 
+// DryRunNode is the dry run's verdict on one node: the victims it would
+// evict there, or why the node cannot help.
+type DryRunNode struct {
+	// Node is the node's name.
+	Node string
+	// Victims, most important first, and NumPDBViolations are what
+	// SelectVictimsOnNode found; empty when Status is not Success.
+	Victims          []*api.Pod
+	NumPDBViolations int
+	// Status is Success when the node can help, else why it cannot:
+	// NoVictimsFound (UnschedulableAndUnresolvable), the filters' status
+	// with every lower-priority pod removed, or an error.
+	Status *framework.Status
+	// Candidate is set when the node is among Outcome.Candidates: a
+	// node that can help is left out when the candidate list of its kind
+	// (violating a PodDisruptionBudget or not) was already full.
+	Candidate bool
+}
+
 // Outcome is what a preemption attempt found, for Explain and what-if
 // questions; PostFilter reduces it to a result and a status.
 type Outcome struct {
@@ -82,9 +101,14 @@ type Outcome struct {
 	// NumCandidates the candidates it looked for; both 0 when it did not
 	// run.
 	Offset, NumCandidates int32
-	// PotentialNodes are the nodes the filters found Unschedulable, in
-	// the order they were dry-run from Offset on.
-	PotentialNodes []string
+	// NumPotential is how many nodes the filters found Unschedulable:
+	// the nodes the dry run may try, from Offset on (in snapshot order,
+	// wrapping around).
+	NumPotential int
+	// DryRun is each node the dry run tried, in the order it tried them
+	// (the first len(DryRun) potential nodes from Offset on): the others
+	// were not reached, as enough candidates were found first.
+	DryRun []DryRunNode
 	// Candidates are the nodes where preemption would help: those
 	// violating no PodDisruptionBudget first, then the others, each in
 	// dry-run order.
@@ -140,6 +164,7 @@ func (pl *DefaultPreemption) Preempt(ctx context.Context, state *framework.Cycle
 		return o
 	}
 	potential := nodesForStatusCode(allNodes, m, framework.Unschedulable)
+	o.NumPotential = len(potential)
 	var errs []error
 	if len(potential) == 0 {
 		o.NodeStatuses = framework.NewDefaultNodeToStatus()
@@ -205,10 +230,13 @@ type candidateList struct {
 	cap   int
 }
 
-func (l *candidateList) add(c Candidate) {
+// add keeps c if there is room and reports whether it did.
+func (l *candidateList) add(c Candidate) bool {
 	if len(l.items) < l.cap {
 		l.items = append(l.items, c)
+		return true
 	}
+	return false
 }
 
 // dryRun is upstream's DryRunPreemption with one worker: the potential
@@ -227,15 +255,15 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile
 		}
 		ni := potential[(int(o.Offset)+i)%len(potential)]
 		name := ni.Node().Name
-		o.PotentialNodes = append(o.PotentialNodes, name)
 		victims, violations, st := sc.selectVictims(ctx, prof, state.Clone(), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
 		if st.IsSuccess() && len(victims) != 0 {
 			c := Candidate{Node: name, Victims: victims, NumPDBViolations: violations}
-			if violations == 0 {
-				nonViolating.add(c)
-			} else {
-				violating.add(c)
+			list := &nonViolating
+			if violations != 0 {
+				list = &violating
 			}
+			kept := list.add(c)
+			o.DryRun = append(o.DryRun, DryRunNode{Node: name, Victims: victims, NumPDBViolations: violations, Status: st, Candidate: kept})
 			if len(nonViolating.items) > 0 && len(nonViolating.items)+len(violating.items) >= num {
 				break
 			}
@@ -248,6 +276,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile
 			errs = append(errs, st.AsError())
 		}
 		o.NodeStatuses.Set(name, st)
+		o.DryRun = append(o.DryRun, DryRunNode{Node: name, Status: st})
 	}
 	// Upstream stops the workers when its context is cancelled and
 	// reports nothing for it.

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/schedkit/schedkit/api"
@@ -57,10 +58,16 @@ type Explanation struct {
 	// picks, "" when none fits.
 	Tied []string
 	Node string
-	// Err is the cycle's error: a *FitError when no node fits (with the
-	// message kube-scheduler prints), or a plugin's error. PostFilter
-	// (preemption) is not run by Explain.
+	// Err is the cycle's error: a *FitError when no node fits, with the
+	// message kube-scheduler prints (the PostFilter plugins' message
+	// included, as Schedule's), or a plugin's error.
 	Err error
+	// Preemption is, for a pod that fits no node, what the PostFilter
+	// plugins (DefaultPreemption) would do, run as a dry run: the
+	// nominated node, the victims and the status; nil when the pod fits,
+	// the cycle failed otherwise, or the profile has no PostFilter
+	// plugin. The per-node verdicts are in Nodes[i].Preemption.
+	Preemption *PreemptionExplanation
 }
 
 // NodeExplanation is one node's part of an Explanation.
@@ -83,6 +90,11 @@ type NodeExplanation struct {
 	// profile's order; Total is their weighted sum.
 	Scores []PluginScore
 	Total  int64
+	// Preemption is the preemption dry run's verdict on the node: the
+	// victims DefaultPreemption would evict there, or why the node
+	// cannot help. nil unless Explanation.Preemption is a dry run of
+	// DefaultPreemption.
+	Preemption *NodePreemption
 }
 
 // PluginScore is one Score plugin's score of a node.
@@ -96,14 +108,35 @@ type PluginScore struct {
 }
 
 // Explain runs the plain cycle (cycle.go) for pod and reports everything
-// it decided, as Explanation describes. It changes nothing: no pod is
-// assumed, the rotating start index and the tie-break source are as they
-// were, so the next Schedule decides what it would have decided. The
+// it decided, as Explanation describes; for a pod that fits no node it
+// then runs PostFilter (preemption) as a dry run. It changes nothing: no
+// pod is assumed, nominated or evicted, the rotating start index and the
+// random source are as they were, so the next Schedule decides what it
+// would have decided. The
 // node Explain reports is the node Schedule would pick now. The error is
 // for a pod no profile serves; a cycle's error is in Explanation.Err.
 func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.explain(ctx, pod, false)
+}
+
+// ScheduleExplained is Explain as a scheduling cycle: it decides what
+// Schedule would and leaves the scheduler as Schedule leaves it (the
+// rotating start index moved past the nodes filtered, the random source
+// past the cycle's and PostFilter's draws), so that a queue explained
+// pod by pod, each pod assumed (or its preemption carried out) before
+// the next, meets the start indexes and draws a scheduler meets. Like
+// Schedule it assumes, nominates and evicts nothing. A gated pod is
+// explained as Explain does and changes nothing.
+func (s *Scheduler) ScheduleExplained(ctx context.Context, pod *api.Pod) (*Explanation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.explain(ctx, pod, true)
+}
+
+// explain is Explain; with advance, ScheduleExplained.
+func (s *Scheduler) explain(ctx context.Context, pod *api.Pod, advance bool) (*Explanation, error) {
 	prof, err := s.profileFor(pod)
 	if err != nil {
 		return nil, err
@@ -111,11 +144,17 @@ func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, er
 	ex := &Explanation{Pod: pod, Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}
 	ex.PreEnqueue = prof.RunPreEnqueuePlugins(ctx, pod)
 
+	advance = advance && ex.PreEnqueue.IsSuccess()
 	src := *s.pcg
-	defer func() { *s.pcg = src }()
+	if !advance {
+		defer func() { *s.pcg = src }()
+	}
 	state := framework.NewCycleState()
 	rec := &cycleRecord{scoredForReport: true}
-	res, _, cerr := s.plainCycle(ctx, prof, state, pod, s.nextStartNodeIndex, rec)
+	res, next, cerr := s.plainCycle(ctx, prof, state, pod, s.nextStartNodeIndex, rec)
+	if advance {
+		s.nextStartNodeIndex = next
+	}
 	ex.Err, ex.Node = cerr, res.Node
 	ex.EvaluatedNodes, ex.FeasibleNodes = res.EvaluatedNodes, res.FeasibleNodes
 	ex.PreFilter, ex.PreFilterPlugins = rec.preFilter, rec.narrowedBy
@@ -184,6 +223,10 @@ func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, er
 		default:
 			add(ni, false, prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, s.nominated[name]))
 		}
+	}
+	var fe *FitError
+	if errors.As(cerr, &fe) {
+		s.explainPreemption(ctx, prof, state, pod, fe, ex)
 	}
 	return ex, nil
 }
