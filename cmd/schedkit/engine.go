@@ -1,9 +1,9 @@
 package main
 
-// This file is the only one that knows how a scheduling cycle is
-// explained. It builds an explanation from scheduler.ScheduleWithDiagnosis
-// and the profile's Filter plugins; when the engine's Explain lands in
-// package scheduler, explainPod becomes a translation of its Explanation.
+// This file translates scheduler.Explanation, the library's account of a
+// scheduling cycle, into the command's explanation: nodes in snapshot
+// order, scores only where kube-scheduler scored, the tied set in
+// snapshot order, and the preemption outcome.
 
 import (
 	"context"
@@ -47,6 +47,9 @@ type nodeVerdict struct {
 	Feasible, Scored bool
 	Scores           []pluginScore
 	Total            int64
+	// Preemption is the preemption dry run's verdict on the node, for a
+	// pod that fits nowhere; nil otherwise.
+	Preemption *scheduler.NodePreemption
 }
 
 // pluginScore is one score plugin's normalised score and weight.
@@ -55,104 +58,85 @@ type pluginScore struct {
 	Normalized, Weight int64
 }
 
-// explainPod runs one cycle for pod (nothing is assumed) and explains it.
+// explainPod runs one cycle for pod with scheduler.ScheduleExplained
+// (nothing is assumed; the rotating start index and the random source
+// move on as a scheduler's do) and translates its Explanation.
 func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*explanation, error) {
-	prof, ok := s.Profile(pod.Spec.SchedulerName)
-	if !ok {
+	sx, err := s.ScheduleExplained(ctx, pod)
+	if err != nil {
 		return nil, errors.New("pod " + podName(pod) + ": no profile has schedulerName " + pod.Spec.SchedulerName)
 	}
-	res, err := s.ScheduleWithDiagnosis(ctx, pod)
-	ex := &explanation{Pod: pod, NotEvaluated: prof.NotEvaluated(), Node: res.Node, Err: err,
-		Evaluated: res.EvaluatedNodes, Feasible: res.FeasibleNodes, Nominated: res.NominatedNode}
-	if pf := res.PostFilterResult; pf != nil {
-		ex.Nominated, ex.Victims = pf.NominatedNodeName, pf.Victims
+	ex := &explanation{Pod: pod, NotEvaluated: sx.NotEvaluated}
+	byName := make(map[string]*scheduler.NodeExplanation, len(sx.Nodes))
+	for i := range sx.Nodes {
+		byName[sx.Nodes[i].Name] = &sx.Nodes[i]
 	}
-	view := s.Snapshot().View()
-	nodes := view.Nodes()
+	nodes := s.Snapshot().View().Nodes()
 	ex.Nodes = make([]nodeVerdict, len(nodes))
 	for i, ni := range nodes {
 		ex.Nodes[i].Name = ni.Node().Name
 	}
-	var gated *scheduler.GatedError
+	if sx.PreEnqueue != nil {
+		// Gated: the pod is not admitted, no cycle runs; every node
+		// carries the PreEnqueue status.
+		ex.Err = &scheduler.GatedError{Pod: pod, Status: sx.PreEnqueue}
+		for i := range ex.Nodes {
+			ex.Nodes[i].Status = sx.PreEnqueue
+		}
+		return ex, nil
+	}
+	ex.Node, ex.Err, ex.Evaluated, ex.Feasible = sx.Node, sx.Err, sx.EvaluatedNodes, sx.FeasibleNodes
+	if pe := sx.Preemption; pe != nil && pe.Result != nil {
+		ex.Nominated, ex.Victims = pe.NominatedNode, pe.Victims
+	}
 	var fit *scheduler.FitError
-	switch {
-	case errors.As(err, &gated):
-		for i := range ex.Nodes {
-			ex.Nodes[i].Status = gated.Status
-		}
-		return ex, nil
-	case errors.As(err, &fit):
+	if errors.As(sx.Err, &fit) {
 		ex.Evaluated = fit.NumAllNodes
-		for i := range ex.Nodes {
-			ex.Nodes[i].Evaluated = true
-			ex.Nodes[i].Status = fit.Diagnosis.NodeToStatus.Get(ex.Nodes[i].Name)
-		}
-		return ex, nil
-	case err != nil:
-		return ex, nil
 	}
 
-	// The pod fits: the cycle kept no status for the nodes it rejected,
-	// so filter every node again with a fresh cycle state.
-	state := framework.NewCycleState()
-	pre, preSt, _ := prof.RunPreFilterPlugins(ctx, state, pod, nodes)
-	scores := make(map[string]*framework.NodePluginScores, len(res.Scores))
-	n := 0
-	for i := range res.Scores {
-		scores[res.Scores[i].Name] = &res.Scores[i]
-		n += len(res.Scores[i].NormalizedScores)
-	}
 	// One array holds every node's scores (a node's slice is capped, so
 	// nothing appends into the next one's).
+	n := 0
+	for i := range sx.Nodes {
+		n += len(sx.Nodes[i].Scores)
+	}
 	all := make([]pluginScore, 0, n)
 	var best int64
-	for i, ni := range nodes {
+	for i := range ex.Nodes {
 		nv := &ex.Nodes[i]
-		sc := scores[nv.Name]
-		switch {
-		case sc != nil || nv.Name == res.Node:
-			nv.Feasible, nv.Evaluated = true, true
-		case !preSt.IsSuccess():
-			nv.Status, nv.Evaluated = preSt, true
-		case !pre.AllNodes() && !inSet(pre.NodeNames, nv.Name):
-			nv.Status, nv.Evaluated = framework.NewStatus(framework.UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin(s) PreFilter result"), true
-		default:
-			nv.Status = prof.RunFilterPlugins(ctx, state, pod, ni)
-			// A node that passes now but was not among the feasible ones
-			// was not evaluated (the sampling target was met first).
-			nv.Evaluated = !nv.Status.IsSuccess()
-		}
-		if sc == nil {
+		ne := byName[nv.Name]
+		if ne == nil {
 			continue
 		}
-		nv.Scored, nv.Total = true, sc.TotalScore
+		nv.Status, nv.Evaluated, nv.Feasible, nv.Preemption = ne.Status, ne.Evaluated, ne.Feasible, ne.Preemption
+		if fit != nil {
+			nv.Evaluated = true
+		}
+		// kube-scheduler scores nothing when one node is feasible: the
+		// scores Explain computes for its report are not shown.
+		if !ne.Feasible || sx.ScoredForReport || len(ne.Scores) == 0 {
+			continue
+		}
+		nv.Scored, nv.Total = true, ne.Total
 		start := len(all)
-		for j := range sc.NormalizedScores {
-			p := sc.NormalizedScores[j].Name
-			all = append(all, pluginScore{Plugin: p, Normalized: sc.NormalizedScores[j].Score, Weight: prof.ScoreWeight(p)})
+		for _, ps := range ne.Scores {
+			all = append(all, pluginScore{Plugin: ps.Plugin, Normalized: ps.Normalized, Weight: ps.Weight})
 		}
-		if len(all) > start {
-			nv.Scores = all[start:len(all):len(all)]
+		nv.Scores = all[start:len(all):len(all)]
+		if len(ex.Tied) == 0 || ne.Total > best {
+			best, ex.Tied = ne.Total, ex.Tied[:0]
 		}
-		if len(ex.Tied) == 0 || sc.TotalScore > best {
-			best, ex.Tied = sc.TotalScore, ex.Tied[:0]
-		}
-		if sc.TotalScore == best {
+		if ne.Total == best {
 			ex.Tied = append(ex.Tied, nv.Name)
 		}
 	}
-	if len(res.Scores) == 0 && res.Node != "" {
-		ex.Tied = []string{res.Node}
+	if ex.Node == "" {
+		return ex, nil
 	}
 	// Tied in filtering order is what the cycle saw; keep snapshot order,
 	// which is stable, and name the pick.
-	if !slices.Contains(ex.Tied, res.Node) {
-		ex.Tied = append(ex.Tied, res.Node)
+	if !slices.Contains(ex.Tied, ex.Node) {
+		ex.Tied = append(ex.Tied, ex.Node)
 	}
 	return ex, nil
-}
-
-func inSet(set map[string]struct{}, name string) bool {
-	_, ok := set[name]
-	return ok
 }
