@@ -68,6 +68,20 @@ type nodeResult struct {
 	Reasons []string         `json:"reasons"`
 	Scores  map[string]int64 `json:"scores,omitempty"`
 	Total   *int64           `json:"total,omitempty"`
+	// Preemption is the preemption dry run's verdict on the node, for a
+	// pod that fits nowhere.
+	Preemption *nodePreemption `json:"preemption,omitempty"`
+}
+
+// nodePreemption is what preemption would do on one node: the verdict
+// (Candidate, CandidateDropped, CannotHelp, Unresolvable, NotTried,
+// NotEligible, Failed), the victims it would evict there and, when the
+// node cannot help, why.
+type nodePreemption struct {
+	Verdict string   `json:"verdict"`
+	Chosen  bool     `json:"chosen,omitempty"`
+	Victims []string `json:"victims,omitempty"`
+	Reasons []string `json:"reasons,omitempty"`
 }
 
 // preemptionResult is the node preemption nominates and its victims.
@@ -252,6 +266,17 @@ func (x *explainer) row(ex *explanation) *podRow {
 		nv := &ex.Nodes[i]
 		r.order = append(r.order, nv.Name)
 		nr := nodeResult{Code: nv.Status.Code().String(), Plugin: nv.Status.Plugin(), Reasons: nonNil(nv.Status.Reasons())}
+		if np := nv.Preemption; np != nil {
+			nr.Preemption = &nodePreemption{Verdict: np.Verdict.String(), Chosen: np.Chosen}
+			for _, v := range np.Victims {
+				nr.Preemption.Victims = append(nr.Preemption.Victims, podName(v))
+			}
+			// An unresolvable node's reasons are its filter verdict's,
+			// already on the node.
+			if np.Verdict != scheduler.PreemptionUnresolvable {
+				nr.Preemption.Reasons = np.Status.Reasons()
+			}
+		}
 		if !nv.Evaluated && nv.Status.IsSuccess() && !nv.Feasible {
 			notEvaluated++
 		}

@@ -54,18 +54,20 @@ func TestExplainBundled(t *testing.T) {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	checkout := got.Pods[0]
+	unresolvable := &nodePreemption{Verdict: "Unresolvable"}
 	wantCheckout := podResult{
 		Pod: "shop/checkout", Node: "",
 		Message: "0/8 nodes are available: 2 Insufficient cpu, 2 node(s) had untolerated taint(s), 4 node(s) didn't match Pod's node affinity/selector. preemption: found a potential placement for pod on node node-c1, preempting 2 victims",
 		Nodes: map[string]nodeResult{
-			"node-a1": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}},
-			"node-a2": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}},
-			"node-b1": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}},
-			"node-b2": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}},
-			"node-c1": {Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
-			"node-c2": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
-			"gpu-a1":  {Code: "UnschedulableAndUnresolvable", Plugin: "TaintToleration", Reasons: []string{"node(s) had untolerated taint(s)"}},
-			"gpu-c1":  {Code: "UnschedulableAndUnresolvable", Plugin: "TaintToleration", Reasons: []string{"node(s) had untolerated taint(s)"}},
+			"node-a1": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Preemption: unresolvable},
+			"node-a2": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Preemption: unresolvable},
+			"node-b1": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Preemption: unresolvable},
+			"node-b2": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Preemption: unresolvable},
+			"node-c1": {Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"},
+				Preemption: &nodePreemption{Verdict: "Candidate", Chosen: true, Victims: []string{"batch/report-1", "batch/report-2"}}},
+			"node-c2": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}, Preemption: unresolvable},
+			"gpu-a1":  {Code: "UnschedulableAndUnresolvable", Plugin: "TaintToleration", Reasons: []string{"node(s) had untolerated taint(s)"}, Preemption: unresolvable},
+			"gpu-c1":  {Code: "UnschedulableAndUnresolvable", Plugin: "TaintToleration", Reasons: []string{"node(s) had untolerated taint(s)"}, Preemption: unresolvable},
 		},
 		Tied:         []string{},
 		Preemption:   preemptionResult{Node: "node-c1", Victims: []string{"batch/report-1", "batch/report-2"}},
@@ -110,6 +112,91 @@ func TestExplainBundled(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "notice: plugins of the profile not in this build") {
 		t.Errorf("stderr lacks the not-evaluated notice:\n%s", stderr)
+	}
+}
+
+// preemptionCluster: node n1 holds two priority-0 pods, n2 one pod of
+// priority 2000, n3 a priority-0 pod too small to matter; "urgent"
+// (priority 1000, 2 cpu) fits only by preempting on n1.
+const preemptionCluster = `kind: PriorityClass
+apiVersion: scheduling.k8s.io/v1
+metadata: {name: urgent}
+value: 1000
+---
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+kind: Node
+metadata: {name: n2}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+kind: Node
+metadata: {name: n3}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "10"}}
+---
+kind: Pod
+metadata: {name: low-a, uid: la}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+status: {phase: Running, startTime: "2026-01-01T00:00:00Z"}
+---
+kind: Pod
+metadata: {name: low-b, uid: lb}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+status: {phase: Running, startTime: "2026-01-02T00:00:00Z"}
+---
+kind: Pod
+metadata: {name: high, uid: h}
+spec: {nodeName: n2, priority: 2000, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+status: {phase: Running}
+---
+kind: Pod
+metadata: {name: small, uid: s}
+spec: {nodeName: n3, priority: 0, containers: [{name: c, resources: {requests: {cpu: 500m}}}]}
+status: {phase: Running}
+---
+kind: Pod
+metadata: {name: urgent}
+spec: {priorityClassName: urgent, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+`
+
+// TestExplainPreempting: a pod that fits only by preempting exits 1, is
+// counted preempting, and its JSON carries the outcome of the library's
+// dry run (scheduler.Explain): the nominated node, the victims in
+// upstream's order and each node's verdict.
+func TestExplainPreempting(t *testing.T) {
+	code, out, stderr := runCmd(t, preemptionCluster, "explain", "-f", "-", "-o", "json")
+	if code != exitUnschedulable {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	got := decodeExplain(t, out)
+	if want := (explainSummary{Pods: 1, Preempting: 1, Nodes: 3}); got.Summary != want {
+		t.Errorf("summary %+v, want %+v", got.Summary, want)
+	}
+	p := got.Pods[0]
+	want := podResult{
+		Pod: "default/urgent", Node: "",
+		Message: "0/3 nodes are available: 3 Insufficient cpu. preemption: found a potential placement for pod on node n1, preempting 2 victims",
+		Nodes: map[string]nodeResult{
+			"n1": {Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"},
+				Preemption: &nodePreemption{Verdict: "Candidate", Chosen: true, Victims: []string{"default/low-a", "default/low-b"}}},
+			"n2": {Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"},
+				Preemption: &nodePreemption{Verdict: "CannotHelp", Reasons: []string{"No preemption victims found for incoming pod"}}},
+			"n3": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"},
+				Preemption: &nodePreemption{Verdict: "Unresolvable"}},
+		},
+		Tied:         []string{},
+		Preemption:   preemptionResult{Node: "n1", Victims: []string{"default/low-a", "default/low-b"}},
+		NotEvaluated: p.NotEvaluated,
+		Unverified:   []string{},
+		Warnings:     []string{},
+	}
+	if diff := cmp.Diff(want, p); diff != "" {
+		t.Errorf("urgent (-want +got):\n%s", diff)
+	}
+	code, out, _ = runCmd(t, preemptionCluster, "explain", "-f", "-")
+	if code != exitUnschedulable || !strings.Contains(out, "default/urgent → preempts on n1, evicting default/low-a, default/low-b: ") {
+		t.Errorf("table: exit %d\n%s", code, out)
 	}
 }
 
