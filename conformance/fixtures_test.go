@@ -26,6 +26,7 @@ var upstreamByKind = map[string]func(json.RawMessage) json.RawMessage{
 	regression.KindSchedule:      func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.ScheduleCycle)) },
 	regression.KindResourceQuota: func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.ResourceQuota)) },
 	regression.KindValidation:    func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.Validation)) },
+	regression.KindPreemption:    func(b json.RawMessage) json.RawMessage { return evalUpstream(b, upFn(upstream.PreemptionCase)) },
 }
 
 // TestFixturesUpstream recomputes upstream's answer for every fixture and

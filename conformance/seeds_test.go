@@ -292,6 +292,7 @@ func seeds() []seed {
 	add(regression.KindPlugins, "ipa-preferred-negative", "preferred anti-affinity sums are negative; min-max normalisation maps them to 0..100",
 		&regression.PluginsInput{Nodes: cluster, Pods: webPods, Pod: pref, Plugins: ipa})
 	out = append(out, quotaSeeds()...)
+	out = append(out, preemptionSeeds()...)
 	over := pod(ctr("a", rl("cpu", "500m"), rl("cpu", "100m")))
 	out = append(out, seed{Kind: regression.KindValidation, Name: "request-over-limit",
 		Note:  "the API server names only requests for a request above its limit: spec.containers[0].resources.requests: Invalid value: \"500m\": must be less than or equal to cpu limit of 100m",

@@ -25,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 
 	"github.com/schedkit/schedkit/api"
+	schedconfig "github.com/schedkit/schedkit/framework/config"
 )
 
 // PreemptionCandidate is one node where upstream's dry run found room.
@@ -53,6 +54,9 @@ type PreemptionAnswer struct {
 	Tied []string
 	// Candidates are every dry-run candidate, by node.
 	Candidates map[string]PreemptionCandidate
+	// NumCandidates is how many candidates the dry run looked for among
+	// NumPotential potential nodes (0 when it did not run).
+	NumCandidates, NumPotential int
 }
 
 // Preemption runs one upstream cycle of pod over the cluster with the
@@ -64,8 +68,10 @@ type PreemptionAnswer struct {
 // steps (the messages of Evaluator.evaluate and DefaultPreemption's
 // "preemption: " prefix) is restated here; actuation (API calls) is not
 // run.
-func Preemption(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodDisruptionBudget, pod *api.Pod) PreemptionAnswer {
-	pf := NewPreemptionFramework(nodes, pods, pdbs, 1)
+// nominated are pending pods nominated to nodes (status.nominatedNodeName),
+// which the framework's nominator returns for their node, in order.
+func Preemption(nodes []*api.Node, pods, nominated []*api.Pod, pdbs []*api.PodDisruptionBudget, pod *api.Pod) PreemptionAnswer {
+	pf := NewPreemptionFrameworkWith(nodes, pods, nominated, pdbs, nil, 1)
 	defer pf.Close()
 	return pf.Run(MustConvert[v1.Pod](pod), true)
 }
@@ -89,6 +95,13 @@ func (pf *PreemptionFramework) Close() {
 // NewPreemptionFramework builds the framework (Filter and dry runs with
 // the given parallelism).
 func NewPreemptionFramework(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodDisruptionBudget, parallelism int) *PreemptionFramework {
+	return NewPreemptionFrameworkWith(nodes, pods, nil, pdbs, nil, parallelism)
+}
+
+// NewPreemptionFrameworkWith is NewPreemptionFramework with pods
+// nominated to nodes (the framework's PodNominator returns them) and
+// DefaultPreemption's arguments (nil: the defaults).
+func NewPreemptionFrameworkWith(nodes []*api.Node, pods, nominated []*api.Pod, pdbs []*api.PodDisruptionBudget, args *schedconfig.DefaultPreemptionArgs, parallelism int) *PreemptionFramework {
 	ctx, cancel := context.WithCancel(context.Background())
 	metrics.Register()
 	vn, vp := ConvertCluster(nodes, pods)
@@ -107,7 +120,7 @@ func NewPreemptionFramework(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodD
 		QueueSort: config.PluginSet{Enabled: []config.Plugin{{Name: queuesort.Name}}},
 		Bind:      config.PluginSet{Enabled: []config.Plugin{{Name: defaultbinder.Name}}},
 	}}
-	args, err := DefaultPluginConfig()
+	defaults, err := DefaultPluginConfig()
 	if err != nil {
 		panic(err)
 	}
@@ -117,16 +130,27 @@ func NewPreemptionFramework(nodes []*api.Node, pods []*api.Pod, pdbs []*api.PodD
 	}
 	for _, name := range names {
 		profile.Plugins.MultiPoint.Enabled = append(profile.Plugins.MultiPoint.Enabled, config.Plugin{Name: name})
-		for _, a := range args {
-			if a.Name == name {
-				profile.PluginConfig = append(profile.PluginConfig, a)
+		for _, a := range defaults {
+			if a.Name != name {
+				continue
 			}
+			if name == defaultpreemption.Name && args != nil {
+				dpa := *a.Args.(*config.DefaultPreemptionArgs)
+				if args.MinCandidateNodesPercentage != nil {
+					dpa.MinCandidateNodesPercentage = *args.MinCandidateNodesPercentage
+				}
+				if args.MinCandidateNodesAbsolute != nil {
+					dpa.MinCandidateNodesAbsolute = *args.MinCandidateNodesAbsolute
+				}
+				a.Args = &dpa
+			}
+			profile.PluginConfig = append(profile.PluginConfig, a)
 		}
 	}
 	snap := cache.NewSnapshot(vp, vn)
 	factory := informers.NewSharedInformerFactory(clientsetfake.NewClientset(), 0)
 	f, err := runtime.NewFramework(ctx, reg, profile, runtime.WithSnapshotSharedLister(snap),
-		runtime.WithMutableSnapshotLister(snap), runtime.WithPodNominator(noNominator{}), runtime.WithInformerFactory(factory), runtime.WithParallelism(parallelism))
+		runtime.WithMutableSnapshotLister(snap), runtime.WithPodNominator(newNominator(nominated)), runtime.WithInformerFactory(factory), runtime.WithParallelism(parallelism))
 	if err != nil {
 		cancel()
 		panic(err)
@@ -154,7 +178,7 @@ func (pf *PreemptionFramework) Run(vpod *v1.Pod, detail bool) PreemptionAnswer {
 			if !res.AllNodes() && !res.NodeNames.Has(ni.Node().Name) {
 				continue
 			}
-			s := f.RunFilterPlugins(ctx, state, vpod, ni)
+			s := f.RunFilterPluginsWithNominatedPods(ctx, state, vpod, ni)
 			if s.IsSuccess() {
 				return PreemptionAnswer{Fits: true}
 			}
@@ -177,6 +201,7 @@ func (pf *PreemptionFramework) Run(vpod *v1.Pod, detail bool) PreemptionAnswer {
 	if len(potential) > 0 {
 		// Upstream draws the offset at random; these runs start at 0.
 		_, num := pl.GetOffsetAndNumCandidates(int32(len(potential)))
+		out.NumCandidates, out.NumPotential = int(num), len(potential)
 		var derr error
 		candidates, statuses, derr = pl.Evaluator.DryRunPreemption(ctx, state, vpod, potential, vpdbs, 0, num)
 		if derr != nil && len(candidates) == 0 {
@@ -243,11 +268,28 @@ func earliestStart(pods []*v1.Pod) *metav1.Time {
 	return earliest
 }
 
-// noNominator is a PodNominator without nominated pods (the conformance
-// cycles have none; schedkit's Schedule outside a queue has none either).
-type noNominator struct{}
+// fixedNominator is a PodNominator holding a fixed set of nominated pods
+// (what the scheduling queue's nominator holds for the pending pods with
+// status.nominatedNodeName), by node in the order given.
+type fixedNominator map[string][]fwk.PodInfo
 
-func (noNominator) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
-func (noNominator) DeleteNominatedPodIfExists(*v1.Pod)                            {}
-func (noNominator) UpdateNominatedPod(klog.Logger, *v1.Pod, fwk.PodInfo)          {}
-func (noNominator) NominatedPodsForNode(string) []fwk.PodInfo                     { return nil }
+func newNominator(pods []*api.Pod) fixedNominator {
+	n := fixedNominator{}
+	for _, p := range pods {
+		vp := MustConvert[v1.Pod](p)
+		if vp.Status.NominatedNodeName == "" {
+			continue
+		}
+		pi, err := schedframework.NewPodInfo(vp)
+		if err != nil {
+			panic(err)
+		}
+		n[vp.Status.NominatedNodeName] = append(n[vp.Status.NominatedNodeName], pi)
+	}
+	return n
+}
+
+func (fixedNominator) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
+func (fixedNominator) DeleteNominatedPodIfExists(*v1.Pod)                            {}
+func (fixedNominator) UpdateNominatedPod(klog.Logger, *v1.Pod, fwk.PodInfo)          {}
+func (n fixedNominator) NominatedPodsForNode(node string) []fwk.PodInfo              { return n[node] }
