@@ -214,9 +214,9 @@ func preemptionGenWith(classes bool) *rapid.Generator[*preemptionInput] {
 // upstream breaks the remaining tie in map order), the victims in order
 // and the PDB violations.
 func TestPreemption(t *testing.T) {
-	var nominated, noCandidate, total atomic.Int64
+	var nominated, noCandidate, total, nominatedFits atomic.Int64
 	defer func() {
-		t.Logf("%d cases: %d nominated, %d without a candidate", total.Load(), nominated.Load(), noCandidate.Load())
+		t.Logf("%d cases: %d nominated, %d without a candidate, %d placed on their nominated node", total.Load(), nominated.Load(), noCandidate.Load(), nominatedFits.Load())
 	}()
 	rapid.Check(t, func(rt *rapid.T) {
 		total.Add(1)
@@ -245,6 +245,14 @@ func TestPreemption(t *testing.T) {
 			rt.Fatalf("fits: upstream %v, schedkit %v", up.Fits, err)
 		}
 		if up.Fits {
+			// The nominated node is tried first: when it fits, it is the
+			// pick.
+			if up.Node != "" {
+				nominatedFits.Add(1)
+				if res.Node != up.Node {
+					rt.Fatalf("nominated node %s fits upstream; schedkit placed the pod on %s", up.Node, res.Node)
+				}
+			}
 			return
 		}
 		if !errors.As(err, &fe) {
@@ -371,7 +379,16 @@ func preemptionSeeds() []seed {
 	ne, pe := mk("node-a", "1", started(prio(cpuPod("boss", "1"), 5000), 1))
 	nobody := &regression.PreemptionInput{Nodes: []*api.Node{ne}, Pods: pe, PriorityClasses: classes, Pod: prio(cpuPod("incoming", "1"), 1000)}
 
+	// The nominated node is tried first: the pod fits on both nodes, the
+	// scores would pick the empty node-b, but it goes to node-a.
+	nf, pf := mk("node-a", "4", started(cpuPod("a1", "2"), 1))
+	ng := node("node-b", rl("cpu", "4", "memory", "8Gi", "pods", "10"), nil)
+	back := prio(cpuPod("incoming", "1"), 1000)
+	back.Status.NominatedNodeName = "node-a"
+	nominatedFirst := &regression.PreemptionInput{Nodes: []*api.Node{nf, ng}, Pods: pf, Pod: back}
+
 	return []seed{
+		{Kind: regression.KindPreemption, Name: "nominated-node-first", Note: "the pod's nominated node is tried first and taken when it fits", Input: nominatedFirst},
 		{Kind: regression.KindPreemption, Name: "class-priorities", Note: "priorities from PriorityClasses (a global default): the later-started victim on the only node that can help", Input: basic},
 		{Kind: regression.KindPreemption, Name: "nominated-equal-priority", Note: "a pod nominated to the node with the preemptor's priority is counted: both pods are victims", Input: nominated},
 		{Kind: regression.KindPreemption, Name: "nominated-lower-priority", Note: "a lower-priority nominated pod is not counted: one victim", Input: lowerNominated},

@@ -62,7 +62,11 @@ type PreemptionAnswer struct {
 	// input the answer is not deterministic for.
 	Err string `json:"err,omitempty"`
 	// Fits is set when some node passes Filter: nothing is preempted.
-	Fits bool `json:"fits,omitempty"`
+	// Node is then the pod's nominated node when the pod passes the
+	// filters there (the cycle tries it first and looks no further),
+	// else "" (the nodes are not scored).
+	Fits bool   `json:"fits,omitempty"`
+	Node string `json:"node,omitempty"`
 	// Code and Message are the PostFilter status ("preemption: ...").
 	Code    string `json:"code,omitempty"`
 	Message string `json:"message,omitempty"`
@@ -164,6 +168,9 @@ func EvalPreemption(in *PreemptionInput) PreemptionAnswer {
 	switch {
 	case serr == nil:
 		a.Fits = true
+		if nnn := in.Pod.Status.NominatedNodeName; nnn != "" && res.Node == nnn {
+			a.Node = nnn
+		}
 		return a
 	case !errors.As(serr, &fe):
 		a.Err = serr.Error()

@@ -39,8 +39,11 @@ type PreemptionCandidate struct {
 // PreemptionAnswer is upstream's DefaultPreemption outcome for a pod that
 // fits no node.
 type PreemptionAnswer struct {
-	// Fits is set when some node passed Filter (no preemption runs).
+	// Fits is set when some node passed Filter (no preemption runs);
+	// Node is then the pod's nominated node when it passed the filters
+	// there (it is tried first), else "" (the nodes are not scored).
 	Fits bool
+	Node string
 	// Message is the PostFilter status message ("preemption: ...").
 	Message string
 	// Code is the PostFilter status code.
@@ -174,6 +177,20 @@ func (pf *PreemptionFramework) Run(vpod *v1.Pod, detail bool) PreemptionAnswer {
 	case !st.IsSuccess():
 		m.SetAbsentNodesStatus(st)
 	default:
+		// The nominated node first (schedulePod's evaluateNominatedNode):
+		// if it passes the filters, the pod goes there; a rejection stays
+		// in the statuses unless the pass over the nodes filters it again.
+		if nnn := vpod.Status.NominatedNodeName; nnn != "" {
+			if ni, err := snap.NodeInfos().Get(nnn); err == nil {
+				s := f.RunFilterPluginsWithNominatedPods(ctx, state, vpod, ni)
+				if s.IsSuccess() {
+					return PreemptionAnswer{Fits: true, Node: nnn}
+				}
+				if s.IsRejected() {
+					m.Set(nnn, s)
+				}
+			}
+		}
 		for _, ni := range allNodes {
 			if !res.AllNodes() && !res.NodeNames.Has(ni.Node().Name) {
 				continue

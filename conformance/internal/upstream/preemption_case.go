@@ -55,7 +55,7 @@ func PreemptionCase(in *regression.PreemptionInput) regression.PreemptionAnswer 
 	up := pf.Run(MustConvert[v1.Pod](one[0]), true)
 	switch {
 	case up.Fits:
-		a.Fits = true
+		a.Fits, a.Node = true, up.Node
 		return a
 	case up.Code == "Error":
 		a.Err = up.Message
