@@ -17,8 +17,12 @@
 // whose message is kube-scheduler's; a gated pod a *GatedError. Explain
 // reports the PreEnqueue and PreFilter verdicts, each node's first failing
 // filter (code, plugin, reasons), each feasible node's per-plugin scores
-// and weights, the nodes tied at the best total and the pick, and changes
-// nothing.
+// and weights, the nodes tied at the best total and the pick, and, for a
+// pod that fits nowhere, what preemption would do (a dry run of the
+// PostFilter plugins: the nominated node, the victims, and per node the
+// victims or why it cannot help); it changes nothing. ScheduleExplained
+// is Explain as a cycle, moving the rotating start index and the random
+// source on as Schedule does.
 //
 // # The cycle
 //

@@ -164,3 +164,51 @@ func ExampleScheduler_Explain() {
 	// skipped at PreScore: [InterPodAffinity NodeAffinity PodTopologySpread]
 	// pick: node-c scored for the report only: true
 }
+
+// Explaining a pod that fits only by preempting: Explain runs
+// DefaultPreemption as a dry run and reports the nominated node, the
+// victims, and each node's verdict; nothing is evicted.
+func ExampleScheduler_Explain_preemption() {
+	prio := func(p *api.Pod, v int32, nodeName string) *api.Pod {
+		p.Spec.Priority, p.Spec.NodeName = &v, nodeName
+		return p
+	}
+	running := []*api.Pod{
+		prio(pod("batch-1", "1"), 0, "node-a"),
+		prio(pod("batch-2", "1"), 0, "node-a"),
+		prio(pod("db", "2"), 5000, "node-b"),
+	}
+	snap, err := cluster.NewSnapshot([]*api.Node{node("node-a", "2", nil), node("node-b", "2", nil)}, running)
+	if err != nil {
+		panic(err)
+	}
+	s, err := scheduler.New(snap)
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+	ex, err := s.Explain(context.Background(), prio(pod("urgent", "1"), 1000, ""))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(ex.Err)
+	pe := ex.Preemption
+	fmt.Println("nominated:", pe.NominatedNode, "victims:", len(pe.Victims), pe.Victims[0].Name)
+	for _, n := range ex.Nodes {
+		np := n.Preemption
+		switch np.Verdict {
+		case scheduler.PreemptionCandidate:
+			fmt.Printf("%s: %s, chosen %v, evicting %s\n", n.Name, np.Verdict, np.Chosen, np.Victims[0].Name)
+		default:
+			fmt.Printf("%s: %s: %s\n", n.Name, np.Verdict, np.Status.Message())
+		}
+	}
+	_, on, _ := s.Snapshot().Pod("default", "batch-2")
+	fmt.Println("batch-2 still on", on)
+	// Output:
+	// 0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod on node node-a, preempting 1 victims
+	// nominated: node-a victims: 1 batch-2
+	// node-a: Candidate, chosen true, evicting batch-2
+	// node-b: CannotHelp: No preemption victims found for incoming pod
+	// batch-2 still on node-a
+}

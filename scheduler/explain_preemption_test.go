@@ -247,7 +247,8 @@ func TestExplainNoPreemption(t *testing.T) {
 	}
 }
 
-// Property: on random clusters of priority pods, Explain's preemption
+// Property: on random clusters of priority pods, with pending pods
+// nominated to nodes and PodDisruptionBudgets, Explain's preemption
 // outcome is what Schedule's PostFilter returns (node, victims, message),
 // the chosen node's per-node victims are the outcome's, exactly one node
 // is chosen when one is nominated, every per-node victim has a lower
@@ -272,6 +273,23 @@ func TestPropertyExplainPreemptionMatchesSchedule(t *testing.T) {
 				pods = append(pods, boundPrioPod(fmt.Sprintf("%s-%d", name, j), prio, "1", name, int64(rapid.IntRange(0, 3).Draw(rt, "start"))))
 			}
 		}
+		// Pending pods nominated to nodes, and PodDisruptionBudgets.
+		var nominated []*api.Pod
+		for k := range rapid.IntRange(0, 2).Draw(rt, "nominated") {
+			q := boundPrioPod(fmt.Sprintf("nom-%d", k), int32(rapid.SampledFrom([]int{0, 100, 1000}).Draw(rt, "nomPrio")), "1", "", 0)
+			q.Status.NominatedNodeName = fmt.Sprintf("n%d", rapid.IntRange(0, numNodes-1).Draw(rt, "nomNode"))
+			nominated = append(nominated, q)
+		}
+		var pdbs []*api.PodDisruptionBudget
+		for k := range rapid.IntRange(0, 2).Draw(rt, "pdbs") {
+			b := &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Name: fmt.Sprint("pdb-", k), Namespace: "default"}}
+			b.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(rt, "pdbApp")}}
+			b.Status.DisruptionsAllowed = int32(rapid.IntRange(0, 1).Draw(rt, "allowed"))
+			pdbs = append(pdbs, b)
+		}
+		for _, p := range pods {
+			p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(rt, "app")}
+		}
 		abs := int32(rapid.IntRange(1, 3).Draw(rt, "abs"))
 		pct := int32(0)
 		cfg := framework.ProfileConfig{PluginArgs: map[string]any{config.DefaultPreemptionName: &config.DefaultPreemptionArgs{MinCandidateNodesPercentage: &pct, MinCandidateNodesAbsolute: &abs}}}
@@ -281,8 +299,16 @@ func TestPropertyExplainPreemptionMatchesSchedule(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
+			for _, b := range pdbs {
+				if err := snap.AddObject(b); err != nil {
+					rt.Fatal(err)
+				}
+			}
 			s, err := New(snap, WithSeed(seed), WithProfiles(cfg))
 			if err != nil {
+				rt.Fatal(err)
+			}
+			if err := s.Enqueue(context.Background(), nominated...); err != nil {
 				rt.Fatal(err)
 			}
 			return s
