@@ -1,8 +1,10 @@
 package preemption_test
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
@@ -404,5 +406,75 @@ func TestNewArgs(t *testing.T) {
 	}
 	if _, err := preemption.New(3, nil); err == nil || err.Error() != "got args of type int, want *DefaultPreemptionArgs" {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// upstream: TestDryRunPreemption "preemption looks past numCandidates
+// until a non-PDB violating node is found": Outcome.DryRun lists the
+// nodes tried from the offset on, with their victims, and marks the
+// node left out because the list of PDB-violating candidates was full
+// (upstream's offset 4 case: node5, node1 kept, node2 dropped, node3).
+func TestOutcomeDryRun(t *testing.T) {
+	pods := []*api.Pod{
+		mkPod("p1", on("node1"), label("app", "foo"), prio(midPriority), req(largeRes)),
+		mkPod("p2", on("node2"), label("app", "foo"), prio(midPriority), req(largeRes)),
+		mkPod("p3", on("node3"), prio(midPriority), req(largeRes)),
+		mkPod("p4", on("node4"), prio(midPriority), req(largeRes)),
+		mkPod("p5", on("node5"), label("app", "foo"), prio(midPriority), req(largeRes)),
+	}
+	var nodes []*api.Node
+	for i := 1; i <= 5; i++ {
+		nodes = append(nodes, mkNode(fmt.Sprint("node", i), veryLargeRes[0], veryLargeRes[1], "32"))
+	}
+	pct, abs := int32(40), int32(2)
+	cfg := framework.ProfileConfig{PluginArgs: map[string]any{preemption.Name: &config.DefaultPreemptionArgs{MinCandidateNodesPercentage: &pct, MinCandidateNodesAbsolute: &abs}}}
+	// By offset: each node tried, "+" kept as a candidate, "-" left out.
+	want := map[int32]string{
+		0: "node1+ node2+ node3+",
+		1: "node2+ node3+",
+		2: "node3+ node4+",
+		3: "node4+ node5+",
+		4: "node5+ node1+ node2- node3+",
+	}
+	seen := map[int32]bool{}
+	for seed := uint64(0); seed < 200 && len(seen) < len(want); seed++ {
+		h, err := newHandle(nodes, pods, []*api.PodDisruptionBudget{pdb("pdb", map[string]string{"app": "foo"}, 0)}, seed, nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := h.preempt(mkPod("p", prio(highPriority), req(largeRes)), unsched("node1", "node2", "node3", "node4", "node5"))
+		if o.NumPotential != 5 || o.NumCandidates != 2 {
+			t.Fatalf("potential %d, candidates %d", o.NumPotential, o.NumCandidates)
+		}
+		var got []string
+		for _, d := range o.DryRun {
+			mark := "+"
+			if !d.Candidate {
+				mark = "-"
+			}
+			got = append(got, d.Node+mark)
+			if !d.Status.IsSuccess() || len(d.Victims) != 1 || d.Victims[0].Name != "p"+strings.TrimPrefix(d.Node, "node") {
+				t.Errorf("offset %d: %s: %v victims %s", o.Offset, d.Node, d.Status, names(d.Victims))
+			}
+			if wantViol := d.Node != "node3" && d.Node != "node4"; (d.NumPDBViolations == 1) != wantViol {
+				t.Errorf("offset %d: %s: %d violations", o.Offset, d.Node, d.NumPDBViolations)
+			}
+		}
+		if g := strings.Join(got, " "); g != want[o.Offset] {
+			t.Errorf("offset %d: dry run %s, want %s", o.Offset, g, want[o.Offset])
+		}
+		kept := 0
+		for _, d := range o.DryRun {
+			if d.Candidate {
+				kept++
+			}
+		}
+		if kept != len(o.Candidates) {
+			t.Errorf("offset %d: %d kept, %d candidates", o.Offset, kept, len(o.Candidates))
+		}
+		seen[o.Offset] = true
+	}
+	if len(seen) != len(want) {
+		t.Errorf("offsets seen %v", seen)
 	}
 }
