@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -27,6 +28,14 @@ func taintedCPUNode(name, cpu string) *api.Node {
 	n := cpuNode(name, cpu)
 	n.Spec.Taints = []api.Taint{{Key: "dedicated", Value: "x", Effect: api.TaintEffectNoSchedule}}
 	return n
+}
+
+// terminating marks a pod as being deleted by the scheduler's preemption.
+func terminating(p *api.Pod) *api.Pod {
+	t := api.NewTime(time.Unix(100, 0))
+	p.DeletionTimestamp = &t
+	p.Status.Conditions = []api.PodCondition{{Type: "DisruptionTarget", Status: api.ConditionTrue, Reason: "PreemptionByScheduler"}}
+	return p
 }
 
 // verdicts formats each node's preemption verdict as "node=Verdict[victims]".
@@ -111,7 +120,8 @@ func TestExplainPreemption(t *testing.T) {
 			verdicts: "n1=CannotHelp n2=CannotHelp n3=Unresolvable n4=Unresolvable",
 		},
 		{
-			// upstream: TestPreempt "pod with preemptionPolicy Never" style: not eligible
+			// upstream: TestPodEligibleToPreemptOthers "Pod with 'PreemptNever'
+			// preemption policy": not eligible, every node says so
 			name:  "preemptionPolicy Never",
 			nodes: []*api.Node{cpuNode("n1", "1"), cpuNode("n2", "1")},
 			pods:  []*api.Pod{boundPrioPod("p1", 0, "1", "n1", 1), boundPrioPod("p2", 0, "1", "n2", 1)},
@@ -121,6 +131,21 @@ func TestExplainPreemption(t *testing.T) {
 				return p
 			},
 			msg:      "0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.",
+			verdicts: "n1=NotEligible n2=NotEligible",
+		},
+		{
+			// upstream: TestPodEligibleToPreemptOthers "preemption victim pod
+			// terminating, as indicated by the dedicated DisruptionTarget
+			// condition": the pod waits for its victim to go.
+			name:  "terminating victim on the nominated node",
+			nodes: []*api.Node{cpuNode("n1", "1"), cpuNode("n2", "1")},
+			pods:  []*api.Pod{terminating(boundPrioPod("p1", 0, "1", "n1", 1)), boundPrioPod("p2", 0, "1", "n2", 1)},
+			pod: func() *api.Pod {
+				p := boundPrioPod("p", 100, "1", "", 0)
+				p.Status.NominatedNodeName = "n1"
+				return p
+			},
+			msg:      "0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node.",
 			verdicts: "n1=NotEligible n2=NotEligible",
 		},
 		{
