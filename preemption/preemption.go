@@ -107,7 +107,8 @@ type Outcome struct {
 	NumPotential int
 	// DryRun is each node the dry run tried, in the order it tried them
 	// (the first len(DryRun) potential nodes from Offset on): the others
-	// were not reached, as enough candidates were found first.
+	// were not reached, as enough candidates were found first. Preempt
+	// fills it in; PostFilter does not.
 	DryRun []DryRunNode
 	// Candidates are the nodes where preemption would help: those
 	// violating no PodDisruptionBudget first, then the others, each in
@@ -117,12 +118,14 @@ type Outcome struct {
 	NodeStatuses *framework.NodeToStatus
 	// Chosen is the candidate picked, nil when none.
 	Chosen *Candidate
+
+	record bool // fill in DryRun
 }
 
 // PostFilter runs a preemption attempt and prefixes its message with
 // "preemption: ", as upstream's DefaultPreemption.PostFilter.
 func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader) (*framework.PostFilterResult, *framework.Status) {
-	o := pl.Preempt(ctx, state, pod, m)
+	o := pl.preempt(ctx, state, pod, m, false)
 	if msg := o.Status.Message(); msg != "" {
 		return o.Result, framework.NewStatus(o.Status.Code(), "preemption: "+msg)
 	}
@@ -130,10 +133,16 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 }
 
 // Preempt is the preemption attempt behind PostFilter, with everything it
-// found: state is the failed cycle's state (it is cloned, not modified)
-// and m the filters' status of each node.
+// found (Outcome.DryRun included): state is the failed cycle's state (it
+// is cloned, not modified) and m the filters' status of each node. With
+// the same random source it decides what PostFilter decides.
 func (pl *DefaultPreemption) Preempt(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader) *Outcome {
-	o := &Outcome{}
+	return pl.preempt(ctx, state, pod, m, true)
+}
+
+// preempt is Preempt; PostFilter does not record the dry run's nodes.
+func (pl *DefaultPreemption) preempt(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader, record bool) *Outcome {
+	o := &Outcome{record: record}
 	ph, ok := pl.h.(Handle)
 	if !ok {
 		o.Status = framework.AsStatus(errors.New("DefaultPreemption: the framework handle gives no profile, nominated pods or random source (want a preemption.Handle)"))
@@ -263,7 +272,9 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile
 				list = &violating
 			}
 			kept := list.add(c)
-			o.DryRun = append(o.DryRun, DryRunNode{Node: name, Victims: victims, NumPDBViolations: violations, Status: st, Candidate: kept})
+			if o.record {
+				o.DryRun = append(o.DryRun, DryRunNode{Node: name, Victims: victims, NumPDBViolations: violations, Status: st, Candidate: kept})
+			}
 			if len(nonViolating.items) > 0 && len(nonViolating.items)+len(violating.items) >= num {
 				break
 			}
@@ -276,7 +287,9 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile
 			errs = append(errs, st.AsError())
 		}
 		o.NodeStatuses.Set(name, st)
-		o.DryRun = append(o.DryRun, DryRunNode{Node: name, Status: st})
+		if o.record {
+			o.DryRun = append(o.DryRun, DryRunNode{Node: name, Status: st})
+		}
 	}
 	// Upstream stops the workers when its context is cancelled and
 	// reports nothing for it.
