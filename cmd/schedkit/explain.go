@@ -23,7 +23,9 @@ with --independent each judged alone against the cluster as read): every
 node's filter verdict with kube-scheduler's reasons, each score plugin's
 normalised score (before weight) and the weighted total for every feasible
 node, the tied best nodes and the chosen one, or the fit error as
-"kubectl describe pod" shows it. Every node is scored (no sampling) unless
+"kubectl describe pod" shows it and what preemption would do (the
+nominated node and its victims; in JSON, every node's verdict: the
+victims it would evict there or why it cannot help). Every node is scored (no sampling) unless
 --config says otherwise. -o wide adds requested cpu/memory per node before
 and after the placement. A pod that uses a feature whose plugin schedkit
 lacks is marked "unverified" on its row.
