@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -343,6 +344,9 @@ type Reader struct {
 	// bigJSON is the size from which a JSON document is streamed item by
 	// item (0: bigDocumentSize).
 	bigJSON int64
+	// nameRNG draws the names of new objects that have only
+	// generateName (see SetSeed).
+	nameRNG *rand.Rand
 }
 
 // NewReader returns an empty Reader.
@@ -609,11 +613,16 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 	if apiVersion != "" && version != ki.version {
 		r.warnf(src, line, name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
 	}
+	if meta.Name == "" && meta.GenerateName != "" && !isStoredMeta(meta) && !failed {
+		// A new object: named as the API server names it on create.
+		meta.Name = r.generateName(ki, kind, meta)
+		name += meta.Name
+	}
 	if meta.Name == "" {
 		failed = true
 		r.errorf(src, line, name, "metadata.name: Required value: name or generateName is required")
 		if meta.GenerateName != "" {
-			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: schedkit reads objects by name; generateName alone is not supported")
+			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
 	}
 	if failed {
@@ -811,6 +820,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 // Reader and returns its objects and report, or every error found.
 func ReadFiles(opts Options, paths ...string) (*Objects, *Report, error) {
 	r := NewReader()
+	r.SetSeed(opts.Seed)
 	for _, p := range paths {
 		r.ReadPath(p, opts.Recursive, opts.Stdin)
 	}

@@ -54,22 +54,12 @@ func newExpander(objs *Objects, seed uint64) *expander {
 	return e
 }
 
-func (e *expander) suffix() string {
-	b := make([]byte, 5)
-	for i := range b {
-		b[i] = nameAlphabet[e.rng.IntN(len(nameAlphabet))]
-	}
-	return string(b)
-}
-
-// uniqueName is prefix plus a random suffix not yet taken.
+// uniqueName is the name the API server gives a pod created with
+// generateName prefix, not yet taken in ns.
 func (e *expander) uniqueName(ns, prefix string) string {
-	for {
-		if n := prefix + e.suffix(); !e.names[[2]string{ns, n}] {
-			e.names[[2]string{ns, n}] = true
-			return n
-		}
-	}
+	n := generatedName(e.rng, prefix, func(n string) bool { return e.names[[2]string{ns, n}] })
+	e.names[[2]string{ns, n}] = true
+	return n
 }
 
 func controllerRef(kind, apiVersion string, meta *api.ObjectMeta) api.OwnerReference {
