@@ -34,3 +34,18 @@ func decodeJSONValue(b []byte) (any, error) {
 	}
 	return v, nil
 }
+
+// DefaultPodTemplate returns template (a pod template's JSON) with the
+// defaulting the API server applies to a new apps/v1 Deployment's
+// spec.template (see PodTemplateHash, which wants the stored form): the
+// defaults of the pod spec, its containers, probes, ports, volumes and
+// resource lists (rounded up to milli-units), fields schedkit does not
+// model included.
+func DefaultPodTemplate(template []byte) ([]byte, error) {
+	v, err := decodeJSONValue(template)
+	if err != nil {
+		return nil, err
+	}
+	podhash.Default(v)
+	return json.Marshal(v)
+}
