@@ -120,7 +120,9 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	var bound, pending []*api.Pod
 	pods := objs.Pods
 	if opts.ExpandWorkloads {
-		pods = append(pods[:len(pods):len(pods)], newExpander(objs, opts.Seed).expand()...)
+		expanded, warnings := newExpander(objs, opts.Seed).expand()
+		pods = append(pods[:len(pods):len(pods)], expanded...)
+		rep.Warnings = append(rep.Warnings, warnings...)
 	}
 	for _, p := range pods {
 		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {

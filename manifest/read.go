@@ -146,6 +146,9 @@ type Objects struct {
 	// unmodelled has, for the objects that set some, the paths of their
 	// schedulingFields.
 	unmodelled map[any][]string
+	// raw has the JSON of the Deployments and ReplicaSets read, for the
+	// pod-template-hash, which covers fields schedkit does not model.
+	raw map[any][]byte
 }
 
 // storeObjects are the objects for the snapshot's object store: all but
@@ -347,6 +350,9 @@ type Reader struct {
 	// nameRNG draws the names of new objects that have only
 	// generateName (see SetSeed).
 	nameRNG *rand.Rand
+	// raw is the JSON of the document being finished, for the kinds
+	// keepsRaw names.
+	raw []byte
 }
 
 // NewReader returns an empty Reader.
@@ -552,6 +558,9 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 	r.dec.noted = r.dec.noted[:0]
 	r.dec.path.reset(0)
 	r.dec.decode(v, obj.Elem())
+	if keepsRaw(kind) {
+		r.raw = v.appendJSON(nil)
+	}
 	r.finish(src, int(v.line), ki, kind, apiVersion, version, obj)
 }
 
@@ -593,7 +602,17 @@ func (r *Reader) finish(src Source, line int, ki *kindInfo, kind, apiVersion, ve
 	} else if meta.Namespace == "" {
 		meta.Namespace = "default"
 	}
-	r.later(func() { r.take(src, line, ki, kind, apiVersion, version, obj, meta, tm, issues, noted) })
+	raw := r.raw
+	r.raw = nil
+	r.later(func() {
+		r.take(src, line, ki, kind, apiVersion, version, obj, meta, tm, issues, noted)
+		if _, taken := r.objs.sources[obj.Interface()]; taken && raw != nil {
+			if r.objs.raw == nil {
+				r.objs.raw = map[any][]byte{}
+			}
+			r.objs.raw[obj.Interface()] = raw
+		}
+	})
 }
 
 func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, version string, obj reflect.Value, meta *api.ObjectMeta, tm *api.TypeMeta, issues []fieldIssue, noted []string) {
@@ -812,6 +831,9 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 		v := parseValue(b, src.Line)
 		r.document(src, &v, defKind, defVersion)
 		return
+	}
+	if keepsRaw(kind) {
+		r.raw = bytes.Clone(b)
 	}
 	r.finish(src, src.Line, ki, kind, apiVersion, version, obj)
 }
