@@ -149,7 +149,9 @@ func maxSurge(ru *api.RollingUpdateDeployment, want int) (int, error) {
 
 type strconvError struct{ s string }
 
-func (e *strconvError) Error() string { return "invalid value for IntOrString: invalid value \"" + e.s + "\"" }
+func (e *strconvError) Error() string {
+	return "invalid value for IntOrString: invalid value \"" + e.s + "\""
+}
 
 // templateJSON is the JSON value of a workload's pod template as the API
 // server stores it: from the document read (fields schedkit does not
