@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"sort"
@@ -72,23 +73,19 @@ func (e *expander) deployment(d *api.Deployment) {
 	for _, rs := range rsList {
 		old += replicas(rs.Spec.Replicas)
 	}
-	n := want
-	if d.Spec.Strategy.Type == "Recreate" {
-		if old > 0 {
-			return // old replicas are scaled down first
-		}
-	} else {
-		surge, err := maxSurge(d.Spec.Strategy.RollingUpdate, want)
-		if err != nil {
+	recreate := d.Spec.Strategy.Type == "Recreate"
+	if recreate && old > 0 {
+		return // old replicas are scaled down first
+	}
+	surge := 0
+	if !recreate {
+		var err error
+		if surge, err = maxSurge(d.Spec.Strategy.RollingUpdate, want); err != nil {
 			e.warn(d, object, "spec.strategy.rollingUpdate.maxSurge: %v: not expanded", err)
 			return
 		}
-		if total := want + surge; old >= total {
-			n = 0
-		} else {
-			n = min(total-old, want)
-		}
 	}
+	n := newRSNewReplicas(recreate, want, surge, old, 0)
 	cc := d.Status.CollisionCount
 	var hash, rsName string
 	for range maxCollisions {
@@ -129,6 +126,22 @@ func (e *expander) replicaSetNamed(ns, name string) bool {
 	return false
 }
 
+// newRSNewReplicas is the Deployment controller's NewRSNewReplicas: the
+// replicas of the new ReplicaSet (now newRS of them) when the
+// ReplicaSets have current replicas in all (newRS's included): a Recreate
+// goes to want at once; a RollingUpdate grows the new ReplicaSet to at
+// most want, keeping the total within want plus surge.
+func newRSNewReplicas(recreate bool, want, surge, current, newRS int) int {
+	if recreate {
+		return want
+	}
+	total := want + surge
+	if current >= total {
+		return newRS
+	}
+	return newRS + min(total-current, want-newRS)
+}
+
 // maxSurge resolves a RollingUpdate's maxSurge against the replicas
 // (default 25%; a percentage rounds up), as ResolveFenceposts does.
 func maxSurge(ru *api.RollingUpdateDeployment, want int) (int, error) {
@@ -142,15 +155,9 @@ func maxSurge(ru *api.RollingUpdateDeployment, want int) (int, error) {
 	p, ok := strings.CutSuffix(v.StrVal, "%")
 	n, err := strconv.Atoi(p)
 	if !ok || err != nil {
-		return 0, &strconvError{v.StrVal}
+		return 0, fmt.Errorf("invalid value for IntOrString: invalid value %q", v.StrVal)
 	}
 	return int(math.Ceil(float64(n) * float64(want) / 100)), nil
-}
-
-type strconvError struct{ s string }
-
-func (e *strconvError) Error() string {
-	return "invalid value for IntOrString: invalid value \"" + e.s + "\""
 }
 
 // templateJSON is the JSON value of a workload's pod template as the API
