@@ -169,7 +169,7 @@ func TestPodTemplateHashPinned(t *testing.T) {
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx:1.27",
 			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{"cpu": resource.MustParse("100m"), "memory": resource.MustParse("128Mi")}}}}},
 	}
-	for _, cc := range []*int32{nil, ptr(0), ptr(5)} {
+	for _, cc := range []*int32{nil, ptr(0), ptr(1), ptr(5)} {
 		s := stored(t, &tpl)
 		got, err := ours(t, s, cc)
 		want := controller.ComputeHash(s, cc)
