@@ -23,9 +23,9 @@ func TestExpandedDeploymentHash(t *testing.T) {
 	var firstErr string
 	rapid.Check(t, func(rt *rapid.T) {
 		var tpl corev1.PodTemplateSpec
-		stored := rapid.Bool().Draw(rt, "stored")
+		isStored := rapid.Bool().Draw(rt, "stored")
 		seed := rapid.Int64().Draw(rt, "seed")
-		if stored {
+		if isStored {
 			filler(seed).Fill(&tpl)
 		} else {
 			handWritten(seed).Fill(&tpl)
@@ -37,8 +37,8 @@ func TestExpandedDeploymentHash(t *testing.T) {
 		}
 		var want string
 		meta := `{"name":"web","namespace":"default"}`
-		if stored {
-			want = controller.ComputeHash(stored1(t, &tpl), nil)
+		if isStored {
+			want = controller.ComputeHash(stored(t, &tpl), nil)
 			meta = `{"name":"web","namespace":"default","uid":"d1","resourceVersion":"7"}`
 		} else {
 			want = controller.ComputeHash(apiServerCreate(t, raw), nil)
@@ -88,7 +88,3 @@ func TestExpandedDeploymentHash(t *testing.T) {
 		t.Error("no Deployment was read")
 	}
 }
-
-// stored1 is the stored form of a template already as the API server
-// keeps it.
-func stored1(t *testing.T, tpl *corev1.PodTemplateSpec) *corev1.PodTemplateSpec { return stored(t, tpl) }
