@@ -18,10 +18,14 @@ const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 type expander struct {
 	objs *Objects
 	rng  *rand.Rand
-	// podsByNS are the pods read, by namespace.
-	podsByNS map[string][]*api.Pod
 	// podByName are the pods read, by namespace/name.
 	podByName map[[2]string]*api.Pod
+	// pods and replicaSets index the pods and ReplicaSets read by
+	// controller, so that claiming costs what a controller may claim.
+	podIndex, rsIndex claimIndex
+	// rsNames are the ReplicaSets' namespace/name, built when first
+	// needed.
+	rsNames map[[2]string]bool
 	// names are the pod names taken, by namespace/name.
 	names    map[[2]string]bool
 	pods     []*api.Pod
@@ -30,13 +34,52 @@ type expander struct {
 
 func newExpander(objs *Objects, seed uint64) *expander {
 	e := &expander{objs: objs, rng: rand.New(rand.NewPCG(seed, 0x6d616e6966657374)),
-		podsByNS: map[string][]*api.Pod{}, podByName: map[[2]string]*api.Pod{}, names: map[[2]string]bool{}}
+		podByName: map[[2]string]*api.Pod{}, names: map[[2]string]bool{}}
+	e.podIndex, e.rsIndex = newClaimIndex(), newClaimIndex()
 	for _, p := range objs.Pods {
 		e.names[[2]string{p.Namespace, p.Name}] = true
 		e.podByName[[2]string{p.Namespace, p.Name}] = p
-		e.podsByNS[p.Namespace] = append(e.podsByNS[p.Namespace], p)
+		e.podIndex.add(&p.ObjectMeta, p)
+	}
+	for _, rs := range objs.ReplicaSets {
+		e.rsIndex.add(&rs.ObjectMeta, rs)
 	}
 	return e
+}
+
+// claimIndex holds objects by their controller reference (uid, and kind
+// and name in a namespace), and the orphans by namespace, in reading
+// order.
+type claimIndex struct {
+	byUID   map[string][]any
+	byName  map[[3]string][]any
+	orphans map[string][]any
+}
+
+func newClaimIndex() claimIndex {
+	return claimIndex{byUID: map[string][]any{}, byName: map[[3]string][]any{}, orphans: map[string][]any{}}
+}
+
+func (x claimIndex) add(m *api.ObjectMeta, obj any) {
+	ref := controllerOf(m)
+	if ref == nil {
+		x.orphans[m.Namespace] = append(x.orphans[m.Namespace], obj)
+		return
+	}
+	x.byUID[ref.UID] = append(x.byUID[ref.UID], obj)
+	k := [3]string{ref.Kind, m.Namespace, ref.Name}
+	x.byName[k] = append(x.byName[k], obj)
+}
+
+// candidates are the objects o may claim: those whose controller
+// reference may name it (see refersTo), then the orphans of its
+// namespace.
+func (x claimIndex) candidates(o owner) [][]any {
+	own := x.byName[[3]string{o.kind, o.meta.Namespace, o.meta.Name}]
+	if o.meta.UID != "" {
+		own = x.byUID[o.meta.UID]
+	}
+	return [][]any{own, x.orphans[o.meta.Namespace]}
 }
 
 func (e *expander) warn(obj any, object, format string, args ...any) {
@@ -129,9 +172,12 @@ func isActive(p *api.Pod) bool {
 // claimedPods are the pods o claims with sel, those keep accepts.
 func (e *expander) claimedPods(o owner, sel *affinity.Selector, keep func(*api.Pod) bool) []*api.Pod {
 	var out []*api.Pod
-	for _, p := range e.podsByNS[o.meta.Namespace] {
-		if keep(p) && claims(o, sel, &p.ObjectMeta) {
-			out = append(out, p)
+	for _, l := range e.podIndex.candidates(o) {
+		for _, obj := range l {
+			p := obj.(*api.Pod)
+			if keep(p) && claims(o, sel, &p.ObjectMeta) {
+				out = append(out, p)
+			}
 		}
 	}
 	return out

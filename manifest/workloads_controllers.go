@@ -42,9 +42,11 @@ func (e *expander) deployment(d *api.Deployment) {
 	}
 	o := owner{"Deployment", &d.ObjectMeta}
 	var rsList []*api.ReplicaSet
-	for _, rs := range e.objs.ReplicaSets {
-		if claims(o, sel, &rs.ObjectMeta) {
-			rsList = append(rsList, rs)
+	for _, l := range e.rsIndex.candidates(o) {
+		for _, obj := range l {
+			if rs := obj.(*api.ReplicaSet); claims(o, sel, &rs.ObjectMeta) {
+				rsList = append(rsList, rs)
+			}
 		}
 	}
 	// FindNewReplicaSet looks at the oldest first.
@@ -118,12 +120,13 @@ func (e *expander) deployment(d *api.Deployment) {
 }
 
 func (e *expander) replicaSetNamed(ns, name string) bool {
-	for _, rs := range e.objs.ReplicaSets {
-		if rs.Namespace == ns && rs.Name == name {
-			return true
+	if e.rsNames == nil {
+		e.rsNames = map[[2]string]bool{}
+		for _, rs := range e.objs.ReplicaSets {
+			e.rsNames[[2]string{rs.Namespace, rs.Name}] = true
 		}
 	}
-	return false
+	return e.rsNames[[2]string{ns, name}]
 }
 
 // newRSNewReplicas is the Deployment controller's NewRSNewReplicas: the
