@@ -26,6 +26,9 @@ type expander struct {
 	// rsNames are the ReplicaSets' namespace/name, built when first
 	// needed.
 	rsNames map[[2]string]bool
+	// rsReplicas are the replicas Deployments give their ReplicaSets now,
+	// where they change them.
+	rsReplicas map[*api.ReplicaSet]int
 	// names are the pod names taken, by namespace/name.
 	names    map[[2]string]bool
 	pods     []*api.Pod
@@ -36,6 +39,7 @@ func newExpander(objs *Objects, seed uint64) *expander {
 	e := &expander{objs: objs, rng: rand.New(rand.NewPCG(seed, 0x6d616e6966657374)),
 		podByName: map[[2]string]*api.Pod{}, names: map[[2]string]bool{}}
 	e.podIndex, e.rsIndex = newClaimIndex(), newClaimIndex()
+	e.rsReplicas = map[*api.ReplicaSet]int{}
 	for _, p := range objs.Pods {
 		e.names[[2]string{p.Namespace, p.Name}] = true
 		e.podByName[[2]string{p.Namespace, p.Name}] = p
@@ -216,10 +220,18 @@ func (e *expander) replicaSet(o owner, apiVersion string, sel *affinity.Selector
 // upstream does.
 func (e *expander) expand() ([]*api.Pod, []Warning) {
 	o := e.objs
+	// Deployments first: they set their ReplicaSets' replicas.
+	for _, d := range o.Deployments {
+		e.deployment(d)
+	}
 	for _, rs := range o.ReplicaSets {
 		name := "ReplicaSet " + rs.Namespace + "/" + rs.Name
+		want, scaled := e.rsReplicas[rs]
+		if !scaled {
+			want = replicas(rs.Spec.Replicas)
+		}
 		if sel, ok := e.selector(rs, name, rs.Spec.Selector); ok {
-			e.replicaSet(owner{"ReplicaSet", &rs.ObjectMeta}, "apps/v1", sel, &rs.Spec.Template, replicas(rs.Spec.Replicas))
+			e.replicaSet(owner{"ReplicaSet", &rs.ObjectMeta}, "apps/v1", sel, &rs.Spec.Template, want)
 		}
 	}
 	for _, rc := range o.ReplicationControllers {
@@ -232,9 +244,6 @@ func (e *expander) expand() ([]*api.Pod, []Warning) {
 		}
 		sel := affinity.SelectorFromSet(set)
 		e.replicaSet(owner{"ReplicationController", &rc.ObjectMeta}, "v1", &sel, rc.Spec.Template, replicas(rc.Spec.Replicas))
-	}
-	for _, d := range o.Deployments {
-		e.deployment(d)
 	}
 	for _, ss := range o.StatefulSets {
 		e.statefulSet(ss)

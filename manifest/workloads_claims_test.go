@@ -183,9 +183,22 @@ func TestFindNewReplicaSet(t *testing.T) {
 		// ReplicaSet's 3 replicas: one new pod now (TestNewRSNewReplicas).
 		{"old template only", deploy + rs("web-old", "r2", "old", "nginx:1.26", 3, true),
 			[]string{"default/web-66c46c5b67-" + sfx, "default/web-old-" + sfx, "default/web-old-" + sfx, "default/web-old-" + sfx}},
-		// An orphan ReplicaSet the selector matches is adopted.
+		// An orphan ReplicaSet the selector matches is adopted, and as the
+		// new ReplicaSet scaled from 1 to the Deployment's 3
+		// (reconcileNewReplicaSet: NewRSNewReplicas within 25% surge).
 		{"orphan adopted", deploy + rs("web-y", "r3", "y", "nginx:1.27", 1, false),
-			[]string{"default/web-y-" + sfx}},
+			[]string{"default/web-y-" + sfx, "default/web-y-" + sfx, "default/web-y-" + sfx}},
+		// A rollout under way: new ReplicaSet at 1, old at 3, 4 wanted,
+		// surge 1: the new one grows to 1 + min(5-4, 4-1) = 2
+		// (TestNewRSNewReplicas "scale up"); the old keeps its 3 (no pods
+		// read here, so each ReplicaSet creates all of its replicas).
+		{"rollout under way", strings.Replace(deploy, "replicas: 3\n", "replicas: 4\n", 1) + rs("web-new", "r4", "n", "nginx:1.27", 1, true) + rs("web-old", "r2", "old", "nginx:1.26", 3, true),
+			[]string{"default/web-new-" + sfx, "default/web-new-" + sfx, "default/web-old-" + sfx, "default/web-old-" + sfx, "default/web-old-" + sfx}},
+		// A scaling event (the active ReplicaSet records 3 desired
+		// replicas, the Deployment wants 5): sync scales the one active
+		// ReplicaSet, even an old one, to 5.
+		{"scaling event", strings.Replace(deploy, "replicas: 3\n", "replicas: 5\n", 1) + strings.Replace(rs("web-old", "r2", "old", "nginx:1.26", 3, true), "uid: r2,", "uid: r2, annotations: {deployment.kubernetes.io/desired-replicas: \"3\"},", 1),
+			[]string{"default/web-old-" + sfx, "default/web-old-" + sfx, "default/web-old-" + sfx, "default/web-old-" + sfx, "default/web-old-" + sfx}},
 		// Recreate waits for the old replicas to go.
 		{"recreate", strings.Replace(deploy, "replicas: 3\n", "replicas: 3\n  strategy: {type: Recreate}\n", 1) + rs("web-old", "r2", "old", "nginx:1.26", 1, true),
 			[]string{"default/web-old-" + sfx}},

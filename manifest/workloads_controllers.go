@@ -58,26 +58,42 @@ func (e *expander) deployment(d *api.Deployment) {
 		return a.Before(b)
 	})
 	dTpl := e.templateJSON(d, &d.ObjectMeta, &d.Spec.Template)
+	var newRS *api.ReplicaSet
+	var oldRSs []*api.ReplicaSet
 	for _, rs := range rsList {
+		if newRS != nil {
+			oldRSs = append(oldRSs, rs)
+			continue
+		}
 		same, why := e.equalIgnoreHash(dTpl, e.templateJSON(rs, &rs.ObjectMeta, &rs.Spec.Template), &d.Spec.Template, &rs.Spec.Template)
 		if why != "" {
 			e.warn(d, object, "ReplicaSet %s compared with the template by schedkit's fields only: %s", rs.Name, why)
 		}
 		if same {
-			return // the new ReplicaSet exists; expanded as a ReplicaSet
+			newRS = rs
+		} else {
+			oldRSs = append(oldRSs, rs)
 		}
 	}
-	if d.Spec.Paused {
+	want := replicas(d.Spec.Replicas)
+	if d.Spec.Paused || isScalingEvent(want, rsList) {
+		// sync: only the scale of the one active (or latest) ReplicaSet.
+		if rs := activeOrLatest(newRS, oldRSs); rs != nil {
+			e.rsReplicas[rs] = want
+		}
 		return
 	}
-	want := replicas(d.Spec.Replicas)
-	old := 0
+	all := 0
 	for _, rs := range rsList {
-		old += replicas(rs.Spec.Replicas)
+		all += replicas(rs.Spec.Replicas)
 	}
 	recreate := d.Spec.Strategy.Type == "Recreate"
-	if recreate && old > 0 {
-		return // old replicas are scaled down first
+	if recreate {
+		for _, rs := range oldRSs {
+			if replicas(rs.Spec.Replicas) > 0 || len(e.claimedPods(owner{"ReplicaSet", &rs.ObjectMeta}, nil, isActive)) > 0 {
+				return // old replicas and their pods go first
+			}
+		}
 	}
 	surge := 0
 	if !recreate {
@@ -87,14 +103,24 @@ func (e *expander) deployment(d *api.Deployment) {
 			return
 		}
 	}
-	n := newRSNewReplicas(recreate, want, surge, old, 0)
+	if newRS != nil {
+		// reconcileNewReplicaSet (scaleUpNewReplicaSetForRecreate).
+		have := replicas(newRS.Spec.Replicas)
+		if have >= want {
+			e.rsReplicas[newRS] = want
+		} else {
+			e.rsReplicas[newRS] = newRSNewReplicas(recreate, want, surge, all, have)
+		}
+		return
+	}
+	n := newRSNewReplicas(recreate, want, surge, all, 0)
 	cc := d.Status.CollisionCount
 	var hash, rsName string
+	_, hashErr := podhash.Hash(dTpl, cc)
 	for range maxCollisions {
 		h, err := podhash.Hash(dTpl, cc)
 		if err != nil {
 			h = fallbackHash(&d.Spec.Template, cc)
-			e.warn(d, object, "pod-template-hash %s is not the Deployment controller's: %v", h, err)
 		}
 		hash, rsName = h, d.Name+"-"+h
 		if !e.replicaSetNamed(d.Namespace, rsName) {
@@ -110,6 +136,9 @@ func (e *expander) deployment(d *api.Deployment) {
 		}
 		cc = &next
 	}
+	if hashErr != nil {
+		e.warn(d, object, "pod-template-hash %s is not the Deployment controller's: %v", hash, hashErr)
+	}
 	tpl := d.Spec.Template
 	tpl.Labels = withLabel(tpl.Labels, podTemplateHashLabel, hash)
 	rsMeta := api.ObjectMeta{Name: rsName, Namespace: d.Namespace}
@@ -117,6 +146,51 @@ func (e *expander) deployment(d *api.Deployment) {
 	for range n {
 		e.pods = append(e.pods, newPod(&tpl, d.Namespace, e.uniqueName(d.Namespace, rsName+"-"), ref))
 	}
+}
+
+// desiredReplicasAnnotation is the Deployment controller's record, on each
+// ReplicaSet, of the replicas the Deployment had.
+const desiredReplicasAnnotation = "deployment.kubernetes.io/desired-replicas"
+
+// isScalingEvent is the Deployment controller's test: an active
+// ReplicaSet records other desired replicas than the Deployment's.
+func isScalingEvent(want int, rsList []*api.ReplicaSet) bool {
+	for _, rs := range rsList {
+		if replicas(rs.Spec.Replicas) == 0 {
+			continue
+		}
+		if v, ok := rs.Annotations[desiredReplicasAnnotation]; ok {
+			if n, err := strconv.Atoi(v); err == nil && n != want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// activeOrLatest is FindActiveOrLatest: the one ReplicaSet with replicas
+// (nil when several have some), or with none active the new one, else
+// the newest old one.
+func activeOrLatest(newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet) *api.ReplicaSet {
+	var active []*api.ReplicaSet
+	for _, rs := range append([]*api.ReplicaSet{newRS}, oldRSs...) {
+		if rs != nil && replicas(rs.Spec.Replicas) > 0 {
+			active = append(active, rs)
+		}
+	}
+	switch len(active) {
+	case 0:
+		if newRS != nil {
+			return newRS
+		}
+		if len(oldRSs) > 0 {
+			return oldRSs[len(oldRSs)-1] // sorted oldest first
+		}
+		return nil
+	case 1:
+		return active[0]
+	}
+	return nil
 }
 
 func (e *expander) replicaSetNamed(ns, name string) bool {
