@@ -77,10 +77,15 @@ func IsStored(p *api.Pod) bool {
 // being deleted, Succeeded or Failed do not count. Then:
 //   - a ReplicaSet or ReplicationController creates replicas minus its
 //     active pods, named `<name>-<5 random characters>`;
-//   - a Deployment claims ReplicaSets likewise; one with its template
-//     (EqualIgnoreHash, the oldest first) stands for it; else, unless
-//     paused, it creates the pods of a new ReplicaSet
-//     `<deployment>-<pod-template-hash>`, the hash as the Deployment
+//   - a Deployment claims ReplicaSets likewise and sets the replicas
+//     its ReplicaSets are expanded with: on a scaling event (a
+//     ReplicaSet's deployment.kubernetes.io/desired-replicas differs) or
+//     when paused, the one active ReplicaSet's become the Deployment's;
+//     else the one with its template (EqualIgnoreHash, the oldest first)
+//     grows as reconcileNewReplicaSet grows it (within maxSurge; Recreate
+//     once old pods are gone); with none, it creates the pods of a new
+//     ReplicaSet `<deployment>-<pod-template-hash>`, the hash as the
+//     Deployment
 //     controller computes it (PodTemplateHash, over the template as the
 //     API server stores it: read from the document, fields schedkit does
 //     not model included, defaulted for a new Deployment, with

@@ -335,3 +335,39 @@ func TestControllersClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicaSetSync ports upstream's ReplicaSet controller tests
+// (pkg/controller/replicaset replica_set_test.go) on what a sync creates.
+func TestReplicaSetSync(t *testing.T) {
+	rs := func(meta string) string {
+		return "kind: ReplicaSet\napiVersion: apps/v1\nmetadata: {name: foo, uid: rs1" + meta + "}\nspec:\n  replicas: 2\n  selector: {matchLabels: {foo: bar}}\n  template: {metadata: {labels: {foo: bar}}, spec: {containers: [{name: c}]}}\n"
+	}
+	pod := func(name, meta, status string) string {
+		return "---\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: {foo: bar}" + meta + "}\nspec: {nodeName: n1, containers: [{name: c}]}\nstatus: {phase: " + status + "}\n"
+	}
+	own := ", ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: foo, uid: rs1, controller: true}]"
+	other := ", ownerReferences: [{apiVersion: v1beta1, kind: ReplicaSet, name: AnotherRS, uid: x, controller: true}]"
+	for _, c := range []struct {
+		name, in string
+		created  int
+	}{
+		// upstream: TestSyncReplicaSetDoesNothing
+		{"2 running pods, 2 replicas", rs("") + pod("a", own, "Running") + pod("b", own, "Running"), 0},
+		// upstream: TestDoNotPatchPodWithOtherControlRef
+		{"a matching pod of another controller", rs("") + pod("a", other, "Running"), 2},
+		// upstream: TestDoNotAdoptOrCreateIfBeingDeleted
+		{"being deleted: no adoption, no creation", rs(", deletionTimestamp: \"2024-01-01T00:00:00Z\"") + pod("a", "", "Running"), 0},
+		// upstream: TestDeletionTimestamp (a pod being deleted is not
+		// counted: its replacement is created)
+		{"a pod being deleted", rs("") + pod("a", own+", deletionTimestamp: \"2024-01-01T00:00:00Z\"", "Running") + pod("b", own, "Running"), 1},
+		// controller.FilterActivePods: failed and succeeded pods do not count.
+		{"terminal pods", rs("") + pod("a", own, "Failed") + pod("b", own, "Succeeded"), 2},
+		// An orphan is adopted (TestClaimPods "Claim pods with correct label").
+		{"an orphan", rs("") + pod("a", "", "Pending"), 1},
+	} {
+		got, _, ws := expandYAML(t, c.in)
+		if len(got) != c.created || len(ws) > 0 {
+			t.Errorf("%s: created %v, want %d; warnings %v", c.name, got, c.created, ws)
+		}
+	}
+}
