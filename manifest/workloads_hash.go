@@ -40,7 +40,8 @@ func decodeJSONValue(b []byte) (any, error) {
 // spec.template (see PodTemplateHash, which wants the stored form): the
 // defaults of the pod spec, its containers, probes, ports, volumes and
 // resource lists (rounded up to milli-units), fields schedkit does not
-// model included.
+// model included; and the fields of features Kubernetes v1.37.2 disables
+// by default dropped, as the Deployment strategy drops them on create.
 func DefaultPodTemplate(template []byte) ([]byte, error) {
 	v, err := decodeJSONValue(template)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	podutil "k8s.io/kubernetes/pkg/api/pod"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	"k8s.io/kubernetes/pkg/controller"
@@ -21,7 +22,8 @@ import (
 
 // apiServerCreate is what the API server stores of a new Deployment with
 // this template's JSON: decoded, defaulted (apps/v1 defaulting), converted
-// to the internal version and back, through protobuf.
+// to the internal version, its disabled fields dropped, converted back,
+// through protobuf.
 func apiServerCreate(t testing.TB, tplJSON []byte) *corev1.PodTemplateSpec {
 	var d appsv1.Deployment
 	if err := json.Unmarshal([]byte(`{"spec":{"template":`+string(tplJSON)+`}}`), &d); err != nil {
@@ -32,6 +34,9 @@ func apiServerCreate(t testing.TB, tplJSON []byte) *corev1.PodTemplateSpec {
 	if err := legacyscheme.Scheme.Convert(&d, &internal, nil); err != nil {
 		t.Fatal(err)
 	}
+	// The Deployment strategy's PrepareForCreate: fields of features
+	// disabled by default are dropped.
+	podutil.DropDisabledTemplateFields(&internal.Spec.Template, nil)
 	var out appsv1.Deployment
 	if err := legacyscheme.Scheme.Convert(&internal, &out, nil); err != nil {
 		t.Fatal(err)

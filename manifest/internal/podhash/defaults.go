@@ -19,8 +19,9 @@ import (
 // terminationMessagePath and Policy, port protocols, probe timings and
 // HTTP paths and schemes, env field selectors' apiVersion; volumes'
 // default sources (emptyDir) and modes; resource quantities rounded up to
-// milli-units. tpl is the JSON value Hash takes; parts of the wrong JSON
-// type are left for Hash to report.
+// milli-units; then the fields of features disabled by default are
+// dropped (see dropDisabled). tpl is the JSON value Hash takes; parts of
+// the wrong JSON type are left for Hash to report.
 func Default(tpl any) {
 	m, _ := tpl.(map[string]any)
 	if m == nil {
@@ -32,6 +33,96 @@ func Default(tpl any) {
 		m["spec"] = spec
 	}
 	defaultPodSpec(spec)
+	dropDisabled(spec)
+}
+
+// dropDisabled removes, as the API server's pod template strategy does on
+// create (DropDisabledTemplateFields), the fields of features Kubernetes
+// v1.37.2 disables by default: spec.schedulingGroup (GenericWorkload),
+// spec.evictionResponders (EvictionRequestAPI), gRPC probes' mode
+// (GRPCContainerProbeTLS), HTTP probes' and lifecycle handlers' protocol
+// (H2CContainerProbe), lifecycle.stopSignal (ContainerStopSignals,
+// with a lifecycle left empty), emptyDir.mode (EmptyDirVolumeMode),
+// volumeMounts' bindMountOptions (VolumeBindMountOptions) and the user
+// fields of secret, configMap, downwardAPI and projected volumes
+// (AtomicWriteVolumeUserFields).
+func dropDisabled(spec map[string]any) {
+	delete(spec, "schedulingGroup")
+	delete(spec, "evictionResponders")
+	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
+		items(spec, key, func(c map[string]any) {
+			for _, k := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
+				if p := child(c, k); p != nil {
+					if g := child(p, "grpc"); g != nil {
+						delete(g, "mode")
+					}
+					if h := child(p, "httpGet"); h != nil {
+						delete(h, "protocol")
+					}
+				}
+			}
+			if l := child(c, "lifecycle"); l != nil {
+				for _, k := range []string{"postStart", "preStop"} {
+					if h := child(l, k); h != nil {
+						if g := child(h, "httpGet"); g != nil {
+							delete(g, "protocol")
+						}
+					}
+				}
+			}
+			if l := child(c, "lifecycle"); l != nil && l["stopSignal"] != nil {
+				delete(l, "stopSignal")
+				if l["postStart"] == nil && l["preStop"] == nil {
+					delete(c, "lifecycle")
+				}
+			}
+			items(c, "volumeMounts", func(m map[string]any) { delete(m, "bindMountOptions") })
+		})
+	}
+	items(spec, "volumes", func(v map[string]any) {
+		if e := child(v, "emptyDir"); e != nil {
+			delete(e, "mode")
+		}
+		dropUser := func(items []any) {
+			for _, it := range items {
+				if o, ok := it.(map[string]any); ok {
+					delete(o, "user")
+				}
+			}
+		}
+		list := func(m map[string]any) []any { l, _ := m["items"].([]any); return l }
+		// The first source set, in the strategy's order.
+		switch {
+		case child(v, "secret") != nil:
+			delete(child(v, "secret"), "defaultUser")
+			dropUser(list(child(v, "secret")))
+		case child(v, "configMap") != nil:
+			delete(child(v, "configMap"), "defaultUser")
+			dropUser(list(child(v, "configMap")))
+		case child(v, "downwardAPI") != nil:
+			delete(child(v, "downwardAPI"), "defaultUser")
+			dropUser(list(child(v, "downwardAPI")))
+		case child(v, "projected") != nil:
+			pr := child(v, "projected")
+			delete(pr, "defaultUser")
+			items(pr, "sources", func(src map[string]any) {
+				switch {
+				case child(src, "secret") != nil:
+					dropUser(list(child(src, "secret")))
+				case child(src, "downwardAPI") != nil:
+					dropUser(list(child(src, "downwardAPI")))
+				case child(src, "configMap") != nil:
+					dropUser(list(child(src, "configMap")))
+				case child(src, "serviceAccountToken") != nil:
+					delete(child(src, "serviceAccountToken"), "user")
+				case child(src, "clusterTrustBundle") != nil:
+					delete(child(src, "clusterTrustBundle"), "user")
+				case child(src, "podCertificate") != nil:
+					delete(child(src, "podCertificate"), "user")
+				}
+			})
+		}
+	})
 }
 
 // child returns the object m[key], or nil when absent, null or not an

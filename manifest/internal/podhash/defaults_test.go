@@ -2,10 +2,28 @@ package podhash
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
+
+// TestDropDisabled: the fields of features v1.37.2 disables by default
+// go on create (upstream's DropDisabledTemplateFields; the conformance
+// property holds every one to upstream).
+func TestDropDisabled(t *testing.T) {
+	v := decode(t, `{"spec":{"schedulingGroup":{"podGroupName":"g"},"evictionResponders":[{"name":"r"}],
+		"containers":[{"name":"c","image":"a:1","readinessProbe":{"grpc":{"port":1,"mode":"TLS"}},"lifecycle":{"stopSignal":"SIGTERM"},
+		"volumeMounts":[{"name":"v","mountPath":"/v","bindMountOptions":["x"]}]}],
+		"volumes":[{"name":"v","emptyDir":{"mode":448}},{"name":"s","secret":{"defaultUser":1,"items":[{"key":"k","path":"p","user":2}]}}]}}`)
+	Default(v)
+	got, _ := json.Marshal(v)
+	for _, gone := range []string{"schedulingGroup", "evictionResponders", `"mode"`, "stopSignal", "lifecycle", "bindMountOptions", "defaultUser", `"user"`} {
+		if strings.Contains(string(got), gone) {
+			t.Errorf("%s kept: %s", gone, got)
+		}
+	}
+}
 
 // TestImageTag ports upstream's TestParseImageName (pkg/util/parsers):
 // the tag and digest the pull-policy default reads.
