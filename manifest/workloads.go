@@ -86,6 +86,20 @@ func (x claimIndex) candidates(o owner) [][]any {
 	return [][]any{own, x.orphans[o.meta.Namespace]}
 }
 
+// MaxExpandedPods is the most pods one workload is expanded to; a
+// workload that would create more is cut there, with a warning, so that a
+// manifest cannot make NewCluster build billions of pods.
+const MaxExpandedPods = 100000
+
+// capped is n, or MaxExpandedPods with a warning on o when n is more.
+func (e *expander) capped(o owner, n int) int {
+	if n <= MaxExpandedPods {
+		return n
+	}
+	e.warn(nil, o.kind+" "+o.meta.Namespace+"/"+o.meta.Name, "would create %d pods: expanded to the first %d", n, MaxExpandedPods)
+	return MaxExpandedPods
+}
+
 func (e *expander) warn(obj any, object, format string, args ...any) {
 	src, _ := e.objs.Source(obj)
 	e.warnings = append(e.warnings, Warning{Source: src, Object: object, Message: fmt.Sprintf(format, args...)})
@@ -210,7 +224,7 @@ func (e *expander) replicaSet(o owner, apiVersion string, sel *affinity.Selector
 	}
 	have := len(e.claimedPods(o, sel, isActive))
 	ref := controllerRef(o.kind, apiVersion, o.meta)
-	for range want - have {
+	for range e.capped(o, want-have) {
 		e.pods = append(e.pods, newPod(tpl, o.meta.Namespace, e.uniqueName(o.meta.Namespace, o.meta.Name+"-"), ref))
 	}
 }

@@ -371,3 +371,13 @@ func TestReplicaSetSync(t *testing.T) {
 		}
 	}
 }
+
+// TestExpandCap: a workload that would create more than MaxExpandedPods
+// pods is cut there, with a warning.
+func TestExpandCap(t *testing.T) {
+	in := "kind: ReplicaSet\napiVersion: apps/v1\nmetadata: {name: big}\nspec:\n  replicas: 2000000000\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}\n"
+	got, _, ws := expandYAML(t, in)
+	if len(got) != MaxExpandedPods || len(ws) != 1 || ws[0] != "ReplicaSet default/big: would create 2000000000 pods: expanded to the first 100000" {
+		t.Errorf("%d pods, warnings %v", len(got), ws)
+	}
+}

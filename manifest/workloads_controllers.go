@@ -143,7 +143,7 @@ func (e *expander) deployment(d *api.Deployment) {
 	tpl.Labels = withLabel(tpl.Labels, podTemplateHashLabel, hash)
 	rsMeta := api.ObjectMeta{Name: rsName, Namespace: d.Namespace}
 	ref := controllerRef("ReplicaSet", "apps/v1", &rsMeta)
-	for range n {
+	for range e.capped(o, n) {
 		e.pods = append(e.pods, newPod(&tpl, d.Namespace, e.uniqueName(d.Namespace, rsName+"-"), ref))
 	}
 }
@@ -385,7 +385,8 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		start = int(ss.Spec.Ordinals.Start)
 	}
 	ref := controllerRef("StatefulSet", "apps/v1", &ss.ObjectMeta)
-	for i := start; i < start+replicas(ss.Spec.Replicas); i++ {
+	end := start + e.capped(o, replicas(ss.Spec.Replicas))
+	for i := start; i < end; i++ {
 		name := ss.Name + "-" + strconv.Itoa(i)
 		if p := e.podByName[[2]string{ss.Namespace, name}]; p != nil {
 			ours := claims(o, sel, &p.ObjectMeta)
@@ -497,7 +498,11 @@ func (e *expander) job(j *api.Job) {
 	}
 	ref := controllerRef("Job", "batch/v1", &j.ObjectMeta)
 	next := 0
-	for n := active; n < want; n++ {
+	create := 0
+	if want > active {
+		create = e.capped(o, want-active)
+	}
+	for range create {
 		prefix, idx := j.Name+"-", -1
 		if indexed {
 			for used[next] {
