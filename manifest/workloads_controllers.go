@@ -570,6 +570,9 @@ func (e *expander) daemonSet(ds *api.DaemonSet) {
 		if on[n.Name] {
 			continue
 		}
+		if nn := ds.Spec.Template.Spec.NodeName; nn != "" && nn != n.Name {
+			continue // NodeShouldRunDaemonPod: a template bound to one node
+		}
 		p := newPod(&ds.Spec.Template, ds.Namespace, "", ref)
 		addDaemonTolerations(p)
 		if !daemonFits(p, n) {
