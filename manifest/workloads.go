@@ -33,6 +33,9 @@ type expander struct {
 	names    map[[2]string]bool
 	pods     []*api.Pod
 	warnings []Warning
+	// deploymentPods are the pods of Deployments' new ReplicaSets, added
+	// after the ReplicaSets' and ReplicationControllers' pods.
+	deploymentPods []*api.Pod
 }
 
 func newExpander(objs *Objects, seed uint64) *expander {
@@ -234,7 +237,8 @@ func (e *expander) replicaSet(o owner, apiVersion string, sel *affinity.Selector
 // upstream does.
 func (e *expander) expand() ([]*api.Pod, []Warning) {
 	o := e.objs
-	// Deployments first: they set their ReplicaSets' replicas.
+	// Deployments first: they set their ReplicaSets' replicas (their new
+	// ReplicaSets' pods are queued after the ReplicaSets' own).
 	for _, d := range o.Deployments {
 		e.deployment(d)
 	}
@@ -259,6 +263,7 @@ func (e *expander) expand() ([]*api.Pod, []Warning) {
 		sel := affinity.SelectorFromSet(set)
 		e.replicaSet(owner{"ReplicationController", &rc.ObjectMeta}, "v1", &sel, rc.Spec.Template, replicas(rc.Spec.Replicas))
 	}
+	e.pods = append(e.pods, e.deploymentPods...)
 	for _, ss := range o.StatefulSets {
 		e.statefulSet(ss)
 	}

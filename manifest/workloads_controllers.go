@@ -144,7 +144,7 @@ func (e *expander) deployment(d *api.Deployment) {
 	rsMeta := api.ObjectMeta{Name: rsName, Namespace: d.Namespace}
 	ref := controllerRef("ReplicaSet", "apps/v1", &rsMeta)
 	for range e.capped(o, n) {
-		e.pods = append(e.pods, newPod(&tpl, d.Namespace, e.uniqueName(d.Namespace, rsName+"-"), ref))
+		e.deploymentPods = append(e.deploymentPods, newPod(&tpl, d.Namespace, e.uniqueName(d.Namespace, rsName+"-"), ref))
 	}
 }
 
