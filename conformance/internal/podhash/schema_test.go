@@ -1,6 +1,7 @@
 // Package podhash generates and checks manifest/internal/podhash's schema
 // of k8s.io/api/core/v1.PodTemplateSpec, and holds schedkit's
-// pod-template-hash to the Deployment controller's.
+// pod-template-hash (and the names of generateName objects) to the
+// Deployment controller's and the API server's.
 package podhash
 
 import (
