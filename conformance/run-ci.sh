@@ -12,7 +12,8 @@ checks="${RAPID_CHECKS:-500}"
 cd "$here"
 go vet ./...
 go test . -count=1 -timeout 30m -rapid.checks="$checks"
-# The internal packages have no rapid properties (and so no -rapid flags).
+# Not every internal package imports rapid, so none gets -rapid flags
+# (internal/podhash's properties run rapid's default 100 cases).
 go test ./internal/... -count=1
 
 # The replay lives in the core module (stdlib and schedkit only).

@@ -45,7 +45,10 @@
 // through an API server (uid, resourceVersion, creationTimestamp or
 // spec.priority set) are taken as stored; new pods are admitted
 // (admission.Admit) and validated, and those the API server would reject
-// are reported with its message while the others go on. With
-// Options.ExpandWorkloads, workloads add the pods their controllers would
-// create.
+// are reported with its message while the others go on. A new object
+// with only metadata.generateName is named as the API server names it
+// (Reader.SetSeed). With Options.ExpandWorkloads, workloads add the pods
+// their controllers would create, by the controllers' rules (see
+// NewCluster); PodTemplateHash is the Deployment controller's
+// pod-template-hash of a template's JSON.
 package manifest

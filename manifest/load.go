@@ -67,16 +67,49 @@ func IsStored(p *api.Pod) bool {
 // scheduler ignores them.
 //
 // With opts.ExpandWorkloads, the pods the workload controllers would
-// create are added as new pods after those read: a ReplicaSet's (or
-// ReplicationController's) `<name>-<5 random characters>`; a Deployment
-// that owns no ReplicaSet among the objects, through a ReplicaSet
-// `<deployment>-<pod-template-hash>`; a StatefulSet's `<name>-<ordinal>`
-// with its claims `<template>-<name>-<ordinal>`; a Job's
-// `<job>-<random>` (`<job>-<index>-<random>` with the completion index
-// label and annotation when Indexed); a DaemonSet's one per eligible node
-// without one, bound by the node affinity and tolerations the DaemonSet
-// controller adds. Random suffixes come from the API server's alphabet,
-// seeded by opts.Seed.
+// create now are added as new pods after those read, with warnings where
+// a controller could not act as upstream's does. Each controller counts
+// the pods it claims as the controllers' ClaimPods does: a pod whose
+// controller reference has the controller's uid (for a controller
+// without a uid, one not yet through an API server: the reference's kind
+// and name) while its labels match the selector; an orphan whose labels
+// match is adopted unless it or the controller is being deleted; pods
+// being deleted, Succeeded or Failed do not count. Then:
+//   - a ReplicaSet or ReplicationController creates replicas minus its
+//     active pods, named `<name>-<5 random characters>`;
+//   - a Deployment claims ReplicaSets likewise and sets the replicas
+//     its ReplicaSets are expanded with: on a scaling event (a
+//     ReplicaSet's deployment.kubernetes.io/desired-replicas differs) or
+//     when paused, the one active ReplicaSet's become the Deployment's;
+//     else the one with its template (EqualIgnoreHash, the oldest first)
+//     grows as reconcileNewReplicaSet grows it (within maxSurge; Recreate
+//     once old pods are gone); with none, it creates the pods of a new
+//     ReplicaSet `<deployment>-<pod-template-hash>`, the hash as the
+//     Deployment
+//     controller computes it (PodTemplateHash, over the template as the
+//     API server stores it: read from the document, fields schedkit does
+//     not model included, defaulted for a new Deployment, with
+//     status.collisionCount, bumped while the name is another
+//     ReplicaSet's), as many as NewRSNewReplicas gives it (all on a
+//     first rollout, up to maxSurge above the old ReplicaSets' replicas,
+//     none while a Recreate waits for old replicas);
+//   - a StatefulSet creates `<name>-<ordinal>` with its claims
+//     `<template>-<name>-<ordinal>`, for missing ordinals and its own
+//     failed or succeeded pods, one at a time unless podManagementPolicy
+//     is Parallel (OrderedReady waits for each pod to be Running and
+//     Ready);
+//   - a Job, unless suspended or finished, up to parallelism active pods
+//     (fewer as completions minus the succeeded near) `<job>-<random>`,
+//     `<job>-<index>-<random>` with the completion index label and
+//     annotation for the lowest free indexes when Indexed;
+//   - a DaemonSet one pod per eligible node with no active pod of its
+//     own (bound there, or bound-to-be by node affinity), with the node
+//     affinity and tolerations the DaemonSet controller adds.
+//
+// Random suffixes come from the API server's alphabet, seeded by
+// opts.Seed. The created pods are not defaulted beyond what admission
+// does for any new pod; the pods and ReplicaSets read are not changed
+// (an adopted pod keeps its owner references).
 func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	if rep == nil {
 		rep = &Report{Skipped: map[string]int{}}
@@ -120,7 +153,9 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	var bound, pending []*api.Pod
 	pods := objs.Pods
 	if opts.ExpandWorkloads {
-		pods = append(pods[:len(pods):len(pods)], newExpander(objs, opts.Seed).expand()...)
+		expanded, warnings := newExpander(objs, opts.Seed).expand()
+		pods = append(pods[:len(pods):len(pods)], expanded...)
+		rep.Warnings = append(rep.Warnings, warnings...)
 	}
 	for _, p := range pods {
 		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {

@@ -14,10 +14,12 @@ type Options struct {
 	// ExpandWorkloads makes NewCluster add, as new pending pods, the pods
 	// the controllers of the ReplicaSets, ReplicationControllers,
 	// Deployments, StatefulSets, Jobs and DaemonSets read would create:
-	// replicas minus the pods they already own, named as the controllers
-	// name them (see Cluster).
+	// replicas minus the active pods they claim, named as the controllers
+	// name them (see NewCluster).
 	ExpandWorkloads bool
-	// Seed makes the random name suffixes of expanded pods reproducible.
+	// Seed makes the random name suffixes of expanded pods, and the names
+	// ReadFiles and Load give new objects that have only generateName,
+	// reproducible.
 	Seed uint64
 	// Now is the time ResourceQuota admission judges pods' deletion grace
 	// periods by (a pod past its grace period is no longer charged); the

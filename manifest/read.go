@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -145,6 +146,9 @@ type Objects struct {
 	// unmodelled has, for the objects that set some, the paths of their
 	// schedulingFields.
 	unmodelled map[any][]string
+	// raw has the JSON of the Deployments and ReplicaSets read, for the
+	// pod-template-hash, which covers fields schedkit does not model.
+	raw map[any][]byte
 }
 
 // storeObjects are the objects for the snapshot's object store: all but
@@ -343,6 +347,12 @@ type Reader struct {
 	// bigJSON is the size from which a JSON document is streamed item by
 	// item (0: bigDocumentSize).
 	bigJSON int64
+	// nameRNG draws the names of new objects that have only
+	// generateName (see SetSeed).
+	nameRNG *rand.Rand
+	// raw is the JSON of the document being finished, for the kinds
+	// keepsRaw names.
+	raw []byte
 }
 
 // NewReader returns an empty Reader.
@@ -548,6 +558,9 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 	r.dec.noted = r.dec.noted[:0]
 	r.dec.path.reset(0)
 	r.dec.decode(v, obj.Elem())
+	if keepsRaw(kind) {
+		r.raw = v.appendJSON(nil)
+	}
 	r.finish(src, int(v.line), ki, kind, apiVersion, version, obj)
 }
 
@@ -589,7 +602,17 @@ func (r *Reader) finish(src Source, line int, ki *kindInfo, kind, apiVersion, ve
 	} else if meta.Namespace == "" {
 		meta.Namespace = "default"
 	}
-	r.later(func() { r.take(src, line, ki, kind, apiVersion, version, obj, meta, tm, issues, noted) })
+	raw := r.raw
+	r.raw = nil
+	r.later(func() {
+		r.take(src, line, ki, kind, apiVersion, version, obj, meta, tm, issues, noted)
+		if _, taken := r.objs.sources[obj.Interface()]; taken && raw != nil {
+			if r.objs.raw == nil {
+				r.objs.raw = map[any][]byte{}
+			}
+			r.objs.raw[obj.Interface()] = raw
+		}
+	})
 }
 
 func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, version string, obj reflect.Value, meta *api.ObjectMeta, tm *api.TypeMeta, issues []fieldIssue, noted []string) {
@@ -609,11 +632,16 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 	if apiVersion != "" && version != ki.version {
 		r.warnf(src, line, name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
 	}
+	if meta.Name == "" && meta.GenerateName != "" && !isStoredMeta(meta) && !failed {
+		// A new object: named as the API server names it on create.
+		meta.Name = r.generateName(ki, kind, meta)
+		name += meta.Name
+	}
 	if meta.Name == "" {
 		failed = true
 		r.errorf(src, line, name, "metadata.name: Required value: name or generateName is required")
 		if meta.GenerateName != "" {
-			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: schedkit reads objects by name; generateName alone is not supported")
+			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
 	}
 	if failed {
@@ -804,6 +832,9 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 		r.document(src, &v, defKind, defVersion)
 		return
 	}
+	if keepsRaw(kind) {
+		r.raw = bytes.Clone(b)
+	}
 	r.finish(src, src.Line, ki, kind, apiVersion, version, obj)
 }
 
@@ -811,6 +842,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 // Reader and returns its objects and report, or every error found.
 func ReadFiles(opts Options, paths ...string) (*Objects, *Report, error) {
 	r := NewReader()
+	r.SetSeed(opts.Seed)
 	for _, p := range paths {
 		r.ReadPath(p, opts.Recursive, opts.Stdin)
 	}

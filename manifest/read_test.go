@@ -139,6 +139,9 @@ func TestReadErrors(t *testing.T) {
 		{"not an integer", "kind: PriorityClass\napiVersion: scheduling.k8s.io/v1\nmetadata: {name: x}\nvalue: 1.5\n",
 			`f:4: document 1 (PriorityClass x): value: cannot unmarshal number 1.5 into Go value of type int32`},
 		{"no name", "kind: Node\nmetadata: {labels: {a: b}}\n", `f:1: document 1 (Node ): metadata.name: Required value: name or generateName is required`},
+		// A new object with generateName alone is named (TestGenerateName);
+		// a stored one must have its name.
+		{"generateName on a stored object", "kind: Node\nmetadata: {generateName: n-, uid: u}\n", `f:1: document 1 (Node ): metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects`},
 		{"syntax", "kind: Node\nmetadata:\n  name: a\n - bad\n", `f:3: document 1: yaml: did not find expected key`},
 	}
 	for _, c := range cases {

@@ -1,10 +1,8 @@
 package manifest
 
 import (
-	"encoding/json"
-	"hash/fnv"
+	"fmt"
 	"math/rand/v2"
-	"strconv"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -20,56 +18,102 @@ const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 type expander struct {
 	objs *Objects
 	rng  *rand.Rand
-	// owned counts the non-terminal pods each controller owns, by
-	// kind/namespace/name of the controller owner reference.
-	owned map[objectKey]int
-	// ownedOnNode is the set of nodes a DaemonSet's pods run on.
-	ownedOnNode map[objectKey]map[string]bool
+	// podByName are the pods read, by namespace/name.
+	podByName map[[2]string]*api.Pod
+	// pods and replicaSets index the pods and ReplicaSets read by
+	// controller, so that claiming costs what a controller may claim.
+	podIndex, rsIndex claimIndex
+	// rsNames are the ReplicaSets' namespace/name, built when first
+	// needed.
+	rsNames map[[2]string]bool
+	// rsReplicas are the replicas Deployments give their ReplicaSets now,
+	// where they change them.
+	rsReplicas map[*api.ReplicaSet]int
 	// names are the pod names taken, by namespace/name.
-	names map[[2]string]bool
-	pods  []*api.Pod
+	names    map[[2]string]bool
+	pods     []*api.Pod
+	warnings []Warning
+	// deploymentPods are the pods of Deployments' new ReplicaSets, added
+	// after the ReplicaSets' and ReplicationControllers' pods.
+	deploymentPods []*api.Pod
 }
 
 func newExpander(objs *Objects, seed uint64) *expander {
-	e := &expander{objs: objs, rng: rand.New(rand.NewPCG(seed, 0x6d616e6966657374)), owned: map[objectKey]int{},
-		ownedOnNode: map[objectKey]map[string]bool{}, names: map[[2]string]bool{}}
+	e := &expander{objs: objs, rng: rand.New(rand.NewPCG(seed, 0x6d616e6966657374)),
+		podByName: map[[2]string]*api.Pod{}, names: map[[2]string]bool{}}
+	e.podIndex, e.rsIndex = newClaimIndex(), newClaimIndex()
+	e.rsReplicas = map[*api.ReplicaSet]int{}
 	for _, p := range objs.Pods {
 		e.names[[2]string{p.Namespace, p.Name}] = true
-		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
-			continue
-		}
-		for _, o := range p.OwnerReferences {
-			if o.Controller != nil && *o.Controller {
-				k := objectKey{kind: o.Kind, namespace: p.Namespace, name: o.Name}
-				e.owned[k]++
-				if p.Spec.NodeName != "" {
-					if e.ownedOnNode[k] == nil {
-						e.ownedOnNode[k] = map[string]bool{}
-					}
-					e.ownedOnNode[k][p.Spec.NodeName] = true
-				}
-			}
-		}
+		e.podByName[[2]string{p.Namespace, p.Name}] = p
+		e.podIndex.add(&p.ObjectMeta, p)
+	}
+	for _, rs := range objs.ReplicaSets {
+		e.rsIndex.add(&rs.ObjectMeta, rs)
 	}
 	return e
 }
 
-func (e *expander) suffix() string {
-	b := make([]byte, 5)
-	for i := range b {
-		b[i] = nameAlphabet[e.rng.IntN(len(nameAlphabet))]
-	}
-	return string(b)
+// claimIndex holds objects by their controller reference (uid, and kind
+// and name in a namespace), and the orphans by namespace, in reading
+// order.
+type claimIndex struct {
+	byUID   map[string][]any
+	byName  map[[3]string][]any
+	orphans map[string][]any
 }
 
-// uniqueName is prefix plus a random suffix not yet taken.
-func (e *expander) uniqueName(ns, prefix string) string {
-	for {
-		if n := prefix + e.suffix(); !e.names[[2]string{ns, n}] {
-			e.names[[2]string{ns, n}] = true
-			return n
-		}
+func newClaimIndex() claimIndex {
+	return claimIndex{byUID: map[string][]any{}, byName: map[[3]string][]any{}, orphans: map[string][]any{}}
+}
+
+func (x claimIndex) add(m *api.ObjectMeta, obj any) {
+	ref := controllerOf(m)
+	if ref == nil {
+		x.orphans[m.Namespace] = append(x.orphans[m.Namespace], obj)
+		return
 	}
+	x.byUID[ref.UID] = append(x.byUID[ref.UID], obj)
+	k := [3]string{ref.Kind, m.Namespace, ref.Name}
+	x.byName[k] = append(x.byName[k], obj)
+}
+
+// candidates are the objects o may claim: those whose controller
+// reference may name it (see refersTo), then the orphans of its
+// namespace.
+func (x claimIndex) candidates(o owner) [][]any {
+	own := x.byName[[3]string{o.kind, o.meta.Namespace, o.meta.Name}]
+	if o.meta.UID != "" {
+		own = x.byUID[o.meta.UID]
+	}
+	return [][]any{own, x.orphans[o.meta.Namespace]}
+}
+
+// MaxExpandedPods is the most pods one workload is expanded to; a
+// workload that would create more is cut there, with a warning, so that a
+// manifest cannot make NewCluster build billions of pods.
+const MaxExpandedPods = 100000
+
+// capped is n, or MaxExpandedPods with a warning on o when n is more.
+func (e *expander) capped(o owner, n int) int {
+	if n <= MaxExpandedPods {
+		return n
+	}
+	e.warn(nil, o.kind+" "+o.meta.Namespace+"/"+o.meta.Name, "would create %d pods: expanded to the first %d", n, MaxExpandedPods)
+	return MaxExpandedPods
+}
+
+func (e *expander) warn(obj any, object, format string, args ...any) {
+	src, _ := e.objs.Source(obj)
+	e.warnings = append(e.warnings, Warning{Source: src, Object: object, Message: fmt.Sprintf(format, args...)})
+}
+
+// uniqueName is the name the API server gives a pod created with
+// generateName prefix, not yet taken in ns.
+func (e *expander) uniqueName(ns, prefix string) string {
+	n := generatedName(e.rng, prefix, func(n string) bool { return e.names[[2]string{ns, n}] })
+	e.names[[2]string{ns, n}] = true
+	return n
 }
 
 func controllerRef(kind, apiVersion string, meta *api.ObjectMeta) api.OwnerReference {
@@ -96,141 +140,140 @@ func replicas(r *int32) int {
 	return int(*r)
 }
 
-// templateHash stands for the Deployment controller's pod-template-hash:
-// a 32-bit FNV-1a hash of the template, written with the name alphabet.
-// Upstream hashes a Go-specific dump of its own structs, which schedkit
-// cannot reproduce; the hash here is stable for a template's JSON.
-func templateHash(tpl *api.PodTemplateSpec) string {
-	h := fnv.New32a()
-	b, _ := json.Marshal(tpl)
-	h.Write(b)
-	v := strconv.FormatUint(uint64(h.Sum32()), 10)
-	out := make([]byte, len(v))
-	for i := range v {
-		out[i] = nameAlphabet[(int(v[i])*7+i)%len(nameAlphabet)]
-	}
-	return string(out)
+// owner is a controller claiming objects.
+type owner struct {
+	kind string
+	meta *api.ObjectMeta
 }
 
-func (e *expander) replicaSet(ns, rsName string, tpl *api.PodTemplateSpec, want int, ref api.OwnerReference) {
-	have := e.owned[objectKey{kind: ref.Kind, namespace: ns, name: rsName}]
-	for range want - have {
-		e.pods = append(e.pods, newPod(tpl, ns, e.uniqueName(ns, rsName+"-"), ref))
+// controllerOf is the object's controller reference, nil when it has
+// none.
+func controllerOf(m *api.ObjectMeta) *api.OwnerReference {
+	for i := range m.OwnerReferences {
+		if c := m.OwnerReferences[i].Controller; c != nil && *c {
+			return &m.OwnerReferences[i]
+		}
+	}
+	return nil
+}
+
+// refersTo reports whether a controller reference names o: by uid, as
+// the controllers compare it, or, for a controller without a uid (one
+// written by hand, not yet through an API server), by kind and name.
+func refersTo(ref *api.OwnerReference, o owner) bool {
+	if o.meta.UID != "" {
+		return ref.UID == o.meta.UID
+	}
+	return ref.Kind == o.kind && ref.Name == o.meta.Name
+}
+
+// claims is the controller ref manager's ClaimObject: whether o counts m
+// (a pod, or a ReplicaSet for a Deployment) as its own. An object whose
+// controller reference names o is its own while sel matches its labels
+// (else o releases it); an orphan whose labels sel matches is adopted,
+// unless o or the orphan is being deleted; objects of other controllers
+// are not o's. A nil sel (a Job whose selector the API server has not
+// generated yet) claims by controller reference alone.
+func claims(o owner, sel *affinity.Selector, m *api.ObjectMeta) bool {
+	if m.Namespace != o.meta.Namespace {
+		return false
+	}
+	if ref := controllerOf(m); ref != nil {
+		return refersTo(ref, o) && (sel == nil || sel.Matches(m.Labels))
+	}
+	return sel != nil && o.meta.DeletionTimestamp == nil && m.DeletionTimestamp == nil && sel.Matches(m.Labels)
+}
+
+// isActive is controller.IsPodActive: not Succeeded, not Failed, not
+// being deleted.
+func isActive(p *api.Pod) bool {
+	return p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed && p.DeletionTimestamp == nil
+}
+
+// claimedPods are the pods o claims with sel, those keep accepts.
+func (e *expander) claimedPods(o owner, sel *affinity.Selector, keep func(*api.Pod) bool) []*api.Pod {
+	var out []*api.Pod
+	for _, l := range e.podIndex.candidates(o) {
+		for _, obj := range l {
+			p := obj.(*api.Pod)
+			if keep(p) && claims(o, sel, &p.ObjectMeta) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// selector compiles a workload's label selector; a missing or invalid
+// one is a warning (the API server would refuse the object) and ok false.
+func (e *expander) selector(obj any, object string, ls *api.LabelSelector) (*affinity.Selector, bool) {
+	if ls == nil {
+		e.warn(obj, object, "spec.selector: Required value: not expanded")
+		return nil, false
+	}
+	sel, err := affinity.CompileLabelSelector(ls)
+	if err != nil {
+		e.warn(obj, object, "spec.selector: %v: not expanded", err)
+		return nil, false
+	}
+	return &sel, true
+}
+
+// replicaSet creates the pods a ReplicaSet (or ReplicationController)
+// controller would: want minus the active pods it claims.
+func (e *expander) replicaSet(o owner, apiVersion string, sel *affinity.Selector, tpl *api.PodTemplateSpec, want int) {
+	if o.meta.DeletionTimestamp != nil {
+		return
+	}
+	have := len(e.claimedPods(o, sel, isActive))
+	ref := controllerRef(o.kind, apiVersion, o.meta)
+	for range e.capped(o, want-have) {
+		e.pods = append(e.pods, newPod(tpl, o.meta.Namespace, e.uniqueName(o.meta.Namespace, o.meta.Name+"-"), ref))
 	}
 }
 
 // expand returns the pods the controllers of the workloads would create
-// now: ReplicaSets and ReplicationControllers their missing replicas,
-// Deployments without a ReplicaSet of their own a new ReplicaSet's,
-// StatefulSets their missing ordinals, Jobs their missing active pods,
-// DaemonSets one pod per eligible node that has none.
-func (e *expander) expand() []*api.Pod {
+// now (see NewCluster), with warnings on what they could not do as
+// upstream does.
+func (e *expander) expand() ([]*api.Pod, []Warning) {
 	o := e.objs
+	// Deployments first: they set their ReplicaSets' replicas (their new
+	// ReplicaSets' pods are queued after the ReplicaSets' own).
+	for _, d := range o.Deployments {
+		e.deployment(d)
+	}
 	for _, rs := range o.ReplicaSets {
-		e.replicaSet(rs.Namespace, rs.Name, &rs.Spec.Template, replicas(rs.Spec.Replicas), controllerRef("ReplicaSet", "apps/v1", &rs.ObjectMeta))
+		name := "ReplicaSet " + rs.Namespace + "/" + rs.Name
+		want, scaled := e.rsReplicas[rs]
+		if !scaled {
+			want = replicas(rs.Spec.Replicas)
+		}
+		if sel, ok := e.selector(rs, name, rs.Spec.Selector); ok {
+			e.replicaSet(owner{"ReplicaSet", &rs.ObjectMeta}, "apps/v1", sel, &rs.Spec.Template, want)
+		}
 	}
 	for _, rc := range o.ReplicationControllers {
-		if rc.Spec.Template != nil {
-			e.replicaSet(rc.Namespace, rc.Name, rc.Spec.Template, replicas(rc.Spec.Replicas), controllerRef("ReplicationController", "v1", &rc.ObjectMeta))
-		}
-	}
-	for _, d := range o.Deployments {
-		if e.ownsReplicaSet(d) {
-			continue // its ReplicaSets stand for it
-		}
-		hash := templateHash(&d.Spec.Template)
-		tpl := d.Spec.Template
-		tpl.Labels = withLabel(tpl.Labels, "pod-template-hash", hash)
-		rsMeta := api.ObjectMeta{Name: d.Name + "-" + hash, Namespace: d.Namespace}
-		e.replicaSet(d.Namespace, rsMeta.Name, &tpl, replicas(d.Spec.Replicas), controllerRef("ReplicaSet", "apps/v1", &rsMeta))
-	}
-	for _, ss := range o.StatefulSets {
-		start := 0
-		if ss.Spec.Ordinals != nil {
-			start = int(ss.Spec.Ordinals.Start)
-		}
-		ref := controllerRef("StatefulSet", "apps/v1", &ss.ObjectMeta)
-		for i := start; i < start+replicas(ss.Spec.Replicas); i++ {
-			name := ss.Name + "-" + strconv.Itoa(i)
-			if e.names[[2]string{ss.Namespace, name}] {
-				continue
-			}
-			e.names[[2]string{ss.Namespace, name}] = true
-			p := newPod(&ss.Spec.Template, ss.Namespace, name, ref)
-			p.Labels = withLabel(p.Labels, "statefulset.kubernetes.io/pod-name", name)
-			p.Labels = withLabel(p.Labels, "apps.kubernetes.io/pod-index", strconv.Itoa(i))
-			for _, vct := range ss.Spec.VolumeClaimTemplates {
-				claim := vct.Name + "-" + name
-				vol := api.Volume{Name: vct.Name}
-				vol.PersistentVolumeClaim = &api.PersistentVolumeClaimVolumeSource{ClaimName: claim}
-				replaced := false
-				for j := range p.Spec.Volumes {
-					if p.Spec.Volumes[j].Name == vct.Name {
-						p.Spec.Volumes[j], replaced = vol, true
-					}
-				}
-				if !replaced {
-					p.Spec.Volumes = append(p.Spec.Volumes, vol)
-				}
-			}
-			e.pods = append(e.pods, p)
-		}
-	}
-	for _, j := range o.Jobs {
-		parallel := replicas(j.Spec.Parallelism)
-		if c := j.Spec.Completions; c != nil && int(*c) < parallel {
-			parallel = int(*c)
-		}
-		ref := controllerRef("Job", "batch/v1", &j.ObjectMeta)
-		have := e.owned[objectKey{kind: "Job", namespace: j.Namespace, name: j.Name}]
-		indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion
-		for i := have; i < parallel; i++ {
-			prefix := j.Name + "-"
-			if indexed {
-				prefix += strconv.Itoa(i) + "-"
-			}
-			p := newPod(&j.Spec.Template, j.Namespace, e.uniqueName(j.Namespace, prefix), ref)
-			p.Labels = withLabel(p.Labels, "batch.kubernetes.io/job-name", j.Name)
-			p.Labels = withLabel(p.Labels, "job-name", j.Name)
-			if indexed {
-				p.Labels = withLabel(p.Labels, "batch.kubernetes.io/job-completion-index", strconv.Itoa(i))
-				p.Annotations = withLabel(p.Annotations, "batch.kubernetes.io/job-completion-index", strconv.Itoa(i))
-			}
-			e.pods = append(e.pods, p)
-		}
-	}
-	for _, ds := range o.DaemonSets {
-		ref := controllerRef("DaemonSet", "apps/v1", &ds.ObjectMeta)
-		on := e.ownedOnNode[objectKey{kind: "DaemonSet", namespace: ds.Namespace, name: ds.Name}]
-		for _, n := range o.Nodes {
-			if on[n.Name] {
-				continue
-			}
-			p := newPod(&ds.Spec.Template, ds.Namespace, "", ref)
-			addDaemonTolerations(p)
-			if !daemonFits(p, n) {
-				continue
-			}
-			p.Name = e.uniqueName(ds.Namespace, ds.Name+"-")
-			setNodeNameAffinity(p, n.Name)
-			e.pods = append(e.pods, p)
-		}
-	}
-	return e.pods
-}
-
-func (e *expander) ownsReplicaSet(d *api.Deployment) bool {
-	for _, rs := range e.objs.ReplicaSets {
-		if rs.Namespace != d.Namespace {
+		if rc.Spec.Template == nil {
 			continue
 		}
-		for _, o := range rs.OwnerReferences {
-			if o.Kind == "Deployment" && o.Name == d.Name && o.Controller != nil && *o.Controller {
-				return true
-			}
+		set := rc.Spec.Selector
+		if len(set) == 0 {
+			set = rc.Spec.Template.Labels // defaulted from the template
 		}
+		sel := affinity.SelectorFromSet(set)
+		e.replicaSet(owner{"ReplicationController", &rc.ObjectMeta}, "v1", &sel, rc.Spec.Template, replicas(rc.Spec.Replicas))
 	}
-	return false
+	e.pods = append(e.pods, e.deploymentPods...)
+	for _, ss := range o.StatefulSets {
+		e.statefulSet(ss)
+	}
+	for _, j := range o.Jobs {
+		e.job(j)
+	}
+	for _, ds := range o.DaemonSets {
+		e.daemonSet(ds)
+	}
+	return e.pods, e.warnings
 }
 
 func withLabel(m map[string]string, k, v string) map[string]string {

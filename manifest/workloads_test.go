@@ -50,6 +50,7 @@ kind: Pod
 metadata:
   name: api-5d8f-abcde
   namespace: shop
+  labels: {app: api}
   uid: u1
   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: api-5d8f, uid: r1, controller: true}]
 spec: {nodeName: a, containers: [{name: c}]}
@@ -59,6 +60,7 @@ kind: StatefulSet
 metadata: {name: db, namespace: shop}
 spec:
   replicas: 2
+  podManagementPolicy: Parallel
   serviceName: db
   selector: {matchLabels: {app: db}}
   template:

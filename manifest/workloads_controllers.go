@@ -1,0 +1,585 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/manifest/internal/podhash"
+)
+
+// podTemplateHashLabel is the label the Deployment controller puts on a
+// ReplicaSet's template and pods (apps/v1 DefaultDeploymentUniqueLabelKey).
+const podTemplateHashLabel = "pod-template-hash"
+
+// maxCollisions bounds the collisionCount the expander tries when
+// ReplicaSet names collide.
+const maxCollisions = 100
+
+// deployment is the Deployment controller's sync as far as it creates
+// pods now: the ReplicaSets the Deployment claims (by controller
+// reference uid, orphans adopted by selector); if one has the
+// Deployment's template (EqualIgnoreHash, the oldest first), it stands
+// for the Deployment (it is expanded as a ReplicaSet); else, unless the
+// Deployment is paused, a new ReplicaSet <name>-<pod-template-hash> with
+// the replicas NewRSNewReplicas gives it (all for a first rollout; up to
+// maxSurge above the old ReplicaSets' replicas for a RollingUpdate;
+// none while a Recreate waits for old replicas to go).
+func (e *expander) deployment(d *api.Deployment) {
+	object := "Deployment " + d.Namespace + "/" + d.Name
+	if d.DeletionTimestamp != nil {
+		return
+	}
+	sel, ok := e.selector(d, object, d.Spec.Selector)
+	if !ok {
+		return
+	}
+	o := owner{"Deployment", &d.ObjectMeta}
+	var rsList []*api.ReplicaSet
+	for _, l := range e.rsIndex.candidates(o) {
+		for _, obj := range l {
+			if rs := obj.(*api.ReplicaSet); claims(o, sel, &rs.ObjectMeta) {
+				rsList = append(rsList, rs)
+			}
+		}
+	}
+	// FindNewReplicaSet looks at the oldest first.
+	sort.SliceStable(rsList, func(i, j int) bool {
+		a, b := rsList[i].CreationTimestamp.Time, rsList[j].CreationTimestamp.Time
+		if a.Equal(b) {
+			return rsList[i].Name < rsList[j].Name
+		}
+		return a.Before(b)
+	})
+	dTpl := e.templateJSON(d, &d.ObjectMeta, &d.Spec.Template)
+	var newRS *api.ReplicaSet
+	var oldRSs []*api.ReplicaSet
+	for _, rs := range rsList {
+		if newRS != nil {
+			oldRSs = append(oldRSs, rs)
+			continue
+		}
+		same, why := e.equalIgnoreHash(dTpl, e.templateJSON(rs, &rs.ObjectMeta, &rs.Spec.Template), &d.Spec.Template, &rs.Spec.Template)
+		if why != "" {
+			e.warn(d, object, "ReplicaSet %s compared with the template by schedkit's fields only: %s", rs.Name, why)
+		}
+		if same {
+			newRS = rs
+		} else {
+			oldRSs = append(oldRSs, rs)
+		}
+	}
+	want := replicas(d.Spec.Replicas)
+	if d.Spec.Paused || isScalingEvent(want, rsList) {
+		// sync: only the scale of the one active (or latest) ReplicaSet.
+		if rs := activeOrLatest(newRS, oldRSs); rs != nil {
+			e.rsReplicas[rs] = want
+		}
+		return
+	}
+	all := 0
+	for _, rs := range rsList {
+		all += replicas(rs.Spec.Replicas)
+	}
+	recreate := d.Spec.Strategy.Type == "Recreate"
+	if recreate {
+		for _, rs := range oldRSs {
+			if replicas(rs.Spec.Replicas) > 0 || len(e.claimedPods(owner{"ReplicaSet", &rs.ObjectMeta}, nil, isActive)) > 0 {
+				return // old replicas and their pods go first
+			}
+		}
+	}
+	surge := 0
+	if !recreate {
+		var err error
+		if surge, err = maxSurge(d.Spec.Strategy.RollingUpdate, want); err != nil {
+			e.warn(d, object, "spec.strategy.rollingUpdate.maxSurge: %v: not expanded", err)
+			return
+		}
+	}
+	if newRS != nil {
+		// reconcileNewReplicaSet (scaleUpNewReplicaSetForRecreate).
+		have := replicas(newRS.Spec.Replicas)
+		if have >= want {
+			e.rsReplicas[newRS] = want
+		} else {
+			e.rsReplicas[newRS] = newRSNewReplicas(recreate, want, surge, all, have)
+		}
+		return
+	}
+	n := newRSNewReplicas(recreate, want, surge, all, 0)
+	cc := d.Status.CollisionCount
+	var hash, rsName string
+	_, hashErr := podhash.Hash(dTpl, cc)
+	for range maxCollisions {
+		h, err := podhash.Hash(dTpl, cc)
+		if err != nil {
+			h = fallbackHash(&d.Spec.Template, cc)
+		}
+		hash, rsName = h, d.Name+"-"+h
+		if !e.replicaSetNamed(d.Namespace, rsName) {
+			break
+		}
+		// The name is another ReplicaSet's: the controller bumps
+		// status.collisionCount and tries again.
+		next := int32(0)
+		if cc != nil {
+			next = *cc + 1
+		} else {
+			next = 1
+		}
+		cc = &next
+	}
+	if hashErr != nil {
+		e.warn(d, object, "pod-template-hash %s is not the Deployment controller's: %v", hash, hashErr)
+	}
+	tpl := d.Spec.Template
+	tpl.Labels = withLabel(tpl.Labels, podTemplateHashLabel, hash)
+	rsMeta := api.ObjectMeta{Name: rsName, Namespace: d.Namespace}
+	ref := controllerRef("ReplicaSet", "apps/v1", &rsMeta)
+	for range e.capped(o, n) {
+		e.deploymentPods = append(e.deploymentPods, newPod(&tpl, d.Namespace, e.uniqueName(d.Namespace, rsName+"-"), ref))
+	}
+}
+
+// desiredReplicasAnnotation is the Deployment controller's record, on each
+// ReplicaSet, of the replicas the Deployment had.
+const desiredReplicasAnnotation = "deployment.kubernetes.io/desired-replicas"
+
+// isScalingEvent is the Deployment controller's test: an active
+// ReplicaSet records other desired replicas than the Deployment's.
+func isScalingEvent(want int, rsList []*api.ReplicaSet) bool {
+	for _, rs := range rsList {
+		if replicas(rs.Spec.Replicas) == 0 {
+			continue
+		}
+		if v, ok := rs.Annotations[desiredReplicasAnnotation]; ok {
+			if n, err := strconv.Atoi(v); err == nil && n != want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// activeOrLatest is FindActiveOrLatest: the one ReplicaSet with replicas
+// (nil when several have some), or with none active the new one, else
+// the newest old one.
+func activeOrLatest(newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet) *api.ReplicaSet {
+	var active []*api.ReplicaSet
+	for _, rs := range append([]*api.ReplicaSet{newRS}, oldRSs...) {
+		if rs != nil && replicas(rs.Spec.Replicas) > 0 {
+			active = append(active, rs)
+		}
+	}
+	switch len(active) {
+	case 0:
+		if newRS != nil {
+			return newRS
+		}
+		if len(oldRSs) > 0 {
+			return oldRSs[len(oldRSs)-1] // sorted oldest first
+		}
+		return nil
+	case 1:
+		return active[0]
+	}
+	return nil
+}
+
+func (e *expander) replicaSetNamed(ns, name string) bool {
+	if e.rsNames == nil {
+		e.rsNames = map[[2]string]bool{}
+		for _, rs := range e.objs.ReplicaSets {
+			e.rsNames[[2]string{rs.Namespace, rs.Name}] = true
+		}
+	}
+	return e.rsNames[[2]string{ns, name}]
+}
+
+// newRSNewReplicas is the Deployment controller's NewRSNewReplicas: the
+// replicas of the new ReplicaSet (now newRS of them) when the
+// ReplicaSets have current replicas in all (newRS's included): a Recreate
+// goes to want at once; a RollingUpdate grows the new ReplicaSet to at
+// most want, keeping the total within want plus surge.
+func newRSNewReplicas(recreate bool, want, surge, current, newRS int) int {
+	if recreate {
+		return want
+	}
+	total := want + surge
+	if current >= total {
+		return newRS
+	}
+	return newRS + min(total-current, want-newRS)
+}
+
+// maxSurge resolves a RollingUpdate's maxSurge against the replicas
+// (default 25%; a percentage rounds up), as ResolveFenceposts does.
+func maxSurge(ru *api.RollingUpdateDeployment, want int) (int, error) {
+	v := api.IntOrString{IsString: true, StrVal: "25%"}
+	if ru != nil && ru.MaxSurge != nil {
+		v = *ru.MaxSurge
+	}
+	if !v.IsString {
+		return int(v.IntVal), nil
+	}
+	p, ok := strings.CutSuffix(v.StrVal, "%")
+	n, err := strconv.Atoi(p)
+	if !ok || err != nil {
+		return 0, fmt.Errorf("invalid value for IntOrString: invalid value %q", v.StrVal)
+	}
+	return int(math.Ceil(float64(n) * float64(want) / 100)), nil
+}
+
+// templateJSON is the JSON value of a workload's pod template as the API
+// server stores it: from the document read (fields schedkit does not
+// model included) or, for objects built in Go, from schedkit's types;
+// defaulted as on create when the object is new.
+func (e *expander) templateJSON(obj any, meta *api.ObjectMeta, tpl *api.PodTemplateSpec) any {
+	var v any
+	if raw := e.objs.raw[obj]; raw != nil {
+		if doc, err := decodeJSONValue(raw); err == nil {
+			if m, ok := doc.(map[string]any); ok {
+				if spec, ok := m["spec"].(map[string]any); ok {
+					v = spec["template"]
+				}
+			}
+		}
+	}
+	if v == nil {
+		b, _ := json.Marshal(tpl)
+		v, _ = decodeJSONValue(b)
+	}
+	if v == nil {
+		v = map[string]any{}
+	}
+	if !isStoredMeta(meta) {
+		podhash.Default(v)
+	}
+	return v
+}
+
+// equalIgnoreHash is the Deployment controller's EqualIgnoreHash: the
+// templates are equal but for the pod-template-hash label (compared as
+// the Go values the controller compares; when one cannot be rebuilt, by
+// schedkit's fields, and why says so).
+func (e *expander) equalIgnoreHash(a, b any, ta, tb *api.PodTemplateSpec) (same bool, why string) {
+	da, errA := podhash.Dump(withoutHashLabel(a))
+	db, errB := podhash.Dump(withoutHashLabel(b))
+	if errA == nil && errB == nil {
+		return da == db, ""
+	}
+	ca, cb := *ta, *tb
+	ca.Labels, cb.Labels = withoutKey(ca.Labels, podTemplateHashLabel), withoutKey(cb.Labels, podTemplateHashLabel)
+	ja, _ := json.Marshal(ca)
+	jb, _ := json.Marshal(cb)
+	err := errA
+	if err == nil {
+		err = errB
+	}
+	return string(ja) == string(jb), err.Error()
+}
+
+// withoutHashLabel is a template's JSON value without the
+// pod-template-hash label (the value is not changed).
+func withoutHashLabel(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	meta, ok := m["metadata"].(map[string]any)
+	if !ok {
+		return v
+	}
+	labels, ok := meta["labels"].(map[string]any)
+	if !ok {
+		return v
+	}
+	if _, has := labels[podTemplateHashLabel]; !has {
+		return v
+	}
+	nl := make(map[string]any, len(labels))
+	for k, x := range labels {
+		if k != podTemplateHashLabel {
+			nl[k] = x
+		}
+	}
+	nm := make(map[string]any, len(meta))
+	for k, x := range meta {
+		nm[k] = x
+	}
+	nm["labels"] = nl
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		out[k] = x
+	}
+	out["metadata"] = nm
+	return out
+}
+
+func withoutKey(m map[string]string, key string) map[string]string {
+	if _, ok := m[key]; !ok {
+		return m
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// fallbackHash stands for the pod-template-hash when the controller's
+// cannot be rebuilt (a warning says why): FNV-32a of schedkit's JSON of
+// the template, encoded as upstream encodes its hash.
+func fallbackHash(tpl *api.PodTemplateSpec, cc *int32) string {
+	h := fnv.New32a()
+	b, _ := json.Marshal(tpl)
+	h.Write(b)
+	if cc != nil {
+		h.Write([]byte(strconv.Itoa(int(*cc))))
+	}
+	return podhash.SafeEncode(strconv.FormatUint(uint64(h.Sum32()), 10))
+}
+
+// isRunningAndReady is the StatefulSet controller's test before it goes
+// on to the next ordinal.
+func isRunningAndReady(p *api.Pod) bool {
+	if p.Status.Phase != api.PodRunning {
+		return false
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.PodReady {
+			return c.Status == api.ConditionTrue
+		}
+	}
+	return false
+}
+
+// statefulSet creates the pods <name>-<ordinal> the StatefulSet
+// controller would: for each ordinal from spec.ordinals.start, a pod when
+// none has the name (or the one it owns has failed or succeeded, which
+// it replaces); with the default OrderedReady policy it creates one pod
+// and waits, and stops at a pod that is not Running and Ready or that
+// another controller owns.
+func (e *expander) statefulSet(ss *api.StatefulSet) {
+	object := "StatefulSet " + ss.Namespace + "/" + ss.Name
+	if ss.DeletionTimestamp != nil {
+		return
+	}
+	sel, ok := e.selector(ss, object, ss.Spec.Selector)
+	if !ok {
+		return
+	}
+	o := owner{"StatefulSet", &ss.ObjectMeta}
+	ordered := ss.Spec.PodManagementPolicy != api.ParallelPodManagement
+	start := 0
+	if ss.Spec.Ordinals != nil {
+		start = int(ss.Spec.Ordinals.Start)
+	}
+	ref := controllerRef("StatefulSet", "apps/v1", &ss.ObjectMeta)
+	end := start + e.capped(o, replicas(ss.Spec.Replicas))
+	for i := start; i < end; i++ {
+		name := ss.Name + "-" + strconv.Itoa(i)
+		if p := e.podByName[[2]string{ss.Namespace, name}]; p != nil {
+			ours := claims(o, sel, &p.ObjectMeta)
+			replace := ours && p.DeletionTimestamp == nil && (p.Status.Phase == api.PodFailed || p.Status.Phase == api.PodSucceeded)
+			if !replace {
+				if ordered && (!ours || !isRunningAndReady(p)) {
+					return
+				}
+				continue
+			}
+		} else if e.names[[2]string{ss.Namespace, name}] {
+			continue // created by another workload here
+		}
+		e.names[[2]string{ss.Namespace, name}] = true
+		p := newPod(&ss.Spec.Template, ss.Namespace, name, ref)
+		p.Labels = withLabel(p.Labels, "statefulset.kubernetes.io/pod-name", name)
+		p.Labels = withLabel(p.Labels, "apps.kubernetes.io/pod-index", strconv.Itoa(i))
+		for _, vct := range ss.Spec.VolumeClaimTemplates {
+			claim := vct.Name + "-" + name
+			vol := api.Volume{Name: vct.Name}
+			vol.PersistentVolumeClaim = &api.PersistentVolumeClaimVolumeSource{ClaimName: claim}
+			replaced := false
+			for j := range p.Spec.Volumes {
+				if p.Spec.Volumes[j].Name == vct.Name {
+					p.Spec.Volumes[j], replaced = vol, true
+				}
+			}
+			if !replaced {
+				p.Spec.Volumes = append(p.Spec.Volumes, vol)
+			}
+		}
+		e.pods = append(e.pods, p)
+		if ordered {
+			return
+		}
+	}
+}
+
+// jobFinished reports a Complete or Failed condition.
+func jobFinished(j *api.Job) bool {
+	for _, c := range j.Status.Conditions {
+		if (c.Type == "Complete" || c.Type == "Failed") && c.Status == api.ConditionTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// completionIndex is a Job pod's completion index, -1 when it has none.
+func completionIndex(p *api.Pod) int {
+	s, ok := p.Annotations["batch.kubernetes.io/job-completion-index"]
+	if !ok {
+		s, ok = p.Labels["batch.kubernetes.io/job-completion-index"]
+	}
+	if !ok {
+		return -1
+	}
+	i, err := strconv.Atoi(s)
+	if err != nil || i < 0 {
+		return -1
+	}
+	return i
+}
+
+// job creates the pods the Job controller would: none for a suspended,
+// finished or deleted Job; else up to parallelism active pods, fewer as
+// completions near (completions minus the succeeded; with no completions,
+// none once one has succeeded); Indexed Jobs take the lowest indexes
+// neither active nor completed. Pods are the Job's by its selector (the
+// generated controller-uid one) and controller reference; a Job without a
+// selector (not yet through the API server) by controller reference only.
+func (e *expander) job(j *api.Job) {
+	if j.DeletionTimestamp != nil || (j.Spec.Suspend != nil && *j.Spec.Suspend) || jobFinished(j) {
+		return
+	}
+	object := "Job " + j.Namespace + "/" + j.Name
+	var sel *affinity.Selector
+	if j.Spec.Selector != nil {
+		var ok bool
+		if sel, ok = e.selector(j, object, j.Spec.Selector); !ok {
+			return
+		}
+	}
+	o := owner{"Job", &j.ObjectMeta}
+	claimed := e.claimedPods(o, sel, func(*api.Pod) bool { return true })
+	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion
+	active, succeeded := 0, 0
+	used := map[int]bool{}
+	for _, p := range claimed {
+		switch {
+		case isActive(p):
+			active++
+			if i := completionIndex(p); i >= 0 {
+				used[i] = true
+			}
+		case p.Status.Phase == api.PodSucceeded:
+			succeeded++
+			if i := completionIndex(p); i >= 0 {
+				used[i] = true
+			}
+		}
+	}
+	succeeded = max(succeeded, int(j.Status.Succeeded))
+	want := replicas(j.Spec.Parallelism)
+	if c := j.Spec.Completions; c != nil {
+		want = min(want, max(0, int(*c)-succeeded))
+	} else if succeeded > 0 {
+		want = 0
+	}
+	ref := controllerRef("Job", "batch/v1", &j.ObjectMeta)
+	next := 0
+	create := 0
+	if want > active {
+		create = e.capped(o, want-active)
+	}
+	for range create {
+		prefix, idx := j.Name+"-", -1
+		if indexed {
+			for used[next] {
+				next++
+			}
+			if j.Spec.Completions != nil && next >= int(*j.Spec.Completions) {
+				break
+			}
+			idx = next
+			used[idx] = true
+			prefix += strconv.Itoa(idx) + "-"
+		}
+		p := newPod(&j.Spec.Template, j.Namespace, e.uniqueName(j.Namespace, prefix), ref)
+		p.Labels = withLabel(p.Labels, "batch.kubernetes.io/job-name", j.Name)
+		p.Labels = withLabel(p.Labels, "job-name", j.Name)
+		if idx >= 0 {
+			p.Labels = withLabel(p.Labels, "batch.kubernetes.io/job-completion-index", strconv.Itoa(idx))
+			p.Annotations = withLabel(p.Annotations, "batch.kubernetes.io/job-completion-index", strconv.Itoa(idx))
+		}
+		e.pods = append(e.pods, p)
+	}
+}
+
+// targetNode is the node a daemon pod is for (GetTargetNodeName): its
+// spec.nodeName, or the one node its required node affinity's
+// matchFields metadata.name names.
+func targetNode(p *api.Pod) string {
+	if p.Spec.NodeName != "" {
+		return p.Spec.NodeName
+	}
+	a := p.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return ""
+	}
+	for _, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		for _, r := range t.MatchFields {
+			if r.Key == "metadata.name" && r.Operator == api.NodeSelectorOpIn && len(r.Values) == 1 {
+				return r.Values[0]
+			}
+		}
+	}
+	return ""
+}
+
+// daemonSet creates a daemon pod for each eligible node where the
+// DaemonSet has no active pod (its pods by selector and controller
+// reference, bound or bound-to-be by node affinity).
+func (e *expander) daemonSet(ds *api.DaemonSet) {
+	object := "DaemonSet " + ds.Namespace + "/" + ds.Name
+	if ds.DeletionTimestamp != nil {
+		return
+	}
+	sel, ok := e.selector(ds, object, ds.Spec.Selector)
+	if !ok {
+		return
+	}
+	on := map[string]bool{}
+	for _, p := range e.claimedPods(owner{"DaemonSet", &ds.ObjectMeta}, sel, isActive) {
+		if n := targetNode(p); n != "" {
+			on[n] = true
+		}
+	}
+	ref := controllerRef("DaemonSet", "apps/v1", &ds.ObjectMeta)
+	for _, n := range e.objs.Nodes {
+		if on[n.Name] {
+			continue
+		}
+		if nn := ds.Spec.Template.Spec.NodeName; nn != "" && nn != n.Name {
+			continue // NodeShouldRunDaemonPod: a template bound to one node
+		}
+		p := newPod(&ds.Spec.Template, ds.Namespace, "", ref)
+		addDaemonTolerations(p)
+		if !daemonFits(p, n) {
+			continue
+		}
+		p.Name = e.uniqueName(ds.Namespace, ds.Name+"-")
+		setNodeNameAffinity(p, n.Name)
+		e.pods = append(e.pods, p)
+	}
+}
