@@ -191,7 +191,9 @@ func gceRegion(zones []string) (string, error) {
 		}
 	}
 	if len(regions) != 1 {
-		return "", fmt.Errorf("multiple or no regions gotten from zones, got: %v", regions)
+		// Upstream prints its set of regions as a Go map: sorted keys.
+		slices.Sort(regions)
+		return "", fmt.Errorf("multiple or no regions gotten from zones, got: map[%s:{}]", strings.Join(regions, ":{} "))
 	}
 	return region, nil
 }
@@ -484,6 +486,12 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 			return framework.AsStatus(err)
 		}
 	}
+	// The node's VolumeAttachments count too, unless a pod on the node
+	// already counted their volume (the pod's own volumes are not
+	// matched against them: a volume attached to the node that no pod
+	// there uses counts twice, as upstream counts it).
+	var vaBuf [8]attachable
+	vaVols := attachmentVolumes(s.objs, node.Name, attached, vaBuf[:0])
 	// For each driver the pod adds volumes of (not attached yet) that has
 	// a limit: the volumes attached plus the new ones must not exceed it.
 	for i, v := range vols {
@@ -500,6 +508,11 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 				used++
 			}
 		}
+		for _, a := range vaVols {
+			if a.driver == v.driver {
+				used++
+			}
+		}
 		for _, w := range vols {
 			if w.driver == v.driver && !slices.ContainsFunc(attached, w.same) {
 				added++
@@ -510,6 +523,32 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 		}
 	}
 	return nil
+}
+
+// attachmentVolumes appends to set the distinct volumes of the node's
+// VolumeAttachments that NodeVolumeLimits counts and that are not in
+// attached, as upstream's getNodeVolumeAttachmentInfo: an attachment
+// with an attacher and a PersistentVolume name whose volume exists and
+// has a CSI source is the volume attacher/volumeHandle, counted against
+// the attacher (whatever driver the volume names); the attachment's
+// status is not read, attachments of inline volumes and of missing or
+// in-tree volumes (not translated to CSI) are skipped.
+func attachmentVolumes(objs *cluster.Objects, node string, attached, set []attachable) []attachable {
+	for _, va := range cluster.VolumeAttachmentsOnNode(objs, node) {
+		if va.Spec.Attacher == "" || va.Spec.Source.PersistentVolumeName == nil {
+			continue
+		}
+		pv, ok := cluster.GetObject[api.PersistentVolume](objs, "", *va.Spec.Source.PersistentVolumeName)
+		if !ok || pv.Spec.CSI == nil {
+			continue
+		}
+		a := attachable{driver: va.Spec.Attacher, handle: pv.Spec.CSI.VolumeHandle}
+		if slices.ContainsFunc(attached, a.same) {
+			continue
+		}
+		set = addAttachable(set, a)
+	}
+	return set
 }
 
 const volumeLimitsStateKey framework.StateKey = "PreFilter" + config.NodeVolumeLimitsName
@@ -531,9 +570,9 @@ const volumeLimitsStateKey framework.StateKey = "PreFilter" + config.NodeVolumeL
 // CSINode does not list it ("<driver> CSI driver is not installed on the
 // node"). A missing claim of the pod rejects every node,
 // UnschedulableAndUnresolvable ("looking up PVC <ns>/<name>: ...").
-// PreFilter returns Skip for a pod without claims, ephemeral volumes or
-// migratable inline volumes. VolumeAttachment objects, which upstream
-// also counts, are not modelled.
+// The node's VolumeAttachments count as attached volumes too (see
+// attachmentVolumes). PreFilter returns Skip for a pod without claims,
+// ephemeral volumes or migratable inline volumes.
 type NodeVolumeLimitsPlugin struct {
 	h framework.Handle
 }
