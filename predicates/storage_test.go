@@ -90,26 +90,20 @@ func TestVolumeRestrictionsDiskConflicts(t *testing.T) {
 		pre      *framework.Status
 		want     *framework.Status
 	}{
-		// upstream: TestGCEDiskConflicts, TestAWSDiskConflicts,
-		// TestRBDDiskConflicts, TestISCSIDiskConflicts "nothing"
+		// Upstream's four disk conflict tests are ported row by row in
+		// TestDiskConflictsUpstream; these rows add the read-only rules.
 		{name: "nothing", pod: volPod("p", ""), pre: skip},
-		// upstream: TestGCEDiskConflicts "one state"
 		{name: "gce one state", pod: volPod("p", "", gce("foo", false)), existing: []*api.Pod{volPod("e", "n", gce("foo", false))}, want: conflict},
-		// upstream: TestGCEDiskConflicts "same state" (both read-write)
 		{name: "gce other disk", pod: volPod("p", "", gce("bar", false)), existing: []*api.Pod{volPod("e", "n", gce("foo", false))}},
 		{name: "gce both read-only", pod: volPod("p", "", gce("foo", true)), existing: []*api.Pod{volPod("e", "n", gce("foo", true))}},
 		{name: "gce one read-only", pod: volPod("p", "", gce("foo", true)), existing: []*api.Pod{volPod("e", "n", gce("foo", false))}, want: conflict},
-		// upstream: TestGCEDiskConflicts "pod with a volume that doesn't have restrictions"
 		{name: "no restrictions", pod: volPod("p", "", api.Volume{Name: "x", EmptyDir: &api.EmptyDirVolumeSource{}}), pre: skip},
-		// upstream: TestAWSDiskConflicts "one state"/"different state"
 		{name: "ebs same id", pod: volPod("p", "", ebs("foo")), existing: []*api.Pod{volPod("e", "n", ebs("foo"))}, want: conflict},
 		{name: "ebs other id", pod: volPod("p", "", ebs("bar")), existing: []*api.Pod{volPod("e", "n", ebs("foo"))}},
-		// upstream: TestRBDDiskConflicts
 		{name: "rbd shared monitor", pod: volPod("p", "", rbd([]string{"a", "b"}, "foo", false)), existing: []*api.Pod{volPod("e", "n", rbd([]string{"b", "c"}, "foo", false))}, want: conflict},
 		{name: "rbd other image", pod: volPod("p", "", rbd([]string{"a"}, "bar", false)), existing: []*api.Pod{volPod("e", "n", rbd([]string{"a"}, "foo", false))}},
 		{name: "rbd disjoint monitors", pod: volPod("p", "", rbd([]string{"a"}, "foo", false)), existing: []*api.Pod{volPod("e", "n", rbd([]string{"b"}, "foo", false))}},
 		{name: "rbd both read-only", pod: volPod("p", "", rbd([]string{"a"}, "foo", true)), existing: []*api.Pod{volPod("e", "n", rbd([]string{"a"}, "foo", true))}},
-		// upstream: TestISCSIDiskConflicts
 		{name: "iscsi same iqn", pod: volPod("p", "", iscsi("iqn.1", false)), existing: []*api.Pod{volPod("e", "n", iscsi("iqn.1", false))}, want: conflict},
 		{name: "iscsi other iqn", pod: volPod("p", "", iscsi("iqn.2", false)), existing: []*api.Pod{volPod("e", "n", iscsi("iqn.1", false))}},
 		{name: "iscsi both read-only", pod: volPod("p", "", iscsi("iqn.1", true)), existing: []*api.Pod{volPod("e", "n", iscsi("iqn.1", true))}},

@@ -209,6 +209,9 @@ func TestFindPodVolumesWithProvisioning(t *testing.T) {
 			bindings: map[string]string{"unbound-pvc": "pv-node1a"}, provisions: []string{"provisioned-pvc"}},
 		// upstream: "one-bound,one-provisioned"
 		{name: "one-bound,one-provisioned", pvcs: pvcs(bound, provisioned), pvs: pvs(pvBound), capacities: enough, provisions: []string{"provisioned-pvc"}},
+		// upstream: "one-immediate-bound,one-provisioned"
+		{name: "one-immediate-bound,one-provisioned", pvcs: pvcs(makePVC("immediate-bound-pvc", immediateSC.Name).boundTo("pv-bound-immediate"), provisioned),
+			pvs: pvs(makePV("pv-bound-immediate", immediateSC.Name).capacity("10Gi").affinity(vbNodeKey, "node1")), capacities: enough, provisions: []string{"provisioned-pvc"}},
 		// upstream: "one-binding,one-selected-node"
 		{name: "one-binding,one-selected-node", pvcs: pvcs(bound, selected), pvs: pvs(pvBound), capacities: enough, provisions: []string{"selected-pvc"}},
 		// the selected node's fast path: another node's claim rejects at once
@@ -241,6 +244,21 @@ func TestFindPodVolumesWithProvisioning(t *testing.T) {
 		// upstream TestCapacity: "insufficient-volume-size"
 		{name: "insufficient-volume-size", pvcs: pvcs(provisioned), capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "1Gi", "1Mi")},
 			want: unresolvable(ErrReasonNotEnoughSpace)},
+		// upstream TestCapacity: "zero-storage"
+		{name: "zero-storage", pvcs: pvcs(provisioned), capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "0Mi", "")},
+			want: unresolvable(ErrReasonNotEnoughSpace)},
+		// upstream TestCapacity: "zero-volume-size"
+		{name: "zero-volume-size", pvcs: pvcs(provisioned), capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "", "0Mi")},
+			want: unresolvable(ErrReasonNotEnoughSpace)},
+		// upstream TestCapacity: "nil-storage"
+		{name: "nil-storage", pvcs: pvcs(provisioned), capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "", "")},
+			want: unresolvable(ErrReasonNotEnoughSpace)},
+		// upstream TestCapacity: "CSIDriver.StorageCapacity=false" (any
+		// capacity row: the driver does not ask for capacity checks)
+		{name: "zero-storage,no-driver", pvcs: pvcs(provisioned), noDriver: true, capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "0Mi", "")},
+			provisions: []string{"provisioned-pvc"}},
+		{name: "insufficient-storage,no-driver", pvcs: pvcs(provisioned), noDriver: true, capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "1Mi", "")},
+			provisions: []string{"provisioned-pvc"}},
 	})
 }
 
