@@ -189,6 +189,8 @@ type PersistentVolumeSource struct {
 	AzureFile *AzureFilePersistentVolumeSource `json:"azureFile,omitempty"`
 	// AzureDisk is an Azure data disk.
 	AzureDisk *AzureDiskVolumeSource `json:"azureDisk,omitempty"`
+	// PortworxVolume is a Portworx volume.
+	PortworxVolume *PortworxVolumeSource `json:"portworxVolume,omitempty"`
 	// Local is a local disk, partition or directory of one node.
 	Local *LocalVolumeSource `json:"local,omitempty"`
 	// CSI is a volume of an external CSI driver.

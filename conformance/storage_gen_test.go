@@ -20,7 +20,7 @@ var (
 	genClaims       = []string{"c-0", "c-1", "c-2", "c-3", ""}
 	genVolumes      = []string{"pv-0", "pv-1", "pv-2", "pv-3", "pv-4", "pv-missing"}
 	genClasses      = []string{"sc-imm", "sc-wffc", "sc-nomode", "sc-gce", "sc-azfile", "sc-missing"}
-	genDrivers      = []string{"csi.example.com", "csi.other.com", "pd.csi.storage.gke.io", "ebs.csi.aws.com", "disk.csi.azure.com", "cinder.csi.openstack.org"}
+	genDrivers      = []string{"csi.example.com", "csi.other.com", "pd.csi.storage.gke.io", "ebs.csi.aws.com", "disk.csi.azure.com", "cinder.csi.openstack.org", "pxd.portworx.com"}
 	genHandles      = []string{"h-0", "h-1", "h-2"}
 	genPDs          = []string{"pd-0", "pd-1"}
 	genEBS          = []string{"vol-0", "vol-1", "aws://zone-a/vol-0", "aws://zone-a/bad", "aws:///vol-1"}
@@ -29,13 +29,13 @@ var (
 	genTopologyKeys = []string{"topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/region",
 		"failure-domain.beta.kubernetes.io/region", "topology.gke.io/zone", "topology.ebs.csi.aws.com/zone"}
 	genTopologyValues = []string{"zone-a", "zone-b", "us-east1-b", "region-1", "us-east1"}
-	genMigrated       = []string{"kubernetes.io/gce-pd", "kubernetes.io/aws-ebs", "kubernetes.io/azure-disk", "kubernetes.io/cinder", "kubernetes.io/azure-file"}
+	genMigrated       = []string{"kubernetes.io/gce-pd", "kubernetes.io/aws-ebs", "kubernetes.io/azure-disk", "kubernetes.io/cinder", "kubernetes.io/azure-file", "kubernetes.io/portworx-volume"}
 	genFeatureList    = []string{"DRANodeAllocatableResources", "RestartAllContainersOnContainerExits", "UserNamespacesHostNetworkSupport", "VolumeBindMountOptions", "Unknown"}
 )
 
 // storageVolume draws one pod volume named name: a claim, a generic
 // ephemeral volume, an in-tree disk (GCE PD, AWS EBS, RBD, iSCSI, Cinder,
-// Azure Disk or File) or a volume no storage plugin reads. The volumes
+// Azure Disk or File, Portworx) or a volume no storage plugin reads. The volumes
 // of pods on nodes (existing) never fail to translate to CSI: upstream
 // would report the error of whichever node it filters first, and it
 // filters them in random order.
@@ -43,7 +43,7 @@ func storageVolume(name string, existing bool) *rapid.Generator[api.Volume] {
 	return rapid.Custom(func(t *rapid.T) api.Volume {
 		v := api.Volume{Name: name}
 		ro := rapid.Bool().Draw(t, "readOnly")
-		switch rapid.IntRange(0, 11).Draw(t, "source") {
+		switch rapid.IntRange(0, 12).Draw(t, "source") {
 		case 0, 1, 2:
 			v.PersistentVolumeClaim = &api.PersistentVolumeClaimVolumeSource{ClaimName: rapid.SampledFrom(genClaims).Draw(t, "claim")}
 		case 3:
@@ -83,6 +83,8 @@ func storageVolume(name string, existing bool) *rapid.Generator[api.Volume] {
 			v.AzureDisk = d
 		case 10:
 			v.AzureFile = &api.AzureFileVolumeSource{SecretName: "s", ShareName: "share"}
+		case 11:
+			v.PortworxVolume = &api.PortworxVolumeSource{VolumeID: rapid.SampledFrom([]string{"px-0", "px-1", "h-0"}).Draw(t, "portworx")}
 		default:
 			v.EmptyDir = &api.EmptyDirVolumeSource{}
 		}
@@ -170,13 +172,13 @@ func storageClass(name string) *rapid.Generator[*api.StorageClass] {
 }
 
 // persistentVolume draws the volume named name: a CSI volume, an in-tree
-// one (GCE PD, AWS EBS, Azure Disk or File, Cinder) or NFS, with zone and
-// region labels, current or legacy.
+// one (GCE PD, AWS EBS, Azure Disk, Cinder, Portworx) or NFS, with zone
+// and region labels, current or legacy, and sometimes node affinity.
 func persistentVolume(name string) *rapid.Generator[*api.PersistentVolume] {
 	return rapid.Custom(func(t *rapid.T) *api.PersistentVolume {
 		pv := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{}}}
 		s := &pv.Spec.PersistentVolumeSource
-		switch rapid.IntRange(0, 7).Draw(t, "source") {
+		switch rapid.IntRange(0, 8).Draw(t, "source") {
 		case 0, 1, 2:
 			s.CSI = &api.CSIPersistentVolumeSource{Driver: rapid.SampledFrom(genDrivers).Draw(t, "driver"), VolumeHandle: rapid.SampledFrom(genHandles).Draw(t, "handle")}
 		case 3:
@@ -192,6 +194,8 @@ func persistentVolume(name string) *rapid.Generator[*api.PersistentVolume] {
 			s.AzureDisk = d
 		case 6:
 			s.Cinder = &api.CinderPersistentVolumeSource{VolumeID: rapid.SampledFrom([]string{"cinder-0", "cinder-1"}).Draw(t, "cinder")}
+		case 7:
+			s.PortworxVolume = &api.PortworxVolumeSource{VolumeID: rapid.SampledFrom([]string{"px-0", "px-1"}).Draw(t, "portworx")}
 		default:
 			s.NFS = &api.NFSVolumeSource{Server: "nfs", Path: "/"}
 		}

@@ -25,10 +25,10 @@ const (
 // bindingMigratedPlugin returns the in-tree plugin of a volume that
 // VolumeBinding translates to CSI on nodes that migrated it (upstream's
 // isCSIMigrationOnForPlugin: AWS EBS, GCE PD, Azure Disk, Cinder and
-// Portworx, which schedkit does not model), or "".
+// Portworx), or "".
 func bindingMigratedPlugin(pv *api.PersistentVolume) string {
 	switch p := inTreePV(pv); p {
-	case InTreeAWSEBS, InTreeGCEPD, InTreeAzureDisk, InTreeCinder:
+	case InTreeAWSEBS, InTreeGCEPD, InTreeAzureDisk, InTreeCinder, InTreePortworx:
 		return p
 	}
 	return ""
@@ -82,6 +82,9 @@ func translatePVAffinity(pv *api.PersistentVolume) (*api.PersistentVolume, error
 		if err := managedAzureDisk(s.AzureDisk.Kind); err != nil {
 			return nil, fmt.Errorf("could not translate pv: %v", err)
 		}
+		return pv, nil
+	case s.PortworxVolume != nil:
+		// So does Portworx's.
 		return pv, nil
 	default:
 		return nil, errors.New("could not translate pv: no in-tree source")

@@ -85,6 +85,8 @@ func TestTranslatePVAffinity(t *testing.T) {
 			want: termsOf([]api.NodeSelectorRequirement{inRequirement(TopologyKeyCinder, "nova")})},
 		{name: "azure disk keeps its affinity", pv: &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Labels: map[string]string{LabelTopologyZone: "z"}},
 			Spec: api.PersistentVolumeSpec{PersistentVolumeSource: api.PersistentVolumeSource{AzureDisk: &api.AzureDiskVolumeSource{DataDiskURI: "u"}}}}},
+		{name: "portworx keeps its affinity", pv: &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Labels: map[string]string{LabelTopologyZone: "z"}},
+			Spec: api.PersistentVolumeSpec{PersistentVolumeSource: api.PersistentVolumeSource{PortworxVolume: &api.PortworxVolumeSource{VolumeID: "px"}}}}},
 		{name: "shared azure disk", pv: &api.PersistentVolume{Spec: api.PersistentVolumeSpec{PersistentVolumeSource: api.PersistentVolumeSource{
 			AzureDisk: &api.AzureDiskVolumeSource{DataDiskURI: "u", Kind: &shared}}}},
 			err: "could not translate pv: kind(Shared) is not supported in csi migration"},

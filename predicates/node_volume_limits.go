@@ -118,6 +118,8 @@ func inTreeInline(v *api.Volume) string {
 		return InTreeAzureDisk
 	case v.AzureFile != nil:
 		return InTreeAzureFile
+	case v.PortworxVolume != nil:
+		return InTreePortworx
 	}
 	return ""
 }
@@ -137,6 +139,8 @@ func inTreePV(pv *api.PersistentVolume) string {
 		return InTreeAzureDisk
 	case s.AzureFile != nil:
 		return InTreeAzureFile
+	case s.PortworxVolume != nil:
+		return InTreePortworx
 	}
 	return ""
 }
@@ -217,6 +221,8 @@ func inlineHandle(v *api.Volume) (string, error) {
 			return "", err
 		}
 		return v.AzureDisk.DataDiskURI, nil
+	case v.PortworxVolume != nil:
+		return v.PortworxVolume.VolumeID, nil
 	}
 	return "", errors.New("could not find in-tree plugin translation logic")
 }
@@ -250,6 +256,8 @@ func pvHandle(pv *api.PersistentVolume) (string, bool) {
 		return s.Cinder.VolumeID, true
 	case s.AzureDisk != nil:
 		return s.AzureDisk.DataDiskURI, managedAzureDisk(s.AzureDisk.Kind) == nil
+	case s.PortworxVolume != nil:
+		return s.PortworxVolume.VolumeID, true
 	}
 	return "", false
 }
@@ -560,8 +568,9 @@ const volumeLimitsStateKey framework.StateKey = "PreFilter" + config.NodeVolumeL
 // It counts, per CSI driver, the distinct volumes (driver and volume
 // handle) of the pod and of the pods on the node: claims bound to CSI
 // volumes, bound in-tree volumes and inline in-tree volumes migrated to
-// CSI (GCE PD, AWS EBS, Azure Disk and Cinder, on nodes with a CSINode
-// object), unbound claims through their StorageClass's provisioner, and
+// CSI (GCE PD, AWS EBS, Azure Disk, Cinder and Portworx, on nodes with a
+// CSINode object), unbound claims through their StorageClass's
+// provisioner, and
 // generic ephemeral volumes (the claim "<pod>-<volume>", which must be
 // controlled by the pod). The limits are the CSINode's per-driver
 // allocatable counts; a node over one for a driver the pod adds volumes

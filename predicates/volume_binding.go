@@ -117,8 +117,8 @@ func (s *volumeBindingState) VolumeStorage(node *api.Node, add func(class string
 // lost, being deleted, not owned by it, or unbound with Immediate
 // binding), Filter checks each node: bound claims' volumes must allow
 // it, unbound WaitForFirstConsumer claims must find an available volume
-// or be provisionable there. A bound GCE PD, AWS EBS, Cinder or Azure
-// Disk volume is checked translated to CSI on nodes whose CSINode lists
+// or be provisionable there. A bound GCE PD, AWS EBS, Cinder, Azure
+// Disk or Portworx volume is checked translated to CSI on nodes whose CSINode lists
 // its plugin in the AnnMigratedPlugins annotation (its zone labels or
 // zone requirements become requirements on the CSI driver's zone key,
 // as csi-translation-lib writes them; a volume that fails to translate
