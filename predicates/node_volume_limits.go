@@ -83,15 +83,18 @@ func migrationCounted(hasCSINode bool, inTree string) bool {
 
 // attachable is one volume NodeVolumeLimits counts: its CSI driver and
 // volume handle. A claim not bound to a volume, counted through its
-// StorageClass, has unbound set and handle "namespace/claim" (upstream
-// gives it a handle with a random prefix no real handle shares).
+// StorageClass, has unbound set, the claim's namespace and its name as
+// handle (upstream gives it the handle "<random prefix>-namespace/claim",
+// which no real handle shares; kept apart here without building the
+// string).
 type attachable struct {
 	driver, handle string
+	namespace      string
 	unbound        bool
 }
 
 func (a attachable) same(b attachable) bool {
-	return a.driver == b.driver && a.handle == b.handle && a.unbound == b.unbound
+	return a.driver == b.driver && a.handle == b.handle && a.unbound == b.unbound && a.namespace == b.namespace
 }
 
 // addAttachable adds a to set unless it is there.
@@ -309,7 +312,7 @@ func claimDriver(objs *cluster.Objects, hasCSINode bool, pvc *api.PersistentVolu
 	if !found {
 		return attachable{}, false
 	}
-	a := attachable{driver: class.Provisioner, handle: pvc.Namespace + "/" + pvc.Name, unbound: true}
+	a := attachable{driver: class.Provisioner, handle: pvc.Name, namespace: pvc.Namespace, unbound: true}
 	if d, migratable := MigratedCSIDriver(class.Provisioner); migratable {
 		if !migrationCounted(hasCSINode, class.Provisioner) {
 			return attachable{}, false
@@ -484,7 +487,10 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 	if !hasVolumeLimits(csiNode) {
 		return nil
 	}
-	var attached []attachable
+	// Small buffers on the stack: a node with a few volumes costs no
+	// allocation.
+	var attachedBuf [16]attachable
+	attached := attachedBuf[:0]
 	for _, p := range nodeInfo.Pods {
 		if len(p.Pod.Spec.Volumes) == 0 {
 			continue

@@ -1,6 +1,7 @@
 package predicates
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -265,5 +266,32 @@ func TestVolumeLimitScalingUpstream(t *testing.T) {
 			checkStatus(t, "PreFilter", pre, nil)
 			checkStatus(t, "Filter", got, tc.want)
 		})
+	}
+}
+
+// Filter on a node with a limit, pods with volumes and
+// VolumeAttachments allocates nothing (the per-pod work is PreFilter's).
+func TestNodeVolumeLimitsFilterDoesNotAllocate(t *testing.T) {
+	const ebs = CSIDriverAWSEBS
+	objs := csiLimitsObjects("csinode", 10, ebs)
+	for i := range 3 {
+		objs = append(objs, attachment(fmt.Sprintf("va-%d", i), "n", ebs, strptr(fmt.Sprintf("csi-%s-%d", ebs, i))))
+	}
+	existing := []*api.Pod{volPod("e1", "n", pvcVol("csi-ebs.csi.aws.com-1")), volPod("e2", "n", pvcVol("csi-ebs.csi.aws.com-2"), pvcVol("csi-4"))}
+	s := storageSnap(t, []*api.Node{testNode("n", nil)}, existing, objs...)
+	p, _ := NewNodeVolumeLimits(nil, storageHandle{s})
+	pod := volPod("p", "", pvcVol("csi-ebs.csi.aws.com-0"), pvcVol("csi-ebs.csi.aws.com-3"))
+	state := framework.NewCycleState()
+	view := s.View()
+	if _, st := p.(framework.PreFilterPlugin).PreFilter(context.Background(), state, pod, view.Nodes()); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	ni, _ := view.Get("n")
+	f := p.(framework.FilterPlugin)
+	if st := f.Filter(context.Background(), state, pod, ni); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	if n := testing.AllocsPerRun(100, func() { f.Filter(context.Background(), state, pod, ni) }); n != 0 {
+		t.Errorf("Filter allocates %v times per node", n)
 	}
 }
