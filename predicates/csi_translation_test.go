@@ -1,10 +1,12 @@
 package predicates
 
 import (
+	"context"
 	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
@@ -173,4 +175,98 @@ func TestVolumeBindingCSIMigration(t *testing.T) {
 			checkStatus(t, "CheckVolumeBinding", CheckVolumeBinding(snap.Objects(), pod, tc.node), tc.want)
 		})
 	}
+}
+
+// Filter of a pod whose bound in-tree volume is translated on the node
+// allocates nothing per node.
+func TestVolumeBindingCSIMigrationFilterDoesNotAllocate(t *testing.T) {
+	pv := gcePDVolume(map[string]string{LabelTopologyZone: "z1"}, nil)
+	pvc := makePVC("c", "wait-sc").boundTo(pv.Name).PersistentVolumeClaim
+	node := makeVBNode("node1").label(TopologyKeyGCEPD, "z1").Node
+	csiNode := &api.CSINode{ObjectMeta: api.ObjectMeta{Name: "node1", Annotations: map[string]string{AnnMigratedPlugins: InTreeAWSEBS + "," + InTreeGCEPD}}}
+	snap, err := vbSnapshot([]*api.Node{node}, pv, pvc, csiNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := NewVolumeBinding(nil, vbHandle{snap})
+	f := p.(*VolumeBindingPlugin)
+	pod := makeVBPod("p").pvc("c").Pod
+	state := framework.NewCycleState()
+	if _, st := f.PreFilter(context.Background(), state, pod, nil); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	ni, _ := snap.View().Get("node1")
+	if st := f.Filter(context.Background(), state, pod, ni); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	if n := testing.AllocsPerRun(100, func() { f.Filter(context.Background(), state, pod, ni) }); n != 0 {
+		t.Errorf("Filter allocates %v times per node", n)
+	}
+}
+
+// Properties of the translation: the volume is never modified; a volume
+// without zone labels or node affinity translates to one without node
+// affinity (so a bound claim to it rejects no node, migrated or not);
+// the translated affinity uses no legacy zone key and no key the volume
+// did not have besides the CSI zone key and the current region key.
+func TestTranslatePVAffinityProperties(t *testing.T) {
+	keys := []string{LabelTopologyZone, LabelFailureDomainBetaZone, LabelTopologyRegion, LabelFailureDomainBetaRegion, "other"}
+	rapid.Check(t, func(t *rapid.T) {
+		labels := map[string]string{}
+		for _, k := range rapid.SliceOfDistinct(rapid.SampledFrom(keys), rapid.ID[string]).Draw(t, "labels") {
+			labels[k] = rapid.SampledFrom([]string{"a", "us-east1-b", "us-east1-b__us-east1-c", " "}).Draw(t, "labelValue")
+		}
+		var na *api.VolumeNodeAffinity
+		if rapid.Bool().Draw(t, "affinity") {
+			var terms [][]api.NodeSelectorRequirement
+			for range rapid.IntRange(0, 2).Draw(t, "terms") {
+				var reqs []api.NodeSelectorRequirement
+				for _, k := range rapid.SliceOfDistinct(rapid.SampledFrom(keys), rapid.ID[string]).Draw(t, "keys") {
+					reqs = append(reqs, inRequirement(k, rapid.SliceOfN(rapid.SampledFrom([]string{"a", "b"}), 0, 2).Draw(t, "values")...))
+				}
+				terms = append(terms, reqs)
+			}
+			na = termsOf(terms...)
+		}
+		var pv *api.PersistentVolume
+		key := TopologyKeyGCEPD
+		switch rapid.IntRange(0, 2).Draw(t, "plugin") {
+		case 0:
+			pv = gcePDVolume(labels, na)
+		case 1:
+			key = TopologyKeyAWSEBS
+			pv = &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Labels: labels}, Spec: api.PersistentVolumeSpec{NodeAffinity: na,
+				PersistentVolumeSource: api.PersistentVolumeSource{AWSElasticBlockStore: &api.AWSElasticBlockStoreVolumeSource{VolumeID: "vol-1"}}}}
+		default:
+			key = TopologyKeyCinder
+			pv = &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Labels: labels}, Spec: api.PersistentVolumeSpec{NodeAffinity: na,
+				PersistentVolumeSource: api.PersistentVolumeSource{Cinder: &api.CinderPersistentVolumeSource{VolumeID: "c"}}}}
+		}
+		before := cmp.Diff(nil, pv)
+		got, err := translatePVAffinity(pv)
+		if cmp.Diff(nil, pv) != before {
+			t.Fatal("the volume was modified")
+		}
+		if err != nil {
+			return
+		}
+		_, hasZone := labels[LabelTopologyZone]
+		_, hasBetaZone := labels[LabelFailureDomainBetaZone]
+		if na == nil && !hasZone && !hasBetaZone && got.Spec.NodeAffinity != nil {
+			t.Fatalf("affinity %+v from nothing", got.Spec.NodeAffinity)
+		}
+		had := map[string]bool{key: true, LabelTopologyRegion: true}
+		for _, term := range requiredTerms(pv) {
+			for _, r := range term.MatchExpressions {
+				had[r.Key] = true
+			}
+		}
+		for _, term := range requiredTerms(got) {
+			for _, r := range term.MatchExpressions {
+				if !had[r.Key] {
+					t.Fatalf("new key %q in %+v", r.Key, got.Spec.NodeAffinity)
+				}
+			}
+		}
+	})
 }

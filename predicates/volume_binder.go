@@ -3,6 +3,7 @@ package predicates
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -169,6 +170,10 @@ type podVolumes struct {
 	// objs is the object store, to look up nodes' CSINodes, when a bound
 	// volume is translated to CSI on nodes that migrated its plugin.
 	objs *cluster.Objects
+	// scratch holds *nodeVolumes for the per-node checks, which run
+	// concurrently: a nodeVolumes points into itself, so one on the stack
+	// would escape to the heap at every node.
+	scratch sync.Pool
 	// delay are the unbound WaitForFirstConsumer claims, in volume order.
 	delay []*vbClaim
 	// matching are the delay claims without a selected node, sorted by
@@ -593,6 +598,21 @@ type nodeVolumes struct {
 	dynamicBuf [4]dynamicProvision
 	chosenBuf  [4]*vbVolume
 	provBuf    [4]*vbClaim
+}
+
+// scratchVolumes returns a nodeVolumes to pass to find; give it back
+// with release.
+func (p *podVolumes) scratchVolumes() *nodeVolumes {
+	if nv, ok := p.scratch.Get().(*nodeVolumes); ok {
+		return nv
+	}
+	return new(nodeVolumes)
+}
+
+// release returns nv to p's pool.
+func (p *podVolumes) release(nv *nodeVolumes) {
+	nv.reset()
+	p.scratch.Put(nv)
 }
 
 func (nv *nodeVolumes) reset() {

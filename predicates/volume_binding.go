@@ -89,8 +89,9 @@ func (s *volumeBindingState) VolumeStorage(node *api.Node, add func(class string
 	if s.vols == nil {
 		return nil
 	}
-	var nv nodeVolumes
-	if _, err := s.vols.find(node, &nv); err != nil {
+	nv := s.vols.scratchVolumes()
+	defer s.vols.release(nv)
+	if _, err := s.vols.find(node, nv); err != nil {
 		return err
 	}
 	if len(nv.static) != 0 {
@@ -227,8 +228,9 @@ func (pl *VolumeBindingPlugin) Filter(_ context.Context, state *framework.CycleS
 }
 
 func (s *volumeBindingState) filter(node *api.Node) *framework.Status {
-	var nv nodeVolumes
-	conflicts, err := s.vols.find(node, &nv)
+	nv := s.vols.scratchVolumes()
+	defer s.vols.release(nv)
+	conflicts, err := s.vols.find(node, nv)
 	if err != nil {
 		return framework.AsStatus(err)
 	}
