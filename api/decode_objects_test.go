@@ -208,3 +208,30 @@ func TestObjectsJSONRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeVolumeAttachment decodes an attached CSI volume's
+// VolumeAttachment, as the external attacher leaves it.
+func TestDecodeVolumeAttachment(t *testing.T) {
+	var va api.VolumeAttachment
+	decode(t, "volumeattachment.json", &va)
+	wantEq(t, "attacher", va.Spec.Attacher, "pd.csi.storage.gke.io")
+	wantEq(t, "nodeName", va.Spec.NodeName, "node-b-2")
+	if pv := va.Spec.Source.PersistentVolumeName; pv == nil || *pv != "pvc-3f1c9a7e-52d4-4b0e-8d2a-6c1e9f0b7a21" {
+		t.Errorf("persistentVolumeName = %v", pv)
+	}
+	if va.Spec.Source.InlineVolumeSpec != nil {
+		t.Errorf("inlineVolumeSpec = %+v", va.Spec.Source.InlineVolumeSpec)
+	}
+	wantEq(t, "attached", va.Status.Attached, true)
+	wantEq(t, "devicePath", va.Status.AttachmentMetadata["devicePath"], "/dev/disk/by-id/google-pvc-3f1c9a7e")
+	if e := va.Status.DetachError; e == nil || e.ErrorCode == nil || *e.ErrorCode != 14 || e.Message != "rpc error: code = Unavailable" || e.Time.IsZero() {
+		t.Errorf("detachError = %+v", e)
+	}
+	var inline api.VolumeAttachment
+	if err := json.Unmarshal([]byte(`{"spec":{"attacher":"ebs.csi.aws.com","nodeName":"n","source":{"inlineVolumeSpec":{"csi":{"driver":"ebs.csi.aws.com","volumeHandle":"vol-1"}}}}}`), &inline); err != nil {
+		t.Fatal(err)
+	}
+	if s := inline.Spec.Source.InlineVolumeSpec; s == nil || s.CSI == nil || s.CSI.VolumeHandle != "vol-1" {
+		t.Errorf("inlineVolumeSpec = %+v", s)
+	}
+}

@@ -3,7 +3,8 @@
 // PriorityClass and PodDisruptionBudget; the workloads Service,
 // ReplicationController, ReplicaSet, StatefulSet, Deployment, DaemonSet,
 // Job and CronJob; and storage: PersistentVolume, PersistentVolumeClaim,
-// StorageClass, CSINode, CSIDriver and CSIStorageCapacity.
+// StorageClass, CSINode, CSIDriver, CSIStorageCapacity and
+// VolumeAttachment.
 //
 // The types carry Kubernetes' own JSON field names and shapes (core/v1,
 // apps/v1, batch/v1, storage/v1, policy/v1, scheduling/v1, at

@@ -240,6 +240,8 @@ type Volume struct {
 	ConfigMap *ConfigMapVolumeSource `json:"configMap,omitempty"`
 	// AzureDisk is an Azure data disk.
 	AzureDisk *AzureDiskVolumeSource `json:"azureDisk,omitempty"`
+	// PortworxVolume is a Portworx volume.
+	PortworxVolume *PortworxVolumeSource `json:"portworxVolume,omitempty"`
 	// Projected combines secrets, config maps, downward API and tokens.
 	Projected *ProjectedVolumeSource `json:"projected,omitempty"`
 	// CSI is an inline (ephemeral) CSI volume.
@@ -531,6 +533,17 @@ type AzureFileVolumeSource struct {
 	SecretName string `json:"secretName"`
 	// ShareName of the share.
 	ShareName string `json:"shareName"`
+	// ReadOnly mounts read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// PortworxVolumeSource is a Portworx volume, in a pod or as a
+// PersistentVolume.
+type PortworxVolumeSource struct {
+	// VolumeID of the Portworx volume.
+	VolumeID string `json:"volumeID"`
+	// FSType of the filesystem.
+	FSType string `json:"fsType,omitempty"`
 	// ReadOnly mounts read-only.
 	ReadOnly bool `json:"readOnly,omitempty"`
 }

@@ -189,6 +189,8 @@ type PersistentVolumeSource struct {
 	AzureFile *AzureFilePersistentVolumeSource `json:"azureFile,omitempty"`
 	// AzureDisk is an Azure data disk.
 	AzureDisk *AzureDiskVolumeSource `json:"azureDisk,omitempty"`
+	// PortworxVolume is a Portworx volume.
+	PortworxVolume *PortworxVolumeSource `json:"portworxVolume,omitempty"`
 	// Local is a local disk, partition or directory of one node.
 	Local *LocalVolumeSource `json:"local,omitempty"`
 	// CSI is a volume of an external CSI driver.
@@ -574,4 +576,58 @@ type CSIStorageCapacity struct {
 	// MaximumVolumeSize is the largest volume that can be made; nil
 	// means Capacity.
 	MaximumVolumeSize *quantity.Quantity `json:"maximumVolumeSize,omitempty"`
+}
+
+// VolumeAttachment is a CSI driver's record that a volume is (to be)
+// attached to a node (storage.k8s.io/v1). NodeVolumeLimits counts the
+// attachments of a node against its CSI drivers' limits.
+type VolumeAttachment struct {
+	TypeMeta `json:",inline"`
+	// ObjectMeta holds the attachment's name.
+	ObjectMeta `json:"metadata,omitempty"`
+	// Spec is the attachment asked for.
+	Spec VolumeAttachmentSpec `json:"spec"`
+	// Status is the attacher's report.
+	Status VolumeAttachmentStatus `json:"status,omitempty"`
+}
+
+// VolumeAttachmentSpec names the attacher, the volume and the node.
+type VolumeAttachmentSpec struct {
+	// Attacher is the CSI driver that attaches the volume.
+	Attacher string `json:"attacher"`
+	// Source is the volume to attach.
+	Source VolumeAttachmentSource `json:"source"`
+	// NodeName is the node the volume is attached to.
+	NodeName string `json:"nodeName"`
+}
+
+// VolumeAttachmentSource is the volume of an attachment: a
+// PersistentVolume by name, or an inline volume migrated to CSI.
+type VolumeAttachmentSource struct {
+	// PersistentVolumeName names the PersistentVolume.
+	PersistentVolumeName *string `json:"persistentVolumeName,omitempty"`
+	// InlineVolumeSpec is the spec of an inline volume translated to CSI.
+	InlineVolumeSpec *PersistentVolumeSpec `json:"inlineVolumeSpec,omitempty"`
+}
+
+// VolumeAttachmentStatus is what the attacher reports.
+type VolumeAttachmentStatus struct {
+	// Attached reports that the attach operation completed.
+	Attached bool `json:"attached"`
+	// AttachmentMetadata is what the attacher returned on success.
+	AttachmentMetadata map[string]string `json:"attachmentMetadata,omitempty"`
+	// AttachError is the last attach error.
+	AttachError *VolumeError `json:"attachError,omitempty"`
+	// DetachError is the last detach error.
+	DetachError *VolumeError `json:"detachError,omitempty"`
+}
+
+// VolumeError is an attach or detach error.
+type VolumeError struct {
+	// Time the error happened.
+	Time Time `json:"time,omitempty"`
+	// Message describes the error.
+	Message string `json:"message,omitempty"`
+	// ErrorCode is the CSI error code, when there is one.
+	ErrorCode *int32 `json:"errorCode,omitempty"`
 }

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/schedkit/schedkit/api"
 )
@@ -36,6 +37,7 @@ const (
 	KindCSINode               Kind = "CSINode"
 	KindCSIDriver             Kind = "CSIDriver"
 	KindCSIStorageCapacity    Kind = "CSIStorageCapacity"
+	KindVolumeAttachment      Kind = "VolumeAttachment"
 	KindResourceQuota         Kind = "ResourceQuota"
 	KindLimitRange            Kind = "LimitRange"
 	KindPriorityClass         Kind = "PriorityClass"
@@ -49,6 +51,7 @@ type Object interface {
 		api.StatefulSet | api.Deployment | api.DaemonSet | api.Job | api.CronJob |
 		api.PodDisruptionBudget | api.PersistentVolume | api.PersistentVolumeClaim |
 		api.StorageClass | api.CSINode | api.CSIDriver | api.CSIStorageCapacity |
+		api.VolumeAttachment |
 		api.ResourceQuota | api.LimitRange | api.PriorityClass
 }
 
@@ -70,6 +73,7 @@ const (
 	kCSINode
 	kCSIDriver
 	kCSIStorageCapacity
+	kVolumeAttachment
 	kResourceQuota
 	kLimitRange
 	kPriorityClass
@@ -120,6 +124,8 @@ func kindAt(i int) Kind {
 		return KindCSIDriver
 	case kCSIStorageCapacity:
 		return KindCSIStorageCapacity
+	case kVolumeAttachment:
+		return KindVolumeAttachment
 	case kResourceQuota:
 		return KindResourceQuota
 	case kLimitRange:
@@ -141,11 +147,11 @@ func (k Kind) index() int {
 }
 
 // Namespaced reports whether objects of kind k live in a namespace;
-// Namespace, PersistentVolume, StorageClass, CSINode, CSIDriver and
-// PriorityClass are cluster-scoped.
+// Namespace, PersistentVolume, StorageClass, CSINode, CSIDriver,
+// VolumeAttachment and PriorityClass are cluster-scoped.
 func (k Kind) Namespaced() bool {
 	switch k {
-	case KindNamespace, KindPersistentVolume, KindStorageClass, KindCSINode, KindCSIDriver, KindPriorityClass:
+	case KindNamespace, KindPersistentVolume, KindStorageClass, KindCSINode, KindCSIDriver, KindVolumeAttachment, KindPriorityClass:
 		return false
 	}
 	return true
@@ -221,6 +227,8 @@ func classify(obj any) (int, *api.ObjectMeta) {
 		return kCSIDriver, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
 	case *api.CSIStorageCapacity:
 		return kCSIStorageCapacity, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
+	case *api.VolumeAttachment:
+		return kVolumeAttachment, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
 	case *api.ResourceQuota:
 		return kResourceQuota, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
 	case *api.LimitRange:
@@ -274,6 +282,8 @@ func newTable(i int, epoch uint64) objectTable {
 		return newTableOf[api.CSIDriver](epoch)
 	case kCSIStorageCapacity:
 		return newTableOf[api.CSIStorageCapacity](epoch)
+	case kVolumeAttachment:
+		return newTableOf[api.VolumeAttachment](epoch)
 	case kResourceQuota:
 		return newTableOf[api.ResourceQuota](epoch)
 	case kLimitRange:
@@ -354,6 +364,34 @@ type table[T Object] struct {
 	spaces map[string]*space[T]
 	// namespaces lists the keys of spaces in increasing order.
 	namespaces []string
+	// byKey is the secondary index of the table's objects (see
+	// indexBy), replaced by every change.
+	byKey *keyIndex[T]
+}
+
+// keyIndex is a table's objects grouped by a key of theirs (the
+// VolumeAttachments by spec.nodeName), built by the first reader that
+// asks for it.
+type keyIndex[T Object] struct {
+	once sync.Once
+	m    map[string][]*T
+}
+
+// indexBy returns the table's objects grouped by key, each group in
+// namespace and name order. The index is built once per version of the
+// table; all calls on one table must pass the same key.
+func (t *table[T]) indexBy(key func(*T) string) map[string][]*T {
+	ix := t.byKey
+	ix.once.Do(func() {
+		ix.m = map[string][]*T{}
+		for _, ns := range t.namespaces {
+			for _, obj := range t.spaces[ns].sorted {
+				k := key(obj)
+				ix.m[k] = append(ix.m[k], obj)
+			}
+		}
+	})
+	return ix.m
 }
 
 // space holds one namespace's objects of a kind.
@@ -366,7 +404,7 @@ type space[T Object] struct {
 }
 
 func newTableOf[T Object](epoch uint64) *table[T] {
-	return &table[T]{epoch: epoch, spaces: map[string]*space[T]{}}
+	return &table[T]{epoch: epoch, spaces: map[string]*space[T]{}, byKey: &keyIndex[T]{}}
 }
 
 func (t *table[T]) has(namespace, name string) bool {
@@ -388,6 +426,7 @@ func (t *table[T]) writable(epoch uint64) objectTable {
 		count:      t.count,
 		spaces:     maps.Clone(t.spaces),
 		namespaces: slices.Clone(t.namespaces),
+		byKey:      &keyIndex[T]{},
 	}
 }
 
@@ -426,6 +465,7 @@ func (t *table[T]) put(namespace, name string, obj any, epoch uint64) {
 		t.count++
 	}
 	sp.byName[name] = o
+	t.byKey = &keyIndex[T]{}
 }
 
 func (t *table[T]) remove(namespace, name string, epoch uint64) {
@@ -438,6 +478,7 @@ func (t *table[T]) remove(namespace, name string, epoch uint64) {
 	sp.sorted = slices.Delete(sp.sorted, i, i+1)
 	delete(sp.byName, name)
 	t.count--
+	t.byKey = &keyIndex[T]{}
 	if len(sp.names) == 0 {
 		delete(t.spaces, namespace)
 		j, _ := slices.BinarySearch(t.namespaces, namespace)
@@ -570,6 +611,18 @@ func AllObjects[T Object](o *Objects) iter.Seq[*T] {
 			}
 		}
 	}
+}
+
+// VolumeAttachmentsOnNode returns the VolumeAttachments whose
+// spec.nodeName is node, in name order. The objects are indexed by node
+// once per version of the store, on the first call; later calls cost a
+// map lookup. The slice is shared: do not modify it.
+func VolumeAttachmentsOnNode(o *Objects, node string) []*api.VolumeAttachment {
+	t := typedTable[api.VolumeAttachment](o)
+	if t == nil || t.count == 0 {
+		return nil
+	}
+	return t.indexBy(func(va *api.VolumeAttachment) string { return va.Spec.NodeName })[node]
 }
 
 // ObjectNamespaces returns the namespaces holding at least one object

@@ -253,3 +253,60 @@ func TestObjectsConcurrentReaders(t *testing.T) {
 	default:
 	}
 }
+
+func va(name, node string) *api.VolumeAttachment {
+	return &api.VolumeAttachment{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.VolumeAttachmentSpec{Attacher: "d", NodeName: node}}
+}
+
+func vaNames(vas []*api.VolumeAttachment) []string {
+	var out []string
+	for _, v := range vas {
+		out = append(out, v.Name)
+	}
+	return out
+}
+
+// TestVolumeAttachmentsOnNode: the attachments are grouped by
+// spec.nodeName, a view keeps the grouping of its time, and concurrent
+// readers of one view agree.
+func TestVolumeAttachmentsOnNode(t *testing.T) {
+	s := &Snapshot{}
+	if err := s.AddObjects(va("b", "n1"), va("a", "n1"), va("c", "n2")); err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := KindOf(&api.VolumeAttachment{}); !ok || k != KindVolumeAttachment || k.Namespaced() {
+		t.Errorf("KindOf VolumeAttachment = %q %v", k, ok)
+	}
+	before := s.View().Objects()
+	done := make(chan []string)
+	for range 4 {
+		go func() { done <- vaNames(VolumeAttachmentsOnNode(before, "n1")) }()
+	}
+	for range 4 {
+		if got := <-done; !slices.Equal(got, []string{"a", "b"}) {
+			t.Errorf("n1 = %v", got)
+		}
+	}
+	if err := s.UpdateObject(va("a", "n2")); err != nil {
+		t.Fatal(err)
+	}
+	after := s.View().Objects()
+	if got := vaNames(VolumeAttachmentsOnNode(after, "n2")); !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("n2 after the move = %v", got)
+	}
+	if got := vaNames(VolumeAttachmentsOnNode(after, "n1")); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("n1 after the move = %v", got)
+	}
+	if got := vaNames(VolumeAttachmentsOnNode(before, "n2")); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("n2 in the earlier view = %v", got)
+	}
+	if err := s.RemoveObject(va("c", "")); err != nil {
+		t.Fatal(err)
+	}
+	if got := vaNames(VolumeAttachmentsOnNode(s.View().Objects(), "n2")); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("n2 after the removal = %v", got)
+	}
+	if VolumeAttachmentsOnNode(nil, "n1") != nil || VolumeAttachmentsOnNode(s.View().Objects(), "none") != nil {
+		t.Error("attachments where there are none")
+	}
+}

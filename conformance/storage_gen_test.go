@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -16,21 +17,25 @@ import (
 // Pools the storage generators draw from: small, so that volumes,
 // handles and claims collide.
 var (
-	genClaims      = []string{"c-0", "c-1", "c-2", "c-3", ""}
-	genVolumes     = []string{"pv-0", "pv-1", "pv-2", "pv-3", "pv-4", "pv-missing"}
-	genClasses     = []string{"sc-imm", "sc-wffc", "sc-nomode", "sc-gce", "sc-azfile", "sc-missing"}
-	genDrivers     = []string{"csi.example.com", "csi.other.com", "pd.csi.storage.gke.io", "ebs.csi.aws.com", "disk.csi.azure.com", "cinder.csi.openstack.org"}
-	genHandles     = []string{"h-0", "h-1", "h-2"}
-	genPDs         = []string{"pd-0", "pd-1"}
-	genEBS         = []string{"vol-0", "vol-1", "aws://zone-a/vol-0", "aws://zone-a/bad", "aws:///vol-1"}
-	genZoneLabels  = []string{"zone-a", "zone-b", "us-east1-b", "us-east1-b__us-east1-c", "zone-a__zone-b", "zone-a__", " zone-a "}
-	genRegions     = []string{"region-1", "region-2", "us-east1"}
-	genFeatureList = []string{"DRANodeAllocatableResources", "RestartAllContainersOnContainerExits", "UserNamespacesHostNetworkSupport", "VolumeBindMountOptions", "Unknown"}
+	genClaims       = []string{"c-0", "c-1", "c-2", "c-3", ""}
+	genVolumes      = []string{"pv-0", "pv-1", "pv-2", "pv-3", "pv-4", "pv-missing"}
+	genClasses      = []string{"sc-imm", "sc-wffc", "sc-nomode", "sc-gce", "sc-azfile", "sc-missing"}
+	genDrivers      = []string{"csi.example.com", "csi.other.com", "pd.csi.storage.gke.io", "ebs.csi.aws.com", "disk.csi.azure.com", "cinder.csi.openstack.org", "pxd.portworx.com"}
+	genHandles      = []string{"h-0", "h-1", "h-2"}
+	genPDs          = []string{"pd-0", "pd-1"}
+	genEBS          = []string{"vol-0", "vol-1", "aws://zone-a/vol-0", "aws://zone-a/bad", "aws:///vol-1"}
+	genZoneLabels   = []string{"zone-a", "zone-b", "us-east1-b", "us-east1-b__us-east1-c", "zone-a__zone-b", "zone-a__", " zone-a "}
+	genRegions      = []string{"region-1", "region-2", "us-east1"}
+	genTopologyKeys = []string{"topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/region",
+		"failure-domain.beta.kubernetes.io/region", "topology.gke.io/zone", "topology.ebs.csi.aws.com/zone"}
+	genTopologyValues = []string{"zone-a", "zone-b", "us-east1-b", "region-1", "us-east1"}
+	genMigrated       = []string{"kubernetes.io/gce-pd", "kubernetes.io/aws-ebs", "kubernetes.io/azure-disk", "kubernetes.io/cinder", "kubernetes.io/azure-file", "kubernetes.io/portworx-volume"}
+	genFeatureList    = []string{"DRANodeAllocatableResources", "RestartAllContainersOnContainerExits", "UserNamespacesHostNetworkSupport", "VolumeBindMountOptions", "Unknown"}
 )
 
 // storageVolume draws one pod volume named name: a claim, a generic
 // ephemeral volume, an in-tree disk (GCE PD, AWS EBS, RBD, iSCSI, Cinder,
-// Azure Disk or File) or a volume no storage plugin reads. The volumes
+// Azure Disk or File, Portworx) or a volume no storage plugin reads. The volumes
 // of pods on nodes (existing) never fail to translate to CSI: upstream
 // would report the error of whichever node it filters first, and it
 // filters them in random order.
@@ -38,7 +43,7 @@ func storageVolume(name string, existing bool) *rapid.Generator[api.Volume] {
 	return rapid.Custom(func(t *rapid.T) api.Volume {
 		v := api.Volume{Name: name}
 		ro := rapid.Bool().Draw(t, "readOnly")
-		switch rapid.IntRange(0, 11).Draw(t, "source") {
+		switch rapid.IntRange(0, 12).Draw(t, "source") {
 		case 0, 1, 2:
 			v.PersistentVolumeClaim = &api.PersistentVolumeClaimVolumeSource{ClaimName: rapid.SampledFrom(genClaims).Draw(t, "claim")}
 		case 3:
@@ -78,6 +83,8 @@ func storageVolume(name string, existing bool) *rapid.Generator[api.Volume] {
 			v.AzureDisk = d
 		case 10:
 			v.AzureFile = &api.AzureFileVolumeSource{SecretName: "s", ShareName: "share"}
+		case 11:
+			v.PortworxVolume = &api.PortworxVolumeSource{VolumeID: rapid.SampledFrom([]string{"px-0", "px-1", "h-0"}).Draw(t, "portworx")}
 		default:
 			v.EmptyDir = &api.EmptyDirVolumeSource{}
 		}
@@ -165,13 +172,13 @@ func storageClass(name string) *rapid.Generator[*api.StorageClass] {
 }
 
 // persistentVolume draws the volume named name: a CSI volume, an in-tree
-// one (GCE PD, AWS EBS, Azure Disk or File, Cinder) or NFS, with zone and
-// region labels, current or legacy.
+// one (GCE PD, AWS EBS, Azure Disk, Cinder, Portworx) or NFS, with zone
+// and region labels, current or legacy, and sometimes node affinity.
 func persistentVolume(name string) *rapid.Generator[*api.PersistentVolume] {
 	return rapid.Custom(func(t *rapid.T) *api.PersistentVolume {
 		pv := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{}}}
 		s := &pv.Spec.PersistentVolumeSource
-		switch rapid.IntRange(0, 7).Draw(t, "source") {
+		switch rapid.IntRange(0, 8).Draw(t, "source") {
 		case 0, 1, 2:
 			s.CSI = &api.CSIPersistentVolumeSource{Driver: rapid.SampledFrom(genDrivers).Draw(t, "driver"), VolumeHandle: rapid.SampledFrom(genHandles).Draw(t, "handle")}
 		case 3:
@@ -187,6 +194,8 @@ func persistentVolume(name string) *rapid.Generator[*api.PersistentVolume] {
 			s.AzureDisk = d
 		case 6:
 			s.Cinder = &api.CinderPersistentVolumeSource{VolumeID: rapid.SampledFrom([]string{"cinder-0", "cinder-1"}).Draw(t, "cinder")}
+		case 7:
+			s.PortworxVolume = &api.PortworxVolumeSource{VolumeID: rapid.SampledFrom([]string{"px-0", "px-1"}).Draw(t, "portworx")}
 		default:
 			s.NFS = &api.NFSVolumeSource{Server: "nfs", Path: "/"}
 		}
@@ -199,6 +208,25 @@ func persistentVolume(name string) *rapid.Generator[*api.PersistentVolume] {
 			if rapid.IntRange(0, 4).Draw(t, "regionLabel") == 0 {
 				pv.Labels[key] = rapid.SampledFrom(genRegions).Draw(t, "region")
 			}
+		}
+		// Node affinity on the zone and region keys (current, legacy or a
+		// CSI driver's), which the CSI translation of VolumeBinding
+		// rewrites on nodes that migrated the volume's plugin.
+		if rapid.IntRange(0, 2).Draw(t, "hasAffinity") == 0 {
+			var terms []api.NodeSelectorTerm
+			for range rapid.IntRange(1, 2).Draw(t, "terms") {
+				var term api.NodeSelectorTerm
+				for _, key := range rapid.SliceOfNDistinct(rapid.SampledFrom(genTopologyKeys), 0, 2, rapid.ID[string]).Draw(t, "affinityKeys") {
+					r := api.NodeSelectorRequirement{Key: key, Operator: api.NodeSelectorOpIn,
+						Values: rapid.SliceOfNDistinct(rapid.SampledFrom(genTopologyValues), 1, 2, rapid.ID[string]).Draw(t, "affinityValues")}
+					if rapid.IntRange(0, 5).Draw(t, "exists") == 0 {
+						r.Operator, r.Values = api.NodeSelectorOpExists, nil
+					}
+					term.MatchExpressions = append(term.MatchExpressions, r)
+				}
+				terms = append(terms, term)
+			}
+			pv.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: terms}}
 		}
 		return pv
 	})
@@ -215,6 +243,9 @@ func persistentVolumeClaim(namespace, name string) *rapid.Generator[*api.Persist
 			api.ReadWriteOnce, api.ReadOnlyMany, api.ReadWriteOncePod}).Draw(t, "mode")}
 		if rapid.Bool().Draw(t, "bound") {
 			pvc.Spec.VolumeName = rapid.SampledFrom(genVolumes).Draw(t, "volume")
+			if rapid.Bool().Draw(t, "bindCompleted") {
+				pvc.Annotations = map[string]string{api.AnnBindCompleted: "yes"}
+			}
 		}
 		switch rapid.IntRange(0, 5).Draw(t, "class") {
 		case 0:
@@ -222,7 +253,10 @@ func persistentVolumeClaim(namespace, name string) *rapid.Generator[*api.Persist
 			empty := ""
 			pvc.Spec.StorageClassName = &empty
 		case 2:
-			pvc.Annotations = map[string]string{api.BetaStorageClassAnnotation: rapid.SampledFrom(genClasses).Draw(t, "betaClass")}
+			if pvc.Annotations == nil {
+				pvc.Annotations = map[string]string{}
+			}
+			pvc.Annotations[api.BetaStorageClassAnnotation] = rapid.SampledFrom(genClasses).Draw(t, "betaClass")
 		default:
 			c := rapid.SampledFrom(genClasses).Draw(t, "className")
 			pvc.Spec.StorageClassName = &c
@@ -236,6 +270,14 @@ func persistentVolumeClaim(namespace, name string) *rapid.Generator[*api.Persist
 func csiNode(name string) *rapid.Generator[*api.CSINode] {
 	return rapid.Custom(func(t *rapid.T) *api.CSINode {
 		n := &api.CSINode{ObjectMeta: api.ObjectMeta{Name: name}}
+		// The in-tree plugins the node migrated to CSI, as the kubelet
+		// lists them (or with a space after a comma, which upstream does
+		// not trim).
+		if rapid.Bool().Draw(t, "hasMigrated") {
+			sep := rapid.SampledFrom([]string{",", ", "}).Draw(t, "migratedSep")
+			n.Annotations = map[string]string{"storage.alpha.kubernetes.io/migrated-plugins": strings.Join(
+				rapid.SliceOfNDistinct(rapid.SampledFrom(genMigrated), 0, 3, rapid.ID[string]).Draw(t, "migrated"), sep)}
+		}
 		for _, d := range rapid.SliceOfNDistinct(rapid.SampledFrom(genDrivers), 0, 3, rapid.ID[string]).Draw(t, "drivers") {
 			drv := api.CSINodeDriver{Name: d, NodeID: name}
 			if rapid.IntRange(0, 3).Draw(t, "limited") != 0 {
@@ -248,9 +290,33 @@ func csiNode(name string) *rapid.Generator[*api.CSINode] {
 	})
 }
 
+// volumeAttachment draws the VolumeAttachment named name.
+func volumeAttachment(name string, nodes []*api.Node) *rapid.Generator[*api.VolumeAttachment] {
+	return rapid.Custom(func(t *rapid.T) *api.VolumeAttachment {
+		va := &api.VolumeAttachment{ObjectMeta: api.ObjectMeta{Name: name}}
+		va.Spec.NodeName = "elsewhere"
+		if rapid.IntRange(0, 4).Draw(t, "vaElsewhere") != 0 {
+			va.Spec.NodeName = rapid.SampledFrom(nodes).Draw(t, "vaNode").Name
+		}
+		if rapid.IntRange(0, 5).Draw(t, "noAttacher") != 0 {
+			va.Spec.Attacher = rapid.SampledFrom(genDrivers).Draw(t, "attacher")
+		}
+		if rapid.IntRange(0, 5).Draw(t, "inline") == 0 {
+			va.Spec.Source.InlineVolumeSpec = &api.PersistentVolumeSpec{PersistentVolumeSource: api.PersistentVolumeSource{
+				CSI: &api.CSIPersistentVolumeSource{Driver: va.Spec.Attacher, VolumeHandle: rapid.SampledFrom(genHandles).Draw(t, "inlineHandle")}}}
+		} else {
+			pv := rapid.SampledFrom(genVolumes).Draw(t, "vaVolume")
+			va.Spec.Source.PersistentVolumeName = &pv
+		}
+		va.Status.Attached = rapid.Bool().Draw(t, "attached")
+		return va
+	})
+}
+
 // storageInput draws a small cluster whose pods use claims, ephemeral and
 // in-tree volumes, its storage objects (classes, volumes, claims,
-// CSINodes, at most one CSIDriver that requires its driver on the node),
+// CSINodes, VolumeAttachments, at most one CSIDriver that requires its
+// driver on the node),
 // nodes with zone, region and declared features, and a pod to place.
 func storageInput(plugins []regression.PluginRef) *rapid.Generator[*regression.PluginsInput] {
 	return rapid.Custom(func(t *rapid.T) *regression.PluginsInput {
@@ -264,6 +330,11 @@ func storageInput(plugins []regression.PluginRef) *rapid.Generator[*regression.P
 			case 2:
 				n.Labels["failure-domain.beta.kubernetes.io/zone"] = n.Labels[clustergen.LabelZone]
 				delete(n.Labels, clustergen.LabelZone)
+			}
+			for _, key := range []string{"topology.gke.io/zone", "topology.ebs.csi.aws.com/zone", "topology.cinder.csi.openstack.org/zone"} {
+				if rapid.IntRange(0, 2).Draw(t, "csiZoneLabel") == 0 {
+					n.Labels[key] = rapid.SampledFrom(genTopologyValues).Draw(t, "csiZone")
+				}
 			}
 			if rapid.IntRange(0, 3).Draw(t, "nodeRegion") == 0 {
 				n.Labels[rapid.SampledFrom([]string{"topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region"}).Draw(t, "regionKey")] =
@@ -325,6 +396,12 @@ func storageInput(plugins []regression.PluginRef) *rapid.Generator[*regression.P
 				objs.CSINodes = append(objs.CSINodes, csiNode(n.Name).Draw(t, "csiNode"))
 			}
 		}
+		// VolumeAttachments: on a node of the cluster or elsewhere, with
+		// or without an attacher, of a volume pods use or not, missing,
+		// in-tree, or of an inline volume; attached or not.
+		for i := range rapid.IntRange(0, 4).Draw(t, "attachments") {
+			objs.VolumeAttachments = append(objs.VolumeAttachments, volumeAttachment(fmt.Sprintf("va-%d", i), c.Nodes).Draw(t, "attachment"))
+		}
 		if rapid.Bool().Draw(t, "hasCSIDriver") {
 			prevent := rapid.Bool().Draw(t, "prevent")
 			objs.CSIDrivers = append(objs.CSIDrivers, &api.CSIDriver{ObjectMeta: api.ObjectMeta{Name: rapid.SampledFrom(genDrivers).Draw(t, "csiDriver")},
@@ -335,7 +412,7 @@ func storageInput(plugins []regression.PluginRef) *rapid.Generator[*regression.P
 }
 
 // storagePluginNames are the plugins the storage inputs exercise.
-var storagePluginNames = []string{"VolumeRestrictions", "NodeVolumeLimits", "VolumeZone", "NodeDeclaredFeatures"}
+var storagePluginNames = []string{"VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "NodeDeclaredFeatures"}
 
 // TestPluginsStorage runs each storage and node-feature plugin alone, and
 // all of upstream.Plugins together, on storage inputs through schedkit's

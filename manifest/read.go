@@ -141,6 +141,7 @@ type Objects struct {
 	CSINodes               []*api.CSINode
 	CSIDrivers             []*api.CSIDriver
 	CSIStorageCapacities   []*api.CSIStorageCapacity
+	VolumeAttachments      []*api.VolumeAttachment
 
 	sources map[any]Source
 	// unmodelled has, for the objects that set some, the paths of their
@@ -211,6 +212,9 @@ func (o *Objects) storeObjects() []any {
 		add(x)
 	}
 	for _, x := range o.CSIStorageCapacities {
+		add(x)
+	}
+	for _, x := range o.VolumeAttachments {
 		add(x)
 	}
 	return out
@@ -316,6 +320,9 @@ func kinds() []kindInfo {
 		kindOf("storage.k8s.io", "v1", "CSIDriver", false, func(o *Objects, x *api.CSIDriver) { o.CSIDrivers = append(o.CSIDrivers, x) }),
 		kindOf("storage.k8s.io", "v1", "CSIStorageCapacity", true, func(o *Objects, x *api.CSIStorageCapacity) {
 			o.CSIStorageCapacities = append(o.CSIStorageCapacities, x)
+		}),
+		kindOf("storage.k8s.io", "v1", "VolumeAttachment", false, func(o *Objects, x *api.VolumeAttachment) {
+			o.VolumeAttachments = append(o.VolumeAttachments, x)
 		}),
 	}
 }

@@ -18,11 +18,11 @@ var knownUnmodelled = map[string][]string{
 	"NodeSystemInfo":              {"bootID", "kernelVersion", "kubeProxyVersion", "machineID", "osImage", "runningInUserNamespace", "swap", "systemUUID"},
 	"ObjectMeta":                  {"finalizers", "managedFields", "selfLink"},
 	"PersistentVolumeClaimStatus": {"healthStatus"},
-	"PersistentVolumeSpec":        {"cephfs", "fc", "flexVolume", "flocker", "glusterfs", "photonPersistentDisk", "portworxVolume", "quobyte", "scaleIO", "storageos", "vsphereVolume"},
+	"PersistentVolumeSpec":        {"cephfs", "fc", "flexVolume", "flocker", "glusterfs", "photonPersistentDisk", "quobyte", "scaleIO", "storageos", "vsphereVolume"},
 	"PodCondition":                {"observedGeneration"},
 	"PodDisruptionBudgetStatus":   {"conditions"},
 	"PodSpec":                     {"automountServiceAccountToken", "dnsConfig", "dnsPolicy", "enableServiceLinks", "evictionResponders", "hostAliases", "hostIPC", "hostPID", "hostname", "hostnameOverride", "imagePullSecrets", "os", "readinessGates", "resourceClaims", "runtimeClassName", "schedulingGroup", "securityContext", "serviceAccount", "setHostnameAsFQDN", "shareProcessNamespace", "subdomain"},
 	"PodStatus":                   {"ephemeralContainerStatuses", "extendedResourceClaimStatus", "hostIPs", "nodeAllocatableResourceClaimStatuses", "observedGeneration", "podIPs", "resourceClaimStatuses", "volumeHealth"},
 	"Service":                     {"status"},
-	"Volume":                      {"cephfs", "fc", "flexVolume", "flocker", "gitRepo", "glusterfs", "image", "photonPersistentDisk", "portworxVolume", "quobyte", "scaleIO", "storageos", "vsphereVolume"},
+	"Volume":                      {"cephfs", "fc", "flexVolume", "flocker", "gitRepo", "glusterfs", "image", "photonPersistentDisk", "quobyte", "scaleIO", "storageos", "vsphereVolume"},
 }

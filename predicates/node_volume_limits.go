@@ -83,15 +83,18 @@ func migrationCounted(hasCSINode bool, inTree string) bool {
 
 // attachable is one volume NodeVolumeLimits counts: its CSI driver and
 // volume handle. A claim not bound to a volume, counted through its
-// StorageClass, has unbound set and handle "namespace/claim" (upstream
-// gives it a handle with a random prefix no real handle shares).
+// StorageClass, has unbound set, the claim's namespace and its name as
+// handle (upstream gives it the handle "<random prefix>-namespace/claim",
+// which no real handle shares; kept apart here without building the
+// string).
 type attachable struct {
 	driver, handle string
+	namespace      string
 	unbound        bool
 }
 
 func (a attachable) same(b attachable) bool {
-	return a.driver == b.driver && a.handle == b.handle && a.unbound == b.unbound
+	return a.driver == b.driver && a.handle == b.handle && a.unbound == b.unbound && a.namespace == b.namespace
 }
 
 // addAttachable adds a to set unless it is there.
@@ -118,6 +121,8 @@ func inTreeInline(v *api.Volume) string {
 		return InTreeAzureDisk
 	case v.AzureFile != nil:
 		return InTreeAzureFile
+	case v.PortworxVolume != nil:
+		return InTreePortworx
 	}
 	return ""
 }
@@ -137,6 +142,8 @@ func inTreePV(pv *api.PersistentVolume) string {
 		return InTreeAzureDisk
 	case s.AzureFile != nil:
 		return InTreeAzureFile
+	case s.PortworxVolume != nil:
+		return InTreePortworx
 	}
 	return ""
 }
@@ -191,7 +198,9 @@ func gceRegion(zones []string) (string, error) {
 		}
 	}
 	if len(regions) != 1 {
-		return "", fmt.Errorf("multiple or no regions gotten from zones, got: %v", regions)
+		// Upstream prints its set of regions as a Go map: sorted keys.
+		slices.Sort(regions)
+		return "", fmt.Errorf("multiple or no regions gotten from zones, got: map[%s:{}]", strings.Join(regions, ":{} "))
 	}
 	return region, nil
 }
@@ -215,6 +224,8 @@ func inlineHandle(v *api.Volume) (string, error) {
 			return "", err
 		}
 		return v.AzureDisk.DataDiskURI, nil
+	case v.PortworxVolume != nil:
+		return v.PortworxVolume.VolumeID, nil
 	}
 	return "", errors.New("could not find in-tree plugin translation logic")
 }
@@ -248,6 +259,8 @@ func pvHandle(pv *api.PersistentVolume) (string, bool) {
 		return s.Cinder.VolumeID, true
 	case s.AzureDisk != nil:
 		return s.AzureDisk.DataDiskURI, managedAzureDisk(s.AzureDisk.Kind) == nil
+	case s.PortworxVolume != nil:
+		return s.PortworxVolume.VolumeID, true
 	}
 	return "", false
 }
@@ -299,7 +312,7 @@ func claimDriver(objs *cluster.Objects, hasCSINode bool, pvc *api.PersistentVolu
 	if !found {
 		return attachable{}, false
 	}
-	a := attachable{driver: class.Provisioner, handle: pvc.Namespace + "/" + pvc.Name, unbound: true}
+	a := attachable{driver: class.Provisioner, handle: pvc.Name, namespace: pvc.Namespace, unbound: true}
 	if d, migratable := MigratedCSIDriver(class.Provisioner); migratable {
 		if !migrationCounted(hasCSINode, class.Provisioner) {
 			return attachable{}, false
@@ -474,7 +487,10 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 	if !hasVolumeLimits(csiNode) {
 		return nil
 	}
-	var attached []attachable
+	// Small buffers on the stack: a node with a few volumes costs no
+	// allocation.
+	var attachedBuf [16]attachable
+	attached := attachedBuf[:0]
 	for _, p := range nodeInfo.Pods {
 		if len(p.Pod.Spec.Volumes) == 0 {
 			continue
@@ -484,6 +500,12 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 			return framework.AsStatus(err)
 		}
 	}
+	// The node's VolumeAttachments count too, unless a pod on the node
+	// already counted their volume (the pod's own volumes are not
+	// matched against them: a volume attached to the node that no pod
+	// there uses counts twice, as upstream counts it).
+	var vaBuf [8]attachable
+	vaVols := attachmentVolumes(s.objs, node.Name, attached, vaBuf[:0])
 	// For each driver the pod adds volumes of (not attached yet) that has
 	// a limit: the volumes attached plus the new ones must not exceed it.
 	for i, v := range vols {
@@ -500,6 +522,11 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 				used++
 			}
 		}
+		for _, a := range vaVols {
+			if a.driver == v.driver {
+				used++
+			}
+		}
 		for _, w := range vols {
 			if w.driver == v.driver && !slices.ContainsFunc(attached, w.same) {
 				added++
@@ -512,6 +539,32 @@ func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status
 	return nil
 }
 
+// attachmentVolumes appends to set the distinct volumes of the node's
+// VolumeAttachments that NodeVolumeLimits counts and that are not in
+// attached, as upstream's getNodeVolumeAttachmentInfo: an attachment
+// with an attacher and a PersistentVolume name whose volume exists and
+// has a CSI source is the volume attacher/volumeHandle, counted against
+// the attacher (whatever driver the volume names); the attachment's
+// status is not read, attachments of inline volumes and of missing or
+// in-tree volumes (not translated to CSI) are skipped.
+func attachmentVolumes(objs *cluster.Objects, node string, attached, set []attachable) []attachable {
+	for _, va := range cluster.VolumeAttachmentsOnNode(objs, node) {
+		if va.Spec.Attacher == "" || va.Spec.Source.PersistentVolumeName == nil {
+			continue
+		}
+		pv, ok := cluster.GetObject[api.PersistentVolume](objs, "", *va.Spec.Source.PersistentVolumeName)
+		if !ok || pv.Spec.CSI == nil {
+			continue
+		}
+		a := attachable{driver: va.Spec.Attacher, handle: pv.Spec.CSI.VolumeHandle}
+		if slices.ContainsFunc(attached, a.same) {
+			continue
+		}
+		set = addAttachable(set, a)
+	}
+	return set
+}
+
 const volumeLimitsStateKey framework.StateKey = "PreFilter" + config.NodeVolumeLimitsName
 
 // NodeVolumeLimitsPlugin is the NodeVolumeLimits plugin (upstream's CSI
@@ -521,8 +574,9 @@ const volumeLimitsStateKey framework.StateKey = "PreFilter" + config.NodeVolumeL
 // It counts, per CSI driver, the distinct volumes (driver and volume
 // handle) of the pod and of the pods on the node: claims bound to CSI
 // volumes, bound in-tree volumes and inline in-tree volumes migrated to
-// CSI (GCE PD, AWS EBS, Azure Disk and Cinder, on nodes with a CSINode
-// object), unbound claims through their StorageClass's provisioner, and
+// CSI (GCE PD, AWS EBS, Azure Disk, Cinder and Portworx, on nodes with a
+// CSINode object), unbound claims through their StorageClass's
+// provisioner, and
 // generic ephemeral volumes (the claim "<pod>-<volume>", which must be
 // controlled by the pod). The limits are the CSINode's per-driver
 // allocatable counts; a node over one for a driver the pod adds volumes
@@ -531,9 +585,9 @@ const volumeLimitsStateKey framework.StateKey = "PreFilter" + config.NodeVolumeL
 // CSINode does not list it ("<driver> CSI driver is not installed on the
 // node"). A missing claim of the pod rejects every node,
 // UnschedulableAndUnresolvable ("looking up PVC <ns>/<name>: ...").
-// PreFilter returns Skip for a pod without claims, ephemeral volumes or
-// migratable inline volumes. VolumeAttachment objects, which upstream
-// also counts, are not modelled.
+// The node's VolumeAttachments count as attached volumes too (see
+// attachmentVolumes). PreFilter returns Skip for a pod without claims,
+// ephemeral volumes or migratable inline volumes.
 type NodeVolumeLimitsPlugin struct {
 	h framework.Handle
 }

@@ -90,26 +90,20 @@ func TestVolumeRestrictionsDiskConflicts(t *testing.T) {
 		pre      *framework.Status
 		want     *framework.Status
 	}{
-		// upstream: TestGCEDiskConflicts, TestAWSDiskConflicts,
-		// TestRBDDiskConflicts, TestISCSIDiskConflicts "nothing"
+		// Upstream's four disk conflict tests are ported row by row in
+		// TestDiskConflictsUpstream; these rows add the read-only rules.
 		{name: "nothing", pod: volPod("p", ""), pre: skip},
-		// upstream: TestGCEDiskConflicts "one state"
 		{name: "gce one state", pod: volPod("p", "", gce("foo", false)), existing: []*api.Pod{volPod("e", "n", gce("foo", false))}, want: conflict},
-		// upstream: TestGCEDiskConflicts "same state" (both read-write)
 		{name: "gce other disk", pod: volPod("p", "", gce("bar", false)), existing: []*api.Pod{volPod("e", "n", gce("foo", false))}},
 		{name: "gce both read-only", pod: volPod("p", "", gce("foo", true)), existing: []*api.Pod{volPod("e", "n", gce("foo", true))}},
 		{name: "gce one read-only", pod: volPod("p", "", gce("foo", true)), existing: []*api.Pod{volPod("e", "n", gce("foo", false))}, want: conflict},
-		// upstream: TestGCEDiskConflicts "pod with a volume that doesn't have restrictions"
 		{name: "no restrictions", pod: volPod("p", "", api.Volume{Name: "x", EmptyDir: &api.EmptyDirVolumeSource{}}), pre: skip},
-		// upstream: TestAWSDiskConflicts "one state"/"different state"
 		{name: "ebs same id", pod: volPod("p", "", ebs("foo")), existing: []*api.Pod{volPod("e", "n", ebs("foo"))}, want: conflict},
 		{name: "ebs other id", pod: volPod("p", "", ebs("bar")), existing: []*api.Pod{volPod("e", "n", ebs("foo"))}},
-		// upstream: TestRBDDiskConflicts
 		{name: "rbd shared monitor", pod: volPod("p", "", rbd([]string{"a", "b"}, "foo", false)), existing: []*api.Pod{volPod("e", "n", rbd([]string{"b", "c"}, "foo", false))}, want: conflict},
 		{name: "rbd other image", pod: volPod("p", "", rbd([]string{"a"}, "bar", false)), existing: []*api.Pod{volPod("e", "n", rbd([]string{"a"}, "foo", false))}},
 		{name: "rbd disjoint monitors", pod: volPod("p", "", rbd([]string{"a"}, "foo", false)), existing: []*api.Pod{volPod("e", "n", rbd([]string{"b"}, "foo", false))}},
 		{name: "rbd both read-only", pod: volPod("p", "", rbd([]string{"a"}, "foo", true)), existing: []*api.Pod{volPod("e", "n", rbd([]string{"a"}, "foo", true))}},
-		// upstream: TestISCSIDiskConflicts
 		{name: "iscsi same iqn", pod: volPod("p", "", iscsi("iqn.1", false)), existing: []*api.Pod{volPod("e", "n", iscsi("iqn.1", false))}, want: conflict},
 		{name: "iscsi other iqn", pod: volPod("p", "", iscsi("iqn.2", false)), existing: []*api.Pod{volPod("e", "n", iscsi("iqn.1", false))}},
 		{name: "iscsi both read-only", pod: volPod("p", "", iscsi("iqn.1", true)), existing: []*api.Pod{volPod("e", "n", iscsi("iqn.1", true))}},
@@ -409,6 +403,10 @@ func TestNodeVolumeLimits(t *testing.T) {
 			want: framework.NewStatus(framework.UnschedulableAndUnresolvable, `looking up PVC default/nope: persistentvolumeclaim "nope" not found`)},
 		{name: "migrated inline gce pd", pod: volPod("p", "", api.Volume{Name: "g", GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: "a"}}),
 			existing: []*api.Pod{volPod("e", "n", api.Volume{Name: "g", GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: "b"}})}, limits: map[string]int32{CSIDriverGCEPD: 1}, want: maxExceeded},
+		{name: "migrated inline portworx", pod: volPod("p", "", api.Volume{Name: "px", PortworxVolume: &api.PortworxVolumeSource{VolumeID: "px-1"}}),
+			existing: []*api.Pod{volPod("e", "n", api.Volume{Name: "px", PortworxVolume: &api.PortworxVolumeSource{VolumeID: "px-2"}})}, limits: map[string]int32{CSIDriverPortworx: 1}, want: maxExceeded},
+		{name: "same portworx volume counted once", pod: volPod("p", "", api.Volume{Name: "px", PortworxVolume: &api.PortworxVolumeSource{VolumeID: "px-1"}}),
+			existing: []*api.Pod{volPod("e", "n", api.Volume{Name: "px", PortworxVolume: &api.PortworxVolumeSource{VolumeID: "px-1"}})}, limits: map[string]int32{CSIDriverPortworx: 1}},
 		{name: "migrated unbound gce class", pod: volPod("p", "", pvcVol("u-gce")), limits: map[string]int32{CSIDriverGCEPD: 0}, want: maxExceeded},
 		{name: "ephemeral volume", pod: ephemeral, extra: []any{ownedClaim}, limits: map[string]int32{ebs: 0}, want: maxExceeded},
 		{name: "ephemeral volume not owned", pod: ephemeral, extra: []any{boundTo("eph-data", "pv-3")}, limits: map[string]int32{ebs: 5},
@@ -452,7 +450,7 @@ func TestStoragePluginsSkipPlainPods(t *testing.T) {
 
 // Properties: raising a CSINode allowance never makes a node infeasible
 // for NodeVolumeLimits, and the verdict does not depend on the order the
-// objects are added in.
+// objects (claims, volumes, VolumeAttachments) are added in.
 func TestNodeVolumeLimitsProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		drivers := []string{"a.csi", "b.csi"}
@@ -462,6 +460,11 @@ func TestNodeVolumeLimitsProperties(t *testing.T) {
 			c := claim(fmt.Sprintf("c-%d", i))
 			c.Spec.VolumeName = fmt.Sprintf("pv-%d", i)
 			objs = append(objs, c)
+		}
+		// VolumeAttachments of some of the volumes, on the node or not.
+		for i := range rapid.IntRange(0, 3).Draw(t, "attachments") {
+			objs = append(objs, attachment(fmt.Sprintf("va-%d", i), rapid.SampledFrom([]string{"n", "m"}).Draw(t, "vaNode"),
+				rapid.SampledFrom(drivers).Draw(t, "attacher"), strptr(fmt.Sprintf("pv-%d", rapid.IntRange(0, 4).Draw(t, "vaVolume")))))
 		}
 		vols := func(label string) []api.Volume {
 			var out []api.Volume
@@ -554,4 +557,65 @@ func ExampleRequiredNodeFeatures() {
 	pod := &api.Pod{Spec: api.PodSpec{HostNetwork: true, HostUsers: &no}}
 	fmt.Println(RequiredNodeFeatures(pod))
 	// Output: [UserNamespacesHostNetworkSupport]
+}
+
+func attachment(name, node, attacher string, pv *string) *api.VolumeAttachment {
+	return &api.VolumeAttachment{ObjectMeta: api.ObjectMeta{Name: name},
+		Spec: api.VolumeAttachmentSpec{Attacher: attacher, NodeName: node, Source: api.VolumeAttachmentSource{PersistentVolumeName: pv}}}
+}
+
+// VolumeAttachments count as volumes attached to their node
+// (getNodeVolumeAttachmentInfo).
+func TestNodeVolumeLimitsVolumeAttachments(t *testing.T) {
+	const ebs = CSIDriverAWSEBS
+	// upstream: TestCSILimits' fixtures: claims csi-<driver>-<i> bound to
+	// CSI volumes of the same name and handle, attachments va-<driver>-<i>
+	// of those volumes on the node.
+	var objs []any
+	for i := range 4 {
+		n := fmt.Sprintf("csi-%s-%d", ebs, i)
+		c := claim(n)
+		c.Spec.VolumeName = n
+		objs = append(objs, csiPV(n, ebs, n), c)
+	}
+	vaOf := func(i int) *api.VolumeAttachment {
+		return attachment(fmt.Sprintf("va-%s-%d", ebs, i), "n", ebs, strptr(fmt.Sprintf("csi-%s-%d", ebs, i)))
+	}
+	onePV := volPod("p", "", pvcVol("csi-"+ebs+"-0"))
+	gcePV := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "gce"},
+		Spec: api.PersistentVolumeSpec{PersistentVolumeSource: api.PersistentVolumeSource{GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: "pd"}}}}
+	other := csiPV("other-driver", "other.csi", "h-9")
+	maxExceeded := framework.NewStatus(framework.Unschedulable, ErrReasonMaxVolumeCountExceeded)
+	tests := []struct {
+		name     string
+		existing []*api.Pod
+		limit    int32
+		vas      []any
+		want     *framework.Status
+	}{
+		// upstream: TestCSILimits "should count VolumeAttachments towards volume limit when no pods exist"
+		// (the pod's own volume is attached already and still counts twice)
+		{name: "attachments count", limit: 2, vas: []any{vaOf(0), vaOf(1)}, want: maxExceeded},
+		// upstream: TestCSILimits "should schedule pod when VolumeAttachments count does not exceed limit"
+		{name: "attachments within the limit", limit: 2, vas: []any{vaOf(0)}},
+		{name: "attachment of another node", limit: 1, vas: []any{attachment("va", "m", ebs, strptr("csi-"+ebs+"-1"))}},
+		{name: "no attacher", limit: 1, vas: []any{attachment("va", "n", "", strptr("csi-"+ebs+"-1"))}},
+		{name: "inline source", limit: 1, vas: []any{attachment("va", "n", ebs, nil)}},
+		{name: "missing volume", limit: 1, vas: []any{attachment("va", "n", ebs, strptr("gone"))}},
+		{name: "in-tree volume not translated", limit: 1, vas: []any{gcePV, attachment("va", "n", ebs, strptr("gce"))}},
+		{name: "counted against the attacher, not the volume's driver", limit: 1, vas: []any{other, attachment("va", "n", ebs, strptr("other-driver"))}, want: maxExceeded},
+		{name: "status not read", limit: 1, vas: []any{func() any { v := vaOf(1); v.Status.Attached = false; return v }()}, want: maxExceeded},
+		{name: "two attachments of one volume count once", limit: 2, vas: []any{vaOf(1), attachment("va-dup", "n", ebs, strptr("csi-"+ebs+"-1"))}},
+		{name: "volume a pod on the node uses counts once", limit: 2, existing: []*api.Pod{volPod("e", "n", pvcVol("csi-"+ebs+"-1"))}, vas: []any{vaOf(1)}},
+		{name: "pod volumes and attachments add up", limit: 2, existing: []*api.Pod{volPod("e", "n", pvcVol("csi-"+ebs+"-1"))}, vas: []any{vaOf(2)}, want: maxExceeded},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			all := append(append(slices.Clone(objs), tc.vas...), csiNodeOf("n", map[string]int32{ebs: tc.limit}))
+			s := storageSnap(t, []*api.Node{testNode("n", nil), testNode("m", nil)}, tc.existing, all...)
+			p, _ := NewNodeVolumeLimits(nil, storageHandle{s})
+			_, got := runFilter(t, p, s, onePV, "n")
+			checkStatus(t, "Filter", got, tc.want)
+		})
+	}
 }

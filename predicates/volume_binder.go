@@ -3,6 +3,7 @@ package predicates
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -144,12 +145,35 @@ type vbClaim struct {
 type vbBound struct {
 	pvc *api.PersistentVolumeClaim
 	pv  *vbVolume
+	// plugin is the in-tree plugin of a volume the binder translates to
+	// CSI on nodes that migrated it ("" for other volumes); migrated is
+	// the translated volume, or migrateErr the translation's error.
+	plugin     string
+	migrated   *vbVolume
+	migrateErr error
+}
+
+// volumeOn returns the volume as the binder checks it on a node with
+// csiNode (nil for none): translated to CSI if the node migrated its
+// plugin (upstream's tryTranslatePVToCSI).
+func (b *vbBound) volumeOn(csiNode *api.CSINode) (*vbVolume, error) {
+	if b.plugin == "" || !pluginMigratedOnNode(csiNode, b.plugin) {
+		return b.pv, nil
+	}
+	return b.migrated, b.migrateErr
 }
 
 // podVolumes is what resolvePodVolumes finds for a pod with claims:
 // upstream's PodVolumeClaims, compiled.
 type podVolumes struct {
 	bound []vbBound
+	// objs is the object store, to look up nodes' CSINodes, when a bound
+	// volume is translated to CSI on nodes that migrated its plugin.
+	objs *cluster.Objects
+	// scratch holds *nodeVolumes for the per-node checks, which run
+	// concurrently: a nodeVolumes points into itself, so one on the stack
+	// would escape to the heap at every node.
+	scratch sync.Pool
 	// delay are the unbound WaitForFirstConsumer claims, in volume order.
 	delay []*vbClaim
 	// matching are the delay claims without a selected node, sorted by
@@ -308,6 +332,14 @@ func resolvePodVolumes(objs *cluster.Objects, pod *api.Pod) (pv *podVolumes, imm
 			b := vbBound{pvc: pvc}
 			if v, ok := cluster.GetObject[api.PersistentVolume](objs, "", pvc.Spec.VolumeName); ok {
 				b.pv = newVBVolume(v)
+				if b.plugin = bindingMigratedPlugin(v); b.plugin != "" {
+					pv.objs = objs
+					if t, err := translatePVAffinity(v); err != nil {
+						b.migrateErr = err
+					} else {
+						b.migrated = newVBVolume(t)
+					}
+				}
 			}
 			pv.bound = append(pv.bound, b)
 			continue
@@ -568,6 +600,21 @@ type nodeVolumes struct {
 	provBuf    [4]*vbClaim
 }
 
+// scratchVolumes returns a nodeVolumes to pass to find; give it back
+// with release.
+func (p *podVolumes) scratchVolumes() *nodeVolumes {
+	if nv, ok := p.scratch.Get().(*nodeVolumes); ok {
+		return nv
+	}
+	return new(nodeVolumes)
+}
+
+// release returns nv to p's pool.
+func (p *podVolumes) release(nv *nodeVolumes) {
+	nv.reset()
+	p.scratch.Put(nv)
+}
+
 func (nv *nodeVolumes) reset() {
 	nv.static, nv.dynamic = nv.staticBuf[:0], nv.dynamicBuf[:0]
 }
@@ -577,12 +624,22 @@ func (nv *nodeVolumes) reset() {
 func (p *podVolumes) find(node *api.Node, nv *nodeVolumes) (uint8, error) {
 	nv.reset()
 	var conflicts uint8
-	for _, b := range p.bound {
+	var csiNode *api.CSINode
+	if p.objs != nil {
+		csiNode, _ = cluster.GetObject[api.CSINode](p.objs, "", node.Name)
+	}
+	for i := range p.bound {
+		b := &p.bound[i]
 		if b.pv == nil {
 			conflicts |= conflictPVMissing
 			break
 		}
-		if !b.pv.fits(node) {
+		v, err := b.volumeOn(csiNode)
+		if err != nil {
+			nv.reset()
+			return 0, err
+		}
+		if !v.fits(node) {
 			conflicts |= conflictNode
 			break
 		}

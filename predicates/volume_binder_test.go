@@ -209,6 +209,9 @@ func TestFindPodVolumesWithProvisioning(t *testing.T) {
 			bindings: map[string]string{"unbound-pvc": "pv-node1a"}, provisions: []string{"provisioned-pvc"}},
 		// upstream: "one-bound,one-provisioned"
 		{name: "one-bound,one-provisioned", pvcs: pvcs(bound, provisioned), pvs: pvs(pvBound), capacities: enough, provisions: []string{"provisioned-pvc"}},
+		// upstream: "one-immediate-bound,one-provisioned"
+		{name: "one-immediate-bound,one-provisioned", pvcs: pvcs(makePVC("immediate-bound-pvc", immediateSC.Name).boundTo("pv-bound-immediate"), provisioned),
+			pvs: pvs(makePV("pv-bound-immediate", immediateSC.Name).capacity("10Gi").affinity(vbNodeKey, "node1")), capacities: enough, provisions: []string{"provisioned-pvc"}},
 		// upstream: "one-binding,one-selected-node"
 		{name: "one-binding,one-selected-node", pvcs: pvcs(bound, selected), pvs: pvs(pvBound), capacities: enough, provisions: []string{"selected-pvc"}},
 		// the selected node's fast path: another node's claim rejects at once
@@ -241,6 +244,21 @@ func TestFindPodVolumesWithProvisioning(t *testing.T) {
 		// upstream TestCapacity: "insufficient-volume-size"
 		{name: "insufficient-volume-size", pvcs: pvcs(provisioned), capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "1Gi", "1Mi")},
 			want: unresolvable(ErrReasonNotEnoughSpace)},
+		// upstream TestCapacity: "zero-storage"
+		{name: "zero-storage", pvcs: pvcs(provisioned), capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "0Mi", "")},
+			want: unresolvable(ErrReasonNotEnoughSpace)},
+		// upstream TestCapacity: "zero-volume-size"
+		{name: "zero-volume-size", pvcs: pvcs(provisioned), capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "", "0Mi")},
+			want: unresolvable(ErrReasonNotEnoughSpace)},
+		// upstream TestCapacity: "nil-storage"
+		{name: "nil-storage", pvcs: pvcs(provisioned), capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "", "")},
+			want: unresolvable(ErrReasonNotEnoughSpace)},
+		// upstream TestCapacity: "CSIDriver.StorageCapacity=false" (any
+		// capacity row: the driver does not ask for capacity checks)
+		{name: "zero-storage,no-driver", pvcs: pvcs(provisioned), noDriver: true, capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "0Mi", "")},
+			provisions: []string{"provisioned-pvc"}},
+		{name: "insufficient-storage,no-driver", pvcs: pvcs(provisioned), noDriver: true, capacities: []*api.CSIStorageCapacity{makeCapacity("net", provClass.Name, "node1", "1Mi", "")},
+			provisions: []string{"provisioned-pvc"}},
 	})
 }
 
@@ -285,3 +303,35 @@ func TestFindMatchingVolumeRules(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// upstream: TestAssumePodVolumes, through PlanPodVolumes (the volumes
+// the pod's claims bind to on node1, with claimRef set, and the claims to
+// provision, with the selected node). Not ported: "tmpupdate-failed" and
+// "one-binding, one-provision-tmpupdate-failed" (a binding the finder did
+// not choose, which PlanPodVolumes cannot be given).
+func TestAssumePodVolumesUpstream(t *testing.T) {
+	pvNode1a, pvNode1b, _, pvBound := binderPVs()
+	unbound := makePVC("unbound-pvc", waitSC.Name).request("1Gi")
+	unbound2 := makePVC("unbound-pvc2", waitSC.Name).request("5Gi")
+	bound := makePVC("bound-pvc", waitSC.Name).boundTo("pv-bound")
+	provisioned := makePVC("provisioned-pvc", provClass.Name).request("1Gi")
+	pvNode1aBound := makePV("pv-node1a", waitSC.Name).available().capacity("5Gi").affinity(vbNodeKey, "node1").
+		claimRef("default", "unbound-pvc", "uid-unbound-pvc")
+	pvNode1aBound.Annotations = map[string]string{api.AnnBoundByController: "yes"}
+	enough := []*api.CSIStorageCapacity{makeCapacity("node1", provClass.Name, "node1", "1Gi", "")}
+	runBinderRows(t, []binderRow{
+		// upstream: "all-bound"
+		{name: "all-bound", pvcs: pvcs(bound), pvs: pvs(pvBound)},
+		// upstream: "one-binding"
+		{name: "one-binding", pvcs: pvcs(unbound), pvs: pvs(pvNode1a), bindings: map[string]string{"unbound-pvc": "pv-node1a"}},
+		// upstream: "two-bindings"
+		{name: "two-bindings", pvcs: pvcs(unbound, unbound2), pvs: pvs(pvNode1a, pvNode1b),
+			bindings: map[string]string{"unbound-pvc": "pv-node1a", "unbound-pvc2": "pv-node1b"}},
+		// upstream: "pv-already-bound" (the volume names the claim
+		// already: nothing to update)
+		{name: "pv-already-bound", pvcs: pvcs(unbound), pvs: pvs(pvNode1aBound)},
+		// upstream: "one-binding, one-pvc-provisioned"
+		{name: "one-binding, one-pvc-provisioned", pvcs: pvcs(unbound, provisioned), pvs: pvs(pvNode1a), capacities: enough,
+			bindings: map[string]string{"unbound-pvc": "pv-node1a"}, provisions: []string{"provisioned-pvc"}},
+	})
+}

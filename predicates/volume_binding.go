@@ -89,8 +89,9 @@ func (s *volumeBindingState) VolumeStorage(node *api.Node, add func(class string
 	if s.vols == nil {
 		return nil
 	}
-	var nv nodeVolumes
-	if _, err := s.vols.find(node, &nv); err != nil {
+	nv := s.vols.scratchVolumes()
+	defer s.vols.release(nv)
+	if _, err := s.vols.find(node, nv); err != nil {
 		return err
 	}
 	if len(nv.static) != 0 {
@@ -117,8 +118,13 @@ func (s *volumeBindingState) VolumeStorage(node *api.Node, add func(class string
 // lost, being deleted, not owned by it, or unbound with Immediate
 // binding), Filter checks each node: bound claims' volumes must allow
 // it, unbound WaitForFirstConsumer claims must find an available volume
-// or be provisionable there. It reads claims, volumes, classes, CSI
-// drivers and capacities from the snapshot's object store.
+// or be provisionable there. A bound GCE PD, AWS EBS, Cinder, Azure
+// Disk or Portworx volume is checked translated to CSI on nodes whose CSINode lists
+// its plugin in the AnnMigratedPlugins annotation (its zone labels or
+// zone requirements become requirements on the CSI driver's zone key,
+// as csi-translation-lib writes them; a volume that fails to translate
+// is an error there). It reads claims, volumes, classes, CSI drivers,
+// CSINodes and capacities from the snapshot's object store.
 type VolumeBindingPlugin struct {
 	h framework.Handle
 }
@@ -222,8 +228,9 @@ func (pl *VolumeBindingPlugin) Filter(_ context.Context, state *framework.CycleS
 }
 
 func (s *volumeBindingState) filter(node *api.Node) *framework.Status {
-	var nv nodeVolumes
-	conflicts, err := s.vols.find(node, &nv)
+	nv := s.vols.scratchVolumes()
+	defer s.vols.release(nv)
+	conflicts, err := s.vols.find(node, nv)
 	if err != nil {
 		return framework.AsStatus(err)
 	}

@@ -14,6 +14,7 @@ type Objects struct {
 	CSINodes               []*api.CSINode               `json:"csiNodes,omitempty"`
 	CSIDrivers             []*api.CSIDriver             `json:"csiDrivers,omitempty"`
 	CSIStorageCapacities   []*api.CSIStorageCapacity    `json:"csiStorageCapacities,omitempty"`
+	VolumeAttachments      []*api.VolumeAttachment      `json:"volumeAttachments,omitempty"`
 }
 
 // All lists the objects (nil for nil).
@@ -38,6 +39,9 @@ func (o *Objects) All() []any {
 		out = append(out, x)
 	}
 	for _, x := range o.CSIStorageCapacities {
+		out = append(out, x)
+	}
+	for _, x := range o.VolumeAttachments {
 		out = append(out, x)
 	}
 	return out

@@ -46,6 +46,7 @@ var pairs = []struct{ ours, theirs any }{
 	{api.CSINode{}, storagev1.CSINode{}},
 	{api.CSIDriver{}, storagev1.CSIDriver{}},
 	{api.CSIStorageCapacity{}, storagev1.CSIStorageCapacity{}},
+	{api.VolumeAttachment{}, storagev1.VolumeAttachment{}},
 }
 
 // jsonFields maps a struct type's JSON names (inline structs included) to

@@ -33,9 +33,8 @@ func InformerFactory(objects []any) (informers.SharedInformerFactory, error) {
 		"CSINode":               f.Storage().V1().CSINodes().Informer().GetStore(),
 		"CSIDriver":             f.Storage().V1().CSIDrivers().Informer().GetStore(),
 		"CSIStorageCapacity":    f.Storage().V1().CSIStorageCapacities().Informer().GetStore(),
+		"VolumeAttachment":      f.Storage().V1().VolumeAttachments().Informer().GetStore(),
 	}
-	// VolumeAttachments are not modelled; their lister must exist.
-	_ = f.Storage().V1().VolumeAttachments().Informer()
 	for _, o := range objects {
 		var kind string
 		switch o.(type) {
@@ -61,6 +60,8 @@ func InformerFactory(objects []any) (informers.SharedInformerFactory, error) {
 			kind = "CSIDriver"
 		case *storagev1.CSIStorageCapacity:
 			kind = "CSIStorageCapacity"
+		case *storagev1.VolumeAttachment:
+			kind = "VolumeAttachment"
 		default:
 			return nil, fmt.Errorf("informer factory: unsupported object %T", o)
 		}

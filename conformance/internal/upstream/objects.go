@@ -27,6 +27,8 @@ func ConvertObjects(objs []any) []any {
 			o = MustConvert[storagev1.CSIDriver](v)
 		case *api.CSIStorageCapacity:
 			o = MustConvert[storagev1.CSIStorageCapacity](v)
+		case *api.VolumeAttachment:
+			o = MustConvert[storagev1.VolumeAttachment](v)
 		case *api.Service:
 			o = MustConvert[v1.Service](v)
 		case *api.ReplicationController:

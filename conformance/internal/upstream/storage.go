@@ -48,6 +48,9 @@ func ConvertStorage(objs *regression.Objects) []any {
 	for _, o := range objs.CSIStorageCapacities {
 		out = append(out, MustConvert[storagev1.CSIStorageCapacity](o))
 	}
+	for _, o := range objs.VolumeAttachments {
+		out = append(out, MustConvert[storagev1.VolumeAttachment](o))
+	}
 	return out
 }
 
