@@ -258,13 +258,14 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile
 	o.NodeStatuses = framework.NewDefaultNodeToStatus()
 	var errs []error
 	var sc scratch
+	f := newFitter(prof, state)
 	for i := range potential {
 		if ctx.Err() != nil {
 			break
 		}
 		ni := potential[(int(o.Offset)+i)%len(potential)]
 		name := ni.Node().Name
-		victims, violations, st := sc.selectVictims(ctx, prof, state.Clone(), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
+		victims, violations, st := sc.selectVictims(ctx, f, f.stateFor(state), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
 		if st.IsSuccess() && len(victims) != 0 {
 			c := Candidate{Node: name, Victims: victims, NumPDBViolations: violations}
 			list := &nonViolating

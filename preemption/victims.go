@@ -243,10 +243,23 @@ func SelectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *fr
 	return selectVictimsOnNode(ctx, prof, state, pod, nodeInfo, nominated, unwrap(pdbs))
 }
 
-// scratch is memory selectVictimsOnNode reuses from node to node.
+// scratch is memory selectVictims reuses from node to node.
 type scratch struct {
 	potential, victims, violating, nonViolating victimList
 	allowed                                     []int32
+	// slab holds the victims returned, carved into slices of their own
+	// capacity, so that a dry run allocates them in a few blocks.
+	slab []*api.Pod
+}
+
+// pods returns n fresh elements of the slab, with capacity n.
+func (sc *scratch) pods(n int) []*api.Pod {
+	if cap(sc.slab)-len(sc.slab) < n {
+		sc.slab = make([]*api.Pod, 0, max(n, 256))
+	}
+	l := len(sc.slab)
+	sc.slab = sc.slab[:l+n]
+	return sc.slab[l : l+n : l+n]
 }
 
 // victimList sorts victims with moreImportant. sort.Sort runs the same
@@ -259,28 +272,30 @@ func (l victimList) Less(i, j int) bool { return moreImportant(&l[i], &l[j]) }
 func (l victimList) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
 
 func selectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
-	return (&scratch{}).selectVictims(ctx, prof, state, pod, nodeInfo, nominated, pdbs)
+	return (&scratch{}).selectVictims(ctx, newFitter(prof, state), state, pod, nodeInfo, nominated, pdbs)
 }
 
-func (sc *scratch) selectVictims(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
+// selectVictims is SelectVictimsOnNode with f's plugins; state and
+// nodeInfo are modified.
+func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
 	remove := func(v *victim) *framework.Status {
 		if err := nodeInfo.RemovePod(v.pi.Pod); err != nil {
 			return framework.AsStatus(err)
 		}
-		return prof.RunPreFilterExtensionRemovePod(ctx, state, pod, v.pi, nodeInfo)
+		return f.removePod(ctx, state, pod, v.pi, nodeInfo)
 	}
 	add := func(v *victim) *framework.Status {
 		nodeInfo.AddPod(v.pi)
-		return prof.RunPreFilterExtensionAddPod(ctx, state, pod, v.pi, nodeInfo)
+		return f.addPod(ctx, state, pod, v.pi, nodeInfo)
 	}
 	prio := framework.PodPriority(pod)
-	potential := sc.potential[:0]
-	defer func() { sc.potential = potential[:0] }()
+	sc.potential = sc.potential[:0]
 	for i, pi := range nodeInfo.Pods {
 		if framework.PodPriority(pi.Pod) < prio {
-			potential = append(potential, newVictim(pi, i))
+			sc.potential = append(sc.potential, newVictim(pi, i))
 		}
 	}
+	potential := sc.potential
 	if len(potential) == 0 {
 		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
 	}
@@ -289,24 +304,25 @@ func (sc *scratch) selectVictims(ctx context.Context, prof *framework.Profile, s
 			return nil, 0, st
 		}
 	}
-	if st := prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo, nominated); !st.IsSuccess() {
+	if st := f.filter(ctx, state, pod, nodeInfo, nominated); !st.IsSuccess() {
 		return nil, 0, st
 	}
-	sort.Sort(potential)
+	// Sorted through a pointer: a victimList in an interface would be
+	// allocated per node.
+	sort.Sort(&sc.potential)
 	violatingV, nonViolatingV := sc.filterPDBViolation(potential, pdbs)
 
-	victims := sc.victims[:0]
-	defer func() { sc.victims = victims[:0] }()
+	sc.victims = sc.victims[:0]
 	reprieve := func(v *victim) (bool, *framework.Status) {
 		if st := add(v); !st.IsSuccess() {
 			return false, st
 		}
-		fits := prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo, nominated).IsSuccess()
+		fits := f.fits(ctx, state, pod, nodeInfo, nominated)
 		if !fits {
 			if st := remove(v); !st.IsSuccess() {
 				return false, st
 			}
-			victims = append(victims, *v)
+			sc.victims = append(sc.victims, *v)
 		}
 		return fits, nil
 	}
@@ -326,11 +342,11 @@ func (sc *scratch) selectVictims(ctx context.Context, prof *framework.Profile, s
 		}
 	}
 	if len(violatingV) != 0 && len(nonViolatingV) != 0 {
-		sort.Sort(victims)
+		sort.Sort(&sc.victims)
 	}
-	out := make([]*api.Pod, len(victims))
-	for i := range victims {
-		out[i] = victims[i].pi.Pod
+	out := sc.pods(len(sc.victims))
+	for i := range sc.victims {
+		out[i] = sc.victims[i].pi.Pod
 	}
 	return out, numViolating, nil
 }
