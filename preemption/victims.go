@@ -250,6 +250,29 @@ type scratch struct {
 	// slab holds the victims returned, carved into slices of their own
 	// capacity, so that a dry run allocates them in a few blocks.
 	slab []*api.Pod
+	// podList, withAffinity and withAntiAffinity lend their memory to
+	// the node's lists of pods when a reprieve adds to an empty one (see
+	// lend).
+	podList, withAffinity, withAntiAffinity []*cluster.PodInfo
+}
+
+// lend gives an emptied list of the dry run's own NodeInfo copy the
+// scratch's memory, so that reprieving pods does not grow a new list on
+// every node (cluster drops the memory of a list it empties). The copy
+// is dropped before the next node reuses the memory; a caller's copy
+// (SelectVictimsOnNode) keeps memory its scratch no longer uses.
+func lend(list *[]*cluster.PodInfo, buf *[]*cluster.PodInfo) {
+	if len(*list) == 0 {
+		clear((*buf)[:cap(*buf)])
+		*list = (*buf)[:0]
+	}
+}
+
+// reclaim keeps the memory a list grew into for the next node.
+func reclaim(list []*cluster.PodInfo, buf *[]*cluster.PodInfo) {
+	if cap(list) > cap(*buf) {
+		*buf = list[:0]
+	}
 }
 
 // pods returns n fresh elements of the slab, with capacity n.
@@ -284,10 +307,22 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 		}
 		return f.removePod(ctx, state, pod, v.pi, nodeInfo)
 	}
+	lent := false
 	add := func(v *victim) *framework.Status {
+		lent = true
+		lend(&nodeInfo.Pods, &sc.podList)
+		lend(&nodeInfo.PodsWithAffinity, &sc.withAffinity)
+		lend(&nodeInfo.PodsWithRequiredAntiAffinity, &sc.withAntiAffinity)
 		nodeInfo.AddPod(v.pi)
 		return f.addPod(ctx, state, pod, v.pi, nodeInfo)
 	}
+	defer func() {
+		if lent {
+			reclaim(nodeInfo.Pods, &sc.podList)
+			reclaim(nodeInfo.PodsWithAffinity, &sc.withAffinity)
+			reclaim(nodeInfo.PodsWithRequiredAntiAffinity, &sc.withAntiAffinity)
+		}
+	}()
 	prio := framework.PodPriority(pod)
 	sc.potential = sc.potential[:0]
 	for i, pi := range nodeInfo.Pods {
@@ -414,17 +449,18 @@ func PickOneNodeForPreemption(candidates []Candidate, pick func(n int) int) *Can
 	}
 	for rule := range 5 {
 		best := int64(math.MinInt64)
-		var next []int
 		for _, i := range tied {
-			s := scores[i][rule]
-			if s > best {
-				best, next = s, next[:0]
-			}
-			if s == best {
-				next = append(next, i)
+			best = max(best, scores[i][rule])
+		}
+		// Keep the best in place, in order.
+		k := 0
+		for _, i := range tied {
+			if scores[i][rule] == best {
+				tied[k] = i
+				k++
 			}
 		}
-		tied = next
+		tied = tied[:k]
 		if len(tied) == 1 {
 			return &candidates[tied[0]]
 		}
