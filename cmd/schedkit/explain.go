@@ -28,8 +28,9 @@ nominated node and its victims, and every node's verdict (the table's
 PREEMPTION column: Candidate, Candidate (chosen), CandidateDropped,
 CannotHelp, Unresolvable, NotTried, NotEligible, Failed; its REASONS
 then say which pods preemption would evict there, or why it cannot
-help). Every node is scored (no sampling) unless --config says otherwise. -o wide adds requested cpu/memory per node before
-and after the placement. A pod that uses a feature whose plugin schedkit
+help). Every node is scored (no sampling) unless --config says
+otherwise. -o wide adds requested cpu/memory per node before and after
+the placement. A pod that uses a feature whose plugin schedkit
 lacks is marked "unverified" on its row.
 `,
 		example: `  schedkit explain -f examples/manifests
