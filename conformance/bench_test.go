@@ -217,11 +217,18 @@ func BenchmarkPreemption(b *testing.B) {
 		vpod := upstream.MustConvert[v1.Pod](incoming)
 		b.ReportAllocs()
 		b.ResetTimer()
+		var cpu0 time.Duration
+		n := 0
 		for b.Loop() {
+			if n == 0 {
+				cpu0 = cpuTime()
+			}
+			n++
 			if a := pf.Run(vpod, false); a.Nominated == "" {
 				b.Fatalf("no nomination: %+v", a)
 			}
 		}
+		reportCPU(b, cpu0, n)
 	})
 	b.Run("schedkit", func(b *testing.B) {
 		snap, err := cluster.NewSnapshot(nodes, pods)
@@ -234,11 +241,18 @@ func BenchmarkPreemption(b *testing.B) {
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
+		var cpu0 time.Duration
+		n := 0
 		for b.Loop() {
+			if n == 0 {
+				cpu0 = cpuTime()
+			}
+			n++
 			res, _ := s.Schedule(context.Background(), incoming)
 			if res.PostFilterResult == nil || res.PostFilterResult.NominatedNodeName == "" {
 				b.Fatalf("no nomination: %+v", res)
 			}
 		}
+		reportCPU(b, cpu0, n)
 	})
 }

@@ -140,6 +140,16 @@ func genSchedulerConfig(t *rapid.T) []byte {
 			pcs = append(pcs, map[string]any{"name": "NodeResourcesBalancedAllocation", "args": map[string]any{
 				"resources": []map[string]any{{"name": rapid.SampledFrom([]string{"cpu", "memory", "example.com/gpu"}).Draw(t, "r"), "weight": rapid.IntRange(0, 2).Draw(t, "bw")}}}})
 		}
+		if rapid.IntRange(0, 3).Draw(t, "dpArgs") == 0 {
+			args := map[string]any{}
+			if rapid.Bool().Draw(t, "dpPct") {
+				args["minCandidateNodesPercentage"] = rapid.IntRange(-1, 101).Draw(t, "pct")
+			}
+			if rapid.Bool().Draw(t, "dpAbs") {
+				args["minCandidateNodesAbsolute"] = rapid.IntRange(-1, 3).Draw(t, "abs")
+			}
+			pcs = append(pcs, map[string]any{"name": "DefaultPreemption", "args": args})
+		}
 		if pcs != nil {
 			prof["pluginConfig"] = pcs
 		}
@@ -215,6 +225,8 @@ func upstreamProfiles(data []byte) (map[string]profileAnswer, error) {
 				v1args = &configv1.NodeResourcesBalancedAllocationArgs{}
 			case "NodeAffinity":
 				v1args = &configv1.NodeAffinityArgs{}
+			case "DefaultPreemption":
+				v1args = &configv1.DefaultPreemptionArgs{}
 			default:
 				continue
 			}
@@ -261,7 +273,7 @@ func schedkitProfiles(data []byte) (map[string]profileAnswer, error) {
 		}
 		// Upstream's defaulting gives every plugin of the profile its
 		// default args; schedkit's factories default nil args.
-		for _, n := range []string{"NodeResourcesFit", "NodeResourcesBalancedAllocation", "NodeAffinity"} {
+		for _, n := range []string{"NodeResourcesFit", "NodeResourcesBalancedAllocation", "NodeAffinity", "DefaultPreemption"} {
 			if !slices.ContainsFunc(p.Plugins(), func(r framework.PluginRef) bool { return r.Name == n }) {
 				continue
 			}
@@ -273,6 +285,8 @@ func schedkitProfiles(data []byte) (map[string]profileAnswer, error) {
 				d, err = config.ArgsFrom[config.NodeResourcesFitArgs](a)
 			case "NodeResourcesBalancedAllocation":
 				d, err = config.ArgsFrom[config.NodeResourcesBalancedAllocationArgs](a)
+			case "DefaultPreemption":
+				d, err = config.DefaultPreemptionArgsFrom(a)
 			default:
 				d, err = config.ArgsFrom[config.NodeAffinityArgs](a)
 			}

@@ -421,6 +421,10 @@ func (p *Profile) EventsOf(plugin string) (ClusterEvent, bool) {
 // parts of plugins that implement FilterPlugin).
 func (p *Profile) FilterPlugins() []FilterPlugin { return slices.Clone(p.filter) }
 
+// PreFilterPlugins returns the PreFilter plugins in the order they run
+// (the parts of plugins that implement PreFilterPlugin).
+func (p *Profile) PreFilterPlugins() []PreFilterPlugin { return slices.Clone(p.preFilter) }
+
 // PreScorePlugins returns the PreScore plugins in the order they run.
 func (p *Profile) PreScorePlugins() []PreScorePlugin { return slices.Clone(p.preScore) }
 

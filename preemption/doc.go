@@ -48,6 +48,13 @@
 //     incoming pod") and "Preemption is not helpful for scheduling" for
 //     the others.
 //
+// Cost: a dry run lists the PreFilter extensions and filters the failed
+// cycle did not skip once, then copies each node it tries (its NodeInfo,
+// and the cycle state only when some PreFilter extension is active:
+// filters only read the state) and allocates little else per node; the
+// answers are those of the profile's RunPreFilterExtensionAddPod,
+// RunPreFilterExtensionRemovePod and RunFilterPluginsWithNominatedPods.
+//
 // The plugin only decides; the scheduler acts on the result
 // (framework.PostFilterResult): package scheduler removes the victims
 // from its snapshot, nominates the pod and schedules it again.

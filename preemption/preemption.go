@@ -224,7 +224,9 @@ func nodesForStatusCode(all []*cluster.NodeInfo, m framework.NodeToStatusReader,
 	if nts, ok := m.(*framework.NodeToStatus); ok && nts.AbsentNodesStatus().Code() != code && nts.Len() == 0 {
 		return nil
 	}
-	var out []*cluster.NodeInfo
+	// One block for the worst case: growing the list node by node costs
+	// more.
+	out := make([]*cluster.NodeInfo, 0, len(all))
 	for _, ni := range all {
 		if m.Get(ni.Node().Name).Code() == code {
 			out = append(out, ni)
@@ -242,6 +244,9 @@ type candidateList struct {
 // add keeps c if there is room and reports whether it did.
 func (l *candidateList) add(c Candidate) bool {
 	if len(l.items) < l.cap {
+		if l.items == nil {
+			l.items = make([]Candidate, 0, l.cap)
+		}
 		l.items = append(l.items, c)
 		return true
 	}
@@ -258,13 +263,14 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile
 	o.NodeStatuses = framework.NewDefaultNodeToStatus()
 	var errs []error
 	var sc scratch
+	f := newFitter(prof, state)
 	for i := range potential {
 		if ctx.Err() != nil {
 			break
 		}
 		ni := potential[(int(o.Offset)+i)%len(potential)]
 		name := ni.Node().Name
-		victims, violations, st := sc.selectVictims(ctx, prof, state.Clone(), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
+		victims, violations, st := sc.selectVictims(ctx, f, f.stateFor(state), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
 		if st.IsSuccess() && len(victims) != 0 {
 			c := Candidate{Node: name, Victims: victims, NumPDBViolations: violations}
 			list := &nonViolating

@@ -243,10 +243,46 @@ func SelectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *fr
 	return selectVictimsOnNode(ctx, prof, state, pod, nodeInfo, nominated, unwrap(pdbs))
 }
 
-// scratch is memory selectVictimsOnNode reuses from node to node.
+// scratch is memory selectVictims reuses from node to node.
 type scratch struct {
 	potential, victims, violating, nonViolating victimList
 	allowed                                     []int32
+	// slab holds the victims returned, carved into slices of their own
+	// capacity, so that a dry run allocates them in a few blocks.
+	slab []*api.Pod
+	// podList, withAffinity and withAntiAffinity lend their memory to
+	// the node's lists of pods when a reprieve adds to an empty one (see
+	// lend).
+	podList, withAffinity, withAntiAffinity []*cluster.PodInfo
+}
+
+// lend gives an emptied list of the dry run's own NodeInfo copy the
+// scratch's memory, so that reprieving pods does not grow a new list on
+// every node (cluster drops the memory of a list it empties). The copy
+// is dropped before the next node reuses the memory; a caller's copy
+// (SelectVictimsOnNode) keeps memory its scratch no longer uses.
+func lend(list *[]*cluster.PodInfo, buf *[]*cluster.PodInfo) {
+	if len(*list) == 0 {
+		clear((*buf)[:cap(*buf)])
+		*list = (*buf)[:0]
+	}
+}
+
+// reclaim keeps the memory a list grew into for the next node.
+func reclaim(list []*cluster.PodInfo, buf *[]*cluster.PodInfo) {
+	if cap(list) > cap(*buf) {
+		*buf = list[:0]
+	}
+}
+
+// pods returns n fresh elements of the slab, with capacity n.
+func (sc *scratch) pods(n int) []*api.Pod {
+	if cap(sc.slab)-len(sc.slab) < n {
+		sc.slab = make([]*api.Pod, 0, max(n, 256))
+	}
+	l := len(sc.slab)
+	sc.slab = sc.slab[:l+n]
+	return sc.slab[l : l+n : l+n]
 }
 
 // victimList sorts victims with moreImportant. sort.Sort runs the same
@@ -259,28 +295,42 @@ func (l victimList) Less(i, j int) bool { return moreImportant(&l[i], &l[j]) }
 func (l victimList) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
 
 func selectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
-	return (&scratch{}).selectVictims(ctx, prof, state, pod, nodeInfo, nominated, pdbs)
+	return (&scratch{}).selectVictims(ctx, newFitter(prof, state), state, pod, nodeInfo, nominated, pdbs)
 }
 
-func (sc *scratch) selectVictims(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
+// selectVictims is SelectVictimsOnNode with f's plugins; state and
+// nodeInfo are modified.
+func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
 	remove := func(v *victim) *framework.Status {
 		if err := nodeInfo.RemovePod(v.pi.Pod); err != nil {
 			return framework.AsStatus(err)
 		}
-		return prof.RunPreFilterExtensionRemovePod(ctx, state, pod, v.pi, nodeInfo)
+		return f.removePod(ctx, state, pod, v.pi, nodeInfo)
 	}
+	lent := false
 	add := func(v *victim) *framework.Status {
+		lent = true
+		lend(&nodeInfo.Pods, &sc.podList)
+		lend(&nodeInfo.PodsWithAffinity, &sc.withAffinity)
+		lend(&nodeInfo.PodsWithRequiredAntiAffinity, &sc.withAntiAffinity)
 		nodeInfo.AddPod(v.pi)
-		return prof.RunPreFilterExtensionAddPod(ctx, state, pod, v.pi, nodeInfo)
+		return f.addPod(ctx, state, pod, v.pi, nodeInfo)
 	}
+	defer func() {
+		if lent {
+			reclaim(nodeInfo.Pods, &sc.podList)
+			reclaim(nodeInfo.PodsWithAffinity, &sc.withAffinity)
+			reclaim(nodeInfo.PodsWithRequiredAntiAffinity, &sc.withAntiAffinity)
+		}
+	}()
 	prio := framework.PodPriority(pod)
-	potential := sc.potential[:0]
-	defer func() { sc.potential = potential[:0] }()
+	sc.potential = sc.potential[:0]
 	for i, pi := range nodeInfo.Pods {
 		if framework.PodPriority(pi.Pod) < prio {
-			potential = append(potential, newVictim(pi, i))
+			sc.potential = append(sc.potential, newVictim(pi, i))
 		}
 	}
+	potential := sc.potential
 	if len(potential) == 0 {
 		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
 	}
@@ -289,24 +339,25 @@ func (sc *scratch) selectVictims(ctx context.Context, prof *framework.Profile, s
 			return nil, 0, st
 		}
 	}
-	if st := prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo, nominated); !st.IsSuccess() {
+	if st := f.filter(ctx, state, pod, nodeInfo, nominated); !st.IsSuccess() {
 		return nil, 0, st
 	}
-	sort.Sort(potential)
+	// Sorted through a pointer: a victimList in an interface would be
+	// allocated per node.
+	sort.Sort(&sc.potential)
 	violatingV, nonViolatingV := sc.filterPDBViolation(potential, pdbs)
 
-	victims := sc.victims[:0]
-	defer func() { sc.victims = victims[:0] }()
+	sc.victims = sc.victims[:0]
 	reprieve := func(v *victim) (bool, *framework.Status) {
 		if st := add(v); !st.IsSuccess() {
 			return false, st
 		}
-		fits := prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, nodeInfo, nominated).IsSuccess()
+		fits := f.fits(ctx, state, pod, nodeInfo, nominated)
 		if !fits {
 			if st := remove(v); !st.IsSuccess() {
 				return false, st
 			}
-			victims = append(victims, *v)
+			sc.victims = append(sc.victims, *v)
 		}
 		return fits, nil
 	}
@@ -326,11 +377,11 @@ func (sc *scratch) selectVictims(ctx context.Context, prof *framework.Profile, s
 		}
 	}
 	if len(violatingV) != 0 && len(nonViolatingV) != 0 {
-		sort.Sort(victims)
+		sort.Sort(&sc.victims)
 	}
-	out := make([]*api.Pod, len(victims))
-	for i := range victims {
-		out[i] = victims[i].pi.Pod
+	out := sc.pods(len(sc.victims))
+	for i := range sc.victims {
+		out[i] = sc.victims[i].pi.Pod
 	}
 	return out, numViolating, nil
 }
@@ -398,17 +449,18 @@ func PickOneNodeForPreemption(candidates []Candidate, pick func(n int) int) *Can
 	}
 	for rule := range 5 {
 		best := int64(math.MinInt64)
-		var next []int
 		for _, i := range tied {
-			s := scores[i][rule]
-			if s > best {
-				best, next = s, next[:0]
-			}
-			if s == best {
-				next = append(next, i)
+			best = max(best, scores[i][rule])
+		}
+		// Keep the best in place, in order.
+		k := 0
+		for _, i := range tied {
+			if scores[i][rule] == best {
+				tied[k] = i
+				k++
 			}
 		}
-		tied = next
+		tied = tied[:k]
 		if len(tied) == 1 {
 			return &candidates[tied[0]]
 		}

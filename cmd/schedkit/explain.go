@@ -23,11 +23,14 @@ with --independent each judged alone against the cluster as read): every
 node's filter verdict with kube-scheduler's reasons, each score plugin's
 normalised score (before weight) and the weighted total for every feasible
 node, the tied best nodes and the chosen one, or the fit error as
-"kubectl describe pod" shows it and what preemption would do (the
-nominated node and its victims; in JSON, every node's verdict: the
-victims it would evict there or why it cannot help). Every node is scored (no sampling) unless
---config says otherwise. -o wide adds requested cpu/memory per node before
-and after the placement. A pod that uses a feature whose plugin schedkit
+"kubectl describe pod" shows it and what preemption would do: the
+nominated node and its victims, and every node's verdict (the table's
+PREEMPTION column: Candidate, Candidate (chosen), CandidateDropped,
+CannotHelp, Unresolvable, NotTried, NotEligible, Failed; its REASONS
+then say which pods preemption would evict there, or why it cannot
+help). Every node is scored (no sampling) unless --config says
+otherwise. -o wide adds requested cpu/memory per node before and after
+the placement. A pod that uses a feature whose plugin schedkit
 lacks is marked "unverified" on its row.
 `,
 		example: `  schedkit explain -f examples/manifests
@@ -83,6 +86,12 @@ type nodePreemption struct {
 	Verdict string   `json:"verdict"`
 	Chosen  bool     `json:"chosen,omitempty"`
 	Victims []string `json:"victims,omitempty"`
+	// PDBViolations counts the victims whose eviction violates a
+	// PodDisruptionBudget.
+	PDBViolations int `json:"pdbViolations,omitempty"`
+	// Plugin is the filter that still rejects the node with every
+	// lower-priority pod removed (CannotHelp), when one does.
+	Plugin  string   `json:"plugin,omitempty"`
 	Reasons []string `json:"reasons,omitempty"`
 }
 
@@ -269,14 +278,14 @@ func (x *explainer) row(ex *explanation) *podRow {
 		r.order = append(r.order, nv.Name)
 		nr := nodeResult{Code: nv.Status.Code().String(), Plugin: nv.Status.Plugin(), Reasons: nonNil(nv.Status.Reasons())}
 		if np := nv.Preemption; np != nil {
-			nr.Preemption = &nodePreemption{Verdict: np.Verdict.String(), Chosen: np.Chosen}
+			nr.Preemption = &nodePreemption{Verdict: np.Verdict.String(), Chosen: np.Chosen, PDBViolations: np.NumPDBViolations}
 			for _, v := range np.Victims {
 				nr.Preemption.Victims = append(nr.Preemption.Victims, podName(v))
 			}
 			// An unresolvable node's reasons are its filter verdict's,
 			// already on the node.
 			if np.Verdict != scheduler.PreemptionUnresolvable {
-				nr.Preemption.Reasons = np.Status.Reasons()
+				nr.Preemption.Plugin, nr.Preemption.Reasons = np.Status.Plugin(), np.Status.Reasons()
 			}
 		}
 		if !nv.Evaluated && nv.Status.IsSuccess() && !nv.Feasible {

@@ -21,11 +21,13 @@ type htmlReport struct {
 
 type htmlPod struct {
 	Pod, Node, Message string
-	Unverified         []string
-	Plugins            []string
-	Heat               []htmlHeatRow
-	Rejected           []htmlRejected
-	Hidden             int
+	// Preemption: the rejected nodes carry preemption verdicts.
+	Preemption bool
+	Unverified []string
+	Plugins    []string
+	Heat       []htmlHeatRow
+	Rejected   []htmlRejected
+	Hidden     int
 }
 
 type htmlHeatRow struct {
@@ -42,6 +44,9 @@ type htmlCell struct {
 
 type htmlRejected struct {
 	Node, Code, Plugin, Reasons string
+	// Preemption is the node's preemption verdict, PreemptionDetail
+	// the victims or why preemption cannot help.
+	Preemption, PreemptionDetail string
 }
 
 type htmlBar struct {
@@ -83,7 +88,12 @@ func (h *htmlReport) add(r *podRow) {
 			}
 			hp.Heat = append(hp.Heat, row)
 		} else if nr.Code != "Success" {
-			hp.Rejected = append(hp.Rejected, htmlRejected{Node: name, Code: nr.Code, Plugin: nr.Plugin, Reasons: joinReasons(nr.Reasons)})
+			rj := htmlRejected{Node: name, Code: nr.Code, Plugin: nr.Plugin, Reasons: joinReasons(nr.Reasons)}
+			if nr.Preemption != nil {
+				hp.Preemption = true
+				rj.Preemption, rj.PreemptionDetail = preemptionText(nr.Preemption)
+			}
+			hp.Rejected = append(hp.Rejected, rj)
 		}
 	}
 	h.pods = append(h.pods, hp)
@@ -190,8 +200,8 @@ svg text{font:12px system-ui,sans-serif}
 {{range $r, $row := .Heat}}<text x="0" y="{{add 44 (mul $r 20)}}"{{if $row.Chosen}} font-weight="bold"{{end}}>{{$row.Node}} ({{$row.Total}}){{if $row.Chosen}} ✔{{end}}</text>
 {{range $i, $c := $row.Cells}}<rect x="{{add 220 (mul $i 250)}}" y="{{add 30 (mul $r 20)}}" width="246" height="18" fill="{{$c.Fill}}"/><text x="{{add 226 (mul $i 250)}}" y="{{add 44 (mul $r 20)}}">{{$c.Score}}</text>{{end}}
 {{end}}</svg>{{end}}
-{{if .Rejected}}<table><tr><th>rejected node</th><th>code</th><th>plugin</th><th>reasons</th></tr>
-{{range .Rejected}}<tr><td>{{.Node}}</td><td>{{.Code}}</td><td>{{.Plugin}}</td><td>{{.Reasons}}</td></tr>{{end}}</table>{{end}}
+{{if .Rejected}}{{$pre := .Preemption}}<table><tr><th>rejected node</th><th>code</th><th>plugin</th><th>reasons</th>{{if $pre}}<th>preemption</th>{{end}}</tr>
+{{range .Rejected}}<tr><td>{{.Node}}</td><td>{{.Code}}</td><td>{{.Plugin}}</td><td>{{.Reasons}}</td>{{if $pre}}<td>{{.Preemption}}{{if .PreemptionDetail}}: {{.PreemptionDetail}}{{end}}</td>{{end}}</tr>{{end}}</table>{{end}}
 {{if .Hidden}}<p>{{.Hidden}} more node(s) not shown (--top).</p>{{end}}
 {{end}}
 </body></html>

@@ -180,6 +180,17 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 	if wide {
 		head = append(head, "CPU REQUESTED", "MEMORY REQUESTED")
 	}
+	// A pod that fits nowhere: each node's preemption verdict.
+	preempt := false
+	for _, name := range r.order {
+		if res.Nodes[name].Preemption != nil {
+			preempt = true
+			break
+		}
+	}
+	if preempt {
+		head = append(head, "PREEMPTION")
+	}
 	head = append(head, "REASONS")
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, name := range r.order {
@@ -218,10 +229,56 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 		if nr.Plugin != "" {
 			reasons = nr.Plugin + ": " + reasons
 		}
+		if preempt {
+			verdict, detail := preemptionText(nr.Preemption)
+			cells = append(cells, verdict)
+			if detail != "" {
+				reasons += "; " + detail
+			}
+		}
 		cells = append(cells, reasons)
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
+}
+
+// preemptionText is a node's preemption verdict as the table and the
+// HTML report show it: the verdict ("Candidate (chosen)" for the node
+// nominated, "-" for none) and what to add to the node's reasons: the
+// victims preemption would evict there, or why it cannot help.
+func preemptionText(np *nodePreemption) (verdict, detail string) {
+	if np == nil {
+		return "-", ""
+	}
+	verdict = np.Verdict
+	if np.Chosen {
+		verdict += " (chosen)"
+	}
+	if len(np.Victims) > 0 {
+		detail = "preemption would evict " + strings.Join(np.Victims, ", ")
+		if np.PDBViolations > 0 {
+			detail += fmt.Sprintf(" (%d violating a PodDisruptionBudget)", np.PDBViolations)
+		}
+		if np.Verdict == "CandidateDropped" {
+			detail += " (not compared: enough candidates were found)"
+		}
+		return verdict, detail
+	}
+	if len(np.Reasons) > 0 {
+		switch np.Verdict {
+		case "CannotHelp":
+			detail = "preemption cannot help: "
+		case "Failed":
+			detail = "preemption failed: "
+		default:
+			detail = "preemption: "
+		}
+		if np.Plugin != "" {
+			detail += np.Plugin + ": "
+		}
+		detail += strings.Join(np.Reasons, "; ")
+	}
+	return verdict, detail
 }
 
 // writeTrimmed writes buf's lines without their trailing spaces (which

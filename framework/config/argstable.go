@@ -29,6 +29,7 @@ func pluginArgsTypes() map[string]func() PluginArgs {
 		ServiceAffinityName:                 func() PluginArgs { return new(ServiceAffinityArgs) },
 		PodTopologySpreadName:               func() PluginArgs { return new(PodTopologySpreadArgs) },
 		InterPodAffinityName:                func() PluginArgs { return new(InterPodAffinityArgs) },
+		DefaultPreemptionName:               func() PluginArgs { return new(DefaultPreemptionArgs) },
 	}
 }
 
@@ -61,6 +62,5 @@ func hasUndecodedArgs(plugin string) bool {
 	if _, ok := pluginArgsTypes()[plugin]; ok {
 		return false
 	}
-	return slices.Contains([]string{DefaultPreemptionName, DynamicResourcesName,
-		VolumeBindingName}, plugin)
+	return slices.Contains([]string{DynamicResourcesName, VolumeBindingName}, plugin)
 }

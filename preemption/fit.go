@@ -1,0 +1,116 @@
+package preemption
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// fitter runs a profile's PreFilter extensions and filters during one dry
+// run as the profile's RunPreFilterExtensionAddPod,
+// RunPreFilterExtensionRemovePod and RunFilterPluginsWithNominatedPods
+// do, with the plugins the failed cycle skipped (state.SkipFilterPlugins)
+// left out once for every node rather than looked up per pod and plugin.
+// Filters only read the cycle state, so when no extension is active the
+// dry run needs no copy of the state per node.
+type fitter struct {
+	prof        *framework.Profile
+	exts        []framework.PreFilterExtensions
+	extNames    []string
+	filters     []framework.FilterPlugin
+	filterNames []string
+}
+
+// newFitter lists prof's PreFilter extensions and filters not skipped in
+// state.
+func newFitter(prof *framework.Profile, state *framework.CycleState) *fitter {
+	f := &fitter{prof: prof}
+	var skip map[string]struct{}
+	if state != nil {
+		skip = state.SkipFilterPlugins
+	}
+	for _, pl := range prof.PreFilterPlugins() {
+		ext := pl.PreFilterExtensions()
+		if ext == nil || isSkipped(skip, pl.Name()) {
+			continue
+		}
+		f.exts = append(f.exts, ext)
+		f.extNames = append(f.extNames, pl.Name())
+	}
+	names := prof.ListPlugins()["Filter"]
+	for i, pl := range prof.FilterPlugins() {
+		if isSkipped(skip, names[i]) {
+			continue
+		}
+		f.filters = append(f.filters, pl)
+		f.filterNames = append(f.filterNames, names[i])
+	}
+	return f
+}
+
+func isSkipped(set map[string]struct{}, name string) bool {
+	_, ok := set[name]
+	return ok
+}
+
+// stateFor is the state a node's dry run may modify: a copy of state when
+// some extension is active, else state itself (only read).
+func (f *fitter) stateFor(state *framework.CycleState) *framework.CycleState {
+	if len(f.exts) == 0 {
+		return state
+	}
+	return state.Clone()
+}
+
+// addPod is RunPreFilterExtensionAddPod.
+func (f *fitter) addPod(ctx context.Context, state *framework.CycleState, pod *api.Pod, pi *cluster.PodInfo, ni *cluster.NodeInfo) *framework.Status {
+	for i, ext := range f.exts {
+		if st := ext.AddPod(ctx, state, pod, pi, ni); !st.IsSuccess() {
+			return framework.AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", f.extNames[i], st.AsError()))
+		}
+	}
+	return nil
+}
+
+// removePod is RunPreFilterExtensionRemovePod.
+func (f *fitter) removePod(ctx context.Context, state *framework.CycleState, pod *api.Pod, pi *cluster.PodInfo, ni *cluster.NodeInfo) *framework.Status {
+	for i, ext := range f.exts {
+		if st := ext.RemovePod(ctx, state, pod, pi, ni); !st.IsSuccess() {
+			return framework.AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", f.extNames[i], st.AsError()))
+		}
+	}
+	return nil
+}
+
+// filter is RunFilterPluginsWithNominatedPods: the first failing
+// filter's status, naming the plugin.
+func (f *fitter) filter(ctx context.Context, state *framework.CycleState, pod *api.Pod, ni *cluster.NodeInfo, nominated []*cluster.PodInfo) *framework.Status {
+	if len(nominated) != 0 {
+		return f.prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated)
+	}
+	for i, pl := range f.filters {
+		if st := pl.Filter(ctx, state, pod, ni); !st.IsSuccess() {
+			if !st.IsRejected() {
+				st = framework.AsStatus(fmt.Errorf("running %q filter plugin: %w", f.filterNames[i], st.AsError()))
+			}
+			return st.WithPlugin(f.filterNames[i])
+		}
+	}
+	return nil
+}
+
+// fits is filter(...).IsSuccess() without building the failure's status.
+func (f *fitter) fits(ctx context.Context, state *framework.CycleState, pod *api.Pod, ni *cluster.NodeInfo, nominated []*cluster.PodInfo) bool {
+	if len(nominated) != 0 {
+		return f.prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated).IsSuccess()
+	}
+	for _, pl := range f.filters {
+		if !pl.Filter(ctx, state, pod, ni).IsSuccess() {
+			return false
+		}
+	}
+	return true
+}
