@@ -61,9 +61,3 @@ func storageOptions(f informers.SharedInformerFactory) []runtime.Option {
 		runtime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(f.Storage().V1().CSINodes().Lister())),
 	}
 }
-
-func must(err error) {
-	if err != nil {
-		panic(err)
-	}
-}
