@@ -95,8 +95,8 @@ func TestSpreadAddRemovePod(t *testing.T) {
 		withPod, _, fresh, _ := spreadFilterAll(t, nodes, append(append([]*api.Pod{}, pods...), added), pod)
 		a, _ := readSpreadFilterState(state)
 		f, _ := readSpreadFilterState(fresh)
-		if !reflect.DeepEqual(a.counts, f.counts) {
-			t.Fatalf("AddPod counts %v, fresh PreFilter %v", a.counts, f.counts)
+		if !reflect.DeepEqual(a.countsByValue(), f.countsByValue()) {
+			t.Fatalf("AddPod counts %v, fresh PreFilter %v", a.countsByValue(), f.countsByValue())
 		}
 		for _, n := range snap.Nodes() {
 			if got := p.Filter(ctx, state, pod, n).Code(); got != withPod[n.Name()] {
@@ -108,8 +108,8 @@ func TestSpreadAddRemovePod(t *testing.T) {
 		}
 		b, _ := readSpreadFilterState(before)
 		a, _ = readSpreadFilterState(state)
-		if !reflect.DeepEqual(a.counts, b.counts) || a.paths[0][0].count != b.paths[0][0].count {
-			t.Fatalf("RemovePod did not restore: %v vs %v", a.counts, b.counts)
+		if !reflect.DeepEqual(a.countsByValue(), b.countsByValue()) || a.paths[0][0].count != b.paths[0][0].count {
+			t.Fatalf("RemovePod did not restore: %v vs %v", a.countsByValue(), b.countsByValue())
 		}
 	})
 }
