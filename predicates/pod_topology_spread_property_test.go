@@ -3,6 +3,7 @@ package predicates
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -128,6 +129,251 @@ func TestSpreadAddingToOwnDomainKeepsInfeasible(t *testing.T) {
 		after, _, _, _ := spreadFilterAll(t, nodes, append(append([]*api.Pod{}, pods...), added), pod)
 		if before[target.Name] != framework.Success && after[target.Name] == framework.Success {
 			t.Fatalf("%s became feasible after a matching pod was added to it", target.Name)
+		}
+	})
+}
+
+// spreadCacheIncoming draws the incoming pods of a long-lived plugin's
+// cycles: DoNotSchedule constraints over zone or hostname with a few
+// selectors, minDomains and node inclusion policies, some pods with a
+// nodeSelector or a toleration.
+func spreadCacheIncoming(t *rapid.T, i int) *api.Pod {
+	b := spreadPod().Name(fmt.Sprintf("incoming-%d", i)).Namespace(rapid.SampledFrom([]string{"default", "default", "other"}).Draw(t, "ns"))
+	if rapid.Bool().Draw(t, "inFoo") {
+		b.Label("foo", "")
+	}
+	if rapid.IntRange(0, 3).Draw(t, "hasNodeSelector") == 0 {
+		b.NodeSelector(map[string]string{"disk": "ssd"})
+	}
+	if rapid.Bool().Draw(t, "tolerates") {
+		b.Toleration("dedicated")
+	}
+	policies := []*api.NodeInclusionPolicy{nil, &honorPolicy, &ignorePolicy}
+	for range rapid.IntRange(1, 2).Draw(t, "constraints") {
+		var minDomains *int32
+		if rapid.Bool().Draw(t, "hasMinDomains") {
+			minDomains = spreadPtr(rapid.Int32Range(1, 4).Draw(t, "minDomains"))
+		}
+		b.SpreadConstraint(rapid.IntRange(1, 2).Draw(t, "maxSkew"), rapid.SampledFrom([]string{"zone", "kubernetes.io/hostname"}).Draw(t, "key"),
+			api.DoNotSchedule, rapid.SampledFrom([]*api.LabelSelector{fooSelector, barSelector}).Draw(t, "selector"), minDomains,
+			rapid.SampledFrom(policies).Draw(t, "affinityPolicy"), rapid.SampledFrom(policies).Draw(t, "taintsPolicy"), nil)
+	}
+	return b.Obj()
+}
+
+// spreadCacheNode draws a node of the long-lived plugin's clusters.
+func spreadCacheNode(t *rapid.T, name string) *api.Node {
+	b := spreadNode().Name(name).Label("kubernetes.io/hostname", name)
+	if rapid.IntRange(0, 5).Draw(t, "noZone") != 0 {
+		b.Label("zone", rapid.SampledFrom([]string{"z1", "z2", "z3"}).Draw(t, "zone"))
+	}
+	if rapid.Bool().Draw(t, "ssd") {
+		b.Label("disk", "ssd")
+	}
+	if rapid.IntRange(0, 3).Draw(t, "tainted") == 0 {
+		b.Taints([]api.Taint{{Key: "dedicated", Effect: api.TaintEffectNoSchedule}})
+	}
+	return b.Obj()
+}
+
+// spreadCachePod draws an existing pod on one of the named nodes.
+func spreadCachePod(t *rapid.T, name string, nodes []string) *api.Pod {
+	b := spreadPod().Name(name).Namespace(rapid.SampledFrom([]string{"default", "default", "other"}).Draw(t, "podNS")).
+		Node(rapid.SampledFrom(nodes).Draw(t, "onNode"))
+	if rapid.Bool().Draw(t, "foo") {
+		b.Label("foo", "")
+	}
+	if rapid.Bool().Draw(t, "bar") {
+		b.Label("bar", "")
+	}
+	return b.Obj()
+}
+
+// spreadStatuses is every node's Filter status through Filter and through
+// FilterNodes over the whole list and over two slices of it (keyed by
+// node name, then "nodes:" and "chunks:" and the name).
+func spreadStatuses(p *PodTopologySpreadPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) map[string]string {
+	ctx := context.Background()
+	out := map[string]string{}
+	for _, ni := range nodes {
+		out[ni.Name()] = statusString(p.Filter(ctx, state, pod, ni))
+	}
+	sts := make([]*framework.Status, len(nodes))
+	p.FilterNodes(ctx, state, pod, nodes, sts)
+	for i, ni := range nodes {
+		out["nodes:"+ni.Name()] = statusString(sts[i])
+	}
+	clear(sts)
+	cut = min(cut, len(nodes))
+	p.FilterNodes(ctx, state, pod, nodes[cut:], sts[cut:])
+	p.FilterNodes(ctx, state, pod, nodes[:cut], sts[:cut])
+	for i, ni := range nodes {
+		out["chunks:"+ni.Name()] = statusString(sts[i])
+	}
+	return out
+}
+
+// spreadCycle runs PreFilter then spreadStatuses; a skipped pod gives
+// {"": "Skip"}.
+func spreadCycle(p *PodTopologySpreadPlugin, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) (map[string]string, *framework.CycleState) {
+	state := framework.NewCycleState()
+	if _, st := p.PreFilter(context.Background(), state, pod, nodes); !st.IsSuccess() {
+		return map[string]string{"": statusString(st)}, state
+	}
+	return spreadStatuses(p, state, pod, nodes, cut), state
+}
+
+// A long-lived plugin, whose PreFilter keeps counts across cycles, decides
+// exactly as a new one through pod, node and label changes, assumed pods
+// and AddPod/RemovePod on a cycle's state or its clone; a previous
+// cycle's state keeps filtering as it did.
+func TestPropertySpreadCache(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		var names []string
+		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
+			name := fmt.Sprintf("n%d", i)
+			nodes, names = append(nodes, spreadCacheNode(t, name)), append(names, name)
+		}
+		var pods []*api.Pod
+		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
+			pods = append(pods, spreadCachePod(t, fmt.Sprintf("p%d", i), names))
+		}
+		snap, err := cluster.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+		cached := pl.(*PodTopologySpreadPlugin)
+		var incoming []*api.Pod
+		for i := range spreadCacheSize + 2 { // more than the cache holds
+			incoming = append(incoming, spreadCacheIncoming(t, i))
+		}
+		extra := 0
+		var prevState *framework.CycleState
+		var prevPod *api.Pod
+		var prevNodes []*cluster.NodeInfo
+		var prevGot map[string]string
+		var prevCut int
+		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
+			names = names[:0]
+			for _, ni := range snap.View().Nodes() {
+				names = append(names, ni.Name())
+			}
+			switch rapid.IntRange(0, 6).Draw(t, "change") {
+			case 0, 1:
+				if len(names) > 0 {
+					p := spreadCachePod(t, fmt.Sprintf("added-%d", extra), names)
+					extra++
+					if err := snap.AddPod(p); err != nil {
+						t.Fatal(err)
+					}
+					pods = append(pods, p)
+				}
+			case 2:
+				if len(pods) > 0 {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
+					if err := snap.RemovePod(pods[i]); err == nil {
+						pods = append(pods[:i], pods[i+1:]...)
+					}
+				}
+			case 3:
+				if err := snap.AddNode(spreadCacheNode(t, fmt.Sprintf("new-%d", step))); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				if len(names) > 0 {
+					ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "relabel"))
+					n := *ni.Node()
+					n.Labels = maps.Clone(n.Labels)
+					if rapid.IntRange(0, 3).Draw(t, "dropZone") == 0 {
+						delete(n.Labels, "zone")
+					} else {
+						n.Labels["zone"] = rapid.SampledFrom([]string{"z1", "z2", "z3", "z4"}).Draw(t, "newZone")
+					}
+					if err := snap.UpdateNode(&n); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 5:
+				if len(names) > 1 {
+					name := rapid.SampledFrom(names).Draw(t, "removedNode")
+					var keep []*api.Pod
+					for _, p := range pods {
+						if p.Spec.NodeName != name {
+							keep = append(keep, p)
+						}
+					}
+					pods = keep
+					if err := snap.RemoveNode(name); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 6:
+				if len(names) > 0 {
+					p := spreadCachePod(t, fmt.Sprintf("assumed-%d", extra), names)
+					extra++
+					if err := snap.AssumePod(p, p.Spec.NodeName); err != nil {
+						t.Fatal(err)
+					}
+					pods = append(pods, p)
+				}
+			}
+			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
+			view := snap.View().Nodes()
+			cut := rapid.IntRange(0, len(view)).Draw(t, "cut")
+			got, state := spreadCycle(cached, pod, view, cut)
+			fresh, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+			want, freshState := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, cut)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			if prevState != nil {
+				if st := spreadStatuses(cached, prevState, prevPod, prevNodes, prevCut); !reflect.DeepEqual(st, prevGot) {
+					t.Fatalf("step %d: the previous cycle's state now gives %v, it gave %v", step, st, prevGot)
+				}
+			}
+			prevState, prevPod, prevNodes, prevGot, prevCut = nil, nil, nil, nil, 0
+			if _, skipped := got[""]; skipped || len(names) == 0 {
+				continue
+			}
+			// AddPod and RemovePod on this cycle's state (or a clone)
+			// agree with the new plugin's and leave the cache alone.
+			direct := rapid.Bool().Draw(t, "direct")
+			into, freshInto := state.Clone(), freshState.Clone()
+			if direct {
+				into, freshInto = state, freshState
+			}
+			for i := range rapid.IntRange(1, 3).Draw(t, "nominated") {
+				p := spreadCachePod(t, fmt.Sprintf("nominated-%d", i), names)
+				ni, _ := snap.Get(p.Spec.NodeName)
+				if rapid.IntRange(0, 4).Draw(t, "otherNode") == 0 {
+					// A node PreFilter did not see.
+					ni = cluster.NewNodeInfo(spreadCacheNode(t, "elsewhere"))
+				}
+				op := cached.AddPod
+				freshOp := fresh.(*PodTopologySpreadPlugin).AddPod
+				if rapid.Bool().Draw(t, "remove") {
+					op, freshOp = cached.RemovePod, fresh.(*PodTopologySpreadPlugin).RemovePod
+				}
+				if st := op(context.Background(), into, pod, cluster.NewPodInfo(p), ni); st != nil {
+					t.Fatal(st)
+				}
+				if st := freshOp(context.Background(), freshInto, pod, cluster.NewPodInfo(p), ni); st != nil {
+					t.Fatal(st)
+				}
+				a, _ := readSpreadFilterState(into)
+				f, _ := readSpreadFilterState(freshInto)
+				if !reflect.DeepEqual(a.countsByValue(), f.countsByValue()) {
+					t.Fatalf("step %d: after AddPod/RemovePod counts %v, new plugin's %v", step, a.countsByValue(), f.countsByValue())
+				}
+				if g, w := spreadStatuses(cached, into, pod, view, cut), spreadStatuses(cached, freshInto, pod, view, cut); !reflect.DeepEqual(g, w) {
+					t.Fatalf("step %d: after AddPod/RemovePod %v, new plugin's %v", step, g, w)
+				}
+			}
+			if !direct {
+				prevState, prevPod, prevNodes, prevGot, prevCut = state, pod, view, got, cut
+			}
 		}
 	})
 }
