@@ -48,9 +48,9 @@ func TestEligibilityPerCycle(t *testing.T) {
 		all, sampled string
 	}{
 		{skip: true, all: "eager", sampled: "by-max"},
-		{skip: false, all: "plain", sampled: "plain"},
+		{skip: false, all: "general", sampled: "general"},
 		{skip: true, early: true, all: "eager", sampled: "by-max"},
-		{skip: false, early: true, all: "plain", sampled: "plain"},
+		{skip: false, early: true, all: "general", sampled: "general"},
 	} {
 		scores := map[string]int64{}
 		names := make([]string, 300)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"testing"
 
@@ -40,6 +41,11 @@ type tablePlugin struct {
 	// byMax makes the normaliser DefaultNormalizeScore's, also offered
 	// by max (FastPath.NormalizeByMax; reversed when reverse is set).
 	byMax, reverse bool
+	// minMax makes the normaliser InterPodAffinity's: the lowest score
+	// maps to 0 and the highest to 100 (not by max).
+	minMax bool
+	// normErr makes NormalizeScore fail.
+	normErr bool
 }
 
 func nodeIndex(ni *cluster.NodeInfo) int {
@@ -108,6 +114,23 @@ func (e maxNormExt) NormalizeByMax(scores []int64, highest int64) {
 	}
 }
 func (p *tablePlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	if p.normErr {
+		return framework.AsStatus(fmt.Errorf("normalize error in %s", p.name))
+	}
+	if p.minMax {
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for i := range scores {
+			lo, hi = min(lo, scores[i].Score), max(hi, scores[i].Score)
+		}
+		for i := range scores {
+			f := 0.0
+			if hi > lo {
+				f = float64(framework.MaxNodeScore) * float64(scores[i].Score-lo) / float64(hi-lo)
+			}
+			scores[i].Score = int64(f)
+		}
+		return nil
+	}
 	for i := range scores {
 		scores[i].Score += p.normAdd
 	}
@@ -173,6 +196,10 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 				p.normAdd = rapid.Int64Range(-1, 1).Draw(t, "normAdd")
 				p.byMax = rapid.IntRange(0, 3).Draw(t, "byMax") > 0
 				p.reverse = rapid.Bool().Draw(t, "reverse")
+				if !p.byMax {
+					p.minMax = rapid.Bool().Draw(t, "minMax")
+					p.normErr = rare(t, "normErr")
+				}
 			}
 			failing := rapid.Bool().Draw(t, "failing")
 			for range n {
@@ -269,6 +296,38 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 		}
 		if !reflect.DeepEqual(gotScores, wantScores) {
 			t.Fatalf("scores differ:\n got %+v\nwant %+v", gotScores, wantScores)
+		}
+		// The general scoring, whatever the normalisers, gives the same
+		// totals, best node, ties and error; twice, the second time in
+		// the first's buffers.
+		var gb generalBuffer
+		for range 2 {
+			pi.activeAll(state, &gb)
+			if len(gb.active) == 0 || n == 0 {
+				break
+			}
+			totals, best, ties, st := e.scoreGeneral(ctx, pi, state, pod, nodes, &gb)
+			if st.Code() != wantSt.Code() || st.Message() != wantSt.Message() {
+				t.Fatalf("general status %v %q, want %v %q", st.Code(), st.Message(), wantSt.Code(), wantSt.Message())
+			}
+			if !st.IsSuccess() {
+				continue
+			}
+			wantBest, wantTies := 0, 0
+			for i := range wantScores {
+				if totals[i] != wantScores[i].TotalScore {
+					t.Fatalf("general node %d: total %d, want %d", i, totals[i], wantScores[i].TotalScore)
+				}
+				switch {
+				case wantScores[i].TotalScore > wantScores[wantBest].TotalScore:
+					wantBest, wantTies = i, 1
+				case wantScores[i].TotalScore == wantScores[wantBest].TotalScore:
+					wantTies++
+				}
+			}
+			if best != wantBest || ties != wantTies {
+				t.Fatalf("general best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
+			}
 		}
 		var buf scoreBuffer
 		if !pi.activeByMax(state, &buf) || len(buf.active) == 0 {
