@@ -329,6 +329,64 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 				t.Fatalf("general best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
 			}
 		}
+		// A scoreRun over every active plugin, whatever it normalises by
+		// (an eager run: startEager), its chunks scored only in part and
+		// in any order, gives what scoring just those nodes gives.
+		if n > 0 {
+			var b4 scoreBuffer
+			for k, name := range pi.scoreNames {
+				if _, skip := skipScore[name]; !skip {
+					b4.active = append(b4.active, k)
+					b4.maxNorm = append(b4.maxNorm, pi.normByMax[k])
+					b4.general = append(b4.general, pi.normalizes[k] && pi.normByMax[k] == nil)
+				}
+			}
+			if len(b4.active) > 0 {
+				chunk := rapid.IntRange(1, 16).Draw(t, "eagerChunk")
+				run := pi.newScoreRun(ctx, state, pod, nodes, &b4, chunk)
+				var subset []*cluster.NodeInfo
+				ks := make([]int, run.chunks)
+				for c := range ks {
+					ks[c] = rapid.IntRange(0, min(chunk, n-c*chunk)).Draw(t, "eagerK")
+					subset = append(subset, nodes[c*chunk:c*chunk+ks[c]]...)
+				}
+				order := rapid.Permutation(seq(run.chunks)).Draw(t, "eagerOrder")
+				for _, c := range order {
+					run.scoreFirst(c, ks[c])
+				}
+				if run.normalize() {
+					for _, c := range order {
+						run.sum(c)
+					}
+				}
+				best, ties, rst := run.finish()
+				want, wst := ref.RunScorePlugins(ctx, state, pod, subset)
+				if rst.Code() != wst.Code() || rst.Message() != wst.Message() {
+					t.Fatalf("eager status %v %q, want %v %q", rst.Code(), rst.Message(), wst.Code(), wst.Message())
+				}
+				if rst.IsSuccess() {
+					rt := run.totals()
+					if len(rt) != len(want) {
+						t.Fatalf("eager: %d totals, want %d", len(rt), len(want))
+					}
+					wantBest, wantTies := -1, 0
+					for i := range want {
+						if rt[i] != want[i].TotalScore {
+							t.Fatalf("eager node %d: total %d, want %d", i, rt[i], want[i].TotalScore)
+						}
+						switch {
+						case wantBest < 0 || want[i].TotalScore > want[wantBest].TotalScore:
+							wantBest, wantTies = i, 1
+						case want[i].TotalScore == want[wantBest].TotalScore:
+							wantTies++
+						}
+					}
+					if best != wantBest || ties != wantTies {
+						t.Fatalf("eager best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
+					}
+				}
+			}
+		}
 		var buf scoreBuffer
 		if !pi.activeByMax(state, &buf) || len(buf.active) == 0 {
 			return // the engine scores such cycles the plain way

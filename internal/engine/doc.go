@@ -67,7 +67,10 @@
 //     the engine's own (preState: those plugins read nothing else), then
 //     publishes the score run; each chunk's passing nodes are scored
 //     right after the chunk is filtered, while their data is in the CPU's
-//     cache. The other PreScore plugins run after Filter over the
+//     cache. A plugin that normalises other than by max is scored so too,
+//     and normalised over every scored node (NormalizeScore over a reused
+//     NodeScoreList) once Filter is done, when every chunk is summed
+//     again. The other PreScore plugins run after Filter over the
 //     feasible nodes, into the cycle's state, as upstream; if one of the
 //     Score plugins that do not promise it did not skip, the cycle scores
 //     the feasible nodes again, after PreScore, by max or the general

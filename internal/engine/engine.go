@@ -102,9 +102,10 @@ type profileInfo struct {
 	normalizes []bool
 	normByMax  []normalizer
 	// eagerOK: the plugin may be scored as nodes pass Filter (it is
-	// ScoresAnyNodes and, if it normalises, by max, and so is its
-	// PreScore part); hasPreScore: it has a PreScore part, which may skip
-	// it; late: that part runs after Filter (it is not ScoresAnyNodes).
+	// ScoresAnyNodes, and so is its PreScore part; a normaliser not by
+	// max then normalises once every node is scored); hasPreScore: it has
+	// a PreScore part, which may skip it; late: that part runs after
+	// Filter (it is not ScoresAnyNodes).
 	eagerOK, hasPreScore, late []bool
 }
 
@@ -134,7 +135,7 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		if norm {
 			byMax = fp.NormalizeByMax
 		}
-		ok := fp.ScoresAnyNodes && (!norm || byMax != nil)
+		ok := fp.ScoresAnyNodes
 		early, hasPreScore := earlyPreScore[ws.Name()]
 		pi.score = append(pi.score, ws.ScorePlugin)
 		pi.scoreNames = append(pi.scoreNames, ws.Name())
@@ -222,9 +223,11 @@ type Outcome struct {
 // normalises offers NormalizeByMax; eager scoring (PreScore before
 // Filter, each chunk scored as it passes) when c.Eager, every node is to
 // be filtered, no pod is nominated, and every Score plugin is
-// ScoresAnyNodes or skips at PreScore. Otherwise the cycle scores the
-// general way (scoreGeneral: any normalisation, the same totals as
-// framework.Profile.RunScorePlugins, which stays the reference).
+// ScoresAnyNodes or skips at PreScore (a normaliser not by max then runs
+// over every scored node once Filter is done). Otherwise the cycle
+// scores the general way (scoreGeneral: any normalisation, the same
+// totals as framework.Profile.RunScorePlugins, which stays the
+// reference).
 func (e *Engine) Run(ctx context.Context, c *Cycle) (Outcome, error) {
 	pi := e.info(c.Profile)
 	if len(pi.filters) > 64 {
@@ -399,13 +402,14 @@ func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos 
 		}
 	}
 	buf := &e.scoreBuf
-	buf.active, buf.maxNorm = buf.active[:0], buf.maxNorm[:0]
+	buf.active, buf.maxNorm, buf.general = buf.active[:0], buf.maxNorm[:0], buf.general[:0]
 	for k, name := range pi.scoreNames {
 		if !pi.eagerOK[k] || skipped(e.preSkip, name) {
 			continue
 		}
 		buf.active = append(buf.active, k)
 		buf.maxNorm = append(buf.maxNorm, pi.normByMax[k])
+		buf.general = append(buf.general, pi.normalizes[k] && pi.normByMax[k] == nil)
 	}
 	if len(buf.active) == 0 {
 		return nil
