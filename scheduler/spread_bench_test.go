@@ -4,133 +4,173 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/predicates"
+	"github.com/schedkit/schedkit/priorities"
 )
 
-// spreadBenchConstraint spreads the pods labelled app=<app> over key.
-func spreadBenchConstraint(app, key string, action api.UnsatisfiableConstraintAction) api.TopologySpreadConstraint {
-	return api.TopologySpreadConstraint{MaxSkew: 5, TopologyKey: key, WhenUnsatisfiable: action,
-		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}}
-}
-
-// spreadBenchPods returns benchPods(n) bound round-robin to the nodes,
-// with an app label of 50 and, for every other pod, a topology spread
-// constraint over its own app: in turn zone DoNotSchedule, hostname
-// ScheduleAnyway, hostname DoNotSchedule and zone ScheduleAnyway.
-func spreadBenchPods(nodes []*api.Node, n int) []*api.Pod {
-	pods := benchPods(n)
-	keys := []string{"topology.kubernetes.io/zone", "kubernetes.io/hostname", "kubernetes.io/hostname", "topology.kubernetes.io/zone"}
-	actions := []api.UnsatisfiableConstraintAction{api.DoNotSchedule, api.ScheduleAnyway, api.DoNotSchedule, api.ScheduleAnyway}
+// spreadBenchCluster is 5,000 benchNodes (10 zones) holding numPods
+// requests-only pods spread evenly over the nodes, every other one
+// labelled app=spread (the incoming pod's spread selector).
+func spreadBenchCluster(b *testing.B, numPods int) *cluster.Snapshot {
+	b.Helper()
+	nodes := benchNodes(5000)
+	pods := benchPods(numPods)
 	for i, p := range pods {
 		p.Spec.NodeName = nodes[i%len(nodes)].Name
-		app := fmt.Sprintf("app-%d", i%50)
-		p.Labels = map[string]string{"app": app}
-		if i%2 == 1 {
-			continue
+		p.Name = fmt.Sprintf("pod-%06d", i)
+		p.UID = p.Name
+		if i%2 == 0 {
+			p.Labels = map[string]string{"app": "spread"}
+		} else {
+			p.Labels = map[string]string{"app": "other"}
 		}
-		k := (i / 2) % 4
-		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spreadBenchConstraint(app, keys[k], actions[k])}
 	}
-	return pods
+	snap, err := cluster.NewSnapshot(nodes, pods)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return snap
 }
 
-// spreadBenchKinds are the incoming pods of BenchmarkScheduleTopologySpread.
-var spreadBenchKinds = []string{"plain", "zoneDoNotSchedule", "hostnameDoNotSchedule", "zoneScheduleAnyway", "hostnameScheduleAnyway"}
-
-func spreadBenchIncoming(kind string) *api.Pod {
-	p := benchPods(1)[0]
-	p.Name, p.UID = "incoming", "incoming"
-	p.Labels = map[string]string{"app": "app-7"}
-	switch kind {
-	case "zoneDoNotSchedule":
-		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spreadBenchConstraint("app-7", "topology.kubernetes.io/zone", api.DoNotSchedule)}
-	case "hostnameDoNotSchedule":
-		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spreadBenchConstraint("app-7", "kubernetes.io/hostname", api.DoNotSchedule)}
-	case "zoneScheduleAnyway":
-		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spreadBenchConstraint("app-7", "topology.kubernetes.io/zone", api.ScheduleAnyway)}
-	case "hostnameScheduleAnyway":
-		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spreadBenchConstraint("app-7", "kubernetes.io/hostname", api.ScheduleAnyway)}
+// spreadBenchPod is the incoming pod of the spread benchmarks: a zone
+// constraint with DoNotSchedule (maxSkew 1) and a hostname constraint
+// with ScheduleAnyway (maxSkew 1), both over app=spread.
+func spreadBenchPod() *api.Pod {
+	pod := benchPods(2)[1]
+	pod.Name, pod.UID = "incoming", "incoming"
+	pod.Labels = map[string]string{"app": "spread"}
+	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": "spread"}}
+	pod.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{
+		{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel},
+		{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: sel},
 	}
-	return p
+	return pod
 }
 
-// BenchmarkScheduleTopologySpread is one decision with the default
-// profile at 5,000 nodes and 10,000 or 100,000 bound pods, half of them
-// with topology spread constraints, for a plain pod and for pods with one
-// zone or hostname constraint, DoNotSchedule or ScheduleAnyway, selecting
-// a fiftieth of the pods: not assumed (every op sees the same cluster,
-// after one warm-up decision), then each decision assumed (every cycle
-// sees the node the last one changed, on a copy of the snapshot).
-func BenchmarkScheduleTopologySpread(b *testing.B) {
-	nodes := benchNodes(5000)
-	for _, numPods := range []int{10000, 100000} {
-		existing := spreadBenchPods(nodes, numPods)
-		snap, err := cluster.NewSnapshot(nodes, existing)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := New(snap)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, kind := range spreadBenchKinds {
-			b.Run(fmt.Sprintf("pods=%d/%s", numPods, kind), func(b *testing.B) {
-				pod := spreadBenchIncoming(kind)
-				// One decision off the clock, so that the plugins' kept
-				// counts are warm, as in a run of replicas.
-				if _, err := s.Schedule(context.Background(), pod); err != nil {
+var spreadBenchSizes = []int{10000, 100000}
+
+// BenchmarkSpreadDecision is one scheduling decision (Schedule, not
+// assumed, so every op sees the same cluster) of spreadBenchPod with the
+// default profile on 5,000 nodes holding 10,000 or 100,000 pods, half of
+// them matching the spread selector; with default sampling and with
+// every node scored.
+func BenchmarkSpreadDecision(b *testing.B) {
+	for _, n := range spreadBenchSizes {
+		snap := spreadBenchCluster(b, n)
+		for _, bc := range []struct {
+			name string
+			opts []Option
+		}{
+			{"default-sampling", nil},
+			{"all-nodes", []Option{WithPercentageOfNodesToScore(100)}},
+		} {
+			b.Run(fmt.Sprintf("pods=%d/%s", n, bc.name), func(b *testing.B) {
+				s, err := New(snap, bc.opts...)
+				if err != nil {
 					b.Fatal(err)
 				}
+				pod := spreadBenchPod()
+				ctx := context.Background()
 				b.ReportAllocs()
-				cpu0, n := cpuTime(), 0
-				for b.Loop() {
-					n++
-					if _, err := s.Schedule(context.Background(), pod); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
-			})
-		}
-		for _, kind := range spreadBenchKinds[1:] {
-			b.Run(fmt.Sprintf("pods=%d/%s+Assume", numPods, kind), func(b *testing.B) {
-				snap2, err := cluster.NewSnapshot(nodes, existing)
-				if err != nil {
-					b.Fatal(err)
-				}
-				s2, err := New(snap2)
-				if err != nil {
-					b.Fatal(err)
-				}
-				warm := spreadBenchIncoming(kind)
-				warm.Name, warm.UID = "warm-up", "warm-up"
-				res, err := s2.Schedule(context.Background(), warm)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := s2.Assume(warm, res.Node); err != nil {
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				i := 0
 				cpu0 := cpuTime()
 				for b.Loop() {
-					p := spreadBenchIncoming(kind)
-					p.Name = fmt.Sprintf("assumed-%d", i)
-					p.UID = p.Name
-					i++
-					res, err := s2.Schedule(context.Background(), p)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if err := s2.Assume(p, res.Node); err != nil {
+					if _, err := s.Schedule(ctx, pod); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(i), "cpu-ns/op")
+				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 			})
 		}
+	}
+}
+
+type spreadBenchHandle struct{ s *cluster.Snapshot }
+
+func (h spreadBenchHandle) Snapshot() *cluster.Snapshot { return h.s }
+
+// BenchmarkSpreadPhases times PodTopologySpread's extension points alone
+// for spreadBenchPod at 10,000 and 100,000 pods: PreFilter and PreScore
+// once per op (per pod work, which may grow with the pods), and Filter
+// and Score over every node, reported per node (which must not).
+func BenchmarkSpreadPhases(b *testing.B) {
+	for _, n := range spreadBenchSizes {
+		snap := spreadBenchCluster(b, n)
+		h := spreadBenchHandle{snap}
+		fpl, err := predicates.NewPodTopologySpread(nil, h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		spl, err := priorities.NewPodTopologySpread(nil, h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		filter := fpl.(*predicates.PodTopologySpreadPlugin)
+		score := spl.(*priorities.PodTopologySpreadPlugin)
+		nodes := snap.View().Nodes()
+		pod := spreadBenchPod()
+		ctx := context.Background()
+		prepared := func(b *testing.B) *framework.CycleState {
+			state := framework.NewCycleState()
+			if _, st := filter.PreFilter(ctx, state, pod, nodes); !st.IsSuccess() {
+				b.Fatal(st)
+			}
+			if st := score.PreScore(ctx, state, pod, nodes); !st.IsSuccess() {
+				b.Fatal(st)
+			}
+			return state
+		}
+		b.Run(fmt.Sprintf("pods=%d/PreFilter", n), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, st := filter.PreFilter(ctx, framework.NewCycleState(), pod, nodes); !st.IsSuccess() {
+					b.Fatal(st)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+		b.Run(fmt.Sprintf("pods=%d/PreScore", n), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if st := score.PreScore(ctx, framework.NewCycleState(), pod, nodes); !st.IsSuccess() {
+					b.Fatal(st)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+		perNode := func(b *testing.B, cpu time.Duration) {
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(nodes)), "ns/node")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(len(nodes)), "cpu-ns/node")
+		}
+		b.Run(fmt.Sprintf("pods=%d/Filter-per-node", n), func(b *testing.B) {
+			state := prepared(b)
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				for _, ni := range nodes {
+					filter.Filter(ctx, state, pod, ni)
+				}
+			}
+			perNode(b, cpuTime()-cpu0)
+		})
+		b.Run(fmt.Sprintf("pods=%d/Score-per-node", n), func(b *testing.B) {
+			state := prepared(b)
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				for _, ni := range nodes {
+					if _, st := score.Score(ctx, state, pod, ni); !st.IsSuccess() {
+						b.Fatal(st)
+					}
+				}
+			}
+			perNode(b, cpuTime()-cpu0)
+		})
 	}
 }
