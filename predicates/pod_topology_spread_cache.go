@@ -132,8 +132,8 @@ func (k *spreadKey) equal(o *spreadKey) bool {
 }
 
 // spreadDomains numbers the domains of one constraint. ids is replaced,
-// never modified, once a state shares it; values, refs and counts are
-// copied before a change while shared.
+// never modified, once a state shares it; refs and counts are copied
+// before a change while shared.
 type spreadDomains struct {
 	// ids maps a label value to its domain id.
 	ids map[string]int32
@@ -184,8 +184,8 @@ type spreadCache struct {
 	dirty bool
 	// seen is scratch for building paths.
 	seen []bool
-	// shared is set once a state holds nodes, dom and the domains'
-	// slices, so that the next change copies them first.
+	// shared is set once a state holds nodes, dom and the domains' refs
+	// and counts, so that the next change copies them first.
 	shared bool
 }
 
@@ -205,10 +205,12 @@ func (c *spreadCache) unshare() {
 	if !c.shared {
 		return
 	}
-	c.nodes, c.dom, c.cnt = slices.Clone(c.nodes), slices.Clone(c.dom), slices.Clone(c.cnt)
+	// States hold these; cnt, gens and the domains' values are the
+	// cache's alone (values is only appended to).
+	c.nodes, c.dom = slices.Clone(c.nodes), slices.Clone(c.dom)
 	for i := range c.domains {
 		d := &c.domains[i]
-		d.values, d.refs, d.counts = slices.Clone(d.values), slices.Clone(d.refs), slices.Clone(d.counts)
+		d.refs, d.counts = slices.Clone(d.refs), slices.Clone(d.counts)
 	}
 	c.shared = false
 }
