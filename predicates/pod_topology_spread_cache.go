@@ -2,7 +2,6 @@ package predicates
 
 import (
 	"maps"
-	"reflect"
 	"slices"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -30,106 +29,6 @@ import (
 
 // spreadCacheSize is how many constraint signatures the plugin keeps.
 const spreadCacheSize = 4
-
-// spreadKey is what PreFilter's counts depend on besides the nodes: the
-// incoming pod's namespace, its compiled hard constraints (topology keys,
-// selectors and node inclusion policies) and, when a constraint honors
-// them, its nodeSelector and required node affinity or its tolerations.
-type spreadKey struct {
-	namespace   string
-	constraints []affinity.SpreadConstraint
-	// honorAffinity is whether a constraint honors node affinity; then
-	// nodeSelector and required are the pod's (copied).
-	honorAffinity bool
-	nodeSelector  map[string]string
-	required      *api.NodeSelector
-	// honorTaints is whether a constraint honors taints; then
-	// tolerations are the pod's, without their tolerationSeconds.
-	honorTaints bool
-	tolerations []api.Toleration
-}
-
-// newSpreadKey returns the key of pod's constraints cs. With copy set,
-// the pod's maps and slices are copied so that the key does not change
-// with the pod.
-func newSpreadKey(pod *api.Pod, cs []affinity.SpreadConstraint, copyPod bool) spreadKey {
-	k := spreadKey{namespace: pod.Namespace, constraints: cs}
-	for i := range cs {
-		k.honorAffinity = k.honorAffinity || cs[i].NodeAffinityPolicy == api.NodeInclusionPolicyHonor
-		k.honorTaints = k.honorTaints || cs[i].NodeTaintsPolicy == api.NodeInclusionPolicyHonor
-	}
-	if k.honorAffinity {
-		k.nodeSelector = pod.Spec.NodeSelector
-		if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil {
-			k.required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
-		}
-		if copyPod {
-			k.nodeSelector = maps.Clone(k.nodeSelector)
-			k.required = cloneNodeSelector(k.required)
-		}
-	}
-	if k.honorTaints {
-		k.tolerations = pod.Spec.Tolerations
-		if copyPod {
-			k.tolerations = slices.Clone(k.tolerations)
-			for i := range k.tolerations {
-				k.tolerations[i].TolerationSeconds = nil
-			}
-		}
-	}
-	return k
-}
-
-func cloneNodeSelector(ns *api.NodeSelector) *api.NodeSelector {
-	if ns == nil {
-		return nil
-	}
-	out := &api.NodeSelector{NodeSelectorTerms: slices.Clone(ns.NodeSelectorTerms)}
-	for i := range out.NodeSelectorTerms {
-		t := &out.NodeSelectorTerms[i]
-		t.MatchExpressions, t.MatchFields = cloneRequirements(t.MatchExpressions), cloneRequirements(t.MatchFields)
-	}
-	return out
-}
-
-func cloneRequirements(rs []api.NodeSelectorRequirement) []api.NodeSelectorRequirement {
-	rs = slices.Clone(rs)
-	for i := range rs {
-		rs[i].Values = slices.Clone(rs[i].Values)
-	}
-	return rs
-}
-
-// equal reports whether k and o give the same counts.
-func (k *spreadKey) equal(o *spreadKey) bool {
-	if k.namespace != o.namespace || len(k.constraints) != len(o.constraints) ||
-		k.honorAffinity != o.honorAffinity || k.honorTaints != o.honorTaints {
-		return false
-	}
-	for i := range k.constraints {
-		a, b := &k.constraints[i], &o.constraints[i]
-		if a.TopologyKey != b.TopologyKey || a.NodeAffinityPolicy != b.NodeAffinityPolicy ||
-			a.NodeTaintsPolicy != b.NodeTaintsPolicy || !reflect.DeepEqual(a.Selector, b.Selector) {
-			return false
-		}
-	}
-	if k.honorAffinity && (!maps.Equal(k.nodeSelector, o.nodeSelector) || (len(k.nodeSelector) == 0) != (len(o.nodeSelector) == 0) ||
-		!reflect.DeepEqual(k.required, o.required)) {
-		return false
-	}
-	if k.honorTaints {
-		if len(k.tolerations) != len(o.tolerations) {
-			return false
-		}
-		for i := range k.tolerations {
-			a, b := &k.tolerations[i], &o.tolerations[i]
-			if a.Key != b.Key || a.Operator != b.Operator || a.Value != b.Value || a.Effect != b.Effect {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // spreadDomains numbers the domains of one constraint. ids is replaced,
 // never modified, once a state shares it; refs and counts are copied
@@ -167,7 +66,9 @@ func (d *spreadDomains) id(value string) int32 {
 // spreadCache is the counts for one constraint signature, and what each
 // node contributes to them.
 type spreadCache struct {
-	key spreadKey
+	key cluster.SpreadSignature
+	// cs are the constraints of the cycle that last synced the cache.
+	cs []affinity.SpreadConstraint
 	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
 	// contribution at position j was computed from.
 	nodes []*cluster.NodeInfo
@@ -189,9 +90,9 @@ type spreadCache struct {
 	shared bool
 }
 
-func newSpreadCache(key spreadKey, n int) *spreadCache {
-	k := len(key.constraints)
-	c := &spreadCache{key: key, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
+func newSpreadCache(key cluster.SpreadSignature, cs []affinity.SpreadConstraint, n int) *spreadCache {
+	k := len(cs)
+	c := &spreadCache{key: key, cs: cs, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
 		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), domains: make([]spreadDomains, k), paths: make([]criticalPaths, k), dirty: true}
 	for i := range c.domains {
 		c.domains[i].ids = map[string]int32{}
@@ -236,7 +137,7 @@ func (c *spreadCache) drop(j int) {
 // compute sets the contribution at position j from ni, for the incoming
 // pod and its compiled required node affinity.
 func (c *spreadCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
-	cs := c.key.constraints
+	cs := c.cs
 	k := len(cs)
 	node := ni.Node()
 	counted := node != nil && cluster.HasSpreadKeys(node, cs)
@@ -339,12 +240,12 @@ func (c *spreadCache) tooSparse() bool {
 // signature of s's constraints. s's constraints, selfMatch and required
 // are set.
 func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
-	key := newSpreadKey(pod, s.constraints, false)
+	key := cluster.NewSpreadSignature(pod, s.constraints, false)
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	var c *spreadCache
 	for i, e := range pl.cache {
-		if e.key.equal(&key) {
+		if e.key.Equal(&key) {
 			c = e
 			copy(pl.cache[1:i+1], pl.cache[:i])
 			pl.cache[0] = c
@@ -356,7 +257,7 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 		c = nil
 	}
 	if c == nil {
-		c = newSpreadCache(newSpreadKey(pod, s.constraints, true), len(nodes))
+		c = newSpreadCache(cluster.NewSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
 		if len(pl.cache) < spreadCacheSize {
 			pl.cache = append(pl.cache, nil)
 		}
@@ -365,7 +266,7 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 	}
 	// The contributions are computed with this cycle's pod and
 	// constraints (equal to the cached ones in what matters).
-	c.key.constraints = s.constraints
+	c.cs = s.constraints
 	c.sync(nodes, pod, &s.required)
 	c.shared = true
 	s.base, s.pos, s.dom = cap(nodes), c.nodes, c.dom

@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/testwrap"
 )
 
 // spreadWorld draws a few nodes over zones and hosts (some without a
@@ -133,62 +134,6 @@ func TestSpreadAddingToOwnDomainKeepsInfeasible(t *testing.T) {
 	})
 }
 
-// spreadCacheIncoming draws the incoming pods of a long-lived plugin's
-// cycles: DoNotSchedule constraints over zone or hostname with a few
-// selectors, minDomains and node inclusion policies, some pods with a
-// nodeSelector or a toleration.
-func spreadCacheIncoming(t *rapid.T, i int) *api.Pod {
-	b := spreadPod().Name(fmt.Sprintf("incoming-%d", i)).Namespace(rapid.SampledFrom([]string{"default", "default", "other"}).Draw(t, "ns"))
-	if rapid.Bool().Draw(t, "inFoo") {
-		b.Label("foo", "")
-	}
-	if rapid.IntRange(0, 3).Draw(t, "hasNodeSelector") == 0 {
-		b.NodeSelector(map[string]string{"disk": "ssd"})
-	}
-	if rapid.Bool().Draw(t, "tolerates") {
-		b.Toleration("dedicated")
-	}
-	policies := []*api.NodeInclusionPolicy{nil, &honorPolicy, &ignorePolicy}
-	for range rapid.IntRange(1, 2).Draw(t, "constraints") {
-		var minDomains *int32
-		if rapid.Bool().Draw(t, "hasMinDomains") {
-			minDomains = spreadPtr(rapid.Int32Range(1, 4).Draw(t, "minDomains"))
-		}
-		b.SpreadConstraint(rapid.IntRange(1, 2).Draw(t, "maxSkew"), rapid.SampledFrom([]string{"zone", "kubernetes.io/hostname"}).Draw(t, "key"),
-			api.DoNotSchedule, rapid.SampledFrom([]*api.LabelSelector{fooSelector, barSelector}).Draw(t, "selector"), minDomains,
-			rapid.SampledFrom(policies).Draw(t, "affinityPolicy"), rapid.SampledFrom(policies).Draw(t, "taintsPolicy"), nil)
-	}
-	return b.Obj()
-}
-
-// spreadCacheNode draws a node of the long-lived plugin's clusters.
-func spreadCacheNode(t *rapid.T, name string) *api.Node {
-	b := spreadNode().Name(name).Label("kubernetes.io/hostname", name)
-	if rapid.IntRange(0, 5).Draw(t, "noZone") != 0 {
-		b.Label("zone", rapid.SampledFrom([]string{"z1", "z2", "z3"}).Draw(t, "zone"))
-	}
-	if rapid.Bool().Draw(t, "ssd") {
-		b.Label("disk", "ssd")
-	}
-	if rapid.IntRange(0, 3).Draw(t, "tainted") == 0 {
-		b.Taints([]api.Taint{{Key: "dedicated", Effect: api.TaintEffectNoSchedule}})
-	}
-	return b.Obj()
-}
-
-// spreadCachePod draws an existing pod on one of the named nodes.
-func spreadCachePod(t *rapid.T, name string, nodes []string) *api.Pod {
-	b := spreadPod().Name(name).Namespace(rapid.SampledFrom([]string{"default", "default", "other"}).Draw(t, "podNS")).
-		Node(rapid.SampledFrom(nodes).Draw(t, "onNode"))
-	if rapid.Bool().Draw(t, "foo") {
-		b.Label("foo", "")
-	}
-	if rapid.Bool().Draw(t, "bar") {
-		b.Label("bar", "")
-	}
-	return b.Obj()
-}
-
 // spreadStatuses is every node's Filter status through Filter and through
 // FilterNodes over the whole list and over two slices of it (keyed by
 // node name, then "nodes:" and "chunks:" and the name).
@@ -233,11 +178,11 @@ func TestPropertySpreadCache(t *testing.T) {
 		var names []string
 		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
 			name := fmt.Sprintf("n%d", i)
-			nodes, names = append(nodes, spreadCacheNode(t, name)), append(names, name)
+			nodes, names = append(nodes, testwrap.SpreadNodeGen(name).Draw(t, "node")), append(names, name)
 		}
 		var pods []*api.Pod
 		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
-			pods = append(pods, spreadCachePod(t, fmt.Sprintf("p%d", i), names))
+			pods = append(pods, testwrap.SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
 		}
 		snap, err := cluster.NewSnapshot(nodes, pods)
 		if err != nil {
@@ -247,7 +192,7 @@ func TestPropertySpreadCache(t *testing.T) {
 		cached := pl.(*PodTopologySpreadPlugin)
 		var incoming []*api.Pod
 		for i := range spreadCacheSize + 2 { // more than the cache holds
-			incoming = append(incoming, spreadCacheIncoming(t, i))
+			incoming = append(incoming, testwrap.SpreadIncomingGen(i, api.DoNotSchedule).Draw(t, "incoming"))
 		}
 		extra := 0
 		var prevState *framework.CycleState
@@ -263,7 +208,7 @@ func TestPropertySpreadCache(t *testing.T) {
 			switch rapid.IntRange(0, 6).Draw(t, "change") {
 			case 0, 1:
 				if len(names) > 0 {
-					p := spreadCachePod(t, fmt.Sprintf("added-%d", extra), names)
+					p := testwrap.SpreadExistingPodGen(fmt.Sprintf("added-%d", extra), names).Draw(t, "pod")
 					extra++
 					if err := snap.AddPod(p); err != nil {
 						t.Fatal(err)
@@ -278,7 +223,7 @@ func TestPropertySpreadCache(t *testing.T) {
 					}
 				}
 			case 3:
-				if err := snap.AddNode(spreadCacheNode(t, fmt.Sprintf("new-%d", step))); err != nil {
+				if err := snap.AddNode(testwrap.SpreadNodeGen(fmt.Sprintf("new-%d", step)).Draw(t, "node")); err != nil {
 					t.Fatal(err)
 				}
 			case 4:
@@ -311,7 +256,7 @@ func TestPropertySpreadCache(t *testing.T) {
 				}
 			case 6:
 				if len(names) > 0 {
-					p := spreadCachePod(t, fmt.Sprintf("assumed-%d", extra), names)
+					p := testwrap.SpreadExistingPodGen(fmt.Sprintf("assumed-%d", extra), names).Draw(t, "pod")
 					extra++
 					if err := snap.AssumePod(p, p.Spec.NodeName); err != nil {
 						t.Fatal(err)
@@ -345,11 +290,11 @@ func TestPropertySpreadCache(t *testing.T) {
 				into, freshInto = state, freshState
 			}
 			for i := range rapid.IntRange(1, 3).Draw(t, "nominated") {
-				p := spreadCachePod(t, fmt.Sprintf("nominated-%d", i), names)
+				p := testwrap.SpreadExistingPodGen(fmt.Sprintf("nominated-%d", i), names).Draw(t, "pod")
 				ni, _ := snap.Get(p.Spec.NodeName)
 				if rapid.IntRange(0, 4).Draw(t, "otherNode") == 0 {
 					// A node PreFilter did not see.
-					ni = cluster.NewNodeInfo(spreadCacheNode(t, "elsewhere"))
+					ni = cluster.NewNodeInfo(testwrap.SpreadNodeGen("elsewhere").Draw(t, "node"))
 				}
 				op := cached.AddPod
 				freshOp := fresh.(*PodTopologySpreadPlugin).AddPod
