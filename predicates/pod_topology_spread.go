@@ -114,14 +114,16 @@ type spreadFilterState struct {
 	selfMatch []bool
 	// required is the pod's compiled required node affinity.
 	required affinity.RequiredNodeAffinity
-	// base is the capacity of the node slice PreFilter was given; pos
-	// are its nodes and dom[j*k+i] node pos[j]'s domain id for
+	// base is the capacity of the node slice PreFilter was given; its
+	// npos nodes are in pos (node j at pos[j>>spreadChunkBits] at
+	// j&(1<<spreadChunkBits-1)), and dom[j*k+i] is node j's domain id for
 	// constraint i of k (-1: the node lacks the key), shared with the
 	// cache, read only. A slice of nodes[a:] of PreFilter's nodes has
 	// capacity base-a, so FilterNodes finds its nodes' positions without
 	// a lookup (and checks them against pos).
 	base int
-	pos  []*cluster.NodeInfo
+	pos  [][]*cluster.NodeInfo
+	npos int
 	dom  []int32
 	// domains[i] are constraint i's domains and counts.
 	domains []spreadStateDomains
@@ -384,7 +386,7 @@ func (s *spreadFilterState) filter(ni *cluster.NodeInfo, j int) *framework.Statu
 		return framework.AsStatus(errSpreadNoNode)
 	}
 	k := len(s.constraints)
-	known := j >= 0 && j < len(s.pos) && s.pos[j] == ni
+	known := j >= 0 && j < s.npos && s.pos[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)] == ni
 	for i := range s.constraints {
 		c := &s.constraints[i]
 		var id int32

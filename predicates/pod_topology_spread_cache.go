@@ -63,6 +63,45 @@ func (d *spreadDomains) id(value string) int32 {
 	return id
 }
 
+// spreadChunkBits sets the size of a spreadNodeChunks chunk: 256 nodes.
+const spreadChunkBits = 8
+
+// spreadNodeChunks are the cache's nodes as states see them, in chunks of
+// 1<<spreadChunkBits: while states hold the chunks, a change copies only
+// the chunk it falls in (and the table of chunks), so that a cycle after
+// one node changed copies a few hundred pointers, not every node's.
+type spreadNodeChunks struct {
+	chunks [][]*cluster.NodeInfo
+	// owned[c] is whether chunk c may be changed in place, tableOwned
+	// whether chunks may.
+	owned      []bool
+	tableOwned bool
+}
+
+// set puts ni at position j.
+func (v *spreadNodeChunks) set(j int, ni *cluster.NodeInfo) {
+	c := j >> spreadChunkBits
+	if c >= len(v.chunks) || !v.owned[c] {
+		if !v.tableOwned {
+			v.chunks, v.tableOwned = slices.Clone(v.chunks), true
+		}
+		for c >= len(v.chunks) {
+			v.chunks, v.owned = append(v.chunks, make([]*cluster.NodeInfo, 1<<spreadChunkBits)), append(v.owned, true)
+		}
+		if !v.owned[c] {
+			v.chunks[c], v.owned[c] = slices.Clone(v.chunks[c]), true
+		}
+	}
+	v.chunks[c][j&(1<<spreadChunkBits-1)] = ni
+}
+
+// share returns the chunks for a state to hold; later changes copy them.
+func (v *spreadNodeChunks) share() [][]*cluster.NodeInfo {
+	v.tableOwned = false
+	clear(v.owned)
+	return v.chunks
+}
+
 // spreadCache is the counts for one constraint signature, and what each
 // node contributes to them.
 type spreadCache struct {
@@ -70,9 +109,11 @@ type spreadCache struct {
 	// cs are the constraints of the cycle that last synced the cache.
 	cs []affinity.SpreadConstraint
 	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
-	// contribution at position j was computed from.
+	// contribution at position j was computed from; shown holds the same
+	// nodes for states.
 	nodes []*cluster.NodeInfo
 	gens  []int64
+	shown spreadNodeChunks
 	// dom[j*k+i] is node j's domain id for constraint i (k constraints),
 	// -1 if the node lacks the key; cnt[j*k+i] is its matching pods, -1
 	// when the node is not counted for constraint i.
@@ -85,8 +126,8 @@ type spreadCache struct {
 	dirty bool
 	// seen is scratch for building paths.
 	seen []bool
-	// shared is set once a state holds nodes, dom and the domains' refs
-	// and counts, so that the next change copies them first.
+	// shared is set once a state holds dom and the domains' refs and
+	// counts, so that the next change copies them first.
 	shared bool
 }
 
@@ -106,9 +147,10 @@ func (c *spreadCache) unshare() {
 	if !c.shared {
 		return
 	}
-	// States hold these; cnt, gens and the domains' values are the
-	// cache's alone (values is only appended to).
-	c.nodes, c.dom = slices.Clone(c.nodes), slices.Clone(c.dom)
+	// States hold these (and shown, copied chunk by chunk); nodes, cnt,
+	// gens and the domains' values are the cache's alone (values is only
+	// appended to).
+	c.dom = slices.Clone(c.dom)
 	for i := range c.domains {
 		d := &c.domains[i]
 		d.refs, d.counts = slices.Clone(d.refs), slices.Clone(d.counts)
@@ -165,6 +207,7 @@ func (c *spreadCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *af
 		d.counts[id] += n
 	}
 	c.nodes[j], c.gens[j] = ni, ni.Generation
+	c.shown.set(j, ni)
 }
 
 // sync brings the cache up to date with nodes, position by position.
@@ -174,6 +217,7 @@ func (c *spreadCache) sync(nodes []*cluster.NodeInfo, pod *api.Pod, req *affinit
 		c.unshare()
 		for j := len(nodes); j < len(c.nodes); j++ {
 			c.drop(j)
+			c.shown.set(j, nil)
 		}
 		clear(c.nodes[len(nodes):])
 		c.nodes, c.gens, c.dom, c.cnt = c.nodes[:len(nodes)], c.gens[:len(nodes)], c.dom[:len(nodes)*k], c.cnt[:len(nodes)*k]
@@ -269,7 +313,7 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 	c.cs = s.constraints
 	c.sync(nodes, pod, &s.required)
 	c.shared = true
-	s.base, s.pos, s.dom = cap(nodes), c.nodes, c.dom
+	s.base, s.pos, s.npos, s.dom = cap(nodes), c.shown.share(), len(c.nodes), c.dom
 	k := len(c.domains)
 	s.domains = make([]spreadStateDomains, k)
 	for i := range c.domains {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -319,6 +320,45 @@ func TestPropertySpreadCache(t *testing.T) {
 			if !direct {
 				prevState, prevPod, prevNodes, prevGot, prevCut = state, pod, view, got, cut
 			}
+		}
+	})
+}
+
+// spreadNodeChunks holds what was set, and a table shared before later
+// changes keeps what it held.
+func TestPropertySpreadNodeChunks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pool := []*cluster.NodeInfo{nil, cluster.NewNodeInfo(nil), cluster.NewNodeInfo(nil), cluster.NewNodeInfo(nil)}
+		var v spreadNodeChunks
+		var model []*cluster.NodeInfo
+		type held struct {
+			table [][]*cluster.NodeInfo
+			want  []*cluster.NodeInfo
+		}
+		var shares []held
+		for range rapid.IntRange(1, 60).Draw(t, "ops") {
+			if rapid.IntRange(0, 4).Draw(t, "share") == 0 {
+				shares = append(shares, held{v.share(), slices.Clone(model)})
+				continue
+			}
+			j := rapid.IntRange(0, 3<<spreadChunkBits).Draw(t, "at")
+			ni := rapid.SampledFrom(pool).Draw(t, "ni")
+			v.set(j, ni)
+			for len(model) <= j {
+				model = append(model, nil)
+			}
+			model[j] = ni
+		}
+		check := func(table [][]*cluster.NodeInfo, want []*cluster.NodeInfo) {
+			for j, ni := range want {
+				if got := table[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)]; got != ni {
+					t.Fatalf("position %d: %p, want %p", j, got, ni)
+				}
+			}
+		}
+		check(v.chunks, model)
+		for _, h := range shares {
+			check(h.table, h.want)
 		}
 	})
 }
