@@ -29,10 +29,12 @@ func SpreadScoreForCount(count int64, maxSkew int32, weight float64) float64 {
 
 const spreadScoreStateKey framework.StateKey = "PreScore" + config.PodTopologySpreadName
 
-// spreadScored is a node PreScore was given and its raw score.
+// spreadScored is a node PreScore was given, its raw score and its
+// position in the view's nodes (-1 if the view does not hold it).
 type spreadScored struct {
 	ni    *cluster.NodeInfo
 	score int64
+	view  int32
 }
 
 // spreadScoreState is what PreScore computes: the pod's ScheduleAnyway
@@ -52,6 +54,11 @@ type spreadScoreState struct {
 	// lookup (and checks the node).
 	base   int
 	scored []spreadScored
+	// byView[p], built on Score's first call, is the index in scored of
+	// the view's node p, -1 if PreScore was not given it.
+	view       *cluster.View
+	byViewOnce sync.Once
+	byView     []int32
 	// For a node PreScore was not given, constraint i (not
 	// kubernetes.io/hostname) counts tot[i][ids[i][value]] when
 	// registered[i] holds that domain (one of a scored node's), else 0;
@@ -73,6 +80,30 @@ func (s *spreadScoreState) isIgnored(name string) bool {
 	}
 	_, ok := s.ignored[name]
 	return ok
+}
+
+// precomputed returns the raw score PreScore computed for ni, if it was
+// given ni.
+func (s *spreadScoreState) precomputed(ni *cluster.NodeInfo) (int64, bool) {
+	p, ok := s.view.Index(ni.Name())
+	if !ok {
+		return 0, false
+	}
+	s.byViewOnce.Do(func() {
+		s.byView = make([]int32, s.view.NumNodes())
+		for i := range s.byView {
+			s.byView[i] = -1
+		}
+		for q := range s.scored {
+			if v := s.scored[q].view; v >= 0 {
+				s.byView[v] = int32(q)
+			}
+		}
+	})
+	if q := s.byView[p]; q >= 0 && s.scored[q].ni == ni {
+		return s.scored[q].score, true
+	}
+	return 0, false
 }
 
 // score is Score for ni, from its labels and pods.
@@ -192,12 +223,18 @@ func readSpreadScoreState(state *framework.CycleState) (*spreadScoreState, error
 // Score is the node's raw score: for each constraint whose key the node
 // has, SpreadScoreForCount of its domain's count (for
 // kubernetes.io/hostname, the node's own matching pods) with the
-// constraint's weight, summed and rounded; 0 for a node not scored. It
-// allocates nothing.
+// constraint's weight, summed and rounded; 0 for a node not scored. For
+// the nodes given to PreScore it reads the raw score PreScore computed
+// (finding it through the view's index of node names), so that its cost
+// does not depend on the pods of the node or of the cluster; its first
+// call in a cycle allocates that index's inverse.
 func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
 	s, err := readSpreadScoreState(state)
 	if err != nil {
 		return 0, framework.AsStatus(err)
+	}
+	if score, ok := s.precomputed(nodeInfo); ok {
+		return score, nil
 	}
 	return s.score(nodeInfo), nil
 }

@@ -331,11 +331,11 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 	}
 
 	// The raw scores, by position in nodes.
-	s.base = cap(nodes)
+	s.base, s.view = cap(nodes), view
 	s.scored = make([]spreadScored, len(nodes))
 	for q, ni := range nodes {
-		s.scored[q].ni = ni
 		p := int(c.pos[q])
+		s.scored[q].ni, s.scored[q].view = ni, int32(p)
 		if p < 0 {
 			s.scored[q].score = s.score(ni)
 			continue
