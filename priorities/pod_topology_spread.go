@@ -29,10 +29,9 @@ func SpreadScoreForCount(count int64, maxSkew int32, weight float64) float64 {
 
 const spreadScoreStateKey framework.StateKey = "PreScore" + config.PodTopologySpreadName
 
-// spreadScored is a node PreScore was given, its raw score and its
-// position in the view's nodes (-1 if the view does not hold it).
+// spreadScored is the raw score of a node PreScore was given and the
+// node's position in the view's nodes (-1 if the view does not hold it).
 type spreadScored struct {
-	ni    *cluster.NodeInfo
 	score int64
 	view  int32
 }
@@ -49,14 +48,16 @@ type spreadScoreState struct {
 	weights []float64
 	ns      string
 	// base is the capacity of the node slice PreScore was given and
-	// scored[q] its node q with its raw score: a slice nodes[a:] of it has
+	// scored[q] the raw score of its node q: a slice nodes[a:] of it has
 	// capacity base-a, so ScoreNodes finds its nodes' scores without a
-	// lookup (and checks the node).
-	base   int
-	scored []spreadScored
+	// lookup (and checks the node against the view's, which never
+	// change).
+	base      int
+	scored    []spreadScored
+	view      *cluster.View
+	viewNodes []*cluster.NodeInfo
 	// byView[p], built on Score's first call, is the index in scored of
 	// the view's node p, -1 if PreScore was not given it.
-	view       *cluster.View
 	byViewOnce sync.Once
 	byView     []int32
 	// For a node PreScore was not given, constraint i (not
@@ -100,10 +101,23 @@ func (s *spreadScoreState) precomputed(ni *cluster.NodeInfo) (int64, bool) {
 			}
 		}
 	})
-	if q := s.byView[p]; q >= 0 && s.scored[q].ni == ni {
+	if q := s.byView[p]; q >= 0 && s.viewNodes[p] == ni {
 		return s.scored[q].score, true
 	}
 	return 0, false
+}
+
+// at returns the raw score PreScore computed for ni if ni is the node it
+// was given at position q.
+func (s *spreadScoreState) at(q int, ni *cluster.NodeInfo) (int64, bool) {
+	if q < 0 || q >= len(s.scored) {
+		return 0, false
+	}
+	e := s.scored[q]
+	if e.view < 0 || s.viewNodes[e.view] != ni {
+		return 0, false
+	}
+	return e.score, true
 }
 
 // score is Score for ni, from its labels and pods.
@@ -261,8 +275,8 @@ func (pl *PodTopologySpreadPlugin) ScoreNodes(_ context.Context, state *framewor
 	}
 	off := s.base - cap(nodes)
 	for i, ni := range nodes {
-		if q := off + i; q >= 0 && q < len(s.scored) && s.scored[q].ni == ni {
-			scores[i] = s.scored[q].score
+		if score, ok := s.at(off+i, ni); ok {
+			scores[i] = score
 			continue
 		}
 		scores[i] = s.score(ni)

@@ -64,8 +64,10 @@ func (d *spreadScoreDomains) id(value string) int32 {
 type spreadScoreCache struct {
 	key        cluster.SpreadSignature
 	requireAll bool
-	// cs are the constraints of the cycle that last synced the cache.
-	cs []affinity.SpreadConstraint
+	// cs are the constraints of the cycle that last synced the cache;
+	// host[i] is whether cs[i] is over kubernetes.io/hostname.
+	cs   []affinity.SpreadConstraint
+	host []bool
 	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
 	// contribution at position j of the view's nodes was computed from.
 	nodes []*cluster.NodeInfo
@@ -86,16 +88,28 @@ type spreadScoreCache struct {
 	pos []int32
 }
 
-func (c *spreadScoreCache) hostname(i int) bool { return c.cs[i].TopologyKey == affinity.LabelHostname }
+// hostname reports whether constraint i is over kubernetes.io/hostname.
+func (c *spreadScoreCache) hostname(i int) bool { return c.host[i] }
+
+// setConstraints makes cs, equal to the cached ones in what matters, the
+// constraints contributions are computed with.
+func (c *spreadScoreCache) setConstraints(cs []affinity.SpreadConstraint) {
+	c.cs = cs
+	c.host = c.host[:0]
+	for i := range cs {
+		c.host = append(c.host, cs[i].TopologyKey == affinity.LabelHostname)
+	}
+}
 
 func newSpreadScoreCache(key cluster.SpreadSignature, requireAll bool, cs []affinity.SpreadConstraint, n int) *spreadScoreCache {
 	k := len(cs)
-	c := &spreadScoreCache{key: key, requireAll: requireAll, cs: cs, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
+	c := &spreadScoreCache{key: key, requireAll: requireAll, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
 		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), flag: make([]uint8, 0, n*k), all: make([]bool, 0, n),
 		domains: make([]spreadScoreDomains, k)}
 	for i := range c.domains {
 		c.domains[i].ids = map[string]int32{}
 	}
+	c.setConstraints(cs)
 	return c
 }
 
@@ -265,7 +279,7 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 	}
 	// The contributions are computed with this cycle's pod and
 	// constraints (equal to the cached ones in what matters).
-	c.cs = cs
+	c.setConstraints(cs)
 	required := affinity.GetRequiredNodeAffinity(pod)
 	c.sync(all, pod, &required)
 	c.shared = true
@@ -282,13 +296,12 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 	c.positions(nodes, view)
 	sizes := make([]int, k)
 	for q, ni := range nodes {
-		node := ni.Node()
 		p := int(c.pos[q])
-		if requireAll && !(p >= 0 && c.all[p] || p < 0 && cluster.HasSpreadKeys(node, cs)) {
+		if requireAll && !(p >= 0 && c.all[p] || p < 0 && cluster.HasSpreadKeys(ni.Node(), cs)) {
 			if s.ignored == nil {
 				s.ignored = map[string]struct{}{}
 			}
-			s.ignored[node.Name] = struct{}{}
+			s.ignored[ni.Name()] = struct{}{}
 			continue
 		}
 		for i := range cs {
@@ -302,7 +315,7 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 				}
 				continue
 			}
-			v := node.Labels[cs[i].TopologyKey]
+			v := ni.Node().Labels[cs[i].TopologyKey]
 			if id, ok := s.ids[i][v]; ok {
 				if !s.registered[i][id] {
 					s.registered[i][id] = true
@@ -331,11 +344,11 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 	}
 
 	// The raw scores, by position in nodes.
-	s.base, s.view = cap(nodes), view
+	s.base, s.view, s.viewNodes = cap(nodes), view, all
 	s.scored = make([]spreadScored, len(nodes))
 	for q, ni := range nodes {
 		p := int(c.pos[q])
-		s.scored[q].ni, s.scored[q].view = ni, int32(p)
+		s.scored[q].view = int32(p)
 		if p < 0 {
 			s.scored[q].score = s.score(ni)
 			continue
