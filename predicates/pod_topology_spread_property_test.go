@@ -362,3 +362,90 @@ func TestPropertySpreadNodeChunks(t *testing.T) {
 		}
 	})
 }
+
+// Cycles running at once on one plugin (PreFilter, FilterNodes and AddPod
+// on their states) while the snapshot changes between rounds agree with a
+// new plugin's, and a state keeps filtering as it did while later cycles
+// refresh the kept counts (run with -race).
+func TestSpreadCacheConcurrentCycles(t *testing.T) {
+	var nodes []*api.Node
+	var names []string
+	for i := range 600 { // more than two chunks of node pointers
+		name := fmt.Sprintf("n%d", i)
+		b := spreadNode().Name(name).Label("kubernetes.io/hostname", name).Label("zone", fmt.Sprintf("z%d", i%3))
+		nodes, names = append(nodes, b.Obj()), append(names, name)
+	}
+	var pods []*api.Pod
+	for i := range 900 {
+		b := spreadPod().Name(fmt.Sprintf("p%d", i)).Node(names[(i*7)%len(names)])
+		if i%3 != 0 {
+			b.Label("foo", "")
+		}
+		pods = append(pods, b.Obj())
+	}
+	snap, err := cluster.NewSnapshot(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+	shared := pl.(*PodTopologySpreadPlugin)
+	incoming := []*api.Pod{
+		spreadPod().Name("zone").Label("foo", "").SpreadConstraint(1, "zone", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj(),
+		spreadPod().Name("host").Label("foo", "").SpreadConstraint(1, "kubernetes.io/hostname", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj(),
+	}
+	type done struct {
+		state *framework.CycleState
+		pod   *api.Pod
+		nodes []*cluster.NodeInfo
+		want  map[string]string
+	}
+	var prev []done
+	for round := range 6 {
+		if round > 0 {
+			p := spreadPod().Name(fmt.Sprintf("added-%d", round)).Label("foo", "").Node(names[round*97%len(names)]).Obj()
+			if err := snap.AddPod(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		view := snap.View().Nodes()
+		var wants []map[string]string
+		for _, pod := range incoming {
+			fresh, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+			w, _ := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, len(view)/2)
+			wants = append(wants, w)
+		}
+		results := make(chan done, 8)
+		errs := make(chan string, 16)
+		for g := range 8 {
+			go func() {
+				pod, want := incoming[g%2], wants[g%2]
+				got, state := spreadCycle(shared, pod, view, 256)
+				if !reflect.DeepEqual(got, want) {
+					errs <- fmt.Sprintf("round %d goroutine %d: got %v, want %v", round, g, got, want)
+				}
+				// AddPod on a clone, as preemption does.
+				into := state.Clone()
+				ni := view[g*37%len(view)]
+				if st := shared.AddPod(context.Background(), into, pod, cluster.NewPodInfo(spreadPod().Name("nominated").Label("foo", "").Obj()), ni); st != nil {
+					errs <- st.Message()
+				}
+				spreadStatuses(shared, into, pod, view, 300)
+				results <- done{state, pod, view, got}
+			}()
+		}
+		// Meanwhile the last round's states filter again.
+		for _, d := range prev {
+			if got := spreadStatuses(shared, d.state, d.pod, d.nodes, 256); !reflect.DeepEqual(got, d.want) {
+				t.Fatalf("round %d: a previous state now gives %v, it gave %v", round, got, d.want)
+			}
+		}
+		prev = prev[:0]
+		for range 8 {
+			prev = append(prev, <-results)
+		}
+		close(errs)
+		for e := range errs {
+			t.Fatal(e)
+		}
+	}
+}
