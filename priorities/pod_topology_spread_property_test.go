@@ -270,3 +270,98 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 		}
 	})
 }
+
+// PreScore and Score running at once on one plugin while the snapshot
+// changes between rounds agree with a new plugin's, and a state keeps
+// scoring as it did while later cycles refresh the kept counts (run with
+// -race).
+func TestSpreadScoreCacheConcurrentCycles(t *testing.T) {
+	var nodes []*api.Node
+	var names []string
+	for i := range 600 {
+		name := fmt.Sprintf("n%d", i)
+		b := spreadNode().Name(name).Label("kubernetes.io/hostname", name).Label("zone", fmt.Sprintf("z%d", i%3))
+		nodes, names = append(nodes, b.Obj()), append(names, name)
+	}
+	var pods []*api.Pod
+	for i := range 900 {
+		b := spreadPod().Name(fmt.Sprintf("p%d", i)).Node(names[(i*7)%len(names)])
+		if i%3 != 0 {
+			b.Label("foo", "")
+		}
+		pods = append(pods, b.Obj())
+	}
+	snap, err := cluster.NewSnapshot(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewPodTopologySpread(nil, testHandle{snap})
+	shared := pl.(*PodTopologySpreadPlugin)
+	incoming := []*api.Pod{
+		spreadPod().Name("zone").Label("foo", "").SpreadConstraint(1, "zone", api.ScheduleAnyway, fooSelector, nil, nil, nil, nil).Obj(),
+		spreadPod().Name("host").Label("foo", "").SpreadConstraint(1, "kubernetes.io/hostname", api.ScheduleAnyway, fooSelector, nil, nil, nil, nil).Obj(),
+	}
+	score := func(p *PodTopologySpreadPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) []int64 {
+		out := make([]int64, len(nodes))
+		for i, ni := range nodes {
+			out[i], _ = p.Score(context.Background(), state, pod, ni)
+		}
+		return out
+	}
+	cycle := func(p *PodTopologySpreadPlugin, pod *api.Pod, nodes []*cluster.NodeInfo) ([]int64, *framework.CycleState) {
+		state := framework.NewCycleState()
+		if st := p.PreScore(context.Background(), state, pod, nodes); !st.IsSuccess() {
+			panic(st.Message())
+		}
+		out := make([]int64, len(nodes))
+		p.ScoreNodes(context.Background(), state, pod, nodes, out)
+		return append(out, score(p, state, pod, nodes)...), state
+	}
+	type done struct {
+		state *framework.CycleState
+		pod   *api.Pod
+		nodes []*cluster.NodeInfo
+		want  []int64
+	}
+	var prev []done
+	for round := range 6 {
+		if round > 0 {
+			p := spreadPod().Name(fmt.Sprintf("added-%d", round)).Label("foo", "").Node(names[round*97%len(names)]).Obj()
+			if err := snap.AddPod(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		view := snap.View().Nodes()
+		given := view[round*50:]
+		var wants [][]int64
+		for _, pod := range incoming {
+			fresh, _ := NewPodTopologySpread(nil, testHandle{snap})
+			w, _ := cycle(fresh.(*PodTopologySpreadPlugin), pod, given)
+			wants = append(wants, w)
+		}
+		results := make(chan done, 8)
+		errs := make(chan string, 8)
+		for g := range 8 {
+			go func() {
+				got, state := cycle(shared, incoming[g%2], given)
+				if !reflect.DeepEqual(got, wants[g%2]) {
+					errs <- fmt.Sprintf("round %d goroutine %d: scores differ from a new plugin's", round, g)
+				}
+				results <- done{state, incoming[g%2], given, got[len(given):]}
+			}()
+		}
+		for _, d := range prev {
+			if got := score(shared, d.state, d.pod, d.nodes); !reflect.DeepEqual(got, d.want) {
+				t.Fatalf("round %d: a previous state now scores differently", round)
+			}
+		}
+		prev = prev[:0]
+		for range 8 {
+			prev = append(prev, <-results)
+		}
+		close(errs)
+		for e := range errs {
+			t.Fatal(e)
+		}
+	}
+}
