@@ -206,7 +206,7 @@ func (c *spreadCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *af
 		d.refs[id]++
 		d.counts[id] += n
 	}
-	c.nodes[j], c.gens[j] = ni, ni.Generation
+	c.nodes[j], c.gens[j] = ni, generation(ni)
 	c.shown.set(j, ni)
 }
 
@@ -224,7 +224,7 @@ func (c *spreadCache) sync(nodes []*cluster.NodeInfo, pod *api.Pod, req *affinit
 	}
 	for j, ni := range nodes {
 		if j < len(c.nodes) {
-			if c.nodes[j] == ni && c.gens[j] == ni.Generation {
+			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
 				continue
 			}
 			c.unshare()
@@ -322,4 +322,13 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 		s.domains[i] = spreadStateDomains{ids: d.ids, refs: d.refs, counts: d.counts, n: d.live}
 	}
 	copy(s.paths, c.paths)
+}
+
+// generation is ni's Generation, 0 for a nil NodeInfo (which holds no
+// node and counts nothing).
+func generation(ni *cluster.NodeInfo) int64 {
+	if ni == nil {
+		return 0
+	}
+	return ni.Generation
 }

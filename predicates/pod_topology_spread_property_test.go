@@ -449,3 +449,33 @@ func TestSpreadCacheConcurrentCycles(t *testing.T) {
 		}
 	}
 }
+
+// A node list holding a nil NodeInfo or one without a node counts nothing
+// for them, as before the counts were kept (and a second cycle sees the
+// same).
+func TestSpreadPreFilterNodelessInfos(t *testing.T) {
+	snap, err := cluster.NewSnapshot([]*api.Node{spreadNode().Name("a").Label("zone", "z1").Obj()},
+		[]*api.Pod{spreadPod().Name("p").Label("foo", "").Node("a").Obj()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+	p := pl.(*PodTopologySpreadPlugin)
+	pod := spreadPod().Name("in").Label("foo", "").SpreadConstraint(1, "zone", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj()
+	nodes := append([]*cluster.NodeInfo{nil, cluster.NewNodeInfo(nil)}, snap.View().Nodes()...)
+	for cycle := range 2 {
+		state := framework.NewCycleState()
+		if _, st := p.PreFilter(context.Background(), state, pod, nodes); !st.IsSuccess() {
+			t.Fatal(st)
+		}
+		s, _ := readSpreadFilterState(state)
+		if got, want := s.countsByValue(), []map[string]int{{"z1": 1}}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("cycle %d: counts %v, want %v", cycle, got, want)
+		}
+		sts := make([]*framework.Status, len(nodes))
+		p.FilterNodes(context.Background(), state, pod, nodes, sts)
+		if sts[0] == nil || sts[1] == nil || sts[2] != nil {
+			t.Fatalf("cycle %d: statuses %v", cycle, sts)
+		}
+	}
+}

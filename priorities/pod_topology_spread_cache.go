@@ -167,7 +167,7 @@ func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, re
 		d.tot[id] += int64(n)
 	}
 	c.all[j] = all
-	c.nodes[j], c.gens[j] = ni, ni.Generation
+	c.nodes[j], c.gens[j] = ni, generation(ni)
 }
 
 // sync brings the cache up to date with nodes (the view's), position by
@@ -186,7 +186,7 @@ func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, pod *api.Pod, req *af
 	}
 	for j, ni := range nodes {
 		if j < len(c.nodes) {
-			if c.nodes[j] == ni && c.gens[j] == ni.Generation {
+			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
 				continue
 			}
 			c.unshare()
@@ -370,4 +370,13 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 		}
 		s.scored[q].score = roundScore(score)
 	}
+}
+
+// generation is ni's Generation, 0 for a nil NodeInfo (which holds no
+// node and counts nothing).
+func generation(ni *cluster.NodeInfo) int64 {
+	if ni == nil {
+		return 0
+	}
+	return ni.Generation
 }
