@@ -173,6 +173,10 @@ type interPodAffinityState struct {
 	// shared: the counts are the plugin cache's; update copies them
 	// before changing them.
 	shared bool
+	// antiKeys are the distinct keys of antiCounts and existingAnti
+	// (indexAntiKeys), valid while existingAnti has antiKeysFor keys.
+	antiKeys    []antiKey
+	antiKeysFor int
 }
 
 // Clone copies the counts, which AddPod and RemovePod change; the terms
@@ -350,6 +354,7 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
 		return nil, skipStatus
 	}
+	s.indexAntiKeys()
 	state.Write(interPodAffinityStateKey, s)
 	return nil, nil
 }
@@ -467,9 +472,52 @@ func (pl *InterPodAffinityPlugin) Filter(_ context.Context, state *framework.Cyc
 	return s.filter(nodeInfo.Node())
 }
 
+var _ framework.FastPathPlugin = (*InterPodAffinityPlugin)(nil)
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
+
+// FilterNodes is Filter for each node, reading the state once.
+func (pl *InterPodAffinityPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	s, st := readInterPodAffinityState(state)
+	for i, ni := range nodes {
+		if st != nil {
+			statuses[i] = st
+			continue
+		}
+		statuses[i] = s.filter(ni.Node())
+	}
+}
+
 func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
 	if !s.affinityFits(node) {
 		return affinityRulesStatus
+	}
+	if s.antiCounts.pairs == 0 && s.existingAnti.pairs == 0 {
+		return nil
+	}
+	if len(s.existingAnti.keys) == s.antiKeysFor {
+		// Each key's label looked up once, for both kinds of counts.
+		existing := false
+		for i := range s.antiKeys {
+			k := &s.antiKeys[i]
+			v, ok := node.Labels[k.key]
+			if !ok {
+				continue
+			}
+			if k.anti >= 0 && s.antiCounts.pairs > 0 && s.antiCounts.values[k.anti][v] > 0 {
+				return antiAffinityRulesStatus
+			}
+			if k.existing >= 0 && !existing && s.existingAnti.pairs > 0 && s.existingAnti.values[k.existing][v] > 0 {
+				existing = true
+			}
+		}
+		if existing {
+			return existingAntiAffinityStatus
+		}
+		return nil
 	}
 	if s.antiCounts.pairs > 0 {
 		for i := range s.anti {
@@ -486,6 +534,35 @@ func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
 		}
 	}
 	return nil
+}
+
+// antiKey is a topology key of the anti-affinity counts: its index in
+// antiCounts and in existingAnti, -1 where it has none.
+type antiKey struct {
+	key            string
+	anti, existing int
+}
+
+// indexAntiKeys lists the distinct keys of antiCounts and existingAnti
+// for filter, which looks each key's label up once. AddPod may add keys
+// to existingAnti later: filter then takes the term-by-term way.
+func (s *interPodAffinityState) indexAntiKeys() {
+	s.antiKeys = s.antiKeys[:0]
+	for i, k := range s.antiCounts.keys {
+		s.antiKeys = append(s.antiKeys, antiKey{key: k, anti: i, existing: -1})
+	}
+	for i, k := range s.existingAnti.keys {
+		j := 0
+		for j < len(s.antiKeys) && s.antiKeys[j].key != k {
+			j++
+		}
+		if j == len(s.antiKeys) {
+			s.antiKeys = append(s.antiKeys, antiKey{key: k, anti: -1, existing: i})
+		} else {
+			s.antiKeys[j].existing = i
+		}
+	}
+	s.antiKeysFor = len(s.existingAnti.keys)
 }
 
 // affinityFits is upstream's nodeTopologyMatchesAffinity (fast path

@@ -246,6 +246,9 @@ func (r *scoreRun) normalize() bool {
 func (r *scoreRun) normalizeGeneral(j, k int) bool {
 	job, buf := r.job, r.buf
 	row := job.scores[j*job.stride : j*job.stride+r.n]
+	if cap(buf.list) < r.n {
+		buf.list = make(framework.NodeScoreList, 0, r.n)
+	}
 	l := buf.list[:0]
 	for c := range r.chunks {
 		lo := c * r.chunk
