@@ -482,12 +482,39 @@ func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
 // FilterNodes is Filter for each node, reading the state once.
 func (pl *InterPodAffinityPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	s, st := readInterPodAffinityState(state)
-	for i, ni := range nodes {
-		if st != nil {
+	if st != nil {
+		for i := range nodes {
 			statuses[i] = st
-			continue
 		}
-		statuses[i] = s.filter(ni.Node())
+		return
+	}
+	if len(s.affinity) != 1 || s.affinityCounts.pairs != 1 {
+		for i, ni := range nodes {
+			statuses[i] = s.filter(ni.Node())
+		}
+		return
+	}
+	// One affinity term whose pods are all in one domain (as when a
+	// workload's replicas share a zone): the node fits that term when its
+	// label is that domain's value, compared without a map lookup.
+	key := s.affinity[0].TopologyKey
+	var one string
+	found := false
+	for v, n := range s.affinityCounts.values[s.affinityOf[0]] {
+		one, found = v, n > 0
+	}
+	for i, ni := range nodes {
+		node := ni.Node()
+		v, ok := node.Labels[key]
+		switch {
+		case !ok || !found:
+			statuses[i] = s.filter(node)
+		case v != one:
+			// No matching pod in the node's domain, and some elsewhere.
+			statuses[i] = affinityRulesStatus
+		default:
+			statuses[i] = s.filterAnti(node)
+		}
 	}
 }
 
@@ -495,6 +522,12 @@ func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
 	if !s.affinityFits(node) {
 		return affinityRulesStatus
 	}
+	return s.filterAnti(node)
+}
+
+// filterAnti is filter's anti-affinity part, for a node that fits the
+// affinity terms.
+func (s *interPodAffinityState) filterAnti(node *api.Node) *framework.Status {
 	if s.antiCounts.pairs == 0 && s.existingAnti.pairs == 0 {
 		return nil
 	}
