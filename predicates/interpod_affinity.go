@@ -157,8 +157,6 @@ type interPodAffinityState struct {
 	// affinity and anti are the incoming pod's required affinity and
 	// anti-affinity terms.
 	affinity, anti []affinity.AffinityTerm
-	// selfMatch: the incoming pod matches all its own affinity terms.
-	selfMatch bool
 
 	// existingAnti counts existing pods whose required anti-affinity
 	// terms match the incoming pod, per domain of the term's key.
@@ -170,13 +168,16 @@ type interPodAffinityState struct {
 	// affinityOf[i] and antiOf[i] are the index in affinityCounts and
 	// antiCounts of the key of term i.
 	affinityOf, antiOf []int
-	// shared: the counts are the plugin cache's; update copies them
-	// before changing them.
-	shared bool
 	// antiKeys are the distinct keys of antiCounts and existingAnti
 	// (indexAntiKeys), valid while existingAnti has antiKeysFor keys.
 	antiKeys    []antiKey
-	antiKeysFor int
+	antiKeysFor int32
+	// selfMatch: the incoming pod matches all its own affinity terms.
+	selfMatch bool
+	// shared: the counts are the plugin cache's; update copies them
+	// before changing them. (The small fields come last, together, so
+	// that the state, allocated every cycle, stays in its size class.)
+	shared bool
 }
 
 // Clone copies the counts, which AddPod and RemovePod change; the terms
@@ -531,7 +532,7 @@ func (s *interPodAffinityState) filterAnti(node *api.Node) *framework.Status {
 	if s.antiCounts.pairs == 0 && s.existingAnti.pairs == 0 {
 		return nil
 	}
-	if len(s.existingAnti.keys) == s.antiKeysFor {
+	if len(s.existingAnti.keys) == int(s.antiKeysFor) {
 		// Each key's label looked up once, for both kinds of counts.
 		existing := false
 		for i := range s.antiKeys {
@@ -595,7 +596,7 @@ func (s *interPodAffinityState) indexAntiKeys() {
 			s.antiKeys[j].existing = i
 		}
 	}
-	s.antiKeysFor = len(s.existingAnti.keys)
+	s.antiKeysFor = int32(len(s.existingAnti.keys))
 }
 
 // affinityFits is upstream's nodeTopologyMatchesAffinity (fast path
