@@ -293,8 +293,26 @@ func (pl *InterPodAffinityPlugin) ScoreNodes(_ context.Context, state *framework
 		}
 		return 0, st
 	}
+	if len(s.scores) != 1 || len(s.scores[0].values) != 1 {
+		for i, ni := range nodes {
+			scores[i] = s.score(ni.Node())
+		}
+		return -1, nil
+	}
+	// One key with one domain (as when a workload's pods share a zone):
+	// the node's label is compared with that domain's value, without a
+	// map lookup.
+	key := s.scores[0].key
+	var one string
+	var w int64
+	for v, n := range s.scores[0].values {
+		one, w = v, n
+	}
 	for i, ni := range nodes {
-		scores[i] = s.score(ni.Node())
+		scores[i] = 0
+		if v, ok := ni.Node().Labels[key]; ok && v == one {
+			scores[i] = w
+		}
 	}
 	return -1, nil
 }

@@ -183,8 +183,10 @@ func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleSt
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run
 	*r = scoreRun{pi: pi, buf: buf, n: n, chunks: chunks, chunk: chunk, nodes: nodes}
+	anyGeneral := false
 	for j, mn := range buf.maxNorm {
 		r.normalizes = r.normalizes || mn != nil || buf.general[j]
+		anyGeneral = anyGeneral || buf.general[j]
 	}
 	if buf.byMaxJob == nil {
 		buf.byMaxJob = new(byMaxJob)
@@ -192,7 +194,7 @@ func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleSt
 	r.job = buf.byMaxJob
 	*r.job = byMaxJob{pi: pi, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm, general: buf.general,
 		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: maxStride, stride: stride, sums: buf.chunkSums, norm: buf.normTmp,
-		highest: buf.highest, normalizes: r.normalizes}
+		highest: buf.highest, normalizes: r.normalizes, anyGeneral: anyGeneral}
 	r.job.fe.init(n)
 	return r
 }
@@ -246,6 +248,9 @@ func (r *scoreRun) normalize() bool {
 func (r *scoreRun) normalizeGeneral(j, k int) bool {
 	job, buf := r.job, r.buf
 	row := job.scores[j*job.stride : j*job.stride+r.n]
+	if cap(buf.list) < r.n {
+		buf.list = make(framework.NodeScoreList, 0, r.n)
+	}
 	l := buf.list[:0]
 	for c := range r.chunks {
 		lo := c * r.chunk
@@ -406,9 +411,10 @@ type byMaxJob struct {
 	norm      []int64    // per node: a normalised score, summed next
 	highest   []int64
 	// normalizes is whether some plugin normalises (then sum finds the
-	// chunks' best nodes, else score does).
-	normalizes bool
-	phase      int
+	// chunks' best nodes, else score does); anyGeneral whether one
+	// normalises other than by max (then score only scores).
+	normalizes, anyGeneral bool
+	phase                  int
 
 	fe         firstError
 	outOfRange atomic.Bool
@@ -444,6 +450,21 @@ func (job *byMaxJob) score(lo, hi int) {
 		return
 	}
 	if !scoreChunk(job.pi, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, job.nodes, lo, hi, &job.fe) {
+		return
+	}
+	if job.anyGeneral {
+		// Every chunk is summed once normalize has run the general
+		// normalisers: record the by-max plugins' highest scores only.
+		for j, mn := range job.maxNorm {
+			if mn != nil {
+				h := int64(0)
+				for _, sc := range job.scores[j*job.stride+lo : j*job.stride+hi] {
+					h = max(h, sc)
+				}
+				job.chunkMax[c*job.maxStride+j] = h
+			}
+		}
+		job.sums[c].best = chunkBest{index: -1, stale: true}
 		return
 	}
 	t := job.totals[lo:hi]
