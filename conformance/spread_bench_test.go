@@ -55,8 +55,8 @@ func spreadingPod() *api.Pod {
 // scored) of a TopologySpreading pod at 5,000 nodes with 5,000 plain and
 // 1,000 spread pods, with the plugins both implement in kube-scheduler's
 // default-profile order and weights, after one decision off the clock.
-// cpu-ns/op is the process's CPU time
-// per decision (all threads), steadier than ns/op on a shared machine.
+// cpu-ns/op is the process's CPU time per decision (all threads),
+// steadier than ns/op on a shared machine.
 func BenchmarkTopologySpreading(b *testing.B) {
 	var plugins []regression.PluginRef
 	var cfg framework.ProfileConfig
