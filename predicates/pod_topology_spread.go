@@ -371,8 +371,33 @@ func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framewo
 		return
 	}
 	off := s.base - cap(nodes)
+	if len(s.constraints) != 1 {
+		for i, ni := range nodes {
+			statuses[i] = s.filter(ni, off+i)
+		}
+		return
+	}
+	// One constraint (the usual case): a node at its position passes
+	// when its domain's count is at most limit.
+	limit := int(s.constraints[0].MaxSkew) + s.minCount(0)
+	if s.selfMatch[0] {
+		limit--
+	}
+	counts := s.domains[0].counts
 	for i, ni := range nodes {
-		statuses[i] = s.filter(ni, off+i)
+		j := off + i
+		if j < 0 || j >= s.npos || s.pos[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)] != ni || ni.Node() == nil {
+			statuses[i] = s.filter(ni, -1)
+			continue
+		}
+		switch id := s.dom[j]; {
+		case id < 0:
+			statuses[i] = spreadLabelStatus
+		case counts[id] > limit:
+			statuses[i] = spreadSkewStatus
+		default:
+			statuses[i] = nil
+		}
 	}
 }
 
