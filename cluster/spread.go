@@ -213,8 +213,7 @@ func (k *SpreadSignature) Equal(o *SpreadSignature) bool {
 			return false
 		}
 	}
-	if k.honorAffinity && (!maps.Equal(k.nodeSelector, o.nodeSelector) || (len(k.nodeSelector) == 0) != (len(o.nodeSelector) == 0) ||
-		!reflect.DeepEqual(k.required, o.required)) {
+	if k.honorAffinity && (!maps.Equal(k.nodeSelector, o.nodeSelector) || !reflect.DeepEqual(k.required, o.required)) {
 		return false
 	}
 	if k.honorTaints {
