@@ -125,6 +125,9 @@ type spreadFilterState struct {
 	pos  [][]*cluster.NodeInfo
 	npos int
 	dom  []int32
+	// view is the snapshot's view at PreFilter (nil without a snapshot):
+	// PreFilter's nodes are usually its nodes, in its order.
+	view *cluster.View
 	// domains[i] are constraint i's domains and counts.
 	domains []spreadStateDomains
 	paths   []criticalPaths
@@ -256,6 +259,9 @@ func (pl *PodTopologySpreadPlugin) PreFilter(_ context.Context, state *framework
 	for i := range cs {
 		s.selfMatch[i] = cs[i].Selector.Matches(pod.Labels)
 	}
+	if pl.handle != nil && pl.handle.Snapshot() != nil {
+		s.view = pl.handle.Snapshot().View()
+	}
 	pl.cachedCounts(s, pod, nodes)
 	state.Write(spreadFilterStateKey, s)
 	return nil, nil
@@ -359,8 +365,11 @@ func (pl *PodTopologySpreadPlugin) FastPath() framework.FastPath {
 }
 
 // FilterNodes is Filter for each node, reading the state once. For nodes
-// sliced from the list PreFilter was given it finds their domains by
-// position rather than through their labels.
+// of the list PreFilter was given it finds their domains by position
+// rather than through their labels: a slice of that list by its capacity,
+// and nodes picked from it in order (as the engine passes the nodes the
+// earlier filters kept) by looking a little ahead of the last one found,
+// the first through the view's index of node names.
 func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	s, err := readSpreadFilterState(state)
 	if err != nil {
@@ -370,10 +379,14 @@ func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framewo
 		}
 		return
 	}
-	off := s.base - cap(nodes)
+	off, next := s.base-cap(nodes), -1
 	if len(s.constraints) != 1 {
 		for i, ni := range nodes {
-			statuses[i] = s.filter(ni, off+i)
+			j := s.position(ni, off+i, next)
+			if j >= 0 {
+				next = j + 1
+			}
+			statuses[i] = s.filter(ni, j)
 		}
 		return
 	}
@@ -385,11 +398,12 @@ func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framewo
 	}
 	counts := s.domains[0].counts
 	for i, ni := range nodes {
-		j := off + i
-		if j < 0 || j >= s.npos || s.pos[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)] != ni || ni.Node() == nil {
+		j := s.position(ni, off+i, next)
+		if j < 0 || ni.Node() == nil {
 			statuses[i] = s.filter(ni, -1)
 			continue
 		}
+		next = j + 1
 		switch id := s.dom[j]; {
 		case id < 0:
 			statuses[i] = spreadLabelStatus
@@ -399,6 +413,45 @@ func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framewo
 			statuses[i] = nil
 		}
 	}
+}
+
+// spreadLookAhead is how far past the last node found FilterNodes looks
+// for the next one: the engine filters blocks of 64 nodes.
+const spreadLookAhead = 64
+
+// position returns ni's position in PreFilter's nodes: guess if it is
+// there, else the first within spreadLookAhead from next (when next is
+// not negative), else its position in the snapshot's view if PreFilter's
+// nodes hold it there too, else -1.
+func (s *spreadFilterState) position(ni *cluster.NodeInfo, guess, next int) int {
+	if ni == nil {
+		return -1
+	}
+	if s.nodeAt(guess) == ni {
+		return guess
+	}
+	if next >= 0 {
+		for j := next; j < min(next+spreadLookAhead, s.npos); j++ {
+			if s.nodeAt(j) == ni {
+				return j
+			}
+		}
+	}
+	if s.view != nil {
+		if j, ok := s.view.Index(ni.Name()); ok && s.nodeAt(j) == ni {
+			return j
+		}
+	}
+	return -1
+}
+
+// nodeAt returns the node at position j of PreFilter's nodes, nil if j is
+// out of range.
+func (s *spreadFilterState) nodeAt(j int) *cluster.NodeInfo {
+	if j < 0 || j >= s.npos {
+		return nil
+	}
+	return s.pos[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)]
 }
 
 var errSpreadNoNode = errors.New("node not found")
@@ -411,7 +464,7 @@ func (s *spreadFilterState) filter(ni *cluster.NodeInfo, j int) *framework.Statu
 		return framework.AsStatus(errSpreadNoNode)
 	}
 	k := len(s.constraints)
-	known := j >= 0 && j < s.npos && s.pos[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)] == ni
+	known := ni != nil && s.nodeAt(j) == ni
 	for i := range s.constraints {
 		c := &s.constraints[i]
 		var id int32

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -136,8 +137,9 @@ func TestSpreadAddingToOwnDomainKeepsInfeasible(t *testing.T) {
 }
 
 // spreadStatuses is every node's Filter status through Filter and through
-// FilterNodes over the whole list and over two slices of it (keyed by
-// node name, then "nodes:" and "chunks:" and the name).
+// FilterNodes over the whole list, over two slices of it and over some of
+// its nodes picked into a slice of their own (keyed by node name, then
+// "nodes:", "chunks:" and "picked:" and the name).
 func spreadStatuses(p *PodTopologySpreadPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) map[string]string {
 	ctx := context.Background()
 	out := map[string]string{}
@@ -156,7 +158,30 @@ func spreadStatuses(p *PodTopologySpreadPlugin, state *framework.CycleState, pod
 	for i, ni := range nodes {
 		out["chunks:"+ni.Name()] = statusString(sts[i])
 	}
+	// Some of the nodes, in order, in a slice of their own (as the
+	// engine passes the nodes earlier filters kept).
+	var picked []*cluster.NodeInfo
+	for i, ni := range nodes {
+		if (i+cut)%3 != 0 {
+			picked = append(picked, ni)
+		}
+	}
+	clear(sts)
+	p.FilterNodes(ctx, state, pod, picked, sts[:len(picked)])
+	for i, ni := range picked {
+		out["picked:"+ni.Name()] = statusString(sts[i])
+	}
 	return out
+}
+
+// spreadFastAgrees fails unless every FilterNodes status in m (keys
+// "nodes:", "chunks:" and "picked:" and a name) is Filter's for the node.
+func spreadFastAgrees(t interface{ Fatalf(string, ...any) }, m map[string]string) {
+	for k, v := range m {
+		if _, name, ok := strings.Cut(k, ":"); ok && v != m[name] {
+			t.Fatalf("%s: FilterNodes gives %s, Filter %s", k, v, m[name])
+		}
+	}
 }
 
 // spreadCycle runs PreFilter then spreadStatuses; a skipped pod gives
@@ -267,10 +292,16 @@ func TestPropertySpreadCache(t *testing.T) {
 			}
 			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
 			view := snap.View().Nodes()
+			if r := rapid.IntRange(0, len(view)-1).Draw(t, "rotate"); r > 0 && rapid.IntRange(0, 3).Draw(t, "rotated") == 0 {
+				// Not the view's order: positions differ from its index.
+				view = append(append([]*cluster.NodeInfo(nil), view[r:]...), view[:r]...)
+			}
 			cut := rapid.IntRange(0, len(view)).Draw(t, "cut")
 			got, state := spreadCycle(cached, pod, view, cut)
 			fresh, _ := NewPodTopologySpread(nil, spreadHandle{snap})
 			want, freshState := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, cut)
+			spreadFastAgrees(t, got)
+			spreadFastAgrees(t, want)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
@@ -313,7 +344,9 @@ func TestPropertySpreadCache(t *testing.T) {
 				if !reflect.DeepEqual(a.countsByValue(), f.countsByValue()) {
 					t.Fatalf("step %d: after AddPod/RemovePod counts %v, new plugin's %v", step, a.countsByValue(), f.countsByValue())
 				}
-				if g, w := spreadStatuses(cached, into, pod, view, cut), spreadStatuses(cached, freshInto, pod, view, cut); !reflect.DeepEqual(g, w) {
+				g, w := spreadStatuses(cached, into, pod, view, cut), spreadStatuses(cached, freshInto, pod, view, cut)
+				spreadFastAgrees(t, g)
+				if !reflect.DeepEqual(g, w) {
 					t.Fatalf("step %d: after AddPod/RemovePod %v, new plugin's %v", step, g, w)
 				}
 			}
@@ -411,7 +444,8 @@ func TestSpreadCacheConcurrentCycles(t *testing.T) {
 		var wants []map[string]string
 		for _, pod := range incoming {
 			fresh, _ := NewPodTopologySpread(nil, spreadHandle{snap})
-			w, _ := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, len(view)/2)
+			w, _ := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, 256)
+			spreadFastAgrees(t, w)
 			wants = append(wants, w)
 		}
 		results := make(chan done, 8)

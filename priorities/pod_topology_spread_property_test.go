@@ -129,6 +129,17 @@ func spreadScoreCycle(t *rapid.T, p *PodTopologySpreadPlugin, pod *api.Pod, all,
 		out["nodes:"+ni.Name()] = scores[i]
 		list = append(list, framework.NodeScore{Name: ni.Name(), Score: scores[i]})
 	}
+	// The scores PreScore computed are those of the node's labels and
+	// pods, as Score computes them for a node PreScore was not given.
+	s, err := readSpreadScoreState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ni := range nodes {
+		if got := s.score(ni); got != scores[i] {
+			t.Fatalf("%s: PreScore computed %d, from its labels and pods %d", ni.Name(), scores[i], got)
+		}
+	}
 	clear(scores)
 	cut = min(cut, len(nodes))
 	p.ScoreNodes(ctx, state, pod, nodes[cut:], scores[cut:])
