@@ -37,8 +37,11 @@ import (
 //     some of the cycle's raw scores in place, given highest, the highest
 //     of 0 and every node's raw score, exactly as NormalizeScore would.
 //     It lets the scheduler normalise chunks of nodes on the goroutines
-//     that scored them. A normalising plugin without it makes each cycle
-//     it is active in score the plain way.
+//     that scored them. A normalising plugin without it (one that
+//     normalises by the lowest score too, as InterPodAffinity) is run
+//     exactly the same: its NormalizeScore once per cycle over a
+//     NodeScoreList of every scored node, in node order, after every
+//     Score; the cycle's other plugins keep their fast forms.
 //   - ScoresAnyNodes (a PreScore and/or Score plugin): PreScore's status
 //     and everything it writes to the CycleState are the same for every
 //     non-empty list of nodes it is given; PreScore and Score do not

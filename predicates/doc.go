@@ -68,4 +68,17 @@
 // selector: matchLabelKeys and mismatchLabelKeys are merged into it by
 // the API server at pod creation (admission.Admit does the same for pods
 // that never went through one).
+//
+// # PodTopologySpread
+//
+// PodTopologySpreadPlugin's PreFilter counts, per hard constraint, the
+// matching pods of every eligible domain, as upstream does over the
+// cluster's pods; the plugin keeps, for the last four constraint sets
+// (cluster.SpreadSignature), each node's matching pods and domain and the
+// totals across cycles, and recounts only the nodes whose NodeInfo
+// changed since (another pointer or generation). It offers FilterNodes
+// (framework.FastPathPlugin), which finds a node's domain by its position
+// in PreFilter's node list; Filter and FilterNodes allocate nothing and
+// cost the same whatever the number of pods. AddPod and RemovePod change
+// a cycle's copy of the counts only.
 package predicates

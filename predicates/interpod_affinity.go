@@ -157,8 +157,6 @@ type interPodAffinityState struct {
 	// affinity and anti are the incoming pod's required affinity and
 	// anti-affinity terms.
 	affinity, anti []affinity.AffinityTerm
-	// selfMatch: the incoming pod matches all its own affinity terms.
-	selfMatch bool
 
 	// existingAnti counts existing pods whose required anti-affinity
 	// terms match the incoming pod, per domain of the term's key.
@@ -170,8 +168,15 @@ type interPodAffinityState struct {
 	// affinityOf[i] and antiOf[i] are the index in affinityCounts and
 	// antiCounts of the key of term i.
 	affinityOf, antiOf []int
+	// antiKeys are the distinct keys of antiCounts and existingAnti
+	// (indexAntiKeys), valid while existingAnti has antiKeysFor keys.
+	antiKeys    []antiKey
+	antiKeysFor int32
+	// selfMatch: the incoming pod matches all its own affinity terms.
+	selfMatch bool
 	// shared: the counts are the plugin cache's; update copies them
-	// before changing them.
+	// before changing them. (The small fields come last, together, so
+	// that the state, allocated every cycle, stays in its size class.)
 	shared bool
 }
 
@@ -350,6 +355,7 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
 		return nil, skipStatus
 	}
+	s.indexAntiKeys()
 	state.Write(interPodAffinityStateKey, s)
 	return nil, nil
 }
@@ -467,9 +473,85 @@ func (pl *InterPodAffinityPlugin) Filter(_ context.Context, state *framework.Cyc
 	return s.filter(nodeInfo.Node())
 }
 
+var _ framework.FastPathPlugin = (*InterPodAffinityPlugin)(nil)
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
+
+// FilterNodes is Filter for each node, reading the state once.
+func (pl *InterPodAffinityPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	s, st := readInterPodAffinityState(state)
+	if st != nil {
+		for i := range nodes {
+			statuses[i] = st
+		}
+		return
+	}
+	if len(s.affinity) != 1 || s.affinityCounts.pairs != 1 {
+		for i, ni := range nodes {
+			statuses[i] = s.filter(ni.Node())
+		}
+		return
+	}
+	// One affinity term whose pods are all in one domain (as when a
+	// workload's replicas share a zone): the node fits that term when its
+	// label is that domain's value, compared without a map lookup.
+	key := s.affinity[0].TopologyKey
+	var one string
+	found := false
+	for v, n := range s.affinityCounts.values[s.affinityOf[0]] {
+		one, found = v, n > 0
+	}
+	for i, ni := range nodes {
+		node := ni.Node()
+		v, ok := node.Labels[key]
+		switch {
+		case !ok || !found:
+			statuses[i] = s.filter(node)
+		case v != one:
+			// No matching pod in the node's domain, and some elsewhere.
+			statuses[i] = affinityRulesStatus
+		default:
+			statuses[i] = s.filterAnti(node)
+		}
+	}
+}
+
 func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
 	if !s.affinityFits(node) {
 		return affinityRulesStatus
+	}
+	return s.filterAnti(node)
+}
+
+// filterAnti is filter's anti-affinity part, for a node that fits the
+// affinity terms.
+func (s *interPodAffinityState) filterAnti(node *api.Node) *framework.Status {
+	if s.antiCounts.pairs == 0 && s.existingAnti.pairs == 0 {
+		return nil
+	}
+	if len(s.existingAnti.keys) == int(s.antiKeysFor) {
+		// Each key's label looked up once, for both kinds of counts.
+		existing := false
+		for i := range s.antiKeys {
+			k := &s.antiKeys[i]
+			v, ok := node.Labels[k.key]
+			if !ok {
+				continue
+			}
+			if k.anti >= 0 && s.antiCounts.pairs > 0 && s.antiCounts.values[k.anti][v] > 0 {
+				return antiAffinityRulesStatus
+			}
+			if k.existing >= 0 && !existing && s.existingAnti.pairs > 0 && s.existingAnti.values[k.existing][v] > 0 {
+				existing = true
+			}
+		}
+		if existing {
+			return existingAntiAffinityStatus
+		}
+		return nil
 	}
 	if s.antiCounts.pairs > 0 {
 		for i := range s.anti {
@@ -486,6 +568,35 @@ func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
 		}
 	}
 	return nil
+}
+
+// antiKey is a topology key of the anti-affinity counts: its index in
+// antiCounts and in existingAnti, -1 where it has none.
+type antiKey struct {
+	key            string
+	anti, existing int
+}
+
+// indexAntiKeys lists the distinct keys of antiCounts and existingAnti
+// for filter, which looks each key's label up once. AddPod may add keys
+// to existingAnti later: filter then takes the term-by-term way.
+func (s *interPodAffinityState) indexAntiKeys() {
+	s.antiKeys = s.antiKeys[:0]
+	for i, k := range s.antiCounts.keys {
+		s.antiKeys = append(s.antiKeys, antiKey{key: k, anti: i, existing: -1})
+	}
+	for i, k := range s.existingAnti.keys {
+		j := 0
+		for j < len(s.antiKeys) && s.antiKeys[j].key != k {
+			j++
+		}
+		if j == len(s.antiKeys) {
+			s.antiKeys = append(s.antiKeys, antiKey{key: k, anti: -1, existing: i})
+		} else {
+			s.antiKeys[j].existing = i
+		}
+	}
+	s.antiKeysFor = int32(len(s.existingAnti.keys))
 }
 
 // affinityFits is upstream's nodeTopologyMatchesAffinity (fast path

@@ -285,3 +285,66 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 		}
 	})
 }
+
+// FilterNodes gives each node Filter's status; Filter's one-lookup-per-
+// key check of the anti-affinity counts gives the term-by-term check's
+// status (taken after AddPod adds a key), also after AddPod.
+func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := testwrap.IPAClusterGen().Draw(t, "cluster")
+		pod := testwrap.IPAPodGen(false).Draw(t, "incoming")
+		snap, err := ipaSnapshot(c.Nodes, c.Pods, c.NS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+		p := pl.(*InterPodAffinityPlugin)
+		ctx := context.Background()
+		state := framework.NewCycleState()
+		nodes := snap.View().Nodes()
+		if _, st := p.PreFilter(ctx, state, pod, nodes); st != nil {
+			return
+		}
+		if rapid.Bool().Draw(t, "addPod") {
+			extra := testwrap.IPAPodGen(false).Draw(t, "extra")
+			extra.Name = "extra"
+			ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "extraNode")]
+			if st := p.AddPod(ctx, state, pod, cluster.NewPodInfo(extra), ni); st != nil {
+				t.Fatal(st)
+			}
+		}
+		s, _ := readInterPodAffinityState(state)
+		slow := *s
+		slow.antiKeysFor = -1 // the term-by-term check
+		got := make([]*framework.Status, len(nodes))
+		p.FastPath().FilterNodes(ctx, state, pod, nodes, got)
+		for i, ni := range nodes {
+			want := p.Filter(ctx, state, pod, ni)
+			if statusString(got[i]) != statusString(want) {
+				t.Fatalf("node %s: FilterNodes %s, Filter %s", ni.Name(), statusString(got[i]), statusString(want))
+			}
+			if ref := slow.filter(ni.Node()); statusString(ref) != statusString(want) {
+				t.Fatalf("node %s: Filter %s, term by term %s", ni.Name(), statusString(want), statusString(ref))
+			}
+		}
+	})
+}
+
+// Without PreFilter's state, FilterNodes gives every node Filter's error.
+func TestInterPodAffinityFilterNodesWithoutState(t *testing.T) {
+	snap, err := ipaSnapshot([]*api.Node{testwrap.IPANode("n0", nil), testwrap.IPANode("n1", nil)}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+	p := pl.(*InterPodAffinityPlugin)
+	ctx, state, pod := context.Background(), framework.NewCycleState(), &api.Pod{}
+	nodes := snap.View().Nodes()
+	got := make([]*framework.Status, len(nodes))
+	p.FilterNodes(ctx, state, pod, nodes, got)
+	for i, ni := range nodes {
+		if want := p.Filter(ctx, state, pod, ni); want == nil || statusString(got[i]) != statusString(want) {
+			t.Errorf("node %d: %v, want %v", i, got[i], want)
+		}
+	}
+}

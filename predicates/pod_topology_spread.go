@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -29,26 +31,26 @@ var (
 	spreadLabelStatus = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch)
 )
 
-// criticalPaths keeps two domains with few matching pods, as upstream's
-// criticalPaths: [0] always has the minimum count; [1] has a count no
-// smaller. Updated incrementally by AddPod and RemovePod.
+// criticalPaths keeps two domains (by id) with few matching pods, as
+// upstream's criticalPaths: [0] always has the minimum count; [1] has a
+// count no smaller. Updated incrementally by AddPod and RemovePod.
 type criticalPaths [2]struct {
-	value string
+	id    int32
 	count int
 }
 
 func newCriticalPaths() criticalPaths {
-	return criticalPaths{{count: math.MaxInt32}, {count: math.MaxInt32}}
+	return criticalPaths{{id: -1, count: math.MaxInt32}, {id: -1, count: math.MaxInt32}}
 }
 
-// update records that the domain value now has count pods, exactly as
-// upstream's criticalPaths.update.
-func (p *criticalPaths) update(value string, count int) {
+// update records that domain id now has count pods, exactly as
+// upstream's criticalPaths.update does for the domain's value.
+func (p *criticalPaths) update(id int32, count int) {
 	i := -1
-	switch value {
-	case p[0].value:
+	switch id {
+	case p[0].id:
 		i = 0
-	case p[1].value:
+	case p[1].id:
 		i = 1
 	}
 	if i >= 0 {
@@ -61,45 +63,131 @@ func (p *criticalPaths) update(value string, count int) {
 	switch {
 	case count < p[0].count:
 		p[1] = p[0]
-		p[0].value, p[0].count = value, count
+		p[0].id, p[0].count = id, count
 	case count < p[1].count:
-		p[1].value, p[1].count = value, count
+		p[1].id, p[1].count = id, count
 	}
 }
 
 const spreadFilterStateKey framework.StateKey = "PreFilter" + config.PodTopologySpreadName
 
+// spreadStateDomains is one constraint's domains and counts in a state:
+// what the plugin's cache numbered and counted (shared with the cache and
+// other states, read only) and what AddPod and RemovePod changed.
+type spreadStateDomains struct {
+	// ids maps a label value to its domain id; read only.
+	ids map[string]int32
+	// refs[d] is not 0 when domain d was eligible at PreFilter; read
+	// only.
+	refs []int32
+	// counts[d] is domain d's matching pods: the cache's until the
+	// state changes them (see spreadFilterState.owned).
+	counts []int
+	// n is the number of eligible domains, those upstream's map holds.
+	n int
+	// extra numbers the domains AddPod or RemovePod met that PreFilter
+	// did not (ids from len(refs) on), revived the domains they made
+	// eligible that PreFilter numbered but did not count; nil unless
+	// the state owns its counts.
+	extra   map[string]int32
+	revived map[int32]struct{}
+}
+
+// lookup returns value's domain id, -1 if it has none.
+func (d *spreadStateDomains) lookup(value string) int32 {
+	if id, ok := d.ids[value]; ok {
+		return id
+	}
+	if id, ok := d.extra[value]; ok {
+		return id
+	}
+	return -1
+}
+
 // spreadFilterState is what PreFilter computes: the pod's hard
 // constraints, the number of matching pods per domain of each (every
-// eligible domain has an entry, possibly 0) and its critical paths.
+// eligible domain is counted, possibly 0) and its critical paths, and
+// each node's domain ids by position.
 type spreadFilterState struct {
 	constraints []affinity.SpreadConstraint
-	counts      []map[string]int
-	paths       []criticalPaths
 	// selfMatch[i] is whether the incoming pod matches constraint i.
 	selfMatch []bool
 	// required is the pod's compiled required node affinity.
 	required affinity.RequiredNodeAffinity
+	// base is the capacity of the node slice PreFilter was given; its
+	// npos nodes are in pos (node j at pos[j>>spreadChunkBits] at
+	// j&(1<<spreadChunkBits-1)), and dom[j*k+i] is node j's domain id for
+	// constraint i of k (-1: the node lacks the key), shared with the
+	// cache, read only. A slice of nodes[a:] of PreFilter's nodes has
+	// capacity base-a, so FilterNodes finds its nodes' positions without
+	// a lookup (and checks them against pos).
+	base int
+	pos  [][]*cluster.NodeInfo
+	npos int
+	dom  []int32
+	// view is the snapshot's view at PreFilter (nil without a snapshot):
+	// PreFilter's nodes are usually its nodes, in its order.
+	view *cluster.View
+	// domains[i] are constraint i's domains and counts.
+	domains []spreadStateDomains
+	paths   []criticalPaths
+	// owned is whether the counts (and extra, revived) are the state's
+	// own; until then they are shared and copied before a change.
+	owned bool
 }
 
-// Clone copies the counts, which AddPod and RemovePod change.
+// Clone copies what AddPod and RemovePod change, unless it is still
+// shared (then the clone shares it too, and copies it before a change).
 func (s *spreadFilterState) Clone() framework.StateData {
 	c := *s
-	c.counts = make([]map[string]int, len(s.counts))
-	for i, m := range s.counts {
-		c.counts[i] = maps.Clone(m)
+	c.domains = slices.Clone(s.domains)
+	if s.owned {
+		for i := range c.domains {
+			d := &c.domains[i]
+			d.counts, d.extra, d.revived = slices.Clone(d.counts), maps.Clone(d.extra), maps.Clone(d.revived)
+		}
 	}
-	c.paths = append([]criticalPaths(nil), s.paths...)
+	c.paths = slices.Clone(s.paths)
 	return &c
+}
+
+// own gives the state counts of its own before it changes them.
+func (s *spreadFilterState) own() {
+	if s.owned {
+		return
+	}
+	for i := range s.domains {
+		s.domains[i].counts = slices.Clone(s.domains[i].counts)
+	}
+	s.owned = true
 }
 
 // minCount is the global minimum of constraint i: the smallest count over
 // the eligible domains, or 0 when there are fewer than minDomains.
 func (s *spreadFilterState) minCount(i int) int {
-	if len(s.counts[i]) < int(s.constraints[i].MinDomains) {
+	if s.domains[i].n < int(s.constraints[i].MinDomains) {
 		return 0
 	}
 	return s.paths[i][0].count
+}
+
+// countsByValue returns the count of each eligible domain by label value,
+// as upstream's maps hold them (for tests).
+func (s *spreadFilterState) countsByValue() []map[string]int {
+	out := make([]map[string]int, len(s.domains))
+	for i := range s.domains {
+		d := &s.domains[i]
+		out[i] = map[string]int{}
+		for v, id := range d.ids {
+			if _, ok := d.revived[id]; ok || d.refs[id] > 0 {
+				out[i][v] = d.counts[id]
+			}
+		}
+		for v, id := range d.extra {
+			out[i][v] = d.counts[id]
+		}
+	}
+	return out
 }
 
 // PodTopologySpreadPlugin is the filter half of PodTopologySpread: it
@@ -107,12 +195,18 @@ func (s *spreadFilterState) minCount(i int) int {
 type PodTopologySpreadPlugin struct {
 	defaults []api.TopologySpreadConstraint
 	handle   framework.Handle
+
+	// mu guards cache, the counts of the last constraint sets (see
+	// pod_topology_spread_cache.go).
+	mu    sync.Mutex
+	cache []*spreadCache
 }
 
 var (
 	_ framework.PreFilterPlugin     = (*PodTopologySpreadPlugin)(nil)
 	_ framework.PreFilterExtensions = (*PodTopologySpreadPlugin)(nil)
 	_ framework.FilterPlugin        = (*PodTopologySpreadPlugin)(nil)
+	_ framework.FastPathPlugin      = (*PodTopologySpreadPlugin)(nil)
 )
 
 // NewPodTopologySpread is the factory of PodTopologySpread's filter half.
@@ -142,10 +236,12 @@ func (pl *PodTopologySpreadPlugin) objects() *cluster.Objects {
 }
 
 // PreFilter returns Skip when the pod has no DoNotSchedule constraints
-// (its own or defaulted). Otherwise it counts, once, the pods matching
-// each constraint in every eligible domain: nodes with all the
-// constraints' topology keys that the constraint's node inclusion
-// policies admit.
+// (its own or defaulted). Otherwise it counts the pods matching each
+// constraint in every eligible domain: nodes with all the constraints'
+// topology keys that the constraint's node inclusion policies admit. The
+// counts are kept across cycles (see pod_topology_spread_cache.go): a
+// cycle recounts only the nodes that changed since the last cycle with
+// the same constraints.
 func (pl *PodTopologySpreadPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	cs, err := cluster.SpreadConstraints(pod, pl.defaults, pl.objects(), api.DoNotSchedule)
 	if err != nil {
@@ -154,54 +250,21 @@ func (pl *PodTopologySpreadPlugin) PreFilter(_ context.Context, state *framework
 	if len(cs) == 0 {
 		return nil, skipStatus
 	}
-	state.Write(spreadFilterStateKey, newSpreadFilterState(pod, cs, nodes))
-	return nil, nil
-}
-
-func newSpreadFilterState(pod *api.Pod, cs []affinity.SpreadConstraint, nodes []*cluster.NodeInfo) *spreadFilterState {
 	s := &spreadFilterState{
 		constraints: cs,
-		counts:      make([]map[string]int, len(cs)),
 		paths:       make([]criticalPaths, len(cs)),
 		selfMatch:   make([]bool, len(cs)),
 		required:    affinity.GetRequiredNodeAffinity(pod),
 	}
-	// order[i] lists constraint i's domains as first seen, so that the
-	// critical paths do not depend on map order.
-	order := make([][]string, len(cs))
 	for i := range cs {
-		size := 0
-		if cs[i].TopologyKey == affinity.LabelHostname {
-			size = len(nodes)
-		}
-		s.counts[i] = make(map[string]int, size)
 		s.selfMatch[i] = cs[i].Selector.Matches(pod.Labels)
 	}
-	for _, ni := range nodes {
-		node := ni.Node()
-		if node == nil || !cluster.HasSpreadKeys(node, cs) {
-			continue
-		}
-		for i := range cs {
-			c := &cs[i]
-			if !cluster.SpreadNodeIncluded(c, pod, node, &s.required) {
-				continue
-			}
-			v := node.Labels[c.TopologyKey]
-			n, seen := s.counts[i][v]
-			if !seen {
-				order[i] = append(order[i], v)
-			}
-			s.counts[i][v] = n + cluster.CountSpreadPods(ni.Pods, c.Selector, pod.Namespace)
-		}
+	if pl.handle != nil && pl.handle.Snapshot() != nil {
+		s.view = pl.handle.Snapshot().View()
 	}
-	for i := range cs {
-		s.paths[i] = newCriticalPaths()
-		for _, v := range order[i] {
-			s.paths[i].update(v, s.counts[i][v])
-		}
-	}
-	return s
+	pl.cachedCounts(s, pod, nodes)
+	state.Write(spreadFilterStateKey, s)
+	return nil, nil
 }
 
 // PreFilterExtensions returns the plugin: AddPod and RemovePod keep the
@@ -245,7 +308,8 @@ func (pl *PodTopologySpreadPlugin) RemovePod(_ context.Context, state *framework
 // update adds delta to the counts of the node's domains for every
 // constraint the pod matches and the node is included in, as upstream's
 // updateWithPod (which, unlike PreFilter, neither skips terminating pods
-// nor treats an empty selector as matching none).
+// nor treats an empty selector as matching none, and makes the domain
+// eligible if it was not).
 func (s *spreadFilterState) update(p, incoming *api.Pod, node *api.Node, delta int) {
 	if s == nil || p.Namespace != incoming.Namespace || node == nil || !cluster.HasSpreadKeys(node, s.constraints) {
 		return
@@ -255,9 +319,30 @@ func (s *spreadFilterState) update(p, incoming *api.Pod, node *api.Node, delta i
 		if !c.Selector.Matches(p.Labels) || !cluster.SpreadNodeIncluded(c, incoming, node, &s.required) {
 			continue
 		}
+		s.own()
+		d := &s.domains[i]
 		v := node.Labels[c.TopologyKey]
-		s.counts[i][v] += delta
-		s.paths[i].update(v, s.counts[i][v])
+		id := d.lookup(v)
+		switch {
+		case id < 0:
+			id = int32(len(d.counts))
+			d.counts = append(d.counts, 0)
+			if d.extra == nil {
+				d.extra = map[string]int32{}
+			}
+			d.extra[v] = id
+			d.n++
+		case int(id) < len(d.refs) && d.refs[id] == 0:
+			if _, ok := d.revived[id]; !ok {
+				if d.revived == nil {
+					d.revived = map[int32]struct{}{}
+				}
+				d.revived[id] = struct{}{}
+				d.n++
+			}
+		}
+		d.counts[id] += delta
+		s.paths[i].update(id, d.counts[id])
 	}
 }
 
@@ -271,26 +356,137 @@ func (pl *PodTopologySpreadPlugin) Filter(_ context.Context, state *framework.Cy
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	return s.filter(nodeInfo.Node())
+	return s.filter(nodeInfo, -1)
+}
+
+// FastPath offers FilterNodes (framework.FastPathPlugin).
+func (pl *PodTopologySpreadPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{FilterNodes: pl.FilterNodes}
+}
+
+// FilterNodes is Filter for each node, reading the state once. For nodes
+// of the list PreFilter was given it finds their domains by position
+// rather than through their labels: a slice of that list by its capacity,
+// and nodes picked from it in order (as the engine passes the nodes the
+// earlier filters kept) by looking a little ahead of the last one found,
+// the first through the view's index of node names.
+func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	s, err := readSpreadFilterState(state)
+	if err != nil {
+		st := framework.AsStatus(err)
+		for i := range nodes {
+			statuses[i] = st
+		}
+		return
+	}
+	off, next := s.base-cap(nodes), -1
+	if len(s.constraints) != 1 {
+		for i, ni := range nodes {
+			j := s.position(ni, off+i, next)
+			if j >= 0 {
+				next = j + 1
+			}
+			statuses[i] = s.filter(ni, j)
+		}
+		return
+	}
+	// One constraint (the usual case): a node at its position passes
+	// when its domain's count is at most limit.
+	limit := int(s.constraints[0].MaxSkew) + s.minCount(0)
+	if s.selfMatch[0] {
+		limit--
+	}
+	counts := s.domains[0].counts
+	for i, ni := range nodes {
+		j := s.position(ni, off+i, next)
+		if j < 0 || ni.Node() == nil {
+			statuses[i] = s.filter(ni, -1)
+			continue
+		}
+		next = j + 1
+		switch id := s.dom[j]; {
+		case id < 0:
+			statuses[i] = spreadLabelStatus
+		case counts[id] > limit:
+			statuses[i] = spreadSkewStatus
+		default:
+			statuses[i] = nil
+		}
+	}
+}
+
+// spreadLookAhead is how far past the last node found FilterNodes looks
+// for the next one: the engine filters blocks of 64 nodes.
+const spreadLookAhead = 64
+
+// position returns ni's position in PreFilter's nodes: guess if it is
+// there, else the first within spreadLookAhead from next (when next is
+// not negative), else its position in the snapshot's view if PreFilter's
+// nodes hold it there too, else -1.
+func (s *spreadFilterState) position(ni *cluster.NodeInfo, guess, next int) int {
+	if ni == nil {
+		return -1
+	}
+	if s.nodeAt(guess) == ni {
+		return guess
+	}
+	if next >= 0 {
+		for j := next; j < min(next+spreadLookAhead, s.npos); j++ {
+			if s.nodeAt(j) == ni {
+				return j
+			}
+		}
+	}
+	if s.view != nil {
+		if j, ok := s.view.Index(ni.Name()); ok && s.nodeAt(j) == ni {
+			return j
+		}
+	}
+	return -1
+}
+
+// nodeAt returns the node at position j of PreFilter's nodes, nil if j is
+// out of range.
+func (s *spreadFilterState) nodeAt(j int) *cluster.NodeInfo {
+	if j < 0 || j >= s.npos {
+		return nil
+	}
+	return s.pos[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)]
 }
 
 var errSpreadNoNode = errors.New("node not found")
 
-func (s *spreadFilterState) filter(node *api.Node) *framework.Status {
+// filter is Filter for ni, which may be at position j of the nodes
+// PreFilter was given (checked; any j is correct).
+func (s *spreadFilterState) filter(ni *cluster.NodeInfo, j int) *framework.Status {
+	node := ni.Node()
 	if node == nil {
 		return framework.AsStatus(errSpreadNoNode)
 	}
+	k := len(s.constraints)
+	known := ni != nil && s.nodeAt(j) == ni
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		v, ok := node.Labels[c.TopologyKey]
-		if !ok {
-			return spreadLabelStatus
+		var id int32
+		if known {
+			if id = s.dom[j*k+i]; id < 0 {
+				return spreadLabelStatus
+			}
+		} else {
+			v, ok := node.Labels[c.TopologyKey]
+			if !ok {
+				return spreadLabelStatus
+			}
+			id = s.domains[i].lookup(v)
 		}
-		self := 0
+		n := 0
+		if id >= 0 {
+			n = s.domains[i].counts[id]
+		}
 		if s.selfMatch[i] {
-			self = 1
+			n++
 		}
-		if s.counts[i][v]+self-s.minCount(i) > int(c.MaxSkew) {
+		if n-s.minCount(i) > int(c.MaxSkew) {
 			return spreadSkewStatus
 		}
 	}

@@ -3,7 +3,10 @@ package predicates
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -11,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/testwrap"
 )
 
 // spreadWorld draws a few nodes over zones and hosts (some without a
@@ -95,8 +99,8 @@ func TestSpreadAddRemovePod(t *testing.T) {
 		withPod, _, fresh, _ := spreadFilterAll(t, nodes, append(append([]*api.Pod{}, pods...), added), pod)
 		a, _ := readSpreadFilterState(state)
 		f, _ := readSpreadFilterState(fresh)
-		if !reflect.DeepEqual(a.counts, f.counts) {
-			t.Fatalf("AddPod counts %v, fresh PreFilter %v", a.counts, f.counts)
+		if !reflect.DeepEqual(a.countsByValue(), f.countsByValue()) {
+			t.Fatalf("AddPod counts %v, fresh PreFilter %v", a.countsByValue(), f.countsByValue())
 		}
 		for _, n := range snap.Nodes() {
 			if got := p.Filter(ctx, state, pod, n).Code(); got != withPod[n.Name()] {
@@ -108,8 +112,8 @@ func TestSpreadAddRemovePod(t *testing.T) {
 		}
 		b, _ := readSpreadFilterState(before)
 		a, _ = readSpreadFilterState(state)
-		if !reflect.DeepEqual(a.counts, b.counts) || a.paths[0][0].count != b.paths[0][0].count {
-			t.Fatalf("RemovePod did not restore: %v vs %v", a.counts, b.counts)
+		if !reflect.DeepEqual(a.countsByValue(), b.countsByValue()) || a.paths[0][0].count != b.paths[0][0].count {
+			t.Fatalf("RemovePod did not restore: %v vs %v", a.countsByValue(), b.countsByValue())
 		}
 	})
 }
@@ -130,4 +134,382 @@ func TestSpreadAddingToOwnDomainKeepsInfeasible(t *testing.T) {
 			t.Fatalf("%s became feasible after a matching pod was added to it", target.Name)
 		}
 	})
+}
+
+// spreadStatuses is every node's Filter status through Filter and through
+// FilterNodes over the whole list, over two slices of it and over some of
+// its nodes picked into a slice of their own (keyed by node name, then
+// "nodes:", "chunks:" and "picked:" and the name).
+func spreadStatuses(p *PodTopologySpreadPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) map[string]string {
+	ctx := context.Background()
+	out := map[string]string{}
+	for _, ni := range nodes {
+		out[ni.Name()] = statusString(p.Filter(ctx, state, pod, ni))
+	}
+	sts := make([]*framework.Status, len(nodes))
+	p.FilterNodes(ctx, state, pod, nodes, sts)
+	for i, ni := range nodes {
+		out["nodes:"+ni.Name()] = statusString(sts[i])
+	}
+	clear(sts)
+	cut = min(cut, len(nodes))
+	p.FilterNodes(ctx, state, pod, nodes[cut:], sts[cut:])
+	p.FilterNodes(ctx, state, pod, nodes[:cut], sts[:cut])
+	for i, ni := range nodes {
+		out["chunks:"+ni.Name()] = statusString(sts[i])
+	}
+	// Some of the nodes, in order, in a slice of their own (as the
+	// engine passes the nodes earlier filters kept).
+	var picked []*cluster.NodeInfo
+	for i, ni := range nodes {
+		if (i+cut)%3 != 0 {
+			picked = append(picked, ni)
+		}
+	}
+	clear(sts)
+	p.FilterNodes(ctx, state, pod, picked, sts[:len(picked)])
+	for i, ni := range picked {
+		out["picked:"+ni.Name()] = statusString(sts[i])
+	}
+	return out
+}
+
+// spreadFastAgrees fails unless every FilterNodes status in m (keys
+// "nodes:", "chunks:" and "picked:" and a name) is Filter's for the node.
+func spreadFastAgrees(t interface{ Fatalf(string, ...any) }, m map[string]string) {
+	for k, v := range m {
+		if _, name, ok := strings.Cut(k, ":"); ok && v != m[name] {
+			t.Fatalf("%s: FilterNodes gives %s, Filter %s", k, v, m[name])
+		}
+	}
+}
+
+// spreadCycle runs PreFilter then spreadStatuses; a skipped pod gives
+// {"": "Skip"}.
+func spreadCycle(p *PodTopologySpreadPlugin, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) (map[string]string, *framework.CycleState) {
+	state := framework.NewCycleState()
+	if _, st := p.PreFilter(context.Background(), state, pod, nodes); !st.IsSuccess() {
+		return map[string]string{"": statusString(st)}, state
+	}
+	return spreadStatuses(p, state, pod, nodes, cut), state
+}
+
+// A long-lived plugin, whose PreFilter keeps counts across cycles, decides
+// exactly as a new one through pod, node and label changes, assumed pods
+// and AddPod/RemovePod on a cycle's state or its clone; a previous
+// cycle's state keeps filtering as it did.
+func TestPropertySpreadCache(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		var names []string
+		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
+			name := fmt.Sprintf("n%d", i)
+			nodes, names = append(nodes, testwrap.SpreadNodeGen(name).Draw(t, "node")), append(names, name)
+		}
+		var pods []*api.Pod
+		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
+			pods = append(pods, testwrap.SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
+		}
+		snap, err := cluster.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+		cached := pl.(*PodTopologySpreadPlugin)
+		var incoming []*api.Pod
+		for i := range spreadCacheSize + 2 { // more than the cache holds
+			incoming = append(incoming, testwrap.SpreadIncomingGen(i, api.DoNotSchedule).Draw(t, "incoming"))
+		}
+		extra := 0
+		var prevState *framework.CycleState
+		var prevPod *api.Pod
+		var prevNodes []*cluster.NodeInfo
+		var prevGot map[string]string
+		var prevCut int
+		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
+			names = names[:0]
+			for _, ni := range snap.View().Nodes() {
+				names = append(names, ni.Name())
+			}
+			switch rapid.IntRange(0, 6).Draw(t, "change") {
+			case 0, 1:
+				if len(names) > 0 {
+					p := testwrap.SpreadExistingPodGen(fmt.Sprintf("added-%d", extra), names).Draw(t, "pod")
+					extra++
+					if err := snap.AddPod(p); err != nil {
+						t.Fatal(err)
+					}
+					pods = append(pods, p)
+				}
+			case 2:
+				if len(pods) > 0 {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
+					if err := snap.RemovePod(pods[i]); err == nil {
+						pods = append(pods[:i], pods[i+1:]...)
+					}
+				}
+			case 3:
+				if err := snap.AddNode(testwrap.SpreadNodeGen(fmt.Sprintf("new-%d", step)).Draw(t, "node")); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				if len(names) > 0 {
+					ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "relabel"))
+					n := *ni.Node()
+					n.Labels = maps.Clone(n.Labels)
+					if rapid.IntRange(0, 3).Draw(t, "dropZone") == 0 {
+						delete(n.Labels, "zone")
+					} else {
+						n.Labels["zone"] = rapid.SampledFrom([]string{"z1", "z2", "z3", "z4"}).Draw(t, "newZone")
+					}
+					if err := snap.UpdateNode(&n); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 5:
+				if len(names) > 1 {
+					name := rapid.SampledFrom(names).Draw(t, "removedNode")
+					var keep []*api.Pod
+					for _, p := range pods {
+						if p.Spec.NodeName != name {
+							keep = append(keep, p)
+						}
+					}
+					pods = keep
+					if err := snap.RemoveNode(name); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 6:
+				if len(names) > 0 {
+					p := testwrap.SpreadExistingPodGen(fmt.Sprintf("assumed-%d", extra), names).Draw(t, "pod")
+					extra++
+					if err := snap.AssumePod(p, p.Spec.NodeName); err != nil {
+						t.Fatal(err)
+					}
+					pods = append(pods, p)
+				}
+			}
+			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
+			view := snap.View().Nodes()
+			if r := rapid.IntRange(0, len(view)-1).Draw(t, "rotate"); r > 0 && rapid.IntRange(0, 3).Draw(t, "rotated") == 0 {
+				// Not the view's order: positions differ from its index.
+				view = append(append([]*cluster.NodeInfo(nil), view[r:]...), view[:r]...)
+			}
+			cut := rapid.IntRange(0, len(view)).Draw(t, "cut")
+			got, state := spreadCycle(cached, pod, view, cut)
+			fresh, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+			want, freshState := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, cut)
+			spreadFastAgrees(t, got)
+			spreadFastAgrees(t, want)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			if prevState != nil {
+				if st := spreadStatuses(cached, prevState, prevPod, prevNodes, prevCut); !reflect.DeepEqual(st, prevGot) {
+					t.Fatalf("step %d: the previous cycle's state now gives %v, it gave %v", step, st, prevGot)
+				}
+			}
+			prevState, prevPod, prevNodes, prevGot, prevCut = nil, nil, nil, nil, 0
+			if _, skipped := got[""]; skipped || len(names) == 0 {
+				continue
+			}
+			// AddPod and RemovePod on this cycle's state (or a clone)
+			// agree with the new plugin's and leave the cache alone.
+			direct := rapid.Bool().Draw(t, "direct")
+			into, freshInto := state.Clone(), freshState.Clone()
+			if direct {
+				into, freshInto = state, freshState
+			}
+			for i := range rapid.IntRange(1, 3).Draw(t, "nominated") {
+				p := testwrap.SpreadExistingPodGen(fmt.Sprintf("nominated-%d", i), names).Draw(t, "pod")
+				ni, _ := snap.Get(p.Spec.NodeName)
+				if rapid.IntRange(0, 4).Draw(t, "otherNode") == 0 {
+					// A node PreFilter did not see.
+					ni = cluster.NewNodeInfo(testwrap.SpreadNodeGen("elsewhere").Draw(t, "node"))
+				}
+				op := cached.AddPod
+				freshOp := fresh.(*PodTopologySpreadPlugin).AddPod
+				if rapid.Bool().Draw(t, "remove") {
+					op, freshOp = cached.RemovePod, fresh.(*PodTopologySpreadPlugin).RemovePod
+				}
+				if st := op(context.Background(), into, pod, cluster.NewPodInfo(p), ni); st != nil {
+					t.Fatal(st)
+				}
+				if st := freshOp(context.Background(), freshInto, pod, cluster.NewPodInfo(p), ni); st != nil {
+					t.Fatal(st)
+				}
+				a, _ := readSpreadFilterState(into)
+				f, _ := readSpreadFilterState(freshInto)
+				if !reflect.DeepEqual(a.countsByValue(), f.countsByValue()) {
+					t.Fatalf("step %d: after AddPod/RemovePod counts %v, new plugin's %v", step, a.countsByValue(), f.countsByValue())
+				}
+				g, w := spreadStatuses(cached, into, pod, view, cut), spreadStatuses(cached, freshInto, pod, view, cut)
+				spreadFastAgrees(t, g)
+				if !reflect.DeepEqual(g, w) {
+					t.Fatalf("step %d: after AddPod/RemovePod %v, new plugin's %v", step, g, w)
+				}
+			}
+			if !direct {
+				prevState, prevPod, prevNodes, prevGot, prevCut = state, pod, view, got, cut
+			}
+		}
+	})
+}
+
+// spreadNodeChunks holds what was set, and a table shared before later
+// changes keeps what it held.
+func TestPropertySpreadNodeChunks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pool := []*cluster.NodeInfo{nil, cluster.NewNodeInfo(nil), cluster.NewNodeInfo(nil), cluster.NewNodeInfo(nil)}
+		var v spreadNodeChunks
+		var model []*cluster.NodeInfo
+		type held struct {
+			table [][]*cluster.NodeInfo
+			want  []*cluster.NodeInfo
+		}
+		var shares []held
+		for range rapid.IntRange(1, 60).Draw(t, "ops") {
+			if rapid.IntRange(0, 4).Draw(t, "share") == 0 {
+				shares = append(shares, held{v.share(), slices.Clone(model)})
+				continue
+			}
+			j := rapid.IntRange(0, 3<<spreadChunkBits).Draw(t, "at")
+			ni := rapid.SampledFrom(pool).Draw(t, "ni")
+			v.set(j, ni)
+			for len(model) <= j {
+				model = append(model, nil)
+			}
+			model[j] = ni
+		}
+		check := func(table [][]*cluster.NodeInfo, want []*cluster.NodeInfo) {
+			for j, ni := range want {
+				if got := table[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)]; got != ni {
+					t.Fatalf("position %d: %p, want %p", j, got, ni)
+				}
+			}
+		}
+		check(v.chunks, model)
+		for _, h := range shares {
+			check(h.table, h.want)
+		}
+	})
+}
+
+// Cycles running at once on one plugin (PreFilter, FilterNodes and AddPod
+// on their states) while the snapshot changes between rounds agree with a
+// new plugin's, and a state keeps filtering as it did while later cycles
+// refresh the kept counts (run with -race).
+func TestSpreadCacheConcurrentCycles(t *testing.T) {
+	var nodes []*api.Node
+	var names []string
+	for i := range 600 { // more than two chunks of node pointers
+		name := fmt.Sprintf("n%d", i)
+		b := spreadNode().Name(name).Label("kubernetes.io/hostname", name).Label("zone", fmt.Sprintf("z%d", i%3))
+		nodes, names = append(nodes, b.Obj()), append(names, name)
+	}
+	var pods []*api.Pod
+	for i := range 900 {
+		b := spreadPod().Name(fmt.Sprintf("p%d", i)).Node(names[(i*7)%len(names)])
+		if i%3 != 0 {
+			b.Label("foo", "")
+		}
+		pods = append(pods, b.Obj())
+	}
+	snap, err := cluster.NewSnapshot(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+	shared := pl.(*PodTopologySpreadPlugin)
+	incoming := []*api.Pod{
+		spreadPod().Name("zone").Label("foo", "").SpreadConstraint(1, "zone", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj(),
+		spreadPod().Name("host").Label("foo", "").SpreadConstraint(1, "kubernetes.io/hostname", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj(),
+	}
+	type done struct {
+		state *framework.CycleState
+		pod   *api.Pod
+		nodes []*cluster.NodeInfo
+		want  map[string]string
+	}
+	var prev []done
+	for round := range 6 {
+		if round > 0 {
+			p := spreadPod().Name(fmt.Sprintf("added-%d", round)).Label("foo", "").Node(names[round*97%len(names)]).Obj()
+			if err := snap.AddPod(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		view := snap.View().Nodes()
+		var wants []map[string]string
+		for _, pod := range incoming {
+			fresh, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+			w, _ := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, 256)
+			spreadFastAgrees(t, w)
+			wants = append(wants, w)
+		}
+		results := make(chan done, 8)
+		errs := make(chan string, 16)
+		for g := range 8 {
+			go func() {
+				pod, want := incoming[g%2], wants[g%2]
+				got, state := spreadCycle(shared, pod, view, 256)
+				if !reflect.DeepEqual(got, want) {
+					errs <- fmt.Sprintf("round %d goroutine %d: got %v, want %v", round, g, got, want)
+				}
+				// AddPod on a clone, as preemption does.
+				into := state.Clone()
+				ni := view[g*37%len(view)]
+				if st := shared.AddPod(context.Background(), into, pod, cluster.NewPodInfo(spreadPod().Name("nominated").Label("foo", "").Obj()), ni); st != nil {
+					errs <- st.Message()
+				}
+				spreadStatuses(shared, into, pod, view, 300)
+				results <- done{state, pod, view, got}
+			}()
+		}
+		// Meanwhile the last round's states filter again.
+		for _, d := range prev {
+			if got := spreadStatuses(shared, d.state, d.pod, d.nodes, 256); !reflect.DeepEqual(got, d.want) {
+				t.Fatalf("round %d: a previous state now gives %v, it gave %v", round, got, d.want)
+			}
+		}
+		prev = prev[:0]
+		for range 8 {
+			prev = append(prev, <-results)
+		}
+		close(errs)
+		for e := range errs {
+			t.Fatal(e)
+		}
+	}
+}
+
+// A node list holding a nil NodeInfo or one without a node counts nothing
+// for them, as before the counts were kept (and a second cycle sees the
+// same).
+func TestSpreadPreFilterNodelessInfos(t *testing.T) {
+	snap, err := cluster.NewSnapshot([]*api.Node{spreadNode().Name("a").Label("zone", "z1").Obj()},
+		[]*api.Pod{spreadPod().Name("p").Label("foo", "").Node("a").Obj()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+	p := pl.(*PodTopologySpreadPlugin)
+	pod := spreadPod().Name("in").Label("foo", "").SpreadConstraint(1, "zone", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj()
+	nodes := append([]*cluster.NodeInfo{nil, cluster.NewNodeInfo(nil)}, snap.View().Nodes()...)
+	for cycle := range 2 {
+		state := framework.NewCycleState()
+		if _, st := p.PreFilter(context.Background(), state, pod, nodes); !st.IsSuccess() {
+			t.Fatal(st)
+		}
+		s, _ := readSpreadFilterState(state)
+		if got, want := s.countsByValue(), []map[string]int{{"z1": 1}}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("cycle %d: counts %v, want %v", cycle, got, want)
+		}
+		sts := make([]*framework.Status, len(nodes))
+		p.FilterNodes(context.Background(), state, pod, nodes, sts)
+		if sts[0] == nil || sts[1] == nil || sts[2] != nil {
+			t.Fatalf("cycle %d: statuses %v", cycle, sts)
+		}
+	}
 }

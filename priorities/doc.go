@@ -45,4 +45,15 @@
 // whatever the number of pods.
 // Its NormalizeScore is NormalizeMinMax, upstream's min-max scaling with
 // its float64 truncation.
+//
+// # PodTopologySpread
+//
+// PodTopologySpreadPlugin's PreScore keeps, as the filter half does, each
+// node's matching pods and domain per constraint set across cycles,
+// recounting only the nodes whose NodeInfo changed, and computes the raw
+// score of every node it is given; Score and ScoreNodes (the plugin's
+// framework.FastPath) read it, so their cost per node does not depend on
+// the pods. It does not promise ScoresAnyNodes (its PreScore depends on
+// the nodes Filter passed) nor NormalizeByMax (NormalizeScore reads the
+// lowest score too).
 package priorities

@@ -272,6 +272,51 @@ func (pl *InterPodAffinityPlugin) Score(_ context.Context, state *framework.Cycl
 	return s.score(nodeInfo.Node()), nil
 }
 
+var _ framework.FastPathPlugin = (*InterPodAffinityPlugin)(nil)
+
+// FastPath offers ScoreNodes and ScoresAnyNodes
+// (framework.FastPathPlugin). PreScore reads every node of the snapshot
+// (or every node with pods with affinity), never the node list it is
+// given, and Score reads only PreScore's state and the node's labels.
+// NormalizeScore is by the lowest and the highest sums, not by max: the
+// scheduler runs it over the whole list of scored nodes.
+func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
+}
+
+// ScoreNodes is Score for each node, reading the state once.
+func (pl *InterPodAffinityPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		if len(nodes) == 0 {
+			return -1, nil
+		}
+		return 0, st
+	}
+	if len(s.scores) != 1 || len(s.scores[0].values) != 1 {
+		for i, ni := range nodes {
+			scores[i] = s.score(ni.Node())
+		}
+		return -1, nil
+	}
+	// One key with one domain (as when a workload's pods share a zone):
+	// the node's label is compared with that domain's value, without a
+	// map lookup.
+	key := s.scores[0].key
+	var one string
+	var w int64
+	for v, n := range s.scores[0].values {
+		one, w = v, n
+	}
+	for i, ni := range nodes {
+		scores[i] = 0
+		if v, ok := ni.Node().Labels[key]; ok && v == one {
+			scores[i] = w
+		}
+	}
+	return -1, nil
+}
+
 func (s *interPodAffinityScoreState) score(node *api.Node) int64 {
 	var sum int64
 	for i := range s.scores {

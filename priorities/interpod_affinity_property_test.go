@@ -200,3 +200,73 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 		}
 	})
 }
+
+// The fast path's promises (framework.FastPath): ScoreNodes gives each
+// node what Score gives it, and PreScore's status and state are the same
+// for any non-empty node list (ScoresAnyNodes), so Score is too.
+func TestPropertyInterPodAffinityFastPath(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := testwrap.IPAClusterGen().Draw(t, "cluster")
+		pod := testwrap.IPAPodGen(rapid.Bool().Draw(t, "plain")).Draw(t, "incoming")
+		w := rapid.Int32Range(0, 100).Draw(t, "hardPodAffinityWeight")
+		args := config.InterPodAffinityArgs{HardPodAffinityWeight: &w, IgnorePreferredTermsOfExistingPods: rapid.Bool().Draw(t, "ignore")}
+		snap, err := ipaSnapshot(c.Nodes, c.Pods, c.NS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := NewInterPodAffinity(args, ipaHandle{Snap: snap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pl.(*InterPodAffinityPlugin)
+		fp := p.FastPath()
+		if !fp.ScoresAnyNodes || fp.ScoreNodes == nil || fp.NormalizeByMax != nil {
+			t.Fatalf("FastPath %+v", fp)
+		}
+		ctx := context.Background()
+		nodes := snap.View().Nodes()
+		state := framework.NewCycleState()
+		st := p.PreScore(ctx, state, pod, nodes)
+		subset := rapid.SliceOfNDistinct(rapid.SampledFrom(nodes), 1, len(nodes), func(ni *cluster.NodeInfo) string { return ni.Name() }).Draw(t, "subset")
+		// A fresh plugin, so that the kept sums do not hide a difference.
+		pl2, _ := NewInterPodAffinity(args, ipaHandle{Snap: snap})
+		state2 := framework.NewCycleState()
+		st2 := pl2.(*InterPodAffinityPlugin).PreScore(ctx, state2, pod, subset)
+		if st.Code() != st2.Code() || st.Message() != st2.Message() {
+			t.Fatalf("PreScore over %d of %d nodes: %v, over all: %v", len(subset), len(nodes), st2, st)
+		}
+		if st != nil {
+			return
+		}
+		got := make([]int64, len(nodes))
+		if i, st := fp.ScoreNodes(ctx, state2, pod, nodes, got); st != nil {
+			t.Fatalf("ScoreNodes: node %d: %v", i, st)
+		}
+		if want := rawScores(t, p, state, pod, nodes); !reflect.DeepEqual(got, want) {
+			t.Fatalf("ScoreNodes %v, Score %v", got, want)
+		}
+	})
+}
+
+// Without PreScore's state, ScoreNodes fails at the first node with
+// Score's error, and succeeds over no nodes.
+func TestInterPodAffinityScoreNodesWithoutState(t *testing.T) {
+	snap, err := ipaSnapshot([]*api.Node{testwrap.IPANode("n0", nil)}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pl.(*InterPodAffinityPlugin)
+	ctx, state, pod := context.Background(), framework.NewCycleState(), &api.Pod{}
+	nodes := snap.View().Nodes()
+	_, want := p.Score(ctx, state, pod, nodes[0])
+	if i, st := p.ScoreNodes(ctx, state, pod, nodes, make([]int64, 1)); i != 0 || st.Message() != want.Message() || want == nil {
+		t.Errorf("ScoreNodes: %d %v, want 0 %v", i, st, want)
+	}
+	if i, st := p.ScoreNodes(ctx, state, pod, nil, nil); i != -1 || st != nil {
+		t.Errorf("ScoreNodes over no nodes: %d %v", i, st)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -28,26 +29,47 @@ func SpreadScoreForCount(count int64, maxSkew int32, weight float64) float64 {
 
 const spreadScoreStateKey framework.StateKey = "PreScore" + config.PodTopologySpreadName
 
+// spreadScored is the raw score of a node PreScore was given and the
+// node's position in the view's nodes (-1 if the view does not hold it).
+type spreadScored struct {
+	score int64
+	view  int32
+}
+
 // spreadScoreState is what PreScore computes: the pod's ScheduleAnyway
-// constraints, the nodes not scored, the matching pods per domain and the
-// weight of each constraint.
+// constraints, the nodes not scored, the weight of each constraint, the
+// raw score of each node PreScore was given and, for other nodes, the
+// matching pods per domain.
 type spreadScoreState struct {
 	constraints []affinity.SpreadConstraint
 	// ignored are the nodes (by name) lacking some topology key; nil when
 	// there are none.
 	ignored map[string]struct{}
-	// counts[i] maps each domain of a scored node to its matching pods;
-	// nil for kubernetes.io/hostname, counted per node.
-	counts []map[string]int64
-	// nodeCounts[i], for a kubernetes.io/hostname constraint, holds the
-	// matching pods of each scored node, at the node's index in view
-	// (-1 for nodes not counted), counted once in PreScore (upstream
-	// counts them in Score) so that Score's cost does not grow with the
-	// node's pods; nil for the other constraints.
-	nodeCounts [][]int32
-	view       *cluster.View
-	weights    []float64
-	ns         string
+	weights []float64
+	ns      string
+	// base is the capacity of the node slice PreScore was given and
+	// scored[q] the raw score of its node q: a slice nodes[a:] of it has
+	// capacity base-a, so ScoreNodes finds its nodes' scores without a
+	// lookup (and checks the node against the view's, which never
+	// change).
+	base      int
+	scored    []spreadScored
+	view      *cluster.View
+	viewNodes []*cluster.NodeInfo
+	// byView[p], built on Score's first call, is the index in scored of
+	// the view's node p, -1 if PreScore was not given it.
+	byViewOnce sync.Once
+	byView     []int32
+	// For a node PreScore was not given, constraint i (not
+	// kubernetes.io/hostname) counts tot[i][ids[i][value]] when
+	// registered[i] holds that domain (one of a scored node's), else 0;
+	// ids and tot are shared with the plugin's cache, read only. extra[i]
+	// are the domains of scored nodes the snapshot's nodes do not have
+	// (nil mostly).
+	ids        []map[string]int32
+	tot        [][]int64
+	registered [][]bool
+	extra      []map[string]struct{}
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -61,6 +83,70 @@ func (s *spreadScoreState) isIgnored(name string) bool {
 	return ok
 }
 
+// precomputed returns the raw score PreScore computed for ni, if it was
+// given ni.
+func (s *spreadScoreState) precomputed(ni *cluster.NodeInfo) (int64, bool) {
+	p, ok := s.view.Index(ni.Name())
+	if !ok {
+		return 0, false
+	}
+	s.byViewOnce.Do(func() {
+		s.byView = make([]int32, s.view.NumNodes())
+		for i := range s.byView {
+			s.byView[i] = -1
+		}
+		for q := range s.scored {
+			if v := s.scored[q].view; v >= 0 {
+				s.byView[v] = int32(q)
+			}
+		}
+	})
+	if q := s.byView[p]; q >= 0 && s.viewNodes[p] == ni {
+		return s.scored[q].score, true
+	}
+	return 0, false
+}
+
+// at returns the raw score PreScore computed for ni if ni is the node it
+// was given at position q.
+func (s *spreadScoreState) at(q int, ni *cluster.NodeInfo) (int64, bool) {
+	if q < 0 || q >= len(s.scored) {
+		return 0, false
+	}
+	e := s.scored[q]
+	if e.view < 0 || s.viewNodes[e.view] != ni {
+		return 0, false
+	}
+	return e.score, true
+}
+
+// score is Score for ni, from its labels and pods.
+func (s *spreadScoreState) score(ni *cluster.NodeInfo) int64 {
+	node := ni.Node()
+	if s.isIgnored(node.Name) {
+		return 0
+	}
+	var score float64
+	for i := range s.constraints {
+		c := &s.constraints[i]
+		v, ok := node.Labels[c.TopologyKey]
+		if !ok {
+			continue
+		}
+		var n int64
+		if c.TopologyKey == affinity.LabelHostname {
+			n = int64(cluster.CountSpreadPods(ni.Pods, c.Selector, s.ns))
+		} else if id, ok := s.ids[i][v]; ok && s.registered[i][id] {
+			n = s.tot[i][id]
+		}
+		score += SpreadScoreForCount(n, c.MaxSkew, s.weights[i])
+	}
+	return roundScore(score)
+}
+
+// roundScore rounds a raw score as upstream does.
+func roundScore(score float64) int64 { return int64(math.Round(score)) }
+
 // PodTopologySpreadPlugin is the score half of PodTopologySpread: it
 // favours nodes whose domains hold fewer pods matching the pod's
 // ScheduleAnyway constraints (its own, or the system or listed defaults).
@@ -68,12 +154,18 @@ type PodTopologySpreadPlugin struct {
 	defaults        []api.TopologySpreadConstraint
 	systemDefaulted bool
 	handle          framework.Handle
+
+	// mu guards cache, the counts of the last constraint sets (see
+	// pod_topology_spread_cache.go).
+	mu    sync.Mutex
+	cache []*spreadScoreCache
 }
 
 var (
 	_ framework.PreScorePlugin  = (*PodTopologySpreadPlugin)(nil)
 	_ framework.ScorePlugin     = (*PodTopologySpreadPlugin)(nil)
 	_ framework.ScoreExtensions = (*PodTopologySpreadPlugin)(nil)
+	_ framework.FastPathPlugin  = (*PodTopologySpreadPlugin)(nil)
 )
 
 // NewPodTopologySpread is the factory of PodTopologySpread's score half;
@@ -102,7 +194,10 @@ var errSpreadNoSnapshot = errors.New("getting all nodes: no snapshot")
 // still spread by hostname) and counts, over every node of the snapshot
 // that the node inclusion policies admit, the matching pods in each; for
 // kubernetes.io/hostname constraints it counts the matching pods of each
-// scored node.
+// scored node; then it computes each given node's raw score. The counts
+// are kept across cycles (see pod_topology_spread_cache.go): a cycle
+// recounts only the nodes that changed since the last cycle with the same
+// constraints.
 func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {
 	if pl.handle == nil || pl.handle.Snapshot() == nil {
 		return framework.AsStatus(errSpreadNoSnapshot)
@@ -119,59 +214,10 @@ func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.
 		return skipStatus
 	}
 	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	s := &spreadScoreState{constraints: cs, counts: make([]map[string]int64, len(cs)), nodeCounts: make([][]int32, len(cs)),
-		view: view, weights: make([]float64, len(cs)), ns: pod.Namespace}
-	for i := range cs {
-		if cs[i].TopologyKey != affinity.LabelHostname {
-			s.counts[i] = map[string]int64{}
-			continue
-		}
-		s.nodeCounts[i] = make([]int32, view.NumNodes())
-		for j := range s.nodeCounts[i] {
-			s.nodeCounts[i][j] = -1
-		}
-	}
-	for _, ni := range nodes {
-		node := ni.Node()
-		if requireAll && !cluster.HasSpreadKeys(node, cs) {
-			if s.ignored == nil {
-				s.ignored = map[string]struct{}{}
-			}
-			s.ignored[node.Name] = struct{}{}
-			continue
-		}
-		for i := range cs {
-			if s.counts[i] != nil {
-				s.counts[i][node.Labels[cs[i].TopologyKey]] += 0
-			} else if j, ok := view.Index(node.Name); ok {
-				s.nodeCounts[i][j] = int32(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
-			}
-		}
-	}
-	for i := range cs {
-		size := len(s.counts[i])
-		if s.counts[i] == nil {
-			size = len(nodes) - len(s.ignored)
-		}
-		s.weights[i] = SpreadTopologyWeight(size)
-	}
-	required := affinity.GetRequiredNodeAffinity(pod)
-	for _, ni := range view.Nodes() {
-		node := ni.Node()
-		if requireAll && !cluster.HasSpreadKeys(node, cs) {
-			continue
-		}
-		for i := range cs {
-			c := &cs[i]
-			if s.counts[i] == nil || !cluster.SpreadNodeIncluded(c, pod, node, &required) {
-				continue
-			}
-			v := node.Labels[c.TopologyKey]
-			if n, ok := s.counts[i][v]; ok {
-				s.counts[i][v] = n + int64(cluster.CountSpreadPods(ni.Pods, c.Selector, pod.Namespace))
-			}
-		}
-	}
+	k := len(cs)
+	s := &spreadScoreState{constraints: cs, weights: make([]float64, k), ns: pod.Namespace,
+		ids: make([]map[string]int32, k), tot: make([][]int64, k), registered: make([][]bool, k)}
+	pl.cachedScores(s, pod, view, nodes, requireAll)
 	state.Write(spreadScoreStateKey, s)
 	return nil
 }
@@ -190,42 +236,52 @@ func readSpreadScoreState(state *framework.CycleState) (*spreadScoreState, error
 
 // Score is the node's raw score: for each constraint whose key the node
 // has, SpreadScoreForCount of its domain's count (for
-// kubernetes.io/hostname, the node's own matching pods, as PreScore
-// counted them for the nodes it was given, or counted here for another
-// node) with the constraint's weight, summed and rounded; 0 for a node
-// not scored. It allocates nothing and, for the nodes given to PreScore,
-// its cost does not depend on the pods of the node or of the cluster.
+// kubernetes.io/hostname, the node's own matching pods) with the
+// constraint's weight, summed and rounded; 0 for a node not scored. For
+// the nodes given to PreScore it reads the raw score PreScore computed
+// (finding it through the view's index of node names), so that its cost
+// does not depend on the pods of the node or of the cluster; its first
+// call in a cycle allocates that index's inverse.
 func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
 	s, err := readSpreadScoreState(state)
 	if err != nil {
 		return 0, framework.AsStatus(err)
 	}
-	node := nodeInfo.Node()
-	if s.isIgnored(node.Name) {
-		return 0, nil
+	if score, ok := s.precomputed(nodeInfo); ok {
+		return score, nil
 	}
-	var score float64
-	for i := range s.constraints {
-		c := &s.constraints[i]
-		v, ok := node.Labels[c.TopologyKey]
-		if !ok {
+	return s.score(nodeInfo), nil
+}
+
+// FastPath offers ScoreNodes (framework.FastPathPlugin). NormalizeScore
+// is not by max (it reads the lowest score too), and PreScore depends on
+// the nodes Filter passed (those lacking a key are not scored, and the
+// weights count the scored nodes' domains).
+func (pl *PodTopologySpreadPlugin) FastPath() framework.FastPath {
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes}
+}
+
+// ScoreNodes is Score for each node, reading the state once. For nodes
+// sliced from the list PreScore was given it reads the raw score PreScore
+// computed, so its cost per node depends neither on the node's pods nor
+// on its labels.
+func (pl *PodTopologySpreadPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	if len(nodes) == 0 {
+		return -1, nil
+	}
+	s, err := readSpreadScoreState(state)
+	if err != nil {
+		return 0, framework.AsStatus(err)
+	}
+	off := s.base - cap(nodes)
+	for i, ni := range nodes {
+		if score, ok := s.at(off+i, ni); ok {
+			scores[i] = score
 			continue
 		}
-		var n int64
-		if s.counts[i] == nil {
-			n = -1
-			if j, ok := s.view.Index(node.Name); ok {
-				n = int64(s.nodeCounts[i][j])
-			}
-			if n < 0 {
-				n = int64(cluster.CountSpreadPods(nodeInfo.Pods, c.Selector, s.ns))
-			}
-		} else {
-			n = s.counts[i][v]
-		}
-		score += SpreadScoreForCount(n, c.MaxSkew, s.weights[i])
+		scores[i] = s.score(ni)
 	}
-	return int64(math.Round(score)), nil
+	return -1, nil
 }
 
 // ScoreExtensions returns the plugin, which normalizes.

@@ -3,6 +3,8 @@ package priorities
 import (
 	"context"
 	"fmt"
+	"maps"
+	"reflect"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -10,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/testwrap"
 )
 
 func spreadScores(t *rapid.T, nodes []*api.Node, pods []*api.Pod, objs []any, pod *api.Pod) map[string]int64 {
@@ -94,4 +97,282 @@ func TestSpreadScoreProperties(t *testing.T) {
 			t.Fatalf("order changed the scores: %v vs %v", want, got)
 		}
 	})
+}
+
+// spreadScoreCycle runs PreScore over nodes, then Score over every node of
+// all (given or not), ScoreNodes over nodes whole and in two slices, and
+// NormalizeScore over nodes' scores; a skipped pod gives {"": -1}.
+func spreadScoreCycle(t *rapid.T, p *PodTopologySpreadPlugin, pod *api.Pod, all, nodes []*cluster.NodeInfo, cut int) map[string]int64 {
+	ctx := context.Background()
+	state := framework.NewCycleState()
+	st := p.PreScore(ctx, state, pod, nodes)
+	if st.IsSkip() {
+		return map[string]int64{"": -1}
+	}
+	if !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	out := map[string]int64{}
+	for _, ni := range all {
+		s, st := p.Score(ctx, state, pod, ni)
+		if !st.IsSuccess() {
+			t.Fatal(st)
+		}
+		out[ni.Name()] = s
+	}
+	scores := make([]int64, len(nodes))
+	if i, st := p.ScoreNodes(ctx, state, pod, nodes, scores); i >= 0 || st != nil {
+		t.Fatalf("ScoreNodes: %d %v", i, st)
+	}
+	var list framework.NodeScoreList
+	for i, ni := range nodes {
+		out["nodes:"+ni.Name()] = scores[i]
+		list = append(list, framework.NodeScore{Name: ni.Name(), Score: scores[i]})
+	}
+	// The scores PreScore computed are those of the node's labels and
+	// pods, as Score computes them for a node PreScore was not given.
+	s, err := readSpreadScoreState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ni := range nodes {
+		if got := s.score(ni); got != scores[i] {
+			t.Fatalf("%s: PreScore computed %d, from its labels and pods %d", ni.Name(), scores[i], got)
+		}
+	}
+	clear(scores)
+	cut = min(cut, len(nodes))
+	p.ScoreNodes(ctx, state, pod, nodes[cut:], scores[cut:])
+	p.ScoreNodes(ctx, state, pod, nodes[:cut], scores[:cut])
+	for i, ni := range nodes {
+		out["chunks:"+ni.Name()] = scores[i]
+	}
+	if st := p.NormalizeScore(ctx, state, pod, list); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	for _, s := range list {
+		out["normalized:"+s.Name] = s.Score
+	}
+	return out
+}
+
+// A long-lived plugin, whose PreScore keeps counts across cycles, scores
+// exactly as a new one through pod, node and label changes and assumed
+// pods, with the pod's own ScheduleAnyway constraints or the system
+// defaults, for any subset of the nodes (in the view's order, rotated,
+// or with a node the view does not hold).
+func TestPropertySpreadScoreCache(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		var names []string
+		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
+			name := fmt.Sprintf("n%d", i)
+			nodes, names = append(nodes, testwrap.SpreadNodeGen(name).Draw(t, "node")), append(names, name)
+		}
+		var pods []*api.Pod
+		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
+			pods = append(pods, testwrap.SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
+		}
+		snap, err := cluster.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := &api.Service{ObjectMeta: api.ObjectMeta{Name: "svc", Namespace: "default"}, Spec: api.ServiceSpec{Selector: map[string]string{"foo": ""}}}
+		if err := snap.AddObjects(svc); err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := NewPodTopologySpread(nil, testHandle{snap})
+		cached := pl.(*PodTopologySpreadPlugin)
+		var incoming []*api.Pod
+		for i := range spreadScoreCacheSize + 2 { // more than the cache holds
+			p := testwrap.SpreadIncomingGen(i, api.ScheduleAnyway).Draw(t, "incoming")
+			if rapid.IntRange(0, 2).Draw(t, "systemDefaults") == 0 {
+				p.Spec.TopologySpreadConstraints = nil
+			}
+			incoming = append(incoming, p)
+		}
+		extra := 0
+		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
+			names = names[:0]
+			for _, ni := range snap.View().Nodes() {
+				names = append(names, ni.Name())
+			}
+			switch rapid.IntRange(0, 6).Draw(t, "change") {
+			case 0, 1:
+				p := testwrap.SpreadExistingPodGen(fmt.Sprintf("added-%d", extra), names).Draw(t, "pod")
+				extra++
+				if err := snap.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+				pods = append(pods, p)
+			case 2:
+				if len(pods) > 0 {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
+					if err := snap.RemovePod(pods[i]); err == nil {
+						pods = append(pods[:i], pods[i+1:]...)
+					}
+				}
+			case 3:
+				if err := snap.AddNode(testwrap.SpreadNodeGen(fmt.Sprintf("new-%d", step)).Draw(t, "node")); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "relabel"))
+				n := *ni.Node()
+				n.Labels = maps.Clone(n.Labels)
+				if rapid.IntRange(0, 3).Draw(t, "dropZone") == 0 {
+					delete(n.Labels, "zone")
+					delete(n.Labels, "topology.kubernetes.io/zone")
+				} else {
+					z := rapid.SampledFrom([]string{"z1", "z2", "z3", "z4"}).Draw(t, "newZone")
+					n.Labels["zone"], n.Labels["topology.kubernetes.io/zone"] = z, z
+				}
+				if err := snap.UpdateNode(&n); err != nil {
+					t.Fatal(err)
+				}
+			case 5:
+				if len(names) > 1 {
+					name := rapid.SampledFrom(names).Draw(t, "removedNode")
+					var keep []*api.Pod
+					for _, p := range pods {
+						if p.Spec.NodeName != name {
+							keep = append(keep, p)
+						}
+					}
+					pods = keep
+					if err := snap.RemoveNode(name); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case 6:
+				p := testwrap.SpreadExistingPodGen(fmt.Sprintf("assumed-%d", extra), names).Draw(t, "pod")
+				extra++
+				if err := snap.AssumePod(p, p.Spec.NodeName); err != nil {
+					t.Fatal(err)
+				}
+				pods = append(pods, p)
+			}
+			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
+			all := snap.View().Nodes()
+			// The nodes that passed Filter: a subsequence of the view's,
+			// from a rotating start, sometimes with a node it lacks.
+			start := rapid.IntRange(0, len(all)-1).Draw(t, "start")
+			var given []*cluster.NodeInfo
+			for i := range all {
+				if ni := all[(start+i)%len(all)]; rapid.IntRange(0, 3).Draw(t, "filtered") != 0 {
+					given = append(given, ni)
+				}
+			}
+			if rapid.IntRange(0, 5).Draw(t, "foreign") == 0 {
+				foreign := cluster.NewNodeInfo(testwrap.SpreadNodeGen("elsewhere").Draw(t, "node"))
+				at := rapid.IntRange(0, len(given)).Draw(t, "foreignAt")
+				given = append(given[:at], append([]*cluster.NodeInfo{foreign}, given[at:]...)...)
+			}
+			if len(given) == 0 {
+				given = all[:1]
+			}
+			cut := rapid.IntRange(0, len(given)).Draw(t, "cut")
+			got := spreadScoreCycle(t, cached, pod, all, given, cut)
+			fresh, _ := NewPodTopologySpread(nil, testHandle{snap})
+			want := spreadScoreCycle(t, fresh.(*PodTopologySpreadPlugin), pod, all, given, cut)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+		}
+	})
+}
+
+// PreScore and Score running at once on one plugin while the snapshot
+// changes between rounds agree with a new plugin's, and a state keeps
+// scoring as it did while later cycles refresh the kept counts (run with
+// -race).
+func TestSpreadScoreCacheConcurrentCycles(t *testing.T) {
+	var nodes []*api.Node
+	var names []string
+	for i := range 600 {
+		name := fmt.Sprintf("n%d", i)
+		b := spreadNode().Name(name).Label("kubernetes.io/hostname", name).Label("zone", fmt.Sprintf("z%d", i%3))
+		nodes, names = append(nodes, b.Obj()), append(names, name)
+	}
+	var pods []*api.Pod
+	for i := range 900 {
+		b := spreadPod().Name(fmt.Sprintf("p%d", i)).Node(names[(i*7)%len(names)])
+		if i%3 != 0 {
+			b.Label("foo", "")
+		}
+		pods = append(pods, b.Obj())
+	}
+	snap, err := cluster.NewSnapshot(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewPodTopologySpread(nil, testHandle{snap})
+	shared := pl.(*PodTopologySpreadPlugin)
+	incoming := []*api.Pod{
+		spreadPod().Name("zone").Label("foo", "").SpreadConstraint(1, "zone", api.ScheduleAnyway, fooSelector, nil, nil, nil, nil).Obj(),
+		spreadPod().Name("host").Label("foo", "").SpreadConstraint(1, "kubernetes.io/hostname", api.ScheduleAnyway, fooSelector, nil, nil, nil, nil).Obj(),
+	}
+	score := func(p *PodTopologySpreadPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) []int64 {
+		out := make([]int64, len(nodes))
+		for i, ni := range nodes {
+			out[i], _ = p.Score(context.Background(), state, pod, ni)
+		}
+		return out
+	}
+	cycle := func(p *PodTopologySpreadPlugin, pod *api.Pod, nodes []*cluster.NodeInfo) ([]int64, *framework.CycleState) {
+		state := framework.NewCycleState()
+		if st := p.PreScore(context.Background(), state, pod, nodes); !st.IsSuccess() {
+			panic(st.Message())
+		}
+		out := make([]int64, len(nodes))
+		p.ScoreNodes(context.Background(), state, pod, nodes, out)
+		return append(out, score(p, state, pod, nodes)...), state
+	}
+	type done struct {
+		state *framework.CycleState
+		pod   *api.Pod
+		nodes []*cluster.NodeInfo
+		want  []int64
+	}
+	var prev []done
+	for round := range 6 {
+		if round > 0 {
+			p := spreadPod().Name(fmt.Sprintf("added-%d", round)).Label("foo", "").Node(names[round*97%len(names)]).Obj()
+			if err := snap.AddPod(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		view := snap.View().Nodes()
+		given := view[round*50:]
+		var wants [][]int64
+		for _, pod := range incoming {
+			fresh, _ := NewPodTopologySpread(nil, testHandle{snap})
+			w, _ := cycle(fresh.(*PodTopologySpreadPlugin), pod, given)
+			wants = append(wants, w)
+		}
+		results := make(chan done, 8)
+		errs := make(chan string, 8)
+		for g := range 8 {
+			go func() {
+				got, state := cycle(shared, incoming[g%2], given)
+				if !reflect.DeepEqual(got, wants[g%2]) {
+					errs <- fmt.Sprintf("round %d goroutine %d: scores differ from a new plugin's", round, g)
+				}
+				results <- done{state, incoming[g%2], given, got[len(given):]}
+			}()
+		}
+		for _, d := range prev {
+			if got := score(shared, d.state, d.pod, d.nodes); !reflect.DeepEqual(got, d.want) {
+				t.Fatalf("round %d: a previous state now scores differently", round)
+			}
+		}
+		prev = prev[:0]
+		for range 8 {
+			prev = append(prev, <-results)
+		}
+		close(errs)
+		for e := range errs {
+			t.Fatal(e)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/engine"
 )
@@ -48,9 +49,9 @@ func TestEligibilityPerCycle(t *testing.T) {
 		all, sampled string
 	}{
 		{skip: true, all: "eager", sampled: "by-max"},
-		{skip: false, all: "plain", sampled: "plain"},
+		{skip: false, all: "general", sampled: "general"},
 		{skip: true, early: true, all: "eager", sampled: "by-max"},
-		{skip: false, early: true, all: "plain", sampled: "plain"},
+		{skip: false, early: true, all: "eager", sampled: "general"},
 	} {
 		scores := map[string]int64{}
 		names := make([]string, 300)
@@ -84,8 +85,16 @@ func TestEligibilityPerCycle(t *testing.T) {
 }
 
 // earlyRangeScore is rangeScore whose PreScore may run before Filter
-// (FastPath.ScoresAnyNodes) but whose normalisation is not by max: a
-// cycle in which it skips keeps eager scoring.
+// (FastPath.ScoresAnyNodes: its state does not depend on the node list)
+// but whose normalisation is not by max: its cycles are scored eagerly
+// too, normalised once every node is scored.
 type earlyRangeScore struct{ rangeScore }
 
 func (earlyRangeScore) FastPath() framework.FastPath { return framework.FastPath{ScoresAnyNodes: true} }
+func (r earlyRangeScore) PreScore(_ context.Context, state *framework.CycleState, _ *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	if r.skip {
+		return framework.NewStatus(framework.Skip)
+	}
+	state.Write("PreScoreR", &rangeState{nodes: 1})
+	return nil
+}

@@ -96,7 +96,9 @@ func (h spreadBenchHandle) Snapshot() *cluster.Snapshot { return h.s }
 // BenchmarkSpreadPhases times PodTopologySpread's extension points alone
 // for spreadBenchPod at 10,000 and 100,000 pods: PreFilter and PreScore
 // once per op (per pod work, which may grow with the pods), and Filter
-// and Score over every node, reported per node (which must not).
+// and Score over every node, node by node and through FilterNodes and
+// ScoreNodes (the engine's fast path), reported per node (which must
+// not grow).
 func BenchmarkSpreadPhases(b *testing.B) {
 	for _, n := range spreadBenchSizes {
 		snap := spreadBenchCluster(b, n)
@@ -155,6 +157,29 @@ func BenchmarkSpreadPhases(b *testing.B) {
 			for b.Loop() {
 				for _, ni := range nodes {
 					filter.Filter(ctx, state, pod, ni)
+				}
+			}
+			perNode(b, cpuTime()-cpu0)
+		})
+		b.Run(fmt.Sprintf("pods=%d/FilterNodes-per-node", n), func(b *testing.B) {
+			state := prepared(b)
+			statuses := make([]*framework.Status, len(nodes))
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				clear(statuses)
+				filter.FilterNodes(ctx, state, pod, nodes, statuses)
+			}
+			perNode(b, cpuTime()-cpu0)
+		})
+		b.Run(fmt.Sprintf("pods=%d/ScoreNodes-per-node", n), func(b *testing.B) {
+			state := prepared(b)
+			scores := make([]int64, len(nodes))
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if i, st := score.ScoreNodes(ctx, state, pod, nodes, scores); i >= 0 {
+					b.Fatal(st)
 				}
 			}
 			perNode(b, cpuTime()-cpu0)

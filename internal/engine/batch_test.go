@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"testing"
 
@@ -40,6 +41,11 @@ type tablePlugin struct {
 	// byMax makes the normaliser DefaultNormalizeScore's, also offered
 	// by max (FastPath.NormalizeByMax; reversed when reverse is set).
 	byMax, reverse bool
+	// minMax makes the normaliser InterPodAffinity's: the lowest score
+	// maps to 0 and the highest to 100 (not by max).
+	minMax bool
+	// normErr makes NormalizeScore fail.
+	normErr bool
 }
 
 func nodeIndex(ni *cluster.NodeInfo) int {
@@ -108,6 +114,23 @@ func (e maxNormExt) NormalizeByMax(scores []int64, highest int64) {
 	}
 }
 func (p *tablePlugin) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	if p.normErr {
+		return framework.AsStatus(fmt.Errorf("normalize error in %s", p.name))
+	}
+	if p.minMax {
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for i := range scores {
+			lo, hi = min(lo, scores[i].Score), max(hi, scores[i].Score)
+		}
+		for i := range scores {
+			f := 0.0
+			if hi > lo {
+				f = float64(framework.MaxNodeScore) * float64(scores[i].Score-lo) / float64(hi-lo)
+			}
+			scores[i].Score = int64(f)
+		}
+		return nil
+	}
 	for i := range scores {
 		scores[i].Score += p.normAdd
 	}
@@ -173,6 +196,10 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 				p.normAdd = rapid.Int64Range(-1, 1).Draw(t, "normAdd")
 				p.byMax = rapid.IntRange(0, 3).Draw(t, "byMax") > 0
 				p.reverse = rapid.Bool().Draw(t, "reverse")
+				if !p.byMax {
+					p.minMax = rapid.Bool().Draw(t, "minMax")
+					p.normErr = rare(t, "normErr")
+				}
 			}
 			failing := rapid.Bool().Draw(t, "failing")
 			for range n {
@@ -269,6 +296,96 @@ func TestPropBatchMatchesNodeByNode(t *testing.T) {
 		}
 		if !reflect.DeepEqual(gotScores, wantScores) {
 			t.Fatalf("scores differ:\n got %+v\nwant %+v", gotScores, wantScores)
+		}
+		// The general scoring, whatever the normalisers, gives the same
+		// totals, best node, ties and error; twice, the second time in
+		// the first's buffers.
+		var gb generalBuffer
+		for range 2 {
+			pi.activeAll(state, &gb)
+			if len(gb.active) == 0 || n == 0 {
+				break
+			}
+			totals, best, ties, st := e.scoreGeneral(ctx, pi, state, pod, nodes, &gb)
+			if st.Code() != wantSt.Code() || st.Message() != wantSt.Message() {
+				t.Fatalf("general status %v %q, want %v %q", st.Code(), st.Message(), wantSt.Code(), wantSt.Message())
+			}
+			if !st.IsSuccess() {
+				continue
+			}
+			wantBest, wantTies := 0, 0
+			for i := range wantScores {
+				if totals[i] != wantScores[i].TotalScore {
+					t.Fatalf("general node %d: total %d, want %d", i, totals[i], wantScores[i].TotalScore)
+				}
+				switch {
+				case wantScores[i].TotalScore > wantScores[wantBest].TotalScore:
+					wantBest, wantTies = i, 1
+				case wantScores[i].TotalScore == wantScores[wantBest].TotalScore:
+					wantTies++
+				}
+			}
+			if best != wantBest || ties != wantTies {
+				t.Fatalf("general best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
+			}
+		}
+		// A scoreRun over every active plugin, whatever it normalises by
+		// (an eager run: startEager), its chunks scored only in part and
+		// in any order, gives what scoring just those nodes gives.
+		if n > 0 {
+			var b4 scoreBuffer
+			for k, name := range pi.scoreNames {
+				if _, skip := skipScore[name]; !skip {
+					b4.active = append(b4.active, k)
+					b4.maxNorm = append(b4.maxNorm, pi.normByMax[k])
+					b4.general = append(b4.general, pi.normalizes[k] && pi.normByMax[k] == nil)
+				}
+			}
+			if len(b4.active) > 0 {
+				chunk := rapid.IntRange(1, 16).Draw(t, "eagerChunk")
+				run := pi.newScoreRun(ctx, state, pod, nodes, &b4, chunk)
+				var subset []*cluster.NodeInfo
+				ks := make([]int, run.chunks)
+				for c := range ks {
+					ks[c] = rapid.IntRange(0, min(chunk, n-c*chunk)).Draw(t, "eagerK")
+					subset = append(subset, nodes[c*chunk:c*chunk+ks[c]]...)
+				}
+				order := rapid.Permutation(seq(run.chunks)).Draw(t, "eagerOrder")
+				for _, c := range order {
+					run.scoreFirst(c, ks[c])
+				}
+				if run.normalize() {
+					for _, c := range order {
+						run.sum(c)
+					}
+				}
+				best, ties, rst := run.finish()
+				want, wst := ref.RunScorePlugins(ctx, state, pod, subset)
+				if rst.Code() != wst.Code() || rst.Message() != wst.Message() {
+					t.Fatalf("eager status %v %q, want %v %q", rst.Code(), rst.Message(), wst.Code(), wst.Message())
+				}
+				if rst.IsSuccess() {
+					rt := run.totals()
+					if len(rt) != len(want) {
+						t.Fatalf("eager: %d totals, want %d", len(rt), len(want))
+					}
+					wantBest, wantTies := -1, 0
+					for i := range want {
+						if rt[i] != want[i].TotalScore {
+							t.Fatalf("eager node %d: total %d, want %d", i, rt[i], want[i].TotalScore)
+						}
+						switch {
+						case wantBest < 0 || want[i].TotalScore > want[wantBest].TotalScore:
+							wantBest, wantTies = i, 1
+						case want[i].TotalScore == want[wantBest].TotalScore:
+							wantTies++
+						}
+					}
+					if best != wantBest || ties != wantTies {
+						t.Fatalf("eager best %d, %d ties; want %d, %d", best, ties, wantBest, wantTies)
+					}
+				}
+			}
 		}
 		var buf scoreBuffer
 		if !pi.activeByMax(state, &buf) || len(buf.active) == 0 {

@@ -48,6 +48,17 @@
 //     its best node; only the chunks whose highest scores were not the
 //     cycle's are summed again. A normalised score out of range sends the
 //     cycle to the plain scoring, which reports it.
+//   - General scoring (general.go): a cycle whose active normalising
+//     plugins are not all by max (InterPodAffinity's normalises by the
+//     lowest and highest sums) scores each active plugin over chunks of
+//     nodes shared with helpers (ScoreNodes where offered) into one
+//     reusable row per plugin, then normalises each row in plugin order
+//     (NormalizeByMax given the row's highest score where offered, else
+//     NormalizeScore over a reusable NodeScoreList), then sums the
+//     weighted rows over chunks again with each chunk's best node. It
+//     allocates nothing per node; its totals, ties and errors are
+//     framework.Profile.RunScorePlugins', which stays the readable
+//     reference (and what Explain and the plain cycle run).
 //   - Eager scoring: when every node is to be filtered, no pod is
 //     nominated and every Score plugin promises ScoresAnyNodes (or has a
 //     PreScore that may still skip it), the pass is offered to helpers at
@@ -56,11 +67,14 @@
 //     the engine's own (preState: those plugins read nothing else), then
 //     publishes the score run; each chunk's passing nodes are scored
 //     right after the chunk is filtered, while their data is in the CPU's
-//     cache. The other PreScore plugins run after Filter over the
+//     cache. A plugin that normalises other than by max is scored so too,
+//     and normalised over every scored node (NormalizeScore over a reused
+//     NodeScoreList) once Filter is done, when every chunk is summed
+//     again. The other PreScore plugins run after Filter over the
 //     feasible nodes, into the cycle's state, as upstream; if one of the
 //     Score plugins that do not promise it did not skip, the cycle scores
-//     the feasible nodes again, after PreScore, the plain way. A PreScore
-//     that fails before Filter is run again in its place, after Filter,
+//     the feasible nodes again, after PreScore, by max or the general
+//     way. A PreScore that fails before Filter is run again in its place, after Filter,
 //     so that its error is reported only when two or more nodes fit, as
 //     upstream.
 //   - Memory: a cycle's buffers are kept for the next; what goroutines
@@ -69,7 +83,6 @@
 //     about 1% at 5,000 nodes, under the 3% that would justify it, and was
 //     dropped; see BENCHMARKS.md).
 //
-// Anything not covered runs the plain way: more than 64 Filter plugins,
-// a normalising plugin without NormalizeByMax (plain scoring for that
-// cycle).
+// Anything not covered runs the plain way: more than 64 Filter plugins
+// (node-by-node filtering; scoring is still by max or general).
 package engine

@@ -29,6 +29,7 @@ type Engine struct {
 
 	filter   filterScratch
 	scoreBuf scoreBuffer
+	general  generalBuffer
 	// preState is an eager cycle's PreScore state: the early PreScore
 	// plugins write it while helpers filter with the cycle's state, and
 	// the eager score run reads it (see FastPath.ScoresAnyNodes). Its
@@ -101,9 +102,10 @@ type profileInfo struct {
 	normalizes []bool
 	normByMax  []normalizer
 	// eagerOK: the plugin may be scored as nodes pass Filter (it is
-	// ScoresAnyNodes and, if it normalises, by max, and so is its
-	// PreScore part); hasPreScore: it has a PreScore part, which may skip
-	// it; late: that part runs after Filter (it is not ScoresAnyNodes).
+	// ScoresAnyNodes, and so is its PreScore part; a normaliser not by
+	// max then normalises once every node is scored); hasPreScore: it has
+	// a PreScore part, which may skip it; late: that part runs after
+	// Filter (it is not ScoresAnyNodes).
 	eagerOK, hasPreScore, late []bool
 }
 
@@ -133,7 +135,7 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		if norm {
 			byMax = fp.NormalizeByMax
 		}
-		ok := fp.ScoresAnyNodes && (!norm || byMax != nil)
+		ok := fp.ScoresAnyNodes
 		early, hasPreScore := earlyPreScore[ws.Name()]
 		pi.score = append(pi.score, ws.ScorePlugin)
 		pi.scoreNames = append(pi.scoreNames, ws.Name())
@@ -201,8 +203,8 @@ type Outcome struct {
 	// Ties is the number of feasible nodes with the highest total (0
 	// when fewer than two nodes fit: nothing was scored).
 	Ties int
-	// Path says how the cycle was scored: "eager", "by-max", "plain" or
-	// "" (not scored).
+	// Path says how the cycle was scored: "eager", "by-max", "general",
+	// "plain" (the profile has no Score plugin) or "" (not scored).
 	Path string
 	// Filtered is set once Filter has run without error: Feasible and
 	// Rejected are then the cycle's counts even if scoring failed.
@@ -221,8 +223,11 @@ type Outcome struct {
 // normalises offers NormalizeByMax; eager scoring (PreScore before
 // Filter, each chunk scored as it passes) when c.Eager, every node is to
 // be filtered, no pod is nominated, and every Score plugin is
-// ScoresAnyNodes or skips at PreScore. Otherwise the cycle scores the
-// plain way (framework.Profile.RunScorePlugins).
+// ScoresAnyNodes or skips at PreScore (a normaliser not by max then runs
+// over every scored node once Filter is done). Otherwise the cycle
+// scores the general way (scoreGeneral: any normalisation, the same
+// totals as framework.Profile.RunScorePlugins, which stays the
+// reference).
 func (e *Engine) Run(ctx context.Context, c *Cycle) (Outcome, error) {
 	pi := e.info(c.Profile)
 	if len(pi.filters) > 64 {
@@ -300,8 +305,8 @@ func (e *Engine) runPlain(ctx context.Context, c *Cycle, pi *profileInfo) (Outco
 }
 
 // score runs PreScore (unless done) and scores nodes after Filter, by
-// max if the active plugins allow it, else the plain way, and picks the
-// best.
+// max if the active plugins allow it, else the general way, and picks
+// the best.
 func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*cluster.NodeInfo, preScore bool, out *Outcome) (*cluster.NodeInfo, int, error) {
 	if len(pi.score) == 0 {
 		// Every node scores 1 (kube-scheduler's prioritizeNodes).
@@ -329,21 +334,20 @@ func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*
 		}
 		return nodes[best], ties, nil
 	}
-	out.Path = "plain"
-	scores, st := pi.prof.RunScorePlugins(ctx, c.State, c.Pod, nodes)
+	gb := &e.general
+	pi.activeAll(c.State, gb)
+	if len(gb.active) == 0 {
+		// Every plugin skipped: every node totals 0.
+		out.Path = "general"
+		totals := grow(gb.totals, len(nodes))
+		clear(totals)
+		gb.totals = totals
+		return nodes[c.Select(totals)], len(nodes), nil
+	}
+	out.Path = "general"
+	totals, best, ties, st := e.scoreGeneral(ctx, pi, c.State, c.Pod, nodes, gb)
 	if !st.IsSuccess() {
 		return nil, 0, st.AsError()
-	}
-	totals := make([]int64, len(scores))
-	best, ties := 0, 0
-	for i := range scores {
-		totals[i] = scores[i].TotalScore
-		switch {
-		case totals[i] > totals[best]:
-			best, ties = i, 1
-		case totals[i] == totals[best]:
-			ties++
-		}
 	}
 	if ties != 1 {
 		best = c.Select(totals)
@@ -398,13 +402,14 @@ func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos 
 		}
 	}
 	buf := &e.scoreBuf
-	buf.active, buf.maxNorm = buf.active[:0], buf.maxNorm[:0]
+	buf.active, buf.maxNorm, buf.general = buf.active[:0], buf.maxNorm[:0], buf.general[:0]
 	for k, name := range pi.scoreNames {
 		if !pi.eagerOK[k] || skipped(e.preSkip, name) {
 			continue
 		}
 		buf.active = append(buf.active, k)
 		buf.maxNorm = append(buf.maxNorm, pi.normByMax[k])
+		buf.general = append(buf.general, pi.normalizes[k] && pi.normByMax[k] == nil)
 	}
 	if len(buf.active) == 0 {
 		return nil
@@ -416,7 +421,8 @@ func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos 
 // plugins over the feasible nodes (into the cycle's state, as upstream),
 // then, if every Score plugin that did not score eagerly skipped, the
 // sums and the pick. ok is false when one did not skip: the caller
-// scores the plain way, after PreScore again.
+// scores after Filter (by max or the general way), after PreScore
+// again.
 func (e *Engine) finishEager(ctx context.Context, c *Cycle, pi *profileInfo, run *scoreRun) (node *cluster.NodeInfo, ties int, ok bool, err error) {
 	if hasLatePreScore(pi) {
 		feasible := run.scoredNodes()

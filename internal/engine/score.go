@@ -18,15 +18,17 @@ type normalizer = func(scores []int64, highest int64)
 // scoreBuffer holds the memory of the by-max score runs, reused from
 // cycle to cycle; one cycle at a time.
 type scoreBuffer struct {
-	active     []int               // the score plugins not skipped, by index
-	maxNorm    []normalizer        // per active plugin; nil if it does not normalise
-	highest    []int64             // per active plugin
-	totals     []int64             // per node
-	scores     []int64             // plugin-major raw scores
-	chunkMax   []int64             // per chunk and active plugin
-	chunkSums  []chunkSum          // per chunk
-	normTmp    []int64             // per node: a normalised score
-	feasible   []*cluster.NodeInfo // scoredNodes' list, reused
+	active     []int                   // the score plugins not skipped, by index
+	maxNorm    []normalizer            // per active plugin; nil if it does not normalise by max
+	general    []bool                  // per active plugin: it normalises, not by max
+	list       framework.NodeScoreList // a general plugin's scores for its NormalizeScore
+	highest    []int64                 // per active plugin
+	totals     []int64                 // per node
+	scores     []int64                 // plugin-major raw scores
+	chunkMax   []int64                 // per chunk and active plugin
+	chunkSums  []chunkSum              // per chunk
+	normTmp    []int64                 // per node: a normalised score
+	feasible   []*cluster.NodeInfo     // scoredNodes' list, reused
 	byMaxJob   *byMaxJob
 	run        scoreRun
 	best, ties int
@@ -60,7 +62,7 @@ func (f *firstError) past(i int) bool { return int64(i) > f.limit.Load() }
 // that normalises has one: only then can the cycle score by max.
 func (pi *profileInfo) activeByMax(state *framework.CycleState, buf *scoreBuffer) bool {
 	skip := state.SkipScorePlugins
-	buf.active, buf.maxNorm = buf.active[:0], buf.maxNorm[:0]
+	buf.active, buf.maxNorm, buf.general = buf.active[:0], buf.maxNorm[:0], buf.general[:0]
 	for k, name := range pi.scoreNames {
 		if skipped(skip, name) {
 			continue
@@ -70,6 +72,7 @@ func (pi *profileInfo) activeByMax(state *framework.CycleState, buf *scoreBuffer
 		}
 		buf.active = append(buf.active, k)
 		buf.maxNorm = append(buf.maxNorm, pi.normByMax[k])
+		buf.general = append(buf.general, false)
 	}
 	return true
 }
@@ -180,16 +183,18 @@ func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleSt
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run
 	*r = scoreRun{pi: pi, buf: buf, n: n, chunks: chunks, chunk: chunk, nodes: nodes}
-	for _, mn := range buf.maxNorm {
-		r.normalizes = r.normalizes || mn != nil
+	anyGeneral := false
+	for j, mn := range buf.maxNorm {
+		r.normalizes = r.normalizes || mn != nil || buf.general[j]
+		anyGeneral = anyGeneral || buf.general[j]
 	}
 	if buf.byMaxJob == nil {
 		buf.byMaxJob = new(byMaxJob)
 	}
 	r.job = buf.byMaxJob
-	*r.job = byMaxJob{pi: pi, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm,
+	*r.job = byMaxJob{pi: pi, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm, general: buf.general,
 		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: maxStride, stride: stride, sums: buf.chunkSums, norm: buf.normTmp,
-		highest: buf.highest, normalizes: r.normalizes}
+		highest: buf.highest, normalizes: r.normalizes, anyGeneral: anyGeneral}
 	r.job.fe.init(n)
 	return r
 }
@@ -223,12 +228,51 @@ func (r *scoreRun) normalize() bool {
 		}
 		job.highest[j] = h
 	}
+	for j, k := range job.active {
+		if job.general[j] && !r.normalizeGeneral(j, k) {
+			return false
+		}
+	}
 	for c := range r.chunks {
 		if job.stale(c) {
 			r.stale++
 		}
 	}
 	return r.stale > 0
+}
+
+// normalizeGeneral runs the NormalizeScore of active plugin j (score
+// plugin k), which is not by max, over a NodeScoreList of every node
+// scored, in order, and leaves the normalised scores in the plugin's
+// row; it records a failure in job.normErr and returns false.
+func (r *scoreRun) normalizeGeneral(j, k int) bool {
+	job, buf := r.job, r.buf
+	row := job.scores[j*job.stride : j*job.stride+r.n]
+	if cap(buf.list) < r.n {
+		buf.list = make(framework.NodeScoreList, 0, r.n)
+	}
+	l := buf.list[:0]
+	for c := range r.chunks {
+		lo := c * r.chunk
+		for i := lo; i < lo+int(job.sums[c].n); i++ {
+			l = append(l, framework.NodeScore{Name: r.nodes[i].Node().Name, Score: row[i]})
+		}
+	}
+	buf.list = l
+	if st := r.pi.score[k].ScoreExtensions().NormalizeScore(job.ctx, job.state, job.pod, l); !st.IsSuccess() {
+		err := fmt.Errorf("plugin %q failed with: %w", r.pi.scoreNames[k], st.AsError())
+		job.normErr = framework.AsStatus(fmt.Errorf("running Normalize on Score plugins: %w", err))
+		return false
+	}
+	w := 0
+	for c := range r.chunks {
+		lo := c * r.chunk
+		for i := lo; i < lo+int(job.sums[c].n); i++ {
+			row[i] = l[w].Score
+			w++
+		}
+	}
+	return true
 }
 
 // sum normalises, weights and sums chunk c with the cycle's highest
@@ -250,6 +294,9 @@ func (r *scoreRun) finish() (best, ties int, st *framework.Status) {
 	}
 	if err := job.ctx.Err(); err != nil {
 		return -1, 0, framework.AsStatus(err)
+	}
+	if job.normErr != nil {
+		return -1, 0, job.normErr
 	}
 	if job.outOfRange.Load() {
 		// A normalised score is out of range: the plain scoring finds
@@ -353,6 +400,7 @@ type byMaxJob struct {
 	nodes     []*cluster.NodeInfo
 	active    []int
 	maxNorm   []normalizer
+	general   []bool  // per active plugin: normalised by NormalizeScore in normalize
 	scores    []int64 // plugin-major, stride per plugin
 	stride    int
 	totals    []int64
@@ -363,13 +411,17 @@ type byMaxJob struct {
 	norm      []int64    // per node: a normalised score, summed next
 	highest   []int64
 	// normalizes is whether some plugin normalises (then sum finds the
-	// chunks' best nodes, else score does).
-	normalizes bool
-	phase      int
+	// chunks' best nodes, else score does); anyGeneral whether one
+	// normalises other than by max (then score only scores).
+	normalizes, anyGeneral bool
+	phase                  int
 
 	fe         firstError
 	outOfRange atomic.Bool
-	run        chunkRun
+	// normErr is the error of a general plugin's NormalizeScore, set by
+	// normalize.
+	normErr *framework.Status
+	run     chunkRun
 }
 
 func (job *byMaxJob) work(lo, hi int) {
@@ -400,10 +452,25 @@ func (job *byMaxJob) score(lo, hi int) {
 	if !scoreChunk(job.pi, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, job.nodes, lo, hi, &job.fe) {
 		return
 	}
+	if job.anyGeneral {
+		// Every chunk is summed once normalize has run the general
+		// normalisers: record the by-max plugins' highest scores only.
+		for j, mn := range job.maxNorm {
+			if mn != nil {
+				h := int64(0)
+				for _, sc := range job.scores[j*job.stride+lo : j*job.stride+hi] {
+					h = max(h, sc)
+				}
+				job.chunkMax[c*job.maxStride+j] = h
+			}
+		}
+		job.sums[c].best = chunkBest{index: -1, stale: true}
+		return
+	}
 	t := job.totals[lo:hi]
 	summed := false
 	for j, k := range job.active {
-		if job.maxNorm[j] != nil {
+		if job.maxNorm[j] != nil || job.general[j] {
 			continue
 		}
 		if !addWeighted(t, job.scores[j*job.stride+lo:j*job.stride+hi], job.pi.weights[k], !summed) {
@@ -414,6 +481,12 @@ func (job *byMaxJob) score(lo, hi int) {
 	}
 	stale := false
 	for j, k := range job.active {
+		if job.general[j] {
+			// Normalised over every scored node: the chunk is summed
+			// once normalize has run.
+			stale = true
+			continue
+		}
 		mn := job.maxNorm[j]
 		if mn == nil {
 			continue
@@ -467,7 +540,7 @@ func (job *byMaxJob) sum(c int) {
 	for j, k := range job.active {
 		out := job.scores[j*job.stride+lo : j*job.stride+hi]
 		var ok bool
-		if mn := job.maxNorm[j]; mn != nil {
+		if mn := job.maxNorm[j]; mn != nil && !job.general[j] {
 			ok = addNormalized(t, out, job.norm[lo:hi], mn, job.highest[j], job.pi.weights[k], j == 0)
 		} else {
 			ok = addWeighted(t, out, job.pi.weights[k], j == 0)

@@ -1,0 +1,382 @@
+package priorities
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+// The PodTopologySpread PreScore counts, for each soft constraint, the
+// matching pods of every node of the snapshot its node inclusion policies
+// admit, and for hostname constraints the matching pods of each scored
+// node. As the filter half does (predicates/pod_topology_spread_cache.go),
+// the plugin keeps, for the last constraint sets it saw, what every node
+// of the snapshot contributes, recounting only the nodes whose NodeInfo
+// changed (another pointer or generation) and adjusting the per-domain
+// totals by the difference; each contribution is computed from the
+// node's pods as the full count does. PreScore then computes the raw
+// score of every node it is given, without walking any pod, and Score
+// (ScoreNodes) reads it.
+
+// spreadScoreCacheSize is how many constraint signatures the plugin keeps.
+const spreadScoreCacheSize = 4
+
+// Flags of a node's contribution for one constraint.
+const (
+	// spreadHasKey: the node has the constraint's topology key.
+	spreadHasKey uint8 = 1 << iota
+	// spreadCounted: the node's pods count towards its domain's total.
+	spreadCounted
+)
+
+// spreadScoreDomains numbers the domains of one constraint (not
+// kubernetes.io/hostname) and holds their totals. ids is replaced, never
+// modified, once a state shares it; tot is copied before a change while
+// shared.
+type spreadScoreDomains struct {
+	// ids maps a label value to its domain id ("" for nodes without the
+	// key, as the full count files them).
+	ids       map[string]int32
+	idsShared bool
+	// tot[d] is the matching pods of the counted nodes of domain d.
+	tot []int64
+}
+
+// id returns value's domain id, numbering it if it is new.
+func (d *spreadScoreDomains) id(value string) int32 {
+	if id, ok := d.ids[value]; ok {
+		return id
+	}
+	if d.idsShared {
+		d.ids, d.idsShared = maps.Clone(d.ids), false
+	}
+	id := int32(len(d.tot))
+	d.ids[value] = id
+	d.tot = append(d.tot, 0)
+	return id
+}
+
+// spreadScoreCache is the counts for one constraint signature, and what
+// each node of the snapshot contributes to them.
+type spreadScoreCache struct {
+	key        cluster.SpreadSignature
+	requireAll bool
+	// cs are the constraints of the cycle that last synced the cache;
+	// host[i] is whether cs[i] is over kubernetes.io/hostname.
+	cs   []affinity.SpreadConstraint
+	host []bool
+	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
+	// contribution at position j of the view's nodes was computed from.
+	nodes []*cluster.NodeInfo
+	gens  []int64
+	// For node j and constraint i of k, at j*k+i: dom is the node's
+	// domain id (-1 for hostname constraints), cnt its matching pods
+	// (counted for hostname constraints and for counted nodes, else 0),
+	// flag its spreadHasKey and spreadCounted bits.
+	dom  []int32
+	cnt  []int32
+	flag []uint8
+	// all[j] is whether node j has every constraint's key.
+	all     []bool
+	domains []spreadScoreDomains
+	// shared is set once a state holds the domains' totals.
+	shared bool
+	// pos is scratch: the positions of PreScore's nodes.
+	pos []int32
+}
+
+// hostname reports whether constraint i is over kubernetes.io/hostname.
+func (c *spreadScoreCache) hostname(i int) bool { return c.host[i] }
+
+// setConstraints makes cs, equal to the cached ones in what matters, the
+// constraints contributions are computed with.
+func (c *spreadScoreCache) setConstraints(cs []affinity.SpreadConstraint) {
+	c.cs = cs
+	c.host = c.host[:0]
+	for i := range cs {
+		c.host = append(c.host, cs[i].TopologyKey == affinity.LabelHostname)
+	}
+}
+
+func newSpreadScoreCache(key cluster.SpreadSignature, requireAll bool, cs []affinity.SpreadConstraint, n int) *spreadScoreCache {
+	k := len(cs)
+	c := &spreadScoreCache{key: key, requireAll: requireAll, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
+		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), flag: make([]uint8, 0, n*k), all: make([]bool, 0, n),
+		domains: make([]spreadScoreDomains, k)}
+	for i := range c.domains {
+		c.domains[i].ids = map[string]int32{}
+	}
+	c.setConstraints(cs)
+	return c
+}
+
+// unshare gives the cache totals of its own before it changes them.
+func (c *spreadScoreCache) unshare() {
+	if !c.shared {
+		return
+	}
+	for i := range c.domains {
+		c.domains[i].tot = slices.Clone(c.domains[i].tot)
+	}
+	c.shared = false
+}
+
+// drop removes the contribution at position j from the totals.
+func (c *spreadScoreCache) drop(j int) {
+	k := len(c.domains)
+	for i := range c.domains {
+		if c.flag[j*k+i]&spreadCounted != 0 {
+			c.domains[i].tot[c.dom[j*k+i]] -= int64(c.cnt[j*k+i])
+		}
+	}
+}
+
+// compute sets the contribution at position j from ni, for the incoming
+// pod and its compiled required node affinity.
+func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+	cs := c.cs
+	k := len(cs)
+	node := ni.Node()
+	all := node != nil && cluster.HasSpreadKeys(node, cs)
+	for i := range cs {
+		x := j*k + i
+		c.dom[x], c.cnt[x], c.flag[x] = -1, 0, 0
+		if node == nil {
+			continue
+		}
+		v, ok := node.Labels[cs[i].TopologyKey]
+		if ok {
+			c.flag[x] |= spreadHasKey
+		}
+		if c.hostname(i) {
+			c.cnt[x] = int32(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
+			continue
+		}
+		d := &c.domains[i]
+		id := d.id(v)
+		c.dom[x] = id
+		if (c.requireAll && !all) || !cluster.SpreadNodeIncluded(&cs[i], pod, node, req) {
+			continue
+		}
+		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
+		c.cnt[x] = int32(n)
+		c.flag[x] |= spreadCounted
+		d.tot[id] += int64(n)
+	}
+	c.all[j] = all
+	c.nodes[j], c.gens[j] = ni, generation(ni)
+}
+
+// sync brings the cache up to date with nodes (the view's), position by
+// position.
+func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+	k := len(c.domains)
+	if len(c.nodes) > len(nodes) {
+		c.unshare()
+		for j := len(nodes); j < len(c.nodes); j++ {
+			c.drop(j)
+		}
+		clear(c.nodes[len(nodes):])
+		n := len(nodes)
+		c.nodes, c.gens, c.all = c.nodes[:n], c.gens[:n], c.all[:n]
+		c.dom, c.cnt, c.flag = c.dom[:n*k], c.cnt[:n*k], c.flag[:n*k]
+	}
+	for j, ni := range nodes {
+		if j < len(c.nodes) {
+			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
+				continue
+			}
+			c.unshare()
+			c.drop(j)
+		} else {
+			c.unshare()
+			c.nodes, c.gens, c.all = append(c.nodes, nil), append(c.gens, 0), append(c.all, false)
+			for range k {
+				c.dom, c.cnt, c.flag = append(c.dom, -1), append(c.cnt, 0), append(c.flag, 0)
+			}
+		}
+		c.compute(j, ni, pod, req)
+	}
+}
+
+// tooSparse reports whether the cache numbers many more domains than
+// there are nodes (nodes with unique labels came and went): it is then
+// rebuilt rather than kept.
+func (c *spreadScoreCache) tooSparse() bool {
+	for i := range c.domains {
+		if len(c.domains[i].tot) > 2*len(c.nodes)+64 {
+			return true
+		}
+	}
+	return false
+}
+
+// positions sets c.pos[q] to the position in the cache of nodes[q], -1
+// for a node the view does not hold there. PreScore's nodes are usually
+// the view's in order, possibly rotated, with some left out, so it walks
+// the cache's nodes alongside them; once a node is not met within one
+// round it looks the remaining nodes up by name.
+func (c *spreadScoreCache) positions(nodes []*cluster.NodeInfo, view *cluster.View) {
+	c.pos = slices.Grow(c.pos[:0], len(nodes))[:len(nodes)]
+	n, cur, walk := len(c.nodes), 0, true
+	for q, ni := range nodes {
+		c.pos[q] = -1
+		if walk {
+			for range n {
+				p := cur
+				if cur++; cur == n {
+					cur = 0
+				}
+				if c.nodes[p] == ni {
+					c.pos[q] = int32(p)
+					break
+				}
+			}
+			if c.pos[q] >= 0 {
+				continue
+			}
+			walk = false
+		}
+		if p, ok := view.Index(ni.Name()); ok && p < n && c.nodes[p] == ni {
+			c.pos[q] = int32(p)
+		}
+	}
+}
+
+// cachedScores fills s from the plugin's cache for the nodes PreScore was
+// given: which are ignored, the weights, and the raw score of each. s's
+// constraints and ns are set.
+func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []*cluster.NodeInfo, requireAll bool) {
+	cs := s.constraints
+	k := len(cs)
+	key := cluster.NewSpreadSignature(pod, cs, false)
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	var c *spreadScoreCache
+	for i, e := range pl.cache {
+		if e.requireAll == requireAll && e.key.Equal(&key) {
+			c = e
+			copy(pl.cache[1:i+1], pl.cache[:i])
+			pl.cache[0] = c
+			break
+		}
+	}
+	if c != nil && c.tooSparse() {
+		pl.cache = slices.Delete(pl.cache, 0, 1)
+		c = nil
+	}
+	all := view.Nodes()
+	if c == nil {
+		c = newSpreadScoreCache(cluster.NewSpreadSignature(pod, cs, true), requireAll, cs, len(all))
+		if len(pl.cache) < spreadScoreCacheSize {
+			pl.cache = append(pl.cache, nil)
+		}
+		copy(pl.cache[1:], pl.cache)
+		pl.cache[0] = c
+	}
+	// The contributions are computed with this cycle's pod and
+	// constraints (equal to the cached ones in what matters).
+	c.setConstraints(cs)
+	required := affinity.GetRequiredNodeAffinity(pod)
+	c.sync(all, pod, &required)
+	c.shared = true
+	for i := range c.domains {
+		d := &c.domains[i]
+		d.idsShared = true
+		s.ids[i], s.tot[i] = d.ids, d.tot
+		if !c.hostname(i) {
+			s.registered[i] = make([]bool, len(d.tot))
+		}
+	}
+
+	// The domains of the scored nodes, and the nodes not scored.
+	c.positions(nodes, view)
+	sizes := make([]int, k)
+	for q, ni := range nodes {
+		p := int(c.pos[q])
+		if requireAll && !(p >= 0 && c.all[p] || p < 0 && cluster.HasSpreadKeys(ni.Node(), cs)) {
+			if s.ignored == nil {
+				s.ignored = map[string]struct{}{}
+			}
+			s.ignored[ni.Name()] = struct{}{}
+			continue
+		}
+		for i := range cs {
+			if c.hostname(i) {
+				continue
+			}
+			if p >= 0 {
+				if id := c.dom[p*k+i]; !s.registered[i][id] {
+					s.registered[i][id] = true
+					sizes[i]++
+				}
+				continue
+			}
+			v := ni.Node().Labels[cs[i].TopologyKey]
+			if id, ok := s.ids[i][v]; ok {
+				if !s.registered[i][id] {
+					s.registered[i][id] = true
+					sizes[i]++
+				}
+				continue
+			}
+			if s.extra == nil {
+				s.extra = make([]map[string]struct{}, k)
+			}
+			if s.extra[i] == nil {
+				s.extra[i] = map[string]struct{}{}
+			}
+			if _, ok := s.extra[i][v]; !ok {
+				s.extra[i][v] = struct{}{}
+				sizes[i]++
+			}
+		}
+	}
+	for i := range cs {
+		size := sizes[i]
+		if c.hostname(i) {
+			size = len(nodes) - len(s.ignored)
+		}
+		s.weights[i] = SpreadTopologyWeight(size)
+	}
+
+	// The raw scores, by position in nodes.
+	s.base, s.view, s.viewNodes = cap(nodes), view, all
+	s.scored = make([]spreadScored, len(nodes))
+	for q, ni := range nodes {
+		p := int(c.pos[q])
+		s.scored[q].view = int32(p)
+		if p < 0 {
+			s.scored[q].score = s.score(ni)
+			continue
+		}
+		if requireAll && !c.all[p] {
+			continue
+		}
+		var score float64
+		for i := range cs {
+			x := p*k + i
+			if c.flag[x]&spreadHasKey == 0 {
+				continue
+			}
+			n := int64(c.cnt[x])
+			if !c.hostname(i) {
+				n = s.tot[i][c.dom[x]]
+			}
+			score += SpreadScoreForCount(n, cs[i].MaxSkew, s.weights[i])
+		}
+		s.scored[q].score = roundScore(score)
+	}
+}
+
+// generation is ni's Generation, 0 for a nil NodeInfo (which holds no
+// node and counts nothing).
+func generation(ni *cluster.NodeInfo) int64 {
+	if ni == nil {
+		return 0
+	}
+	return ni.Generation
+}
