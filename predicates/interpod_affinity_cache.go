@@ -64,6 +64,9 @@ type ipaCache struct {
 	// them, so that the next change copies them first.
 	totals interPodAffinityState
 	shared bool
+	// idx indexes totals' anti-affinity counts (newAntiIndex), built
+	// when a cycle takes the counts; nil after they change.
+	idx *antiIndex
 }
 
 // contribution computes ni's contribution for the incoming pod of s.
@@ -150,6 +153,7 @@ func (c *ipaCache) sync(nodes []*cluster.NodeInfo) {
 	t := &c.totals
 	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, sign int64) {
 		c.unshare()
+		c.idx = nil
 		t.apply(v, sign)
 	})
 }
@@ -186,8 +190,12 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, nodes [
 	// the cached one in what matters).
 	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
 	c.sync(nodes)
+	if c.idx == nil {
+		c.idx = newAntiIndex(&c.totals, true)
+	}
 	c.shared = true
 	s.existingAnti, s.affinityCounts, s.antiCounts = c.totals.existingAnti, c.totals.affinityCounts, c.totals.antiCounts
 	s.affinityOf, s.antiOf = c.totals.affinityOf, c.totals.antiOf
+	s.idx = c.idx
 	s.shared = true
 }

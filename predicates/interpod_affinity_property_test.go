@@ -315,7 +315,7 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 		}
 		s, _ := readInterPodAffinityState(state)
 		slow := *s
-		slow.antiKeysFor = -1 // the term-by-term check
+		slow.idx = nil // the term-by-term check
 		got := make([]*framework.Status, len(nodes))
 		p.FastPath().FilterNodes(ctx, state, pod, nodes, got)
 		for i, ni := range nodes {
