@@ -148,14 +148,17 @@ func (c *ipaCache) unshare() {
 	c.shared = false
 }
 
-// sync brings the cache's counts up to date with nodes.
-func (c *ipaCache) sync(nodes []*cluster.NodeInfo) {
+// sync brings the cache's counts up to date with nodes, and reports
+// whether they changed.
+func (c *ipaCache) sync(nodes []*cluster.NodeInfo) bool {
 	t := &c.totals
+	changed := false
 	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, sign int64) {
 		c.unshare()
-		c.idx = nil
+		c.idx, changed = nil, true
 		t.apply(v, sign)
 	})
+	return changed
 }
 
 // cachedCounts fills s's counts from the plugin's cache, creating or
@@ -189,8 +192,12 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, nodes [
 	// The contributions are computed with this cycle's pod (equal to
 	// the cached one in what matters).
 	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
-	c.sync(nodes)
-	if c.idx == nil {
+	// The merged index costs a pass over the counted domains: it is
+	// built for counts that stayed the same since the last cycle (as
+	// while a pod is retried, or a workload's replicas land where they
+	// do not change these counts), not for counts that change every
+	// cycle (PreFilter then gives the state a plain index).
+	if !c.sync(nodes) && c.idx == nil {
 		c.idx = newAntiIndex(&c.totals, true)
 	}
 	c.shared = true
