@@ -543,7 +543,8 @@ func (s *interPodAffinityState) filterAnti(node *api.Node) *framework.Status {
 			if !ok {
 				continue
 			}
-			if m := ix.both[i]; m != nil {
+			if ix.both != nil && ix.both[i] != nil {
+				m := ix.both[i]
 				b := m[v]
 				if b&antiPositive != 0 {
 					return antiAffinityRulesStatus
@@ -594,8 +595,9 @@ type antiKey struct {
 // change (the plugin cache's, shared), and read concurrently.
 type antiIndex struct {
 	keys []antiKey
-	// both[i] is nil unless keys[i] has both kinds of counts: value →
-	// antiPositive | existingPositive.
+	// both[i] is nil unless keys[i] has both kinds of counts (both is
+	// nil when nothing was merged): value → antiPositive |
+	// existingPositive.
 	both []map[string]uint8
 }
 
@@ -625,10 +627,10 @@ func newAntiIndex(s *interPodAffinityState, combine bool) *antiIndex {
 			ix.keys[j].existing = i
 		}
 	}
-	ix.both = make([]map[string]uint8, len(ix.keys))
 	if !combine {
 		return ix
 	}
+	ix.both = make([]map[string]uint8, len(ix.keys))
 	for i, k := range ix.keys {
 		if k.anti < 0 || k.existing < 0 {
 			continue
