@@ -64,8 +64,9 @@ type ipaCache struct {
 	// them, so that the next change copies them first.
 	totals interPodAffinityState
 	shared bool
-	// idx indexes totals' anti-affinity counts (newAntiIndex), built
-	// when a cycle takes the counts; nil after they change.
+	// idx indexes totals' anti-affinity counts (newAntiIndex, merged),
+	// built when a cycle takes counts that did not change since the
+	// last; nil after they change.
 	idx *antiIndex
 }
 
