@@ -168,10 +168,9 @@ type interPodAffinityState struct {
 	// affinityOf[i] and antiOf[i] are the index in affinityCounts and
 	// antiCounts of the key of term i.
 	affinityOf, antiOf []int
-	// antiKeys are the distinct keys of antiCounts and existingAnti
-	// (indexAntiKeys), valid while existingAnti has antiKeysFor keys.
-	antiKeys    []antiKey
-	antiKeysFor int32
+	// idx indexes the anti-affinity counts for filter (newAntiIndex);
+	// nil once update has changed the counts.
+	idx *antiIndex
 	// selfMatch: the incoming pod matches all its own affinity terms.
 	selfMatch bool
 	// shared: the counts are the plugin cache's; update copies them
@@ -221,6 +220,7 @@ func (s *interPodAffinityState) update(p *cluster.PodInfo, node *api.Node, sign 
 		s.antiCounts = s.antiCounts.clone()
 		s.shared = false
 	}
+	s.idx = nil // filter then checks the counts term by term
 	for i := range p.RequiredAntiAffinityTerms {
 		t := &p.RequiredAntiAffinityTerms[i]
 		if t.Matches(s.pod, s.nsLabels) {
@@ -355,7 +355,9 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
 		return nil, skipStatus
 	}
-	s.indexAntiKeys()
+	if s.idx == nil {
+		s.idx = newAntiIndex(s, false)
+	}
 	state.Write(interPodAffinityStateKey, s)
 	return nil, nil
 }
@@ -532,13 +534,22 @@ func (s *interPodAffinityState) filterAnti(node *api.Node) *framework.Status {
 	if s.antiCounts.pairs == 0 && s.existingAnti.pairs == 0 {
 		return nil
 	}
-	if len(s.existingAnti.keys) == int(s.antiKeysFor) {
+	if ix := s.idx; ix != nil {
 		// Each key's label looked up once, for both kinds of counts.
 		existing := false
-		for i := range s.antiKeys {
-			k := &s.antiKeys[i]
+		for i := range ix.keys {
+			k := &ix.keys[i]
 			v, ok := node.Labels[k.key]
 			if !ok {
+				continue
+			}
+			if ix.both != nil && ix.both[i] != nil {
+				m := ix.both[i]
+				b := m[v]
+				if b&antiPositive != 0 {
+					return antiAffinityRulesStatus
+				}
+				existing = existing || b&existingPositive != 0
 				continue
 			}
 			if k.anti >= 0 && s.antiCounts.pairs > 0 && s.antiCounts.values[k.anti][v] > 0 {
@@ -577,26 +588,67 @@ type antiKey struct {
 	anti, existing int
 }
 
-// indexAntiKeys lists the distinct keys of antiCounts and existingAnti
-// for filter, which looks each key's label up once. AddPod may add keys
-// to existingAnti later: filter then takes the term-by-term way.
-func (s *interPodAffinityState) indexAntiKeys() {
-	s.antiKeys = s.antiKeys[:0]
+// antiIndex is what filter reads to check the anti-affinity counts:
+// their distinct keys and, for a key both kinds of counts have, one map
+// of the values with a positive count of either kind (so that a node's
+// value is looked up once). It is built from counts that no longer
+// change (the plugin cache's, shared), and read concurrently.
+type antiIndex struct {
+	keys []antiKey
+	// both[i] is nil unless keys[i] has both kinds of counts (both is
+	// nil when nothing was merged): value → antiPositive |
+	// existingPositive.
+	both []map[string]uint8
+}
+
+// The bits of antiIndex.both.
+const (
+	antiPositive     = 1 << iota // antiCounts counts a pod there
+	existingPositive             // existingAnti counts a term there
+)
+
+// newAntiIndex indexes s's anti-affinity counts; with combine, it also
+// merges the values of each key both kinds of counts have (a cost in
+// the number of counted domains, paid by the plugin cache once per
+// change of its counts).
+func newAntiIndex(s *interPodAffinityState, combine bool) *antiIndex {
+	ix := &antiIndex{}
 	for i, k := range s.antiCounts.keys {
-		s.antiKeys = append(s.antiKeys, antiKey{key: k, anti: i, existing: -1})
+		ix.keys = append(ix.keys, antiKey{key: k, anti: i, existing: -1})
 	}
 	for i, k := range s.existingAnti.keys {
 		j := 0
-		for j < len(s.antiKeys) && s.antiKeys[j].key != k {
+		for j < len(ix.keys) && ix.keys[j].key != k {
 			j++
 		}
-		if j == len(s.antiKeys) {
-			s.antiKeys = append(s.antiKeys, antiKey{key: k, anti: -1, existing: i})
+		if j == len(ix.keys) {
+			ix.keys = append(ix.keys, antiKey{key: k, anti: -1, existing: i})
 		} else {
-			s.antiKeys[j].existing = i
+			ix.keys[j].existing = i
 		}
 	}
-	s.antiKeysFor = int32(len(s.existingAnti.keys))
+	if !combine {
+		return ix
+	}
+	ix.both = make([]map[string]uint8, len(ix.keys))
+	for i, k := range ix.keys {
+		if k.anti < 0 || k.existing < 0 {
+			continue
+		}
+		m := map[string]uint8{}
+		for v, n := range s.antiCounts.values[k.anti] {
+			if n > 0 {
+				m[v] |= antiPositive
+			}
+		}
+		for v, n := range s.existingAnti.values[k.existing] {
+			if n > 0 {
+				m[v] |= existingPositive
+			}
+		}
+		ix.both[i] = m
+	}
+	return ix
 }
 
 // affinityFits is upstream's nodeTopologyMatchesAffinity (fast path

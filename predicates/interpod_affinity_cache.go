@@ -64,6 +64,10 @@ type ipaCache struct {
 	// them, so that the next change copies them first.
 	totals interPodAffinityState
 	shared bool
+	// idx indexes totals' anti-affinity counts (newAntiIndex, merged),
+	// built when a cycle takes counts that did not change since the
+	// last; nil after they change.
+	idx *antiIndex
 }
 
 // contribution computes ni's contribution for the incoming pod of s.
@@ -145,13 +149,17 @@ func (c *ipaCache) unshare() {
 	c.shared = false
 }
 
-// sync brings the cache's counts up to date with nodes.
-func (c *ipaCache) sync(nodes []*cluster.NodeInfo) {
+// sync brings the cache's counts up to date with nodes, and reports
+// whether they changed.
+func (c *ipaCache) sync(nodes []*cluster.NodeInfo) bool {
 	t := &c.totals
+	changed := false
 	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, sign int64) {
 		c.unshare()
+		c.idx, changed = nil, true
 		t.apply(v, sign)
 	})
+	return changed
 }
 
 // cachedCounts fills s's counts from the plugin's cache, creating or
@@ -185,9 +193,17 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, nodes [
 	// The contributions are computed with this cycle's pod (equal to
 	// the cached one in what matters).
 	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
-	c.sync(nodes)
+	// The merged index costs a pass over the counted domains: it is
+	// built for counts that stayed the same since the last cycle (as
+	// while a pod is retried, or a workload's replicas land where they
+	// do not change these counts), not for counts that change every
+	// cycle (PreFilter then gives the state a plain index).
+	if !c.sync(nodes) && c.idx == nil {
+		c.idx = newAntiIndex(&c.totals, true)
+	}
 	c.shared = true
 	s.existingAnti, s.affinityCounts, s.antiCounts = c.totals.existingAnti, c.totals.affinityCounts, c.totals.antiCounts
 	s.affinityOf, s.antiOf = c.totals.affinityOf, c.totals.antiOf
+	s.idx = c.idx
 	s.shared = true
 }

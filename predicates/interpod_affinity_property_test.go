@@ -305,6 +305,14 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 		if _, st := p.PreFilter(ctx, state, pod, nodes); st != nil {
 			return
 		}
+		if rapid.Bool().Draw(t, "again") {
+			// A second cycle over the same counts: the plugin merges
+			// the anti-affinity counts' values (antiIndex.both).
+			state = framework.NewCycleState()
+			if _, st := p.PreFilter(ctx, state, pod, nodes); st != nil {
+				t.Fatal(st)
+			}
+		}
 		if rapid.Bool().Draw(t, "addPod") {
 			extra := testwrap.IPAPodGen(false).Draw(t, "extra")
 			extra.Name = "extra"
@@ -315,7 +323,7 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 		}
 		s, _ := readInterPodAffinityState(state)
 		slow := *s
-		slow.antiKeysFor = -1 // the term-by-term check
+		slow.idx = nil // the term-by-term check
 		got := make([]*framework.Status, len(nodes))
 		p.FastPath().FilterNodes(ctx, state, pod, nodes, got)
 		for i, ni := range nodes {

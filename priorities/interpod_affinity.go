@@ -274,14 +274,17 @@ func (pl *InterPodAffinityPlugin) Score(_ context.Context, state *framework.Cycl
 
 var _ framework.FastPathPlugin = (*InterPodAffinityPlugin)(nil)
 
-// FastPath offers ScoreNodes and ScoresAnyNodes
-// (framework.FastPathPlugin). PreScore reads every node of the snapshot
-// (or every node with pods with affinity), never the node list it is
-// given, and Score reads only PreScore's state and the node's labels.
-// NormalizeScore is by the lowest and the highest sums, not by max: the
-// scheduler runs it over the whole list of scored nodes.
+// FastPath offers ScoreNodes (framework.FastPathPlugin). PreScore
+// reads every node of the snapshot (or every node with pods with
+// affinity), never the node list it is given, so the plugin could also
+// promise ScoresAnyNodes; it does not, because PreScore would then run
+// before Filter in every cycle, and for a plain pod (which it skips) its
+// walk over the nodes would come ahead of filtering instead of after it
+// (about 15 µs CPU more per 5,000-node decision). NormalizeScore is by the
+// lowest and the highest sums, not by max: the scheduler runs it over
+// the whole list of scored nodes.
 func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
-	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
+	return framework.FastPath{ScoreNodes: pl.ScoreNodes}
 }
 
 // ScoreNodes is Score for each node, reading the state once.

@@ -201,9 +201,11 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 	})
 }
 
-// The fast path's promises (framework.FastPath): ScoreNodes gives each
-// node what Score gives it, and PreScore's status and state are the same
-// for any non-empty node list (ScoresAnyNodes), so Score is too.
+// The fast path's promise (framework.FastPath): ScoreNodes gives each
+// node what Score gives it. PreScore's status and state are also the same
+// for any non-empty node list, as upstream's (which never reads it): the
+// plugin could promise ScoresAnyNodes, and does not only because an
+// early PreScore costs every plain pod's cycle (see FastPath).
 func TestPropertyInterPodAffinityFastPath(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := testwrap.IPAClusterGen().Draw(t, "cluster")
@@ -220,7 +222,7 @@ func TestPropertyInterPodAffinityFastPath(t *testing.T) {
 		}
 		p := pl.(*InterPodAffinityPlugin)
 		fp := p.FastPath()
-		if !fp.ScoresAnyNodes || fp.ScoreNodes == nil || fp.NormalizeByMax != nil {
+		if fp.ScoresAnyNodes || fp.ScoreNodes == nil || fp.NormalizeByMax != nil {
 			t.Fatalf("FastPath %+v", fp)
 		}
 		ctx := context.Background()

@@ -2,6 +2,8 @@ package scheduler
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
@@ -97,4 +99,62 @@ func (r earlyRangeScore) PreScore(_ context.Context, state *framework.CycleState
 	}
 	state.Write("PreScoreR", &rangeState{nodes: 1})
 	return nil
+}
+
+// countingPreScore is an eager PreScore plugin (ScoresAnyNodes) that
+// records the number of nodes of each call.
+type countingPreScore struct{ calls *[]int }
+
+func (countingPreScore) Name() string { return "Counting" }
+func (countingPreScore) FastPath() framework.FastPath {
+	return framework.FastPath{ScoresAnyNodes: true}
+}
+func (p countingPreScore) PreScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {
+	*p.calls = append(*p.calls, len(nodes))
+	return nil
+}
+
+// A cycle whose late PreScore plugin (one that does not promise
+// ScoresAnyNodes) does not skip is scored after Filter; the engine tries
+// eager scoring (running the early PreScore plugins over every node
+// before Filter) only while that plugin skipped in its last cycle, and
+// the decisions are the plain cycle's throughout.
+func TestEagerGuessFollowsLatePreScore(t *testing.T) {
+	ctx := context.Background()
+	names := make([]string, 300)
+	scores := map[string]int64{}
+	for i := range names {
+		names[i] = fmt.Sprintf("n%03d", i)
+		scores[names[i]] = int64(i % 7)
+	}
+	var calls []int
+	codes := map[string]framework.Code{names[0]: framework.Unschedulable} // 299 nodes fit
+	plugins := []weighted{w(tableFilter{code: codes}), w(eagerMaxTableScore{maxTableScore{tableScore{"A", scores}}}),
+		w(countingPreScore{&calls}), {rangeScore{flip: true, scores: scores}, 2}}
+	s := testScheduler(t, makeNodes(names...), nil, plugins, WithEngineCheck(true), WithPercentageOfNodesToScore(100))
+	defer s.Close()
+	// R skips for pods named ...1, not for ...0. WithEngineCheck runs
+	// the plain cycle first (PreScore over the 299 feasible nodes) and
+	// compares the decisions; then the engine: eager scoring runs the
+	// early plugin over all 300 nodes before Filter, and again over the
+	// 299 if R did not skip and the nodes are scored after all.
+	eager, dropped, after := []int{299, 300}, []int{299, 300, 299}, []int{299, 299}
+	for _, tc := range []struct {
+		pod  string
+		want []int
+	}{
+		{"p0", dropped}, // no guess yet: eager tried; R does not skip
+		{"p0", after},   // R did not skip last time: scored after Filter
+		{"p1", after},   // still guessed not to skip; R skips
+		{"p1", eager},   // R skipped last time: eager, and R skips
+		{"p0", dropped}, // eager tried; R does not skip
+	} {
+		calls = calls[:0]
+		if _, err := s.Schedule(ctx, makePod(tc.pod)); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(calls, tc.want) {
+			t.Errorf("pod %s: early PreScore over %v nodes, want %v", tc.pod, calls, tc.want)
+		}
+	}
 }

@@ -74,7 +74,9 @@
 //     feasible nodes, into the cycle's state, as upstream; if one of the
 //     Score plugins that do not promise it did not skip, the cycle scores
 //     the feasible nodes again, after PreScore, by max or the general
-//     way. A PreScore that fails before Filter is run again in its place, after Filter,
+//     way; and while one of those did not skip in its last cycle, cycles
+//     of the profile do not try eager scoring (profileInfo.lateScored: a
+//     guess that chooses the path, never the outcome). A PreScore that fails before Filter is run again in its place, after Filter,
 //     so that its error is reported only when two or more nodes fit, as
 //     upstream.
 //   - Memory: a cycle's buffers are kept for the next; what goroutines

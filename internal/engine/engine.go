@@ -107,6 +107,12 @@ type profileInfo struct {
 	// a PreScore part, which may skip it; late: that part runs after
 	// Filter (it is not ScoresAnyNodes).
 	eagerOK, hasPreScore, late []bool
+	// lateScored[k]: score plugin k, which does not score eagerly, did
+	// not skip at PreScore in the last cycle that ran its PreScore. While
+	// one did, cycles do not score eagerly (the eager run would be
+	// dropped after Filter and every node scored again); the guess
+	// changes the path only, never the outcome.
+	lateScored []bool
 }
 
 func (e *Engine) info(p *framework.Profile) *profileInfo {
@@ -147,6 +153,7 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		pi.hasPreScore = append(pi.hasPreScore, hasPreScore)
 		pi.late = append(pi.late, hasPreScore && !early)
 	}
+	pi.lateScored = make([]bool, len(pi.score))
 	e.profiles[p] = pi
 	return pi
 }
@@ -233,7 +240,7 @@ func (e *Engine) Run(ctx context.Context, c *Cycle) (Outcome, error) {
 	if len(pi.filters) > 64 {
 		return e.runPlain(ctx, c, pi)
 	}
-	eager := c.Eager && c.NumToFind >= len(c.Nodes) && len(c.Nodes) > 1 && len(c.Nominated) == 0 && pi.eagerPossible()
+	eager := c.Eager && c.NumToFind >= len(c.Nodes) && len(c.Nodes) > 1 && len(c.Nominated) == 0 && pi.eagerPossible() && !pi.expectLateScore()
 	res := e.filterPass(ctx, c, pi, eager)
 	if res.err != nil {
 		if res.run != nil {
@@ -321,6 +328,11 @@ func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*
 		if st := pi.prof.RunPreScorePlugins(ctx, c.State, c.Pod, nodes); !st.IsSuccess() {
 			return nil, 0, st.AsError()
 		}
+		for k, name := range pi.scoreNames {
+			if pi.late[k] {
+				pi.lateScored[k] = !skipped(c.State.SkipScorePlugins, name)
+			}
+		}
 	}
 	buf := &e.scoreBuf
 	if pi.activeByMax(c.State, buf) && len(buf.active) > 0 {
@@ -353,6 +365,17 @@ func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*
 		best = c.Select(totals)
 	}
 	return nodes[best], ties, nil
+}
+
+// expectLateScore reports whether a Score plugin that does not score
+// eagerly did not skip in the last cycle that ran its PreScore.
+func (pi *profileInfo) expectLateScore() bool {
+	for _, on := range pi.lateScored {
+		if on {
+			return true
+		}
+	}
+	return false
 }
 
 // eagerPossible reports whether eager scoring may apply to a cycle of
@@ -439,6 +462,11 @@ func (e *Engine) finishEager(ctx context.Context, c *Cycle, pi *profileInfo, run
 			case !st.IsSuccess():
 				run.discard()
 				return nil, 0, false, fmt.Errorf("running PreScore plugin %q: %w", ps.Name(), st.AsError())
+			}
+		}
+		for k, name := range pi.scoreNames {
+			if pi.late[k] {
+				pi.lateScored[k] = !skipped(e.preSkip, name)
 			}
 		}
 		for k, name := range pi.scoreNames {

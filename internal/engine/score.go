@@ -15,8 +15,8 @@ import (
 // normalizer is a FastPath.NormalizeByMax.
 type normalizer = func(scores []int64, highest int64)
 
-// scoreBuffer holds the memory of the by-max score runs, reused from
-// cycle to cycle; one cycle at a time.
+// scoreBuffer holds the memory of the by-max and eager score runs,
+// reused from cycle to cycle; one cycle at a time.
 type scoreBuffer struct {
 	active     []int                   // the score plugins not skipped, by index
 	maxNorm    []normalizer            // per active plugin; nil if it does not normalise by max
@@ -150,7 +150,10 @@ func (e *Engine) scoreByMax(ctx context.Context, pi *profileInfo, state *framewo
 // that normalises; normalize finds the cycle's, and only the chunks whose
 // highest scores differ from the cycle's need sum (sum of any other
 // chunk returns at once). A chunk is best scored and summed on the
-// same goroutine, whose cache then holds its scores. The totals are
+// same goroutine, whose cache then holds its scores. An eager run may
+// also hold plugins that normalise other than by max (buf.general):
+// score then only scores, normalize runs their NormalizeScore over every
+// scored node, and every chunk is summed. The totals are
 // framework.Profile.RunScorePlugins' over the nodes scored.
 type scoreRun struct {
 	pi         *profileInfo
