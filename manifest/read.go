@@ -343,6 +343,9 @@ type Reader struct {
 	// bigJSON is the size from which a JSON document is streamed item by
 	// item (0: bigDocumentSize).
 	bigJSON int64
+	// wholeYAML reads every YAML document whole (the reference the
+	// chunked List path is tested against).
+	wholeYAML bool
 }
 
 // NewReader returns an empty Reader.
@@ -368,7 +371,15 @@ const maxErrors = 100
 // be read; the errors are also kept for Err.
 func (r *Reader) Read(name string, in io.Reader) error {
 	before := len(r.errs)
+	var seek io.Seeker
+	var seekBase int64
+	if sk, ok := in.(io.Seeker); ok {
+		if pos, err := sk.Seek(0, io.SeekCurrent); err == nil {
+			seek, seekBase = sk, pos
+		}
+	}
 	s := newStreamFast(name, in, !r.slowJSON, r.bigJSON)
+	s.chunk, s.seek, s.seekBase = !r.wholeYAML, seek, seekBase
 	for {
 		doc, err := s.next()
 		if err == io.EOF {
@@ -393,6 +404,9 @@ func (r *Reader) Read(name string, in io.Reader) error {
 				r.errs = append(r.errs, err)
 				s.done = true
 			}
+		case doc.list != nil:
+			// On a fallback the stream gives the document again, whole.
+			r.yamlList(s, src, doc.list)
 		case doc.raw != nil:
 			r.rawDocument(src, doc.raw, "", "")
 		default:
