@@ -114,10 +114,10 @@ func onlyComment(s []byte) bool {
 	return len(t) == 0 || (t[0] == '#' && len(t) < len(s))
 }
 
-// isItemsKey reports whether a column-0 line is `items:` alone (a
-// comment may follow).
+// isItemsKey reports whether a column-0 line is `items:` alone (spaces
+// may follow; a comment there is in no piece, so it is not taken).
 func isItemsKey(rest []byte) bool {
-	return bytes.HasPrefix(rest, []byte("items:")) && (len(rest) == 6 || (rest[6] == ' ' && onlyComment(rest[6:])))
+	return bytes.HasPrefix(rest, []byte("items:")) && len(bytes.TrimLeft(rest[6:], " ")) == 0
 }
 
 // oddBytes reports whether b holds what YAML reads as a line break and
@@ -199,6 +199,8 @@ func (s *stream) listHead() *yamlHead {
 			return nil // UTF-16
 		}
 	}
+	h.headLine = t.lineAt(off)
+	hs := off // the head piece starts with the comments and "---" before the first key
 	marker := false
 	for {
 		l, next, ok := s.yline(off)
@@ -220,7 +222,7 @@ func (s *stream) listHead() *yamlHead {
 		}
 		break
 	}
-	hs := off
+	h.line = t.lineAt(off)
 	for {
 		if off-hs > maxHead {
 			return nil
@@ -256,8 +258,6 @@ func (s *stream) listHead() *yamlHead {
 		h.col, h.off = k, off
 		break
 	}
-	h.headLine = t.lineAt(hs)
-	h.line = h.headLine
 	return h
 }
 
@@ -317,6 +317,19 @@ func (s *stream) tailEnd(off int64) (int64, bool) {
 		}
 		off = next
 	}
+}
+
+// cleanEnd reports whether a yaml/v3 decoder finishes a document that
+// ends at the "---" line at off without an error: it scans the next
+// document's first tokens before it returns the document, and an error
+// there is the document's (the whole-document path reports it as such).
+// The scanner's state after "---" does not depend on the document
+// before it, so an empty document stands for it.
+func (s *stream) cleanEnd(off int64) bool {
+	s.t.hold = off
+	d := yaml.NewDecoder(io.MultiReader(strings.NewReader("{}\n"), &cursor{t: s.t, off: off}))
+	var n yaml.Node
+	return d.Decode(&n) == nil
 }
 
 // wholeYAML gives the document h to the whole-document path: the
@@ -498,6 +511,10 @@ func (r *Reader) yamlList(s *stream, src Source, h *yamlHead) {
 			return
 		}
 		end = e
+	}
+	if l, _, ok := s.yline(end); ok && len(l) > 0 && !s.cleanEnd(end) {
+		fallBack()
+		return
 	}
 	for i, k := range tail.keys {
 		if _, dup := head.get(k); dup {

@@ -167,6 +167,11 @@ func TestChunkedFallback(t *testing.T) {
 		"%YAML 1.1\n---\nkind: List\nitems:\n" + item,
 		"kind: List\nitems:\n" + item + "- kind: Node\n  metadata:\n    name: b\n    labels: {a: 1}\n    labels: {b: 2}\n",
 		"kind: List\nitems:\n- kind: Pod\n  metadata: {name: p}\n  spec: {containers: [{name: c, resources: {requests: {cpu: 12parsecs}}}]}\n",
+		// An error in the next document's first token is the List's.
+		"kind: List\nitems:\n" + item + "--- \"\n",
+		"kind: List\nitems:\n" + item + "kind: List\n---\n&\n",
+		"kind: List\nitems:\n" + item + "---\nkey: \"open\n",
+		"#\x04\nkind: List\nitems:\n" + item,
 	} {
 		compareYAMLPaths(t, []byte(in))
 	}
