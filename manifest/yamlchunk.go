@@ -465,7 +465,7 @@ func (r *Reader) yamlList(s *stream, src Source, h *yamlHead) {
 		t.pin = keepNone // read again from the file if need be
 	}
 	var items []func(defKind, defVersion string)
-	var br blockReader
+	br := blockReader{dec: r.dec}
 	off := h.off
 	end, what := int64(0), itemNext
 	for i := 0; what == itemNext; i++ {

@@ -16,6 +16,20 @@ type blockReader struct {
 	ind  []int    // each line's indentation; -1 for a blank line
 	i    int      // the current line
 	base int32    // the first line's number
+	// keys and vals are the entries of the maps being read (a stack),
+	// copied into each map at its end so that it is allocated once.
+	keys []string
+	vals []value
+	// dec shares short strings (nil: not shared).
+	dec *decoder
+}
+
+// str returns the string of b, shared with equal short strings.
+func (br *blockReader) str(b []byte) string {
+	if br.dec == nil {
+		return string(b)
+	}
+	return br.dec.internKey(b)
 }
 
 // maxKey is yaml/v3's limit on the length of a simple key (1024), with a
@@ -167,11 +181,11 @@ func plainStart(s []byte) bool {
 }
 
 // keyOf resolves a key's text as the converter does.
-func keyOf(k []byte) (string, bool) {
+func (br *blockReader) keyOf(k []byte) (string, bool) {
 	if k[0] == '"' {
-		return string(k[1 : len(k)-1]), true
+		return br.str(k[1 : len(k)-1]), true
 	}
-	s := string(k)
+	s := br.str(k)
 	v, err := resolvePlain(s)
 	if err != nil {
 		return "", false
@@ -183,9 +197,13 @@ func keyOf(k []byte) (string, bool) {
 // mapping reads the entries at indentation n.
 func (br *blockReader) mapping(n int) (value, bool) {
 	v := value{kind: kindMap, line: br.base + int32(br.i)}
+	mark := len(br.keys)
+	defer func() { br.keys, br.vals = br.keys[:mark], br.vals[:mark] }()
 	for {
 		br.skipBlank()
 		if br.i == len(br.ind) || br.ind[br.i] < n {
+			v.keys = append(make([]string, 0, len(br.keys)-mark), br.keys[mark:]...)
+			v.elems = append(make([]value, 0, len(br.vals)-mark), br.vals[mark:]...)
 			return v, true
 		}
 		if br.ind[br.i] > n {
@@ -196,7 +214,7 @@ func (br *blockReader) mapping(n int) (value, bool) {
 		if !ok {
 			return value{}, false
 		}
-		key, ok := keyOf(kt)
+		key, ok := br.keyOf(kt)
 		if !ok {
 			return value{}, false
 		}
@@ -219,7 +237,19 @@ func (br *blockReader) mapping(n int) (value, bool) {
 			return value{}, false
 		}
 		e.line = line
-		v.set(key, e, true)
+		// As value.set: the last of equal keys wins, in the first's place.
+		dup := false
+		for j, k := range br.keys[mark:] {
+			if k == key {
+				v.dups = append(v.dups, key)
+				br.vals[mark+j] = e
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			br.keys, br.vals = append(br.keys, key), append(br.vals, e)
+		}
 	}
 }
 
@@ -238,7 +268,7 @@ func (br *blockReader) inline(t []byte, n int) (value, bool) {
 		if len(t) < 2 || t[len(t)-1] != '"' || bytes.IndexByte(t[1:len(t)-1], '"') >= 0 || bytes.IndexByte(t, '\\') >= 0 {
 			return value{}, false
 		}
-		v = value{kind: kindString, text: string(t[1 : len(t)-1])}
+		v = value{kind: kindString, text: br.str(t[1 : len(t)-1])}
 	case t[0] == '\'':
 		if len(t) < 2 || t[len(t)-1] != '\'' {
 			return value{}, false
@@ -258,7 +288,7 @@ func (br *blockReader) inline(t []byte, n int) (value, bool) {
 			return value{}, false
 		}
 		var err error
-		if v, err = resolvePlain(string(t)); err != nil {
+		if v, err = resolvePlain(br.str(t)); err != nil {
 			return value{}, false
 		}
 	}
