@@ -512,6 +512,10 @@ func (r *Reader) yamlList(s *stream, src Source, h *yamlHead) {
 		}
 		end = e
 	}
+	if t.err != nil && t.err != io.EOF {
+		fallBack() // a read error: as the whole-document path meets it
+		return
+	}
 	if l, _, ok := s.yline(end); ok && len(l) > 0 && !s.cleanEnd(end) {
 		fallBack()
 		return

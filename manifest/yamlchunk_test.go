@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -349,4 +350,43 @@ func FuzzYAMLChunks(f *testing.F) {
 		compareYAMLPaths(t, []byte(in))
 		compareBlockReader(t, []byte(in))
 	})
+}
+
+// TestChunkedReadError: a read error in a List read item by item is
+// reported as when it is read whole.
+func TestChunkedReadError(t *testing.T) {
+	in := "kind: List\nitems:\n- kind: Node\n  metadata:\n    name: a\n- kind: Node\n  metadata:\n    name: b\n"
+	for _, n := range []int{10, 30, len(in)} {
+		res := func(whole bool) readResult {
+			r := NewReader()
+			r.wholeYAML = whole
+			err := r.Read("f", &limited{strings.NewReader(in), n})
+			out := readResult{Nodes: r.Objects().Nodes}
+			if err != nil {
+				out.Errors = err.Error()
+			}
+			return out
+		}
+		if diff := cmp.Diff(res(true), res(false)); diff != "" {
+			t.Fatalf("read error after %d bytes: whole (-) and chunked (+) differ:\n%s", n, diff)
+		}
+	}
+}
+
+// limited reads at most n bytes, then fails.
+type limited struct {
+	r *strings.Reader
+	n int
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, errors.New("disk on fire")
+	}
+	if len(p) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= n
+	return n, err
 }
