@@ -488,12 +488,14 @@ func (r *Reader) yamlList(s *stream, src Source, h *yamlHead) {
 			r.deferred = &effects
 			r.document(isrc, &v, "", "")
 			r.deferred = nil
+			br.reuse() // decoding keeps nothing of the tree
 			items = append(items, func(string, string) {
 				for _, f := range effects {
 					f()
 				}
 			})
 		} else {
+			br.detach() // the tree waits for the List's kind
 			items = append(items, func(defKind, defVersion string) { r.document(isrc, &v, defKind, defVersion) })
 		}
 		off = end

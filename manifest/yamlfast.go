@@ -22,6 +22,48 @@ type blockReader struct {
 	vals []value
 	// dec shares short strings (nil: not shared).
 	dec *decoder
+	// slabK and slabV hold the maps' keys and the maps' and lists'
+	// values of the items read, from offK and offV on; reuse starts them
+	// again once an item's tree is dead (decoded), detach leaves them to
+	// an item kept for later.
+	slabK []string
+	slabV []value
+	offK  int
+	offV  int
+}
+
+// slabSize is how many keys or values a slab holds.
+const slabSize = 8192
+
+// reuse lets the next item's tree take the place of the last one's, which
+// nothing refers to any more.
+func (br *blockReader) reuse() { br.offK, br.offV = 0, 0 }
+
+// detach leaves the slabs to the trees read so far.
+func (br *blockReader) detach() { br.slabK, br.slabV, br.offK, br.offV = nil, nil, 0, 0 }
+
+// keysOf returns a copy of ks in the slab.
+func (br *blockReader) keysOf(ks []string) []string {
+	n := len(ks)
+	if br.offK+n > len(br.slabK) {
+		br.slabK, br.offK = make([]string, max(slabSize, n)), 0
+	}
+	out := br.slabK[br.offK : br.offK+n : br.offK+n]
+	copy(out, ks)
+	br.offK += n
+	return out
+}
+
+// valsOf returns a copy of vs in the slab.
+func (br *blockReader) valsOf(vs []value) []value {
+	n := len(vs)
+	if br.offV+n > len(br.slabV) {
+		br.slabV, br.offV = make([]value, max(slabSize, n)), 0
+	}
+	out := br.slabV[br.offV : br.offV+n : br.offV+n]
+	copy(out, vs)
+	br.offV += n
+	return out
 }
 
 // str returns the string of b, shared with equal short strings.
@@ -98,9 +140,12 @@ func (br *blockReader) node(n int) (value, bool) {
 // sequence reads the entries at indentation n.
 func (br *blockReader) sequence(n int) (value, bool) {
 	v := value{kind: kindList, line: br.base + int32(br.i)}
+	mark := len(br.vals)
+	defer func() { br.vals = br.vals[:mark] }()
 	for {
 		br.skipBlank()
 		if br.i == len(br.ind) || br.ind[br.i] < n || (br.ind[br.i] == n && !isDash(br.text[br.i])) {
+			v.elems = br.valsOf(br.vals[mark:])
 			return v, true
 		}
 		if br.ind[br.i] > n {
@@ -126,7 +171,7 @@ func (br *blockReader) sequence(n int) (value, bool) {
 		if !ok {
 			return value{}, false
 		}
-		v.elems = append(v.elems, e)
+		br.vals = append(br.vals, e)
 	}
 }
 
@@ -197,13 +242,12 @@ func (br *blockReader) keyOf(k []byte) (string, bool) {
 // mapping reads the entries at indentation n.
 func (br *blockReader) mapping(n int) (value, bool) {
 	v := value{kind: kindMap, line: br.base + int32(br.i)}
-	mark := len(br.keys)
-	defer func() { br.keys, br.vals = br.keys[:mark], br.vals[:mark] }()
+	markK, markV := len(br.keys), len(br.vals)
+	defer func() { br.keys, br.vals = br.keys[:markK], br.vals[:markV] }()
 	for {
 		br.skipBlank()
 		if br.i == len(br.ind) || br.ind[br.i] < n {
-			v.keys = append(make([]string, 0, len(br.keys)-mark), br.keys[mark:]...)
-			v.elems = append(make([]value, 0, len(br.vals)-mark), br.vals[mark:]...)
+			v.keys, v.elems = br.keysOf(br.keys[markK:]), br.valsOf(br.vals[markV:])
 			return v, true
 		}
 		if br.ind[br.i] > n {
@@ -239,10 +283,10 @@ func (br *blockReader) mapping(n int) (value, bool) {
 		e.line = line
 		// As value.set: the last of equal keys wins, in the first's place.
 		dup := false
-		for j, k := range br.keys[mark:] {
+		for j, k := range br.keys[markK:] {
 			if k == key {
 				v.dups = append(v.dups, key)
-				br.vals[mark+j] = e
+				br.vals[markV+j] = e
 				dup = true
 				break
 			}
