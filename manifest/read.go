@@ -346,6 +346,8 @@ type Reader struct {
 	// wholeYAML reads every YAML document whole (the reference the
 	// chunked List path is tested against).
 	wholeYAML bool
+	// chunked counts the YAML Lists read item by item.
+	chunked int
 }
 
 // NewReader returns an empty Reader.

@@ -535,6 +535,7 @@ func (r *Reader) yamlList(s *stream, src Source, h *yamlHead) {
 		return
 	}
 	s.chunkDone(end)
+	r.chunked++
 	itemKind := ""
 	if kind != "List" {
 		itemKind = strings.TrimSuffix(kind, "List")

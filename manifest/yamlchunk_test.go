@@ -87,8 +87,8 @@ func TestChunkedDump(t *testing.T) {
 		if err := r.Read("d", bytes.NewReader(in)); err != nil {
 			t.Fatal(err)
 		}
-		if len(r.Objects().Pods) != 150 || len(r.Objects().Nodes) != 12 {
-			t.Fatalf("%d nodes, %d pods", len(r.Objects().Nodes), len(r.Objects().Pods))
+		if len(r.Objects().Pods) != 150 || len(r.Objects().Nodes) != 12 || r.chunked != 1 {
+			t.Fatalf("%d nodes, %d pods, %d Lists read item by item", len(r.Objects().Nodes), len(r.Objects().Pods), r.chunked)
 		}
 	}
 	data, err := os.ReadFile("testdata/dump.yaml")
@@ -96,6 +96,10 @@ func TestChunkedDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareYAMLPaths(t, data)
+	r := NewReader()
+	if r.Read("d", bytes.NewReader(data)); r.chunked != 1 {
+		t.Fatalf("testdata/dump.yaml: %d Lists read item by item", r.chunked)
+	}
 	for _, piece := range itemPieces(y) {
 		var br blockReader
 		if _, ok := readBlockItem(piece, 1, &br); !ok {
@@ -389,4 +393,30 @@ func (l *limited) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	l.n -= n
 	return n, err
+}
+
+// TestChunkedTaken pins which Lists are read item by item (the others
+// are read whole; TestChunkedFallback holds both to the same result).
+func TestChunkedTaken(t *testing.T) {
+	item := "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n"
+	for _, c := range []struct {
+		in      string
+		chunked int
+	}{
+		{"apiVersion: v1\nitems:\n" + item + "kind: List\nmetadata:\n  resourceVersion: \"\"\n", 1},
+		{"\xef\xbb\xbf# c\r\n--- # c\r\napiVersion: v1\r\nitems:\r\n  - kind: Node\r\n    metadata: {name: a}\r\nkind: List\r\n", 1},
+		{"apiVersion: v1\nitems:\n" + item + "- &x apiVersion: v1\n  kind: Node\n  metadata: {name: b}\nkind: List\n", 1}, // an anchor alone is harmless
+		{"apiVersion: v1\nitems:\n" + item + "- apiVersion: v1\n  kind: Node\n  metadata: {name: b, labels: {x: *y}}\nkind: List\n", 0},
+		{"kind: NodeList\napiVersion: v1\nitems:\n- metadata:\n    name: a\n---\nkind: List\nitems:\n- kind: Pod\n  metadata: {name: p}\n--- # c\nkind: Node\nmetadata: {name: z}\n", 2},
+		{"kind: List\nitems:\n" + item + "- a: |\n    text\n- kind: Node\n  metadata: {name: q}\n", 1}, // that item by yaml/v3
+		{"kind: List\nitems:\n- kind: Pod\n  metadata: {name: p}\n  spec: {containers: [{name: c, resources: {requests: {cpu: 12parsecs}}}]}\n", 1},
+		{"kind: List\nitems:\n" + item + "--- \"\n", 0},
+		{"kind: Node\nmetadata: {name: a}\n---\nkind: List\nitems:\n" + item, 0}, // after a document read whole
+	} {
+		r := NewReader()
+		r.Read("f", strings.NewReader(c.in))
+		if r.chunked != c.chunked {
+			t.Errorf("%q: %d Lists read item by item, want %d", c.in, r.chunked, c.chunked)
+		}
+	}
 }
