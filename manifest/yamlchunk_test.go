@@ -177,6 +177,9 @@ func TestChunkedFallback(t *testing.T) {
 		"kind: List\nitems:\n" + item + "kind: List\n---\n&\n",
 		"kind: List\nitems:\n" + item + "---\nkey: \"open\n",
 		"#\x04\nkind: List\nitems:\n" + item,
+		// A List among the items, and lists at their keys' column.
+		"kind: List\nitems:\n- kind: List\n  items:\n  - kind: Node\n    metadata:\n      name: n\n  - kind: Pod\n    metadata: {name: p}\n    spec:\n      containers:\n      - name: c\n        ports:\n        - containerPort: 80\n" + item,
+		"kind: List\nitems:\n- kind: NodeList\n  items:\n  - metadata: {name: m}\n- - kind: Node\n",
 	} {
 		compareYAMLPaths(t, []byte(in))
 	}
