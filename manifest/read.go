@@ -370,7 +370,10 @@ const maxErrors = 100
 
 // Read reads every document of in, naming it name in sources and errors.
 // It returns the errors found in in (joined), after reading what could
-// be read; the errors are also kept for Err.
+// be read; the errors are also kept for Err. A YAML List in kubectl's
+// shape is read item by item; should it have to be read whole after all,
+// in is read again from the List's start by seeking when it is an
+// io.Seeker that can (a file), else from bytes held meanwhile.
 func (r *Reader) Read(name string, in io.Reader) error {
 	before := len(r.errs)
 	var seek io.Seeker
