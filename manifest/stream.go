@@ -258,6 +258,21 @@ func (s *stream) startYAML(off int64) {
 	s.ya = yaml.NewDecoder(&cursor{t: s.t, off: off, drop: true})
 }
 
+// resumeYAML is startYAML at a "---" line that is not the stream's first
+// line, after documents read item by item. yaml/v3 leaves the line out of
+// an error found on its input's first line (and counts parser errors' lines
+// from 0): a blank line before it keeps every line as a decoder reading
+// from the stream's start would tell it.
+func (s *stream) resumeYAML(off int64) {
+	if off == 0 {
+		s.startYAML(0)
+		return
+	}
+	s.startYAML(off)
+	s.yaLine--
+	s.ya = yaml.NewDecoder(io.MultiReader(strings.NewReader("\n"), &cursor{t: s.t, off: off, drop: true}))
+}
+
 // next returns the next non-empty document, or io.EOF.
 func (s *stream) next() (document, error) {
 	for !s.done {
@@ -298,7 +313,7 @@ func (s *stream) nextYAMLStart() (document, error) {
 		}
 	}
 	s.t.pin = keepNone
-	s.startYAML(s.yaOff)
+	s.resumeYAML(s.yaOff)
 	return s.nextYAML()
 }
 

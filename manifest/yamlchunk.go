@@ -345,7 +345,7 @@ func (s *stream) wholeYAML(h *yamlHead) {
 		}
 	}
 	s.index--
-	s.startYAML(h.start)
+	s.resumeYAML(h.start)
 }
 
 // chunkDone records that the chunked document ended at end.

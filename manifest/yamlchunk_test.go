@@ -176,6 +176,10 @@ func TestChunkedFallback(t *testing.T) {
 		"kind: List\nitems:\n" + item + "--- \"\n",
 		"kind: List\nitems:\n" + item + "kind: List\n---\n&\n",
 		"kind: List\nitems:\n" + item + "---\nkey: \"open\n",
+		// Errors on the line of the "---" after the List.
+		"kind: List\nitems:\n" + item + "--- ,00\n",
+		"kind: List\nitems:\n" + item + "--- a: b\n",
+		"kind: List\nitems:\n" + item + "--- # c\n]\n",
 		"#\x04\nkind: List\nitems:\n" + item,
 		// A List among the items, and lists at their keys' column.
 		"kind: List\nitems:\n- kind: List\n  items:\n  - kind: Node\n    metadata:\n      name: n\n  - kind: Pod\n    metadata: {name: p}\n    spec:\n      containers:\n      - name: c\n        ports:\n        - containerPort: 80\n" + item,
