@@ -337,17 +337,17 @@ type Reader struct {
 	deferred *[]func()
 	// seen0 is the fast decoder's key stack, kept between documents.
 	seen0 [][]byte
+	// wholeYAML reads every YAML document whole (the reference the
+	// chunked List path is tested against).
+	wholeYAML bool
+	// chunked counts the YAML Lists read item by item.
+	chunked int
 	// slowJSON reads JSON through the generic tree only (the reference
 	// the fast path is tested against).
 	slowJSON bool
 	// bigJSON is the size from which a JSON document is streamed item by
 	// item (0: bigDocumentSize).
 	bigJSON int64
-	// wholeYAML reads every YAML document whole (the reference the
-	// chunked List path is tested against).
-	wholeYAML bool
-	// chunked counts the YAML Lists read item by item.
-	chunked int
 }
 
 // NewReader returns an empty Reader.
