@@ -51,8 +51,10 @@ var fullDump = flag.Bool("full", false, "BenchmarkRead on internal/gendump's def
 // BenchmarkRead reads internal/gendump's dump (a kubectl-style List) with
 // a Reader: 200 nodes and 4,000 pods (a tenth of the command's 2,000 /
 // 40,000 measurement; -full for that), as JSON through the fast path and
-// through the token-by-token tree path it replaced, and as YAML. Bytes/s
-// is the JSON's size.
+// through the token-by-token tree path it replaced, and as YAML in
+// kubectl's shape (sigs.k8s.io/yaml, as `kubectl get -o yaml` writes it):
+// item by item, item by item with the items indented by two, and whole
+// (the path the item-by-item one replaced). Bytes/s is the JSON's size.
 func BenchmarkRead(b *testing.B) {
 	nodes, pods := 200, 4000
 	if *fullDump {
@@ -60,17 +62,28 @@ func BenchmarkRead(b *testing.B) {
 	}
 	jsonPath, yamlPath := benchDump(b, nodes, pods)
 	st, _ := os.Stat(jsonPath)
+	y, err := os.ReadFile(yamlPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	indented := filepath.Join(b.TempDir(), "indented.yaml")
+	if err := os.WriteFile(indented, kubectlIndent(y), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	y = nil
 	for _, c := range []struct {
-		name string
-		path string
-		slow bool
-	}{{"json", jsonPath, false}, {"json-tree", jsonPath, true}, {"yaml", yamlPath, false}} {
+		name  string
+		path  string
+		slow  bool
+		whole bool
+	}{{"json", jsonPath, false, false}, {"json-tree", jsonPath, true, false}, {"yaml", yamlPath, false, false},
+		{"yaml-indented", indented, false, false}, {"yaml-whole", yamlPath, false, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(st.Size())
 			b.ReportAllocs()
 			for b.Loop() {
 				r := NewReader()
-				r.slowJSON = c.slow
+				r.slowJSON, r.wholeYAML = c.slow, c.whole
 				if err := r.ReadPath(c.path, false, nil); err != nil {
 					b.Fatal(err)
 				}

@@ -12,7 +12,16 @@
 // JSON is scanned byte by byte and each document (each item of a large
 // List, streamed one at a time) is decoded straight into its typed
 // object, so a 70 MB single-line List costs its objects, not a copy of
-// the line or a tree of it. Nothing has a line-length limit.
+// the line or a tree of it. A YAML List in kubectl's shape (`kubectl get
+// -o yaml`: `items:` then `- ` entries at one column) is read item by
+// item the same way: its text is cut at the items' entries, each item is
+// parsed alone (kubectl's block-style subset straight into the generic
+// tree, anything else by yaml/v3) and dropped once decoded; wherever the
+// cut might not read what the whole document reads (anchors and aliases,
+// comments or tabs at the items' column, a lone CR, duplicate top-level
+// keys, any YAML error, ...) the document is read whole instead, so
+// results and messages do not depend on it (a property test and a fuzz
+// target hold the two to that). Nothing has a line-length limit.
 //
 // A YAML document, and a JSON document the fast path declines (any error,
 // a duplicate key), is read into a small generic tree that remembers

@@ -212,8 +212,16 @@ type readResult struct {
 }
 
 func readAll(in []byte, slow bool, big int64, oneByte bool) readResult {
+	return readWith(in, func(r *Reader) { r.slowJSON, r.bigJSON = slow, big }, oneByte)
+}
+
+// readWith reads in with a Reader set up by set (if not nil), through a
+// seekable reader or one byte at a time (not seekable).
+func readWith(in []byte, set func(*Reader), oneByte bool) readResult {
 	r := NewReader()
-	r.slowJSON, r.bigJSON = slow, big
+	if set != nil {
+		set(r)
+	}
 	var rd io.Reader = bytes.NewReader(in)
 	if oneByte {
 		rd = iotest.OneByteReader(rd)

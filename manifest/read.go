@@ -348,6 +348,11 @@ type Reader struct {
 	deferred *[]func()
 	// seen0 is the fast decoder's key stack, kept between documents.
 	seen0 [][]byte
+	// wholeYAML reads every YAML document whole (the reference the
+	// chunked List path is tested against).
+	wholeYAML bool
+	// chunked counts the YAML Lists read item by item.
+	chunked int
 	// slowJSON reads JSON through the generic tree only (the reference
 	// the fast path is tested against).
 	slowJSON bool
@@ -382,10 +387,21 @@ const maxErrors = 100
 
 // Read reads every document of in, naming it name in sources and errors.
 // It returns the errors found in in (joined), after reading what could
-// be read; the errors are also kept for Err.
+// be read; the errors are also kept for Err. A YAML List in kubectl's
+// shape is read item by item; should it have to be read whole after all,
+// in is read again from the List's start by seeking when it is an
+// io.Seeker that can (a file), else from bytes held meanwhile.
 func (r *Reader) Read(name string, in io.Reader) error {
 	before := len(r.errs)
+	var seek io.Seeker
+	var seekBase int64
+	if sk, ok := in.(io.Seeker); ok {
+		if pos, err := sk.Seek(0, io.SeekCurrent); err == nil {
+			seek, seekBase = sk, pos
+		}
+	}
 	s := newStreamFast(name, in, !r.slowJSON, r.bigJSON)
+	s.chunk, s.seek, s.seekBase = !r.wholeYAML, seek, seekBase
 	for {
 		doc, err := s.next()
 		if err == io.EOF {
@@ -410,6 +426,9 @@ func (r *Reader) Read(name string, in io.Reader) error {
 				r.errs = append(r.errs, err)
 				s.done = true
 			}
+		case doc.list != nil:
+			// On a fallback the stream gives the document again, whole.
+			r.yamlList(s, src, doc.list)
 		case doc.raw != nil:
 			r.rawDocument(src, doc.raw, "", "")
 		default:

@@ -44,6 +44,9 @@ type tracker struct {
 	// within fallbackWindow so that an error in it can be read again by
 	// the token reader (keepNone: too late).
 	floor int64
+	// pin: the start of a YAML document being read item by item, kept
+	// while it may have to be read again whole (keepNone: not kept).
+	pin int64
 }
 
 // keepNone: no bytes need to stay for a fallback.
@@ -85,7 +88,7 @@ func (t *tracker) more(n int) {
 
 // trim drops the bytes nobody needs any more.
 func (t *tracker) trim() {
-	low := min(t.counted, t.keep, t.hold, t.floor)
+	low := min(t.counted, t.keep, t.hold, t.floor, t.pin)
 	if d := low - t.base; d > 0 && d >= int64(len(t.buf))/2 {
 		n := copy(t.buf, t.buf[d:])
 		t.buf = t.buf[:n]
@@ -149,6 +152,9 @@ type document struct {
 	// big: a JSON object too large to hold, to be read item by item
 	// from the stream (Reader.bigDocument).
 	big bool
+	// list: a YAML List in kubectl's shape, to be read item by item from
+	// the stream (Reader.yamlList).
+	list *yamlHead
 }
 
 // stream reads the documents of one file as kubectl does.
@@ -169,7 +175,15 @@ type stream struct {
 	bigSize int64 // documents at least this large are streamed
 	ya      *yaml.Decoder
 	yaLine  int // lines before the YAML decoder's start
-	done    bool
+	// yaOff: while YAML is read and ya is nil, the next document starts
+	// here, and Lists in kubectl's shape are read item by item (chunk).
+	yaOff int64
+	chunk bool
+	// seek, when the stream can seek, reads a chunked document again:
+	// offset 0 is seekBase in it.
+	seek     io.Seeker
+	seekBase int64
+	done     bool
 }
 
 // bigDocumentSize is the size from which a JSON document is read item by
@@ -184,7 +198,7 @@ func newStreamFast(name string, r io.Reader, fast bool, bigSize int64) *stream {
 	if bigSize <= 0 {
 		bigSize = bigDocumentSize
 	}
-	s := &stream{name: name, t: &tracker{r: r, hold: keepNone, floor: keepNone}, jsFast: fast, bigSize: bigSize}
+	s := &stream{name: name, t: &tracker{r: r, hold: keepNone, floor: keepNone, pin: keepNone}, jsFast: fast, bigSize: bigSize}
 	t := s.t
 	t.fill(peekSize)
 	start := int64(0)
@@ -195,7 +209,7 @@ func newStreamFast(name string, r io.Reader, fast bool, bigSize int64) *stream {
 	if first := bytes.TrimLeft(b[start:], " \t\r\n\f\v"); len(first) > 0 && first[0] == '{' {
 		s.startJSON(start)
 	} else {
-		s.startYAML(0)
+		s.jsFast = false // YAML: the first document is looked at by next
 	}
 	return s
 }
@@ -244,6 +258,21 @@ func (s *stream) startYAML(off int64) {
 	s.ya = yaml.NewDecoder(&cursor{t: s.t, off: off, drop: true})
 }
 
+// resumeYAML is startYAML at a "---" line that is not the stream's first
+// line, after documents read item by item. yaml/v3 leaves the line out of
+// an error found on its input's first line (and counts parser errors' lines
+// from 0): a blank line before it keeps every line as a decoder reading
+// from the stream's start would tell it.
+func (s *stream) resumeYAML(off int64) {
+	if off == 0 {
+		s.startYAML(0)
+		return
+	}
+	s.startYAML(off)
+	s.yaLine--
+	s.ya = yaml.NewDecoder(io.MultiReader(strings.NewReader("\n"), &cursor{t: s.t, off: off, drop: true}))
+}
+
 // next returns the next non-empty document, or io.EOF.
 func (s *stream) next() (document, error) {
 	for !s.done {
@@ -253,6 +282,8 @@ func (s *stream) next() (document, error) {
 			d, err = s.nextFast()
 		} else if s.js != nil {
 			d, err = s.nextJSON()
+		} else if s.ya == nil {
+			d, err = s.nextYAMLStart()
 		} else {
 			d, err = s.nextYAML()
 		}
@@ -269,6 +300,21 @@ func (s *stream) next() (document, error) {
 		return d, nil
 	}
 	return document{}, io.EOF
+}
+
+// nextYAMLStart returns the YAML document at yaOff: a List in kubectl's
+// shape to be read item by item, or else the next document of a yaml/v3
+// decoder that reads the rest of the stream.
+func (s *stream) nextYAMLStart() (document, error) {
+	if s.chunk {
+		if h := s.listHead(); h != nil {
+			s.index++
+			return document{index: s.index, line: h.line, v: value{kind: kindMap}, list: h}, nil
+		}
+	}
+	s.t.pin = keepNone
+	s.resumeYAML(s.yaOff)
+	return s.nextYAML()
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+):`)
