@@ -266,23 +266,19 @@ func (e *expander) templateJSON(obj any, meta *api.ObjectMeta, tpl *api.PodTempl
 }
 
 // equalIgnoreHash is the Deployment controller's EqualIgnoreHash: the
-// templates are equal but for the pod-template-hash label (compared as
-// the Go values the controller compares; when one cannot be rebuilt, by
-// schedkit's fields, and why says so).
+// templates are equal but for the pod-template-hash label, compared as
+// apimachinery's Semantic.DeepEqual compares the Go values the controller
+// holds (see podhash.Equal); when one cannot be decoded, by schedkit's
+// fields, and why says so.
 func (e *expander) equalIgnoreHash(a, b any, ta, tb *api.PodTemplateSpec) (same bool, why string) {
-	da, errA := podhash.Dump(withoutHashLabel(a))
-	db, errB := podhash.Dump(withoutHashLabel(b))
-	if errA == nil && errB == nil {
-		return da == db, ""
+	eq, err := podhash.Equal(withoutHashLabel(a), withoutHashLabel(b))
+	if err == nil {
+		return eq, ""
 	}
 	ca, cb := *ta, *tb
 	ca.Labels, cb.Labels = withoutKey(ca.Labels, podTemplateHashLabel), withoutKey(cb.Labels, podTemplateHashLabel)
 	ja, _ := json.Marshal(ca)
 	jb, _ := json.Marshal(cb)
-	err := errA
-	if err == nil {
-		err = errB
-	}
 	return string(ja) == string(jb), err.Error()
 }
 
