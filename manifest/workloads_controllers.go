@@ -431,12 +431,20 @@ func jobFinished(j *api.Job) bool {
 	return false
 }
 
-// completionIndex is a Job pod's completion index, -1 when it has none.
+// Job controller names and values (k8s.io/api batch/v1).
+const (
+	jobCompletionIndexKey = "batch.kubernetes.io/job-completion-index"
+	jobTrackingFinalizer  = "batch.kubernetes.io/job-tracking"
+	// maxGeneratedNameLength is the longest generateName prefix the API
+	// server keeps whole (63 less its 5-character suffix).
+	maxGeneratedNameLength = 58
+)
+
+// completionIndex is a Job pod's completion index as the Job controller
+// reads it (getCompletionIndex): from the annotation only, -1 when it has
+// none or it is not a non-negative integer.
 func completionIndex(p *api.Pod) int {
-	s, ok := p.Annotations["batch.kubernetes.io/job-completion-index"]
-	if !ok {
-		s, ok = p.Labels["batch.kubernetes.io/job-completion-index"]
-	}
+	s, ok := p.Annotations[jobCompletionIndexKey]
 	if !ok {
 		return -1
 	}
@@ -447,13 +455,71 @@ func completionIndex(p *api.Pod) int {
 	return i
 }
 
-// job creates the pods the Job controller would: none for a suspended,
-// finished or deleted Job; else up to parallelism active pods, fewer as
-// completions near (completions minus the succeeded; with no completions,
-// none once one has succeeded); Indexed Jobs take the lowest indexes
-// neither active nor completed. Pods are the Job's by its selector (the
-// generated controller-uid one) and controller reference; a Job without a
-// selector (not yet through the API server) by controller reference only.
+// parseIndexes is the Job controller's parseIndexesFromString: the
+// indexes below completions that a status.completedIndexes (or
+// failedIndexes) string such as "1,3-5" lists; an interval that is not
+// integers is skipped, and the list ends at the first interval starting
+// at or past completions.
+func parseIndexes(s string, completions int, into map[int]bool) {
+	if s == "" {
+		return
+	}
+	for _, part := range strings.Split(s, ",") {
+		lim := strings.Split(part, "-")
+		first, err := strconv.Atoi(lim[0])
+		if err != nil {
+			continue
+		}
+		if first >= completions {
+			return
+		}
+		last := first
+		if len(lim) > 1 {
+			if last, err = strconv.Atoi(lim[1]); err != nil {
+				continue
+			}
+			last = min(last, completions-1)
+		}
+		for i := max(first, 0); i <= last; i++ {
+			into[i] = true
+		}
+	}
+}
+
+func hasFinalizer(m *api.ObjectMeta, f string) bool {
+	for _, x := range m.Finalizers {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// isTerminating is controller.FilterTerminatingPods' test: being deleted
+// and not finished.
+func isTerminating(p *api.Pod) bool {
+	return p.DeletionTimestamp != nil && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed
+}
+
+// job creates the pods the Job controller's manageJob would: none for a
+// suspended, finished or deleted Job; else up to parallelism active pods,
+// fewer as completions near. Succeeded pods count as upstream counts
+// them: status.succeeded plus the succeeded pods still holding the
+// job-tracking finalizer (the others are in the status already); an
+// Indexed Job's succeeded are its completed indexes (status.completedIndexes
+// and those succeeded pods' indexes below completions), and it takes the
+// lowest indexes neither completed, nor held by an active pod, nor
+// (podReplacementPolicy Failed) by a terminating one, nor (with
+// backoffLimitPerIndex) listed in status.failedIndexes. With
+// podReplacementPolicy Failed, terminating pods count against the pods
+// to create. Pods are the Job's by its selector (the generated
+// controller-uid one) and controller reference; a Job without a
+// selector (not yet through the API server) by controller reference
+// only. Each pod has the job-tracking finalizer and the job-name labels;
+// an Indexed Job's pods also the completion index annotation and label,
+// hostname <job>-<index> and the name prefix <job>-<index>- (not the
+// JOB_COMPLETION_INDEX variable upstream adds to every container:
+// schedkit does not model container env).
 func (e *expander) job(j *api.Job) {
 	if j.DeletionTimestamp != nil || (j.Spec.Suspend != nil && *j.Spec.Suspend) || jobFinished(j) {
 		return
@@ -468,58 +534,98 @@ func (e *expander) job(j *api.Job) {
 	}
 	o := owner{"Job", &j.ObjectMeta}
 	claimed := e.claimedPods(o, sel, func(*api.Pod) bool { return true })
-	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion
-	active, succeeded := 0, 0
-	used := map[int]bool{}
+	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion && j.Spec.Completions != nil
+	onlyFailed := j.Spec.PodReplacementPolicy != nil && *j.Spec.PodReplacementPolicy == "Failed"
+	completions := 0
+	if j.Spec.Completions != nil {
+		completions = int(*j.Spec.Completions)
+	}
+	active, terminating := 0, 0
+	newSucceeded := 0
+	done := map[int]bool{} // completed indexes
+	if indexed {
+		parseIndexes(j.Status.CompletedIndexes, completions, done)
+	}
+	taken := map[int]bool{} // indexes of active (or terminating) pods
 	for _, p := range claimed {
 		switch {
 		case isActive(p):
 			active++
 			if i := completionIndex(p); i >= 0 {
-				used[i] = true
+				taken[i] = true
 			}
-		case p.Status.Phase == api.PodSucceeded:
-			succeeded++
-			if i := completionIndex(p); i >= 0 {
-				used[i] = true
+		case p.Status.Phase == api.PodSucceeded && hasFinalizer(&p.ObjectMeta, jobTrackingFinalizer):
+			newSucceeded++
+			if i := completionIndex(p); indexed && i >= 0 && i < completions {
+				done[i] = true
+			}
+		}
+		if isTerminating(p) {
+			terminating++
+			if i := completionIndex(p); onlyFailed && i >= 0 {
+				taken[i] = true
 			}
 		}
 	}
-	succeeded = max(succeeded, int(j.Status.Succeeded))
+	succeeded := int(j.Status.Succeeded) + newSucceeded
+	if indexed {
+		succeeded = len(done)
+		if j.Spec.BackoffLimitPerIndex != nil && j.Status.FailedIndexes != nil {
+			parseIndexes(*j.Status.FailedIndexes, completions, done)
+		}
+	}
 	want := replicas(j.Spec.Parallelism)
-	if c := j.Spec.Completions; c != nil {
-		want = min(want, max(0, int(*c)-succeeded))
+	if j.Spec.Completions != nil {
+		want = min(want, max(0, completions-succeeded))
 	} else if succeeded > 0 {
 		want = 0
 	}
+	if !onlyFailed {
+		terminating = 0
+	}
+	create := want - terminating - active
+	if create <= 0 {
+		return
+	}
+	create = e.capped(o, create)
 	ref := controllerRef("Job", "batch/v1", &j.ObjectMeta)
 	next := 0
-	create := 0
-	if want > active {
-		create = e.capped(o, want-active)
-	}
 	for range create {
 		prefix, idx := j.Name+"-", -1
 		if indexed {
-			for used[next] {
+			for next < completions && (done[next] || taken[next]) {
 				next++
 			}
-			if j.Spec.Completions != nil && next >= int(*j.Spec.Completions) {
+			if next >= completions {
 				break
 			}
 			idx = next
-			used[idx] = true
-			prefix += strconv.Itoa(idx) + "-"
+			taken[idx] = true
+			prefix = indexedPrefix(j.Name, idx)
 		}
 		p := newPod(&j.Spec.Template, j.Namespace, e.uniqueName(j.Namespace, prefix), ref)
 		p.Labels = withLabel(p.Labels, "batch.kubernetes.io/job-name", j.Name)
 		p.Labels = withLabel(p.Labels, "job-name", j.Name)
+		if !hasFinalizer(&p.ObjectMeta, jobTrackingFinalizer) {
+			p.Finalizers = append(p.Finalizers, jobTrackingFinalizer)
+		}
 		if idx >= 0 {
-			p.Labels = withLabel(p.Labels, "batch.kubernetes.io/job-completion-index", strconv.Itoa(idx))
-			p.Annotations = withLabel(p.Annotations, "batch.kubernetes.io/job-completion-index", strconv.Itoa(idx))
+			p.Labels = withLabel(p.Labels, jobCompletionIndexKey, strconv.Itoa(idx))
+			p.Annotations = withLabel(p.Annotations, jobCompletionIndexKey, strconv.Itoa(idx))
+			p.Spec.Hostname = j.Name + "-" + strconv.Itoa(idx)
 		}
 		e.pods = append(e.pods, p)
 	}
+}
+
+// indexedPrefix is podGenerateNameWithIndex: <job>-<index>-, the job
+// name cut so that the prefix fits maxGeneratedNameLength.
+func indexedPrefix(job string, idx int) string {
+	tail := "-" + strconv.Itoa(idx) + "-"
+	if len(job)+len(tail) > maxGeneratedNameLength {
+		job = job[:maxGeneratedNameLength-len(tail)]
+	}
+	return job + tail
 }
 
 // targetNode is the node a daemon pod is for (GetTargetNodeName): its

@@ -1,0 +1,161 @@
+package manifest
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestParseIndexes pins parseIndexesFromString on status strings.
+// upstream: pkg/controller/job TestCalculateSucceededIndexes "prev interval
+// out of range", "prev interval partially out of range", "prev and new
+// separate" (their status parts).
+func TestParseIndexes(t *testing.T) {
+	for _, c := range []struct {
+		s           string
+		completions int
+		want        []int
+	}{
+		{"0-5,8-10", 8, []int{0, 1, 2, 3, 4, 5}},
+		{"0-5,8-10", 10, []int{0, 1, 2, 3, 4, 5, 8, 9}},
+		{"0,4,5,10-12", 13, []int{0, 4, 5, 10, 11, 12}},
+		{"", 5, nil},
+		{"x,2,3-y,4", 5, []int{2, 4}}, // corrupted intervals are skipped
+		{"3,1", 5, []int{1, 3}},
+	} {
+		m := map[int]bool{}
+		parseIndexes(c.s, c.completions, m)
+		var got []int
+		for i := range m {
+			got = append(got, i)
+		}
+		sort.Ints(got)
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%q (completions %d): (-want +got)\n%s", c.s, c.completions, diff)
+		}
+	}
+}
+
+// TestIndexedPrefix ports upstream's TestPodGenerateNameWithIndex.
+func TestIndexedPrefix(t *testing.T) {
+	for _, c := range []struct{ job, want string }{
+		{"indexed-job", "indexed-job-1-"},
+		{"hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooo", "hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhh-1-"},
+		{"hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhoo", "hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhh-1-"},
+	} {
+		if got := indexedPrefix(c.job, 1); got != c.want {
+			t.Errorf("%s: %s, want %s", c.job, got, c.want)
+		}
+	}
+}
+
+// indexedJob is an Indexed Job j (uid j1) with its pods: active holds the
+// active pods' completion index annotations ("" for none), succeeded the
+// succeeded pods' (with the job-tracking finalizer).
+func indexedJob(parallelism, completions int, spec, status string, active, succeeded []string) string {
+	var b strings.Builder
+	b.WriteString("kind: Job\napiVersion: batch/v1\nmetadata: {name: j, uid: j1}\nspec:\n  parallelism: " + strconv.Itoa(parallelism) +
+		"\n  completions: " + strconv.Itoa(completions) + "\n  completionMode: Indexed\n" + spec +
+		"  selector: {matchLabels: {batch.kubernetes.io/controller-uid: j1}}\n  template: {metadata: {labels: {batch.kubernetes.io/controller-uid: j1}}, spec: {restartPolicy: Never, containers: [{name: c}]}}\nstatus: {" + status + "}\n")
+	pod := func(n int, idx, phase, extra string) {
+		ann := ""
+		if idx != "" {
+			ann = ", annotations: {batch.kubernetes.io/job-completion-index: \"" + idx + "\"}"
+		}
+		b.WriteString("---\nkind: Pod\nmetadata: {name: p" + phase + strconv.Itoa(n) + ", uid: u" + phase + strconv.Itoa(n) +
+			", labels: {batch.kubernetes.io/controller-uid: j1}" + ann + extra +
+			", ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: j1, controller: true}]}\nspec: {containers: [{name: c}]}\nstatus: {phase: " + phase + "}\n")
+	}
+	for i, idx := range active {
+		pod(i, idx, "Running", "")
+	}
+	for i, idx := range succeeded {
+		pod(i, idx, "Succeeded", ", finalizers: [batch.kubernetes.io/job-tracking]")
+	}
+	return b.String()
+}
+
+// TestIndexedJobPendingIndexes: the indexes an Indexed Job's pods get.
+// The upstream rows test firstPendingIndexes with a count; here the count
+// is what manageJob derives (parallelism chosen to give it).
+func TestIndexedJobPendingIndexes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   string
+		want []int
+	}{
+		// upstream: TestFirstPendingIndexes "cnt greater than completions"
+		{"cnt greater than completions", indexedJob(5, 3, "", "", nil, nil), []int{0, 1, 2}},
+		// upstream: TestFirstPendingIndexes "cnt less than completions"
+		{"cnt less than completions", indexedJob(2, 5, "", "", nil, nil), []int{0, 1}},
+		// upstream: TestFirstPendingIndexes "first pods active"
+		{"first pods active", indexedJob(5, 10, "", "", []string{"0", "1"}, nil), []int{2, 3, 4}},
+		// upstream: TestFirstPendingIndexes "last pods active or succeeded"
+		// (completedIndexes 4-5; the active pod 6 is out of range but
+		// active, so the count is 3, not the row's 6)
+		{"last pods active or succeeded", indexedJob(6, 6, "", "completedIndexes: \"4-5\"", []string{"6"}, nil), []int{0, 1, 2}},
+		// upstream: TestFirstPendingIndexes "mixed" (succeeded 2-4 and 9,
+		// from the status and from pods)
+		{"mixed", indexedJob(10, 20, "", "completedIndexes: \"2-3\"", []string{"3", "5", "8", "", "-3"}, []string{"4", "9"}), []int{0, 1, 6, 7, 10}},
+		// upstream: TestFirstPendingIndexes "with failed indexes"
+		{"with failed indexes", indexedJob(7, 20, "  backoffLimitPerIndex: 1\n", "completedIndexes: \"1,5,9\", failedIndexes: \"2,6-7\"", []string{"3", "9"}, nil), []int{0, 4, 8, 10, 11}},
+		// failedIndexes count only with backoffLimitPerIndex.
+		{"failed indexes without backoffLimitPerIndex", indexedJob(2, 20, "", "failedIndexes: \"0-5\"", nil, nil), []int{0, 1}},
+		// upstream: TestCalculateSucceededIndexes "prev interval out of
+		// range": all 8 done, nothing to create.
+		{"all completed", indexedJob(3, 8, "", "completedIndexes: \"0-5,8-10\"", nil, []string{"6", "7"}), nil},
+		// A succeeded pod without the finalizer is in the status already
+		// (or not counted): its index is pending again.
+		{"succeeded pod without finalizer", strings.Replace(indexedJob(2, 3, "", "", nil, []string{"0"}), ", finalizers: [batch.kubernetes.io/job-tracking]", "", 1), []int{0, 1}},
+	} {
+		_, byName, ws := expandYAML(t, c.in)
+		var got []int
+		for name, p := range byName {
+			i := completionIndex(p)
+			got = append(got, i)
+			idx := strconv.Itoa(i)
+			if !strings.HasPrefix(name, "j-"+idx+"-") || p.Labels[jobCompletionIndexKey] != idx || p.Spec.Hostname != "j-"+idx ||
+				!hasFinalizer(&p.ObjectMeta, jobTrackingFinalizer) || p.Labels["batch.kubernetes.io/job-name"] != "j" {
+				t.Errorf("%s: pod %s: labels %v, annotations %v, hostname %q, finalizers %v", c.name, name, p.Labels, p.Annotations, p.Spec.Hostname, p.Finalizers)
+			}
+		}
+		sort.Ints(got)
+		if diff := cmp.Diff(c.want, got); diff != "" || len(ws) > 0 {
+			t.Errorf("%s: indexes (-want +got)\n%s\nwarnings %v", c.name, diff, ws)
+		}
+	}
+}
+
+// TestJobCounts: succeeded pods count as manageJob counts them, and
+// podReplacementPolicy Failed waits for terminating pods.
+func TestJobCounts(t *testing.T) {
+	job := func(spec, status string) string {
+		return "kind: Job\napiVersion: batch/v1\nmetadata: {name: j, uid: j1}\nspec:\n  parallelism: 3\n  completions: 4\n" + spec +
+			"  selector: {matchLabels: {batch.kubernetes.io/controller-uid: j1}}\n  template: {metadata: {labels: {batch.kubernetes.io/controller-uid: j1}}, spec: {restartPolicy: Never, containers: [{name: c}]}}\nstatus: {" + status + "}\n"
+	}
+	pod := func(name, meta, phase string) string {
+		return "---\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: {batch.kubernetes.io/controller-uid: j1}" + meta +
+			", ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: j1, controller: true}]}\nspec: {containers: [{name: c}]}\nstatus: {phase: " + phase + "}\n"
+	}
+	fin := ", finalizers: [batch.kubernetes.io/job-tracking]"
+	del := ", deletionTimestamp: \"2024-01-01T00:00:00Z\""
+	for _, c := range []struct {
+		name string
+		in   string
+		want int
+	}{
+		{"status.succeeded counts", job("", "succeeded: 2"), 2},
+		{"succeeded pods with the finalizer add to it", job("", "succeeded: 1") + pod("a", fin, "Succeeded") + pod("b", fin, "Succeeded"), 1},
+		{"succeeded pods without it are in the status", job("", "succeeded: 1") + pod("a", "", "Succeeded"), 3},
+		{"terminating pods are replaced by default", job("", "") + pod("a", fin+del, "Running"), 3},
+		{"podReplacementPolicy Failed waits for them", job("  podReplacementPolicy: Failed\n", "") + pod("a", fin+del, "Running"), 2},
+	} {
+		got, _, ws := expandYAML(t, c.in)
+		if len(got) != c.want || len(ws) > 0 {
+			t.Errorf("%s: created %v, want %d; warnings %v", c.name, got, c.want, ws)
+		}
+	}
+}
