@@ -651,7 +651,9 @@ func targetNode(p *api.Pod) string {
 
 // daemonSet creates a daemon pod for each eligible node where the
 // DaemonSet has no active pod (its pods by selector and controller
-// reference, bound or bound-to-be by node affinity).
+// reference, bound or bound-to-be by node affinity), labelled as the
+// DaemonSet controller's CreatePodTemplate labels them (see
+// daemonSetRevision).
 func (e *expander) daemonSet(ds *api.DaemonSet) {
 	object := "DaemonSet " + ds.Namespace + "/" + ds.Name
 	if ds.DeletionTimestamp != nil {
@@ -668,6 +670,7 @@ func (e *expander) daemonSet(ds *api.DaemonSet) {
 		}
 	}
 	ref := controllerRef("DaemonSet", "apps/v1", &ds.ObjectMeta)
+	hash, gen := e.daemonSetRevision(ds, object)
 	for _, n := range e.objs.Nodes {
 		if on[n.Name] {
 			continue
@@ -682,6 +685,58 @@ func (e *expander) daemonSet(ds *api.DaemonSet) {
 		}
 		p.Name = e.uniqueName(ds.Namespace, ds.Name+"-")
 		setNodeNameAffinity(p, n.Name)
+		if gen != "" {
+			p.Labels = withLabel(p.Labels, daemonSetTemplateGenerationLabel, gen)
+		}
+		p.Labels = withLabel(p.Labels, controllerRevisionHashLabel, hash)
 		e.pods = append(e.pods, p)
 	}
+}
+
+// Labels the DaemonSet and StatefulSet controllers put on their pods.
+const (
+	// controllerRevisionHashLabel is apps/v1 ControllerRevisionHashLabelKey
+	// (DefaultDaemonSetUniqueLabelKey, StatefulSetRevisionLabel).
+	controllerRevisionHashLabel = "controller-revision-hash"
+	// daemonSetTemplateGenerationLabel is the deprecated
+	// DaemonSetTemplateGenerationKey.
+	daemonSetTemplateGenerationLabel = "pod-template-generation"
+	// templateGenerationAnnotation is apps/v1
+	// DeprecatedTemplateGeneration, which the API server keeps
+	// spec.templateGeneration in.
+	templateGenerationAnnotation = "deprecated.daemonset.template.generation"
+)
+
+// daemonSetRevision is what the DaemonSet controller labels its new pods
+// with: the hash of its current ControllerRevision, which for a
+// DaemonSet without one (schedkit reads no ControllerRevisions) is the
+// one it creates, ComputeHash of the template with status.collisionCount
+// (the hash the Deployment controller computes: PodTemplateHash); and the
+// template generation from the deprecated.daemonset.template.generation
+// annotation ("" when absent or not an integer, as GetTemplateGeneration
+// then gives none). A DaemonSet not yet through the API server gets what
+// create would store: the defaulted template, no collisionCount, and
+// template generation 1 unless the annotation gives a higher one.
+func (e *expander) daemonSetRevision(ds *api.DaemonSet, object string) (hash, gen string) {
+	tpl := e.templateJSON(ds, &ds.ObjectMeta, &ds.Spec.Template)
+	cc := ds.Status.CollisionCount
+	v, has := ds.Annotations[templateGenerationAnnotation]
+	g, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case isStoredMeta(&ds.ObjectMeta):
+		if has && err == nil {
+			gen = strconv.FormatInt(g, 10)
+		}
+	case has && err != nil:
+		e.warn(ds, object, "metadata.annotations[%s]: Invalid value: %q: the API server would refuse the DaemonSet", templateGenerationAnnotation, v)
+	default:
+		cc = nil
+		gen = strconv.FormatInt(max(g, 1), 10)
+	}
+	hash, err = podhash.Hash(tpl, cc)
+	if err != nil {
+		hash = fallbackHash(&ds.Spec.Template, cc)
+		e.warn(ds, object, "controller-revision-hash %s is not the DaemonSet controller's: %v", hash, err)
+	}
+	return hash, gen
 }

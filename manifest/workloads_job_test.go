@@ -159,3 +159,53 @@ func TestJobCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestDaemonSetPodLabels pins the labels of a daemon pod (conformance:
+// TestDaemonSetPodLabels compares them with upstream's CreatePodTemplate
+// on random DaemonSets). The template is podhash's pinned one, whose
+// ComputeHash is 66c46c5b67 (collisionCount nil) and 75b477b4bb (5).
+func TestDaemonSetPodLabels(t *testing.T) {
+	const tpl = `{"metadata":{"creationTimestamp":null,"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx:1.27","resources":{"requests":{"cpu":"100m","memory":"128Mi"}}}]}}`
+	node := `{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"}}` + "\n"
+	ds := func(meta, status string) string {
+		return node + `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent","namespace":"default"` + meta +
+			`},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":` + tpl + `},"status":{` + status + `}}`
+	}
+	for _, c := range []struct {
+		name, in  string
+		hash, gen string
+	}{
+		{"stored, generation 3", ds(`,"uid":"a1","annotations":{"deprecated.daemonset.template.generation":"3"}`, ""), "66c46c5b67", "3"},
+		{"stored, collisionCount 5", ds(`,"uid":"a1","annotations":{"deprecated.daemonset.template.generation":"2"}`, `"collisionCount":5`), "75b477b4bb", "2"},
+		{"stored, no annotation: no generation label", ds(`,"uid":"a1"`, ""), "66c46c5b67", ""},
+		{"stored, unparsable annotation: no generation label", ds(`,"uid":"a1","annotations":{"deprecated.daemonset.template.generation":"x"}`, ""), "66c46c5b67", ""},
+		// Create defaults the template, clears the status and sets
+		// generation 1.
+		{"new", ds("", `"collisionCount":5`), newHash(t, tpl), "1"},
+	} {
+		_, byName, ws := expandYAML(t, c.in)
+		if len(byName) != 1 || len(ws) > 0 {
+			t.Errorf("%s: pods %v, warnings %v", c.name, byName, ws)
+			continue
+		}
+		for _, p := range byName {
+			gen, has := p.Labels[daemonSetTemplateGenerationLabel]
+			if p.Labels[controllerRevisionHashLabel] != c.hash || gen != c.gen || has != (c.gen != "") || p.Labels["app"] != "web" {
+				t.Errorf("%s: labels %v, want hash %s, generation %q", c.name, p.Labels, c.hash, c.gen)
+			}
+		}
+	}
+}
+
+func newHash(t *testing.T, tpl string) string {
+	t.Helper()
+	def, err := DefaultPodTemplate([]byte(tpl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := PodTemplateHash(def, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
