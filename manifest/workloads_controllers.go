@@ -364,7 +364,11 @@ func isRunningAndReady(p *api.Pod) bool {
 // none has the name (or the one it owns has failed or succeeded, which
 // it replaces); with the default OrderedReady policy it creates one pod
 // and waits, and stops at a pod that is not Running and Ready or that
-// another controller owns.
+// another controller owns. Pods get the identity newStatefulSetPod gives
+// them (the pod-name and pod-index labels, hostname the pod's name,
+// subdomain spec.serviceName, the claims of the volumeClaimTemplates)
+// and the update revision's name as controller-revision-hash (see
+// statefulSetRevision).
 func (e *expander) statefulSet(ss *api.StatefulSet) {
 	object := "StatefulSet " + ss.Namespace + "/" + ss.Name
 	if ss.DeletionTimestamp != nil {
@@ -381,6 +385,7 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		start = int(ss.Spec.Ordinals.Start)
 	}
 	ref := controllerRef("StatefulSet", "apps/v1", &ss.ObjectMeta)
+	revision := e.statefulSetRevision(ss, object)
 	end := start + e.capped(o, replicas(ss.Spec.Replicas))
 	for i := start; i < end; i++ {
 		name := ss.Name + "-" + strconv.Itoa(i)
@@ -400,6 +405,8 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		p := newPod(&ss.Spec.Template, ss.Namespace, name, ref)
 		p.Labels = withLabel(p.Labels, "statefulset.kubernetes.io/pod-name", name)
 		p.Labels = withLabel(p.Labels, "apps.kubernetes.io/pod-index", strconv.Itoa(i))
+		p.Labels = withLabel(p.Labels, controllerRevisionHashLabel, revision)
+		p.Spec.Hostname, p.Spec.Subdomain = name, ss.Spec.ServiceName
 		for _, vct := range ss.Spec.VolumeClaimTemplates {
 			claim := vct.Name + "-" + name
 			vol := api.Volume{Name: vct.Name}
@@ -739,4 +746,28 @@ func (e *expander) daemonSetRevision(ds *api.DaemonSet, object string) (hash, ge
 		e.warn(ds, object, "controller-revision-hash %s is not the DaemonSet controller's: %v", hash, err)
 	}
 	return hash, gen
+}
+
+// statefulSetRevision is the name of the StatefulSet controller's update
+// revision, which it labels new pods with: <set>-<hash>, hash
+// HashControllerRevision of the revision getPatch makes of the set (see
+// podhash.StatefulSetPatch) with status.collisionCount (0 when unset). It
+// is the revision the controller creates for a set without one (schedkit
+// reads no ControllerRevisions), and the current one too, so pods below
+// a rolling update's partition are labelled as if the update were done.
+// A StatefulSet not yet through the API server gets what create would
+// store: the defaulted template and no collisionCount.
+func (e *expander) statefulSetRevision(ss *api.StatefulSet, object string) string {
+	tpl := e.templateJSON(ss, &ss.ObjectMeta, &ss.Spec.Template)
+	var cc int32
+	if isStoredMeta(&ss.ObjectMeta) && ss.Status.CollisionCount != nil {
+		cc = *ss.Status.CollisionCount
+	}
+	patch, err := podhash.StatefulSetPatch(tpl)
+	if err != nil {
+		h := fallbackHash(&ss.Spec.Template, &cc)
+		e.warn(ss, object, "controller-revision-hash %s is not the StatefulSet controller's: %v", h, err)
+		return podhash.RevisionName(ss.Name, h)
+	}
+	return podhash.RevisionName(ss.Name, podhash.RevisionHash(patch, &cc))
 }

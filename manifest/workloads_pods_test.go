@@ -209,3 +209,27 @@ func newHash(t *testing.T, tpl string) string {
 	}
 	return h
 }
+
+// TestStatefulSetPodIdentity pins a StatefulSet pod's identity and its
+// revision label (conformance: TestStatefulSetRevisionPinned logs these
+// names from upstream's history.NewControllerRevision;
+// TestStatefulSetPodIdentity compares on random sets).
+func TestStatefulSetPodIdentity(t *testing.T) {
+	const tpl = `{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx:1.27","resources":{"requests":{"cpu":"100m","memory":"128Mi"}}}]}}`
+	for _, c := range []struct{ status, want string }{
+		{"", "web-66d7d9f69d"},
+		{`,"status":{"collisionCount":5}`, "web-66d7d9f6b7"},
+	} {
+		doc := `{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"web","namespace":"default","uid":"s1"},"spec":{"serviceName":"svc","selector":{"matchLabels":{"app":"web"}},"template":` + tpl + `}` + c.status + `}`
+		_, byName, ws := expandYAML(t, doc)
+		p := byName["web-0"]
+		if p == nil || len(byName) != 1 || len(ws) > 0 {
+			t.Fatalf("pods %v, warnings %v", byName, ws)
+		}
+		want := map[string]string{"app": "web", "controller-revision-hash": c.want,
+			"statefulset.kubernetes.io/pod-name": "web-0", "apps.kubernetes.io/pod-index": "0"}
+		if diff := cmp.Diff(want, p.Labels); diff != "" || p.Spec.Hostname != "web-0" || p.Spec.Subdomain != "svc" {
+			t.Errorf("status %q: labels (-want +got)\n%s\nhostname %q, subdomain %q", c.status, diff, p.Spec.Hostname, p.Spec.Subdomain)
+		}
+	}
+}
