@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -118,4 +119,14 @@ func TestEqualIgnoreHashSemantic(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "spec.containers[0].resources.limits.cpu") {
 		t.Errorf("bad quantity: %v", err)
 	}
+}
+
+// A Deployment's template and its ReplicaSet's, which the API server
+// stores with another spelling of one quantity and the hash label: the
+// Deployment controller takes the ReplicaSet for its new one.
+func ExampleEqualIgnoreHash() {
+	deployment := `{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","resources":{"requests":{"memory":"1024Mi"}}}]}}`
+	replicaSet := `{"metadata":{"labels":{"app":"web","pod-template-hash":"5d8f"}},"spec":{"containers":[{"name":"c","resources":{"requests":{"memory":"1Gi"}}}]}}`
+	fmt.Println(EqualIgnoreHash([]byte(deployment), []byte(replicaSet)))
+	// Output: true <nil>
 }
