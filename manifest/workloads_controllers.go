@@ -518,8 +518,10 @@ func isTerminating(p *api.Pod) bool {
 // lowest indexes neither completed, nor held by an active pod, nor
 // (podReplacementPolicy Failed) by a terminating one, nor (with
 // backoffLimitPerIndex) listed in status.failedIndexes. With
-// podReplacementPolicy Failed, terminating pods count against the pods
-// to create. Pods are the Job's by its selector (the generated
+// podReplacementPolicy Failed (the default with a podFailurePolicy),
+// terminating pods count against the pods to create. An Indexed Job with
+// active pods of a missing, out-of-range or repeated index deletes them
+// first and creates nothing (a warning says so). Pods are the Job's by its selector (the generated
 // controller-uid one) and controller reference; a Job without a
 // selector (not yet through the API server) by controller reference
 // only. Each pod has the job-tracking finalizer and the job-name labels;
@@ -542,7 +544,9 @@ func (e *expander) job(j *api.Job) {
 	o := owner{"Job", &j.ObjectMeta}
 	claimed := e.claimedPods(o, sel, func(*api.Pod) bool { return true })
 	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion && j.Spec.Completions != nil
-	onlyFailed := j.Spec.PodReplacementPolicy != nil && *j.Spec.PodReplacementPolicy == "Failed"
+	// podReplacementPolicy defaults to Failed with a podFailurePolicy.
+	onlyFailed := j.Spec.PodReplacementPolicy != nil && *j.Spec.PodReplacementPolicy == "Failed" ||
+		j.Spec.PodReplacementPolicy == nil && j.Spec.PodFailurePolicy != nil
 	completions := 0
 	if j.Spec.Completions != nil {
 		completions = int(*j.Spec.Completions)
@@ -554,11 +558,16 @@ func (e *expander) job(j *api.Job) {
 		parseIndexes(j.Status.CompletedIndexes, completions, done)
 	}
 	taken := map[int]bool{} // indexes of active (or terminating) pods
+	removed := 0            // active pods an Indexed Job deletes first
 	for _, p := range claimed {
 		switch {
 		case isActive(p):
 			active++
-			if i := completionIndex(p); i >= 0 {
+			i := completionIndex(p)
+			if indexed && (i < 0 || i >= completions || taken[i]) {
+				removed++
+			}
+			if i >= 0 {
 				taken[i] = true
 			}
 		case p.Status.Phase == api.PodSucceeded && hasFinalizer(&p.ObjectMeta, jobTrackingFinalizer):
@@ -592,6 +601,12 @@ func (e *expander) job(j *api.Job) {
 	}
 	create := want - terminating - active
 	if create <= 0 {
+		return
+	}
+	if removed > 0 {
+		// manageJob deletes them (activePodsForRemoval) and creates
+		// nothing in that sync.
+		e.warn(j, object, "deletes %d active pods with a missing, out-of-range or repeated completion index before it creates any", removed)
 		return
 	}
 	create = e.capped(o, create)

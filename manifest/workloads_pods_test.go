@@ -86,32 +86,45 @@ func TestIndexedJobPendingIndexes(t *testing.T) {
 		name string
 		in   string
 		want []int
+		warn string
 	}{
 		// upstream: TestFirstPendingIndexes "cnt greater than completions"
-		{"cnt greater than completions", indexedJob(5, 3, "", "", nil, nil), []int{0, 1, 2}},
+		{"cnt greater than completions", indexedJob(5, 3, "", "", nil, nil), []int{0, 1, 2}, ""},
 		// upstream: TestFirstPendingIndexes "cnt less than completions"
-		{"cnt less than completions", indexedJob(2, 5, "", "", nil, nil), []int{0, 1}},
+		{"cnt less than completions", indexedJob(2, 5, "", "", nil, nil), []int{0, 1}, ""},
 		// upstream: TestFirstPendingIndexes "first pods active"
-		{"first pods active", indexedJob(5, 10, "", "", []string{"0", "1"}, nil), []int{2, 3, 4}},
+		{"first pods active", indexedJob(5, 10, "", "", []string{"0", "1"}, nil), []int{2, 3, 4}, ""},
 		// upstream: TestFirstPendingIndexes "last pods active or succeeded"
-		// (completedIndexes 4-5; the active pod 6 is out of range but
-		// active, so the count is 3, not the row's 6)
-		{"last pods active or succeeded", indexedJob(6, 6, "", "completedIndexes: \"4-5\"", []string{"6"}, nil), []int{0, 1, 2}},
+		// with the out-of-range active pod 6 left out (manageJob deletes
+		// it first, see "active pod out of range"): the count is 4.
+		{"last pods active or succeeded", indexedJob(4, 6, "", "completedIndexes: \"4-5\"", nil, nil), []int{0, 1, 2, 3}, ""},
 		// upstream: TestFirstPendingIndexes "mixed" (succeeded 2-4 and 9,
-		// from the status and from pods)
-		{"mixed", indexedJob(10, 20, "", "completedIndexes: \"2-3\"", []string{"3", "5", "8", "", "-3"}, []string{"4", "9"}), []int{0, 1, 6, 7, 10}},
+		// from the status and from pods; without the row's active pods
+		// of no index and index -3, which manageJob deletes first)
+		{"mixed", indexedJob(8, 20, "", "completedIndexes: \"2-3\"", []string{"3", "5", "8"}, []string{"4", "9"}), []int{0, 1, 6, 7, 10}, ""},
 		// upstream: TestFirstPendingIndexes "with failed indexes"
-		{"with failed indexes", indexedJob(7, 20, "  backoffLimitPerIndex: 1\n", "completedIndexes: \"1,5,9\", failedIndexes: \"2,6-7\"", []string{"3", "9"}, nil), []int{0, 4, 8, 10, 11}},
+		{"with failed indexes", indexedJob(7, 20, "  backoffLimitPerIndex: 1\n", "completedIndexes: \"1,5,9\", failedIndexes: \"2,6-7\"", []string{"3", "9"}, nil), []int{0, 4, 8, 10, 11}, ""},
 		// failedIndexes count only with backoffLimitPerIndex.
-		{"failed indexes without backoffLimitPerIndex", indexedJob(2, 20, "", "failedIndexes: \"0-5\"", nil, nil), []int{0, 1}},
+		{"failed indexes without backoffLimitPerIndex", indexedJob(2, 20, "", "failedIndexes: \"0-5\"", nil, nil), []int{0, 1}, ""},
 		// upstream: TestCalculateSucceededIndexes "prev interval out of
 		// range": all 8 done, nothing to create.
-		{"all completed", indexedJob(3, 8, "", "completedIndexes: \"0-5,8-10\"", nil, []string{"6", "7"}), nil},
+		{"all completed", indexedJob(3, 8, "", "completedIndexes: \"0-5,8-10\"", nil, []string{"6", "7"}), nil, ""},
 		// A succeeded pod without the finalizer is in the status already
 		// (or not counted): its index is pending again.
-		{"succeeded pod without finalizer", strings.Replace(indexedJob(2, 3, "", "", nil, []string{"0"}), ", finalizers: [batch.kubernetes.io/job-tracking]", "", 1), []int{0, 1}},
+		{"succeeded pod without finalizer", strings.Replace(indexedJob(2, 3, "", "", nil, []string{"0"}), ", finalizers: [batch.kubernetes.io/job-tracking]", "", 1), []int{0, 1}, ""},
+		// upstream: TestAppendDuplicatedIndexPodsForRemoval's cases (no
+		// index, out of range, repeated): manageJob deletes, creates none.
+		{"active pod without index", indexedJob(3, 5, "", "", []string{"0", ""}, nil), nil, "deletes 1 active pods"},
+		{"active pod out of range", indexedJob(3, 5, "", "", []string{"5"}, nil), nil, "deletes 1 active pods"},
+		{"repeated index", indexedJob(4, 5, "", "", []string{"1", "1", "1"}, nil), nil, "deletes 2 active pods"},
 	} {
 		_, byName, ws := expandYAML(t, c.in)
+		if c.warn != "" {
+			if len(ws) != 1 || !strings.Contains(ws[0], c.warn) {
+				t.Errorf("%s: warnings %v, want %s", c.name, ws, c.warn)
+			}
+			ws = nil
+		}
 		var got []int
 		for name, p := range byName {
 			i := completionIndex(p)
@@ -152,6 +165,8 @@ func TestJobCounts(t *testing.T) {
 		{"succeeded pods without it are in the status", job("", "succeeded: 1") + pod("a", "", "Succeeded"), 3},
 		{"terminating pods are replaced by default", job("", "") + pod("a", fin+del, "Running"), 3},
 		{"podReplacementPolicy Failed waits for them", job("  podReplacementPolicy: Failed\n", "") + pod("a", fin+del, "Running"), 2},
+		// upstream: SetDefaults_Job (pkg/apis/batch/v1).
+		{"as by default with a podFailurePolicy", job("  podFailurePolicy: {rules: []}\n", "") + pod("a", fin+del, "Running"), 2},
 	} {
 		got, _, ws := expandYAML(t, c.in)
 		if len(got) != c.want || len(ws) > 0 {
