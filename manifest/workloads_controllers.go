@@ -517,7 +517,9 @@ func isTerminating(p *api.Pod) bool {
 // and those succeeded pods' indexes below completions), and it takes the
 // lowest indexes neither completed, nor held by an active pod, nor
 // (podReplacementPolicy Failed) by a terminating one, nor (with
-// backoffLimitPerIndex) listed in status.failedIndexes. With
+// backoffLimitPerIndex) listed in status.failedIndexes; with
+// backoffLimitPerIndex, failed indexes beyond maxFailedIndexes, or
+// failed and completed indexes reaching completions, fail the Job. With
 // podReplacementPolicy Failed (the default with a podFailurePolicy),
 // terminating pods count against the pods to create. An Indexed Job with
 // active pods of a missing, out-of-range or repeated index deletes them
@@ -559,16 +561,17 @@ func (e *expander) job(j *api.Job) {
 	}
 	taken := map[int]bool{} // indexes of active (or terminating) pods
 	removed := 0            // active pods an Indexed Job deletes first
+	activeIdx := map[int]bool{}
 	for _, p := range claimed {
 		switch {
 		case isActive(p):
 			active++
 			i := completionIndex(p)
-			if indexed && (i < 0 || i >= completions || taken[i]) {
+			if indexed && (i < 0 || i >= completions || activeIdx[i]) {
 				removed++
 			}
 			if i >= 0 {
-				taken[i] = true
+				taken[i], activeIdx[i] = true, true
 			}
 		case p.Status.Phase == api.PodSucceeded && hasFinalizer(&p.ObjectMeta, jobTrackingFinalizer):
 			newSucceeded++
@@ -587,7 +590,17 @@ func (e *expander) job(j *api.Job) {
 	if indexed {
 		succeeded = len(done)
 		if j.Spec.BackoffLimitPerIndex != nil && j.Status.FailedIndexes != nil {
-			parseIndexes(*j.Status.FailedIndexes, completions, done)
+			failed := map[int]bool{}
+			parseIndexes(*j.Status.FailedIndexes, completions, failed)
+			// The Job fails (and creates nothing) past maxFailedIndexes,
+			// or when failed and succeeded indexes together reach
+			// completions.
+			if m := j.Spec.MaxFailedIndexes; m != nil && len(failed) > int(*m) || len(failed) > 0 && len(failed)+succeeded >= completions {
+				return
+			}
+			for i := range failed {
+				done[i] = true
+			}
 		}
 	}
 	want := replicas(j.Spec.Parallelism)

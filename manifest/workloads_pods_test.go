@@ -104,6 +104,11 @@ func TestIndexedJobPendingIndexes(t *testing.T) {
 		{"mixed", indexedJob(8, 20, "", "completedIndexes: \"2-3\"", []string{"3", "5", "8"}, []string{"4", "9"}), []int{0, 1, 6, 7, 10}, ""},
 		// upstream: TestFirstPendingIndexes "with failed indexes"
 		{"with failed indexes", indexedJob(7, 20, "  backoffLimitPerIndex: 1\n", "completedIndexes: \"1,5,9\", failedIndexes: \"2,6-7\"", []string{"3", "9"}, nil), []int{0, 4, 8, 10, 11}, ""},
+		// upstream: syncJob's backoffLimitPerIndex checks (JobReasonFailedIndexes,
+		// JobReasonMaxFailedIndexesExceeded): the Job fails, creating none.
+		{"failed and completed indexes short of completions", indexedJob(3, 3, "  backoffLimitPerIndex: 1\n", "completedIndexes: \"0\", failedIndexes: \"1\"", nil, nil), []int{2}, ""},
+		{"failed and completed indexes reach completions", indexedJob(3, 3, "  backoffLimitPerIndex: 1\n", "completedIndexes: \"0,2\", failedIndexes: \"1\"", nil, nil), nil, ""},
+		{"maxFailedIndexes exceeded", indexedJob(3, 3, "  backoffLimitPerIndex: 1\n  maxFailedIndexes: 0\n", "failedIndexes: \"1\"", nil, nil), nil, ""},
 		// failedIndexes count only with backoffLimitPerIndex.
 		{"failed indexes without backoffLimitPerIndex", indexedJob(2, 20, "", "failedIndexes: \"0-5\"", nil, nil), []int{0, 1}, ""},
 		// upstream: TestCalculateSucceededIndexes "prev interval out of

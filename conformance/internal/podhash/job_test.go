@@ -106,13 +106,23 @@ func TestIndexedJobIndexes(t *testing.T) {
 		yes := true
 		var pods []*corev1.Pod
 		nPods := rapid.IntRange(0, 5).Draw(rt, "pods")
-		used := map[int]bool{}
-		for i := range nPods {
-			ix := rapid.IntRange(0, completions-1).Draw(rt, "index")
-			if used[ix] {
-				continue // a repeated index: upstream deletes first (pinned in the main module)
+		if rapid.Bool().Draw(rt, "replaceFailed") {
+			j.Spec.PodReplacementPolicy = ptrTo(batchv1.Failed)
+		}
+		if rapid.Bool().Draw(rt, "perIndex") {
+			j.Spec.BackoffLimitPerIndex = ptrTo(int32(1))
+			j.Spec.PodReplacementPolicy = ptrTo(batchv1.Failed) // required with it
+			var failed []string
+			for i := range completions {
+				if rapid.IntRange(0, 4).Draw(rt, "failed"+strconv.Itoa(i)) == 0 {
+					failed = append(failed, strconv.Itoa(i))
+				}
 			}
-			used[ix] = true
+			j.Status.FailedIndexes = ptrTo(strings.Join(failed, ","))
+		}
+		for i := range nPods {
+			// Repeated and out-of-range indexes included.
+			ix := rapid.IntRange(0, completions).Draw(rt, "index")
 			phase := []corev1.PodPhase{corev1.PodRunning, corev1.PodPending, corev1.PodSucceeded, corev1.PodFailed}[rapid.IntRange(0, 3).Draw(rt, "phase")]
 			p := &corev1.Pod{
 				TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
@@ -124,6 +134,14 @@ func TestIndexedJobIndexes(t *testing.T) {
 				Status: corev1.PodStatus{Phase: phase},
 			}
 			if phase == corev1.PodSucceeded && rapid.Bool().Draw(rt, "finalizer") {
+				p.Finalizers = []string{batchv1.JobTrackingFinalizer}
+			}
+			// A terminating pod counts as failed under the default
+			// podReplacementPolicy, and a new failure delays creations by
+			// the pod failure backoff, which schedkit does not model:
+			// terminating pods only with podReplacementPolicy Failed.
+			if phase == corev1.PodRunning && *j.Spec.PodReplacementPolicy == batchv1.Failed && rapid.IntRange(0, 3).Draw(rt, "terminating") == 0 {
+				p.DeletionTimestamp = &metav1.Time{Time: time.Now()}
 				p.Finalizers = []string{batchv1.JobTrackingFinalizer}
 			}
 			pods = append(pods, p)
