@@ -3,6 +3,7 @@ package podhash
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/job"
 
 	"github.com/schedkit/schedkit/manifest"
@@ -77,6 +79,10 @@ func jobSync(t *rapid.T, j *batchv1.Job, pods []*corev1.Pod) []*corev1.Pod {
 // upstream's Job controller creates in its sync: the same completion
 // indexes, annotation and label, hostname, finalizer and name prefix.
 func TestIndexedJobIndexes(t *testing.T) {
+	// The controller logs every sync; keep the test's output readable.
+	klog.LogToStderr(false)
+	klog.SetOutput(io.Discard)
+	defer klog.LogToStderr(true)
 	created := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		completions := rapid.IntRange(1, 10).Draw(rt, "completions")
