@@ -44,6 +44,10 @@ type ObjectMeta struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 	// OwnerReferences name the objects this one depends on.
 	OwnerReferences []OwnerReference `json:"ownerReferences,omitempty"`
+	// Finalizers hold the object's deletion until each is removed (the
+	// Job controller's batch.kubernetes.io/job-tracking on its pods, for
+	// one).
+	Finalizers []string `json:"finalizers,omitempty"`
 }
 
 // OwnerReference points at an object's owner, such as a ReplicaSet.

@@ -38,6 +38,12 @@ type PodSpec struct {
 	NodeName string `json:"nodeName,omitempty"`
 	// HostNetwork puts the pod in the node's network namespace.
 	HostNetwork bool `json:"hostNetwork,omitempty"`
+	// Hostname is the pod's host name (the StatefulSet and Indexed Job
+	// controllers set it); empty means the pod's name.
+	Hostname string `json:"hostname,omitempty"`
+	// Subdomain makes the pod's FQDN <hostname>.<subdomain>.<namespace>
+	// (a StatefulSet's serviceName).
+	Subdomain string `json:"subdomain,omitempty"`
 	// Affinity holds node affinity and pod (anti-)affinity.
 	Affinity *Affinity `json:"affinity,omitempty"`
 	// SchedulerName picks the scheduler profile; empty means

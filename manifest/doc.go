@@ -59,5 +59,6 @@
 // (Reader.SetSeed). With Options.ExpandWorkloads, workloads add the pods
 // their controllers would create, by the controllers' rules (see
 // NewCluster); PodTemplateHash is the Deployment controller's
-// pod-template-hash of a template's JSON.
+// pod-template-hash of a template's JSON, EqualIgnoreHash its comparison
+// of a Deployment's template with its ReplicaSets'.
 package manifest

@@ -81,7 +81,8 @@ func IsStored(p *api.Pod) bool {
 //     its ReplicaSets are expanded with: on a scaling event (a
 //     ReplicaSet's deployment.kubernetes.io/desired-replicas differs) or
 //     when paused, the one active ReplicaSet's become the Deployment's;
-//     else the one with its template (EqualIgnoreHash, the oldest first)
+//     else the one with its template (EqualIgnoreHash: Semantic.DeepEqual
+//     of the stored templates but for the hash label, the oldest first)
 //     grows as reconcileNewReplicaSet grows it (within maxSurge; Recreate
 //     once old pods are gone); with none, it creates the pods of a new
 //     ReplicaSet `<deployment>-<pod-template-hash>`, the hash as the
@@ -97,14 +98,25 @@ func IsStored(p *api.Pod) bool {
 //     `<template>-<name>-<ordinal>`, for missing ordinals and its own
 //     failed or succeeded pods, one at a time unless podManagementPolicy
 //     is Parallel (OrderedReady waits for each pod to be Running and
-//     Ready);
+//     Ready), with the pod-name and pod-index labels, hostname and
+//     subdomain (spec.serviceName), and controller-revision-hash the
+//     name of the revision the controller makes of the set (no
+//     ControllerRevisions are read: pods below a partition get the
+//     update revision too);
 //   - a Job, unless suspended or finished, up to parallelism active pods
-//     (fewer as completions minus the succeeded near) `<job>-<random>`,
-//     `<job>-<index>-<random>` with the completion index label and
-//     annotation for the lowest free indexes when Indexed;
+//     (fewer as completions minus the succeeded near: status.succeeded
+//     and the succeeded pods still holding the job-tracking finalizer)
+//     `<job>-<random>`, or when Indexed `<job>-<index>-<random>` for the
+//     lowest indexes not in status.completedIndexes (nor failedIndexes
+//     with backoffLimitPerIndex) nor held by an active pod, with the
+//     completion index label and annotation and hostname
+//     `<job>-<index>`; podReplacementPolicy Failed waits for
+//     terminating pods;
 //   - a DaemonSet one pod per eligible node with no active pod of its
 //     own (bound there, or bound-to-be by node affinity), with the node
-//     affinity and tolerations the DaemonSet controller adds.
+//     affinity and tolerations the DaemonSet controller adds, and its
+//     controller-revision-hash (ComputeHash of the stored template with
+//     status.collisionCount) and pod-template-generation labels.
 //
 // Random suffixes come from the API server's alphabet, seeded by
 // opts.Seed. The created pods are not defaulted beyond what admission

@@ -75,6 +75,9 @@ func (r *Reader) generateName(ki *kindInfo, kind string, meta *api.ObjectMeta) s
 }
 
 // keepsRaw reports the kinds whose JSON the Reader keeps (Objects.raw):
-// their pod templates are hashed and compared as the Deployment
-// controller does, over every field Kubernetes knows.
-func keepsRaw(kind string) bool { return kind == "Deployment" || kind == "ReplicaSet" }
+// their pod templates are hashed and compared as the Deployment,
+// DaemonSet and StatefulSet controllers do, over every field Kubernetes
+// knows.
+func keepsRaw(kind string) bool {
+	return kind == "Deployment" || kind == "ReplicaSet" || kind == "DaemonSet" || kind == "StatefulSet"
+}

@@ -147,8 +147,9 @@ type Objects struct {
 	// unmodelled has, for the objects that set some, the paths of their
 	// schedulingFields.
 	unmodelled map[any][]string
-	// raw has the JSON of the Deployments and ReplicaSets read, for the
-	// pod-template-hash, which covers fields schedkit does not model.
+	// raw has the JSON of the Deployments, ReplicaSets, DaemonSets and
+	// StatefulSets read, for the pod-template-hash and the
+	// controller-revision-hash, which cover fields schedkit does not model.
 	raw map[any][]byte
 }
 

@@ -266,23 +266,19 @@ func (e *expander) templateJSON(obj any, meta *api.ObjectMeta, tpl *api.PodTempl
 }
 
 // equalIgnoreHash is the Deployment controller's EqualIgnoreHash: the
-// templates are equal but for the pod-template-hash label (compared as
-// the Go values the controller compares; when one cannot be rebuilt, by
-// schedkit's fields, and why says so).
+// templates are equal but for the pod-template-hash label, compared as
+// apimachinery's Semantic.DeepEqual compares the Go values the controller
+// holds (see podhash.Equal); when one cannot be decoded, by schedkit's
+// fields, and why says so.
 func (e *expander) equalIgnoreHash(a, b any, ta, tb *api.PodTemplateSpec) (same bool, why string) {
-	da, errA := podhash.Dump(withoutHashLabel(a))
-	db, errB := podhash.Dump(withoutHashLabel(b))
-	if errA == nil && errB == nil {
-		return da == db, ""
+	eq, err := podhash.Equal(withoutHashLabel(a), withoutHashLabel(b))
+	if err == nil {
+		return eq, ""
 	}
 	ca, cb := *ta, *tb
 	ca.Labels, cb.Labels = withoutKey(ca.Labels, podTemplateHashLabel), withoutKey(cb.Labels, podTemplateHashLabel)
 	ja, _ := json.Marshal(ca)
 	jb, _ := json.Marshal(cb)
-	err := errA
-	if err == nil {
-		err = errB
-	}
 	return string(ja) == string(jb), err.Error()
 }
 
@@ -368,7 +364,11 @@ func isRunningAndReady(p *api.Pod) bool {
 // none has the name (or the one it owns has failed or succeeded, which
 // it replaces); with the default OrderedReady policy it creates one pod
 // and waits, and stops at a pod that is not Running and Ready or that
-// another controller owns.
+// another controller owns. Pods get the identity newStatefulSetPod gives
+// them (the pod-name and pod-index labels, hostname the pod's name,
+// subdomain spec.serviceName, the claims of the volumeClaimTemplates)
+// and the update revision's name as controller-revision-hash (see
+// statefulSetRevision).
 func (e *expander) statefulSet(ss *api.StatefulSet) {
 	object := "StatefulSet " + ss.Namespace + "/" + ss.Name
 	if ss.DeletionTimestamp != nil {
@@ -385,6 +385,7 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		start = int(ss.Spec.Ordinals.Start)
 	}
 	ref := controllerRef("StatefulSet", "apps/v1", &ss.ObjectMeta)
+	revision := e.statefulSetRevision(ss, object)
 	end := start + e.capped(o, replicas(ss.Spec.Replicas))
 	for i := start; i < end; i++ {
 		name := ss.Name + "-" + strconv.Itoa(i)
@@ -404,6 +405,8 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		p := newPod(&ss.Spec.Template, ss.Namespace, name, ref)
 		p.Labels = withLabel(p.Labels, "statefulset.kubernetes.io/pod-name", name)
 		p.Labels = withLabel(p.Labels, "apps.kubernetes.io/pod-index", strconv.Itoa(i))
+		p.Labels = withLabel(p.Labels, controllerRevisionHashLabel, revision)
+		p.Spec.Hostname, p.Spec.Subdomain = name, ss.Spec.ServiceName
 		for _, vct := range ss.Spec.VolumeClaimTemplates {
 			claim := vct.Name + "-" + name
 			vol := api.Volume{Name: vct.Name}
@@ -435,12 +438,20 @@ func jobFinished(j *api.Job) bool {
 	return false
 }
 
-// completionIndex is a Job pod's completion index, -1 when it has none.
+// Job controller names and values (k8s.io/api batch/v1).
+const (
+	jobCompletionIndexKey = "batch.kubernetes.io/job-completion-index"
+	jobTrackingFinalizer  = "batch.kubernetes.io/job-tracking"
+	// maxGeneratedNameLength is the longest generateName prefix the API
+	// server keeps whole (63 less its 5-character suffix).
+	maxGeneratedNameLength = 58
+)
+
+// completionIndex is a Job pod's completion index as the Job controller
+// reads it (getCompletionIndex): from the annotation only, -1 when it has
+// none or it is not a non-negative integer.
 func completionIndex(p *api.Pod) int {
-	s, ok := p.Annotations["batch.kubernetes.io/job-completion-index"]
-	if !ok {
-		s, ok = p.Labels["batch.kubernetes.io/job-completion-index"]
-	}
+	s, ok := p.Annotations[jobCompletionIndexKey]
 	if !ok {
 		return -1
 	}
@@ -451,13 +462,75 @@ func completionIndex(p *api.Pod) int {
 	return i
 }
 
-// job creates the pods the Job controller would: none for a suspended,
-// finished or deleted Job; else up to parallelism active pods, fewer as
-// completions near (completions minus the succeeded; with no completions,
-// none once one has succeeded); Indexed Jobs take the lowest indexes
-// neither active nor completed. Pods are the Job's by its selector (the
-// generated controller-uid one) and controller reference; a Job without a
-// selector (not yet through the API server) by controller reference only.
+// parseIndexes is the Job controller's parseIndexesFromString: the
+// indexes below completions that a status.completedIndexes (or
+// failedIndexes) string such as "1,3-5" lists; an interval that is not
+// integers is skipped, and the list ends at the first interval starting
+// at or past completions.
+func parseIndexes(s string, completions int, into map[int]bool) {
+	if s == "" {
+		return
+	}
+	for _, part := range strings.Split(s, ",") {
+		lim := strings.Split(part, "-")
+		first, err := strconv.Atoi(lim[0])
+		if err != nil {
+			continue
+		}
+		if first >= completions {
+			return
+		}
+		last := first
+		if len(lim) > 1 {
+			if last, err = strconv.Atoi(lim[1]); err != nil {
+				continue
+			}
+			last = min(last, completions-1)
+		}
+		for i := max(first, 0); i <= last; i++ {
+			into[i] = true
+		}
+	}
+}
+
+func hasFinalizer(m *api.ObjectMeta, f string) bool {
+	for _, x := range m.Finalizers {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// isTerminating is controller.FilterTerminatingPods' test: being deleted
+// and not finished.
+func isTerminating(p *api.Pod) bool {
+	return p.DeletionTimestamp != nil && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed
+}
+
+// job creates the pods the Job controller's manageJob would: none for a
+// suspended, finished or deleted Job; else up to parallelism active pods,
+// fewer as completions near. Succeeded pods count as upstream counts
+// them: status.succeeded plus the succeeded pods still holding the
+// job-tracking finalizer (the others are in the status already); an
+// Indexed Job's succeeded are its completed indexes (status.completedIndexes
+// and those succeeded pods' indexes below completions), and it takes the
+// lowest indexes neither completed, nor held by an active pod, nor
+// (podReplacementPolicy Failed) by a terminating one, nor (with
+// backoffLimitPerIndex) listed in status.failedIndexes; with
+// backoffLimitPerIndex, failed indexes beyond maxFailedIndexes, or
+// failed and completed indexes reaching completions, fail the Job. With
+// podReplacementPolicy Failed (the default with a podFailurePolicy),
+// terminating pods count against the pods to create. An Indexed Job with
+// active pods of a missing, out-of-range or repeated index deletes them
+// first and creates nothing (a warning says so). Pods are the Job's by its selector (the generated
+// controller-uid one) and controller reference; a Job without a
+// selector (not yet through the API server) by controller reference
+// only. Each pod has the job-tracking finalizer and the job-name labels;
+// an Indexed Job's pods also the completion index annotation and label,
+// hostname <job>-<index> and the name prefix <job>-<index>- (not the
+// JOB_COMPLETION_INDEX variable upstream adds to every container:
+// schedkit does not model container env).
 func (e *expander) job(j *api.Job) {
 	if j.DeletionTimestamp != nil || (j.Spec.Suspend != nil && *j.Spec.Suspend) || jobFinished(j) {
 		return
@@ -472,58 +545,122 @@ func (e *expander) job(j *api.Job) {
 	}
 	o := owner{"Job", &j.ObjectMeta}
 	claimed := e.claimedPods(o, sel, func(*api.Pod) bool { return true })
-	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion
-	active, succeeded := 0, 0
-	used := map[int]bool{}
+	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion && j.Spec.Completions != nil
+	// podReplacementPolicy defaults to Failed with a podFailurePolicy.
+	onlyFailed := j.Spec.PodReplacementPolicy != nil && *j.Spec.PodReplacementPolicy == "Failed" ||
+		j.Spec.PodReplacementPolicy == nil && j.Spec.PodFailurePolicy != nil
+	completions := 0
+	if j.Spec.Completions != nil {
+		completions = int(*j.Spec.Completions)
+	}
+	active, terminating := 0, 0
+	newSucceeded := 0
+	done := map[int]bool{} // completed indexes
+	if indexed {
+		parseIndexes(j.Status.CompletedIndexes, completions, done)
+	}
+	taken := map[int]bool{} // indexes of active (or terminating) pods
+	removed := 0            // active pods an Indexed Job deletes first
+	activeIdx := map[int]bool{}
 	for _, p := range claimed {
 		switch {
 		case isActive(p):
 			active++
-			if i := completionIndex(p); i >= 0 {
-				used[i] = true
+			i := completionIndex(p)
+			if indexed && (i < 0 || i >= completions || activeIdx[i]) {
+				removed++
 			}
-		case p.Status.Phase == api.PodSucceeded:
-			succeeded++
-			if i := completionIndex(p); i >= 0 {
-				used[i] = true
+			if i >= 0 {
+				taken[i], activeIdx[i] = true, true
+			}
+		case p.Status.Phase == api.PodSucceeded && hasFinalizer(&p.ObjectMeta, jobTrackingFinalizer):
+			newSucceeded++
+			if i := completionIndex(p); indexed && i >= 0 && i < completions {
+				done[i] = true
+			}
+		}
+		if isTerminating(p) {
+			terminating++
+			if i := completionIndex(p); onlyFailed && i >= 0 {
+				taken[i] = true
 			}
 		}
 	}
-	succeeded = max(succeeded, int(j.Status.Succeeded))
+	succeeded := int(j.Status.Succeeded) + newSucceeded
+	if indexed {
+		succeeded = len(done)
+		if j.Spec.BackoffLimitPerIndex != nil && j.Status.FailedIndexes != nil {
+			failed := map[int]bool{}
+			parseIndexes(*j.Status.FailedIndexes, completions, failed)
+			// The Job fails (and creates nothing) past maxFailedIndexes,
+			// or when failed and succeeded indexes together reach
+			// completions.
+			if m := j.Spec.MaxFailedIndexes; m != nil && len(failed) > int(*m) || len(failed) > 0 && len(failed)+succeeded >= completions {
+				return
+			}
+			for i := range failed {
+				done[i] = true
+			}
+		}
+	}
 	want := replicas(j.Spec.Parallelism)
-	if c := j.Spec.Completions; c != nil {
-		want = min(want, max(0, int(*c)-succeeded))
+	if j.Spec.Completions != nil {
+		want = min(want, max(0, completions-succeeded))
 	} else if succeeded > 0 {
 		want = 0
 	}
+	if !onlyFailed {
+		terminating = 0
+	}
+	create := want - terminating - active
+	if create <= 0 {
+		return
+	}
+	if removed > 0 {
+		// manageJob deletes them (activePodsForRemoval) and creates
+		// nothing in that sync.
+		e.warn(j, object, "deletes %d active pods with a missing, out-of-range or repeated completion index before it creates any", removed)
+		return
+	}
+	create = e.capped(o, create)
 	ref := controllerRef("Job", "batch/v1", &j.ObjectMeta)
 	next := 0
-	create := 0
-	if want > active {
-		create = e.capped(o, want-active)
-	}
 	for range create {
 		prefix, idx := j.Name+"-", -1
 		if indexed {
-			for used[next] {
+			for next < completions && (done[next] || taken[next]) {
 				next++
 			}
-			if j.Spec.Completions != nil && next >= int(*j.Spec.Completions) {
+			if next >= completions {
 				break
 			}
 			idx = next
-			used[idx] = true
-			prefix += strconv.Itoa(idx) + "-"
+			taken[idx] = true
+			prefix = indexedPrefix(j.Name, idx)
 		}
 		p := newPod(&j.Spec.Template, j.Namespace, e.uniqueName(j.Namespace, prefix), ref)
 		p.Labels = withLabel(p.Labels, "batch.kubernetes.io/job-name", j.Name)
 		p.Labels = withLabel(p.Labels, "job-name", j.Name)
+		if !hasFinalizer(&p.ObjectMeta, jobTrackingFinalizer) {
+			p.Finalizers = append(p.Finalizers, jobTrackingFinalizer)
+		}
 		if idx >= 0 {
-			p.Labels = withLabel(p.Labels, "batch.kubernetes.io/job-completion-index", strconv.Itoa(idx))
-			p.Annotations = withLabel(p.Annotations, "batch.kubernetes.io/job-completion-index", strconv.Itoa(idx))
+			p.Labels = withLabel(p.Labels, jobCompletionIndexKey, strconv.Itoa(idx))
+			p.Annotations = withLabel(p.Annotations, jobCompletionIndexKey, strconv.Itoa(idx))
+			p.Spec.Hostname = j.Name + "-" + strconv.Itoa(idx)
 		}
 		e.pods = append(e.pods, p)
 	}
+}
+
+// indexedPrefix is podGenerateNameWithIndex: <job>-<index>-, the job
+// name cut so that the prefix fits maxGeneratedNameLength.
+func indexedPrefix(job string, idx int) string {
+	tail := "-" + strconv.Itoa(idx) + "-"
+	if len(job)+len(tail) > maxGeneratedNameLength {
+		job = job[:maxGeneratedNameLength-len(tail)]
+	}
+	return job + tail
 }
 
 // targetNode is the node a daemon pod is for (GetTargetNodeName): its
@@ -549,7 +686,9 @@ func targetNode(p *api.Pod) string {
 
 // daemonSet creates a daemon pod for each eligible node where the
 // DaemonSet has no active pod (its pods by selector and controller
-// reference, bound or bound-to-be by node affinity).
+// reference, bound or bound-to-be by node affinity), labelled as the
+// DaemonSet controller's CreatePodTemplate labels them (see
+// daemonSetRevision).
 func (e *expander) daemonSet(ds *api.DaemonSet) {
 	object := "DaemonSet " + ds.Namespace + "/" + ds.Name
 	if ds.DeletionTimestamp != nil {
@@ -566,6 +705,7 @@ func (e *expander) daemonSet(ds *api.DaemonSet) {
 		}
 	}
 	ref := controllerRef("DaemonSet", "apps/v1", &ds.ObjectMeta)
+	hash, gen := e.daemonSetRevision(ds, object)
 	for _, n := range e.objs.Nodes {
 		if on[n.Name] {
 			continue
@@ -580,6 +720,82 @@ func (e *expander) daemonSet(ds *api.DaemonSet) {
 		}
 		p.Name = e.uniqueName(ds.Namespace, ds.Name+"-")
 		setNodeNameAffinity(p, n.Name)
+		if gen != "" {
+			p.Labels = withLabel(p.Labels, daemonSetTemplateGenerationLabel, gen)
+		}
+		p.Labels = withLabel(p.Labels, controllerRevisionHashLabel, hash)
 		e.pods = append(e.pods, p)
 	}
+}
+
+// Labels the DaemonSet and StatefulSet controllers put on their pods.
+const (
+	// controllerRevisionHashLabel is apps/v1 ControllerRevisionHashLabelKey
+	// (DefaultDaemonSetUniqueLabelKey, StatefulSetRevisionLabel).
+	controllerRevisionHashLabel = "controller-revision-hash"
+	// daemonSetTemplateGenerationLabel is the deprecated
+	// DaemonSetTemplateGenerationKey.
+	daemonSetTemplateGenerationLabel = "pod-template-generation"
+	// templateGenerationAnnotation is apps/v1
+	// DeprecatedTemplateGeneration, which the API server keeps
+	// spec.templateGeneration in.
+	templateGenerationAnnotation = "deprecated.daemonset.template.generation"
+)
+
+// daemonSetRevision is what the DaemonSet controller labels its new pods
+// with: the hash of its current ControllerRevision, which for a
+// DaemonSet without one (schedkit reads no ControllerRevisions) is the
+// one it creates, ComputeHash of the template with status.collisionCount
+// (the hash the Deployment controller computes: PodTemplateHash); and the
+// template generation from the deprecated.daemonset.template.generation
+// annotation ("" when absent or not an integer, as GetTemplateGeneration
+// then gives none). A DaemonSet not yet through the API server gets what
+// create would store: the defaulted template, no collisionCount, and
+// template generation 1 unless the annotation gives a higher one.
+func (e *expander) daemonSetRevision(ds *api.DaemonSet, object string) (hash, gen string) {
+	tpl := e.templateJSON(ds, &ds.ObjectMeta, &ds.Spec.Template)
+	cc := ds.Status.CollisionCount
+	v, has := ds.Annotations[templateGenerationAnnotation]
+	g, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case isStoredMeta(&ds.ObjectMeta):
+		if has && err == nil {
+			gen = strconv.FormatInt(g, 10)
+		}
+	case has && err != nil:
+		e.warn(ds, object, "metadata.annotations[%s]: Invalid value: %q: the API server would refuse the DaemonSet", templateGenerationAnnotation, v)
+	default:
+		cc = nil
+		gen = strconv.FormatInt(max(g, 1), 10)
+	}
+	hash, err = podhash.Hash(tpl, cc)
+	if err != nil {
+		hash = fallbackHash(&ds.Spec.Template, cc)
+		e.warn(ds, object, "controller-revision-hash %s is not the DaemonSet controller's: %v", hash, err)
+	}
+	return hash, gen
+}
+
+// statefulSetRevision is the name of the StatefulSet controller's update
+// revision, which it labels new pods with: <set>-<hash>, hash
+// HashControllerRevision of the revision getPatch makes of the set (see
+// podhash.StatefulSetPatch) with status.collisionCount (0 when unset). It
+// is the revision the controller creates for a set without one (schedkit
+// reads no ControllerRevisions), and the current one too, so pods below
+// a rolling update's partition are labelled as if the update were done.
+// A StatefulSet not yet through the API server gets what create would
+// store: the defaulted template and no collisionCount.
+func (e *expander) statefulSetRevision(ss *api.StatefulSet, object string) string {
+	tpl := e.templateJSON(ss, &ss.ObjectMeta, &ss.Spec.Template)
+	var cc int32
+	if isStoredMeta(&ss.ObjectMeta) && ss.Status.CollisionCount != nil {
+		cc = *ss.Status.CollisionCount
+	}
+	patch, err := podhash.StatefulSetPatch(tpl)
+	if err != nil {
+		h := fallbackHash(&ss.Spec.Template, &cc)
+		e.warn(ss, object, "controller-revision-hash %s is not the StatefulSet controller's: %v", h, err)
+		return podhash.RevisionName(ss.Name, h)
+	}
+	return podhash.RevisionName(ss.Name, podhash.RevisionHash(patch, &cc))
 }

@@ -50,3 +50,25 @@ func DefaultPodTemplate(template []byte) ([]byte, error) {
 	podhash.Default(v)
 	return json.Marshal(v)
 }
+
+// EqualIgnoreHash reports whether two pod templates (their JSON, as
+// PodTemplateHash takes them) are equal but for the pod-template-hash
+// label, as the Deployment controller of Kubernetes v1.37.2 compares a
+// Deployment's template with its ReplicaSets' to find the new one
+// (deploymentutil.EqualIgnoreHash, apimachinery's Semantic.DeepEqual):
+// quantities by value ("1Ki" equals "1024", "1" equals "1000m"),
+// timestamps by instant, empty and absent lists and maps alike, an absent
+// field equal to its zero value; fields schedkit does not model
+// included. A value the API server could not have stored (a string where
+// an object belongs, an unreadable quantity) is an error naming the field.
+func EqualIgnoreHash(a, b []byte) (bool, error) {
+	va, err := decodeJSONValue(a)
+	if err != nil {
+		return false, err
+	}
+	vb, err := decodeJSONValue(b)
+	if err != nil {
+		return false, err
+	}
+	return podhash.Equal(withoutHashLabel(va), withoutHashLabel(vb))
+}

@@ -107,7 +107,23 @@ func (s *schema) structLit(t reflect.Type, kind string, withJSON bool) string {
 				s.errs = append(s.errs, fmt.Sprintf("%s.%s: no JSON name", t, f.Name))
 			}
 		}
-		fields = append(fields, fmt.Sprintf("{Name: %q, JSON: %q, Inline: %v, Type: %d}", f.Name, name, inline, s.add(f.Type)))
+		omit := ""
+		if withJSON {
+			var bits []string
+			_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			for _, o := range strings.Split(opts, ",") {
+				switch o {
+				case "omitempty":
+					bits = append(bits, "OmitEmpty")
+				case "omitzero":
+					bits = append(bits, "OmitZero")
+				}
+			}
+			if len(bits) > 0 {
+				omit = ", Omit: " + strings.Join(bits, "|")
+			}
+		}
+		fields = append(fields, fmt.Sprintf("{Name: %q, JSON: %q, Inline: %v, Type: %d%s}", f.Name, name, inline, s.add(f.Type), omit))
 	}
 	return fmt.Sprintf("{Name: %q, Kind: %s, Fields: []Field{%s}}", t.String(), kind, strings.Join(fields, ", "))
 }

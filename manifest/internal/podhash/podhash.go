@@ -17,6 +17,11 @@
 //
 // What it cannot rebuild is an error naming the field: timestamps (the
 // dump prints the decoding machine's time zone) and managed fields.
+//
+// Along the same schema, Equal is the Deployment controller's template
+// comparison (apimachinery's Semantic.DeepEqual), and StatefulSetPatch
+// with RevisionHash the StatefulSet controller's ControllerRevision data
+// and hash (the DaemonSet controller's revision hash is Hash itself).
 package podhash
 
 import (

@@ -49,7 +49,23 @@ type Field struct {
 	Inline bool
 	// Type is the index of the field's type in Types.
 	Type int
+	// Omit holds the field's JSON tag options that leave it out of
+	// encoding/json's output.
+	Omit Omit
 }
+
+// Omit is a set of JSON tag options.
+type Omit uint8
+
+// The JSON tag options that leave a field out.
+const (
+	// OmitEmpty leaves out false, 0, "", nil pointers and empty lists
+	// and maps (never a struct).
+	OmitEmpty Omit = 1 << iota
+	// OmitZero leaves out the zero value (as IsZero reports it, when the
+	// type has the method).
+	OmitZero
+)
 
 // Type is a Go type of k8s.io/api/core/v1.PodTemplateSpec, as reflection
 // sees it.
