@@ -233,15 +233,8 @@ func (c *comparer) number(t *Type, v any, path string) (string, bool) {
 // quantity is the value of a quantity field; absent (or "", which the
 // informer decodes to the zero Quantity) is zero.
 func (c *comparer) quantity(v any, path string) (quantity.Quantity, bool) {
-	var s string
-	switch q := v.(type) {
-	case nil:
-		return quantity.Quantity{}, true
-	case string:
-		s = q
-	case json.Number:
-		s = string(q)
-	default:
+	s, ok := quantityText(v)
+	if !ok {
 		c.fail(path, "want a quantity, not %s", describe(v))
 		return quantity.Quantity{}, false
 	}
@@ -282,17 +275,10 @@ func (c *comparer) intOrString(v any, path string) (intOrString, bool) {
 
 // time is a timestamp's instant (null is the zero time).
 func (c *comparer) time(v any, path string) (time.Time, bool) {
-	switch s := v.(type) {
-	case nil:
-		return time.Time{}, true
-	case string:
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			c.fail(path, "want an RFC 3339 timestamp, not %q", s)
-			return time.Time{}, false
-		}
-		return t, true
+	t, msg := timestamp(v)
+	if msg != "" {
+		c.fail(path, "%s", msg)
+		return time.Time{}, false
 	}
-	c.fail(path, "want a timestamp, not %s", describe(v))
-	return time.Time{}, false
+	return t, true
 }

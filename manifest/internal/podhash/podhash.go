@@ -33,6 +33,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/schedkit/schedkit/quantity"
 )
@@ -272,14 +273,8 @@ func (p *printer) value(ti int, v any, byName, ignoreType bool, path string) {
 		}
 	case Quantity:
 		p.typeName(t, ignoreType)
-		var s string
-		switch q := v.(type) {
-		case nil:
-		case string:
-			s = q
-		case json.Number:
-			s = string(q)
-		default:
+		s, ok := quantityText(v)
+		if !ok {
 			p.fail(path, "want a quantity, not %s", describe(v))
 			return
 		}
@@ -625,4 +620,34 @@ func suffix(s string) (base, exponent int32, format string, ok bool) {
 		}
 	}
 	return 0, 0, "", false
+}
+
+// quantityText is the text of a quantity field's JSON value ("" for
+// null); ok is false when the value is not a string or number.
+func quantityText(v any) (s string, ok bool) {
+	switch q := v.(type) {
+	case nil:
+		return "", true
+	case string:
+		return q, true
+	case json.Number:
+		return string(q), true
+	}
+	return "", false
+}
+
+// timestamp is a timestamp field's instant (null is the zero time); msg
+// says what is wrong when it is not an RFC 3339 string.
+func timestamp(v any) (t time.Time, msg string) {
+	switch s := v.(type) {
+	case nil:
+		return time.Time{}, ""
+	case string:
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return time.Time{}, fmt.Sprintf("want an RFC 3339 timestamp, not %q", s)
+		}
+		return t, ""
+	}
+	return time.Time{}, "want a timestamp, not " + describe(v)
 }

@@ -151,14 +151,8 @@ func (e *encoder) value(ti int, v any, path string) any {
 		g, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, bits), 64)
 		return g
 	case Quantity:
-		var s string
-		switch q := v.(type) {
-		case nil:
-		case string:
-			s = q
-		case json.Number:
-			s = string(q)
-		default:
+		s, ok := quantityText(v)
+		if !ok {
 			e.fail(path, "want a quantity, not %s", describe(v))
 			return nil
 		}
@@ -257,19 +251,12 @@ func isEmpty(t *Type, x any) bool {
 }
 
 func (e *encoder) time(v any, path string) (time.Time, bool) {
-	switch s := v.(type) {
-	case nil:
-		return time.Time{}, true
-	case string:
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			e.fail(path, "want an RFC 3339 timestamp, not %q", s)
-			return time.Time{}, false
-		}
-		return t, true
+	t, msg := timestamp(v)
+	if msg != "" {
+		e.fail(path, "%s", msg)
+		return time.Time{}, false
 	}
-	e.fail(path, "want a timestamp, not %s", describe(v))
-	return time.Time{}, false
+	return t, true
 }
 
 // plain is a generic JSON value with its numbers as float64, as
