@@ -143,6 +143,9 @@ type NodeInfo struct {
 	// cow is the snapshot epoch in which the snapshot's writer created
 	// this NodeInfo and may still change it in place; see Snapshot.
 	cow uint64
+	// slot is 1 + the node's slot in its snapshot (see Topology), 0
+	// for a NodeInfo no snapshot made.
+	slot int32
 }
 
 // Node returns the node; nil if the NodeInfo holds only pods.
