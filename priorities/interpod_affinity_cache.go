@@ -84,6 +84,7 @@ func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo) {
 	t := &c.totals
 	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, sign int64) {
 		c.unshare()
+		t.scores.dense = nil
 		t.apply(v, sign)
 	})
 }
@@ -121,6 +122,9 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *
 		pl.cache[0] = c
 	}
 	c.sync(sc, nodes)
+	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {
+		c.totals.scores.dense = newDenseScores(&c.totals.scores, view)
+	}
 	c.shared = true
 	out := c.totals
 	return &out
