@@ -108,7 +108,11 @@ type NodeInfo struct {
 	// cycle reads them for every node: filtering a node then need not
 	// touch the Node object.
 	unschedulable bool
-	taints        []api.Taint
+	// slot is 1 + the node's slot in its snapshot (see Topology), 0
+	// for a NodeInfo no snapshot made. (It sits in unschedulable's
+	// padding.)
+	slot   int32
+	taints []api.Taint
 	// ImageStates maps each image name the node reports (as in
 	// node.Status.Images, not normalized) to its summary. The map is
 	// replaced, never modified, when the node's images change, and a
@@ -143,9 +147,6 @@ type NodeInfo struct {
 	// cow is the snapshot epoch in which the snapshot's writer created
 	// this NodeInfo and may still change it in place; see Snapshot.
 	cow uint64
-	// slot is 1 + the node's slot in its snapshot (see Topology), 0
-	// for a NodeInfo no snapshot made.
-	slot int32
 }
 
 // Node returns the node; nil if the NodeInfo holds only pods.
