@@ -132,7 +132,7 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 	sc := &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
 		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}
 	totals := pl.cachedScores(sc, view)
-	if totals.matched == 0 {
+	if totals == nil || totals.matched == 0 {
 		return skipStatus
 	}
 	state.Write(interPodAffinityStateKey, &totals.scores)
