@@ -23,7 +23,7 @@ import (
 // view is made at most once per change, and changing the snapshot never
 // modifies what a view holds. The writer copies a NodeInfo (and the
 // chunk of the node list holding it, the list's small array of chunks,
-// the name index and topology lists) the first time it changes it after
+// the name index, topology lists and numbered domains) the first time it changes it after
 // a view was handed out, and changes it in place otherwise, so building
 // a snapshot copies nothing and a view after one pod change costs a copy
 // of that node, one chunk of 128 node pointers and the chunk array, not

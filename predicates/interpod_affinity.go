@@ -489,7 +489,9 @@ func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
 	return framework.FastPath{FilterNodes: pl.FilterNodes}
 }
 
-// FilterNodes is Filter for each node, reading the state once.
+// FilterNodes is Filter for each node, reading the state once. With the
+// dense index (PreFilter's counts by the view's domain ids) a node's
+// check is slice indexing; without, it reads the count maps.
 func (pl *InterPodAffinityPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	s, st := readInterPodAffinityState(state)
 	if st != nil {
