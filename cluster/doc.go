@@ -44,7 +44,10 @@
 // namespace and name and by UID, image counts, and topology domains
 // (nodes grouped by the value of a label key such as zone, hostname or a
 // rack label) for every key asked for so far, updated as nodes come and
-// go. Pods bound to a node the snapshot does not hold are kept aside and
+// go. View.Topology numbers a key's domains (dense int32 ids, found from
+// a node's slot without reading its labels), so that plugins keep
+// per-domain counts in slices; the snapshot keeps each key's numbering
+// up to date as nodes are added, updated and removed. Pods bound to a node the snapshot does not hold are kept aside and
 // counted when the node is added, as the upstream cache does for pods
 // whose node it has not seen.
 //

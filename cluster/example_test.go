@@ -130,3 +130,31 @@ func ExampleSnapshot_AddObjects() {
 	// invalid PersistentVolume pv-1: already in the snapshot
 	// 2 1
 }
+
+// View.Topology numbers a label key's domains, so that per-domain counts
+// can live in a slice and a node's domain is found without its labels.
+func ExampleView_Topology() {
+	const zone = "topology.kubernetes.io/zone"
+	s, _ := cluster.NewSnapshot([]*api.Node{
+		{ObjectMeta: api.ObjectMeta{Name: "a1", Labels: map[string]string{zone: "a"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "b1", Labels: map[string]string{zone: "b"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "a2", Labels: map[string]string{zone: "a"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "none"}},
+	}, nil)
+	v := s.View()
+	topo := v.Topology(zone)
+	pods := make([]int, topo.NumIDs()) // matching pods per zone, by id
+	pods[topo.ID(v.Nodes()[0])] += 2
+	for _, ni := range v.Nodes() {
+		if id := topo.ID(ni); id >= 0 {
+			fmt.Printf("%s: zone %s (%d nodes) %d pods\n", ni.Name(), topo.Value(id), topo.Size(id), pods[id])
+		} else {
+			fmt.Printf("%s: no zone\n", ni.Name())
+		}
+	}
+	// Unordered output:
+	// a1: zone a (2 nodes) 2 pods
+	// a2: zone a (2 nodes) 2 pods
+	// b1: zone b (1 nodes) 0 pods
+	// none: no zone
+}

@@ -83,7 +83,7 @@ var nodeInfoCmp = []cmp.Option{
 	cmp.AllowUnexported(NodeInfo{}, HostPortInfo{}, hostPortEntry{}, PodInfo{}),
 	// images is derived from ImageStates (see TestPropLookupImageIsMapLookup).
 	cmpopts.IgnoreFields(NodeInfo{}, "images"),
-	cmpopts.IgnoreFields(NodeInfo{}, "Generation", "cow"),
+	cmpopts.IgnoreFields(NodeInfo{}, "Generation", "cow", "slot"), // slot: the snapshot's numbering (Topology)
 	cmpopts.EquateEmpty(),
 	cmpopts.SortSlices(func(a, b *PodInfo) bool { return podName(a.Pod) < podName(b.Pod) }),
 	cmp.Comparer(func(a, b quantity.Quantity) bool { return a.Cmp(b) == 0 }),

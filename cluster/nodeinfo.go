@@ -205,6 +205,7 @@ func (n *NodeInfo) cowClone() *NodeInfo {
 		ImageStates:                  n.ImageStates,
 		images:                       n.images,
 		Generation:                   n.Generation,
+		slot:                         n.slot,
 	}
 	if len(n.PVCRefCounts) > 0 {
 		c.PVCRefCounts = maps.Clone(n.PVCRefCounts)

@@ -64,6 +64,20 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 					t.Errorf("reader %d: domains hold %d of %d nodes", r, n, v.NumNodes())
 					return
 				}
+				topo, sized := v.Topology(zone), 0
+				for id := range int32(topo.NumIDs()) {
+					sized += topo.Size(id)
+				}
+				for _, ni := range v.Nodes() {
+					if id := topo.ID(ni); id < 0 || topo.Value(id) != ni.Node().Labels[zone] {
+						t.Errorf("reader %d: %s in domain %d, labelled %q", r, ni.Name(), id, ni.Node().Labels[zone])
+						return
+					}
+				}
+				if sized != v.NumNodes() {
+					t.Errorf("reader %d: topology sizes sum to %d of %d nodes", r, sized, v.NumNodes())
+					return
+				}
 				_ = v.HavePodsWithAffinityNodes()
 				_, _ = s.Get("n3")
 				reads.Add(1)

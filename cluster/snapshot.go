@@ -23,7 +23,7 @@ import (
 // view is made at most once per change, and changing the snapshot never
 // modifies what a view holds. The writer copies a NodeInfo (and the
 // chunk of the node list holding it, the list's small array of chunks,
-// the name index and topology lists) the first time it changes it after
+// the name index, topology lists and numbered domains) the first time it changes it after
 // a view was handed out, and changes it in place otherwise, so building
 // a snapshot copies nothing and a view after one pod change costs a copy
 // of that node, one chunk of 128 node pointers and the chunk array, not
@@ -100,6 +100,13 @@ type Snapshot struct {
 	// topo holds the topology domains of the label keys asked for so
 	// far, kept up to date as nodes come and go.
 	topo map[string]*domainIndex
+	// topoIDs holds the numbered domains (Topology) of the label keys
+	// asked for so far, kept up to date as nodes come, go and change;
+	// slots is the number of node slots handed out, freeSlots those
+	// free again.
+	topoIDs   map[string]*Topology
+	slots     int32
+	freeSlots []int32
 	// nodeSet changes whenever a node is added, removed or updated.
 	nodeSet int64
 
@@ -325,6 +332,9 @@ func (s *Snapshot) View() *View {
 	if len(s.topo) > 0 {
 		v.topo = maps.Clone(s.topo)
 	}
+	if len(s.topoIDs) > 0 {
+		v.topoIDs = maps.Clone(s.topoIDs)
+	}
 	s.view = v
 	s.last = v
 	// From now on everything above is shared with readers.
@@ -365,7 +375,7 @@ func (s *Snapshot) addNode(node *api.Node) error {
 	if _, dup := s.index[node.Name]; dup {
 		return fmt.Errorf("%w node %q: already in the snapshot", ErrInvalid, node.Name)
 	}
-	ni := &NodeInfo{cow: s.epoch}
+	ni := &NodeInfo{cow: s.epoch, slot: s.newSlot() + 1}
 	ni.setNodeObject(node)
 	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
 	s.countImages(node, +1)
@@ -389,6 +399,7 @@ func (s *Snapshot) addNode(node *api.Node) error {
 			s.ownDomain(key, d).insert(v, i)
 		}
 	}
+	s.setTopologies(int(ni.slot)-1, node)
 	s.changed()
 	return nil
 }
@@ -436,6 +447,7 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 			d.insert(nv, i)
 		}
 	}
+	s.setTopologies(int(ni.slot)-1, node)
 	return nil
 }
 
@@ -473,6 +485,8 @@ func (s *Snapshot) RemoveNode(name string) error {
 			d.insert(mv, i)
 		}
 	}
+	s.setTopologies(int(ni.slot)-1, nil)
+	s.freeSlots = append(s.freeSlots, ni.slot-1)
 	s.nodes.set(i, moved, s.epoch)
 	s.nodes.pop(s.epoch)
 	if last != i {

@@ -108,7 +108,11 @@ type NodeInfo struct {
 	// cycle reads them for every node: filtering a node then need not
 	// touch the Node object.
 	unschedulable bool
-	taints        []api.Taint
+	// slot is 1 + the node's slot in its snapshot (see Topology), 0
+	// for a NodeInfo no snapshot made. (It sits in unschedulable's
+	// padding.)
+	slot   int32
+	taints []api.Taint
 	// ImageStates maps each image name the node reports (as in
 	// node.Status.Images, not normalized) to its summary. The map is
 	// replaced, never modified, when the node's images change, and a

@@ -18,8 +18,9 @@ type View struct {
 
 	objects *Objects
 
-	mu   sync.Mutex
-	topo map[string]*domainIndex // nil until a key is asked for
+	mu      sync.Mutex
+	topo    map[string]*domainIndex // nil until a key is asked for
+	topoIDs map[string]*Topology    // nil until a key is asked for
 
 	flatOnce sync.Once
 	flat     []*NodeInfo

@@ -171,6 +171,9 @@ type interPodAffinityState struct {
 	// idx indexes the anti-affinity counts for filter (newAntiIndex);
 	// nil once update has changed the counts.
 	idx *antiIndex
+	// dense indexes the counts by the view's domain ids (newDenseIndex);
+	// nil once update has changed the counts, or when it cannot.
+	dense *denseIndex
 	// selfMatch: the incoming pod matches all its own affinity terms.
 	selfMatch bool
 	// shared: the counts are the plugin cache's; update copies them
@@ -221,6 +224,7 @@ func (s *interPodAffinityState) update(p *cluster.PodInfo, node *api.Node, sign 
 		s.shared = false
 	}
 	s.idx = nil // filter then checks the counts term by term
+	s.dense = nil
 	for i := range p.RequiredAntiAffinityTerms {
 		t := &p.RequiredAntiAffinityTerms[i]
 		if t.Matches(s.pod, s.nsLabels) {
@@ -350,13 +354,16 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 		// the pod's own: nothing to count, Skip.
 	default:
 		// The snapshot's nodes: counted incrementally.
-		pl.cachedCounts(s, nodes)
+		pl.cachedCounts(s, view, nodes)
 	}
 	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
 		return nil, skipStatus
 	}
 	if s.idx == nil {
 		s.idx = newAntiIndex(s, false)
+	}
+	if s.dense == nil {
+		s.dense = newDenseIndex(s, view)
 	}
 	state.Write(interPodAffinityStateKey, s)
 	return nil, nil
@@ -472,7 +479,7 @@ func (pl *InterPodAffinityPlugin) Filter(_ context.Context, state *framework.Cyc
 	if st != nil {
 		return st
 	}
-	return s.filter(nodeInfo.Node())
+	return s.filterNode(nodeInfo)
 }
 
 var _ framework.FastPathPlugin = (*InterPodAffinityPlugin)(nil)
@@ -482,12 +489,20 @@ func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
 	return framework.FastPath{FilterNodes: pl.FilterNodes}
 }
 
-// FilterNodes is Filter for each node, reading the state once.
+// FilterNodes is Filter for each node, reading the state once. With the
+// dense index (PreFilter's counts by the view's domain ids) a node's
+// check is slice indexing; without, it reads the count maps.
 func (pl *InterPodAffinityPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	s, st := readInterPodAffinityState(state)
 	if st != nil {
 		for i := range nodes {
 			statuses[i] = st
+		}
+		return
+	}
+	if s.dense != nil {
+		for i, ni := range nodes {
+			statuses[i] = s.filterNode(ni)
 		}
 		return
 	}

@@ -68,6 +68,9 @@ type ipaCache struct {
 	// built when a cycle takes counts that did not change since the
 	// last; nil after they change.
 	idx *antiIndex
+	// dense indexes totals by domain ids (newDenseIndex), for the
+	// topologies it holds; nil after the counts change.
+	dense *denseIndex
 }
 
 // contribution computes ni's contribution for the incoming pod of s.
@@ -156,7 +159,7 @@ func (c *ipaCache) sync(nodes []*cluster.NodeInfo) bool {
 	changed := false
 	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, sign int64) {
 		c.unshare()
-		c.idx, changed = nil, true
+		c.idx, c.dense, changed = nil, nil, true
 		t.apply(v, sign)
 	})
 	return changed
@@ -165,7 +168,7 @@ func (c *ipaCache) sync(nodes []*cluster.NodeInfo) bool {
 // cachedCounts fills s's counts from the plugin's cache, creating or
 // refreshing the entry for s's signature. s's terms and namespace labels
 // are set; its counts are empty.
-func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, nodes []*cluster.NodeInfo) {
+func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
 	key := ipaKey{namespace: s.pod.Namespace, labels: s.pod.Labels, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
@@ -202,6 +205,10 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, nodes [
 		c.idx = newAntiIndex(&c.totals, true)
 	}
 	c.shared = true
+	if c.dense == nil || !c.dense.sameTopologies(view) {
+		c.dense = newDenseIndex(&c.totals, view)
+	}
+	s.dense = c.dense
 	s.existingAnti, s.affinityCounts, s.antiCounts = c.totals.existingAnti, c.totals.affinityCounts, c.totals.antiCounts
 	s.affinityOf, s.antiOf = c.totals.affinityOf, c.totals.antiOf
 	s.idx = c.idx

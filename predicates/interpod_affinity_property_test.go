@@ -286,9 +286,10 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 	})
 }
 
-// FilterNodes gives each node Filter's status; Filter's one-lookup-per-
-// key check of the anti-affinity counts gives the term-by-term check's
-// status (taken after AddPod adds a key), also after AddPod.
+// FilterNodes gives each node Filter's status; Filter's check by domain
+// ids (or one lookup per key of the anti-affinity counts) gives the
+// term-by-term check's status of the count maps (taken after AddPod adds
+// a key), also after AddPod.
 func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := testwrap.IPAClusterGen().Draw(t, "cluster")
@@ -313,7 +314,8 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 				t.Fatal(st)
 			}
 		}
-		if rapid.Bool().Draw(t, "addPod") {
+		added := rapid.Bool().Draw(t, "addPod")
+		if added {
 			extra := testwrap.IPAPodGen(false).Draw(t, "extra")
 			extra.Name = "extra"
 			ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "extraNode")]
@@ -322,8 +324,11 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 			}
 		}
 		s, _ := readInterPodAffinityState(state)
+		if !added && s.dense == nil {
+			t.Fatalf("counts over the snapshot's nodes not indexed by domain id")
+		}
 		slow := *s
-		slow.idx = nil // the term-by-term check
+		slow.idx, slow.dense = nil, nil // the term-by-term check of the count maps
 		got := make([]*framework.Status, len(nodes))
 		p.FastPath().FilterNodes(ctx, state, pod, nodes, got)
 		for i, ni := range nodes {

@@ -52,6 +52,9 @@ type topologyScore struct {
 // topology key's domain scores, one entry per key (upstream's scoreMap).
 type interPodAffinityScoreState struct {
 	scores []topologyScore
+	// dense is scores by the view's domain ids (newDenseScores), nil
+	// when they could not be indexed.
+	dense []denseScore
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -129,7 +132,7 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 	sc := &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
 		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}
 	totals := pl.cachedScores(sc, view)
-	if totals.matched == 0 {
+	if totals == nil || totals.matched == 0 {
 		return skipStatus
 	}
 	state.Write(interPodAffinityStateKey, &totals.scores)
@@ -269,7 +272,7 @@ func (pl *InterPodAffinityPlugin) Score(_ context.Context, state *framework.Cycl
 	if st != nil {
 		return 0, st
 	}
-	return s.score(nodeInfo.Node()), nil
+	return s.scoreNode(nodeInfo), nil
 }
 
 var _ framework.FastPathPlugin = (*InterPodAffinityPlugin)(nil)
@@ -295,6 +298,12 @@ func (pl *InterPodAffinityPlugin) ScoreNodes(_ context.Context, state *framework
 			return -1, nil
 		}
 		return 0, st
+	}
+	if s.dense != nil {
+		for i, ni := range nodes {
+			scores[i] = s.scoreNode(ni)
+		}
+		return -1, nil
 	}
 	if len(s.scores) != 1 || len(s.scores[0].values) != 1 {
 		for i, ni := range nodes {

@@ -84,13 +84,15 @@ func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo) {
 	t := &c.totals
 	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, sign int64) {
 		c.unshare()
+		t.scores.dense = nil
 		t.apply(v, sign)
 	})
 }
 
 // cachedScores returns the sums for sc's incoming pod over the view's
 // nodes, from the plugin's cache, creating or refreshing the entry for
-// its signature. The result is shared with the cache: do not modify it.
+// its signature (nil when nothing is scored, allocating nothing). The
+// result is shared with the cache: do not modify it.
 func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *scoreTotals {
 	key := scoreKey{hasPreferred: sc.hasPreferred, namespace: sc.pod.Namespace, labels: sc.pod.Labels, nsLabels: sc.nsLabels, pref: sc.pref, prefAnti: sc.prefAnti}
 	pl.mu.Lock()
@@ -99,7 +101,7 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *
 	if !sc.hasPreferred && !anyAffinity(nodes) {
 		// Only pods with pod (anti-)affinity are read, and there are
 		// none: nothing to score.
-		return &scoreTotals{}
+		return nil
 	}
 	var c *scoreCache
 	for i, e := range pl.cache {
@@ -121,6 +123,9 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *
 		pl.cache[0] = c
 	}
 	c.sync(sc, nodes)
+	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {
+		c.totals.scores.dense = newDenseScores(&c.totals.scores, view)
+	}
 	c.shared = true
 	out := c.totals
 	return &out

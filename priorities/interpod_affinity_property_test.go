@@ -247,6 +247,16 @@ func TestPropertyInterPodAffinityFastPath(t *testing.T) {
 		if want := rawScores(t, p, state, pod, nodes); !reflect.DeepEqual(got, want) {
 			t.Fatalf("ScoreNodes %v, Score %v", got, want)
 		}
+		// The sums by domain id give what the sums by label value give.
+		s, _ := readInterPodAffinityScoreState(state2)
+		if s.dense == nil {
+			t.Fatalf("sums over the snapshot's nodes not indexed by domain id")
+		}
+		for i, ni := range nodes {
+			if ref := s.score(ni.Node()); ref != got[i] {
+				t.Fatalf("node %s: ScoreNodes %d, sums by value %d", ni.Name(), got[i], ref)
+			}
+		}
 	})
 }
 
