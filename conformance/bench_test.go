@@ -215,20 +215,11 @@ func BenchmarkPreemption(b *testing.B) {
 		pf := upstream.NewPreemptionFramework(nodes, pods, nil, 1)
 		defer pf.Close()
 		vpod := upstream.MustConvert[v1.Pod](incoming)
-		b.ReportAllocs()
-		b.ResetTimer()
-		var cpu0 time.Duration
-		n := 0
-		for b.Loop() {
-			if n == 0 {
-				cpu0 = cpuTime()
-			}
-			n++
+		timeDecisions(b, func() {
 			if a := pf.Run(vpod, false); a.Nominated == "" {
 				b.Fatalf("no nomination: %+v", a)
 			}
-		}
-		reportCPU(b, cpu0, n)
+		})
 	})
 	b.Run("schedkit", func(b *testing.B) {
 		snap, err := cluster.NewSnapshot(nodes, pods)
@@ -239,20 +230,11 @@ func BenchmarkPreemption(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		var cpu0 time.Duration
-		n := 0
-		for b.Loop() {
-			if n == 0 {
-				cpu0 = cpuTime()
-			}
-			n++
+		timeDecisions(b, func() {
 			res, _ := s.Schedule(context.Background(), incoming)
 			if res.PostFilterResult == nil || res.PostFilterResult.NominatedNodeName == "" {
 				b.Fatalf("no nomination: %+v", res)
 			}
-		}
-		reportCPU(b, cpu0, n)
+		})
 	})
 }

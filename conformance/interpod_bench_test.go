@@ -114,19 +114,11 @@ func BenchmarkInterPodAffinityWorkloads(b *testing.B) {
 			}
 			defer f.Close()
 			up := upstream.MustConvert[v1.Pod](pod)
-			b.ReportAllocs()
-			var cpu0 time.Duration
-			n := 0
-			for b.Loop() {
-				if n == 0 {
-					cpu0 = cpuTime()
-				}
-				n++
+			timeDecisions(b, func() {
 				if _, err := f.Schedule(ctx, up); err != nil {
 					b.Fatal(err)
 				}
-			}
-			reportCPU(b, cpu0, n)
+			})
 		})
 		b.Run(w.name+"/schedkit", func(b *testing.B) {
 			snap, err := cluster.NewSnapshot(nodes, pods)
@@ -137,27 +129,29 @@ func BenchmarkInterPodAffinityWorkloads(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportAllocs()
-			var cpu0 time.Duration
-			n := 0
-			for b.Loop() {
-				if n == 0 {
-					cpu0 = cpuTime()
-				}
-				n++
+			timeDecisions(b, func() {
 				if _, err := s.Schedule(ctx, pod); err != nil {
 					b.Fatal(err)
 				}
-			}
-			reportCPU(b, cpu0, n)
+			})
 		})
 	}
 }
 
-// reportCPU reports the process's CPU time (all threads, GC included)
-// per op since cpu0: a measure that holds better than the wall clock on
-// a busy machine.
-func reportCPU(b *testing.B, cpu0 time.Duration, n int) {
+// timeDecisions runs decide once per op of b, reporting allocations and
+// the process's CPU time per op (all threads, GC included: "cpu-ns/op", a
+// measure that holds better than the wall clock on a busy machine).
+func timeDecisions(b *testing.B, decide func()) {
+	b.ReportAllocs()
+	var cpu0 time.Duration
+	n := 0
+	for b.Loop() {
+		if n == 0 {
+			cpu0 = cpuTime()
+		}
+		n++
+		decide()
+	}
 	if n > 0 {
 		b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
 	}

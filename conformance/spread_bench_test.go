@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -84,19 +83,11 @@ func BenchmarkTopologySpreading(b *testing.B) {
 		if _, err := f.Schedule(ctx, up); err != nil {
 			b.Fatal(err)
 		}
-		b.ReportAllocs()
-		var cpu0 time.Duration
-		n := 0
-		for b.Loop() {
-			if n == 0 {
-				cpu0 = cpuTime()
-			}
-			n++
+		timeDecisions(b, func() {
 			if _, err := f.Schedule(ctx, up); err != nil {
 				b.Fatal(err)
 			}
-		}
-		reportCPU(b, cpu0, n)
+		})
 	})
 	b.Run(fmt.Sprintf("nodes=%d/schedkit", n), func(b *testing.B) {
 		snap, err := cluster.NewSnapshot(nodes, pods)
@@ -110,19 +101,11 @@ func BenchmarkTopologySpreading(b *testing.B) {
 		if _, err := s.Schedule(ctx, skPod); err != nil {
 			b.Fatal(err)
 		}
-		b.ReportAllocs()
-		var cpu0 time.Duration
-		n := 0
-		for b.Loop() {
-			if n == 0 {
-				cpu0 = cpuTime()
-			}
-			n++
+		timeDecisions(b, func() {
 			if _, err := s.Schedule(ctx, skPod); err != nil {
 				b.Fatal(err)
 			}
-		}
-		reportCPU(b, cpu0, n)
+		})
 	})
 }
 
