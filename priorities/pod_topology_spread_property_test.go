@@ -287,21 +287,7 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 // scoring as it did while later cycles refresh the kept counts (run with
 // -race).
 func TestSpreadScoreCacheConcurrentCycles(t *testing.T) {
-	var nodes []*api.Node
-	var names []string
-	for i := range 600 {
-		name := fmt.Sprintf("n%d", i)
-		b := spreadNode().Name(name).Label("kubernetes.io/hostname", name).Label("zone", fmt.Sprintf("z%d", i%3))
-		nodes, names = append(nodes, b.Obj()), append(names, name)
-	}
-	var pods []*api.Pod
-	for i := range 900 {
-		b := spreadPod().Name(fmt.Sprintf("p%d", i)).Node(names[(i*7)%len(names)])
-		if i%3 != 0 {
-			b.Label("foo", "")
-		}
-		pods = append(pods, b.Obj())
-	}
+	nodes, pods := testwrap.SpreadChurnCluster()
 	snap, err := cluster.NewSnapshot(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +323,7 @@ func TestSpreadScoreCacheConcurrentCycles(t *testing.T) {
 	var prev []done
 	for round := range 6 {
 		if round > 0 {
-			p := spreadPod().Name(fmt.Sprintf("added-%d", round)).Label("foo", "").Node(names[round*97%len(names)]).Obj()
+			p := spreadPod().Name(fmt.Sprintf("added-%d", round)).Label("foo", "").Node(nodes[round*97%len(nodes)].Name).Obj()
 			if err := snap.AddPod(p); err != nil {
 				t.Fatal(err)
 			}

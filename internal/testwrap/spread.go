@@ -5,6 +5,7 @@
 package testwrap
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/schedkit/schedkit/api"
@@ -160,3 +161,26 @@ func (b *SpreadSelectorBuilder) Obj() *api.LabelSelector { return b.s }
 
 // Ptr returns a pointer to a copy of v.
 func Ptr[T any](v T) *T { return &v }
+
+// SpreadChurnCluster is the cluster of the spread plugins' concurrent-cycle
+// tests: 600 nodes (more than two chunks of node pointers) labelled by
+// hostname and one of three zones, and 900 pods spread over them, two in
+// three labelled foo.
+func SpreadChurnCluster() ([]*api.Node, []*api.Pod) {
+	var nodes []*api.Node
+	var names []string
+	for i := range 600 {
+		name := fmt.Sprintf("n%d", i)
+		b := SpreadNode().Name(name).Label("kubernetes.io/hostname", name).Label("zone", fmt.Sprintf("z%d", i%3))
+		nodes, names = append(nodes, b.Obj()), append(names, name)
+	}
+	var pods []*api.Pod
+	for i := range 900 {
+		b := SpreadPod().Name(fmt.Sprintf("p%d", i)).Node(names[(i*7)%len(names)])
+		if i%3 != 0 {
+			b.Label("foo", "")
+		}
+		pods = append(pods, b.Obj())
+	}
+	return nodes, pods
+}
