@@ -1,11 +1,13 @@
 package upstream
 
 import (
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
@@ -77,8 +79,10 @@ func ResourceQuota(in *regression.ResourceQuotaInput) regression.ResourceQuotaAn
 	}
 	if in.ComputeStatus {
 		indexers := map[schema.GroupResource]cache.Indexer{}
+		pos := map[runtime.Object]int{}
 		for i := range in.Existing {
 			obj, gr := quotaObject(&in.Existing[i])
+			pos[obj] = i
 			ix, ok := indexers[gr]
 			if !ok {
 				ix = cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
@@ -93,7 +97,7 @@ func ResourceQuota(in *regression.ResourceQuotaInput) regression.ResourceQuotaAn
 			if !ok {
 				ix = cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 			}
-			return cache.NewGenericLister(ix, gvr.GroupResource()), nil
+			return inputOrder{cache.NewGenericLister(ix, gvr.GroupResource()), pos}, nil
 		}
 		// The controller counts the core kinds and every other
 		// resource its quotas name (it discovers every listable one).
@@ -159,4 +163,36 @@ func ResourceQuota(in *regression.ResourceQuotaInput) regression.ResourceQuotaAn
 		a.Used = append(a.Used, listStrings(out[i].Status.Used))
 	}
 	return a
+}
+
+// inputOrder lists an informer's objects in the input's order. An
+// informer's indexer lists them in map order, which decides the format of
+// a usage sum when the objects' quantities differ in format (the first
+// non-zero addend's format wins in Quantity.Add): schedkit sums in the
+// input's order, and the comparison uses that one of upstream's orders.
+type inputOrder struct {
+	cache.GenericLister
+	pos map[runtime.Object]int
+}
+
+func (l inputOrder) List(s labels.Selector) ([]runtime.Object, error) {
+	return l.sorted(l.GenericLister.List(s))
+}
+
+func (l inputOrder) ByNamespace(ns string) cache.GenericNamespaceLister {
+	return inputOrderNS{l.GenericLister.ByNamespace(ns), l}
+}
+
+func (l inputOrder) sorted(objs []runtime.Object, err error) ([]runtime.Object, error) {
+	slices.SortFunc(objs, func(a, b runtime.Object) int { return l.pos[a] - l.pos[b] })
+	return objs, err
+}
+
+type inputOrderNS struct {
+	cache.GenericNamespaceLister
+	l inputOrder
+}
+
+func (n inputOrderNS) List(s labels.Selector) ([]runtime.Object, error) {
+	return n.l.sorted(n.GenericNamespaceLister.List(s))
 }
