@@ -35,7 +35,11 @@ type NamespaceObjects struct {
 // scope-selector requirements (zero when none is); a name no evaluator
 // tracks keeps the value of q.status.used, if any. An object whose
 // scopes cannot be evaluated (a bad scope selector) is skipped, as
-// upstream skips the rest of its kind.
+// upstream skips the rest of its kind. Charges are summed in the order
+// of objs' lists; a sum takes the format (1500M or 1500Mi style) of its
+// first non-zero charge, so where the charges differ in format the order
+// decides how a sum is written (upstream sums in its informer's order,
+// which is not defined).
 func QuotaStatus(q *api.ResourceQuota, objs NamespaceObjects) api.ResourceQuotaStatus {
 	hard := resource.Clone(q.Spec.Hard)
 	hardNames := resource.ResourceNames(hard)
