@@ -100,9 +100,17 @@ func IsStored(p *api.Pod) bool {
 //     is Parallel (OrderedReady waits for each pod to be Running and
 //     Ready), with the pod-name and pod-index labels, hostname and
 //     subdomain (spec.serviceName), and controller-revision-hash the
-//     name of the revision the controller makes of the set (no
-//     ControllerRevisions are read: pods below a partition get the
-//     update revision too);
+//     name of the revision they are made from: below a rolling
+//     update's partition (or, for a RollingUpdate without parameters,
+//     status.currentReplicas) the current revision, its template
+//     restored from the ControllerRevision status.currentRevision
+//     names (the update revision, with a warning, when that one is not
+//     read); else the update revision, as getStatefulSetRevisions finds
+//     it among the set's ControllerRevisions (the one with the set's
+//     data, else the latest if it restores to the set's template, else
+//     `<set>-<hash>` with status.collisionCount, bumped past names
+//     taken). An OnDelete set makes every new pod from the update
+//     revision, as upstream does;
 //   - a Job, unless suspended or finished, up to parallelism active pods
 //     (fewer as completions minus the succeeded near: status.succeeded
 //     and the succeeded pods still holding the job-tracking finalizer)
@@ -115,8 +123,11 @@ func IsStored(p *api.Pod) bool {
 //   - a DaemonSet one pod per eligible node with no active pod of its
 //     own (bound there, or bound-to-be by node affinity), with the node
 //     affinity and tolerations the DaemonSet controller adds, and its
-//     controller-revision-hash (ComputeHash of the stored template with
-//     status.collisionCount) and pod-template-generation labels.
+//     controller-revision-hash (the label, or name, of the newest
+//     ControllerRevision it claims whose data is its template's patch;
+//     with none, ComputeHash of the stored template with
+//     status.collisionCount, bumped while that name is another
+//     revision's) and pod-template-generation labels.
 //
 // Random suffixes come from the API server's alphabet, seeded by
 // opts.Seed. The created pods are not defaulted beyond what admission

@@ -36,6 +36,11 @@ type expander struct {
 	// deploymentPods are the pods of Deployments' new ReplicaSets, added
 	// after the ReplicaSets' and ReplicationControllers' pods.
 	deploymentPods []*api.Pod
+	// crByNS are the ControllerRevisions by namespace, built when first
+	// needed; crData their data as the controllers hold it (see
+	// revisionData).
+	crByNS map[string][]*api.ControllerRevision
+	crData map[*api.ControllerRevision][]byte
 }
 
 func newExpander(objs *Objects, seed uint64) *expander {

@@ -366,9 +366,11 @@ func isRunningAndReady(p *api.Pod) bool {
 // and waits, and stops at a pod that is not Running and Ready or that
 // another controller owns. Pods get the identity newStatefulSetPod gives
 // them (the pod-name and pod-index labels, hostname the pod's name,
-// subdomain spec.serviceName, the claims of the volumeClaimTemplates)
-// and the update revision's name as controller-revision-hash (see
-// statefulSetRevision).
+// subdomain spec.serviceName, the claims of the volumeClaimTemplates);
+// each is made from the revision newVersionedStatefulSetPod picks (see
+// usesCurrentRevision): the current revision's template restored from
+// its ControllerRevision, or the set's own, and labelled with that
+// revision's name as controller-revision-hash (see revisionsOfSet).
 func (e *expander) statefulSet(ss *api.StatefulSet) {
 	object := "StatefulSet " + ss.Namespace + "/" + ss.Name
 	if ss.DeletionTimestamp != nil {
@@ -385,7 +387,8 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		start = int(ss.Spec.Ordinals.Start)
 	}
 	ref := controllerRef("StatefulSet", "apps/v1", &ss.ObjectMeta)
-	revision := e.statefulSetRevision(ss, object)
+	revs := e.revisionsOfSet(ss, sel, object)
+	warned := false
 	end := start + e.capped(o, replicas(ss.Spec.Replicas))
 	for i := start; i < end; i++ {
 		name := ss.Name + "-" + strconv.Itoa(i)
@@ -402,7 +405,17 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 			continue // created by another workload here
 		}
 		e.names[[2]string{ss.Namespace, name}] = true
-		p := newPod(&ss.Spec.Template, ss.Namespace, name, ref)
+		tpl, revision := &ss.Spec.Template, revs.update
+		if usesCurrentRevision(ss, start, i) {
+			switch {
+			case revs.currentTpl != nil:
+				tpl, revision = revs.currentTpl, revs.current
+			case revs.missingName != "" && !warned:
+				warned = true
+				e.warn(ss, object, "ControllerRevision %s (status.currentRevision) is not among the objects: the pods the controller makes from it get the update revision %s", revs.missingName, revs.update)
+			}
+		}
+		p := newPod(tpl, ss.Namespace, name, ref)
 		p.Labels = withLabel(p.Labels, "statefulset.kubernetes.io/pod-name", name)
 		p.Labels = withLabel(p.Labels, "apps.kubernetes.io/pod-index", strconv.Itoa(i))
 		p.Labels = withLabel(p.Labels, controllerRevisionHashLabel, revision)
@@ -705,7 +718,7 @@ func (e *expander) daemonSet(ds *api.DaemonSet) {
 		}
 	}
 	ref := controllerRef("DaemonSet", "apps/v1", &ds.ObjectMeta)
-	hash, gen := e.daemonSetRevision(ds, object)
+	hash, gen := e.daemonSetRevision(ds, sel, object)
 	for _, n := range e.objs.Nodes {
 		if on[n.Name] {
 			continue
@@ -743,8 +756,8 @@ const (
 )
 
 // daemonSetRevision is what the DaemonSet controller labels its new pods
-// with: the hash of its current ControllerRevision, which for a
-// DaemonSet without one (schedkit reads no ControllerRevisions) is the
+// with: the hash of its current ControllerRevision (see
+// daemonSetRevisionHash), which for a DaemonSet without one read is the
 // one it creates, ComputeHash of the template with status.collisionCount
 // (the hash the Deployment controller computes: PodTemplateHash); and the
 // template generation from the deprecated.daemonset.template.generation
@@ -752,7 +765,7 @@ const (
 // then gives none). A DaemonSet not yet through the API server gets what
 // create would store: the defaulted template, no collisionCount, and
 // template generation 1 unless the annotation gives a higher one.
-func (e *expander) daemonSetRevision(ds *api.DaemonSet, object string) (hash, gen string) {
+func (e *expander) daemonSetRevision(ds *api.DaemonSet, sel *affinity.Selector, object string) (hash, gen string) {
 	tpl := e.templateJSON(ds, &ds.ObjectMeta, &ds.Spec.Template)
 	cc := ds.Status.CollisionCount
 	v, has := ds.Annotations[templateGenerationAnnotation]
@@ -768,34 +781,17 @@ func (e *expander) daemonSetRevision(ds *api.DaemonSet, object string) (hash, ge
 		cc = nil
 		gen = strconv.FormatInt(max(g, 1), 10)
 	}
-	hash, err = podhash.Hash(tpl, cc)
-	if err != nil {
-		hash = fallbackHash(&ds.Spec.Template, cc)
-		e.warn(ds, object, "controller-revision-hash %s is not the DaemonSet controller's: %v", hash, err)
+	warned := false
+	hashOf := func(cc *int32) string {
+		h, err := podhash.Hash(tpl, cc)
+		if err != nil {
+			h = fallbackHash(&ds.Spec.Template, cc)
+			if !warned {
+				warned = true
+				e.warn(ds, object, "controller-revision-hash %s is not the DaemonSet controller's: %v", h, err)
+			}
+		}
+		return h
 	}
-	return hash, gen
-}
-
-// statefulSetRevision is the name of the StatefulSet controller's update
-// revision, which it labels new pods with: <set>-<hash>, hash
-// HashControllerRevision of the revision getPatch makes of the set (see
-// podhash.StatefulSetPatch) with status.collisionCount (0 when unset). It
-// is the revision the controller creates for a set without one (schedkit
-// reads no ControllerRevisions), and the current one too, so pods below
-// a rolling update's partition are labelled as if the update were done.
-// A StatefulSet not yet through the API server gets what create would
-// store: the defaulted template and no collisionCount.
-func (e *expander) statefulSetRevision(ss *api.StatefulSet, object string) string {
-	tpl := e.templateJSON(ss, &ss.ObjectMeta, &ss.Spec.Template)
-	var cc int32
-	if isStoredMeta(&ss.ObjectMeta) && ss.Status.CollisionCount != nil {
-		cc = *ss.Status.CollisionCount
-	}
-	patch, err := podhash.StatefulSetPatch(tpl)
-	if err != nil {
-		h := fallbackHash(&ss.Spec.Template, &cc)
-		e.warn(ss, object, "controller-revision-hash %s is not the StatefulSet controller's: %v", h, err)
-		return podhash.RevisionName(ss.Name, h)
-	}
-	return podhash.RevisionName(ss.Name, podhash.RevisionHash(patch, &cc))
+	return e.daemonSetRevisionHash(ds, sel, tpl, cc, hashOf), gen
 }
