@@ -78,9 +78,16 @@ func IsStored(p *api.Pod) bool {
 //   - a ReplicaSet or ReplicationController creates replicas minus its
 //     active pods, named `<name>-<5 random characters>`;
 //   - a Deployment claims ReplicaSets likewise and sets the replicas
-//     its ReplicaSets are expanded with: on a scaling event (a
+//     its ReplicaSets are expanded with: on a scaling event (an active
 //     ReplicaSet's deployment.kubernetes.io/desired-replicas differs) or
-//     when paused, the one active ReplicaSet's become the Deployment's;
+//     when paused, as the controller's scale does: the one active
+//     ReplicaSet's (or, with none active, the newest's) become the
+//     Deployment's; a saturated new ReplicaSet scales the old ones to
+//     zero; else a RollingUpdate's active ReplicaSets share the
+//     difference to replicas plus maxSurge proportionally (each by its
+//     deployment.kubernetes.io/max-replicas, the largest first, ties
+//     newest first up and oldest first down, the leftover to the
+//     first);
 //     else the one with its template (EqualIgnoreHash: Semantic.DeepEqual
 //     of the stored templates but for the hash label, the oldest first)
 //     grows as reconcileNewReplicaSet grows it (within maxSurge; Recreate

@@ -77,10 +77,8 @@ func (e *expander) deployment(d *api.Deployment) {
 	}
 	want := replicas(d.Spec.Replicas)
 	if d.Spec.Paused || isScalingEvent(want, rsList) {
-		// sync: only the scale of the one active (or latest) ReplicaSet.
-		if rs := activeOrLatest(newRS, oldRSs); rs != nil {
-			e.rsReplicas[rs] = want
-		}
+		// sync: scale, no rollout.
+		e.scale(d, object, want, newRS, oldRSs)
 		return
 	}
 	all := 0
@@ -159,13 +157,162 @@ func isScalingEvent(want int, rsList []*api.ReplicaSet) bool {
 		if replicas(rs.Spec.Replicas) == 0 {
 			continue
 		}
-		if v, ok := rs.Annotations[desiredReplicasAnnotation]; ok {
-			if n, err := strconv.Atoi(v); err == nil && n != want {
-				return true
-			}
+		if n, ok := annotationInt32(rs, desiredReplicasAnnotation); ok && int(n) != want {
+			return true
 		}
 	}
 	return false
+}
+
+// maxReplicasAnnotation is the Deployment controller's record, on each
+// ReplicaSet, of the Deployment's replicas plus maxSurge.
+const maxReplicasAnnotation = "deployment.kubernetes.io/max-replicas"
+
+// annotationInt32 is getNonNegativeInt32FromAnnotation: the annotation
+// as a non-negative int32; ok false when it is absent or not one.
+func annotationInt32(rs *api.ReplicaSet, key string) (int32, bool) {
+	v, ok := rs.Annotations[key]
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int32(n), true
+}
+
+// scale is the Deployment controller's scale, run on a scaling event or
+// while paused: the one active ReplicaSet (or, with none active, the
+// newest) gets the Deployment's replicas; else, when the new ReplicaSet
+// is saturated, the old active ones go to zero; else a RollingUpdate
+// Deployment's active ReplicaSets are scaled proportionally (see
+// proportionalScale).
+func (e *expander) scale(d *api.Deployment, object string, want int, newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet) {
+	if rs := activeOrLatest(newRS, oldRSs); rs != nil {
+		e.rsReplicas[rs] = want
+		return
+	}
+	if isSaturated(newRS, want) {
+		for _, rs := range oldRSs {
+			if replicas(rs.Spec.Replicas) > 0 {
+				e.rsReplicas[rs] = 0
+			}
+		}
+		return
+	}
+	if d.Spec.Strategy.Type == "Recreate" {
+		return
+	}
+	surge, err := maxSurge(d.Spec.Strategy.RollingUpdate, want)
+	if err != nil {
+		e.warn(d, object, "spec.strategy.rollingUpdate.maxSurge: %v: not expanded", err)
+		return
+	}
+	for rs, n := range proportionalScale(int32(want), int32(surge), d.Status.Replicas, newRS, oldRSs) {
+		e.rsReplicas[rs] = int(n)
+	}
+}
+
+// isSaturated is deploymentutil.IsSaturated: the new ReplicaSet has the
+// Deployment's replicas, records them as desired, and has them all
+// available.
+func isSaturated(rs *api.ReplicaSet, want int) bool {
+	if rs == nil {
+		return false
+	}
+	desired, err := strconv.Atoi(rs.Annotations[desiredReplicasAnnotation])
+	return err == nil && replicas(rs.Spec.Replicas) == want && desired == want && int(rs.Status.AvailableReplicas) == want
+}
+
+// proportionalScale is the proportional half of the Deployment
+// controller's scale: the active ReplicaSets (replicas > 0) share the
+// difference between the allowed size (want plus surge; 0 when want is)
+// and their replicas, each by its proportion (replicaSetProportion),
+// visited largest first (ties: the newer first when adding, the older
+// first when removing: ReplicaSetsBySizeNewer / ReplicaSetsBySizeOlder),
+// the first also taking what rounding left over (never below zero). It
+// returns the new replicas of each active ReplicaSet.
+func proportionalScale(want, surge, statusReplicas int32, newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet) map[*api.ReplicaSet]int32 {
+	var all []*api.ReplicaSet
+	var sum int32
+	for _, rs := range append(oldRSs[:len(oldRSs):len(oldRSs)], newRS) {
+		if rs != nil && replicas(rs.Spec.Replicas) > 0 {
+			all = append(all, rs)
+			sum += int32(replicas(rs.Spec.Replicas))
+		}
+	}
+	allowed := int32(0)
+	if want > 0 {
+		allowed = want + surge
+	}
+	toAdd := allowed - sum
+	older := func(a, b *api.ReplicaSet) bool { // ReplicaSetsByCreationTimestamp
+		if a.CreationTimestamp.Equal(b.CreationTimestamp.Time) {
+			return a.Name < b.Name
+		}
+		return a.CreationTimestamp.Before(b.CreationTimestamp.Time)
+	}
+	if toAdd != 0 {
+		sort.SliceStable(all, func(i, j int) bool {
+			ri, rj := replicas(all[i].Spec.Replicas), replicas(all[j].Spec.Replicas)
+			if ri != rj {
+				return ri > rj
+			}
+			if toAdd > 0 {
+				return older(all[j], all[i])
+			}
+			return older(all[i], all[j])
+		})
+	}
+	out := make(map[*api.ReplicaSet]int32, len(all))
+	added := int32(0)
+	for _, rs := range all {
+		r := int32(replicas(rs.Spec.Replicas))
+		p := replicaSetProportion(rs, want, surge, statusReplicas, toAdd, added)
+		out[rs] = r + p
+		added += p
+	}
+	if len(all) > 0 && toAdd != 0 {
+		out[all[0]] = max(0, out[all[0]]+toAdd-added)
+	}
+	return out
+}
+
+// replicaSetProportion is GetReplicaSetProportion: what a ReplicaSet
+// gains (or loses) of the toAdd replicas, added of them already given
+// out: its fraction (replicaSetFraction), within what is left.
+func replicaSetProportion(rs *api.ReplicaSet, want, surge, statusReplicas, toAdd, added int32) int32 {
+	if rs == nil || replicas(rs.Spec.Replicas) == 0 || toAdd == 0 || toAdd == added {
+		return 0
+	}
+	f := replicaSetFraction(rs, want, surge, statusReplicas)
+	if toAdd > 0 {
+		return min(f, toAdd-added)
+	}
+	return max(f, toAdd-added)
+}
+
+// replicaSetFraction is getReplicaSetFraction: the ReplicaSet's replicas
+// scaled from the Deployment's size when it last set them (the
+// max-replicas annotation; status.replicas when that is missing or 0) to
+// want plus surge, rounded half away from zero, less its replicas; all
+// of them when want is 0; none when neither size is known. The product
+// is an int32, as upstream computes it.
+func replicaSetFraction(rs *api.ReplicaSet, want, surge, statusReplicas int32) int32 {
+	r := int32(replicas(rs.Spec.Replicas))
+	if want == 0 {
+		return -r
+	}
+	before, ok := annotationInt32(rs, maxReplicasAnnotation)
+	if !ok || before == 0 {
+		before = statusReplicas
+		if before == 0 {
+			return 0
+		}
+	}
+	size := float64(r*(want+surge)) / float64(before)
+	return int32(math.Round(size)) - r
 }
 
 // activeOrLatest is FindActiveOrLatest: the one ReplicaSet with replicas
