@@ -118,7 +118,15 @@ func IsStored(p *api.Pod) bool {
 //     `<set>-<hash>` with status.collisionCount, bumped past names
 //     taken). An OnDelete set makes every new pod from the update
 //     revision, as upstream does;
-//   - a Job, unless suspended or finished, up to parallelism active pods
+//   - a Job, unless suspended, finished (a Complete, Failed,
+//     FailureTarget or SuccessCriteriaMet condition True) or failed or
+//     succeeded in this sync as the Job controller's syncJob decides
+//     (a podFailurePolicy FailJob rule a failed pod's exit code or
+//     condition matches; failed pods, status.failed and those holding
+//     the job-tracking finalizer but not Ignored, beyond backoffLimit,
+//     or OnFailure restarts reaching it; activeDeadlineSeconds past
+//     status.startTime at Options.Now, or at this machine's clock with a
+//     warning; an Indexed Job's successPolicy met), up to parallelism active pods
 //     (fewer as completions minus the succeeded near: status.succeeded
 //     and the succeeded pods still holding the job-tracking finalizer)
 //     `<job>-<random>`, or when Indexed `<job>-<index>-<random>` for the
@@ -183,7 +191,9 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	var bound, pending []*api.Pod
 	pods := objs.Pods
 	if opts.ExpandWorkloads {
-		expanded, warnings := newExpander(objs, opts.Seed).expand()
+		ex := newExpander(objs, opts.Seed)
+		ex.now = opts.Now
+		expanded, warnings := ex.expand()
 		pods = append(pods[:len(pods):len(pods)], expanded...)
 		rep.Warnings = append(rep.Warnings, warnings...)
 	}

@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -41,6 +42,9 @@ type expander struct {
 	// revisionData).
 	crByNS map[string][]*api.ControllerRevision
 	crData map[*api.ControllerRevision][]byte
+	// now is the time reference of the dump (Options.Now), zero when
+	// none is given.
+	now time.Time
 }
 
 func newExpander(objs *Objects, seed uint64) *expander {

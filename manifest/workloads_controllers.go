@@ -588,16 +588,6 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 	}
 }
 
-// jobFinished reports a Complete or Failed condition.
-func jobFinished(j *api.Job) bool {
-	for _, c := range j.Status.Conditions {
-		if (c.Type == "Complete" || c.Type == "Failed") && c.Status == api.ConditionTrue {
-			return true
-		}
-	}
-	return false
-}
-
 // Job controller names and values (k8s.io/api batch/v1).
 const (
 	jobCompletionIndexKey = "batch.kubernetes.io/job-completion-index"
@@ -669,7 +659,9 @@ func isTerminating(p *api.Pod) bool {
 }
 
 // job creates the pods the Job controller's manageJob would: none for a
-// suspended, finished or deleted Job; else up to parallelism active pods,
+// suspended, finished or deleted Job, nor for one syncJob fails or
+// succeeds now (see jobFailure, matchSuccessPolicy); else up to
+// parallelism active pods,
 // fewer as completions near. Succeeded pods count as upstream counts
 // them: status.succeeded plus the succeeded pods still holding the
 // job-tracking finalizer (the others are in the status already); an
@@ -692,7 +684,8 @@ func isTerminating(p *api.Pod) bool {
 // JOB_COMPLETION_INDEX variable upstream adds to every container:
 // schedkit does not model container env).
 func (e *expander) job(j *api.Job) {
-	if j.DeletionTimestamp != nil || (j.Spec.Suspend != nil && *j.Spec.Suspend) || jobFinished(j) {
+	if j.DeletionTimestamp != nil || (j.Spec.Suspend != nil && *j.Spec.Suspend) ||
+		jobHasCondition(j, jobComplete, jobFailed, jobFailureTarget, jobSuccessCriteriaMet) {
 		return
 	}
 	object := "Job " + j.Namespace + "/" + j.Name
@@ -712,6 +705,9 @@ func (e *expander) job(j *api.Job) {
 	completions := 0
 	if j.Spec.Completions != nil {
 		completions = int(*j.Spec.Completions)
+	}
+	if e.jobFailure(j, object, claimed, onlyFailed, indexed, completions) != "" {
+		return // the controller fails the Job and deletes its active pods
 	}
 	active, terminating := 0, 0
 	newSucceeded := 0
@@ -749,6 +745,9 @@ func (e *expander) job(j *api.Job) {
 	succeeded := int(j.Status.Succeeded) + newSucceeded
 	if indexed {
 		succeeded = len(done)
+		if matchSuccessPolicy(j.Spec.SuccessPolicy, completions, done) {
+			return // SuccessCriteriaMet: the controller deletes the active pods
+		}
 		if j.Spec.BackoffLimitPerIndex != nil && j.Status.FailedIndexes != nil {
 			failed := map[int]bool{}
 			parseIndexes(*j.Status.FailedIndexes, completions, failed)
