@@ -36,18 +36,20 @@ func (e *expander) revisionNamed(ns, name string) *api.ControllerRevision {
 // revisionData is a revision's data as the controllers hold it
 // (ControllerRevision.Data.Raw): the bytes the controller wrote, which
 // for the StatefulSet and DaemonSet controllers are encoding/json's of a
-// generic map (keys sorted, HTML escaped, numbers as float64). A dump
-// shows the data re-encoded (YAML, indented JSON); encoding it again so
-// gives the controller's bytes back for every revision a v1.37.2
-// controller wrote. Data that is not JSON is nil.
+// generic map (keys sorted, HTML escaped; numbers as float64 for a
+// StatefulSet, integers as int64 for a DaemonSet). A dump shows the data
+// re-encoded (YAML, indented JSON); encoding it again with integers as
+// int64 and other numbers as float64 gives either controller's bytes
+// back (a float64 the StatefulSet controller wrote reads back as the
+// same integer) for every revision a v1.37.2 controller wrote. Data
+// that is not JSON is nil.
 func (e *expander) revisionData(cr *api.ControllerRevision) []byte {
 	if b, ok := e.crData[cr]; ok {
 		return b
 	}
-	var v any
 	var b []byte
-	if err := json.Unmarshal(cr.Data, &v); err == nil {
-		b, _ = json.Marshal(v)
+	if v, err := decodeJSONValue(cr.Data); err == nil {
+		b, _ = json.Marshal(podhash.PlainInts(v))
 	}
 	if e.crData == nil {
 		e.crData = map[*api.ControllerRevision][]byte{}
@@ -278,7 +280,7 @@ func usesCurrentRevision(ss *api.StatefulSet, start, ordinal int) bool {
 // data. hash computes the created revision's hash for a collision count.
 func (e *expander) daemonSetRevisionHash(ds *api.DaemonSet, sel *affinity.Selector, tpl any, cc *int32, hash func(cc *int32) string) string {
 	o := owner{"DaemonSet", &ds.ObjectMeta}
-	patch, err := podhash.StatefulSetPatch(tpl)
+	patch, err := podhash.DaemonSetPatch(tpl)
 	if err != nil {
 		return hash(cc)
 	}
