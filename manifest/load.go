@@ -126,10 +126,12 @@ func IsStored(p *api.Pod) bool {
 //     the job-tracking finalizer but not Ignored, beyond backoffLimit,
 //     or OnFailure restarts reaching it; activeDeadlineSeconds past
 //     status.startTime at Options.Now, or at this machine's clock with a
-//     warning; an Indexed Job's successPolicy met), up to parallelism active pods
-//     (fewer as completions minus the succeeded near: status.succeeded
-//     and the succeeded pods still holding the job-tracking finalizer)
-//     `<job>-<random>`, or when Indexed `<job>-<index>-<random>` for the
+//     warning; an Indexed Job's successPolicy met), up to parallelism
+//     active pods, created at once (a warning says when the
+//     controller's pod failure backoff, which a dump does not show, may
+//     hold them back) and fewer as completions near (status.succeeded
+//     and the succeeded pods still holding the job-tracking finalizer),
+//     named `<job>-<random>`, or when Indexed `<job>-<index>-<random>` for the
 //     lowest indexes not in status.completedIndexes (nor failedIndexes
 //     with backoffLimitPerIndex) nor held by an active pod, with the
 //     completion index label and annotation and hostname

@@ -782,6 +782,7 @@ func (e *expander) job(j *api.Job) {
 		return
 	}
 	create = e.capped(o, create)
+	e.warnBackoff(j, object, claimed, onlyFailed)
 	ref := controllerRef("Job", "batch/v1", &j.ObjectMeta)
 	next := 0
 	for range create {

@@ -220,3 +220,75 @@ func (e *expander) jobFailure(j *api.Job, object string, claimed []*api.Pod, onl
 	}
 	return ""
 }
+
+// maxJobPodFailureBackOff is the Job controller's longest pod failure
+// backoff (MaxJobPodFailureBackOff).
+const maxJobPodFailureBackOff = 10 * time.Minute
+
+// podFinishedTime is the Job controller's getFinishedTime: the latest
+// finishedAt of the containers when all have terminated with one, else
+// the Ready=False condition's transition time, else the deletion time
+// less the grace period, else the creation time. (Upstream also waits
+// for restartable init containers; schedkit takes containers only.)
+func podFinishedTime(p *api.Pod) time.Time {
+	var latest time.Time
+	all := len(p.Status.ContainerStatuses) > 0
+	for _, cs := range p.Status.ContainerStatuses {
+		t := cs.State.Terminated
+		if t == nil || t.FinishedAt.IsZero() {
+			all = false
+			break
+		}
+		if t.FinishedAt.After(latest) {
+			latest = t.FinishedAt.Time
+		}
+	}
+	if all {
+		return latest
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.PodReady {
+			if c.Status == api.ConditionFalse && !c.LastTransitionTime.IsZero() {
+				return c.LastTransitionTime.Time
+			}
+			break
+		}
+	}
+	if p.DeletionTimestamp != nil {
+		grace := int64(0)
+		if p.DeletionGracePeriodSeconds != nil {
+			grace = *p.DeletionGracePeriodSeconds
+		}
+		return p.DeletionTimestamp.Add(-time.Duration(grace) * time.Second)
+	}
+	return p.CreationTimestamp.Time
+}
+
+// warnBackoff warns that the Job controller may hold back the pods
+// created here: its pod failure backoff (10s doubling per failure since
+// the last success, up to 10 minutes) is kept in the controller's
+// memory, so a dump cannot say how long; it matters only while the last
+// failure is less than 10 minutes old.
+func (e *expander) warnBackoff(j *api.Job, object string, claimed []*api.Pod, onlyFailed bool) {
+	if j.Spec.BackoffLimitPerIndex != nil {
+		return
+	}
+	var last time.Time
+	for _, p := range claimed {
+		if isPodFailedForJob(p, onlyFailed) {
+			if t := podFinishedTime(p); t.After(last) {
+				last = t
+			}
+		}
+	}
+	if last.IsZero() {
+		return
+	}
+	now := e.now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	if now.Sub(last) < maxJobPodFailureBackOff {
+		e.warn(j, object, "a pod failed at %s: the Job controller may hold back the pods created here for its pod failure backoff (up to %v), which a dump does not show", last.UTC().Format(time.RFC3339), maxJobPodFailureBackOff)
+	}
+}

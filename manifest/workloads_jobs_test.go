@@ -135,6 +135,11 @@ func TestJobFailureAndSuccess(t *testing.T) {
 		// "backoffLimit 0 should have 1 pod active".
 		{"OnFailure restarts reach the limit", jobDoc("OnFailure", "  backoffLimit: 1\n", "", runningPod("1")), start, 0, nil},
 		{"OnFailure, no restart", jobDoc("OnFailure", "  backoffLimit: 0\n", "", runningPod("0")), start, 1, nil},
+		// The pod failure backoff (kept in the controller's memory):
+		// a failure less than 10 minutes old may hold the pods back.
+		{"recent failure", jobDoc("Never", "", "", strings.Replace(failedPod("1", ""), "exitCode: 1", "exitCode: 1, finishedAt: \"2025-12-31T23:59:00Z\"", 1)), start, 2,
+			[]string{"Job default/j: a pod failed at 2025-12-31T23:59:00Z: the Job controller may hold back the pods created here for its pod failure backoff (up to 10m0s), which a dump does not show"}},
+		{"old failure", jobDoc("Never", "", "", strings.Replace(failedPod("1", ""), "exitCode: 1", "exitCode: 1, finishedAt: \"2025-12-31T23:40:00Z\"", 1)), start, 2, nil},
 		// upstream: TestSyncJobPastDeadline "activeDeadlineSeconds less
 		// than single pod execution" and a Job within its deadline.
 		{"past the active deadline", jobDoc("Never", "  activeDeadlineSeconds: 10\n", "startTime: \"2026-01-01T00:00:00Z\""), start.Add(10 * time.Second), 0, nil},
