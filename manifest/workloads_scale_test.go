@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"pgregory.net/rapid"
+
 	"github.com/schedkit/schedkit/api"
 )
 
@@ -195,4 +197,56 @@ spec:
 	if v1 != 6 || v2 != 4 || len(names) != 10 || len(ws) > 0 {
 		t.Errorf("pods %v (web-v1 %d, want 6; web-v2 %d, want 4), warnings %v", names, v1, v2, ws)
 	}
+}
+
+// TestProportionalScaleProperty: whatever the ReplicaSets' sizes and
+// annotations, proportional scaling leaves no ReplicaSet below zero and
+// the active ReplicaSets adding up to the allowed size (replicas plus
+// surge, 0 when replicas is) unless the leftover would take the first
+// below zero; ReplicaSets that were not active stay as they are.
+func TestProportionalScaleProperty(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		want := rapid.Int32Range(0, 50).Draw(rt, "replicas")
+		surge := rapid.Int32Range(0, 5).Draw(rt, "surge")
+		status := rapid.Int32Range(0, 60).Draw(rt, "statusReplicas")
+		n := rapid.IntRange(1, 6).Draw(rt, "replicaSets")
+		var all []*api.ReplicaSet
+		for i := range n {
+			rs := scaleRS(fmt.Sprint("rs", i), rapid.Int32Range(0, 40).Draw(rt, "size"),
+				time.Unix(rapid.Int64Range(0, 3).Draw(rt, "created"), 0), 0, rapid.Int32Range(0, 60).Draw(rt, "maxReplicas"))
+			if rapid.Bool().Draw(rt, "noAnnotation") {
+				rs.Annotations = nil
+			}
+			all = append(all, rs)
+		}
+		out := proportionalScale(want, surge, status, all[0], all[1:])
+		allowed := int32(0)
+		if want > 0 {
+			allowed = want + surge
+		}
+		var sum int32
+		clamped := false
+		for _, rs := range all {
+			n, ok := out[rs]
+			if *rs.Spec.Replicas == 0 {
+				if ok {
+					rt.Fatalf("%s was not active but is scaled to %d", rs.Name, n)
+				}
+				continue
+			}
+			if !ok {
+				rt.Fatalf("active %s not scaled", rs.Name)
+			}
+			if n < 0 {
+				rt.Fatalf("%s scaled to %d", rs.Name, n)
+			}
+			if n == 0 {
+				clamped = true
+			}
+			sum += n
+		}
+		if len(out) > 0 && sum != allowed && !(clamped && sum > allowed) {
+			rt.Fatalf("active ReplicaSets add up to %d, allowed %d: %v", sum, allowed, out)
+		}
+	})
 }
