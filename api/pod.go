@@ -945,8 +945,6 @@ type ContainerStatus struct {
 	// State is the container's state now (the Job controller's pod
 	// failure policy reads a terminated container's exit code).
 	State ContainerState `json:"state,omitzero"`
-	// LastState is the state of the container's last termination.
-	LastState ContainerState `json:"lastState,omitzero"`
 }
 
 // ContainerState is one of waiting, running or terminated.
