@@ -2,9 +2,9 @@
 // are made of: Pod and Node; Namespace, LimitRange, ResourceQuota,
 // PriorityClass and PodDisruptionBudget; the workloads Service,
 // ReplicationController, ReplicaSet, StatefulSet, Deployment, DaemonSet,
-// Job and CronJob; and storage: PersistentVolume, PersistentVolumeClaim,
-// StorageClass, CSINode, CSIDriver, CSIStorageCapacity and
-// VolumeAttachment.
+// ControllerRevision, Job and CronJob; and storage: PersistentVolume,
+// PersistentVolumeClaim, StorageClass, CSINode, CSIDriver,
+// CSIStorageCapacity and VolumeAttachment.
 //
 // The types carry Kubernetes' own JSON field names and shapes (core/v1,
 // apps/v1, batch/v1, storage/v1, policy/v1, scheduling/v1, at

@@ -942,4 +942,49 @@ type ContainerStatus struct {
 	AllocatedResources ResourceList `json:"allocatedResources,omitempty"`
 	// Resources are the requests and limits actually applied.
 	Resources *ResourceRequirements `json:"resources,omitempty"`
+	// State is the container's state now (the Job controller's pod
+	// failure policy reads a terminated container's exit code).
+	State ContainerState `json:"state,omitzero"`
+}
+
+// ContainerState is one of waiting, running or terminated.
+type ContainerState struct {
+	// Waiting: not yet running.
+	Waiting *ContainerStateWaiting `json:"waiting,omitempty"`
+	// Running since StartedAt.
+	Running *ContainerStateRunning `json:"running,omitempty"`
+	// Terminated, with its exit code.
+	Terminated *ContainerStateTerminated `json:"terminated,omitempty"`
+}
+
+// ContainerStateWaiting is a container that is not running yet.
+type ContainerStateWaiting struct {
+	// Reason it is not running yet.
+	Reason string `json:"reason,omitempty"`
+	// Message with details.
+	Message string `json:"message,omitempty"`
+}
+
+// ContainerStateRunning is a running container.
+type ContainerStateRunning struct {
+	// StartedAt is when it last started.
+	StartedAt Time `json:"startedAt,omitempty"`
+}
+
+// ContainerStateTerminated is a container that has exited.
+type ContainerStateTerminated struct {
+	// ExitCode of the container's last process.
+	ExitCode int32 `json:"exitCode"`
+	// Signal that ended it, if any.
+	Signal int32 `json:"signal,omitempty"`
+	// Reason for the termination.
+	Reason string `json:"reason,omitempty"`
+	// Message with details.
+	Message string `json:"message,omitempty"`
+	// StartedAt is when the container started.
+	StartedAt Time `json:"startedAt,omitempty"`
+	// FinishedAt is when it exited.
+	FinishedAt Time `json:"finishedAt,omitempty"`
+	// ContainerID is the runtime's id of the container.
+	ContainerID string `json:"containerID,omitempty"`
 }

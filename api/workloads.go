@@ -1,5 +1,7 @@
 package api
 
+import "encoding/json"
+
 // PodTemplateSpec is the pod a controller makes copies of.
 type PodTemplateSpec struct {
 	// ObjectMeta holds the labels and annotations of the pods.
@@ -300,6 +302,22 @@ type StatefulSetStatus struct {
 	Conditions []WorkloadCondition `json:"conditions,omitempty"`
 	// AvailableReplicas are ready for MinReadySeconds.
 	AvailableReplicas int32 `json:"availableReplicas"`
+}
+
+// ControllerRevision is an immutable snapshot of a controller's state
+// (apps/v1): the StatefulSet and DaemonSet controllers record each pod
+// template they roll out in one, and label their pods with its name.
+type ControllerRevision struct {
+	TypeMeta `json:",inline"`
+	// ObjectMeta holds name, namespace, labels and the owning
+	// controller's reference.
+	ObjectMeta `json:"metadata,omitempty"`
+	// Data is the state, as JSON: for a StatefulSet or DaemonSet, the
+	// strategic merge patch {"spec":{"template":{...,"$patch":"replace"}}}
+	// that restores its pod template.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Revision orders the revisions of one controller.
+	Revision int64 `json:"revision"`
 }
 
 // Deployment manages replica sets for declarative updates (apps/v1).

@@ -58,7 +58,12 @@
 // with only metadata.generateName is named as the API server names it
 // (Reader.SetSeed). With Options.ExpandWorkloads, workloads add the pods
 // their controllers would create, by the controllers' rules (see
-// NewCluster); PodTemplateHash is the Deployment controller's
+// NewCluster): ControllerRevisions give StatefulSets their current and
+// update revisions and DaemonSets their revision hash, Deployments scale
+// their ReplicaSets proportionally on a scaling event, and Jobs the
+// controller would fail or succeed now (pod failure policy, backoff
+// limit, active deadline at Options.Now, success policy) create none;
+// PodTemplateHash is the Deployment controller's
 // pod-template-hash of a template's JSON, EqualIgnoreHash its comparison
 // of a Deployment's template with its ReplicaSets'.
 package manifest

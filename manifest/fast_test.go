@@ -228,9 +228,10 @@ func readWith(in []byte, set func(*Reader), oneByte bool) readResult {
 	}
 	err := r.Read("f", rd)
 	o := r.Objects()
-	res := readResult{Nodes: o.Nodes, Pods: o.Pods, Others: o.storeObjects(), Skipped: r.Report().Skipped}
+	others := append(o.storeObjects(), anySlice(o.ControllerRevisions)...)
+	res := readResult{Nodes: o.Nodes, Pods: o.Pods, Others: others, Skipped: r.Report().Skipped}
 	all := append(append([]any{}, anySlice(o.Nodes)...), anySlice(o.Pods)...)
-	all = append(all, o.storeObjects()...)
+	all = append(all, others...)
 	for _, x := range all {
 		src, _ := o.Source(x)
 		res.Sources = append(res.Sources, src.String())

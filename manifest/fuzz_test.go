@@ -59,6 +59,7 @@ func FuzzFastPath(f *testing.F) {
 		`{"kind":"Node","metadata":{"name":"a","name":"b"}}{"kind":"Pod","metadata":{"name":"p"},"spec":{"priority":"x"}}`,
 		"{\"kind\":\"Node\",\n\"metadata\":{\"name\":\"a\\u0062\"}}\n{\"kind\":",
 		`{kind: Node, metadata: {name: a}}`,
+		`{"kind":"ControllerRevision","apiVersion":"apps/v1","metadata":{"name":"r"},"data":{"spec":{"template":{"$patch":"replace","spec":{"x":[1.50,2e3,"\u003c&"]}}}},"revision":2}`,
 	} {
 		f.Add(s)
 	}

@@ -78,9 +78,16 @@ func IsStored(p *api.Pod) bool {
 //   - a ReplicaSet or ReplicationController creates replicas minus its
 //     active pods, named `<name>-<5 random characters>`;
 //   - a Deployment claims ReplicaSets likewise and sets the replicas
-//     its ReplicaSets are expanded with: on a scaling event (a
+//     its ReplicaSets are expanded with: on a scaling event (an active
 //     ReplicaSet's deployment.kubernetes.io/desired-replicas differs) or
-//     when paused, the one active ReplicaSet's become the Deployment's;
+//     when paused, as the controller's scale does: the one active
+//     ReplicaSet's (or, with none active, the newest's) become the
+//     Deployment's; a saturated new ReplicaSet scales the old ones to
+//     zero; else a RollingUpdate's active ReplicaSets share the
+//     difference to replicas plus maxSurge proportionally (each by its
+//     deployment.kubernetes.io/max-replicas, the largest first, ties
+//     newest first up and oldest first down, the leftover to the
+//     first);
 //     else the one with its template (EqualIgnoreHash: Semantic.DeepEqual
 //     of the stored templates but for the hash label, the oldest first)
 //     grows as reconcileNewReplicaSet grows it (within maxSurge; Recreate
@@ -100,13 +107,31 @@ func IsStored(p *api.Pod) bool {
 //     is Parallel (OrderedReady waits for each pod to be Running and
 //     Ready), with the pod-name and pod-index labels, hostname and
 //     subdomain (spec.serviceName), and controller-revision-hash the
-//     name of the revision the controller makes of the set (no
-//     ControllerRevisions are read: pods below a partition get the
-//     update revision too);
-//   - a Job, unless suspended or finished, up to parallelism active pods
-//     (fewer as completions minus the succeeded near: status.succeeded
-//     and the succeeded pods still holding the job-tracking finalizer)
-//     `<job>-<random>`, or when Indexed `<job>-<index>-<random>` for the
+//     name of the revision they are made from: below a rolling
+//     update's partition (or, for a RollingUpdate without parameters,
+//     status.currentReplicas) the current revision, its template
+//     restored from the ControllerRevision status.currentRevision
+//     names (the update revision, with a warning, when that one is not
+//     read); else the update revision, as getStatefulSetRevisions finds
+//     it among the set's ControllerRevisions (the one with the set's
+//     data, else the latest if it restores to the set's template, else
+//     `<set>-<hash>` with status.collisionCount, bumped past names
+//     taken). An OnDelete set makes every new pod from the update
+//     revision, as upstream does;
+//   - a Job, unless suspended, finished (a Complete, Failed,
+//     FailureTarget or SuccessCriteriaMet condition True) or failed or
+//     succeeded in this sync as the Job controller's syncJob decides
+//     (a podFailurePolicy FailJob rule a failed pod's exit code or
+//     condition matches; failed pods, status.failed and those holding
+//     the job-tracking finalizer but not Ignored, beyond backoffLimit,
+//     or OnFailure restarts reaching it; activeDeadlineSeconds past
+//     status.startTime at Options.Now, or at this machine's clock with a
+//     warning; an Indexed Job's successPolicy met), up to parallelism
+//     active pods, created at once (a warning says when the
+//     controller's pod failure backoff, which a dump does not show, may
+//     hold them back) and fewer as completions near (status.succeeded
+//     and the succeeded pods still holding the job-tracking finalizer),
+//     named `<job>-<random>`, or when Indexed `<job>-<index>-<random>` for the
 //     lowest indexes not in status.completedIndexes (nor failedIndexes
 //     with backoffLimitPerIndex) nor held by an active pod, with the
 //     completion index label and annotation and hostname
@@ -115,8 +140,11 @@ func IsStored(p *api.Pod) bool {
 //   - a DaemonSet one pod per eligible node with no active pod of its
 //     own (bound there, or bound-to-be by node affinity), with the node
 //     affinity and tolerations the DaemonSet controller adds, and its
-//     controller-revision-hash (ComputeHash of the stored template with
-//     status.collisionCount) and pod-template-generation labels.
+//     controller-revision-hash (the label, or name, of the newest
+//     ControllerRevision it claims whose data is its template's patch;
+//     with none, ComputeHash of the stored template with
+//     status.collisionCount, bumped while that name is another
+//     revision's) and pod-template-generation labels.
 //
 // Random suffixes come from the API server's alphabet, seeded by
 // opts.Seed. The created pods are not defaulted beyond what admission
@@ -165,7 +193,9 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	var bound, pending []*api.Pod
 	pods := objs.Pods
 	if opts.ExpandWorkloads {
-		expanded, warnings := newExpander(objs, opts.Seed).expand()
+		ex := newExpander(objs, opts.Seed)
+		ex.now = opts.Now
+		expanded, warnings := ex.expand()
 		pods = append(pods[:len(pods):len(pods)], expanded...)
 		rep.Warnings = append(rep.Warnings, warnings...)
 	}

@@ -22,7 +22,8 @@ type Options struct {
 	// reproducible.
 	Seed uint64
 	// Now is the time ResourceQuota admission judges pods' deletion grace
-	// periods by (a pod past its grace period is no longer charged); the
-	// zero time means time.Now().
+	// periods by (a pod past its grace period is no longer charged), and
+	// workload expansion Jobs' activeDeadlineSeconds; the zero time means
+	// time.Now() (with a warning on each Job whose deadline it judges).
 	Now time.Time
 }

@@ -133,6 +133,10 @@ type Objects struct {
 	DaemonSets             []*api.DaemonSet
 	Jobs                   []*api.Job
 	CronJobs               []*api.CronJob
+	// ControllerRevisions hold the pod templates StatefulSets and
+	// DaemonSets rolled out (ExpandWorkloads reads them; they are not
+	// in the snapshot's object store).
+	ControllerRevisions []*api.ControllerRevision
 
 	// Storage objects the volume plugins read.
 	PersistentVolumes      []*api.PersistentVolume
@@ -310,6 +314,9 @@ func kinds() []kindInfo {
 		kindOf("apps", "v1", "DaemonSet", true, func(o *Objects, x *api.DaemonSet) { o.DaemonSets = append(o.DaemonSets, x) }),
 		kindOf("batch", "v1", "Job", true, func(o *Objects, x *api.Job) { o.Jobs = append(o.Jobs, x) }),
 		kindOf("batch", "v1", "CronJob", true, func(o *Objects, x *api.CronJob) { o.CronJobs = append(o.CronJobs, x) }),
+		kindOf("apps", "v1", "ControllerRevision", true, func(o *Objects, x *api.ControllerRevision) {
+			o.ControllerRevisions = append(o.ControllerRevisions, x)
+		}),
 		kindOf("", "v1", "PersistentVolume", false, func(o *Objects, x *api.PersistentVolume) {
 			o.PersistentVolumes = append(o.PersistentVolumes, x)
 		}),
@@ -670,6 +677,10 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 		if meta.GenerateName != "" {
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
+	}
+	for _, is := range validateObject(obj.Interface()) {
+		failed = true
+		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
 	}
 	if failed {
 		return

@@ -230,3 +230,34 @@ func validateLabelSelector(ls *api.LabelSelector, path *field.Path) field.ErrorL
 	}
 	return errs
 }
+
+// objectIssue is a field of a decoded object the API server's validation
+// refuses.
+type objectIssue struct {
+	path string
+	err  error
+}
+
+// validateObject checks what the API server's create validation checks
+// of the kinds whose values the decoder cannot check alone: a
+// ControllerRevision's data must be a JSON object and its revision not
+// negative (ValidateControllerRevisionCreate).
+func validateObject(obj any) []objectIssue {
+	cr, ok := obj.(*api.ControllerRevision)
+	if !ok {
+		return nil
+	}
+	var out []objectIssue
+	if len(cr.Data) == 0 || string(cr.Data) == "null" {
+		//lint:ignore ST1005 the API server's message, word for word
+		out = append(out, objectIssue{"data", errors.New("Required value: data is mandatory")})
+	} else if cr.Data[0] != '{' {
+		//lint:ignore ST1005 the API server's message, word for word
+		out = append(out, objectIssue{"data", errors.New("Required value: data must be a valid JSON object")})
+	}
+	if cr.Revision < 0 {
+		//lint:ignore ST1005 the API server's message, word for word
+		out = append(out, objectIssue{"revision", fmt.Errorf("Invalid value: %d: must be greater than or equal to 0", cr.Revision)})
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -36,6 +37,14 @@ type expander struct {
 	// deploymentPods are the pods of Deployments' new ReplicaSets, added
 	// after the ReplicaSets' and ReplicationControllers' pods.
 	deploymentPods []*api.Pod
+	// crByNS are the ControllerRevisions by namespace, built when first
+	// needed; crData their data as the controllers hold it (see
+	// revisionData).
+	crByNS map[string][]*api.ControllerRevision
+	crData map[*api.ControllerRevision][]byte
+	// now is the time reference of the dump (Options.Now), zero when
+	// none is given.
+	now time.Time
 }
 
 func newExpander(objs *Objects, seed uint64) *expander {

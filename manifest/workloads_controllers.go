@@ -77,10 +77,8 @@ func (e *expander) deployment(d *api.Deployment) {
 	}
 	want := replicas(d.Spec.Replicas)
 	if d.Spec.Paused || isScalingEvent(want, rsList) {
-		// sync: only the scale of the one active (or latest) ReplicaSet.
-		if rs := activeOrLatest(newRS, oldRSs); rs != nil {
-			e.rsReplicas[rs] = want
-		}
+		// sync: scale, no rollout.
+		e.scale(d, object, want, newRS, oldRSs)
 		return
 	}
 	all := 0
@@ -159,13 +157,162 @@ func isScalingEvent(want int, rsList []*api.ReplicaSet) bool {
 		if replicas(rs.Spec.Replicas) == 0 {
 			continue
 		}
-		if v, ok := rs.Annotations[desiredReplicasAnnotation]; ok {
-			if n, err := strconv.Atoi(v); err == nil && n != want {
-				return true
-			}
+		if n, ok := annotationInt32(rs, desiredReplicasAnnotation); ok && int(n) != want {
+			return true
 		}
 	}
 	return false
+}
+
+// maxReplicasAnnotation is the Deployment controller's record, on each
+// ReplicaSet, of the Deployment's replicas plus maxSurge.
+const maxReplicasAnnotation = "deployment.kubernetes.io/max-replicas"
+
+// annotationInt32 is getNonNegativeInt32FromAnnotation: the annotation
+// as a non-negative int32; ok false when it is absent or not one.
+func annotationInt32(rs *api.ReplicaSet, key string) (int32, bool) {
+	v, ok := rs.Annotations[key]
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int32(n), true
+}
+
+// scale is the Deployment controller's scale, run on a scaling event or
+// while paused: the one active ReplicaSet (or, with none active, the
+// newest) gets the Deployment's replicas; else, when the new ReplicaSet
+// is saturated, the old active ones go to zero; else a RollingUpdate
+// Deployment's active ReplicaSets are scaled proportionally (see
+// proportionalScale).
+func (e *expander) scale(d *api.Deployment, object string, want int, newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet) {
+	if rs := activeOrLatest(newRS, oldRSs); rs != nil {
+		e.rsReplicas[rs] = want
+		return
+	}
+	if isSaturated(newRS, want) {
+		for _, rs := range oldRSs {
+			if replicas(rs.Spec.Replicas) > 0 {
+				e.rsReplicas[rs] = 0
+			}
+		}
+		return
+	}
+	if d.Spec.Strategy.Type == "Recreate" {
+		return
+	}
+	surge, err := maxSurge(d.Spec.Strategy.RollingUpdate, want)
+	if err != nil {
+		e.warn(d, object, "spec.strategy.rollingUpdate.maxSurge: %v: not expanded", err)
+		return
+	}
+	for rs, n := range proportionalScale(int32(want), int32(surge), d.Status.Replicas, newRS, oldRSs) {
+		e.rsReplicas[rs] = int(n)
+	}
+}
+
+// isSaturated is deploymentutil.IsSaturated: the new ReplicaSet has the
+// Deployment's replicas, records them as desired, and has them all
+// available.
+func isSaturated(rs *api.ReplicaSet, want int) bool {
+	if rs == nil {
+		return false
+	}
+	desired, err := strconv.Atoi(rs.Annotations[desiredReplicasAnnotation])
+	return err == nil && replicas(rs.Spec.Replicas) == want && desired == want && int(rs.Status.AvailableReplicas) == want
+}
+
+// proportionalScale is the proportional half of the Deployment
+// controller's scale: the active ReplicaSets (replicas > 0) share the
+// difference between the allowed size (want plus surge; 0 when want is)
+// and their replicas, each by its proportion (replicaSetProportion),
+// visited largest first (ties: the newer first when adding, the older
+// first when removing: ReplicaSetsBySizeNewer / ReplicaSetsBySizeOlder),
+// the first also taking what rounding left over (never below zero). It
+// returns the new replicas of each active ReplicaSet.
+func proportionalScale(want, surge, statusReplicas int32, newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet) map[*api.ReplicaSet]int32 {
+	var all []*api.ReplicaSet
+	var sum int32
+	for _, rs := range append(oldRSs[:len(oldRSs):len(oldRSs)], newRS) {
+		if rs != nil && replicas(rs.Spec.Replicas) > 0 {
+			all = append(all, rs)
+			sum += int32(replicas(rs.Spec.Replicas))
+		}
+	}
+	allowed := int32(0)
+	if want > 0 {
+		allowed = want + surge
+	}
+	toAdd := allowed - sum
+	older := func(a, b *api.ReplicaSet) bool { // ReplicaSetsByCreationTimestamp
+		if a.CreationTimestamp.Equal(b.CreationTimestamp.Time) {
+			return a.Name < b.Name
+		}
+		return a.CreationTimestamp.Before(b.CreationTimestamp.Time)
+	}
+	if toAdd != 0 {
+		sort.SliceStable(all, func(i, j int) bool {
+			ri, rj := replicas(all[i].Spec.Replicas), replicas(all[j].Spec.Replicas)
+			if ri != rj {
+				return ri > rj
+			}
+			if toAdd > 0 {
+				return older(all[j], all[i])
+			}
+			return older(all[i], all[j])
+		})
+	}
+	out := make(map[*api.ReplicaSet]int32, len(all))
+	added := int32(0)
+	for _, rs := range all {
+		r := int32(replicas(rs.Spec.Replicas))
+		p := replicaSetProportion(rs, want, surge, statusReplicas, toAdd, added)
+		out[rs] = r + p
+		added += p
+	}
+	if len(all) > 0 && toAdd != 0 {
+		out[all[0]] = max(0, out[all[0]]+toAdd-added)
+	}
+	return out
+}
+
+// replicaSetProportion is GetReplicaSetProportion: what a ReplicaSet
+// gains (or loses) of the toAdd replicas, added of them already given
+// out: its fraction (replicaSetFraction), within what is left.
+func replicaSetProportion(rs *api.ReplicaSet, want, surge, statusReplicas, toAdd, added int32) int32 {
+	if rs == nil || replicas(rs.Spec.Replicas) == 0 || toAdd == 0 || toAdd == added {
+		return 0
+	}
+	f := replicaSetFraction(rs, want, surge, statusReplicas)
+	if toAdd > 0 {
+		return min(f, toAdd-added)
+	}
+	return max(f, toAdd-added)
+}
+
+// replicaSetFraction is getReplicaSetFraction: the ReplicaSet's replicas
+// scaled from the Deployment's size when it last set them (the
+// max-replicas annotation; status.replicas when that is missing or 0) to
+// want plus surge, rounded half away from zero, less its replicas; all
+// of them when want is 0; none when neither size is known. The product
+// is an int32, as upstream computes it.
+func replicaSetFraction(rs *api.ReplicaSet, want, surge, statusReplicas int32) int32 {
+	r := int32(replicas(rs.Spec.Replicas))
+	if want == 0 {
+		return -r
+	}
+	before, ok := annotationInt32(rs, maxReplicasAnnotation)
+	if !ok || before == 0 {
+		before = statusReplicas
+		if before == 0 {
+			return 0
+		}
+	}
+	size := float64(r*(want+surge)) / float64(before)
+	return int32(math.Round(size)) - r
 }
 
 // activeOrLatest is FindActiveOrLatest: the one ReplicaSet with replicas
@@ -366,9 +513,11 @@ func isRunningAndReady(p *api.Pod) bool {
 // and waits, and stops at a pod that is not Running and Ready or that
 // another controller owns. Pods get the identity newStatefulSetPod gives
 // them (the pod-name and pod-index labels, hostname the pod's name,
-// subdomain spec.serviceName, the claims of the volumeClaimTemplates)
-// and the update revision's name as controller-revision-hash (see
-// statefulSetRevision).
+// subdomain spec.serviceName, the claims of the volumeClaimTemplates);
+// each is made from the revision newVersionedStatefulSetPod picks (see
+// usesCurrentRevision): the current revision's template restored from
+// its ControllerRevision, or the set's own, and labelled with that
+// revision's name as controller-revision-hash (see revisionsOfSet).
 func (e *expander) statefulSet(ss *api.StatefulSet) {
 	object := "StatefulSet " + ss.Namespace + "/" + ss.Name
 	if ss.DeletionTimestamp != nil {
@@ -385,7 +534,8 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		start = int(ss.Spec.Ordinals.Start)
 	}
 	ref := controllerRef("StatefulSet", "apps/v1", &ss.ObjectMeta)
-	revision := e.statefulSetRevision(ss, object)
+	revs := e.revisionsOfSet(ss, sel, object)
+	warned := false
 	end := start + e.capped(o, replicas(ss.Spec.Replicas))
 	for i := start; i < end; i++ {
 		name := ss.Name + "-" + strconv.Itoa(i)
@@ -402,7 +552,17 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 			continue // created by another workload here
 		}
 		e.names[[2]string{ss.Namespace, name}] = true
-		p := newPod(&ss.Spec.Template, ss.Namespace, name, ref)
+		tpl, revision := &ss.Spec.Template, revs.update
+		if usesCurrentRevision(ss, start, i) {
+			switch {
+			case revs.currentTpl != nil:
+				tpl, revision = revs.currentTpl, revs.current
+			case revs.missingName != "" && !warned:
+				warned = true
+				e.warn(ss, object, "ControllerRevision %s (status.currentRevision) is not among the objects: the pods the controller makes from it get the update revision %s", revs.missingName, revs.update)
+			}
+		}
+		p := newPod(tpl, ss.Namespace, name, ref)
 		p.Labels = withLabel(p.Labels, "statefulset.kubernetes.io/pod-name", name)
 		p.Labels = withLabel(p.Labels, "apps.kubernetes.io/pod-index", strconv.Itoa(i))
 		p.Labels = withLabel(p.Labels, controllerRevisionHashLabel, revision)
@@ -426,16 +586,6 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 			return
 		}
 	}
-}
-
-// jobFinished reports a Complete or Failed condition.
-func jobFinished(j *api.Job) bool {
-	for _, c := range j.Status.Conditions {
-		if (c.Type == "Complete" || c.Type == "Failed") && c.Status == api.ConditionTrue {
-			return true
-		}
-	}
-	return false
 }
 
 // Job controller names and values (k8s.io/api batch/v1).
@@ -509,7 +659,9 @@ func isTerminating(p *api.Pod) bool {
 }
 
 // job creates the pods the Job controller's manageJob would: none for a
-// suspended, finished or deleted Job; else up to parallelism active pods,
+// suspended, finished or deleted Job, nor for one syncJob fails or
+// succeeds now (see jobFailure, matchSuccessPolicy); else up to
+// parallelism active pods,
 // fewer as completions near. Succeeded pods count as upstream counts
 // them: status.succeeded plus the succeeded pods still holding the
 // job-tracking finalizer (the others are in the status already); an
@@ -532,7 +684,8 @@ func isTerminating(p *api.Pod) bool {
 // JOB_COMPLETION_INDEX variable upstream adds to every container:
 // schedkit does not model container env).
 func (e *expander) job(j *api.Job) {
-	if j.DeletionTimestamp != nil || (j.Spec.Suspend != nil && *j.Spec.Suspend) || jobFinished(j) {
+	if j.DeletionTimestamp != nil || (j.Spec.Suspend != nil && *j.Spec.Suspend) ||
+		jobHasCondition(j, jobComplete, jobFailed, jobFailureTarget, jobSuccessCriteriaMet) {
 		return
 	}
 	object := "Job " + j.Namespace + "/" + j.Name
@@ -552,6 +705,9 @@ func (e *expander) job(j *api.Job) {
 	completions := 0
 	if j.Spec.Completions != nil {
 		completions = int(*j.Spec.Completions)
+	}
+	if e.jobFailure(j, object, claimed, onlyFailed, indexed, completions) != "" {
+		return // the controller fails the Job and deletes its active pods
 	}
 	active, terminating := 0, 0
 	newSucceeded := 0
@@ -589,6 +745,9 @@ func (e *expander) job(j *api.Job) {
 	succeeded := int(j.Status.Succeeded) + newSucceeded
 	if indexed {
 		succeeded = len(done)
+		if matchSuccessPolicy(j.Spec.SuccessPolicy, completions, done) {
+			return // SuccessCriteriaMet: the controller deletes the active pods
+		}
 		if j.Spec.BackoffLimitPerIndex != nil && j.Status.FailedIndexes != nil {
 			failed := map[int]bool{}
 			parseIndexes(*j.Status.FailedIndexes, completions, failed)
@@ -623,6 +782,7 @@ func (e *expander) job(j *api.Job) {
 		return
 	}
 	create = e.capped(o, create)
+	e.warnBackoff(j, object, claimed, onlyFailed)
 	ref := controllerRef("Job", "batch/v1", &j.ObjectMeta)
 	next := 0
 	for range create {
@@ -705,7 +865,7 @@ func (e *expander) daemonSet(ds *api.DaemonSet) {
 		}
 	}
 	ref := controllerRef("DaemonSet", "apps/v1", &ds.ObjectMeta)
-	hash, gen := e.daemonSetRevision(ds, object)
+	hash, gen := e.daemonSetRevision(ds, sel, object)
 	for _, n := range e.objs.Nodes {
 		if on[n.Name] {
 			continue
@@ -743,8 +903,8 @@ const (
 )
 
 // daemonSetRevision is what the DaemonSet controller labels its new pods
-// with: the hash of its current ControllerRevision, which for a
-// DaemonSet without one (schedkit reads no ControllerRevisions) is the
+// with: the hash of its current ControllerRevision (see
+// daemonSetRevisionHash), which for a DaemonSet without one read is the
 // one it creates, ComputeHash of the template with status.collisionCount
 // (the hash the Deployment controller computes: PodTemplateHash); and the
 // template generation from the deprecated.daemonset.template.generation
@@ -752,7 +912,7 @@ const (
 // then gives none). A DaemonSet not yet through the API server gets what
 // create would store: the defaulted template, no collisionCount, and
 // template generation 1 unless the annotation gives a higher one.
-func (e *expander) daemonSetRevision(ds *api.DaemonSet, object string) (hash, gen string) {
+func (e *expander) daemonSetRevision(ds *api.DaemonSet, sel *affinity.Selector, object string) (hash, gen string) {
 	tpl := e.templateJSON(ds, &ds.ObjectMeta, &ds.Spec.Template)
 	cc := ds.Status.CollisionCount
 	v, has := ds.Annotations[templateGenerationAnnotation]
@@ -768,34 +928,17 @@ func (e *expander) daemonSetRevision(ds *api.DaemonSet, object string) (hash, ge
 		cc = nil
 		gen = strconv.FormatInt(max(g, 1), 10)
 	}
-	hash, err = podhash.Hash(tpl, cc)
-	if err != nil {
-		hash = fallbackHash(&ds.Spec.Template, cc)
-		e.warn(ds, object, "controller-revision-hash %s is not the DaemonSet controller's: %v", hash, err)
+	warned := false
+	hashOf := func(cc *int32) string {
+		h, err := podhash.Hash(tpl, cc)
+		if err != nil {
+			h = fallbackHash(&ds.Spec.Template, cc)
+			if !warned {
+				warned = true
+				e.warn(ds, object, "controller-revision-hash %s is not the DaemonSet controller's: %v", h, err)
+			}
+		}
+		return h
 	}
-	return hash, gen
-}
-
-// statefulSetRevision is the name of the StatefulSet controller's update
-// revision, which it labels new pods with: <set>-<hash>, hash
-// HashControllerRevision of the revision getPatch makes of the set (see
-// podhash.StatefulSetPatch) with status.collisionCount (0 when unset). It
-// is the revision the controller creates for a set without one (schedkit
-// reads no ControllerRevisions), and the current one too, so pods below
-// a rolling update's partition are labelled as if the update were done.
-// A StatefulSet not yet through the API server gets what create would
-// store: the defaulted template and no collisionCount.
-func (e *expander) statefulSetRevision(ss *api.StatefulSet, object string) string {
-	tpl := e.templateJSON(ss, &ss.ObjectMeta, &ss.Spec.Template)
-	var cc int32
-	if isStoredMeta(&ss.ObjectMeta) && ss.Status.CollisionCount != nil {
-		cc = *ss.Status.CollisionCount
-	}
-	patch, err := podhash.StatefulSetPatch(tpl)
-	if err != nil {
-		h := fallbackHash(&ss.Spec.Template, &cc)
-		e.warn(ss, object, "controller-revision-hash %s is not the StatefulSet controller's: %v", h, err)
-		return podhash.RevisionName(ss.Name, h)
-	}
-	return podhash.RevisionName(ss.Name, podhash.RevisionHash(patch, &cc))
+	return e.daemonSetRevisionHash(ds, sel, tpl, cc, hashOf), gen
 }

@@ -8,7 +8,7 @@ package manifest
 var knownUnmodelled = map[string][]string{
 	"CSINode":                     {"status"},
 	"Container":                   {"args", "command", "env", "envFrom", "imagePullPolicy", "lifecycle", "livenessProbe", "readinessProbe", "resizePolicy", "securityContext", "startupProbe", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty", "volumeDevices", "workingDir"},
-	"ContainerStatus":             {"allocatedResourcesStatus", "containerID", "imageID", "lastState", "state", "stopSignal", "user", "volumeMounts"},
+	"ContainerStatus":             {"allocatedResourcesStatus", "containerID", "imageID", "lastState", "stopSignal", "user", "volumeMounts"},
 	"EphemeralContainer":          {"args", "command", "env", "envFrom", "imagePullPolicy", "lifecycle", "livenessProbe", "readinessProbe", "resizePolicy", "securityContext", "startupProbe", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty", "volumeDevices", "workingDir"},
 	"JobSpec":                     {"scheduling"},
 	"JobStatus":                   {"uncountedTerminatedPods"},

@@ -38,6 +38,7 @@ var pairs = []struct{ ours, theirs any }{
 	{api.StatefulSet{}, appsv1.StatefulSet{}},
 	{api.Deployment{}, appsv1.Deployment{}},
 	{api.DaemonSet{}, appsv1.DaemonSet{}},
+	{api.ControllerRevision{}, appsv1.ControllerRevision{}},
 	{api.Job{}, batchv1.Job{}},
 	{api.CronJob{}, batchv1.CronJob{}},
 	{api.PersistentVolume{}, corev1.PersistentVolume{}},

@@ -26,6 +26,21 @@ import (
 // builds it (unexported there): the set encoded with the apps/v1 legacy
 // codec, spec.template kept, "$patch":"replace" added, marshalled again.
 func upstreamRevisionName(t *testing.T, set *appsv1.StatefulSet) string {
+	patch := upstreamSetPatch(t, set)
+	var cc int32
+	if set.Status.CollisionCount != nil {
+		cc = *set.Status.CollisionCount
+	}
+	cr, err := history.NewControllerRevision(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"), set.Spec.Template.Labels, runtime.RawExtension{Raw: patch}, 1, &cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cr.Name
+}
+
+// upstreamSetPatch is the data of the ControllerRevision the StatefulSet
+// controller makes of set (getPatch).
+func upstreamSetPatch(t *testing.T, set *appsv1.StatefulSet) []byte {
 	data, err := runtime.Encode(scheme.Codecs.LegacyCodec(appsv1.SchemeGroupVersion), set)
 	if err != nil {
 		t.Fatal(err)
@@ -40,15 +55,7 @@ func upstreamRevisionName(t *testing.T, set *appsv1.StatefulSet) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cc int32
-	if set.Status.CollisionCount != nil {
-		cc = *set.Status.CollisionCount
-	}
-	cr, err := history.NewControllerRevision(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"), set.Spec.Template.Labels, runtime.RawExtension{Raw: patch}, 1, &cc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cr.Name
+	return patch
 }
 
 // createStatefulSet is what the API server stores of a new StatefulSet.

@@ -20,7 +20,23 @@ import (
 // written as their zero value, empty lists and maps (nil in the informer)
 // as null, quantities in canonical form, timestamps in UTC seconds.
 func StatefulSetPatch(template any) ([]byte, error) {
-	e := &encoder{}
+	return revisionPatch(template, false)
+}
+
+// DaemonSetPatch returns the data of the ControllerRevision the DaemonSet
+// controller of Kubernetes v1.37.2 makes of a DaemonSet whose
+// spec.template is template: as StatefulSetPatch, but upstream's getPatch
+// decodes the encoded DaemonSet with apimachinery's util/json, which keeps
+// integers as int64 (other numbers become float64), so integers are
+// written exactly.
+func DaemonSetPatch(template any) ([]byte, error) {
+	return revisionPatch(template, true)
+}
+
+// revisionPatch is {"spec":{"template":<template, "$patch":"replace">}}
+// with numbers as float64, or with ints integers as int64.
+func revisionPatch(template any, ints bool) ([]byte, error) {
+	e := &encoder{ints: ints}
 	v := e.value(0, template, "")
 	if e.err != nil {
 		return nil, e.err
@@ -56,6 +72,9 @@ func RevisionName(parent, hash string) string {
 
 type encoder struct {
 	err error
+	// ints keeps integers as int64, as apimachinery's util/json decodes
+	// them.
+	ints bool
 }
 
 func (e *encoder) fail(path, format string, args ...any) {
@@ -146,6 +165,11 @@ func (e *encoder) value(ti int, v any, path string) any {
 			return nil
 		}
 		if t.Kind != Float {
+			if e.ints {
+				if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+					return i
+				}
+			}
 			return f
 		}
 		g, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, bits), 64)
@@ -187,6 +211,9 @@ func (e *encoder) value(ti int, v any, path string) any {
 		}
 		return tm.UTC().Format(time.RFC3339)
 	case Opaque:
+		if e.ints {
+			return PlainInts(v)
+		}
 		return plain(v)
 	}
 	return nil
@@ -276,6 +303,33 @@ func plain(v any) any {
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			out[k] = plain(e)
+		}
+		return out
+	}
+	return v
+}
+
+// PlainInts is a generic JSON value (numbers as json.Number) as
+// apimachinery's util/json decodes it: integers that fit an int64 as
+// int64, other numbers as float64.
+func PlainInts(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		f, _ := strconv.ParseFloat(string(x), 64)
+		return f
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = PlainInts(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = PlainInts(e)
 		}
 		return out
 	}
