@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Exit codes.
@@ -68,6 +69,26 @@ type options struct {
 	podFiles    listFlag
 	ties        string
 	seed        uint64
+	now         timeFlag
+}
+
+// timeFlag is an RFC 3339 time; its zero value means unset.
+type timeFlag struct{ t time.Time }
+
+func (f *timeFlag) String() string {
+	if f.t.IsZero() {
+		return ""
+	}
+	return f.t.Format(time.RFC3339)
+}
+
+func (f *timeFlag) Set(s string) error {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return fmt.Errorf("want an RFC 3339 time such as 2026-12-01T14:00:00Z: %w", err)
+	}
+	f.t = t
+	return nil
 }
 
 // listFlag is a repeatable flag whose values may be comma lists.
@@ -199,6 +220,7 @@ func inputFlags(fs *flag.FlagSet, o *options) {
 	fs.Var(&o.files, "filename", "same as -f")
 	fs.BoolVar(&o.recursive, "R", false, "read the subfolders of the folders given with -f")
 	fs.BoolVar(&o.recursive, "recursive", false, "same as -R")
+	fs.Var(&o.now, "now", "`TIME` (RFC 3339) the input is judged at, such as when the dump was taken: Jobs' activeDeadlineSeconds and pod failure backoff, the deletion grace periods quota admission reads; default this machine's clock (a warning names each Job so judged)")
 	fs.BoolVar(&o.noExpand, "no-workloads", false, "do not add the pods that workloads (Deployments, ReplicaSets, StatefulSets, Jobs, DaemonSets) would still create")
 }
 

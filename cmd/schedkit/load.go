@@ -66,9 +66,10 @@ func refuse(c *manifest.Cluster) error {
 }
 
 // loadOptions are the manifest options of the flags: workloads expanded
-// unless --no-workloads, their pods' names seeded by --seed.
+// unless --no-workloads, their pods' names seeded by --seed, time
+// judged at --now.
 func loadOptions(e *env, o *options) manifest.Options {
-	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed}
+	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed, Now: o.now.t}
 }
 
 func (e *env) notices(c *manifest.Cluster) {

@@ -478,3 +478,37 @@ type tb interface {
 	Fatalf(format string, args ...any)
 	Fatal(args ...any)
 }
+
+// TestNowFlag: --now is the time a Job's activeDeadlineSeconds is judged
+// at (upstream: the Job controller's pastActiveDeadline against its
+// clock); without it the machine's clock is used, with a warning.
+func TestNowFlag(t *testing.T) {
+	job := node + "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: default, uid: ju}\n" +
+		"spec:\n  activeDeadlineSeconds: 600\n  selector: {matchLabels: {batch.kubernetes.io/controller-uid: ju}}\n" +
+		"  template:\n    metadata: {labels: {batch.kubernetes.io/controller-uid: ju}}\n    spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}\n" +
+		"status: {startTime: \"2026-12-01T10:00:00Z\"}\n"
+	for _, tc := range []struct {
+		now      string
+		pods     int
+		warnings bool
+	}{
+		{"2026-12-01T10:05:00Z", 1, false}, // within the deadline: the Job's pod
+		{"2026-12-01T10:10:00Z", 0, false}, // at the deadline: the Job fails, no pod
+		{"", 0, true},                      // the machine's clock, long past: a warning says so
+	} {
+		args := []string{"explain", "-f", "-", "-o", "json"}
+		if tc.now != "" {
+			args = append(args, "--now", tc.now)
+		}
+		_, out, stderr := runCmd(t, job, args...)
+		if got := len(decodeExplain(t, out).Pods); got != tc.pods {
+			t.Errorf("--now %q: %d pods, want %d\n%s", tc.now, got, tc.pods, stderr)
+		}
+		if w := strings.Contains(stderr, "machine's clock"); w != tc.warnings {
+			t.Errorf("--now %q: clock warning %v, want %v:\n%s", tc.now, w, tc.warnings, stderr)
+		}
+	}
+	if code, _, stderr := runCmd(t, job, "explain", "-f", "-", "--now", "yesterday"); code != exitBadInput || !strings.Contains(stderr, "RFC 3339") {
+		t.Errorf("--now yesterday: exit %d:\n%s", code, stderr)
+	}
+}
