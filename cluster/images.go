@@ -104,6 +104,36 @@ func (n *NodeInfo) LookupImage(k ImageKey) (*ImageStateSummary, bool) {
 		st, ok := n.ImageStates[k.name]
 		return st, ok
 	}
+	return x.lookup(k)
+}
+
+// LookupImageNodes is LookupImage(k) on each node: it sets states[i] to
+// the state of k on nodes[i], nil where the node does not have it (or
+// maps it to nil), for i below len(nodes) (states is at least as long).
+// It is for a caller looking one image up on many nodes, such as the
+// ImageLocality plugin: a node with the same index as the one before it
+// (a snapshot gives the nodes that report the same images one) is not
+// searched again.
+func LookupImageNodes(nodes []*NodeInfo, k ImageKey, states []*ImageStateSummary) {
+	states = states[:len(nodes)]
+	var last *imageIndex
+	var lastState *ImageStateSummary
+	for i, n := range nodes {
+		x := n.images
+		if x == nil || !x.sealed {
+			states[i], _ = n.LookupImage(k)
+			continue
+		}
+		if x != last {
+			last = x
+			lastState, _ = x.lookup(k)
+		}
+		states[i] = lastState
+	}
+}
+
+// lookup returns the state of k in the index and whether it has one.
+func (x *imageIndex) lookup(k ImageKey) (*ImageStateSummary, bool) {
 	es := x.entries
 	if len(es) <= 8 {
 		// A short list is scanned: no branch to mispredict per step.

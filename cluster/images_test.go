@@ -51,6 +51,20 @@ func TestPropLookupImageIsMapLookup(t *testing.T) {
 				}
 			}
 		}
+		// LookupImageNodes over the same nodes, in an order drawn (so that
+		// nodes sharing an index may or may not be neighbours), answers
+		// as LookupImage on each.
+		order := rapid.Permutation(infos).Draw(rt, "order")
+		states := make([]*cluster.ImageStateSummary, len(order)+1)
+		for _, name := range append(pool, "only:me", "missing") {
+			k := cluster.NewImageKey(name)
+			cluster.LookupImageNodes(order, k, states)
+			for i, ni := range order {
+				if want, _ := ni.LookupImage(k); states[i] != want {
+					rt.Fatalf("node %d (%s) image %q: LookupImageNodes = %v; LookupImage = %v", i, ni.Node().Name, name, states[i], want)
+				}
+			}
+		}
 	})
 }
 

@@ -137,12 +137,11 @@ func BenchmarkSchedule(b *testing.B) {
 			}
 			defer f.Close()
 			up := upstream.MustConvert[v1.Pod](skPod)
-			b.ReportAllocs()
-			for b.Loop() {
+			timeDecisions(b, func() {
 				if _, err := f.Schedule(ctx, up); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 		b.Run(fmt.Sprintf("nodes=%d/schedkit", n), func(b *testing.B) {
 			snap, err := cluster.NewSnapshot(nodes, pods)
@@ -154,12 +153,11 @@ func BenchmarkSchedule(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportAllocs()
-			for b.Loop() {
+			timeDecisions(b, func() {
 				if _, err := s.Schedule(ctx, skPod); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }

@@ -3,6 +3,7 @@ package predicates
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -391,9 +392,36 @@ func (pl *NodeResourcesFitPlugin) FilterNodes(_ context.Context, state *framewor
 		fill(statuses, framework.AsStatus(fmt.Errorf("%+v convert to NodeResourcesFit.preFilterState error", d)))
 		return
 	}
-	for i, ni := range nodes {
-		statuses[i] = fitStatus(&s.req, s.checked, ni)
+	req := &s.req
+	if len(s.checked) > 0 {
+		for i, ni := range nodes {
+			statuses[i] = fitStatus(req, s.checked, ni)
+		}
+		return
 	}
+	// No scalar to check: a node fits when it has room for one more pod
+	// and for each of the three fixed requests, which one comparison
+	// each tells (a request of 0 or less is compared as the lowest
+	// int64, which fits any room, as shortBit skips it); only a node
+	// that does not fit calls fitStatus for its reasons. statuses are
+	// nil on entry, so a node that fits is not written.
+	rc, rm, re := fitBound(req.MilliCPU), fitBound(req.Memory), fitBound(req.EphemeralStorage)
+	for i, ni := range nodes {
+		alloc, used := &ni.Allocatable, &ni.Requested
+		if int64(ni.NumPods())+1 > alloc.AllowedPodNumber ||
+			rc > alloc.MilliCPU-used.MilliCPU || rm > alloc.Memory-used.Memory || re > alloc.EphemeralStorage-used.EphemeralStorage {
+			statuses[i] = fitStatus(req, nil, ni)
+		}
+	}
+}
+
+// fitBound is a fixed request as FilterNodes compares it with a node's
+// room: r when positive, else the lowest int64, which no room is below.
+func fitBound(r int64) int64 {
+	if r <= 0 {
+		return math.MinInt64
+	}
+	return r
 }
 
 // fill sets every status to st.

@@ -63,11 +63,29 @@ func (pl *TaintTolerationPlugin) FastPath() framework.FastPath {
 	return framework.FastPath{FilterNodes: pl.FilterNodes}
 }
 
-// FilterNodes is Filter for each node.
+// FilterNodes is Filter for each node. It reads the taints the NodeInfo
+// keeps (the node's spec.taints), not the Node object, and checks them as
+// UntoleratedTaint does without building its result.
 func (*TaintTolerationPlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	tols := pod.Spec.Tolerations
 	for i, ni := range nodes {
-		if len(ni.Taints()) > 0 {
-			statuses[i] = TaintToleration(pod, ni.Node())
+		if ts := ni.Taints(); len(ts) > 0 && hasUntolerated(ts, tols) {
+			statuses[i] = taintStatus
 		}
 	}
+}
+
+// hasUntolerated reports whether UntoleratedTaint finds a taint among ts
+// for a pod with tolerations tols: a NoSchedule or NoExecute taint that
+// no toleration tolerates.
+func hasUntolerated(ts []api.Taint, tols []api.Toleration) bool {
+	for i := range ts {
+		if e := ts[i].Effect; e != api.TaintEffectNoSchedule && e != api.TaintEffectNoExecute {
+			continue
+		}
+		if !(taints.Options{}).TolerationsTolerate(tols, ts[i]) {
+			return true
+		}
+	}
+	return false
 }

@@ -97,6 +97,10 @@ func imageLocalityPriority(sumScores int64, imageCount int) int64 {
 	return framework.MaxNodeScore * (sumScores - ImageLocalityMinThreshold) / (maxThreshold - ImageLocalityMinThreshold)
 }
 
+// imageBlock is how many nodes ScoreNodes looks an image up on at a
+// time, into an array on its stack.
+const imageBlock = 64
+
 const imageStateKey framework.StateKey = "PreScore" + config.ImageLocalityName
 
 // imageState holds the pod's normalized image names, as lookup keys.
@@ -198,25 +202,31 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 		}
 		images, total = podImageKeys(pod), pl.handle.Snapshot().NumNodes()
 	}
-	// A node's score depends on its image map only: nodes that share one
-	// (a snapshot gives identical nodes the same map) score alike.
-	var last *cluster.NodeInfo
-	var lastScore int64
+	// Each image is looked up on a block of nodes at a time (nodes that
+	// share an image index are searched once), the scaled sizes summed
+	// into scores, which then become the scores: the same sums, in the
+	// same order, as Score makes node by node.
 	var spreads spreadMemo
-	for i, ni := range nodes {
-		if last != nil && ni.SharesImages(last) {
-			scores[i] = lastScore
-			continue
-		}
-		last = ni
-		var sum int64
+	var states [imageBlock]*cluster.ImageStateSummary
+	for lo := 0; lo < len(nodes); lo += imageBlock {
+		hi := min(lo+imageBlock, len(nodes))
+		sums := scores[lo:hi]
+		clear(sums)
 		for k := range images {
-			if state, ok := ni.LookupImage(images[k]); ok {
-				sum += spreads.scaled(k, state, total)
+			cluster.LookupImageNodes(nodes[lo:hi], images[k], states[:])
+			for i, st := range states[:hi-lo] {
+				if st != nil {
+					sums[i] += spreads.scaled(k, st, total)
+				}
 			}
 		}
-		lastScore = imageLocalityPriority(sum, len(images))
-		scores[i] = lastScore
+		for i, sum := range sums {
+			if sum < ImageLocalityMinThreshold {
+				sums[i] = 0 // what imageLocalityPriority gives, without its division
+			} else {
+				sums[i] = imageLocalityPriority(sum, len(images))
+			}
+		}
 	}
 	return -1, nil
 }

@@ -97,9 +97,21 @@ func TestImageLocalityPriority(t *testing.T) {
 						t.Errorf("ImageLocality on %s = %d, want %d", n.Name, plain, tc.want[i].Score)
 					}
 				}
+				checkImageScoreNodes(t, p, tc.pod, snap, tc.nodes, tc.want)
 			})
 		}
 	}
+	// A pod without containers looks no image up: every node scores 0,
+	// through Score and ScoreNodes alike.
+	t.Run("no images", func(t *testing.T) {
+		nodes := []*api.Node{makeImageNode("node1", node403002000), makeImageNode("node2", nodeWithNoImages)}
+		snap := snapshot(t, nodes, nil)
+		p, _ := NewImageLocality(nil, testHandle{snap})
+		want := framework.NodeScoreList{{Name: "node1", Score: 0}, {Name: "node2", Score: 0}}
+		got, _ := scoreNodes(t, p, &api.Pod{}, snap, nodes, true)
+		checkScores(t, got, want)
+		checkImageScoreNodes(t, p, &api.Pod{}, snap, nodes, want)
+	})
 	p, _ := NewImageLocality(nil, nil)
 	if _, st := p.(framework.ScorePlugin).Score(t.Context(), framework.NewCycleState(), &api.Pod{}, cluster.NewNodeInfo(&api.Node{})); st.Code() != framework.Error {
 		t.Errorf("no handle: %v", st)
@@ -112,4 +124,35 @@ func ExampleImageLocality() {
 	// One image of 500Mi on 1 of 2 nodes: 100*(250Mi-23Mi)/(1000Mi-23Mi).
 	fmt.Println(ImageLocality(pod, cluster.NewNodeInfo(node), 2))
 	// Output: 23
+}
+
+// checkImageScoreNodes checks that ImageLocality's ScoreNodes, after
+// PreScore, gives each node its wanted score (once per node, and over a
+// list repeating every node, as the nodes of a pool follow each other).
+func checkImageScoreNodes(t *testing.T, p framework.Plugin, pod *api.Pod, snap *cluster.Snapshot, nodes []*api.Node, want framework.NodeScoreList) {
+	t.Helper()
+	var infos []*cluster.NodeInfo
+	var wants []int64
+	for rep := range 2 {
+		for i, n := range nodes {
+			ni, _ := snap.Get(n.Name)
+			for range rep + 1 {
+				infos = append(infos, ni)
+				wants = append(wants, want[i].Score)
+			}
+		}
+	}
+	state := framework.NewCycleState()
+	if st := p.(framework.PreScorePlugin).PreScore(t.Context(), state, pod, infos); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	scores := make([]int64, len(infos))
+	if i, st := framework.FastPathOf(p).ScoreNodes(t.Context(), state, pod, infos, scores); i >= 0 || !st.IsSuccess() {
+		t.Fatalf("ScoreNodes: %d, %v", i, st)
+	}
+	for i, w := range wants {
+		if scores[i] != w {
+			t.Errorf("ScoreNodes: node %d (%s) = %d, want %d", i, infos[i].Name(), scores[i], w)
+		}
+	}
 }

@@ -30,7 +30,7 @@ func (h *containerHeap) Pop() any {
 func TestPropHeapRootMatchesContainerHeap(t *testing.T) {
 	s := &Scheduler{}
 	rapid.Check(t, func(t *rapid.T) {
-		totals := rapid.SliceOfN(rapid.Int64Range(0, rapid.Int64Range(0, 6).Draw(t, "spread")), 1, 600).Draw(t, "totals")
+		totals := rapid.SliceOfN(rapid.Int64Range(0, rapid.Int64Range(0, 6).Draw(t, "spread")), 1, 2000).Draw(t, "totals")
 		h := &containerHeap{totals: totals}
 		for i := range totals {
 			h.idx = append(h.idx, i)
@@ -40,4 +40,26 @@ func TestPropHeapRootMatchesContainerHeap(t *testing.T) {
 			t.Fatalf("heapRoot = %d, container/heap's root is %d", got, h.idx[0])
 		}
 	})
+}
+
+// heapRoot agrees with container/heap on every size up to 1,100 nodes
+// with every node tied, and with the highest total on every third node.
+func TestHeapRootTiedSizes(t *testing.T) {
+	s := &Scheduler{}
+	for n := 1; n <= 1100; n++ {
+		for _, mod := range []int64{1, 3, 7} {
+			totals := make([]int64, n)
+			for i := range totals {
+				totals[i] = int64(i*5) % mod
+			}
+			h := &containerHeap{totals: totals}
+			for i := range totals {
+				h.idx = append(h.idx, i)
+			}
+			heap.Init(h)
+			if got := s.heapRoot(totals); got != h.idx[0] {
+				t.Fatalf("n=%d mod=%d: heapRoot = %d, container/heap's root is %d", n, mod, got, h.idx[0])
+			}
+		}
+	}
 }

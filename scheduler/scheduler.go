@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -172,7 +173,6 @@ type Scheduler struct {
 	nts      *framework.NodeToStatus // nil once a FitError took it
 	absent   *framework.Status       // the default status of absent nodes
 	nodeList cluster.NodeList
-	heap     scoreHeap
 }
 
 // New returns a Scheduler deciding over snapshot. Assume adds pods to the
@@ -516,6 +516,9 @@ func numFeasibleNodesToFind(global int32, profilePercentage *int32, numAllNodes 
 // ties are broken as s.tieBreak says. scores, if given, get the
 // Randomizers drawn under TieBreakRandom.
 func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScores) int {
+	if s.tieBreak == TieBreakUpstream {
+		return s.heapRoot(totals)
+	}
 	best, ties := 0, 1
 	for i := 1; i < len(totals); i++ {
 		switch {
@@ -527,9 +530,6 @@ func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScor
 	}
 	if ties == 1 {
 		return best
-	}
-	if s.tieBreak == TieBreakUpstream {
-		return s.heapRoot(totals)
 	}
 	top := totals[best]
 	best = -1
@@ -549,44 +549,41 @@ func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScor
 	return best
 }
 
-// scoreHeap is heapRoot's memory: the node indexes being sifted, and the
-// totals they are ordered by.
-type scoreHeap struct {
-	idx  []int
-	vals []int64
-}
-
 // heapRoot returns the node upstream's heap pops first: the root after
 // container/heap's Init over the scores in filtering order, where Less is
 // a higher total (kube-scheduler's nodeScoreHeap with every Randomizer
-// 0), so ties are resolved only by the heap's own sifting. It runs
-// Init's sift-downs on the totals directly.
+// 0), so ties are resolved only by the heap's own sifting (0 for no
+// totals, as selectHost has always returned).
+//
+// It sifts nothing: after Init, the root of a subtree is its own node
+// when no node below it has a higher total, else the root of its right
+// subtree when that subtree's highest total is strictly above the left
+// one's, else the root of its left subtree. From the root down, that
+// leads to the node with the highest total whose path from the root
+// (left 0, right 1) is the lowest in lexicographic order, an ancestor
+// before its descendants. Node i's path is the binary number i+1 without
+// its leading 1, so of two such nodes i < j at depths di <= dj, i comes
+// first unless i+1 > (j+1)>>(dj-di). One pass over the totals finds it.
 func (s *Scheduler) heapRoot(totals []int64) int {
-	h := &s.heap
-	n := len(totals)
-	idx, vals := h.idx[:0], append(h.vals[:0], totals...)
-	for i := range n {
-		idx = append(idx, i)
+	if len(totals) == 0 {
+		return 0
 	}
-	h.idx, h.vals = idx, vals
-	for i := n/2 - 1; i >= 0; i-- {
-		// container/heap's down(h, i, n).
-		j := i
-		for {
-			c := 2*j + 1
-			if c >= n || c < 0 {
-				break
-			}
-			if r := c + 1; r < n && vals[r] > vals[c] {
-				c = r
-			}
-			if !(vals[c] > vals[j]) {
-				break
-			}
-			idx[j], idx[c] = idx[c], idx[j]
-			vals[j], vals[c] = vals[c], vals[j]
-			j = c
+	best, top := 0, totals[0]
+	bp, bd := uint64(1), 1 // node best's i+1 and its bit length
+	for i := 1; i < len(totals); i++ {
+		t := totals[i]
+		if t < top {
+			continue
+		}
+		p := uint64(i) + 1
+		d := bits.Len64(p)
+		if t > top {
+			best, top, bp, bd = i, t, p, d
+			continue
+		}
+		if bp > p>>(d-bd) {
+			best, bp, bd = i, p, d
 		}
 	}
-	return idx[0]
+	return best
 }

@@ -438,18 +438,20 @@ func (j *filterJob) run(first bool) {
 func (j *filterJob) scoreChunk(r *scoreRun, c, lo, end int, bits *[maxChunkWords]uint64) {
 	numAll := len(j.nodes)
 	k := lo
-	ni := (j.start + lo) % numAll
-	for i := lo; i < end; i, ni = i+1, ni+1 {
-		if ni == numAll {
-			ni = 0
+	// The passing nodes, word by word and bit by bit: node lo+off is
+	// j.nodes[ni0+off], less numAll once that passes the end.
+	ni0 := (j.start + lo) % numAll
+	for w := 0; w < (end-lo+63)>>6; w++ {
+		for m := bits[w]; m != 0; m &= m - 1 {
+			ni := ni0 + w<<6 + mbits.TrailingZeros64(m)
+			if ni >= numAll {
+				ni -= numAll
+			}
+			if nd := j.nodes[ni]; j.pos[k] != nd {
+				j.pos[k] = nd
+			}
+			k++
 		}
-		if off := i - lo; bits[off>>6]&(1<<(off&63)) == 0 {
-			continue
-		}
-		if nd := j.nodes[ni]; j.pos[k] != nd {
-			j.pos[k] = nd
-		}
-		k++
 	}
 	r.scoreFirst(c, k-lo)
 }
@@ -558,7 +560,6 @@ func (c *stampCache) put(in, out *framework.Status) {
 // takes one from its profileInfo's pool.
 type blockScratch struct {
 	nodes [filterBlock]*cluster.NodeInfo
-	idx   [filterBlock]int
 	out   [filterBlock]*framework.Status
 }
 
@@ -598,8 +599,10 @@ func (pi *profileInfo) filterOnNodes(ctx context.Context, state *framework.Cycle
 	for lo := 0; lo < len(nodes); lo += filterBlock {
 		hi := min(lo+filterBlock, len(nodes))
 		// live are the nodes every plugin so far passed: nodes[lo:hi]
-		// until one is rejected, then sc.nodes with indexes sc.idx.
+		// until one is rejected, then sc.nodes; bit p of liveMask is set
+		// while node lo+p is live (filterBlock is 64).
 		live := nodes[lo:hi]
+		liveMask := ^uint64(0) >> (64 - (hi - lo))
 		compacted := false
 		for i, pl := range pi.filters {
 			name := pi.filterNames[i]
@@ -630,11 +633,15 @@ func (pi *profileInfo) filterOnNodes(ctx context.Context, state *framework.Cycle
 				continue
 			}
 			if !compacted {
-				copy(sc.nodes[:], live)
-				for j := range live {
-					sc.idx[j] = lo + j
-				}
+				// The live nodes before the first rejected one stay
+				// where they are; the loop below moves the others down.
+				copy(sc.nodes[:first], live[:first])
 				compacted = true
+			}
+			// m's lowest bit is the position of live node j.
+			m := liveMask
+			for range first {
+				m &= m - 1
 			}
 			// Keep the nodes that passed; record the others' statuses as
 			// framework.Profile.RunFilterPlugins does.
@@ -645,13 +652,21 @@ func (pi *profileInfo) filterOnNodes(ctx context.Context, state *framework.Cycle
 			lastCached := false
 			w := first
 			for j := first; j < len(out); j++ {
+				p := mbits.TrailingZeros64(m)
+				m &= m - 1
 				st := out[j]
-				out[j] = nil
-				if st.IsSuccess() {
-					sc.nodes[w], sc.idx[w] = sc.nodes[j], sc.idx[j]
+				if st == nil {
+					sc.nodes[w] = live[j]
 					w++
 					continue
 				}
+				out[j] = nil
+				if st.IsSuccess() {
+					sc.nodes[w] = live[j]
+					w++
+					continue
+				}
+				liveMask &^= 1 << p
 				if st == lastIn {
 					if !lastCached {
 						// A status met twice is one the plugin shares:
@@ -659,7 +674,7 @@ func (pi *profileInfo) filterOnNodes(ctx context.Context, state *framework.Cycle
 						pi.filterStamps[i].put(lastIn, lastOut)
 						lastCached = true
 					}
-					statuses[sc.idx[j]] = lastOut
+					statuses[lo+p] = lastOut
 					continue
 				}
 				lastIn = st
@@ -670,7 +685,7 @@ func (pi *profileInfo) filterOnNodes(ctx context.Context, state *framework.Cycle
 				} else {
 					lastOut, lastCached = st.WithPlugin(name), false
 				}
-				statuses[sc.idx[j]] = lastOut
+				statuses[lo+p] = lastOut
 			}
 			live = sc.nodes[:w]
 			if w == 0 {
@@ -678,25 +693,13 @@ func (pi *profileInfo) filterOnNodes(ctx context.Context, state *framework.Cycle
 			}
 		}
 		npassed += len(live)
-		if passed != nil {
-			if !compacted {
-				setBits(passed, off+lo, hi-lo)
-			} else {
-				// The indexes ascend: gather each word's bits before
-				// storing it.
-				cur, acc := -1, uint64(0)
-				for _, i := range sc.idx[:len(live)] {
-					b := off + i
-					if w := b >> 6; w != cur {
-						if cur >= 0 {
-							passed[cur] |= acc
-						}
-						cur, acc = w, 0
-					}
-					acc |= 1 << (b & 63)
-				}
-				if cur >= 0 {
-					passed[cur] |= acc
+		if passed != nil && liveMask != 0 {
+			// The block's bits start at bit off+lo, in one word or two.
+			b := off + lo
+			passed[b>>6] |= liveMask << (b & 63)
+			if sh := b & 63; sh != 0 {
+				if high := liveMask >> (64 - sh); high != 0 {
+					passed[b>>6+1] |= high
 				}
 			}
 		}

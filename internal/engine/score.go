@@ -472,11 +472,28 @@ func (job *byMaxJob) score(lo, hi int) {
 	}
 	t := job.totals[lo:hi]
 	summed := false
+	// The plugins that do not normalise are added two at a time (one
+	// pass over the totals for both); the sums are the same in any
+	// order.
+	var held []int64
+	var heldW int64
 	for j, k := range job.active {
 		if job.maxNorm[j] != nil || job.general[j] {
 			continue
 		}
-		if !addWeighted(t, job.scores[j*job.stride+lo:j*job.stride+hi], job.pi.weights[k], !summed) {
+		row, w := job.scores[j*job.stride+lo:j*job.stride+hi], job.pi.weights[k]
+		if held == nil {
+			held, heldW = row, w
+			continue
+		}
+		if !addWeighted2(t, held, row, heldW, w, !summed) {
+			job.outOfRange.Store(true)
+			return
+		}
+		held, summed = nil, true
+	}
+	if held != nil {
+		if !addWeighted(t, held, heldW, !summed) {
 			job.outOfRange.Store(true)
 			return
 		}
@@ -597,6 +614,27 @@ func addWeighted(totals, scores []int64, w int64, first bool) bool {
 		for i, sc := range scores {
 			top = max(top, uint64(sc))
 			totals[i] += sc * w
+		}
+	}
+	return top <= uint64(framework.MaxNodeScore)
+}
+
+// addWeighted2 is addWeighted of a times wa and of b times wb (as long
+// as a) in one pass.
+func addWeighted2(totals, a, b []int64, wa, wb int64, first bool) bool {
+	totals, b = totals[:len(a)], b[:len(a)]
+	var top uint64
+	if first {
+		for i, x := range a {
+			y := b[i]
+			top = max(top, uint64(x), uint64(y))
+			totals[i] = x*wa + y*wb
+		}
+	} else {
+		for i, x := range a {
+			y := b[i]
+			top = max(top, uint64(x), uint64(y))
+			totals[i] += x*wa + y*wb
 		}
 	}
 	return top <= uint64(framework.MaxNodeScore)
