@@ -1,7 +1,6 @@
 package podhash
 
 import (
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -135,19 +134,7 @@ func TestJobFailureVerdicts(t *testing.T) {
 		}
 		up := jobSync(rt, j, pods)
 
-		var docs []string
-		for _, o := range append([]any{j}, anySlice(pods)...) {
-			b, _ := json.Marshal(o)
-			docs = append(docs, string(b))
-		}
-		r := manifest.NewReader()
-		if err := r.Read("j", strings.NewReader(strings.Join(docs, "\n"))); err != nil {
-			rt.Fatal(err)
-		}
-		c, err := manifest.NewCluster(r.Objects(), r.Report(), manifest.Options{ExpandWorkloads: true, Now: time.Now()})
-		if err != nil {
-			rt.Fatal(err)
-		}
+		c := expandJob(rt, j, pods, manifest.Options{ExpandWorkloads: true, Now: time.Now()})
 		got := 0
 		for _, p := range c.Pending {
 			if p.Spec.NodeName == "" && strings.HasPrefix(p.Name, "j-") {

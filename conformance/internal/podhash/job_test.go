@@ -161,19 +161,7 @@ func TestIndexedJobIndexes(t *testing.T) {
 		for _, p := range up {
 			want = append(want, made{p.Annotations["batch.kubernetes.io/job-completion-index"], p.Labels["batch.kubernetes.io/job-completion-index"], p.Spec.Hostname, p.GenerateName, p.Finalizers})
 		}
-		var docs []string
-		for _, o := range append([]any{j}, anySlice(pods)...) {
-			b, _ := json.Marshal(o)
-			docs = append(docs, string(b))
-		}
-		r := manifest.NewReader()
-		if err := r.Read("j", strings.NewReader(strings.Join(docs, "\n"))); err != nil {
-			rt.Fatal(err)
-		}
-		c, err := manifest.NewCluster(r.Objects(), r.Report(), manifest.Options{ExpandWorkloads: true})
-		if err != nil {
-			rt.Fatal(err)
-		}
+		c := expandJob(rt, j, pods, manifest.Options{ExpandWorkloads: true})
 		var got []made
 		for _, p := range c.Pending {
 			if p.Spec.NodeName != "" || !strings.HasPrefix(p.Name, "j-") {
@@ -195,10 +183,23 @@ func TestIndexedJobIndexes(t *testing.T) {
 
 func ptrTo[T any](v T) *T { return &v }
 
-func anySlice(pods []*corev1.Pod) []any {
-	out := make([]any, len(pods))
-	for i, p := range pods {
-		out[i] = p
+// expandJob reads j and pods as one JSON stream and expands the workloads
+// with opts.
+func expandJob(rt *rapid.T, j *batchv1.Job, pods []*corev1.Pod, opts manifest.Options) *manifest.Cluster {
+	docs := make([]string, 0, 1+len(pods))
+	b, _ := json.Marshal(j)
+	docs = append(docs, string(b))
+	for _, p := range pods {
+		b, _ := json.Marshal(p)
+		docs = append(docs, string(b))
 	}
-	return out
+	r := manifest.NewReader()
+	if err := r.Read("j", strings.NewReader(strings.Join(docs, "\n"))); err != nil {
+		rt.Fatal(err)
+	}
+	c, err := manifest.NewCluster(r.Objects(), r.Report(), opts)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	return c
 }

@@ -288,48 +288,35 @@ func (e *encoder) time(v any, path string) (time.Time, bool) {
 
 // plain is a generic JSON value with its numbers as float64, as
 // encoding/json decodes them into any.
-func plain(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, _ := strconv.ParseFloat(string(x), 64)
-		return f
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = plain(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = plain(e)
-		}
-		return out
-	}
-	return v
-}
+func plain(v any) any { return decodedNumbers(v, false) }
 
 // PlainInts is a generic JSON value (numbers as json.Number) as
 // apimachinery's util/json decodes it: integers that fit an int64 as
 // int64, other numbers as float64.
-func PlainInts(v any) any {
+func PlainInts(v any) any { return decodedNumbers(v, true) }
+
+// decodedNumbers copies v with each json.Number as float64, or as int64
+// where ints is set and the number is an integer that fits.
+func decodedNumbers(v any, ints bool) any {
 	switch x := v.(type) {
 	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return i
+		if ints {
+			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+				return i
+			}
 		}
 		f, _ := strconv.ParseFloat(string(x), 64)
 		return f
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = PlainInts(e)
+			out[i] = decodedNumbers(e, ints)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = PlainInts(e)
+			out[k] = decodedNumbers(e, ints)
 		}
 		return out
 	}
