@@ -157,11 +157,26 @@ type keyWeight struct {
 
 // nodeScore is what one node adds: under its own label values, the
 // weights per key, and matched terms matched with the key present
-// (upstream's scoreMap entries, made even for a weight of 0).
+// (upstream's scoreMap entries, made even for a weight of 0). The first
+// keys' weights are held inline (weights[:n]), any others in more, so
+// that computing a node's score allocates nothing in the common case.
 type nodeScore struct {
 	node    *api.Node
-	weights []keyWeight
 	matched int64
+	n       int
+	weights [1]keyWeight
+	more    []keyWeight
+}
+
+// numWeights returns the number of keys with a weight.
+func (ns *nodeScore) numWeights() int { return ns.n + len(ns.more) }
+
+// weightAt returns the i-th key's weight.
+func (ns *nodeScore) weightAt(i int) *keyWeight {
+	if i < ns.n {
+		return &ns.weights[i]
+	}
+	return &ns.more[i-ns.n]
 }
 
 // term adds weight*sign to the node's weight for t's key when pod
@@ -172,23 +187,29 @@ func (ns *nodeScore) term(t *affinity.AffinityTerm, weight, sign int32, pod *api
 	}
 	ns.matched++
 	w := int64(weight * sign)
-	for i := range ns.weights {
-		if ns.weights[i].key == t.TopologyKey {
-			ns.weights[i].w += w
+	for i := range ns.numWeights() {
+		if kw := ns.weightAt(i); kw.key == t.TopologyKey {
+			kw.w += w
 			return
 		}
 	}
-	ns.weights = append(ns.weights, keyWeight{t.TopologyKey, w})
+	if ns.n < len(ns.weights) {
+		ns.weights[ns.n] = keyWeight{t.TopologyKey, w}
+		ns.n++
+		return
+	}
+	ns.more = append(ns.more, keyWeight{t.TopologyKey, w})
 }
 
 // node computes ni's contribution: upstream's processExistingPod for
 // each of its pods (all of them when the incoming pod has preferred
 // terms, else those with pod (anti-)affinity); nothing for a node
-// without labels.
-func (sc *scorer) node(ni *cluster.NodeInfo) nodeScore {
+// without labels. It reports whether the contribution adds anything (a
+// matched term).
+func (sc *scorer) node(ni *cluster.NodeInfo) (nodeScore, bool) {
 	ns := nodeScore{node: ni.Node()}
 	if ns.node == nil || len(ns.node.Labels) == 0 {
-		return ns
+		return ns, false
 	}
 	pods := ni.PodsWithAffinity
 	if sc.hasPreferred {
@@ -197,7 +218,7 @@ func (sc *scorer) node(ni *cluster.NodeInfo) nodeScore {
 	for _, p := range pods {
 		sc.existing(p, &ns)
 	}
-	return ns
+	return ns, ns.matched != 0
 }
 
 // existing is upstream's processExistingPod for existing pod p on the

@@ -43,7 +43,8 @@ type scoreTotals struct {
 // apply adds ns, times sign, to the sums.
 func (t *scoreTotals) apply(ns *nodeScore, sign int64) {
 	t.matched += sign * ns.matched
-	for _, kw := range ns.weights {
+	for j := range ns.numWeights() {
+		kw := ns.weightAt(j)
 		v := ns.node.Labels[kw.key]
 		i := 0
 		for i < len(t.scores.scores) && t.scores.scores[i].key != kw.key {
@@ -82,7 +83,7 @@ func (c *scoreCache) unshare() {
 // sync brings the sums up to date with nodes.
 func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo) {
 	t := &c.totals
-	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, sign int64) {
+	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, _ *cluster.NodeInfo, sign int64) {
 		c.unshare()
 		t.scores.dense = nil
 		t.apply(v, sign)
