@@ -227,27 +227,31 @@ func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
 	}
 }
 
-// unshare gives the cache counts of its own before it changes them.
-func (c *ipaCache) unshare() {
-	if !c.shared {
-		return
-	}
-	c.totals.existingAnti = c.totals.existingAnti.clone()
-	c.totals.affinityCounts = c.totals.affinityCounts.clone()
-	c.totals.antiCounts = c.totals.antiCounts.clone()
-	c.shared = false
-}
-
 // sync brings the cache's counts up to date with nodes, and reports
-// whether they changed.
-func (c *ipaCache) sync(nodes []*cluster.NodeInfo) bool {
+// whether they changed. The first sync counts by domain id of view's
+// topologies (coldCounts) and builds the dense index from those counts.
+func (c *ipaCache) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
 	t := &c.totals
 	changed := false
-	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, _ *cluster.NodeInfo, sign int64) {
-		c.unshare()
+	var cc *coldCounts
+	if c.nodes.Len() == 0 {
+		cc = &coldCounts{view: view}
+		t.cold = cc
+	}
+	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
 		c.idx, c.dense, changed = nil, nil, true
+		if cc != nil && sign > 0 && cc.add(t, v, ni) {
+			return
+		}
+		cc = nil
+		t.shared = c.shared
+		t.materialize()
+		c.shared = false
 		t.apply(v, sign)
 	})
+	if cc != nil {
+		c.dense = cc.denseIndex(t)
+	}
 	return changed
 }
 
@@ -287,16 +291,29 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, view *c
 	// while a pod is retried, or a workload's replicas land where they
 	// do not change these counts), not for counts that change every
 	// cycle (PreFilter then gives the state a plain index).
-	if !c.sync(nodes) && c.idx == nil {
+	if !c.sync(nodes, view) && c.idx == nil {
+		c.materializeTotals()
 		c.idx = newAntiIndex(&c.totals, true)
 	}
-	c.shared = true
 	if c.dense == nil || !c.dense.sameTopologies(view) {
+		c.materializeTotals()
 		c.dense = newDenseIndex(&c.totals, view)
 	}
+	c.shared = true
 	s.dense = c.dense
 	s.existingAnti, s.affinityCounts, s.antiCounts = c.totals.existingAnti, c.totals.affinityCounts, c.totals.antiCounts
 	s.affinityOf, s.antiOf = c.totals.affinityOf, c.totals.antiOf
 	s.idx = c.idx
+	s.cold = c.totals.cold
 	s.shared = true
+}
+
+// materializeTotals gives the cache's totals count maps if they are cold
+// (leaving shared copies alone: a state that holds them keeps them).
+func (c *ipaCache) materializeTotals() {
+	if c.totals.cold != nil {
+		c.totals.shared = false
+		c.totals.materialize()
+		c.shared = false
+	}
 }

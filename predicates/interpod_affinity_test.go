@@ -341,8 +341,10 @@ func TestInterPodAffinityFilterAllocations(t *testing.T) {
 	}
 }
 
-// countsOfState flattens a state's three counts.
+// countsOfState flattens a state's three counts (of a Clone, whose
+// count maps hold them also when the state's are cold).
 func countsOfState(s *interPodAffinityState) [3]map[string]map[string]int64 {
+	s = s.Clone().(*interPodAffinityState)
 	return [3]map[string]map[string]int64{countsOf(s.existingAnti), countsOf(s.affinityCounts), countsOf(s.antiCounts)}
 }
 
@@ -517,6 +519,7 @@ func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
 				return
 			}
 			s, _ := readInterPodAffinityState(state)
+			s = s.Clone().(*interPodAffinityState) // count maps of its own, also when the state's are cold
 			if diff := cmp.Diff(tc.wantAffi, countsOf(s.affinityCounts)); diff != "" {
 				t.Errorf("affinity counts (-want +got):\n%s", diff)
 			}
