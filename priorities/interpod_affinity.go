@@ -122,21 +122,30 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 		return skipStatus
 	}
 	view := pl.handle.Snapshot().View()
-	c, err := affinity.CompilePodAffinity(pod)
+	sc, err := pl.newScorer(pod, hasPreferred, view)
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
 	}
-	ns := objectNamespaces{view.Objects()}
-	resolveWeighted(ns, c.PreferredAffinity)
-	resolveWeighted(ns, c.PreferredAntiAffinity)
-	sc := &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
-		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}
 	totals := pl.cachedScores(sc, view)
 	if totals == nil || totals.matched == 0 {
 		return skipStatus
 	}
 	state.Write(interPodAffinityStateKey, &totals.scores)
 	return nil
+}
+
+// newScorer compiles pod's preferred terms, their namespace selectors
+// resolved over view's namespaces.
+func (pl *InterPodAffinityPlugin) newScorer(pod *api.Pod, hasPreferred bool, view *cluster.View) (*scorer, error) {
+	c, err := affinity.CompilePodAffinity(pod)
+	if err != nil {
+		return nil, err
+	}
+	ns := objectNamespaces{view.Objects()}
+	resolveWeighted(ns, c.PreferredAffinity)
+	resolveWeighted(ns, c.PreferredAntiAffinity)
+	return &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
+		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}, nil
 }
 
 // scorer computes what each node adds to PreScore's sums: for each
