@@ -29,14 +29,15 @@ const memoPage = 256
 func (m *NodeMemo[V]) val(j int32) *V { return &m.vals[j/memoPage][j%memoPage] }
 
 // Sync brings the memo up to date with nodes, position by position. For
-// a node that is new or changed, compute returns its value and whether
-// it is non-zero; a zero value is not kept and never handed to change. A
+// a node that is new or changed, compute writes its value into v (a slot
+// of the memo holding the zero value) and reports whether it is non-zero;
+// a zero value is not kept and never handed to change. A
 // kept value whose node is gone or changed is handed to change with sign
 // -1 (and a nil NodeInfo) before it is dropped, and each new non-zero
 // value with sign +1 and the NodeInfo it was computed from, so that a
 // caller keeping totals of the values updates them by the difference
 // only.
-func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(*NodeInfo) (V, bool), change func(v *V, ni *NodeInfo, sign int64)) {
+func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
 	for i := len(nodes); i < len(m.nodes); i++ {
 		m.drop(i, change)
 	}
@@ -54,29 +55,31 @@ func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(*NodeInfo) (V, bool),
 			continue
 		}
 		m.drop(i, change)
-		if v, ok := compute(ni); ok {
-			j := m.put(v)
+		j := m.slot()
+		if v := m.val(j); compute(ni, v) {
+			m.free = m.free[:len(m.free)-1]
 			m.at[i] = j + 1
-			change(m.val(j), ni, 1)
+			change(v, ni, 1)
+		} else {
+			var zero V
+			*v = zero
 		}
 		m.nodes[i], m.gens[i] = ni, ni.Generation
 	}
 }
 
-// put stores v and returns its index in vals.
-func (m *NodeMemo[V]) put(v V) int32 {
+// slot returns the index of a value no node holds, the last of free
+// (which holds the zero value).
+func (m *NodeMemo[V]) slot() int32 {
 	if n := len(m.free); n > 0 {
-		j := m.free[n-1]
-		m.free = m.free[:n-1]
-		*m.val(j) = v
-		return j
+		return m.free[n-1]
 	}
 	j := m.len
 	if int(j/memoPage) == len(m.vals) {
 		m.vals = append(m.vals, make([]V, memoPage))
 	}
 	m.len++
-	*m.val(j) = v
+	m.free = append(m.free, j)
 	return j
 }
 

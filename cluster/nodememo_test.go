@@ -11,7 +11,7 @@ import (
 func TestNodeMemoSync(t *testing.T) {
 	a, b, c := NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "a"}}), NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "b"}}), NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "c"}})
 	computed := 0
-	compute := func(ni *NodeInfo) (int64, bool) { computed++; return int64(len(ni.Name())) + ni.Generation, true }
+	compute := func(ni *NodeInfo, v *int64) bool { computed++; *v = int64(len(ni.Name())) + ni.Generation; return true }
 	var total int64
 	change := func(v *int64, _ *NodeInfo, sign int64) { total += sign * *v }
 	m := NewNodeMemo[int64](2)
@@ -55,7 +55,18 @@ func TestNodeMemoZeroValues(t *testing.T) {
 		}
 		return int64(len(ni.Name())) + ni.Generation
 	}
-	compute := func(ni *NodeInfo) (int64, bool) { v := val(ni); return v, v != 0 }
+	compute := func(ni *NodeInfo, v *int64) bool {
+		if *v != 0 {
+			t.Fatalf("compute given a slot holding %d", *v)
+		}
+		x := val(ni)
+		if x == 0 {
+			*v = -1 // written but not kept: the memo must clear it
+			return false
+		}
+		*v = x
+		return true
+	}
 	var total int64
 	changes := 0
 	change := func(v *int64, ni *NodeInfo, sign int64) {

@@ -164,16 +164,16 @@ type ipaCache struct {
 	dense *denseIndex
 }
 
-// contribution computes ni's contribution for the incoming pod of s, and
-// whether it adds anything. A node without pods with required
-// anti-affinity, and without pods at all or without incoming terms,
-// costs two length checks.
-func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo) (nodeContribution, bool) {
+// contribution computes ni's contribution for the incoming pod of s into
+// c (which holds the zero value), and reports whether it adds anything.
+// A node without pods with required anti-affinity, and without pods at
+// all or without incoming terms, costs two length checks.
+func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo, c *nodeContribution) bool {
 	node := ni.Node()
-	c := nodeContribution{node: node}
-	if node == nil {
-		return c, false
+	if node == nil || (len(ni.PodsWithRequiredAntiAffinity) == 0 && ((len(s.affinity) == 0 && len(s.anti) == 0) || len(ni.Pods) == 0)) {
+		return false
 	}
+	c.node = node
 	for _, p := range ni.PodsWithRequiredAntiAffinity {
 		for i := range p.RequiredAntiAffinityTerms {
 			t := &p.RequiredAntiAffinityTerms[i]
@@ -184,7 +184,7 @@ func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo) (nodeContribu
 		}
 	}
 	if (len(s.affinity) == 0 && len(s.anti) == 0) || len(ni.Pods) == 0 {
-		return c, !c.zero(len(s.anti))
+		return !c.zero(len(s.anti))
 	}
 	for _, p := range ni.Pods {
 		if matchesAllTerms(s.affinity, p.Pod) {
@@ -196,7 +196,7 @@ func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo) (nodeContribu
 			}
 		}
 	}
-	return c, !c.zero(len(s.anti))
+	return !c.zero(len(s.anti))
 }
 
 // apply adds c, times sign, to the counts of t.

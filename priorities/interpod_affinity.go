@@ -210,24 +210,25 @@ func (ns *nodeScore) term(t *affinity.AffinityTerm, weight, sign int32, pod *api
 	ns.more = append(ns.more, keyWeight{t.TopologyKey, w})
 }
 
-// node computes ni's contribution: upstream's processExistingPod for
-// each of its pods (all of them when the incoming pod has preferred
-// terms, else those with pod (anti-)affinity); nothing for a node
-// without labels. It reports whether the contribution adds anything (a
-// matched term).
-func (sc *scorer) node(ni *cluster.NodeInfo) (nodeScore, bool) {
-	ns := nodeScore{node: ni.Node()}
-	if ns.node == nil || len(ns.node.Labels) == 0 {
-		return ns, false
-	}
+// node computes ni's contribution into ns (which holds the zero value):
+// upstream's processExistingPod for each of its pods (all of them when
+// the incoming pod has preferred terms, else those with pod
+// (anti-)affinity); nothing for a node without labels. It reports
+// whether the contribution adds anything (a matched term).
+func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
+	node := ni.Node()
 	pods := ni.PodsWithAffinity
 	if sc.hasPreferred {
 		pods = ni.Pods
 	}
-	for _, p := range pods {
-		sc.existing(p, &ns)
+	if node == nil || len(node.Labels) == 0 || len(pods) == 0 {
+		return false
 	}
-	return ns, ns.matched != 0
+	ns.node = node
+	for _, p := range pods {
+		sc.existing(p, ns)
+	}
+	return ns.matched != 0
 }
 
 // existing is upstream's processExistingPod for existing pod p on the

@@ -299,7 +299,8 @@ func byValue(t *rapid.T, p *InterPodAffinityPlugin, pod *api.Pod, view *cluster.
 	}
 	var totals scoreTotals
 	for _, ni := range view.Nodes() {
-		if v, ok := sc.node(ni); ok {
+		var v nodeScore
+		if sc.node(ni, &v) {
 			totals.apply(&v, 1)
 		}
 	}
