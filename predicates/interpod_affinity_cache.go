@@ -286,18 +286,20 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, view *c
 	// The contributions are computed with this cycle's pod (equal to
 	// the cached one in what matters).
 	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
+	changed := c.sync(nodes, view)
+	if c.dense == nil || !c.dense.sameTopologies(view) {
+		c.materializeTotals()
+		c.dense = newDenseIndex(&c.totals, view)
+	}
 	// The merged index costs a pass over the counted domains: it is
 	// built for counts that stayed the same since the last cycle (as
 	// while a pod is retried, or a workload's replicas land where they
 	// do not change these counts), not for counts that change every
-	// cycle (PreFilter then gives the state a plain index).
-	if !c.sync(nodes, view) && c.idx == nil {
+	// cycle (PreFilter then gives the state a plain index); and only
+	// when there is no dense index, which Filter reads instead.
+	if !changed && c.idx == nil && c.dense == nil {
 		c.materializeTotals()
 		c.idx = newAntiIndex(&c.totals, true)
-	}
-	if c.dense == nil || !c.dense.sameTopologies(view) {
-		c.materializeTotals()
-		c.dense = newDenseIndex(&c.totals, view)
 	}
 	c.shared = true
 	s.dense = c.dense

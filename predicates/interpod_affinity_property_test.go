@@ -307,8 +307,10 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 			return
 		}
 		if rapid.Bool().Draw(t, "again") {
-			// A second cycle over the same counts: the plugin merges
-			// the anti-affinity counts' values (antiIndex.both).
+			// A second cycle over the same counts (the count maps made
+			// from the first cycle's counts by domain id; the plugin
+			// merges the anti-affinity counts' values, antiIndex.both,
+			// only when there is no dense index).
 			state = framework.NewCycleState()
 			if _, st := p.PreFilter(ctx, state, pod, nodes); st != nil {
 				t.Fatal(st)
