@@ -31,6 +31,9 @@ type coldCounts struct {
 
 // key returns the counts of key, index i of a kind's keys.
 func (cc *coldCounts) key(kind *[]coldKey, i int, key string) *coldKey {
+	if i < len(*kind) && (*kind)[i].topo != nil {
+		return &(*kind)[i]
+	}
 	for len(*kind) <= i {
 		*kind = append(*kind, coldKey{})
 	}
@@ -48,7 +51,7 @@ func (cc *coldCounts) key(kind *[]coldKey, i int, key string) *coldKey {
 // topologies (t's maps must then take the counts).
 func (cc *coldCounts) add(t *interPodAffinityState, c *nodeContribution, ni *cluster.NodeInfo) bool {
 	// First the ids, so that nothing is half-added.
-	var ids [8]int32
+	var ids, at [8]int32
 	need := c.numExisting() + len(t.anti)
 	if c.m != 0 {
 		need += len(t.affinity)
@@ -68,7 +71,7 @@ func (cc *coldCounts) add(t *interPodAffinityState, c *nodeContribution, ni *clu
 		if id < 0 {
 			return false
 		}
-		ids[j] = id
+		ids[j], at[j] = id, int32(ki)
 		j++
 	}
 	if c.m != 0 {
@@ -100,9 +103,7 @@ func (cc *coldCounts) add(t *interPodAffinityState, c *nodeContribution, ni *clu
 	}
 	j = 0
 	for i := range c.numExisting() {
-		kc := c.existingAt(i)
-		ki := slices.Index(t.existingAnti.keys, kc.key)
-		inc(&cc.existing[ki], ids[j], kc.n, &t.existingAnti.pairs)
+		inc(&cc.existing[at[j]], ids[j], c.existingAt(i).n, &t.existingAnti.pairs)
 		j++
 	}
 	if c.m != 0 {

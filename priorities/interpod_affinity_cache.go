@@ -54,7 +54,7 @@ type scoreTotals struct {
 // dense sums; false, adding nothing, when a domain of ni is no domain of
 // the view's topologies (the sums must then go to maps).
 func (t *scoreTotals) addCold(ns *nodeScore, ni *cluster.NodeInfo, view *cluster.View) bool {
-	var ids [4]int32
+	var ids, at [4]int32
 	if ns.numWeights() > len(ids) {
 		return false
 	}
@@ -64,6 +64,7 @@ func (t *scoreTotals) addCold(ns *nodeScore, ni *cluster.NodeInfo, view *cluster
 		for i < len(t.scores.scores) && t.scores.scores[i].key != kw.key {
 			i++
 		}
+		at[j] = int32(i)
 		if i == len(t.scores.scores) {
 			t.scores.scores = append(t.scores.scores, topologyScore{key: kw.key})
 			topo := view.Topology(kw.key)
@@ -77,12 +78,7 @@ func (t *scoreTotals) addCold(ns *nodeScore, ni *cluster.NodeInfo, view *cluster
 	}
 	t.matched += ns.matched
 	for j := range ns.numWeights() {
-		kw := ns.weightAt(j)
-		i := 0
-		for t.scores.scores[i].key != kw.key {
-			i++
-		}
-		t.scores.dense[i].w[ids[j]] += kw.w
+		t.scores.dense[at[j]].w[ids[j]] += ns.weightAt(j).w
 	}
 	return true
 }
