@@ -145,7 +145,7 @@ func (pl *InterPodAffinityPlugin) newScorer(pod *api.Pod, hasPreferred bool, vie
 	resolveWeighted(ns, c.PreferredAffinity)
 	resolveWeighted(ns, c.PreferredAntiAffinity)
 	return &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
-		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}, nil
+		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight, view: view}, nil
 }
 
 // scorer computes what each node adds to PreScore's sums: for each
@@ -156,6 +156,9 @@ type scorer struct {
 	hasPreferred   bool
 	nsLabels       map[string]string
 	hardWeight     int32
+	// view is the cycle's; topos the Topologies of the keys hasKey saw.
+	view  *cluster.View
+	topos []*cluster.Topology
 }
 
 // keyWeight is a weight under a topology key.
@@ -188,10 +191,26 @@ func (ns *nodeScore) weightAt(i int) *keyWeight {
 	return &ns.more[i-ns.n]
 }
 
-// term adds weight*sign to the node's weight for t's key when pod
-// matches t and the node has the key.
-func (ns *nodeScore) term(t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
-	if _, ok := ns.node.Labels[t.TopologyKey]; !ok || !t.Matches(pod, nsLabels) {
+// hasKey reports whether the node of ni has the label key, by the view's
+// Topology of the key: two slice reads for a NodeInfo of the view, where
+// a lookup in the node's labels would read its label map (scattered in
+// memory, a cache miss or more per node on a first pass over a cluster).
+// The scorer keeps the Topologies of the keys it has seen.
+func (sc *scorer) hasKey(ni *cluster.NodeInfo, key string) bool {
+	for _, t := range sc.topos {
+		if t.Key() == key {
+			return t.ID(ni) != cluster.NoDomain
+		}
+	}
+	t := sc.view.Topology(key)
+	sc.topos = append(sc.topos, t)
+	return t.ID(ni) != cluster.NoDomain
+}
+
+// term adds weight*sign to the weight of ns (ni's contribution) for t's
+// key when pod matches t and the node has the key.
+func (sc *scorer) term(ns *nodeScore, ni *cluster.NodeInfo, t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
+	if !t.Matches(pod, nsLabels) || !sc.hasKey(ni, t.TopologyKey) {
 		return
 	}
 	ns.matched++
@@ -226,32 +245,32 @@ func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
 	}
 	ns.node = node
 	for _, p := range pods {
-		sc.existing(p, ns)
+		sc.existing(p, ni, ns)
 	}
 	return ns.matched != 0
 }
 
 // existing is upstream's processExistingPod for existing pod p on the
-// node of ns.
-func (sc *scorer) existing(p *cluster.PodInfo, ns *nodeScore) {
+// node of ni, into ns.
+func (sc *scorer) existing(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
 	for i := range sc.pref {
-		ns.term(&sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
+		sc.term(ns, ni, &sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
 	}
 	for i := range sc.prefAnti {
-		ns.term(&sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
+		sc.term(ns, ni, &sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
 	}
 	if sc.hardWeight > 0 {
 		for i := range p.RequiredAffinityTerms {
-			ns.term(&p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)
+			sc.term(ns, ni, &p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)
 		}
 	}
 	for i := range p.PreferredAffinityTerms {
 		t := &p.PreferredAffinityTerms[i]
-		ns.term(&t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels)
+		sc.term(ns, ni, &t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels)
 	}
 	for i := range p.PreferredAntiAffinityTerms {
 		t := &p.PreferredAntiAffinityTerms[i]
-		ns.term(&t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels)
+		sc.term(ns, ni, &t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels)
 	}
 }
 
