@@ -158,8 +158,10 @@ func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.V
 	t := &c.totals
 	first := c.nodes.Len() == 0
 	if first {
-		c.cold = true
-		t.scores.dense = nil
+		// No node contributes (none before, or the last sync had no
+		// nodes): the sums are zero, and the dense sums start empty.
+		*t = scoreTotals{}
+		c.cold, c.shared = true, false
 	}
 	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
