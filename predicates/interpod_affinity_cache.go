@@ -296,8 +296,14 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, view *c
 	// while a pod is retried, or a workload's replicas land where they
 	// do not change these counts), not for counts that change every
 	// cycle (PreFilter then gives the state a plain index); and only
-	// when there is no dense index, which Filter reads instead.
-	if !changed && c.idx == nil && c.dense == nil {
+	// when there is no dense index, which Filter reads instead (the
+	// cache then keeps a plain index, which reads only the keys, so
+	// that a cycle over unchanged counts allocates none).
+	switch {
+	case c.idx != nil:
+	case c.dense != nil:
+		c.idx = newAntiIndex(&c.totals, false)
+	case !changed:
 		c.materializeTotals()
 		c.idx = newAntiIndex(&c.totals, true)
 	}

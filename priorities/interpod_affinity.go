@@ -126,7 +126,7 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
 	}
-	totals := pl.cachedScores(sc, view)
+	totals := pl.cachedScores(&sc, view)
 	if totals == nil || totals.matched == 0 {
 		return skipStatus
 	}
@@ -136,15 +136,15 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 
 // newScorer compiles pod's preferred terms, their namespace selectors
 // resolved over view's namespaces.
-func (pl *InterPodAffinityPlugin) newScorer(pod *api.Pod, hasPreferred bool, view *cluster.View) (*scorer, error) {
+func (pl *InterPodAffinityPlugin) newScorer(pod *api.Pod, hasPreferred bool, view *cluster.View) (scorer, error) {
 	c, err := affinity.CompilePodAffinity(pod)
 	if err != nil {
-		return nil, err
+		return scorer{}, err
 	}
 	ns := objectNamespaces{view.Objects()}
 	resolveWeighted(ns, c.PreferredAffinity)
 	resolveWeighted(ns, c.PreferredAntiAffinity)
-	return &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
+	return scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
 		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight, view: view}, nil
 }
 
