@@ -3,44 +3,105 @@ package cluster
 // NodeMemo keeps a value derived from each node of successive views (such
 // as a node's contribution to a plugin's per-domain counts), recomputed
 // only for the nodes whose NodeInfo or Generation changed since the last
-// Sync. Its zero value is empty; it is not safe for concurrent use.
+// Sync. A node whose value is zero (one that adds nothing to the caller's
+// totals, as a node without relevant pods) has no value stored, so that
+// the memo of a cluster where few nodes matter holds little more than
+// the nodes and their generations. Its zero value is empty; it is not
+// safe for concurrent use.
 type NodeMemo[V any] struct {
 	nodes []*NodeInfo
 	gens  []int64
-	vals  []V
+	// at is, by position, 1 + the index in vals of the node's value, 0
+	// when it has none.
+	at []int32
+	// vals holds the values in pages of memoPage, so that growing it
+	// copies nothing; len is the number of values stored or freed.
+	vals [][]V
+	len  int32
+	// free lists the indexes of values no node holds.
+	free []int32
 }
 
-// Sync brings the memo up to date with nodes, position by position: a
-// value whose node is gone or changed is handed to change with sign -1
-// before it is dropped, and each new value, computed by compute, is
-// handed to change with sign +1, so that a caller keeping totals of the
-// values updates them by the difference only.
-func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(*NodeInfo) V, change func(v *V, sign int64)) {
+// memoPage is the number of values in a page of NodeMemo.vals.
+const memoPage = 256
+
+// val returns the value of index j.
+func (m *NodeMemo[V]) val(j int32) *V { return &m.vals[j/memoPage][j%memoPage] }
+
+// Sync brings the memo up to date with nodes, position by position. For
+// a node that is new or changed, compute writes its value into v (a slot
+// of the memo holding the zero value) and reports whether it is non-zero;
+// a zero value is not kept and never handed to change. A
+// kept value whose node is gone or changed is handed to change with sign
+// -1 (and a nil NodeInfo) before it is dropped, and each new non-zero
+// value with sign +1 and the NodeInfo it was computed from, so that a
+// caller keeping totals of the values updates them by the difference
+// only.
+func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
 	for i := len(nodes); i < len(m.nodes); i++ {
-		change(&m.vals[i], -1)
+		m.drop(i, change)
 	}
 	if len(m.nodes) > len(nodes) {
 		clear(m.nodes[len(nodes):])
-		clear(m.vals[len(nodes):])
-		m.nodes, m.gens, m.vals = m.nodes[:len(nodes)], m.gens[:len(nodes)], m.vals[:len(nodes)]
+		m.nodes, m.gens, m.at = m.nodes[:len(nodes)], m.gens[:len(nodes)], m.at[:len(nodes)]
+	}
+	if old := len(m.nodes); old < len(nodes) {
+		m.nodes = append(m.nodes, make([]*NodeInfo, len(nodes)-old)...)
+		m.gens = append(m.gens, make([]int64, len(nodes)-old)...)
+		m.at = append(m.at, make([]int32, len(nodes)-old)...)
 	}
 	for i, ni := range nodes {
-		if i < len(m.nodes) {
-			if m.nodes[i] == ni && m.gens[i] == ni.Generation {
-				continue
-			}
-			change(&m.vals[i], -1)
+		if m.nodes[i] == ni && m.gens[i] == ni.Generation {
+			continue
+		}
+		m.drop(i, change)
+		j := m.slot()
+		if v := m.val(j); compute(ni, v) {
+			m.free = m.free[:len(m.free)-1]
+			m.at[i] = j + 1
+			change(v, ni, 1)
 		} else {
 			var zero V
-			m.nodes, m.gens, m.vals = append(m.nodes, nil), append(m.gens, 0), append(m.vals, zero)
+			*v = zero
 		}
-		m.vals[i] = compute(ni)
-		change(&m.vals[i], 1)
 		m.nodes[i], m.gens[i] = ni, ni.Generation
 	}
 }
 
+// slot returns the index of a value no node holds, the last of free
+// (which holds the zero value).
+func (m *NodeMemo[V]) slot() int32 {
+	if n := len(m.free); n > 0 {
+		return m.free[n-1]
+	}
+	j := m.len
+	if int(j/memoPage) == len(m.vals) {
+		m.vals = append(m.vals, make([]V, memoPage))
+	}
+	m.len++
+	m.free = append(m.free, j)
+	return j
+}
+
+// drop hands the value of position i, if any, to change with sign -1
+// and frees it.
+func (m *NodeMemo[V]) drop(i int, change func(v *V, ni *NodeInfo, sign int64)) {
+	j := m.at[i] - 1
+	if j < 0 {
+		return
+	}
+	v := m.val(j)
+	change(v, nil, -1)
+	var zero V
+	*v = zero
+	m.free = append(m.free, j)
+	m.at[i] = 0
+}
+
+// Len returns the number of nodes of the last Sync (0 before the first).
+func (m *NodeMemo[V]) Len() int { return len(m.nodes) }
+
 // NewNodeMemo returns an empty NodeMemo with room for n nodes.
 func NewNodeMemo[V any](n int) NodeMemo[V] {
-	return NodeMemo[V]{nodes: make([]*NodeInfo, 0, n), gens: make([]int64, 0, n), vals: make([]V, 0, n)}
+	return NodeMemo[V]{nodes: make([]*NodeInfo, 0, n), gens: make([]int64, 0, n), at: make([]int32, 0, n)}
 }

@@ -174,6 +174,10 @@ type interPodAffinityState struct {
 	// dense indexes the counts by the view's domain ids (newDenseIndex);
 	// nil once update has changed the counts, or when it cannot.
 	dense *denseIndex
+	// cold holds the counts by domain id while the count maps are
+	// empty (the first sync of a cache entry; see
+	// interpod_affinity_cold.go); nil once they hold the counts.
+	cold *coldCounts
 	// selfMatch: the incoming pod matches all its own affinity terms.
 	selfMatch bool
 	// shared: the counts are the plugin cache's; update copies them
@@ -189,10 +193,8 @@ func (s *interPodAffinityState) Clone() framework.StateData {
 		return nil
 	}
 	c := *s
-	c.existingAnti = s.existingAnti.clone()
-	c.affinityCounts = s.affinityCounts.clone()
-	c.antiCounts = s.antiCounts.clone()
-	c.shared = false
+	c.shared = true // copies of the counts, not the counts themselves
+	c.materialize()
 	return &c
 }
 
@@ -217,12 +219,7 @@ func (s *interPodAffinityState) update(p *cluster.PodInfo, node *api.Node, sign 
 	if node == nil {
 		return
 	}
-	if s.shared {
-		s.existingAnti = s.existingAnti.clone()
-		s.affinityCounts = s.affinityCounts.clone()
-		s.antiCounts = s.antiCounts.clone()
-		s.shared = false
-	}
+	s.materialize()
 	s.idx = nil // filter then checks the counts term by term
 	s.dense = nil
 	for i := range p.RequiredAntiAffinityTerms {
@@ -363,6 +360,7 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 		s.idx = newAntiIndex(s, false)
 	}
 	if s.dense == nil {
+		s.materialize()
 		s.dense = newDenseIndex(s, view)
 	}
 	state.Write(interPodAffinityStateKey, s)

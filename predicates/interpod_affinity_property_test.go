@@ -128,7 +128,7 @@ func TestPropertyInterPodAffinityAddRemovePod(t *testing.T) {
 			}
 		}
 		// The original state is untouched by the clone's updates.
-		if !reflect.DeepEqual(countsOf(orig.affinityCounts), countsOf(s0.affinityCounts)) || !reflect.DeepEqual(countsOf(orig.existingAnti), countsOf(s0.existingAnti)) {
+		if now := s0.Clone().(*interPodAffinityState); !reflect.DeepEqual(countsOf(orig.affinityCounts), countsOf(now.affinityCounts)) || !reflect.DeepEqual(countsOf(orig.existingAnti), countsOf(now.existingAnti)) {
 			t.Fatal("updating a cloned state changed the original")
 		}
 	})
@@ -307,8 +307,10 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 			return
 		}
 		if rapid.Bool().Draw(t, "again") {
-			// A second cycle over the same counts: the plugin merges
-			// the anti-affinity counts' values (antiIndex.both).
+			// A second cycle over the same counts (the count maps made
+			// from the first cycle's counts by domain id; the plugin
+			// merges the anti-affinity counts' values, antiIndex.both,
+			// only when there is no dense index).
 			state = framework.NewCycleState()
 			if _, st := p.PreFilter(ctx, state, pod, nodes); st != nil {
 				t.Fatal(st)
@@ -328,6 +330,7 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 			t.Fatalf("counts over the snapshot's nodes not indexed by domain id")
 		}
 		slow := *s
+		slow.materialize()              // count maps of its own (the state's may be cold)
 		slow.idx, slow.dense = nil, nil // the term-by-term check of the count maps
 		got := make([]*framework.Status, len(nodes))
 		p.FastPath().FilterNodes(ctx, state, pod, nodes, got)
@@ -360,4 +363,57 @@ func TestInterPodAffinityFilterNodesWithoutState(t *testing.T) {
 			t.Errorf("node %d: %v, want %v", i, got[i], want)
 		}
 	}
+}
+
+// The first cycle of a pod signature counts by domain id (coldCounts);
+// its counts, once in maps, are those of a count from scratch into maps
+// (countAll), pairs included, and stay so after AddPod and RemovePod of
+// the same pod.
+func TestPropertyInterPodAffinityColdCounts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := testwrap.IPAClusterGen().Draw(t, "cluster")
+		pod := testwrap.IPAPodGen(false).Draw(t, "incoming")
+		snap, err := ipaSnapshot(c.Nodes, c.Pods, c.NS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+		p := pl.(*InterPodAffinityPlugin)
+		ctx := context.Background()
+		state := framework.NewCycleState()
+		view := snap.View()
+		nodes := view.Nodes()
+		if _, st := p.PreFilter(ctx, state, pod, nodes); st != nil {
+			return
+		}
+		s, _ := readInterPodAffinityState(state)
+		ref := &interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}
+		p.countAll(ref, view, nodes)
+		check := func(when string, got *interPodAffinityState) {
+			for _, pair := range []struct {
+				name string
+				a, b topologyCounts
+			}{{"existingAnti", ref.existingAnti, got.existingAnti}, {"affinity", ref.affinityCounts, got.affinityCounts}, {"anti", ref.antiCounts, got.antiCounts}} {
+				if a, b := countsOf(pair.a), countsOf(pair.b); !reflect.DeepEqual(a, b) || pair.a.pairs != pair.b.pairs {
+					t.Fatalf("%s: %s counts %v (%d pairs), counted from scratch %v (%d pairs)", when, pair.name, b, pair.b.pairs, a, pair.a.pairs)
+				}
+			}
+		}
+		check("first cycle", s.Clone().(*interPodAffinityState))
+		if len(nodes) == 0 {
+			return
+		}
+		extra := testwrap.IPAPodGen(false).Draw(t, "extra")
+		extra.Name = "extra"
+		ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "extraNode")]
+		ei := cluster.NewPodInfo(extra)
+		if st := p.AddPod(ctx, state, pod, ei, ni); st != nil {
+			t.Fatal(st)
+		}
+		if st := p.RemovePod(ctx, state, pod, ei, ni); st != nil {
+			t.Fatal(st)
+		}
+		s, _ = readInterPodAffinityState(state)
+		check("after AddPod and RemovePod", s)
+	})
 }

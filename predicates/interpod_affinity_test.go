@@ -2,6 +2,8 @@ package predicates
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -341,8 +343,10 @@ func TestInterPodAffinityFilterAllocations(t *testing.T) {
 	}
 }
 
-// countsOfState flattens a state's three counts.
+// countsOfState flattens a state's three counts (of a Clone, whose
+// count maps hold them also when the state's are cold).
 func countsOfState(s *interPodAffinityState) [3]map[string]map[string]int64 {
+	s = s.Clone().(*interPodAffinityState)
 	return [3]map[string]map[string]int64{countsOf(s.existingAnti), countsOf(s.affinityCounts), countsOf(s.antiCounts)}
 }
 
@@ -517,6 +521,7 @@ func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
 				return
 			}
 			s, _ := readInterPodAffinityState(state)
+			s = s.Clone().(*interPodAffinityState) // count maps of its own, also when the state's are cold
 			if diff := cmp.Diff(tc.wantAffi, countsOf(s.affinityCounts)); diff != "" {
 				t.Errorf("affinity counts (-want +got):\n%s", diff)
 			}
@@ -552,5 +557,55 @@ func TestMultipleAffinityTermsRequireSingleMatchingPod(t *testing.T) {
 	_, got = runIPAFilter(t, nodes, []*api.Pod{podA, podB}, ns, &self)
 	if got[0] != nil {
 		t.Errorf("self-affinity with no pod matching both terms: node-1 %s, want Success", statusString(got[0]))
+	}
+}
+
+// A cache entry whose nodes all went (a sync over no nodes) counts its
+// next sync by domain id again, over the keys it had: it filters as a new
+// plugin.
+func TestInterPodAffinityCacheEmptied(t *testing.T) {
+	pod := mkPod("default", "", map[string]string{"app": "web"}).
+		ReqAff(term("zone", selIn("app", "web"))).ReqAnti(term("kubernetes.io/hostname", selIn("app", "db"))).Obj()
+	existing := []*api.Pod{
+		mkPod("default", "n1", map[string]string{"app": "web"}).Obj(),
+		mkPod("default", "n2", map[string]string{"app": "db"}).ReqAnti(term("zone", selIn("app", "web"))).Obj(),
+	}
+	nodes := []*api.Node{
+		ipaNode("n1", map[string]string{"kubernetes.io/hostname": "n1", "zone": "z1"}),
+		ipaNode("n2", map[string]string{"kubernetes.io/hostname": "n2", "zone": "z2"}),
+	}
+	snap, err := ipaSnapshot(nodes, existing, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+	cached := pl.(*InterPodAffinityPlugin)
+	check := func(when string) {
+		t.Helper()
+		fresh, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+		got, _ := filterWith(cached, snap, pod)
+		want, _ := filterWith(fresh.(*InterPodAffinityPlugin), snap, pod)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: cached plugin %v, new plugin %v", when, got, want)
+		}
+	}
+	check("first")
+	for _, n := range nodes {
+		if err := snap.RemoveNode(n.Name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("no nodes")
+	for i, labels := range []map[string]string{{"zone": "z1"}, {"kubernetes.io/hostname": "n4", "zone": "z2"}} {
+		name := fmt.Sprintf("n%d", i+3)
+		if err := snap.AddNode(ipaNode(name, labels)); err != nil {
+			t.Fatal(err)
+		}
+		p := mkPod("default", name, map[string]string{"app": "db"}).ReqAnti(term("zone", selIn("app", "web"))).Obj()
+		p.Name, p.UID = "added-"+name, "added-"+name
+		if err := snap.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+		check("nodes again: " + name)
 	}
 }

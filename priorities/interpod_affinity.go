@@ -122,21 +122,30 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 		return skipStatus
 	}
 	view := pl.handle.Snapshot().View()
-	c, err := affinity.CompilePodAffinity(pod)
+	sc, err := pl.newScorer(pod, hasPreferred, view)
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
 	}
-	ns := objectNamespaces{view.Objects()}
-	resolveWeighted(ns, c.PreferredAffinity)
-	resolveWeighted(ns, c.PreferredAntiAffinity)
-	sc := &scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
-		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight}
-	totals := pl.cachedScores(sc, view)
+	totals := pl.cachedScores(&sc, view)
 	if totals == nil || totals.matched == 0 {
 		return skipStatus
 	}
 	state.Write(interPodAffinityStateKey, &totals.scores)
 	return nil
+}
+
+// newScorer compiles pod's preferred terms, their namespace selectors
+// resolved over view's namespaces.
+func (pl *InterPodAffinityPlugin) newScorer(pod *api.Pod, hasPreferred bool, view *cluster.View) (scorer, error) {
+	c, err := affinity.CompilePodAffinity(pod)
+	if err != nil {
+		return scorer{}, err
+	}
+	ns := objectNamespaces{view.Objects()}
+	resolveWeighted(ns, c.PreferredAffinity)
+	resolveWeighted(ns, c.PreferredAntiAffinity)
+	return scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
+		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight, view: view}, nil
 }
 
 // scorer computes what each node adds to PreScore's sums: for each
@@ -147,6 +156,9 @@ type scorer struct {
 	hasPreferred   bool
 	nsLabels       map[string]string
 	hardWeight     int32
+	// view is the cycle's; topos the Topologies of the keys hasKey saw.
+	view  *cluster.View
+	topos []*cluster.Topology
 }
 
 // keyWeight is a weight under a topology key.
@@ -157,70 +169,108 @@ type keyWeight struct {
 
 // nodeScore is what one node adds: under its own label values, the
 // weights per key, and matched terms matched with the key present
-// (upstream's scoreMap entries, made even for a weight of 0).
+// (upstream's scoreMap entries, made even for a weight of 0). The first
+// keys' weights are held inline (weights[:n]), any others in more, so
+// that computing a node's score allocates nothing in the common case.
 type nodeScore struct {
 	node    *api.Node
-	weights []keyWeight
 	matched int64
+	n       int
+	weights [1]keyWeight
+	more    []keyWeight
 }
 
-// term adds weight*sign to the node's weight for t's key when pod
-// matches t and the node has the key.
-func (ns *nodeScore) term(t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
-	if _, ok := ns.node.Labels[t.TopologyKey]; !ok || !t.Matches(pod, nsLabels) {
+// numWeights returns the number of keys with a weight.
+func (ns *nodeScore) numWeights() int { return ns.n + len(ns.more) }
+
+// weightAt returns the i-th key's weight.
+func (ns *nodeScore) weightAt(i int) *keyWeight {
+	if i < ns.n {
+		return &ns.weights[i]
+	}
+	return &ns.more[i-ns.n]
+}
+
+// hasKey reports whether the node of ni has the label key, by the view's
+// Topology of the key: two slice reads for a NodeInfo of the view, where
+// a lookup in the node's labels would read its label map (scattered in
+// memory, a cache miss or more per node on a first pass over a cluster).
+// The scorer keeps the Topologies of the keys it has seen.
+func (sc *scorer) hasKey(ni *cluster.NodeInfo, key string) bool {
+	for _, t := range sc.topos {
+		if t.Key() == key {
+			return t.ID(ni) != cluster.NoDomain
+		}
+	}
+	t := sc.view.Topology(key)
+	sc.topos = append(sc.topos, t)
+	return t.ID(ni) != cluster.NoDomain
+}
+
+// term adds weight*sign to the weight of ns (ni's contribution) for t's
+// key when pod matches t and the node has the key.
+func (sc *scorer) term(ns *nodeScore, ni *cluster.NodeInfo, t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
+	if !t.Matches(pod, nsLabels) || !sc.hasKey(ni, t.TopologyKey) {
 		return
 	}
 	ns.matched++
 	w := int64(weight * sign)
-	for i := range ns.weights {
-		if ns.weights[i].key == t.TopologyKey {
-			ns.weights[i].w += w
+	for i := range ns.numWeights() {
+		if kw := ns.weightAt(i); kw.key == t.TopologyKey {
+			kw.w += w
 			return
 		}
 	}
-	ns.weights = append(ns.weights, keyWeight{t.TopologyKey, w})
+	if ns.n < len(ns.weights) {
+		ns.weights[ns.n] = keyWeight{t.TopologyKey, w}
+		ns.n++
+		return
+	}
+	ns.more = append(ns.more, keyWeight{t.TopologyKey, w})
 }
 
-// node computes ni's contribution: upstream's processExistingPod for
-// each of its pods (all of them when the incoming pod has preferred
-// terms, else those with pod (anti-)affinity); nothing for a node
-// without labels.
-func (sc *scorer) node(ni *cluster.NodeInfo) nodeScore {
-	ns := nodeScore{node: ni.Node()}
-	if ns.node == nil || len(ns.node.Labels) == 0 {
-		return ns
-	}
+// node computes ni's contribution into ns (which holds the zero value):
+// upstream's processExistingPod for each of its pods (all of them when
+// the incoming pod has preferred terms, else those with pod
+// (anti-)affinity); nothing for a node without labels. It reports
+// whether the contribution adds anything (a matched term).
+func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
+	node := ni.Node()
 	pods := ni.PodsWithAffinity
 	if sc.hasPreferred {
 		pods = ni.Pods
 	}
-	for _, p := range pods {
-		sc.existing(p, &ns)
+	if node == nil || len(node.Labels) == 0 || len(pods) == 0 {
+		return false
 	}
-	return ns
+	ns.node = node
+	for _, p := range pods {
+		sc.existing(p, ni, ns)
+	}
+	return ns.matched != 0
 }
 
 // existing is upstream's processExistingPod for existing pod p on the
-// node of ns.
-func (sc *scorer) existing(p *cluster.PodInfo, ns *nodeScore) {
+// node of ni, into ns.
+func (sc *scorer) existing(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
 	for i := range sc.pref {
-		ns.term(&sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
+		sc.term(ns, ni, &sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
 	}
 	for i := range sc.prefAnti {
-		ns.term(&sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
+		sc.term(ns, ni, &sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
 	}
 	if sc.hardWeight > 0 {
 		for i := range p.RequiredAffinityTerms {
-			ns.term(&p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)
+			sc.term(ns, ni, &p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)
 		}
 	}
 	for i := range p.PreferredAffinityTerms {
 		t := &p.PreferredAffinityTerms[i]
-		ns.term(&t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels)
+		sc.term(ns, ni, &t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels)
 	}
 	for i := range p.PreferredAntiAffinityTerms {
 		t := &p.PreferredAntiAffinityTerms[i]
-		ns.term(&t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels)
+		sc.term(ns, ni, &t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels)
 	}
 }
 

@@ -40,10 +40,80 @@ type scoreTotals struct {
 	matched int64
 }
 
+// A cache entry's first sync (a new incoming pod signature) adds every
+// node's contribution straight into the dense sums (one []int64 per key,
+// by domain id of the view's topologies) instead of into maps keyed by
+// label value that newDenseScores then indexes; the maps stay empty
+// (nil) until the entry's next change or a change of topologies needs
+// them (materialize). Score and ScoreNodes read only the dense sums while
+// there are, so they score the same; the maps made from them hold the
+// non-zero sums, which score as the maps a sum into maps gives (a missing
+// value scores 0, as one summed to 0).
+
+// addCold adds ns, the contribution of ni (a NodeInfo of view), to the
+// dense sums; false, adding nothing, when a domain of ni is no domain of
+// the view's topologies (the sums must then go to maps).
+func (t *scoreTotals) addCold(ns *nodeScore, ni *cluster.NodeInfo, view *cluster.View) bool {
+	var ids, at [4]int32
+	if ns.numWeights() > len(ids) {
+		return false
+	}
+	for j := range ns.numWeights() {
+		kw := ns.weightAt(j)
+		i := 0
+		for i < len(t.scores.scores) && t.scores.scores[i].key != kw.key {
+			i++
+		}
+		at[j] = int32(i)
+		if i == len(t.scores.scores) {
+			t.scores.scores = append(t.scores.scores, topologyScore{key: kw.key})
+			topo := view.Topology(kw.key)
+			t.scores.dense = append(t.scores.dense, denseScore{topo: topo, w: make([]int64, topo.NumIDs())})
+		}
+		id := t.scores.dense[i].topo.ID(ni)
+		if id < 0 {
+			return false
+		}
+		ids[j] = id
+	}
+	t.matched += ns.matched
+	for j := range ns.numWeights() {
+		t.scores.dense[at[j]].w[ids[j]] += ns.weightAt(j).w
+	}
+	return true
+}
+
+// materialize gives the sums maps of their own, from the dense sums when
+// the maps are empty (cold), else copies when shared.
+func (c *scoreCache) materialize() {
+	switch {
+	case c.cold:
+		ss := c.totals.scores
+		s := make([]topologyScore, len(ss.scores))
+		for i := range ss.scores {
+			m := map[string]int64{}
+			if i < len(ss.dense) {
+				d := &ss.dense[i]
+				for id, w := range d.w {
+					if w != 0 {
+						m[d.topo.Value(int32(id))] = w
+					}
+				}
+			}
+			s[i] = topologyScore{key: ss.scores[i].key, values: m}
+		}
+		c.totals.scores.scores = s
+		c.cold, c.shared = false, false
+	case c.shared:
+		c.unshare()
+	}
+}
+
 // apply adds ns, times sign, to the sums.
 func (t *scoreTotals) apply(ns *nodeScore, sign int64) {
 	t.matched += sign * ns.matched
-	for _, kw := range ns.weights {
+	for j := range ns.numWeights() {
+		kw := ns.weightAt(j)
 		v := ns.node.Labels[kw.key]
 		i := 0
 		for i < len(t.scores.scores) && t.scores.scores[i].key != kw.key {
@@ -65,6 +135,9 @@ type scoreCache struct {
 	// shared is set once a cycle's state holds the sums, so that the
 	// next change copies them first.
 	shared bool
+	// cold: the maps of the sums are empty, the dense sums hold them
+	// (the first sync; see addCold).
+	cold bool
 }
 
 func (c *scoreCache) unshare() {
@@ -79,11 +152,23 @@ func (c *scoreCache) unshare() {
 	c.shared = false
 }
 
-// sync brings the sums up to date with nodes.
-func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo) {
+// sync brings the sums up to date with nodes; the first sync sums into
+// the dense sums over view's topologies (addCold).
+func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View) {
 	t := &c.totals
-	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, sign int64) {
-		c.unshare()
+	first := c.nodes.Len() == 0
+	if first {
+		// No node contributes (none before, or the last sync had no
+		// nodes): the sums are zero, and the dense sums start empty.
+		*t = scoreTotals{}
+		c.cold, c.shared = true, false
+	}
+	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
+		if first && t.addCold(v, ni, view) {
+			return
+		}
+		first = false
+		c.materialize()
 		t.scores.dense = nil
 		t.apply(v, sign)
 	})
@@ -122,8 +207,9 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *
 		copy(pl.cache[1:], pl.cache)
 		pl.cache[0] = c
 	}
-	c.sync(sc, nodes)
+	c.sync(sc, nodes, view)
 	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {
+		c.materialize()
 		c.totals.scores.dense = newDenseScores(&c.totals.scores, view)
 	}
 	c.shared = true

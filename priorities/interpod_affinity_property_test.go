@@ -247,13 +247,16 @@ func TestPropertyInterPodAffinityFastPath(t *testing.T) {
 		if want := rawScores(t, p, state, pod, nodes); !reflect.DeepEqual(got, want) {
 			t.Fatalf("ScoreNodes %v, Score %v", got, want)
 		}
-		// The sums by domain id give what the sums by label value give.
+		// The sums by domain id (summed so by the first sync) give what
+		// every node's contribution summed into maps by label value
+		// gives.
 		s, _ := readInterPodAffinityScoreState(state2)
 		if s.dense == nil {
 			t.Fatalf("sums over the snapshot's nodes not indexed by domain id")
 		}
+		ref := byValue(t, p, pod, snap.View())
 		for i, ni := range nodes {
-			if ref := s.score(ni.Node()); ref != got[i] {
+			if ref := ref.score(ni.Node()); ref != got[i] {
 				t.Fatalf("node %s: ScoreNodes %d, sums by value %d", ni.Name(), got[i], ref)
 			}
 		}
@@ -281,4 +284,25 @@ func TestInterPodAffinityScoreNodesWithoutState(t *testing.T) {
 	if i, st := p.ScoreNodes(ctx, state, pod, nil, nil); i != -1 || st != nil {
 		t.Errorf("ScoreNodes over no nodes: %d %v", i, st)
 	}
+}
+
+// byValue sums every node's contribution for pod into maps by label
+// value (scoreTotals.apply, as a sync after the first does), without the
+// plugin's cache.
+func byValue(t *rapid.T, p *InterPodAffinityPlugin, pod *api.Pod, view *cluster.View) *interPodAffinityScoreState {
+	a := pod.Spec.Affinity
+	hasPreferred := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
+		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))
+	sc, err := p.newScorer(pod, hasPreferred, view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var totals scoreTotals
+	for _, ni := range view.Nodes() {
+		var v nodeScore
+		if sc.node(ni, &v) {
+			totals.apply(&v, 1)
+		}
+	}
+	return &totals.scores
 }

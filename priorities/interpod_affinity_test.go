@@ -2,6 +2,7 @@ package priorities
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -317,4 +318,71 @@ func TestInterPodAffinityScoreAllocations(t *testing.T) {
 			t.Errorf("Score(%s) allocates %v times", ni.Name(), n)
 		}
 	}
+}
+
+// A cache entry whose nodes all went (a sync over no nodes) counts its
+// next sync from scratch again, as a first sync, with its earlier keys
+// gone: it scores as a new plugin.
+func TestInterPodAffinityScoreCacheEmptied(t *testing.T) {
+	pref := mkPod("default", "", map[string]string{"app": "web"}).
+		PrefAff(3, term("zone", selIn("app", "web"))).PrefAnti(2, term("kubernetes.io/hostname", selIn("app", "db"))).Obj()
+	existing := []*api.Pod{
+		mkPod("default", "n1", map[string]string{"app": "web"}).Obj(),
+		mkPod("default", "n2", map[string]string{"app": "db"}).Obj(),
+	}
+	nodes := []*api.Node{
+		ipaNode("n1", map[string]string{"kubernetes.io/hostname": "n1", "zone": "z1"}),
+		ipaNode("n2", map[string]string{"kubernetes.io/hostname": "n2", "zone": "z2"}),
+	}
+	snap, err := ipaSnapshot(nodes, existing, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+	cached := pl.(*InterPodAffinityPlugin)
+	raw := func(p *InterPodAffinityPlugin) map[string]int64 {
+		state := framework.NewCycleState()
+		nis := snap.View().Nodes()
+		if st := p.PreScore(context.Background(), state, pref, nis); st != nil {
+			return map[string]int64{"": int64(st.Code())}
+		}
+		out := map[string]int64{}
+		for _, ni := range nis {
+			s, st := p.Score(context.Background(), state, pref, ni)
+			if st != nil {
+				t.Fatal(st)
+			}
+			out[ni.Name()] = s
+		}
+		return out
+	}
+	check := func(when string) {
+		t.Helper()
+		fresh, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+		if got, want := raw(cached), raw(fresh.(*InterPodAffinityPlugin)); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: cached plugin %v, new plugin %v", when, got, want)
+		}
+	}
+	check("first")
+	for _, n := range nodes {
+		if err := snap.RemoveNode(n.Name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("no nodes")
+	// Back with the zone key only: the hostname key of the first sync is
+	// gone.
+	if err := snap.AddNode(ipaNode("n3", map[string]string{"zone": "z1"})); err != nil {
+		t.Fatal(err)
+	}
+	added := mkPod("default", "n3", map[string]string{"app": "web"}).Obj()
+	added.Name, added.UID = "added", "added"
+	if err := snap.AddPod(added); err != nil {
+		t.Fatal(err)
+	}
+	check("nodes again")
+	if err := snap.AddNode(ipaNode("n4", map[string]string{"kubernetes.io/hostname": "n4", "zone": "z2"})); err != nil {
+		t.Fatal(err)
+	}
+	check("changed after the second first sync")
 }
