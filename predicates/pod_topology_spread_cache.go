@@ -209,6 +209,15 @@ func (c *spreadCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology,
 			c.domains[i].grow(n)
 		}
 	}
+	if renumber {
+		// The kept contributions of unchanged NodeInfos move to their
+		// new ids; the loop below recomputes the others.
+		for j := range min(len(c.nodes), len(nodes)) {
+			if ni := nodes[j]; c.nodes[j] == ni && c.gens[j] == generation(ni) {
+				c.renumber(j)
+			}
+		}
+	}
 	if len(c.nodes) > len(nodes) {
 		c.unshare()
 		for j := len(nodes); j < len(c.nodes); j++ {
@@ -220,9 +229,6 @@ func (c *spreadCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology,
 	for j, ni := range nodes {
 		if j < len(c.nodes) {
 			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
-				if renumber {
-					c.renumber(j)
-				}
 				continue
 			}
 			c.unshare()

@@ -255,7 +255,15 @@ func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topo
 		}
 	}
 	if renumber {
+		// The kept contributions of unchanged NodeInfos move to their
+		// new ids; the loop below recomputes the others.
 		c.unshare()
+		for j := range min(len(c.nodes), len(nodes)) {
+			if ni := nodes[j]; c.nodes[j] == ni && c.gens[j] == generation(ni) && !c.renumber(j) {
+				c.drop(j)
+				c.compute(j, ni, pod, req)
+			}
+		}
 	}
 	if len(c.nodes) > len(nodes) {
 		c.unshare()
@@ -270,9 +278,7 @@ func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topo
 	for j, ni := range nodes {
 		if j < len(c.nodes) {
 			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
-				if !renumber || c.renumber(j) {
-					continue
-				}
+				continue
 			}
 			c.unshare()
 			c.drop(j)
