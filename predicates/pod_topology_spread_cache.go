@@ -103,6 +103,10 @@ type spreadCache struct {
 	// unindexed is set by a sync that met a node whose domain topos do
 	// not number: the cache is then dropped.
 	unindexed bool
+	// view is the view topos are of (nil when they number PreFilter's
+	// nodes themselves): a view's Topology of a key never changes, so a
+	// cycle on the same view reuses them.
+	view *cluster.View
 }
 
 func newSpreadCache(key cluster.SpreadSignature, cs []affinity.SpreadConstraint, n int) *spreadCache {
@@ -330,11 +334,16 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 			break
 		}
 	}
-	var have []*cluster.Topology
-	if c != nil {
-		have = c.topos
+	var topos []*cluster.Topology
+	if c != nil && c.view != nil && c.view == s.view {
+		topos = c.topos
+	} else {
+		var have []*cluster.Topology
+		if c != nil {
+			have = c.topos
+		}
+		topos = spreadTopologies(s.constraints, s.view, nodes, have)
 	}
-	topos := spreadTopologies(s.constraints, s.view, nodes, have)
 	for attempt := 0; ; attempt++ {
 		if c == nil {
 			c = newSpreadCache(cluster.NewSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
@@ -348,6 +357,9 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 		// constraints (equal to the cached ones in what matters).
 		c.cs = s.constraints
 		c.sync(nodes, topos, pod, &s.required)
+		if c.view = s.view; attempt > 0 {
+			c.view = nil
+		}
 		if !c.unindexed || attempt > 0 {
 			break
 		}

@@ -89,6 +89,9 @@ type spreadScoreCache struct {
 	// hostname constraints).
 	topos []*cluster.Topology
 	noKey []int32
+	// view is the view topos are of: a view's Topology of a key never
+	// changes, so a cycle on the same view reuses them.
+	view *cluster.View
 	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
 	// contribution at position j of the view's nodes was computed from.
 	nodes []*cluster.NodeInfo
@@ -393,7 +396,12 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 	// constraints (equal to the cached ones in what matters).
 	c.setConstraints(cs)
 	required := affinity.GetRequiredNodeAffinity(pod)
-	c.sync(all, spreadScoreTopologies(cs, view, c.topos), pod, &required)
+	topos := c.topos
+	if c.view != view {
+		topos = spreadScoreTopologies(cs, view, c.topos)
+		c.view = view
+	}
+	c.sync(all, topos, pod, &required)
 	c.shared = true
 	s.topos, s.noKey = c.topos, c.noKey
 	for i := range c.domains {
