@@ -45,8 +45,8 @@
 // (nodes grouped by the value of a label key such as zone, hostname or a
 // rack label) for every key asked for so far, updated as nodes come and
 // go. View.Topology numbers a key's domains (dense int32 ids, found from
-// a node's slot without reading its labels), so that plugins keep
-// per-domain counts in slices; the snapshot keeps each key's numbering
+// a node's slot without reading its labels), so that plugins
+// (InterPodAffinity, PodTopologySpread) keep per-domain counts in slices; the snapshot keeps each key's numbering
 // up to date as nodes are added, updated and removed. Pods bound to a node the snapshot does not hold are kept aside and
 // counted when the node is added, as the upstream cache does for pods
 // whose node it has not seen.

@@ -255,3 +255,30 @@ func (v *View) Topology(key string) *Topology {
 	}
 	return t
 }
+
+// NewTopology numbers the domains of key over nodes, in their order, for
+// nodes that are not (or not all) of one view: its ID looks each node's
+// label up (it knows no slots), and every value a node of nodes carries
+// is a domain. Nil NodeInfos and NodeInfos without a node are skipped.
+func NewTopology(key string, nodes []*NodeInfo) *Topology {
+	t := &Topology{key: key, dom: &topoDomains{byValue: map[string]int32{}}}
+	d := t.dom
+	for _, ni := range nodes {
+		node := ni.Node()
+		if node == nil {
+			continue
+		}
+		v, ok := node.Labels[key]
+		if !ok {
+			continue
+		}
+		id, ok := d.byValue[v]
+		if !ok {
+			id = int32(len(d.values))
+			d.values, d.sizes = append(d.values, v), append(d.sizes, 0)
+			d.byValue[v] = id
+		}
+		d.sizes[id]++
+	}
+	return t
+}

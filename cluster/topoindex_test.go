@@ -219,3 +219,38 @@ func TestPropTopologyMatchesRecompute(t *testing.T) {
 		})
 	})
 }
+
+// NewTopology numbers every value the given nodes carry, in their order,
+// with sizes their node counts, and finds any NodeInfo's domain by its
+// label; nil NodeInfos and NodeInfos without a node are skipped.
+func TestNewTopology(t *testing.T) {
+	node := func(name string, labels map[string]string) *api.Node {
+		return &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}}
+	}
+	a := NewNodeInfo(node("a", map[string]string{"zone": "z2"}))
+	b := NewNodeInfo(node("b", map[string]string{"zone": "z1"}))
+	c := NewNodeInfo(node("c", map[string]string{"zone": "z2"}))
+	d := NewNodeInfo(node("d", nil))
+	e := NewNodeInfo(node("e", map[string]string{"zone": ""}))
+	topo := NewTopology("zone", []*NodeInfo{nil, NewNodeInfo(nil), a, b, c, d, e})
+	if topo.Key() != "zone" || topo.NumIDs() != 3 || topo.NumDomains() != 3 {
+		t.Fatalf("key %q, %d ids, %d domains", topo.Key(), topo.NumIDs(), topo.NumDomains())
+	}
+	for id, want := range []struct {
+		value string
+		size  int
+	}{{"z2", 2}, {"z1", 1}, {"", 1}} {
+		if topo.Value(int32(id)) != want.value || topo.Size(int32(id)) != want.size {
+			t.Errorf("id %d: %q size %d, want %q size %d", id, topo.Value(int32(id)), topo.Size(int32(id)), want.value, want.size)
+		}
+	}
+	for ni, want := range map[*NodeInfo]int32{a: 0, b: 1, c: 0, d: NoDomain, e: 2, NewNodeInfo(nil): NoDomain,
+		NewNodeInfo(node("f", map[string]string{"zone": "z9"})): UnindexedDomain} {
+		if got := topo.ID(ni); got != want {
+			t.Errorf("ID(%s) = %d, want %d", ni.Name(), got, want)
+		}
+	}
+	if id, ok := topo.Lookup("z1"); !ok || id != 1 {
+		t.Errorf("Lookup(z1) = %d, %v", id, ok)
+	}
+}

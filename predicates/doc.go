@@ -76,9 +76,13 @@
 // cluster's pods; the plugin keeps, for the last four constraint sets
 // (cluster.SpreadSignature), each node's matching pods and domain and the
 // totals across cycles, and recounts only the nodes whose NodeInfo
-// changed since (another pointer or generation). It offers FilterNodes
-// (framework.FastPathPlugin), which finds a node's domain by its position
-// in PreFilter's node list; Filter and FilterNodes allocate nothing and
-// cost the same whatever the number of pods. AddPod and RemovePod change
-// a cycle's copy of the counts only.
+// changed since (another pointer or generation). Its domains are the ids
+// of the view's cluster.Topology of each constraint's key, as
+// InterPodAffinity's: the totals are slices by domain id, and when a
+// later view numbers a key's domains otherwise the kept nodes' totals are
+// moved to their new ids (not recounted). It offers FilterNodes
+// (framework.FastPathPlugin), which finds a node's domain by its slot
+// (cluster.Topology.ID); Filter and FilterNodes allocate nothing and cost
+// the same whatever the number of pods. AddPod and RemovePod change a
+// cycle's copy of the counts only.
 package predicates

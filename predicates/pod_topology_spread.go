@@ -71,12 +71,11 @@ func (p *criticalPaths) update(id int32, count int) {
 
 const spreadFilterStateKey framework.StateKey = "PreFilter" + config.PodTopologySpreadName
 
-// spreadStateDomains is one constraint's domains and counts in a state:
-// what the plugin's cache numbered and counted (shared with the cache and
-// other states, read only) and what AddPod and RemovePod changed.
+// spreadStateDomains is one constraint's counts in a state, by domain id
+// of the state's Topology of its key: what the plugin's cache counted
+// (shared with the cache and other states, read only) and what AddPod and
+// RemovePod changed.
 type spreadStateDomains struct {
-	// ids maps a label value to its domain id; read only.
-	ids map[string]int32
 	// refs[d] is not 0 when domain d was eligible at PreFilter; read
 	// only.
 	refs []int32
@@ -85,49 +84,44 @@ type spreadStateDomains struct {
 	counts []int
 	// n is the number of eligible domains, those upstream's map holds.
 	n int
-	// extra numbers the domains AddPod or RemovePod met that PreFilter
-	// did not (ids from len(refs) on), revived the domains they made
-	// eligible that PreFilter numbered but did not count; nil unless
-	// the state owns its counts.
+	// extra numbers the domains AddPod or RemovePod met that the
+	// Topology does not (ids from len(refs) on), revived the domains
+	// they made eligible that PreFilter did not count; nil unless the
+	// state owns its counts.
 	extra   map[string]int32
 	revived map[int32]struct{}
 }
 
-// lookup returns value's domain id, -1 if it has none.
-func (d *spreadStateDomains) lookup(value string) int32 {
-	if id, ok := d.ids[value]; ok {
+// lookup returns the domain id of ni's node, which has the key, given its
+// id in the Topology t of d's key: that id, or for a value t does not
+// number (cluster.UnindexedDomain) extra's, -1 if extra has none.
+func (d *spreadStateDomains) lookup(t *cluster.Topology, ni *cluster.NodeInfo, id int32) int32 {
+	if id >= 0 {
 		return id
 	}
-	if id, ok := d.extra[value]; ok {
+	if id, ok := d.extra[ni.Node().Labels[t.Key()]]; ok {
 		return id
 	}
 	return -1
 }
 
 // spreadFilterState is what PreFilter computes: the pod's hard
-// constraints, the number of matching pods per domain of each (every
-// eligible domain is counted, possibly 0) and its critical paths, and
-// each node's domain ids by position.
+// constraints, the Topology numbering the domains of each one's key, the
+// number of matching pods per domain of each (every eligible domain is
+// counted, possibly 0) and its critical paths.
 type spreadFilterState struct {
 	constraints []affinity.SpreadConstraint
 	// selfMatch[i] is whether the incoming pod matches constraint i.
 	selfMatch []bool
 	// required is the pod's compiled required node affinity.
 	required affinity.RequiredNodeAffinity
-	// base is the capacity of the node slice PreFilter was given; its
-	// npos nodes are in pos (node j at pos[j>>spreadChunkBits] at
-	// j&(1<<spreadChunkBits-1)), and dom[j*k+i] is node j's domain id for
-	// constraint i of k (-1: the node lacks the key), shared with the
-	// cache, read only. A slice of nodes[a:] of PreFilter's nodes has
-	// capacity base-a, so FilterNodes finds its nodes' positions without
-	// a lookup (and checks them against pos).
-	base int
-	pos  [][]*cluster.NodeInfo
-	npos int
-	dom  []int32
-	// view is the snapshot's view at PreFilter (nil without a snapshot):
-	// PreFilter's nodes are usually its nodes, in its order.
+	// view is the snapshot's view at PreFilter (nil without a snapshot).
 	view *cluster.View
+	// topos[i] numbers the domains of constraint i's key: the view's
+	// Topology (cluster.View.Topology), or, when PreFilter's nodes are
+	// not all the view's, one numbering them (cluster.NewTopology).
+	// Read only.
+	topos []*cluster.Topology
 	// domains[i] are constraint i's domains and counts.
 	domains []spreadStateDomains
 	paths   []criticalPaths
@@ -178,9 +172,9 @@ func (s *spreadFilterState) countsByValue() []map[string]int {
 	for i := range s.domains {
 		d := &s.domains[i]
 		out[i] = map[string]int{}
-		for v, id := range d.ids {
+		for id := range int32(len(d.refs)) {
 			if _, ok := d.revived[id]; ok || d.refs[id] > 0 {
-				out[i][v] = d.counts[id]
+				out[i][s.topos[i].Value(id)] = d.counts[id]
 			}
 		}
 		for v, id := range d.extra {
@@ -241,7 +235,8 @@ func (pl *PodTopologySpreadPlugin) objects() *cluster.Objects {
 // topology keys that the constraint's node inclusion policies admit. The
 // counts are kept across cycles (see pod_topology_spread_cache.go): a
 // cycle recounts only the nodes that changed since the last cycle with
-// the same constraints.
+// the same constraints. Domains are numbered by the view's Topology of
+// each key (cluster.View.Topology).
 func (pl *PodTopologySpreadPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	cs, err := cluster.SpreadConstraints(pod, pl.defaults, pl.objects(), api.DoNotSchedule)
 	if err != nil {
@@ -291,7 +286,7 @@ func (pl *PodTopologySpreadPlugin) AddPod(_ context.Context, state *framework.Cy
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	s.update(podToAdd.Pod, podToSchedule, nodeInfo.Node(), 1)
+	s.update(podToAdd.Pod, podToSchedule, nodeInfo, 1)
 	return nil
 }
 
@@ -301,7 +296,7 @@ func (pl *PodTopologySpreadPlugin) RemovePod(_ context.Context, state *framework
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	s.update(podToRemove.Pod, podToSchedule, nodeInfo.Node(), -1)
+	s.update(podToRemove.Pod, podToSchedule, nodeInfo, -1)
 	return nil
 }
 
@@ -310,7 +305,8 @@ func (pl *PodTopologySpreadPlugin) RemovePod(_ context.Context, state *framework
 // updateWithPod (which, unlike PreFilter, neither skips terminating pods
 // nor treats an empty selector as matching none, and makes the domain
 // eligible if it was not).
-func (s *spreadFilterState) update(p, incoming *api.Pod, node *api.Node, delta int) {
+func (s *spreadFilterState) update(p, incoming *api.Pod, ni *cluster.NodeInfo, delta int) {
+	node := ni.Node()
 	if s == nil || p.Namespace != incoming.Namespace || node == nil || !cluster.HasSpreadKeys(node, s.constraints) {
 		return
 	}
@@ -321,10 +317,10 @@ func (s *spreadFilterState) update(p, incoming *api.Pod, node *api.Node, delta i
 		}
 		s.own()
 		d := &s.domains[i]
-		v := node.Labels[c.TopologyKey]
-		id := d.lookup(v)
+		id := d.lookup(s.topos[i], ni, s.topos[i].ID(ni))
 		switch {
 		case id < 0:
+			v := node.Labels[c.TopologyKey]
 			id = int32(len(d.counts))
 			d.counts = append(d.counts, 0)
 			if d.extra == nil {
@@ -356,7 +352,7 @@ func (pl *PodTopologySpreadPlugin) Filter(_ context.Context, state *framework.Cy
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	return s.filter(nodeInfo, -1)
+	return s.filter(nodeInfo)
 }
 
 // FastPath offers FilterNodes (framework.FastPathPlugin).
@@ -364,12 +360,10 @@ func (pl *PodTopologySpreadPlugin) FastPath() framework.FastPath {
 	return framework.FastPath{FilterNodes: pl.FilterNodes}
 }
 
-// FilterNodes is Filter for each node, reading the state once. For nodes
-// of the list PreFilter was given it finds their domains by position
-// rather than through their labels: a slice of that list by its capacity,
-// and nodes picked from it in order (as the engine passes the nodes the
-// earlier filters kept) by looking a little ahead of the last one found,
-// the first through the view's index of node names.
+// FilterNodes is Filter for each node, reading the state once. It finds
+// a node's domains by its slot in the Topologies of the constraints' keys
+// (cluster.Topology.ID), without reading its labels, for any NodeInfo of
+// the view of PreFilter.
 func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	s, err := readSpreadFilterState(state)
 	if err != nil {
@@ -379,34 +373,29 @@ func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framewo
 		}
 		return
 	}
-	off, next := s.base-cap(nodes), -1
 	if len(s.constraints) != 1 {
 		for i, ni := range nodes {
-			j := s.position(ni, off+i, next)
-			if j >= 0 {
-				next = j + 1
-			}
-			statuses[i] = s.filter(ni, j)
+			statuses[i] = s.filter(ni)
 		}
 		return
 	}
-	// One constraint (the usual case): a node at its position passes
-	// when its domain's count is at most limit.
+	// One constraint (the usual case): a node of a domain the Topology
+	// numbers passes when the domain's count is at most limit.
 	limit := int(s.constraints[0].MaxSkew) + s.minCount(0)
 	if s.selfMatch[0] {
 		limit--
 	}
-	counts := s.domains[0].counts
+	counts, topo := s.domains[0].counts, s.topos[0]
 	for i, ni := range nodes {
-		j := s.position(ni, off+i, next)
-		if j < 0 || ni.Node() == nil {
-			statuses[i] = s.filter(ni, -1)
+		if ni.Node() == nil {
+			statuses[i] = s.filter(ni)
 			continue
 		}
-		next = j + 1
-		switch id := s.dom[j]; {
-		case id < 0:
+		switch id := topo.ID(ni); {
+		case id == cluster.NoDomain:
 			statuses[i] = spreadLabelStatus
+		case id < 0:
+			statuses[i] = s.filter(ni)
 		case counts[id] > limit:
 			statuses[i] = spreadSkewStatus
 		default:
@@ -415,70 +404,20 @@ func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framewo
 	}
 }
 
-// spreadLookAhead is how far past the last node found FilterNodes looks
-// for the next one: the engine filters blocks of 64 nodes.
-const spreadLookAhead = 64
-
-// position returns ni's position in PreFilter's nodes: guess if it is
-// there, else the first within spreadLookAhead from next (when next is
-// not negative), else its position in the snapshot's view if PreFilter's
-// nodes hold it there too, else -1.
-func (s *spreadFilterState) position(ni *cluster.NodeInfo, guess, next int) int {
-	if ni == nil {
-		return -1
-	}
-	if s.nodeAt(guess) == ni {
-		return guess
-	}
-	if next >= 0 {
-		for j := next; j < min(next+spreadLookAhead, s.npos); j++ {
-			if s.nodeAt(j) == ni {
-				return j
-			}
-		}
-	}
-	if s.view != nil {
-		if j, ok := s.view.Index(ni.Name()); ok && s.nodeAt(j) == ni {
-			return j
-		}
-	}
-	return -1
-}
-
-// nodeAt returns the node at position j of PreFilter's nodes, nil if j is
-// out of range.
-func (s *spreadFilterState) nodeAt(j int) *cluster.NodeInfo {
-	if j < 0 || j >= s.npos {
-		return nil
-	}
-	return s.pos[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)]
-}
-
 var errSpreadNoNode = errors.New("node not found")
 
-// filter is Filter for ni, which may be at position j of the nodes
-// PreFilter was given (checked; any j is correct).
-func (s *spreadFilterState) filter(ni *cluster.NodeInfo, j int) *framework.Status {
-	node := ni.Node()
-	if node == nil {
+// filter is Filter for ni.
+func (s *spreadFilterState) filter(ni *cluster.NodeInfo) *framework.Status {
+	if ni.Node() == nil {
 		return framework.AsStatus(errSpreadNoNode)
 	}
-	k := len(s.constraints)
-	known := ni != nil && s.nodeAt(j) == ni
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		var id int32
-		if known {
-			if id = s.dom[j*k+i]; id < 0 {
-				return spreadLabelStatus
-			}
-		} else {
-			v, ok := node.Labels[c.TopologyKey]
-			if !ok {
-				return spreadLabelStatus
-			}
-			id = s.domains[i].lookup(v)
+		id := s.topos[i].ID(ni)
+		if id == cluster.NoDomain {
+			return spreadLabelStatus
 		}
+		id = s.domains[i].lookup(s.topos[i], ni, id)
 		n := 0
 		if id >= 0 {
 			n = s.domains[i].counts[id]

@@ -1,7 +1,6 @@
 package predicates
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -21,23 +20,25 @@ import (
 // computed from its pods exactly as a full count does, so the counts are
 // those a full count gives.
 //
-// The cache also numbers the domains: every label value a node carries
-// under a constraint's key gets a domain id (whether or not the node is
-// counted), and the cache keeps each node's id per constraint, so that
-// the filter finds a node's count by position instead of through the
-// node's labels and a map.
+// The domains are numbered by the view's cluster.Topology of each
+// constraint's key (the numbering InterPodAffinity reads too): the
+// counts are slices indexed by its domain ids, and the filter finds a
+// node's domain by its slot. Ids are those of one view, so the cache
+// records, with each node's contribution, the id it was added under, and
+// when a later cycle's Topology of a key is another one (nodes came,
+// went or changed) it checks every kept node's id against the new
+// Topology and moves the contributions of those whose id changed, without
+// recounting their pods. When PreFilter is given nodes the view does not
+// number (no snapshot, or NodeInfos of no view), the cycle numbers them
+// with cluster.NewTopology instead.
 
 // spreadCacheSize is how many constraint signatures the plugin keeps.
 const spreadCacheSize = 4
 
-// spreadDomains numbers the domains of one constraint. ids is replaced,
-// never modified, once a state shares it; refs and counts are copied
-// before a change while shared.
+// spreadDomains are the counts of one constraint by domain id of the
+// cache's Topology of its key; refs and counts are copied before a change
+// while shared.
 type spreadDomains struct {
-	// ids maps a label value to its domain id.
-	ids map[string]int32
-	// values[d] is domain d's label value.
-	values []string
 	// refs[d] is how many counted nodes are in domain d: the domain is
 	// eligible (upstream's map has an entry for it) when it is not 0.
 	refs []int32
@@ -45,75 +46,45 @@ type spreadDomains struct {
 	counts []int
 	// live is how many domains have refs > 0.
 	live int
-	// idsShared is whether a state holds ids.
-	idsShared bool
 }
 
-// id returns value's domain id, numbering it if it is new.
-func (d *spreadDomains) id(value string) int32 {
-	if id, ok := d.ids[value]; ok {
-		return id
+// grow makes the slices at least n long.
+func (d *spreadDomains) grow(n int) {
+	for len(d.refs) < n {
+		d.refs, d.counts = append(d.refs, 0), append(d.counts, 0)
 	}
-	if d.idsShared {
-		d.ids, d.idsShared = maps.Clone(d.ids), false
+}
+
+// add adds a counted node's n matching pods to domain id.
+func (d *spreadDomains) add(id int32, n int) {
+	if d.refs[id] == 0 {
+		d.live++
 	}
-	id := int32(len(d.values))
-	d.ids[value] = id
-	d.values, d.refs, d.counts = append(d.values, value), append(d.refs, 0), append(d.counts, 0)
-	return id
+	d.refs[id]++
+	d.counts[id] += n
 }
 
-// spreadChunkBits sets the size of a spreadNodeChunks chunk: 256 nodes.
-const spreadChunkBits = 8
-
-// spreadNodeChunks are the cache's nodes as states see them, in chunks of
-// 1<<spreadChunkBits: while states hold the chunks, a change copies only
-// the chunk it falls in (and the table of chunks), so that a cycle after
-// one node changed copies a few hundred pointers, not every node's.
-type spreadNodeChunks struct {
-	chunks [][]*cluster.NodeInfo
-	// owned[c] is whether chunk c may be changed in place, tableOwned
-	// whether chunks may.
-	owned      []bool
-	tableOwned bool
-}
-
-// set puts ni at position j.
-func (v *spreadNodeChunks) set(j int, ni *cluster.NodeInfo) {
-	c := j >> spreadChunkBits
-	if c >= len(v.chunks) || !v.owned[c] {
-		if !v.tableOwned {
-			v.chunks, v.tableOwned = slices.Clone(v.chunks), true
-		}
-		for c >= len(v.chunks) {
-			v.chunks, v.owned = append(v.chunks, make([]*cluster.NodeInfo, 1<<spreadChunkBits)), append(v.owned, true)
-		}
-		if !v.owned[c] {
-			v.chunks[c], v.owned[c] = slices.Clone(v.chunks[c]), true
-		}
+// sub removes what add added.
+func (d *spreadDomains) sub(id int32, n int) {
+	d.refs[id]--
+	d.counts[id] -= n
+	if d.refs[id] == 0 {
+		d.live--
 	}
-	v.chunks[c][j&(1<<spreadChunkBits-1)] = ni
-}
-
-// share returns the chunks for a state to hold; later changes copy them.
-func (v *spreadNodeChunks) share() [][]*cluster.NodeInfo {
-	v.tableOwned = false
-	clear(v.owned)
-	return v.chunks
 }
 
 // spreadCache is the counts for one constraint signature, and what each
 // node contributes to them.
 type spreadCache struct {
 	key cluster.SpreadSignature
-	// cs are the constraints of the cycle that last synced the cache.
-	cs []affinity.SpreadConstraint
+	// cs are the constraints of the cycle that last synced the cache;
+	// topos[i] is the Topology of cs[i]'s key the ids are of.
+	cs    []affinity.SpreadConstraint
+	topos []*cluster.Topology
 	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
-	// contribution at position j was computed from; shown holds the same
-	// nodes for states.
+	// contribution at position j was computed from.
 	nodes []*cluster.NodeInfo
 	gens  []int64
-	shown spreadNodeChunks
 	// dom[j*k+i] is node j's domain id for constraint i (k constraints),
 	// -1 if the node lacks the key; cnt[j*k+i] is its matching pods, -1
 	// when the node is not counted for constraint i.
@@ -126,19 +97,22 @@ type spreadCache struct {
 	dirty bool
 	// seen is scratch for building paths.
 	seen []bool
-	// shared is set once a state holds dom and the domains' refs and
-	// counts, so that the next change copies them first.
+	// shared is set once a state holds the domains' refs and counts, so
+	// that the next change copies them first.
 	shared bool
+	// unindexed is set by a sync that met a node whose domain topos do
+	// not number: the cache is then dropped.
+	unindexed bool
+	// view is the view topos are of (nil when they number PreFilter's
+	// nodes themselves): a view's Topology of a key never changes, so a
+	// cycle on the same view reuses them.
+	view *cluster.View
 }
 
 func newSpreadCache(key cluster.SpreadSignature, cs []affinity.SpreadConstraint, n int) *spreadCache {
 	k := len(cs)
-	c := &spreadCache{key: key, cs: cs, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
+	return &spreadCache{key: key, cs: cs, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
 		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), domains: make([]spreadDomains, k), paths: make([]criticalPaths, k), dirty: true}
-	for i := range c.domains {
-		c.domains[i].ids = map[string]int32{}
-	}
-	return c
 }
 
 // unshare gives the cache slices of its own before it changes them.
@@ -147,10 +121,7 @@ func (c *spreadCache) unshare() {
 	if !c.shared {
 		return
 	}
-	// States hold these (and shown, copied chunk by chunk); nodes, cnt,
-	// gens and the domains' values are the cache's alone (values is only
-	// appended to).
-	c.dom = slices.Clone(c.dom)
+	// States hold these; nodes, gens, dom and cnt are the cache's alone.
 	for i := range c.domains {
 		d := &c.domains[i]
 		d.refs, d.counts = slices.Clone(d.refs), slices.Clone(d.counts)
@@ -162,18 +133,24 @@ func (c *spreadCache) unshare() {
 func (c *spreadCache) drop(j int) {
 	k := len(c.domains)
 	for i := range c.domains {
-		n := c.cnt[j*k+i]
-		if n < 0 {
-			continue
-		}
-		d := &c.domains[i]
-		id := c.dom[j*k+i]
-		d.refs[id]--
-		d.counts[id] -= int(n)
-		if d.refs[id] == 0 {
-			d.live--
+		if n := c.cnt[j*k+i]; n >= 0 {
+			c.domains[i].sub(c.dom[j*k+i], int(n))
 		}
 	}
+}
+
+// domainID is node's domain id in t (NoDomain without a node), noting a
+// domain t does not number.
+func (c *spreadCache) domainID(t *cluster.Topology, ni *cluster.NodeInfo) int32 {
+	if ni.Node() == nil {
+		return cluster.NoDomain
+	}
+	id := t.ID(ni)
+	if id == cluster.UnindexedDomain {
+		c.unindexed = true
+		return cluster.NoDomain
+	}
+	return id
 }
 
 // compute sets the contribution at position j from ni, for the incoming
@@ -184,40 +161,71 @@ func (c *spreadCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *af
 	node := ni.Node()
 	counted := node != nil && cluster.HasSpreadKeys(node, cs)
 	for i := range cs {
-		c.dom[j*k+i], c.cnt[j*k+i] = -1, -1
-		if node == nil {
-			continue
-		}
-		v, ok := node.Labels[cs[i].TopologyKey]
-		if !ok {
-			continue
-		}
-		d := &c.domains[i]
-		id := d.id(v)
-		c.dom[j*k+i] = id
-		if !counted || !cluster.SpreadNodeIncluded(&cs[i], pod, node, req) {
+		id := c.domainID(c.topos[i], ni)
+		c.dom[j*k+i], c.cnt[j*k+i] = id, -1
+		if id < 0 || !counted || !cluster.SpreadNodeIncluded(&cs[i], pod, node, req) {
 			continue
 		}
 		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
 		c.cnt[j*k+i] = int32(n)
-		if d.refs[id] == 0 {
-			d.live++
-		}
-		d.refs[id]++
-		d.counts[id] += n
+		c.domains[i].add(id, n)
 	}
 	c.nodes[j], c.gens[j] = ni, generation(ni)
-	c.shown.set(j, ni)
 }
 
-// sync brings the cache up to date with nodes, position by position.
-func (c *spreadCache) sync(nodes []*cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+// renumber moves the contribution at position j, whose NodeInfo is
+// unchanged, to its domains' ids in c.topos.
+func (c *spreadCache) renumber(j int) {
 	k := len(c.domains)
+	for i := range c.domains {
+		x := j*k + i
+		id := c.domainID(c.topos[i], c.nodes[j])
+		if id == c.dom[x] {
+			continue
+		}
+		c.unshare()
+		if n := c.cnt[x]; n >= 0 {
+			c.domains[i].sub(c.dom[x], int(n))
+			if id >= 0 {
+				c.domains[i].add(id, int(n))
+			} else {
+				c.cnt[x] = -1
+			}
+		}
+		c.dom[x] = id
+	}
+}
+
+// sync brings the cache up to date with nodes, position by position, and
+// with topos, the Topologies of the constraints' keys.
+func (c *spreadCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+	k := len(c.domains)
+	renumber := !slices.Equal(c.topos, topos)
+	if renumber {
+		c.unshare()
+		c.topos = topos
+	}
+	// Ids of the old Topologies stay valid until every contribution is
+	// moved: the slices grow to cover both.
+	for i := range c.domains {
+		if n := topos[i].NumIDs(); len(c.domains[i].refs) < n {
+			c.unshare()
+			c.domains[i].grow(n)
+		}
+	}
+	if renumber {
+		// The kept contributions of unchanged NodeInfos move to their
+		// new ids; the loop below recomputes the others.
+		for j := range min(len(c.nodes), len(nodes)) {
+			if ni := nodes[j]; c.nodes[j] == ni && c.gens[j] == generation(ni) {
+				c.renumber(j)
+			}
+		}
+	}
 	if len(c.nodes) > len(nodes) {
 		c.unshare()
 		for j := len(nodes); j < len(c.nodes); j++ {
 			c.drop(j)
-			c.shown.set(j, nil)
 		}
 		clear(c.nodes[len(nodes):])
 		c.nodes, c.gens, c.dom, c.cnt = c.nodes[:len(nodes)], c.gens[:len(nodes)], c.dom[:len(nodes)*k], c.cnt[:len(nodes)*k]
@@ -238,6 +246,14 @@ func (c *spreadCache) sync(nodes []*cluster.NodeInfo, pod *api.Pod, req *affinit
 		}
 		c.compute(j, ni, pod, req)
 	}
+	if renumber {
+		// Every id is now one of topos: ids past theirs count nothing.
+		for i := range c.domains {
+			d := &c.domains[i]
+			n := topos[i].NumIDs()
+			d.refs, d.counts = d.refs[:n], d.counts[:n]
+		}
+	}
 	if c.dirty {
 		c.buildPaths()
 		c.dirty = false
@@ -252,7 +268,7 @@ func (c *spreadCache) buildPaths() {
 	for i := range c.domains {
 		d := &c.domains[i]
 		p := newCriticalPaths()
-		c.seen = slices.Grow(c.seen[:0], len(d.values))[:len(d.values)]
+		c.seen = slices.Grow(c.seen[:0], len(d.refs))[:len(d.refs)]
 		clear(c.seen)
 		for j := range c.nodes {
 			if c.cnt[j*k+i] < 0 {
@@ -267,22 +283,44 @@ func (c *spreadCache) buildPaths() {
 	}
 }
 
-// tooSparse reports whether the cache numbers many more domains than are
-// in use (nodes with unique labels came and went): it is then rebuilt
-// rather than kept.
-func (c *spreadCache) tooSparse() bool {
-	for i := range c.domains {
-		if d := &c.domains[i]; len(d.values) > 2*len(c.nodes)+64 {
-			return true
+// spreadTopologies returns the Topologies of the constraints' keys: the
+// view's, or (without a view) ones numbering nodes. It returns have when
+// that holds the view's already.
+func spreadTopologies(cs []affinity.SpreadConstraint, view *cluster.View, nodes []*cluster.NodeInfo, have []*cluster.Topology) []*cluster.Topology {
+	if view != nil && len(have) == len(cs) {
+		same := true
+		for i := range cs {
+			if same = view.Topology(cs[i].TopologyKey) == have[i]; !same {
+				break
+			}
+		}
+		if same {
+			return have
 		}
 	}
-	return false
+	topos := make([]*cluster.Topology, len(cs))
+	for i := range cs {
+		for h := range i {
+			if cs[h].TopologyKey == cs[i].TopologyKey {
+				topos[i] = topos[h]
+				break
+			}
+		}
+		if topos[i] != nil {
+			continue
+		}
+		if view != nil {
+			topos[i] = view.Topology(cs[i].TopologyKey)
+		} else {
+			topos[i] = cluster.NewTopology(cs[i].TopologyKey, nodes)
+		}
+	}
+	return topos
 }
 
-// cachedCounts fills s's counts, per-node domain ids and critical paths
-// from the plugin's cache, creating or refreshing the entry for the
-// signature of s's constraints. s's constraints, selfMatch and required
-// are set.
+// cachedCounts fills s's Topologies, counts and critical paths from the
+// plugin's cache, creating or refreshing the entry for the signature of
+// s's constraints. s's constraints, selfMatch, required and view are set.
 func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
 	key := cluster.NewSpreadSignature(pod, s.constraints, false)
 	pl.mu.Lock()
@@ -296,30 +334,48 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 			break
 		}
 	}
-	if c != nil && c.tooSparse() {
+	var topos []*cluster.Topology
+	if c != nil && c.view != nil && c.view == s.view {
+		topos = c.topos
+	} else {
+		var have []*cluster.Topology
+		if c != nil {
+			have = c.topos
+		}
+		topos = spreadTopologies(s.constraints, s.view, nodes, have)
+	}
+	for attempt := 0; ; attempt++ {
+		if c == nil {
+			c = newSpreadCache(cluster.NewSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
+			if len(pl.cache) < spreadCacheSize {
+				pl.cache = append(pl.cache, nil)
+			}
+			copy(pl.cache[1:], pl.cache)
+			pl.cache[0] = c
+		}
+		// The contributions are computed with this cycle's pod and
+		// constraints (equal to the cached ones in what matters).
+		c.cs = s.constraints
+		c.sync(nodes, topos, pod, &s.required)
+		if c.view = s.view; attempt > 0 {
+			c.view = nil
+		}
+		if !c.unindexed || attempt > 0 {
+			break
+		}
+		// Some node is of no view's numbering: number this cycle's
+		// nodes themselves, in a new entry.
 		pl.cache = slices.Delete(pl.cache, 0, 1)
 		c = nil
+		topos = spreadTopologies(s.constraints, nil, nodes, nil)
 	}
-	if c == nil {
-		c = newSpreadCache(cluster.NewSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
-		if len(pl.cache) < spreadCacheSize {
-			pl.cache = append(pl.cache, nil)
-		}
-		copy(pl.cache[1:], pl.cache)
-		pl.cache[0] = c
-	}
-	// The contributions are computed with this cycle's pod and
-	// constraints (equal to the cached ones in what matters).
-	c.cs = s.constraints
-	c.sync(nodes, pod, &s.required)
 	c.shared = true
-	s.base, s.pos, s.npos, s.dom = cap(nodes), c.shown.share(), len(c.nodes), c.dom
+	s.topos = c.topos
 	k := len(c.domains)
 	s.domains = make([]spreadStateDomains, k)
 	for i := range c.domains {
 		d := &c.domains[i]
-		d.idsShared = true
-		s.domains[i] = spreadStateDomains{ids: d.ids, refs: d.refs, counts: d.counts, n: d.live}
+		s.domains[i] = spreadStateDomains{refs: d.refs, counts: d.counts, n: d.live}
 	}
 	copy(s.paths, c.paths)
 }

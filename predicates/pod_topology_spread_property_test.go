@@ -11,6 +11,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
@@ -357,45 +358,6 @@ func TestPropertySpreadCache(t *testing.T) {
 	})
 }
 
-// spreadNodeChunks holds what was set, and a table shared before later
-// changes keeps what it held.
-func TestPropertySpreadNodeChunks(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		pool := []*cluster.NodeInfo{nil, cluster.NewNodeInfo(nil), cluster.NewNodeInfo(nil), cluster.NewNodeInfo(nil)}
-		var v spreadNodeChunks
-		var model []*cluster.NodeInfo
-		type held struct {
-			table [][]*cluster.NodeInfo
-			want  []*cluster.NodeInfo
-		}
-		var shares []held
-		for range rapid.IntRange(1, 60).Draw(t, "ops") {
-			if rapid.IntRange(0, 4).Draw(t, "share") == 0 {
-				shares = append(shares, held{v.share(), slices.Clone(model)})
-				continue
-			}
-			j := rapid.IntRange(0, 3<<spreadChunkBits).Draw(t, "at")
-			ni := rapid.SampledFrom(pool).Draw(t, "ni")
-			v.set(j, ni)
-			for len(model) <= j {
-				model = append(model, nil)
-			}
-			model[j] = ni
-		}
-		check := func(table [][]*cluster.NodeInfo, want []*cluster.NodeInfo) {
-			for j, ni := range want {
-				if got := table[j>>spreadChunkBits][j&(1<<spreadChunkBits-1)]; got != ni {
-					t.Fatalf("position %d: %p, want %p", j, got, ni)
-				}
-			}
-		}
-		check(v.chunks, model)
-		for _, h := range shares {
-			check(h.table, h.want)
-		}
-	})
-}
-
 // Cycles running at once on one plugin (PreFilter, FilterNodes and AddPod
 // on their states) while the snapshot changes between rounds agree with a
 // new plugin's, and a state keeps filtering as it did while later cycles
@@ -496,6 +458,108 @@ func TestSpreadPreFilterNodelessInfos(t *testing.T) {
 		p.FilterNodes(context.Background(), state, pod, nodes, sts)
 		if sts[0] == nil || sts[1] == nil || sts[2] != nil {
 			t.Fatalf("cycle %d: statuses %v", cycle, sts)
+		}
+	}
+}
+
+// The kept counts follow a change of numbering exactly: a cache synced
+// over the same nodes under Topologies that number the domains in other
+// orders (as a later view may), or under the view's, holds what a new
+// cache counts under the last ones, id by id, with the same critical
+// paths; a node subset in between changes nothing either.
+func TestPropertySpreadCacheRenumbered(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		var names []string
+		for i := range rapid.IntRange(1, 8).Draw(t, "nodes") {
+			name := fmt.Sprintf("n%d", i)
+			nodes, names = append(nodes, testwrap.SpreadNodeGen(name).Draw(t, "node")), append(names, name)
+		}
+		var pods []*api.Pod
+		for i := range rapid.IntRange(0, 12).Draw(t, "pods") {
+			pods = append(pods, testwrap.SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
+		}
+		snap, err := cluster.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pod := testwrap.SpreadIncomingGen(0, api.DoNotSchedule).Draw(t, "incoming")
+		cs, err := cluster.SpreadConstraints(pod, nil, nil, api.DoNotSchedule)
+		if err != nil || len(cs) == 0 {
+			t.Skip("no constraints")
+		}
+		req := affinity.GetRequiredNodeAffinity(pod)
+		view := snap.View()
+		all := view.Nodes()
+		key := cluster.NewSpreadSignature(pod, cs, true)
+		kept := newSpreadCache(key, cs, len(all))
+		for round := range rapid.IntRange(1, 5).Draw(t, "rounds") {
+			in := all
+			if rapid.IntRange(0, 3).Draw(t, "subset") == 0 {
+				in = all[:rapid.IntRange(0, len(all)).Draw(t, "cut")]
+			}
+			topos := spreadTopologies(cs, view, in, nil)
+			if rapid.IntRange(0, 2).Draw(t, "own") != 0 {
+				topos = spreadTopologies(cs, nil, rapid.Permutation(all).Draw(t, "order"), nil)
+			}
+			kept.sync(in, topos, pod, &req)
+			kept.shared = rapid.Bool().Draw(t, "shared")
+			fresh := newSpreadCache(key, cs, len(in))
+			fresh.sync(in, topos, pod, &req)
+			for i := range cs {
+				a, b := &kept.domains[i], &fresh.domains[i]
+				if !slices.Equal(a.refs, b.refs) || !slices.Equal(a.counts, b.counts) || a.live != b.live {
+					t.Fatalf("round %d, constraint %d: kept refs %v counts %v live %d, fresh %v %v %d",
+						round, i, a.refs, a.counts, a.live, b.refs, b.counts, b.live)
+				}
+			}
+			if !reflect.DeepEqual(kept.paths, fresh.paths) {
+				t.Fatalf("round %d: kept paths %v, fresh %v", round, kept.paths, fresh.paths)
+			}
+		}
+	})
+}
+
+// PreFilter given NodeInfos of no view beside the view's (a value the
+// view's Topology does not number) counts and filters as a plugin without
+// a snapshot does over the same nodes, cycle after cycle, and a later
+// cycle over the view's nodes alone as a new plugin does.
+func TestSpreadPreFilterNodesOfNoView(t *testing.T) {
+	snap, err := cluster.NewSnapshot([]*api.Node{
+		spreadNode().Name("a").Label("zone", "z1").Obj(),
+		spreadNode().Name("b").Label("zone", "z2").Obj(),
+	}, []*api.Pod{
+		spreadPod().Name("p1").Label("foo", "").Node("a").Obj(),
+		spreadPod().Name("p2").Label("foo", "").Node("a").Obj(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := cluster.NewNodeInfo(spreadNode().Name("c").Label("zone", "z9").Obj())
+	other.AddPod(cluster.NewPodInfo(spreadPod().Name("p3").Label("foo", "").Node("c").Obj()))
+	nodes := append(slices.Clone(snap.View().Nodes()), other)
+	pod := spreadPod().Name("in").Label("foo", "").SpreadConstraint(1, "zone", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj()
+	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
+	p := pl.(*PodTopologySpreadPlugin)
+	for cycle := range 3 {
+		in := nodes
+		if cycle == 2 {
+			in = snap.View().Nodes()
+		}
+		ref, _ := NewPodTopologySpread(nil, nil)
+		if cycle == 2 {
+			ref, _ = NewPodTopologySpread(nil, spreadHandle{snap})
+		}
+		got, state := spreadCycle(p, pod, in, 1)
+		want, refState := spreadCycle(ref.(*PodTopologySpreadPlugin), pod, in, 1)
+		spreadFastAgrees(t, got)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("cycle %d: %v, want %v", cycle, got, want)
+		}
+		a, _ := readSpreadFilterState(state)
+		b, _ := readSpreadFilterState(refState)
+		if !reflect.DeepEqual(a.countsByValue(), b.countsByValue()) {
+			t.Fatalf("cycle %d: counts %v, want %v", cycle, a.countsByValue(), b.countsByValue())
 		}
 	}
 }

@@ -50,8 +50,9 @@
 //
 // PodTopologySpreadPlugin's PreScore keeps, as the filter half does, each
 // node's matching pods and domain per constraint set across cycles,
-// recounting only the nodes whose NodeInfo changed, and computes the raw
-// score of every node it is given; Score and ScoreNodes (the plugin's
+// recounting only the nodes whose NodeInfo changed, with the domains
+// numbered by the view's cluster.Topology of each key (plus one id for the
+// nodes lacking it), and computes the raw score of every node it is given; Score and ScoreNodes (the plugin's
 // framework.FastPath) read it, so their cost per node does not depend on
 // the pods. It does not promise ScoresAnyNodes (its PreScore depends on
 // the nodes Filter passed) nor NormalizeByMax (NormalizeScore reads the

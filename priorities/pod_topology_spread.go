@@ -61,12 +61,14 @@ type spreadScoreState struct {
 	byViewOnce sync.Once
 	byView     []int32
 	// For a node PreScore was not given, constraint i (not
-	// kubernetes.io/hostname) counts tot[i][ids[i][value]] when
-	// registered[i] holds that domain (one of a scored node's), else 0;
-	// ids and tot are shared with the plugin's cache, read only. extra[i]
-	// are the domains of scored nodes the snapshot's nodes do not have
-	// (nil mostly).
-	ids        []map[string]int32
+	// kubernetes.io/hostname) counts tot[i][id] for the node's domain id
+	// in topos[i] (spreadScoreID, with noKey[i]) when registered[i] holds
+	// that domain (one of a scored node's), else 0; topos, noKey and tot
+	// are shared with the plugin's cache, read only. extra[i] are the
+	// domains of scored nodes the snapshot's nodes do not have (nil
+	// mostly).
+	topos      []*cluster.Topology
+	noKey      []int32
 	tot        [][]int64
 	registered [][]bool
 	extra      []map[string]struct{}
@@ -129,14 +131,13 @@ func (s *spreadScoreState) score(ni *cluster.NodeInfo) int64 {
 	var score float64
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		v, ok := node.Labels[c.TopologyKey]
-		if !ok {
+		if _, ok := node.Labels[c.TopologyKey]; !ok {
 			continue
 		}
 		var n int64
 		if c.TopologyKey == affinity.LabelHostname {
 			n = int64(cluster.CountSpreadPods(ni.Pods, c.Selector, s.ns))
-		} else if id, ok := s.ids[i][v]; ok && s.registered[i][id] {
+		} else if id := spreadScoreID(s.topos[i], s.noKey[i], ni); id >= 0 && s.registered[i][id] {
 			n = s.tot[i][id]
 		}
 		score += SpreadScoreForCount(n, c.MaxSkew, s.weights[i])
@@ -216,7 +217,7 @@ func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.
 	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
 	k := len(cs)
 	s := &spreadScoreState{constraints: cs, weights: make([]float64, k), ns: pod.Namespace,
-		ids: make([]map[string]int32, k), tot: make([][]int64, k), registered: make([][]bool, k)}
+		tot: make([][]int64, k), registered: make([][]bool, k)}
 	pl.cachedScores(s, pod, view, nodes, requireAll)
 	state.Write(spreadScoreStateKey, s)
 	return nil

@@ -1,7 +1,6 @@
 package priorities
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -20,6 +19,15 @@ import (
 // node's pods as the full count does. PreScore then computes the raw
 // score of every node it is given, without walking any pod, and Score
 // (ScoreNodes) reads it.
+//
+// The domains of a constraint other than kubernetes.io/hostname are
+// numbered by the view's cluster.Topology of its key (the numbering the
+// filter half and InterPodAffinity read), with one more id for the nodes
+// lacking the key (upstream files them under the value "", so they share
+// the id of the value "" when a node carries it): the totals are slices
+// by id. As in the filter half, each node's contribution keeps the id it
+// was added under, and when a later view's Topology is another one the
+// kept nodes' contributions are moved to their new ids.
 
 // spreadScoreCacheSize is how many constraint signatures the plugin keeps.
 const spreadScoreCacheSize = 4
@@ -32,31 +40,39 @@ const (
 	spreadCounted
 )
 
-// spreadScoreDomains numbers the domains of one constraint (not
-// kubernetes.io/hostname) and holds their totals. ids is replaced, never
-// modified, once a state shares it; tot is copied before a change while
-// shared.
+// spreadScoreDomains holds the totals of one constraint (not
+// kubernetes.io/hostname) by domain id of the cache's Topology of its key
+// (spreadScoreID); tot is copied before a change while shared.
 type spreadScoreDomains struct {
-	// ids maps a label value to its domain id ("" for nodes without the
-	// key, as the full count files them).
-	ids       map[string]int32
-	idsShared bool
 	// tot[d] is the matching pods of the counted nodes of domain d.
 	tot []int64
 }
 
-// id returns value's domain id, numbering it if it is new.
-func (d *spreadScoreDomains) id(value string) int32 {
-	if id, ok := d.ids[value]; ok {
+// spreadNoKeyID is the id of the nodes lacking t's key: that of the value
+// "" if a node carries it, else t.NumIDs().
+func spreadNoKeyID(t *cluster.Topology) int32 {
+	if id, ok := t.Lookup(""); ok {
 		return id
 	}
-	if d.idsShared {
-		d.ids, d.idsShared = maps.Clone(d.ids), false
+	return int32(t.NumIDs())
+}
+
+// spreadScoreID is the domain id of ni (which has a node) in t, noKey
+// being spreadNoKeyID(t): t's id, noKey for a node lacking the key or
+// with the value "", cluster.UnindexedDomain for another value t does not
+// number.
+func spreadScoreID(t *cluster.Topology, noKey int32, ni *cluster.NodeInfo) int32 {
+	switch id := t.ID(ni); id {
+	case cluster.NoDomain:
+		return noKey
+	case cluster.UnindexedDomain:
+		if ni.Node().Labels[t.Key()] == "" {
+			return noKey
+		}
+		return id
+	default:
+		return id
 	}
-	id := int32(len(d.tot))
-	d.ids[value] = id
-	d.tot = append(d.tot, 0)
-	return id
 }
 
 // spreadScoreCache is the counts for one constraint signature, and what
@@ -68,6 +84,14 @@ type spreadScoreCache struct {
 	// host[i] is whether cs[i] is over kubernetes.io/hostname.
 	cs   []affinity.SpreadConstraint
 	host []bool
+	// topos[i] is the Topology of cs[i]'s key the ids are of and
+	// noKey[i] its id of the nodes lacking the key (nil and -1 for
+	// hostname constraints).
+	topos []*cluster.Topology
+	noKey []int32
+	// view is the view topos are of: a view's Topology of a key never
+	// changes, so a cycle on the same view reuses them.
+	view *cluster.View
 	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
 	// contribution at position j of the view's nodes was computed from.
 	nodes []*cluster.NodeInfo
@@ -105,10 +129,7 @@ func newSpreadScoreCache(key cluster.SpreadSignature, requireAll bool, cs []affi
 	k := len(cs)
 	c := &spreadScoreCache{key: key, requireAll: requireAll, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
 		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), flag: make([]uint8, 0, n*k), all: make([]bool, 0, n),
-		domains: make([]spreadScoreDomains, k)}
-	for i := range c.domains {
-		c.domains[i].ids = map[string]int32{}
-	}
+		domains: make([]spreadScoreDomains, k), noKey: make([]int32, k)}
 	c.setConstraints(cs)
 	return c
 }
@@ -134,8 +155,9 @@ func (c *spreadScoreCache) drop(j int) {
 	}
 }
 
-// compute sets the contribution at position j from ni, for the incoming
-// pod and its compiled required node affinity.
+// compute sets the contribution at position j from ni (a node of the
+// view, whose Topologies number its domains), for the incoming pod and
+// its compiled required node affinity.
 func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
 	cs := c.cs
 	k := len(cs)
@@ -147,16 +169,18 @@ func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, re
 		if node == nil {
 			continue
 		}
-		v, ok := node.Labels[cs[i].TopologyKey]
-		if ok {
+		if _, ok := node.Labels[cs[i].TopologyKey]; ok {
 			c.flag[x] |= spreadHasKey
 		}
 		if c.hostname(i) {
 			c.cnt[x] = int32(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
 			continue
 		}
-		d := &c.domains[i]
-		id := d.id(v)
+		id := spreadScoreID(c.topos[i], c.noKey[i], ni)
+		if id < 0 {
+			// Not a node of the view: no domain (sync's nodes are).
+			continue
+		}
 		c.dom[x] = id
 		if (c.requireAll && !all) || !cluster.SpreadNodeIncluded(&cs[i], pod, node, req) {
 			continue
@@ -164,16 +188,86 @@ func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, re
 		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
 		c.cnt[x] = int32(n)
 		c.flag[x] |= spreadCounted
-		d.tot[id] += int64(n)
+		c.domains[i].tot[id] += int64(n)
 	}
 	c.all[j] = all
 	c.nodes[j], c.gens[j] = ni, generation(ni)
 }
 
-// sync brings the cache up to date with nodes (the view's), position by
-// position.
-func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+// renumber moves the contribution at position j, whose NodeInfo is
+// unchanged, to its domains' ids in c.topos; false if a domain is new or
+// gone (a node not of the view), and then the contribution must be
+// recomputed (what renumber moved is consistent).
+func (c *spreadScoreCache) renumber(j int) bool {
 	k := len(c.domains)
+	ni := c.nodes[j]
+	if ni.Node() == nil {
+		return true
+	}
+	for i := range c.domains {
+		x := j*k + i
+		if c.hostname(i) {
+			continue
+		}
+		id := spreadScoreID(c.topos[i], c.noKey[i], ni)
+		if id == c.dom[x] {
+			continue
+		}
+		if id < 0 || c.dom[x] < 0 {
+			return false
+		}
+		if c.flag[x]&spreadCounted != 0 {
+			d := &c.domains[i]
+			d.tot[c.dom[x]] -= int64(c.cnt[x])
+			d.tot[id] += int64(c.cnt[x])
+		}
+		c.dom[x] = id
+	}
+	return true
+}
+
+// setTopologies makes topos (nil for hostname constraints) the
+// Topologies of the constraints' keys; it reports whether any changed.
+func (c *spreadScoreCache) setTopologies(topos []*cluster.Topology) bool {
+	if slices.Equal(c.topos, topos) {
+		return false
+	}
+	c.topos = topos
+	for i, t := range topos {
+		c.noKey[i] = -1
+		if t != nil {
+			c.noKey[i] = spreadNoKeyID(t)
+		}
+	}
+	return true
+}
+
+// sync brings the cache up to date with nodes (the view's), position by
+// position, and with topos, the view's Topologies of the constraints'
+// keys (nil for hostname constraints).
+func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+	k := len(c.domains)
+	renumber := c.setTopologies(topos)
+	// Ids of the old Topologies stay valid until every contribution is
+	// moved: the totals grow to cover both (and the no-key id).
+	for i, t := range topos {
+		if t != nil && len(c.domains[i].tot) < t.NumIDs()+1 {
+			c.unshare()
+			d := &c.domains[i]
+			d.tot = append(d.tot, make([]int64, t.NumIDs()+1-len(d.tot))...)
+		}
+	}
+	if renumber {
+		// The kept contributions of unchanged NodeInfos move to their
+		// new ids; the loop below recomputes the others.
+		c.unshare()
+		for j := range min(len(c.nodes), len(nodes)) {
+			if ni := nodes[j]; c.nodes[j] == ni && c.gens[j] == generation(ni) && !c.renumber(j) {
+				c.drop(j)
+				c.compute(j, ni, pod, req)
+			}
+		}
+	}
 	if len(c.nodes) > len(nodes) {
 		c.unshare()
 		for j := len(nodes); j < len(c.nodes); j++ {
@@ -200,18 +294,43 @@ func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, pod *api.Pod, req *af
 		}
 		c.compute(j, ni, pod, req)
 	}
-}
-
-// tooSparse reports whether the cache numbers many more domains than
-// there are nodes (nodes with unique labels came and went): it is then
-// rebuilt rather than kept.
-func (c *spreadScoreCache) tooSparse() bool {
-	for i := range c.domains {
-		if len(c.domains[i].tot) > 2*len(c.nodes)+64 {
-			return true
+	if renumber {
+		// Every id is now one of topos: ids past theirs count nothing.
+		for i, t := range topos {
+			if t != nil {
+				c.domains[i].tot = c.domains[i].tot[:t.NumIDs()+1]
+			}
 		}
 	}
-	return false
+}
+
+// spreadScoreTopologies returns the view's Topologies of the
+// constraints' keys (nil for hostname constraints), have when that holds
+// them already.
+func spreadScoreTopologies(cs []affinity.SpreadConstraint, view *cluster.View, have []*cluster.Topology) []*cluster.Topology {
+	if len(have) == len(cs) {
+		same := true
+		for i := range cs {
+			if cs[i].TopologyKey == affinity.LabelHostname {
+				same = have[i] == nil
+			} else {
+				same = have[i] == view.Topology(cs[i].TopologyKey)
+			}
+			if !same {
+				break
+			}
+		}
+		if same {
+			return have
+		}
+	}
+	topos := make([]*cluster.Topology, len(cs))
+	for i := range cs {
+		if cs[i].TopologyKey != affinity.LabelHostname {
+			topos[i] = view.Topology(cs[i].TopologyKey)
+		}
+	}
+	return topos
 }
 
 // positions sets c.pos[q] to the position in the cache of nodes[q], -1
@@ -264,10 +383,6 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 			break
 		}
 	}
-	if c != nil && c.tooSparse() {
-		pl.cache = slices.Delete(pl.cache, 0, 1)
-		c = nil
-	}
 	all := view.Nodes()
 	if c == nil {
 		c = newSpreadScoreCache(cluster.NewSpreadSignature(pod, cs, true), requireAll, cs, len(all))
@@ -281,14 +396,18 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 	// constraints (equal to the cached ones in what matters).
 	c.setConstraints(cs)
 	required := affinity.GetRequiredNodeAffinity(pod)
-	c.sync(all, pod, &required)
+	topos := c.topos
+	if c.view != view {
+		topos = spreadScoreTopologies(cs, view, c.topos)
+		c.view = view
+	}
+	c.sync(all, topos, pod, &required)
 	c.shared = true
+	s.topos, s.noKey = c.topos, c.noKey
 	for i := range c.domains {
-		d := &c.domains[i]
-		d.idsShared = true
-		s.ids[i], s.tot[i] = d.ids, d.tot
+		s.tot[i] = c.domains[i].tot
 		if !c.hostname(i) {
-			s.registered[i] = make([]bool, len(d.tot))
+			s.registered[i] = make([]bool, len(s.tot[i]))
 		}
 	}
 
@@ -315,8 +434,7 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 				}
 				continue
 			}
-			v := ni.Node().Labels[cs[i].TopologyKey]
-			if id, ok := s.ids[i][v]; ok {
+			if id := spreadScoreID(s.topos[i], s.noKey[i], ni); id >= 0 {
 				if !s.registered[i][id] {
 					s.registered[i][id] = true
 					sizes[i]++
@@ -329,6 +447,7 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 			if s.extra[i] == nil {
 				s.extra[i] = map[string]struct{}{}
 			}
+			v := ni.Node().Labels[cs[i].TopologyKey]
 			if _, ok := s.extra[i][v]; !ok {
 				s.extra[i][v] = struct{}{}
 				sizes[i]++

@@ -9,6 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
@@ -361,4 +362,72 @@ func TestSpreadScoreCacheConcurrentCycles(t *testing.T) {
 			t.Fatal(e)
 		}
 	}
+}
+
+// The kept totals follow a change of numbering exactly: a score cache
+// synced over the same nodes under Topologies that number the domains in
+// other orders (as a later view may), or under the view's, holds what a
+// new cache counts under the last ones, id by id (nodes without the key,
+// or with the value "", under the same id), and a node subset in between
+// changes nothing either.
+func TestPropertySpreadScoreCacheRenumbered(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		var names []string
+		for i := range rapid.IntRange(1, 8).Draw(t, "nodes") {
+			name := fmt.Sprintf("n%d", i)
+			n := testwrap.SpreadNodeGen(name).Draw(t, "node")
+			if rapid.IntRange(0, 4).Draw(t, "emptyZone") == 0 {
+				n.Labels = maps.Clone(n.Labels)
+				n.Labels["zone"] = ""
+			}
+			nodes, names = append(nodes, n), append(names, name)
+		}
+		var pods []*api.Pod
+		for i := range rapid.IntRange(0, 12).Draw(t, "pods") {
+			pods = append(pods, testwrap.SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
+		}
+		snap, err := cluster.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pod := testwrap.SpreadIncomingGen(0, api.ScheduleAnyway).Draw(t, "incoming")
+		cs, err := cluster.SpreadConstraints(pod, nil, nil, api.ScheduleAnyway)
+		if err != nil || len(cs) == 0 {
+			t.Skip("no constraints")
+		}
+		req := affinity.GetRequiredNodeAffinity(pod)
+		requireAll := rapid.Bool().Draw(t, "requireAll")
+		view := snap.View()
+		all := view.Nodes()
+		key := cluster.NewSpreadSignature(pod, cs, true)
+		kept := newSpreadScoreCache(key, requireAll, cs, len(all))
+		for round := range rapid.IntRange(1, 5).Draw(t, "rounds") {
+			in := all
+			if rapid.IntRange(0, 3).Draw(t, "subset") == 0 {
+				in = all[:rapid.IntRange(0, len(all)).Draw(t, "cut")]
+			}
+			topos := spreadScoreTopologies(cs, view, nil)
+			if rapid.IntRange(0, 2).Draw(t, "own") != 0 {
+				order := rapid.Permutation(all).Draw(t, "order")
+				for i := range cs {
+					if topos[i] != nil {
+						topos[i] = cluster.NewTopology(cs[i].TopologyKey, order)
+					}
+				}
+			}
+			kept.sync(in, topos, pod, &req)
+			kept.shared = rapid.Bool().Draw(t, "shared")
+			fresh := newSpreadScoreCache(key, requireAll, cs, len(in))
+			fresh.sync(in, topos, pod, &req)
+			for i := range cs {
+				if a, b := kept.domains[i].tot, fresh.domains[i].tot; !reflect.DeepEqual(a, b) {
+					t.Fatalf("round %d, constraint %d: kept totals %v, fresh %v", round, i, a, b)
+				}
+			}
+			if !reflect.DeepEqual(kept.dom, fresh.dom) || !reflect.DeepEqual(kept.cnt, fresh.cnt) || !reflect.DeepEqual(kept.flag, fresh.flag) {
+				t.Fatalf("round %d: kept dom %v cnt %v flag %v, fresh %v %v %v", round, kept.dom, kept.cnt, kept.flag, fresh.dom, fresh.cnt, fresh.flag)
+			}
+		}
+	})
 }
