@@ -100,7 +100,8 @@ func (t *Topology) ID(ni *NodeInfo) int32 {
 
 // buildTopology numbers the domains of key over nodes.
 func buildTopology(nodes *nodeVec, key string) *Topology {
-	t := &Topology{key: key, dom: &topoDomains{byValue: map[string]int32{}}}
+	n := nodes.len()
+	t := &Topology{key: key, ids: make([]int32, 0, n), nodes: make([]*api.Node, 0, n), dom: &topoDomains{byValue: map[string]int32{}}}
 	nodes.each(func(_ int, ni *NodeInfo) {
 		if ni.slot > 0 {
 			t.set(int(ni.slot)-1, ni.node)
