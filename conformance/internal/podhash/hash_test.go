@@ -188,3 +188,26 @@ func fmtPtr(p *int32) string {
 	}
 	return strconv.Itoa(int(*p))
 }
+
+// TestPodTemplateHashAbsentDivisor: a downward API item's
+// resourceFieldRef without a divisor holds the zero Quantity, which the
+// stored form (protobuf) turns into ParseQuantity("0"); env and volume
+// items alike (found by TestGoBuiltTemplateHash).
+func TestPodTemplateHashAbsentDivisor(t *testing.T) {
+	for _, raw := range []string{
+		`{"spec":{"volumes":[{"name":"d","downwardAPI":{"items":[{"path":"cpu","resourceFieldRef":{"resource":"limits.cpu"}}]}}],"containers":[{"name":"c","image":"nginx:1.27"}]}}`,
+		`{"spec":{"containers":[{"name":"c","image":"nginx:1.27","env":[{"name":"CPU","valueFrom":{"resourceFieldRef":{"resource":"limits.cpu","divisor":null}}}]}]}}`,
+	} {
+		var tpl corev1.PodTemplateSpec
+		if err := json.Unmarshal([]byte(raw), &tpl); err != nil {
+			t.Fatal(err)
+		}
+		s := stored(t, &tpl)
+		got, err := manifest.PodTemplateHash([]byte(raw), nil)
+		want := controller.ComputeHash(s, nil)
+		if err != nil || got != want {
+			t.Errorf("%s: got %s, %v; upstream %s", raw, got, err, want)
+		}
+		t.Logf("%s: %s", raw, want)
+	}
+}

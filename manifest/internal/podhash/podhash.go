@@ -278,6 +278,12 @@ func (p *printer) value(ti int, v any, byName, ignoreType bool, path string) {
 			p.fail(path, "want a quantity, not %s", describe(v))
 			return
 		}
+		if v == nil {
+			// A Quantity field that is absent or null holds the zero
+			// Quantity, which protobuf stores as its String(), "0":
+			// the informer's value is ParseQuantity("0").
+			s = "0"
+		}
 		g, err := quantityValue(s)
 		if err != nil {
 			p.fail(path, "%v", err)

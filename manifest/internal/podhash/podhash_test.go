@@ -43,6 +43,20 @@ func TestHashPinned(t *testing.T) {
 	}
 }
 
+// TestHashAbsentDivisor pins upstream's hashes (conformance:
+// TestPodTemplateHashAbsentDivisor) of templates whose resourceFieldRef
+// has no divisor: the stored zero Quantity reads back as "0".
+func TestHashAbsentDivisor(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{`{"spec":{"volumes":[{"name":"d","downwardAPI":{"items":[{"path":"cpu","resourceFieldRef":{"resource":"limits.cpu"}}]}}],"containers":[{"name":"c","image":"nginx:1.27"}]}}`, "6c784c8474"},
+		{`{"spec":{"containers":[{"name":"c","image":"nginx:1.27","env":[{"name":"CPU","valueFrom":{"resourceFieldRef":{"resource":"limits.cpu","divisor":null}}}]}]}}`, "7996bd8b46"},
+	} {
+		if got, err := Hash(decode(t, c.raw), nil); err != nil || got != c.want {
+			t.Errorf("%s: got %s, %v; want %s", c.raw, got, err, c.want)
+		}
+	}
+}
+
 // TestDump pins the shape of go-spew's %#v as dump.ForHash configures it.
 func TestDump(t *testing.T) {
 	d, err := Dump(decode(t, web))
