@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 )
 
@@ -101,7 +102,11 @@ func (t *Topology) ID(ni *NodeInfo) int32 {
 // buildTopology numbers the domains of key over nodes.
 func buildTopology(nodes *nodeVec, key string) *Topology {
 	n := nodes.len()
-	t := &Topology{key: key, ids: make([]int32, 0, n), nodes: make([]*api.Node, 0, n), dom: &topoDomains{byValue: map[string]int32{}}}
+	domains := 0
+	if key == affinity.LabelHostname {
+		domains = n // a domain per node, as a rule: no rehashing as it grows
+	}
+	t := &Topology{key: key, ids: make([]int32, 0, n), nodes: make([]*api.Node, 0, n), dom: &topoDomains{byValue: make(map[string]int32, domains), values: make([]string, 0, domains), sizes: make([]int32, 0, domains)}}
 	nodes.each(func(_ int, ni *NodeInfo) {
 		if ni.slot > 0 {
 			t.set(int(ni.slot)-1, ni.node)
