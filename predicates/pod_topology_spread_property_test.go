@@ -201,16 +201,7 @@ func spreadCycle(p *PodTopologySpreadPlugin, pod *api.Pod, nodes []*cluster.Node
 // cycle's state keeps filtering as it did.
 func TestPropertySpreadCache(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var nodes []*api.Node
-		var names []string
-		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
-			name := fmt.Sprintf("n%d", i)
-			nodes, names = append(nodes, testwrap.SpreadNodeGen(name).Draw(t, "node")), append(names, name)
-		}
-		var pods []*api.Pod
-		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
-			pods = append(pods, testwrap.SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
-		}
+		nodes, names, pods := testwrap.DrawSpreadWorld(t, 6, 10)
 		snap, err := cluster.NewSnapshot(nodes, pods)
 		if err != nil {
 			t.Fatal(err)
@@ -469,16 +460,7 @@ func TestSpreadPreFilterNodelessInfos(t *testing.T) {
 // paths; a node subset in between changes nothing either.
 func TestPropertySpreadCacheRenumbered(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var nodes []*api.Node
-		var names []string
-		for i := range rapid.IntRange(1, 8).Draw(t, "nodes") {
-			name := fmt.Sprintf("n%d", i)
-			nodes, names = append(nodes, testwrap.SpreadNodeGen(name).Draw(t, "node")), append(names, name)
-		}
-		var pods []*api.Pod
-		for i := range rapid.IntRange(0, 12).Draw(t, "pods") {
-			pods = append(pods, testwrap.SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
-		}
+		nodes, _, pods := testwrap.DrawSpreadWorld(t, 8, 12)
 		snap, err := cluster.NewSnapshot(nodes, pods)
 		if err != nil {
 			t.Fatal(err)

@@ -164,16 +164,7 @@ func spreadScoreCycle(t *rapid.T, p *PodTopologySpreadPlugin, pod *api.Pod, all,
 // or with a node the view does not hold).
 func TestPropertySpreadScoreCache(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var nodes []*api.Node
-		var names []string
-		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
-			name := fmt.Sprintf("n%d", i)
-			nodes, names = append(nodes, testwrap.SpreadNodeGen(name).Draw(t, "node")), append(names, name)
-		}
-		var pods []*api.Pod
-		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
-			pods = append(pods, testwrap.SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
-		}
+		nodes, names, pods := testwrap.DrawSpreadWorld(t, 6, 10)
 		snap, err := cluster.NewSnapshot(nodes, pods)
 		if err != nil {
 			t.Fatal(err)

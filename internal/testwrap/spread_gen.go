@@ -86,3 +86,18 @@ func SpreadExistingPodGen(name string, nodes []string) *rapid.Generator[*api.Pod
 		return b.Obj()
 	})
 }
+
+// DrawSpreadWorld draws 1..maxNodes nodes of SpreadNodeGen (n0, n1, …)
+// and 0..maxPods existing pods of SpreadExistingPodGen bound to them: the
+// cluster the spread cache properties keep a plugin through, with the
+// nodes' names.
+func DrawSpreadWorld(t *rapid.T, maxNodes, maxPods int) (nodes []*api.Node, names []string, pods []*api.Pod) {
+	for i := range rapid.IntRange(1, maxNodes).Draw(t, "nodes") {
+		name := fmt.Sprintf("n%d", i)
+		nodes, names = append(nodes, SpreadNodeGen(name).Draw(t, "node")), append(names, name)
+	}
+	for i := range rapid.IntRange(0, maxPods).Draw(t, "pods") {
+		pods = append(pods, SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
+	}
+	return nodes, names, pods
+}
