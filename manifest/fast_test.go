@@ -218,6 +218,11 @@ func readAll(in []byte, slow bool, big int64, oneByte bool) readResult {
 // readWith reads in with a Reader set up by set (if not nil), through a
 // seekable reader or one byte at a time (not seekable).
 func readWith(in []byte, set func(*Reader), oneByte bool) readResult {
+	return readWrapped(in, set, oneByte, nil)
+}
+
+// readWrapped is readWith with the reader wrapped by wrap, when not nil.
+func readWrapped(in []byte, set func(*Reader), oneByte bool, wrap func(io.Reader) io.Reader) readResult {
 	r := NewReader()
 	if set != nil {
 		set(r)
@@ -225,6 +230,9 @@ func readWith(in []byte, set func(*Reader), oneByte bool) readResult {
 	var rd io.Reader = bytes.NewReader(in)
 	if oneByte {
 		rd = iotest.OneByteReader(rd)
+	}
+	if wrap != nil {
+		rd = wrap(rd)
 	}
 	err := r.Read("f", rd)
 	o := r.Objects()

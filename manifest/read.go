@@ -452,6 +452,17 @@ func (r *Reader) Read(name string, in io.Reader) error {
 	return errors.Join(r.errs[before:]...)
 }
 
+// canSeek reports whether in is an io.Seeker that can seek (a file, not
+// a pipe).
+func canSeek(in io.Reader) bool {
+	sk, ok := in.(io.Seeker)
+	if !ok {
+		return false
+	}
+	_, err := sk.Seek(0, io.SeekCurrent)
+	return err == nil
+}
+
 // extensions are the file name extensions read in folders, as kubectl's.
 var extensions = []string{".json", ".yaml", ".yml"}
 
@@ -463,7 +474,18 @@ func (r *Reader) ReadPath(path string, recursive bool, stdin io.Reader) error {
 		if stdin == nil {
 			stdin = os.Stdin
 		}
-		return r.Read("-", stdin)
+		in := stdin
+		if !canSeek(stdin) {
+			// A pipe: spooled through a temporary file, so that a List
+			// read whole after all is read again from the file, not
+			// from its bytes held meanwhile (held as before when no
+			// temporary file can be made).
+			if sp, err := newSpool(stdin); err == nil {
+				defer sp.close()
+				in = sp
+			}
+		}
+		return r.Read("-", in)
 	}
 	st, err := os.Stat(path)
 	if err != nil {

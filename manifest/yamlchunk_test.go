@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -35,6 +36,20 @@ func compareYAMLPaths(t interface {
 		got := readWith(in, nil, oneByte)
 		if diff := cmp.Diff(want, got, quantityEq); diff != "" {
 			t.Fatalf("oneByte %v: whole (-) and chunked (+) YAML paths differ on\n%q\n%s", oneByte, in, diff)
+		}
+		// A pipe on stdin, spooled through a temporary file: a
+		// fallback reads the List again from the file.
+		var sp *spool
+		got = readWrapped(in, nil, oneByte, func(rd io.Reader) io.Reader {
+			var err error
+			if sp, err = newSpool(rd); err != nil {
+				t.Fatalf("spool: %v", err)
+			}
+			return sp
+		})
+		sp.close()
+		if diff := cmp.Diff(want, got, quantityEq); diff != "" {
+			t.Fatalf("oneByte %v: whole (-) and spooled chunked (+) YAML paths differ on\n%q\n%s", oneByte, in, diff)
 		}
 	}
 }
