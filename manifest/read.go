@@ -468,7 +468,8 @@ var extensions = []string{".json", ".yaml", ".yml"}
 
 // ReadPath reads a file, or the .json, .yaml and .yml files of a folder
 // in name order (with recursive, of its subfolders too, as kubectl -R);
-// "-" reads stdin.
+// "-" reads stdin (a pipe through a temporary file, removed after, that
+// a List read whole after all is read again from).
 func (r *Reader) ReadPath(path string, recursive bool, stdin io.Reader) error {
 	if path == "-" {
 		if stdin == nil {
