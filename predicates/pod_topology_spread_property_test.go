@@ -3,7 +3,6 @@ package predicates
 import (
 	"context"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -219,69 +218,7 @@ func TestPropertySpreadCache(t *testing.T) {
 		var prevGot map[string]string
 		var prevCut int
 		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
-			names = names[:0]
-			for _, ni := range snap.View().Nodes() {
-				names = append(names, ni.Name())
-			}
-			switch rapid.IntRange(0, 6).Draw(t, "change") {
-			case 0, 1:
-				if len(names) > 0 {
-					p := testwrap.SpreadExistingPodGen(fmt.Sprintf("added-%d", extra), names).Draw(t, "pod")
-					extra++
-					if err := snap.AddPod(p); err != nil {
-						t.Fatal(err)
-					}
-					pods = append(pods, p)
-				}
-			case 2:
-				if len(pods) > 0 {
-					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
-					if err := snap.RemovePod(pods[i]); err == nil {
-						pods = append(pods[:i], pods[i+1:]...)
-					}
-				}
-			case 3:
-				if err := snap.AddNode(testwrap.SpreadNodeGen(fmt.Sprintf("new-%d", step)).Draw(t, "node")); err != nil {
-					t.Fatal(err)
-				}
-			case 4:
-				if len(names) > 0 {
-					ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "relabel"))
-					n := *ni.Node()
-					n.Labels = maps.Clone(n.Labels)
-					if rapid.IntRange(0, 3).Draw(t, "dropZone") == 0 {
-						delete(n.Labels, "zone")
-					} else {
-						n.Labels["zone"] = rapid.SampledFrom([]string{"z1", "z2", "z3", "z4"}).Draw(t, "newZone")
-					}
-					if err := snap.UpdateNode(&n); err != nil {
-						t.Fatal(err)
-					}
-				}
-			case 5:
-				if len(names) > 1 {
-					name := rapid.SampledFrom(names).Draw(t, "removedNode")
-					var keep []*api.Pod
-					for _, p := range pods {
-						if p.Spec.NodeName != name {
-							keep = append(keep, p)
-						}
-					}
-					pods = keep
-					if err := snap.RemoveNode(name); err != nil {
-						t.Fatal(err)
-					}
-				}
-			case 6:
-				if len(names) > 0 {
-					p := testwrap.SpreadExistingPodGen(fmt.Sprintf("assumed-%d", extra), names).Draw(t, "pod")
-					extra++
-					if err := snap.AssumePod(p, p.Spec.NodeName); err != nil {
-						t.Fatal(err)
-					}
-					pods = append(pods, p)
-				}
-			}
+			pods, names = testwrap.ChurnSpread(t, snap, pods, step, &extra, "zone")
 			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
 			view := snap.View().Nodes()
 			if r := rapid.IntRange(0, len(view)-1).Draw(t, "rotate"); r > 0 && rapid.IntRange(0, 3).Draw(t, "rotated") == 0 {

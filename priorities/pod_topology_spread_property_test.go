@@ -164,7 +164,7 @@ func spreadScoreCycle(t *rapid.T, p *PodTopologySpreadPlugin, pod *api.Pod, all,
 // or with a node the view does not hold).
 func TestPropertySpreadScoreCache(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		nodes, names, pods := testwrap.DrawSpreadWorld(t, 6, 10)
+		nodes, _, pods := testwrap.DrawSpreadWorld(t, 6, 10)
 		snap, err := cluster.NewSnapshot(nodes, pods)
 		if err != nil {
 			t.Fatal(err)
@@ -185,65 +185,7 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 		}
 		extra := 0
 		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
-			names = names[:0]
-			for _, ni := range snap.View().Nodes() {
-				names = append(names, ni.Name())
-			}
-			switch rapid.IntRange(0, 6).Draw(t, "change") {
-			case 0, 1:
-				p := testwrap.SpreadExistingPodGen(fmt.Sprintf("added-%d", extra), names).Draw(t, "pod")
-				extra++
-				if err := snap.AddPod(p); err != nil {
-					t.Fatal(err)
-				}
-				pods = append(pods, p)
-			case 2:
-				if len(pods) > 0 {
-					i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
-					if err := snap.RemovePod(pods[i]); err == nil {
-						pods = append(pods[:i], pods[i+1:]...)
-					}
-				}
-			case 3:
-				if err := snap.AddNode(testwrap.SpreadNodeGen(fmt.Sprintf("new-%d", step)).Draw(t, "node")); err != nil {
-					t.Fatal(err)
-				}
-			case 4:
-				ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "relabel"))
-				n := *ni.Node()
-				n.Labels = maps.Clone(n.Labels)
-				if rapid.IntRange(0, 3).Draw(t, "dropZone") == 0 {
-					delete(n.Labels, "zone")
-					delete(n.Labels, "topology.kubernetes.io/zone")
-				} else {
-					z := rapid.SampledFrom([]string{"z1", "z2", "z3", "z4"}).Draw(t, "newZone")
-					n.Labels["zone"], n.Labels["topology.kubernetes.io/zone"] = z, z
-				}
-				if err := snap.UpdateNode(&n); err != nil {
-					t.Fatal(err)
-				}
-			case 5:
-				if len(names) > 1 {
-					name := rapid.SampledFrom(names).Draw(t, "removedNode")
-					var keep []*api.Pod
-					for _, p := range pods {
-						if p.Spec.NodeName != name {
-							keep = append(keep, p)
-						}
-					}
-					pods = keep
-					if err := snap.RemoveNode(name); err != nil {
-						t.Fatal(err)
-					}
-				}
-			case 6:
-				p := testwrap.SpreadExistingPodGen(fmt.Sprintf("assumed-%d", extra), names).Draw(t, "pod")
-				extra++
-				if err := snap.AssumePod(p, p.Spec.NodeName); err != nil {
-					t.Fatal(err)
-				}
-				pods = append(pods, p)
-			}
+			pods, _ = testwrap.ChurnSpread(t, snap, pods, step, &extra, "zone", "topology.kubernetes.io/zone")
 			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
 			all := snap.View().Nodes()
 			// The nodes that passed Filter: a subsequence of the view's,

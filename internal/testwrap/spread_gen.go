@@ -2,10 +2,12 @@ package testwrap
 
 import (
 	"fmt"
+	"maps"
 
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 )
 
 // Pools the PodTopologySpread generators draw from: small, so that
@@ -100,4 +102,81 @@ func DrawSpreadWorld(t *rapid.T, maxNodes, maxPods int) (nodes []*api.Node, name
 		pods = append(pods, SpreadExistingPodGen(fmt.Sprintf("p%d", i), names).Draw(t, "pod"))
 	}
 	return nodes, names, pods
+}
+
+// ChurnSpread makes one change a spread cache property keeps a plugin
+// through, drawn by t, to snap holding pods (returned updated): a pod
+// added (twice as likely) or removed, a node added, relabelled (each of
+// zoneKeys dropped or set to one new zone) or removed with its pods, or
+// a pod assumed. step names an added node, extra counts added pods.
+// names are the view's nodes before the change.
+func ChurnSpread(t *rapid.T, snap *cluster.Snapshot, pods []*api.Pod, step int, extra *int, zoneKeys ...string) (_ []*api.Pod, names []string) {
+	for _, ni := range snap.View().Nodes() {
+		names = append(names, ni.Name())
+	}
+	switch rapid.IntRange(0, 6).Draw(t, "change") {
+	case 0, 1:
+		if len(names) > 0 {
+			p := SpreadExistingPodGen(fmt.Sprintf("added-%d", *extra), names).Draw(t, "pod")
+			*extra++
+			if err := snap.AddPod(p); err != nil {
+				t.Fatal(err)
+			}
+			pods = append(pods, p)
+		}
+	case 2:
+		if len(pods) > 0 {
+			i := rapid.IntRange(0, len(pods)-1).Draw(t, "removed")
+			if err := snap.RemovePod(pods[i]); err == nil {
+				pods = append(pods[:i], pods[i+1:]...)
+			}
+		}
+	case 3:
+		if err := snap.AddNode(SpreadNodeGen(fmt.Sprintf("new-%d", step)).Draw(t, "node")); err != nil {
+			t.Fatal(err)
+		}
+	case 4:
+		if len(names) > 0 {
+			ni, _ := snap.Get(rapid.SampledFrom(names).Draw(t, "relabel"))
+			n := *ni.Node()
+			n.Labels = maps.Clone(n.Labels)
+			if rapid.IntRange(0, 3).Draw(t, "dropZone") == 0 {
+				for _, k := range zoneKeys {
+					delete(n.Labels, k)
+				}
+			} else {
+				z := rapid.SampledFrom([]string{"z1", "z2", "z3", "z4"}).Draw(t, "newZone")
+				for _, k := range zoneKeys {
+					n.Labels[k] = z
+				}
+			}
+			if err := snap.UpdateNode(&n); err != nil {
+				t.Fatal(err)
+			}
+		}
+	case 5:
+		if len(names) > 1 {
+			name := rapid.SampledFrom(names).Draw(t, "removedNode")
+			var keep []*api.Pod
+			for _, p := range pods {
+				if p.Spec.NodeName != name {
+					keep = append(keep, p)
+				}
+			}
+			pods = keep
+			if err := snap.RemoveNode(name); err != nil {
+				t.Fatal(err)
+			}
+		}
+	case 6:
+		if len(names) > 0 {
+			p := SpreadExistingPodGen(fmt.Sprintf("assumed-%d", *extra), names).Draw(t, "pod")
+			*extra++
+			if err := snap.AssumePod(p, p.Spec.NodeName); err != nil {
+				t.Fatal(err)
+			}
+			pods = append(pods, p)
+		}
+	}
+	return pods, names
 }
