@@ -23,13 +23,29 @@ type blockReader struct {
 	// dec shares short strings (nil: not shared).
 	dec *decoder
 	// slabK and slabV hold the maps' keys and the maps' and lists'
-	// values of the items read, from offK and offV on; reuse starts them
-	// again once an item's tree is dead (decoded), detach leaves them to
-	// an item kept for later.
-	slabK []string
-	slabV []value
-	offK  int
-	offV  int
+	// values of the items read; reuse starts them again once an item's
+	// tree is dead (decoded), detach leaves them to an item kept for
+	// later.
+	slabK slab[string]
+	slabV slab[value]
+}
+
+// slab hands out copies of slices from one allocation, from off on.
+type slab[T any] struct {
+	buf []T
+	off int
+}
+
+// copyOf returns a copy of xs in the slab, in a new one when it is full.
+func (s *slab[T]) copyOf(xs []T) []T {
+	n := len(xs)
+	if s.off+n > len(s.buf) {
+		s.buf, s.off = make([]T, max(slabSize, n)), 0
+	}
+	out := s.buf[s.off : s.off+n : s.off+n]
+	copy(out, xs)
+	s.off += n
+	return out
 }
 
 // slabSize is how many keys or values a slab holds.
@@ -37,34 +53,10 @@ const slabSize = 8192
 
 // reuse lets the next item's tree take the place of the last one's, which
 // nothing refers to any more.
-func (br *blockReader) reuse() { br.offK, br.offV = 0, 0 }
+func (br *blockReader) reuse() { br.slabK.off, br.slabV.off = 0, 0 }
 
 // detach leaves the slabs to the trees read so far.
-func (br *blockReader) detach() { br.slabK, br.slabV, br.offK, br.offV = nil, nil, 0, 0 }
-
-// keysOf returns a copy of ks in the slab.
-func (br *blockReader) keysOf(ks []string) []string {
-	n := len(ks)
-	if br.offK+n > len(br.slabK) {
-		br.slabK, br.offK = make([]string, max(slabSize, n)), 0
-	}
-	out := br.slabK[br.offK : br.offK+n : br.offK+n]
-	copy(out, ks)
-	br.offK += n
-	return out
-}
-
-// valsOf returns a copy of vs in the slab.
-func (br *blockReader) valsOf(vs []value) []value {
-	n := len(vs)
-	if br.offV+n > len(br.slabV) {
-		br.slabV, br.offV = make([]value, max(slabSize, n)), 0
-	}
-	out := br.slabV[br.offV : br.offV+n : br.offV+n]
-	copy(out, vs)
-	br.offV += n
-	return out
-}
+func (br *blockReader) detach() { br.slabK, br.slabV = slab[string]{}, slab[value]{} }
 
 // str returns the string of b, shared with equal short strings.
 func (br *blockReader) str(b []byte) string {
@@ -145,7 +137,7 @@ func (br *blockReader) sequence(n int) (value, bool) {
 	for {
 		br.skipBlank()
 		if br.i == len(br.ind) || br.ind[br.i] < n || (br.ind[br.i] == n && !isDash(br.text[br.i])) {
-			v.elems = br.valsOf(br.vals[mark:])
+			v.elems = br.slabV.copyOf(br.vals[mark:])
 			return v, true
 		}
 		if br.ind[br.i] > n {
@@ -247,7 +239,7 @@ func (br *blockReader) mapping(n int) (value, bool) {
 	for {
 		br.skipBlank()
 		if br.i == len(br.ind) || br.ind[br.i] < n {
-			v.keys, v.elems = br.keysOf(br.keys[markK:]), br.valsOf(br.vals[markV:])
+			v.keys, v.elems = br.slabK.copyOf(br.keys[markK:]), br.slabV.copyOf(br.vals[markV:])
 			return v, true
 		}
 		if br.ind[br.i] > n {
