@@ -200,7 +200,8 @@ func spreadCycle(p *PodTopologySpreadPlugin, pod *api.Pod, nodes []*cluster.Node
 // cycle's state keeps filtering as it did.
 func TestPropertySpreadCache(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		nodes, names, pods := testwrap.DrawSpreadWorld(t, 6, 10)
+		nodes, _, pods := testwrap.DrawSpreadWorld(t, 6, 10)
+		var names []string // the view's nodes before each step's change
 		snap, err := cluster.NewSnapshot(nodes, pods)
 		if err != nil {
 			t.Fatal(err)
