@@ -18,32 +18,32 @@ const module = "github.com/schedkit/schedkit"
 // strictly lower rank. Generator packages (…gen) sit just above the package
 // they generate for.
 var rank = map[string]int{
-	"field":                5, // apimachinery's field errors: imports nothing of the module
-	"quantity":             10,
-	"api":                  20,
-	"resource":             30,
-	"qos":                  40,
-	"affinity":             40,
-	"taints":               42, // validates taint keys with affinity's label rules
-	"framework/config":     45,
-	"admission":            47,
-	"cluster":              50,
-	"framework":            60,
-	"predicates":           70,
-	"priorities":           70,
-	"preemption":           80,
-	"scheduler":            90,
-	"manifest":             95, // files → objects → snapshot + pending pods; above scheduler, below commands
-	"schedconfig":          95, // configuration files → scheduler options
-	"cmd":                  100,
-	"examples":             100,
-	"internal":             100,
-	"internal/engine":      85, // the scheduler's fast cycles: framework and below
-	"quantity/quantitygen": 15,
-	"resource/resourcegen": 35,
-	"affinity/affinitygen": 45,
-	"taints/taintsgen":     46,
-	"cluster/clustergen":   55,
+	"field":                     5, // apimachinery's field errors: imports nothing of the module
+	"quantity":                  10,
+	"api":                       20,
+	"resource":                  30,
+	"qos":                       40,
+	"affinity":                  40,
+	"taints":                    42, // validates taint keys with affinity's label rules
+	"framework/config":          45,
+	"admission":                 47,
+	"cluster":                   50,
+	"framework":                 60,
+	"predicates":                70,
+	"priorities":                70,
+	"preemption":                80,
+	"scheduler":                 90,
+	"manifest":                  95, // files → objects → snapshot + pending pods; above scheduler, below commands
+	"schedconfig":               95, // configuration files → scheduler options
+	"cmd":                       100,
+	"examples":                  100,
+	"internal":                  100,
+	"scheduler/internal/engine": 85, // the scheduler's fast cycles: framework and below
+	"quantity/quantitygen":      15,
+	"resource/resourcegen":      35,
+	"affinity/affinitygen":      45,
+	"taints/taintsgen":          46,
+	"cluster/clustergen":        55,
 }
 
 func root(t *testing.T) string {
