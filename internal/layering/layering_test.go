@@ -134,6 +134,32 @@ func TestNoKubernetesImports(t *testing.T) {
 	}
 }
 
+// testingDir is the folder of the module's test harnesses, builders and
+// generator programs.
+const testingDir = "internal/testing"
+
+// underTesting reports whether rel, a path relative to the module root,
+// is internal/testing or below it.
+func underTesting(rel string) bool {
+	return rel == testingDir || strings.HasPrefix(rel, testingDir+"/")
+}
+
+// TestTestingOnlyInTests checks that only test files, and the harnesses
+// themselves, import a package under internal/testing: production code
+// never depends on a test harness.
+func TestTestingOnlyInTests(t *testing.T) {
+	for _, f := range walk(t) {
+		if f.test || underTesting(f.rel) {
+			continue
+		}
+		for _, im := range f.imports {
+			if underTesting(strings.TrimPrefix(im, module+"/")) {
+				t.Errorf("%s imports %s: only tests may import internal/testing", f.path, im)
+			}
+		}
+	}
+}
+
 // TestImportsPointDown checks that non-test code imports only packages of
 // a lower layer.
 func TestImportsPointDown(t *testing.T) {
