@@ -193,9 +193,7 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	var bound, pending []*api.Pod
 	pods := objs.Pods
 	if opts.ExpandWorkloads {
-		ex := newExpander(objs, opts.Seed)
-		ex.now = opts.Now
-		expanded, warnings := ex.expand()
+		expanded, warnings := expandWorkloads(objs, opts)
 		pods = append(pods[:len(pods):len(pods)], expanded...)
 		rep.Warnings = append(rep.Warnings, warnings...)
 	}
