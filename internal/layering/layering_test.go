@@ -27,6 +27,7 @@ var rank = map[string]int{
 	"taints":                    42, // validates taint keys with affinity's label rules
 	"framework/config":          45,
 	"admission":                 47,
+	"workload":                  48, // the controllers' pods: affinity, taints and resource below, manifest above
 	"cluster":                   50,
 	"framework":                 60,
 	"predicates":                70,
@@ -37,8 +38,9 @@ var rank = map[string]int{
 	"schedconfig":               95, // configuration files → scheduler options
 	"cmd":                       100,
 	"examples":                  100,
-	"internal":                  100,
-	"scheduler/internal/engine": 85, // the scheduler's fast cycles: framework and below
+	"internal/layering":         0,   // holds only this test
+	"internal/testing":          100, // harnesses and builders: imported by tests only (TestTestingOnlyInTests)
+	"scheduler/internal/engine": 85,  // the scheduler's fast cycles: framework and below
 	"quantity/quantitygen":      15,
 	"resource/resourcegen":      35,
 	"affinity/affinitygen":      45,
