@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 var updateSeeds = flag.Bool("conformance.update-seeds", false, "rewrite the seed fixtures with the current upstream answers")
@@ -30,7 +30,7 @@ var upstreamByKind = map[string]func(json.RawMessage) json.RawMessage{
 }
 
 // TestFixturesUpstream recomputes upstream's answer for every fixture and
-// checks it is the one recorded, so that the answers internal/regression
+// checks it is the one recorded, so that the answers internal/testing/regression
 // replays against are upstream's.
 func TestFixturesUpstream(t *testing.T) {
 	fixtures, err := regression.Load(fixtureRoot)

@@ -14,11 +14,11 @@ import (
 	"k8s.io/klog/v2"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // fixtureRoot is where failing cases and seeds are kept; the core
-// module's internal/regression replays them.
+// module's internal/testing/regression replays them.
 var fixtureRoot = filepath.Join("testdata", "regressions")
 
 var panicStacks = flag.Bool("conformance.stacks", false, "print the stack of panics turned into answers")

@@ -18,7 +18,7 @@ import (
 	"github.com/schedkit/schedkit/cluster/clustergen"
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // Namespace names pods and terms use; "other" has no Namespace object.

@@ -16,7 +16,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/framework/config"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/scheduler"
 )

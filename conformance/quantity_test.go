@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/quantity/quantitygen"
 )

@@ -8,7 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/resource/resourcegen"
 )

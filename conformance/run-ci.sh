@@ -18,4 +18,4 @@ go test ./internal/... -count=1
 
 # The replay lives in the core module (stdlib and schedkit only).
 cd "$here/.."
-go test -count=1 ./internal/regression/
+go test -count=1 ./internal/testing/regression/

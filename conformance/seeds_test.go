@@ -2,7 +2,7 @@ package conformance
 
 import (
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 	"github.com/schedkit/schedkit/quantity"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster/clustergen"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // The generators below give plugins inputs what PodTopologySpread reads:

@@ -11,7 +11,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster/clustergen"
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // Pools the storage generators draw from: small, so that volumes,

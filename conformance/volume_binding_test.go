@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/cluster/clustergen"
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // volumeAnswers runs one cycle of the case's pod through schedkit's

@@ -9,10 +9,10 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/schedkit/schedkit/internal/gendump/dump"
+	"github.com/schedkit/schedkit/internal/testing/gendump/dump"
 )
 
-// benchDump writes internal/gendump's dump (nodes nodes, pods pods, 1 %
+// benchDump writes internal/testing/gendump's dump (nodes nodes, pods pods, 1 %
 // pending) as JSON, and as the same List in YAML, to a temporary folder.
 func benchDump(b *testing.B, nodes, pods int) (jsonPath, yamlPath string) {
 	b.Helper()
@@ -46,9 +46,9 @@ func benchDump(b *testing.B, nodes, pods int) (jsonPath, yamlPath string) {
 }
 
 // fullDump makes BenchmarkRead read the command's full-size dump.
-var fullDump = flag.Bool("full", false, "BenchmarkRead on internal/gendump's default dump (2,000 nodes, 40,000 pods)")
+var fullDump = flag.Bool("full", false, "BenchmarkRead on internal/testing/gendump's default dump (2,000 nodes, 40,000 pods)")
 
-// BenchmarkRead reads internal/gendump's dump (a kubectl-style List) with
+// BenchmarkRead reads internal/testing/gendump's dump (a kubectl-style List) with
 // a Reader: 200 nodes and 4,000 pods (a tenth of the command's 2,000 /
 // 40,000 measurement; -full for that), as JSON through the fast path and
 // through the token-by-token tree path it replaced, and as YAML in

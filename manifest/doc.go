@@ -57,13 +57,6 @@
 // are reported with its message while the others go on. A new object
 // with only metadata.generateName is named as the API server names it
 // (Reader.SetSeed). With Options.ExpandWorkloads, workloads add the pods
-// their controllers would create, by the controllers' rules (see
-// NewCluster): ControllerRevisions give StatefulSets their current and
-// update revisions and DaemonSets their revision hash, Deployments scale
-// their ReplicaSets proportionally on a scaling event, and Jobs the
-// controller would fail or succeed now (pod failure policy, backoff
-// limit, active deadline at Options.Now, success policy) create none;
-// PodTemplateHash is the Deployment controller's
-// pod-template-hash of a template's JSON, EqualIgnoreHash its comparison
-// of a Deployment's template with its ReplicaSets'.
+// their controllers would create: package workload emulates the
+// controllers, and Workloads gives it the objects read.
 package manifest

@@ -24,18 +24,3 @@ func Example() {
 	// pending-1 → node-1 <nil>
 	// skipped: [ConfigMap×1]
 }
-
-// The name the Deployment controller gives a new Deployment's ReplicaSet
-// (upstream's controller.ComputeHash gives the same 69c6f74b8b):
-// the template as the API server would store it, then its
-// pod-template-hash.
-func ExamplePodTemplateHash() {
-	tpl := []byte(`{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}`)
-	stored, err := manifest.DefaultPodTemplate(tpl) // a new Deployment's: defaulted
-	if err != nil {
-		panic(err)
-	}
-	hash, err := manifest.PodTemplateHash(stored, nil)
-	fmt.Println("web-"+hash, err)
-	// Output: web-69c6f74b8b <nil>
-}

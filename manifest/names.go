@@ -4,16 +4,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/workload"
 )
-
-// maxGeneratedNameBase is how much of metadata.generateName the API
-// server keeps (apiserver's names.MaxGeneratedNameLength: 63 bytes, less
-// the 5 random characters).
-const maxGeneratedNameBase = 58
-
-// generatedNameSuffixLen is the length of the random part of a generated
-// name.
-const generatedNameSuffixLen = 5
 
 // nameRand is the random source of generated names (seed and stream, so
 // that the reader and the expander draw independently).
@@ -24,35 +16,9 @@ func nameRand(seed, stream uint64) *rand.Rand {
 // readerNameStream is the PCG stream of the Reader's generated names.
 const readerNameStream = 0x67656e6e616d6573
 
-// nameSuffix draws the random part of a generated name from the API
-// server's alphabet.
-func nameSuffix(rng *rand.Rand) string {
-	b := make([]byte, generatedNameSuffixLen)
-	for i := range b {
-		b[i] = nameAlphabet[rng.IntN(len(nameAlphabet))]
-	}
-	return string(b)
-}
-
-// generatedName is the API server's SimpleNameGenerator: base cut to
-// maxGeneratedNameBase bytes, then 5 random characters, drawn again while
-// taken reports the name as used.
-func generatedName(rng *rand.Rand, base string, taken func(string) bool) string {
-	if len(base) > maxGeneratedNameBase {
-		base = base[:maxGeneratedNameBase]
-	}
-	for {
-		if n := base + nameSuffix(rng); !taken(n) {
-			return n
-		}
-	}
-}
-
 // isStoredMeta reports whether an object's metadata has been through an
-// API server (a uid, resourceVersion or creationTimestamp).
-func isStoredMeta(m *api.ObjectMeta) bool {
-	return m.UID != "" || m.ResourceVersion != "" || !m.CreationTimestamp.IsZero()
-}
+// API server (see workload.IsStoredMeta).
+func isStoredMeta(m *api.ObjectMeta) bool { return workload.IsStoredMeta(m) }
 
 // SetSeed seeds the names the Reader gives new objects that have only
 // metadata.generateName, so that the same input and seed give the same
@@ -68,7 +34,7 @@ func (r *Reader) generateName(ki *kindInfo, kind string, meta *api.ObjectMeta) s
 	if r.nameRNG == nil {
 		r.SetSeed(0)
 	}
-	return generatedName(r.nameRNG, meta.GenerateName, func(n string) bool {
+	return workload.GenerateName(r.nameRNG, meta.GenerateName, func(n string) bool {
 		_, dup := r.seen[objectKey{ki.group, kind, meta.Namespace, n}]
 		return dup
 	})

@@ -6,6 +6,10 @@ import (
 	"testing"
 )
 
+// nameAlphabet is the alphabet of the API server's generated name
+// suffixes, which workload.GenerateName draws from.
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
 // TestGenerateName: a new object with only generateName is named as the
 // API server's SimpleNameGenerator names it (base cut to 58 bytes, five
 // characters of the rand alphabet), reproducibly for a seed and unique in

@@ -18,7 +18,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/cluster/clustergen"
-	"github.com/schedkit/schedkit/internal/gendump/dump"
+	"github.com/schedkit/schedkit/internal/testing/gendump/dump"
 	"github.com/schedkit/schedkit/quantity"
 )
 
@@ -75,7 +75,7 @@ func compareBlockReader(t interface {
 	}
 }
 
-// TestChunkedDump: internal/gendump's dump as YAML (kubectl's shape)
+// TestChunkedDump: internal/testing/gendump's dump as YAML (kubectl's shape)
 // reads the same item by item as whole, every item through the block
 // reader.
 func TestChunkedDump(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/testwrap"
+	"github.com/schedkit/schedkit/internal/testing/testwrap"
 )
 
 // filterAll returns each node's Filter status by name, or the PreFilter

@@ -14,7 +14,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/testwrap"
+	"github.com/schedkit/schedkit/internal/testing/testwrap"
 )
 
 // spreadWorld draws a few nodes over zones and hosts (some without a

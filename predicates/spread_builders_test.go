@@ -1,11 +1,11 @@
 package predicates
 
-// The PodTopologySpread tables' builders live in internal/testwrap, shared
+// The PodTopologySpread tables' builders live in internal/testing/testwrap, shared
 // with the other half of the plugin.
 
 import (
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/internal/testwrap"
+	"github.com/schedkit/schedkit/internal/testing/testwrap"
 )
 
 var (

@@ -1,9 +1,9 @@
 package priorities
 
-// The InterPodAffinity tables' builders live in internal/testwrap, shared
+// The InterPodAffinity tables' builders live in internal/testing/testwrap, shared
 // with the other half of the plugin.
 
-import "github.com/schedkit/schedkit/internal/testwrap"
+import "github.com/schedkit/schedkit/internal/testing/testwrap"
 
 type (
 	ipaPod         = testwrap.IPAPod

@@ -12,7 +12,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
-	"github.com/schedkit/schedkit/internal/testwrap"
+	"github.com/schedkit/schedkit/internal/testing/testwrap"
 )
 
 // scoreAll returns each node's normalised score by name, or the

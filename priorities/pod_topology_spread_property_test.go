@@ -13,7 +13,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/testwrap"
+	"github.com/schedkit/schedkit/internal/testing/testwrap"
 )
 
 func spreadScores(t *rapid.T, nodes []*api.Node, pods []*api.Pod, objs []any, pod *api.Pod) map[string]int64 {

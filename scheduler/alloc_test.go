@@ -6,7 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/engine"
+	"github.com/schedkit/schedkit/scheduler/internal/engine"
 )
 
 // TestDefaultProfileNodeAllocations pins the hot path of a cycle with the

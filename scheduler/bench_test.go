@@ -8,8 +8,8 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/engine"
 	"github.com/schedkit/schedkit/quantity"
+	"github.com/schedkit/schedkit/scheduler/internal/engine"
 )
 
 // benchNodes returns n nodes of 32 cores, 128Gi and 110 pods in 10

@@ -9,7 +9,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/engine"
+	"github.com/schedkit/schedkit/scheduler/internal/engine"
 )
 
 // The engine picks its fast paths per cycle from the plugins active in

@@ -10,7 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/internal/testwrap"
+	"github.com/schedkit/schedkit/internal/testing/testwrap"
 	"github.com/schedkit/schedkit/quantity"
 )
 

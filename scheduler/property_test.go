@@ -13,7 +13,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/engine"
+	"github.com/schedkit/schedkit/scheduler/internal/engine"
 )
 
 // tableFilter passes, rejects or fails nodes by name.

@@ -14,7 +14,7 @@ import (
 // collector itself, unless GOGC or GOMEMLIMIT says otherwise: tighter
 // while reading (GOGC 70), then a soft memory limit 60 % above what the
 // loaded cluster holds, plus 32 MiB, so that per-pod garbage is collected
-// before it doubles the process. On internal/gendump's 2,000-node dump
+// before it doubles the process. On internal/testing/gendump's 2,000-node dump
 // this keeps explain under 300 MB for about half a second of CPU more
 // (BENCHMARKS.md).
 

@@ -1,6 +1,7 @@
 // Package layering holds no code: its test checks that the module's
-// imports point one way (commands → scheduler → preemption →
-// predicates/priorities → framework → cluster → affinity/taints/qos →
-// resource → api → quantity) and that nothing outside conformance/
-// imports k8s.io.
+// imports point one way (commands → manifest → scheduler → preemption →
+// predicates/priorities → framework → cluster → workload → admission →
+// affinity/taints/qos → resource → api → quantity, the engine under the
+// scheduler), that only tests import the harnesses under internal/testing,
+// and that nothing outside conformance/ imports k8s.io.
 package layering

@@ -18,32 +18,34 @@ const module = "github.com/schedkit/schedkit"
 // strictly lower rank. Generator packages (…gen) sit just above the package
 // they generate for.
 var rank = map[string]int{
-	"field":                5, // apimachinery's field errors: imports nothing of the module
-	"quantity":             10,
-	"api":                  20,
-	"resource":             30,
-	"qos":                  40,
-	"affinity":             40,
-	"taints":               42, // validates taint keys with affinity's label rules
-	"framework/config":     45,
-	"admission":            47,
-	"cluster":              50,
-	"framework":            60,
-	"predicates":           70,
-	"priorities":           70,
-	"preemption":           80,
-	"scheduler":            90,
-	"manifest":             95, // files → objects → snapshot + pending pods; above scheduler, below commands
-	"schedconfig":          95, // configuration files → scheduler options
-	"cmd":                  100,
-	"examples":             100,
-	"internal":             100,
-	"internal/engine":      85, // the scheduler's fast cycles: framework and below
-	"quantity/quantitygen": 15,
-	"resource/resourcegen": 35,
-	"affinity/affinitygen": 45,
-	"taints/taintsgen":     46,
-	"cluster/clustergen":   55,
+	"field":                     5, // apimachinery's field errors: imports nothing of the module
+	"quantity":                  10,
+	"api":                       20,
+	"resource":                  30,
+	"qos":                       40,
+	"affinity":                  40,
+	"taints":                    42, // validates taint keys with affinity's label rules
+	"framework/config":          45,
+	"admission":                 47,
+	"workload":                  48, // the controllers' pods: affinity, taints and resource below, manifest above
+	"cluster":                   50,
+	"framework":                 60,
+	"predicates":                70,
+	"priorities":                70,
+	"preemption":                80,
+	"scheduler":                 90,
+	"manifest":                  95, // files → objects → snapshot + pending pods; above scheduler, below commands
+	"schedconfig":               95, // configuration files → scheduler options
+	"cmd":                       100,
+	"examples":                  100,
+	"internal/layering":         0,   // holds only this test
+	"internal/testing":          100, // harnesses and builders: imported by tests only (TestTestingOnlyInTests)
+	"scheduler/internal/engine": 85,  // the scheduler's fast cycles: framework and below
+	"quantity/quantitygen":      15,
+	"resource/resourcegen":      35,
+	"affinity/affinitygen":      45,
+	"taints/taintsgen":          46,
+	"cluster/clustergen":        55,
 }
 
 func root(t *testing.T) string {
@@ -129,6 +131,32 @@ func TestNoKubernetesImports(t *testing.T) {
 		for _, im := range f.imports {
 			if strings.HasPrefix(im, kubernetes) || strings.HasPrefix(im, "sigs."+kubernetes) && im != "sigs."+kubernetes+"yaml" {
 				t.Errorf("%s imports %s", f.path, im)
+			}
+		}
+	}
+}
+
+// testingDir is the folder of the module's test harnesses, builders and
+// generator programs.
+const testingDir = "internal/testing"
+
+// underTesting reports whether rel, a path relative to the module root,
+// is internal/testing or below it.
+func underTesting(rel string) bool {
+	return rel == testingDir || strings.HasPrefix(rel, testingDir+"/")
+}
+
+// TestTestingOnlyInTests checks that only test files, and the harnesses
+// themselves, import a package under internal/testing: production code
+// never depends on a test harness.
+func TestTestingOnlyInTests(t *testing.T) {
+	for _, f := range walk(t) {
+		if f.test || underTesting(f.rel) {
+			continue
+		}
+		for _, im := range f.imports {
+			if underTesting(strings.TrimPrefix(im, module+"/")) {
+				t.Errorf("%s imports %s: only tests may import internal/testing", f.path, im)
 			}
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	"k8s.io/kubernetes/pkg/controller"
 
-	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/workload"
 )
 
 // apiServerCreate is what the API server stores of a new Deployment with
@@ -109,11 +109,11 @@ func TestPodTemplateHashDefaulted(t *testing.T) {
 			rt.Fatal(err)
 		}
 		want := controller.ComputeHash(apiServerCreate(t, raw), nil)
-		def, err := manifest.DefaultPodTemplate(raw)
+		def, err := workload.DefaultPodTemplate(raw)
 		if err != nil {
 			rt.Fatal(err)
 		}
-		got, err := manifest.PodTemplateHash(def, nil)
+		got, err := workload.PodTemplateHash(def, nil)
 		if err != nil {
 			rt.Fatalf("podhash: %v", err)
 		}

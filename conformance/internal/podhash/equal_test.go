@@ -14,7 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
 
-	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/workload"
 )
 
 var (
@@ -154,7 +154,7 @@ func TestEqualIgnoreHash(t *testing.T) {
 		want := deploymentutil.EqualIgnoreHash(stored(t, &a), stored(t, b))
 		ja, _ := json.Marshal(&a)
 		jb, _ := json.Marshal(b)
-		got, err := manifest.EqualIgnoreHash(ja, jb)
+		got, err := workload.EqualIgnoreHash(ja, jb)
 		if err != nil {
 			rt.Fatalf("EqualIgnoreHash: %v", err)
 		}

@@ -10,7 +10,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/workload"
 )
 
 // TestGoBuiltTemplateHash: a stored template held in schedkit's types
@@ -43,7 +43,7 @@ func TestGoBuiltTemplateHash(t *testing.T) {
 			rt.Fatal(err)
 		}
 		want := controller.ComputeHash(stored(t, &theirs), nil)
-		got, err := manifest.PodTemplateHash(b, nil)
+		got, err := workload.PodTemplateHash(b, nil)
 		if err != nil {
 			rt.Fatal(err)
 		}

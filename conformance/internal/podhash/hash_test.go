@@ -16,7 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/kubernetes/pkg/controller"
 
-	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/workload"
 )
 
 // oddQuantities are quantities whose upstream Go state varies: cached
@@ -76,7 +76,7 @@ func ours(t *testing.T, tpl *corev1.PodTemplateSpec, cc *int32) (string, error) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return manifest.PodTemplateHash(b, cc)
+	return workload.PodTemplateHash(b, cc)
 }
 
 // upstreamDump is what the controller's hash is over, for failure
@@ -203,7 +203,7 @@ func TestPodTemplateHashAbsentDivisor(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := stored(t, &tpl)
-		got, err := manifest.PodTemplateHash([]byte(raw), nil)
+		got, err := workload.PodTemplateHash([]byte(raw), nil)
 		want := controller.ComputeHash(s, nil)
 		if err != nil || got != want {
 			t.Errorf("%s: got %s, %v; upstream %s", raw, got, err, want)

@@ -1,4 +1,4 @@
-// Package podhash generates and checks manifest/internal/podhash's schema
+// Package podhash generates and checks workload/internal/podhash's schema
 // of k8s.io/api/core/v1.PodTemplateSpec, and holds schedkit's
 // pod-template-hash (and the names of generateName objects) to the
 // Deployment controller's and the API server's.
@@ -21,7 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-const schemaFile = "../../../manifest/internal/podhash/schema_gen.go"
+const schemaFile = "../../../workload/internal/podhash/schema_gen.go"
 
 var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
 
@@ -151,7 +151,7 @@ func generate(t *testing.T) []byte {
 	return src
 }
 
-// TestSchema checks manifest/internal/podhash/schema_gen.go against
+// TestSchema checks workload/internal/podhash/schema_gen.go against
 // upstream's types; SCHEDKIT_UPDATE=1 rewrites it.
 func TestSchema(t *testing.T) {
 	src := generate(t)

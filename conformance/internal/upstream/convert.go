@@ -1,6 +1,6 @@
 // Package upstream runs upstream Kubernetes (k8s.io/kubernetes v1.37.2 and
 // its staging modules) on schedkit's inputs and reports the answers in the
-// shapes of package internal/regression, so that the conformance tests
+// shapes of package internal/testing/regression, so that the conformance tests
 // compare them with schedkit's answers field by field.
 //
 // Every schedkit object reaches upstream through JSON: it is marshalled

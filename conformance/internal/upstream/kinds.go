@@ -21,7 +21,7 @@ import (
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 var logger = klog.Background()

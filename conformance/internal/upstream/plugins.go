@@ -31,7 +31,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // Plugin is one plugin run by both schedulers: its kube-scheduler name and

@@ -16,7 +16,7 @@ import (
 	"k8s.io/kubernetes/plugin/pkg/admission/priority"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // PreemptionCase is upstream's answer for a preemption fixture: the

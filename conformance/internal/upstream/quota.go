@@ -18,7 +18,7 @@ import (
 	"k8s.io/kubernetes/pkg/quota/v1/evaluator/core"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // legacyCounts are the core kinds counted under a legacy name too.

@@ -9,7 +9,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	schedframework "k8s.io/kubernetes/pkg/scheduler/framework"
 
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // ErrNoFit is returned by Schedule when no node passes the filters.

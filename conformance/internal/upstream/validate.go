@@ -10,7 +10,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/core/validation"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/internal/regression"
+	"github.com/schedkit/schedkit/internal/testing/regression"
 )
 
 // Validation is the API server's pod validation on create

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/schedkit/schedkit/manifest/internal/podhash"
+	"github.com/schedkit/schedkit/workload/internal/podhash"
 )
 
 // The pod-template-hash of a stored template, as the Deployment

@@ -1,4 +1,4 @@
-package manifest
+package workload
 
 import (
 	"strings"
@@ -161,14 +161,14 @@ func TestJobFailureAndSuccess(t *testing.T) {
 		{"successPolicy met", jobDoc("Never", "  completionMode: Indexed\n  successPolicy: {rules: [{succeededIndexes: \"0,1\"}]}\n", "completedIndexes: \"0-1\""), start, 0, nil},
 		{"successPolicy not met", jobDoc("Never", "  completionMode: Indexed\n  successPolicy: {rules: [{succeededIndexes: \"0-2\"}]}\n", "completedIndexes: \"0-1\""), start, 2, nil},
 	} {
-		r := NewReader()
-		if err := r.Read("j.yaml", strings.NewReader(c.in)); err != nil {
+		objs, readWarnings, err := readYAML("j.yaml", c.in)
+		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if ws := r.Report().Warnings; len(ws) > 0 {
-			t.Fatalf("%s: read warnings %v", c.name, ws)
+		if len(readWarnings) > 0 {
+			t.Fatalf("%s: read warnings %v", c.name, readWarnings)
 		}
-		e := newExpander(r.Objects(), 1)
+		e := newExpander(objs, 1)
 		e.now = c.now
 		pods, warnings := e.expand()
 		var ws []string

@@ -1,4 +1,4 @@
-package manifest
+package workload
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/manifest/internal/podhash"
+	"github.com/schedkit/schedkit/workload/internal/podhash"
 )
 
 // revisionsIn are the ControllerRevisions read in namespace ns, in
@@ -116,7 +116,7 @@ type setRevisions struct {
 func (e *expander) revisionsOfSet(ss *api.StatefulSet, sel *affinity.Selector, object string) setRevisions {
 	tpl := e.templateJSON(ss, &ss.ObjectMeta, &ss.Spec.Template)
 	var cc int32
-	stored := isStoredMeta(&ss.ObjectMeta)
+	stored := IsStoredMeta(&ss.ObjectMeta)
 	if stored && ss.Status.CollisionCount != nil {
 		cc = *ss.Status.CollisionCount
 	}

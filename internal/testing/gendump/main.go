@@ -4,7 +4,7 @@
 // pods, 39,800 of them bound and 200 pending, about 44 MB. It is
 // deterministic for a seed.
 //
-//	go run ./internal/gendump -nodes 2000 -pods 40000 -pending 200 > /tmp/dump.json
+//	go run ./internal/testing/gendump -nodes 2000 -pods 40000 -pending 200 > /tmp/dump.json
 package main
 
 import (
@@ -13,7 +13,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/schedkit/schedkit/internal/gendump/dump"
+	"github.com/schedkit/schedkit/internal/testing/gendump/dump"
 )
 
 func main() {

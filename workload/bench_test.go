@@ -1,4 +1,4 @@
-package manifest
+package workload
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ func BenchmarkExpand(b *testing.B) {
 	yes := true
 	three := int32(3)
 	five := int32(5)
-	objs := &Objects{sources: map[any]Source{}}
+	objs := &Input{}
 	tpl := func(app, image string) api.PodTemplateSpec {
 		t := api.PodTemplateSpec{}
 		t.Labels = map[string]string{"app": app}

@@ -1,4 +1,4 @@
-package manifest
+package workload
 
 import (
 	"regexp"
@@ -78,11 +78,7 @@ func TestClaims(t *testing.T) {
 // sorted, and the warnings.
 func expandYAML(t *testing.T, in string) ([]string, map[string]*api.Pod, []string) {
 	t.Helper()
-	r := NewReader()
-	if err := r.Read("w.yaml", strings.NewReader(in)); err != nil {
-		t.Fatal(err)
-	}
-	pods, warnings := newExpander(r.Objects(), 1).expand()
+	pods, warnings := newExpander(readInput(t, "w.yaml", in), 1).expand()
 	var names []string
 	byName := map[string]*api.Pod{}
 	for _, p := range pods {

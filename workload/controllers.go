@@ -1,4 +1,4 @@
-package manifest
+package workload
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/manifest/internal/podhash"
+	"github.com/schedkit/schedkit/workload/internal/podhash"
 )
 
 // podTemplateHashLabel is the label the Deployment controller puts on a
@@ -390,7 +390,7 @@ func maxSurge(ru *api.RollingUpdateDeployment, want int) (int, error) {
 // defaulted as on create when the object is new.
 func (e *expander) templateJSON(obj any, meta *api.ObjectMeta, tpl *api.PodTemplateSpec) any {
 	var v any
-	if raw := e.objs.raw[obj]; raw != nil {
+	if raw := e.objs.Raw[obj]; raw != nil {
 		if doc, err := decodeJSONValue(raw); err == nil {
 			if m, ok := doc.(map[string]any); ok {
 				if spec, ok := m["spec"].(map[string]any); ok {
@@ -406,7 +406,7 @@ func (e *expander) templateJSON(obj any, meta *api.ObjectMeta, tpl *api.PodTempl
 	if v == nil {
 		v = map[string]any{}
 	}
-	if !isStoredMeta(meta) {
+	if !IsStoredMeta(meta) {
 		podhash.Default(v)
 	}
 	return v
@@ -918,7 +918,7 @@ func (e *expander) daemonSetRevision(ds *api.DaemonSet, sel *affinity.Selector, 
 	v, has := ds.Annotations[templateGenerationAnnotation]
 	g, err := strconv.ParseInt(v, 10, 64)
 	switch {
-	case isStoredMeta(&ds.ObjectMeta):
+	case IsStoredMeta(&ds.ObjectMeta):
 		if has && err == nil {
 			gen = strconv.FormatInt(g, 10)
 		}

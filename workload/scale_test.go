@@ -1,4 +1,4 @@
-package manifest
+package workload
 
 import (
 	"fmt"
@@ -94,7 +94,7 @@ func TestScale(t *testing.T) {
 		for i, j := 0, len(oldRSs)-1; i < j; i, j = i+1, j-1 {
 			oldRSs[i], oldRSs[j] = oldRSs[j], oldRSs[i]
 		}
-		e := newExpander(&Objects{}, 1)
+		e := newExpander(&Input{}, 1)
 		e.scale(d, "Deployment default/foo", int(c.replicas), newRS, oldRSs)
 		got := func(rs *api.ReplicaSet) int32 {
 			if n, ok := e.rsReplicas[rs]; ok {

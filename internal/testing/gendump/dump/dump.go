@@ -1,4 +1,4 @@
-// Package dump writes the generated cluster dump of internal/gendump, for
+// Package dump writes the generated cluster dump of internal/testing/gendump, for
 // the command's and package manifest's speed and memory measurements.
 package dump
 

@@ -1,10 +1,10 @@
-package manifest
+package workload
 
 import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/schedkit/schedkit/manifest/internal/podhash"
+	"github.com/schedkit/schedkit/workload/internal/podhash"
 )
 
 // PodTemplateHash returns the pod-template-hash the Deployment controller

@@ -1,4 +1,4 @@
-package manifest
+package workload
 
 import (
 	"strings"
@@ -24,11 +24,10 @@ func FuzzExpand(f *testing.F) {
 		"kind: Deployment\napiVersion: apps/v1\nmetadata: {name: w, uid: d1}\nspec: {replicas: 10, selector: {matchLabels: {app: w}}, template: {metadata: {labels: {app: w}}, spec: {containers: [{name: c, image: b}]}}}\nstatus: {replicas: 5}\n")
 	f.Add(jobDoc("Never", "  backoffLimit: 1\n  activeDeadlineSeconds: 5\n  podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [42]}}, {action: Ignore, onPodConditions: [{type: DisruptionTarget, status: \"True\"}]}]}\n", "startTime: \"2026-01-01T00:00:00Z\", failed: 1", failedPod("42", "{type: DisruptionTarget, status: \"True\"}")))
 	f.Fuzz(func(t *testing.T, in string) {
-		r := NewReader()
-		_ = r.Read("in", strings.NewReader(in))
-		pods, _ := newExpander(r.Objects(), 1).expand()
+		objs, _, _ := readYAML("in", in)
+		pods, _ := newExpander(objs, 1).expand()
 		seen := map[[2]string]bool{}
-		for _, p := range r.Objects().Pods {
+		for _, p := range objs.Pods {
 			seen[[2]string{p.Namespace, p.Name}] = true
 		}
 		for _, p := range pods {

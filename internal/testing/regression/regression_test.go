@@ -9,7 +9,7 @@ import (
 )
 
 // fixtureRoot is where the conformance module keeps its fixtures.
-var fixtureRoot = filepath.Join("..", "..", "conformance", "testdata", "regressions")
+var fixtureRoot = filepath.Join("..", "..", "..", "conformance", "testdata", "regressions")
 
 // TestReplay computes schedkit's answer for every fixture and compares it
 // with the upstream answer the fixture recorded.

@@ -1,4 +1,4 @@
-package manifest
+package workload
 
 import (
 	"fmt"
@@ -11,13 +11,9 @@ import (
 	"github.com/schedkit/schedkit/taints"
 )
 
-// nameAlphabet is the alphabet of the API server's generated name
-// suffixes (apimachinery's rand.String): no vowels, no 0, 1 or 3.
-const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
-
 // expander makes the pods workload controllers would create.
 type expander struct {
-	objs *Objects
+	objs *Input
 	rng  *rand.Rand
 	// podByName are the pods read, by namespace/name.
 	podByName map[[2]string]*api.Pod
@@ -42,14 +38,14 @@ type expander struct {
 	// revisionData).
 	crByNS map[string][]*api.ControllerRevision
 	crData map[*api.ControllerRevision][]byte
-	// now is the time reference of the dump (Options.Now), zero when
+	// now is the time reference of the dump (Input.Now), zero when
 	// none is given.
 	now time.Time
 }
 
-func newExpander(objs *Objects, seed uint64) *expander {
+func newExpander(objs *Input, seed uint64) *expander {
 	e := &expander{objs: objs, rng: rand.New(rand.NewPCG(seed, 0x6d616e6966657374)),
-		podByName: map[[2]string]*api.Pod{}, names: map[[2]string]bool{}}
+		podByName: map[[2]string]*api.Pod{}, names: map[[2]string]bool{}, now: objs.Now}
 	e.podIndex, e.rsIndex = newClaimIndex(), newClaimIndex()
 	e.rsReplicas = map[*api.ReplicaSet]int{}
 	for _, p := range objs.Pods {
@@ -100,7 +96,7 @@ func (x claimIndex) candidates(o owner) [][]any {
 
 // MaxExpandedPods is the most pods one workload is expanded to; a
 // workload that would create more is cut there, with a warning, so that a
-// manifest cannot make NewCluster build billions of pods.
+// manifest cannot make Expand build billions of pods.
 const MaxExpandedPods = 100000
 
 // capped is n, or MaxExpandedPods with a warning on o when n is more.
@@ -113,14 +109,13 @@ func (e *expander) capped(o owner, n int) int {
 }
 
 func (e *expander) warn(obj any, object, format string, args ...any) {
-	src, _ := e.objs.Source(obj)
-	e.warnings = append(e.warnings, Warning{Source: src, Object: object, Message: fmt.Sprintf(format, args...)})
+	e.warnings = append(e.warnings, Warning{Workload: obj, Object: object, Message: fmt.Sprintf(format, args...)})
 }
 
 // uniqueName is the name the API server gives a pod created with
 // generateName prefix, not yet taken in ns.
 func (e *expander) uniqueName(ns, prefix string) string {
-	n := generatedName(e.rng, prefix, func(n string) bool { return e.names[[2]string{ns, n}] })
+	n := GenerateName(e.rng, prefix, func(n string) bool { return e.names[[2]string{ns, n}] })
 	e.names[[2]string{ns, n}] = true
 	return n
 }
@@ -242,7 +237,7 @@ func (e *expander) replicaSet(o owner, apiVersion string, sel *affinity.Selector
 }
 
 // expand returns the pods the controllers of the workloads would create
-// now (see NewCluster), with warnings on what they could not do as
+// now (see Expand), with warnings on what they could not do as
 // upstream does.
 func (e *expander) expand() ([]*api.Pod, []Warning) {
 	o := e.objs

@@ -1,0 +1,65 @@
+package workload_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/workload"
+)
+
+// The pods a new Deployment's controller would create, and the pod a
+// StatefulSet's would, before admission: read the manifests, then
+// expand what was read.
+func Example() {
+	r := manifest.NewReader()
+	err := r.Read("web.yaml", strings.NewReader(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: nginx, image: "nginx:1.27"}]}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: postgres, image: "postgres:17"}]}
+`))
+	if err != nil {
+		panic(err)
+	}
+	pods, warnings := workload.Expand(manifest.Workloads(r.Objects(), manifest.Options{Seed: 1}))
+	for _, p := range pods {
+		fmt.Println(p.Namespace+"/"+p.Name, p.OwnerReferences[0].Kind, p.OwnerReferences[0].Name)
+	}
+	fmt.Println("warnings:", len(warnings))
+	// Output:
+	// shop/web-69c6f74b8b-25m8m ReplicaSet web-69c6f74b8b
+	// shop/web-69c6f74b8b-wwfd8 ReplicaSet web-69c6f74b8b
+	// shop/db-0 StatefulSet db
+	// warnings: 0
+}
+
+// The name the Deployment controller gives a new Deployment's ReplicaSet
+// (upstream's controller.ComputeHash gives the same 69c6f74b8b):
+// the template as the API server would store it, then its
+// pod-template-hash.
+func ExamplePodTemplateHash() {
+	tpl := []byte(`{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}`)
+	stored, err := workload.DefaultPodTemplate(tpl) // a new Deployment's: defaulted
+	if err != nil {
+		panic(err)
+	}
+	hash, err := workload.PodTemplateHash(stored, nil)
+	fmt.Println("web-"+hash, err)
+	// Output: web-69c6f74b8b <nil>
+}
