@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/api"
-			"github.com/schedkit/schedkit/taints"
+	"github.com/schedkit/schedkit/taints"
 )
 
 // replacement is the pod a controller would create in place of an
