@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/internal/engine"
 )
 
@@ -238,7 +239,7 @@ func newRand(seed uint64) (*rand.PCG, *rand.Rand) {
 
 func profileName(n string) string {
 	if n == "" {
-		return framework.DefaultSchedulerName
+		return config.DefaultSchedulerName
 	}
 	return n
 }

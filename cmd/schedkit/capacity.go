@@ -117,7 +117,7 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 				ranges = append(ranges, *lr)
 			}
 		}
-		admitted, err := admission.Admit(shape, admission.Objects{PriorityClasses: classes, LimitRanges: ranges})
+		admitted, err := admission.Admit(shape, admission.Policies{PriorityClasses: classes, LimitRanges: ranges})
 		if err != nil {
 			return 0, &inputError{fmt.Errorf("--pod: pod %s: %w", podName(shape), err)}
 		}

@@ -29,7 +29,7 @@ type PluginsInput struct {
 	Pod     *api.Pod    `json:"pod"`
 	Plugins []PluginRef `json:"plugins"`
 	// Objects are the storage objects the plugins look up.
-	Objects *Objects `json:"objects,omitempty"`
+	Objects *StorageObjects `json:"objects,omitempty"`
 	// Workloads are the objects PodTopologySpread's default constraints
 	// read (Services, ReplicaSets, StatefulSets, ReplicationControllers).
 	Workloads Workloads `json:"workloads,omitzero"`
