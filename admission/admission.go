@@ -243,7 +243,7 @@ func admit(pod *api.Pod, objs Policies, stored bool) (*api.Pod, error) {
 	if pod == nil {
 		return nil, errors.New("admission: nil pod")
 	}
-	p := resource.DeepCopyPod(pod)
+	p := pod.DeepCopy()
 	if p.Namespace == "" {
 		p.Namespace = "default"
 	}

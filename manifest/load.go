@@ -9,7 +9,6 @@ import (
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/resource"
 )
 
 // Cluster is what Load builds from manifests: the snapshot of nodes and
@@ -214,7 +213,7 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 				}
 				missing[name] = append(missing[name], p)
 			} else if p.Spec.Priority == nil {
-				ready = resource.DeepCopyPod(p)
+				ready = p.DeepCopy()
 				if err := admission.ResolvePriority(ready, classes); err != nil {
 					return nil, &Error{Source: src, Object: "Pod " + podName(p), Err: err}
 				}
