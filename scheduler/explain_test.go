@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/quantity"
 )
@@ -199,4 +200,22 @@ func TestExplainCancelled(t *testing.T) {
 	if _, err := s.Schedule(ctx, makePod("p")); !errors.Is(err, context.Canceled) {
 		t.Errorf("Schedule after cancel: %v", err)
 	}
+
+	// Cancelled while the cycle filters.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	s = testScheduler(t, makeNodes("a", "b", "c"), nil, []weighted{w(cancelFilter{cancel})})
+	ex, err = s.Explain(ctx, makePod("q"))
+	if !errors.Is(err, context.Canceled) || ex != nil {
+		t.Errorf("Explain cancelled mid-cycle = %+v, %v; want nil, context.Canceled", ex, err)
+	}
+}
+
+// cancelFilter cancels the cycle's context from its first Filter call.
+type cancelFilter struct{ cancel context.CancelFunc }
+
+func (cancelFilter) Name() string { return "CancelFilter" }
+func (f cancelFilter) Filter(context.Context, *framework.CycleState, *api.Pod, *cluster.NodeInfo) *framework.Status {
+	f.cancel()
+	return nil
 }
