@@ -71,9 +71,10 @@
 // retried on the nominated node first (Placement.Preemptions lists each
 // preemption). Other cycles' filters count nominated pods of equal or
 // higher priority on their nodes. Drain and TaintNode are what-ifs over
-// evictions: a drain through the eviction API's PodDisruptionBudget
-// checks, and NoExecute taints over time; both schedule the evicted
-// pods' replacements.
+// evictions: Drain is `kubectl drain` with its flags (DrainOptions), its
+// filters and texts, evicting through the eviction API's
+// PodDisruptionBudget checks; TaintNode applies NoExecute taints over
+// time. Both schedule the evicted pods' replacements.
 //
 // Plugins are looked up by name in a framework.Registry: DefaultRegistry
 // has the plugins this build implements; plugins of the default profile
