@@ -7,12 +7,9 @@ import (
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/resource"
 )
-
-// DefaultSchedulerName is the scheduler name the API server gives pods
-// that name none.
-const DefaultSchedulerName = "default-scheduler"
 
 // Priorities of the system classes the API server creates at start-up.
 const (
@@ -26,8 +23,9 @@ const (
 // PriorityClass that does not exist.
 var ErrPriorityClassNotFound = errors.New("priority class not found")
 
-// Objects are the cluster objects admission reads.
-type Objects struct {
+// Policies are the cluster objects admission reads: the LimitRanges,
+// PriorityClasses and ResourceQuotas that shape a new pod.
+type Policies struct {
 	// LimitRanges of the pod's namespace (others are ignored).
 	LimitRanges []api.LimitRange
 	// PriorityClasses of the cluster; the two system classes are added
@@ -49,7 +47,7 @@ type Objects struct {
 func Default(pod *api.Pod) {
 	resource.DefaultRequestsFromLimits(pod)
 	if pod.Spec.SchedulerName == "" {
-		pod.Spec.SchedulerName = DefaultSchedulerName
+		pod.Spec.SchedulerName = config.DefaultSchedulerName
 	}
 	for _, cs := range [][]api.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 		for i := range cs {
@@ -226,7 +224,7 @@ func findClass(classes []api.PriorityClass, name string) *api.PriorityClass {
 // *ForbiddenError or a *resource.ForbiddenError). Object validation
 // (resource.Validate), which the API server runs between the mutating
 // plugins and LimitRanger's validation, is not part of Admit.
-func Admit(pod *api.Pod, objs Objects) (*api.Pod, error) {
+func Admit(pod *api.Pod, objs Policies) (*api.Pod, error) {
 	return admit(pod, objs, false)
 }
 
@@ -237,15 +235,15 @@ func Admit(pod *api.Pod, objs Objects) (*api.Pod, error) {
 // update too, so a stored pod already has them), MergeLabelKeys and
 // MergeSpreadLabelKeys (which change nothing in a stored pod). LimitRanger and ResourceQuota
 // do not run: they act on creation. pod is never modified.
-func AdmitStored(pod *api.Pod, objs Objects) (*api.Pod, error) {
+func AdmitStored(pod *api.Pod, objs Policies) (*api.Pod, error) {
 	return admit(pod, objs, true)
 }
 
-func admit(pod *api.Pod, objs Objects, stored bool) (*api.Pod, error) {
+func admit(pod *api.Pod, objs Policies, stored bool) (*api.Pod, error) {
 	if pod == nil {
 		return nil, errors.New("admission: nil pod")
 	}
-	p := resource.DeepCopyPod(pod)
+	p := pod.DeepCopy()
 	if p.Namespace == "" {
 		p.Namespace = "default"
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -87,7 +88,7 @@ func TestDefault(t *testing.T) {
 	})
 	Default(p)
 	c := p.Spec.Containers[0]
-	if p.Spec.SchedulerName != DefaultSchedulerName {
+	if p.Spec.SchedulerName != config.DefaultSchedulerName {
 		t.Errorf("schedulerName = %q", p.Spec.SchedulerName)
 	}
 	if c.Ports[0].HostPort != 80 || c.Ports[0].Protocol != api.ProtocolTCP || c.Ports[1].HostPort != 5353 || c.Ports[1].Protocol != api.ProtocolUDP {
@@ -109,7 +110,7 @@ func TestAdmitAllOrNothing(t *testing.T) {
 	big := podWith(func(p *api.Pod) {
 		p.Spec.Containers[0].Resources.Limits = api.ResourceList{"cpu": resource.MustParse("2")}
 	})
-	got, err := Admit(big, Objects{LimitRanges: []api.LimitRange{lr}})
+	got, err := Admit(big, Policies{LimitRanges: []api.LimitRange{lr}})
 	if err == nil || got != nil {
 		t.Fatalf("Admit = %v, %v; want an error", got, err)
 	}
@@ -123,7 +124,7 @@ func TestAdmitAllOrNothing(t *testing.T) {
 			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, MatchLabelKeys: []string{"rev"}, TopologyKey: "kubernetes.io/hostname",
 		}}}}
 	})
-	got, err = Admit(small, Objects{LimitRanges: []api.LimitRange{lr}})
+	got, err = Admit(small, Policies{LimitRanges: []api.LimitRange{lr}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestAdmitAllOrNothing(t *testing.T) {
 	if n := len(small.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchExpressions); n != 0 {
 		t.Errorf("input selector modified: %d expressions", n)
 	}
-	if *got.Spec.Priority != 0 || got.Spec.SchedulerName != DefaultSchedulerName {
+	if *got.Spec.Priority != 0 || got.Spec.SchedulerName != config.DefaultSchedulerName {
 		t.Errorf("admitted pod = %+v", got.Spec)
 	}
 }
@@ -180,11 +181,11 @@ func TestResolveStoredPriority(t *testing.T) {
 	if err := ResolveStoredPriority(p, classes); err != nil || *p.Spec.Priority != 1000 {
 		t.Errorf("pod without spec.priority is resolved as on create: %v", err)
 	}
-	a, err := AdmitStored(podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "gone"; p.Spec.Priority = ptr(int32(7)) }), Objects{PriorityClasses: classes})
+	a, err := AdmitStored(podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "gone"; p.Spec.Priority = ptr(int32(7)) }), Policies{PriorityClasses: classes})
 	if err != nil || *a.Spec.Priority != 7 || len(a.Spec.Tolerations) != 2 {
 		t.Errorf("AdmitStored = %+v, %v", a, err)
 	}
-	if _, err := Admit(podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "gone"; p.Spec.Priority = ptr(int32(7)) }), Objects{PriorityClasses: classes}); err == nil {
+	if _, err := Admit(podWith(func(p *api.Pod) { p.Spec.PriorityClassName = "gone"; p.Spec.Priority = ptr(int32(7)) }), Policies{PriorityClasses: classes}); err == nil {
 		t.Error("Admit (create) accepted a missing class")
 	}
 }
@@ -200,12 +201,12 @@ func TestAdmitOrder(t *testing.T) {
 		p.Spec.PriorityClassName = "nope"
 		p.Spec.Containers[0].Resources.Limits = api.ResourceList{"cpu": resource.MustParse("2")}
 	})
-	_, err := Admit(big, Objects{LimitRanges: []api.LimitRange{lr}})
+	_, err := Admit(big, Policies{LimitRanges: []api.LimitRange{lr}})
 	if !errors.Is(err, ErrPriorityClassNotFound) {
 		t.Errorf("err = %v, want the Priority plugin's", err)
 	}
 	big.Spec.PriorityClassName = ""
-	_, err = Admit(big, Objects{LimitRanges: []api.LimitRange{lr}})
+	_, err = Admit(big, Policies{LimitRanges: []api.LimitRange{lr}})
 	if err == nil || err.Error() != `pods "p" is forbidden: maximum cpu usage per Container is 1, but limit is 2` {
 		t.Errorf("err = %v", err)
 	}

@@ -21,7 +21,7 @@ func ExampleAdmit() {
 	}}}
 	classes := []api.PriorityClass{{ObjectMeta: api.ObjectMeta{Name: "high"}, Value: 1000}}
 
-	admitted, err := admission.Admit(pod, admission.Objects{PriorityClasses: classes})
+	admitted, err := admission.Admit(pod, admission.Policies{PriorityClasses: classes})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -50,7 +50,7 @@ func ExampleChain() {
 	}
 	running := []*api.Pod{replica("web-0")}
 	quotas := admission.FillQuotaStatus([]api.ResourceQuota{quota}, admission.NamespaceObjects{Pods: running})
-	chain := admission.NewChain(admission.Objects{ResourceQuotas: quotas}, time.Now())
+	chain := admission.NewChain(admission.Policies{ResourceQuotas: quotas}, time.Now())
 	for _, name := range []string{"web-1", "web-2", "web-3"} {
 		if _, err := chain.AdmitPod(replica(name)); err != nil {
 			fmt.Println(err)

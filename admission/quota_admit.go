@@ -220,7 +220,7 @@ func FillQuotaStatus(quotas []api.ResourceQuota, objs NamespaceObjects) []api.Re
 // the next admission sees it. A rejected object changes nothing. A Chain
 // is not safe for concurrent use.
 type Chain struct {
-	objs   Objects
+	objs   Policies
 	quotas []api.ResourceQuota
 	now    time.Time
 }
@@ -228,7 +228,7 @@ type Chain struct {
 // NewChain returns a Chain over objs (its ResourceQuotas, of every
 // namespace, with their status as given: use FillQuotaStatus first for
 // quotas without one). now judges pods' deletion grace periods.
-func NewChain(objs Objects, now time.Time) *Chain {
+func NewChain(objs Policies, now time.Time) *Chain {
 	c := &Chain{objs: objs, now: now}
 	c.quotas = append([]api.ResourceQuota(nil), objs.ResourceQuotas...)
 	c.objs.ResourceQuotas = nil

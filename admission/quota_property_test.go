@@ -115,7 +115,7 @@ func TestPropChainMatchesStatus(t *testing.T) {
 		for n := range q.Status.Used {
 			q.Status.Used[n] = quantity.Quantity{Format: quantity.DecimalSI}
 		}
-		c := NewChain(Objects{ResourceQuotas: []api.ResourceQuota{q}}, time.Time{})
+		c := NewChain(Policies{ResourceQuotas: []api.ResourceQuota{q}}, time.Time{})
 		var admitted []*api.Pod
 		for i := range rapid.IntRange(1, 5).Draw(t, "pods") {
 			p := propPod().Draw(t, "pod")

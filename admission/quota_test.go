@@ -453,7 +453,7 @@ func TestChain(t *testing.T) {
 	quotas := []api.ResourceQuota{rq("q", rl("pods=2", "requests.cpu=1"), rl("pods=0", "requests.cpu=0"))}
 	other := rq("elsewhere", rl("pods=0"), rl("pods=0"))
 	other.Namespace = "other"
-	c := NewChain(Objects{ResourceQuotas: append(quotas, other)}, time.Time{})
+	c := NewChain(Policies{ResourceQuotas: append(quotas, other)}, time.Time{})
 	var admitted []string
 	var errs []string
 	for _, name := range []string{"a", "b", "c"} {
@@ -485,7 +485,7 @@ func TestChain(t *testing.T) {
 	// LimitRanger's defaults are charged (LimitRanger runs first).
 	lr := api.LimitRange{ObjectMeta: api.ObjectMeta{Name: "lr", Namespace: "test"}, Spec: api.LimitRangeSpec{Limits: []api.LimitRangeItem{{
 		Type: api.LimitTypeContainer, DefaultRequest: rl("cpu=300m"), Default: rl("cpu=300m")}}}}
-	c = NewChain(Objects{LimitRanges: []api.LimitRange{lr}, ResourceQuotas: quotas}, time.Time{})
+	c = NewChain(Policies{LimitRanges: []api.LimitRange{lr}, ResourceQuotas: quotas}, time.Time{})
 	if _, err := c.AdmitPod(quotaPod("d", 1, nil, nil)); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestAdmitMergesSpreadLabelKeys(t *testing.T) {
 			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, MatchLabelKeys: []string{"pod-template-hash", "missing"}},
 		{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.ScheduleAnyway, MatchLabelKeys: []string{"app"}},
 	}
-	got, err := Admit(pod, Objects{})
+	got, err := Admit(pod, Policies{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestAdmitMergesSpreadLabelKeys(t *testing.T) {
 	if pod.Spec.TopologySpreadConstraints[0].LabelSelector.MatchExpressions != nil {
 		t.Error("Admit modified its argument")
 	}
-	again, err := Admit(got, Objects{})
+	again, err := Admit(got, Policies{})
 	if err != nil {
 		t.Fatal(err)
 	}

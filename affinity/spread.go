@@ -118,15 +118,10 @@ func MergeSpreadLabelKeys(c api.TopologySpreadConstraint, podLabels map[string]s
 	return c
 }
 
-// ControllerRef returns the first owner reference marked as the
-// controller (metav1.GetControllerOfNoCopy), or nil.
+// ControllerRef is api.GetControllerOf, kept for its callers; new code
+// calls api.GetControllerOf.
 func ControllerRef(meta *api.ObjectMeta) *api.OwnerReference {
-	for i := range meta.OwnerReferences {
-		if r := &meta.OwnerReferences[i]; r.Controller != nil && *r.Controller {
-			return r
-		}
-	}
-	return nil
+	return api.GetControllerOf(meta)
 }
 
 // SpreadControllerKind returns "ReplicationController", "ReplicaSet" or

@@ -92,14 +92,12 @@ func newPodInfo(pod *api.Pod, check bool, scratch api.ResourceList) (*PodInfo, e
 }
 
 // podRequests sets the requests and the non-zero requests as
-// resource.PodRequests (with in-place resize status) and
+// resource.PodRequests (under resource.SchedulerOptions) and
 // resource.NonZeroRequests compute them; with check it rejects bad totals.
 func (p *PodInfo) podRequests(check bool, scratch api.ResourceList) error {
-	reqs := resource.PodRequests(p.Pod, resource.PodResourcesOptions{
-		UseStatusResources: true,
-		InPlacePodLevelResourcesVerticalScalingEnabled: true,
-		Reuse: scratch,
-	})
+	opts := resource.SchedulerOptions()
+	opts.Reuse = scratch
+	reqs := resource.PodRequests(p.Pod, opts)
 	if check {
 		for name, q := range reqs {
 			if err := checkQuantity(name, q); err != nil {

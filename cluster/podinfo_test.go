@@ -1,11 +1,14 @@
 package cluster
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/resource/resourcegen"
+	"pgregory.net/rapid"
 )
 
 // TestPodInfoRequests pins the requests PodInfo takes from package
@@ -79,4 +82,15 @@ func TestPodInfoAffinityTerms(t *testing.T) {
 	if got := len(s.HavePodsWithRequiredAntiAffinityNodes()); got != 1 {
 		t.Errorf("nodes with required anti-affinity: %d", got)
 	}
+}
+
+// The requests a PodInfo holds are resource.SchedulerRequests: the named
+// options are the ones the snapshot sums by.
+func TestPodInfoRequestsAreSchedulerRequests(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		p := resourcegen.Pod().Draw(rt, "pod")
+		if got, want := NewPodInfo(p).Requests, ResourceFromList(resource.SchedulerRequests(p)); !reflect.DeepEqual(got, want) {
+			rt.Fatalf("PodInfo.Requests %+v, SchedulerRequests %+v", got, want)
+		}
+	})
 }

@@ -352,7 +352,7 @@ func storageInput(plugins []regression.PluginRef) *rapid.Generator[*regression.P
 		withStorageVolumes(t, pod, "incoming", false)
 		withRequiredFeatures(t, pod)
 
-		objs := &regression.Objects{}
+		objs := &regression.StorageObjects{}
 		for _, name := range genClasses[:len(genClasses)-1] {
 			if rapid.IntRange(0, 4).Draw(t, "hasClass") != 0 {
 				objs.StorageClasses = append(objs.StorageClasses, storageClass(name).Draw(t, "class"))

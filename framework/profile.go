@@ -7,9 +7,6 @@ import (
 	"github.com/schedkit/schedkit/framework/config"
 )
 
-// DefaultSchedulerName is the profile pods without spec.schedulerName use.
-const DefaultSchedulerName = "default-scheduler"
-
 // PluginRef names a plugin of a profile; Weight matters for score plugins
 // only (0 means 1, as kube-scheduler's).
 type PluginRef struct {
@@ -35,7 +32,7 @@ type PluginRef struct {
 // Registry).
 type ProfileConfig struct {
 	// SchedulerName selects the profile by pods' spec.schedulerName;
-	// empty means DefaultSchedulerName.
+	// empty means config.DefaultSchedulerName.
 	SchedulerName string
 	// Plugins are enabled on top of (or override) the defaults.
 	Plugins []PluginRef
@@ -238,7 +235,7 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle) (*Profile, error) {
 		instances:  map[string]Plugin{},
 	}
 	if p.name == "" {
-		p.name = DefaultSchedulerName
+		p.name = config.DefaultSchedulerName
 	}
 	if pct := cfg.PercentageOfNodesToScore; pct != nil && (*pct < 0 || *pct > 100) {
 		return nil, fmt.Errorf("profile %q: percentageOfNodesToScore %d is not in [0, 100]", p.name, *pct)

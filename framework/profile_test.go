@@ -113,7 +113,7 @@ func TestNewProfileDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Name() != framework.DefaultSchedulerName {
+	if p.Name() != config.DefaultSchedulerName {
 		t.Errorf("name %q", p.Name())
 	}
 	var want []string

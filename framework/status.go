@@ -2,6 +2,7 @@ package framework
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -186,5 +187,30 @@ func (s *Status) Equal(x *Status) bool {
 	return true
 }
 
-// String returns the message.
+// String returns the message, as %s prints it.
 func (s *Status) String() string { return s.Message() }
+
+// Format prints the status. %v and %+v print the code, the plugin when
+// one is recorded, and the reasons: "Unschedulable NodeResourcesFit:
+// Insufficient cpu, Insufficient memory", "Success" for nil. %s prints
+// the message alone, as String returns it, and %q the message quoted.
+func (s *Status) Format(f fmt.State, verb rune) {
+	switch verb {
+	case 'v':
+		b := make([]byte, 0, 64)
+		b = append(b, s.Code().String()...)
+		if p := s.Plugin(); p != "" {
+			b = append(b, ' ')
+			b = append(b, p...)
+		}
+		if m := s.Message(); m != "" {
+			b = append(b, ": "...)
+			b = append(b, m...)
+		}
+		f.Write(b)
+	case 'q':
+		fmt.Fprintf(f, "%q", s.Message())
+	default:
+		f.Write([]byte(s.Message()))
+	}
+}

@@ -11,7 +11,7 @@ import (
 // with Options.ExpandWorkloads expands them and then admits the pods
 // created; call workload.Expand on it for the pods as the controllers
 // create them, before admission.
-func Workloads(objs *Objects, opts Options) *workload.Input {
+func Workloads(objs *Set, opts Options) *workload.Input {
 	return &workload.Input{
 		Nodes:                  objs.Nodes,
 		Pods:                   objs.Pods,
@@ -30,7 +30,7 @@ func Workloads(objs *Objects, opts Options) *workload.Input {
 
 // expandWorkloads is the pods the controllers would create from objs,
 // with their warnings placed where the workload warned about was read.
-func expandWorkloads(objs *Objects, opts Options) ([]*api.Pod, []Warning) {
+func expandWorkloads(objs *Set, opts Options) ([]*api.Pod, []Warning) {
 	pods, ws := workload.Expand(Workloads(objs, opts))
 	var out []Warning
 	for _, w := range ws {

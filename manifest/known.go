@@ -18,7 +18,7 @@ func knownFields(t reflect.Type) map[string]bool {
 
 // schedulingFields are, per schedkit API type, the known, unmodelled
 // fields that kube-scheduler's default profile reads: the decoder records
-// where an object sets them (Objects.UnmodelledFields). It is read-only.
+// where an object sets them (Set.UnmodelledFields). It is read-only.
 var schedulingFields = map[string]map[string]bool{
 	// DynamicResources allocates the pod's claims.
 	"PodSpec": {"resourceClaims": true},

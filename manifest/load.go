@@ -9,7 +9,6 @@ import (
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/resource"
 )
 
 // Cluster is what Load builds from manifests: the snapshot of nodes and
@@ -26,7 +25,7 @@ type Cluster struct {
 	// queue; reading order stands for arrival).
 	Pending []*api.Pod
 	// Objects are the objects as read.
-	Objects *Objects
+	Objects *Set
 	// Report lists the skipped kinds, warnings and rejected pods.
 	Report *Report
 }
@@ -73,7 +72,7 @@ func IsStored(p *api.Pod) bool {
 // created pods are not defaulted beyond what admission does for any new
 // pod. The pods and ReplicaSets read are not changed: an adopted pod
 // keeps its owner references.
-func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
+func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	if rep == nil {
 		rep = &Report{Skipped: map[string]int{}}
 	}
@@ -109,7 +108,7 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	for i, q := range objs.ResourceQuotas {
 		quotas[i] = *q
 	}
-	chain := admission.NewChain(admission.Objects{PriorityClasses: classes, LimitRanges: allRanges,
+	chain := admission.NewChain(admission.Policies{PriorityClasses: classes, LimitRanges: allRanges,
 		ResourceQuotas: admission.FillQuotaStatus(quotas, existing)}, now)
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
@@ -135,7 +134,7 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 				}
 				missing[name] = append(missing[name], p)
 			} else if p.Spec.Priority == nil {
-				ready = resource.DeepCopyPod(p)
+				ready = p.DeepCopy()
 				if err := admission.ResolvePriority(ready, classes); err != nil {
 					return nil, &Error{Source: src, Object: "Pod " + podName(p), Err: err}
 				}
@@ -187,7 +186,7 @@ func priorityOf(p *api.Pod) int32 {
 // namespace's quotas when it is admitted. Its errors are the API
 // server's answers.
 func admitNew(p *api.Pod, classes []api.PriorityClass, ranges []api.LimitRange, chain *admission.Chain) (*api.Pod, error) {
-	a, err := admission.Admit(p, admission.Objects{PriorityClasses: classes, LimitRanges: ranges})
+	a, err := admission.Admit(p, admission.Policies{PriorityClasses: classes, LimitRanges: ranges})
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func (r *Reader) generateName(ki *kindInfo, kind string, meta *api.ObjectMeta) s
 	})
 }
 
-// keepsRaw reports the kinds whose JSON the Reader keeps (Objects.raw):
+// keepsRaw reports the kinds whose JSON the Reader keeps (Set.raw):
 // their pod templates are hashed and compared as the Deployment,
 // DaemonSet and StatefulSet controllers do, over every field Kubernetes
 // knows.

@@ -106,8 +106,9 @@ func format(src Source, line int, object, path, msg string) string {
 	return b.String()
 }
 
-// Objects are the objects read, by kind, in the order they were read.
-type Objects struct {
+// Set is what was read: the objects, by kind, in the order they were
+// read, with where each came from.
+type Set struct {
 	// Nodes of the cluster.
 	Nodes []*api.Node
 	// Pods, bound (spec.nodeName set) or pending, as read (not admitted).
@@ -159,7 +160,7 @@ type Objects struct {
 
 // storeObjects are the objects for the snapshot's object store: all but
 // nodes and pods.
-func (o *Objects) storeObjects() []any {
+func (o *Set) storeObjects() []any {
 	var out []any
 	add := func(objs ...any) { out = append(out, objs...) }
 	for _, x := range o.Namespaces {
@@ -225,18 +226,18 @@ func (o *Objects) storeObjects() []any {
 	return out
 }
 
-// Source returns where obj (a pointer held by these Objects) was read.
-func (o *Objects) Source(obj any) (Source, bool) {
+// Source returns where obj (a pointer held by the Set) was read.
+func (o *Set) Source(obj any) (Source, bool) {
 	s, ok := o.sources[obj]
 	return s, ok
 }
 
 // UnmodelledFields returns the field paths (such as spec.resourceClaims)
-// that obj (a pointer held by these Objects) sets among the fields
+// that obj (a pointer held by the Set) sets among the fields
 // Kubernetes schedules by and schedkit reads without modelling; nil when
 // it sets none. A scheduling decision about such an object is made without
 // them: the command marks it unverified.
-func (o *Objects) UnmodelledFields(obj any) []string { return o.unmodelled[obj] }
+func (o *Set) UnmodelledFields(obj any) []string { return o.unmodelled[obj] }
 
 // Report tells what was read and not taken as it was: kinds schedkit does
 // not model, warnings, and new pods the API server would reject.
@@ -283,53 +284,53 @@ type kindInfo struct {
 	group, version, kind string
 	namespaced           bool
 	typ                  reflect.Type
-	add                  func(o *Objects, obj any)
+	add                  func(o *Set, obj any)
 }
 
-func kindOf[T any](group, version, kind string, namespaced bool, add func(o *Objects, obj *T)) kindInfo {
-	return kindInfo{group, version, kind, namespaced, reflect.TypeFor[T](), func(o *Objects, obj any) { add(o, obj.(*T)) }}
+func kindOf[T any](group, version, kind string, namespaced bool, add func(o *Set, obj *T)) kindInfo {
+	return kindInfo{group, version, kind, namespaced, reflect.TypeFor[T](), func(o *Set, obj any) { add(o, obj.(*T)) }}
 }
 
-// kinds are the kinds read into Objects.
+// kinds are the kinds read into a Set.
 func kinds() []kindInfo {
 	return []kindInfo{
-		kindOf("", "v1", "Node", false, func(o *Objects, x *api.Node) { o.Nodes = append(o.Nodes, x) }),
-		kindOf("", "v1", "Pod", true, func(o *Objects, x *api.Pod) { o.Pods = append(o.Pods, x) }),
-		kindOf("", "v1", "Namespace", false, func(o *Objects, x *api.Namespace) { o.Namespaces = append(o.Namespaces, x) }),
-		kindOf("", "v1", "LimitRange", true, func(o *Objects, x *api.LimitRange) { o.LimitRanges = append(o.LimitRanges, x) }),
-		kindOf("scheduling.k8s.io", "v1", "PriorityClass", false, func(o *Objects, x *api.PriorityClass) {
+		kindOf("", "v1", "Node", false, func(o *Set, x *api.Node) { o.Nodes = append(o.Nodes, x) }),
+		kindOf("", "v1", "Pod", true, func(o *Set, x *api.Pod) { o.Pods = append(o.Pods, x) }),
+		kindOf("", "v1", "Namespace", false, func(o *Set, x *api.Namespace) { o.Namespaces = append(o.Namespaces, x) }),
+		kindOf("", "v1", "LimitRange", true, func(o *Set, x *api.LimitRange) { o.LimitRanges = append(o.LimitRanges, x) }),
+		kindOf("scheduling.k8s.io", "v1", "PriorityClass", false, func(o *Set, x *api.PriorityClass) {
 			o.PriorityClasses = append(o.PriorityClasses, x)
 		}),
-		kindOf("policy", "v1", "PodDisruptionBudget", true, func(o *Objects, x *api.PodDisruptionBudget) {
+		kindOf("policy", "v1", "PodDisruptionBudget", true, func(o *Set, x *api.PodDisruptionBudget) {
 			o.PodDisruptionBudgets = append(o.PodDisruptionBudgets, x)
 		}),
-		kindOf("", "v1", "ResourceQuota", true, func(o *Objects, x *api.ResourceQuota) { o.ResourceQuotas = append(o.ResourceQuotas, x) }),
-		kindOf("", "v1", "Service", true, func(o *Objects, x *api.Service) { o.Services = append(o.Services, x) }),
-		kindOf("", "v1", "ReplicationController", true, func(o *Objects, x *api.ReplicationController) {
+		kindOf("", "v1", "ResourceQuota", true, func(o *Set, x *api.ResourceQuota) { o.ResourceQuotas = append(o.ResourceQuotas, x) }),
+		kindOf("", "v1", "Service", true, func(o *Set, x *api.Service) { o.Services = append(o.Services, x) }),
+		kindOf("", "v1", "ReplicationController", true, func(o *Set, x *api.ReplicationController) {
 			o.ReplicationControllers = append(o.ReplicationControllers, x)
 		}),
-		kindOf("apps", "v1", "ReplicaSet", true, func(o *Objects, x *api.ReplicaSet) { o.ReplicaSets = append(o.ReplicaSets, x) }),
-		kindOf("apps", "v1", "StatefulSet", true, func(o *Objects, x *api.StatefulSet) { o.StatefulSets = append(o.StatefulSets, x) }),
-		kindOf("apps", "v1", "Deployment", true, func(o *Objects, x *api.Deployment) { o.Deployments = append(o.Deployments, x) }),
-		kindOf("apps", "v1", "DaemonSet", true, func(o *Objects, x *api.DaemonSet) { o.DaemonSets = append(o.DaemonSets, x) }),
-		kindOf("batch", "v1", "Job", true, func(o *Objects, x *api.Job) { o.Jobs = append(o.Jobs, x) }),
-		kindOf("batch", "v1", "CronJob", true, func(o *Objects, x *api.CronJob) { o.CronJobs = append(o.CronJobs, x) }),
-		kindOf("apps", "v1", "ControllerRevision", true, func(o *Objects, x *api.ControllerRevision) {
+		kindOf("apps", "v1", "ReplicaSet", true, func(o *Set, x *api.ReplicaSet) { o.ReplicaSets = append(o.ReplicaSets, x) }),
+		kindOf("apps", "v1", "StatefulSet", true, func(o *Set, x *api.StatefulSet) { o.StatefulSets = append(o.StatefulSets, x) }),
+		kindOf("apps", "v1", "Deployment", true, func(o *Set, x *api.Deployment) { o.Deployments = append(o.Deployments, x) }),
+		kindOf("apps", "v1", "DaemonSet", true, func(o *Set, x *api.DaemonSet) { o.DaemonSets = append(o.DaemonSets, x) }),
+		kindOf("batch", "v1", "Job", true, func(o *Set, x *api.Job) { o.Jobs = append(o.Jobs, x) }),
+		kindOf("batch", "v1", "CronJob", true, func(o *Set, x *api.CronJob) { o.CronJobs = append(o.CronJobs, x) }),
+		kindOf("apps", "v1", "ControllerRevision", true, func(o *Set, x *api.ControllerRevision) {
 			o.ControllerRevisions = append(o.ControllerRevisions, x)
 		}),
-		kindOf("", "v1", "PersistentVolume", false, func(o *Objects, x *api.PersistentVolume) {
+		kindOf("", "v1", "PersistentVolume", false, func(o *Set, x *api.PersistentVolume) {
 			o.PersistentVolumes = append(o.PersistentVolumes, x)
 		}),
-		kindOf("", "v1", "PersistentVolumeClaim", true, func(o *Objects, x *api.PersistentVolumeClaim) {
+		kindOf("", "v1", "PersistentVolumeClaim", true, func(o *Set, x *api.PersistentVolumeClaim) {
 			o.PersistentVolumeClaims = append(o.PersistentVolumeClaims, x)
 		}),
-		kindOf("storage.k8s.io", "v1", "StorageClass", false, func(o *Objects, x *api.StorageClass) { o.StorageClasses = append(o.StorageClasses, x) }),
-		kindOf("storage.k8s.io", "v1", "CSINode", false, func(o *Objects, x *api.CSINode) { o.CSINodes = append(o.CSINodes, x) }),
-		kindOf("storage.k8s.io", "v1", "CSIDriver", false, func(o *Objects, x *api.CSIDriver) { o.CSIDrivers = append(o.CSIDrivers, x) }),
-		kindOf("storage.k8s.io", "v1", "CSIStorageCapacity", true, func(o *Objects, x *api.CSIStorageCapacity) {
+		kindOf("storage.k8s.io", "v1", "StorageClass", false, func(o *Set, x *api.StorageClass) { o.StorageClasses = append(o.StorageClasses, x) }),
+		kindOf("storage.k8s.io", "v1", "CSINode", false, func(o *Set, x *api.CSINode) { o.CSINodes = append(o.CSINodes, x) }),
+		kindOf("storage.k8s.io", "v1", "CSIDriver", false, func(o *Set, x *api.CSIDriver) { o.CSIDrivers = append(o.CSIDrivers, x) }),
+		kindOf("storage.k8s.io", "v1", "CSIStorageCapacity", true, func(o *Set, x *api.CSIStorageCapacity) {
 			o.CSIStorageCapacities = append(o.CSIStorageCapacities, x)
 		}),
-		kindOf("storage.k8s.io", "v1", "VolumeAttachment", false, func(o *Objects, x *api.VolumeAttachment) {
+		kindOf("storage.k8s.io", "v1", "VolumeAttachment", false, func(o *Set, x *api.VolumeAttachment) {
 			o.VolumeAttachments = append(o.VolumeAttachments, x)
 		}),
 	}
@@ -345,7 +346,7 @@ type objectKey struct{ group, kind, namespace, name string }
 // decoded with field paths and line numbers in every error; other kinds are
 // counted in the Report. A Reader is not safe for concurrent use.
 type Reader struct {
-	objs   Objects
+	objs   Set
 	report Report
 	errs   []error
 	kinds  map[string]*kindInfo // by kind
@@ -378,7 +379,7 @@ type Reader struct {
 // NewReader returns an empty Reader.
 func NewReader() *Reader {
 	r := &Reader{
-		objs:   Objects{sources: map[any]Source{}},
+		objs:   Set{sources: map[any]Source{}},
 		report: Report{Skipped: map[string]int{}},
 		kinds:  map[string]*kindInfo{},
 		dec:    newDecoder(),
@@ -532,7 +533,7 @@ func (r *Reader) readFile(path string) error {
 }
 
 // Objects returns the objects read so far.
-func (r *Reader) Objects() *Objects { return &r.objs }
+func (r *Reader) Objects() *Set { return &r.objs }
 
 // Report returns what was skipped and the warnings so far.
 func (r *Reader) Report() *Report { return &r.report }
@@ -901,7 +902,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 
 // ReadFiles reads the paths (files, folders, "-" for stdin) with a new
 // Reader and returns its objects and report, or every error found.
-func ReadFiles(opts Options, paths ...string) (*Objects, *Report, error) {
+func ReadFiles(opts Options, paths ...string) (*Set, *Report, error) {
 	r := NewReader()
 	r.SetSeed(opts.Seed)
 	for _, p := range paths {

@@ -17,7 +17,7 @@ import (
 )
 
 // names lists what was read as "Kind name", in reading order per kind.
-func names(o *Objects) []string {
+func names(o *Set) []string {
 	var out []string
 	for _, n := range o.Nodes {
 		out = append(out, "Node "+n.Name)

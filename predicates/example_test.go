@@ -79,8 +79,8 @@ func ExampleCheckVolumeBinding() {
 		fmt.Printf("%s: %q\n", n, CheckVolumeBinding(snap.Objects(), pod, node).Message())
 	}
 	// Output:
-	// n1: persistentvolumeclaim "logs" not found
-	// n2: persistentvolumeclaim "logs" not found
+	// n1: UnschedulableAndUnresolvable: persistentvolumeclaim "logs" not found
+	// n2: UnschedulableAndUnresolvable: persistentvolumeclaim "logs" not found
 	// n1: ""
 	// n2: "node(s) didn't find available persistent volumes to bind"
 }

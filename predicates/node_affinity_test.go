@@ -197,6 +197,6 @@ func ExampleNodeAffinity() {
 	fmt.Println(NodeAffinity(pod, node))
 	fmt.Println(NodeAffinity(&api.Pod{}, node).IsSuccess())
 	// Output:
-	// node(s) didn't match Pod's node affinity/selector
+	// UnschedulableAndUnresolvable: node(s) didn't match Pod's node affinity/selector
 	// true
 }

@@ -253,6 +253,6 @@ func ExampleTaintToleration() {
 	taint, _ := UntoleratedTaint(pod, node)
 	fmt.Println(taint.Key, taint.Value, taint.Effect)
 	// Output:
-	// node(s) had untolerated taint(s)
+	// UnschedulableAndUnresolvable: node(s) had untolerated taint(s)
 	// dedicated gpu NoSchedule
 }

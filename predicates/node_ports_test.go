@@ -91,6 +91,6 @@ func ExampleNodePorts() {
 	fmt.Println(NodePorts(newPortsPod("", "TCP/10.0.0.1/80"), ni))
 	fmt.Println(NodePorts(newPortsPod("", "UDP/10.0.0.1/80"), ni).IsSuccess())
 	// Output:
-	// node(s) didn't have free ports for the requested pod ports
+	// Unschedulable: node(s) didn't have free ports for the requested pod ports
 	// true
 }

@@ -46,7 +46,7 @@ func ExampleNewPodTopologySpread() {
 		}
 	}
 	// Output:
-	// a1: node(s) didn't match pod topology spread constraints
+	// a1: Unschedulable: node(s) didn't match pod topology spread constraints
 	// b1 fits
-	// x: node(s) didn't match pod topology spread constraints (missing required label)
+	// x: UnschedulableAndUnresolvable: node(s) didn't match pod topology spread constraints (missing required label)
 }

@@ -49,7 +49,7 @@ func genWorld(t *rapid.T) world {
 	return w
 }
 
-func (w world) schedule(t *rapid.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod) (scheduler.Result, error) {
+func (w world) schedule(t *rapid.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod) (scheduler.Decision, error) {
 	snap, err := cluster.NewSnapshot(nodes, pods)
 	if err != nil {
 		t.Fatal(err)

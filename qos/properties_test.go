@@ -49,7 +49,7 @@ func TestQOSClassProperties(t *testing.T) {
 		p := resourcegen.Pod().Draw(t, "pod")
 		got := qos.Compute(p)
 		if resource.IsPodLevelResourcesSet(p) {
-			q := resource.DeepCopyPod(p)
+			q := p.DeepCopy()
 			q.Spec.Containers = []api.Container{resourcegen.Container().Draw(t, "other")}
 			q.Spec.InitContainers = nil
 			if other := qos.Compute(q); other != got {

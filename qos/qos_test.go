@@ -84,7 +84,7 @@ func TestComputePodQOS(t *testing.T) {
 	tests = append(tests, second...)
 	// Whether the second container is an init container does not matter.
 	for _, tc := range second {
-		p := resource.DeepCopyPod(tc.pod)
+		p := tc.pod.DeepCopy()
 		p.Name += "-init"
 		p.Spec.InitContainers = p.Spec.Containers[1:]
 		p.Spec.Containers = p.Spec.Containers[:1]
@@ -94,7 +94,7 @@ func TestComputePodQOS(t *testing.T) {
 	// guaranteed container: pod level decides when it sets cpu or memory,
 	// and the containers decide otherwise.
 	for _, tc := range single {
-		p := resource.DeepCopyPod(tc.pod)
+		p := tc.pod.DeepCopy()
 		p.Name = "pod-" + p.Name + "-plr"
 		r := tc.pod.Spec.Containers[0].Resources
 		p.Spec.Resources = &r
@@ -157,7 +157,7 @@ func TestQOSDefaultsRequestsFromLimits(t *testing.T) {
 		if got := Compute(tc.pod); got != tc.want {
 			t.Errorf("%s: Compute = %s, want %s", tc.pod.Name, got, tc.want)
 		}
-		p := resource.DeepCopyPod(tc.pod)
+		p := tc.pod.DeepCopy()
 		resource.DefaultRequestsFromLimits(p)
 		if got := Compute(p); got != tc.defaulted {
 			t.Errorf("%s defaulted: Compute = %s, want %s", tc.pod.Name, got, tc.defaulted)

@@ -175,7 +175,7 @@ func ApplyLimitRanges(pod *api.Pod, ranges []api.LimitRange) error {
 	if pod == nil {
 		return errors.New("resource: ApplyLimitRanges of a nil pod")
 	}
-	p := DeepCopyPod(pod)
+	p := pod.DeepCopy()
 	DefaultRequestsFromLimits(p)
 	for i := range ranges {
 		mergeLimitRangeDefaults(p, &ranges[i])

@@ -180,7 +180,7 @@ func TestPodLimitFuncApplyDefault(t *testing.T) {
 // no defaults, a pod without resources fails the Container minimums.
 func TestLimitRangerAdmitPod(t *testing.T) {
 	p := validPod("testPod", 1, api.ResourceRequirements{})
-	before := DeepCopyPod(&p)
+	before := p.DeepCopy()
 	err := ApplyLimitRanges(&p, []api.LimitRange{validLimitRangeNoDefaults()})
 	if err == nil {
 		t.Fatal("expected an error since the pod did not specify resource limits")
@@ -367,7 +367,7 @@ func TestPodLimitFunc(t *testing.T) {
 	}
 	for _, tc := range errs {
 		t.Run(tc.pod.Name, func(t *testing.T) {
-			before := DeepCopyPod(&tc.pod)
+			before := tc.pod.DeepCopy()
 			err := ApplyLimitRanges(&tc.pod, []api.LimitRange{tc.lr})
 			if err == nil {
 				t.Fatal("expected an error")

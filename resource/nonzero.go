@@ -68,7 +68,7 @@ func NonZeroRequests(pod *api.Pod) (milliCPU, memory int64) {
 	if pod == nil {
 		return 0, 0
 	}
-	opts := PodResourcesOptions{UseStatusResources: true, InPlacePodLevelResourcesVerticalScalingEnabled: true}
+	opts := SchedulerOptions()
 	cpu, cpuSet := podRequestKey(pod, api.ResourceCPU, &opts)
 	mem, memSet := podRequestKey(pod, api.ResourceMemory, &opts)
 	nm := nonMissingBoth

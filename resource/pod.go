@@ -4,6 +4,8 @@ import "github.com/schedkit/schedkit/api"
 
 // PodResourcesOptions controls PodRequests and PodLimits. The zero value
 // computes what the pod's spec asks for, overhead included.
+// SchedulerOptions gives the requests the scheduler uses; NonZeroRequests
+// gives the ones it scores with.
 type PodResourcesOptions struct {
 	// Reuse, if not nil, is cleared and filled with the result instead of
 	// a new map, so that a caller in a loop allocates nothing.
@@ -71,6 +73,23 @@ func resizeReason(pod *api.Pod) string {
 		}
 	}
 	return ""
+}
+
+// SchedulerOptions are the options under which PodRequests returns the
+// requests the scheduler uses: what NodeResourcesFit filters by, what
+// the snapshot sums per node (cluster.PodInfo.Requests) and what
+// preemption frees. In-place resize is counted from the container and
+// pod-level statuses, as kube-scheduler v1.37.2 counts it with its
+// default feature gates; the overhead is included. Set Reuse on the
+// result to fill a map of one's own.
+func SchedulerOptions() PodResourcesOptions {
+	return PodResourcesOptions{UseStatusResources: true, InPlacePodLevelResourcesVerticalScalingEnabled: true}
+}
+
+// SchedulerRequests is PodRequests(pod, SchedulerOptions()): the
+// requests the scheduler uses for pod.
+func SchedulerRequests(pod *api.Pod) api.ResourceList {
+	return PodRequests(pod, SchedulerOptions())
 }
 
 // PodRequests returns what the pod requests as a whole, the way the

@@ -259,7 +259,7 @@ func TestAddingContainerNeverLowersRequests(t *testing.T) {
 		p := resourcegen.Pod().Draw(t, "pod")
 		p.Spec.Resources = nil
 		before := resource.PodRequests(p, resource.PodResourcesOptions{})
-		q := resource.DeepCopyPod(p)
+		q := p.DeepCopy()
 		if rapid.Bool().Draw(t, "init") {
 			c := resourcegen.InitContainer().Draw(t, "init")
 			at := rapid.IntRange(0, len(q.Spec.InitContainers)).Draw(t, "at")
@@ -305,14 +305,14 @@ func TestGeneratedPodsAreValid(t *testing.T) {
 	})
 }
 
-// TestDeepCopyPodSharesNothing: the copy equals the original, and
+// TestPodDeepCopySharesNothing: the copy equals the original, and
 // changing the copy leaves the original alone.
-func TestDeepCopyPodSharesNothing(t *testing.T) {
+func TestPodDeepCopySharesNothing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := resourcegen.Pod().Draw(t, "pod")
 		withStatus(t, p)
-		orig := resource.DeepCopyPod(p)
-		c := resource.DeepCopyPod(p)
+		orig := p.DeepCopy()
+		c := p.DeepCopy()
 		if d := cmp.Diff(p, c, quantityEqual); d != "" {
 			t.Fatalf("copy differs:\n%s", d)
 		}
@@ -358,7 +358,7 @@ func TestApplyLimitRangesProperties(t *testing.T) {
 				resource.DefaultLimitRange(&ranges[i])
 			}
 		}
-		before := resource.DeepCopyPod(p)
+		before := p.DeepCopy()
 		err := resource.ApplyLimitRanges(p, ranges)
 		if err != nil {
 			if d := cmp.Diff(before, p, quantityEqual); d != "" {
@@ -369,7 +369,7 @@ func TestApplyLimitRangesProperties(t *testing.T) {
 		if !defaulted {
 			return
 		}
-		once := resource.DeepCopyPod(p)
+		once := p.DeepCopy()
 		if err := resource.ApplyLimitRanges(p, ranges); err != nil {
 			t.Fatalf("second admission failed: %v", err)
 		}

@@ -3,17 +3,17 @@ package scheduler
 // Start here: this file is one scheduling cycle written plainly, one node
 // and one plugin at a time. It is the definition of what a cycle
 // decides (kube-scheduler v1.37.2's schedulePod with one goroutine).
-// ScheduleWithDiagnosis and Explain run it; Schedule runs the same
-// steps up to PreFilter and the nominated node, then hands Filter and
-// Score to the engine (internal/engine), which must decide exactly what
-// plainCycle decides, faster. Tests compare the two, and WithEngineCheck
-// does at every cycle.
+// Explain runs it. Schedule runs the same steps up to PreFilter and the
+// nominated node, then hands Filter and Score to the engine
+// (internal/engine), which must decide exactly what plainCycle decides,
+// faster. Tests compare the two, and WithEngineCheck does at every cycle.
 
 import (
 	"container/heap"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/schedkit/schedkit/api"
@@ -40,8 +40,8 @@ type cycleRecord struct {
 // plainCycle runs one cycle for pod with prof from the rotating start
 // index start and returns the result, the next start index and the
 // error (a *FitError when no node fits).
-func (s *Scheduler) plainCycle(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, start int, rec *cycleRecord) (Result, int, error) {
-	res := Result{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}
+func (s *Scheduler) plainCycle(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, start int, rec *cycleRecord) (Decision, int, error) {
+	res := Decision{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}
 	view := s.snapshot.View()
 	allNodes := view.Nodes()
 	if len(allNodes) == 0 {
@@ -131,7 +131,6 @@ func (s *Scheduler) plainCycle(ctx context.Context, prof *framework.Profile, sta
 	if err != nil {
 		return res, next, err
 	}
-	res.Scores = scores
 	rec.scores = scores
 
 	// 6. The highest total wins; ties are broken as s.tieBreak says.
@@ -167,7 +166,7 @@ func (s *Scheduler) preFilter(ctx context.Context, prof *framework.Profile, stat
 	if result.AllNodes() {
 		return allNodes, false, nil
 	}
-	for _, name := range slices.Sorted(mapKeys(result.NodeNames)) {
+	for _, name := range slices.Sorted(maps.Keys(result.NodeNames)) {
 		if ni, ok := view.Get(name); ok {
 			nodes = append(nodes, ni)
 		}
@@ -296,16 +295,6 @@ func statusMap(m *framework.NodeToStatus) map[string]*framework.Status {
 	out := map[string]*framework.Status{}
 	m.ForEachExplicitNode(func(n string, st *framework.Status) { out[n] = st })
 	return out
-}
-
-func mapKeys(m map[string]struct{}) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // errEngineMismatch is wrapped by WithEngineCheck's errors.

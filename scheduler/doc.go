@@ -8,8 +8,8 @@
 //	snap, _ := cluster.NewSnapshot(nodes, boundPods)
 //	s, _ := scheduler.New(snap)    // kube-scheduler's default profile
 //	defer s.Close()                // stops its helper goroutines
-//	res, err := s.Schedule(ctx, pod) // where would the pod go?
-//	ex, _ := s.Explain(ctx, pod)     // why: every node, every plugin
+//	d, err := s.Schedule(ctx, pod)   // the Decision: where would the pod go?
+//	ex, _ := s.Explain(ctx, pod)     // the Decision and why: every node, every plugin
 //	placements, _ := s.Simulate(ctx, pods) // queue and place many pods
 //
 // Schedule does not change the snapshot; Assume adds a placement, so that
@@ -20,9 +20,9 @@
 // and weights, the nodes tied at the best total and the pick, and, for a
 // pod that fits nowhere, what preemption would do (a dry run of the
 // PostFilter plugins: the nominated node, the victims, and per node the
-// victims or why it cannot help); it changes nothing. ScheduleExplained
-// is Explain as a cycle, moving the rotating start index and the random
-// source on as Schedule does.
+// victims or why it cannot help). Explain's Decision is the one Schedule
+// returns, and it moves the rotating start index and the random source
+// on as Schedule does; neither assumes, nominates or evicts.
 //
 // # The cycle
 //
@@ -33,7 +33,7 @@
 // (percentageOfNodesToScore) is met, PreScore, Score with normalisation,
 // the range check and weights, and the best node, ties broken as
 // upstream's heap does (or, with TieBreakRandom, by a seeded random
-// source). ScheduleWithDiagnosis and Explain run it.
+// source). Explain runs it.
 //
 // Schedule runs the same PreFilter and nominated node, then hands Filter
 // and Score to the engine (package internal/engine): parallel chunks,
@@ -63,7 +63,7 @@
 //
 // A pod that fits nowhere goes to the profile's PostFilter plugins:
 // DefaultPreemption (package preemption) nominates a node and names the
-// victims (Result.PostFilterResult; the FitError's message ends with the
+// victims (Decision.PostFilterResult; the FitError's message ends with the
 // PostFilter message). Schedule only reports it; RunQueue and Simulate
 // act on it as the preemption executor and the API server would: the
 // victims leave the snapshot, the pod is nominated (and pods of lower
@@ -71,11 +71,12 @@
 // retried on the nominated node first (Placement.Preemptions lists each
 // preemption). Other cycles' filters count nominated pods of equal or
 // higher priority on their nodes. Drain and TaintNode are what-ifs over
-// evictions: a drain through the eviction API's PodDisruptionBudget
-// checks, and NoExecute taints over time; both schedule the evicted
-// pods' replacements.
+// evictions: Drain is `kubectl drain` with its flags (DrainOptions), its
+// filters and texts, evicting through the eviction API's
+// PodDisruptionBudget checks; TaintNode applies NoExecute taints over
+// time. Both schedule the evicted pods' replacements.
 //
 // Plugins are looked up by name in a framework.Registry: DefaultRegistry
 // has the plugins this build implements; plugins of the default profile
-// it lacks are reported in Result.NotEvaluated.
+// it lacks are reported in Decision.NotEvaluated.
 package scheduler

@@ -7,21 +7,8 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/taints"
 )
-
-// controllerOf returns the pod's managing controller reference, nil for
-// a bare pod.
-func controllerOf(pod *api.Pod) *api.OwnerReference {
-	for i := range pod.OwnerReferences {
-		if c := pod.OwnerReferences[i].Controller; c != nil && *c {
-			return &pod.OwnerReferences[i]
-		}
-	}
-	return nil
-}
 
 // replacement is the pod a controller would create in place of an
 // evicted one: the same spec without a node, and a fresh status. It
@@ -50,34 +37,46 @@ type Moved struct {
 	Placement Placement
 }
 
+// recreated reports whether a controller creates a new pod in place of
+// p once p is gone: p has a controller, is not finished (a controller
+// counts only active pods, so a finished one is already replaced) and is
+// no DaemonSet pod (the DaemonSet controller recreates its pods on their
+// node only, and a DaemonSet pod is evicted only when its DaemonSet is
+// gone).
+func recreated(p *api.Pod) bool {
+	c := api.GetControllerOf(&p.ObjectMeta)
+	return c != nil && c.Kind != "DaemonSet" && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed
+}
+
 // evictAndReplace removes evicted (pods on from) from the snapshot and
-// schedules replacements for those a controller owns, together, with
-// Simulate.
-func (s *Scheduler) evictAndReplace(ctx context.Context, evicted []*api.Pod, from []string, at time.Time) ([]Moved, error) {
+// schedules the replacements of those a controller recreates together
+// with the pods of pending, with Simulate. It returns the moves and the
+// placements of pending.
+func (s *Scheduler) evictAndReplace(ctx context.Context, evicted []*api.Pod, from []string, at time.Time, pending []*api.Pod) ([]Moved, []Placement, error) {
 	out := make([]Moved, len(evicted))
 	var again []*api.Pod
 	var idx []int
 	for i, p := range evicted {
 		if err := s.RemovePod(p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out[i] = Moved{Pod: p, From: from[i], At: at, Replaced: controllerOf(p) != nil}
+		out[i] = Moved{Pod: p, From: from[i], At: at, Replaced: recreated(p)}
 		if out[i].Replaced {
 			again = append(again, replacement(p))
 			idx = append(idx, i)
 		}
 	}
-	if len(again) == 0 {
-		return out, nil
+	if len(again)+len(pending) == 0 {
+		return out, nil, nil
 	}
-	placed, err := s.Simulate(ctx, again)
+	placed, err := s.Simulate(ctx, append(again, pending...))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	for j, pl := range placed {
+	for j, pl := range placed[:len(again)] {
 		out[idx[j]].Placement = pl
 	}
-	return out, nil
+	return out, placed[len(again):], nil
 }
 
 // TaintEviction is one pod the taint eviction controller evicts after a
@@ -132,7 +131,7 @@ func (s *Scheduler) TaintNode(ctx context.Context, node string, newTaints []api.
 			group = append(group, e.Pod)
 			from = append(from, node)
 		}
-		moved, err := s.evictAndReplace(ctx, group, from, evictions[i].Decision.Time)
+		moved, _, err := s.evictAndReplace(ctx, group, from, evictions[i].Decision.Time, nil)
 		if err != nil {
 			return out, err
 		}
@@ -142,78 +141,4 @@ func (s *Scheduler) TaintNode(ctx context.Context, node string, newTaints []api.
 		i = j
 	}
 	return out, nil
-}
-
-// DrainReport is the outcome of a drain what-if.
-type DrainReport struct {
-	// Cordoned are the nodes marked unschedulable.
-	Cordoned []string
-	// Moved are the pods evicted, with their replacements' placements.
-	Moved []Moved
-	// Blocked are the evictions the eviction API refused (a
-	// PodDisruptionBudget allowing no disruption, or several budgets
-	// for one pod); those pods stay.
-	Blocked []*preemption.EvictionError
-	// Skipped are the pods kubectl drain --ignore-daemonsets leaves:
-	// DaemonSet pods and mirror (static) pods.
-	Skipped []*api.Pod
-}
-
-// Drain is a what-if of `kubectl drain --ignore-daemonsets --force`:
-// the nodes are cordoned, then every pod on them except DaemonSet and
-// mirror pods is evicted through the eviction API's checks against the
-// PodDisruptionBudgets in the snapshot's object store (preemption.Budgets:
-// each eviction uses one of its budget's disruptionsAllowed; kubectl
-// would retry refused evictions, and the budgets do not recover within a
-// what-if). Evicted pods leave the snapshot; the replacements of those a
-// controller owns are scheduled together with Simulate, and bare pods are
-// gone. Pods are taken node by node, in the order given, and in each
-// node's order.
-func (s *Scheduler) Drain(ctx context.Context, nodes []string, now time.Time) (*DrainReport, error) {
-	rep := &DrainReport{}
-	var infos []*cluster.NodeInfo
-	for _, name := range nodes {
-		ni, ok := s.snapshot.Get(name)
-		if !ok {
-			return nil, fmt.Errorf("node %q is not in the snapshot", name)
-		}
-		infos = append(infos, ni)
-	}
-	for _, ni := range infos {
-		n := *ni.Node()
-		if !n.Spec.Unschedulable {
-			n.Spec.Unschedulable = true
-			if err := s.UpdateNode(&n); err != nil {
-				return nil, err
-			}
-		}
-		rep.Cordoned = append(rep.Cordoned, n.Name)
-	}
-	var pdbs []*api.PodDisruptionBudget
-	if objs := s.snapshot.Objects(); objs != nil {
-		for b := range cluster.AllObjects[api.PodDisruptionBudget](objs) {
-			pdbs = append(pdbs, b)
-		}
-	}
-	budgets := preemption.NewBudgets(pdbs)
-	var evicted []*api.Pod
-	var from []string
-	for _, ni := range infos {
-		for _, pi := range ni.Pods {
-			p := pi.Pod
-			if c := controllerOf(p); (c != nil && c.Kind == "DaemonSet") || p.Annotations["kubernetes.io/config.mirror"] != "" {
-				rep.Skipped = append(rep.Skipped, p)
-				continue
-			}
-			if err := budgets.Evict(p, now); err != nil {
-				rep.Blocked = append(rep.Blocked, err.(*preemption.EvictionError))
-				continue
-			}
-			evicted = append(evicted, p)
-			from = append(from, ni.Node().Name)
-		}
-	}
-	moved, err := s.evictAndReplace(ctx, evicted, from, now)
-	rep.Moved = moved
-	return rep, err
 }

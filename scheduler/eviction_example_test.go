@@ -42,23 +42,23 @@ func ExampleScheduler_Drain() {
 	_ = snap.AddObject(budget)
 	s, _ := scheduler.New(snap)
 
-	rep, _ := s.Drain(context.Background(), []string{"node-a"}, time.Unix(0, 0))
+	rep, _ := s.Drain(context.Background(), []string{"node-a"}, time.Unix(0, 0), scheduler.DrainOptions{IgnoreDaemonSets: true})
 	fmt.Println("cordoned:", rep.Cordoned)
-	for _, m := range rep.Moved {
-		if m.Placement.Node != "" {
-			fmt.Printf("%s: %s -> %s\n", m.Pod.Name, m.From, m.Placement.Node)
-		} else {
-			fmt.Printf("%s: %s -> Pending: %v\n", m.Pod.Name, m.From, m.Placement.Err)
+	for _, p := range rep.Pods {
+		switch {
+		case p.Outcome == scheduler.DrainBlocked:
+			fmt.Printf("%s stays: %s\n", p.Pod.Name, p.Message)
+		case p.Placement.Node != "":
+			fmt.Printf("%s: %s %s -> %s\n", p.Pod.Name, p.Outcome, p.From, p.Placement.Node)
+		default:
+			fmt.Printf("%s: %s %s -> Pending: %v\n", p.Pod.Name, p.Outcome, p.From, p.Placement.Err)
 		}
-	}
-	for _, b := range rep.Blocked {
-		fmt.Printf("%s stays: %v\n", b.Pod.Name, b)
 	}
 	// Output:
 	// cordoned: [node-a]
-	// web-1: node-a -> node-c
-	// batch: node-a -> Pending: 0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.
+	// web-1: Evicted node-a -> node-c
 	// web-2 stays: Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web does not allow evicting pods currently
+	// batch: Evicted node-a -> Pending: 0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.
 }
 
 // node-a stops reporting at 15:00: the lifecycle controller taints it

@@ -103,15 +103,15 @@ func ExampleWithPlugin() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := s.ScheduleWithDiagnosis(context.Background(), pod("web", "1"))
+	ex, err := s.Explain(context.Background(), pod("web", "1"))
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("web ->", res.Node)
-	for _, n := range res.Scores {
+	fmt.Println("web ->", ex.Node)
+	for _, n := range ex.Nodes {
 		for _, ps := range n.Scores {
-			if ps.Name == "PreferSpot" {
-				fmt.Printf("  %s: PreferSpot %d\n", n.Name, ps.Score)
+			if ps.Plugin == "PreferSpot" {
+				fmt.Printf("  %s: PreferSpot %d\n", n.Name, ps.Weighted)
 			}
 		}
 	}

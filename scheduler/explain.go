@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/schedkit/schedkit/api"
@@ -10,22 +11,22 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-// Explanation is what one cycle decides about a pod, and why, with every
-// node and every plugin: what a user debugging a Pending pod, or comparing
-// nodes, needs. Explain fills it in for any pod, whatever the number of
-// feasible nodes.
+// Explanation is one cycle's Decision about a pod and why, with every
+// node and every plugin: what a user debugging a Pending pod, or
+// comparing nodes, needs. Explain fills it in for any pod, whatever the
+// number of feasible nodes.
 type Explanation struct {
-	// Pod is the pod explained; Profile the scheduler name of its
-	// profile.
-	Pod     *api.Pod
-	Profile string
-	// NotEvaluated are the plugins the profile names that this build
-	// lacks: the decision is made without them.
-	NotEvaluated []string
+	// Decision is the cycle's decision, the one Schedule returns for the
+	// pod at this point. For a pod that fits no node, NominatedNode and
+	// PostFilterResult are those of the PostFilter plugins' run, which
+	// nominates and evicts nothing. For a gated pod it is what a cycle
+	// would decide once the pod is admitted.
+	Decision
+	// Pod is the pod explained.
+	Pod *api.Pod
 	// PreEnqueue is the PreEnqueue verdict: nil when the pod is admitted
 	// to the queue, else the status of the plugin holding it back (such
-	// as SchedulingGates). A gated pod is still explained: the rest of
-	// the Explanation is what a cycle would decide once it is admitted.
+	// as SchedulingGates). A gated pod is still explained.
 	PreEnqueue *framework.Status
 	// PreFilter is the PreFilter verdict: nil when PreFilter passed,
 	// else its rejection (which every node then carries) or error.
@@ -39,32 +40,28 @@ type Explanation struct {
 	// or PreScore returned Skip for the pod: their Filter or Score did
 	// not run (sorted).
 	SkippedFilters, SkippedScores []string
-	// NominatedNode is the node the pod is nominated to
-	// (status.nominatedNodeName), which the cycle tries first; "" if none.
-	NominatedNode string
+	// PriorNomination is the node the pod was nominated to before the
+	// cycle (status.nominatedNodeName), which the cycle tries first; ""
+	// if none. Decision.NominatedNode is this cycle's nomination.
+	PriorNomination string
 	// Nodes has every node of the snapshot: first the nodes the cycle
 	// filtered, in the order it filtered them (from its rotating start
 	// index), then the others in snapshot order.
 	Nodes []NodeExplanation
-	// EvaluatedNodes and FeasibleNodes are the cycle's counts, as
-	// Schedule's Result has them.
-	EvaluatedNodes, FeasibleNodes int
 	// ScoredForReport is set when one node was feasible: kube-scheduler
 	// scores nothing then, and the node's scores here are computed for
 	// this report only (the decision does not depend on them).
 	ScoredForReport bool
 	// Tied are the feasible nodes with the highest total score, in
-	// filtering order; Node (one of them) is the node the scheduler
-	// picks, "" when none fits.
+	// filtering order; Decision.Node is one of them.
 	Tied []string
-	Node string
-	// Err is the cycle's error: a *FitError when no node fits, with the
-	// message kube-scheduler prints (the PostFilter plugins' message
-	// included, as Schedule's), or a plugin's error.
+	// Err is the cycle's error, the one Schedule returns: a *FitError
+	// when no node fits, with the message kube-scheduler prints (the
+	// PostFilter plugins' message included), or a plugin's error.
 	Err error
 	// Preemption is, for a pod that fits no node, what the PostFilter
-	// plugins (DefaultPreemption) would do, run as a dry run: the
-	// nominated node, the victims and the status; nil when the pod fits,
+	// plugins (DefaultPreemption) do, run as a dry run: the nominated
+	// node, the victims and the status. It is nil when the pod fits,
 	// the cycle failed otherwise, or the profile has no PostFilter
 	// plugin. The per-node verdicts are in Nodes[i].Preemption.
 	Preemption *PreemptionExplanation
@@ -107,44 +104,34 @@ type PluginScore struct {
 	Raw, Normalized, Weight, Weighted int64
 }
 
-// Explain runs the plain cycle (cycle.go) for pod and reports everything
-// it decided, as Explanation describes; for a pod that fits no node it
-// then runs PostFilter (preemption) as a dry run. It changes nothing: no
-// pod is assumed, nominated or evicted, the rotating start index and the
-// random source are as they were, so the next Schedule decides what it
-// would have decided. The
-// node Explain reports is the node Schedule would pick now. The error is
-// for a pod no profile serves; a cycle's error is in Explanation.Err.
+// Explain runs one scheduling cycle for pod, as Schedule does, and
+// reports its Decision with everything behind it, as Explanation
+// describes. The cycle is the plain one (cycle.go), which the engine
+// behind Schedule matches decision for decision. Explain leaves the
+// scheduler where Schedule leaves it: the rotating start index moves
+// past the nodes filtered and the random source past the cycle's and
+// PostFilter's draws, so that a queue explained pod by pod meets the
+// decisions a scheduler makes. Like Schedule it assumes, nominates and
+// evicts nothing; a gated pod is explained and changes nothing.
+//
+// The error is for a pod no profile serves, or the context's error when
+// it is cancelled; a cycle's own outcome (a *FitError, a plugin's
+// error) is in Explanation.Err.
 func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.explain(ctx, pod, false)
-}
-
-// ScheduleExplained is Explain as a scheduling cycle: it decides what
-// Schedule would and leaves the scheduler as Schedule leaves it (the
-// rotating start index moved past the nodes filtered, the random source
-// past the cycle's and PostFilter's draws), so that a queue explained
-// pod by pod, each pod assumed (or its preemption carried out) before
-// the next, meets the start indexes and draws a scheduler meets. Like
-// Schedule it assumes, nominates and evicts nothing. A gated pod is
-// explained as Explain does and changes nothing.
-func (s *Scheduler) ScheduleExplained(ctx context.Context, pod *api.Pod) (*Explanation, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.explain(ctx, pod, true)
-}
-
-// explain is Explain; with advance, ScheduleExplained.
-func (s *Scheduler) explain(ctx context.Context, pod *api.Pod, advance bool) (*Explanation, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	prof, err := s.profileFor(pod)
 	if err != nil {
 		return nil, err
 	}
-	ex := &Explanation{Pod: pod, Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}
+	ex := &Explanation{Pod: pod}
 	ex.PreEnqueue = prof.RunPreEnqueuePlugins(ctx, pod)
 
-	advance = advance && ex.PreEnqueue.IsSuccess()
+	// A gated pod's cycle is a what-if: the random source is restored.
+	advance := ex.PreEnqueue.IsSuccess()
 	src := *s.pcg
 	if !advance {
 		defer func() { *s.pcg = src }()
@@ -155,15 +142,17 @@ func (s *Scheduler) explain(ctx context.Context, pod *api.Pod, advance bool) (*E
 	if advance {
 		s.nextStartNodeIndex = next
 	}
-	ex.Err, ex.Node = cerr, res.Node
-	ex.EvaluatedNodes, ex.FeasibleNodes = res.EvaluatedNodes, res.FeasibleNodes
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ex.Decision, ex.Err = res, cerr
 	ex.PreFilter, ex.PreFilterPlugins = rec.preFilter, rec.narrowedBy
 	if !rec.preFilterResult.AllNodes() {
-		ex.PreFilterNodes = slices.Sorted(mapKeys(rec.preFilterResult.NodeNames))
+		ex.PreFilterNodes = slices.Sorted(maps.Keys(rec.preFilterResult.NodeNames))
 	}
-	ex.NominatedNode = rec.nominated
-	ex.SkippedFilters = slices.Sorted(mapKeys(state.SkipFilterPlugins))
-	ex.SkippedScores = slices.Sorted(mapKeys(state.SkipScorePlugins))
+	ex.PriorNomination = rec.nominated
+	ex.SkippedFilters = slices.Sorted(maps.Keys(state.SkipFilterPlugins))
+	ex.SkippedScores = slices.Sorted(maps.Keys(state.SkipScorePlugins))
 	ex.ScoredForReport = len(rec.feasible) == 1 && len(rec.scores) == 1
 
 	scores := map[string]*framework.NodePluginScores{}

@@ -18,8 +18,7 @@ type PreemptionExplanation struct {
 	// is the text the FitError carries after the filters' reasons
 	// ("preemption: ...") and Plugin names the plugin upstream names.
 	Status *framework.Status
-	// Result is PostFilter's result, as Schedule's
-	// Result.PostFilterResult: nil leaves the pod's nomination as it is
+	// Result is PostFilter's result, as Decision.PostFilterResult: nil leaves the pod's nomination as it is
 	// (not eligible, error), an empty NominatedNodeName clears it.
 	Result *framework.PostFilterResult
 	// NominatedNode, Victims (most important first, upstream's order)
@@ -98,7 +97,7 @@ type NodePreemption struct {
 
 // explainPreemption runs the PostFilter plugins for a pod that fit no
 // node, as schedule does, puts their message in fe and fills in ex's
-// preemption parts. The random source is restored by Explain.
+// preemption parts. The random source ends where PostFilter left it.
 func (s *Scheduler) explainPreemption(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, fe *FitError, ex *Explanation) {
 	if !prof.HasPostFilterPlugins() {
 		return
@@ -109,6 +108,7 @@ func (s *Scheduler) explainPreemption(ctx context.Context, prof *framework.Profi
 	pe := &PreemptionExplanation{Status: st, Result: r}
 	if r != nil {
 		pe.NominatedNode, pe.Victims, pe.NumPDBViolations = r.NominatedNodeName, r.Victims, r.NumPDBViolations
+		ex.NominatedNode, ex.PostFilterResult = r.NominatedNodeName, r
 	}
 	ex.Preemption = pe
 

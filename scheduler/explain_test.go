@@ -9,13 +9,14 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/quantity"
 )
 
-// Explain reports what Schedule decides, for every node and plugin, and
-// changes nothing: a scheduler that explained a pod then schedules it as
-// one that did not. Every node of the snapshot is in the report once;
+// Explain decides what Schedule decides, with every node and plugin,
+// and leaves the scheduler as Schedule does; a gated pod's Explain
+// changes nothing. Every node of the snapshot is in the report once;
 // the evaluated ones are the cycle's; every feasible node has each active
 // score plugin's scores, summing to its total; the tied set holds the
 // pick and only nodes at the best total; a gated pod is explained as if
@@ -59,10 +60,15 @@ func TestPropertyExplainMatchesSchedule(t *testing.T) {
 			if gated != (ex.PreEnqueue != nil) {
 				rt.Fatalf("gated %v, PreEnqueue %v", gated, ex.PreEnqueue)
 			}
-			got, gotErr := explained.Schedule(ctx, pod)
+			// Explain is the cycle Schedule runs; a gated pod's Explain
+			// changes nothing, and the Schedule after it decides the same.
+			got, gotErr := ex.Decision, ex.Err
+			if gated {
+				got, gotErr = explained.Schedule(ctx, pod)
+			}
 			want, wantErr := plain.Schedule(ctx, pod)
-			if got.Node != want.Node || errString(gotErr) != errString(wantErr) || explained.nextStartNodeIndex != plain.nextStartNodeIndex {
-				rt.Fatalf("after Explain: %q %v, without: %q %v", got.Node, gotErr, want.Node, wantErr)
+			if got.Node != want.Node || errString(gotErr) != errString(wantErr) || explained.nextStartNodeIndex != plain.nextStartNodeIndex || *explained.pcg != *plain.pcg {
+				rt.Fatalf("Explain: %q %v, Schedule: %q %v", got.Node, gotErr, want.Node, wantErr)
 			}
 			if ex.Node != got.Node || errString(ex.Err) != errString(gotErr) {
 				rt.Fatalf("Explain picks %q (%v), Schedule %q (%v)", ex.Node, ex.Err, got.Node, gotErr)
@@ -179,4 +185,37 @@ func TestExplainPreFilterRestriction(t *testing.T) {
 	if ex.Node != "n2" || !ex.ScoredForReport {
 		t.Errorf("pick %q, scored for report %v", ex.Node, ex.ScoredForReport)
 	}
+}
+
+// Issue 24 point 12: Explain returns the context's error when it is
+// cancelled, before or during the cycle, and no Explanation.
+func TestExplainCancelled(t *testing.T) {
+	s := testScheduler(t, makeNodes("a", "b"), nil, []weighted{w(&trueFilter{})})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ex, err := s.Explain(ctx, makePod("p"))
+	if !errors.Is(err, context.Canceled) || ex != nil {
+		t.Errorf("Explain after cancel = %+v, %v; want nil, context.Canceled", ex, err)
+	}
+	if _, err := s.Schedule(ctx, makePod("p")); !errors.Is(err, context.Canceled) {
+		t.Errorf("Schedule after cancel: %v", err)
+	}
+
+	// Cancelled while the cycle filters.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	s = testScheduler(t, makeNodes("a", "b", "c"), nil, []weighted{w(cancelFilter{cancel})})
+	ex, err = s.Explain(ctx, makePod("q"))
+	if !errors.Is(err, context.Canceled) || ex != nil {
+		t.Errorf("Explain cancelled mid-cycle = %+v, %v; want nil, context.Canceled", ex, err)
+	}
+}
+
+// cancelFilter cancels the cycle's context from its first Filter call.
+type cancelFilter struct{ cancel context.CancelFunc }
+
+func (cancelFilter) Name() string { return "CancelFilter" }
+func (f cancelFilter) Filter(context.Context, *framework.CycleState, *api.Pod, *cluster.NodeInfo) *framework.Status {
+	f.cancel()
+	return nil
 }

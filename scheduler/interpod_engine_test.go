@@ -69,11 +69,8 @@ func TestPropertyInterPodAffinityEngineMatchesPlain(t *testing.T) {
 				q := *p
 				q.Name, q.UID = fmt.Sprint("in", i), fmt.Sprint("in", i)
 				p = &q
-				schedule := s.Schedule
-				if plain {
-					schedule = s.ScheduleWithDiagnosis
-				}
-				res, err := schedule(context.Background(), p)
+				s.plain = plain
+				res, err := s.Schedule(context.Background(), p)
 				o := cycleOutcome{node: res.Node, evaluated: res.EvaluatedNodes, feasible: res.FeasibleNodes, next: s.nextStartNodeIndex}
 				var fe *FitError
 				switch {

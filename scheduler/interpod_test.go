@@ -45,7 +45,7 @@ func TestInterPodAffinityMatchLabelKeysThroughAdmission(t *testing.T) {
 	if _, err := s.Schedule(context.Background(), pod); err == nil {
 		t.Fatal("the unadmitted pod fits beside a pod its plain selector matches")
 	}
-	admitted, err := admission.Admit(pod, admission.Objects{})
+	admitted, err := admission.Admit(pod, admission.Policies{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -246,9 +246,8 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 		cycles := rapid.IntRange(1, 4).Draw(rt, "cycles")
 		minParallel := rapid.SampledFrom([]int{0, 1, 100, engine.DefaultMinParallelNodes}).Draw(rt, "minParallel")
 		tieBreak := rapid.SampledFrom([]TieBreak{TieBreakUpstream, TieBreakRandom}).Draw(rt, "tieBreak")
-		// run schedules the cycles with the plain cycle (ScheduleWithDiagnosis)
-		// or with the engine (Schedule), checked at each cycle when check
-		// is set.
+		// run schedules the cycles with the plain cycle (Explain) or with
+		// the engine (Schedule), checked at each cycle when check is set.
 		run := func(par int, plain, check bool) []cycleOutcome {
 			s := testScheduler(rt, makeNodes(names...), nil, plugins, WithParallelism(par), WithSeed(seed), WithTieBreak(tieBreak), WithPercentageOfNodesToScore(percentage), WithEngineCheck(check))
 			defer s.Close()
@@ -258,11 +257,18 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 			var out []cycleOutcome
 			for c := range cycles {
 				start := s.nextStartNodeIndex
-				schedule := s.Schedule
+				var res Decision
+				var err error
+				var ex *Explanation
 				if plain {
-					schedule = s.ScheduleWithDiagnosis
+					ex, err = s.Explain(context.Background(), makePod(fmt.Sprint("p", c)))
+					if err != nil {
+						rt.Fatalf("par %d: Explain: %v", par, err)
+					}
+					res, err = ex.Decision, ex.Err
+				} else {
+					res, err = s.Schedule(context.Background(), makePod(fmt.Sprint("p", c)))
 				}
-				res, err := schedule(context.Background(), makePod(fmt.Sprint("p", c)))
 				o := cycleOutcome{node: res.Node, evaluated: res.EvaluatedNodes, feasible: res.FeasibleNodes, next: s.nextStartNodeIndex}
 				numToFind := int(s.numFeasibleNodesToFind(nil, int32(numNodes)))
 				feas, rej, refErr := reference(codes, names, start, numToFind)
@@ -304,27 +310,27 @@ func TestPropertyParallelFilteringMatchesSequential(t *testing.T) {
 						rt.Fatalf("chose an infeasible node %s", res.Node)
 					}
 					if len(feas) > 1 && plain {
-						best := res.Scores[framework.BestNode(res.Scores)]
-						if tieBreak == TieBreakRandom && best.Name != res.Node {
-							rt.Fatalf("chose %s, best is %s", res.Node, best.Name)
-						}
-						for _, sc := range res.Scores {
-							if sc.Name == res.Node && sc.TotalScore != best.TotalScore {
-								rt.Fatalf("chose %s with total %d, best is %d", res.Node, sc.TotalScore, best.TotalScore)
-							}
-						}
 						var got []string
-						for _, sc := range res.Scores {
-							got = append(got, sc.Name)
-							var total int64
-							for i, ns := range sc.NormalizedScores {
-								if ns.Score < framework.MinNodeScore || ns.Score > framework.MaxNodeScore {
-									rt.Fatalf("score out of range: %+v", sc)
-								}
-								total += sc.Scores[i].Score
+						var best int64 = -1
+						for _, n := range ex.Nodes {
+							if n.Feasible {
+								got = append(got, n.Name)
+								best = max(best, n.Total)
 							}
-							if total != sc.TotalScore {
-								rt.Fatalf("total %d, want %d", sc.TotalScore, total)
+						}
+						for _, n := range ex.Nodes {
+							if n.Name == res.Node && n.Total != best {
+								rt.Fatalf("chose %s with total %d, best is %d", res.Node, n.Total, best)
+							}
+							var total int64
+							for _, ps := range n.Scores {
+								if ps.Normalized < framework.MinNodeScore || ps.Normalized > framework.MaxNodeScore {
+									rt.Fatalf("score out of range: %+v", n)
+								}
+								total += ps.Weighted
+							}
+							if total != n.Total {
+								rt.Fatalf("total %d, want %d", n.Total, total)
 							}
 						}
 						if !reflect.DeepEqual(got, feas) {

@@ -67,7 +67,7 @@ type entry struct {
 	order   int // arrival order in the queue
 	node    string
 	err     error
-	result  Result
+	result  Decision
 	// preemptions are the preemptions the pod's cycles made;
 	// preemptedBy is the pod whose preemption evicted this one.
 	preemptions []Preemption
@@ -177,7 +177,7 @@ func (q *queue) pop() *entry {
 }
 
 // placed records that e went to node.
-func (q *queue) placed(e *entry, node string, res Result) {
+func (q *queue) placed(e *entry, node string, res Decision) {
 	if e.pi != nil {
 		q.nominated.remove(e.pi)
 		e.pi = nil
@@ -188,7 +188,7 @@ func (q *queue) placed(e *entry, node string, res Result) {
 // park puts a pod that could not be scheduled among the unschedulable
 // pods, with the plugins that rejected it; its timestamp is refreshed as
 // kube-scheduler does when a pod comes back to the queue.
-func (q *queue) park(e *entry, plugins map[string]struct{}, err error, res Result) {
+func (q *queue) park(e *entry, plugins map[string]struct{}, err error, res Decision) {
 	e.qpi.UnschedulablePlugins = plugins
 	e.qpi.Timestamp = q.tick()
 	e.err, e.result = err, res

@@ -618,34 +618,37 @@ func TestScheduleErrors(t *testing.T) {
 	}
 }
 
-func TestScheduleWithDiagnosis(t *testing.T) {
+// Explain reports each feasible node's raw, normalised and weighted
+// scores, and the plain test hook makes Schedule run the plain cycle,
+// which decides what the engine decides.
+func TestExplainScoresAndPlainHook(t *testing.T) {
 	s := testScheduler(t, makeNodes("3", "2", "1"), nil, []weighted{w(&trueFilter{}), w(numericMap{}), {reverseNumericMap{}, 2}})
-	res, err := s.ScheduleWithDiagnosis(context.Background(), makePod("p"))
-	if err != nil {
-		t.Fatal(err)
+	ex, err := s.Explain(context.Background(), makePod("p"))
+	if err != nil || ex.Err != nil {
+		t.Fatal(err, ex.Err)
 	}
-	if res.Node != "1" || len(res.Scores) != 3 {
-		t.Fatalf("result %+v", res)
+	if ex.Node != "1" || ex.FeasibleNodes != 3 {
+		t.Fatalf("decision %+v", ex.Decision)
 	}
-	byName := map[string]framework.NodePluginScores{}
-	for _, sc := range res.Scores {
-		byName[sc.Name] = sc
+	var n1 NodeExplanation
+	for _, n := range ex.Nodes {
+		if n.Name == "1" {
+			n1 = n
+		}
 	}
-	n1 := byName["1"]
-	want := framework.NodePluginScores{
-		Name:             "1",
-		RawScores:        []framework.PluginScore{{Name: "NumericMap", Score: 1}, {Name: "ReverseNumericMap", Score: 1}},
-		NormalizedScores: []framework.PluginScore{{Name: "NumericMap", Score: 1}, {Name: "ReverseNumericMap", Score: 3}},
-		Scores:           []framework.PluginScore{{Name: "NumericMap", Score: 1}, {Name: "ReverseNumericMap", Score: 6}},
-		TotalScore:       7,
-	}
+	want := NodeExplanation{Name: "1", Evaluated: true, Feasible: true, Total: 7, Scores: []PluginScore{
+		{Plugin: "NumericMap", Raw: 1, Normalized: 1, Weight: 1, Weighted: 1},
+		{Plugin: "ReverseNumericMap", Raw: 1, Normalized: 3, Weight: 2, Weighted: 6},
+	}}
 	if !reflect.DeepEqual(n1, want) {
-		t.Errorf("scores of node 1 = %+v\nwant %+v", n1, want)
+		t.Errorf("node 1 = %+v\nwant %+v", n1, want)
 	}
-	// Without diagnosis no scores are kept.
-	res, _ = s.Schedule(context.Background(), makePod("q"))
-	if res.Scores != nil {
-		t.Errorf("scores without diagnosis")
+	for _, plain := range []bool{false, true} {
+		s.plain = plain
+		res, err := s.Schedule(context.Background(), makePod("q"))
+		if err != nil || res.Node != "1" {
+			t.Errorf("plain %v: %+v, %v", plain, res, err)
+		}
 	}
 }
 

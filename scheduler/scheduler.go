@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/scheduler/internal/engine"
 )
 
@@ -57,7 +58,6 @@ type options struct {
 	parallelism int
 	seed        uint64
 	tieBreak    TieBreak
-	diagnose    bool
 	checkEngine bool
 }
 
@@ -133,12 +133,6 @@ func WithEngineCheck(on bool) Option {
 	return func(o *options) { o.checkEngine = on }
 }
 
-// WithDiagnosis makes every Schedule run as ScheduleWithDiagnosis: the
-// plain cycle, with the plugins' scores in the Result.
-func WithDiagnosis(on bool) Option {
-	return func(o *options) { o.diagnose = on }
-}
-
 // Scheduler places pods on the nodes of a snapshot with kube-scheduler's
 // algorithm. Its methods may be called from several goroutines; they are
 // serialized, as kube-scheduler's scheduling cycles are. Close releases
@@ -153,8 +147,10 @@ type Scheduler struct {
 	pcg          *rand.PCG // rng's source, copied to replay a draw
 	rng          *rand.Rand
 	tieBreak     TieBreak
-	diagnose     bool
 	checkEngine  bool
+	// plain is a test hook: Schedule runs the plain cycle (cycle.go)
+	// instead of the engine, so that tests observe the definition.
+	plain bool
 
 	nextStartNodeIndex int
 	// q is the scheduler's queue; nominated are the nominated pods of the
@@ -199,7 +195,6 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 		profiles:    map[string]*framework.Profile{},
 		percentage:  o.percentage,
 		tieBreak:    o.tieBreak,
-		diagnose:    o.diagnose,
 		checkEngine: o.checkEngine,
 		q:           newQueue(),
 	}
@@ -244,7 +239,7 @@ func newRand(seed uint64) (*rand.PCG, *rand.Rand) {
 
 func profileName(n string) string {
 	if n == "" {
-		return framework.DefaultSchedulerName
+		return config.DefaultSchedulerName
 	}
 	return n
 }
@@ -274,8 +269,11 @@ func (s *Scheduler) profileFor(pod *api.Pod) (*framework.Profile, error) {
 	return p, nil
 }
 
-// Result is the outcome of a scheduling cycle.
-type Result struct {
+// Decision is what one scheduling cycle decides for a pod: the node, or
+// for a pod that fits nowhere the nomination PostFilter made. Schedule
+// returns it; Explain returns it inside an Explanation, with every node
+// and every plugin.
+type Decision struct {
 	// Node is the chosen node; empty on failure.
 	Node string
 	// Profile is the scheduler name of the profile used.
@@ -291,54 +289,43 @@ type Result struct {
 	NominatedNode string
 	// PostFilterResult is what PostFilter (preemption) returned when the
 	// pod fits nowhere: the nominated node, the victims to evict and how
-	// many PodDisruptionBudgets their evictions violate; an empty node
-	// clears the pod's nomination, and nil (no PostFilter plugin, or an
-	// ineligible pod) leaves it as it is.
+	// many PodDisruptionBudgets their evictions violate. An empty node
+	// clears the pod's nomination. nil leaves it as it is: the profile
+	// has no PostFilter plugin, or the pod is not eligible.
 	PostFilterResult *framework.PostFilterResult
-	// Scores are every score plugin's raw, normalised and weighted score
-	// of each feasible node, in filtering order, with diagnosis only.
-	// Empty when a single node was feasible: kube-scheduler does not
-	// score then.
-	Scores []framework.NodePluginScores
 	// NotEvaluated are the plugins the profile names that this build
 	// lacks; the decision was made without them.
 	NotEvaluated []string
 }
 
-// Schedule runs one scheduling cycle for pod and returns the chosen node.
+// Schedule runs one scheduling cycle for pod and returns the decision.
 // It does not assume the pod; call Assume for that. A pod that fits no
-// node gets a *FitError, a gated pod a *GatedError.
-func (s *Scheduler) Schedule(ctx context.Context, pod *api.Pod) (Result, error) {
+// node gets a *FitError, a gated pod a *GatedError, a cancelled context
+// its error. Filter and Score run in the fast engine, which decides
+// exactly what the plain cycle (cycle.go) decides. Explain returns the
+// same decision with every node and every plugin.
+func (s *Scheduler) Schedule(ctx context.Context, pod *api.Pod) (Decision, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.schedule(ctx, pod, s.diagnose)
+	return s.schedule(ctx, pod)
 }
 
-// ScheduleWithDiagnosis is Schedule run by the plain cycle (cycle.go),
-// the upstream-shaped path, with Result.Scores filled in. Its decision
-// is Schedule's; it is slower.
-func (s *Scheduler) ScheduleWithDiagnosis(ctx context.Context, pod *api.Pod) (Result, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.schedule(ctx, pod, true)
-}
-
-// schedule runs one cycle: the plain cycle (cycle.go) with diagnosis,
-// else the engine (with WithEngineCheck, both, compared), then PostFilter
-// when no node fits.
-func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod, diagnose bool) (Result, error) {
+// schedule runs one cycle: the engine (with WithEngineCheck, the engine
+// and the plain cycle, compared; with the plain test hook, the plain
+// cycle), then PostFilter when no node fits.
+func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error) {
 	prof, err := s.profileFor(pod)
 	if err != nil {
-		return Result{}, err
+		return Decision{}, err
 	}
 	if st := prof.RunPreEnqueuePlugins(ctx, pod); !st.IsSuccess() {
-		return Result{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}, &GatedError{Pod: pod, Status: st}
+		return Decision{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}, &GatedError{Pod: pod, Status: st}
 	}
-	var res Result
+	var res Decision
 	var state *framework.CycleState
 	start := s.nextStartNodeIndex
 	switch {
-	case diagnose:
+	case s.plain:
 		state = framework.NewCycleState()
 		res, s.nextStartNodeIndex, err = s.plainCycle(ctx, prof, state, pod, start, nil)
 	case s.checkEngine:
@@ -377,8 +364,8 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod, diagnose bool) (
 // engineCycle is plainCycle with Filter and Score run by the engine:
 // the same PreFilter and nominated node, then engine.Run over the nodes
 // PreFilter left.
-func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, start int) (Result, int, error) {
-	res := Result{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}
+func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, start int) (Decision, int, error) {
+	res := Decision{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}
 	view := s.snapshot.View()
 	numAll := view.NumNodes()
 	if numAll == 0 {
@@ -435,13 +422,13 @@ func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, st
 // checkedCycle runs the plain cycle and the engine from the same start
 // index and random source, and returns the engine's result, or an error
 // wrapping errEngineMismatch that describes the first difference.
-func (s *Scheduler) checkedCycle(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, start int) (Result, int, error) {
+func (s *Scheduler) checkedCycle(ctx context.Context, prof *framework.Profile, state *framework.CycleState, pod *api.Pod, start int) (Decision, int, error) {
 	src := *s.pcg
 	want, wantNext, wantErr := s.plainCycle(ctx, prof, framework.NewCycleState(), pod, start, nil)
 	after := *s.pcg
 	*s.pcg = src
 	got, gotNext, gotErr := s.engineCycle(ctx, prof, state, pod, start)
-	diff := func(what string, g, w any) (Result, int, error) {
+	diff := func(what string, g, w any) (Decision, int, error) {
 		return got, gotNext, fmt.Errorf("%w for pod %s/%s: %s: engine %v, plain %v", errEngineMismatch, pod.Namespace, pod.Name, what, g, w)
 	}
 	switch {

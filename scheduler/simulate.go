@@ -24,8 +24,8 @@ type Placement struct {
 	Err error
 	// Attempts is the number of scheduling cycles the pod went through.
 	Attempts int
-	// Result is the last cycle's result.
-	Result Result
+	// Decision is the last cycle's decision.
+	Decision Decision
 	// Preemptions are the preemptions the pod's cycles made, in order:
 	// each evicted its victims from the snapshot and nominated the pod.
 	Preemptions []Preemption
@@ -35,7 +35,7 @@ type Placement struct {
 }
 
 func (e *entry) placement() Placement {
-	return Placement{Pod: e.qpi.Pod, Node: e.node, Err: e.err, Attempts: e.qpi.Attempts, Result: e.result,
+	return Placement{Pod: e.qpi.Pod, Node: e.node, Err: e.err, Attempts: e.qpi.Attempts, Decision: e.result,
 		Preemptions: e.preemptions, PreemptedBy: e.preemptedBy}
 }
 
@@ -56,7 +56,7 @@ func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	}
 	if e, ok := s.q.byKey[keyOf(pod)]; ok && e.where != isPlaced {
 		s.q.detach(e)
-		s.q.placed(e, node, Result{Node: node})
+		s.q.placed(e, node, Decision{Node: node})
 	}
 	s.q.moveOnEvent(framework.AssignedPodAdd)
 	return nil
@@ -214,7 +214,7 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 			return placed, nil
 		}
 		pod := e.qpi.Pod
-		res, err := s.schedule(ctx, pod, s.diagnose)
+		res, err := s.schedule(ctx, pod)
 		if err == nil {
 			err = s.assumeVolumes(pod, res.Node)
 		}

@@ -178,7 +178,8 @@ func TestVolumeBindingFastPathFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer plain.Close()
-	want, err := plain.ScheduleWithDiagnosis(ctx, pod)
+	plain.plain = true
+	want, err := plain.Schedule(ctx, pod)
 	if err != nil || want.Node != got.Node {
 		t.Errorf("plain cycle picked %q (%v), engine %q", want.Node, err, got.Node)
 	}

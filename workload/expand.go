@@ -7,7 +7,6 @@ import (
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/taints"
 )
 
@@ -128,7 +127,7 @@ func controllerRef(kind, apiVersion string, meta *api.ObjectMeta) api.OwnerRefer
 // newPod is a pod from a template, owned by ref.
 func newPod(tpl *api.PodTemplateSpec, ns, name string, ref api.OwnerReference) *api.Pod {
 	src := &api.Pod{ObjectMeta: tpl.ObjectMeta, Spec: tpl.Spec}
-	p := resource.DeepCopyPod(src)
+	p := src.DeepCopy()
 	p.TypeMeta = api.TypeMeta{APIVersion: "v1", Kind: "Pod"}
 	p.Name, p.GenerateName, p.Namespace = name, "", ns
 	p.UID, p.ResourceVersion, p.CreationTimestamp = "", "", api.Time{}

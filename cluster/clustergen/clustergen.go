@@ -165,8 +165,8 @@ func Pod() *rapid.Generator[*api.Pod] {
 	})
 }
 
-// Objects is a generated cluster: nodes and the pods bound to them.
-type Objects struct {
+// BoundCluster is a generated cluster: nodes and the pods bound to them.
+type BoundCluster struct {
 	// Nodes have distinct names node-0, node-1, ...
 	Nodes []*api.Node
 	// Pods have distinct names and UIDs and spec.nodeName set to one of
@@ -178,10 +178,10 @@ type Objects struct {
 // pod bound to a node drawn at random. Names and UIDs are unique; the
 // sums of requests may exceed a node's allocatable, as they can in a
 // snapshot of a real cluster after a resize or with static pods.
-func Cluster(nodes, pods int) *rapid.Generator[Objects] {
+func Cluster(nodes, pods int) *rapid.Generator[BoundCluster] {
 	nodes = max(nodes, 1)
-	return rapid.Custom(func(t *rapid.T) Objects {
-		c := Objects{Nodes: make([]*api.Node, nodes), Pods: make([]*api.Pod, pods)}
+	return rapid.Custom(func(t *rapid.T) BoundCluster {
+		c := BoundCluster{Nodes: make([]*api.Node, nodes), Pods: make([]*api.Pod, pods)}
 		for i := range c.Nodes {
 			c.Nodes[i] = drawNode(t, fmt.Sprintf("node-%d", i))
 		}

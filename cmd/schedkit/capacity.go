@@ -12,7 +12,6 @@ import (
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/manifest"
-	"github.com/schedkit/schedkit/resource"
 )
 
 func capacityCmd() *command {
@@ -117,7 +116,7 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 				ranges = append(ranges, *lr)
 			}
 		}
-		admitted, err := admission.Admit(shape, admission.Objects{PriorityClasses: classes, LimitRanges: ranges})
+		admitted, err := admission.Admit(shape, admission.Policies{PriorityClasses: classes, LimitRanges: ranges})
 		if err != nil {
 			return 0, &inputError{fmt.Errorf("--pod: pod %s: %w", podName(shape), err)}
 		}
@@ -138,7 +137,7 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 			limit += int(ni.Allocatable.AllowedPodNumber)
 		}
 		for i := 1; ; i++ {
-			cp := resource.DeepCopyPod(admitted)
+			cp := admitted.DeepCopy()
 			cp.Name = fmt.Sprintf("%s-copy-%d", shape.Name, i)
 			cp.UID = "capacity/" + podName(cp)
 			res, err := s.Schedule(ctx, cp)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/schedkit/schedkit/scheduler"
 )
 
 // Exit codes.
@@ -70,6 +72,7 @@ type options struct {
 	ties        string
 	seed        uint64
 	now         timeFlag
+	drain       scheduler.DrainOptions
 }
 
 // timeFlag is an RFC 3339 time; its zero value means unset.

@@ -63,7 +63,7 @@ type describedNode struct {
 }
 
 func describePod(p *api.Pod) describedPod {
-	opts := resource.PodResourcesOptions{UseStatusResources: true}
+	opts := resource.SchedulerOptions()
 	req := resource.PodRequests(p, opts)
 	lim := resource.PodLimits(p, opts)
 	pi := cluster.NewPodInfo(p)

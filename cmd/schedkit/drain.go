@@ -5,15 +5,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
 	"text/tabwriter"
+	"time"
 
-	"github.com/schedkit/schedkit/affinity"
-	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduler"
 )
 
 func drainCmd() *command {
@@ -21,24 +16,33 @@ func drainCmd() *command {
 		name:  "drain",
 		args:  " NODE...",
 		short: "where a drained node's pods would go, and which evictions PDBs block",
-		long: `Does what "kubectl drain --ignore-daemonsets" does to the named nodes, then
-schedules what the controllers recreate: the nodes are cordoned; DaemonSet
-and mirror pods stay; pods without a controller are not evicted (kubectl
-drain refuses them without --force); each other pod is evicted unless a
-PodDisruptionBudget blocks it (status.disruptionsAllowed, or, for a budget
-without status, what the disruption controller would compute from the bound
-pods it selects), and its replacement is scheduled with the cluster's other
-pending pods. Prints each pod's outcome. Exit 1 when an eviction is blocked
-or a replacement stays Pending.
+		long: `Does what "kubectl drain" does to the named nodes, with its flags, then
+schedules what the controllers recreate (scheduler.Drain): the nodes are
+cordoned; kubectl's filters judge each pod, with kubectl's texts: a
+DaemonSet pod refuses the drain of its node unless --ignore-daemonsets, a
+pod with an emptyDir volume unless --delete-emptydir-data, a pod without
+a controller unless --force; mirror pods stay. On a node nothing refuses,
+each pod is evicted unless a PodDisruptionBudget blocks it (its
+status.disruptionsAllowed, or, for a budget without status, what the
+disruption controller would compute), or deleted with --disable-eviction.
+Replacements are scheduled with the cluster's other pending pods. Prints
+each pod's outcome; kubectl's warnings and errors go to stderr. Exit 1
+when a node is not drained, an eviction is blocked or a replacement stays
+Pending.
 `,
-		example: `  schedkit drain -f examples/manifests node-b1
-  schedkit drain -f dump.json node-7 node-8 -o json
+		example: `  schedkit drain -f examples/manifests --ignore-daemonsets node-b1
+  schedkit drain -f dump.json --ignore-daemonsets --delete-emptydir-data node-7 node-8 -o json
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
 			outputFlag(fs, o, "table", "json", "yaml")
 			tieFlags(fs, o)
+			fs.BoolVar(&o.drain.IgnoreDaemonSets, "ignore-daemonsets", false, "ignore DaemonSet-managed pods (kubectl drain's flag)")
+			fs.BoolVar(&o.drain.DeleteEmptyDirData, "delete-emptydir-data", false, "evict pods with emptyDir volumes, whose data is lost (kubectl drain's flag)")
+			fs.BoolVar(&o.drain.Force, "force", false, "evict pods without a controller too; nothing recreates them (kubectl drain's flag)")
+			fs.BoolVar(&o.drain.DisableEviction, "disable-eviction", false, "delete pods instead of evicting them, bypassing PodDisruptionBudgets (kubectl drain's flag)")
+			fs.StringVar(&o.drain.PodSelector, "pod-selector", "", "drain only the pods this label selector selects (kubectl drain's flag)")
 		},
 		run: runDrain,
 	}
@@ -48,7 +52,7 @@ or a replacement stays Pending.
 type drainedPod struct {
 	Pod     string `json:"pod"`
 	From    string `json:"from"`
-	Outcome string `json:"outcome"` // moved, pending, blocked, stays
+	Outcome string `json:"outcome"` // moved, pending, gone, blocked, refused, stays
 	Node    string `json:"node"`
 	Message string `json:"message"`
 }
@@ -57,69 +61,51 @@ type drainedPod struct {
 type drainSummary struct {
 	Moved   int `json:"moved"`
 	Pending int `json:"pending"`
+	Gone    int `json:"gone"`
 	Blocked int `json:"blocked"`
+	Refused int `json:"refused"`
 	Stays   int `json:"stays"`
 }
 
-// budget is a PDB with the disruptions it still allows.
-type budget struct {
-	pdb     *api.PodDisruptionBudget
-	sel     affinity.Selector
-	allowed int32
-}
-
-func controllerOf(p *api.Pod) *api.OwnerReference {
-	for i, ref := range p.OwnerReferences {
-		if ref.Controller != nil && *ref.Controller {
-			return &p.OwnerReferences[i]
+// drainRow formats one pod of scheduler.Drain's report.
+func drainRow(p *scheduler.DrainedPod) drainedPod {
+	r := drainedPod{Pod: podName(p.Pod), From: p.From, Node: p.From, Message: p.Message}
+	switch p.Outcome {
+	case scheduler.DrainEvicted, scheduler.DrainDeleted:
+		switch {
+		case !p.Replaced:
+			r.Outcome, r.Node = "gone", ""
+			if r.Message == "" {
+				r.Message = "not recreated"
+			}
+		case p.Placement.Node != "":
+			r.Outcome, r.Node = "moved", p.Placement.Node
+		default:
+			r.Outcome, r.Node, r.Message = "pending", "", errString(p.Placement.Err)
 		}
-	}
-	return nil
-}
-
-// allowedDisruptions is status.disruptionsAllowed for a budget the
-// disruption controller has seen, else what it would compute: healthy
-// (bound, not terminal) selected pods minus the desired healthy count.
-func allowedDisruptions(pdb *api.PodDisruptionBudget, sel affinity.Selector, bound []*api.Pod) int32 {
-	if pdb.Status.ObservedGeneration > 0 || pdb.Status.ExpectedPods > 0 {
-		return pdb.Status.DisruptionsAllowed
-	}
-	var expected int32
-	for _, p := range bound {
-		if p.Namespace == pdb.Namespace && sel.Matches(p.Labels) {
-			expected++
+		if p.Outcome == scheduler.DrainDeleted {
+			r.Message = join("deleted (--disable-eviction)", r.Message)
 		}
-	}
-	var desired int32
-	switch {
-	case pdb.Spec.MinAvailable != nil:
-		desired = scaled(*pdb.Spec.MinAvailable, expected, true)
-	case pdb.Spec.MaxUnavailable != nil:
-		desired = expected - scaled(*pdb.Spec.MaxUnavailable, expected, true)
+	case scheduler.DrainBlocked:
+		r.Outcome = "blocked"
+	case scheduler.DrainRefused:
+		r.Outcome = "refused"
+	case scheduler.DrainNotDrained:
+		r.Outcome, r.Message = "stays", "node not drained: kubectl refuses another of its pods"
 	default:
-		return 0
+		r.Outcome = "stays"
+		if r.Message == "" {
+			r.Message = "mirror pod (kubectl drain skips it)"
+		}
 	}
-	if d := expected - desired; d > 0 {
-		return d
-	}
-	return 0
+	return r
 }
 
-// scaled is an int or a percentage of total, rounded up as the disruption
-// controller rounds.
-func scaled(v api.IntOrString, total int32, up bool) int32 {
-	if !v.IsString {
-		return v.IntVal
+func join(a, b string) string {
+	if b == "" {
+		return a
 	}
-	pct, err := strconv.Atoi(strings.TrimSuffix(v.StrVal, "%"))
-	if err != nil {
-		return 0
-	}
-	f := float64(pct) * float64(total) / 100
-	if up {
-		return int32(math.Ceil(f))
-	}
-	return int32(math.Floor(f))
+	return a + "; " + b
 }
 
 func runDrain(e *env, o *options, args []string) (int, error) {
@@ -146,108 +132,59 @@ func runDrain(e *env, o *options, args []string) (int, error) {
 			return 0, &usageError{msg: fmt.Sprintf("node %q is not among the manifests' nodes", n)}
 		}
 	}
-	var bound []*api.Pod
-	for _, ni := range c.Snapshot.Nodes() {
-		for _, pi := range ni.Pods {
-			bound = append(bound, pi.Pod)
-		}
-	}
-	var budgets []*budget
-	for _, pdb := range c.Objects.PodDisruptionBudgets {
-		sel, err := affinity.CompileLabelSelector(pdb.Spec.Selector)
-		if err != nil || pdb.Spec.Selector == nil {
-			sel = affinity.Nothing()
-		}
-		budgets = append(budgets, &budget{pdb: pdb, sel: sel, allowed: allowedDisruptions(pdb, sel, bound)})
-	}
 	s, err := newSched(c.Snapshot, config, opts)
 	if err != nil {
 		return 0, err
 	}
-	var results []drainedPod
-	var replacements []*api.Pod
-	at := map[string]int{}
-	for _, n := range args {
-		ni, _ := c.Snapshot.Get(n)
-		node := *ni.Node()
-		node.Spec.Unschedulable = true
-		pods := slices.Clone(ni.Pods)
-		if err := s.UpdateNode(&node); err != nil {
-			return 0, err
-		}
-		for _, pi := range pods {
-			p := pi.Pod
-			dp := drainedPod{Pod: podName(p), From: n}
-			ctl := controllerOf(p)
-			_, mirror := p.Annotations["kubernetes.io/config.mirror"]
-			switch {
-			case mirror:
-				dp.Outcome, dp.Node, dp.Message = "stays", n, "mirror pod (kubectl drain skips it)"
-			case ctl != nil && ctl.Kind == "DaemonSet":
-				dp.Outcome, dp.Node, dp.Message = "stays", n, "DaemonSet pod (--ignore-daemonsets)"
-			case ctl == nil:
-				dp.Outcome, dp.Node, dp.Message = "blocked", n, "no controller: kubectl drain refuses it without --force (it would be deleted, not recreated)"
-			}
-			if dp.Outcome == "" {
-				var match []*budget
-				for _, b := range budgets {
-					if b.pdb.Namespace == p.Namespace && b.sel.Matches(p.Labels) {
-						match = append(match, b)
-					}
-				}
-				switch {
-				case len(match) > 1:
-					dp.Outcome, dp.Node, dp.Message = "blocked", n, "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."
-				case len(match) == 1 && match[0].allowed <= 0:
-					dp.Outcome, dp.Node, dp.Message = "blocked", n, fmt.Sprintf("Cannot evict pod as it would violate the pod's disruption budget. (PodDisruptionBudget %s/%s)", match[0].pdb.Namespace, match[0].pdb.Name)
-				default:
-					if len(match) == 1 {
-						match[0].allowed--
-					}
-					if err := s.RemovePod(p); err != nil {
-						return 0, err
-					}
-					r := resource.DeepCopyPod(p)
-					r.Spec.NodeName = ""
-					r.Status = api.PodStatus{}
-					r.UID = "replacement/" + string(p.UID)
-					replacements = append(replacements, r)
-					at[podName(r)] = len(results)
-				}
-			}
-			results = append(results, dp)
-		}
+	defer s.Close()
+	now := o.now.t
+	if now.IsZero() {
+		now = time.Now()
 	}
-	placements, err := s.Simulate(context.Background(), append(replacements, c.Pending...))
+	dopt := o.drain
+	dopt.Pending = c.Pending
+	rep, err := s.Drain(context.Background(), args, now, dopt)
+	if err != nil {
+		return 0, &usageError{msg: err.Error()}
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(e.stderr, "Warning: "+w)
+	}
+	for _, de := range rep.Errors {
+		fmt.Fprintf(e.stderr, "error: unable to drain node %q due to error: %s, continuing command...\n", de.Node, de.Error())
+	}
+	code, err := writeDrain(e, o, rep)
 	if err != nil {
 		return 0, err
 	}
-	for _, pl := range placements {
-		i, ok := at[podName(pl.Pod)]
-		if !ok {
-			continue
-		}
-		if pl.Node != "" {
-			results[i].Outcome, results[i].Node = "moved", pl.Node
-		} else {
-			results[i].Outcome, results[i].Message = "pending", errString(pl.Err)
-		}
-	}
+	return code, nil
+}
+
+// writeDrain prints the report as a table or a document and returns the
+// exit code: 1 when a node is not drained, an eviction is blocked or a
+// replacement stays Pending.
+func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
+	results := make([]drainedPod, len(rep.Pods))
 	var sum drainSummary
-	for _, r := range results {
-		switch r.Outcome {
+	for i := range rep.Pods {
+		results[i] = drainRow(&rep.Pods[i])
+		switch results[i].Outcome {
 		case "moved":
 			sum.Moved++
 		case "pending":
 			sum.Pending++
+		case "gone":
+			sum.Gone++
 		case "blocked":
 			sum.Blocked++
+		case "refused":
+			sum.Refused++
 		default:
 			sum.Stays++
 		}
 	}
 	code := exitOK
-	if sum.Pending+sum.Blocked > 0 {
+	if sum.Pending+sum.Blocked > 0 || len(rep.Errors) > 0 {
 		code = exitUnschedulable
 	}
 	if o.output != "table" {
@@ -270,6 +207,13 @@ func runDrain(e *env, o *options, args []string) (int, error) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Pod, r.From, r.Outcome, node, r.Message)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d moved, %d pending, %d blocked, %d stay\n", sum.Moved, sum.Pending, sum.Blocked, sum.Stays)
+	fmt.Fprintf(w, "\n%d moved, %d pending, %d blocked, %d stay", sum.Moved, sum.Pending, sum.Blocked, sum.Stays)
+	if sum.Gone > 0 {
+		fmt.Fprintf(w, ", %d gone", sum.Gone)
+	}
+	if sum.Refused > 0 {
+		fmt.Fprintf(w, ", %d refused", sum.Refused)
+	}
+	fmt.Fprintln(w)
 	return code, w.Flush()
 }

@@ -58,12 +58,15 @@ type pluginScore struct {
 	Normalized, Weight int64
 }
 
-// explainPod runs one cycle for pod with scheduler.ScheduleExplained
-// (nothing is assumed; the rotating start index and the random source
-// move on as a scheduler's do) and translates its Explanation.
+// explainPod runs one cycle for pod with scheduler.Explain (nothing is
+// assumed; the rotating start index and the random source move on as a
+// scheduler's do) and translates its Explanation.
 func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*explanation, error) {
-	sx, err := s.ScheduleExplained(ctx, pod)
+	sx, err := s.Explain(ctx, pod)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, errors.New("pod " + podName(pod) + ": no profile has schedulerName " + pod.Spec.SchedulerName)
 	}
 	ex := &explanation{Pod: pod, NotEvaluated: sx.NotEvaluated}

@@ -313,7 +313,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 	if ex.Feasible == 1 && ex.Node != "" {
 		r.res.Warnings = append(r.res.Warnings, "one feasible node: kube-scheduler does not score then")
 	}
-	req := resource.PodRequests(p, resource.PodResourcesOptions{UseStatusResources: true})
+	req := resource.SchedulerRequests(p)
 	r.add = usage{CPU: req.Cpu().MilliValue(), Memory: req.Memory().Value()}
 	return r
 }

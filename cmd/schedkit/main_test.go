@@ -231,7 +231,9 @@ func TestCommandsOnBundled(t *testing.T) {
 		{[]string{"describe", "-f", bundled}, 0, []string{"shop/worker                  (pending)  Burstable  0         PreemptLowerPriority  250m", "node-b1  4                3100m"}},
 		{[]string{"capacity", "-f", bundled, "--pod", bundled + "/shapes/web.yaml"}, 0, []string{"shop/api  18", "node-c1×2", "6 Insufficient cpu"}},
 		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"3 pod(s) land differently"}},
-		{[]string{"drain", "-f", bundled, "node-b1"}, 1, []string{"Cannot evict pod as it would violate the pod's disruption budget.", "DaemonSet pod", "1 moved, 0 pending, 1 blocked, 1 stay"}},
+		{[]string{"drain", "-f", bundled, "--ignore-daemonsets", "node-b1"}, 1, []string{"Cannot evict pod as it would violate the pod's disruption budget.", "ignoring DaemonSet-managed Pods", "1 moved, 0 pending, 1 blocked, 1 stay"}},
+		// Without --ignore-daemonsets kubectl refuses the node.
+		{[]string{"drain", "-f", bundled, "node-b1"}, 1, []string{"refused  node-b1  DaemonSet-managed Pods (use --ignore-daemonsets to ignore)", "0 moved, 0 pending, 0 blocked, 2 stay, 1 refused"}},
 		{[]string{"version"}, 0, []string{"kube-scheduler v1.37.2"}},
 	}
 	for _, c := range cases {

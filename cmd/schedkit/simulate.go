@@ -124,7 +124,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 	newOn := map[string][]string{}
 	for _, pl := range placements {
 		sp := simPod{Pod: podName(pl.Pod), Priority: priority(pl.Pod), Node: pl.Node, Attempts: pl.Attempts,
-			Nominated: pl.Result.NominatedNode}
+			Nominated: pl.Decision.NominatedNode}
 		sp.Victims = []string{}
 		for _, pr := range pl.Preemptions {
 			for _, v := range pr.Victims {
@@ -150,7 +150,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 			sum.Unschedulable++
 			sp.Message = errString(pl.Err)
 		}
-		sp.Unverified = nonNil(unverifiedMarks(pl.Pod, pl.Result.NotEvaluated, x.unmodelled[sp.Pod], pl.Node == "" && gated == nil))
+		sp.Unverified = nonNil(unverifiedMarks(pl.Pod, pl.Decision.NotEvaluated, x.unmodelled[sp.Pod], pl.Node == "" && gated == nil))
 		if len(sp.Unverified) > 0 {
 			sum.Unverified++
 		}

@@ -16,7 +16,7 @@ type feature struct {
 	plugins []string
 	// uses says how the pod uses it ("" if it does not); unmodelled are
 	// the pod's fields schedkit read without modelling
-	// (manifest.Objects.UnmodelledFields).
+	// (manifest.Set.UnmodelledFields).
 	uses func(p *api.Pod, unmodelled []string) string
 }
 

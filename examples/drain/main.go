@@ -1,11 +1,13 @@
-// Command drain asks a what-if question: if node "b" is drained, where do
-// its pods go, and does anything fail to fit?
+// Command drain asks a what-if question: if node "b" is drained as
+// `kubectl drain b --ignore-daemonsets` would drain it, where do its
+// pods' replacements go, and does anything fail to fit?
 package main
 
 import (
 	"context"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -13,12 +15,17 @@ import (
 	"github.com/schedkit/schedkit/scheduler"
 )
 
+// pod is a running pod on node, managed by a ReplicaSet, so that the
+// drain evicts it and the ReplicaSet recreates it elsewhere.
 func pod(name, node, cpu, memory string) *api.Pod {
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: name}}
+	yes := true
+	p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: name + "-rs", UID: name + "-rs", Controller: &yes}}
 	p.Spec.NodeName = node
 	p.Spec.Containers = []api.Container{{Name: "c", Resources: api.ResourceRequirements{Requests: api.ResourceList{
 		"cpu": resource.MustParse(cpu), "memory": resource.MustParse(memory),
 	}}}}
+	p.Status.Phase = api.PodRunning
 	return p
 }
 
@@ -41,31 +48,19 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Drain b: take its pods off, remove the node, schedule them again.
-	var evicted []*api.Pod
-	for _, p := range bound {
-		if p.Spec.NodeName != "b" {
-			continue
-		}
-		if err := s.RemovePod(p); err != nil {
-			log.Fatal(err)
-		}
-		q := *p
-		q.Spec.NodeName = ""
-		evicted = append(evicted, &q)
-	}
-	if err := s.RemoveNode("b"); err != nil {
-		log.Fatal(err)
-	}
-	placements, err := s.Simulate(context.Background(), evicted)
+	defer s.Close()
+	rep, err := s.Drain(context.Background(), []string{"b"}, time.Now(), scheduler.DrainOptions{IgnoreDaemonSets: true})
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, pl := range placements {
-		if pl.Err != nil {
-			fmt.Printf("%-8s does not fit: %v\n", pl.Pod.Name, pl.Err)
-			continue
+	for _, p := range rep.Pods {
+		switch {
+		case p.Outcome != scheduler.DrainEvicted:
+			fmt.Printf("%-8s %s: %s\n", p.Pod.Name, p.Outcome, p.Message)
+		case p.Placement.Err != nil:
+			fmt.Printf("%-8s does not fit: %v\n", p.Pod.Name, p.Placement.Err)
+		default:
+			fmt.Printf("%-8s → %s\n", p.Pod.Name, p.Placement.Node)
 		}
-		fmt.Printf("%-8s → %s\n", pl.Pod.Name, pl.Node)
 	}
 }

@@ -20,8 +20,9 @@ const (
 	KindKubeSchedulerConfiguration = "KubeSchedulerConfiguration"
 	// DefaultParallelism is kube-scheduler's default parallelism.
 	DefaultParallelism int32 = 16
-	// DefaultSchedulerName is the scheduler name of a single profile that
-	// names none.
+	// DefaultSchedulerName is "default-scheduler": the scheduler name of
+	// a profile that names none, and the spec.schedulerName the API server
+	// gives a pod that names none. It is the module's one constant for it.
 	DefaultSchedulerName = "default-scheduler"
 )
 

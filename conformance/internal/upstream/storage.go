@@ -25,7 +25,7 @@ var storagePlugins = []Plugin{
 
 // ConvertStorage converts a plugins input's storage objects to upstream
 // objects for InformerFactory (nil for nil).
-func ConvertStorage(objs *regression.Objects) []any {
+func ConvertStorage(objs *regression.StorageObjects) []any {
 	if objs == nil {
 		return nil
 	}

@@ -297,7 +297,7 @@ func EvalPodResources(in *PodResourcesInput) PodResourcesAnswer {
 	}
 	a.QOS = string(qos.Compute(in.Pod))
 	a.QOSOf = string(qos.Of(in.Pod))
-	d := resource.DeepCopyPod(in.Pod)
+	d := in.Pod.DeepCopy()
 	resource.DefaultRequestsFromLimits(d)
 	a.QOSDefaulted = string(qos.Compute(d))
 	return a
@@ -389,11 +389,11 @@ func ContainersResources(cs []api.Container) []ContainerResources {
 
 // EvalLimitRange is schedkit's answer for a LimitRange admission input.
 func EvalLimitRange(in *LimitRangeInput) LimitRangeAnswer {
-	pod := resource.DeepCopyPod(in.Pod)
+	pod := in.Pod.DeepCopy()
 	ranges := make([]api.LimitRange, len(in.LimitRanges))
 	index := map[string]int{}
 	for i := range in.LimitRanges {
-		lr := resource.DeepCopyLimitRange(&in.LimitRanges[i])
+		lr := in.LimitRanges[i].DeepCopy()
 		resource.DefaultLimitRange(lr)
 		ranges[i] = *lr
 		if _, ok := index[lrKey(lr)]; !ok {

@@ -5,9 +5,9 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 )
 
-// Objects are the objects of a plugins input besides nodes and pods: the
-// storage objects the volume plugins look up.
-type Objects struct {
+// StorageObjects are the objects of a plugins input besides nodes and
+// pods: the storage objects the volume plugins look up.
+type StorageObjects struct {
 	PersistentVolumes      []*api.PersistentVolume      `json:"persistentVolumes,omitempty"`
 	PersistentVolumeClaims []*api.PersistentVolumeClaim `json:"persistentVolumeClaims,omitempty"`
 	StorageClasses         []*api.StorageClass          `json:"storageClasses,omitempty"`
@@ -18,7 +18,7 @@ type Objects struct {
 }
 
 // All lists the objects (nil for nil).
-func (o *Objects) All() []any {
+func (o *StorageObjects) All() []any {
 	if o == nil {
 		return nil
 	}

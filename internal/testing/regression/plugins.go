@@ -29,7 +29,7 @@ type PluginsInput struct {
 	Pod     *api.Pod    `json:"pod"`
 	Plugins []PluginRef `json:"plugins"`
 	// Objects are the storage objects the plugins look up.
-	Objects *Objects `json:"objects,omitempty"`
+	Objects *StorageObjects `json:"objects,omitempty"`
 	// Workloads are the objects PodTopologySpread's default constraints
 	// read (Services, ReplicaSets, StatefulSets, ReplicationControllers).
 	Workloads Workloads `json:"workloads,omitzero"`
@@ -260,8 +260,13 @@ func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 		return a
 	}
 	defer s.Close()
-	// The answer is the plain cycle's (ScheduleWithDiagnosis runs it).
-	res, err := s.ScheduleWithDiagnosis(context.Background(), in.Pod)
+	// The answer is the plain cycle's (Explain runs it).
+	ex, err := s.Explain(context.Background(), in.Pod)
+	if err != nil {
+		a.Err = err.Error()
+		return a
+	}
+	res, err := ex.Decision, ex.Err
 	// Schedule runs the engine (nodes scored as they pass Filter, helpers
 	// at parallelism 2): it must decide the same, and WithEngineCheck
 	// compares its whole outcome with the plain cycle's.
@@ -296,19 +301,23 @@ func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 		a.Err = err.Error()
 		return a
 	}
-	if len(res.Scores) == 0 {
+	if res.FeasibleNodes <= 1 {
+		// One feasible node: kube-scheduler does not score it.
 		a.Best = []string{res.Node}
 		return a
 	}
 	total := map[string]int64{}
 	a.Scores = map[string]map[string]int64{}
-	for _, ns := range res.Scores {
-		total[ns.Name] = ns.TotalScore
-		m := map[string]int64{}
-		for _, ps := range ns.NormalizedScores {
-			m[ps.Name] = ps.Score
+	for _, n := range ex.Nodes {
+		if !n.Feasible {
+			continue
 		}
-		a.Scores[ns.Name] = m
+		total[n.Name] = n.Total
+		m := map[string]int64{}
+		for _, ps := range n.Scores {
+			m[ps.Plugin] = ps.Normalized
+		}
+		a.Scores[n.Name] = m
 	}
 	a.Best = BestNodes(total)
 	if !slices.Contains(a.Best, res.Node) {

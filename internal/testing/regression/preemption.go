@@ -143,23 +143,29 @@ func EvalPreemption(in *PreemptionInput) PreemptionAnswer {
 	if in.Args != nil {
 		cfg.PluginArgs = map[string]any{config.DefaultPreemptionName: in.Args}
 	}
-	s, err := scheduler.New(snap, scheduler.WithProfiles(cfg), scheduler.WithPercentageOfNodesToScore(100), scheduler.WithParallelism(1))
-	if err != nil {
-		a.Err = err.Error()
-		return a
-	}
-	defer s.Close()
+	// Explain and Schedule each run the cycle on a scheduler of their own:
+	// both move the random source on.
 	ctx := context.Background()
-	if err := s.Enqueue(ctx, in.Nominated...); err != nil {
-		a.Err = err.Error()
-		return a
+	var scheds [2]*scheduler.Scheduler
+	for i := range scheds {
+		s, err := scheduler.New(snap, scheduler.WithProfiles(cfg), scheduler.WithPercentageOfNodesToScore(100), scheduler.WithParallelism(1))
+		if err != nil {
+			a.Err = err.Error()
+			return a
+		}
+		defer s.Close()
+		if err := s.Enqueue(ctx, in.Nominated...); err != nil {
+			a.Err = err.Error()
+			return a
+		}
+		scheds[i] = s
 	}
-	ex, err := s.Explain(ctx, in.Pod)
+	ex, err := scheds[0].Explain(ctx, in.Pod)
 	if err != nil {
 		a.Err = err.Error()
 		return a
 	}
-	res, serr := s.Schedule(ctx, in.Pod)
+	res, serr := scheds[1].Schedule(ctx, in.Pod)
 	if fmt.Sprint(serr) != fmt.Sprint(ex.Err) {
 		a.Err = fmt.Sprintf("Explain's error %v, Schedule's %v", ex.Err, serr)
 		return a

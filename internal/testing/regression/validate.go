@@ -57,7 +57,7 @@ func ValidationOrdered(pod *api.Pod) bool {
 
 // EvalValidation is schedkit's answer for a validation input.
 func EvalValidation(in *ValidationInput) ValidationAnswer {
-	p := resource.DeepCopyPod(in.Pod)
+	p := in.Pod.DeepCopy()
 	resource.DefaultRequestsFromLimits(p)
 	var a ValidationAnswer
 	err := resource.Validate(p)
