@@ -1,18 +1,23 @@
-package scheduler
+package plugins
 
 import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/plugins/defaultbinder"
+	"github.com/schedkit/schedkit/plugins/queuesort"
+	"github.com/schedkit/schedkit/plugins/schedulinggates"
 	"github.com/schedkit/schedkit/predicates"
 	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/priorities"
 )
 
-// inTreeRegistry returns the factories of the kube-scheduler plugins
-// implemented in packages predicates and priorities, a filter half and a
-// score half combined under one name where a plugin has both.
-func inTreeRegistry() framework.Registry {
+// NewInTreeRegistry returns the factories of the in-tree plugins under
+// kube-scheduler's names, one factory per plugin folder.
+func NewInTreeRegistry() framework.Registry {
 	return framework.Registry{
+		queuesort.Name:               queuesort.New,
+		schedulinggates.Name:         schedulinggates.New,
+		defaultbinder.Name:           defaultbinder.New,
 		config.NodeNameName:          predicates.NewNodeName,
 		config.NodeUnschedulableName: predicates.NewNodeUnschedulable,
 		config.NodePortsName:         predicates.NewNodePorts,
@@ -48,4 +53,34 @@ func inTreeRegistry() framework.Registry {
 		config.CheckNodeDiskPressureName:   predicates.NewCheckNodeDiskPressure,
 		config.CheckNodePIDPressureName:    predicates.NewCheckNodePIDPressure,
 	}
+}
+
+// EventsOf returns the cluster events kube-scheduler registers for an
+// in-tree plugin that has no plugin type here to register them. It is
+// the fallback for a plugin that does not implement
+// framework.EnqueueExtensions.
+func EventsOf(plugin string) (framework.ClusterEvent, bool) {
+	switch plugin {
+	case config.NodeNameName:
+		return framework.NodeAdd, true
+	case config.NodeUnschedulableName, config.TaintTolerationName, config.NodeAffinityName:
+		return framework.NodeAdd | framework.NodeUpdate, true
+	case config.NodePortsName, config.VolumeRestrictionsName:
+		return framework.NodeAdd | framework.AssignedPodDelete, true
+	case config.NodeResourcesFitName:
+		return framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodDelete | framework.AssignedPodUpdate, true
+	case config.InterPodAffinityName:
+		return framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodAdd | framework.AssignedPodUpdate | framework.AssignedPodDelete, true
+	case config.PodTopologySpreadName:
+		return framework.NodeAdd | framework.NodeUpdate | framework.NodeDelete | framework.AssignedPodAdd | framework.AssignedPodUpdate | framework.AssignedPodDelete, true
+	case config.NodeVolumeLimitsName:
+		return framework.AssignedPodDelete, true
+	case config.VolumeBindingName, config.VolumeZoneName, config.NodeDeclaredFeaturesName:
+		return framework.NodeAdd | framework.NodeUpdate, true
+	case config.DynamicResourcesName:
+		// A new node or a node's new labels may offer the devices a
+		// claim needs.
+		return framework.NodeAdd | framework.NodeUpdate, true
+	}
+	return 0, false
 }
