@@ -4,8 +4,16 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/plugins/defaultbinder"
+	"github.com/schedkit/schedkit/plugins/imagelocality"
+	"github.com/schedkit/schedkit/plugins/nodeaffinity"
+	"github.com/schedkit/schedkit/plugins/nodedeclaredfeatures"
+	"github.com/schedkit/schedkit/plugins/nodename"
+	"github.com/schedkit/schedkit/plugins/nodeports"
+	"github.com/schedkit/schedkit/plugins/noderesources"
+	"github.com/schedkit/schedkit/plugins/nodeunschedulable"
 	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/plugins/schedulinggates"
+	"github.com/schedkit/schedkit/plugins/tainttoleration"
 	"github.com/schedkit/schedkit/predicates"
 	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/priorities"
@@ -18,27 +26,24 @@ func NewInTreeRegistry() framework.Registry {
 		queuesort.Name:               queuesort.New,
 		schedulinggates.Name:         schedulinggates.New,
 		defaultbinder.Name:           defaultbinder.New,
-		config.NodeNameName:          predicates.NewNodeName,
-		config.NodeUnschedulableName: predicates.NewNodeUnschedulable,
-		config.NodePortsName:         predicates.NewNodePorts,
-		config.TaintTolerationName: framework.CombineFactories(config.TaintTolerationName,
-			predicates.NewTaintToleration, priorities.NewTaintToleration),
-		config.NodeResourcesFitName: framework.CombineFactories(config.NodeResourcesFitName,
-			predicates.NewNodeResourcesFit, priorities.NewNodeResourcesFit),
-		config.NodeAffinityName: framework.CombineFactories(config.NodeAffinityName,
-			predicates.NewNodeAffinity, priorities.NewNodeAffinity),
+		config.NodeNameName:          nodename.New,
+		config.NodeUnschedulableName: nodeunschedulable.New,
+		config.NodePortsName:         nodeports.New,
+		config.TaintTolerationName:   tainttoleration.New,
+		config.NodeResourcesFitName:  noderesources.NewFit,
+		config.NodeAffinityName:      nodeaffinity.New,
 		config.PodTopologySpreadName: framework.CombineFactories(config.PodTopologySpreadName,
 			predicates.NewPodTopologySpread, priorities.NewPodTopologySpread),
 		config.InterPodAffinityName: framework.CombineFactories(config.InterPodAffinityName,
 			predicates.NewInterPodAffinity, priorities.NewInterPodAffinity),
-		config.NodeResourcesBalancedAllocationName: priorities.NewNodeResourcesBalancedAllocation,
-		config.ImageLocalityName:                   priorities.NewImageLocality,
+		config.NodeResourcesBalancedAllocationName: noderesources.NewBalancedAllocation,
+		config.ImageLocalityName:                   imagelocality.New,
 		config.VolumeBindingName: framework.CombineFactories(config.VolumeBindingName,
 			predicates.NewVolumeBinding, priorities.NewVolumeBinding),
 		config.VolumeRestrictionsName:   predicates.NewVolumeRestrictions,
 		config.NodeVolumeLimitsName:     predicates.NewNodeVolumeLimits,
 		config.VolumeZoneName:           predicates.NewVolumeZone,
-		config.NodeDeclaredFeaturesName: predicates.NewNodeDeclaredFeatures,
+		config.NodeDeclaredFeaturesName: nodedeclaredfeatures.New,
 		config.DefaultPreemptionName:    preemption.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.

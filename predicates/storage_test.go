@@ -284,59 +284,6 @@ func TestVolumeZone(t *testing.T) {
 	}
 }
 
-// upstream: nodedeclaredfeatures TestPreFilter, TestFilter
-func TestNodeDeclaredFeatures(t *testing.T) {
-	no := false
-	restartAll := volPod("p", "")
-	restartAll.Spec.Containers[0].RestartPolicyRules = []api.ContainerRestartRule{{Action: api.ContainerRestartRuleActionRestartAllContainers}}
-	restartOne := volPod("p", "")
-	restartOne.Spec.Containers[0].RestartPolicyRules = []api.ContainerRestartRule{{Action: api.ContainerRestartRuleActionRestart}}
-	userNS := volPod("p", "")
-	userNS.Spec.HostNetwork, userNS.Spec.HostUsers = true, &no
-	userNSNoHostNet := volPod("p", "")
-	userNSNoHostNet.Spec.HostUsers = &no
-	bind := volPod("p", "")
-	bind.Spec.EphemeralContainers = []api.EphemeralContainer{{Container: api.Container{Name: "dbg", VolumeMounts: []api.VolumeMount{{Name: "v", BindMountOptions: []string{"ro"}}}}}}
-	unres := framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeDeclaredFeatures)
-	tests := []struct {
-		name     string
-		pod      *api.Pod
-		declared []string
-		required []string
-		want     *framework.Status
-	}{
-		{name: "pod without requirements", pod: volPod("p", ""), declared: nil},
-		{name: "restart rule Restart requires nothing", pod: restartOne},
-		{name: "host users alone requires nothing", pod: userNSNoHostNet},
-		{name: "node has the feature", pod: restartAll, declared: []string{"RestartAllContainersOnContainerExits"}, required: []string{"RestartAllContainersOnContainerExits"}},
-		{name: "node lacks the feature", pod: restartAll, declared: []string{"DRANodeAllocatableResources"}, required: []string{"RestartAllContainersOnContainerExits"}, want: unres},
-		{name: "user namespace with host network", pod: userNS, declared: []string{"UserNamespacesHostNetworkSupport", "Unknown"}, required: []string{"UserNamespacesHostNetworkSupport"}},
-		{name: "bind mount options of an ephemeral container", pod: bind, declared: nil, required: []string{"VolumeBindMountOptions"}, want: unres},
-		// Unsorted declarations are matched in one pass, as upstream's
-		// TryMap: a feature listed after a greater name is missed.
-		{name: "unsorted declaration missed", pod: restartAll, declared: []string{"VolumeBindMountOptions", "RestartAllContainersOnContainerExits"}, required: []string{"RestartAllContainersOnContainerExits"}, want: unres},
-	}
-	p, _ := NewNodeDeclaredFeatures(nil, nil)
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			node := testNode("n", nil)
-			node.Status.DeclaredFeatures = tc.declared
-			s := storageSnap(t, []*api.Node{node}, nil)
-			if got := RequiredNodeFeatures(tc.pod); !slices.Equal(got, tc.required) {
-				t.Errorf("RequiredNodeFeatures = %v, want %v", got, tc.required)
-			}
-			pre, got := runFilter(t, p, s, tc.pod, "n")
-			if len(tc.required) == 0 {
-				checkStatus(t, "PreFilter", pre, framework.NewStatus(framework.Skip))
-				return
-			}
-			checkStatus(t, "Filter", got, tc.want)
-			ni, _ := s.Get("n")
-			checkStatus(t, "NodeDeclaredFeatures", NodeDeclaredFeatures(tc.pod, ni), tc.want)
-		})
-	}
-}
-
 func csiNodeOf(name string, limits map[string]int32) *api.CSINode {
 	n := &api.CSINode{ObjectMeta: api.ObjectMeta{Name: name}}
 	for _, d := range slices.Sorted(func(yield func(string) bool) {
@@ -435,17 +382,6 @@ func TestNodeVolumeLimits(t *testing.T) {
 		_, st := p.(framework.PreFilterPlugin).PreFilter(context.Background(), framework.NewCycleState(), volPod("p", ""), nil)
 		checkStatus(t, "PreFilter", st, framework.NewStatus(framework.Skip))
 	})
-}
-
-// A plain pod skips all four plugins in PreFilter.
-func TestStoragePluginsSkipPlainPods(t *testing.T) {
-	for _, f := range []framework.PluginFactory{NewVolumeRestrictions, NewNodeVolumeLimits, NewVolumeZone, NewNodeDeclaredFeatures} {
-		p, _ := f(nil, nil)
-		_, st := p.(framework.PreFilterPlugin).PreFilter(context.Background(), framework.NewCycleState(), volPod("p", ""), nil)
-		if !st.IsSkip() {
-			t.Errorf("%s: PreFilter = %v, want Skip", p.Name(), st)
-		}
-	}
 }
 
 // Properties: raising a CSINode allowance never makes a node infeasible

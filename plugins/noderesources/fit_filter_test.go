@@ -1,8 +1,7 @@
-package predicates
+package noderesources
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,12 +10,13 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/predicates"
 	"github.com/schedkit/schedkit/resource"
 )
 
 func runFit(t *testing.T, args *config.NodeResourcesFitArgs, pod *api.Pod, ni *cluster.NodeInfo) *framework.Status {
 	t.Helper()
-	p, err := NewNodeResourcesFit(args, nil)
+	p, err := NewFit(args, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestEnoughRequests(t *testing.T) {
 		existing *api.Pod
 		name     string
 		args     config.NodeResourcesFitArgs
-		want     []InsufficientResource
+		want     []predicates.InsufficientResource
 		status   *framework.Status
 	}{
 		{
@@ -48,7 +48,7 @@ func TestEnoughRequests(t *testing.T) {
 			pod: newResourcePod(usage{cpu: 1, mem: 1}), existing: newResourcePod(usage{cpu: 10, mem: 20}),
 			name:   "too many resources fails",
 			status: framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceCPU), insufficient(api.ResourceMemory)),
-			want: []InsufficientResource{
+			want: []predicates.InsufficientResource{
 				{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 1, Used: 10, Capacity: 10},
 				{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 1, Used: 20, Capacity: 20},
 			},
@@ -58,28 +58,28 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{cpu: 8, mem: 19}),
 			name:     "too many resources fails due to init container cpu",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceCPU)),
-			want:     []InsufficientResource{{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 3, Used: 8, Capacity: 10}},
+			want:     []predicates.InsufficientResource{{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 3, Used: 8, Capacity: 10}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{cpu: 1, mem: 1}), usage{cpu: 3, mem: 1}, usage{cpu: 2, mem: 1}),
 			existing: newResourcePod(usage{cpu: 8, mem: 19}),
 			name:     "too many resources fails due to highest init container cpu",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceCPU)),
-			want:     []InsufficientResource{{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 3, Used: 8, Capacity: 10}},
+			want:     []predicates.InsufficientResource{{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 3, Used: 8, Capacity: 10}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{cpu: 1, mem: 1}), usage{cpu: 1, mem: 3}),
 			existing: newResourcePod(usage{cpu: 9, mem: 19}),
 			name:     "too many resources fails due to init container memory",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceMemory)),
-			want:     []InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 3, Used: 19, Capacity: 20}},
+			want:     []predicates.InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 3, Used: 19, Capacity: 20}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{cpu: 1, mem: 1}), usage{cpu: 1, mem: 3}, usage{cpu: 1, mem: 2}),
 			existing: newResourcePod(usage{cpu: 9, mem: 19}),
 			name:     "too many resources fails due to highest init container memory",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceMemory)),
-			want:     []InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 3, Used: 19, Capacity: 20}},
+			want:     []predicates.InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 3, Used: 19, Capacity: 20}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{cpu: 1, mem: 1}), usage{cpu: 1, mem: 1}),
@@ -99,13 +99,13 @@ func TestEnoughRequests(t *testing.T) {
 			pod: newResourcePod(usage{cpu: 2, mem: 1}), existing: newResourcePod(usage{cpu: 9, mem: 5}),
 			name:   "one resource memory fits",
 			status: framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceCPU)),
-			want:   []InsufficientResource{{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 2, Used: 9, Capacity: 10}},
+			want:   []predicates.InsufficientResource{{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 2, Used: 9, Capacity: 10}},
 		},
 		{
 			pod: newResourcePod(usage{cpu: 1, mem: 2}), existing: newResourcePod(usage{cpu: 5, mem: 19}),
 			name:   "one resource cpu fits",
 			status: framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceMemory)),
-			want:   []InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 2, Used: 19, Capacity: 20}},
+			want:   []predicates.InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 2, Used: 19, Capacity: 20}},
 		},
 		{
 			pod: newResourcePod(usage{cpu: 5, mem: 1}), existing: newResourcePod(usage{cpu: 5, mem: 19}),
@@ -131,28 +131,28 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{extendedResourceA: 0}}),
 			name:     "extended resource capacity enforced",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(extendedResourceA)),
-			want:     []InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{}), usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceA: 10}}),
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{extendedResourceA: 0}}),
 			name:     "extended resource capacity enforced for init container",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(extendedResourceA)),
-			want:     []InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
 		},
 		{
 			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceA: 1}}),
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{extendedResourceA: 5}}),
 			name:     "extended resource allocatable enforced",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(extendedResourceA)),
-			want:     []InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 1, Used: 5, Capacity: 5}},
+			want:     []predicates.InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 1, Used: 5, Capacity: 5}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{}), usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceA: 1}}),
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{extendedResourceA: 5}}),
 			name:     "extended resource allocatable enforced for init container",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(extendedResourceA)),
-			want:     []InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 1, Used: 5, Capacity: 5}},
+			want:     []predicates.InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 1, Used: 5, Capacity: 5}},
 		},
 		{
 			pod: newResourcePod(
@@ -161,7 +161,7 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{extendedResourceA: 2}}),
 			name:     "extended resource allocatable enforced for multiple containers",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(extendedResourceA)),
-			want:     []InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 6, Used: 2, Capacity: 5, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 6, Used: 2, Capacity: 5, Unresolvable: true}},
 		},
 		{
 			pod: newResourceInitPod(newResourcePod(usage{}),
@@ -177,49 +177,49 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{extendedResourceA: 2}}),
 			name:     "extended resource allocatable enforced for multiple init containers",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(extendedResourceA)),
-			want:     []InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 6, Used: 2, Capacity: 5, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: extendedResourceA, Reason: insufficient(extendedResourceA), Requested: 6, Used: 2, Capacity: 5, Unresolvable: true}},
 		},
 		{
 			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceB: 1}}),
 			existing: newResourcePod(usage{}),
 			name:     "extended resource allocatable enforced for unknown resource",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(extendedResourceB)),
-			want:     []InsufficientResource{{ResourceName: extendedResourceB, Reason: insufficient(extendedResourceB), Requested: 1, Used: 0, Capacity: 0, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: extendedResourceB, Reason: insufficient(extendedResourceB), Requested: 1, Used: 0, Capacity: 0, Unresolvable: true}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{}), usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceB: 1}}),
 			existing: newResourcePod(usage{}),
 			name:     "extended resource allocatable enforced for unknown resource for init container",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(extendedResourceB)),
-			want:     []InsufficientResource{{ResourceName: extendedResourceB, Reason: insufficient(extendedResourceB), Requested: 1, Used: 0, Capacity: 0, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: extendedResourceB, Reason: insufficient(extendedResourceB), Requested: 1, Used: 0, Capacity: 0, Unresolvable: true}},
 		},
 		{
 			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{kubernetesIOResourceA: 10}}),
 			existing: newResourcePod(usage{}),
 			name:     "kubernetes.io resource capacity enforced",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(kubernetesIOResourceA)),
-			want:     []InsufficientResource{{ResourceName: kubernetesIOResourceA, Reason: insufficient(kubernetesIOResourceA), Requested: 10, Used: 0, Capacity: 0, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: kubernetesIOResourceA, Reason: insufficient(kubernetesIOResourceA), Requested: 10, Used: 0, Capacity: 0, Unresolvable: true}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{}), usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{kubernetesIOResourceB: 10}}),
 			existing: newResourcePod(usage{}),
 			name:     "kubernetes.io resource capacity enforced for init container",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(kubernetesIOResourceB)),
-			want:     []InsufficientResource{{ResourceName: kubernetesIOResourceB, Reason: insufficient(kubernetesIOResourceB), Requested: 10, Used: 0, Capacity: 0, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: kubernetesIOResourceB, Reason: insufficient(kubernetesIOResourceB), Requested: 10, Used: 0, Capacity: 0, Unresolvable: true}},
 		},
 		{
 			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{hugePageResourceA: 10}}),
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{hugePageResourceA: 0}}),
 			name:     "hugepages resource capacity enforced",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(hugePageResourceA)),
-			want:     []InsufficientResource{{ResourceName: hugePageResourceA, Reason: insufficient(hugePageResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: hugePageResourceA, Reason: insufficient(hugePageResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
 		},
 		{
 			pod:      newResourceInitPod(newResourcePod(usage{}), usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{hugePageResourceA: 10}}),
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{hugePageResourceA: 0}}),
 			name:     "hugepages resource capacity enforced for init container",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(hugePageResourceA)),
-			want:     []InsufficientResource{{ResourceName: hugePageResourceA, Reason: insufficient(hugePageResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: hugePageResourceA, Reason: insufficient(hugePageResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
 		},
 		{
 			pod: newResourcePod(
@@ -228,7 +228,7 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{scalars: map[api.ResourceName]int64{hugePageResourceA: 2}}),
 			name:     "hugepages resource allocatable enforced for multiple containers",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(hugePageResourceA)),
-			want:     []InsufficientResource{{ResourceName: hugePageResourceA, Reason: insufficient(hugePageResourceA), Requested: 6, Used: 2, Capacity: 5, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: hugePageResourceA, Reason: insufficient(hugePageResourceA), Requested: 6, Used: 2, Capacity: 5, Unresolvable: true}},
 		},
 		{
 			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceB: 1}}),
@@ -248,7 +248,7 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{cpu: 5, mem: 5}),
 			name:     "requests + overhead does not fit for memory",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceMemory)),
-			want:     []InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 16, Used: 5, Capacity: 20}},
+			want:     []predicates.InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 16, Used: 5, Capacity: 20}},
 		},
 		{
 			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceB: 1, kubernetesIOResourceA: 1}}),
@@ -256,7 +256,7 @@ func TestEnoughRequests(t *testing.T) {
 			args:     config.NodeResourcesFitArgs{IgnoredResourceGroups: []string{"example.com"}},
 			name:     "skip checking ignored extended resource via resource groups",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(kubernetesIOResourceA)),
-			want:     []InsufficientResource{{ResourceName: kubernetesIOResourceA, Reason: insufficient(kubernetesIOResourceA), Requested: 1, Used: 0, Capacity: 0, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: kubernetesIOResourceA, Reason: insufficient(kubernetesIOResourceA), Requested: 1, Used: 0, Capacity: 0, Unresolvable: true}},
 		},
 		{
 			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{extendedResourceA: 0}}),
@@ -280,7 +280,7 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{cpu: 5, mem: 5}),
 			name:     "pod-level cpu resource not fit",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceCPU)),
-			want:     []InsufficientResource{{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 7, Used: 5, Capacity: 10}},
+			want:     []predicates.InsufficientResource{{ResourceName: api.ResourceCPU, Reason: insufficient(api.ResourceCPU), Requested: 7, Used: 5, Capacity: 10}},
 		},
 		{
 			pod: newPodLevelResourcesPod(newResourcePod(usage{cpu: 1, mem: 1}),
@@ -288,7 +288,7 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{cpu: 5, mem: 19}),
 			name:     "pod-level memory resource not fit",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceMemory)),
-			want:     []InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 2, Used: 19, Capacity: 20}},
+			want:     []predicates.InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 2, Used: 19, Capacity: 20}},
 		},
 		{
 			pod: newPodLevelResourcesPod(newResourcePod(),
@@ -305,7 +305,7 @@ func TestEnoughRequests(t *testing.T) {
 				api.ResourceRequirements{Requests: api.ResourceList{api.ResourceCPU: q("3m"), api.ResourceMemory: q("2"), hugePageResourceA: resource.NewQuantity(10, resource.BinarySI)}}),
 			name:   "pod-level hugepages resource not fit",
 			status: framework.NewStatus(framework.UnschedulableAndUnresolvable, insufficient(hugePageResourceA)),
-			want:   []InsufficientResource{{ResourceName: hugePageResourceA, Reason: insufficient(hugePageResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
+			want:   []predicates.InsufficientResource{{ResourceName: hugePageResourceA, Reason: insufficient(hugePageResourceA), Requested: 10, Used: 0, Capacity: 5, Unresolvable: true}},
 		},
 		{
 			pod: newResourceInitPod(newPodLevelResourcesPod(newResourcePod(usage{cpu: 1, mem: 1}),
@@ -314,14 +314,14 @@ func TestEnoughRequests(t *testing.T) {
 			existing: newResourcePod(usage{cpu: 5, mem: 19}),
 			name:     "one pod-level cpu resource fits and all init and non-init containers resources fit",
 			status:   framework.NewStatus(framework.Unschedulable, insufficient(api.ResourceMemory)),
-			want:     []InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 2, Used: 19, Capacity: 20}},
+			want:     []predicates.InsufficientResource{{ResourceName: api.ResourceMemory, Reason: insufficient(api.ResourceMemory), Requested: 2, Used: 19, Capacity: 20}},
 		},
 		{
 			pod:      newResourcePod(usage{cpu: 1, mem: 1, scalars: map[api.ResourceName]int64{"extended.resource.dra.io/something": 1}}),
 			existing: newResourcePod(usage{}),
 			name:     "extended resource backed by DRA not enabled",
 			status:   framework.NewStatus(framework.UnschedulableAndUnresolvable, "Insufficient extended.resource.dra.io/something"),
-			want:     []InsufficientResource{{ResourceName: "extended.resource.dra.io/something", Reason: "Insufficient extended.resource.dra.io/something", Requested: 1, Unresolvable: true}},
+			want:     []predicates.InsufficientResource{{ResourceName: "extended.resource.dra.io/something", Reason: "Insufficient extended.resource.dra.io/something", Requested: 1, Unresolvable: true}},
 		},
 		{
 			pod:      newResourcePod(usage{scalars: map[api.ResourceName]int64{extendedResourceA: 1}}),
@@ -340,11 +340,11 @@ func TestEnoughRequests(t *testing.T) {
 				ni = cluster.NewNodeInfo(node)
 			}
 			checkStatus(t, "Filter", runFit(t, &tc.args, tc.pod, ni), tc.status)
-			req := PodFitRequest(tc.pod)
-			got := FitsRequest(&req, ni, tc.args.IgnoredResources, tc.args.IgnoredResourceGroups)
+			req := predicates.PodFitRequest(tc.pod)
+			got := predicates.FitsRequest(&req, ni, tc.args.IgnoredResources, tc.args.IgnoredResourceGroups)
 			want := tc.want
 			if want == nil {
-				want = []InsufficientResource{}
+				want = []predicates.InsufficientResource{}
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("insufficient resources (-want,+got):\n%s", diff)
@@ -356,7 +356,7 @@ func TestEnoughRequests(t *testing.T) {
 // Pins upstream TestPreFilterDisabled: Filter without PreFilter state is
 // an Error.
 func TestPreFilterDisabled(t *testing.T) {
-	p, _ := NewNodeResourcesFit(nil, nil)
+	p, _ := NewFit(nil, nil)
 	st := p.(framework.FilterPlugin).Filter(context.Background(), framework.NewCycleState(), &api.Pod{}, cluster.NewNodeInfo(&api.Node{}))
 	if st.Code() != framework.Error {
 		t.Errorf("got %v, want Error", st)
@@ -444,36 +444,16 @@ func TestRestartableInitContainers(t *testing.T) {
 
 func TestNewNodeResourcesFitArgs(t *testing.T) {
 	for _, args := range []any{nil, config.NodeResourcesFitArgs{}, &config.NodeResourcesFitArgs{IgnoredResources: []string{"example.com/x"}}} {
-		p, err := NewNodeResourcesFit(args, nil)
+		p, err := NewFit(args, nil)
 		if err != nil || p.Name() != "NodeResourcesFit" {
 			t.Errorf("%T: %v", args, err)
 		}
 	}
-	if _, err := NewNodeResourcesFit(&config.NodeResourcesBalancedAllocationArgs{}, nil); err == nil ||
+	if _, err := NewFit(&config.NodeResourcesBalancedAllocationArgs{}, nil); err == nil ||
 		err.Error() != "want args to be of type NodeResourcesFitArgs, got *config.NodeResourcesBalancedAllocationArgs" {
 		t.Errorf("wrong type: %v", err)
 	}
-	if _, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{IgnoredResourceGroups: []string{"a/b"}}, nil); err == nil {
+	if _, err := NewFit(config.NodeResourcesFitArgs{IgnoredResourceGroups: []string{"a/b"}}, nil); err == nil {
 		t.Error("invalid args accepted")
 	}
-}
-
-func ExampleFits() {
-	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}, Status: api.NodeStatus{Allocatable: api.ResourceList{
-		"cpu": resource.MustParse("2"), "memory": resource.MustParse("4Gi"), "pods": resource.MustParse("110"),
-	}}}
-	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "big"}, Spec: api.PodSpec{Containers: []api.Container{{
-		Name: "c", Resources: api.ResourceRequirements{Requests: api.ResourceList{
-			"cpu": resource.MustParse("3"), "memory": resource.MustParse("1Gi"), "nvidia.com/gpu": resource.MustParse("1"),
-		}},
-	}}}}
-	for _, r := range Fits(pod, cluster.NewNodeInfo(node)) {
-		fmt.Printf("%s: requested %d, used %d, capacity %d, unresolvable %v\n", r.Reason, r.Requested, r.Used, r.Capacity, r.Unresolvable)
-	}
-	st := NodeResourcesFit(pod, cluster.NewNodeInfo(node))
-	fmt.Println(st.Code(), st.Reasons())
-	// Output:
-	// Insufficient cpu: requested 3000, used 0, capacity 2000, unresolvable true
-	// Insufficient nvidia.com/gpu: requested 1, used 0, capacity 0, unresolvable true
-	// UnschedulableAndUnresolvable [Insufficient cpu Insufficient nvidia.com/gpu]
 }

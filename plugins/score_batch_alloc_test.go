@@ -1,4 +1,4 @@
-package priorities
+package plugins
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/imagelocality"
 )
 
 // TestScoreNodesAllocations: after PreScore, ScoreNodes over every node
@@ -96,7 +97,7 @@ func TestImageLocalityScoreNodesSharedMaps(t *testing.T) {
 	if !infos[0].SharesImages(infos[1]) || infos[1].SharesImages(infos[2]) {
 		t.Fatalf("nodes 0 and 1 should share their image map, 1 and 2 not")
 	}
-	pl, err := NewImageLocality(nil, testHandle{snap})
+	pl, err := imagelocality.New(nil, testHandle{snap})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package priorities
+package plugins
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/plugins/imagelocality"
+	"github.com/schedkit/schedkit/plugins/noderesources"
+	"github.com/schedkit/schedkit/plugins/tainttoleration"
 )
 
 // hotSnapshot is a small cluster as Score sees it: nodes with pods,
@@ -58,12 +61,12 @@ func scoreCases(t testing.TB, snap *cluster.Snapshot) []scoreCase {
 		return a
 	}
 	return []scoreCase{
-		{"LeastAllocated", mk(NewNodeResourcesFit, nil)},
-		{"MostAllocated", mk(NewNodeResourcesFit, strategy(config.MostAllocated))},
-		{"RequestedToCapacityRatio", mk(NewNodeResourcesFit, strategy(config.RequestedToCapacityRatio))},
-		{"Balanced", mk(NewNodeResourcesBalancedAllocation, nil)},
-		{"TaintToleration", mk(NewTaintToleration, nil)},
-		{"ImageLocality", mk(NewImageLocality, nil)},
+		{"LeastAllocated", mk(noderesources.NewFit, nil)},
+		{"MostAllocated", mk(noderesources.NewFit, strategy(config.MostAllocated))},
+		{"RequestedToCapacityRatio", mk(noderesources.NewFit, strategy(config.RequestedToCapacityRatio))},
+		{"Balanced", mk(noderesources.NewBalancedAllocation, nil)},
+		{"TaintToleration", mk(tainttoleration.New, nil)},
+		{"ImageLocality", mk(imagelocality.New, nil)},
 	}
 }
 
@@ -125,14 +128,5 @@ func BenchmarkScoreBalanced(b *testing.B)        { benchScore(b, "Balanced") }
 func BenchmarkScoreTaintToleration(b *testing.B) { benchScore(b, "TaintToleration") }
 func BenchmarkScoreImageLocality(b *testing.B)   { benchScore(b, "ImageLocality") }
 
-// BenchmarkNormalizeScore normalizes 5000 node scores.
-func BenchmarkNormalizeScore(b *testing.B) {
-	scores := make(framework.NodeScoreList, 5000)
-	b.ReportAllocs()
-	for b.Loop() {
-		for i := range scores {
-			scores[i].Score = int64(i % 7)
-		}
-		DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
-	}
-}
+// mb is a mebibyte, as the image sizes count it.
+const mb int64 = 1024 * 1024

@@ -1,4 +1,4 @@
-package predicates
+package noderesources
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/predicates"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/resource/resourcegen"
 )
@@ -38,7 +39,7 @@ func TestPropertyFilterMatchesFits(t *testing.T) {
 		if rapid.Bool().Draw(t, "ignoreGPU") {
 			args.IgnoredResourceGroups = []string{"example.com"}
 		}
-		p, err := NewNodeResourcesFit(args, nil)
+		p, err := NewFit(args, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,8 +47,8 @@ func TestPropertyFilterMatchesFits(t *testing.T) {
 		p.(framework.PreFilterPlugin).PreFilter(context.Background(), state, pod, nil)
 		got := p.(framework.FilterPlugin).Filter(context.Background(), state, pod, ni)
 
-		req := PodFitRequest(pod)
-		list := FitsRequest(&req, ni, args.IgnoredResources, args.IgnoredResourceGroups)
+		req := predicates.PodFitRequest(pod)
+		list := predicates.FitsRequest(&req, ni, args.IgnoredResources, args.IgnoredResourceGroups)
 		var want *framework.Status
 		if len(list) > 0 {
 			code := framework.Unschedulable
@@ -63,7 +64,7 @@ func TestPropertyFilterMatchesFits(t *testing.T) {
 		if !got.Equal(want) {
 			t.Fatalf("Filter %v %q, FitsRequest %v %q", got.Code(), got.Reasons(), want.Code(), want.Reasons())
 		}
-		if len(args.IgnoredResourceGroups) == 0 && !NodeResourcesFit(pod, ni).Equal(want) {
+		if len(args.IgnoredResourceGroups) == 0 && !predicates.NodeResourcesFit(pod, ni).Equal(want) {
 			t.Fatalf("NodeResourcesFit disagrees")
 		}
 	})

@@ -1,4 +1,4 @@
-package predicates
+package plugins
 
 import (
 	"context"
@@ -7,6 +7,11 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/nodename"
+	"github.com/schedkit/schedkit/plugins/nodeports"
+	"github.com/schedkit/schedkit/plugins/noderesources"
+	"github.com/schedkit/schedkit/plugins/nodeunschedulable"
+	"github.com/schedkit/schedkit/plugins/tainttoleration"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -52,7 +57,7 @@ func filterCases(t testing.TB) []filterCase {
 		}
 		return p
 	}
-	fit := mk(NewNodeResourcesFit)
+	fit := mk(noderesources.NewFit)
 	gpuPod := plainPod(100, 1<<20)
 	gpuPod.Spec.Containers[0].Resources.Requests["example.com/gpu"] = resource.MustParse("2")
 	return []filterCase{
@@ -60,11 +65,11 @@ func filterCases(t testing.TB) []filterCase {
 		{"NodeResourcesFit/fits-scalar", fit, gpuPod, framework.Success},
 		{"NodeResourcesFit/insufficient-cpu", fit, plainPod(6000, 1<<20), framework.Unschedulable},
 		{"NodeResourcesFit/unresolvable-cpu-memory", fit, plainPod(9000, 64<<30), framework.UnschedulableAndUnresolvable},
-		{"NodeName", mk(NewNodeName), plainPod(1, 1), framework.Success},
-		{"NodeUnschedulable", mk(NewNodeUnschedulable), plainPod(1, 1), framework.Success},
-		{"TaintToleration/tolerated", mk(NewTaintToleration), plainPod(1, 1), framework.Success},
-		{"TaintToleration/untolerated", mk(NewTaintToleration), newResourcePod(usage{cpu: 1}), framework.UnschedulableAndUnresolvable},
-		{"NodePorts", mk(NewNodePorts), plainPod(1, 1), framework.Success},
+		{"NodeName", mk(nodename.New), plainPod(1, 1), framework.Success},
+		{"NodeUnschedulable", mk(nodeunschedulable.New), plainPod(1, 1), framework.Success},
+		{"TaintToleration/tolerated", mk(tainttoleration.New), plainPod(1, 1), framework.Success},
+		{"TaintToleration/untolerated", mk(tainttoleration.New), newResourcePod(usage{cpu: 1}), framework.UnschedulableAndUnresolvable},
+		{"NodePorts", mk(nodeports.New), plainPod(1, 1), framework.Success},
 	}
 }
 

@@ -1,4 +1,4 @@
-package predicates
+package nodedeclaredfeatures
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/predicates"
 )
 
 // upstream: nodedeclaredfeatures TestPreFilter and TestFilter. Upstream
@@ -29,7 +30,7 @@ func TestNodeDeclaredFeaturesUpstream(t *testing.T) {
 		}
 		return p
 	}
-	unsatisfied := framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeDeclaredFeatures)
+	unsatisfied := framework.NewStatus(framework.UnschedulableAndUnresolvable, predicates.ErrReasonNodeDeclaredFeatures)
 	tests := []struct {
 		name     string
 		pod      *api.Pod
@@ -48,7 +49,7 @@ func TestNodeDeclaredFeaturesUpstream(t *testing.T) {
 		{name: "Node has no declared features", pod: pod(true, false), want: unsatisfied},
 		{name: "Node with some but not all required features", pod: pod(true, true), declared: []string{f1}, want: unsatisfied},
 	}
-	p, _ := NewNodeDeclaredFeatures(nil, nil)
+	p, _ := New(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			node := testNode("n", nil)

@@ -1,0 +1,21 @@
+package plugins
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/nodedeclaredfeatures"
+	"github.com/schedkit/schedkit/predicates"
+)
+
+// A plain pod skips all four plugins in PreFilter.
+func TestStoragePluginsSkipPlainPods(t *testing.T) {
+	for _, f := range []framework.PluginFactory{predicates.NewVolumeRestrictions, predicates.NewNodeVolumeLimits, predicates.NewVolumeZone, nodedeclaredfeatures.New} {
+		p, _ := f(nil, nil)
+		_, st := p.(framework.PreFilterPlugin).PreFilter(context.Background(), framework.NewCycleState(), volPod("p", ""), nil)
+		if !st.IsSkip() {
+			t.Errorf("%s: PreFilter = %v, want Skip", p.Name(), st)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+package predicates
+
+import "github.com/schedkit/schedkit/framework"
+
+var skipStatus = framework.NewStatus(framework.Skip)
