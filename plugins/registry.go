@@ -5,12 +5,14 @@ import (
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/plugins/defaultbinder"
 	"github.com/schedkit/schedkit/plugins/imagelocality"
+	"github.com/schedkit/schedkit/plugins/interpodaffinity"
 	"github.com/schedkit/schedkit/plugins/nodeaffinity"
 	"github.com/schedkit/schedkit/plugins/nodedeclaredfeatures"
 	"github.com/schedkit/schedkit/plugins/nodename"
 	"github.com/schedkit/schedkit/plugins/nodeports"
 	"github.com/schedkit/schedkit/plugins/noderesources"
 	"github.com/schedkit/schedkit/plugins/nodeunschedulable"
+	"github.com/schedkit/schedkit/plugins/podtopologyspread"
 	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/plugins/schedulinggates"
 	"github.com/schedkit/schedkit/plugins/tainttoleration"
@@ -23,19 +25,17 @@ import (
 // kube-scheduler's names, one factory per plugin folder.
 func NewInTreeRegistry() framework.Registry {
 	return framework.Registry{
-		queuesort.Name:               queuesort.New,
-		schedulinggates.Name:         schedulinggates.New,
-		defaultbinder.Name:           defaultbinder.New,
-		config.NodeNameName:          nodename.New,
-		config.NodeUnschedulableName: nodeunschedulable.New,
-		config.NodePortsName:         nodeports.New,
-		config.TaintTolerationName:   tainttoleration.New,
-		config.NodeResourcesFitName:  noderesources.NewFit,
-		config.NodeAffinityName:      nodeaffinity.New,
-		config.PodTopologySpreadName: framework.CombineFactories(config.PodTopologySpreadName,
-			predicates.NewPodTopologySpread, priorities.NewPodTopologySpread),
-		config.InterPodAffinityName: framework.CombineFactories(config.InterPodAffinityName,
-			predicates.NewInterPodAffinity, priorities.NewInterPodAffinity),
+		queuesort.Name:                             queuesort.New,
+		schedulinggates.Name:                       schedulinggates.New,
+		defaultbinder.Name:                         defaultbinder.New,
+		config.NodeNameName:                        nodename.New,
+		config.NodeUnschedulableName:               nodeunschedulable.New,
+		config.NodePortsName:                       nodeports.New,
+		config.TaintTolerationName:                 tainttoleration.New,
+		config.NodeResourcesFitName:                noderesources.NewFit,
+		config.NodeAffinityName:                    nodeaffinity.New,
+		config.PodTopologySpreadName:               podtopologyspread.New,
+		config.InterPodAffinityName:                interpodaffinity.New,
 		config.NodeResourcesBalancedAllocationName: noderesources.NewBalancedAllocation,
 		config.ImageLocalityName:                   imagelocality.New,
 		config.VolumeBindingName: framework.CombineFactories(config.VolumeBindingName,

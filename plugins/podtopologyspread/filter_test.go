@@ -1,4 +1,4 @@
-package predicates
+package podtopologyspread
 
 import (
 	"context"
@@ -50,11 +50,11 @@ func runSpreadFilterCases(t *testing.T, tests []spreadFilterCase) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pl, err := NewPodTopologySpread(&config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}, spreadHandle{snap})
+			pl, err := New(&config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}, spreadHandle{snap})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := pl.(*PodTopologySpreadPlugin)
+			p := pl.(*PodTopologySpread)
 			ctx := context.Background()
 			state := framework.NewCycleState()
 			if _, s := p.PreFilter(ctx, state, tt.pod, snap.Nodes()); !s.IsSuccess() {

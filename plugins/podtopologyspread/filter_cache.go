@@ -1,4 +1,4 @@
-package predicates
+package podtopologyspread
 
 import (
 	"slices"
@@ -321,16 +321,16 @@ func spreadTopologies(cs []affinity.SpreadConstraint, view *cluster.View, nodes 
 // cachedCounts fills s's Topologies, counts and critical paths from the
 // plugin's cache, creating or refreshing the entry for the signature of
 // s's constraints. s's constraints, selfMatch, required and view are set.
-func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
+func (pl *PodTopologySpread) cachedCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
 	key := cluster.NewSpreadSignature(pod, s.constraints, false)
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
+	pl.filterMu.Lock()
+	defer pl.filterMu.Unlock()
 	var c *spreadCache
-	for i, e := range pl.cache {
+	for i, e := range pl.filterCache {
 		if e.key.Equal(&key) {
 			c = e
-			copy(pl.cache[1:i+1], pl.cache[:i])
-			pl.cache[0] = c
+			copy(pl.filterCache[1:i+1], pl.filterCache[:i])
+			pl.filterCache[0] = c
 			break
 		}
 	}
@@ -347,11 +347,11 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 	for attempt := 0; ; attempt++ {
 		if c == nil {
 			c = newSpreadCache(cluster.NewSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
-			if len(pl.cache) < spreadCacheSize {
-				pl.cache = append(pl.cache, nil)
+			if len(pl.filterCache) < spreadCacheSize {
+				pl.filterCache = append(pl.filterCache, nil)
 			}
-			copy(pl.cache[1:], pl.cache)
-			pl.cache[0] = c
+			copy(pl.filterCache[1:], pl.filterCache)
+			pl.filterCache[0] = c
 		}
 		// The contributions are computed with this cycle's pod and
 		// constraints (equal to the cached ones in what matters).
@@ -365,7 +365,7 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 		}
 		// Some node is of no view's numbering: number this cycle's
 		// nodes themselves, in a new entry.
-		pl.cache = slices.Delete(pl.cache, 0, 1)
+		pl.filterCache = slices.Delete(pl.filterCache, 0, 1)
 		c = nil
 		topos = spreadTopologies(s.constraints, nil, nodes, nil)
 	}
@@ -378,13 +378,4 @@ func (pl *PodTopologySpreadPlugin) cachedCounts(s *spreadFilterState, pod *api.P
 		s.domains[i] = spreadStateDomains{refs: d.refs, counts: d.counts, n: d.live}
 	}
 	copy(s.paths, c.paths)
-}
-
-// generation is ni's Generation, 0 for a nil NodeInfo (which holds no
-// node and counts nothing).
-func generation(ni *cluster.NodeInfo) int64 {
-	if ni == nil {
-		return 0
-	}
-	return ni.Generation
 }

@@ -1,4 +1,4 @@
-package priorities
+package podtopologyspread
 
 import (
 	"context"
@@ -12,20 +12,8 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/priorities"
 )
-
-// SpreadTopologyWeight is the weight PodTopologySpread gives the counts of
-// a constraint whose topology has size domains (for kubernetes.io/hostname,
-// the number of scored nodes): log(size+2), so that the counts of small
-// topologies are not watered down by big ones.
-func SpreadTopologyWeight(size int) float64 { return math.Log(float64(size + 2)) }
-
-// SpreadScoreForCount is the contribution of a domain with count matching
-// pods to a node's raw score: count·weight + maxSkew−1 (the maxSkew term
-// makes the score more tolerant of skew).
-func SpreadScoreForCount(count int64, maxSkew int32, weight float64) float64 {
-	return float64(count)*weight + float64(maxSkew-1)
-}
 
 const spreadScoreStateKey framework.StateKey = "PreScore" + config.PodTopologySpreadName
 
@@ -140,51 +128,13 @@ func (s *spreadScoreState) score(ni *cluster.NodeInfo) int64 {
 		} else if id := spreadScoreID(s.topos[i], s.noKey[i], ni); id >= 0 && s.registered[i][id] {
 			n = s.tot[i][id]
 		}
-		score += SpreadScoreForCount(n, c.MaxSkew, s.weights[i])
+		score += priorities.SpreadScoreForCount(n, c.MaxSkew, s.weights[i])
 	}
 	return roundScore(score)
 }
 
 // roundScore rounds a raw score as upstream does.
 func roundScore(score float64) int64 { return int64(math.Round(score)) }
-
-// PodTopologySpreadPlugin is the score half of PodTopologySpread: it
-// favours nodes whose domains hold fewer pods matching the pod's
-// ScheduleAnyway constraints (its own, or the system or listed defaults).
-type PodTopologySpreadPlugin struct {
-	defaults        []api.TopologySpreadConstraint
-	systemDefaulted bool
-	handle          framework.Handle
-
-	// mu guards cache, the counts of the last constraint sets (see
-	// pod_topology_spread_cache.go).
-	mu    sync.Mutex
-	cache []*spreadScoreCache
-}
-
-var (
-	_ framework.PreScorePlugin  = (*PodTopologySpreadPlugin)(nil)
-	_ framework.ScorePlugin     = (*PodTopologySpreadPlugin)(nil)
-	_ framework.ScoreExtensions = (*PodTopologySpreadPlugin)(nil)
-	_ framework.FastPathPlugin  = (*PodTopologySpreadPlugin)(nil)
-)
-
-// NewPodTopologySpread is the factory of PodTopologySpread's score half;
-// see predicates.NewPodTopologySpread.
-func NewPodTopologySpread(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.PodTopologySpreadArgs](args)
-	if err != nil {
-		return nil, err
-	}
-	pl := &PodTopologySpreadPlugin{defaults: a.DefaultConstraints, handle: h}
-	if a.DefaultingType == config.SystemDefaulting {
-		pl.defaults, pl.systemDefaulted = config.SystemDefaultConstraints(), true
-	}
-	return pl, nil
-}
-
-// Name returns config.PodTopologySpreadName.
-func (*PodTopologySpreadPlugin) Name() string { return config.PodTopologySpreadName }
 
 var errSpreadNoSnapshot = errors.New("getting all nodes: no snapshot")
 
@@ -199,7 +149,7 @@ var errSpreadNoSnapshot = errors.New("getting all nodes: no snapshot")
 // are kept across cycles (see pod_topology_spread_cache.go): a cycle
 // recounts only the nodes that changed since the last cycle with the same
 // constraints.
-func (pl *PodTopologySpreadPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {
+func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {
 	if pl.handle == nil || pl.handle.Snapshot() == nil {
 		return framework.AsStatus(errSpreadNoSnapshot)
 	}
@@ -243,7 +193,7 @@ func readSpreadScoreState(state *framework.CycleState) (*spreadScoreState, error
 // (finding it through the view's index of node names), so that its cost
 // does not depend on the pods of the node or of the cluster; its first
 // call in a cycle allocates that index's inverse.
-func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
 	s, err := readSpreadScoreState(state)
 	if err != nil {
 		return 0, framework.AsStatus(err)
@@ -254,19 +204,11 @@ func (pl *PodTopologySpreadPlugin) Score(_ context.Context, state *framework.Cyc
 	return s.score(nodeInfo), nil
 }
 
-// FastPath offers ScoreNodes (framework.FastPathPlugin). NormalizeScore
-// is not by max (it reads the lowest score too), and PreScore depends on
-// the nodes Filter passed (those lacking a key are not scored, and the
-// weights count the scored nodes' domains).
-func (pl *PodTopologySpreadPlugin) FastPath() framework.FastPath {
-	return framework.FastPath{ScoreNodes: pl.ScoreNodes}
-}
-
 // ScoreNodes is Score for each node, reading the state once. For nodes
 // sliced from the list PreScore was given it reads the raw score PreScore
 // computed, so its cost per node depends neither on the node's pods nor
 // on its labels.
-func (pl *PodTopologySpreadPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+func (pl *PodTopologySpread) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
 	if len(nodes) == 0 {
 		return -1, nil
 	}
@@ -286,13 +228,13 @@ func (pl *PodTopologySpreadPlugin) ScoreNodes(_ context.Context, state *framewor
 }
 
 // ScoreExtensions returns the plugin, which normalizes.
-func (pl *PodTopologySpreadPlugin) ScoreExtensions() framework.ScoreExtensions { return pl }
+func (pl *PodTopologySpread) ScoreExtensions() framework.ScoreExtensions { return pl }
 
 // NormalizeScore reverses and scales the raw scores as upstream: with
 // the lowest and highest raw scores of the scored nodes, a node scores
 // MaxNodeScore·(max+min−raw)/max (integer division), every node
 // MaxNodeScore when max is 0, and nodes not scored 0.
-func (pl *PodTopologySpreadPlugin) NormalizeScore(_ context.Context, state *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+func (pl *PodTopologySpread) NormalizeScore(_ context.Context, state *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
 	s, err := readSpreadScoreState(state)
 	if err != nil {
 		return framework.AsStatus(err)

@@ -1,4 +1,4 @@
-package predicates
+package podtopologyspread
 
 import (
 	"context"
@@ -49,13 +49,13 @@ func spreadWorld(t *rapid.T) ([]*api.Node, []*api.Pod, *api.Pod) {
 	return nodes, pods, in.Obj()
 }
 
-func spreadFilterAll(t *rapid.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod) (map[string]framework.Code, *PodTopologySpreadPlugin, *framework.CycleState, *cluster.Snapshot) {
+func spreadFilterAll(t *rapid.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod) (map[string]framework.Code, *PodTopologySpread, *framework.CycleState, *cluster.Snapshot) {
 	snap, err := cluster.NewSnapshot(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
-	p := pl.(*PodTopologySpreadPlugin)
+	pl, _ := New(nil, spreadHandle{snap})
+	p := pl.(*PodTopologySpread)
 	state := framework.NewCycleState()
 	if _, st := p.PreFilter(context.Background(), state, pod, snap.Nodes()); !st.IsSuccess() {
 		t.Fatalf("PreFilter: %v", st)
@@ -140,7 +140,7 @@ func TestSpreadAddingToOwnDomainKeepsInfeasible(t *testing.T) {
 // FilterNodes over the whole list, over two slices of it and over some of
 // its nodes picked into a slice of their own (keyed by node name, then
 // "nodes:", "chunks:" and "picked:" and the name).
-func spreadStatuses(p *PodTopologySpreadPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) map[string]string {
+func spreadStatuses(p *PodTopologySpread, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) map[string]string {
 	ctx := context.Background()
 	out := map[string]string{}
 	for _, ni := range nodes {
@@ -186,7 +186,7 @@ func spreadFastAgrees(t interface{ Fatalf(string, ...any) }, m map[string]string
 
 // spreadCycle runs PreFilter then spreadStatuses; a skipped pod gives
 // {"": "Skip"}.
-func spreadCycle(p *PodTopologySpreadPlugin, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) (map[string]string, *framework.CycleState) {
+func spreadCycle(p *PodTopologySpread, pod *api.Pod, nodes []*cluster.NodeInfo, cut int) (map[string]string, *framework.CycleState) {
 	state := framework.NewCycleState()
 	if _, st := p.PreFilter(context.Background(), state, pod, nodes); !st.IsSuccess() {
 		return map[string]string{"": statusString(st)}, state
@@ -206,8 +206,8 @@ func TestPropertySpreadCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
-		cached := pl.(*PodTopologySpreadPlugin)
+		pl, _ := New(nil, spreadHandle{snap})
+		cached := pl.(*PodTopologySpread)
 		var incoming []*api.Pod
 		for i := range spreadCacheSize + 2 { // more than the cache holds
 			incoming = append(incoming, testwrap.SpreadIncomingGen(i, api.DoNotSchedule).Draw(t, "incoming"))
@@ -228,8 +228,8 @@ func TestPropertySpreadCache(t *testing.T) {
 			}
 			cut := rapid.IntRange(0, len(view)).Draw(t, "cut")
 			got, state := spreadCycle(cached, pod, view, cut)
-			fresh, _ := NewPodTopologySpread(nil, spreadHandle{snap})
-			want, freshState := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, cut)
+			fresh, _ := New(nil, spreadHandle{snap})
+			want, freshState := spreadCycle(fresh.(*PodTopologySpread), pod, view, cut)
 			spreadFastAgrees(t, got)
 			spreadFastAgrees(t, want)
 			if !reflect.DeepEqual(got, want) {
@@ -259,9 +259,9 @@ func TestPropertySpreadCache(t *testing.T) {
 					ni = cluster.NewNodeInfo(testwrap.SpreadNodeGen("elsewhere").Draw(t, "node"))
 				}
 				op := cached.AddPod
-				freshOp := fresh.(*PodTopologySpreadPlugin).AddPod
+				freshOp := fresh.(*PodTopologySpread).AddPod
 				if rapid.Bool().Draw(t, "remove") {
-					op, freshOp = cached.RemovePod, fresh.(*PodTopologySpreadPlugin).RemovePod
+					op, freshOp = cached.RemovePod, fresh.(*PodTopologySpread).RemovePod
 				}
 				if st := op(context.Background(), into, pod, cluster.NewPodInfo(p), ni); st != nil {
 					t.Fatal(st)
@@ -297,8 +297,8 @@ func TestSpreadCacheConcurrentCycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
-	shared := pl.(*PodTopologySpreadPlugin)
+	pl, _ := New(nil, spreadHandle{snap})
+	shared := pl.(*PodTopologySpread)
 	incoming := []*api.Pod{
 		spreadPod().Name("zone").Label("foo", "").SpreadConstraint(1, "zone", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj(),
 		spreadPod().Name("host").Label("foo", "").SpreadConstraint(1, "kubernetes.io/hostname", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj(),
@@ -320,8 +320,8 @@ func TestSpreadCacheConcurrentCycles(t *testing.T) {
 		view := snap.View().Nodes()
 		var wants []map[string]string
 		for _, pod := range incoming {
-			fresh, _ := NewPodTopologySpread(nil, spreadHandle{snap})
-			w, _ := spreadCycle(fresh.(*PodTopologySpreadPlugin), pod, view, 256)
+			fresh, _ := New(nil, spreadHandle{snap})
+			w, _ := spreadCycle(fresh.(*PodTopologySpread), pod, view, 256)
 			spreadFastAgrees(t, w)
 			wants = append(wants, w)
 		}
@@ -370,8 +370,8 @@ func TestSpreadPreFilterNodelessInfos(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
-	p := pl.(*PodTopologySpreadPlugin)
+	pl, _ := New(nil, spreadHandle{snap})
+	p := pl.(*PodTopologySpread)
 	pod := spreadPod().Name("in").Label("foo", "").SpreadConstraint(1, "zone", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj()
 	nodes := append([]*cluster.NodeInfo{nil, cluster.NewNodeInfo(nil)}, snap.View().Nodes()...)
 	for cycle := range 2 {
@@ -459,19 +459,19 @@ func TestSpreadPreFilterNodesOfNoView(t *testing.T) {
 	other.AddPod(cluster.NewPodInfo(spreadPod().Name("p3").Label("foo", "").Node("c").Obj()))
 	nodes := append(slices.Clone(snap.View().Nodes()), other)
 	pod := spreadPod().Name("in").Label("foo", "").SpreadConstraint(1, "zone", api.DoNotSchedule, fooSelector, nil, nil, nil, nil).Obj()
-	pl, _ := NewPodTopologySpread(nil, spreadHandle{snap})
-	p := pl.(*PodTopologySpreadPlugin)
+	pl, _ := New(nil, spreadHandle{snap})
+	p := pl.(*PodTopologySpread)
 	for cycle := range 3 {
 		in := nodes
 		if cycle == 2 {
 			in = snap.View().Nodes()
 		}
-		ref, _ := NewPodTopologySpread(nil, nil)
+		ref, _ := New(nil, nil)
 		if cycle == 2 {
-			ref, _ = NewPodTopologySpread(nil, spreadHandle{snap})
+			ref, _ = New(nil, spreadHandle{snap})
 		}
 		got, state := spreadCycle(p, pod, in, 1)
-		want, refState := spreadCycle(ref.(*PodTopologySpreadPlugin), pod, in, 1)
+		want, refState := spreadCycle(ref.(*PodTopologySpread), pod, in, 1)
 		spreadFastAgrees(t, got)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("cycle %d: %v, want %v", cycle, got, want)

@@ -1,4 +1,4 @@
-package predicates
+package interpodaffinity
 
 import (
 	"github.com/schedkit/schedkit/cluster"

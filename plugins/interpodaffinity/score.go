@@ -1,45 +1,20 @@
-package priorities
+package interpodaffinity
 
 import (
 	"context"
 	"fmt"
-	"math"
-	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/priorities"
 )
 
-const interPodAffinityStateKey framework.StateKey = "PreScore" + config.InterPodAffinityName
+const scoreStateKey framework.StateKey = "PreScore" + config.InterPodAffinityName
 
-var interPodAffinityNoState = framework.AsStatus(fmt.Errorf("failed to read %q from cycleState: not found", interPodAffinityStateKey))
-
-// namespaceLister is where the InterPodAffinity plugin finds Namespace
-// objects (the snapshot's object store), as upstream's plugin reads them
-// from a namespace informer: to resolve the incoming pod's
-// namespaceSelectors and to match existing pods' namespaceSelectors
-// against the labels of the incoming pod's namespace.
-type namespaceLister interface {
-	// Namespace returns the named namespace, if known.
-	Namespace(name string) (*api.Namespace, bool)
-	// Namespaces returns every known namespace.
-	Namespaces() []*api.Namespace
-}
-
-// objectNamespaces lists the Namespace objects of a snapshot view's
-// object store.
-type objectNamespaces struct{ o *cluster.Objects }
-
-func (n objectNamespaces) Namespace(name string) (*api.Namespace, bool) {
-	return cluster.GetObject[api.Namespace](n.o, "", name)
-}
-
-func (n objectNamespaces) Namespaces() []*api.Namespace {
-	return cluster.ListObjects[api.Namespace](n.o, "")
-}
+var scoreStateMissing = framework.AsStatus(fmt.Errorf("failed to read %q from cycleState: not found", scoreStateKey))
 
 // topologyScore is the score of one topology key's domains: label value
 // → summed weight.
@@ -60,53 +35,6 @@ type interPodAffinityScoreState struct {
 // Clone returns s: the state is never modified after PreScore.
 func (s *interPodAffinityScoreState) Clone() framework.StateData { return s }
 
-// InterPodAffinityPlugin is the score half of InterPodAffinity
-// (InterPodAffinityPriority in the classic Policy names): a node scores
-// the weights of the incoming pod's preferred affinity terms, less those
-// of its preferred anti-affinity terms, for each existing pod in the
-// node's domain that the term matches; and symmetrically the weights of
-// existing pods' preferred (anti-)affinity terms that the incoming pod
-// matches, with their required affinity terms weighing
-// hardPodAffinityWeight. NormalizeScore scales the sums between the
-// lowest and the highest to [0, 100].
-type InterPodAffinityPlugin struct {
-	handle         framework.Handle
-	hardWeight     int32
-	ignoreExisting bool
-
-	// mu guards cache, the sums of the last incoming pods (see
-	// interpod_affinity_cache.go).
-	mu    sync.Mutex
-	cache []*scoreCache
-	// nodes lists the snapshot's nodes, a view after another.
-	nodes cluster.NodeList
-}
-
-var (
-	_ framework.PreScorePlugin  = (*InterPodAffinityPlugin)(nil)
-	_ framework.ScorePlugin     = (*InterPodAffinityPlugin)(nil)
-	_ framework.ScoreExtensions = (*InterPodAffinityPlugin)(nil)
-)
-
-// NewInterPodAffinity is the factory of InterPodAffinity's score half.
-// args is nil, a config.InterPodAffinityArgs or a pointer to one; it is
-// defaulted and validated. h must give a snapshot: PreScore reads every
-// node's pods from it, not only the feasible nodes', as upstream.
-func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error) {
-	if h == nil || h.Snapshot() == nil {
-		return nil, fmt.Errorf("SnapshotSharedlister is nil")
-	}
-	a, err := config.InterPodAffinityArgsFrom(args)
-	if err != nil {
-		return nil, err
-	}
-	pl := &InterPodAffinityPlugin{handle: h, hardWeight: a.Weight(), ignoreExisting: a.IgnorePreferredTermsOfExistingPods}
-	return pl, nil
-}
-
-// Name returns config.InterPodAffinityName.
-func (*InterPodAffinityPlugin) Name() string { return config.InterPodAffinityName }
-
 // PreScore sums, per topology domain, the weights of every term that
 // pairs an existing pod with the incoming pod. It returns Skip when no
 // term pairs any (nothing to score), and at once when
@@ -114,7 +42,7 @@ func (*InterPodAffinityPlugin) Name() string { return config.InterPodAffinityNam
 // pod (anti-)affinity. Existing pods are read from the snapshot: all of
 // them when the pod has preferred terms, else only those with pod
 // (anti-)affinity; a node without labels contributes nothing.
-func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
 	a := pod.Spec.Affinity
 	hasPreferred := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
 		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))
@@ -130,13 +58,13 @@ func (pl *InterPodAffinityPlugin) PreScore(_ context.Context, state *framework.C
 	if totals == nil || totals.matched == 0 {
 		return skipStatus
 	}
-	state.Write(interPodAffinityStateKey, &totals.scores)
+	state.Write(scoreStateKey, &totals.scores)
 	return nil
 }
 
 // newScorer compiles pod's preferred terms, their namespace selectors
 // resolved over view's namespaces.
-func (pl *InterPodAffinityPlugin) newScorer(pod *api.Pod, hasPreferred bool, view *cluster.View) (scorer, error) {
+func (pl *InterPodAffinity) newScorer(pod *api.Pod, hasPreferred bool, view *cluster.View) (scorer, error) {
 	c, err := affinity.CompilePodAffinity(pod)
 	if err != nil {
 		return scorer{}, err
@@ -290,22 +218,10 @@ func resolveWeighted(l namespaceLister, terms []affinity.WeightedAffinityTerm) {
 	}
 }
 
-// namespaceLabels returns the labels of the named namespace, nil if it
-// is not known.
-func namespaceLabels(l namespaceLister, name string) map[string]string {
-	if ns, ok := l.Namespace(name); ok && ns != nil {
-		if ns.Labels == nil {
-			return map[string]string{}
-		}
-		return ns.Labels
-	}
-	return nil
-}
-
 func readInterPodAffinityScoreState(state *framework.CycleState) (*interPodAffinityScoreState, *framework.Status) {
-	d, ok := state.Read(interPodAffinityStateKey)
+	d, ok := state.Read(scoreStateKey)
 	if !ok {
-		return nil, interPodAffinityNoState
+		return nil, scoreStateMissing
 	}
 	s, ok := d.(*interPodAffinityScoreState)
 	if !ok {
@@ -317,7 +233,7 @@ func readInterPodAffinityScoreState(state *framework.CycleState) (*interPodAffin
 // Score returns the sum of the scores of the node's domains: positive
 // for affinity, negative for anti-affinity. Without PreScore state it
 // returns an Error status, as upstream.
-func (pl *InterPodAffinityPlugin) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
 	s, st := readInterPodAffinityScoreState(state)
 	if st != nil {
 		return 0, st
@@ -325,23 +241,8 @@ func (pl *InterPodAffinityPlugin) Score(_ context.Context, state *framework.Cycl
 	return s.scoreNode(nodeInfo), nil
 }
 
-var _ framework.FastPathPlugin = (*InterPodAffinityPlugin)(nil)
-
-// FastPath offers ScoreNodes (framework.FastPathPlugin). PreScore
-// reads every node of the snapshot (or every node with pods with
-// affinity), never the node list it is given, so the plugin could also
-// promise ScoresAnyNodes; it does not, because PreScore would then run
-// before Filter in every cycle, and for a plain pod (which it skips) its
-// walk over the nodes would come ahead of filtering instead of after it
-// (about 15 µs CPU more per 5,000-node decision). NormalizeScore is by the
-// lowest and the highest sums, not by max: the scheduler runs it over
-// the whole list of scored nodes.
-func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
-	return framework.FastPath{ScoreNodes: pl.ScoreNodes}
-}
-
 // ScoreNodes is Score for each node, reading the state once.
-func (pl *InterPodAffinityPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+func (pl *InterPodAffinity) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
 	s, st := readInterPodAffinityScoreState(state)
 	if st != nil {
 		if len(nodes) == 0 {
@@ -390,12 +291,12 @@ func (s *interPodAffinityScoreState) score(node *api.Node) int64 {
 }
 
 // ScoreExtensions returns the plugin, which normalizes.
-func (pl *InterPodAffinityPlugin) ScoreExtensions() framework.ScoreExtensions { return pl }
+func (pl *InterPodAffinity) ScoreExtensions() framework.ScoreExtensions { return pl }
 
 // NormalizeScore maps the lowest sum to 0 and the highest to 100,
 // linearly, truncating as upstream does (float64 arithmetic, then
 // int64); when all sums are equal every score becomes 0.
-func (pl *InterPodAffinityPlugin) NormalizeScore(_ context.Context, state *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+func (pl *InterPodAffinity) NormalizeScore(_ context.Context, state *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
 	s, st := readInterPodAffinityScoreState(state)
 	if st != nil {
 		return st
@@ -403,26 +304,6 @@ func (pl *InterPodAffinityPlugin) NormalizeScore(_ context.Context, state *frame
 	if len(s.scores) == 0 {
 		return nil
 	}
-	NormalizeMinMax(scores)
+	priorities.NormalizeMinMax(scores)
 	return nil
-}
-
-// NormalizeMinMax is InterPodAffinity's normalisation as a plain
-// function: each score becomes
-// int64(100 * (float64(score-lowest) / float64(highest-lowest))), or 0
-// when highest equals lowest.
-func NormalizeMinMax(scores framework.NodeScoreList) {
-	lowest, highest := int64(math.MaxInt64), int64(math.MinInt64)
-	for i := range scores {
-		lowest = min(lowest, scores[i].Score)
-		highest = max(highest, scores[i].Score)
-	}
-	diff := highest - lowest
-	for i := range scores {
-		f := float64(0)
-		if diff > 0 {
-			f = float64(framework.MaxNodeScore) * (float64(scores[i].Score-lowest) / float64(diff))
-		}
-		scores[i].Score = int64(f)
-	}
 }

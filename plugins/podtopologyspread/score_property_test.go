@@ -1,4 +1,4 @@
-package priorities
+package podtopologyspread
 
 import (
 	"context"
@@ -26,8 +26,8 @@ func spreadScores(t *rapid.T, nodes []*api.Node, pods []*api.Pod, objs []any, po
 			t.Fatal(err)
 		}
 	}
-	pl, _ := NewPodTopologySpread(nil, testHandle{snap})
-	p := pl.(*PodTopologySpreadPlugin)
+	pl, _ := New(nil, testHandle{snap})
+	p := pl.(*PodTopologySpread)
 	ctx := context.Background()
 	state := framework.NewCycleState()
 	st := p.PreScore(ctx, state, pod, snap.Nodes())
@@ -103,7 +103,7 @@ func TestSpreadScoreProperties(t *testing.T) {
 // spreadScoreCycle runs PreScore over nodes, then Score over every node of
 // all (given or not), ScoreNodes over nodes whole and in two slices, and
 // NormalizeScore over nodes' scores; a skipped pod gives {"": -1}.
-func spreadScoreCycle(t *rapid.T, p *PodTopologySpreadPlugin, pod *api.Pod, all, nodes []*cluster.NodeInfo, cut int) map[string]int64 {
+func spreadScoreCycle(t *rapid.T, p *PodTopologySpread, pod *api.Pod, all, nodes []*cluster.NodeInfo, cut int) map[string]int64 {
 	ctx := context.Background()
 	state := framework.NewCycleState()
 	st := p.PreScore(ctx, state, pod, nodes)
@@ -173,8 +173,8 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 		if err := snap.AddObjects(svc); err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewPodTopologySpread(nil, testHandle{snap})
-		cached := pl.(*PodTopologySpreadPlugin)
+		pl, _ := New(nil, testHandle{snap})
+		cached := pl.(*PodTopologySpread)
 		var incoming []*api.Pod
 		for i := range spreadScoreCacheSize + 2 { // more than the cache holds
 			p := testwrap.SpreadIncomingGen(i, api.ScheduleAnyway).Draw(t, "incoming")
@@ -207,8 +207,8 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 			}
 			cut := rapid.IntRange(0, len(given)).Draw(t, "cut")
 			got := spreadScoreCycle(t, cached, pod, all, given, cut)
-			fresh, _ := NewPodTopologySpread(nil, testHandle{snap})
-			want := spreadScoreCycle(t, fresh.(*PodTopologySpreadPlugin), pod, all, given, cut)
+			fresh, _ := New(nil, testHandle{snap})
+			want := spreadScoreCycle(t, fresh.(*PodTopologySpread), pod, all, given, cut)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
@@ -226,20 +226,20 @@ func TestSpreadScoreCacheConcurrentCycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewPodTopologySpread(nil, testHandle{snap})
-	shared := pl.(*PodTopologySpreadPlugin)
+	pl, _ := New(nil, testHandle{snap})
+	shared := pl.(*PodTopologySpread)
 	incoming := []*api.Pod{
 		spreadPod().Name("zone").Label("foo", "").SpreadConstraint(1, "zone", api.ScheduleAnyway, fooSelector, nil, nil, nil, nil).Obj(),
 		spreadPod().Name("host").Label("foo", "").SpreadConstraint(1, "kubernetes.io/hostname", api.ScheduleAnyway, fooSelector, nil, nil, nil, nil).Obj(),
 	}
-	score := func(p *PodTopologySpreadPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) []int64 {
+	score := func(p *PodTopologySpread, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) []int64 {
 		out := make([]int64, len(nodes))
 		for i, ni := range nodes {
 			out[i], _ = p.Score(context.Background(), state, pod, ni)
 		}
 		return out
 	}
-	cycle := func(p *PodTopologySpreadPlugin, pod *api.Pod, nodes []*cluster.NodeInfo) ([]int64, *framework.CycleState) {
+	cycle := func(p *PodTopologySpread, pod *api.Pod, nodes []*cluster.NodeInfo) ([]int64, *framework.CycleState) {
 		state := framework.NewCycleState()
 		if st := p.PreScore(context.Background(), state, pod, nodes); !st.IsSuccess() {
 			panic(st.Message())
@@ -266,8 +266,8 @@ func TestSpreadScoreCacheConcurrentCycles(t *testing.T) {
 		given := view[round*50:]
 		var wants [][]int64
 		for _, pod := range incoming {
-			fresh, _ := NewPodTopologySpread(nil, testHandle{snap})
-			w, _ := cycle(fresh.(*PodTopologySpreadPlugin), pod, given)
+			fresh, _ := New(nil, testHandle{snap})
+			w, _ := cycle(fresh.(*PodTopologySpread), pod, given)
 			wants = append(wants, w)
 		}
 		results := make(chan done, 8)

@@ -1,4 +1,4 @@
-package predicates
+package interpodaffinity
 
 import (
 	"context"
@@ -22,11 +22,11 @@ func filterAll(t *rapid.T, c testwrap.IPACluster, pod *api.Pod) map[string]strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+	pl, err := New(nil, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := pl.(*InterPodAffinityPlugin)
+	p := pl.(*InterPodAffinity)
 	state := framework.NewCycleState()
 	_, pre := p.PreFilter(context.Background(), state, pod, snap.View().Nodes())
 	if pre != nil {
@@ -86,8 +86,8 @@ func TestPropertyInterPodAffinityAddRemovePod(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-		p := pl.(*InterPodAffinityPlugin)
+		pl, _ := New(nil, ipaHandle{Snap: snap})
+		p := pl.(*InterPodAffinity)
 		state := framework.NewCycleState()
 		if _, st := p.PreFilter(context.Background(), state, pod, snap.View().Nodes()); st != nil {
 			return
@@ -161,7 +161,7 @@ func TestPropertyInterPodAffinityOrder(t *testing.T) {
 }
 
 // filterWith runs PreFilter and Filter of p over the snapshot's nodes.
-func filterWith(p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) (map[string]string, *framework.CycleState) {
+func filterWith(p *InterPodAffinity, snap *cluster.Snapshot, pod *api.Pod) (map[string]string, *framework.CycleState) {
 	state := framework.NewCycleState()
 	nodes := snap.View().Nodes()
 	_, pre := p.PreFilter(context.Background(), state, pod, nodes)
@@ -186,8 +186,8 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-		cached := pl.(*InterPodAffinityPlugin)
+		pl, _ := New(nil, ipaHandle{Snap: snap})
+		cached := pl.(*InterPodAffinity)
 		var incoming []*api.Pod
 		for i := range 6 { // more than the cache holds
 			p := testwrap.IPAPodGen(false).Draw(t, "incoming")
@@ -250,8 +250,8 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 			}
 			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
 			got, state := filterWith(cached, snap, pod)
-			fresh, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-			want, _ := filterWith(fresh.(*InterPodAffinityPlugin), snap, pod)
+			fresh, _ := New(nil, ipaHandle{Snap: snap})
+			want, _ := filterWith(fresh.(*InterPodAffinity), snap, pod)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
@@ -298,8 +298,8 @@ func TestPropertyInterPodAffinityFilterNodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-		p := pl.(*InterPodAffinityPlugin)
+		pl, _ := New(nil, ipaHandle{Snap: snap})
+		p := pl.(*InterPodAffinity)
 		ctx := context.Background()
 		state := framework.NewCycleState()
 		nodes := snap.View().Nodes()
@@ -352,8 +352,8 @@ func TestInterPodAffinityFilterNodesWithoutState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-	p := pl.(*InterPodAffinityPlugin)
+	pl, _ := New(nil, ipaHandle{Snap: snap})
+	p := pl.(*InterPodAffinity)
 	ctx, state, pod := context.Background(), framework.NewCycleState(), &api.Pod{}
 	nodes := snap.View().Nodes()
 	got := make([]*framework.Status, len(nodes))
@@ -377,8 +377,8 @@ func TestPropertyInterPodAffinityColdCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-		p := pl.(*InterPodAffinityPlugin)
+		pl, _ := New(nil, ipaHandle{Snap: snap})
+		p := pl.(*InterPodAffinity)
 		ctx := context.Background()
 		state := framework.NewCycleState()
 		view := snap.View()

@@ -1,4 +1,4 @@
-package predicates
+package interpodaffinity
 
 import (
 	"context"
@@ -50,16 +50,16 @@ func BenchmarkInterPodAffinityPreFilter(b *testing.B) {
 		infos := snap.View().Nodes()
 		for _, warm := range []bool{false, true} {
 			b.Run(fmt.Sprintf("pods=%d/warm=%v", numPods, warm), func(b *testing.B) {
-				pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+				pl, _ := New(nil, ipaHandle{Snap: snap})
 				if warm {
-					pl.(*InterPodAffinityPlugin).PreFilter(context.Background(), framework.NewCycleState(), pod, infos)
+					pl.(*InterPodAffinity).PreFilter(context.Background(), framework.NewCycleState(), pod, infos)
 				}
 				b.ReportAllocs()
 				for b.Loop() {
 					if !warm {
-						pl, _ = NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+						pl, _ = New(nil, ipaHandle{Snap: snap})
 					}
-					if _, st := pl.(*InterPodAffinityPlugin).PreFilter(context.Background(), framework.NewCycleState(), pod, infos); st != nil {
+					if _, st := pl.(*InterPodAffinity).PreFilter(context.Background(), framework.NewCycleState(), pod, infos); st != nil {
 						b.Fatal(st)
 					}
 				}

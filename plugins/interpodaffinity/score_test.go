@@ -1,4 +1,4 @@
-package priorities
+package interpodaffinity
 
 import (
 	"context"
@@ -11,16 +11,10 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/priorities"
 )
 
-// upstreamNamespaces are the Namespace objects of upstream's
-// interpodaffinity scoring_test.go.
-var upstreamNamespaces = fakeNamespaces{
-	{ObjectMeta: api.ObjectMeta{Name: "subteam1.team1", Labels: map[string]string{"team": "team1"}}},
-	{ObjectMeta: api.ObjectMeta{Name: "subteam2.team1", Labels: map[string]string{"team": "team1"}}},
-	{ObjectMeta: api.ObjectMeta{Name: "subteam1.team2", Labels: map[string]string{"team": "team2"}}},
-	{ObjectMeta: api.ObjectMeta{Name: "subteam2.team2", Labels: map[string]string{"team": "team2"}}},
-}
+
 
 // runIPAScore runs PreScore, Score on every node and NormalizeScore; a
 // PreScore status other than Success is returned instead.
@@ -30,11 +24,11 @@ func runIPAScore(t *testing.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod,
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(args, ipaHandle{Snap: snap})
+	pl, err := New(args, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := pl.(*InterPodAffinityPlugin)
+	p := pl.(*InterPodAffinity)
 	ctx := context.Background()
 	state := framework.NewCycleState()
 	infos := snap.View().Nodes()
@@ -291,7 +285,7 @@ func TestNormalizeMinMax(t *testing.T) {
 		{[]int64{-3, -2, -1}, []int64{0, 50, 100}},
 	} {
 		l := scores(names, tc.in...)
-		NormalizeMinMax(l)
+		priorities.NormalizeMinMax(l)
 		if diff := cmp.Diff(scores(names, tc.want...), l); diff != "" {
 			t.Errorf("NormalizeMinMax(%v) (-want +got):\n%s", tc.in, diff)
 		}
@@ -307,8 +301,8 @@ func TestInterPodAffinityScoreAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-	p := pl.(*InterPodAffinityPlugin)
+	pl, _ := New(nil, ipaHandle{Snap: snap})
+	p := pl.(*InterPodAffinity)
 	state := framework.NewCycleState()
 	if st := p.PreScore(context.Background(), state, pod, snap.View().Nodes()); st != nil {
 		t.Fatal(st)
@@ -338,9 +332,9 @@ func TestInterPodAffinityScoreCacheEmptied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-	cached := pl.(*InterPodAffinityPlugin)
-	raw := func(p *InterPodAffinityPlugin) map[string]int64 {
+	pl, _ := New(nil, ipaHandle{Snap: snap})
+	cached := pl.(*InterPodAffinity)
+	raw := func(p *InterPodAffinity) map[string]int64 {
 		state := framework.NewCycleState()
 		nis := snap.View().Nodes()
 		if st := p.PreScore(context.Background(), state, pref, nis); st != nil {
@@ -358,8 +352,8 @@ func TestInterPodAffinityScoreCacheEmptied(t *testing.T) {
 	}
 	check := func(when string) {
 		t.Helper()
-		fresh, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-		if got, want := raw(cached), raw(fresh.(*InterPodAffinityPlugin)); !reflect.DeepEqual(got, want) {
+		fresh, _ := New(nil, ipaHandle{Snap: snap})
+		if got, want := raw(cached), raw(fresh.(*InterPodAffinity)); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: cached plugin %v, new plugin %v", when, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package priorities
+package interpodaffinity
 
 import (
 	"github.com/schedkit/schedkit/cluster"

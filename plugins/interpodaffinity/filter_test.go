@@ -1,4 +1,4 @@
-package predicates
+package interpodaffinity
 
 import (
 	"context"
@@ -42,11 +42,11 @@ func runIPAFilter(t *testing.T, nodes []*api.Node, pods []*api.Pod, ns fakeNames
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+	pl, err := New(nil, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := pl.(*InterPodAffinityPlugin)
+	p := pl.(*InterPodAffinity)
 	state := framework.NewCycleState()
 	infos := snap.View().Nodes()
 	_, pre := p.PreFilter(context.Background(), state, pod, infos)
@@ -306,7 +306,7 @@ func TestRequiredAffinityMultipleNodes(t *testing.T) {
 // PreFilter state is an Error.
 func TestInterPodAffinityFilterWithoutState(t *testing.T) {
 	snap, _ := cluster.NewSnapshot([]*api.Node{ipaNode("n", nil)}, nil)
-	pl, err := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+	pl, err := New(nil, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,8 +316,8 @@ func TestInterPodAffinityFilterWithoutState(t *testing.T) {
 	if got.Code() != framework.Error || got.Message() != want {
 		t.Fatalf("Filter = %v, want Error %q", got, want)
 	}
-	if _, err := NewInterPodAffinity(nil, nil); err == nil || err.Error() != "SnapshotSharedlister is nil" {
-		t.Fatalf("NewInterPodAffinity(nil handle) = %v", err)
+	if _, err := New(nil, nil); err == nil || err.Error() != "SnapshotSharedlister is nil" {
+		t.Fatalf("New(nil handle) = %v", err)
 	}
 }
 
@@ -330,8 +330,8 @@ func TestInterPodAffinityFilterAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-	p := pl.(*InterPodAffinityPlugin)
+	pl, _ := New(nil, ipaHandle{Snap: snap})
+	p := pl.(*InterPodAffinity)
 	state := framework.NewCycleState()
 	if _, st := p.PreFilter(context.Background(), state, pod, snap.View().Nodes()); st != nil {
 		t.Fatal(st)
@@ -409,13 +409,13 @@ func TestPreFilterStateAddRemovePod(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			prefilter := func(pods []*api.Pod) (*InterPodAffinityPlugin, *framework.CycleState, *interPodAffinityState, *cluster.Snapshot) {
+			prefilter := func(pods []*api.Pod) (*InterPodAffinity, *framework.CycleState, *interPodAffinityState, *cluster.Snapshot) {
 				snap, err := ipaSnapshot(tc.nodes, pods, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-				p := pl.(*InterPodAffinityPlugin)
+				pl, _ := New(nil, ipaHandle{Snap: snap})
+				p := pl.(*InterPodAffinity)
 				state := framework.NewCycleState()
 				if _, st := p.PreFilter(ctx, state, tc.pending, snap.View().Nodes()); st != nil {
 					t.Fatalf("PreFilter: %v", st)
@@ -511,9 +511,9 @@ func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+			pl, _ := New(nil, ipaHandle{Snap: snap})
 			state := framework.NewCycleState()
-			_, st := pl.(*InterPodAffinityPlugin).PreFilter(context.Background(), state, tc.pod, snap.View().Nodes())
+			_, st := pl.(*InterPodAffinity).PreFilter(context.Background(), state, tc.pod, snap.View().Nodes())
 			if st.IsSkip() {
 				if len(tc.wantAffi)+len(tc.wantAnti) != 0 {
 					t.Fatalf("PreFilter skipped, want counts %v %v", tc.wantAffi, tc.wantAnti)
@@ -578,13 +578,13 @@ func TestInterPodAffinityCacheEmptied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
-	cached := pl.(*InterPodAffinityPlugin)
+	pl, _ := New(nil, ipaHandle{Snap: snap})
+	cached := pl.(*InterPodAffinity)
 	check := func(when string) {
 		t.Helper()
-		fresh, _ := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+		fresh, _ := New(nil, ipaHandle{Snap: snap})
 		got, _ := filterWith(cached, snap, pod)
-		want, _ := filterWith(fresh.(*InterPodAffinityPlugin), snap, pod)
+		want, _ := filterWith(fresh.(*InterPodAffinity), snap, pod)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: cached plugin %v, new plugin %v", when, got, want)
 		}

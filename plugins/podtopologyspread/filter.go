@@ -1,4 +1,4 @@
-package predicates
+package podtopologyspread
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -184,45 +183,7 @@ func (s *spreadFilterState) countsByValue() []map[string]int {
 	return out
 }
 
-// PodTopologySpreadPlugin is the filter half of PodTopologySpread: it
-// refuses nodes where the pod would break a DoNotSchedule constraint.
-type PodTopologySpreadPlugin struct {
-	defaults []api.TopologySpreadConstraint
-	handle   framework.Handle
-
-	// mu guards cache, the counts of the last constraint sets (see
-	// pod_topology_spread_cache.go).
-	mu    sync.Mutex
-	cache []*spreadCache
-}
-
-var (
-	_ framework.PreFilterPlugin     = (*PodTopologySpreadPlugin)(nil)
-	_ framework.PreFilterExtensions = (*PodTopologySpreadPlugin)(nil)
-	_ framework.FilterPlugin        = (*PodTopologySpreadPlugin)(nil)
-	_ framework.FastPathPlugin      = (*PodTopologySpreadPlugin)(nil)
-)
-
-// NewPodTopologySpread is the factory of PodTopologySpread's filter half.
-// args is nil, a config.PodTopologySpreadArgs or a pointer to one; it is
-// defaulted (System) and validated. The workload objects of the default
-// constraints are read from the handle's snapshot.
-func NewPodTopologySpread(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.PodTopologySpreadArgs](args)
-	if err != nil {
-		return nil, err
-	}
-	pl := &PodTopologySpreadPlugin{defaults: a.DefaultConstraints, handle: h}
-	if a.DefaultingType == config.SystemDefaulting {
-		pl.defaults = config.SystemDefaultConstraints()
-	}
-	return pl, nil
-}
-
-// Name returns config.PodTopologySpreadName.
-func (*PodTopologySpreadPlugin) Name() string { return config.PodTopologySpreadName }
-
-func (pl *PodTopologySpreadPlugin) objects() *cluster.Objects {
+func (pl *PodTopologySpread) objects() *cluster.Objects {
 	if pl.handle == nil || pl.handle.Snapshot() == nil {
 		return nil
 	}
@@ -237,7 +198,7 @@ func (pl *PodTopologySpreadPlugin) objects() *cluster.Objects {
 // cycle recounts only the nodes that changed since the last cycle with
 // the same constraints. Domains are numbered by the view's Topology of
 // each key (cluster.View.Topology).
-func (pl *PodTopologySpreadPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	cs, err := cluster.SpreadConstraints(pod, pl.defaults, pl.objects(), api.DoNotSchedule)
 	if err != nil {
 		return nil, framework.AsStatus(fmt.Errorf("get constraints from pod: %w", err))
@@ -264,7 +225,7 @@ func (pl *PodTopologySpreadPlugin) PreFilter(_ context.Context, state *framework
 
 // PreFilterExtensions returns the plugin: AddPod and RemovePod keep the
 // counts up to date.
-func (pl *PodTopologySpreadPlugin) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+func (pl *PodTopologySpread) PreFilterExtensions() framework.PreFilterExtensions { return pl }
 
 var errNoSpreadState = errors.New("not found")
 
@@ -281,7 +242,7 @@ func readSpreadFilterState(state *framework.CycleState) (*spreadFilterState, err
 }
 
 // AddPod counts podToAdd on nodeInfo as if it ran there.
-func (pl *PodTopologySpreadPlugin) AddPod(_ context.Context, state *framework.CycleState, podToSchedule *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
+func (pl *PodTopologySpread) AddPod(_ context.Context, state *framework.CycleState, podToSchedule *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
 	s, err := readSpreadFilterState(state)
 	if err != nil {
 		return framework.AsStatus(err)
@@ -291,7 +252,7 @@ func (pl *PodTopologySpreadPlugin) AddPod(_ context.Context, state *framework.Cy
 }
 
 // RemovePod uncounts podToRemove from nodeInfo.
-func (pl *PodTopologySpreadPlugin) RemovePod(_ context.Context, state *framework.CycleState, podToSchedule *api.Pod, podToRemove *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
+func (pl *PodTopologySpread) RemovePod(_ context.Context, state *framework.CycleState, podToSchedule *api.Pod, podToRemove *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
 	s, err := readSpreadFilterState(state)
 	if err != nil {
 		return framework.AsStatus(err)
@@ -347,7 +308,7 @@ func (s *spreadFilterState) update(p, incoming *api.Pod, ni *cluster.NodeInfo, d
 // pod would make a domain's count exceed the global minimum by more than
 // maxSkew (Unschedulable, ErrReasonConstraintsNotMatch), constraint by
 // constraint in order. It allocates nothing.
-func (pl *PodTopologySpreadPlugin) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
 	s, err := readSpreadFilterState(state)
 	if err != nil {
 		return framework.AsStatus(err)
@@ -355,16 +316,11 @@ func (pl *PodTopologySpreadPlugin) Filter(_ context.Context, state *framework.Cy
 	return s.filter(nodeInfo)
 }
 
-// FastPath offers FilterNodes (framework.FastPathPlugin).
-func (pl *PodTopologySpreadPlugin) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes}
-}
-
 // FilterNodes is Filter for each node, reading the state once. It finds
 // a node's domains by its slot in the Topologies of the constraints' keys
 // (cluster.Topology.ID), without reading its labels, for any NodeInfo of
 // the view of PreFilter.
-func (pl *PodTopologySpreadPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+func (pl *PodTopologySpread) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	s, err := readSpreadFilterState(state)
 	if err != nil {
 		st := framework.AsStatus(err)

@@ -1,11 +1,10 @@
-package predicates
+package interpodaffinity
 
 import (
 	"context"
 	"fmt"
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -35,42 +34,10 @@ var (
 	affinityRulesStatus        = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonAffinityRulesNotMatch)
 	antiAffinityRulesStatus    = framework.NewStatus(framework.Unschedulable, ErrReasonAntiAffinityRulesNotMatch)
 	existingAntiAffinityStatus = framework.NewStatus(framework.Unschedulable, ErrReasonExistingAntiAffinityRulesNotMatch)
-	interPodAffinityNoState    = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", interPodAffinityStateKey))
+	interPodAffinityNoState    = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", filterStateKey))
 )
 
-const interPodAffinityStateKey framework.StateKey = "PreFilter" + config.InterPodAffinityName
-
-var (
-	_ framework.PreFilterPlugin     = (*InterPodAffinityPlugin)(nil)
-	_ framework.PreFilterExtensions = (*InterPodAffinityPlugin)(nil)
-	_ framework.FilterPlugin        = (*InterPodAffinityPlugin)(nil)
-)
-
-// namespaceLister is where the InterPodAffinity plugin finds Namespace
-// objects (the snapshot's object store), as upstream's plugin reads them
-// from a namespace informer: to resolve the incoming pod's
-// namespaceSelectors into namespace names and to match existing pods'
-// namespaceSelectors against the labels of the incoming pod's namespace.
-// A namespace without an object has no labels, and a non-empty
-// namespaceSelector of the incoming pod does not select it.
-type namespaceLister interface {
-	// Namespace returns the named namespace, if known.
-	Namespace(name string) (*api.Namespace, bool)
-	// Namespaces returns every known namespace.
-	Namespaces() []*api.Namespace
-}
-
-// objectNamespaces lists the Namespace objects of a snapshot view's
-// object store.
-type objectNamespaces struct{ o *cluster.Objects }
-
-func (n objectNamespaces) Namespace(name string) (*api.Namespace, bool) {
-	return cluster.GetObject[api.Namespace](n.o, "", name)
-}
-
-func (n objectNamespaces) Namespaces() []*api.Namespace {
-	return cluster.ListObjects[api.Namespace](n.o, "")
-}
+const filterStateKey framework.StateKey = "PreFilter" + config.InterPodAffinityName
 
 // topologyCounts counts matching pods per topology domain: for each
 // topology key, label value → count. Like upstream's
@@ -255,80 +222,13 @@ func matchesAllTerms(terms []affinity.AffinityTerm, pod *api.Pod) bool {
 	return true
 }
 
-// InterPodAffinityPlugin is the filter half of InterPodAffinity
-// (MatchInterPodAffinity in the classic Policy names): the incoming
-// pod's required pod affinity and anti-affinity, and the existing pods'
-// required anti-affinity against the incoming pod, per topology domain.
-// PreFilter does the work that depends on the cluster's pods once per
-// cycle; Filter then looks up one count per term and node.
-//
-// It models kube-scheduler v1.37.2 with its alpha feature gates
-// InterPodAffinityHostnameFastPath and
-// InPlacePodVerticalScalingSchedulerPreemption off, as they are by
-// default.
-type InterPodAffinityPlugin struct {
-	handle framework.Handle
-
-	// mu guards cache, the counts of the last incoming pods (see
-	// interpod_affinity_cache.go).
-	mu    sync.Mutex
-	cache []*ipaCache
-}
-
-// NewInterPodAffinity is the factory of InterPodAffinity's filter half.
-// args is nil, a config.InterPodAffinityArgs or a pointer to one; it is
-// validated (the filter reads none of it). h must give a snapshot, from
-// which PreFilter lists the nodes with pods with required anti-affinity
-// and reads the Namespace objects.
-func NewInterPodAffinity(args any, h framework.Handle) (framework.Plugin, error) {
-	if h == nil || h.Snapshot() == nil {
-		return nil, fmt.Errorf("SnapshotSharedlister is nil")
-	}
-	if _, err := config.InterPodAffinityArgsFrom(args); err != nil {
-		return nil, err
-	}
-	pl := &InterPodAffinityPlugin{handle: h}
-	return pl, nil
-}
-
-// Name returns config.InterPodAffinityName.
-func (*InterPodAffinityPlugin) Name() string { return config.InterPodAffinityName }
-
-// namespaceLabels returns the labels of the named namespace, nil if it
-// is not known.
-func namespaceLabels(l namespaceLister, name string) map[string]string {
-	if ns, ok := l.Namespace(name); ok && ns != nil {
-		if ns.Labels == nil {
-			return map[string]string{}
-		}
-		return ns.Labels
-	}
-	return nil
-}
-
-// resolveNamespaces replaces each term's namespace selector by the
-// namespaces it selects, as upstream's mergeAffinityTermNamespacesIfNotEmpty.
-func resolveNamespaces(l namespaceLister, terms []affinity.AffinityTerm) {
-	var all []*api.Namespace
-	listed := false
-	for i := range terms {
-		if terms[i].NamespaceSelector.Empty() {
-			continue
-		}
-		if !listed {
-			all, listed = l.Namespaces(), true
-		}
-		terms[i] = terms[i].ResolveNamespaceSelector(all)
-	}
-}
-
 // PreFilter compiles the pod's required terms and counts, per topology
 // domain, the existing pods that match them and those whose required
 // anti-affinity matches the pod. It returns Skip when the pod has no
 // required pod (anti-)affinity and no existing pod's required
 // anti-affinity matches it; UnschedulableAndUnresolvable ("parsing pod:
 // ...") when the pod's terms do not compile.
-func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	c, err := affinity.CompilePodAffinity(pod)
 	if err != nil {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("parsing pod: %+v", err))
@@ -363,7 +263,7 @@ func (pl *InterPodAffinityPlugin) PreFilter(_ context.Context, state *framework.
 		s.materialize()
 		s.dense = newDenseIndex(s, view)
 	}
-	state.Write(interPodAffinityStateKey, s)
+	state.Write(filterStateKey, s)
 	return nil, nil
 }
 
@@ -380,7 +280,7 @@ func anyRequiredAnti(nodes []*cluster.NodeInfo) bool {
 
 // countAll counts from scratch: existing pods' required anti-affinity
 // on the nodes the snapshot lists, the incoming pod's terms over nodes.
-func (pl *InterPodAffinityPlugin) countAll(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
+func (pl *InterPodAffinity) countAll(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
 	for _, ni := range view.HavePodsWithRequiredAntiAffinityNodes() {
 		node := ni.Node()
 		for _, p := range ni.PodsWithRequiredAntiAffinity {
@@ -430,10 +330,10 @@ func (s *interPodAffinityState) countNode(ni *cluster.NodeInfo) {
 
 // PreFilterExtensions returns the plugin: AddPod and RemovePod update
 // the counts.
-func (pl *InterPodAffinityPlugin) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+func (pl *InterPodAffinity) PreFilterExtensions() framework.PreFilterExtensions { return pl }
 
 func readInterPodAffinityState(state *framework.CycleState) (*interPodAffinityState, *framework.Status) {
-	d, ok := state.Read(interPodAffinityStateKey)
+	d, ok := state.Read(filterStateKey)
 	if !ok {
 		return nil, interPodAffinityNoState
 	}
@@ -445,7 +345,7 @@ func readInterPodAffinityState(state *framework.CycleState) (*interPodAffinitySt
 }
 
 // AddPod counts podToAdd on nodeInfo's node in the cycle's state.
-func (pl *InterPodAffinityPlugin) AddPod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
+func (pl *InterPodAffinity) AddPod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
 	s, st := readInterPodAffinityState(state)
 	if st != nil {
 		return st
@@ -455,7 +355,7 @@ func (pl *InterPodAffinityPlugin) AddPod(_ context.Context, state *framework.Cyc
 }
 
 // RemovePod takes podToRemove on nodeInfo's node out of the counts.
-func (pl *InterPodAffinityPlugin) RemovePod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToRemove *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
+func (pl *InterPodAffinity) RemovePod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToRemove *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
 	s, st := readInterPodAffinityState(state)
 	if st != nil {
 		return st
@@ -472,7 +372,7 @@ func (pl *InterPodAffinityPlugin) RemovePod(_ context.Context, state *framework.
 // hold a pod whose required anti-affinity rejects the pod
 // (Unschedulable), checked in that order. Without PreFilter state it
 // returns an Error status, as upstream.
-func (pl *InterPodAffinityPlugin) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+func (pl *InterPodAffinity) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
 	s, st := readInterPodAffinityState(state)
 	if st != nil {
 		return st
@@ -480,17 +380,10 @@ func (pl *InterPodAffinityPlugin) Filter(_ context.Context, state *framework.Cyc
 	return s.filterNode(nodeInfo)
 }
 
-var _ framework.FastPathPlugin = (*InterPodAffinityPlugin)(nil)
-
-// FastPath offers FilterNodes (framework.FastPathPlugin).
-func (pl *InterPodAffinityPlugin) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes}
-}
-
 // FilterNodes is Filter for each node, reading the state once. With the
 // dense index (PreFilter's counts by the view's domain ids) a node's
 // check is slice indexing; without, it reads the count maps.
-func (pl *InterPodAffinityPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+func (pl *InterPodAffinity) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
 	s, st := readInterPodAffinityState(state)
 	if st != nil {
 		for i := range nodes {

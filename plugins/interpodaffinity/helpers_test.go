@@ -1,7 +1,7 @@
-package priorities
+package interpodaffinity
 
 // The InterPodAffinity tables' builders live in internal/testwrap, shared
-// with the other half of the plugin.
+// with the scheduler's tests.
 
 import "github.com/schedkit/schedkit/internal/testwrap"
 
@@ -15,6 +15,8 @@ var (
 	mkPod       = testwrap.MkPod
 	term        = testwrap.Term
 	selIn       = testwrap.SelIn
+	selNotIn    = testwrap.SelNotIn
+	selExists   = testwrap.SelExists
 	selReqs     = testwrap.SelReqs
 	ipaNode     = testwrap.IPANode
 	ipaSnapshot = testwrap.IPASnapshot

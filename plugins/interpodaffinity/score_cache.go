@@ -1,4 +1,4 @@
-package priorities
+package interpodaffinity
 
 import (
 	"maps"
@@ -178,10 +178,10 @@ func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.V
 // nodes, from the plugin's cache, creating or refreshing the entry for
 // its signature (nil when nothing is scored, allocating nothing). The
 // result is shared with the cache: do not modify it.
-func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *scoreTotals {
+func (pl *InterPodAffinity) cachedScores(sc *scorer, view *cluster.View) *scoreTotals {
 	key := scoreKey{hasPreferred: sc.hasPreferred, namespace: sc.pod.Namespace, labels: sc.pod.Labels, nsLabels: sc.nsLabels, pref: sc.pref, prefAnti: sc.prefAnti}
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
+	pl.scoreMu.Lock()
+	defer pl.scoreMu.Unlock()
 	nodes := pl.nodes.Update(view)
 	if !sc.hasPreferred && !anyAffinity(nodes) {
 		// Only pods with pod (anti-)affinity are read, and there are
@@ -189,11 +189,11 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *
 		return nil
 	}
 	var c *scoreCache
-	for i, e := range pl.cache {
+	for i, e := range pl.scoreCache {
 		if e.key.equal(&key) {
 			c = e
-			copy(pl.cache[1:i+1], pl.cache[:i])
-			pl.cache[0] = c
+			copy(pl.scoreCache[1:i+1], pl.scoreCache[:i])
+			pl.scoreCache[0] = c
 			break
 		}
 	}
@@ -201,11 +201,11 @@ func (pl *InterPodAffinityPlugin) cachedScores(sc *scorer, view *cluster.View) *
 		c = &scoreCache{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
 		c.key.labels = maps.Clone(sc.pod.Labels)
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
-		if len(pl.cache) < scoreCacheSize {
-			pl.cache = append(pl.cache, nil)
+		if len(pl.scoreCache) < scoreCacheSize {
+			pl.scoreCache = append(pl.scoreCache, nil)
 		}
-		copy(pl.cache[1:], pl.cache)
-		pl.cache[0] = c
+		copy(pl.scoreCache[1:], pl.scoreCache)
+		pl.scoreCache[0] = c
 	}
 	c.sync(sc, nodes, view)
 	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {

@@ -1,4 +1,4 @@
-package priorities
+package interpodaffinity
 
 import (
 	"context"
@@ -22,11 +22,11 @@ func scoreAll(t *rapid.T, c testwrap.IPACluster, pod *api.Pod, args config.Inter
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(args, ipaHandle{Snap: snap})
+	pl, err := New(args, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := pl.(*InterPodAffinityPlugin)
+	p := pl.(*InterPodAffinity)
 	ctx := context.Background()
 	state := framework.NewCycleState()
 	if st := p.PreScore(ctx, state, pod, snap.View().Nodes()); st != nil {
@@ -77,13 +77,13 @@ func TestPropertyInterPodAffinityScores(t *testing.T) {
 
 // scoresWith runs PreScore, Score and NormalizeScore of p over the
 // snapshot's nodes.
-func scoresWith(t *rapid.T, p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) map[string]int64 {
+func scoresWith(t *rapid.T, p *InterPodAffinity, snap *cluster.Snapshot, pod *api.Pod) map[string]int64 {
 	m, _, _ := scoresAndState(t, p, snap, pod)
 	return m
 }
 
 // rawScores is Score over nodes with state.
-func rawScores(t *rapid.T, p *InterPodAffinityPlugin, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) []int64 {
+func rawScores(t *rapid.T, p *InterPodAffinity, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) []int64 {
 	var out []int64
 	for _, ni := range nodes {
 		s, st := p.Score(context.Background(), state, pod, ni)
@@ -95,7 +95,7 @@ func rawScores(t *rapid.T, p *InterPodAffinityPlugin, state *framework.CycleStat
 	return out
 }
 
-func scoresAndState(t *rapid.T, p *InterPodAffinityPlugin, snap *cluster.Snapshot, pod *api.Pod) (map[string]int64, *framework.CycleState, []*cluster.NodeInfo) {
+func scoresAndState(t *rapid.T, p *InterPodAffinity, snap *cluster.Snapshot, pod *api.Pod) (map[string]int64, *framework.CycleState, []*cluster.NodeInfo) {
 	ctx := context.Background()
 	state := framework.NewCycleState()
 	nodes := snap.View().Nodes()
@@ -134,8 +134,8 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 		}
 		w := rapid.Int32Range(0, 3).Draw(t, "hardPodAffinityWeight")
 		args := config.InterPodAffinityArgs{HardPodAffinityWeight: &w}
-		pl, _ := NewInterPodAffinity(args, ipaHandle{Snap: snap})
-		cached := pl.(*InterPodAffinityPlugin)
+		pl, _ := New(args, ipaHandle{Snap: snap})
+		cached := pl.(*InterPodAffinity)
 		var incoming []*api.Pod
 		for i := range 6 { // more than the cache holds
 			p := testwrap.IPAPodGen(rapid.IntRange(0, 3).Draw(t, "plainIncoming") == 0).Draw(t, "incoming")
@@ -183,8 +183,8 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 			}
 			pod := rapid.SampledFrom(incoming).Draw(t, "pod")
 			got, state, nodes := scoresAndState(t, cached, snap, pod)
-			fresh, _ := NewInterPodAffinity(args, ipaHandle{Snap: snap})
-			if want := scoresWith(t, fresh.(*InterPodAffinityPlugin), snap, pod); !reflect.DeepEqual(got, want) {
+			fresh, _ := New(args, ipaHandle{Snap: snap})
+			if want := scoresWith(t, fresh.(*InterPodAffinity), snap, pod); !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
 			// The last cycle's state still scores as it did.
@@ -216,11 +216,11 @@ func TestPropertyInterPodAffinityFastPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, err := NewInterPodAffinity(args, ipaHandle{Snap: snap})
+		pl, err := New(args, ipaHandle{Snap: snap})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := pl.(*InterPodAffinityPlugin)
+		p := pl.(*InterPodAffinity)
 		fp := p.FastPath()
 		if fp.ScoresAnyNodes || fp.ScoreNodes == nil || fp.NormalizeByMax != nil {
 			t.Fatalf("FastPath %+v", fp)
@@ -231,9 +231,9 @@ func TestPropertyInterPodAffinityFastPath(t *testing.T) {
 		st := p.PreScore(ctx, state, pod, nodes)
 		subset := rapid.SliceOfNDistinct(rapid.SampledFrom(nodes), 1, len(nodes), func(ni *cluster.NodeInfo) string { return ni.Name() }).Draw(t, "subset")
 		// A fresh plugin, so that the kept sums do not hide a difference.
-		pl2, _ := NewInterPodAffinity(args, ipaHandle{Snap: snap})
+		pl2, _ := New(args, ipaHandle{Snap: snap})
 		state2 := framework.NewCycleState()
-		st2 := pl2.(*InterPodAffinityPlugin).PreScore(ctx, state2, pod, subset)
+		st2 := pl2.(*InterPodAffinity).PreScore(ctx, state2, pod, subset)
 		if st.Code() != st2.Code() || st.Message() != st2.Message() {
 			t.Fatalf("PreScore over %d of %d nodes: %v, over all: %v", len(subset), len(nodes), st2, st)
 		}
@@ -270,11 +270,11 @@ func TestInterPodAffinityScoreNodesWithoutState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := NewInterPodAffinity(nil, ipaHandle{Snap: snap})
+	pl, err := New(nil, ipaHandle{Snap: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := pl.(*InterPodAffinityPlugin)
+	p := pl.(*InterPodAffinity)
 	ctx, state, pod := context.Background(), framework.NewCycleState(), &api.Pod{}
 	nodes := snap.View().Nodes()
 	_, want := p.Score(ctx, state, pod, nodes[0])
@@ -289,7 +289,7 @@ func TestInterPodAffinityScoreNodesWithoutState(t *testing.T) {
 // byValue sums every node's contribution for pod into maps by label
 // value (scoreTotals.apply, as a sync after the first does), without the
 // plugin's cache.
-func byValue(t *rapid.T, p *InterPodAffinityPlugin, pod *api.Pod, view *cluster.View) *interPodAffinityScoreState {
+func byValue(t *rapid.T, p *InterPodAffinity, pod *api.Pod, view *cluster.View) *interPodAffinityScoreState {
 	a := pod.Spec.Affinity
 	hasPreferred := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
 		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))

@@ -1,4 +1,4 @@
-package priorities
+package podtopologyspread
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/priorities"
 )
 
 // spreadScoreCase is a row of upstream's TestPodTopologySpreadScore:
@@ -770,11 +771,11 @@ func TestPodTopologySpreadScore(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			pl, err := NewPodTopologySpread(&config.PodTopologySpreadArgs{DefaultingType: config.SystemDefaulting}, testHandle{snap})
+			pl, err := New(&config.PodTopologySpreadArgs{DefaultingType: config.SystemDefaulting}, testHandle{snap})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := pl.(*PodTopologySpreadPlugin)
+			p := pl.(*PodTopologySpread)
 			ctx := context.Background()
 			state := framework.NewCycleState()
 			var filtered []*cluster.NodeInfo
@@ -824,25 +825,25 @@ func TestSpreadScoreHostnameCounts(t *testing.T) {
 	}
 	pod := spreadPod().Name("p").Label("foo", "").
 		SpreadConstraint(1, affinity.LabelHostname, api.ScheduleAnyway, fooSelector, nil, nil, nil, nil).Obj()
-	pl, _ := NewPodTopologySpread(nil, testHandle{snap})
-	p := pl.(*PodTopologySpreadPlugin)
+	pl, _ := New(nil, testHandle{snap})
+	p := pl.(*PodTopologySpread)
 	a, _ := snap.Get("node-a")
 	b, _ := snap.Get("node-b")
-	weight := SpreadTopologyWeight(2)
+	weight := priorities.SpreadTopologyWeight(2)
 	for _, given := range [][]*cluster.NodeInfo{{a, b}, {a}} {
 		ctx, state := context.Background(), framework.NewCycleState()
 		if st := p.PreScore(ctx, state, pod, given); !st.IsSuccess() {
 			t.Fatal(st)
 		}
 		if len(given) == 1 {
-			weight = SpreadTopologyWeight(1)
+			weight = priorities.SpreadTopologyWeight(1)
 		}
 		for _, tc := range []struct {
 			ni   *cluster.NodeInfo
 			want int64
 		}{{a, 2}, {b, 1}} {
 			got, st := p.Score(ctx, state, pod, tc.ni)
-			if want := int64(math.Round(SpreadScoreForCount(tc.want, 1, weight))); !st.IsSuccess() || got != want {
+			if want := int64(math.Round(priorities.SpreadScoreForCount(tc.want, 1, weight))); !st.IsSuccess() || got != want {
 				t.Errorf("given %d nodes: Score(%s) = %d %v, want %d", len(given), tc.ni.Name(), got, st, want)
 			}
 			if n := testing.AllocsPerRun(10, func() { _, _ = p.Score(ctx, state, pod, tc.ni) }); n != 0 {

@@ -1,4 +1,4 @@
-package predicates
+package interpodaffinity
 
 import (
 	"maps"
@@ -258,16 +258,16 @@ func (c *ipaCache) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
 // cachedCounts fills s's counts from the plugin's cache, creating or
 // refreshing the entry for s's signature. s's terms and namespace labels
 // are set; its counts are empty.
-func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
+func (pl *InterPodAffinity) cachedCounts(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
 	key := ipaKey{namespace: s.pod.Namespace, labels: s.pod.Labels, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
+	pl.filterMu.Lock()
+	defer pl.filterMu.Unlock()
 	var c *ipaCache
-	for i, e := range pl.cache {
+	for i, e := range pl.filterCache {
 		if e.key.equal(&key) {
 			c = e
-			copy(pl.cache[1:i+1], pl.cache[:i])
-			pl.cache[0] = c
+			copy(pl.filterCache[1:i+1], pl.filterCache[:i])
+			pl.filterCache[0] = c
 			break
 		}
 	}
@@ -277,11 +277,11 @@ func (pl *InterPodAffinityPlugin) cachedCounts(s *interPodAffinityState, view *c
 		c.key.labels = maps.Clone(s.pod.Labels)
 		c.key.nsLabels = maps.Clone(s.nsLabels)
 		c.totals.indexTerms()
-		if len(pl.cache) < ipaCacheSize {
-			pl.cache = append(pl.cache, nil)
+		if len(pl.filterCache) < ipaCacheSize {
+			pl.filterCache = append(pl.filterCache, nil)
 		}
-		copy(pl.cache[1:], pl.cache)
-		pl.cache[0] = c
+		copy(pl.filterCache[1:], pl.filterCache)
+		pl.filterCache[0] = c
 	}
 	// The contributions are computed with this cycle's pod (equal to
 	// the cached one in what matters).

@@ -1,4 +1,4 @@
-package priorities
+package podtopologyspread
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/priorities"
 )
 
 // The PodTopologySpread PreScore counts, for each soft constraint, the
@@ -368,29 +369,29 @@ func (c *spreadScoreCache) positions(nodes []*cluster.NodeInfo, view *cluster.Vi
 // cachedScores fills s from the plugin's cache for the nodes PreScore was
 // given: which are ignored, the weights, and the raw score of each. s's
 // constraints and ns are set.
-func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []*cluster.NodeInfo, requireAll bool) {
+func (pl *PodTopologySpread) cachedScores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []*cluster.NodeInfo, requireAll bool) {
 	cs := s.constraints
 	k := len(cs)
 	key := cluster.NewSpreadSignature(pod, cs, false)
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
+	pl.scoreMu.Lock()
+	defer pl.scoreMu.Unlock()
 	var c *spreadScoreCache
-	for i, e := range pl.cache {
+	for i, e := range pl.scoreCache {
 		if e.requireAll == requireAll && e.key.Equal(&key) {
 			c = e
-			copy(pl.cache[1:i+1], pl.cache[:i])
-			pl.cache[0] = c
+			copy(pl.scoreCache[1:i+1], pl.scoreCache[:i])
+			pl.scoreCache[0] = c
 			break
 		}
 	}
 	all := view.Nodes()
 	if c == nil {
 		c = newSpreadScoreCache(cluster.NewSpreadSignature(pod, cs, true), requireAll, cs, len(all))
-		if len(pl.cache) < spreadScoreCacheSize {
-			pl.cache = append(pl.cache, nil)
+		if len(pl.scoreCache) < spreadScoreCacheSize {
+			pl.scoreCache = append(pl.scoreCache, nil)
 		}
-		copy(pl.cache[1:], pl.cache)
-		pl.cache[0] = c
+		copy(pl.scoreCache[1:], pl.scoreCache)
+		pl.scoreCache[0] = c
 	}
 	// The contributions are computed with this cycle's pod and
 	// constraints (equal to the cached ones in what matters).
@@ -459,7 +460,7 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 		if c.hostname(i) {
 			size = len(nodes) - len(s.ignored)
 		}
-		s.weights[i] = SpreadTopologyWeight(size)
+		s.weights[i] = priorities.SpreadTopologyWeight(size)
 	}
 
 	// The raw scores, by position in nodes.
@@ -485,17 +486,8 @@ func (pl *PodTopologySpreadPlugin) cachedScores(s *spreadScoreState, pod *api.Po
 			if !c.hostname(i) {
 				n = s.tot[i][c.dom[x]]
 			}
-			score += SpreadScoreForCount(n, cs[i].MaxSkew, s.weights[i])
+			score += priorities.SpreadScoreForCount(n, cs[i].MaxSkew, s.weights[i])
 		}
 		s.scored[q].score = roundScore(score)
 	}
-}
-
-// generation is ni's Generation, 0 for a nil NodeInfo (which holds no
-// node and counts nothing).
-func generation(ni *cluster.NodeInfo) int64 {
-	if ni == nil {
-		return 0
-	}
-	return ni.Generation
 }

@@ -1,4 +1,4 @@
-package predicates_test
+package podtopologyspread_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/predicates"
+	"github.com/schedkit/schedkit/plugins/podtopologyspread"
 )
 
 type exampleHandle struct{ s *cluster.Snapshot }
@@ -17,7 +17,7 @@ func (h exampleHandle) Snapshot() *cluster.Snapshot { return h.s }
 // A web pod spread over zones with maxSkew 1: zone a already holds one
 // web pod and zone b none, so only zone b's node fits; the node without
 // a zone never does.
-func ExampleNewPodTopologySpread() {
+func ExampleNew() {
 	zoned := func(name, zone string) *api.Node {
 		n := &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{}}}
 		if zone != "" {
@@ -33,8 +33,8 @@ func ExampleNewPodTopologySpread() {
 		MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.DoNotSchedule,
 		LabelSelector: &api.LabelSelector{MatchLabels: web},
 	}}
-	pl, _ := predicates.NewPodTopologySpread(nil, exampleHandle{snap})
-	f := pl.(*predicates.PodTopologySpreadPlugin)
+	pl, _ := podtopologyspread.New(nil, exampleHandle{snap})
+	f := pl.(*podtopologyspread.PodTopologySpread)
 	state := framework.NewCycleState()
 	f.PreFilter(context.Background(), state, pod, snap.Nodes())
 	for _, name := range []string{"a1", "b1", "x"} {
