@@ -4,6 +4,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/plugins/defaultbinder"
+	"github.com/schedkit/schedkit/plugins/defaultpreemption"
 	"github.com/schedkit/schedkit/plugins/imagelocality"
 	"github.com/schedkit/schedkit/plugins/interpodaffinity"
 	"github.com/schedkit/schedkit/plugins/nodeaffinity"
@@ -17,7 +18,6 @@ import (
 	"github.com/schedkit/schedkit/plugins/schedulinggates"
 	"github.com/schedkit/schedkit/plugins/tainttoleration"
 	"github.com/schedkit/schedkit/predicates"
-	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/priorities"
 )
 
@@ -44,7 +44,7 @@ func NewInTreeRegistry() framework.Registry {
 		config.NodeVolumeLimitsName:     predicates.NewNodeVolumeLimits,
 		config.VolumeZoneName:           predicates.NewVolumeZone,
 		config.NodeDeclaredFeaturesName: nodedeclaredfeatures.New,
-		config.DefaultPreemptionName:    preemption.New,
+		defaultpreemption.Name:          defaultpreemption.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.
 		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,

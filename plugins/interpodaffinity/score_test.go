@@ -14,8 +14,6 @@ import (
 	"github.com/schedkit/schedkit/priorities"
 )
 
-
-
 // runIPAScore runs PreScore, Score on every node and NormalizeScore; a
 // PreScore status other than Success is returned instead.
 func runIPAScore(t *testing.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod, args config.InterPodAffinityArgs) (framework.NodeScoreList, *framework.Status) {
