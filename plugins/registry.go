@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/plugins/defaultpreemption"
 	"github.com/schedkit/schedkit/plugins/imagelocality"
 	"github.com/schedkit/schedkit/plugins/interpodaffinity"
+	"github.com/schedkit/schedkit/plugins/legacy"
 	"github.com/schedkit/schedkit/plugins/nodeaffinity"
 	"github.com/schedkit/schedkit/plugins/nodedeclaredfeatures"
 	"github.com/schedkit/schedkit/plugins/nodename"
@@ -47,16 +48,14 @@ func NewInTreeRegistry() framework.Registry {
 		defaultpreemption.Name:          defaultpreemption.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.
-		config.NodeLabelName: framework.CombineFactories(config.NodeLabelName,
-			predicates.NewNodeLabel, priorities.NewNodeLabel),
-		config.ServiceAffinityName: framework.CombineFactories(config.ServiceAffinityName,
-			predicates.NewServiceAffinity, priorities.NewServiceAffinity),
-		config.NodePreferAvoidPodsName:     priorities.NewNodePreferAvoidPods,
-		config.EqualPriorityName:           priorities.NewEqualPriority,
-		config.SelectorSpreadName:          priorities.NewSelectorSpread,
-		config.CheckNodeMemoryPressureName: predicates.NewCheckNodeMemoryPressure,
-		config.CheckNodeDiskPressureName:   predicates.NewCheckNodeDiskPressure,
-		config.CheckNodePIDPressureName:    predicates.NewCheckNodePIDPressure,
+		config.NodeLabelName:               legacy.NewNodeLabel,
+		config.ServiceAffinityName:         legacy.NewServiceAffinity,
+		config.NodePreferAvoidPodsName:     legacy.NewNodePreferAvoidPods,
+		config.EqualPriorityName:           legacy.NewEqualPriority,
+		config.SelectorSpreadName:          legacy.NewSelectorSpread,
+		config.CheckNodeMemoryPressureName: legacy.NewCheckNodeMemoryPressure,
+		config.CheckNodeDiskPressureName:   legacy.NewCheckNodeDiskPressure,
+		config.CheckNodePIDPressureName:    legacy.NewCheckNodePIDPressure,
 	}
 }
 

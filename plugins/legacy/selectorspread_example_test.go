@@ -1,4 +1,4 @@
-package priorities
+package legacy
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func ExampleNewSelectorSpread() {
 		Spec: api.ServiceSpec{Selector: map[string]string{"app": "web"}}})
 
 	pl, _ := NewSelectorSpread(nil, testHandle{snap})
-	p := pl.(*SelectorSpreadPlugin)
+	p := pl.(*SelectorSpread)
 	ctx, state, pod := context.Background(), framework.NewCycleState(), web("web-2", "")
 	p.PreScore(ctx, state, pod, snap.Nodes())
 	var scores framework.NodeScoreList

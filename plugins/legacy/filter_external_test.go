@@ -1,4 +1,4 @@
-package predicates_test
+package legacy_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/plugins/legacy"
 	"github.com/schedkit/schedkit/predicates"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -34,7 +35,7 @@ func TestNodeLabelFilter(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pl, err := predicates.NewNodeLabel([]byte(tc.args), nil)
+			pl, err := legacy.NewNodeLabel([]byte(tc.args), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +52,7 @@ func TestNodeLabelFilter(t *testing.T) {
 
 // upstream (v1.21): nodelabel TestNodeLabelFilterWithoutNode.
 func TestNodeLabelFilterWithoutNode(t *testing.T) {
-	pl, err := predicates.NewNodeLabel(nil, nil)
+	pl, err := legacy.NewNodeLabel(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestValidateNodeLabelArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := predicates.NewNodeLabel([]byte(tc.args), nil)
+			_, err := legacy.NewNodeLabel([]byte(tc.args), nil)
 			if got := errString(err); got != tc.err {
 				t.Errorf("error %q, want %q", got, tc.err)
 			}
@@ -164,9 +165,9 @@ func TestNodePressurePredicates(t *testing.T) {
 // The plugins run the predicates under their names.
 func TestNodePressurePlugins(t *testing.T) {
 	factories := map[string]framework.PluginFactory{
-		config.CheckNodeMemoryPressureName: predicates.NewCheckNodeMemoryPressure,
-		config.CheckNodeDiskPressureName:   predicates.NewCheckNodeDiskPressure,
-		config.CheckNodePIDPressureName:    predicates.NewCheckNodePIDPressure,
+		config.CheckNodeMemoryPressureName: legacy.NewCheckNodeMemoryPressure,
+		config.CheckNodeDiskPressureName:   legacy.NewCheckNodeDiskPressure,
+		config.CheckNodePIDPressureName:    legacy.NewCheckNodePIDPressure,
 	}
 	node := conditionNode(api.NodeCondition{Type: api.NodeMemoryPressure, Status: api.ConditionTrue},
 		api.NodeCondition{Type: api.NodeDiskPressure, Status: api.ConditionTrue}, api.NodeCondition{Type: api.NodePIDPressure, Status: api.ConditionTrue})

@@ -1,4 +1,4 @@
-package priorities
+package legacy
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/priorities"
 )
 
 // saScores runs ServiceAffinity's PreScore (when preScore), Score on
@@ -26,7 +27,7 @@ func saScores(t interface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl := f.(*ServiceAffinityPlugin)
+	pl := f.(*ServiceAffinity)
 	state := framework.NewCycleState()
 	nodes := s.View().Nodes()
 	if preScore {
@@ -173,11 +174,11 @@ func deleting(p *api.Pod) *api.Pod {
 // snapshot words it.
 func TestNormalizeServiceAntiAffinityUnknownNode(t *testing.T) {
 	s := snapshot(t, nil, nil)
-	err := NormalizeServiceAntiAffinity(s.View(), []string{"zone"}, framework.NodeScoreList{{Name: "gone"}})
+	err := priorities.NormalizeServiceAntiAffinity(s.View(), []string{"zone"}, framework.NodeScoreList{{Name: "gone"}})
 	if err == nil || err.Error() != `nodeinfo not found for node name "gone"` {
 		t.Errorf("error %v", err)
 	}
-	if err := NormalizeServiceAntiAffinity(s.View(), nil, framework.NodeScoreList{{Name: "gone", Score: 3}}); err != nil {
+	if err := priorities.NormalizeServiceAntiAffinity(s.View(), nil, framework.NodeScoreList{{Name: "gone", Score: 3}}); err != nil {
 		t.Errorf("without labels no node is looked up: %v", err)
 	}
 }
@@ -209,7 +210,7 @@ func TestServiceAntiAffinityProperties(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := NormalizeServiceAntiAffinity(s.View(), labels, list); err != nil {
+		if err := priorities.NormalizeServiceAntiAffinity(s.View(), labels, list); err != nil {
 			t.Fatal(err)
 		}
 		for i, ns := range list {
@@ -259,7 +260,7 @@ func TestServiceAffinityScoreAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, _ := NewServiceAffinity(&config.ServiceAffinityArgs{AntiAffinityLabelsPreference: []string{"zone"}}, testHandle{s})
-	pl := f.(*ServiceAffinityPlugin)
+	pl := f.(*ServiceAffinity)
 	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "new", Labels: sel}}
 	state := framework.NewCycleState()
 	all := s.View().Nodes()

@@ -1,4 +1,4 @@
-package priorities
+package legacy
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package priorities
+package legacy
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/priorities"
 )
 
 // Controller kinds of the ported SelectorSpread rows, as upstream's
@@ -86,7 +87,7 @@ func runSelectorSpread(t fataler, nodes []*api.Node, pods []*api.Pod, objs []any
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := pl.(*SelectorSpreadPlugin)
+	p := pl.(*SelectorSpread)
 	ctx, state := context.Background(), framework.NewCycleState()
 	if st := p.PreScore(ctx, state, pod, snap.Nodes()); !st.IsSuccess() {
 		t.Fatalf("PreScore: %v", st)
@@ -484,7 +485,7 @@ func TestSelectorSpreadScoreArithmetic(t *testing.T) {
 		{1, 3, true, 2, 3, 44},  // 66.67/3 + 2/3·33.33 = 44.44
 	}
 	for _, tc := range tests {
-		if got := SelectorSpreadScore(tc.count, tc.maxNode, tc.hasZone, tc.zoneCount, tc.maxZone); got != tc.want {
+		if got := priorities.SelectorSpreadScore(tc.count, tc.maxNode, tc.hasZone, tc.zoneCount, tc.maxZone); got != tc.want {
 			t.Errorf("SelectorSpreadScore(%d, %d, %v, %d, %d) = %d, want %d", tc.count, tc.maxNode, tc.hasZone, tc.zoneCount, tc.maxZone, got, tc.want)
 		}
 	}

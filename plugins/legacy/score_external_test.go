@@ -1,4 +1,4 @@
-package priorities_test
+package legacy_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/legacy"
 	"github.com/schedkit/schedkit/priorities"
 )
 
@@ -38,7 +39,7 @@ func TestNodeLabelScore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pl, err := priorities.NewNodeLabel([]byte(tc.args), nil)
+			pl, err := legacy.NewNodeLabel([]byte(tc.args), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,9 +55,9 @@ func TestNodeLabelScore(t *testing.T) {
 // for NodePreferAvoidPods and EqualPriority (v1.13's EqualPriorityMap).
 func TestLegacyScoresWithoutNode(t *testing.T) {
 	for name, f := range map[string]framework.PluginFactory{
-		"NodeLabel":           priorities.NewNodeLabel,
-		"NodePreferAvoidPods": priorities.NewNodePreferAvoidPods,
-		"EqualPriority":       priorities.NewEqualPriority,
+		"NodeLabel":           legacy.NewNodeLabel,
+		"NodePreferAvoidPods": legacy.NewNodePreferAvoidPods,
+		"EqualPriority":       legacy.NewEqualPriority,
 	} {
 		pl, err := f(nil, nil)
 		if err != nil {
@@ -71,7 +72,7 @@ func TestLegacyScoresWithoutNode(t *testing.T) {
 
 // upstream (v1.13): EqualPriorityMap gives every node 1.
 func TestEqualPriority(t *testing.T) {
-	pl, _ := priorities.NewEqualPriority(nil, nil)
+	pl, _ := legacy.NewEqualPriority(nil, nil)
 	for _, n := range []string{"a", "b"} {
 		got, st := pl.(framework.ScorePlugin).Score(context.Background(), framework.NewCycleState(), &api.Pod{}, cluster.NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: n}}))
 		if got != 1 || st != nil {
@@ -109,7 +110,7 @@ func TestNodePreferAvoidPods(t *testing.T) {
 		// schedkit: metav1.GetControllerOf skips owners with controller false.
 		{"not controlled by the owner", owned("ReplicationController", "abcdef123456", &no), []int64{100, 100, 100}},
 	}
-	pl, _ := priorities.NewNodePreferAvoidPods(nil, nil)
+	pl, _ := legacy.NewNodePreferAvoidPods(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for i, n := range nodes {
