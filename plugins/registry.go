@@ -14,12 +14,14 @@ import (
 	"github.com/schedkit/schedkit/plugins/nodeports"
 	"github.com/schedkit/schedkit/plugins/noderesources"
 	"github.com/schedkit/schedkit/plugins/nodeunschedulable"
+	"github.com/schedkit/schedkit/plugins/nodevolumelimits"
 	"github.com/schedkit/schedkit/plugins/podtopologyspread"
 	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/plugins/schedulinggates"
 	"github.com/schedkit/schedkit/plugins/tainttoleration"
-	"github.com/schedkit/schedkit/predicates"
-	"github.com/schedkit/schedkit/priorities"
+	"github.com/schedkit/schedkit/plugins/volumebinding"
+	"github.com/schedkit/schedkit/plugins/volumerestrictions"
+	"github.com/schedkit/schedkit/plugins/volumezone"
 )
 
 // NewInTreeRegistry returns the factories of the in-tree plugins under
@@ -39,13 +41,12 @@ func NewInTreeRegistry() framework.Registry {
 		config.InterPodAffinityName:                interpodaffinity.New,
 		config.NodeResourcesBalancedAllocationName: noderesources.NewBalancedAllocation,
 		config.ImageLocalityName:                   imagelocality.New,
-		config.VolumeBindingName: framework.CombineFactories(config.VolumeBindingName,
-			predicates.NewVolumeBinding, priorities.NewVolumeBinding),
-		config.VolumeRestrictionsName:   predicates.NewVolumeRestrictions,
-		config.NodeVolumeLimitsName:     predicates.NewNodeVolumeLimits,
-		config.VolumeZoneName:           predicates.NewVolumeZone,
-		config.NodeDeclaredFeaturesName: nodedeclaredfeatures.New,
-		defaultpreemption.Name:          defaultpreemption.New,
+		config.VolumeBindingName:                   volumebinding.New,
+		config.VolumeRestrictionsName:              volumerestrictions.New,
+		config.NodeVolumeLimitsName:                nodevolumelimits.New,
+		config.VolumeZoneName:                      volumezone.New,
+		config.NodeDeclaredFeaturesName:            nodedeclaredfeatures.New,
+		defaultpreemption.Name:                     defaultpreemption.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.
 		config.NodeLabelName:               legacy.NewNodeLabel,
@@ -65,22 +66,6 @@ func NewInTreeRegistry() framework.Registry {
 // framework.EnqueueExtensions.
 func EventsOf(plugin string) (framework.ClusterEvent, bool) {
 	switch plugin {
-	case config.NodeNameName:
-		return framework.NodeAdd, true
-	case config.NodeUnschedulableName, config.TaintTolerationName, config.NodeAffinityName:
-		return framework.NodeAdd | framework.NodeUpdate, true
-	case config.NodePortsName, config.VolumeRestrictionsName:
-		return framework.NodeAdd | framework.AssignedPodDelete, true
-	case config.NodeResourcesFitName:
-		return framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodDelete | framework.AssignedPodUpdate, true
-	case config.InterPodAffinityName:
-		return framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodAdd | framework.AssignedPodUpdate | framework.AssignedPodDelete, true
-	case config.PodTopologySpreadName:
-		return framework.NodeAdd | framework.NodeUpdate | framework.NodeDelete | framework.AssignedPodAdd | framework.AssignedPodUpdate | framework.AssignedPodDelete, true
-	case config.NodeVolumeLimitsName:
-		return framework.AssignedPodDelete, true
-	case config.VolumeBindingName, config.VolumeZoneName, config.NodeDeclaredFeaturesName:
-		return framework.NodeAdd | framework.NodeUpdate, true
 	case config.DynamicResourcesName:
 		// A new node or a node's new labels may offer the devices a
 		// claim needs.

@@ -6,12 +6,14 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/plugins/nodedeclaredfeatures"
-	"github.com/schedkit/schedkit/predicates"
+	"github.com/schedkit/schedkit/plugins/nodevolumelimits"
+	"github.com/schedkit/schedkit/plugins/volumerestrictions"
+	"github.com/schedkit/schedkit/plugins/volumezone"
 )
 
 // A plain pod skips all four plugins in PreFilter.
 func TestStoragePluginsSkipPlainPods(t *testing.T) {
-	for _, f := range []framework.PluginFactory{predicates.NewVolumeRestrictions, predicates.NewNodeVolumeLimits, predicates.NewVolumeZone, nodedeclaredfeatures.New} {
+	for _, f := range []framework.PluginFactory{volumerestrictions.New, nodevolumelimits.New, volumezone.New, nodedeclaredfeatures.New} {
 		p, _ := f(nil, nil)
 		_, st := p.(framework.PreFilterPlugin).PreFilter(context.Background(), framework.NewCycleState(), volPod("p", ""), nil)
 		if !st.IsSkip() {

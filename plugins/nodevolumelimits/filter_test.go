@@ -1,4 +1,4 @@
-package predicates
+package nodevolumelimits
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/predicates"
 )
 
 // The fixtures of upstream's TestCSILimits: for each driver d of a row,
@@ -31,7 +32,7 @@ func csiLimitsObjects(limitSource string, limit int32, drivers ...string) []any 
 			name := fmt.Sprintf("csi-%s-%d", d, j)
 			pv := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: name}}
 			switch d {
-			case InTreeAWSEBS:
+			case predicates.InTreeAWSEBS:
 				pv.Spec.AWSElasticBlockStore = &api.AWSElasticBlockStoreVolumeSource{VolumeID: name}
 			case csiLimitsHostPath:
 				pv.Spec.HostPath = &api.HostPathVolumeSource{Path: "/tmp"}
@@ -52,7 +53,7 @@ func csiLimitsObjects(limitSource string, limit int32, drivers ...string) []any 
 	if limitSource == "" {
 		return objs
 	}
-	n := &api.CSINode{ObjectMeta: api.ObjectMeta{Name: "n", Annotations: map[string]string{AnnMigratedPlugins: InTreeAWSEBS}}}
+	n := &api.CSINode{ObjectMeta: api.ObjectMeta{Name: "n", Annotations: map[string]string{predicates.AnnMigratedPlugins: predicates.InTreeAWSEBS}}}
 	if limitSource != "no-csi-driver" {
 		for _, d := range drivers {
 			drv := api.CSINodeDriver{Name: d, NodeID: "n"}
@@ -69,7 +70,7 @@ func csiLimitsObjects(limitSource string, limit int32, drivers ...string) []any 
 // upstream: TestCSILimits (every row but the two VolumeAttachment rows,
 // which TestNodeVolumeLimitsVolumeAttachments ports)
 func TestCSILimitsUpstream(t *testing.T) {
-	const ebs, gce = CSIDriverAWSEBS, CSIDriverGCEPD
+	const ebs, gce = predicates.CSIDriverAWSEBS, predicates.CSIDriverGCEPD
 	pvcPod := func(name string, claims ...string) func(node string) *api.Pod {
 		return func(node string) *api.Pod {
 			p := volPod(name, node)
@@ -123,12 +124,12 @@ func TestCSILimitsUpstream(t *testing.T) {
 	ephemeralPodWithConfigmapAndSecret := withVolumes("abc", "test", "", append(configMapAndSecret, eph("xyz"))...)
 	inlineMigratablePodWithConfigmapAndSecret := withVolumes("cm-secret-inline", "default", "uid-cm-inline", append(configMapAndSecret, inline("aws-inline1"))...)
 
-	maxExceeded := framework.NewStatus(framework.Unschedulable, ErrReasonMaxVolumeCountExceeded)
+	maxExceeded := framework.NewStatus(framework.Unschedulable, predicates.ErrReasonMaxVolumeCountExceeded)
 	// schedkit's claim lookup says "persistentvolumeclaim" as the
 	// informers' listers do; upstream's fake lister says
 	// "persistentvolumeclaims".
 	ephemeralMissing := framework.NewStatus(framework.UnschedulableAndUnresolvable, `looking up PVC test/abc-xyz: persistentvolumeclaim "abc-xyz" not found`)
-	inTreeAndCSI := []string{InTreeAWSEBS, ebs}
+	inTreeAndCSI := []string{predicates.InTreeAWSEBS, ebs}
 	tests := []struct {
 		test         string
 		newPod       func(string) *api.Pod
@@ -217,7 +218,7 @@ func TestCSILimitsUpstream(t *testing.T) {
 				existing = append(existing, p("n"))
 			}
 			s := storageSnap(t, []*api.Node{testNode("n", nil)}, existing, objs...)
-			p, _ := NewNodeVolumeLimits(nil, storageHandle{s})
+			p, _ := New(nil, storageHandle{s})
 			pod := tc.newPod("")
 			pre, got := runFilter(t, p, s, pod, "n")
 			if tc.wantPreSkip {
@@ -234,7 +235,7 @@ func TestCSILimitsUpstream(t *testing.T) {
 // default in v1.37; schedkit has no switch to turn it off, so "gate
 // disabled - skip driver presence check" is not ported)
 func TestVolumeLimitScalingUpstream(t *testing.T) {
-	const ebs = CSIDriverAWSEBS
+	const ebs = predicates.CSIDriverAWSEBS
 	tests := []struct {
 		name             string
 		limitSource      string
@@ -261,7 +262,7 @@ func TestVolumeLimitScalingUpstream(t *testing.T) {
 				objs = append(objs, d)
 			}
 			s := storageSnap(t, []*api.Node{testNode("n", nil)}, nil, objs...)
-			p, _ := NewNodeVolumeLimits(nil, storageHandle{s})
+			p, _ := New(nil, storageHandle{s})
 			pre, got := runFilter(t, p, s, volPod("p", "", pvcVol("csi-ebs.csi.aws.com-0")), "n")
 			checkStatus(t, "PreFilter", pre, nil)
 			checkStatus(t, "Filter", got, tc.want)
@@ -272,14 +273,14 @@ func TestVolumeLimitScalingUpstream(t *testing.T) {
 // Filter on a node with a limit, pods with volumes and
 // VolumeAttachments allocates nothing (the per-pod work is PreFilter's).
 func TestNodeVolumeLimitsFilterDoesNotAllocate(t *testing.T) {
-	const ebs = CSIDriverAWSEBS
+	const ebs = predicates.CSIDriverAWSEBS
 	objs := csiLimitsObjects("csinode", 10, ebs)
 	for i := range 3 {
 		objs = append(objs, attachment(fmt.Sprintf("va-%d", i), "n", ebs, strptr(fmt.Sprintf("csi-%s-%d", ebs, i))))
 	}
 	existing := []*api.Pod{volPod("e1", "n", pvcVol("csi-ebs.csi.aws.com-1")), volPod("e2", "n", pvcVol("csi-ebs.csi.aws.com-2"), pvcVol("csi-4"))}
 	s := storageSnap(t, []*api.Node{testNode("n", nil)}, existing, objs...)
-	p, _ := NewNodeVolumeLimits(nil, storageHandle{s})
+	p, _ := New(nil, storageHandle{s})
 	pod := volPod("p", "", pvcVol("csi-ebs.csi.aws.com-0"), pvcVol("csi-ebs.csi.aws.com-3"))
 	state := framework.NewCycleState()
 	view := s.View()

@@ -1,4 +1,4 @@
-package predicates
+package volumebinding
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
-	"github.com/schedkit/schedkit/priorities"
+	"github.com/schedkit/schedkit/predicates"
 )
 
 func pvs(bs ...vbPV) []*api.PersistentVolume {
@@ -70,7 +70,7 @@ func hostNodes(names ...string) []*api.Node {
 // StorageCapacityScoring enabled, its v1.37 default): PreFilter, Filter
 // per node, PreScore and Score per node of the combined plugin.
 func TestVolumeBinding(t *testing.T) {
-	noBind := unresolvable(ErrReasonBindConflict)
+	noBind := unresolvable(predicates.ErrReasonBindConflict)
 	tests := []struct {
 		name          string
 		pod           *api.Pod
@@ -114,7 +114,7 @@ func TestVolumeBinding(t *testing.T) {
 			// upstream: "immediate claims not bound"
 			name: "immediate claims not bound", pod: makeVBPod("pod-a").pvc("pvc-a").Pod, nodes: nodes(makeVBNode("node-a")),
 			pvcs:          pvcs(makePVC("pvc-a", immediateSC.Name)),
-			wantPreFilter: unresolvable(ErrReasonUnboundImmediateClaims),
+			wantPreFilter: unresolvable(predicates.ErrReasonUnboundImmediateClaims),
 		},
 		{
 			// upstream: "unbound claims no matches"
@@ -128,13 +128,13 @@ func TestVolumeBinding(t *testing.T) {
 			nodes:      nodes(makeVBNode("node-a").label("foo", "barbar")),
 			pvcs:       pvcs(makePVC("pvc-a", waitSC.Name).boundTo("pv-a"), makePVC("pvc-b", waitSC.Name)),
 			pvs:        pvs(makePV("pv-a", waitSC.Name).available().affinity("foo", "bar")),
-			wantFilter: []*framework.Status{unresolvable(ErrReasonNodeConflict, ErrReasonBindConflict)},
+			wantFilter: []*framework.Status{unresolvable(predicates.ErrReasonNodeConflict, predicates.ErrReasonBindConflict)},
 		},
 		{
 			// upstream: "pv not found"
 			name: "pv not found", pod: makeVBPod("pod-a").pvc("pvc-a").Pod, nodes: nodes(makeVBNode("node-a")),
 			pvcs:       pvcs(makePVC("pvc-a", waitSC.Name).boundTo("pv-a")),
-			wantFilter: []*framework.Status{unresolvable(ErrReasonPVNotExist)},
+			wantFilter: []*framework.Status{unresolvable(predicates.ErrReasonPVNotExist)},
 		},
 		{
 			// upstream: "pv not found claim lost"
@@ -285,16 +285,12 @@ func TestVolumeBinding(t *testing.T) {
 			if tc.args != nil {
 				args = tc.args
 			}
-			fp, err := NewVolumeBinding(args, h)
+			fp, err := New(args, h)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sp, err := priorities.NewVolumeBinding(args, h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			filter := fp.(*VolumeBindingPlugin)
-			score := sp.(*priorities.VolumeBindingPlugin)
+			filter := fp.(*VolumeBinding)
+			score := filter
 			ctx := context.Background()
 			state := framework.NewCycleState()
 			// In the table's node order.

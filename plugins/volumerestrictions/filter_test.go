@@ -1,10 +1,11 @@
-package predicates
+package volumerestrictions
 
 import (
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/predicates"
 )
 
 // upstream: TestGCEDiskConflicts, TestAWSDiskConflicts,
@@ -29,7 +30,7 @@ func TestDiskConflictsUpstream(t *testing.T) {
 			api.Volume{ISCSI: &api.ISCSIVolumeSource{TargetPortal: "127.0.0.1:3260", IQN: "iqn.2017-12.server:storage.target01", FSType: "ext4"}}},
 	}
 	skip := framework.NewStatus(framework.Skip)
-	conflict := framework.NewStatus(framework.Unschedulable, ErrReasonDiskConflict)
+	conflict := framework.NewStatus(framework.Unschedulable, predicates.ErrReasonDiskConflict)
 	for _, k := range kinds {
 		t.Run(k.test, func(t *testing.T) {
 			rows := []struct {
@@ -56,7 +57,7 @@ func TestDiskConflictsUpstream(t *testing.T) {
 			for _, tc := range rows {
 				t.Run(tc.name, func(t *testing.T) {
 					s := storageSnap(t, []*api.Node{testNode("n", nil)}, tc.existing)
-					p, _ := NewVolumeRestrictions(nil, storageHandle{s})
+					p, _ := New(nil, storageHandle{s})
 					pre, got := runFilter(t, p, s, tc.pod, "n")
 					checkStatus(t, "PreFilter", pre, tc.pre)
 					if pre == nil {

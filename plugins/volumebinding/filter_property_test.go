@@ -1,4 +1,4 @@
-package predicates
+package volumebinding
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/cluster/clustergen"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/priorities"
+	"github.com/schedkit/schedkit/predicates"
 	"github.com/schedkit/schedkit/quantity"
 )
 
@@ -28,9 +28,9 @@ func vbOutcome(t *rapid.T, c clustergen.VolumeCase, objs []any) []string {
 		t.Fatal(err)
 	}
 	h := vbHandle{snap}
-	fp, _ := NewVolumeBinding(nil, h)
-	sp, _ := priorities.NewVolumeBinding(nil, h)
-	filter, score := fp.(*VolumeBindingPlugin), sp.(*priorities.VolumeBindingPlugin)
+	fp, _ := New(nil, h)
+	filter := fp.(*VolumeBinding)
+	score := filter
 	ctx, state := context.Background(), framework.NewCycleState()
 	_, st := filter.PreFilter(ctx, state, c.Pod, nil)
 	out := []string{fmt.Sprintf("prefilter %v %s", st.Code(), st.Message())}
@@ -71,7 +71,7 @@ func TestPropertyBoundClaimWithoutAffinityNeverRejects(t *testing.T) {
 		c2 := c
 		c2.Pod = &pod
 		after := vbOutcome(t, c2, append(slices.Clone(c.Objects), pv, pvc))
-		if len(c.Pod.Spec.Volumes) == 0 || !HasPVCs(c.Pod) {
+		if len(c.Pod.Spec.Volumes) == 0 || !predicates.HasPVCs(c.Pod) {
 			// The pod had no claims: it is now checked, and every node
 			// passes with score 0.
 			for _, line := range after[1:] {
@@ -143,8 +143,8 @@ func TestPropertyPlainFunctionMatchesPlugin(t *testing.T) {
 		if err := snap.AddObjects(c.Objects...); err != nil {
 			t.Fatal(err)
 		}
-		fp, _ := NewVolumeBinding(nil, vbHandle{snap})
-		pl := fp.(*VolumeBindingPlugin)
+		fp, _ := New(nil, vbHandle{snap})
+		pl := fp.(*VolumeBinding)
 		ctx, state := context.Background(), framework.NewCycleState()
 		_, pre := pl.PreFilter(ctx, state, c.Pod, nil)
 		for _, n := range c.Nodes {
@@ -155,11 +155,11 @@ func TestPropertyPlainFunctionMatchesPlugin(t *testing.T) {
 			} else if pre.IsSuccess() {
 				want = pl.Filter(ctx, state, c.Pod, ni)
 			}
-			got := CheckVolumeBinding(snap.Objects(), c.Pod, n)
+			got := predicates.CheckVolumeBinding(snap.Objects(), c.Pod, n)
 			if !got.Equal(want) {
 				t.Fatalf("%s: CheckVolumeBinding %v, plugin %v", n.Name, got, want)
 			}
-			_, err := PlanPodVolumes(snap.Objects(), c.Pod, n)
+			_, err := predicates.PlanPodVolumes(snap.Objects(), c.Pod, n)
 			if (err == nil) != got.IsSuccess() {
 				t.Fatalf("%s: PlanPodVolumes error %v, status %v", n.Name, err, got)
 			}

@@ -1,5 +1,0 @@
-package predicates
-
-import "github.com/schedkit/schedkit/framework"
-
-var skipStatus = framework.NewStatus(framework.Skip)

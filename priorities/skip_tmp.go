@@ -1,5 +1,0 @@
-package priorities
-
-import "github.com/schedkit/schedkit/framework"
-
-var skipStatus = framework.NewStatus(framework.Skip)
