@@ -199,7 +199,7 @@ func (pl *PodTopologySpread) objects() *cluster.Objects {
 // the same constraints. Domains are numbered by the view's Topology of
 // each key (cluster.View.Topology).
 func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	cs, err := cluster.SpreadConstraints(pod, pl.defaults, pl.objects(), api.DoNotSchedule)
+	cs, err := spreadConstraints(pod, pl.defaults, pl.objects(), api.DoNotSchedule)
 	if err != nil {
 		return nil, framework.AsStatus(fmt.Errorf("get constraints from pod: %w", err))
 	}
@@ -268,12 +268,12 @@ func (pl *PodTopologySpread) RemovePod(_ context.Context, state *framework.Cycle
 // eligible if it was not).
 func (s *spreadFilterState) update(p, incoming *api.Pod, ni *cluster.NodeInfo, delta int) {
 	node := ni.Node()
-	if s == nil || p.Namespace != incoming.Namespace || node == nil || !cluster.HasSpreadKeys(node, s.constraints) {
+	if s == nil || p.Namespace != incoming.Namespace || node == nil || !hasSpreadKeys(node, s.constraints) {
 		return
 	}
 	for i := range s.constraints {
 		c := &s.constraints[i]
-		if !c.Selector.Matches(p.Labels) || !cluster.SpreadNodeIncluded(c, incoming, node, &s.required) {
+		if !c.Selector.Matches(p.Labels) || !spreadNodeIncluded(c, incoming, node, &s.required) {
 			continue
 		}
 		s.own()

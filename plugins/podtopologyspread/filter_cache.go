@@ -76,7 +76,7 @@ func (d *spreadDomains) sub(id int32, n int) {
 // spreadCache is the counts for one constraint signature, and what each
 // node contributes to them.
 type spreadCache struct {
-	key cluster.SpreadSignature
+	key spreadSignature
 	// cs are the constraints of the cycle that last synced the cache;
 	// topos[i] is the Topology of cs[i]'s key the ids are of.
 	cs    []affinity.SpreadConstraint
@@ -109,7 +109,7 @@ type spreadCache struct {
 	view *cluster.View
 }
 
-func newSpreadCache(key cluster.SpreadSignature, cs []affinity.SpreadConstraint, n int) *spreadCache {
+func newSpreadCache(key spreadSignature, cs []affinity.SpreadConstraint, n int) *spreadCache {
 	k := len(cs)
 	return &spreadCache{key: key, cs: cs, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
 		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), domains: make([]spreadDomains, k), paths: make([]criticalPaths, k), dirty: true}
@@ -159,11 +159,11 @@ func (c *spreadCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *af
 	cs := c.cs
 	k := len(cs)
 	node := ni.Node()
-	counted := node != nil && cluster.HasSpreadKeys(node, cs)
+	counted := node != nil && hasSpreadKeys(node, cs)
 	for i := range cs {
 		id := c.domainID(c.topos[i], ni)
 		c.dom[j*k+i], c.cnt[j*k+i] = id, -1
-		if id < 0 || !counted || !cluster.SpreadNodeIncluded(&cs[i], pod, node, req) {
+		if id < 0 || !counted || !spreadNodeIncluded(&cs[i], pod, node, req) {
 			continue
 		}
 		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
@@ -322,7 +322,7 @@ func spreadTopologies(cs []affinity.SpreadConstraint, view *cluster.View, nodes 
 // plugin's cache, creating or refreshing the entry for the signature of
 // s's constraints. s's constraints, selfMatch, required and view are set.
 func (pl *PodTopologySpread) cachedCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
-	key := cluster.NewSpreadSignature(pod, s.constraints, false)
+	key := newSpreadSignature(pod, s.constraints, false)
 	pl.filterMu.Lock()
 	defer pl.filterMu.Unlock()
 	var c *spreadCache
@@ -346,7 +346,7 @@ func (pl *PodTopologySpread) cachedCounts(s *spreadFilterState, pod *api.Pod, no
 	}
 	for attempt := 0; ; attempt++ {
 		if c == nil {
-			c = newSpreadCache(cluster.NewSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
+			c = newSpreadCache(newSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
 			if len(pl.filterCache) < spreadCacheSize {
 				pl.filterCache = append(pl.filterCache, nil)
 			}

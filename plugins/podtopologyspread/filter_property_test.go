@@ -404,14 +404,14 @@ func TestPropertySpreadCacheRenumbered(t *testing.T) {
 			t.Fatal(err)
 		}
 		pod := testwrap.SpreadIncomingGen(0, api.DoNotSchedule).Draw(t, "incoming")
-		cs, err := cluster.SpreadConstraints(pod, nil, nil, api.DoNotSchedule)
+		cs, err := spreadConstraints(pod, nil, nil, api.DoNotSchedule)
 		if err != nil || len(cs) == 0 {
 			t.Skip("no constraints")
 		}
 		req := affinity.GetRequiredNodeAffinity(pod)
 		view := snap.View()
 		all := view.Nodes()
-		key := cluster.NewSpreadSignature(pod, cs, true)
+		key := newSpreadSignature(pod, cs, true)
 		kept := newSpreadCache(key, cs, len(all))
 		for round := range rapid.IntRange(1, 5).Draw(t, "rounds") {
 			in := all

@@ -157,7 +157,7 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 	if view.NumNodes() == 0 {
 		return skipStatus
 	}
-	cs, err := cluster.SpreadConstraints(pod, pl.defaults, view.Objects(), api.ScheduleAnyway)
+	cs, err := spreadConstraints(pod, pl.defaults, view.Objects(), api.ScheduleAnyway)
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("calculating preScoreState: %w", err))
 	}

@@ -79,7 +79,7 @@ func spreadScoreID(t *cluster.Topology, noKey int32, ni *cluster.NodeInfo) int32
 // spreadScoreCache is the counts for one constraint signature, and what
 // each node of the snapshot contributes to them.
 type spreadScoreCache struct {
-	key        cluster.SpreadSignature
+	key        spreadSignature
 	requireAll bool
 	// cs are the constraints of the cycle that last synced the cache;
 	// host[i] is whether cs[i] is over kubernetes.io/hostname.
@@ -126,7 +126,7 @@ func (c *spreadScoreCache) setConstraints(cs []affinity.SpreadConstraint) {
 	}
 }
 
-func newSpreadScoreCache(key cluster.SpreadSignature, requireAll bool, cs []affinity.SpreadConstraint, n int) *spreadScoreCache {
+func newSpreadScoreCache(key spreadSignature, requireAll bool, cs []affinity.SpreadConstraint, n int) *spreadScoreCache {
 	k := len(cs)
 	c := &spreadScoreCache{key: key, requireAll: requireAll, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
 		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), flag: make([]uint8, 0, n*k), all: make([]bool, 0, n),
@@ -163,7 +163,7 @@ func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, re
 	cs := c.cs
 	k := len(cs)
 	node := ni.Node()
-	all := node != nil && cluster.HasSpreadKeys(node, cs)
+	all := node != nil && hasSpreadKeys(node, cs)
 	for i := range cs {
 		x := j*k + i
 		c.dom[x], c.cnt[x], c.flag[x] = -1, 0, 0
@@ -183,7 +183,7 @@ func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, re
 			continue
 		}
 		c.dom[x] = id
-		if (c.requireAll && !all) || !cluster.SpreadNodeIncluded(&cs[i], pod, node, req) {
+		if (c.requireAll && !all) || !spreadNodeIncluded(&cs[i], pod, node, req) {
 			continue
 		}
 		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
@@ -372,7 +372,7 @@ func (c *spreadScoreCache) positions(nodes []*cluster.NodeInfo, view *cluster.Vi
 func (pl *PodTopologySpread) cachedScores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []*cluster.NodeInfo, requireAll bool) {
 	cs := s.constraints
 	k := len(cs)
-	key := cluster.NewSpreadSignature(pod, cs, false)
+	key := newSpreadSignature(pod, cs, false)
 	pl.scoreMu.Lock()
 	defer pl.scoreMu.Unlock()
 	var c *spreadScoreCache
@@ -386,7 +386,7 @@ func (pl *PodTopologySpread) cachedScores(s *spreadScoreState, pod *api.Pod, vie
 	}
 	all := view.Nodes()
 	if c == nil {
-		c = newSpreadScoreCache(cluster.NewSpreadSignature(pod, cs, true), requireAll, cs, len(all))
+		c = newSpreadScoreCache(newSpreadSignature(pod, cs, true), requireAll, cs, len(all))
 		if len(pl.scoreCache) < spreadScoreCacheSize {
 			pl.scoreCache = append(pl.scoreCache, nil)
 		}
@@ -417,7 +417,7 @@ func (pl *PodTopologySpread) cachedScores(s *spreadScoreState, pod *api.Pod, vie
 	sizes := make([]int, k)
 	for q, ni := range nodes {
 		p := int(c.pos[q])
-		if requireAll && !(p >= 0 && c.all[p] || p < 0 && cluster.HasSpreadKeys(ni.Node(), cs)) {
+		if requireAll && !(p >= 0 && c.all[p] || p < 0 && hasSpreadKeys(ni.Node(), cs)) {
 			if s.ignored == nil {
 				s.ignored = map[string]struct{}{}
 			}

@@ -325,7 +325,7 @@ func TestPropertySpreadScoreCacheRenumbered(t *testing.T) {
 			t.Fatal(err)
 		}
 		pod := testwrap.SpreadIncomingGen(0, api.ScheduleAnyway).Draw(t, "incoming")
-		cs, err := cluster.SpreadConstraints(pod, nil, nil, api.ScheduleAnyway)
+		cs, err := spreadConstraints(pod, nil, nil, api.ScheduleAnyway)
 		if err != nil || len(cs) == 0 {
 			t.Skip("no constraints")
 		}
@@ -333,7 +333,7 @@ func TestPropertySpreadScoreCacheRenumbered(t *testing.T) {
 		requireAll := rapid.Bool().Draw(t, "requireAll")
 		view := snap.View()
 		all := view.Nodes()
-		key := cluster.NewSpreadSignature(pod, cs, true)
+		key := newSpreadSignature(pod, cs, true)
 		kept := newSpreadScoreCache(key, requireAll, cs, len(all))
 		for round := range rapid.IntRange(1, 5).Draw(t, "rounds") {
 			in := all

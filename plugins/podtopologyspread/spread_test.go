@@ -1,4 +1,4 @@
-package cluster
+package podtopologyspread
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 )
 
-// SpreadSignature tells apart exactly what changes the per-node counts.
+// spreadSignature tells apart exactly what changes the per-node counts.
 func TestSpreadSignatureEqual(t *testing.T) {
 	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
 	seconds := int64(30)
@@ -61,10 +61,10 @@ func TestSpreadSignatureEqual(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := base()
-			kept := NewSpreadSignature(a, compile(a), true)
+			kept := newSpreadSignature(a, compile(a), true)
 			b := base()
 			tc.change(b)
-			cur := NewSpreadSignature(b, compile(b), false)
+			cur := newSpreadSignature(b, compile(b), false)
 			if got := kept.Equal(&cur); got != tc.equal {
 				t.Fatalf("Equal = %v, want %v", got, tc.equal)
 			}
@@ -73,25 +73,25 @@ func TestSpreadSignatureEqual(t *testing.T) {
 	t.Run("tolerations under Honor, their seconds aside", func(t *testing.T) {
 		a := base()
 		a.Spec.TopologySpreadConstraints[0].NodeTaintsPolicy = &honor
-		kept := NewSpreadSignature(a, compile(a), true)
+		kept := newSpreadSignature(a, compile(a), true)
 		b := base()
 		b.Spec.TopologySpreadConstraints[0].NodeTaintsPolicy = &honor
 		b.Spec.Tolerations[0].TolerationSeconds = &seconds
-		if cur := NewSpreadSignature(b, compile(b), false); !kept.Equal(&cur) {
+		if cur := newSpreadSignature(b, compile(b), false); !kept.Equal(&cur) {
 			t.Fatal("tolerationSeconds changed the signature")
 		}
 		b.Spec.Tolerations[0].Key = "other"
-		if cur := NewSpreadSignature(b, compile(b), false); kept.Equal(&cur) {
+		if cur := newSpreadSignature(b, compile(b), false); kept.Equal(&cur) {
 			t.Fatal("another toleration kept the signature")
 		}
 	})
 	t.Run("a kept signature does not change with the pod", func(t *testing.T) {
 		a := base()
-		kept := NewSpreadSignature(a, compile(a), true)
+		kept := newSpreadSignature(a, compile(a), true)
 		a.Spec.NodeSelector["disk"] = "hdd"
 		a.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchExpressions[0].Values[0] = "z9"
 		b := base()
-		if cur := NewSpreadSignature(b, compile(b), false); !kept.Equal(&cur) {
+		if cur := newSpreadSignature(b, compile(b), false); !kept.Equal(&cur) {
 			t.Fatal("the kept signature followed the pod's changes")
 		}
 	})
