@@ -107,20 +107,3 @@ func (b *podBuilder) req(m map[string]string) *podBuilder {
 	})
 	return b
 }
-
-// sidecarReq adds a restartable init container requesting m
-// (st.MakePod().SidecarReq).
-func (b *podBuilder) sidecarReq(m map[string]string) *podBuilder {
-	always := api.ContainerRestartPolicyAlways
-	b.p.Spec.InitContainers = append(b.p.Spec.InitContainers, api.Container{
-		Name: fmt.Sprintf("sidecar-con%d", len(b.p.Spec.InitContainers)), Image: "registry.k8s.io/pause:3.10",
-		RestartPolicy: &always, Resources: api.ResourceRequirements{Requests: resourceList(m)},
-	})
-	return b
-}
-
-// container adds a container without requests (st.MakePod().Container).
-func (b *podBuilder) container(image string) *podBuilder {
-	b.p.Spec.Containers = append(b.p.Spec.Containers, api.Container{Name: fmt.Sprintf("con%d", len(b.p.Spec.Containers)), Image: image})
-	return b
-}

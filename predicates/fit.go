@@ -312,13 +312,6 @@ func fitBound(r int64) int64 {
 	return r
 }
 
-// fill sets every status to st.
-func fill(statuses []*framework.Status, st *framework.Status) {
-	for i := range statuses {
-		statuses[i] = st
-	}
-}
-
 // FitStatuses sets statuses[i] to FitStatus(req, checked, nodes[i]) for
 // every node. statuses has len(nodes) entries, all nil on entry, and a
 // node that fits is not written.

@@ -4,29 +4,16 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/framework"
 )
 
 func expr(key string, op api.NodeSelectorOperator, values ...string) api.NodeSelectorRequirement {
 	return api.NodeSelectorRequirement{Key: key, Operator: op, Values: values}
 }
 
-func nameIn(values ...string) api.NodeSelectorRequirement {
-	return expr("metadata.name", api.NodeSelectorOpIn, values...)
-}
-
 // requiredPod is a pod whose required node affinity has the given terms.
 func requiredPod(terms ...api.NodeSelectorTerm) *api.Pod {
 	return &api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{
 		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: terms}}}}}
-}
-
-func names(ns ...string) *framework.PreFilterResult {
-	m := map[string]struct{}{}
-	for _, n := range ns {
-		m[n] = struct{}{}
-	}
-	return &framework.PreFilterResult{NodeNames: m}
 }
 
 func ExampleNodeAffinity() {

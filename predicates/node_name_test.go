@@ -10,10 +10,6 @@ func nodeWithTaints(name string, ts []api.Taint) *api.Node {
 	return &api.Node{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.NodeSpec{Taints: ts}}
 }
 
-func podWithTolerations(name string, tols []api.Toleration) *api.Pod {
-	return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.PodSpec{Tolerations: tols}}
-}
-
 func ExampleNodeUnschedulable() {
 	cordoned := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}, Spec: api.NodeSpec{Unschedulable: true}}
 	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web"}}

@@ -22,15 +22,6 @@ func newPortsPod(host string, ports ...string) *api.Pod {
 		Spec: api.PodSpec{NodeName: host, Containers: []api.Container{{Name: "c", Ports: cps}}}}
 }
 
-func initPortPod(sidecar bool, port int32) *api.Pod {
-	c := api.Container{Name: "init", Ports: []api.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: api.ProtocolTCP}}}
-	if sidecar {
-		always := api.ContainerRestartPolicyAlways
-		c.RestartPolicy = &always
-	}
-	return &api.Pod{Spec: api.PodSpec{InitContainers: []api.Container{c}}}
-}
-
 func ExampleNodePorts() {
 	web := newPortsPod("n1", "TCP//80")
 	ni := cluster.NewNodeInfo(&api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}}, web)

@@ -1,7 +1,6 @@
 package predicates
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,13 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/framework"
 )
-
-// storageHandle is a framework.Handle over a snapshot.
-type storageHandle struct{ s *cluster.Snapshot }
-
-func (h storageHandle) Snapshot() *cluster.Snapshot { return h.s }
 
 // storageSnap builds a snapshot of nodes, pods and objects.
 func storageSnap(t interface{ Fatal(...any) }, nodes []*api.Node, pods []*api.Pod, objs ...any) *cluster.Snapshot {
@@ -49,23 +42,6 @@ func claim(name string, modes ...api.PersistentVolumeAccessMode) *api.Persistent
 
 func testNode(name string, labels map[string]string) *api.Node {
 	return &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}}
-}
-
-// runFilter runs PreFilter and, unless it returns Skip or rejects,
-// Filter on the named node.
-func runFilter(t *testing.T, p framework.Plugin, s *cluster.Snapshot, pod *api.Pod, node string) (pre, filter *framework.Status) {
-	t.Helper()
-	state := framework.NewCycleState()
-	view := s.View()
-	_, pre = p.(framework.PreFilterPlugin).PreFilter(context.Background(), state, pod, view.Nodes())
-	if !pre.IsSuccess() {
-		return pre, nil
-	}
-	ni, ok := view.Get(node)
-	if !ok {
-		t.Fatalf("no node %s", node)
-	}
-	return nil, p.(framework.FilterPlugin).Filter(context.Background(), state, pod, ni)
 }
 
 func strptr(s string) *string { return &s }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/framework"
 )
 
 // VolumeRestrictions' reasons, as upstream's volumerestrictions package.
@@ -19,19 +18,6 @@ const (
 	// pod is already used by another pod.
 	ErrReasonReadWriteOncePodConflict = "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod"
 )
-
-// objectsOf returns the object store of h's snapshot (nil, an empty
-// store, without a handle).
-func objectsOf(h framework.Handle) *cluster.Objects {
-	if h == nil {
-		return nil
-	}
-	s := h.Snapshot()
-	if s == nil {
-		return nil
-	}
-	return s.View().Objects()
-}
 
 // ClaimNotFound is the API server's NotFound text for a claim, as the
 // listers report it.

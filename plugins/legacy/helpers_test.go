@@ -50,5 +50,4 @@ func snapshot(t testing.TB, nodes []*api.Node, pods []*api.Pod) *cluster.Snapsho
 var (
 	spreadPod  = testwrap.SpreadPod
 	spreadNode = testwrap.SpreadNode
-	spreadSel  = testwrap.SpreadSel
 )

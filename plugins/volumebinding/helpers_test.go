@@ -61,21 +61,6 @@ func (b vbPV) phase(p api.PersistentVolumePhase) vbPV { b.Status.Phase = p; retu
 
 func (b vbPV) available() vbPV { return b.phase(api.VolumeAvailable) }
 
-func (b vbPV) claimRef(ns, name, uid string) vbPV {
-	b.Spec.ClaimRef = &api.ObjectReference{Namespace: ns, Name: name, UID: uid}
-	return b
-}
-
-func (b vbPV) modes(m ...api.PersistentVolumeAccessMode) vbPV { b.Spec.AccessModes = m; return b }
-
-func (b vbPV) labels(kv ...string) vbPV {
-	b.Labels = map[string]string{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		b.Labels[kv[i]] = kv[i+1]
-	}
-	return b
-}
-
 type vbPVC struct{ *api.PersistentVolumeClaim }
 
 func makePVC(name, class string) vbPVC {
@@ -103,8 +88,6 @@ func (b vbPVC) request(q string) vbPVC {
 }
 
 func (b vbPVC) phase(p api.PersistentVolumeClaimPhase) vbPVC { b.Status.Phase = p; return b }
-
-func (b vbPVC) modes(m ...api.PersistentVolumeAccessMode) vbPVC { b.Spec.AccessModes = m; return b }
 
 func makeVBPod(name string) vbPod {
 	return vbPod{&api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name}}}
@@ -156,15 +139,5 @@ type vbPod struct{ *api.Pod }
 func (b vbPod) pvc(claim string) vbPod {
 	b.Spec.Volumes = append(b.Spec.Volumes, api.Volume{Name: "v-" + claim,
 		PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: claim}})
-	return b
-}
-
-func (b vbPod) ephemeral(vol string) vbPod {
-	b.Spec.Volumes = append(b.Spec.Volumes, api.Volume{Name: vol, Ephemeral: &api.EphemeralVolumeSource{}})
-	return b
-}
-
-func (b vbPod) emptyDir() vbPod {
-	b.Spec.Volumes = append(b.Spec.Volumes, api.Volume{Name: "scratch", EmptyDir: &api.EmptyDirVolumeSource{}})
 	return b
 }
