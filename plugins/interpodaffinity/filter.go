@@ -143,7 +143,7 @@ type interPodAffinityState struct {
 	dense *denseIndex
 	// cold holds the counts by domain id while the count maps are
 	// empty (the first sync of a cache entry; see
-	// interpod_affinity_cold.go); nil once they hold the counts.
+	// filter_cold.go); nil once they hold the counts.
 	cold *coldCounts
 	// selfMatch: the incoming pod matches all its own affinity terms.
 	selfMatch bool

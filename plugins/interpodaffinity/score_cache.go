@@ -9,7 +9,7 @@ import (
 )
 
 // PreScore reads every node's pods. As the filter half does (see
-// package predicates), the plugin keeps for the last incoming pods it
+// filter_cache.go), the plugin keeps for the last incoming pods it
 // saw what each node adds to the sums, and the sums; a cycle recomputes
 // only the nodes whose NodeInfo changed (another pointer or generation)
 // and adjusts the sums by the difference, which gives exactly the sums a

@@ -10,7 +10,9 @@ import (
 	"github.com/schedkit/schedkit/predicates"
 )
 
-// NodeLabel is the filter half of the NodeLabel plugin.
+// NodeLabel is the NodeLabel plugin, removed upstream in v1.21: Filter
+// requires or forbids the args' labels on the node, and Score rates the
+// preferred labels.
 type NodeLabel struct {
 	args *config.NodeLabelArgs
 }

@@ -14,10 +14,11 @@ import (
 
 const serviceAffinityStateKey framework.StateKey = "PreFilter" + config.ServiceAffinityName
 
-// ServiceAffinity is the filter half of the ServiceAffinity plugin
-// (removed upstream in v1.23), with v1.22's semantics. PreFilter lists
+// ServiceAffinity is the ServiceAffinity plugin, removed upstream in
+// v1.23, with v1.22's semantics. Its score half spreads a service's pods
+// over the affinity labels' values (ServiceAntiAffinity). PreFilter lists
 // the services selecting the pod and the pods of its namespace that
-// carry all its labels; Filter (see ServiceAffinity) keeps the pods of a
+// carry all its labels; Filter (see predicates.ServiceAffinity) keeps the pods of a
 // service on nodes with equal values of the affinity labels. Without
 // affinity labels PreFilter returns Skip.
 type ServiceAffinity struct {

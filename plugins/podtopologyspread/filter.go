@@ -194,7 +194,7 @@ func (pl *PodTopologySpread) objects() *cluster.Objects {
 // (its own or defaulted). Otherwise it counts the pods matching each
 // constraint in every eligible domain: nodes with all the constraints'
 // topology keys that the constraint's node inclusion policies admit. The
-// counts are kept across cycles (see pod_topology_spread_cache.go): a
+// counts are kept across cycles (see filter_cache.go): a
 // cycle recounts only the nodes that changed since the last cycle with
 // the same constraints. Domains are numbered by the view's Topology of
 // each key (cluster.View.Topology).

@@ -146,7 +146,7 @@ var errSpreadNoSnapshot = errors.New("getting all nodes: no snapshot")
 // that the node inclusion policies admit, the matching pods in each; for
 // kubernetes.io/hostname constraints it counts the matching pods of each
 // scored node; then it computes each given node's raw score. The counts
-// are kept across cycles (see pod_topology_spread_cache.go): a cycle
+// are kept across cycles (see score_cache.go): a cycle
 // recounts only the nodes that changed since the last cycle with the same
 // constraints.
 func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {

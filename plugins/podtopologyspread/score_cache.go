@@ -12,7 +12,7 @@ import (
 // The PodTopologySpread PreScore counts, for each soft constraint, the
 // matching pods of every node of the snapshot its node inclusion policies
 // admit, and for hostname constraints the matching pods of each scored
-// node. As the filter half does (predicates/pod_topology_spread_cache.go),
+// node. As the filter half does (filter_cache.go),
 // the plugin keeps, for the last constraint sets it saw, what every node
 // of the snapshot contributes, recounting only the nodes whose NodeInfo
 // changed (another pointer or generation) and adjusting the per-domain
