@@ -386,6 +386,8 @@ type VolumeLimitsState struct {
 // Clone returns s: the state is never modified after PreFilter.
 func (s *VolumeLimitsState) Clone() framework.StateData { return s }
 
+// NewVolumeLimitsState resolves the pod's attachable volumes against
+// objs, once per pod.
 func NewVolumeLimitsState(objs *cluster.Objects, pod *api.Pod) *VolumeLimitsState {
 	s := &VolumeLimitsState{objs: objs}
 	for i, hasCSINode := range []bool{false, true} {

@@ -22,6 +22,8 @@ func BalancedAllocation(pod *api.Pod, nodeInfo *cluster.NodeInfo, resources []co
 	return s.Score(nodeInfo, req, "", nil)
 }
 
+// IsBestEffort reports whether the pod requests none of the scored
+// resources: BalancedAllocation skips such a pod.
 func IsBestEffort(podRequests []int64) bool {
 	for _, r := range podRequests {
 		if r != 0 {
