@@ -17,6 +17,8 @@ import (
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/testing/regression"
+	"github.com/schedkit/schedkit/plugins/defaultbinder"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduler"
@@ -123,7 +125,7 @@ func BenchmarkSchedule(b *testing.B) {
 		plugins = append(plugins, regression.PluginRef{Name: name, Weight: defaultWeight(name)})
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: name, Weight: defaultWeight(name)})
 	}
-	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: scheduler.PrioritySortName}, framework.PluginRef{Name: scheduler.DefaultBinderName})
+	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: queuesort.Name}, framework.PluginRef{Name: defaultbinder.Name})
 	par := runtime.GOMAXPROCS(0)
 	ctx := context.Background()
 	for _, n := range []int{500, 5000} {

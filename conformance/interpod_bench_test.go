@@ -14,6 +14,8 @@ import (
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/testing/regression"
+	"github.com/schedkit/schedkit/plugins/defaultbinder"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/scheduler"
 )
 
@@ -90,7 +92,7 @@ func defaultPluginRefs() ([]regression.PluginRef, framework.ProfileConfig) {
 		plugins = append(plugins, regression.PluginRef{Name: name, Weight: defaultWeight(name)})
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: name, Weight: defaultWeight(name)})
 	}
-	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: scheduler.PrioritySortName}, framework.PluginRef{Name: scheduler.DefaultBinderName})
+	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: queuesort.Name}, framework.PluginRef{Name: defaultbinder.Name})
 	return plugins, cfg
 }
 

@@ -13,7 +13,8 @@ import (
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/testing/regression"
-	"github.com/schedkit/schedkit/scheduler"
+	"github.com/schedkit/schedkit/plugins/defaultbinder"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/taints/taintsgen"
 )
 
@@ -154,7 +155,7 @@ func TestPluginTable(t *testing.T) {
 	}
 	var refs []regression.PluginRef
 	for _, p := range framework.DefaultPlugins() {
-		if p.Name != scheduler.PrioritySortName && p.Name != scheduler.DefaultBinderName {
+		if p.Name != queuesort.Name && p.Name != defaultbinder.Name {
 			refs = append(refs, regression.PluginRef{Name: p.Name})
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/testing/regression"
+	"github.com/schedkit/schedkit/plugins/defaultbinder"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/scheduler"
 )
@@ -74,7 +76,7 @@ func BenchmarkScheduleVolumes(b *testing.B) {
 		plugins = append(plugins, regression.PluginRef{Name: name, Weight: defaultWeight(name)})
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: name, Weight: defaultWeight(name)})
 	}
-	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: scheduler.PrioritySortName}, framework.PluginRef{Name: scheduler.DefaultBinderName})
+	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: queuesort.Name}, framework.PluginRef{Name: defaultbinder.Name})
 	par := runtime.GOMAXPROCS(0)
 	ctx := context.Background()
 	const n = 5000

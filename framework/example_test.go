@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/scheduler"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 )
 
 // sameZone is a Filter plugin: pods labelled with a zone only fit nodes
@@ -31,7 +31,7 @@ func (sameZone) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod,
 // profile, and run the profile's filters over three nodes.
 func Example_customPlugin() {
 	registry := framework.Registry{
-		"PrioritySort": func(any, framework.Handle) (framework.Plugin, error) { return scheduler.PrioritySort{}, nil },
+		"PrioritySort": func(any, framework.Handle) (framework.Plugin, error) { return queuesort.PrioritySort{}, nil },
 		"SameZone":     func(any, framework.Handle) (framework.Plugin, error) { return sameZone{}, nil },
 	}
 	profile, err := framework.NewProfile(framework.ProfileConfig{

@@ -1,7 +1,6 @@
 package predicates
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -174,33 +173,6 @@ func TestVolumeBindingCSIMigration(t *testing.T) {
 			pod := makeVBPod("test-pod").pvc(pvc.Name).Pod
 			checkStatus(t, "CheckVolumeBinding", CheckVolumeBinding(snap.Objects(), pod, tc.node), tc.want)
 		})
-	}
-}
-
-// Filter of a pod whose bound in-tree volume is translated on the node
-// allocates nothing per node.
-func TestVolumeBindingCSIMigrationFilterDoesNotAllocate(t *testing.T) {
-	pv := gcePDVolume(map[string]string{LabelTopologyZone: "z1"}, nil)
-	pvc := makePVC("c", "wait-sc").boundTo(pv.Name).PersistentVolumeClaim
-	node := makeVBNode("node1").label(TopologyKeyGCEPD, "z1").Node
-	csiNode := &api.CSINode{ObjectMeta: api.ObjectMeta{Name: "node1", Annotations: map[string]string{AnnMigratedPlugins: InTreeAWSEBS + "," + InTreeGCEPD}}}
-	snap, err := vbSnapshot([]*api.Node{node}, pv, pvc, csiNode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := NewVolumeBinding(nil, vbHandle{snap})
-	f := p.(*VolumeBindingPlugin)
-	pod := makeVBPod("p").pvc("c").Pod
-	state := framework.NewCycleState()
-	if _, st := f.PreFilter(context.Background(), state, pod, nil); !st.IsSuccess() {
-		t.Fatal(st)
-	}
-	ni, _ := snap.View().Get("node1")
-	if st := f.Filter(context.Background(), state, pod, ni); !st.IsSuccess() {
-		t.Fatal(st)
-	}
-	if n := testing.AllocsPerRun(100, func() { f.Filter(context.Background(), state, pod, ni) }); n != 0 {
-		t.Errorf("Filter allocates %v times per node", n)
 	}
 }
 

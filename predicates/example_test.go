@@ -1,53 +1,12 @@
 package predicates
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/resource"
 )
-
-// The filter half of NodeResourcesFit as the framework runs it: PreFilter
-// once per pod, then Filter per node.
-func ExampleNewNodeResourcesFit() {
-	pl, err := NewNodeResourcesFit(&config.NodeResourcesFitArgs{IgnoredResourceGroups: []string{"example.com"}}, nil)
-	if err != nil {
-		panic(err)
-	}
-	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}, Status: api.NodeStatus{Allocatable: api.ResourceList{
-		"cpu": resource.MustParse("1"), "memory": resource.MustParse("1Gi"), "pods": resource.MustParse("110"),
-	}}}
-	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web"}, Spec: api.PodSpec{Containers: []api.Container{{
-		Name: "c", Resources: api.ResourceRequirements{Requests: api.ResourceList{
-			"cpu": resource.MustParse("500m"), "memory": resource.MustParse("2Gi"), "example.com/fpga": resource.MustParse("1"),
-		}},
-	}}}}
-	ctx, state := context.Background(), framework.NewCycleState()
-	pl.(framework.PreFilterPlugin).PreFilter(ctx, state, pod, nil)
-	st := pl.(framework.FilterPlugin).Filter(ctx, state, pod, cluster.NewNodeInfo(node))
-	fmt.Println(pl.Name(), st.Code(), st.Reasons())
-	// Output: NodeResourcesFit UnschedulableAndUnresolvable [Insufficient memory]
-}
-
-// Every factory accepts nil args and names its plugin with the shared
-// config constant.
-func ExampleNewNodeName() {
-	for _, f := range []framework.PluginFactory{NewNodeName, NewNodeUnschedulable, NewTaintToleration, NewNodeResourcesFit, NewNodeAffinity, NewNodePorts} {
-		p, err := f(nil, nil)
-		fmt.Println(p.Name(), err)
-	}
-	// Output:
-	// NodeName <nil>
-	// NodeUnschedulable <nil>
-	// TaintToleration <nil>
-	// NodeResourcesFit <nil>
-	// NodeAffinity <nil>
-	// NodePorts <nil>
-}
 
 // VolumeBinding's filter as a plain function over an object store: a
 // WaitForFirstConsumer claim needs a volume the node can use.

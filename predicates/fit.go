@@ -1,8 +1,6 @@
 package predicates
 
 import (
-	"context"
-	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -10,7 +8,6 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -79,9 +76,9 @@ func Fits(pod *api.Pod, nodeInfo *cluster.NodeInfo) []InsufficientResource {
 // ignoredResources, or whose group (the part before '/') is in
 // ignoredResourceGroups, are not checked. The result is never nil.
 func FitsRequest(podRequest *cluster.Resource, nodeInfo *cluster.NodeInfo, ignoredResources, ignoredResourceGroups []string) []InsufficientResource {
-	ig := newIgnoreSet(ignoredResources, ignoredResourceGroups)
+	ig := NewIgnoreSet(ignoredResources, ignoredResourceGroups)
 	out := make([]InsufficientResource, 0, 4)
-	fitsRequest(podRequest, ig.filter(podRequest.Scalars), nodeInfo, &out)
+	fitsRequest(podRequest, ig.Filter(podRequest.Scalars), nodeInfo, &out)
 	return out
 }
 
@@ -91,7 +88,7 @@ func FitsRequest(podRequest *cluster.Resource, nodeInfo *cluster.NodeInfo, ignor
 // node's allocatable amount, UnschedulableAndUnresolvable.
 func NodeResourcesFit(pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
 	req := PodFitRequest(pod)
-	return fitStatus(&req, req.Scalars, nodeInfo)
+	return FitStatus(&req, req.Scalars, nodeInfo)
 }
 
 // Bits of the fixed-reason failures, in upstream's order.
@@ -141,9 +138,9 @@ const (
 	reasonEphemeral = ErrReasonInsufficientPrefix + string(api.ResourceEphemeralStorage)
 )
 
-// fitStatus checks req (with checked, its scalars that are not ignored)
+// FitStatus checks req (with checked, its scalars that are not ignored)
 // against nodeInfo. It allocates only when a scalar resource is short.
-func fitStatus(req *cluster.Resource, checked []cluster.Scalar, nodeInfo *cluster.NodeInfo) *framework.Status {
+func FitStatus(req *cluster.Resource, checked []cluster.Scalar, nodeInfo *cluster.NodeInfo) *framework.Status {
 	mask, scalarShort := fitsRequest(req, checked, nodeInfo, nil)
 	if !scalarShort {
 		if mask == 0 {
@@ -235,15 +232,17 @@ func appendShort(out *[]InsufficientResource, name api.ResourceName, reason stri
 	}
 }
 
-// ignoreSet is the NodeResourcesFit ignoredResources and
+// IgnoreSet is the NodeResourcesFit ignoredResources and
 // ignoredResourceGroups.
-type ignoreSet struct {
+type IgnoreSet struct {
 	resources map[string]struct{}
 	groups    map[string]struct{}
 }
 
-func newIgnoreSet(resources, groups []string) ignoreSet {
-	var ig ignoreSet
+// NewIgnoreSet returns the set of ignored resources and resource groups
+// of NodeResourcesFitArgs.
+func NewIgnoreSet(resources, groups []string) IgnoreSet {
+	var ig IgnoreSet
 	if len(resources) > 0 {
 		ig.resources = make(map[string]struct{}, len(resources))
 		for _, r := range resources {
@@ -261,7 +260,7 @@ func newIgnoreSet(resources, groups []string) ignoreSet {
 
 // ignored reports whether the filter skips name: an extended resource
 // named in the ignored resources or in an ignored group.
-func (ig ignoreSet) ignored(name api.ResourceName) bool {
+func (ig IgnoreSet) ignored(name api.ResourceName) bool {
 	if len(ig.resources) == 0 && len(ig.groups) == 0 {
 		return false
 	}
@@ -280,9 +279,9 @@ func (ig ignoreSet) ignored(name api.ResourceName) bool {
 	return false
 }
 
-// filter returns the scalars that are not ignored; scalars itself when
+// Filter returns the scalars that are not ignored; scalars itself when
 // none is.
-func (ig ignoreSet) filter(scalars []cluster.Scalar) []cluster.Scalar {
+func (ig IgnoreSet) Filter(scalars []cluster.Scalar) []cluster.Scalar {
 	if len(ig.resources) == 0 && len(ig.groups) == 0 {
 		return scalars
 	}
@@ -304,117 +303,6 @@ func (ig ignoreSet) filter(scalars []cluster.Scalar) []cluster.Scalar {
 	return out
 }
 
-// fitStateKey is where NodeResourcesFit's PreFilter keeps its state.
-const fitStateKey framework.StateKey = "PreFilter" + config.NodeResourcesFitName
-
-// fitState is the pod's request, computed once per cycle.
-type fitState struct {
-	req     cluster.Resource
-	checked []cluster.Scalar
-}
-
-// Clone returns s: the state is never modified after PreFilter.
-func (s *fitState) Clone() framework.StateData { return s }
-
-// NodeResourcesFitPlugin is the filter half of NodeResourcesFit:
-// PreFilter computes the pod's request, Filter checks it against each
-// node's free allocatable resources.
-type NodeResourcesFitPlugin struct {
-	ignore ignoreSet
-}
-
-var (
-	_ framework.PreFilterPlugin = (*NodeResourcesFitPlugin)(nil)
-	_ framework.FilterPlugin    = (*NodeResourcesFitPlugin)(nil)
-)
-
-// NewNodeResourcesFit is the factory of NodeResourcesFit's filter half.
-// args is nil, a config.NodeResourcesFitArgs or a pointer to one; it is
-// defaulted and validated (see config.ArgsFrom).
-func NewNodeResourcesFit(args any, _ framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.NodeResourcesFitArgs](args)
-	if err != nil {
-		return nil, err
-	}
-	return &NodeResourcesFitPlugin{ignore: newIgnoreSet(a.IgnoredResources, a.IgnoredResourceGroups)}, nil
-}
-
-// Name returns config.NodeResourcesFitName.
-func (*NodeResourcesFitPlugin) Name() string { return config.NodeResourcesFitName }
-
-// PreFilter computes the pod's request and stores it in the cycle state.
-// It never returns Skip: even a pod that requests nothing needs room for
-// one more pod, as upstream.
-func (pl *NodeResourcesFitPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	s := &fitState{req: PodFitRequest(pod)}
-	s.checked = pl.ignore.filter(s.req.Scalars)
-	state.Write(fitStateKey, s)
-	return nil, nil
-}
-
-// PreFilterExtensions returns nil: the state does not depend on other
-// pods.
-func (*NodeResourcesFitPlugin) PreFilterExtensions() framework.PreFilterExtensions { return nil }
-
-// Filter checks the pod's request against the node's allocatable
-// resources minus what its pods request. It allocates nothing unless a
-// scalar resource is short.
-func (pl *NodeResourcesFitPlugin) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	d, ok := state.Read(fitStateKey)
-	if !ok {
-		return fitStateMissing
-	}
-	s, ok := d.(*fitState)
-	if !ok {
-		return framework.AsStatus(fmt.Errorf("%+v convert to NodeResourcesFit.preFilterState error", d))
-	}
-	return fitStatus(&s.req, s.checked, nodeInfo)
-}
-
-var fitStateMissing = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", fitStateKey))
-
-var _ framework.FastPathPlugin = (*NodeResourcesFitPlugin)(nil)
-
-// FastPath offers FilterNodes (framework.FastPathPlugin).
-func (pl *NodeResourcesFitPlugin) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes}
-}
-
-// FilterNodes is Filter for each node, reading the state once.
-func (pl *NodeResourcesFitPlugin) FilterNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
-	d, ok := state.Read(fitStateKey)
-	if !ok {
-		fill(statuses, fitStateMissing)
-		return
-	}
-	s, ok := d.(*fitState)
-	if !ok {
-		fill(statuses, framework.AsStatus(fmt.Errorf("%+v convert to NodeResourcesFit.preFilterState error", d)))
-		return
-	}
-	req := &s.req
-	if len(s.checked) > 0 {
-		for i, ni := range nodes {
-			statuses[i] = fitStatus(req, s.checked, ni)
-		}
-		return
-	}
-	// No scalar to check: a node fits when it has room for one more pod
-	// and for each of the three fixed requests, which one comparison
-	// each tells (a request of 0 or less is compared as the lowest
-	// int64, which fits any room, as shortBit skips it); only a node
-	// that does not fit calls fitStatus for its reasons. statuses are
-	// nil on entry, so a node that fits is not written.
-	rc, rm, re := fitBound(req.MilliCPU), fitBound(req.Memory), fitBound(req.EphemeralStorage)
-	for i, ni := range nodes {
-		alloc, used := &ni.Allocatable, &ni.Requested
-		if int64(ni.NumPods())+1 > alloc.AllowedPodNumber ||
-			rc > alloc.MilliCPU-used.MilliCPU || rm > alloc.Memory-used.Memory || re > alloc.EphemeralStorage-used.EphemeralStorage {
-			statuses[i] = fitStatus(req, nil, ni)
-		}
-	}
-}
-
 // fitBound is a fixed request as FilterNodes compares it with a node's
 // room: r when positive, else the lowest int64, which no room is below.
 func fitBound(r int64) int64 {
@@ -424,9 +312,28 @@ func fitBound(r int64) int64 {
 	return r
 }
 
-// fill sets every status to st.
-func fill(statuses []*framework.Status, st *framework.Status) {
-	for i := range statuses {
-		statuses[i] = st
+// FitStatuses sets statuses[i] to FitStatus(req, checked, nodes[i]) for
+// every node. statuses has len(nodes) entries, all nil on entry, and a
+// node that fits is not written.
+func FitStatuses(req *cluster.Resource, checked []cluster.Scalar, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
+	if len(checked) > 0 {
+		for i, ni := range nodes {
+			statuses[i] = FitStatus(req, checked, ni)
+		}
+		return
+	}
+	// No scalar to check: a node fits when it has room for one more pod
+	// and for each of the three fixed requests, which one comparison
+	// each tells (a request of 0 or less is compared as the lowest
+	// int64, which fits any room, as shortBit skips it); only a node
+	// that does not fit calls FitStatus for its reasons. statuses are
+	// nil on entry, so a node that fits is not written.
+	rc, rm, re := fitBound(req.MilliCPU), fitBound(req.Memory), fitBound(req.EphemeralStorage)
+	for i, ni := range nodes {
+		alloc, used := &ni.Allocatable, &ni.Requested
+		if int64(ni.NumPods())+1 > alloc.AllowedPodNumber ||
+			rc > alloc.MilliCPU-used.MilliCPU || rm > alloc.Memory-used.Memory || re > alloc.EphemeralStorage-used.EphemeralStorage {
+			statuses[i] = FitStatus(req, nil, ni)
+		}
 	}
 }

@@ -1,12 +1,8 @@
 package predicates
 
 import (
-	"context"
-
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/qos"
 )
 
@@ -45,31 +41,6 @@ func NodeLabel(present, absent []string, node *api.Node) *framework.Status {
 		}
 	}
 	return nil
-}
-
-// NodeLabelPlugin is the filter half of the NodeLabel plugin.
-type NodeLabelPlugin struct {
-	args *config.NodeLabelArgs
-}
-
-var _ framework.FilterPlugin = (*NodeLabelPlugin)(nil)
-
-// NewNodeLabel is the NodeLabel filter factory; args are
-// config.NodeLabelArgs (see config.ArgsFrom).
-func NewNodeLabel(args any, _ framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.NodeLabelArgs](args)
-	if err != nil {
-		return nil, err
-	}
-	return &NodeLabelPlugin{args: a}, nil
-}
-
-// Name returns config.NodeLabelName.
-func (*NodeLabelPlugin) Name() string { return config.NodeLabelName }
-
-// Filter is NodeLabel with the plugin's present and absent labels.
-func (pl *NodeLabelPlugin) Filter(_ context.Context, _ *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	return NodeLabel(pl.args.PresentLabels, pl.args.AbsentLabels, nodeInfo.Node())
 }
 
 // conditionTrue reports whether the node's condition t is True; when
@@ -134,39 +105,4 @@ func CheckNodePIDPressure(_ *api.Pod, node *api.Node) *framework.Status {
 		return nil
 	}
 	return pidPressureStatus
-}
-
-// NodeConditionPlugin runs one of the node pressure predicates as a
-// filter plugin.
-type NodeConditionPlugin struct {
-	name  string
-	check func(*api.Pod, *api.Node) *framework.Status
-}
-
-var _ framework.FilterPlugin = (*NodeConditionPlugin)(nil)
-
-// NewCheckNodeMemoryPressure is the CheckNodeMemoryPressure factory; it
-// takes no arguments.
-func NewCheckNodeMemoryPressure(_ any, _ framework.Handle) (framework.Plugin, error) {
-	return &NodeConditionPlugin{name: config.CheckNodeMemoryPressureName, check: CheckNodeMemoryPressure}, nil
-}
-
-// NewCheckNodeDiskPressure is the CheckNodeDiskPressure factory; it takes
-// no arguments.
-func NewCheckNodeDiskPressure(_ any, _ framework.Handle) (framework.Plugin, error) {
-	return &NodeConditionPlugin{name: config.CheckNodeDiskPressureName, check: CheckNodeDiskPressure}, nil
-}
-
-// NewCheckNodePIDPressure is the CheckNodePIDPressure factory; it takes
-// no arguments.
-func NewCheckNodePIDPressure(_ any, _ framework.Handle) (framework.Plugin, error) {
-	return &NodeConditionPlugin{name: config.CheckNodePIDPressureName, check: CheckNodePIDPressure}, nil
-}
-
-// Name returns the predicate's name.
-func (pl *NodeConditionPlugin) Name() string { return pl.name }
-
-// Filter runs the predicate on the node.
-func (pl *NodeConditionPlugin) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	return pl.check(pod, nodeInfo.Node())
 }

@@ -1,7 +1,6 @@
 package predicates
 
 import (
-	"context"
 	"fmt"
 	"math/bits"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
 
 // ErrReasonNodeDeclaredFeatures is NodeDeclaredFeatures' reason, as
@@ -20,7 +18,7 @@ const ErrReasonNodeDeclaredFeatures = "node(s) didn't match Pod's required featu
 // feature whose last version is older is no longer required of nodes.
 const SchedulerVersion = "1.37.2"
 
-// NodeFeature is a feature a node may declare in status.declaredFeatures,
+// NodeFeature is a feature a node may declare in status.DeclaredFeatureMask,
 // as v1.37.2's component-helpers registry (nodedeclaredfeatures) knows it.
 type NodeFeature struct {
 	// Name is the feature's name, as nodes declare it.
@@ -119,19 +117,23 @@ func versionAfter(a, b string) bool {
 	return false
 }
 
-// featureMask is a set of NodeFeatures, bit i for nodeFeatures[i].
-type featureMask uint64
+// FeatureMask is a set of NodeFeatures, bit i for NodeFeatures()[i].
+// A pod fits a node when its required mask has no bit the node's
+// declared mask lacks.
+type FeatureMask uint64
 
 // RequiredNodeFeatures returns the names of the features pod requires of
 // its node, in name order, as v1.37.2's scheduler infers them (see
 // NodeFeatures; features whose MaxVersion is before SchedulerVersion are
 // not required).
 func RequiredNodeFeatures(pod *api.Pod) []string {
-	return requiredFeatures(pod).names()
+	return RequiredFeatureMask(pod).names()
 }
 
-func requiredFeatures(pod *api.Pod) featureMask {
-	var m featureMask
+// RequiredFeatureMask returns the features pod requires of its node as a
+// mask, the set RequiredNodeFeatures names.
+func RequiredFeatureMask(pod *api.Pod) FeatureMask {
+	var m FeatureMask
 	for i, f := range nodeFeatures {
 		if f.Required == nil || (f.MaxVersion != "" && versionAfter(SchedulerVersion, f.MaxVersion)) {
 			continue
@@ -143,7 +145,7 @@ func requiredFeatures(pod *api.Pod) featureMask {
 	return m
 }
 
-func (m featureMask) names() []string {
+func (m FeatureMask) names() []string {
 	var out []string
 	for m != 0 {
 		i := bits.TrailingZeros64(uint64(m))
@@ -153,16 +155,16 @@ func (m featureMask) names() []string {
 	return out
 }
 
-// declaredFeatures maps a node's status.declaredFeatures to a mask as
+// DeclaredFeatureMask maps a node's status.DeclaredFeatureMask to a mask as
 // upstream's FeatureMapper.TryMap does: one merge pass over the list
 // (expected sorted) and the sorted registry, unknown names ignored — so
 // a known feature listed after a greater name is missed, as upstream
 // misses it.
-func declaredFeatures(node *api.Node) featureMask {
+func DeclaredFeatureMask(node *api.Node) FeatureMask {
 	if node == nil {
 		return 0
 	}
-	var m featureMask
+	var m FeatureMask
 	list := node.Status.DeclaredFeatures
 	i, j := 0, 0
 	for i < len(list) && j < len(nodeFeatures) {
@@ -183,8 +185,8 @@ func declaredFeatures(node *api.Node) featureMask {
 // NodeHasRequiredFeatures reports whether the node declares every feature
 // the pod requires (RequiredNodeFeatures).
 func NodeHasRequiredFeatures(pod *api.Pod, node *api.Node) bool {
-	req := requiredFeatures(pod)
-	return req&^declaredFeatures(node) == 0
+	req := RequiredFeatureMask(pod)
+	return req&^DeclaredFeatureMask(node) == 0
 }
 
 // NodeDeclaredFeatures is the NodeDeclaredFeatures filter as a plain
@@ -198,58 +200,3 @@ func NodeDeclaredFeatures(pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.S
 }
 
 var nodeDeclaredFeaturesStatus = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonNodeDeclaredFeatures)
-
-const nodeDeclaredFeaturesStateKey framework.StateKey = "PreFilter" + config.NodeDeclaredFeaturesName
-
-// Clone returns m: the state is never modified after PreFilter.
-func (m featureMask) Clone() framework.StateData { return m }
-
-// NodeDeclaredFeaturesPlugin is the NodeDeclaredFeatures plugin (GA and
-// on in v1.37): PreFilter infers the features the pod requires of its
-// node and returns Skip when there are none; Filter rejects nodes that do
-// not declare them all in status.declaredFeatures,
-// UnschedulableAndUnresolvable with ErrReasonNodeDeclaredFeatures.
-type NodeDeclaredFeaturesPlugin struct{}
-
-var (
-	_ framework.PreFilterPlugin = (*NodeDeclaredFeaturesPlugin)(nil)
-	_ framework.FilterPlugin    = (*NodeDeclaredFeaturesPlugin)(nil)
-)
-
-// NewNodeDeclaredFeatures is the NodeDeclaredFeatures plugin factory; it
-// takes no arguments.
-func NewNodeDeclaredFeatures(_ any, _ framework.Handle) (framework.Plugin, error) {
-	return &NodeDeclaredFeaturesPlugin{}, nil
-}
-
-// Name returns config.NodeDeclaredFeaturesName.
-func (*NodeDeclaredFeaturesPlugin) Name() string { return config.NodeDeclaredFeaturesName }
-
-// PreFilter stores the features the pod requires, or returns Skip.
-func (*NodeDeclaredFeaturesPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	req := requiredFeatures(pod)
-	if req == 0 {
-		return nil, skipStatus
-	}
-	state.Write(nodeDeclaredFeaturesStateKey, req)
-	return nil, nil
-}
-
-// PreFilterExtensions returns nil.
-func (*NodeDeclaredFeaturesPlugin) PreFilterExtensions() framework.PreFilterExtensions { return nil }
-
-// Filter rejects the node unless it declares every required feature.
-func (*NodeDeclaredFeaturesPlugin) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	d, ok := state.Read(nodeDeclaredFeaturesStateKey)
-	if !ok {
-		return framework.AsStatus(fmt.Errorf("error reading %q from cycle-state: not found", nodeDeclaredFeaturesStateKey))
-	}
-	req, ok := d.(featureMask)
-	if !ok {
-		return framework.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T, expected %T", d, featureMask(0)))
-	}
-	if req&^declaredFeatures(nodeInfo.Node()) != 0 {
-		return nodeDeclaredFeaturesStatus
-	}
-	return nil
-}

@@ -1,12 +1,8 @@
 package predicates
 
 import (
-	"context"
-
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/taints"
 )
 
@@ -33,39 +29,4 @@ func NodeUnschedulable(pod *api.Pod, node *api.Node) *framework.Status {
 		return nil
 	}
 	return unschedulableStatus
-}
-
-// NodeUnschedulablePlugin is the NodeUnschedulable plugin.
-type NodeUnschedulablePlugin struct{}
-
-var _ framework.FilterPlugin = (*NodeUnschedulablePlugin)(nil)
-
-// NewNodeUnschedulable is the NodeUnschedulable factory. It takes no
-// arguments; args is ignored.
-func NewNodeUnschedulable(_ any, _ framework.Handle) (framework.Plugin, error) {
-	return &NodeUnschedulablePlugin{}, nil
-}
-
-// Name returns config.NodeUnschedulableName.
-func (*NodeUnschedulablePlugin) Name() string { return config.NodeUnschedulableName }
-
-// Filter is NodeUnschedulable(pod, nodeInfo.Node()).
-func (*NodeUnschedulablePlugin) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	return NodeUnschedulable(pod, nodeInfo.Node())
-}
-
-var _ framework.FastPathPlugin = (*NodeUnschedulablePlugin)(nil)
-
-// FastPath offers FilterNodes (framework.FastPathPlugin).
-func (pl *NodeUnschedulablePlugin) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes}
-}
-
-// FilterNodes is Filter for each node.
-func (*NodeUnschedulablePlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
-	for i, ni := range nodes {
-		if ni.Unschedulable() {
-			statuses[i] = NodeUnschedulable(pod, ni.Node())
-		}
-	}
 }

@@ -1,7 +1,6 @@
 package predicates
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -12,7 +11,6 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
 
 // ErrReasonMaxVolumeCountExceeded is NodeVolumeLimits' reason, as
@@ -265,9 +263,9 @@ func pvHandle(pv *api.PersistentVolume) (string, bool) {
 	return "", false
 }
 
-// countsVolume reports whether NodeVolumeLimits looks at v at all: a
+// CountsVolume reports whether NodeVolumeLimits looks at v at all: a
 // claim, a generic ephemeral volume or a migratable inline volume.
-func countsVolume(v *api.Volume) bool {
+func CountsVolume(v *api.Volume) bool {
 	return v.PersistentVolumeClaim != nil || v.Ephemeral != nil || inTreeInline(v) != ""
 }
 
@@ -373,23 +371,25 @@ func podAttachable(objs *cluster.Objects, hasCSINode bool, pod *api.Pod, newPod 
 type claimLookupError struct{ namespace, name string }
 
 func (e *claimLookupError) Error() string {
-	return fmt.Sprintf("looking up PVC %s/%s: %s", e.namespace, e.name, claimNotFound(e.name))
+	return fmt.Sprintf("looking up PVC %s/%s: %s", e.namespace, e.name, ClaimNotFound(e.name))
 }
 
-// volumeLimitsState is the pod's counted volumes on a node without
+// VolumeLimitsState is the pod's counted volumes on a node without
 // ([0]) and with ([1]) a CSINode object, or the status that rejects the
 // pod there.
-type volumeLimitsState struct {
+type VolumeLimitsState struct {
 	objs   *cluster.Objects
 	vols   [2][]attachable
 	status [2]*framework.Status
 }
 
 // Clone returns s: the state is never modified after PreFilter.
-func (s *volumeLimitsState) Clone() framework.StateData { return s }
+func (s *VolumeLimitsState) Clone() framework.StateData { return s }
 
-func newVolumeLimitsState(objs *cluster.Objects, pod *api.Pod) *volumeLimitsState {
-	s := &volumeLimitsState{objs: objs}
+// NewVolumeLimitsState resolves the pod's attachable volumes against
+// objs, once per pod.
+func NewVolumeLimitsState(objs *cluster.Objects, pod *api.Pod) *VolumeLimitsState {
+	s := &VolumeLimitsState{objs: objs}
 	for i, hasCSINode := range []bool{false, true} {
 		vols, err := podAttachable(objs, hasCSINode, pod, true, nil)
 		switch {
@@ -455,8 +455,8 @@ func hasVolumeLimits(csiNode *api.CSINode) bool {
 	return false
 }
 
-// filterVolumeLimits is NodeVolumeLimits' Filter for one node.
-func (s *volumeLimitsState) filter(nodeInfo *cluster.NodeInfo) *framework.Status {
+// Filter is NodeVolumeLimits' Filter for one node.
+func (s *VolumeLimitsState) Filter(nodeInfo *cluster.NodeInfo) *framework.Status {
 	node := nodeInfo.Node()
 	if node == nil {
 		return framework.AsStatus(errors.New("node not found"))
@@ -565,82 +565,11 @@ func attachmentVolumes(objs *cluster.Objects, node string, attached, set []attac
 	return set
 }
 
-const volumeLimitsStateKey framework.StateKey = "PreFilter" + config.NodeVolumeLimitsName
-
-// NodeVolumeLimitsPlugin is the NodeVolumeLimits plugin (upstream's CSI
-// limits plugin; classic names MaxCSIVolumeCountPred and the per-cloud
-// MaxEBSVolumeCount, MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount).
-//
-// It counts, per CSI driver, the distinct volumes (driver and volume
-// handle) of the pod and of the pods on the node: claims bound to CSI
-// volumes, bound in-tree volumes and inline in-tree volumes migrated to
-// CSI (GCE PD, AWS EBS, Azure Disk, Cinder and Portworx, on nodes with a
-// CSINode object), unbound claims through their StorageClass's
-// provisioner, and
-// generic ephemeral volumes (the claim "<pod>-<volume>", which must be
-// controlled by the pod). The limits are the CSINode's per-driver
-// allocatable counts; a node over one for a driver the pod adds volumes
-// of is Unschedulable, ErrReasonMaxVolumeCountExceeded. A driver whose
-// CSIDriver sets preventPodSchedulingIfMissing rejects nodes whose
-// CSINode does not list it ("<driver> CSI driver is not installed on the
-// node"). A missing claim of the pod rejects every node,
-// UnschedulableAndUnresolvable ("looking up PVC <ns>/<name>: ...").
-// The node's VolumeAttachments count as attached volumes too (see
-// attachmentVolumes). PreFilter returns Skip for a pod without claims,
-// ephemeral volumes or migratable inline volumes.
-type NodeVolumeLimitsPlugin struct {
-	h framework.Handle
-}
-
-var (
-	_ framework.PreFilterPlugin = (*NodeVolumeLimitsPlugin)(nil)
-	_ framework.FilterPlugin    = (*NodeVolumeLimitsPlugin)(nil)
-)
-
-// NewNodeVolumeLimits is the NodeVolumeLimits plugin factory; it takes no
-// arguments. Objects are looked up in h's snapshot's object store.
-func NewNodeVolumeLimits(_ any, h framework.Handle) (framework.Plugin, error) {
-	return &NodeVolumeLimitsPlugin{h: h}, nil
-}
-
-// Name returns config.NodeVolumeLimitsName.
-func (*NodeVolumeLimitsPlugin) Name() string { return config.NodeVolumeLimitsName }
-
-// PreFilter resolves the pod's volumes once, or returns Skip.
-func (pl *NodeVolumeLimitsPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	if !slices.ContainsFunc(pod.Spec.Volumes, func(v api.Volume) bool { return countsVolume(&v) }) {
-		return nil, skipStatus
-	}
-	state.Write(volumeLimitsStateKey, newVolumeLimitsState(objectsOf(pl.h), pod))
-	return nil, nil
-}
-
-// PreFilterExtensions returns nil.
-func (*NodeVolumeLimitsPlugin) PreFilterExtensions() framework.PreFilterExtensions { return nil }
-
-// Filter rejects the node if the pod's volumes would exceed one of its
-// CSI drivers' limits.
-func (pl *NodeVolumeLimitsPlugin) Filter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	if len(pod.Spec.Volumes) == 0 {
-		return nil
-	}
-	var s *volumeLimitsState
-	if d, ok := state.Read(volumeLimitsStateKey); ok {
-		if s, ok = d.(*volumeLimitsState); !ok {
-			return framework.AsStatus(fmt.Errorf("%+v convert to nodevolumelimits state error", d))
-		}
-	} else {
-		// Upstream keeps no state: without PreFilter, resolve here.
-		s = newVolumeLimitsState(objectsOf(pl.h), pod)
-	}
-	return s.filter(nodeInfo)
-}
-
 // NodeVolumeLimits is the NodeVolumeLimits filter as a plain function,
 // looking objects up in objs.
 func NodeVolumeLimits(objs *cluster.Objects, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
 	if len(pod.Spec.Volumes) == 0 {
 		return nil
 	}
-	return newVolumeLimitsState(objs, pod).filter(nodeInfo)
+	return NewVolumeLimitsState(objs, pod).Filter(nodeInfo)
 }

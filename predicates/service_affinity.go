@@ -1,26 +1,21 @@
 package predicates
 
 import (
-	"context"
 	"errors"
-	"fmt"
+	"iter"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
 
 // ErrReasonServiceAffinityViolated is ServiceAffinity's reason (the
 // classic CheckServiceAffinity predicate), as v1.22 worded it.
 const ErrReasonServiceAffinityViolated = "node(s) didn't match service affinity"
 
-const serviceAffinityStateKey framework.StateKey = "PreFilter" + config.ServiceAffinityName
-
 var (
-	serviceAffinityViolated     = framework.NewStatus(framework.Unschedulable, ErrReasonServiceAffinityViolated)
-	serviceAffinityStateMissing = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", serviceAffinityStateKey))
-	serviceAffinityNoNode       = framework.AsStatus(errors.New("node not found"))
+	serviceAffinityViolated = framework.NewStatus(framework.Unschedulable, ErrReasonServiceAffinityViolated)
+	serviceAffinityNoNode   = framework.AsStatus(errors.New("node not found"))
 )
 
 // namespaceOf is the pod's namespace, "" read as "default" (the
@@ -66,8 +61,11 @@ type servicePeer struct {
 	node string
 }
 
-// serviceAffinityState is ServiceAffinity's PreFilter state.
-type serviceAffinityState struct {
+// ServiceAffinityState is ServiceAffinity compiled for one pod: its
+// services and its peers, the pods of its namespace that carry all its
+// labels. The ServiceAffinity plugin keeps one per cycle and updates it
+// with AddPod and RemovePod.
+type ServiceAffinityState struct {
 	view *cluster.View
 	// peers are the pods of the namespace whose labels include all the
 	// pod's labels (every pod of the namespace if it has none), in the
@@ -82,16 +80,16 @@ type serviceAffinityState struct {
 }
 
 // Clone copies the peers, which AddPod and RemovePod modify.
-func (s *serviceAffinityState) Clone() framework.StateData {
+func (s *ServiceAffinityState) Clone() framework.StateData {
 	c := *s
 	c.peers = append([]servicePeer(nil), s.peers...)
 	return &c
 }
 
-// newServiceAffinityState computes the PreFilter state of pod over the
+// NewServiceAffinityState computes the PreFilter state of pod over the
 // view's nodes and objects.
-func newServiceAffinityState(v *cluster.View, affinityLabels []string, pod *api.Pod) *serviceAffinityState {
-	s := &serviceAffinityState{view: v, hasServices: len(PodServices(v.Objects(), pod)) > 0}
+func NewServiceAffinityState(v *cluster.View, affinityLabels []string, pod *api.Pod) *ServiceAffinityState {
+	s := &ServiceAffinityState{view: v, hasServices: len(PodServices(v.Objects(), pod)) > 0}
 	found := map[string]struct{}{}
 	for _, l := range affinityLabels {
 		if _, ok := pod.Spec.NodeSelector[l]; ok {
@@ -135,7 +133,7 @@ func onNode(nodeInfo *cluster.NodeInfo, pod *api.Pod) bool {
 // recorded on nodeInfo's node counts only if nodeInfo still holds it
 // (preemption removes pods from a copy of the node), as upstream's
 // NodeInfo.FilterOutPods keeps it.
-func (s *serviceAffinityState) firstPeer(nodeInfo *cluster.NodeInfo) (servicePeer, bool) {
+func (s *ServiceAffinityState) firstPeer(nodeInfo *cluster.NodeInfo) (servicePeer, bool) {
 	name := nodeInfo.Name()
 	for _, p := range s.peers {
 		if p.node != name || onNode(nodeInfo, p.pod) {
@@ -145,8 +143,8 @@ func (s *serviceAffinityState) firstPeer(nodeInfo *cluster.NodeInfo) (servicePee
 	return servicePeer{}, false
 }
 
-// filter is the ServiceAffinity Filter over the state.
-func (s *serviceAffinityState) filter(affinityLabels []string, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
+// Filter is the ServiceAffinity Filter over the state.
+func (s *ServiceAffinityState) Filter(affinityLabels []string, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
 	node := nodeInfo.Node()
 	if node == nil {
 		return serviceAffinityNoNode
@@ -191,94 +189,17 @@ func ServiceAffinity(v *cluster.View, affinityLabels []string, pod *api.Pod, nod
 	if len(affinityLabels) == 0 {
 		return nil
 	}
-	return newServiceAffinityState(v, affinityLabels, pod).filter(affinityLabels, pod, nodeInfo)
+	return NewServiceAffinityState(v, affinityLabels, pod).Filter(affinityLabels, pod, nodeInfo)
 }
 
-// ServiceAffinityPlugin is the filter half of the ServiceAffinity plugin
-// (removed upstream in v1.23), with v1.22's semantics. PreFilter lists
-// the services selecting the pod and the pods of its namespace that
-// carry all its labels; Filter (see ServiceAffinity) keeps the pods of a
-// service on nodes with equal values of the affinity labels. Without
-// affinity labels PreFilter returns Skip.
-type ServiceAffinityPlugin struct {
-	args *config.ServiceAffinityArgs
-	h    framework.Handle
-}
-
-var (
-	_ framework.PreFilterPlugin     = (*ServiceAffinityPlugin)(nil)
-	_ framework.PreFilterExtensions = (*ServiceAffinityPlugin)(nil)
-	_ framework.FilterPlugin        = (*ServiceAffinityPlugin)(nil)
-)
-
-// NewServiceAffinity is the ServiceAffinity filter factory; args are
-// config.ServiceAffinityArgs. Pods, nodes and services are read from h's
-// snapshot.
-func NewServiceAffinity(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.ServiceAffinityArgs](args)
-	if err != nil {
-		return nil, err
-	}
-	return &ServiceAffinityPlugin{args: a, h: h}, nil
-}
-
-// Name returns config.ServiceAffinityName.
-func (*ServiceAffinityPlugin) Name() string { return config.ServiceAffinityName }
-
-// view returns the snapshot's current view (an empty one without a
-// handle).
-func (pl *ServiceAffinityPlugin) view() *cluster.View {
-	if pl.h != nil {
-		if s := pl.h.Snapshot(); s != nil {
-			return s.View()
-		}
-	}
-	s, _ := cluster.NewSnapshot(nil, nil)
-	return s.View()
-}
-
-// PreFilter computes the pod's services and peers.
-func (pl *ServiceAffinityPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	if len(pl.args.AffinityLabels) == 0 {
-		return nil, skipStatus
-	}
-	state.Write(serviceAffinityStateKey, newServiceAffinityState(pl.view(), pl.args.AffinityLabels, pod))
-	return nil, nil
-}
-
-// PreFilterExtensions returns the plugin, or nil without affinity
-// labels.
-func (pl *ServiceAffinityPlugin) PreFilterExtensions() framework.PreFilterExtensions {
-	if len(pl.args.AffinityLabels) == 0 {
-		return nil
-	}
-	return pl
-}
-
-func readServiceAffinityState(state *framework.CycleState) (*serviceAffinityState, *framework.Status) {
-	d, ok := state.Read(serviceAffinityStateKey)
-	if !ok {
-		return nil, serviceAffinityStateMissing
-	}
-	s, ok := d.(*serviceAffinityState)
-	if !ok {
-		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to interpodaffinity.state error", d))
-	}
-	return s, nil
-}
-
-// AddPod adds podToAdd to the peers if it is in the pod's namespace and
-// carries all the pod's labels. Its node is the one it runs on if the
-// snapshot holds it there, else its spec.nodeName (empty for a
-// nominated pod, as upstream reads it).
-func (pl *ServiceAffinityPlugin) AddPod(_ context.Context, state *framework.CycleState, podToSchedule *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) *framework.Status {
-	s, st := readServiceAffinityState(state)
-	if st != nil {
-		return st
-	}
+// AddPod adds podToAdd to the peers if it is in podToSchedule's
+// namespace and carries all its labels. Its node is the one it runs on if
+// the view holds it on nodeInfo's node, else its spec.nodeName, empty
+// for a nominated pod, as upstream reads it.
+func (s *ServiceAffinityState) AddPod(podToSchedule *api.Pod, podToAdd *cluster.PodInfo, nodeInfo *cluster.NodeInfo) {
 	p := podToAdd.Pod
 	if namespaceOf(p) != namespaceOf(podToSchedule) || !selectsAll(podToSchedule.Labels, p.Labels) {
-		return nil
+		return
 	}
 	node := p.Spec.NodeName
 	if ni, ok := s.view.Get(nodeInfo.Name()); ok {
@@ -290,16 +211,11 @@ func (pl *ServiceAffinityPlugin) AddPod(_ context.Context, state *framework.Cycl
 		}
 	}
 	s.peers = append(s.peers, servicePeer{pod: p, node: node})
-	return nil
 }
 
 // RemovePod removes the first peer with podToRemove's namespace and
 // name.
-func (pl *ServiceAffinityPlugin) RemovePod(_ context.Context, state *framework.CycleState, _ *api.Pod, podToRemove *cluster.PodInfo, _ *cluster.NodeInfo) *framework.Status {
-	s, st := readServiceAffinityState(state)
-	if st != nil {
-		return st
-	}
+func (s *ServiceAffinityState) RemovePod(podToRemove *cluster.PodInfo) {
 	p := podToRemove.Pod
 	for i, q := range s.peers {
 		if q.pod.Name == p.Name && namespaceOf(q.pod) == namespaceOf(p) {
@@ -307,21 +223,16 @@ func (pl *ServiceAffinityPlugin) RemovePod(_ context.Context, state *framework.C
 			break
 		}
 	}
-	return nil
 }
 
-// Filter is ServiceAffinity with PreFilter's state; without it, an
-// error, as upstream.
-func (pl *ServiceAffinityPlugin) Filter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	if len(pl.args.AffinityLabels) == 0 {
-		return nil
+// Peers yields each peer and the name of the node it runs on, in the
+// order of the view's nodes, then the pods AddPod added.
+func (s *ServiceAffinityState) Peers() iter.Seq2[*api.Pod, string] {
+	return func(yield func(*api.Pod, string) bool) {
+		for _, p := range s.peers {
+			if !yield(p.pod, p.node) {
+				return
+			}
+		}
 	}
-	if nodeInfo.Node() == nil {
-		return serviceAffinityNoNode
-	}
-	s, st := readServiceAffinityState(state)
-	if st != nil {
-		return st
-	}
-	return s.filter(pl.args.AffinityLabels, pod, nodeInfo)
 }

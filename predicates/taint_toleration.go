@@ -1,12 +1,8 @@
 package predicates
 
 import (
-	"context"
-
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/taints"
 )
 
@@ -35,57 +31,4 @@ func TaintToleration(pod *api.Pod, node *api.Node) *framework.Status {
 		return taintStatus
 	}
 	return nil
-}
-
-// TaintTolerationPlugin is the filter half of TaintToleration.
-type TaintTolerationPlugin struct{}
-
-var _ framework.FilterPlugin = (*TaintTolerationPlugin)(nil)
-
-// NewTaintToleration is the factory of TaintToleration's filter half.
-// TaintToleration takes no arguments; args is ignored.
-func NewTaintToleration(_ any, _ framework.Handle) (framework.Plugin, error) {
-	return &TaintTolerationPlugin{}, nil
-}
-
-// Name returns config.TaintTolerationName.
-func (*TaintTolerationPlugin) Name() string { return config.TaintTolerationName }
-
-// Filter is TaintToleration(pod, nodeInfo.Node()).
-func (*TaintTolerationPlugin) Filter(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	return TaintToleration(pod, nodeInfo.Node())
-}
-
-var _ framework.FastPathPlugin = (*TaintTolerationPlugin)(nil)
-
-// FastPath offers FilterNodes (framework.FastPathPlugin).
-func (pl *TaintTolerationPlugin) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes}
-}
-
-// FilterNodes is Filter for each node. It reads the taints the NodeInfo
-// keeps (the node's spec.taints), not the Node object, and checks them as
-// UntoleratedTaint does without building its result.
-func (*TaintTolerationPlugin) FilterNodes(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, statuses []*framework.Status) {
-	tols := pod.Spec.Tolerations
-	for i, ni := range nodes {
-		if ts := ni.Taints(); len(ts) > 0 && hasUntolerated(ts, tols) {
-			statuses[i] = taintStatus
-		}
-	}
-}
-
-// hasUntolerated reports whether UntoleratedTaint finds a taint among ts
-// for a pod with tolerations tols: a NoSchedule or NoExecute taint that
-// no toleration tolerates.
-func hasUntolerated(ts []api.Taint, tols []api.Toleration) bool {
-	for i := range ts {
-		if e := ts[i].Effect; e != api.TaintEffectNoSchedule && e != api.TaintEffectNoExecute {
-			continue
-		}
-		if !(taints.Options{}).TolerationsTolerate(tols, ts[i]) {
-			return true
-		}
-	}
-	return false
 }

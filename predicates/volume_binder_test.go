@@ -335,3 +335,7 @@ func TestAssumePodVolumesUpstream(t *testing.T) {
 			bindings: map[string]string{"unbound-pvc": "pv-node1a"}, provisions: []string{"provisioned-pvc"}},
 	})
 }
+
+func unresolvable(reasons ...string) *framework.Status {
+	return framework.NewStatus(framework.UnschedulableAndUnresolvable, reasons...)
+}

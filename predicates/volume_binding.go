@@ -1,13 +1,11 @@
 package predicates
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
 
 // Reasons of the VolumeBinding plugin (classic predicate
@@ -49,34 +47,23 @@ var (
 	}()
 )
 
-// VolumeBindingStateKey is the CycleState key under which VolumeBinding's
-// PreFilter stores the pod's resolved claims. The score half of the
-// plugin (package priorities) reads it through its own interface: the
-// value has the methods
-//
-//	HasClaims() bool
-//	VolumeStorage(node *api.Node, add func(class string, requested, capacity int64, static bool)) error
-//
-// that reports the storage the pod would use on the node.
-const VolumeBindingStateKey framework.StateKey = "PreFilter" + config.VolumeBindingName
-
-// volumeBindingState is the pod's claims, resolved by PreFilter and
+// VolumeBindingState is the pod's claims, resolved by PreFilter and
 // never modified afterwards; vols is nil for a pod without claims.
-type volumeBindingState struct {
+type VolumeBindingState struct {
 	vols *podVolumes
 }
 
-// noClaimsState is what PreFilter stores for a pod without claims, as
+// NoClaimsState is what PreFilter stores for a pod without claims, as
 // upstream stores an empty state: the score half then scores every node
 // 0, as upstream's does.
-var noClaimsState = &volumeBindingState{}
+var NoClaimsState = &VolumeBindingState{}
 
 // Clone returns s: the state is never modified after PreFilter.
-func (s *volumeBindingState) Clone() framework.StateData { return s }
+func (s *VolumeBindingState) Clone() framework.StateData { return s }
 
 // HasClaims reports whether the pod has claims (the score half scores a
 // pod without claims 0 at once).
-func (s *volumeBindingState) HasClaims() bool { return s.vols != nil }
+func (s *VolumeBindingState) HasClaims() bool { return s.vols != nil }
 
 // VolumeStorage calls add for what the Score of VolumeBinding groups by
 // class on node: when the pod would bind available volumes there, each
@@ -85,7 +72,7 @@ func (s *volumeBindingState) HasClaims() bool { return s.vols != nil }
 // checked (its class, its request and the capacity object's capacity,
 // static false). Sizes are in bytes, rounded up. It returns the binder's
 // error, if any.
-func (s *volumeBindingState) VolumeStorage(node *api.Node, add func(class string, requested, capacity int64, static bool)) error {
+func (s *VolumeBindingState) VolumeStorage(node *api.Node, add func(class string, requested, capacity int64, static bool)) error {
 	if s.vols == nil {
 		return nil
 	}
@@ -113,55 +100,9 @@ func (s *volumeBindingState) VolumeStorage(node *api.Node, add func(class string
 	return nil
 }
 
-// VolumeBindingPlugin is the filter half of VolumeBinding: PreFilter
-// resolves the pod's claims (and rejects a pod whose claims are missing,
-// lost, being deleted, not owned by it, or unbound with Immediate
-// binding), Filter checks each node: bound claims' volumes must allow
-// it, unbound WaitForFirstConsumer claims must find an available volume
-// or be provisionable there. A bound GCE PD, AWS EBS, Cinder, Azure
-// Disk or Portworx volume is checked translated to CSI on nodes whose CSINode lists
-// its plugin in the AnnMigratedPlugins annotation (its zone labels or
-// zone requirements become requirements on the CSI driver's zone key,
-// as csi-translation-lib writes them; a volume that fails to translate
-// is an error there). It reads claims, volumes, classes, CSI drivers,
-// CSINodes and capacities from the snapshot's object store.
-type VolumeBindingPlugin struct {
-	h framework.Handle
-}
-
-var (
-	_ framework.PreFilterPlugin = (*VolumeBindingPlugin)(nil)
-	_ framework.FilterPlugin    = (*VolumeBindingPlugin)(nil)
-)
-
-// NewVolumeBinding is the factory of VolumeBinding's filter half. args
-// is nil, a config.VolumeBindingArgs or a pointer to one; it is
-// validated. The objects are read from h's snapshot at each PreFilter
-// (none if h is nil).
-func NewVolumeBinding(args any, h framework.Handle) (framework.Plugin, error) {
-	if _, err := config.VolumeBindingArgsFrom(args); err != nil {
-		return nil, err
-	}
-	return &VolumeBindingPlugin{h: h}, nil
-}
-
-// Name returns config.VolumeBindingName.
-func (*VolumeBindingPlugin) Name() string { return config.VolumeBindingName }
-
-func (pl *VolumeBindingPlugin) objects() *cluster.Objects {
-	if pl.h == nil {
-		return nil
-	}
-	s := pl.h.Snapshot()
-	if s == nil {
-		return nil
-	}
-	return s.Objects()
-}
-
-// prepareVolumeBinding is PreFilter's work: the state, or Skip for a pod
+// PrepareVolumeBinding is PreFilter's work: the state, or Skip for a pod
 // without claims, or the rejection.
-func prepareVolumeBinding(objs *cluster.Objects, pod *api.Pod) (*volumeBindingState, *framework.Status) {
+func PrepareVolumeBinding(objs *cluster.Objects, pod *api.Pod) (*VolumeBindingState, *framework.Status) {
 	has, err := checkPodClaims(objs, pod)
 	if err != nil {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, err.Error())
@@ -176,58 +117,11 @@ func prepareVolumeBinding(objs *cluster.Objects, pod *api.Pod) (*volumeBindingSt
 	if immediate > 0 {
 		return nil, unboundImmediateStatus
 	}
-	return &volumeBindingState{vols: vols}, nil
+	return &VolumeBindingState{vols: vols}, nil
 }
 
-// PreFilter returns Skip for a pod without persistentVolumeClaim or
-// ephemeral volumes (storing a shared empty state, so that the score
-// half scores every node 0 as upstream's does). Otherwise it resolves the claims and stores them,
-// or rejects the pod with UnschedulableAndUnresolvable: a missing claim
-// (`persistentvolumeclaim "data" not found`, or for an ephemeral volume
-// `waiting for ephemeral volume controller to create the
-// persistentvolumeclaim "pod-vol"`), a lost or deleted claim, an
-// ephemeral volume's claim the pod does not own, or
-// ErrReasonUnboundImmediateClaims. A class without a volumeBindingMode
-// is an Error.
-func (pl *VolumeBindingPlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	s, st := prepareVolumeBinding(pl.objects(), pod)
-	if s == nil {
-		if st.IsSkip() {
-			state.Write(VolumeBindingStateKey, noClaimsState)
-		}
-		return nil, st
-	}
-	state.Write(VolumeBindingStateKey, s)
-	return nil, nil
-}
-
-// PreFilterExtensions returns nil.
-func (*VolumeBindingPlugin) PreFilterExtensions() framework.PreFilterExtensions { return nil }
-
-// Filter rejects the node with UnschedulableAndUnresolvable and the
-// reasons that apply, in upstream's order: ErrReasonNodeConflict,
-// ErrReasonBindConflict, ErrReasonNotEnoughSpace, ErrReasonPVNotExist;
-// a binder error (a claim selector that does not compile, a claim to
-// provision without a class or with a missing class) is an Error status.
-// Without PreFilter state it resolves the pod's claims itself.
-func (pl *VolumeBindingPlugin) Filter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	var s *volumeBindingState
-	if d, ok := state.Read(VolumeBindingStateKey); ok {
-		s, _ = d.(*volumeBindingState)
-	}
-	if s == nil || s.vols == nil {
-		var st *framework.Status
-		if s, st = prepareVolumeBinding(pl.objects(), pod); s == nil {
-			if st.IsSkip() {
-				return nil
-			}
-			return st
-		}
-	}
-	return s.filter(nodeInfo.Node())
-}
-
-func (s *volumeBindingState) filter(node *api.Node) *framework.Status {
+// Filter is VolumeBinding's Filter for one node.
+func (s *VolumeBindingState) Filter(node *api.Node) *framework.Status {
 	nv := s.vols.scratchVolumes()
 	defer s.vols.release(nv)
 	conflicts, err := s.vols.find(node, nv)
@@ -242,14 +136,14 @@ func (s *volumeBindingState) filter(node *api.Node) *framework.Status {
 // pod's claims allow the node (or the pod has none), else PreFilter's
 // or Filter's status.
 func CheckVolumeBinding(objs *cluster.Objects, pod *api.Pod, node *api.Node) *framework.Status {
-	s, st := prepareVolumeBinding(objs, pod)
+	s, st := PrepareVolumeBinding(objs, pod)
 	if s == nil {
 		if st.IsSkip() {
 			return nil
 		}
 		return st
 	}
-	return s.filter(node)
+	return s.Filter(node)
 }
 
 // VolumeBindingDecision is what VolumeBinding's Reserve assumes when a
@@ -276,7 +170,7 @@ func (d VolumeBindingDecision) Empty() bool { return len(d.Volumes) == 0 && len(
 // The objects are not modified.
 func PlanPodVolumes(objs *cluster.Objects, pod *api.Pod, node *api.Node) (VolumeBindingDecision, error) {
 	var d VolumeBindingDecision
-	s, st := prepareVolumeBinding(objs, pod)
+	s, st := PrepareVolumeBinding(objs, pod)
 	if s == nil {
 		if st.IsSkip() {
 			return d, nil
@@ -369,3 +263,5 @@ func AssumePodVolumes(snap *cluster.Snapshot, pod *api.Pod, nodeName string) err
 	}
 	return nil
 }
+
+var skipStatus = framework.NewStatus(framework.Skip)

@@ -104,8 +104,6 @@ func (b vbPVC) request(q string) vbPVC {
 	return b
 }
 
-func (b vbPVC) phase(p api.PersistentVolumeClaimPhase) vbPVC { b.Status.Phase = p; return b }
-
 func (b vbPVC) modes(m ...api.PersistentVolumeAccessMode) vbPVC { b.Spec.AccessModes = m; return b }
 
 type vbPod struct{ *api.Pod }
@@ -145,11 +143,6 @@ func makeCapacity(name, class, node, capacity, maxVolumeSize string) *api.CSISto
 	}
 	return c
 }
-
-// vbHandle is a framework.Handle over a snapshot.
-type vbHandle struct{ s *cluster.Snapshot }
-
-func (h vbHandle) Snapshot() *cluster.Snapshot { return h.s }
 
 // vbSnapshot builds a snapshot of nodes holding upstream's four classes
 // and driver and the given objects.

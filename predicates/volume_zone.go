@@ -1,7 +1,6 @@
 package predicates
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
 
 // ErrReasonVolumeZoneConflict is VolumeZone's reason, as upstream's
@@ -34,8 +32,6 @@ const multiZoneDelimiter = "__"
 
 var volumeZoneConflictStatus = framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonVolumeZoneConflict)
 
-const volumeZoneStateKey framework.StateKey = "PreFilter" + config.VolumeZoneName
-
 // pvTopology is one topology label of a bound volume: its key and the
 // zones (or regions) it allows.
 type pvTopology struct {
@@ -43,11 +39,11 @@ type pvTopology struct {
 	values []string
 }
 
-// volumeZoneState is the topology labels of the pod's bound volumes.
-type volumeZoneState []pvTopology
+// VolumeZoneState is the topology labels of the pod's bound volumes.
+type VolumeZoneState []pvTopology
 
 // Clone returns s: the state is never modified after PreFilter.
-func (s volumeZoneState) Clone() framework.StateData { return s }
+func (s VolumeZoneState) Clone() framework.StateData { return s }
 
 // labelZones splits a PV's zone label value ("a__b") into its zones,
 // trimmed; ok is false if one is empty (upstream then ignores the label).
@@ -104,10 +100,10 @@ func claimClass(pvc *api.PersistentVolumeClaim) string {
 	return ""
 }
 
-// volumeZoneTopologies resolves the pod's claims to their bound volumes'
+// VolumeZoneTopologies resolves the pod's claims to their bound volumes'
 // topology labels, or a rejection as upstream's getPVbyPod.
-func volumeZoneTopologies(objs *cluster.Objects, pod *api.Pod) (volumeZoneState, *framework.Status) {
-	var out volumeZoneState
+func VolumeZoneTopologies(objs *cluster.Objects, pod *api.Pod) (VolumeZoneState, *framework.Status) {
+	var out VolumeZoneState
 	for i := range pod.Spec.Volumes {
 		src := pod.Spec.Volumes[i].PersistentVolumeClaim
 		if src == nil {
@@ -118,7 +114,7 @@ func volumeZoneTopologies(objs *cluster.Objects, pod *api.Pod) (volumeZoneState,
 		}
 		pvc, ok := cluster.GetObject[api.PersistentVolumeClaim](objs, pod.Namespace, src.ClaimName)
 		if !ok {
-			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, claimNotFound(src.ClaimName))
+			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, ClaimNotFound(src.ClaimName))
 		}
 		if pvc.Spec.VolumeName == "" {
 			sc := claimClass(pvc)
@@ -146,11 +142,11 @@ func volumeZoneTopologies(objs *cluster.Objects, pod *api.Pod) (volumeZoneState,
 	return out, nil
 }
 
-// volumeZoneFits reports whether node's labels satisfy every topology: a
+// VolumeZoneFits reports whether node's labels satisfy every topology: a
 // node without any zone or region label fits; otherwise each topology's
 // key (or its current form) must be a label of the node with one of the
 // values.
-func volumeZoneFits(node *api.Node, tops volumeZoneState) bool {
+func VolumeZoneFits(node *api.Node, tops VolumeZoneState) bool {
 	if node == nil {
 		return true
 	}
@@ -183,96 +179,11 @@ func volumeZoneFits(node *api.Node, tops volumeZoneState) bool {
 // UnschedulableAndUnresolvable with ErrReasonVolumeZoneConflict, or the
 // PreFilter rejection of a missing or unbound claim.
 func VolumeZone(objs *cluster.Objects, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	tops, st := volumeZoneTopologies(objs, pod)
+	tops, st := VolumeZoneTopologies(objs, pod)
 	if st != nil {
 		return st
 	}
-	if !volumeZoneFits(nodeInfo.Node(), tops) {
-		return volumeZoneConflictStatus
-	}
-	return nil
-}
-
-// VolumeZonePlugin is the VolumeZone plugin (classic name
-// NoVolumeZoneConflict). PreFilter resolves the pod's claims to their
-// bound volumes' zone and region labels (topology.kubernetes.io and the
-// legacy failure-domain.beta.kubernetes.io ones), skipping
-// WaitForFirstConsumer claims not yet bound, and rejecting the pod,
-// UnschedulableAndUnresolvable, for a missing claim, volume or class, a
-// class without a binding mode, or an unbound Immediate claim, with
-// upstream's texts. It returns Skip when no bound volume carries such a
-// label. Filter rejects nodes whose labels do not match,
-// UnschedulableAndUnresolvable with ErrReasonVolumeZoneConflict; a node
-// without any zone or region label matches.
-type VolumeZonePlugin struct {
-	h framework.Handle
-}
-
-var (
-	_ framework.PreFilterPlugin = (*VolumeZonePlugin)(nil)
-	_ framework.FilterPlugin    = (*VolumeZonePlugin)(nil)
-)
-
-// NewVolumeZone is the VolumeZone plugin factory; it takes no arguments.
-// Objects are looked up in h's snapshot's object store.
-func NewVolumeZone(_ any, h framework.Handle) (framework.Plugin, error) {
-	return &VolumeZonePlugin{h: h}, nil
-}
-
-// Name returns config.VolumeZoneName.
-func (*VolumeZonePlugin) Name() string { return config.VolumeZoneName }
-
-// PreFilter stores the topology labels of the pod's bound volumes.
-func (pl *VolumeZonePlugin) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	if !hasClaimVolume(pod) {
-		return nil, skipStatus
-	}
-	tops, st := volumeZoneTopologies(objectsOf(pl.h), pod)
-	if st != nil {
-		return nil, st
-	}
-	if len(tops) == 0 {
-		return nil, skipStatus
-	}
-	state.Write(volumeZoneStateKey, tops)
-	return nil, nil
-}
-
-// hasClaimVolume reports whether the pod has a persistentVolumeClaim
-// volume.
-func hasClaimVolume(pod *api.Pod) bool {
-	for i := range pod.Spec.Volumes {
-		if pod.Spec.Volumes[i].PersistentVolumeClaim != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// PreFilterExtensions returns nil.
-func (*VolumeZonePlugin) PreFilterExtensions() framework.PreFilterExtensions { return nil }
-
-// Filter rejects the node if its zone or region labels do not match the
-// pod's bound volumes'.
-func (pl *VolumeZonePlugin) Filter(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) *framework.Status {
-	if len(pod.Spec.Volumes) == 0 {
-		return nil
-	}
-	var tops volumeZoneState
-	if d, ok := state.Read(volumeZoneStateKey); ok {
-		tops, ok = d.(volumeZoneState)
-		if !ok {
-			return framework.AsStatus(fmt.Errorf("unable to convert state into stateData"))
-		}
-	} else {
-		// As upstream, without PreFilter's state the claims are
-		// resolved here.
-		var st *framework.Status
-		if tops, st = volumeZoneTopologies(objectsOf(pl.h), pod); st != nil {
-			return st
-		}
-	}
-	if !volumeZoneFits(nodeInfo.Node(), tops) {
+	if !VolumeZoneFits(nodeInfo.Node(), tops) {
 		return volumeZoneConflictStatus
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/plugins/defaultpreemption"
 	"github.com/schedkit/schedkit/preemption"
 )
 
@@ -400,11 +401,11 @@ func TestCalculateNumCandidates(t *testing.T) {
 
 func TestNewArgs(t *testing.T) {
 	bad := int32(101)
-	_, err := preemption.New(&config.DefaultPreemptionArgs{MinCandidateNodesPercentage: &bad}, nil)
+	_, err := defaultpreemption.New(&config.DefaultPreemptionArgs{MinCandidateNodesPercentage: &bad}, nil)
 	if err == nil || err.Error() != "minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]" {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := preemption.New(3, nil); err == nil || err.Error() != "got args of type int, want *DefaultPreemptionArgs" {
+	if _, err := defaultpreemption.New(3, nil); err == nil || err.Error() != "got args of type int, want *DefaultPreemptionArgs" {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -427,7 +428,7 @@ func TestOutcomeDryRun(t *testing.T) {
 		nodes = append(nodes, mkNode(fmt.Sprint("node", i), veryLargeRes[0], veryLargeRes[1], "32"))
 	}
 	pct, abs := int32(40), int32(2)
-	cfg := framework.ProfileConfig{PluginArgs: map[string]any{preemption.Name: &config.DefaultPreemptionArgs{MinCandidateNodesPercentage: &pct, MinCandidateNodesAbsolute: &abs}}}
+	cfg := framework.ProfileConfig{PluginArgs: map[string]any{defaultpreemption.Name: &config.DefaultPreemptionArgs{MinCandidateNodesPercentage: &pct, MinCandidateNodesAbsolute: &abs}}}
 	// By offset: each node tried, "+" kept as a candidate, "-" left out.
 	want := map[int32]string{
 		0: "node1+ node2+ node3+",

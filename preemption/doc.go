@@ -1,6 +1,9 @@
-// Package preemption is kube-scheduler v1.37.2's DefaultPreemption
-// PostFilter plugin: when a pod fits no node, it looks for a node where
-// evicting pods of lower priority would make room, and nominates it.
+// Package preemption is the model behind kube-scheduler v1.37.2's
+// DefaultPreemption: when a pod fits no node, Attempt looks for a node
+// where evicting pods of lower priority would make room, and returns the
+// node to nominate, the victims and each node's verdict in an Outcome.
+// The plugin itself, which calls Attempt from PostFilter, is
+// plugins/defaultpreemption.
 //
 // The semantics are upstream's, step by step:
 //

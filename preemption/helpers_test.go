@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/defaultpreemption"
 	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduler"
@@ -109,9 +110,9 @@ func (h *testHandle) ProfileFor(*api.Pod) (*framework.Profile, bool)   { return 
 func (h *testHandle) NominatedPodsForNode(n string) []*cluster.PodInfo { return h.nominated[n] }
 func (h *testHandle) RandInt31n(n int32) int32                         { return h.rng.Int32N(n) }
 
-func (h *testHandle) plugin() *preemption.DefaultPreemption {
-	pl, _ := h.prof.Plugin(preemption.Name)
-	return pl.(*preemption.DefaultPreemption)
+func (h *testHandle) plugin() *defaultpreemption.DefaultPreemption {
+	pl, _ := h.prof.Plugin(defaultpreemption.Name)
+	return pl.(*defaultpreemption.DefaultPreemption)
 }
 
 // newHandle builds the snapshot, stores the budgets and builds the

@@ -9,11 +9,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
-
-// Name is the plugin's name, "DefaultPreemption".
-const Name = config.DefaultPreemptionName
 
 // Handle is what DefaultPreemption needs from the scheduler running it,
 // beyond framework.Handle. Package scheduler's handle implements it; a
@@ -32,27 +28,6 @@ type Handle interface {
 	// source; n > 0.
 	RandInt31n(n int32) int32
 }
-
-// DefaultPreemption is the PostFilter plugin. Build it with New.
-type DefaultPreemption struct {
-	h        framework.Handle
-	pct, abs int32
-}
-
-var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
-
-// New is the plugin's factory: args is nil (the defaults) or a
-// config.DefaultPreemptionArgs, validated as upstream validates it.
-func New(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.DefaultPreemptionArgsFrom(args)
-	if err != nil {
-		return nil, err
-	}
-	return &DefaultPreemption{h: h, pct: a.Percentage(), abs: a.Absolute()}, nil
-}
-
-// Name returns "DefaultPreemption".
-func (pl *DefaultPreemption) Name() string { return Name }
 
 // Candidate is a node where preemption would make room, and the pods it
 // would evict there.
@@ -122,28 +97,16 @@ type Outcome struct {
 	record bool // fill in DryRun
 }
 
-// PostFilter runs a preemption attempt and prefixes its message with
-// "preemption: ", as upstream's DefaultPreemption.PostFilter.
-func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader) (*framework.PostFilterResult, *framework.Status) {
-	o := pl.preempt(ctx, state, pod, m, false)
-	if msg := o.Status.Message(); msg != "" {
-		return o.Result, framework.NewStatus(o.Status.Code(), "preemption: "+msg)
-	}
-	return o.Result, o.Status
-}
-
-// Preempt is the preemption attempt behind PostFilter, with everything it
-// found (Outcome.DryRun included): state is the failed cycle's state (it
-// is cloned, not modified) and m the filters' status of each node. With
-// the same random source it decides what PostFilter decides.
-func (pl *DefaultPreemption) Preempt(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader) *Outcome {
-	return pl.preempt(ctx, state, pod, m, true)
-}
-
-// preempt is Preempt; PostFilter does not record the dry run's nodes.
-func (pl *DefaultPreemption) preempt(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader, record bool) *Outcome {
+// Attempt is one preemption attempt of pod, as upstream's
+// DefaultPreemption runs it after the filters failed. h must be a Handle.
+// state is the failed cycle's state: it is cloned, not modified. m holds
+// the filters' status of each node. pct and abs are the arguments
+// MinCandidateNodesPercentage and MinCandidateNodesAbsolute. With record
+// set, Outcome.DryRun lists every node the dry run tried. With the same
+// random source, record changes nothing else.
+func Attempt(ctx context.Context, h framework.Handle, pct, abs int32, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader, record bool) *Outcome {
 	o := &Outcome{record: record}
-	ph, ok := pl.h.(Handle)
+	ph, ok := h.(Handle)
 	if !ok {
 		o.Status = framework.AsStatus(errors.New("DefaultPreemption: the framework handle gives no profile, nominated pods or random source (want a preemption.Handle)"))
 		return o
@@ -153,7 +116,7 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, state *framework.Cycle
 		o.Status = framework.AsStatus(fmt.Errorf("DefaultPreemption: no profile for scheduler name %q", pod.Spec.SchedulerName))
 		return o
 	}
-	snap := pl.h.Snapshot()
+	snap := h.Snapshot()
 	view := snap.View()
 
 	// 1) Eligibility.
@@ -180,8 +143,8 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, state *framework.Cycle
 	} else {
 		pdbs := compilePDBs(snap.Objects())
 		o.Offset = ph.RandInt31n(int32(len(potential)))
-		o.NumCandidates = CalculateNumCandidates(int32(len(potential)), pl.pct, pl.abs)
-		errs = pl.dryRun(ctx, prof, ph, state, pod, potential, pdbs, o)
+		o.NumCandidates = CalculateNumCandidates(int32(len(potential)), pct, abs)
+		errs = dryRun(ctx, prof, ph, state, pod, potential, pdbs, o)
 	}
 	if len(errs) > 0 && len(o.Candidates) == 0 {
 		o.Status = framework.AsStatus(aggregate(errs))
@@ -256,7 +219,7 @@ func (l *candidateList) add(c Candidate) bool {
 // dryRun is upstream's DryRunPreemption with one worker: the potential
 // nodes from the offset on, until some candidate violates no budget and
 // there are numCandidates in all.
-func (pl *DefaultPreemption) dryRun(ctx context.Context, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
+func dryRun(ctx context.Context, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
 	num := int(o.NumCandidates)
 	nonViolating := candidateList{cap: num}
 	violating := candidateList{cap: num}

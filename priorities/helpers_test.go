@@ -1,14 +1,12 @@
 package priorities
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -48,23 +46,6 @@ func (b *podBuilder) req(m map[string]string) *podBuilder {
 	return b
 }
 
-// sidecarReq adds a restartable init container requesting m
-// (st.MakePod().SidecarReq).
-func (b *podBuilder) sidecarReq(m map[string]string) *podBuilder {
-	always := api.ContainerRestartPolicyAlways
-	b.p.Spec.InitContainers = append(b.p.Spec.InitContainers, api.Container{
-		Name: fmt.Sprintf("sidecar-con%d", len(b.p.Spec.InitContainers)), Image: "registry.k8s.io/pause:3.10",
-		RestartPolicy: &always, Resources: api.ResourceRequirements{Requests: resourceList(m)},
-	})
-	return b
-}
-
-// container adds a container without requests (st.MakePod().Container).
-func (b *podBuilder) container(image string) *podBuilder {
-	b.p.Spec.Containers = append(b.p.Spec.Containers, api.Container{Name: fmt.Sprintf("con%d", len(b.p.Spec.Containers)), Image: image})
-	return b
-}
-
 // makeNode mirrors st.MakeNode().Name(name).Capacity(capacity): pods 32
 // plus the given capacity, as both capacity and allocatable.
 func makeNode(name string, capacity map[string]string) *api.Node {
@@ -86,51 +67,6 @@ func makeNodeMilli(name string, milliCPU, memory int64, extended map[string]int6
 	return &api.Node{ObjectMeta: api.ObjectMeta{Name: name}, Status: api.NodeStatus{Capacity: rl, Allocatable: rl}}
 }
 
-// testHandle is a framework.Handle over a fixed snapshot.
-type testHandle struct{ s *cluster.Snapshot }
-
-func (h testHandle) Snapshot() *cluster.Snapshot { return h.s }
-
-func snapshot(t testing.TB, nodes []*api.Node, pods []*api.Pod) *cluster.Snapshot {
-	t.Helper()
-	var bound []*api.Pod
-	for _, p := range pods {
-		if p.Spec.NodeName != "" { // upstream's cache ignores unbound pods
-			bound = append(bound, p)
-		}
-	}
-	s, err := cluster.NewSnapshot(nodes, bound)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// scoreNodes runs PreScore (when asked) and Score of p over the nodes of
-// s in the order given, as the upstream tests do.
-func scoreNodes(t *testing.T, p framework.Plugin, pod *api.Pod, s *cluster.Snapshot, nodes []*api.Node, preScore bool) (framework.NodeScoreList, []*framework.Status) {
-	t.Helper()
-	ctx := context.Background()
-	state := framework.NewCycleState()
-	if preScore {
-		if st := p.(framework.PreScorePlugin).PreScore(ctx, state, pod, s.Nodes()); !st.IsSuccess() {
-			t.Fatalf("PreScore: %v", st)
-		}
-	}
-	var out framework.NodeScoreList
-	var sts []*framework.Status
-	for _, n := range nodes {
-		ni, ok := s.Get(n.Name)
-		if !ok {
-			t.Fatalf("no node %s", n.Name)
-		}
-		score, st := p.(framework.ScorePlugin).Score(ctx, state, pod, ni)
-		out = append(out, framework.NodeScore{Name: n.Name, Score: score})
-		sts = append(sts, st)
-	}
-	return out, sts
-}
-
 func checkScores(t *testing.T, got, want framework.NodeScoreList) {
 	t.Helper()
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -138,11 +74,6 @@ func checkScores(t *testing.T, got, want framework.NodeScoreList) {
 	}
 }
 
-func cpuOnly(req string) map[string]string { return map[string]string{"cpu": req} }
 func cpuAndMemory(cpu, mem string) map[string]string {
 	return map[string]string{"cpu": cpu, "memory": mem}
 }
-func cpuAndMemoryAndGpu(cpu, mem, gpu string) map[string]string {
-	return map[string]string{"cpu": cpu, "memory": mem, "nvidia.com/gpu": gpu}
-}
-func gpu(n int64) map[string]int64 { return map[string]int64{"nvidia.com/gpu": n} }

@@ -1,13 +1,9 @@
 package priorities
 
 import (
-	"context"
-	"errors"
-
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
 
 // ImageLocality thresholds, as upstream's.
@@ -30,18 +26,18 @@ const (
 // Image volumes are not modelled by schedkit's api, so unlike upstream
 // they neither add to the sum nor to the image count.
 func ImageLocality(pod *api.Pod, nodeInfo *cluster.NodeInfo, totalNumNodes int) int64 {
-	sum, n := sumImageScores(nodeInfo, podImageKeys(pod), totalNumNodes)
+	sum, n := sumImageScores(nodeInfo, PodImageKeys(pod), totalNumNodes)
 	return imageLocalityPriority(sum, n)
 }
 
-// podImageKeys returns the normalized images of the pod's init
+// PodImageKeys returns the lookup keys of the normalized images of the pod's init
 // containers then containers (duplicates kept, as upstream counts them).
-func podImageKeys(pod *api.Pod) []cluster.ImageKey {
-	return appendPodImageKeys(make([]cluster.ImageKey, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)), pod)
+func PodImageKeys(pod *api.Pod) []cluster.ImageKey {
+	return AppendPodImageKeys(make([]cluster.ImageKey, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)), pod)
 }
 
-// appendPodImageKeys appends podImageKeys(pod) to keys.
-func appendPodImageKeys(keys []cluster.ImageKey, pod *api.Pod) []cluster.ImageKey {
+// AppendPodImageKeys appends PodImageKeys(pod) to keys.
+func AppendPodImageKeys(keys []cluster.ImageKey, pod *api.Pod) []cluster.ImageKey {
 	for i := range pod.Spec.InitContainers {
 		keys = append(keys, cluster.NewImageKey(cluster.NormalizedImageName(pod.Spec.InitContainers[i].Image)))
 	}
@@ -101,107 +97,17 @@ func imageLocalityPriority(sumScores int64, imageCount int) int64 {
 // time, into an array on its stack.
 const imageBlock = 64
 
-const imageStateKey framework.StateKey = "PreScore" + config.ImageLocalityName
-
-// imageState holds the pod's normalized image names, as lookup keys.
-type imageState struct {
-	images []cluster.ImageKey
-	total  int // nodes in the cluster
-	// buf holds images for pods with few containers.
-	buf [4]cluster.ImageKey
+// ImageLocalityOfKeys is ImageLocality given the pod's image keys
+// (PodImageKeys), so that a plugin computes them once per cycle.
+func ImageLocalityOfKeys(nodeInfo *cluster.NodeInfo, images []cluster.ImageKey, totalNumNodes int) int64 {
+	sum, n := sumImageScores(nodeInfo, images, totalNumNodes)
+	return imageLocalityPriority(sum, n)
 }
 
-// Clone returns s: the state is never modified after PreScore.
-func (s *imageState) Clone() framework.StateData { return s }
-
-// ImageLocalityPlugin is the ImageLocality plugin. It reads the number of
-// nodes from the framework handle's snapshot.
-type ImageLocalityPlugin struct {
-	handle framework.Handle
-}
-
-var (
-	_ framework.PreScorePlugin = (*ImageLocalityPlugin)(nil)
-	_ framework.ScorePlugin    = (*ImageLocalityPlugin)(nil)
-)
-
-// NewImageLocality is the ImageLocality factory. ImageLocality takes no
-// arguments; args is ignored. h supplies the snapshot whose node count
-// scales image scores.
-func NewImageLocality(_ any, h framework.Handle) (framework.Plugin, error) {
-	return &ImageLocalityPlugin{handle: h}, nil
-}
-
-// Name returns config.ImageLocalityName.
-func (*ImageLocalityPlugin) Name() string { return config.ImageLocalityName }
-
-// PreScore normalizes the pod's image names and reads the cluster's node
-// count once per cycle. (Upstream has no PreScore and does both in every
-// Score; the scores are the same.)
-func (pl *ImageLocalityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
-	if pl.handle == nil || pl.handle.Snapshot() == nil {
-		return framework.AsStatus(errNoSnapshot)
-	}
-	s := &imageState{total: pl.handle.Snapshot().NumNodes()}
-	s.images = appendPodImageKeys(s.buf[:0], pod)
-	state.Write(imageStateKey, s)
-	return nil
-}
-
-var errNoSnapshot = errors.New("ImageLocality: the framework handle has no snapshot")
-
-// Score scores the node; the total node count comes from
-// Handle.Snapshot().NumNodes().
-func (pl *ImageLocalityPlugin) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	var images []cluster.ImageKey
-	total := -1
-	if d, ok := state.Read(imageStateKey); ok {
-		if s, ok := d.(*imageState); ok {
-			images, total = s.images, s.total
-		}
-	}
-	if total < 0 {
-		if pl.handle == nil || pl.handle.Snapshot() == nil {
-			return 0, framework.AsStatus(errNoSnapshot)
-		}
-		images, total = podImageKeys(pod), pl.handle.Snapshot().NumNodes()
-	}
-	sum, n := sumImageScores(nodeInfo, images, total)
-	return imageLocalityPriority(sum, n), nil
-}
-
-// ScoreExtensions returns nil.
-func (*ImageLocalityPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
-
-var _ framework.FastPathPlugin = (*ImageLocalityPlugin)(nil)
-
-// FastPath offers ScoreNodes and ScoresAnyNodes
-// (framework.FastPathPlugin).
-// ScoresAnyNodes holds: its PreScore reads the
-// pod and the snapshot's node count, not the nodes it is given, so the
-// scheduler may score a node as soon as it passes Filter.
-func (pl *ImageLocalityPlugin) FastPath() framework.FastPath {
-	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
-}
-
-// ScoreNodes is Score for each node, reading the state once.
-func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
-	if len(nodes) == 0 {
-		return -1, nil
-	}
-	var images []cluster.ImageKey
-	total := -1
-	if d, ok := state.Read(imageStateKey); ok {
-		if s, ok := d.(*imageState); ok {
-			images, total = s.images, s.total
-		}
-	}
-	if total < 0 {
-		if pl.handle == nil || pl.handle.Snapshot() == nil {
-			return 0, framework.AsStatus(errNoSnapshot)
-		}
-		images, total = podImageKeys(pod), pl.handle.Snapshot().NumNodes()
-	}
+// ImageLocalityNodes sets scores[i] to ImageLocalityOfKeys(nodes[i],
+// images, totalNumNodes) for every node. scores has len(nodes) entries.
+func ImageLocalityNodes(nodes []*cluster.NodeInfo, images []cluster.ImageKey, totalNumNodes int, scores []int64) {
+	total := totalNumNodes
 	// Each image is looked up on a block of nodes at a time (nodes that
 	// share an image index are searched once), the scaled sizes summed
 	// into scores, which then become the scores: the same sums, in the
@@ -228,5 +134,4 @@ func (pl *ImageLocalityPlugin) ScoreNodes(_ context.Context, state *framework.Cy
 			}
 		}
 	}
-	return -1, nil
 }

@@ -1,13 +1,10 @@
 package priorities
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
 
 // The optional score plugins of plugins and priorities kube-scheduler
@@ -39,43 +36,6 @@ func NodeLabelScore(presentPref, absentPref []string, node *api.Node) int64 {
 	}
 	return score / int64(n)
 }
-
-// NodeLabelPlugin is the score half of the NodeLabel plugin.
-type NodeLabelPlugin struct {
-	args *config.NodeLabelArgs
-}
-
-var _ framework.ScorePlugin = (*NodeLabelPlugin)(nil)
-
-// NewNodeLabel is the NodeLabel score factory; args are
-// config.NodeLabelArgs.
-func NewNodeLabel(args any, _ framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.NodeLabelArgs](args)
-	if err != nil {
-		return nil, err
-	}
-	return &NodeLabelPlugin{args: a}, nil
-}
-
-// Name returns config.NodeLabelName.
-func (*NodeLabelPlugin) Name() string { return config.NodeLabelName }
-
-// nodeNotFound is the legacy score plugins' error for a NodeInfo
-// without a node, as upstream words it.
-var nodeNotFound = framework.NewStatus(framework.Error, "node not found")
-
-// Score is NodeLabelScore with the plugin's preferences; without a node,
-// an error, as upstream.
-func (pl *NodeLabelPlugin) Score(_ context.Context, _ *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	node := nodeInfo.Node()
-	if node == nil {
-		return 0, nodeNotFound
-	}
-	return NodeLabelScore(pl.args.PresentLabelsPreference, pl.args.AbsentLabelsPreference, node), nil
-}
-
-// ScoreExtensions returns nil: scores are not normalized.
-func (*NodeLabelPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
 
 // PreferAvoidPodsAnnotationKey is the node annotation NodePreferAvoidPods
 // reads.
@@ -129,55 +89,3 @@ func NodePreferAvoidPods(pod *api.Pod, node *api.Node) int64 {
 	}
 	return framework.MaxNodeScore
 }
-
-// NodePreferAvoidPodsPlugin is the NodePreferAvoidPods plugin; a Policy
-// gives it weight 10000 by default.
-type NodePreferAvoidPodsPlugin struct{}
-
-var _ framework.ScorePlugin = (*NodePreferAvoidPodsPlugin)(nil)
-
-// NewNodePreferAvoidPods is the NodePreferAvoidPods factory; it takes no
-// arguments.
-func NewNodePreferAvoidPods(_ any, _ framework.Handle) (framework.Plugin, error) {
-	return &NodePreferAvoidPodsPlugin{}, nil
-}
-
-// Name returns config.NodePreferAvoidPodsName.
-func (*NodePreferAvoidPodsPlugin) Name() string { return config.NodePreferAvoidPodsName }
-
-// Score is NodePreferAvoidPods; without a node, an error, as upstream.
-func (*NodePreferAvoidPodsPlugin) Score(_ context.Context, _ *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	node := nodeInfo.Node()
-	if node == nil {
-		return 0, nodeNotFound
-	}
-	return NodePreferAvoidPods(pod, node), nil
-}
-
-// ScoreExtensions returns nil: scores are not normalized.
-func (*NodePreferAvoidPodsPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }
-
-// EqualPriorityPlugin is the EqualPriority priority: every node scores 1.
-type EqualPriorityPlugin struct{}
-
-var _ framework.ScorePlugin = (*EqualPriorityPlugin)(nil)
-
-// NewEqualPriority is the EqualPriority factory; it takes no arguments.
-func NewEqualPriority(_ any, _ framework.Handle) (framework.Plugin, error) {
-	return &EqualPriorityPlugin{}, nil
-}
-
-// Name returns config.EqualPriorityName.
-func (*EqualPriorityPlugin) Name() string { return config.EqualPriorityName }
-
-// Score returns 1; without a node, an error, as v1.13's
-// EqualPriorityMap.
-func (*EqualPriorityPlugin) Score(_ context.Context, _ *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	if nodeInfo.Node() == nil {
-		return 0, nodeNotFound
-	}
-	return 1, nil
-}
-
-// ScoreExtensions returns nil: scores are not normalized.
-func (*EqualPriorityPlugin) ScoreExtensions() framework.ScoreExtensions { return nil }

@@ -1,6 +1,10 @@
 package priorities
 
-import "github.com/schedkit/schedkit/framework"
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/framework"
+)
 
 // DefaultNormalizeScore scales scores in place so the highest becomes
 // maxPriority (score*maxPriority/highest, integer division), and with
@@ -41,4 +45,24 @@ func normalizeByMax(maxPriority int64, reverse bool, score, highest int64) int64
 		return maxPriority - maxPriority*score/highest
 	}
 	return maxPriority * score / highest
+}
+
+// NormalizeMinMax is InterPodAffinity's normalisation as a plain
+// function: each score becomes
+// int64(100 * (float64(score-lowest) / float64(highest-lowest))), or 0
+// when highest equals lowest.
+func NormalizeMinMax(scores framework.NodeScoreList) {
+	lowest, highest := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range scores {
+		lowest = min(lowest, scores[i].Score)
+		highest = max(highest, scores[i].Score)
+	}
+	diff := highest - lowest
+	for i := range scores {
+		f := float64(0)
+		if diff > 0 {
+			f = float64(framework.MaxNodeScore) * (float64(scores[i].Score-lowest) / float64(diff))
+		}
+		scores[i].Score = int64(f)
+	}
 }

@@ -47,9 +47,11 @@ func compileResources(specs []config.ResourceSpec) []scoredResource {
 	return out
 }
 
-// allocationScorer is upstream's resourceAllocationScorer without DRA:
-// the pod's and the node's amounts of each scored resource.
-type allocationScorer struct {
+// AllocationScorer is upstream's resourceAllocationScorer without DRA:
+// the pod's and the node's amounts of each scored resource. Build one
+// with NewFitScorer or NewBalancedScorer, once per plugin, and reuse it
+// for every pod.
+type AllocationScorer struct {
 	resources []scoredResource
 	// useRequested reads the pod's and the nodes' actual cpu and memory
 	// requests; otherwise both count containers that request none as
@@ -65,22 +67,22 @@ type allocationScorer struct {
 	featureAware bool
 }
 
-// podRequests returns the pod's request of each scored resource, as
+// PodRequests returns the pod's request of each scored resource, as
 // upstream's calculatePodResourceRequestList: PodRequests (with in-place
 // resize status, pod-level resources and pod-level in-place resize status
 // only when featureAware), with the
 // non-zero defaults unless useRequested; cpu in millicores, the rest in
 // units.
-func (s *allocationScorer) podRequests(pod *api.Pod) []int64 {
-	return s.podRequestsInto(pod, make([]int64, 0, len(s.resources)))
+func (s *AllocationScorer) PodRequests(pod *api.Pod) []int64 {
+	return s.PodRequestsInto(pod, make([]int64, 0, len(s.resources)))
 }
 
 // nonZeroDefaults is resource.DefaultNonZeroRequests(), which is only
 // read.
 var nonZeroDefaults = resource.DefaultNonZeroRequests()
 
-// podRequestsInto is podRequests appending to out[:0].
-func (s *allocationScorer) podRequestsInto(pod *api.Pod, out []int64) []int64 {
+// PodRequestsInto is podRequests appending to out[:0].
+func (s *AllocationScorer) PodRequestsInto(pod *api.Pod, out []int64) []int64 {
 	opts := resource.PodResourcesOptions{
 		UseStatusResources:                             s.featureAware,
 		SkipPodLevelResources:                          !s.featureAware,
@@ -106,7 +108,7 @@ func (s *allocationScorer) podRequestsInto(pod *api.Pod, out []int64) []int64 {
 // (requested), as upstream's calculateNodeAllocatableRequest. A resource
 // the node lacks, or a scalar resource the pod does not request, is left
 // all zero and so ignored by the scorers.
-func (s *allocationScorer) vectors(ni *cluster.NodeInfo, podRequests, requested, allocated, allocatable []int64) {
+func (s *AllocationScorer) vectors(ni *cluster.NodeInfo, podRequests, requested, allocated, allocatable []int64) {
 	used := &ni.NonZeroRequested
 	if s.useRequested {
 		used = &ni.Requested
@@ -139,10 +141,10 @@ func (s *allocationScorer) vectors(ni *cluster.NodeInfo, podRequests, requested,
 	}
 }
 
-// score scores the node with the strategy ("" for balanced allocation),
+// Score scores the node with the strategy ("" for balanced allocation),
 // building the node vectors on the stack when there are at most
 // stackResources resources.
-func (s *allocationScorer) score(ni *cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape) int64 {
+func (s *AllocationScorer) Score(ni *cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape) int64 {
 	n := len(s.resources)
 	var rb, ab, cb [stackResources]int64
 	var requested, allocated, allocatable []int64
@@ -164,11 +166,11 @@ func (s *allocationScorer) score(ni *cluster.NodeInfo, podRequests []int64, stra
 	}
 }
 
-// scoreNodes sets scores[i] to s.score(nodes[i], ...) for each node.
+// ScoreNodes sets scores[i] to s.Score(nodes[i], ...) for each node.
 // The default resources, cpu then memory, are scored by loops of their
 // own for LeastAllocated, MostAllocated and balanced allocation, which
 // compute what score computes with the same operations.
-func (s *allocationScorer) scoreNodes(nodes []*cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape, scores []int64) {
+func (s *AllocationScorer) ScoreNodes(nodes []*cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape, scores []int64) {
 	if len(s.resources) == 2 && s.resources[0].kind == kindCPU && s.resources[1].kind == kindMemory {
 		switch strategy {
 		case config.LeastAllocated, config.MostAllocated:
@@ -180,13 +182,13 @@ func (s *allocationScorer) scoreNodes(nodes []*cluster.NodeInfo, podRequests []i
 		}
 	}
 	for i, ni := range nodes {
-		scores[i] = s.score(ni, podRequests, strategy, shape)
+		scores[i] = s.Score(ni, podRequests, strategy, shape)
 	}
 }
 
 // cpuMemory returns the node's allocatable cpu and memory and what its
 // pods use of them, as vectors reads them.
-func (s *allocationScorer) cpuMemory(ni *cluster.NodeInfo) (allocCPU, allocMem, usedCPU, usedMem int64) {
+func (s *AllocationScorer) cpuMemory(ni *cluster.NodeInfo) (allocCPU, allocMem, usedCPU, usedMem int64) {
 	used := &ni.NonZeroRequested
 	if s.useRequested {
 		used = &ni.Requested
@@ -196,7 +198,7 @@ func (s *allocationScorer) cpuMemory(ni *cluster.NodeInfo) (allocCPU, allocMem, 
 
 // allocatedCPUMemory is leastAllocatedScore (or mostAllocatedScore) of
 // the vectors of cpu and memory, for each node.
-func (s *allocationScorer) allocatedCPUMemory(nodes []*cluster.NodeInfo, podRequests []int64, most bool, scores []int64) {
+func (s *AllocationScorer) allocatedCPUMemory(nodes []*cluster.NodeInfo, podRequests []int64, most bool, scores []int64) {
 	wc, wm := s.resources[0].weight, s.resources[1].weight
 	pc, pm := podRequests[0], podRequests[1]
 	// Nodes of a pool often have the same allocatable and use: the last
@@ -242,7 +244,7 @@ func (s *allocationScorer) allocatedCPUMemory(nodes []*cluster.NodeInfo, podRequ
 
 // balancedCPUMemory is BalancedAllocationScore of the vectors of cpu and
 // memory, for each node.
-func (s *allocationScorer) balancedCPUMemory(nodes []*cluster.NodeInfo, podRequests []int64, scores []int64) {
+func (s *AllocationScorer) balancedCPUMemory(nodes []*cluster.NodeInfo, podRequests []int64, scores []int64) {
 	pc, pm := podRequests[0], podRequests[1]
 	// As in allocatedCPUMemory, the last node's score is kept.
 	var last [4]int64
@@ -420,3 +422,19 @@ func BalancedAllocationScore(requested, allocated, allocatable []int64) int64 {
 	without := BalancedResourceScore(allocated, allocatable)
 	return framework.MaxNodeScore/2 + (framework.MaxNodeScore/2+with-without)/2
 }
+
+// NewFitScorer returns the scorer NodeResourcesFit scores with: the
+// containers' non-zero requests of resources.
+func NewFitScorer(resources []config.ResourceSpec) AllocationScorer {
+	return AllocationScorer{resources: compileResources(resources)}
+}
+
+// NewBalancedScorer returns the scorer NodeResourcesBalancedAllocation
+// scores with: the actual requests of resources, pod-level resources and
+// in-place resize status included.
+func NewBalancedScorer(resources []config.ResourceSpec) AllocationScorer {
+	return AllocationScorer{resources: compileResources(resources), useRequested: true, featureAware: true}
+}
+
+// NumResources returns how many resources s scores.
+func (s *AllocationScorer) NumResources() int { return len(s.resources) }

@@ -1,13 +1,11 @@
 package priorities
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/config"
 )
 
 // namespaceOf is the pod's namespace, "" read as "default" (the
@@ -110,98 +108,6 @@ func NormalizeServiceAntiAffinity(v *cluster.View, labels []string, scores frame
 	}
 	for i := range scores {
 		scores[i].Score = int64(sums[i])
-	}
-	return nil
-}
-
-const serviceAntiAffinityStateKey framework.StateKey = "PreScore" + config.ServiceAffinityName
-
-// serviceAntiAffinityState is the selector of the pod's service and the
-// view nodes are looked up in.
-type serviceAntiAffinityState struct {
-	selector map[string]string
-	view     *cluster.View
-}
-
-// Clone returns s: the state is never modified after PreScore.
-func (s *serviceAntiAffinityState) Clone() framework.StateData { return s }
-
-// ServiceAffinityPlugin is the score half of the ServiceAffinity plugin
-// (removed upstream in v1.23), with v1.22's semantics: it spreads the
-// pods of a service over the values of each of antiAffinityLabelsPreference.
-// PreScore finds the pod's service once per cycle (upstream looked it
-// up for every node; the scores are the same).
-type ServiceAffinityPlugin struct {
-	args *config.ServiceAffinityArgs
-	h    framework.Handle
-}
-
-var (
-	_ framework.PreScorePlugin  = (*ServiceAffinityPlugin)(nil)
-	_ framework.ScorePlugin     = (*ServiceAffinityPlugin)(nil)
-	_ framework.ScoreExtensions = (*ServiceAffinityPlugin)(nil)
-)
-
-// NewServiceAffinity is the ServiceAffinity score factory; args are
-// config.ServiceAffinityArgs. Services and nodes are read from h's
-// snapshot.
-func NewServiceAffinity(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.ServiceAffinityArgs](args)
-	if err != nil {
-		return nil, err
-	}
-	return &ServiceAffinityPlugin{args: a, h: h}, nil
-}
-
-// Name returns config.ServiceAffinityName.
-func (*ServiceAffinityPlugin) Name() string { return config.ServiceAffinityName }
-
-// newState reads the snapshot's current view (an empty one without a
-// handle) and the pod's service selector in it.
-func (pl *ServiceAffinityPlugin) newState(pod *api.Pod) *serviceAntiAffinityState {
-	var v *cluster.View
-	if pl.h != nil && pl.h.Snapshot() != nil {
-		v = pl.h.Snapshot().View()
-	} else {
-		s, _ := cluster.NewSnapshot(nil, nil)
-		v = s.View()
-	}
-	return &serviceAntiAffinityState{selector: ServiceSelector(v.Objects(), pod), view: v}
-}
-
-func (pl *ServiceAffinityPlugin) state(state *framework.CycleState, pod *api.Pod) *serviceAntiAffinityState {
-	if d, ok := state.Read(serviceAntiAffinityStateKey); ok {
-		if s, ok := d.(*serviceAntiAffinityState); ok {
-			return s
-		}
-	}
-	// Without PreScore (a profile that enables only Score), the
-	// service is looked up for each node, as upstream does.
-	return pl.newState(pod)
-}
-
-// PreScore finds the selector of the pod's first service.
-func (pl *ServiceAffinityPlugin) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
-	state.Write(serviceAntiAffinityStateKey, pl.newState(pod))
-	return nil
-}
-
-// Score counts the node's pods of the pod's service.
-func (pl *ServiceAffinityPlugin) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	if nodeInfo.Node() == nil {
-		return 0, framework.AsStatus(fmt.Errorf("node not found"))
-	}
-	return ServiceAntiAffinity(pl.state(state, pod).selector, pod, nodeInfo), nil
-}
-
-// ScoreExtensions returns the plugin, which normalizes.
-func (pl *ServiceAffinityPlugin) ScoreExtensions() framework.ScoreExtensions { return pl }
-
-// NormalizeScore is NormalizeServiceAntiAffinity over the plugin's
-// antiAffinityLabelsPreference.
-func (pl *ServiceAffinityPlugin) NormalizeScore(_ context.Context, state *framework.CycleState, pod *api.Pod, scores framework.NodeScoreList) *framework.Status {
-	if err := NormalizeServiceAntiAffinity(pl.state(state, pod).view, pl.args.AntiAffinityLabelsPreference, scores); err != nil {
-		return framework.AsStatus(err)
 	}
 	return nil
 }

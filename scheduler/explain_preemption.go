@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/defaultpreemption"
 	"github.com/schedkit/schedkit/preemption"
 )
 
@@ -115,11 +116,11 @@ func (s *Scheduler) explainPreemption(ctx context.Context, prof *framework.Profi
 	// The per-node detail: DefaultPreemption's attempt again, from the
 	// same random state, when it is the plugin PostFilter ran first.
 	names := prof.ListPlugins()["PostFilter"]
-	if len(names) == 0 || names[0] != preemption.Name {
+	if len(names) == 0 || names[0] != defaultpreemption.Name {
 		return
 	}
-	pl, ok := prof.Plugin(preemption.Name)
-	dp, isDP := pl.(*preemption.DefaultPreemption)
+	pl, ok := prof.Plugin(defaultpreemption.Name)
+	dp, isDP := pl.(*defaultpreemption.DefaultPreemption)
 	if !ok || !isDP {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/schedulinggates"
 	"github.com/schedkit/schedkit/quantity"
 )
 
@@ -32,7 +33,7 @@ func TestPropertyExplainMatchesSchedule(t *testing.T) {
 			codes[names[i]] = rapid.SampledFrom([]framework.Code{framework.Success, framework.Success, framework.Unschedulable, framework.UnschedulableAndUnresolvable}).Draw(rt, "code")
 			scores[names[i]] = int64(rapid.IntRange(0, 3).Draw(rt, "score"))
 		}
-		plugins := []weighted{w(tableFilter{code: codes}), {maxTableScore{tableScore{"A", scores}}, 2}, w(tableScore{"B", map[string]int64{}}), w(SchedulingGates{})}
+		plugins := []weighted{w(tableFilter{code: codes}), {maxTableScore{tableScore{"A", scores}}, 2}, w(tableScore{"B", map[string]int64{}}), w(schedulinggates.SchedulingGates{})}
 		if rapid.Bool().Draw(rt, "withRange") {
 			plugins = append(plugins, weighted{rangeScore{skip: rapid.Bool().Draw(rt, "skip"), scores: scores}, 3})
 		}

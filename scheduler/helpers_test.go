@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 )
 
 // Fakes after upstream's pkg/scheduler/testing/framework.
@@ -180,7 +181,7 @@ func testScheduler(t interface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{{Name: PrioritySortName}}}
+	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{{Name: queuesort.Name}}}
 	for _, p := range plugins {
 		pl := p.Plugin
 		opts = append(opts, WithPlugin(pl.Name(), func(any, framework.Handle) (framework.Plugin, error) { return pl, nil }))

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/quantity"
 )
 
@@ -76,7 +77,7 @@ func TestMultipleProfiles(t *testing.T) {
 	}
 	onlyMatch := func(name string) framework.ProfileConfig {
 		return framework.ProfileConfig{SchedulerName: name, Disabled: []string{"*"},
-			Plugins: []framework.PluginRef{{Name: PrioritySortName}, {Name: "MatchFilter"}}}
+			Plugins: []framework.PluginRef{{Name: queuesort.Name}, {Name: "MatchFilter"}}}
 	}
 	reg := WithPlugin("MatchFilter", func(any, framework.Handle) (framework.Plugin, error) { return matchFilter{}, nil })
 	s, err := New(snap, reg, WithProfiles(onlyMatch("match-1"), framework.ProfileConfig{SchedulerName: "default"}))
@@ -113,7 +114,7 @@ func TestMultipleProfiles(t *testing.T) {
 	}
 }
 
-type otherSort struct{ PrioritySort }
+type otherSort struct{ queuesort.PrioritySort }
 
 func (otherSort) Name() string { return "OtherSort" }
 

@@ -5,51 +5,12 @@ import (
 	"errors"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/schedulinggates"
 )
-
-// Ported from upstream queuesort TestLess.
-func TestPrioritySortLess(t *testing.T) {
-	prio := func(p int32, ts time.Time) *framework.QueuedPodInfo {
-		return &framework.QueuedPodInfo{Pod: &api.Pod{Spec: api.PodSpec{Priority: &p}}, Timestamp: ts}
-	}
-	t1 := time.Now()
-	t2 := t1.Add(time.Second)
-	for _, tt := range []struct {
-		name string
-		a, b *framework.QueuedPodInfo
-		want bool
-	}{
-		{"p1.priority less than p2.priority", prio(1, t1), prio(2, t1), false},
-		{"p1.priority greater than p2.priority", prio(2, t1), prio(1, t1), true},
-		{"equal priority. p1 is added to schedulingQ earlier than p2", prio(1, t1), prio(1, t2), true},
-		{"equal priority. p2 is added to schedulingQ earlier than p1", prio(1, t2), prio(1, t1), false},
-	} {
-		if got := (PrioritySort{}).Less(tt.a, tt.b); got != tt.want {
-			t.Errorf("%s: Less = %v", tt.name, got)
-		}
-	}
-	// Unset priority is 0.
-	if (PrioritySort{}).Less(&framework.QueuedPodInfo{Pod: &api.Pod{}, Timestamp: t1}, prio(0, t2)) != true {
-		t.Error("nil priority is not 0")
-	}
-}
-
-// Ported from upstream schedulinggates TestPreEnqueue.
-func TestSchedulingGatesPreEnqueue(t *testing.T) {
-	if st := (SchedulingGates{}).PreEnqueue(context.Background(), &api.Pod{}); st != nil {
-		t.Errorf("pod without gates: %v", st)
-	}
-	p := &api.Pod{Spec: api.PodSpec{SchedulingGates: []api.PodSchedulingGate{{Name: "foo"}, {Name: "bar"}}}}
-	st := (SchedulingGates{}).PreEnqueue(context.Background(), p)
-	if st.Code() != framework.UnschedulableAndUnresolvable || st.Message() != "waiting for scheduling gates: [foo bar]" {
-		t.Errorf("status %v %q", st.Code(), st.Message())
-	}
-}
 
 // slots admits at most n pods per node; it registers the events that free
 // or add room, as NodeResourcesFit does.
@@ -161,7 +122,7 @@ func TestSimulateParkedUntilEvent(t *testing.T) {
 
 func TestQueueEvents(t *testing.T) {
 	ctx := context.Background()
-	s := testScheduler(t, makeNodes("n1"), nil, []weighted{w(slots{1}), w(SchedulingGates{})})
+	s := testScheduler(t, makeNodes("n1"), nil, []weighted{w(slots{1}), w(schedulinggates.SchedulingGates{})})
 	gated := prioPod("gated", 0)
 	gated.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "wait"}}
 	if err := s.Enqueue(ctx, prioPod("a", 0), prioPod("b", 0), gated); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/schedulinggates"
 )
 
 // Ported from upstream schedule_one_test.go TestNumFeasibleNodesToFind.
@@ -610,7 +611,7 @@ func TestScheduleErrors(t *testing.T) {
 	}
 	gated := makePod("g")
 	gated.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "a"}, {Name: "b"}}
-	s2 := testScheduler(t, makeNodes("n1"), nil, []weighted{w(SchedulingGates{}), w(&trueFilter{})})
+	s2 := testScheduler(t, makeNodes("n1"), nil, []weighted{w(schedulinggates.SchedulingGates{}), w(&trueFilter{})})
 	_, err := s2.Schedule(context.Background(), gated)
 	var ge *GatedError
 	if !errors.As(err, &ge) || ge.Status.Plugin() != "SchedulingGates" || ge.Status.Message() != "waiting for scheduling gates: [a b]" {

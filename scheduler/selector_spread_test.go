@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 )
 
 // SelectorSpread, enabled in a profile as the only scorer, places the
@@ -36,7 +37,7 @@ func TestSelectorSpreadProfile(t *testing.T) {
 	}
 	s, err := New(snap, WithPercentageOfNodesToScore(100), WithProfiles(framework.ProfileConfig{
 		Disabled: []string{"*"},
-		Plugins:  []framework.PluginRef{{Name: PrioritySortName}, {Name: config.SelectorSpreadName, Weight: 1}},
+		Plugins:  []framework.PluginRef{{Name: queuesort.Name}, {Name: config.SelectorSpreadName, Weight: 1}},
 	}))
 	if err != nil {
 		t.Fatal(err)

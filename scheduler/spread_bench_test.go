@@ -9,8 +9,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/predicates"
-	"github.com/schedkit/schedkit/priorities"
+	"github.com/schedkit/schedkit/plugins/podtopologyspread"
 )
 
 // spreadBenchCluster is 5,000 benchNodes (10 zones) holding numPods
@@ -103,16 +102,12 @@ func BenchmarkSpreadPhases(b *testing.B) {
 	for _, n := range spreadBenchSizes {
 		snap := spreadBenchCluster(b, n)
 		h := spreadBenchHandle{snap}
-		fpl, err := predicates.NewPodTopologySpread(nil, h)
+		p, err := podtopologyspread.New(nil, h)
 		if err != nil {
 			b.Fatal(err)
 		}
-		spl, err := priorities.NewPodTopologySpread(nil, h)
-		if err != nil {
-			b.Fatal(err)
-		}
-		filter := fpl.(*predicates.PodTopologySpreadPlugin)
-		score := spl.(*priorities.PodTopologySpreadPlugin)
+		filter := p.(*podtopologyspread.PodTopologySpread)
+		score := filter
 		nodes := snap.View().Nodes()
 		pod := spreadBenchPod()
 		ctx := context.Background()

@@ -33,6 +33,7 @@ var rank = map[string]int{
 	"predicates":                70,
 	"priorities":                70,
 	"preemption":                80,
+	"plugins":                   85, // one package per framework plugin: framework and the function packages below
 	"scheduler":                 90,
 	"manifest":                  95, // files → objects → snapshot + pending pods; above scheduler, below commands
 	"schedconfig":               95, // configuration files → scheduler options

@@ -12,6 +12,8 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/plugins/defaultbinder"
+	"github.com/schedkit/schedkit/plugins/queuesort"
 	"github.com/schedkit/schedkit/scheduler"
 )
 
@@ -131,7 +133,7 @@ func isScalarReason(r string) bool {
 // besides the queue sort and bind plugins every profile needs.
 func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, error) {
 	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{
-		{Name: scheduler.PrioritySortName}, {Name: scheduler.DefaultBinderName}}}
+		{Name: queuesort.Name}, {Name: defaultbinder.Name}}}
 	for _, p := range plugins {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
 	}
@@ -250,7 +252,7 @@ func EvalSchedule(in *PluginsInput) ScheduleAnswer {
 		return a
 	}
 	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{
-		{Name: scheduler.PrioritySortName}, {Name: scheduler.DefaultBinderName}}}
+		{Name: queuesort.Name}, {Name: defaultbinder.Name}}}
 	for _, p := range in.Plugins {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
 	}

@@ -1,0 +1,38 @@
+// Package interpodaffinity is the InterPodAffinity plugin: a pod's
+// required and preferred pod affinity and anti-affinity, and those of the
+// pods already running, per topology domain.
+//
+// A profile enables it under its name, and the registry builds it with
+// New from config.InterPodAffinityArgs and a handle with a snapshot.
+// Filter rejects a node whose domains break a required term. Score sums
+// the weights of preferred terms, and NormalizeScore scales the sums
+// between the lowest and the highest to [0, 100].
+//
+// # Filter
+//
+// PreFilter compiles the pod's required terms and resolves their
+// namespaceSelectors against the Namespace objects of the snapshot. It
+// counts, per topology domain, the existing pods whose required
+// anti-affinity matches the pod, and the existing pods matching the pod's
+// affinity and anti-affinity terms. It returns Skip exactly where
+// upstream does. AddPod and RemovePod update the counts for nominated
+// pods and preemption. Filter then costs one label lookup and one count
+// lookup per term and key, whatever the number of pods.
+//
+// # Score
+//
+// PreScore reads the existing pods of every node of the snapshot: all
+// pods when the pod has preferred terms, else only the pods with
+// affinity. It sums weights per topology domain. Score looks up the
+// node's value of each key.
+//
+// # Caches
+//
+// Each half keeps, for the last four incoming pod signatures, each node's
+// contribution and the totals across cycles (filter_cache.go and
+// score_cache.go). A cycle recounts only the nodes whose NodeInfo changed
+// since: another pointer or generation. The replicas of one workload,
+// placed one after another, cost a pass over the node list and a recount
+// of the node the last one went to. The two caches are kept apart: the
+// halves count different terms.
+package interpodaffinity

@@ -1,0 +1,327 @@
+package interpodaffinity
+
+import (
+	"maps"
+	"reflect"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+// The InterPodAffinity PreFilter counts existing pods over the whole
+// cluster. Successive cycles mostly see the same incoming terms (the
+// replicas of one workload) and clusters that differ in a node or two (the
+// pod the last cycle placed), so the plugin keeps, for the last incoming
+// pods it saw, what every node contributes to the counts and the counts
+// themselves; a cycle recounts only the nodes whose NodeInfo changed
+// (another pointer or generation: a view's NodeInfos are never changed in
+// place) and adjusts the totals by the difference. The counts are exactly
+// those a full count gives: each node's contribution is computed from its
+// pods as the full count would, and subtracted exactly when it goes.
+
+// ipaCacheSize is how many incoming pod signatures the plugin keeps.
+const ipaCacheSize = 4
+
+// ipaKey is what PreFilter's counts depend on besides the nodes: the
+// incoming pod's namespace, labels and namespace labels, and its required
+// terms with their namespace selectors resolved.
+type ipaKey struct {
+	namespace      string
+	labels         map[string]string
+	nsLabels       map[string]string
+	affinity, anti []affinity.AffinityTerm
+}
+
+func (k *ipaKey) equal(o *ipaKey) bool {
+	return k.namespace == o.namespace && maps.Equal(k.labels, o.labels) && (k.nsLabels == nil) == (o.nsLabels == nil) &&
+		maps.Equal(k.nsLabels, o.nsLabels) && reflect.DeepEqual(k.affinity, o.affinity) && reflect.DeepEqual(k.anti, o.anti)
+}
+
+// keyCount is a count under a topology key.
+type keyCount struct {
+	key string
+	n   int64
+}
+
+// nodeContribution is what one node adds to the counts: under its own
+// label values, m pods matching every affinity term, the count of pods
+// matching anti-affinity term i (antiAt), and the number of required
+// anti-affinity terms of its pods that match the incoming pod, per key
+// (existingAt). The first counts are held inline, the rest in slices
+// allocated only for nodes that need them, so that computing a node's
+// contribution allocates nothing in the common case (one or two
+// anti-affinity terms, one key of existing anti-affinity).
+type nodeContribution struct {
+	node *api.Node
+	// m and the inline counts are per node, bounded by its pods' terms.
+	m         int32
+	nExisting int32
+	// anti[i] counts term i for i < len(anti), more.anti[i-len(anti)]
+	// the others.
+	anti [2]int32
+	// existing[:nExisting] are the first keys, more.existing the others.
+	existing [1]keyCount
+	more     *moreContribution
+}
+
+// moreContribution is the part of a nodeContribution that does not fit
+// inline.
+type moreContribution struct {
+	anti     []int64
+	existing []keyCount
+}
+
+// addAnti counts a pod matching anti-affinity term i of n.
+func (c *nodeContribution) addAnti(i, n int) {
+	if i < len(c.anti) {
+		c.anti[i]++
+		return
+	}
+	if c.more == nil {
+		c.more = &moreContribution{}
+	}
+	if c.more.anti == nil {
+		c.more.anti = make([]int64, n-len(c.anti))
+	}
+	c.more.anti[i-len(c.anti)]++
+}
+
+// antiAt returns the count of anti-affinity term i.
+func (c *nodeContribution) antiAt(i int) int64 {
+	if i < len(c.anti) {
+		return int64(c.anti[i])
+	}
+	if j := i - len(c.anti); c.more != nil && j < len(c.more.anti) {
+		return c.more.anti[j]
+	}
+	return 0
+}
+
+// addExisting counts a term of key.
+func (c *nodeContribution) addExisting(key string) {
+	for i := range c.numExisting() {
+		if kc := c.existingAt(i); kc.key == key {
+			kc.n++
+			return
+		}
+	}
+	if int(c.nExisting) < len(c.existing) {
+		c.existing[c.nExisting] = keyCount{key: key, n: 1}
+		c.nExisting++
+		return
+	}
+	if c.more == nil {
+		c.more = &moreContribution{}
+	}
+	c.more.existing = append(c.more.existing, keyCount{key: key, n: 1})
+}
+
+// numExisting returns the number of keys of existing anti-affinity.
+func (c *nodeContribution) numExisting() int {
+	if c.more == nil {
+		return int(c.nExisting)
+	}
+	return int(c.nExisting) + len(c.more.existing)
+}
+
+// existingAt returns the i-th key of existing anti-affinity and its count.
+func (c *nodeContribution) existingAt(i int) *keyCount {
+	if i < int(c.nExisting) {
+		return &c.existing[i]
+	}
+	return &c.more.existing[i-int(c.nExisting)]
+}
+
+// zero reports whether c adds nothing to any count.
+func (c *nodeContribution) zero(numAnti int) bool {
+	if c.node == nil || c.m != 0 || c.numExisting() > 0 {
+		return c.node == nil
+	}
+	for i := range numAnti {
+		if c.antiAt(i) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ipaCache is the counts for one incoming pod signature, and each node's
+// contribution to them.
+type ipaCache struct {
+	key   ipaKey
+	nodes cluster.NodeMemo[nodeContribution] // each node's non-zero contribution
+	// totals hold the counts; shared is set once a cycle's state holds
+	// them, so that the next change copies them first.
+	totals interPodAffinityState
+	shared bool
+	// idx indexes totals' anti-affinity counts (newAntiIndex, merged),
+	// built when a cycle takes counts that did not change since the
+	// last; nil after they change.
+	idx *antiIndex
+	// dense indexes totals by domain ids (newDenseIndex), for the
+	// topologies it holds; nil after the counts change.
+	dense *denseIndex
+}
+
+// contribution computes ni's contribution for the incoming pod of s into
+// c (which holds the zero value), and reports whether it adds anything.
+// A node without pods with required anti-affinity, and without pods at
+// all or without incoming terms, costs two length checks.
+func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo, c *nodeContribution) bool {
+	node := ni.Node()
+	if node == nil || (len(ni.PodsWithRequiredAntiAffinity) == 0 && ((len(s.affinity) == 0 && len(s.anti) == 0) || len(ni.Pods) == 0)) {
+		return false
+	}
+	c.node = node
+	for _, p := range ni.PodsWithRequiredAntiAffinity {
+		for i := range p.RequiredAntiAffinityTerms {
+			t := &p.RequiredAntiAffinityTerms[i]
+			if _, ok := node.Labels[t.TopologyKey]; !ok || !t.Matches(s.pod, s.nsLabels) {
+				continue
+			}
+			c.addExisting(t.TopologyKey)
+		}
+	}
+	if (len(s.affinity) == 0 && len(s.anti) == 0) || len(ni.Pods) == 0 {
+		return !c.zero(len(s.anti))
+	}
+	for _, p := range ni.Pods {
+		if matchesAllTerms(s.affinity, p.Pod) {
+			c.m++
+		}
+		for i := range s.anti {
+			if s.anti[i].Matches(p.Pod, nil) {
+				c.addAnti(i, len(s.anti))
+			}
+		}
+	}
+	return !c.zero(len(s.anti))
+}
+
+// apply adds c, times sign, to the counts of t.
+func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
+	if c.node == nil {
+		return
+	}
+	labels := c.node.Labels
+	for i := range c.numExisting() {
+		kc := c.existingAt(i)
+		addTo(t.existingAnti.of(kc.key), labels[kc.key], sign*kc.n, &t.existingAnti.pairs)
+	}
+	if c.m != 0 {
+		for i := range t.affinity {
+			if v, ok := labels[t.affinity[i].TopologyKey]; ok {
+				addTo(t.affinityCounts.values[t.affinityOf[i]], v, sign*int64(c.m), &t.affinityCounts.pairs)
+			}
+		}
+	}
+	for i := range t.anti {
+		n := c.antiAt(i)
+		if n == 0 {
+			continue
+		}
+		if v, ok := labels[t.anti[i].TopologyKey]; ok {
+			addTo(t.antiCounts.values[t.antiOf[i]], v, sign*n, &t.antiCounts.pairs)
+		}
+	}
+}
+
+// sync brings the cache's counts up to date with nodes, and reports
+// whether they changed. The first sync counts by domain id of view's
+// topologies (coldCounts) and builds the dense index from those counts.
+func (c *ipaCache) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
+	t := &c.totals
+	changed := false
+	var cc *coldCounts
+	if c.nodes.Len() == 0 {
+		cc = &coldCounts{view: view}
+		t.cold = cc
+	}
+	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
+		c.idx, c.dense, changed = nil, nil, true
+		if cc != nil && sign > 0 && cc.add(t, v, ni) {
+			return
+		}
+		cc = nil
+		t.shared = c.shared
+		t.materialize()
+		c.shared = false
+		t.apply(v, sign)
+	})
+	if cc != nil {
+		c.dense = cc.denseIndex(t)
+	}
+	return changed
+}
+
+// cachedCounts fills s's counts from the plugin's cache, creating or
+// refreshing the entry for s's signature. s's terms and namespace labels
+// are set; its counts are empty.
+func (pl *InterPodAffinity) cachedCounts(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
+	key := ipaKey{namespace: s.pod.Namespace, labels: s.pod.Labels, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}
+	pl.filterMu.Lock()
+	defer pl.filterMu.Unlock()
+	var c *ipaCache
+	for i, e := range pl.filterCache {
+		if e.key.equal(&key) {
+			c = e
+			copy(pl.filterCache[1:i+1], pl.filterCache[:i])
+			pl.filterCache[0] = c
+			break
+		}
+	}
+	if c == nil {
+		c = &ipaCache{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
+			nodes: cluster.NewNodeMemo[nodeContribution](len(nodes))}
+		c.key.labels = maps.Clone(s.pod.Labels)
+		c.key.nsLabels = maps.Clone(s.nsLabels)
+		c.totals.indexTerms()
+		if len(pl.filterCache) < ipaCacheSize {
+			pl.filterCache = append(pl.filterCache, nil)
+		}
+		copy(pl.filterCache[1:], pl.filterCache)
+		pl.filterCache[0] = c
+	}
+	// The contributions are computed with this cycle's pod (equal to
+	// the cached one in what matters).
+	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
+	changed := c.sync(nodes, view)
+	if c.dense == nil || !c.dense.sameTopologies(view) {
+		c.materializeTotals()
+		c.dense = newDenseIndex(&c.totals, view)
+	}
+	// The merged index costs a pass over the counted domains: it is
+	// built for counts that stayed the same since the last cycle (as
+	// while a pod is retried, or a workload's replicas land where they
+	// do not change these counts), not for counts that change every
+	// cycle (PreFilter then gives the state a plain index); and only
+	// when there is no dense index, which Filter reads instead (the
+	// cache then keeps a plain index, which reads only the keys, so
+	// that a cycle over unchanged counts allocates none).
+	switch {
+	case c.idx != nil:
+	case c.dense != nil:
+		c.idx = newAntiIndex(&c.totals, false)
+	case !changed:
+		c.materializeTotals()
+		c.idx = newAntiIndex(&c.totals, true)
+	}
+	c.shared = true
+	s.dense = c.dense
+	s.existingAnti, s.affinityCounts, s.antiCounts = c.totals.existingAnti, c.totals.affinityCounts, c.totals.antiCounts
+	s.affinityOf, s.antiOf = c.totals.affinityOf, c.totals.antiOf
+	s.idx = c.idx
+	s.cold = c.totals.cold
+	s.shared = true
+}
+
+// materializeTotals gives the cache's totals count maps if they are cold
+// (leaving shared copies alone: a state that holds them keeps them).
+func (c *ipaCache) materializeTotals() {
+	if c.totals.cold != nil {
+		c.totals.shared = false
+		c.totals.materialize()
+		c.shared = false
+	}
+}

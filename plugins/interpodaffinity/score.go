@@ -1,0 +1,309 @@
+package interpodaffinity
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/priorities"
+)
+
+const scoreStateKey framework.StateKey = "PreScore" + config.InterPodAffinityName
+
+var scoreStateMissing = framework.AsStatus(fmt.Errorf("failed to read %q from cycleState: not found", scoreStateKey))
+
+// topologyScore is the score of one topology key's domains: label value
+// → summed weight.
+type topologyScore struct {
+	key    string
+	values map[string]int64
+}
+
+// interPodAffinityScoreState is what PreScore computes for Score: each
+// topology key's domain scores, one entry per key (upstream's scoreMap).
+type interPodAffinityScoreState struct {
+	scores []topologyScore
+	// dense is scores by the view's domain ids (newDenseScores), nil
+	// when they could not be indexed.
+	dense []denseScore
+}
+
+// Clone returns s: the state is never modified after PreScore.
+func (s *interPodAffinityScoreState) Clone() framework.StateData { return s }
+
+// PreScore sums, per topology domain, the weights of every term that
+// pairs an existing pod with the incoming pod. It returns Skip when no
+// term pairs any (nothing to score), and at once when
+// ignorePreferredTermsOfExistingPods is set and the pod has no preferred
+// pod (anti-)affinity. Existing pods are read from the snapshot: all of
+// them when the pod has preferred terms, else only those with pod
+// (anti-)affinity; a node without labels contributes nothing.
+func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	a := pod.Spec.Affinity
+	hasPreferred := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
+		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))
+	if pl.ignoreExisting && !hasPreferred {
+		return skipStatus
+	}
+	view := pl.handle.Snapshot().View()
+	sc, err := pl.newScorer(pod, hasPreferred, view)
+	if err != nil {
+		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
+	}
+	totals := pl.cachedScores(&sc, view)
+	if totals == nil || totals.matched == 0 {
+		return skipStatus
+	}
+	state.Write(scoreStateKey, &totals.scores)
+	return nil
+}
+
+// newScorer compiles pod's preferred terms, their namespace selectors
+// resolved over view's namespaces.
+func (pl *InterPodAffinity) newScorer(pod *api.Pod, hasPreferred bool, view *cluster.View) (scorer, error) {
+	c, err := affinity.CompilePodAffinity(pod)
+	if err != nil {
+		return scorer{}, err
+	}
+	ns := objectNamespaces{view.Objects()}
+	resolveWeighted(ns, c.PreferredAffinity)
+	resolveWeighted(ns, c.PreferredAntiAffinity)
+	return scorer{pod: pod, pref: c.PreferredAffinity, prefAnti: c.PreferredAntiAffinity, hasPreferred: hasPreferred,
+		nsLabels: namespaceLabels(ns, pod.Namespace), hardWeight: pl.hardWeight, view: view}, nil
+}
+
+// scorer computes what each node adds to PreScore's sums: for each
+// topology key, the weight its pods add to the node's domain.
+type scorer struct {
+	pod            *api.Pod
+	pref, prefAnti []affinity.WeightedAffinityTerm
+	hasPreferred   bool
+	nsLabels       map[string]string
+	hardWeight     int32
+	// view is the cycle's; topos the Topologies of the keys hasKey saw.
+	view  *cluster.View
+	topos []*cluster.Topology
+}
+
+// keyWeight is a weight under a topology key.
+type keyWeight struct {
+	key string
+	w   int64
+}
+
+// nodeScore is what one node adds: under its own label values, the
+// weights per key, and matched terms matched with the key present
+// (upstream's scoreMap entries, made even for a weight of 0). The first
+// keys' weights are held inline (weights[:n]), any others in more, so
+// that computing a node's score allocates nothing in the common case.
+type nodeScore struct {
+	node    *api.Node
+	matched int64
+	n       int
+	weights [1]keyWeight
+	more    []keyWeight
+}
+
+// numWeights returns the number of keys with a weight.
+func (ns *nodeScore) numWeights() int { return ns.n + len(ns.more) }
+
+// weightAt returns the i-th key's weight.
+func (ns *nodeScore) weightAt(i int) *keyWeight {
+	if i < ns.n {
+		return &ns.weights[i]
+	}
+	return &ns.more[i-ns.n]
+}
+
+// hasKey reports whether the node of ni has the label key, by the view's
+// Topology of the key: two slice reads for a NodeInfo of the view, where
+// a lookup in the node's labels would read its label map (scattered in
+// memory, a cache miss or more per node on a first pass over a cluster).
+// The scorer keeps the Topologies of the keys it has seen.
+func (sc *scorer) hasKey(ni *cluster.NodeInfo, key string) bool {
+	for _, t := range sc.topos {
+		if t.Key() == key {
+			return t.ID(ni) != cluster.NoDomain
+		}
+	}
+	t := sc.view.Topology(key)
+	sc.topos = append(sc.topos, t)
+	return t.ID(ni) != cluster.NoDomain
+}
+
+// term adds weight*sign to the weight of ns (ni's contribution) for t's
+// key when pod matches t and the node has the key.
+func (sc *scorer) term(ns *nodeScore, ni *cluster.NodeInfo, t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
+	if !t.Matches(pod, nsLabels) || !sc.hasKey(ni, t.TopologyKey) {
+		return
+	}
+	ns.matched++
+	w := int64(weight * sign)
+	for i := range ns.numWeights() {
+		if kw := ns.weightAt(i); kw.key == t.TopologyKey {
+			kw.w += w
+			return
+		}
+	}
+	if ns.n < len(ns.weights) {
+		ns.weights[ns.n] = keyWeight{t.TopologyKey, w}
+		ns.n++
+		return
+	}
+	ns.more = append(ns.more, keyWeight{t.TopologyKey, w})
+}
+
+// node computes ni's contribution into ns (which holds the zero value):
+// upstream's processExistingPod for each of its pods (all of them when
+// the incoming pod has preferred terms, else those with pod
+// (anti-)affinity); nothing for a node without labels. It reports
+// whether the contribution adds anything (a matched term).
+func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
+	node := ni.Node()
+	pods := ni.PodsWithAffinity
+	if sc.hasPreferred {
+		pods = ni.Pods
+	}
+	if node == nil || len(node.Labels) == 0 || len(pods) == 0 {
+		return false
+	}
+	ns.node = node
+	for _, p := range pods {
+		sc.existing(p, ni, ns)
+	}
+	return ns.matched != 0
+}
+
+// existing is upstream's processExistingPod for existing pod p on the
+// node of ni, into ns.
+func (sc *scorer) existing(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
+	for i := range sc.pref {
+		sc.term(ns, ni, &sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
+	}
+	for i := range sc.prefAnti {
+		sc.term(ns, ni, &sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
+	}
+	if sc.hardWeight > 0 {
+		for i := range p.RequiredAffinityTerms {
+			sc.term(ns, ni, &p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)
+		}
+	}
+	for i := range p.PreferredAffinityTerms {
+		t := &p.PreferredAffinityTerms[i]
+		sc.term(ns, ni, &t.AffinityTerm, t.Weight, 1, sc.pod, sc.nsLabels)
+	}
+	for i := range p.PreferredAntiAffinityTerms {
+		t := &p.PreferredAntiAffinityTerms[i]
+		sc.term(ns, ni, &t.AffinityTerm, t.Weight, -1, sc.pod, sc.nsLabels)
+	}
+}
+
+// resolveWeighted replaces each term's namespace selector by the
+// namespaces it selects, as upstream's mergeAffinityTermNamespacesIfNotEmpty.
+func resolveWeighted(l namespaceLister, terms []affinity.WeightedAffinityTerm) {
+	var all []*api.Namespace
+	listed := false
+	for i := range terms {
+		if terms[i].NamespaceSelector.Empty() {
+			continue
+		}
+		if !listed {
+			all, listed = l.Namespaces(), true
+		}
+		terms[i].AffinityTerm = terms[i].AffinityTerm.ResolveNamespaceSelector(all)
+	}
+}
+
+func readInterPodAffinityScoreState(state *framework.CycleState) (*interPodAffinityScoreState, *framework.Status) {
+	d, ok := state.Read(scoreStateKey)
+	if !ok {
+		return nil, scoreStateMissing
+	}
+	s, ok := d.(*interPodAffinityScoreState)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to interpodaffinity.preScoreState error", d))
+	}
+	return s, nil
+}
+
+// Score returns the sum of the scores of the node's domains: positive
+// for affinity, negative for anti-affinity. Without PreScore state it
+// returns an Error status, as upstream.
+func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		return 0, st
+	}
+	return s.scoreNode(nodeInfo), nil
+}
+
+// ScoreNodes is Score for each node, reading the state once.
+func (pl *InterPodAffinity) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		if len(nodes) == 0 {
+			return -1, nil
+		}
+		return 0, st
+	}
+	if s.dense != nil {
+		for i, ni := range nodes {
+			scores[i] = s.scoreNode(ni)
+		}
+		return -1, nil
+	}
+	if len(s.scores) != 1 || len(s.scores[0].values) != 1 {
+		for i, ni := range nodes {
+			scores[i] = s.score(ni.Node())
+		}
+		return -1, nil
+	}
+	// One key with one domain (as when a workload's pods share a zone):
+	// the node's label is compared with that domain's value, without a
+	// map lookup.
+	key := s.scores[0].key
+	var one string
+	var w int64
+	for v, n := range s.scores[0].values {
+		one, w = v, n
+	}
+	for i, ni := range nodes {
+		scores[i] = 0
+		if v, ok := ni.Node().Labels[key]; ok && v == one {
+			scores[i] = w
+		}
+	}
+	return -1, nil
+}
+
+func (s *interPodAffinityScoreState) score(node *api.Node) int64 {
+	var sum int64
+	for i := range s.scores {
+		if v, ok := node.Labels[s.scores[i].key]; ok {
+			sum += s.scores[i].values[v]
+		}
+	}
+	return sum
+}
+
+// ScoreExtensions returns the plugin, which normalizes.
+func (pl *InterPodAffinity) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// NormalizeScore maps the lowest sum to 0 and the highest to 100,
+// linearly, truncating as upstream does (float64 arithmetic, then
+// int64); when all sums are equal every score becomes 0.
+func (pl *InterPodAffinity) NormalizeScore(_ context.Context, state *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		return st
+	}
+	if len(s.scores) == 0 {
+		return nil
+	}
+	priorities.NormalizeMinMax(scores)
+	return nil
+}

@@ -1,0 +1,229 @@
+package interpodaffinity
+
+import (
+	"maps"
+	"reflect"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+// PreScore reads every node's pods. As the filter half does (see
+// filter_cache.go), the plugin keeps for the last incoming pods it
+// saw what each node adds to the sums, and the sums; a cycle recomputes
+// only the nodes whose NodeInfo changed (another pointer or generation)
+// and adjusts the sums by the difference, which gives exactly the sums a
+// full pass gives.
+
+// scoreCacheSize is how many incoming pod signatures the plugin keeps.
+const scoreCacheSize = 4
+
+// scoreKey is what PreScore's sums depend on besides the nodes.
+type scoreKey struct {
+	hasPreferred   bool
+	namespace      string
+	labels         map[string]string
+	nsLabels       map[string]string
+	pref, prefAnti []affinity.WeightedAffinityTerm
+}
+
+func (k *scoreKey) equal(o *scoreKey) bool {
+	return k.hasPreferred == o.hasPreferred && k.namespace == o.namespace && maps.Equal(k.labels, o.labels) &&
+		(k.nsLabels == nil) == (o.nsLabels == nil) && maps.Equal(k.nsLabels, o.nsLabels) &&
+		reflect.DeepEqual(k.pref, o.pref) && reflect.DeepEqual(k.prefAnti, o.prefAnti)
+}
+
+// scoreTotals are the sums per topology domain and the number of terms
+// matched.
+type scoreTotals struct {
+	scores  interPodAffinityScoreState
+	matched int64
+}
+
+// A cache entry's first sync (a new incoming pod signature) adds every
+// node's contribution straight into the dense sums (one []int64 per key,
+// by domain id of the view's topologies) instead of into maps keyed by
+// label value that newDenseScores then indexes; the maps stay empty
+// (nil) until the entry's next change or a change of topologies needs
+// them (materialize). Score and ScoreNodes read only the dense sums while
+// there are, so they score the same; the maps made from them hold the
+// non-zero sums, which score as the maps a sum into maps gives (a missing
+// value scores 0, as one summed to 0).
+
+// addCold adds ns, the contribution of ni (a NodeInfo of view), to the
+// dense sums; false, adding nothing, when a domain of ni is no domain of
+// the view's topologies (the sums must then go to maps).
+func (t *scoreTotals) addCold(ns *nodeScore, ni *cluster.NodeInfo, view *cluster.View) bool {
+	var ids, at [4]int32
+	if ns.numWeights() > len(ids) {
+		return false
+	}
+	for j := range ns.numWeights() {
+		kw := ns.weightAt(j)
+		i := 0
+		for i < len(t.scores.scores) && t.scores.scores[i].key != kw.key {
+			i++
+		}
+		at[j] = int32(i)
+		if i == len(t.scores.scores) {
+			t.scores.scores = append(t.scores.scores, topologyScore{key: kw.key})
+			topo := view.Topology(kw.key)
+			t.scores.dense = append(t.scores.dense, denseScore{topo: topo, w: make([]int64, topo.NumIDs())})
+		}
+		id := t.scores.dense[i].topo.ID(ni)
+		if id < 0 {
+			return false
+		}
+		ids[j] = id
+	}
+	t.matched += ns.matched
+	for j := range ns.numWeights() {
+		t.scores.dense[at[j]].w[ids[j]] += ns.weightAt(j).w
+	}
+	return true
+}
+
+// materialize gives the sums maps of their own, from the dense sums when
+// the maps are empty (cold), else copies when shared.
+func (c *scoreCache) materialize() {
+	switch {
+	case c.cold:
+		ss := c.totals.scores
+		s := make([]topologyScore, len(ss.scores))
+		for i := range ss.scores {
+			m := map[string]int64{}
+			if i < len(ss.dense) {
+				d := &ss.dense[i]
+				for id, w := range d.w {
+					if w != 0 {
+						m[d.topo.Value(int32(id))] = w
+					}
+				}
+			}
+			s[i] = topologyScore{key: ss.scores[i].key, values: m}
+		}
+		c.totals.scores.scores = s
+		c.cold, c.shared = false, false
+	case c.shared:
+		c.unshare()
+	}
+}
+
+// apply adds ns, times sign, to the sums.
+func (t *scoreTotals) apply(ns *nodeScore, sign int64) {
+	t.matched += sign * ns.matched
+	for j := range ns.numWeights() {
+		kw := ns.weightAt(j)
+		v := ns.node.Labels[kw.key]
+		i := 0
+		for i < len(t.scores.scores) && t.scores.scores[i].key != kw.key {
+			i++
+		}
+		if i == len(t.scores.scores) {
+			t.scores.scores = append(t.scores.scores, topologyScore{key: kw.key, values: map[string]int64{}})
+		}
+		t.scores.scores[i].values[v] += sign * kw.w
+	}
+}
+
+// scoreCache is the sums for one incoming pod signature, and each node's
+// contribution to them.
+type scoreCache struct {
+	key    scoreKey
+	nodes  cluster.NodeMemo[nodeScore] // each node's contribution
+	totals scoreTotals
+	// shared is set once a cycle's state holds the sums, so that the
+	// next change copies them first.
+	shared bool
+	// cold: the maps of the sums are empty, the dense sums hold them
+	// (the first sync; see addCold).
+	cold bool
+}
+
+func (c *scoreCache) unshare() {
+	if !c.shared {
+		return
+	}
+	s := make([]topologyScore, len(c.totals.scores.scores))
+	for i, ts := range c.totals.scores.scores {
+		s[i] = topologyScore{key: ts.key, values: maps.Clone(ts.values)}
+	}
+	c.totals.scores.scores = s
+	c.shared = false
+}
+
+// sync brings the sums up to date with nodes; the first sync sums into
+// the dense sums over view's topologies (addCold).
+func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View) {
+	t := &c.totals
+	first := c.nodes.Len() == 0
+	if first {
+		// No node contributes (none before, or the last sync had no
+		// nodes): the sums are zero, and the dense sums start empty.
+		*t = scoreTotals{}
+		c.cold, c.shared = true, false
+	}
+	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
+		if first && t.addCold(v, ni, view) {
+			return
+		}
+		first = false
+		c.materialize()
+		t.scores.dense = nil
+		t.apply(v, sign)
+	})
+}
+
+// cachedScores returns the sums for sc's incoming pod over the view's
+// nodes, from the plugin's cache, creating or refreshing the entry for
+// its signature (nil when nothing is scored, allocating nothing). The
+// result is shared with the cache: do not modify it.
+func (pl *InterPodAffinity) cachedScores(sc *scorer, view *cluster.View) *scoreTotals {
+	key := scoreKey{hasPreferred: sc.hasPreferred, namespace: sc.pod.Namespace, labels: sc.pod.Labels, nsLabels: sc.nsLabels, pref: sc.pref, prefAnti: sc.prefAnti}
+	pl.scoreMu.Lock()
+	defer pl.scoreMu.Unlock()
+	nodes := pl.nodes.Update(view)
+	if !sc.hasPreferred && !anyAffinity(nodes) {
+		// Only pods with pod (anti-)affinity are read, and there are
+		// none: nothing to score.
+		return nil
+	}
+	var c *scoreCache
+	for i, e := range pl.scoreCache {
+		if e.key.equal(&key) {
+			c = e
+			copy(pl.scoreCache[1:i+1], pl.scoreCache[:i])
+			pl.scoreCache[0] = c
+			break
+		}
+	}
+	if c == nil {
+		c = &scoreCache{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
+		c.key.labels = maps.Clone(sc.pod.Labels)
+		c.key.nsLabels = maps.Clone(sc.nsLabels)
+		if len(pl.scoreCache) < scoreCacheSize {
+			pl.scoreCache = append(pl.scoreCache, nil)
+		}
+		copy(pl.scoreCache[1:], pl.scoreCache)
+		pl.scoreCache[0] = c
+	}
+	c.sync(sc, nodes, view)
+	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {
+		c.materialize()
+		c.totals.scores.dense = newDenseScores(&c.totals.scores, view)
+	}
+	c.shared = true
+	out := c.totals
+	return &out
+}
+
+// anyAffinity reports whether a node has a pod with pod (anti-)affinity.
+// It reads one field of each node and allocates nothing.
+func anyAffinity(nodes []*cluster.NodeInfo) bool {
+	for _, ni := range nodes {
+		if len(ni.PodsWithAffinity) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,381 @@
+package podtopologyspread
+
+import (
+	"slices"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+// The PodTopologySpread PreFilter counts, for each hard constraint, the
+// matching pods of every eligible domain over the whole cluster.
+// Successive cycles mostly see the same constraints (the replicas of one
+// workload) and clusters that differ in a node or two (the pod the last
+// cycle placed), so the plugin keeps, for the last constraint sets it saw,
+// what every node contributes to the counts and the counts themselves; a
+// cycle recounts only the nodes whose NodeInfo changed (another pointer
+// or generation: a view's NodeInfos are never changed in place) and
+// adjusts the totals by the difference. Each node's contribution is
+// computed from its pods exactly as a full count does, so the counts are
+// those a full count gives.
+//
+// The domains are numbered by the view's cluster.Topology of each
+// constraint's key (the numbering InterPodAffinity reads too): the
+// counts are slices indexed by its domain ids, and the filter finds a
+// node's domain by its slot. Ids are those of one view, so the cache
+// records, with each node's contribution, the id it was added under, and
+// when a later cycle's Topology of a key is another one (nodes came,
+// went or changed) it checks every kept node's id against the new
+// Topology and moves the contributions of those whose id changed, without
+// recounting their pods. When PreFilter is given nodes the view does not
+// number (no snapshot, or NodeInfos of no view), the cycle numbers them
+// with cluster.NewTopology instead.
+
+// spreadCacheSize is how many constraint signatures the plugin keeps.
+const spreadCacheSize = 4
+
+// spreadDomains are the counts of one constraint by domain id of the
+// cache's Topology of its key; refs and counts are copied before a change
+// while shared.
+type spreadDomains struct {
+	// refs[d] is how many counted nodes are in domain d: the domain is
+	// eligible (upstream's map has an entry for it) when it is not 0.
+	refs []int32
+	// counts[d] is the matching pods of the counted nodes of domain d.
+	counts []int
+	// live is how many domains have refs > 0.
+	live int
+}
+
+// grow makes the slices at least n long.
+func (d *spreadDomains) grow(n int) {
+	for len(d.refs) < n {
+		d.refs, d.counts = append(d.refs, 0), append(d.counts, 0)
+	}
+}
+
+// add adds a counted node's n matching pods to domain id.
+func (d *spreadDomains) add(id int32, n int) {
+	if d.refs[id] == 0 {
+		d.live++
+	}
+	d.refs[id]++
+	d.counts[id] += n
+}
+
+// sub removes what add added.
+func (d *spreadDomains) sub(id int32, n int) {
+	d.refs[id]--
+	d.counts[id] -= n
+	if d.refs[id] == 0 {
+		d.live--
+	}
+}
+
+// spreadCache is the counts for one constraint signature, and what each
+// node contributes to them.
+type spreadCache struct {
+	key spreadSignature
+	// cs are the constraints of the cycle that last synced the cache;
+	// topos[i] is the Topology of cs[i]'s key the ids are of.
+	cs    []affinity.SpreadConstraint
+	topos []*cluster.Topology
+	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
+	// contribution at position j was computed from.
+	nodes []*cluster.NodeInfo
+	gens  []int64
+	// dom[j*k+i] is node j's domain id for constraint i (k constraints),
+	// -1 if the node lacks the key; cnt[j*k+i] is its matching pods, -1
+	// when the node is not counted for constraint i.
+	dom, cnt []int32
+	domains  []spreadDomains
+	// paths are the critical paths of the counts, as a full count
+	// builds them (domains in the order of the first counted node in
+	// each); valid unless dirty.
+	paths []criticalPaths
+	dirty bool
+	// seen is scratch for building paths.
+	seen []bool
+	// shared is set once a state holds the domains' refs and counts, so
+	// that the next change copies them first.
+	shared bool
+	// unindexed is set by a sync that met a node whose domain topos do
+	// not number: the cache is then dropped.
+	unindexed bool
+	// view is the view topos are of (nil when they number PreFilter's
+	// nodes themselves): a view's Topology of a key never changes, so a
+	// cycle on the same view reuses them.
+	view *cluster.View
+}
+
+func newSpreadCache(key spreadSignature, cs []affinity.SpreadConstraint, n int) *spreadCache {
+	k := len(cs)
+	return &spreadCache{key: key, cs: cs, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
+		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), domains: make([]spreadDomains, k), paths: make([]criticalPaths, k), dirty: true}
+}
+
+// unshare gives the cache slices of its own before it changes them.
+func (c *spreadCache) unshare() {
+	c.dirty = true
+	if !c.shared {
+		return
+	}
+	// States hold these; nodes, gens, dom and cnt are the cache's alone.
+	for i := range c.domains {
+		d := &c.domains[i]
+		d.refs, d.counts = slices.Clone(d.refs), slices.Clone(d.counts)
+	}
+	c.shared = false
+}
+
+// drop removes the contribution at position j.
+func (c *spreadCache) drop(j int) {
+	k := len(c.domains)
+	for i := range c.domains {
+		if n := c.cnt[j*k+i]; n >= 0 {
+			c.domains[i].sub(c.dom[j*k+i], int(n))
+		}
+	}
+}
+
+// domainID is node's domain id in t (NoDomain without a node), noting a
+// domain t does not number.
+func (c *spreadCache) domainID(t *cluster.Topology, ni *cluster.NodeInfo) int32 {
+	if ni.Node() == nil {
+		return cluster.NoDomain
+	}
+	id := t.ID(ni)
+	if id == cluster.UnindexedDomain {
+		c.unindexed = true
+		return cluster.NoDomain
+	}
+	return id
+}
+
+// compute sets the contribution at position j from ni, for the incoming
+// pod and its compiled required node affinity.
+func (c *spreadCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+	cs := c.cs
+	k := len(cs)
+	node := ni.Node()
+	counted := node != nil && hasSpreadKeys(node, cs)
+	for i := range cs {
+		id := c.domainID(c.topos[i], ni)
+		c.dom[j*k+i], c.cnt[j*k+i] = id, -1
+		if id < 0 || !counted || !spreadNodeIncluded(&cs[i], pod, node, req) {
+			continue
+		}
+		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
+		c.cnt[j*k+i] = int32(n)
+		c.domains[i].add(id, n)
+	}
+	c.nodes[j], c.gens[j] = ni, generation(ni)
+}
+
+// renumber moves the contribution at position j, whose NodeInfo is
+// unchanged, to its domains' ids in c.topos.
+func (c *spreadCache) renumber(j int) {
+	k := len(c.domains)
+	for i := range c.domains {
+		x := j*k + i
+		id := c.domainID(c.topos[i], c.nodes[j])
+		if id == c.dom[x] {
+			continue
+		}
+		c.unshare()
+		if n := c.cnt[x]; n >= 0 {
+			c.domains[i].sub(c.dom[x], int(n))
+			if id >= 0 {
+				c.domains[i].add(id, int(n))
+			} else {
+				c.cnt[x] = -1
+			}
+		}
+		c.dom[x] = id
+	}
+}
+
+// sync brings the cache up to date with nodes, position by position, and
+// with topos, the Topologies of the constraints' keys.
+func (c *spreadCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+	k := len(c.domains)
+	renumber := !slices.Equal(c.topos, topos)
+	if renumber {
+		c.unshare()
+		c.topos = topos
+	}
+	// Ids of the old Topologies stay valid until every contribution is
+	// moved: the slices grow to cover both.
+	for i := range c.domains {
+		if n := topos[i].NumIDs(); len(c.domains[i].refs) < n {
+			c.unshare()
+			c.domains[i].grow(n)
+		}
+	}
+	if renumber {
+		// The kept contributions of unchanged NodeInfos move to their
+		// new ids; the loop below recomputes the others.
+		for j := range min(len(c.nodes), len(nodes)) {
+			if ni := nodes[j]; c.nodes[j] == ni && c.gens[j] == generation(ni) {
+				c.renumber(j)
+			}
+		}
+	}
+	if len(c.nodes) > len(nodes) {
+		c.unshare()
+		for j := len(nodes); j < len(c.nodes); j++ {
+			c.drop(j)
+		}
+		clear(c.nodes[len(nodes):])
+		c.nodes, c.gens, c.dom, c.cnt = c.nodes[:len(nodes)], c.gens[:len(nodes)], c.dom[:len(nodes)*k], c.cnt[:len(nodes)*k]
+	}
+	for j, ni := range nodes {
+		if j < len(c.nodes) {
+			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
+				continue
+			}
+			c.unshare()
+			c.drop(j)
+		} else {
+			c.unshare()
+			c.nodes, c.gens = append(c.nodes, nil), append(c.gens, 0)
+			for range k {
+				c.dom, c.cnt = append(c.dom, -1), append(c.cnt, -1)
+			}
+		}
+		c.compute(j, ni, pod, req)
+	}
+	if renumber {
+		// Every id is now one of topos: ids past theirs count nothing.
+		for i := range c.domains {
+			d := &c.domains[i]
+			n := topos[i].NumIDs()
+			d.refs, d.counts = d.refs[:n], d.counts[:n]
+		}
+	}
+	if c.dirty {
+		c.buildPaths()
+		c.dirty = false
+	}
+}
+
+// buildPaths builds the critical paths from the counts, taking each
+// constraint's eligible domains in the order of their first counted node,
+// as a full count does.
+func (c *spreadCache) buildPaths() {
+	k := len(c.domains)
+	for i := range c.domains {
+		d := &c.domains[i]
+		p := newCriticalPaths()
+		c.seen = slices.Grow(c.seen[:0], len(d.refs))[:len(d.refs)]
+		clear(c.seen)
+		for j := range c.nodes {
+			if c.cnt[j*k+i] < 0 {
+				continue
+			}
+			if id := c.dom[j*k+i]; !c.seen[id] {
+				c.seen[id] = true
+				p.update(id, d.counts[id])
+			}
+		}
+		c.paths[i] = p
+	}
+}
+
+// spreadTopologies returns the Topologies of the constraints' keys: the
+// view's, or (without a view) ones numbering nodes. It returns have when
+// that holds the view's already.
+func spreadTopologies(cs []affinity.SpreadConstraint, view *cluster.View, nodes []*cluster.NodeInfo, have []*cluster.Topology) []*cluster.Topology {
+	if view != nil && len(have) == len(cs) {
+		same := true
+		for i := range cs {
+			if same = view.Topology(cs[i].TopologyKey) == have[i]; !same {
+				break
+			}
+		}
+		if same {
+			return have
+		}
+	}
+	topos := make([]*cluster.Topology, len(cs))
+	for i := range cs {
+		for h := range i {
+			if cs[h].TopologyKey == cs[i].TopologyKey {
+				topos[i] = topos[h]
+				break
+			}
+		}
+		if topos[i] != nil {
+			continue
+		}
+		if view != nil {
+			topos[i] = view.Topology(cs[i].TopologyKey)
+		} else {
+			topos[i] = cluster.NewTopology(cs[i].TopologyKey, nodes)
+		}
+	}
+	return topos
+}
+
+// cachedCounts fills s's Topologies, counts and critical paths from the
+// plugin's cache, creating or refreshing the entry for the signature of
+// s's constraints. s's constraints, selfMatch, required and view are set.
+func (pl *PodTopologySpread) cachedCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
+	key := newSpreadSignature(pod, s.constraints, false)
+	pl.filterMu.Lock()
+	defer pl.filterMu.Unlock()
+	var c *spreadCache
+	for i, e := range pl.filterCache {
+		if e.key.Equal(&key) {
+			c = e
+			copy(pl.filterCache[1:i+1], pl.filterCache[:i])
+			pl.filterCache[0] = c
+			break
+		}
+	}
+	var topos []*cluster.Topology
+	if c != nil && c.view != nil && c.view == s.view {
+		topos = c.topos
+	} else {
+		var have []*cluster.Topology
+		if c != nil {
+			have = c.topos
+		}
+		topos = spreadTopologies(s.constraints, s.view, nodes, have)
+	}
+	for attempt := 0; ; attempt++ {
+		if c == nil {
+			c = newSpreadCache(newSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
+			if len(pl.filterCache) < spreadCacheSize {
+				pl.filterCache = append(pl.filterCache, nil)
+			}
+			copy(pl.filterCache[1:], pl.filterCache)
+			pl.filterCache[0] = c
+		}
+		// The contributions are computed with this cycle's pod and
+		// constraints (equal to the cached ones in what matters).
+		c.cs = s.constraints
+		c.sync(nodes, topos, pod, &s.required)
+		if c.view = s.view; attempt > 0 {
+			c.view = nil
+		}
+		if !c.unindexed || attempt > 0 {
+			break
+		}
+		// Some node is of no view's numbering: number this cycle's
+		// nodes themselves, in a new entry.
+		pl.filterCache = slices.Delete(pl.filterCache, 0, 1)
+		c = nil
+		topos = spreadTopologies(s.constraints, nil, nodes, nil)
+	}
+	c.shared = true
+	s.topos = c.topos
+	k := len(c.domains)
+	s.domains = make([]spreadStateDomains, k)
+	for i := range c.domains {
+		d := &c.domains[i]
+		s.domains[i] = spreadStateDomains{refs: d.refs, counts: d.counts, n: d.live}
+	}
+	copy(s.paths, c.paths)
+}

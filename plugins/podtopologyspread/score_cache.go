@@ -1,0 +1,493 @@
+package podtopologyspread
+
+import (
+	"slices"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/priorities"
+)
+
+// The PodTopologySpread PreScore counts, for each soft constraint, the
+// matching pods of every node of the snapshot its node inclusion policies
+// admit, and for hostname constraints the matching pods of each scored
+// node. As the filter half does (filter_cache.go),
+// the plugin keeps, for the last constraint sets it saw, what every node
+// of the snapshot contributes, recounting only the nodes whose NodeInfo
+// changed (another pointer or generation) and adjusting the per-domain
+// totals by the difference; each contribution is computed from the
+// node's pods as the full count does. PreScore then computes the raw
+// score of every node it is given, without walking any pod, and Score
+// (ScoreNodes) reads it.
+//
+// The domains of a constraint other than kubernetes.io/hostname are
+// numbered by the view's cluster.Topology of its key (the numbering the
+// filter half and InterPodAffinity read), with one more id for the nodes
+// lacking the key (upstream files them under the value "", so they share
+// the id of the value "" when a node carries it): the totals are slices
+// by id. As in the filter half, each node's contribution keeps the id it
+// was added under, and when a later view's Topology is another one the
+// kept nodes' contributions are moved to their new ids.
+
+// spreadScoreCacheSize is how many constraint signatures the plugin keeps.
+const spreadScoreCacheSize = 4
+
+// Flags of a node's contribution for one constraint.
+const (
+	// spreadHasKey: the node has the constraint's topology key.
+	spreadHasKey uint8 = 1 << iota
+	// spreadCounted: the node's pods count towards its domain's total.
+	spreadCounted
+)
+
+// spreadScoreDomains holds the totals of one constraint (not
+// kubernetes.io/hostname) by domain id of the cache's Topology of its key
+// (spreadScoreID); tot is copied before a change while shared.
+type spreadScoreDomains struct {
+	// tot[d] is the matching pods of the counted nodes of domain d.
+	tot []int64
+}
+
+// spreadNoKeyID is the id of the nodes lacking t's key: that of the value
+// "" if a node carries it, else t.NumIDs().
+func spreadNoKeyID(t *cluster.Topology) int32 {
+	if id, ok := t.Lookup(""); ok {
+		return id
+	}
+	return int32(t.NumIDs())
+}
+
+// spreadScoreID is the domain id of ni (which has a node) in t, noKey
+// being spreadNoKeyID(t): t's id, noKey for a node lacking the key or
+// with the value "", cluster.UnindexedDomain for another value t does not
+// number.
+func spreadScoreID(t *cluster.Topology, noKey int32, ni *cluster.NodeInfo) int32 {
+	switch id := t.ID(ni); id {
+	case cluster.NoDomain:
+		return noKey
+	case cluster.UnindexedDomain:
+		if ni.Node().Labels[t.Key()] == "" {
+			return noKey
+		}
+		return id
+	default:
+		return id
+	}
+}
+
+// spreadScoreCache is the counts for one constraint signature, and what
+// each node of the snapshot contributes to them.
+type spreadScoreCache struct {
+	key        spreadSignature
+	requireAll bool
+	// cs are the constraints of the cycle that last synced the cache;
+	// host[i] is whether cs[i] is over kubernetes.io/hostname.
+	cs   []affinity.SpreadConstraint
+	host []bool
+	// topos[i] is the Topology of cs[i]'s key the ids are of and
+	// noKey[i] its id of the nodes lacking the key (nil and -1 for
+	// hostname constraints).
+	topos []*cluster.Topology
+	noKey []int32
+	// view is the view topos are of: a view's Topology of a key never
+	// changes, so a cycle on the same view reuses them.
+	view *cluster.View
+	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
+	// contribution at position j of the view's nodes was computed from.
+	nodes []*cluster.NodeInfo
+	gens  []int64
+	// For node j and constraint i of k, at j*k+i: dom is the node's
+	// domain id (-1 for hostname constraints), cnt its matching pods
+	// (counted for hostname constraints and for counted nodes, else 0),
+	// flag its spreadHasKey and spreadCounted bits.
+	dom  []int32
+	cnt  []int32
+	flag []uint8
+	// all[j] is whether node j has every constraint's key.
+	all     []bool
+	domains []spreadScoreDomains
+	// shared is set once a state holds the domains' totals.
+	shared bool
+	// pos is scratch: the positions of PreScore's nodes.
+	pos []int32
+}
+
+// hostname reports whether constraint i is over kubernetes.io/hostname.
+func (c *spreadScoreCache) hostname(i int) bool { return c.host[i] }
+
+// setConstraints makes cs, equal to the cached ones in what matters, the
+// constraints contributions are computed with.
+func (c *spreadScoreCache) setConstraints(cs []affinity.SpreadConstraint) {
+	c.cs = cs
+	c.host = c.host[:0]
+	for i := range cs {
+		c.host = append(c.host, cs[i].TopologyKey == affinity.LabelHostname)
+	}
+}
+
+func newSpreadScoreCache(key spreadSignature, requireAll bool, cs []affinity.SpreadConstraint, n int) *spreadScoreCache {
+	k := len(cs)
+	c := &spreadScoreCache{key: key, requireAll: requireAll, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
+		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), flag: make([]uint8, 0, n*k), all: make([]bool, 0, n),
+		domains: make([]spreadScoreDomains, k), noKey: make([]int32, k)}
+	c.setConstraints(cs)
+	return c
+}
+
+// unshare gives the cache totals of its own before it changes them.
+func (c *spreadScoreCache) unshare() {
+	if !c.shared {
+		return
+	}
+	for i := range c.domains {
+		c.domains[i].tot = slices.Clone(c.domains[i].tot)
+	}
+	c.shared = false
+}
+
+// drop removes the contribution at position j from the totals.
+func (c *spreadScoreCache) drop(j int) {
+	k := len(c.domains)
+	for i := range c.domains {
+		if c.flag[j*k+i]&spreadCounted != 0 {
+			c.domains[i].tot[c.dom[j*k+i]] -= int64(c.cnt[j*k+i])
+		}
+	}
+}
+
+// compute sets the contribution at position j from ni (a node of the
+// view, whose Topologies number its domains), for the incoming pod and
+// its compiled required node affinity.
+func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+	cs := c.cs
+	k := len(cs)
+	node := ni.Node()
+	all := node != nil && hasSpreadKeys(node, cs)
+	for i := range cs {
+		x := j*k + i
+		c.dom[x], c.cnt[x], c.flag[x] = -1, 0, 0
+		if node == nil {
+			continue
+		}
+		if _, ok := node.Labels[cs[i].TopologyKey]; ok {
+			c.flag[x] |= spreadHasKey
+		}
+		if c.hostname(i) {
+			c.cnt[x] = int32(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
+			continue
+		}
+		id := spreadScoreID(c.topos[i], c.noKey[i], ni)
+		if id < 0 {
+			// Not a node of the view: no domain (sync's nodes are).
+			continue
+		}
+		c.dom[x] = id
+		if (c.requireAll && !all) || !spreadNodeIncluded(&cs[i], pod, node, req) {
+			continue
+		}
+		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
+		c.cnt[x] = int32(n)
+		c.flag[x] |= spreadCounted
+		c.domains[i].tot[id] += int64(n)
+	}
+	c.all[j] = all
+	c.nodes[j], c.gens[j] = ni, generation(ni)
+}
+
+// renumber moves the contribution at position j, whose NodeInfo is
+// unchanged, to its domains' ids in c.topos; false if a domain is new or
+// gone (a node not of the view), and then the contribution must be
+// recomputed (what renumber moved is consistent).
+func (c *spreadScoreCache) renumber(j int) bool {
+	k := len(c.domains)
+	ni := c.nodes[j]
+	if ni.Node() == nil {
+		return true
+	}
+	for i := range c.domains {
+		x := j*k + i
+		if c.hostname(i) {
+			continue
+		}
+		id := spreadScoreID(c.topos[i], c.noKey[i], ni)
+		if id == c.dom[x] {
+			continue
+		}
+		if id < 0 || c.dom[x] < 0 {
+			return false
+		}
+		if c.flag[x]&spreadCounted != 0 {
+			d := &c.domains[i]
+			d.tot[c.dom[x]] -= int64(c.cnt[x])
+			d.tot[id] += int64(c.cnt[x])
+		}
+		c.dom[x] = id
+	}
+	return true
+}
+
+// setTopologies makes topos (nil for hostname constraints) the
+// Topologies of the constraints' keys; it reports whether any changed.
+func (c *spreadScoreCache) setTopologies(topos []*cluster.Topology) bool {
+	if slices.Equal(c.topos, topos) {
+		return false
+	}
+	c.topos = topos
+	for i, t := range topos {
+		c.noKey[i] = -1
+		if t != nil {
+			c.noKey[i] = spreadNoKeyID(t)
+		}
+	}
+	return true
+}
+
+// sync brings the cache up to date with nodes (the view's), position by
+// position, and with topos, the view's Topologies of the constraints'
+// keys (nil for hostname constraints).
+func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+	k := len(c.domains)
+	renumber := c.setTopologies(topos)
+	// Ids of the old Topologies stay valid until every contribution is
+	// moved: the totals grow to cover both (and the no-key id).
+	for i, t := range topos {
+		if t != nil && len(c.domains[i].tot) < t.NumIDs()+1 {
+			c.unshare()
+			d := &c.domains[i]
+			d.tot = append(d.tot, make([]int64, t.NumIDs()+1-len(d.tot))...)
+		}
+	}
+	if renumber {
+		// The kept contributions of unchanged NodeInfos move to their
+		// new ids; the loop below recomputes the others.
+		c.unshare()
+		for j := range min(len(c.nodes), len(nodes)) {
+			if ni := nodes[j]; c.nodes[j] == ni && c.gens[j] == generation(ni) && !c.renumber(j) {
+				c.drop(j)
+				c.compute(j, ni, pod, req)
+			}
+		}
+	}
+	if len(c.nodes) > len(nodes) {
+		c.unshare()
+		for j := len(nodes); j < len(c.nodes); j++ {
+			c.drop(j)
+		}
+		clear(c.nodes[len(nodes):])
+		n := len(nodes)
+		c.nodes, c.gens, c.all = c.nodes[:n], c.gens[:n], c.all[:n]
+		c.dom, c.cnt, c.flag = c.dom[:n*k], c.cnt[:n*k], c.flag[:n*k]
+	}
+	for j, ni := range nodes {
+		if j < len(c.nodes) {
+			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
+				continue
+			}
+			c.unshare()
+			c.drop(j)
+		} else {
+			c.unshare()
+			c.nodes, c.gens, c.all = append(c.nodes, nil), append(c.gens, 0), append(c.all, false)
+			for range k {
+				c.dom, c.cnt, c.flag = append(c.dom, -1), append(c.cnt, 0), append(c.flag, 0)
+			}
+		}
+		c.compute(j, ni, pod, req)
+	}
+	if renumber {
+		// Every id is now one of topos: ids past theirs count nothing.
+		for i, t := range topos {
+			if t != nil {
+				c.domains[i].tot = c.domains[i].tot[:t.NumIDs()+1]
+			}
+		}
+	}
+}
+
+// spreadScoreTopologies returns the view's Topologies of the
+// constraints' keys (nil for hostname constraints), have when that holds
+// them already.
+func spreadScoreTopologies(cs []affinity.SpreadConstraint, view *cluster.View, have []*cluster.Topology) []*cluster.Topology {
+	if len(have) == len(cs) {
+		same := true
+		for i := range cs {
+			if cs[i].TopologyKey == affinity.LabelHostname {
+				same = have[i] == nil
+			} else {
+				same = have[i] == view.Topology(cs[i].TopologyKey)
+			}
+			if !same {
+				break
+			}
+		}
+		if same {
+			return have
+		}
+	}
+	topos := make([]*cluster.Topology, len(cs))
+	for i := range cs {
+		if cs[i].TopologyKey != affinity.LabelHostname {
+			topos[i] = view.Topology(cs[i].TopologyKey)
+		}
+	}
+	return topos
+}
+
+// positions sets c.pos[q] to the position in the cache of nodes[q], -1
+// for a node the view does not hold there. PreScore's nodes are usually
+// the view's in order, possibly rotated, with some left out, so it walks
+// the cache's nodes alongside them; once a node is not met within one
+// round it looks the remaining nodes up by name.
+func (c *spreadScoreCache) positions(nodes []*cluster.NodeInfo, view *cluster.View) {
+	c.pos = slices.Grow(c.pos[:0], len(nodes))[:len(nodes)]
+	n, cur, walk := len(c.nodes), 0, true
+	for q, ni := range nodes {
+		c.pos[q] = -1
+		if walk {
+			for range n {
+				p := cur
+				if cur++; cur == n {
+					cur = 0
+				}
+				if c.nodes[p] == ni {
+					c.pos[q] = int32(p)
+					break
+				}
+			}
+			if c.pos[q] >= 0 {
+				continue
+			}
+			walk = false
+		}
+		if p, ok := view.Index(ni.Name()); ok && p < n && c.nodes[p] == ni {
+			c.pos[q] = int32(p)
+		}
+	}
+}
+
+// cachedScores fills s from the plugin's cache for the nodes PreScore was
+// given: which are ignored, the weights, and the raw score of each. s's
+// constraints and ns are set.
+func (pl *PodTopologySpread) cachedScores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []*cluster.NodeInfo, requireAll bool) {
+	cs := s.constraints
+	k := len(cs)
+	key := newSpreadSignature(pod, cs, false)
+	pl.scoreMu.Lock()
+	defer pl.scoreMu.Unlock()
+	var c *spreadScoreCache
+	for i, e := range pl.scoreCache {
+		if e.requireAll == requireAll && e.key.Equal(&key) {
+			c = e
+			copy(pl.scoreCache[1:i+1], pl.scoreCache[:i])
+			pl.scoreCache[0] = c
+			break
+		}
+	}
+	all := view.Nodes()
+	if c == nil {
+		c = newSpreadScoreCache(newSpreadSignature(pod, cs, true), requireAll, cs, len(all))
+		if len(pl.scoreCache) < spreadScoreCacheSize {
+			pl.scoreCache = append(pl.scoreCache, nil)
+		}
+		copy(pl.scoreCache[1:], pl.scoreCache)
+		pl.scoreCache[0] = c
+	}
+	// The contributions are computed with this cycle's pod and
+	// constraints (equal to the cached ones in what matters).
+	c.setConstraints(cs)
+	required := affinity.GetRequiredNodeAffinity(pod)
+	topos := c.topos
+	if c.view != view {
+		topos = spreadScoreTopologies(cs, view, c.topos)
+		c.view = view
+	}
+	c.sync(all, topos, pod, &required)
+	c.shared = true
+	s.topos, s.noKey = c.topos, c.noKey
+	for i := range c.domains {
+		s.tot[i] = c.domains[i].tot
+		if !c.hostname(i) {
+			s.registered[i] = make([]bool, len(s.tot[i]))
+		}
+	}
+
+	// The domains of the scored nodes, and the nodes not scored.
+	c.positions(nodes, view)
+	sizes := make([]int, k)
+	for q, ni := range nodes {
+		p := int(c.pos[q])
+		if requireAll && !(p >= 0 && c.all[p] || p < 0 && hasSpreadKeys(ni.Node(), cs)) {
+			if s.ignored == nil {
+				s.ignored = map[string]struct{}{}
+			}
+			s.ignored[ni.Name()] = struct{}{}
+			continue
+		}
+		for i := range cs {
+			if c.hostname(i) {
+				continue
+			}
+			if p >= 0 {
+				if id := c.dom[p*k+i]; !s.registered[i][id] {
+					s.registered[i][id] = true
+					sizes[i]++
+				}
+				continue
+			}
+			if id := spreadScoreID(s.topos[i], s.noKey[i], ni); id >= 0 {
+				if !s.registered[i][id] {
+					s.registered[i][id] = true
+					sizes[i]++
+				}
+				continue
+			}
+			if s.extra == nil {
+				s.extra = make([]map[string]struct{}, k)
+			}
+			if s.extra[i] == nil {
+				s.extra[i] = map[string]struct{}{}
+			}
+			v := ni.Node().Labels[cs[i].TopologyKey]
+			if _, ok := s.extra[i][v]; !ok {
+				s.extra[i][v] = struct{}{}
+				sizes[i]++
+			}
+		}
+	}
+	for i := range cs {
+		size := sizes[i]
+		if c.hostname(i) {
+			size = len(nodes) - len(s.ignored)
+		}
+		s.weights[i] = priorities.SpreadTopologyWeight(size)
+	}
+
+	// The raw scores, by position in nodes.
+	s.base, s.view, s.viewNodes = cap(nodes), view, all
+	s.scored = make([]spreadScored, len(nodes))
+	for q, ni := range nodes {
+		p := int(c.pos[q])
+		s.scored[q].view = int32(p)
+		if p < 0 {
+			s.scored[q].score = s.score(ni)
+			continue
+		}
+		if requireAll && !c.all[p] {
+			continue
+		}
+		var score float64
+		for i := range cs {
+			x := p*k + i
+			if c.flag[x]&spreadHasKey == 0 {
+				continue
+			}
+			n := int64(c.cnt[x])
+			if !c.hostname(i) {
+				n = s.tot[i][c.dom[x]]
+			}
+			score += priorities.SpreadScoreForCount(n, cs[i].MaxSkew, s.weights[i])
+		}
+		s.scored[q].score = roundScore(score)
+	}
+}
