@@ -1,4 +1,21 @@
-// Package admission does to a pod what the Kubernetes API server does
+// Package admission does to a new pod what the Kubernetes API server does
+// before the scheduler sees it.
+//
+// A pod written by hand has not been defaulted: its requests may be
+// missing, its priority unresolved. Admit it with the namespace's
+// policies, then schedule the result:
+//
+//	pol := admission.Policies{PriorityClasses: classes, LimitRanges: ranges}
+//	admitted, err := admission.Admit(pod, pol) // err: the API server's rejection
+//	d, err := s.Schedule(ctx, admitted)
+//
+// A pod read back from a cluster is stored already: AdmitStored keeps its
+// priority. A Chain admits pods one after another and charges each to the
+// namespace's ResourceQuotas.
+//
+// # What it does
+//
+// It does to a pod what the Kubernetes API server does
 // before the scheduler ever sees it: defaulting (requests from limits,
 // scheduler name, port protocols, host-network ports), the mutating
 // admission plugins LimitRanger (defaults), Priority (priorityClassName →

@@ -1,4 +1,16 @@
-// Package affinity models how Kubernetes (v1.37) selects objects by
+// Package affinity matches labels: label selectors, node selectors and
+// node affinity, and pod affinity terms over topology domains.
+//
+// Compile a selector once, then match label sets without allocating:
+//
+//	sel, err := affinity.ParseSelector("app=web,tier!=cache")
+//	ok := sel.Matches(pod.Labels)
+//	ns, err := affinity.NewNodeSelector(pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution)
+//	fits, err := ns.Match(node)
+//
+// # Scope
+//
+// It models how Kubernetes (v1.37) selects objects by
 // labels and places pods relative to nodes and to other pods, without
 // depending on k8s.io. Behaviour, quirks and error messages follow the
 // upstream code named in each doc comment.

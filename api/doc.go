@@ -1,5 +1,18 @@
-// Package api holds schedkit's plain object types and the structures they
-// are made of: Pod and Node; Namespace, LimitRange, ResourceQuota,
+// Package api holds schedkit's object types, with Kubernetes' JSON names,
+// so that a manifest or a `kubectl get -o json` dump decodes straight into
+// them.
+//
+// Decode an object with encoding/json, or read whole files with package
+// manifest, then hand the objects to the other packages:
+//
+//	var pod api.Pod
+//	err := json.Unmarshal(data, &pod)
+//	owner := api.GetControllerOf(&pod.ObjectMeta)
+//	copy := pod.DeepCopy()
+//
+// # Kinds
+//
+// Pod and Node; Namespace, LimitRange, ResourceQuota,
 // PriorityClass and PodDisruptionBudget; the workloads Service,
 // ReplicationController, ReplicaSet, StatefulSet, Deployment, DaemonSet,
 // ControllerRevision, Job and CronJob; and storage: PersistentVolume,

@@ -1,6 +1,21 @@
-// Package cluster is the scheduler's view of a cluster: a Snapshot of
-// nodes, each a NodeInfo that keeps the running sums of its pods'
-// requests, the host ports in use, image sizes and the pods with
+// Package cluster holds the scheduler's picture of a cluster: the nodes,
+// the pods bound to them, and the other objects plugins look up.
+//
+// Build a Snapshot from nodes and bound pods, add the other objects, and
+// hand it to a scheduler. Assume a placement so the next decision sees it:
+//
+//	snap, err := cluster.NewSnapshot(nodes, boundPods)
+//	err = snap.AddObjects(service, pdb, claim) // any kind Kinds lists
+//	s, err := scheduler.New(snap)
+//	err = snap.AssumePod(pod, "node-a")
+//
+// Each decision reads a View, an immutable picture of one moment. One
+// writer may change the snapshot while decisions run.
+//
+// # What it mirrors
+//
+// A Snapshot of nodes, each a NodeInfo that keeps the running sums of its
+// pods' requests, the host ports in use, image sizes and the pods with
 // inter-pod affinity. It mirrors kube-scheduler v1.37's framework.NodeInfo
 // and the cache's Snapshot, without importing Kubernetes.
 //

@@ -1,4 +1,14 @@
-// Package field models apimachinery's util/validation/field: the error a
+// Package field is apimachinery's util/validation/field: the error a
+// Kubernetes validator returns for one bad field, printed as Kubernetes
+// prints it.
+//
+//	p := field.NewPath("spec", "containers").Index(0).Child("image")
+//	err := field.Required(p, "")
+//	fmt.Println(err) // spec.containers[0].image: Required value
+//
+// # Scope
+//
+// It models apimachinery's util/validation/field: the error a
 // Kubernetes validator returns for one bad field. An Error holds the
 // field's path (built with Path, such as
 // "spec.containers[0].resources.requests[cpu]"), an ErrorType saying what

@@ -1,4 +1,19 @@
 // Package framework defines kube-scheduler's extension points for
+// schedkit: the plugin interfaces, the Status they return, the CycleState
+// of one cycle and the Profile that names the plugins.
+//
+// Write a plugin by implementing the interfaces of the points it uses,
+// then register its factory with the scheduler:
+//
+//	func (pl *MyPlugin) Filter(ctx context.Context, st *framework.CycleState,
+//		pod *api.Pod, n *cluster.NodeInfo) *framework.Status { … }
+//	s, err := scheduler.New(snap, scheduler.WithPlugin("MyPlugin", New))
+//
+// examples/customplugin is a complete plugin folder.
+//
+// # Scope
+//
+// It defines kube-scheduler's extension points for
 // schedkit: plugin interfaces (PreEnqueue, PreFilter, Filter, PostFilter,
 // PreScore, Score, NormalizeScore), the Status they return, the
 // CycleState they share within one scheduling cycle and the Profile that

@@ -1,4 +1,12 @@
-// Package qos computes a pod's quality-of-service class (Guaranteed,
+// Package qos computes a pod's quality-of-service class and the kubelet's
+// eviction order, as Kubernetes v1.37.2 does.
+//
+//	class := qos.Of(pod) // Guaranteed, Burstable or BestEffort
+//	qos.RankForMemoryEviction(pods, usage)
+//
+// # Scope
+//
+// It computes a pod's quality-of-service class (Guaranteed,
 // Burstable or BestEffort) and the order in which the kubelet evicts pods
 // under memory pressure, both as in Kubernetes v1.37.2.
 //

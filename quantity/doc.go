@@ -1,6 +1,13 @@
-// Package quantity models Kubernetes resource quantities ("100m", "1.5Gi",
-// "1e3") with the semantics of k8s.io/apimachinery/pkg/api/resource, without
-// depending on it.
+// Package quantity is Kubernetes' resource quantity ("100m", "1.5Gi",
+// "1e3") with the semantics of k8s.io/apimachinery/pkg/api/resource,
+// without depending on it.
+//
+// Parse, compare and add quantities; String gives the canonical form the
+// API server would store:
+//
+//	q, err := quantity.ParseQuantity("1.5Gi")
+//	q.Add(quantity.MustParse("512Mi"))
+//	fmt.Println(q.String(), q.Cmp(quantity.MustParse("2Gi"))) // 2Gi 0
 //
 // # Grammar
 //

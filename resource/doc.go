@@ -1,4 +1,16 @@
-// Package resource is schedkit's arithmetic over requests and limits: the
+// Package resource is the arithmetic of requests and limits.
+//
+// Ask what a pod requests as a whole, what the scheduler counts, and
+// whether the API server would accept its resources:
+//
+//	total := resource.PodRequests(pod, resource.PodResourcesOptions{})
+//	sched := resource.SchedulerRequests(pod)  // what NodeResourcesFit counts
+//	cpu, mem := resource.NonZeroRequests(pod) // what the scorers count
+//	err := resource.Validate(pod)
+//
+// # Scope
+//
+// It is schedkit's arithmetic over requests and limits: the
 // sums and maxima of resource lists, what a pod asks for as a whole (its
 // containers, init containers and sidecars, overhead and pod-level
 // resources, and in-place resize status), the scheduler's non-zero

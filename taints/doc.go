@@ -1,4 +1,14 @@
-// Package taints models Kubernetes (v1.37) taints and tolerations,
+// Package taints models taints and tolerations as Kubernetes v1.37 does.
+//
+// Ask whether a pod tolerates a node's taints, and which taint keeps it
+// off; parse kubectl's taint syntax:
+//
+//	taint, found := taints.FindUntolerated(node.Spec.Taints, pod.Spec.Tolerations)
+//	t, err := taints.ParseTaint("dedicated=gpu:NoSchedule")
+//
+// # Scope
+//
+// It models Kubernetes (v1.37) taints and tolerations,
 // without depending on k8s.io: whether a toleration tolerates a taint
 // (Tolerates, TolerationsTolerate, as Toleration.ToleratesTaint), which
 // taint keeps a pod off a node (FindUntolerated, as the TaintToleration
