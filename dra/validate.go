@@ -778,4 +778,3 @@ func truncate(s string, max int) string {
 	rem := max - 3
 	return s[:(rem+1)/2] + "..." + s[len(s)-rem/2:]
 }
-
