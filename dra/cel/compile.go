@@ -1,0 +1,221 @@
+package cel
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	celgo "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types/ref"
+)
+
+// ErrorType classifies a compile error as Kubernetes does.
+type ErrorType string
+
+// The error types of Kubernetes' CEL errors.
+const (
+	// ErrorTypeInvalid is an expression that does not compile or does not
+	// evaluate to bool. The API server reports it as an invalid value.
+	ErrorTypeInvalid ErrorType = "RuleInvalid"
+	// ErrorTypeInternal is a failure of the environment itself.
+	ErrorTypeInternal ErrorType = "InternalError"
+)
+
+// Error is a compile error. Its text is Detail, as Kubernetes prints it.
+type Error struct {
+	Type   ErrorType
+	Detail string
+}
+
+func (e *Error) Error() string { return e.Detail }
+
+// Selector is a compiled expression. It is immutable and safe for
+// concurrent use.
+type Selector struct {
+	expression string
+	program    celgo.Program
+	adapter    adapterT
+	empty      ref.Val
+}
+
+// Expression returns the source text.
+func (s *Selector) Expression() string { return s.expression }
+
+var boolKind = reflect.TypeOf(true)
+
+// Matches evaluates the selector on d. An error is a runtime error with
+// cel-go's text ("no such key: model", "actual cost limit exceeded"), or
+// the device's own fault: an attribute without a value or a version that
+// does not parse fails every selector, as in Kubernetes. The scheduler
+// prints runtime errors through EnhanceRuntimeError.
+func (s *Selector) Matches(ctx context.Context, d Device) (bool, error) {
+	if err := checkAttributes(&d); err != nil {
+		return false, err
+	}
+	st := &evalState{dev: &d, adapter: s.adapter, empty: s.empty}
+	out, _, err := s.program.ContextEval(ctx, st)
+	if err != nil {
+		if strings.Contains(err.Error(), "operation interrupted") && ctx.Err() != nil {
+			return false, fmt.Errorf("%w: %w", err, context.Cause(ctx))
+		}
+		return false, err
+	}
+	v, err := out.ConvertToNative(boolKind)
+	if err != nil {
+		return false, fmt.Errorf("CEL result of type %s could not be converted to bool: %w", out.Type().TypeName(), err)
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("CEL native result value should have been a bool, got instead: %T", v)
+	}
+	return b, nil
+}
+
+// enhancedError marks an error EnhanceRuntimeError already extended.
+type enhancedError struct{ error }
+
+func (e *enhancedError) Unwrap() error { return e.error }
+
+// EnhanceRuntimeError adds Kubernetes' hint to a missing-key error, as the
+// scheduler does before it reports a selector's runtime error. Other
+// errors, and errors already enhanced, are returned unchanged.
+func EnhanceRuntimeError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *enhancedError
+	if errors.As(err, &e) {
+		return err
+	}
+	if strings.Contains(err.Error(), "no such key:") {
+		return &enhancedError{fmt.Errorf("%w. consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields", err)}
+	}
+	return err
+}
+
+// Compiler compiles selectors and keeps the most recent ones. The zero
+// value is not usable; call NewCompiler. A Compiler is safe for
+// concurrent use.
+type Compiler struct {
+	stored *celgo.Env
+	fr     *formatRegexps
+	empty  ref.Val
+
+	newOnce sync.Once
+	newEnv  *celgo.Env
+	newErr  error
+
+	mu      sync.Mutex
+	max     int
+	entries map[string]*list.Element
+	order   *list.List // front is most recent
+}
+
+type cacheEntry struct {
+	expression string
+	sel        *Selector
+	err        error
+}
+
+// DefaultCacheSize is the number of compiled expressions a Compiler keeps
+// by default. The scheduler keeps 10; a simulation that revisits many
+// classes and claims gains from more.
+const DefaultCacheSize = 256
+
+// NewCompiler builds the environment Kubernetes v1.37.2's scheduler
+// compiles selectors in, keeping up to cacheSize compiled expressions
+// (DefaultCacheSize when cacheSize <= 0). Building it takes milliseconds;
+// hold one Compiler and reuse it.
+func NewCompiler(cacheSize int) (*Compiler, error) {
+	if cacheSize <= 0 {
+		cacheSize = DefaultCacheSize
+	}
+	fr := newFormatRegexps()
+	env, err := draEnv(storedEnv, fr)
+	if err != nil {
+		return nil, fmt.Errorf("build the DRA CEL environment: %w", err)
+	}
+	return &Compiler{
+		stored:  env,
+		fr:      fr,
+		empty:   env.CELTypeAdapter().NativeToValue(map[string]any{}),
+		max:     cacheSize,
+		entries: map[string]*list.Element{},
+		order:   list.New(),
+	}, nil
+}
+
+// Compile returns the selector for expression, from the cache when it
+// was compiled before. The error, an *Error, is the text the scheduler
+// prints after "CEL compile error: ".
+func (c *Compiler) Compile(expression string) (*Selector, error) {
+	c.mu.Lock()
+	if e, ok := c.entries[expression]; ok {
+		c.order.MoveToFront(e)
+		ent := e.Value.(*cacheEntry)
+		c.mu.Unlock()
+		return ent.sel, ent.err
+	}
+	c.mu.Unlock()
+	sel, err := c.compile(c.stored, storedEnv, expression)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[expression]; !ok {
+		c.entries[expression] = c.order.PushFront(&cacheEntry{expression, sel, err})
+		for c.order.Len() > c.max {
+			last := c.order.Back()
+			delete(c.entries, last.Value.(*cacheEntry).expression)
+			c.order.Remove(last)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sel, nil
+}
+
+func invalid(detail string) *Error { return &Error{Type: ErrorTypeInvalid, Detail: detail} }
+
+func internal(detail string) *Error { return &Error{Type: ErrorTypeInternal, Detail: detail} }
+
+func (c *Compiler) compile(env *celgo.Env, kind envKind, expression string) (*Selector, error) {
+	ast, issues := env.Compile(expression)
+	if issues != nil {
+		return nil, invalid("compilation failed: " + issues.String())
+	}
+	t := ast.OutputType()
+	if !t.IsExactType(celgo.BoolType) && !t.IsExactType(kind.fields().attribute) {
+		return nil, invalid(fmt.Sprintf("must evaluate to %v or the unknown type, not %v", celgo.BoolType.String(), t.String()))
+	}
+	prg, err := env.Program(ast, celgo.CostLimit(MaxCost), celgo.InterruptCheckFrequency(checkFrequency))
+	if err != nil {
+		return nil, internal("program instantiation failed: " + err.Error())
+	}
+	return &Selector{expression: expression, program: prg, adapter: env.CELTypeAdapter(), empty: c.empty}, nil
+}
+
+// Validate checks expression as the API server does when a DeviceClass or
+// ResourceClaim carrying it is created or changed: the length limit, then
+// compiling in the NewExpressions environment (the libraries of
+// compatibility version 1.36 and the default feature gates). The error
+// is an *Error whose Detail is the API server's message for the field;
+// a too-long expression is reported as ErrTooLong.
+func (c *Compiler) Validate(expression string) error {
+	if len(expression) > MaxExpressionLength {
+		return ErrTooLong
+	}
+	c.newOnce.Do(func() { c.newEnv, c.newErr = draEnv(newEnv, c.fr) })
+	if c.newErr != nil {
+		return internal("unexpected error loading CEL environment: " + c.newErr.Error())
+	}
+	_, err := c.compile(c.newEnv, newEnv, expression)
+	return err
+}
+
+// ErrTooLong is Validate's error for an expression longer than
+// MaxExpressionLength bytes.
+var ErrTooLong = fmt.Errorf("may not be more than %d bytes", MaxExpressionLength)
