@@ -12,7 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/dra"
-	"github.com/schedkit/schedkit/dra/internal/fakecel"
+	"github.com/schedkit/schedkit/dra/dragen"
 	"github.com/schedkit/schedkit/quantity"
 )
 
@@ -32,7 +32,7 @@ func (tc allocCase) run(ctx context.Context) ([]api.AllocationResult, error) {
 	}
 	a, err := dra.NewAllocator(ctx, dra.Input{
 		Claims: claims, Classes: tc.classes, Slices: tc.slices, TaintRules: tc.taintRules,
-		Allocated: state, Compiler: fakecel.Compiler{}, NewShareID: func() string { return fixedShareID },
+		Allocated: state, Compiler: dragen.Compiler{}, NewShareID: func() string { return fixedShareID },
 	})
 	if err != nil {
 		return nil, err

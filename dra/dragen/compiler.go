@@ -1,8 +1,4 @@
-// Package fakecel is a tiny stand-in for the Kubernetes CEL environment,
-// enough for the allocator's tests: comparisons of device.driver,
-// device.allowMultipleAllocations, attributes and capacities joined with
-// && and ||. Anything else fails to compile.
-package fakecel
+package dragen
 
 import (
 	"context"
@@ -16,7 +12,14 @@ import (
 	"github.com/schedkit/schedkit/quantity"
 )
 
-// Compiler compiles the subset.
+// Compiler compiles the selector language of generated worlds, a small
+// subset of the Kubernetes CEL environment with the same results:
+// comparisons of device.driver, device.allowMultipleAllocations,
+// attributes (device.attributes["domain"].id == value, or a bare boolean)
+// and capacities (device.capacity["domain"].id.compareTo(quantity("q"))
+// >= 0), joined with && and ||, and the literals true and false. A missing
+// attribute or capacity is a runtime error ("no such key: id"), as in CEL.
+// Anything else fails to compile. It lets tests run without cel-go.
 type Compiler struct{}
 
 var _ dra.Compiler = Compiler{}
