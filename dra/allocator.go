@@ -88,6 +88,8 @@ type sliceInfo struct {
 	devSel     []*affinity.NodeSelector // per device, with PerDeviceNodeSelection
 	devSelErr  []error
 	compat     bool // a device declares compatibility groups (alpha, off)
+	names      []string // device names, sorted
+	dupNames   bool     // two devices of the slice share a name
 }
 
 type compiled struct {
@@ -254,6 +256,14 @@ func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 					si.devSel[i], si.devSelErr[i] = affinity.NewNodeSelector(ns)
 				}
 			}
+		}
+		si.names = make([]string, len(s.Spec.Devices))
+		for i := range s.Spec.Devices {
+			si.names[i] = s.Spec.Devices[i].Name
+		}
+		slices.Sort(si.names)
+		for i := 1; i < len(si.names); i++ {
+			si.dupNames = si.dupNames || si.names[i] == si.names[i-1]
 		}
 		for i := range s.Spec.Devices {
 			for _, c := range s.Spec.Devices[i].ConsumesCounters {

@@ -168,14 +168,14 @@ func buildPool(id PoolID, targeting []*sliceInfo, all []*sliceInfo) *pool {
 		}
 	}
 	invalid := func(reason string) *pool { return &pool{id: id, invalid: true, reason: reason} }
-	names := map[string]struct{}{}
-	for _, si := range devs {
-		for i := range si.s.Spec.Devices {
-			n := si.s.Spec.Devices[i].Name
-			if _, dup := names[n]; dup {
+	for i, si := range devs {
+		if si.dupNames {
+			return invalid("duplicate device name")
+		}
+		for _, other := range devs[:i] {
+			if n, dup := sharedName(si.names, other.names); dup {
 				return invalid("duplicate device name " + n)
 			}
-			names[n] = struct{}{}
 		}
 	}
 	sets := map[string]*api.CounterSet{}
@@ -224,4 +224,19 @@ func (p *pool) hasBindingConditions() bool {
 		}
 	}
 	return false
+}
+
+// sharedName finds a name in both sorted lists.
+func sharedName(a, b []string) (string, bool) {
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] == b[0]:
+			return a[0], true
+		case a[0] < b[0]:
+			a = a[1:]
+		default:
+			b = b[1:]
+		}
+	}
+	return "", false
 }
