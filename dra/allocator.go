@@ -87,7 +87,7 @@ type sliceInfo struct {
 	nodeSelErr error
 	devSel     []*affinity.NodeSelector // per device, with PerDeviceNodeSelection
 	devSelErr  []error
-	compat     bool // a device declares compatibility groups (alpha, off)
+	compat     bool     // a device declares compatibility groups (alpha, off)
 	names      []string // device names, sorted
 	dupNames   bool     // two devices of the slice share a name
 }
