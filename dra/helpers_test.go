@@ -81,7 +81,6 @@ var (
 	stringAttribute      = api.FullyQualifiedName(driverA + "/" + "stringAttribute")
 	versionAttribute     = api.FullyQualifiedName(driverA + "/" + "driverVersion")
 	intAttribute         = api.FullyQualifiedName(driverA + "/" + "numa")
-	numaNodeAttribute    = api.FullyQualifiedName("resource.kubernetes.io/numaNode")
 	taintKey             = "taint-key"
 	taintValue           = "taint-value"
 	taintValue2          = "taint-value-2"
@@ -590,13 +589,5 @@ func unwrap[T any, O wrapper[T]](objs ...O) []T {
 }
 
 func qp(q quantity.Quantity) *quantity.Quantity { return &q }
-
-func sharedIDs(ids ...dra.SharedDeviceID) map[dra.SharedDeviceID]struct{} {
-	m := map[dra.SharedDeviceID]struct{}{}
-	for _, id := range ids {
-		m[id] = struct{}{}
-	}
-	return m
-}
 
 var tolerationNoScheduleKey1 = api.DeviceToleration{Operator: api.DeviceTolerationOpExists, Key: "key1", Effect: api.DeviceTaintEffectNoSchedule}

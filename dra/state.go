@@ -93,31 +93,6 @@ func (s *AllocatedState) Add(claim *api.ResourceClaim) {
 	}
 }
 
-// allocated reports whether the device is held outright, shared, or has
-// consumed capacity recorded (upstream's IsDeviceAllocated).
-func (s *AllocatedState) allocated(id DeviceID) bool {
-	if s == nil {
-		return false
-	}
-	if _, ok := s.Devices[id]; ok {
-		return true
-	}
-	if s.sharedInUse(id) {
-		return true
-	}
-	_, ok := s.Capacity[id]
-	return ok
-}
-
-func (s *AllocatedState) sharedInUse(id DeviceID) bool {
-	for sid := range s.SharedDevices {
-		if sid.DeviceID == id {
-			return true
-		}
-	}
-	return false
-}
-
 // Selector is a compiled CEL device selector. Package dra/cel provides
 // the Kubernetes one; tests may use any other.
 type Selector interface {
