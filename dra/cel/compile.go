@@ -11,6 +11,8 @@ import (
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/schedkit/schedkit/api"
 )
 
 // ErrorType classifies a compile error as Kubernetes does.
@@ -53,10 +55,22 @@ var boolKind = reflect.TypeOf(true)
 // does not parse fails every selector, as in Kubernetes. The scheduler
 // prints runtime errors through EnhanceRuntimeError.
 func (s *Selector) Matches(ctx context.Context, d Device) (bool, error) {
-	if err := checkAttributes(&d); err != nil {
+	if err := checkAttributes(d.Attributes); err != nil {
 		return false, err
 	}
-	st := &evalState{dev: &d, adapter: s.adapter, empty: s.empty}
+	return s.eval(ctx, &evalState{dev: d, adapter: s.adapter, empty: s.empty})
+}
+
+// MatchesDevice evaluates the selector on a device of driver as the
+// scheduler's allocator does: Matches, with a runtime error passed
+// through EnhanceRuntimeError. It is the Selector method package dra
+// calls.
+func (s *Selector) MatchesDevice(ctx context.Context, driver string, d *api.Device) (bool, error) {
+	ok, err := s.Matches(ctx, Device{Driver: driver, AllowMultipleAllocations: d.AllowMultipleAllocations, Attributes: d.Attributes, Capacity: d.Capacity})
+	return ok, EnhanceRuntimeError(err)
+}
+
+func (s *Selector) eval(ctx context.Context, st *evalState) (bool, error) {
 	out, _, err := s.program.ContextEval(ctx, st)
 	if err != nil {
 		if strings.Contains(err.Error(), "operation interrupted") && ctx.Err() != nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
+
+	"github.com/schedkit/schedkit/api"
 )
 
 // Device is what a selector sees of one device.
@@ -23,14 +25,14 @@ type Device struct {
 	AllowMultipleAllocations *bool
 	// Attributes by qualified name: "domain/id", or "id" in the driver's
 	// domain.
-	Attributes map[qualifiedName]deviceAttribute
+	Attributes map[api.QualifiedName]api.DeviceAttribute
 	// Capacity by qualified name, as Attributes.
-	Capacity map[qualifiedName]deviceCapacity
+	Capacity map[api.QualifiedName]api.DeviceCapacity
 }
 
 // splitName splits a qualified name at its first slash; a name without
 // one is in the default domain.
-func splitName(name qualifiedName, defaultDomain string) (domain, id string) {
+func splitName(name api.QualifiedName, defaultDomain string) (domain, id string) {
 	if i := strings.IndexByte(string(name), '/'); i >= 0 {
 		return string(name[:i]), string(name[i+1:])
 	}
@@ -41,35 +43,39 @@ func splitName(name qualifiedName, defaultDomain string) (domain, id string) {
 // evaluate with: one with no value, or a version that does not parse.
 // Kubernetes converts every attribute before evaluating, so such a
 // device fails every selector, even one that never reads the attribute.
-func checkAttributes(d *Device) error {
-	for name, a := range d.Attributes {
-		var err error
-		switch {
-		case a.IntValues != nil, a.BoolValues != nil, a.StringValues != nil:
-		case a.VersionValues != nil:
-			for _, s := range a.VersionValues {
-				if _, err = ParseVersion(s); err != nil {
-					break
-				}
-			}
-		case a.IntValue != nil, a.BoolValue != nil, a.StringValue != nil:
-		case a.VersionValue != nil:
-			_, err = ParseVersion(*a.VersionValue)
-		default:
-			err = errors.New("unsupported attribute value")
-		}
-		if err != nil {
-			if err.Error() != "unsupported attribute value" {
-				err = fmt.Errorf("parse semantic version: %w", err)
-			}
+func checkAttributes(attrs map[api.QualifiedName]api.DeviceAttribute) error {
+	for name, a := range attrs {
+		if err := checkAttribute(&a); err != nil {
 			return fmt.Errorf("attribute %s: %w", name, err)
 		}
 	}
 	return nil
 }
 
+// checkAttribute is one attribute's conversion error, in the order
+// Kubernetes tries the value fields: lists first.
+func checkAttribute(a *api.DeviceAttribute) error {
+	switch {
+	case a.IntValues != nil, a.BoolValues != nil, a.StringValues != nil:
+	case a.VersionValues != nil:
+		for _, s := range a.VersionValues {
+			if _, err := ParseVersion(s); err != nil {
+				return fmt.Errorf("parse semantic version: %w", err)
+			}
+		}
+	case a.IntValue != nil, a.BoolValue != nil, a.StringValue != nil:
+	case a.VersionValue != nil:
+		if _, err := ParseVersion(*a.VersionValue); err != nil {
+			return fmt.Errorf("parse semantic version: %w", err)
+		}
+	default:
+		return errors.New("unsupported attribute value")
+	}
+	return nil
+}
+
 // attributeValue converts a checked attribute to its CEL value.
-func attributeValue(a adapterT, attr *deviceAttribute) ref.Val {
+func attributeValue(a adapterT, attr *api.DeviceAttribute) ref.Val {
 	switch {
 	case attr.IntValues != nil:
 		return a.NativeToValue(attr.IntValues)
@@ -101,7 +107,7 @@ type adapterT = types.Adapter
 // the device value itself. The attribute and capacity maps are views on
 // the caller's maps; nothing is copied.
 type evalState struct {
-	dev     *Device
+	dev     Device
 	adapter types.Adapter
 	empty   ref.Val // the empty map a missing domain reads as
 }
@@ -151,7 +157,7 @@ func (d *deviceVal) Equal(o ref.Val) ref.Val                         { return ma
 func (d *deviceVal) ConvertToNative(t reflect.Type) (any, error)     { return nil, convertErr(t) }
 func (d *deviceVal) ConvertToType(t ref.Type) ref.Val                { return mapConvert(d, t) }
 func (d *deviceVal) Type() ref.Type                                  { return types.MapType }
-func (d *deviceVal) Value() any                                      { return d.dev }
+func (d *deviceVal) Value() any                                      { return &d.dev }
 func (d *deviceVal) IsZeroValue() bool                               { return false }
 func (d *deviceVal) String() string                                  { return "device" }
 func (d *deviceVal) state() *evalState                               { return (*evalState)(d) }
@@ -171,7 +177,7 @@ type attributesVal evalState
 type capacityVal evalState
 
 // domains returns the distinct domains of names, sorted.
-func domains[V any](m map[qualifiedName]V, driver string) []string {
+func domains[V any](m map[api.QualifiedName]V, driver string) []string {
 	var out []string
 	for name := range m {
 		d, _ := splitName(name, driver)
@@ -196,7 +202,7 @@ func compactStrings(s []string) []string {
 }
 
 // hasDomain reports whether some name of m is in domain.
-func hasDomain[V any](m map[qualifiedName]V, driver, domain string) bool {
+func hasDomain[V any](m map[api.QualifiedName]V, driver, domain string) bool {
 	for name := range m {
 		if d, _ := splitName(name, driver); d == domain {
 			return true
@@ -207,14 +213,14 @@ func hasDomain[V any](m map[qualifiedName]V, driver, domain string) bool {
 
 // lookup finds domain/id in m, as either spelling when domain is the
 // driver's. The qualified spelling wins when a device has both.
-func lookup[V any](m map[qualifiedName]V, driver, domain, id string) (*V, bool) {
+func lookup[V any](m map[api.QualifiedName]V, driver, domain, id string) (*V, bool) {
 	var buf [128]byte
 	b := append(append(append(buf[:0], domain...), '/'), id...)
-	if v, ok := m[qualifiedName(b)]; ok {
+	if v, ok := m[api.QualifiedName(b)]; ok {
 		return &v, true
 	}
 	if domain == driver && strings.IndexByte(id, '/') < 0 {
-		if v, ok := m[qualifiedName(id)]; ok {
+		if v, ok := m[api.QualifiedName(id)]; ok {
 			return &v, true
 		}
 	}
@@ -306,7 +312,7 @@ func (c *capacityVal) Value() any                       { return c.dev.Capacity 
 func (c *capacityVal) IsZeroValue() bool                { return len(c.dev.Capacity) == 0 }
 
 // ids returns the ids of names in domain, sorted.
-func ids[V any](m map[qualifiedName]V, driver, domain string) []string {
+func ids[V any](m map[api.QualifiedName]V, driver, domain string) []string {
 	var out []string
 	for name := range m {
 		if d, id := splitName(name, driver); d == domain {
