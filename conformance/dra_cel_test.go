@@ -41,7 +41,9 @@ var (
 
 type celGen struct{ t *rapid.T }
 
-func (g celGen) pick(label string, xs ...string) string { return rapid.SampledFrom(xs).Draw(g.t, label) }
+func (g celGen) pick(label string, xs ...string) string {
+	return rapid.SampledFrom(xs).Draw(g.t, label)
+}
 
 func (g celGen) n(label string, lo, hi int) int { return rapid.IntRange(lo, hi).Draw(g.t, label) }
 
@@ -211,6 +213,17 @@ func (g celGen) boolean(depth int) string {
 		"math.greatest(1, 2) == 2",
 		"[1, 2].distinct().size() == 2",
 		"string(ip(\"::1\")) == \"::1\"",
+		"dyn(quantity(\"1\")).exists(x, true)",
+		"dyn(quantity(\"1\").add(1)).exists(x, true)",
+		"dyn(semver(\"1.2.3\")).all(x, true)",
+		"dyn(ip(\"1.2.3.4\")).exists(x, true)",
+		"dyn(cidr(\"1.2.3.0/24\")).exists(x, true)",
+		"dyn(url(\"https://x\")).exists(x, true)",
+		"dyn(format.dns1123Label()).exists(x, true)",
+		"device.attributes[\"gpu.example.com\"].v.exists(x, true)",
+		"device.capacity[\"gpu.example.com\"].mem.exists(x, true)",
+		"dyn(device).exists(k, k == \"driver\")",
+		"dyn(device).size() == 4",
 	)
 }
 

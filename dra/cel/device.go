@@ -84,10 +84,10 @@ func attributeValue(a adapterT, attr *api.DeviceAttribute) ref.Val {
 	case attr.StringValues != nil:
 		return a.NativeToValue(attr.StringValues)
 	case attr.VersionValues != nil:
-		vs := make([]semverVal, len(attr.VersionValues))
+		vs := make([]Semver, len(attr.VersionValues))
 		for i, s := range attr.VersionValues {
 			v, _ := ParseVersion(s)
-			vs[i] = semverVal{v}
+			vs[i] = Semver{v}
 		}
 		return a.NativeToValue(vs)
 	case attr.IntValue != nil:
@@ -98,7 +98,7 @@ func attributeValue(a adapterT, attr *api.DeviceAttribute) ref.Val {
 		return types.String(*attr.StringValue)
 	}
 	v, _ := ParseVersion(*attr.VersionValue)
-	return semverVal{v}
+	return Semver{v}
 }
 
 type adapterT = types.Adapter
@@ -374,7 +374,7 @@ func (m *capDomain) Find(key ref.Val) (ref.Val, bool) {
 	if !ok {
 		return nil, false
 	}
-	return quantityVal{c.Value}, true
+	return Quantity{c.Value}, true
 }
 
 func (m *capDomain) Iterator() traits.Iterator {

@@ -229,10 +229,11 @@ func (v Version) String() string {
 // semverType is the CEL type of semver values, kubernetes.Semver.
 var semverType = celgo.ObjectType("kubernetes.Semver")
 
-// semverVal is a Version as a CEL value.
-type semverVal struct{ v Version }
+// Semver is a Version as a CEL value, of CEL type kubernetes.Semver: what
+// semver() returns and what a version attribute holds.
+type Semver struct{ v Version }
 
-func (s semverVal) ConvertToNative(t reflect.Type) (any, error) {
+func (s Semver) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(s.v).AssignableTo(t) {
 		return s.v, nil
 	}
@@ -242,7 +243,7 @@ func (s semverVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'Semver' to '%v'", t)
 }
 
-func (s semverVal) ConvertToType(t ref.Type) ref.Val {
+func (s Semver) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case semverType:
 		return s
@@ -252,17 +253,17 @@ func (s semverVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", semverType, t)
 }
 
-func (s semverVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(semverVal)
+func (s Semver) Equal(other ref.Val) ref.Val {
+	o, ok := other.(Semver)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
 	return types.Bool(s.v.Compare(o.v) == 0)
 }
 
-func (s semverVal) Type() ref.Type { return semverType }
+func (s Semver) Type() ref.Type { return semverType }
 
-func (s semverVal) Value() any { return s.v }
+func (s Semver) Value() any { return s.v }
 
 // semverLib is Kubernetes' kubernetes.Semver library at version 1.
 type semverLib struct{}
@@ -323,7 +324,7 @@ func toSemver(arg, normalize ref.Val) ref.Val {
 	if bad != nil {
 		return bad
 	}
-	return semverVal{v}
+	return Semver{v}
 }
 
 func isSemver(arg, normalize ref.Val) ref.Val {
