@@ -728,4 +728,3 @@ func TestSelectorCases(t *testing.T) {
 		})
 	}
 }
-

@@ -110,6 +110,43 @@ type evalState struct {
 	dev     Device
 	adapter types.Adapter
 	empty   ref.Val // the empty map a missing domain reads as
+
+	// views holds the domain maps handed out so far, so that reading a
+	// domain allocates nothing for the first few domains.
+	attrViews [2]attrDomain
+	capViews  [2]capDomain
+	nAttr     int
+	nCap      int
+}
+
+// attrView returns the view of device.attributes[domain].
+func (s *evalState) attrView(domain string) *attrDomain {
+	for i := 0; i < s.nAttr; i++ {
+		if s.attrViews[i].domain == domain {
+			return &s.attrViews[i]
+		}
+	}
+	if s.nAttr < len(s.attrViews) {
+		s.attrViews[s.nAttr] = attrDomain{s: s, domain: domain}
+		s.nAttr++
+		return &s.attrViews[s.nAttr-1]
+	}
+	return &attrDomain{s: s, domain: domain}
+}
+
+// capView returns the view of device.capacity[domain].
+func (s *evalState) capView(domain string) *capDomain {
+	for i := 0; i < s.nCap; i++ {
+		if s.capViews[i].domain == domain {
+			return &s.capViews[i]
+		}
+	}
+	if s.nCap < len(s.capViews) {
+		s.capViews[s.nCap] = capDomain{s: s, domain: domain}
+		s.nCap++
+		return &s.capViews[s.nCap-1]
+	}
+	return &capDomain{s: s, domain: domain}
 }
 
 // ResolveName implements interpreter.Activation.
@@ -213,18 +250,19 @@ func hasDomain[V any](m map[api.QualifiedName]V, driver, domain string) bool {
 
 // lookup finds domain/id in m, as either spelling when domain is the
 // driver's. The qualified spelling wins when a device has both.
-func lookup[V any](m map[api.QualifiedName]V, driver, domain, id string) (*V, bool) {
+func lookup[V any](m map[api.QualifiedName]V, driver, domain, id string) (V, bool) {
 	var buf [128]byte
 	b := append(append(append(buf[:0], domain...), '/'), id...)
 	if v, ok := m[api.QualifiedName(b)]; ok {
-		return &v, true
+		return v, true
 	}
 	if domain == driver && strings.IndexByte(id, '/') < 0 {
 		if v, ok := m[api.QualifiedName(id)]; ok {
-			return &v, true
+			return v, true
 		}
 	}
-	return nil, false
+	var zero V
+	return zero, false
 }
 
 func (a *attributesVal) findDomain(key ref.Val) (ref.Val, bool) {
@@ -232,7 +270,7 @@ func (a *attributesVal) findDomain(key ref.Val) (ref.Val, bool) {
 	if !ok || !hasDomain(a.dev.Attributes, a.dev.Driver, string(k)) {
 		return nil, false
 	}
-	return &attrDomain{s: (*evalState)(a), domain: string(k)}, true
+	return (*evalState)(a).attrView(string(k)), true
 }
 
 // Find returns the domain's map, or the empty map for any other key.
@@ -274,7 +312,7 @@ func (c *capacityVal) findDomain(key ref.Val) (ref.Val, bool) {
 	if !ok || !hasDomain(c.dev.Capacity, c.dev.Driver, string(k)) {
 		return nil, false
 	}
-	return &capDomain{s: (*evalState)(c), domain: string(k)}, true
+	return (*evalState)(c).capView(string(k)), true
 }
 
 // Find returns the domain's map, or the empty map for any other key.
@@ -338,7 +376,7 @@ func (m *attrDomain) Find(key ref.Val) (ref.Val, bool) {
 	if !ok {
 		return nil, false
 	}
-	return attributeValue(m.s.adapter, a), true
+	return attributeValue(m.s.adapter, &a), true
 }
 
 func (m *attrDomain) Iterator() traits.Iterator {

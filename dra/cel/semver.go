@@ -47,8 +47,14 @@ func ParseVersion(s string) (Version, error) {
 	if s == "" {
 		return Version{}, errors.New("Version string empty")
 	}
-	parts := strings.SplitN(s, ".", 3)
-	if len(parts) != 3 {
+	i := strings.IndexByte(s, '.')
+	j := -1
+	if i >= 0 {
+		if k := strings.IndexByte(s[i+1:], '.'); k >= 0 {
+			j = i + 1 + k
+		}
+	}
+	if j < 0 {
 		return Version{}, errors.New("No Major.Minor.Patch elements found")
 	}
 	number := func(p, what string) (uint64, error) {
@@ -62,13 +68,13 @@ func ParseVersion(s string) (Version, error) {
 	}
 	var v Version
 	var err error
-	if v.Major, err = number(parts[0], "Major"); err != nil {
+	if v.Major, err = number(s[:i], "Major"); err != nil {
 		return Version{}, err
 	}
-	if v.Minor, err = number(parts[1], "Minor"); err != nil {
+	if v.Minor, err = number(s[i+1:j], "Minor"); err != nil {
 		return Version{}, err
 	}
-	rest := parts[2]
+	rest := s[j+1:]
 	var build, pre []string
 	if i := strings.IndexByte(rest, '+'); i >= 0 {
 		build = strings.Split(rest[i+1:], ".")
