@@ -103,9 +103,9 @@ func (a *Allocator) Allocate(ctx context.Context, node *api.Node) ([]api.Allocat
 // reqData is a request's state during one Allocate.
 type reqData struct {
 	r        *request
-	n        int          // devices to allocate
-	all      []candidate  // for All: the devices, fixed up front
-	selected int          // for the first subrequest: the one chosen
+	n        int         // devices to allocate
+	all      []candidate // for All: the devices, fixed up front
+	selected int         // for the first subrequest: the one chosen
 }
 
 type candidate struct {

@@ -1,0 +1,107 @@
+package dra_test
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/dra"
+	"github.com/schedkit/schedkit/dra/internal/fakecel"
+	"github.com/schedkit/schedkit/quantity"
+)
+
+// run allocates the row's claims on its node (node-1 by default).
+func (tc allocCase) run(ctx context.Context) ([]api.AllocationResult, error) {
+	state := &dra.AllocatedState{
+		Devices:       map[dra.DeviceID]struct{}{},
+		SharedDevices: tc.allocatedSharedDeviceIDs,
+		Capacity:      tc.allocatedCapacityDevices,
+	}
+	for _, id := range tc.allocatedDevices {
+		state.Devices[id] = struct{}{}
+	}
+	claims := make([]*api.ResourceClaim, len(tc.claimsToAllocate))
+	for i, c := range tc.claimsToAllocate {
+		claims[i] = c.obj()
+	}
+	a, err := dra.NewAllocator(ctx, dra.Input{
+		Claims: claims, Classes: tc.classes, Slices: tc.slices, TaintRules: tc.taintRules,
+		Allocated: state, Compiler: fakecel.Compiler{}, NewShareID: func() string { return fixedShareID },
+	})
+	if err != nil {
+		return nil, err
+	}
+	n := tc.node
+	if n == nil {
+		n = node(node1, region1)
+	}
+	return a.Allocate(ctx, n)
+}
+
+// normalize sorts what upstream's matchers compare as sets: the device
+// results of a claim and the requirements and values of node selectors.
+func normalize(rs []api.AllocationResult) []api.AllocationResult {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]api.AllocationResult, len(rs))
+	for i, r := range rs {
+		r = *deepCopy(&r)
+		sort.SliceStable(r.Devices.Results, func(a, b int) bool {
+			x, y := r.Devices.Results[a], r.Devices.Results[b]
+			return x.Request+"\x00"+x.Driver+"\x00"+x.Pool+"\x00"+x.Device < y.Request+"\x00"+y.Driver+"\x00"+y.Pool+"\x00"+y.Device
+		})
+		if r.NodeSelector != nil {
+			for ti := range r.NodeSelector.NodeSelectorTerms {
+				t := &r.NodeSelector.NodeSelectorTerms[ti]
+				for _, reqs := range []*[]api.NodeSelectorRequirement{&t.MatchExpressions, &t.MatchFields} {
+					for k := range *reqs {
+						slices.Sort((*reqs)[k].Values)
+					}
+					sort.SliceStable(*reqs, func(a, b int) bool { return (*reqs)[a].Key < (*reqs)[b].Key })
+					if len(*reqs) == 0 {
+						*reqs = nil
+					}
+				}
+			}
+		}
+		out[i] = r
+	}
+	return out
+}
+
+var quantityCmp = cmp.Comparer(func(a, b quantity.Quantity) bool { return a.Cmp(b) == 0 })
+
+// TestUpstreamRows runs the rows ported from upstream's allocator table.
+func TestUpstreamRows(t *testing.T) {
+	cases := upstreamCases()
+	names := make([]string, 0, len(cases))
+	for n := range cases {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		tc := cases[name]
+		t.Run(name, func(t *testing.T) {
+			got, err := tc.run(context.Background())
+			if tc.expectError != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.expectError) {
+					t.Fatalf("error %v, want one containing %q", err, tc.expectError)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if diff := cmp.Diff(normalize(tc.expectResults), normalize(got), quantityCmp, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
