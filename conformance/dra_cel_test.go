@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -390,10 +391,19 @@ func TestDRACELDifferential(t *testing.T) {
 		if (up.Error == nil) != (err == nil) || (up.Error != nil && up.Error.Error() != err.Error()) {
 			t.Fatalf("compile %q:\nupstream: %v\nschedkit: %v", expr, up.Error, err)
 		}
-		upv := upcel.GetCompiler(features).CompileCELExpression(expr, upcel.Options{EnvType: &newEnv, DisableCostEstimation: true})
-		verr := ours.Validate(expr)
-		if (upv.Error == nil) != (verr == nil) || (upv.Error != nil && upv.Error.Error() != verr.Error()) {
-			t.Fatalf("validate %q:\nupstream: %v\nschedkit: %v", expr, upv.Error, verr)
+		upv := upcel.GetCompiler(features).CompileCELExpression(expr, upcel.Options{EnvType: &newEnv})
+		cost, verr := ours.EstimateCost(expr)
+		if upv.Error != nil {
+			if verr == nil || upv.Error.Error() != verr.Error() {
+				t.Fatalf("validate %q:\nupstream: %v\nschedkit: %v", expr, upv.Error, verr)
+			}
+		} else {
+			if verr != nil && !errors.Is(verr, dracel.ErrTooComplex) {
+				t.Fatalf("validate %q: upstream accepts, schedkit: %v", expr, verr)
+			}
+			if cost != upv.MaxCost || (upv.MaxCost > resourceapi.CELSelectorExpressionMaxCost) != (verr != nil) {
+				t.Fatalf("validate %q: upstream cost %d, schedkit %d (%v)", expr, upv.MaxCost, cost, verr)
+			}
 		}
 		if up.Error != nil {
 			failed++

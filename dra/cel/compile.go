@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/field"
 )
 
 // ErrorType classifies a compile error as Kubernetes does.
@@ -117,6 +118,7 @@ func EnhanceRuntimeError(err error) error {
 type Compiler struct {
 	stored *celgo.Env
 	fr     *formatRegexps
+	sizes  *sizeNode
 	empty  ref.Val
 
 	newOnce sync.Once
@@ -156,6 +158,7 @@ func NewCompiler(cacheSize int) (*Compiler, error) {
 	return &Compiler{
 		stored:  env,
 		fr:      fr,
+		sizes:   deviceSizes(),
 		empty:   env.CELTypeAdapter().NativeToValue(map[string]any{}),
 		max:     cacheSize,
 		entries: map[string]*list.Element{},
@@ -197,6 +200,20 @@ func invalid(detail string) *Error { return &Error{Type: ErrorTypeInvalid, Detai
 func internal(detail string) *Error { return &Error{Type: ErrorTypeInternal, Detail: detail} }
 
 func (c *Compiler) compile(env *celgo.Env, kind envKind, expression string) (*Selector, error) {
+	ast, err := c.check(env, kind, expression)
+	if err != nil {
+		return nil, err
+	}
+	prg, perr := env.Program(ast, celgo.CostLimit(MaxCost), celgo.InterruptCheckFrequency(checkFrequency))
+	if perr != nil {
+		return nil, internal("program instantiation failed: " + perr.Error())
+	}
+	return &Selector{expression: expression, program: prg, adapter: env.CELTypeAdapter(), empty: c.empty}, nil
+}
+
+// check parses and type-checks expression and holds its result type to
+// bool or the attribute type.
+func (c *Compiler) check(env *celgo.Env, kind envKind, expression string) (*celgo.Ast, *Error) {
 	ast, issues := env.Compile(expression)
 	if issues != nil {
 		return nil, invalid("compilation failed: " + issues.String())
@@ -205,31 +222,68 @@ func (c *Compiler) compile(env *celgo.Env, kind envKind, expression string) (*Se
 	if !t.IsExactType(celgo.BoolType) && !t.IsExactType(kind.fields().attribute) {
 		return nil, invalid(fmt.Sprintf("must evaluate to %v or the unknown type, not %v", celgo.BoolType.String(), t.String()))
 	}
-	prg, err := env.Program(ast, celgo.CostLimit(MaxCost), celgo.InterruptCheckFrequency(checkFrequency))
-	if err != nil {
-		return nil, internal("program instantiation failed: " + err.Error())
-	}
-	return &Selector{expression: expression, program: prg, adapter: env.CELTypeAdapter(), empty: c.empty}, nil
+	return ast, nil
 }
 
 // Validate checks expression as the API server does when a DeviceClass or
-// ResourceClaim carrying it is created or changed: the length limit, then
+// ResourceClaim carrying it is created or changed: the length limit,
 // compiling in the NewExpressions environment (the libraries of
-// compatibility version 1.36 and the default feature gates). The error
-// is an *Error whose Detail is the API server's message for the field;
-// a too-long expression is reported as ErrTooLong.
+// compatibility version 1.36 and the default feature gates), then the
+// worst-case cost estimate against MaxCost. The error is ErrTooLong, an
+// *Error whose Detail is the API server's message, or ErrTooComplex.
 func (c *Compiler) Validate(expression string) error {
-	if len(expression) > MaxExpressionLength {
-		return ErrTooLong
-	}
-	c.newOnce.Do(func() { c.newEnv, c.newErr = draEnv(newEnv, c.fr) })
-	if c.newErr != nil {
-		return internal("unexpected error loading CEL environment: " + c.newErr.Error())
-	}
-	_, err := c.compile(c.newEnv, newEnv, expression)
+	_, err := c.EstimateCost(expression)
 	return err
 }
 
-// ErrTooLong is Validate's error for an expression longer than
-// MaxExpressionLength bytes.
-var ErrTooLong = fmt.Errorf("may not be more than %d bytes", MaxExpressionLength)
+// EstimateCost validates expression as Validate does and returns its
+// worst-case cost, as the API server estimates it, when it compiles.
+func (c *Compiler) EstimateCost(expression string) (uint64, error) {
+	if len(expression) > MaxExpressionLength {
+		return 0, ErrTooLong
+	}
+	c.newOnce.Do(func() { c.newEnv, c.newErr = draEnv(newEnv, c.fr) })
+	if c.newErr != nil {
+		return 0, internal("unexpected error loading CEL environment: " + c.newErr.Error())
+	}
+	ast, cerr := c.check(c.newEnv, newEnv, expression)
+	if cerr != nil {
+		return 0, cerr
+	}
+	est, err := c.newEnv.EstimateCost(ast, estimator{device: c.sizes})
+	if err != nil {
+		return 0, internal("cost estimation failed: " + err.Error())
+	}
+	if est.Max > MaxCost {
+		return est.Max, ErrTooComplex
+	}
+	return est.Max, nil
+}
+
+// Check is Validate's verdict as the API server reports it for the field
+// at path: too long, an invalid value quoting the expression, an internal
+// error, or "too complex, exceeds cost limit". It has the shape of
+// package dra's CELCheck.
+func (c *Compiler) Check(expression string, path *field.Path) field.ErrorList {
+	err := c.Validate(expression)
+	var ce *Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrTooLong):
+		return field.ErrorList{field.TooLong(path, "", MaxExpressionLength)}
+	case errors.Is(err, ErrTooComplex):
+		return field.ErrorList{field.Forbidden(path, "too complex, exceeds cost limit")}
+	case errors.As(err, &ce) && ce.Type == ErrorTypeInvalid:
+		return field.ErrorList{field.Invalid(path, expression, ce.Detail)}
+	}
+	return field.ErrorList{field.InternalError(path, err)}
+}
+
+// Validation errors that are not compile errors.
+var (
+	// ErrTooLong is an expression longer than MaxExpressionLength bytes.
+	ErrTooLong = fmt.Errorf("may not be more than %d bytes", MaxExpressionLength)
+	// ErrTooComplex is an expression whose worst-case cost exceeds MaxCost.
+	ErrTooComplex = errors.New("too complex, exceeds cost limit")
+)
