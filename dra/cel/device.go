@@ -197,7 +197,6 @@ func (d *deviceVal) Type() ref.Type                                  { return ty
 func (d *deviceVal) Value() any                                      { return &d.dev }
 func (d *deviceVal) IsZeroValue() bool                               { return false }
 func (d *deviceVal) String() string                                  { return "device" }
-func (d *deviceVal) state() *evalState                               { return (*evalState)(d) }
 func (d *attributesVal) ConvertToNative(t reflect.Type) (any, error) { return nil, convertErr(t) }
 func (d *capacityVal) ConvertToNative(t reflect.Type) (any, error)   { return nil, convertErr(t) }
 

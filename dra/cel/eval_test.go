@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/field"
 	"github.com/schedkit/schedkit/quantity"
 )
 
@@ -169,5 +170,28 @@ func TestValidate(t *testing.T) {
 	}
 	if err := c.Validate(`[1].includes(1)`); err == nil {
 		t.Errorf("includes is not in the 1.36 environment with list-typed attributes off")
+	}
+}
+
+// TestCheck pins the field errors the API server reports for a selector.
+func TestCheck(t *testing.T) {
+	c, err := NewCompiler(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := field.NewPath("spec", "selectors").Index(0).Child("cel", "expression")
+	for _, tc := range []struct{ expr, want string }{
+		{`device.driver == "a"`, ""},
+		{`1`, `spec.selectors[0].cel.expression: Invalid value: "1": must evaluate to bool or the unknown type, not int`},
+		{`[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))`,
+			`spec.selectors[0].cel.expression: Forbidden: too complex, exceeds cost limit`},
+	} {
+		var got string
+		if errs := c.Check(tc.expr, p); len(errs) > 0 {
+			got = errs.ToAggregate().Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", tc.expr, got, tc.want)
+		}
 	}
 }

@@ -295,7 +295,7 @@ func regexFindAll(re *regexp.Regexp, strVal, reVal, nVal ref.Val) ref.Val {
 // urlType is the CEL type of url() values.
 var (
 	urlType      = celgo.ObjectType("kubernetes.URL")
-	urlTypeValue = types.NewTypeValue("kubernetes.URL")
+	urlTypeValue = types.NewObjectType("kubernetes.URL")
 )
 
 // URL is a parsed URL as a CEL value, of CEL type kubernetes.URL.

@@ -15,7 +15,7 @@ import (
 // quantityType is the CEL type of quantities, kubernetes.Quantity.
 var (
 	quantityType      = celgo.ObjectType("kubernetes.Quantity")
-	quantityTypeValue = types.NewTypeValue("kubernetes.Quantity")
+	quantityTypeValue = types.NewObjectType("kubernetes.Quantity")
 )
 
 // Quantity is a quantity as a CEL value, of CEL type kubernetes.Quantity:

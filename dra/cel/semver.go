@@ -1,3 +1,5 @@
+//lint:file-ignore ST1005 the error texts are those Kubernetes prints, capitals included.
+
 package cel
 
 import (
