@@ -11,6 +11,9 @@ import (
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/field"
 )
 
 // ErrorType classifies a compile error as Kubernetes does.
@@ -53,10 +56,22 @@ var boolKind = reflect.TypeOf(true)
 // does not parse fails every selector, as in Kubernetes. The scheduler
 // prints runtime errors through EnhanceRuntimeError.
 func (s *Selector) Matches(ctx context.Context, d Device) (bool, error) {
-	if err := checkAttributes(&d); err != nil {
+	if err := checkAttributes(d.Attributes); err != nil {
 		return false, err
 	}
-	st := &evalState{dev: &d, adapter: s.adapter, empty: s.empty}
+	return s.eval(ctx, &evalState{dev: d, adapter: s.adapter, empty: s.empty})
+}
+
+// MatchesDevice evaluates the selector on a device of driver as the
+// scheduler's allocator does: Matches, with a runtime error passed
+// through EnhanceRuntimeError. It is the Selector method package dra
+// calls.
+func (s *Selector) MatchesDevice(ctx context.Context, driver string, d *api.Device) (bool, error) {
+	ok, err := s.Matches(ctx, Device{Driver: driver, AllowMultipleAllocations: d.AllowMultipleAllocations, Attributes: d.Attributes, Capacity: d.Capacity})
+	return ok, EnhanceRuntimeError(err)
+}
+
+func (s *Selector) eval(ctx context.Context, st *evalState) (bool, error) {
 	out, _, err := s.program.ContextEval(ctx, st)
 	if err != nil {
 		if strings.Contains(err.Error(), "operation interrupted") && ctx.Err() != nil {
@@ -103,6 +118,7 @@ func EnhanceRuntimeError(err error) error {
 type Compiler struct {
 	stored *celgo.Env
 	fr     *formatRegexps
+	sizes  *sizeNode
 	empty  ref.Val
 
 	newOnce sync.Once
@@ -142,6 +158,7 @@ func NewCompiler(cacheSize int) (*Compiler, error) {
 	return &Compiler{
 		stored:  env,
 		fr:      fr,
+		sizes:   deviceSizes(),
 		empty:   env.CELTypeAdapter().NativeToValue(map[string]any{}),
 		max:     cacheSize,
 		entries: map[string]*list.Element{},
@@ -183,6 +200,20 @@ func invalid(detail string) *Error { return &Error{Type: ErrorTypeInvalid, Detai
 func internal(detail string) *Error { return &Error{Type: ErrorTypeInternal, Detail: detail} }
 
 func (c *Compiler) compile(env *celgo.Env, kind envKind, expression string) (*Selector, error) {
+	ast, err := c.check(env, kind, expression)
+	if err != nil {
+		return nil, err
+	}
+	prg, perr := env.Program(ast, celgo.CostLimit(MaxCost), celgo.InterruptCheckFrequency(checkFrequency))
+	if perr != nil {
+		return nil, internal("program instantiation failed: " + perr.Error())
+	}
+	return &Selector{expression: expression, program: prg, adapter: env.CELTypeAdapter(), empty: c.empty}, nil
+}
+
+// check parses and type-checks expression and holds its result type to
+// bool or the attribute type.
+func (c *Compiler) check(env *celgo.Env, kind envKind, expression string) (*celgo.Ast, *Error) {
 	ast, issues := env.Compile(expression)
 	if issues != nil {
 		return nil, invalid("compilation failed: " + issues.String())
@@ -191,31 +222,68 @@ func (c *Compiler) compile(env *celgo.Env, kind envKind, expression string) (*Se
 	if !t.IsExactType(celgo.BoolType) && !t.IsExactType(kind.fields().attribute) {
 		return nil, invalid(fmt.Sprintf("must evaluate to %v or the unknown type, not %v", celgo.BoolType.String(), t.String()))
 	}
-	prg, err := env.Program(ast, celgo.CostLimit(MaxCost), celgo.InterruptCheckFrequency(checkFrequency))
-	if err != nil {
-		return nil, internal("program instantiation failed: " + err.Error())
-	}
-	return &Selector{expression: expression, program: prg, adapter: env.CELTypeAdapter(), empty: c.empty}, nil
+	return ast, nil
 }
 
 // Validate checks expression as the API server does when a DeviceClass or
-// ResourceClaim carrying it is created or changed: the length limit, then
+// ResourceClaim carrying it is created or changed: the length limit,
 // compiling in the NewExpressions environment (the libraries of
-// compatibility version 1.36 and the default feature gates). The error
-// is an *Error whose Detail is the API server's message for the field;
-// a too-long expression is reported as ErrTooLong.
+// compatibility version 1.36 and the default feature gates), then the
+// worst-case cost estimate against MaxCost. The error is ErrTooLong, an
+// *Error whose Detail is the API server's message, or ErrTooComplex.
 func (c *Compiler) Validate(expression string) error {
-	if len(expression) > MaxExpressionLength {
-		return ErrTooLong
-	}
-	c.newOnce.Do(func() { c.newEnv, c.newErr = draEnv(newEnv, c.fr) })
-	if c.newErr != nil {
-		return internal("unexpected error loading CEL environment: " + c.newErr.Error())
-	}
-	_, err := c.compile(c.newEnv, newEnv, expression)
+	_, err := c.EstimateCost(expression)
 	return err
 }
 
-// ErrTooLong is Validate's error for an expression longer than
-// MaxExpressionLength bytes.
-var ErrTooLong = fmt.Errorf("may not be more than %d bytes", MaxExpressionLength)
+// EstimateCost validates expression as Validate does and returns its
+// worst-case cost, as the API server estimates it, when it compiles.
+func (c *Compiler) EstimateCost(expression string) (uint64, error) {
+	if len(expression) > MaxExpressionLength {
+		return 0, ErrTooLong
+	}
+	c.newOnce.Do(func() { c.newEnv, c.newErr = draEnv(newEnv, c.fr) })
+	if c.newErr != nil {
+		return 0, internal("unexpected error loading CEL environment: " + c.newErr.Error())
+	}
+	ast, cerr := c.check(c.newEnv, newEnv, expression)
+	if cerr != nil {
+		return 0, cerr
+	}
+	est, err := c.newEnv.EstimateCost(ast, estimator{device: c.sizes})
+	if err != nil {
+		return 0, internal("cost estimation failed: " + err.Error())
+	}
+	if est.Max > MaxCost {
+		return est.Max, ErrTooComplex
+	}
+	return est.Max, nil
+}
+
+// Check is Validate's verdict as the API server reports it for the field
+// at path: too long, an invalid value quoting the expression, an internal
+// error, or "too complex, exceeds cost limit". It has the shape of
+// package dra's CELCheck.
+func (c *Compiler) Check(expression string, path *field.Path) field.ErrorList {
+	err := c.Validate(expression)
+	var ce *Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrTooLong):
+		return field.ErrorList{field.TooLong(path, "", MaxExpressionLength)}
+	case errors.Is(err, ErrTooComplex):
+		return field.ErrorList{field.Forbidden(path, "too complex, exceeds cost limit")}
+	case errors.As(err, &ce) && ce.Type == ErrorTypeInvalid:
+		return field.ErrorList{field.Invalid(path, expression, ce.Detail)}
+	}
+	return field.ErrorList{field.InternalError(path, err)}
+}
+
+// Validation errors that are not compile errors.
+var (
+	// ErrTooLong is an expression longer than MaxExpressionLength bytes.
+	ErrTooLong = fmt.Errorf("may not be more than %d bytes", MaxExpressionLength)
+	// ErrTooComplex is an expression whose worst-case cost exceeds MaxCost.
+	ErrTooComplex = errors.New("too complex, exceeds cost limit")
+)

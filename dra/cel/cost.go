@@ -138,7 +138,7 @@ func (runtimeCost) CallCost(function, overloadID string, args []ref.Val, result 
 		}
 	case "validate":
 		if len(args) >= 2 {
-			if f, ok := args[0].(formatVal); ok {
+			if f, ok := args[0].Value().(Format); ok {
 				str := uint64(math.Ceil((1.0 + float64(sizeOf(args[1]))) * stf))
 				re := uint64(math.Ceil(float64(f.maxRegexSize) * common.RegexStringLengthCostFactor))
 				c := str * re
@@ -154,7 +154,7 @@ func (runtimeCost) CallCost(function, overloadID string, args []ref.Val, result 
 	case "_==_":
 		if len(args) == 2 {
 			switch args[0].(type) {
-			case quantityVal, quantitySum, ipVal, cidrVal, formatVal, urlVal, semverVal, authzVal:
+			case Quantity, *Quantity, IP, *IP, CIDR, *CIDR, Format, *Format, URL, *URL, Semver, *Semver, authzVal:
 				return fixedCost(1)
 			}
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
+
+	"github.com/schedkit/schedkit/api"
 )
 
 // Device is what a selector sees of one device.
@@ -23,14 +25,14 @@ type Device struct {
 	AllowMultipleAllocations *bool
 	// Attributes by qualified name: "domain/id", or "id" in the driver's
 	// domain.
-	Attributes map[qualifiedName]deviceAttribute
+	Attributes map[api.QualifiedName]api.DeviceAttribute
 	// Capacity by qualified name, as Attributes.
-	Capacity map[qualifiedName]deviceCapacity
+	Capacity map[api.QualifiedName]api.DeviceCapacity
 }
 
 // splitName splits a qualified name at its first slash; a name without
 // one is in the default domain.
-func splitName(name qualifiedName, defaultDomain string) (domain, id string) {
+func splitName(name api.QualifiedName, defaultDomain string) (domain, id string) {
 	if i := strings.IndexByte(string(name), '/'); i >= 0 {
 		return string(name[:i]), string(name[i+1:])
 	}
@@ -41,35 +43,39 @@ func splitName(name qualifiedName, defaultDomain string) (domain, id string) {
 // evaluate with: one with no value, or a version that does not parse.
 // Kubernetes converts every attribute before evaluating, so such a
 // device fails every selector, even one that never reads the attribute.
-func checkAttributes(d *Device) error {
-	for name, a := range d.Attributes {
-		var err error
-		switch {
-		case a.IntValues != nil, a.BoolValues != nil, a.StringValues != nil:
-		case a.VersionValues != nil:
-			for _, s := range a.VersionValues {
-				if _, err = ParseVersion(s); err != nil {
-					break
-				}
-			}
-		case a.IntValue != nil, a.BoolValue != nil, a.StringValue != nil:
-		case a.VersionValue != nil:
-			_, err = ParseVersion(*a.VersionValue)
-		default:
-			err = errors.New("unsupported attribute value")
-		}
-		if err != nil {
-			if err.Error() != "unsupported attribute value" {
-				err = fmt.Errorf("parse semantic version: %w", err)
-			}
+func checkAttributes(attrs map[api.QualifiedName]api.DeviceAttribute) error {
+	for name, a := range attrs {
+		if err := checkAttribute(&a); err != nil {
 			return fmt.Errorf("attribute %s: %w", name, err)
 		}
 	}
 	return nil
 }
 
+// checkAttribute is one attribute's conversion error, in the order
+// Kubernetes tries the value fields: lists first.
+func checkAttribute(a *api.DeviceAttribute) error {
+	switch {
+	case a.IntValues != nil, a.BoolValues != nil, a.StringValues != nil:
+	case a.VersionValues != nil:
+		for _, s := range a.VersionValues {
+			if _, err := ParseVersion(s); err != nil {
+				return fmt.Errorf("parse semantic version: %w", err)
+			}
+		}
+	case a.IntValue != nil, a.BoolValue != nil, a.StringValue != nil:
+	case a.VersionValue != nil:
+		if _, err := ParseVersion(*a.VersionValue); err != nil {
+			return fmt.Errorf("parse semantic version: %w", err)
+		}
+	default:
+		return errors.New("unsupported attribute value")
+	}
+	return nil
+}
+
 // attributeValue converts a checked attribute to its CEL value.
-func attributeValue(a adapterT, attr *deviceAttribute) ref.Val {
+func attributeValue(a adapterT, attr *api.DeviceAttribute) ref.Val {
 	switch {
 	case attr.IntValues != nil:
 		return a.NativeToValue(attr.IntValues)
@@ -78,10 +84,10 @@ func attributeValue(a adapterT, attr *deviceAttribute) ref.Val {
 	case attr.StringValues != nil:
 		return a.NativeToValue(attr.StringValues)
 	case attr.VersionValues != nil:
-		vs := make([]semverVal, len(attr.VersionValues))
+		vs := make([]Semver, len(attr.VersionValues))
 		for i, s := range attr.VersionValues {
 			v, _ := ParseVersion(s)
-			vs[i] = semverVal{v}
+			vs[i] = Semver{v}
 		}
 		return a.NativeToValue(vs)
 	case attr.IntValue != nil:
@@ -92,7 +98,7 @@ func attributeValue(a adapterT, attr *deviceAttribute) ref.Val {
 		return types.String(*attr.StringValue)
 	}
 	v, _ := ParseVersion(*attr.VersionValue)
-	return semverVal{v}
+	return Semver{v}
 }
 
 type adapterT = types.Adapter
@@ -101,9 +107,46 @@ type adapterT = types.Adapter
 // the device value itself. The attribute and capacity maps are views on
 // the caller's maps; nothing is copied.
 type evalState struct {
-	dev     *Device
+	dev     Device
 	adapter types.Adapter
 	empty   ref.Val // the empty map a missing domain reads as
+
+	// views holds the domain maps handed out so far, so that reading a
+	// domain allocates nothing for the first few domains.
+	attrViews [2]attrDomain
+	capViews  [2]capDomain
+	nAttr     int
+	nCap      int
+}
+
+// attrView returns the view of device.attributes[domain].
+func (s *evalState) attrView(domain string) *attrDomain {
+	for i := 0; i < s.nAttr; i++ {
+		if s.attrViews[i].domain == domain {
+			return &s.attrViews[i]
+		}
+	}
+	if s.nAttr < len(s.attrViews) {
+		s.attrViews[s.nAttr] = attrDomain{s: s, domain: domain}
+		s.nAttr++
+		return &s.attrViews[s.nAttr-1]
+	}
+	return &attrDomain{s: s, domain: domain}
+}
+
+// capView returns the view of device.capacity[domain].
+func (s *evalState) capView(domain string) *capDomain {
+	for i := 0; i < s.nCap; i++ {
+		if s.capViews[i].domain == domain {
+			return &s.capViews[i]
+		}
+	}
+	if s.nCap < len(s.capViews) {
+		s.capViews[s.nCap] = capDomain{s: s, domain: domain}
+		s.nCap++
+		return &s.capViews[s.nCap-1]
+	}
+	return &capDomain{s: s, domain: domain}
 }
 
 // ResolveName implements interpreter.Activation.
@@ -151,10 +194,9 @@ func (d *deviceVal) Equal(o ref.Val) ref.Val                         { return ma
 func (d *deviceVal) ConvertToNative(t reflect.Type) (any, error)     { return nil, convertErr(t) }
 func (d *deviceVal) ConvertToType(t ref.Type) ref.Val                { return mapConvert(d, t) }
 func (d *deviceVal) Type() ref.Type                                  { return types.MapType }
-func (d *deviceVal) Value() any                                      { return d.dev }
+func (d *deviceVal) Value() any                                      { return &d.dev }
 func (d *deviceVal) IsZeroValue() bool                               { return false }
 func (d *deviceVal) String() string                                  { return "device" }
-func (d *deviceVal) state() *evalState                               { return (*evalState)(d) }
 func (d *attributesVal) ConvertToNative(t reflect.Type) (any, error) { return nil, convertErr(t) }
 func (d *capacityVal) ConvertToNative(t reflect.Type) (any, error)   { return nil, convertErr(t) }
 
@@ -171,7 +213,7 @@ type attributesVal evalState
 type capacityVal evalState
 
 // domains returns the distinct domains of names, sorted.
-func domains[V any](m map[qualifiedName]V, driver string) []string {
+func domains[V any](m map[api.QualifiedName]V, driver string) []string {
 	var out []string
 	for name := range m {
 		d, _ := splitName(name, driver)
@@ -196,7 +238,7 @@ func compactStrings(s []string) []string {
 }
 
 // hasDomain reports whether some name of m is in domain.
-func hasDomain[V any](m map[qualifiedName]V, driver, domain string) bool {
+func hasDomain[V any](m map[api.QualifiedName]V, driver, domain string) bool {
 	for name := range m {
 		if d, _ := splitName(name, driver); d == domain {
 			return true
@@ -207,18 +249,19 @@ func hasDomain[V any](m map[qualifiedName]V, driver, domain string) bool {
 
 // lookup finds domain/id in m, as either spelling when domain is the
 // driver's. The qualified spelling wins when a device has both.
-func lookup[V any](m map[qualifiedName]V, driver, domain, id string) (*V, bool) {
+func lookup[V any](m map[api.QualifiedName]V, driver, domain, id string) (V, bool) {
 	var buf [128]byte
 	b := append(append(append(buf[:0], domain...), '/'), id...)
-	if v, ok := m[qualifiedName(b)]; ok {
-		return &v, true
+	if v, ok := m[api.QualifiedName(b)]; ok {
+		return v, true
 	}
 	if domain == driver && strings.IndexByte(id, '/') < 0 {
-		if v, ok := m[qualifiedName(id)]; ok {
-			return &v, true
+		if v, ok := m[api.QualifiedName(id)]; ok {
+			return v, true
 		}
 	}
-	return nil, false
+	var zero V
+	return zero, false
 }
 
 func (a *attributesVal) findDomain(key ref.Val) (ref.Val, bool) {
@@ -226,7 +269,7 @@ func (a *attributesVal) findDomain(key ref.Val) (ref.Val, bool) {
 	if !ok || !hasDomain(a.dev.Attributes, a.dev.Driver, string(k)) {
 		return nil, false
 	}
-	return &attrDomain{s: (*evalState)(a), domain: string(k)}, true
+	return (*evalState)(a).attrView(string(k)), true
 }
 
 // Find returns the domain's map, or the empty map for any other key.
@@ -268,7 +311,7 @@ func (c *capacityVal) findDomain(key ref.Val) (ref.Val, bool) {
 	if !ok || !hasDomain(c.dev.Capacity, c.dev.Driver, string(k)) {
 		return nil, false
 	}
-	return &capDomain{s: (*evalState)(c), domain: string(k)}, true
+	return (*evalState)(c).capView(string(k)), true
 }
 
 // Find returns the domain's map, or the empty map for any other key.
@@ -306,7 +349,7 @@ func (c *capacityVal) Value() any                       { return c.dev.Capacity 
 func (c *capacityVal) IsZeroValue() bool                { return len(c.dev.Capacity) == 0 }
 
 // ids returns the ids of names in domain, sorted.
-func ids[V any](m map[qualifiedName]V, driver, domain string) []string {
+func ids[V any](m map[api.QualifiedName]V, driver, domain string) []string {
 	var out []string
 	for name := range m {
 		if d, id := splitName(name, driver); d == domain {
@@ -332,7 +375,7 @@ func (m *attrDomain) Find(key ref.Val) (ref.Val, bool) {
 	if !ok {
 		return nil, false
 	}
-	return attributeValue(m.s.adapter, a), true
+	return attributeValue(m.s.adapter, &a), true
 }
 
 func (m *attrDomain) Iterator() traits.Iterator {
@@ -368,7 +411,7 @@ func (m *capDomain) Find(key ref.Val) (ref.Val, bool) {
 	if !ok {
 		return nil, false
 	}
-	return quantityVal{c.Value}, true
+	return Quantity{c.Value}, true
 }
 
 func (m *capDomain) Iterator() traits.Iterator {

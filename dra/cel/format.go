@@ -17,18 +17,18 @@ import (
 // formatType is the CEL type of format.<name>() values.
 var formatType = celgo.ObjectType("kubernetes.NamedFormat")
 
-// formatVal is one named string format of Kubernetes' format library.
-type formatVal struct {
+// Format is one named string format of Kubernetes' format library.
+type Format struct {
 	name         string
 	validate     func(string) []string
 	maxRegexSize int
 }
 
-func (formatVal) ConvertToNative(t reflect.Type) (any, error) {
+func (Format) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'Format' to '%v'", t)
 }
 
-func (f formatVal) ConvertToType(t ref.Type) ref.Val {
+func (f Format) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case formatType:
 		return f
@@ -38,16 +38,16 @@ func (f formatVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", formatType, t)
 }
 
-func (f formatVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(formatVal)
+func (f Format) Equal(other ref.Val) ref.Val {
+	o, ok := other.(Format)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
 	return types.Bool(f.name == o.name)
 }
 
-func (formatVal) Type() ref.Type { return formatType }
-func (f formatVal) Value() any   { return f }
+func (Format) Type() ref.Type { return formatType }
+func (f Format) Value() any   { return f }
 
 const (
 	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -213,7 +213,7 @@ func (r *formatRegexps) isDateTime(s string) bool {
 }
 
 // formats returns the named formats of Kubernetes' format library.
-func (r *formatRegexps) formats() map[string]formatVal {
+func (r *formatRegexps) formats() map[string]Format {
 	prefix := func(f func(string) []string) func(string) []string {
 		return func(s string) []string { return f(maskTrailingDash(s)) }
 	}
@@ -225,7 +225,7 @@ func (r *formatRegexps) formats() map[string]formatVal {
 			return []string{msg}
 		}
 	}
-	return map[string]formatVal{
+	return map[string]Format{
 		"dns1123Label":           {"DNS1123Label", r.dns1123LabelErrs, 30},
 		"dns1123Subdomain":       {"DNS1123Subdomain", r.dns1123SubdomainErrs, 60},
 		"dns1035Label":           {"DNS1035Label", r.dns1035LabelErrs, 30},
@@ -248,7 +248,7 @@ func (r *formatRegexps) formats() map[string]formatVal {
 }
 
 // formatLib is Kubernetes' kubernetes.format library.
-type formatLib struct{ formats map[string]formatVal }
+type formatLib struct{ formats map[string]Format }
 
 func (formatLib) LibraryName() string { return "kubernetes.format" }
 
@@ -256,7 +256,7 @@ func (l formatLib) CompileOptions() []celgo.EnvOption {
 	opts := []celgo.EnvOption{
 		celgo.Function("validate", celgo.MemberOverload("format-validate", []*celgo.Type{formatType, celgo.StringType},
 			celgo.OptionalType(celgo.ListType(celgo.StringType)), celgo.BinaryBinding(func(a, b ref.Val) ref.Val {
-				f, ok := a.Value().(formatVal)
+				f, ok := a.Value().(Format)
 				if !ok {
 					return types.MaybeNoSuchOverloadErr(a)
 				}

@@ -295,12 +295,13 @@ func regexFindAll(re *regexp.Regexp, strVal, reVal, nVal ref.Val) ref.Val {
 // urlType is the CEL type of url() values.
 var (
 	urlType      = celgo.ObjectType("kubernetes.URL")
-	urlTypeValue = types.NewTypeValue("kubernetes.URL")
+	urlTypeValue = types.NewObjectType("kubernetes.URL")
 )
 
-type urlVal struct{ u *url.URL }
+// URL is a parsed URL as a CEL value, of CEL type kubernetes.URL.
+type URL struct{ u *url.URL }
 
-func (v urlVal) ConvertToNative(t reflect.Type) (any, error) {
+func (v URL) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(v.u).AssignableTo(t) {
 		return v.u, nil
 	}
@@ -310,7 +311,7 @@ func (v urlVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'URL' to '%v'", t)
 }
 
-func (v urlVal) ConvertToType(t ref.Type) ref.Val {
+func (v URL) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case urlTypeValue:
 		return v
@@ -320,16 +321,16 @@ func (v urlVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", urlTypeValue, t)
 }
 
-func (v urlVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(urlVal)
+func (v URL) Equal(other ref.Val) ref.Val {
+	o, ok := other.(URL)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
 	return types.Bool(v.u.String() == o.u.String())
 }
 
-func (v urlVal) Type() ref.Type { return urlTypeValue }
-func (v urlVal) Value() any     { return v.u }
+func (v URL) Type() ref.Type { return urlTypeValue }
+func (v URL) Value() any     { return v.u }
 
 // urlsLib is Kubernetes' kubernetes.urls library.
 type urlsLib struct{}
@@ -363,7 +364,7 @@ func (urlsLib) CompileOptions() []celgo.EnvOption {
 			if err != nil {
 				return types.NewErr("URL parse error during conversion from string: %v", err)
 			}
-			return urlVal{u}
+			return URL{u}
 		}))),
 		celgo.Function("getScheme", celgo.MemberOverload("url_get_scheme", []*celgo.Type{urlType}, s, str(func(u *url.URL) string { return u.Scheme }))),
 		celgo.Function("getHost", celgo.MemberOverload("url_get_host", []*celgo.Type{urlType}, s, str(func(u *url.URL) string { return u.Host }))),
@@ -396,9 +397,10 @@ var (
 	cidrType = celgo.OpaqueType("net.CIDR")
 )
 
-type ipVal struct{ netip.Addr }
+// IP is an address as a CEL value, of CEL type net.IP.
+type IP struct{ netip.Addr }
 
-func (d ipVal) ConvertToNative(t reflect.Type) (any, error) {
+func (d IP) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(d.Addr).AssignableTo(t) {
 		return d.Addr, nil
 	}
@@ -408,7 +410,7 @@ func (d ipVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'IP' to '%v'", t)
 }
 
-func (d ipVal) ConvertToType(t ref.Type) ref.Val {
+func (d IP) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case ipType:
 		return d
@@ -420,23 +422,24 @@ func (d ipVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", ipType, t)
 }
 
-func (d ipVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(ipVal)
+func (d IP) Equal(other ref.Val) ref.Val {
+	o, ok := other.(IP)
 	if !ok {
 		return types.ValOrErr(other, "no such overload")
 	}
 	return types.Bool(d.Addr == o.Addr)
 }
 
-func (d ipVal) Type() ref.Type { return ipType }
-func (d ipVal) Value() any     { return d.Addr }
+func (d IP) Type() ref.Type { return ipType }
+func (d IP) Value() any     { return d.Addr }
 
 // Size is the address length in bytes, for cost tracking.
-func (d ipVal) Size() ref.Val { return types.Int(int(math.Ceil(float64(d.Addr.BitLen()) / 8))) }
+func (d IP) Size() ref.Val { return types.Int(int(math.Ceil(float64(d.Addr.BitLen()) / 8))) }
 
-type cidrVal struct{ netip.Prefix }
+// CIDR is a prefix as a CEL value, of CEL type net.CIDR.
+type CIDR struct{ netip.Prefix }
 
-func (d cidrVal) ConvertToNative(t reflect.Type) (any, error) {
+func (d CIDR) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(d.Prefix).AssignableTo(t) {
 		return d.Prefix, nil
 	}
@@ -446,7 +449,7 @@ func (d cidrVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'CIDR' to '%v'", t)
 }
 
-func (d cidrVal) ConvertToType(t ref.Type) ref.Val {
+func (d CIDR) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case cidrType:
 		return d
@@ -458,19 +461,19 @@ func (d cidrVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", cidrType, t)
 }
 
-func (d cidrVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(cidrVal)
+func (d CIDR) Equal(other ref.Val) ref.Val {
+	o, ok := other.(CIDR)
 	if !ok {
 		return types.ValOrErr(other, "no such overload")
 	}
 	return types.Bool(d.Prefix == o.Prefix)
 }
 
-func (d cidrVal) Type() ref.Type { return cidrType }
-func (d cidrVal) Value() any     { return d.Prefix }
+func (d CIDR) Type() ref.Type { return cidrType }
+func (d CIDR) Value() any     { return d.Prefix }
 
 // Size is the prefix length in bytes, for cost tracking.
-func (d cidrVal) Size() ref.Val { return types.Int(int(math.Ceil(float64(d.Prefix.Bits()) / 8))) }
+func (d CIDR) Size() ref.Val { return types.Int(int(math.Ceil(float64(d.Prefix.Bits()) / 8))) }
 
 func parseIPAddr(raw string) (netip.Addr, error) {
 	addr, err := netip.ParseAddr(raw)
@@ -506,7 +509,7 @@ func stringToIP(a ref.Val) ref.Val {
 	if err != nil {
 		return types.NewErr("%v", err)
 	}
-	return ipVal{addr}
+	return IP{addr}
 }
 
 func stringToCIDR(a ref.Val) ref.Val {
@@ -518,7 +521,7 @@ func stringToCIDR(a ref.Val) ref.Val {
 	if err != nil {
 		return types.NewErr("network address parse error during conversion from string: %v", err)
 	}
-	return cidrVal{p}
+	return CIDR{p}
 }
 
 // ipLib is Kubernetes' kubernetes.net.ip library.
@@ -530,7 +533,7 @@ func (ipLib) CompileOptions() []celgo.EnvOption {
 	b := celgo.BoolType
 	pred := func(id string, f func(netip.Addr) bool) celgo.FunctionOpt {
 		return celgo.MemberOverload(id, []*celgo.Type{ipType}, b, celgo.UnaryBinding(func(a ref.Val) ref.Val {
-			ip, ok := a.(ipVal)
+			ip, ok := a.(IP)
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(a)
 			}
@@ -541,7 +544,7 @@ func (ipLib) CompileOptions() []celgo.EnvOption {
 		celgo.Types(ipType),
 		celgo.Function("ip", celgo.Overload("string_to_ip", []*celgo.Type{celgo.StringType}, ipType, celgo.UnaryBinding(stringToIP))),
 		celgo.Function("family", celgo.MemberOverload("ip_family", []*celgo.Type{ipType}, celgo.IntType, celgo.UnaryBinding(func(a ref.Val) ref.Val {
-			ip, ok := a.(ipVal)
+			ip, ok := a.(IP)
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(a)
 			}
@@ -578,7 +581,7 @@ func (ipLib) CompileOptions() []celgo.EnvOption {
 			return types.Bool(err == nil)
 		}))),
 		celgo.Function("string", celgo.Overload("ip_to_string", []*celgo.Type{ipType}, celgo.StringType, celgo.UnaryBinding(func(a ref.Val) ref.Val {
-			ip, ok := a.(ipVal)
+			ip, ok := a.(IP)
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(a)
 			}
@@ -595,11 +598,11 @@ type cidrLib struct{}
 func (cidrLib) LibraryName() string { return "kubernetes.net.cidr" }
 
 func cidrContainsIP(a, o ref.Val) ref.Val {
-	c, ok := a.(cidrVal)
+	c, ok := a.(CIDR)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(o)
 	}
-	ip, ok := o.(ipVal)
+	ip, ok := o.(IP)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(a)
 	}
@@ -607,11 +610,11 @@ func cidrContainsIP(a, o ref.Val) ref.Val {
 }
 
 func cidrContainsCIDR(a, o ref.Val) ref.Val {
-	c, ok := a.(cidrVal)
+	c, ok := a.(CIDR)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(a)
 	}
-	d, ok := o.(cidrVal)
+	d, ok := o.(CIDR)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(o)
 	}
@@ -620,9 +623,9 @@ func cidrContainsCIDR(a, o ref.Val) ref.Val {
 
 func (cidrLib) CompileOptions() []celgo.EnvOption {
 	s, b := celgo.StringType, celgo.BoolType
-	onCIDR := func(f func(cidrVal) ref.Val) celgo.OverloadOpt {
+	onCIDR := func(f func(CIDR) ref.Val) celgo.OverloadOpt {
 		return celgo.UnaryBinding(func(a ref.Val) ref.Val {
-			c, ok := a.(cidrVal)
+			c, ok := a.(CIDR)
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(a)
 			}
@@ -638,9 +641,9 @@ func (cidrLib) CompileOptions() []celgo.EnvOption {
 		celgo.Function("containsCIDR",
 			celgo.MemberOverload("cidr_contains_cidr_string", []*celgo.Type{cidrType, s}, b, celgo.BinaryBinding(func(a, o ref.Val) ref.Val { return cidrContainsCIDR(a, stringToCIDR(o)) })),
 			celgo.MemberOverload("cidr_contains_cidr", []*celgo.Type{cidrType, cidrType}, b, celgo.BinaryBinding(cidrContainsCIDR))),
-		celgo.Function("ip", celgo.MemberOverload("cidr_ip", []*celgo.Type{cidrType}, ipType, onCIDR(func(c cidrVal) ref.Val { return ipVal{c.Addr()} }))),
-		celgo.Function("prefixLength", celgo.MemberOverload("cidr_prefix_length", []*celgo.Type{cidrType}, celgo.IntType, onCIDR(func(c cidrVal) ref.Val { return types.Int(c.Bits()) }))),
-		celgo.Function("masked", celgo.MemberOverload("cidr_masked", []*celgo.Type{cidrType}, cidrType, onCIDR(func(c cidrVal) ref.Val { return cidrVal{c.Masked()} }))),
+		celgo.Function("ip", celgo.MemberOverload("cidr_ip", []*celgo.Type{cidrType}, ipType, onCIDR(func(c CIDR) ref.Val { return IP{c.Addr()} }))),
+		celgo.Function("prefixLength", celgo.MemberOverload("cidr_prefix_length", []*celgo.Type{cidrType}, celgo.IntType, onCIDR(func(c CIDR) ref.Val { return types.Int(c.Bits()) }))),
+		celgo.Function("masked", celgo.MemberOverload("cidr_masked", []*celgo.Type{cidrType}, cidrType, onCIDR(func(c CIDR) ref.Val { return CIDR{c.Masked()} }))),
 		celgo.Function("isCIDR", celgo.Overload("is_cidr", []*celgo.Type{s}, b, celgo.UnaryBinding(func(a ref.Val) ref.Val {
 			str, ok := a.Value().(string)
 			if !ok {
@@ -649,7 +652,7 @@ func (cidrLib) CompileOptions() []celgo.EnvOption {
 			_, err := parseCIDR(str)
 			return types.Bool(err == nil)
 		}))),
-		celgo.Function("string", celgo.Overload("cidr_to_string", []*celgo.Type{cidrType}, s, onCIDR(func(c cidrVal) ref.Val { return types.String(c.Prefix.String()) }))),
+		celgo.Function("string", celgo.Overload("cidr_to_string", []*celgo.Type{cidrType}, s, onCIDR(func(c CIDR) ref.Val { return types.String(c.Prefix.String()) }))),
 	}
 }
 

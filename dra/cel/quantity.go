@@ -15,37 +15,30 @@ import (
 // quantityType is the CEL type of quantities, kubernetes.Quantity.
 var (
 	quantityType      = celgo.ObjectType("kubernetes.Quantity")
-	quantityTypeValue = types.NewTypeValue("kubernetes.Quantity")
+	quantityTypeValue = types.NewObjectType("kubernetes.Quantity")
 )
 
-// quantityVal is a quantity as a CEL value: what quantity() returns and what
-// device.capacity holds.
-type quantityVal struct{ q quantity.Quantity }
+// Quantity is a quantity as a CEL value, of CEL type kubernetes.Quantity:
+// what quantity() returns and what device.capacity holds. add and sub
+// return a *Quantity, as Kubernetes does, and equality takes only the
+// plain value on its right: quantity("1").add(1) == quantity("2") holds,
+// while quantity("2") == quantity("1").add(1) is a no-such-overload
+// error, in schedkit as in Kubernetes.
+type Quantity struct{ Q quantity.Quantity }
 
-// quantitySum is the result of add and sub. Kubernetes returns those as a
-// pointer to its quantity value, and its equality accepts only the plain
-// value on the right: quantity("1").add(1) == quantity("2") holds, while
-// quantity("2") == quantity("1").add(1) is a no-such-overload error. A
-// second type keeps that difference.
-type quantitySum struct{ q quantity.Quantity }
-
-func (v quantityVal) ConvertToNative(t reflect.Type) (any, error) { return quantityToNative(v.q, t) }
-func (v quantitySum) ConvertToNative(t reflect.Type) (any, error) { return quantityToNative(v.q, t) }
-
-func quantityToNative(q quantity.Quantity, t reflect.Type) (any, error) {
-	if reflect.TypeOf(q).AssignableTo(t) {
-		return q, nil
+// ConvertToNative implements ref.Val.
+func (v Quantity) ConvertToNative(t reflect.Type) (any, error) {
+	if reflect.TypeOf(v.Q).AssignableTo(t) {
+		return v.Q, nil
 	}
 	if reflect.TypeOf("").AssignableTo(t) {
-		return q.String(), nil
+		return v.Q.String(), nil
 	}
 	return nil, fmt.Errorf("type conversion error from 'Quantity' to '%v'", t)
 }
 
-func (v quantityVal) ConvertToType(t ref.Type) ref.Val { return quantityConvert(v, t) }
-func (v quantitySum) ConvertToType(t ref.Type) ref.Val { return quantityConvert(v, t) }
-
-func quantityConvert(v ref.Val, t ref.Type) ref.Val {
+// ConvertToType implements ref.Val.
+func (v Quantity) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case quantityTypeValue:
 		return v
@@ -55,29 +48,28 @@ func quantityConvert(v ref.Val, t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", quantityTypeValue, t)
 }
 
-func (v quantityVal) Equal(other ref.Val) ref.Val { return quantityEqual(v.q, other) }
-func (v quantitySum) Equal(other ref.Val) ref.Val { return quantityEqual(v.q, other) }
-
-func quantityEqual(q quantity.Quantity, other ref.Val) ref.Val {
-	o, ok := other.(quantityVal)
+// Equal implements ref.Val.
+func (v Quantity) Equal(other ref.Val) ref.Val {
+	o, ok := other.(Quantity)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
-	return types.Bool(q.Equal(o.q))
+	return types.Bool(v.Q.Equal(o.Q))
 }
 
-func (v quantityVal) Type() ref.Type { return quantityTypeValue }
-func (v quantitySum) Type() ref.Type { return quantityTypeValue }
-func (v quantityVal) Value() any     { return v.q }
-func (v quantitySum) Value() any     { return v.q }
+// Type implements ref.Val.
+func (v Quantity) Type() ref.Type { return quantityTypeValue }
+
+// Value implements ref.Val.
+func (v Quantity) Value() any { return v.Q }
 
 // asQuantity returns the quantity of either form.
 func asQuantity(v ref.Val) (quantity.Quantity, bool) {
 	switch x := v.(type) {
-	case quantityVal:
-		return x.q, true
-	case quantitySum:
-		return x.q, true
+	case Quantity:
+		return x.Q, true
+	case *Quantity:
+		return x.Q, true
 	}
 	return quantity.Quantity{}, false
 }
@@ -140,8 +132,8 @@ func (quantityLib) CompileOptions() []celgo.EnvOption {
 			return f(x, quantity.NewQuantity(n, quantity.DecimalSI))
 		})
 	}
-	add := func(x, y quantity.Quantity) ref.Val { x.Add(y); return quantitySum{x} }
-	sub := func(x, y quantity.Quantity) ref.Val { x.Sub(y); return quantitySum{x} }
+	add := func(x, y quantity.Quantity) ref.Val { x.Add(y); return &Quantity{x} }
+	sub := func(x, y quantity.Quantity) ref.Val { x.Sub(y); return &Quantity{x} }
 	return []celgo.EnvOption{
 		celgo.Function("quantity",
 			celgo.Overload("string_to_quantity", []*celgo.Type{s}, q, celgo.UnaryBinding(func(a ref.Val) ref.Val {
@@ -153,7 +145,7 @@ func (quantityLib) CompileOptions() []celgo.EnvOption {
 				if err != nil {
 					return types.WrapErr(err)
 				}
-				return quantityVal{x}
+				return Quantity{x}
 			}))),
 		celgo.Function("isQuantity",
 			celgo.Overload("is_quantity_string", []*celgo.Type{s}, b, celgo.UnaryBinding(func(a ref.Val) ref.Val {

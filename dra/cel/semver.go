@@ -1,3 +1,5 @@
+//lint:file-ignore ST1005 the error texts are those Kubernetes prints, capitals included.
+
 package cel
 
 import (
@@ -47,8 +49,14 @@ func ParseVersion(s string) (Version, error) {
 	if s == "" {
 		return Version{}, errors.New("Version string empty")
 	}
-	parts := strings.SplitN(s, ".", 3)
-	if len(parts) != 3 {
+	i := strings.IndexByte(s, '.')
+	j := -1
+	if i >= 0 {
+		if k := strings.IndexByte(s[i+1:], '.'); k >= 0 {
+			j = i + 1 + k
+		}
+	}
+	if j < 0 {
 		return Version{}, errors.New("No Major.Minor.Patch elements found")
 	}
 	number := func(p, what string) (uint64, error) {
@@ -62,13 +70,13 @@ func ParseVersion(s string) (Version, error) {
 	}
 	var v Version
 	var err error
-	if v.Major, err = number(parts[0], "Major"); err != nil {
+	if v.Major, err = number(s[:i], "Major"); err != nil {
 		return Version{}, err
 	}
-	if v.Minor, err = number(parts[1], "Minor"); err != nil {
+	if v.Minor, err = number(s[i+1:j], "Minor"); err != nil {
 		return Version{}, err
 	}
-	rest := parts[2]
+	rest := s[j+1:]
 	var build, pre []string
 	if i := strings.IndexByte(rest, '+'); i >= 0 {
 		build = strings.Split(rest[i+1:], ".")
@@ -229,10 +237,11 @@ func (v Version) String() string {
 // semverType is the CEL type of semver values, kubernetes.Semver.
 var semverType = celgo.ObjectType("kubernetes.Semver")
 
-// semverVal is a Version as a CEL value.
-type semverVal struct{ v Version }
+// Semver is a Version as a CEL value, of CEL type kubernetes.Semver: what
+// semver() returns and what a version attribute holds.
+type Semver struct{ v Version }
 
-func (s semverVal) ConvertToNative(t reflect.Type) (any, error) {
+func (s Semver) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(s.v).AssignableTo(t) {
 		return s.v, nil
 	}
@@ -242,7 +251,7 @@ func (s semverVal) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'Semver' to '%v'", t)
 }
 
-func (s semverVal) ConvertToType(t ref.Type) ref.Val {
+func (s Semver) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case semverType:
 		return s
@@ -252,17 +261,17 @@ func (s semverVal) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", semverType, t)
 }
 
-func (s semverVal) Equal(other ref.Val) ref.Val {
-	o, ok := other.(semverVal)
+func (s Semver) Equal(other ref.Val) ref.Val {
+	o, ok := other.(Semver)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
 	return types.Bool(s.v.Compare(o.v) == 0)
 }
 
-func (s semverVal) Type() ref.Type { return semverType }
+func (s Semver) Type() ref.Type { return semverType }
 
-func (s semverVal) Value() any { return s.v }
+func (s Semver) Value() any { return s.v }
 
 // semverLib is Kubernetes' kubernetes.Semver library at version 1.
 type semverLib struct{}
@@ -323,7 +332,7 @@ func toSemver(arg, normalize ref.Val) ref.Val {
 	if bad != nil {
 		return bad
 	}
-	return semverVal{v}
+	return Semver{v}
 }
 
 func isSemver(arg, normalize ref.Val) ref.Val {
