@@ -20,6 +20,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/dra"
+	"github.com/schedkit/schedkit/dra/cel"
 	"github.com/schedkit/schedkit/dra/dragen"
 )
 
@@ -112,11 +113,16 @@ func applyRules(slices []*resourceapi.ResourceSlice, rules []*resourceapi.Device
 }
 
 // TestDRAAllocatorDifferential allocates random worlds' claims on every
-// node with upstream's structured allocator and with package dra: the same
-// results (share IDs aside, which are random upstream) or both an error.
+// node with upstream's structured allocator and with package dra (with
+// package dra/cel's selectors): the same results (share IDs aside, which
+// are random upstream) or the same error text.
 func TestDRAAllocatorDifferential(t *testing.T) {
 	ctx := context.Background()
 	cache := dracel.NewCache(64, dracel.Features{EnableConsumableCapacity: true})
+	ourCEL, err := cel.NewCompiler(0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var allocated, failed, errored int
 	reasons := map[string]int{}
 	defer func() {
@@ -150,7 +156,7 @@ func TestDRAAllocatorDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ours, err := dra.NewAllocator(ctx, w.Input(dragen.Compiler{}))
+		ours, err := dra.NewAllocator(ctx, w.Input(dra.CELCompiler(ourCEL)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +187,7 @@ func TestDRAAllocatorDifferential(t *testing.T) {
 				if errors.Is(werr, structured.ErrFailedAllocationOnNode) != errors.Is(gerr, dra.ErrFailedAllocationOnNode) {
 					t.Fatalf("node %s: error class: %v, upstream %v", n.Name, gerr, werr)
 				}
-				if !strings.Contains(werr.Error(), "CEL") && gerr.Error() != werr.Error() {
+				if gerr.Error() != werr.Error() {
 					t.Fatalf("node %s: error text:\n got %v\nwant %v", n.Name, gerr, werr)
 				}
 				continue

@@ -12,12 +12,18 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/dra"
+	"github.com/schedkit/schedkit/dra/cel"
 	"github.com/schedkit/schedkit/dra/dragen"
 	"github.com/schedkit/schedkit/quantity"
 )
 
 // run allocates the row's claims on its node (node-1 by default).
 func (tc allocCase) run(ctx context.Context) ([]api.AllocationResult, error) {
+	return tc.runWith(ctx, dragen.Compiler{})
+}
+
+// runWith allocates with the given selector compiler.
+func (tc allocCase) runWith(ctx context.Context, compiler dra.Compiler) ([]api.AllocationResult, error) {
 	state := &dra.AllocatedState{
 		Devices:       map[dra.DeviceID]struct{}{},
 		SharedDevices: tc.allocatedSharedDeviceIDs,
@@ -32,7 +38,7 @@ func (tc allocCase) run(ctx context.Context) ([]api.AllocationResult, error) {
 	}
 	a, err := dra.NewAllocator(ctx, dra.Input{
 		Claims: claims, Classes: tc.classes, Slices: tc.slices, TaintRules: tc.taintRules,
-		Allocated: state, Compiler: dragen.Compiler{}, NewShareID: func() string { return fixedShareID },
+		Allocated: state, Compiler: compiler, NewShareID: func() string { return fixedShareID },
 	})
 	if err != nil {
 		return nil, err
@@ -78,8 +84,23 @@ func normalize(rs []api.AllocationResult) []api.AllocationResult {
 
 var quantityCmp = cmp.Comparer(func(a, b quantity.Quantity) bool { return a.Cmp(b) == 0 })
 
-// TestUpstreamRows runs the rows ported from upstream's allocator table.
+// TestUpstreamRows runs the rows ported from upstream's allocator table,
+// with the test selector language and with the Kubernetes CEL
+// environment of package dra/cel.
 func TestUpstreamRows(t *testing.T) {
+	c, err := cel.NewCompiler(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, compiler := range []struct {
+		name string
+		c    dra.Compiler
+	}{{"subset", dragen.Compiler{}}, {"cel", dra.CELCompiler(c)}} {
+		t.Run(compiler.name, func(t *testing.T) { runUpstreamRows(t, compiler.c) })
+	}
+}
+
+func runUpstreamRows(t *testing.T, compiler dra.Compiler) {
 	cases := upstreamCases()
 	names := make([]string, 0, len(cases))
 	for n := range cases {
@@ -89,7 +110,7 @@ func TestUpstreamRows(t *testing.T) {
 	for _, name := range names {
 		tc := cases[name]
 		t.Run(name, func(t *testing.T) {
-			got, err := tc.run(context.Background())
+			got, err := tc.runWith(context.Background(), compiler)
 			if tc.expectError != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.expectError) {
 					t.Fatalf("error %v, want one containing %q", err, tc.expectError)

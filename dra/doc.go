@@ -18,7 +18,9 @@
 // node selector the allocation is usable from. SetDefaults applies the API
 // server's defaults to a claim read from a manifest, and the Validate
 // functions check objects as the API server does. Selectors are compiled
-// by a Compiler; package dra/cel has the Kubernetes CEL environment.
+// by a Compiler: CELCompiler wraps package dra/cel's Kubernetes CEL
+// environment (whose Check method is the Validate functions' CELCheck);
+// package dra/dragen has a small subset for tests without cel-go.
 //
 // # Feature set
 //
