@@ -62,3 +62,19 @@ func BenchmarkAllocateNoMatch(b *testing.B) {
 		_, _ = a.Allocate(ctx, nodes[i%len(nodes)])
 	}
 }
+
+// TestNodeWithoutDevicesAllocatesNothing: a node no slice reaches costs
+// no allocation (most nodes of a cluster with a GPU pool).
+func TestNodeWithoutDevicesAllocatesNothing(t *testing.T) {
+	nodes, a := nodeWorld(1, 8)
+	other := &api.Node{ObjectMeta: api.ObjectMeta{Name: "no-devices"}}
+	ctx := context.Background()
+	_ = nodes
+	if n := testing.AllocsPerRun(50, func() {
+		if res, err := a.Allocate(ctx, other); res != nil || err != nil {
+			t.Fatal(res, err)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations on a node without devices", n)
+	}
+}

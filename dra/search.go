@@ -29,10 +29,15 @@ func (a *Allocator) Allocate(ctx context.Context, node *api.Node) ([]api.Allocat
 	if err != nil {
 		return nil, fmt.Errorf("gather pool information: %w", err)
 	}
-	s := &search{a: a, ctx: ctx, node: node, pools: pools}
 	if len(a.claims) == 0 {
 		return []api.AllocationResult{}, nil
 	}
+	if len(pools) == 0 && ctx.Err() == nil {
+		if err, needs := a.withoutDevices(); err != nil || needs {
+			return nil, err
+		}
+	}
+	s := &search{a: a, ctx: ctx, node: node, pools: pools}
 	s.data = make([][][]reqData, len(a.claims))
 	s.results = make([][]devResult, len(a.claims))
 	s.cons = make([][]constraint, len(a.claims))
@@ -98,6 +103,50 @@ func (a *Allocator) Allocate(ctx context.Context, node *api.Node) ([]api.Allocat
 		return nil, nil
 	}
 	return s.build()
+}
+
+// withoutDevices is Allocate on a node without pools, without allocating:
+// the first error the full search would report (the claims' own errors,
+// the device limit, empty constraints) and whether some request needs a
+// device, which then cannot be had. A context error is left to the search.
+func (a *Allocator) withoutDevices() (error, bool) {
+	needs := false
+	for ci, claim := range a.claims {
+		minClaim := 0
+		for ri := range a.reqs[ci] {
+			e := &a.reqs[ci][ri]
+			minReq := math.MaxInt
+			zeroOK := false // some alternative is satisfied by no device
+			for si := range e.subs {
+				r := &e.subs[si]
+				if r.err != nil {
+					return r.err, false
+				}
+				n := 0 // an All request without devices takes none, and fails
+				if r.mode != api.DeviceAllocationModeAll {
+					if r.count > math.MaxInt {
+						return fmt.Errorf("claim %s, request %s: exact count %d is too large", kobj(claim), r.name, r.count), false
+					}
+					n = int(r.count)
+					zeroOK = zeroOK || n <= 0
+				}
+				minReq = min(minReq, n)
+			}
+			if len(e.subs) == 0 {
+				minReq, zeroOK = 0, true
+			}
+			if minReq > api.AllocationResultsMaxSize-minClaim {
+				return fmt.Errorf("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for",
+					kobj(claim), e.name, minReq, api.AllocationResultsMaxSize, minClaim), false
+			}
+			needs = needs || !zeroOK
+			minClaim += minReq
+		}
+		if err := a.consErr[ci]; err != nil {
+			return err, false
+		}
+	}
+	return nil, needs
 }
 
 // reqData is a request's state during one Allocate.
