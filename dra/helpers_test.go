@@ -571,7 +571,7 @@ type allocCase struct {
 	node                     *api.Node
 
 	expectResults []api.AllocationResult
-	expectError   string // a substring of the error; "" for none
+	expectError   string // substrings of the error, NUL-separated; "" for none
 }
 
 func MakeDeviceID(driver, pool, device string) dra.DeviceID {
@@ -591,3 +591,15 @@ func unwrap[T any, O wrapper[T]](objs ...O) []T {
 func qp(q quantity.Quantity) *quantity.Quantity { return &q }
 
 var tolerationNoScheduleKey1 = api.DeviceToleration{Operator: api.DeviceTolerationOpExists, Key: "key1", Effect: api.DeviceTaintEffectNoSchedule}
+
+func MakeSharedDeviceID(id dra.DeviceID, share *string) dra.SharedDeviceID {
+	return dra.SharedDeviceID{DeviceID: id, ShareID: *share}
+}
+
+func sharedIDs(ids ...dra.SharedDeviceID) map[dra.SharedDeviceID]struct{} {
+	m := map[dra.SharedDeviceID]struct{}{}
+	for _, id := range ids {
+		m[id] = struct{}{}
+	}
+	return m
+}

@@ -1450,6 +1450,16 @@ func upstreamCases() map[string]allocCase {
 			expectError: "exceeds the claim limit",
 		},
 
+		// upstream allocatortesting row "exact-count-sum-exceeds-claim-limit"
+		"exact-count-sum-exceeds-claim-limit": {
+			claimsToAllocate: objects(claim(claim0).withRequests(
+				deviceRequest(req0, classA, 20),
+				deviceRequest(req1, classA, 20),
+			)),
+			classes:     objects(class(classA, driverA)),
+			expectError: "request " + req1 + "\x00" + "exceeds the claim limit",
+		},
+
 		// upstream allocatortesting row "exact-count-sum-exactly-fills-claim-limit"
 		"exact-count-sum-exactly-fills-claim-limit": {
 			claimsToAllocate: objects(claim(claim0).withRequests(
@@ -1998,6 +2008,19 @@ func upstreamCases() map[string]allocCase {
 				localNodeSelector(node1),
 				deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false),
 			)},
+		},
+
+		// upstream allocatortesting row "prioritized-list-minimum-sum-exceeds-claim-limit"
+		"prioritized-list-minimum-sum-exceeds-claim-limit": {
+			claimsToAllocate: objects(claim(claim0).withRequests(
+				deviceRequest(req0, classA, 20),
+				requestWithPrioritizedList(req1,
+					subRequest(subReq0, classA, 20),
+					subRequest(subReq1, classA, 24),
+				),
+			)),
+			classes:     objects(class(classA, driverA)),
+			expectError: "request " + req1 + "\x00" + "exceeds the claim limit",
 		},
 
 		// upstream allocatortesting row "prioritized-list-overflowing-first-subrequest-is-pruned"
@@ -4627,6 +4650,85 @@ func upstreamCases() map[string]allocCase {
 				localNodeSelector(node1),
 				deviceRequestAllocationResult(req0, driverA, pool1, device1).withConsumedCapacity(ptr(fixedShareID), map[api.QualifiedName]quantity.Quantity{"memory": quantity.MustParse("4Gi")}),
 				deviceRequestAllocationResult(req1SubReq1, driverA, pool1, device3).withConsumedCapacity(ptr(fixedShareID), map[api.QualifiedName]quantity.Quantity{"memory": quantity.MustParse("4Gi")}),
+			)},
+		},
+		// upstream allocatortesting row "allow-multiple-allocations-with-shared-device-counter-cross-cycle"
+		"allow-multiple-allocations-with-shared-device-counter-cross-cycle": {
+			claimsToAllocate: objects(
+				claim(claim0).withRequests(
+					deviceRequest(req0, classA, 1).
+						withCapacityRequest(ptr(one)).
+						withSelectors(api.DeviceSelector{
+							CEL: &api.CELDeviceSelector{
+								Expression: fmt.Sprintf(`device.attributes["%s"].mode == "b"`, driverA),
+							},
+						}),
+				),
+			),
+			allocatedSharedDeviceIDs: sharedIDs(
+				MakeSharedDeviceID(MakeDeviceID(driverA, pool1, device1), ptr(fixedShareID)),
+			),
+			allocatedCapacityDevices: map[dra.DeviceID]dra.ConsumedCapacity{
+				MakeDeviceID(driverA, pool1, device1): dra.ConsumedCapacity{
+					capacity0: one,
+				},
+			},
+			classes: objects(classWithAllowMultipleAllocations(classA, driverA, true)),
+			slices: unwrapResourceSlices(
+				sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+					device(device1, fromCounters, map[api.QualifiedName]api.DeviceAttribute{
+						"mode": {StringValue: ptr("a")},
+					}).withDeviceCounterConsumption(
+						deviceCounterConsumption(counterSet1, map[string]quantity.Quantity{
+							capacity0: one,
+						}),
+					).withAllowMultipleAllocations(),
+					device(device2, fromCounters, map[api.QualifiedName]api.DeviceAttribute{
+						"mode": {StringValue: ptr("b")},
+					}).withDeviceCounterConsumption(
+						deviceCounterConsumption(counterSet1, map[string]quantity.Quantity{
+							capacity0: one,
+						}),
+					).withAllowMultipleAllocations(),
+				),
+				sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA,
+					counterSet(counterSet1, map[string]quantity.Quantity{
+						capacity0: one,
+					}),
+				),
+			),
+			node:          node(node1, region1),
+			expectResults: []api.AllocationResult{},
+		},
+		// upstream allocatortesting row "partitionable-consumable-capacity-shared-device-counter-not-recharged"
+		"partitionable-consumable-capacity-shared-device-counter-not-recharged": {
+			allocatedSharedDeviceIDs: sharedIDs(
+				MakeSharedDeviceID(MakeDeviceID(driverA, pool1, device1), ptr(fixedShareID)),
+			),
+			claimsToAllocate: objects(
+				claimWithRequests(claim0, nil, request(req0, classA, 1)),
+			),
+			classes: objects(class(classA, driverA)),
+			slices: unwrapResourceSlices(
+				sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+					device(device1, nil, nil).
+						withAllowMultipleAllocations().
+						withDeviceCounterConsumption(
+							deviceCounterConsumption(counterSet1, map[string]quantity.Quantity{
+								"c": quantity.MustParse("1"),
+							}),
+						),
+				),
+				sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA,
+					counterSet(counterSet1, map[string]quantity.Quantity{
+						"c": quantity.MustParse("1"),
+					}),
+				),
+			),
+			node: node(node1, region1),
+			expectResults: []api.AllocationResult{allocationResult(
+				localNodeSelector(node1),
+				deviceRequestAllocationResult(req0, driverA, pool1, device1).withConsumedCapacity(ptr(fixedShareID), nil),
 			)},
 		},
 		// upstream allocatortesting row "consumable-capacity-with-partitionable-device-multiple-capacity-pools"
