@@ -78,3 +78,32 @@ func TestNodeWithoutDevicesAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations on a node without devices", n)
 	}
 }
+
+// BenchmarkAllocateMatch: every node has eight devices of driver-a, the
+// claim takes one.
+func BenchmarkAllocateMatch(b *testing.B) {
+	var nodes []*api.Node
+	var slices []*api.ResourceSlice
+	for i := range 500 {
+		name := fmt.Sprintf("node-%d", i)
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: name}})
+		s := slice(name, name, name, driverA)
+		for d := range 8 {
+			s.Spec.Devices = append(s.Spec.Devices, api.Device{Name: fmt.Sprintf("dev-%d", d)})
+		}
+		slices = append(slices, s)
+	}
+	c := claimWithRequest(claim0, req0, classA).obj()
+	a, err := dra.NewAllocator(context.Background(), dra.Input{Claims: []*api.ResourceClaim{c},
+		Classes: []*api.DeviceClass{class(classA, driverA)}, Slices: slices, Compiler: dragen.Compiler{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if res, err := a.Allocate(ctx, nodes[i%len(nodes)]); res == nil || err != nil {
+			b.Fatal(res, err)
+		}
+	}
+}
