@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -327,21 +328,43 @@ func kobj(c *api.ResourceClaim) string {
 	return c.Namespace + "/" + c.Name
 }
 
-// nodeMatches is upstream's NodeMatches over a compiled selector.
-func nodeMatches(node *api.Node, nodeName string, allNodes bool, sel *affinity.NodeSelector, selErr error, hasSel bool) (bool, error) {
+// nodeMatches is upstream's NodeMatches over a compiled selector; ns is
+// the selector as written, for the error.
+func nodeMatches(node *api.Node, nodeName string, allNodes bool, sel *affinity.NodeSelector, selErr error, ns *api.NodeSelector) (bool, error) {
 	switch {
 	case nodeName != "":
 		return node != nil && node.Name == nodeName, nil
 	case allNodes:
 		return true, nil
-	case hasSel:
+	case ns != nil:
 		if selErr != nil {
-			return false, fmt.Errorf("failed to parse node selector: %w", selErr)
+			return false, fmt.Errorf("failed to parse node selector %s: %w", nodeSelectorString(ns), selErr)
 		}
 		m, _ := sel.Match(node)
 		return m, nil
 	}
 	return false, nil
+}
+
+// nodeSelectorString prints a node selector as core/v1's generated
+// String method does, which upstream's error quotes.
+func nodeSelectorString(ns *api.NodeSelector) string {
+	reqs := func(rs []api.NodeSelectorRequirement) string {
+		var b strings.Builder
+		b.WriteString("[]NodeSelectorRequirement{")
+		for _, r := range rs {
+			fmt.Fprintf(&b, "NodeSelectorRequirement{Key:%v,Operator:%v,Values:%v,},", r.Key, r.Operator, r.Values)
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	var b strings.Builder
+	b.WriteString("&NodeSelector{NodeSelectorTerms:[]NodeSelectorTerm{")
+	for _, t := range ns.NodeSelectorTerms {
+		b.WriteString("NodeSelectorTerm{MatchExpressions:" + reqs(t.MatchExpressions) + ",MatchFields:" + reqs(t.MatchFields) + ",},")
+	}
+	b.WriteString("},}")
+	return b.String()
 }
 
 func deref[T any](p *T) T {

@@ -25,7 +25,7 @@ func (si *sliceInfo) relevant(node *api.Node) (bool, error) {
 	nodeName, allNodes := deref(s.Spec.NodeName), deref(s.Spec.AllNodes)
 	switch {
 	case nodeName != "" || allNodes || s.Spec.NodeSelector != nil:
-		m, err := nodeMatches(node, nodeName, allNodes, si.nodeSel, si.nodeSelErr, s.Spec.NodeSelector != nil)
+		m, err := nodeMatches(node, nodeName, allNodes, si.nodeSel, si.nodeSelErr, s.Spec.NodeSelector)
 		if err != nil {
 			return false, fmt.Errorf("failed to perform node selection for slice %s: %w", s.Name, err)
 		}
@@ -33,7 +33,7 @@ func (si *sliceInfo) relevant(node *api.Node) (bool, error) {
 	case deref(s.Spec.PerDeviceNodeSelection):
 		for i := range s.Spec.Devices {
 			d := &s.Spec.Devices[i]
-			m, err := nodeMatches(node, deref(d.NodeName), deref(d.AllNodes), si.devSel[i], si.devSelErr[i], d.NodeSelector != nil)
+			m, err := nodeMatches(node, deref(d.NodeName), deref(d.AllNodes), si.devSel[i], si.devSelErr[i], d.NodeSelector)
 			if err != nil {
 				return false, fmt.Errorf("failed to perform node selection for device %s in slice %s: %w", d.Name, s.Name, err)
 			}

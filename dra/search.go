@@ -389,7 +389,7 @@ func (s *search) selectable(claim *api.ResourceClaim, r *request, c candidate) (
 	si := c.slice
 	if deref(si.s.Spec.PerDeviceNodeSelection) {
 		di := c.gidx - si.base
-		m, err := nodeMatches(s.node, deref(c.dev.NodeName), deref(c.dev.AllNodes), si.devSel[di], si.devSelErr[di], c.dev.NodeSelector != nil)
+		m, err := nodeMatches(s.node, deref(c.dev.NodeName), deref(c.dev.AllNodes), si.devSel[di], si.devSelErr[di], c.dev.NodeSelector)
 		if err != nil {
 			return false, err
 		}

@@ -94,9 +94,13 @@ func nodeSelection(t *rapid.T, nodes []*api.Node, label string, allowPerDevice b
 	case 1:
 		return nil, ptr(true), nil, false
 	case 2:
-		return nil, nil, &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
-			MatchExpressions: []api.NodeSelectorRequirement{{Key: "region", Operator: api.NodeSelectorOpIn, Values: []string{oneOf(t, label+"-region", "r1", "r2")}}},
-		}}}, false
+		req := api.NodeSelectorRequirement{Key: "region", Operator: api.NodeSelectorOpIn, Values: []string{oneOf(t, label+"-region", "r1", "r2")}}
+		if label != "device-nodes" && chance(t, label+"-gt", 3) {
+			// Valid for the API server, an error when matched: Gt needs
+			// an integer.
+			req.Operator = api.NodeSelectorOpGt
+		}
+		return nil, nil, &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{req}}}}, false
 	}
 	return nil, nil, nil, true
 }
