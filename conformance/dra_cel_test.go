@@ -122,7 +122,8 @@ func (g celGen) value(depth int) string {
 		}
 	case 7:
 		if depth > 0 {
-			return fmt.Sprintf("%s.%s", g.value(depth-1), g.pick("sm", "size()", "lowerAscii()", "split(\".\")", "find(\"[0-9]+\")", "indexOf(\"1\")", "substring(1)", "charAt(0)"))
+			return fmt.Sprintf("%s.%s", g.value(depth-1), g.pick("sm", "size()", "lowerAscii()", "split(\".\")", "find(\"[0-9]+\")", "indexOf(\"1\")", "substring(1)", "charAt(0)",
+				"exists(x, x == 1)", "all(x, x > 0)", "filter(x, x != \"a\").size()", "[0]", "[1]", "includes(1)", "includes(\"a100\")", "sum()", "max()", "min()", "isSorted()", "sort()", "distinct()", "reverse()", "lastIndexOf(2)", "slice(0, 1)", "flatten()", "join(\",\")", "exists_one(x, true)", "?[0].orValue(9)"))
 		}
 	case 8:
 		if depth > 0 {

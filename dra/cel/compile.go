@@ -250,6 +250,10 @@ func (c *Compiler) EstimateCost(expression string) (uint64, error) {
 	if cerr != nil {
 		return 0, cerr
 	}
+	// The API server builds the program too; constant folding can fail.
+	if _, err := c.newEnv.Program(ast, celgo.CostLimit(MaxCost), celgo.InterruptCheckFrequency(checkFrequency)); err != nil {
+		return 0, internal("program instantiation failed: " + err.Error())
+	}
 	est, err := c.newEnv.EstimateCost(ast, estimator{device: c.sizes})
 	if err != nil {
 		return 0, internal("cost estimation failed: " + err.Error())
