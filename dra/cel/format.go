@@ -102,7 +102,24 @@ func regexError(msg, re string, examples ...string) string {
 	return msg + "regex used for validation is '" + re + "')"
 }
 
+// maxLenError is apimachinery util/validation's length message, used by
+// the DNS formats; maxBytesError is its validate/content package's, used
+// by qualified names and label values.
 func maxLenError(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
+
+func maxBytesError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
+
+// contentSubdomainErrs is the content package's subdomain check.
+func (r *formatRegexps) contentSubdomainErrs(s string) []string {
+	var errs []string
+	if len(s) > 253 {
+		errs = append(errs, maxBytesError(253))
+	}
+	if !r.dns1123Subdomain.MatchString(s) {
+		errs = append(errs, regexError(dns1123SubdomainMsg, dns1123SubdomainFmt, "example.com"))
+	}
+	return errs
+}
 
 func (r *formatRegexps) dns1123LabelErrs(s string) []string {
 	var errs []string
@@ -154,7 +171,7 @@ func (r *formatRegexps) qualifiedNameErrs(s string) []string {
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
-			for _, m := range r.dns1123SubdomainErrs(prefix) {
+			for _, m := range r.contentSubdomainErrs(prefix) {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
@@ -165,7 +182,7 @@ func (r *formatRegexps) qualifiedNameErrs(s string) []string {
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")
 	} else if len(name) > 63 {
-		errs = append(errs, "name part "+maxLenError(63))
+		errs = append(errs, "name part "+maxBytesError(63))
 	}
 	if !r.labelKey.MatchString(name) {
 		errs = append(errs, "name part "+regexError(labelKeyMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
@@ -176,7 +193,7 @@ func (r *formatRegexps) qualifiedNameErrs(s string) []string {
 func (r *formatRegexps) labelValueErrs(s string) []string {
 	var errs []string
 	if len(s) > 63 {
-		errs = append(errs, maxLenError(63))
+		errs = append(errs, maxBytesError(63))
 	}
 	if !r.labelValue.MatchString(s) {
 		errs = append(errs, regexError(labelValueMsg, labelValueFmt, "MyValue", "my_value", "12345"))
