@@ -534,3 +534,43 @@ func TestDRACELLibraries(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkDRACELMatches compares one evaluation of a typical selector on
+// a typical device, upstream's DeviceMatches against schedkit's.
+func BenchmarkDRACELMatches(b *testing.B) {
+	const expr = `device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].model == "a100"`
+	str := func(s string) *string { return &s }
+	attrs := map[api.QualifiedName]api.DeviceAttribute{
+		"model": {StringValue: str("a100")}, "driverVersion": {VersionValue: str("535.104.5")},
+		"index": {IntValue: new(int64)}, "resource.kubernetes.io/pcieRoot": {StringValue: str("pci0000:00")},
+	}
+	caps := map[api.QualifiedName]api.DeviceCapacity{"memory": {Value: quantity.MustParse("80Gi")}}
+	ctx := context.Background()
+	b.Run("upstream", func(b *testing.B) {
+		up := upcel.NewCache(10, upcel.Features{EnableConsumableCapacity: true}).GetOrCompile(expr)
+		d := toUpstreamDevice("gpu.example.com", nil, attrs, caps)
+		b.ReportAllocs()
+		for b.Loop() {
+			if ok, _, err := up.DeviceMatches(ctx, d); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("schedkit", func(b *testing.B) {
+		c, err := dracel.NewCompiler(0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sel, err := c.Compile(expr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := dracel.Device{Driver: "gpu.example.com", Attributes: attrs, Capacity: caps}
+		b.ReportAllocs()
+		for b.Loop() {
+			if ok, err := sel.Matches(ctx, d); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+}
