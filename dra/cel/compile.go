@@ -34,6 +34,7 @@ type Error struct {
 	Detail string
 }
 
+// Error returns Detail.
 func (e *Error) Error() string { return e.Detail }
 
 // Selector is a compiled expression. It is immutable and safe for

@@ -24,10 +24,12 @@ type Format struct {
 	maxRegexSize int
 }
 
+// ConvertToNative implements ref.Val; a format converts to nothing.
 func (Format) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'Format' to '%v'", t)
 }
 
+// ConvertToType implements ref.Val.
 func (f Format) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case formatType:
@@ -38,6 +40,7 @@ func (f Format) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", formatType, t)
 }
 
+// Equal implements ref.Val.
 func (f Format) Equal(other ref.Val) ref.Val {
 	o, ok := other.(Format)
 	if !ok {
@@ -46,8 +49,11 @@ func (f Format) Equal(other ref.Val) ref.Val {
 	return types.Bool(f.name == o.name)
 }
 
+// Type implements ref.Val.
 func (Format) Type() ref.Type { return formatType }
-func (f Format) Value() any   { return f }
+
+// Value implements ref.Val.
+func (f Format) Value() any { return f }
 
 const (
 	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
