@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	k8sresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/cel/library"
 	upcel "k8s.io/dynamic-resource-allocation/cel"
 
 	"github.com/schedkit/schedkit/api"
@@ -122,7 +124,8 @@ func (g celGen) value(depth int) string {
 		}
 	case 7:
 		if depth > 0 {
-			return fmt.Sprintf("%s.%s", g.value(depth-1), g.pick("sm", "size()", "lowerAscii()", "split(\".\")", "find(\"[0-9]+\")", "indexOf(\"1\")", "substring(1)", "charAt(0)"))
+			return fmt.Sprintf("%s.%s", g.value(depth-1), g.pick("sm", "size()", "lowerAscii()", "split(\".\")", "find(\"[0-9]+\")", "indexOf(\"1\")", "substring(1)", "charAt(0)",
+				"exists(x, x == 1)", "all(x, x > 0)", "filter(x, x != \"a\").size()", "[0]", "[1]", "includes(1)", "includes(\"a100\")", "sum()", "max()", "min()", "isSorted()", "sort()", "distinct()", "reverse()", "lastIndexOf(2)", "slice(0, 1)", "flatten()", "join(\",\")", "exists_one(x, true)", "?[0].orValue(9)"))
 		}
 	case 8:
 		if depth > 0 {
@@ -412,11 +415,15 @@ func TestDRACELDifferential(t *testing.T) {
 		compiled++
 		for i, n := 0, rapid.IntRange(1, 4).Draw(t, "ndev"); i < n; i++ {
 			driver, multi, attrs, caps := celDevice(t)
-			wantOK, _, wantErr := up.DeviceMatches(context.Background(), toUpstreamDevice(driver, multi, attrs, caps))
-			gotOK, gotErr := sel.Matches(context.Background(), dracel.Device{Driver: driver, AllowMultipleAllocations: multi, Attributes: attrs, Capacity: caps})
-			if wantOK != gotOK || errText(wantErr) != errText(gotErr) {
-				t.Fatalf("%q on driver %q multi %v attributes %v capacity %v:\nupstream: %v %v\nschedkit: %v %v",
-					expr, driver, multi, attrs, caps, wantOK, wantErr, gotOK, gotErr)
+			wantOK, details, wantErr := up.DeviceMatches(context.Background(), toUpstreamDevice(driver, multi, attrs, caps))
+			var wantCost uint64
+			if c := details.ActualCost(); c != nil {
+				wantCost = *c
+			}
+			gotOK, gotCost, gotErr := sel.MatchesCost(context.Background(), dracel.Device{Driver: driver, AllowMultipleAllocations: multi, Attributes: attrs, Capacity: caps})
+			if wantOK != gotOK || errText(wantErr) != errText(gotErr) || wantCost != gotCost {
+				t.Fatalf("%q on driver %q multi %v attributes %v capacity %v:\nupstream: %v %v cost %d\nschedkit: %v %v cost %d",
+					expr, driver, multi, attrs, caps, wantOK, wantErr, wantCost, gotOK, gotErr, gotCost)
 			}
 			evaluated++
 			if gotOK {
@@ -427,6 +434,142 @@ func TestDRACELDifferential(t *testing.T) {
 			}
 			if w, g := errText(upcel.EnhanceRuntimeError(wantErr)), errText(dracel.EnhanceRuntimeError(gotErr)); w != g {
 				t.Fatalf("enhanced error of %q: upstream %s, schedkit %s", expr, w, g)
+			}
+		}
+	})
+}
+
+// TestDRACELFormats compares the messages of every named format of
+// Kubernetes' format library on drawn strings: upstream's validator
+// gives the expected list, and schedkit's selector must see it.
+func TestDRACELFormats(t *testing.T) {
+	ours, err := dracel.NewCompiler(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for n := range library.ConstantFormats {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	samples := []string{"", "a", "a-b", "a_b", "A", "-a", "a-", "a.b", "1a", "a/b", "a/b/c", "/b", "a/", "example.com/Name", "1.2.3",
+		strings.Repeat("a", 63), strings.Repeat("a", 64), strings.Repeat("a.", 127) + "a", "https://x/y", "x y", "550e8400-e29b-41d4-a716-446655440000",
+		"550E8400E29B41D4A716446655440000", "aGVsbG8=", "aGVsbG8", "2024-02-29", "2023-02-29", "2024-01-01T10:00:00Z", "2024-01-01t25:00:00z", "2024-01-01T10:00:00.5+01:00"}
+	rapid.Check(t, func(t *rapid.T) {
+		name := rapid.SampledFrom(names).Draw(t, "format")
+		s := rapid.OneOf(rapid.SampledFrom(samples), rapid.StringOfN(rapid.RuneFrom([]rune("aZ09-._/:T+ ")), 0, 70, -1)).Draw(t, "s")
+		msgs := library.ConstantFormats[name].ValidateFunc(s)
+		quoted := make([]string, len(msgs))
+		for i, m := range msgs {
+			quoted[i] = fmt.Sprintf("%q", m)
+		}
+		expr := fmt.Sprintf("format.%s().validate(%q).orValue([]) == [%s]", name, s, strings.Join(quoted, ", "))
+		sel, err := ours.Compile(expr)
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		if ok, err := sel.Matches(context.Background(), dracel.Device{}); !ok || err != nil {
+			t.Fatalf("%s: %v %v", expr, ok, err)
+		}
+	})
+}
+
+// TestDRACELLibraries compares the Kubernetes library functions on drawn
+// strings (addresses, prefixes, URLs, quantities, versions, patterns):
+// results and error texts, evaluated by upstream and by schedkit.
+func TestDRACELLibraries(t *testing.T) {
+	ours, err := dracel.NewCompiler(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := upcel.NewCache(10, upcel.Features{EnableConsumableCapacity: true})
+	templates := []string{
+		"isIP($S)", "ip($S).family() > 0", "ip.isCanonical($S)", "ip($S).isLoopback() || ip($S).isGlobalUnicast()",
+		"ip($S).isUnspecified() || ip($S).isLinkLocalMulticast() || ip($S).isLinkLocalUnicast()", "string(ip($S)) == $T",
+		"ip($S) == ip($T)", "isCIDR($S)", "cidr($S).prefixLength() >= 0", "cidr($S).containsIP($T)", "cidr($S).containsIP(ip($T))",
+		"cidr($S).containsCIDR($T)", "cidr($S).containsCIDR(cidr($T))", "cidr($S).masked() == cidr($T)", "string(cidr($S).ip()) == $T",
+		"isURL($S)", "url($S).getHost() == $T", "url($S).getHostname() == $T", "url($S).getPort() == $T", "url($S).getScheme() == $T",
+		"url($S).getEscapedPath() == $T", "url($S).getQuery().size() > 0", "url($S) == url($T)",
+		"isQuantity($S)", "quantity($S).isInteger()", "quantity($S).asInteger() > 0", "quantity($S).asApproximateFloat() > 0.0",
+		"quantity($S).compareTo(quantity($T)) == 0", "quantity($S) == quantity($T)", "quantity($S).add(quantity($T)).sign() > 0",
+		"quantity($S).sub(3).isLessThan(quantity($T))",
+		"isSemver($S)", "isSemver($S, true)", "semver($S).major() >= 0", "semver($S, true).minor() >= 0", "semver($S).compareTo(semver($T)) > 0",
+		"semver($S, true) == semver($T, true)", "semver($S).isLessThan(semver($T))",
+		"$S.find($T) == \"\"", "$S.findAll($T).size() > 0", "$S.findAll($T, 1).size() > 0", "$S.matches($T)",
+		"[$S, $T].isSorted()", "[$S, $T].max() == $S", "[$S, $T].indexOf($T) == 1", "[$S].includes($T)",
+		"$S.lowerAscii() == $T", "$S.split(\".\").size() > 2", "$S.replace(\"1\", $T) == $S", "$S.substring(1) == $T", "$S.trim() == $T",
+		"$S.format([$T]) == $T", "strings.quote($S) == $T", "$S.indexOf($T) > 0", "$S.charAt(1) == $T",
+	}
+	samples := []string{"", "1.2.3.4", "::1", "fe80::1%eth0", "::ffff:1.2.3.4", "10.0.0.0/8", "10.1.2.3/8", "2001:db8::/32", "1.2.3.4/33",
+		"0.0.0.0", "224.0.0.1", "169.254.1.1", "https://example.com:8080/a%20b?x=1&y=2", "/path", "http://[::1]:80", "mailto:a@b", "a b",
+		"1", "0", "1Gi", "100m", "1.5", "-1", "1e3", "9223372036854775807", "1Ki", "10Mm", "1.2.3", "v1.2", "01.02.03", "1.2.3-rc.1+b",
+		"[0-9]+", "(", "a.b.c", "a*", "%s", "%d", "12", "Ab"}
+	str := rapid.OneOf(rapid.SampledFrom(samples), rapid.StringOfN(rapid.RuneFrom([]rune("0123456789abcf.:/%[]-+eEiKMGmv ")), 0, 20, -1))
+	var evaluated, failed int
+	defer func() { t.Logf("%d evaluations, %d runtime errors", evaluated, failed) }()
+	rapid.Check(t, func(t *rapid.T) {
+		tmpl := rapid.SampledFrom(templates).Draw(t, "template")
+		s, u := str.Draw(t, "S"), str.Draw(t, "T")
+		expr := strings.NewReplacer("$S", fmt.Sprintf("%q", s), "$T", fmt.Sprintf("%q", u)).Replace(tmpl)
+		up := cache.GetOrCompile(expr)
+		sel, err := ours.Compile(expr)
+		if (up.Error == nil) != (err == nil) || (up.Error != nil && up.Error.Error() != err.Error()) {
+			t.Fatalf("compile %q:\nupstream: %v\nschedkit: %v", expr, up.Error, err)
+		}
+		if up.Error != nil {
+			return
+		}
+		wantOK, details, wantErr := up.DeviceMatches(context.Background(), upcel.Device{})
+		var wantCost uint64
+		if c := details.ActualCost(); c != nil {
+			wantCost = *c
+		}
+		gotOK, gotCost, gotErr := sel.MatchesCost(context.Background(), dracel.Device{})
+		evaluated++
+		if gotErr != nil {
+			failed++
+		}
+		if wantOK != gotOK || errText(wantErr) != errText(gotErr) || wantCost != gotCost {
+			t.Fatalf("%s:\nupstream: %v %v cost %d\nschedkit: %v %v cost %d", expr, wantOK, wantErr, wantCost, gotOK, gotErr, gotCost)
+		}
+	})
+}
+
+// BenchmarkDRACELMatches compares one evaluation of a typical selector on
+// a typical device, upstream's DeviceMatches against schedkit's.
+func BenchmarkDRACELMatches(b *testing.B) {
+	const expr = `device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].model == "a100"`
+	str := func(s string) *string { return &s }
+	attrs := map[api.QualifiedName]api.DeviceAttribute{
+		"model": {StringValue: str("a100")}, "driverVersion": {VersionValue: str("535.104.5")},
+		"index": {IntValue: new(int64)}, "resource.kubernetes.io/pcieRoot": {StringValue: str("pci0000:00")},
+	}
+	caps := map[api.QualifiedName]api.DeviceCapacity{"memory": {Value: quantity.MustParse("80Gi")}}
+	ctx := context.Background()
+	b.Run("upstream", func(b *testing.B) {
+		up := upcel.NewCache(10, upcel.Features{EnableConsumableCapacity: true}).GetOrCompile(expr)
+		d := toUpstreamDevice("gpu.example.com", nil, attrs, caps)
+		b.ReportAllocs()
+		for b.Loop() {
+			if ok, _, err := up.DeviceMatches(ctx, d); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("schedkit", func(b *testing.B) {
+		c, err := dracel.NewCompiler(0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sel, err := c.Compile(expr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := dracel.Device{Driver: "gpu.example.com", Attributes: attrs, Capacity: caps}
+		b.ReportAllocs()
+		for b.Loop() {
+			if ok, err := sel.Matches(ctx, d); !ok || err != nil {
+				b.Fatal(ok, err)
 			}
 		}
 	})

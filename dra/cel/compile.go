@@ -34,6 +34,7 @@ type Error struct {
 	Detail string
 }
 
+// Error returns Detail.
 func (e *Error) Error() string { return e.Detail }
 
 // Selector is a compiled expression. It is immutable and safe for
@@ -56,8 +57,16 @@ var boolKind = reflect.TypeOf(true)
 // does not parse fails every selector, as in Kubernetes. The scheduler
 // prints runtime errors through EnhanceRuntimeError.
 func (s *Selector) Matches(ctx context.Context, d Device) (bool, error) {
+	ok, _, err := s.MatchesCost(ctx, d)
+	return ok, err
+}
+
+// MatchesCost is Matches with the evaluation's actual cost in CEL cost
+// units, as Kubernetes tracks it against MaxCost (0 when the device fails
+// before evaluation).
+func (s *Selector) MatchesCost(ctx context.Context, d Device) (bool, uint64, error) {
 	if err := checkAttributes(d.Attributes); err != nil {
-		return false, err
+		return false, 0, err
 	}
 	return s.eval(ctx, &evalState{dev: d, adapter: s.adapter, empty: s.empty})
 }
@@ -71,23 +80,27 @@ func (s *Selector) MatchesDevice(ctx context.Context, driver string, d *api.Devi
 	return ok, EnhanceRuntimeError(err)
 }
 
-func (s *Selector) eval(ctx context.Context, st *evalState) (bool, error) {
-	out, _, err := s.program.ContextEval(ctx, st)
+func (s *Selector) eval(ctx context.Context, st *evalState) (bool, uint64, error) {
+	out, details, err := s.program.ContextEval(ctx, st)
+	var cost uint64
+	if c := details.ActualCost(); c != nil {
+		cost = *c
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "operation interrupted") && ctx.Err() != nil {
-			return false, fmt.Errorf("%w: %w", err, context.Cause(ctx))
+			return false, cost, fmt.Errorf("%w: %w", err, context.Cause(ctx))
 		}
-		return false, err
+		return false, cost, err
 	}
 	v, err := out.ConvertToNative(boolKind)
 	if err != nil {
-		return false, fmt.Errorf("CEL result of type %s could not be converted to bool: %w", out.Type().TypeName(), err)
+		return false, cost, fmt.Errorf("CEL result of type %s could not be converted to bool: %w", out.Type().TypeName(), err)
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, fmt.Errorf("CEL native result value should have been a bool, got instead: %T", v)
+		return false, cost, fmt.Errorf("CEL native result value should have been a bool, got instead: %T", v)
 	}
-	return b, nil
+	return b, cost, nil
 }
 
 // enhancedError marks an error EnhanceRuntimeError already extended.
@@ -249,6 +262,10 @@ func (c *Compiler) EstimateCost(expression string) (uint64, error) {
 	ast, cerr := c.check(c.newEnv, newEnv, expression)
 	if cerr != nil {
 		return 0, cerr
+	}
+	// The API server builds the program too; constant folding can fail.
+	if _, err := c.newEnv.Program(ast, celgo.CostLimit(MaxCost), celgo.InterruptCheckFrequency(checkFrequency)); err != nil {
+		return 0, internal("program instantiation failed: " + err.Error())
 	}
 	est, err := c.newEnv.EstimateCost(ast, estimator{device: c.sizes})
 	if err != nil {

@@ -24,10 +24,12 @@ type Format struct {
 	maxRegexSize int
 }
 
+// ConvertToNative implements ref.Val; a format converts to nothing.
 func (Format) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'Format' to '%v'", t)
 }
 
+// ConvertToType implements ref.Val.
 func (f Format) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case formatType:
@@ -38,6 +40,7 @@ func (f Format) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", formatType, t)
 }
 
+// Equal implements ref.Val.
 func (f Format) Equal(other ref.Val) ref.Val {
 	o, ok := other.(Format)
 	if !ok {
@@ -46,8 +49,11 @@ func (f Format) Equal(other ref.Val) ref.Val {
 	return types.Bool(f.name == o.name)
 }
 
+// Type implements ref.Val.
 func (Format) Type() ref.Type { return formatType }
-func (f Format) Value() any   { return f }
+
+// Value implements ref.Val.
+func (f Format) Value() any { return f }
 
 const (
 	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -102,7 +108,24 @@ func regexError(msg, re string, examples ...string) string {
 	return msg + "regex used for validation is '" + re + "')"
 }
 
+// maxLenError is apimachinery util/validation's length message, used by
+// the DNS formats; maxBytesError is its validate/content package's, used
+// by qualified names and label values.
 func maxLenError(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
+
+func maxBytesError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
+
+// contentSubdomainErrs is the content package's subdomain check.
+func (r *formatRegexps) contentSubdomainErrs(s string) []string {
+	var errs []string
+	if len(s) > 253 {
+		errs = append(errs, maxBytesError(253))
+	}
+	if !r.dns1123Subdomain.MatchString(s) {
+		errs = append(errs, regexError(dns1123SubdomainMsg, dns1123SubdomainFmt, "example.com"))
+	}
+	return errs
+}
 
 func (r *formatRegexps) dns1123LabelErrs(s string) []string {
 	var errs []string
@@ -154,7 +177,7 @@ func (r *formatRegexps) qualifiedNameErrs(s string) []string {
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
-			for _, m := range r.dns1123SubdomainErrs(prefix) {
+			for _, m := range r.contentSubdomainErrs(prefix) {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
@@ -165,7 +188,7 @@ func (r *formatRegexps) qualifiedNameErrs(s string) []string {
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")
 	} else if len(name) > 63 {
-		errs = append(errs, "name part "+maxLenError(63))
+		errs = append(errs, "name part "+maxBytesError(63))
 	}
 	if !r.labelKey.MatchString(name) {
 		errs = append(errs, "name part "+regexError(labelKeyMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
@@ -176,7 +199,7 @@ func (r *formatRegexps) qualifiedNameErrs(s string) []string {
 func (r *formatRegexps) labelValueErrs(s string) []string {
 	var errs []string
 	if len(s) > 63 {
-		errs = append(errs, maxLenError(63))
+		errs = append(errs, maxBytesError(63))
 	}
 	if !r.labelValue.MatchString(s) {
 		errs = append(errs, regexError(labelValueMsg, labelValueFmt, "MyValue", "my_value", "12345"))

@@ -301,6 +301,7 @@ var (
 // URL is a parsed URL as a CEL value, of CEL type kubernetes.URL.
 type URL struct{ u *url.URL }
 
+// ConvertToNative implements ref.Val.
 func (v URL) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(v.u).AssignableTo(t) {
 		return v.u, nil
@@ -311,6 +312,7 @@ func (v URL) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'URL' to '%v'", t)
 }
 
+// ConvertToType implements ref.Val.
 func (v URL) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case urlTypeValue:
@@ -321,6 +323,7 @@ func (v URL) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", urlTypeValue, t)
 }
 
+// Equal implements ref.Val.
 func (v URL) Equal(other ref.Val) ref.Val {
 	o, ok := other.(URL)
 	if !ok {
@@ -329,8 +332,11 @@ func (v URL) Equal(other ref.Val) ref.Val {
 	return types.Bool(v.u.String() == o.u.String())
 }
 
+// Type implements ref.Val.
 func (v URL) Type() ref.Type { return urlTypeValue }
-func (v URL) Value() any     { return v.u }
+
+// Value implements ref.Val.
+func (v URL) Value() any { return v.u }
 
 // urlsLib is Kubernetes' kubernetes.urls library.
 type urlsLib struct{}
@@ -400,6 +406,7 @@ var (
 // IP is an address as a CEL value, of CEL type net.IP.
 type IP struct{ netip.Addr }
 
+// ConvertToNative implements ref.Val.
 func (d IP) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(d.Addr).AssignableTo(t) {
 		return d.Addr, nil
@@ -410,6 +417,7 @@ func (d IP) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'IP' to '%v'", t)
 }
 
+// ConvertToType implements ref.Val.
 func (d IP) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case ipType:
@@ -422,6 +430,7 @@ func (d IP) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", ipType, t)
 }
 
+// Equal implements ref.Val.
 func (d IP) Equal(other ref.Val) ref.Val {
 	o, ok := other.(IP)
 	if !ok {
@@ -430,8 +439,11 @@ func (d IP) Equal(other ref.Val) ref.Val {
 	return types.Bool(d.Addr == o.Addr)
 }
 
+// Type implements ref.Val.
 func (d IP) Type() ref.Type { return ipType }
-func (d IP) Value() any     { return d.Addr }
+
+// Value implements ref.Val.
+func (d IP) Value() any { return d.Addr }
 
 // Size is the address length in bytes, for cost tracking.
 func (d IP) Size() ref.Val { return types.Int(int(math.Ceil(float64(d.Addr.BitLen()) / 8))) }
@@ -439,6 +451,7 @@ func (d IP) Size() ref.Val { return types.Int(int(math.Ceil(float64(d.Addr.BitLe
 // CIDR is a prefix as a CEL value, of CEL type net.CIDR.
 type CIDR struct{ netip.Prefix }
 
+// ConvertToNative implements ref.Val.
 func (d CIDR) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(d.Prefix).AssignableTo(t) {
 		return d.Prefix, nil
@@ -449,6 +462,7 @@ func (d CIDR) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'CIDR' to '%v'", t)
 }
 
+// ConvertToType implements ref.Val.
 func (d CIDR) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case cidrType:
@@ -461,6 +475,7 @@ func (d CIDR) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", cidrType, t)
 }
 
+// Equal implements ref.Val.
 func (d CIDR) Equal(other ref.Val) ref.Val {
 	o, ok := other.(CIDR)
 	if !ok {
@@ -469,8 +484,11 @@ func (d CIDR) Equal(other ref.Val) ref.Val {
 	return types.Bool(d.Prefix == o.Prefix)
 }
 
+// Type implements ref.Val.
 func (d CIDR) Type() ref.Type { return cidrType }
-func (d CIDR) Value() any     { return d.Prefix }
+
+// Value implements ref.Val.
+func (d CIDR) Value() any { return d.Prefix }
 
 // Size is the prefix length in bytes, for cost tracking.
 func (d CIDR) Size() ref.Val { return types.Int(int(math.Ceil(float64(d.Prefix.Bits()) / 8))) }

@@ -241,6 +241,7 @@ var semverType = celgo.ObjectType("kubernetes.Semver")
 // semver() returns and what a version attribute holds.
 type Semver struct{ v Version }
 
+// ConvertToNative implements ref.Val.
 func (s Semver) ConvertToNative(t reflect.Type) (any, error) {
 	if reflect.TypeOf(s.v).AssignableTo(t) {
 		return s.v, nil
@@ -251,6 +252,7 @@ func (s Semver) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from 'Semver' to '%v'", t)
 }
 
+// ConvertToType implements ref.Val.
 func (s Semver) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case semverType:
@@ -261,6 +263,7 @@ func (s Semver) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", semverType, t)
 }
 
+// Equal implements ref.Val.
 func (s Semver) Equal(other ref.Val) ref.Val {
 	o, ok := other.(Semver)
 	if !ok {
@@ -269,8 +272,10 @@ func (s Semver) Equal(other ref.Val) ref.Val {
 	return types.Bool(s.v.Compare(o.v) == 0)
 }
 
+// Type implements ref.Val.
 func (s Semver) Type() ref.Type { return semverType }
 
+// Value implements ref.Val.
 func (s Semver) Value() any { return s.v }
 
 // semverLib is Kubernetes' kubernetes.Semver library at version 1.
