@@ -71,6 +71,9 @@ type PodSpec struct {
 	EphemeralContainers []EphemeralContainer `json:"ephemeralContainers,omitempty"`
 	// HostUsers false runs the pod in a user namespace; nil means true.
 	HostUsers *bool `json:"hostUsers,omitempty"`
+	// ResourceClaims are the DRA claims the pod's containers may use,
+	// each named directly or made from a template.
+	ResourceClaims []PodResourceClaim `json:"resourceClaims,omitempty"`
 }
 
 // RestartPolicy is a pod's restart policy.
@@ -923,6 +926,12 @@ type PodStatus struct {
 	// AllocatedResources are the pod-level resources the node allocated
 	// to the pod, set while a pod-level in-place resize is tracked.
 	AllocatedResources ResourceList `json:"allocatedResources,omitempty"`
+	// ResourceClaimStatuses name the claims made from the pod's
+	// templates.
+	ResourceClaimStatuses []PodResourceClaimStatus `json:"resourceClaimStatuses,omitempty"`
+	// ExtendedResourceClaimStatus is the claim the scheduler made for
+	// the pod's DRA-backed extended resources.
+	ExtendedResourceClaimStatus *PodExtendedResourceClaimStatus `json:"extendedResourceClaimStatus,omitempty"`
 }
 
 // ContainerStatus is what the kubelet reports of a container; schedkit

@@ -64,11 +64,13 @@ type ResourceRequirements struct {
 	// Requests are what the scheduler reserves.
 	Requests ResourceList `json:"requests,omitempty"`
 	// Claims name dynamic resource claims the container uses.
-	Claims []ResourceClaim `json:"claims,omitempty"`
+	Claims []ContainerResourceClaim `json:"claims,omitempty"`
 }
 
-// ResourceClaim names a pod resource claim a container uses.
-type ResourceClaim struct {
+// ContainerResourceClaim names a pod resource claim a container uses
+// (core/v1 ResourceClaim; ResourceClaim here is the resource.k8s.io
+// object).
+type ContainerResourceClaim struct {
 	// Name of the claim in pod.spec.resourceClaims.
 	Name string `json:"name"`
 	// Request within the claim, if any.

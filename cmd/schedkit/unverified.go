@@ -26,7 +26,7 @@ type feature struct {
 func features() []feature {
 	return []feature{
 		{[]string{"DynamicResources"}, func(p *api.Pod, unmodelled []string) string {
-			if slices.Contains(unmodelled, "spec.resourceClaims") {
+			if len(p.Spec.ResourceClaims) > 0 || slices.Contains(unmodelled, "spec.resourceClaims") {
 				return "resourceClaims"
 			}
 			for _, c := range slices.Concat(p.Spec.InitContainers, p.Spec.Containers) {

@@ -27,6 +27,9 @@ var rank = map[string]int{
 	"taints":                    42, // validates taint keys with affinity's label rules
 	"framework/config":          45,
 	"admission":                 47,
+	"dra/cel":                   43, // CEL device selectors: api and quantity below it, cel-go beside
+	"dra":                       48, // the structured allocator: selectors through an interface, node selectors from affinity
+	"dra/dragen":                49,
 	"workload":                  48, // the controllers' pods: affinity, taints and resource below, manifest above
 	"cluster":                   50,
 	"framework":                 60,

@@ -1,0 +1,408 @@
+package dra
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+)
+
+// ErrFailedAllocationOnNode marks an Allocate error that concerns only the
+// node: the scheduler reports it as the node's reason and goes on with
+// other nodes (upstream's structured.ErrFailedAllocationOnNode). Other
+// errors abort the scheduling attempt. Test with errors.Is.
+var ErrFailedAllocationOnNode = errors.New("")
+
+// Input is the cluster state and the claims an Allocator works on.
+type Input struct {
+	// Claims are the pod's claims still to allocate, in the order of the
+	// pod's spec.resourceClaims.
+	Claims []*api.ResourceClaim
+	// Classes are the cluster's DeviceClasses; a claim naming a class not
+	// here fails.
+	Classes []*api.DeviceClass
+	// Slices are every ResourceSlice of the cluster.
+	Slices []*api.ResourceSlice
+	// TaintRules are the DeviceTaintRules; each adds its taint to the
+	// devices it selects.
+	TaintRules []*api.DeviceTaintRule
+	// Allocated is what the allocated claims hold; nil is nothing.
+	Allocated *AllocatedState
+	// Compiler compiles CEL selectors; nil fails every selector.
+	Compiler Compiler
+	// NewShareID makes the share ID of an allocation of a device that
+	// allows multiple allocations; nil uses random UUIDs as upstream.
+	NewShareID func() string
+}
+
+// Allocator allocates the devices of one pod's claims, node by node. Build
+// it once per pod with NewAllocator (class lookups, selector compilation,
+// slice indexing) and call Allocate for each node. An Allocator is safe
+// for concurrent use.
+type Allocator struct {
+	claims     []*api.ResourceClaim
+	reqs       [][]requestEntry // per claim, per request
+	nreq       int              // flat count of requests and subrequests
+	cons       [][]constraintSpec
+	consErr    []error // per claim: the first empty constraint
+	allocated  *AllocatedState
+	sharedDevs map[DeviceID]struct{}
+	newShareID func() string
+
+	slicesOnNode map[string][]*sliceInfo
+	slicesShared []*sliceInfo
+	allSlices    []*sliceInfo
+	byPool       map[PoolID][]*sliceInfo // every slice, input order
+
+	mu       sync.Mutex
+	counters map[PoolID]counterSets // available counters, computed once per pool
+	selCache []byte                 // per device and request: 0 unknown, 1 no, 2 yes
+	ndev     int
+}
+
+// PoolID names a pool: its driver and name.
+type PoolID struct {
+	// Driver of the pool.
+	Driver string
+	// Pool name.
+	Pool string
+}
+
+// String is "driver/pool".
+func (p PoolID) String() string { return p.Driver + "/" + p.Pool }
+
+type counterSets map[string]map[string]api.Counter
+
+// sliceInfo is a slice as the allocator reads it: taint rules applied and
+// node selectors compiled.
+type sliceInfo struct {
+	s          *api.ResourceSlice
+	pool       PoolID
+	base       int // global index of its first device
+	nodeSel    *affinity.NodeSelector
+	nodeSelErr error
+	devSel     []*affinity.NodeSelector // per device, with PerDeviceNodeSelection
+	devSelErr  []error
+	compat     bool     // a device declares compatibility groups (alpha, off)
+	names      []string // device names, sorted
+	dupNames   bool     // two devices of the slice share a name
+}
+
+type compiled struct {
+	sel Selector
+	err error
+}
+
+// request is a request or a subrequest, prepared once per pod.
+type request struct {
+	flat      int // index into the selector cache
+	name      string
+	parent    string // for a subrequest, its request's name
+	className string
+	class     *api.DeviceClass
+	classSels []compiled
+	sels      []compiled
+	mode      api.DeviceAllocationMode
+	count     int64
+	admin     bool
+	tols      []api.DeviceToleration
+	capacity  *api.CapacityRequirements
+	err       error // the request's own validation error, in upstream's order
+}
+
+func (r *request) fullName() string {
+	if r.parent != "" {
+		return r.parent + "/" + r.name
+	}
+	return r.name
+}
+
+// requestEntry is one request of a claim: exact, or its subrequests.
+type requestEntry struct {
+	name string
+	subs []request // one entry for an exact request
+	sub  bool      // FirstAvailable
+}
+
+type constraintSpec struct {
+	requests []string
+	attr     api.FullyQualifiedName
+	distinct bool
+}
+
+// NewAllocator prepares the allocation of in.Claims. It fails only on
+// input that no node can change: none today, as upstream reports every
+// problem from Allocate.
+func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
+	a := &Allocator{
+		claims:       in.Claims,
+		allocated:    in.Allocated,
+		newShareID:   in.NewShareID,
+		slicesOnNode: map[string][]*sliceInfo{},
+		byPool:       map[PoolID][]*sliceInfo{},
+		counters:     map[PoolID]counterSets{},
+	}
+	if a.allocated == nil {
+		a.allocated = &AllocatedState{}
+	}
+	if a.newShareID == nil {
+		a.newShareID = randomUUID
+	}
+	if len(a.allocated.SharedDevices) > 0 {
+		a.sharedDevs = make(map[DeviceID]struct{}, len(a.allocated.SharedDevices))
+		for sid := range a.allocated.SharedDevices {
+			a.sharedDevs[sid.DeviceID] = struct{}{}
+		}
+	}
+	classes := make(map[string]*api.DeviceClass, len(in.Classes))
+	for _, c := range in.Classes {
+		classes[c.Name] = c
+	}
+	compiledCache := map[string]compiled{}
+	compile := func(sels []api.DeviceSelector) []compiled {
+		out := make([]compiled, len(sels))
+		for i, s := range sels {
+			if s.CEL == nil {
+				continue
+			}
+			c, ok := compiledCache[s.CEL.Expression]
+			if !ok {
+				if in.Compiler == nil {
+					c.err = errors.New("no CEL compiler configured")
+				} else {
+					c.sel, c.err = in.Compiler.Compile(s.CEL.Expression)
+				}
+				compiledCache[s.CEL.Expression] = c
+			}
+			out[i] = c
+		}
+		return out
+	}
+	a.reqs = make([][]requestEntry, len(in.Claims))
+	a.cons = make([][]constraintSpec, len(in.Claims))
+	a.consErr = make([]error, len(in.Claims))
+	for ci, claim := range in.Claims {
+		entries := make([]requestEntry, len(claim.Spec.Devices.Requests))
+		for ri := range claim.Spec.Devices.Requests {
+			dr := &claim.Spec.Devices.Requests[ri]
+			e := requestEntry{name: dr.Name}
+			if len(dr.FirstAvailable) > 0 {
+				e.sub = true
+				for si := range dr.FirstAvailable {
+					sr := &dr.FirstAvailable[si]
+					r := request{
+						name: sr.Name, parent: dr.Name, className: sr.DeviceClassName,
+						mode: sr.AllocationMode, count: sr.Count, tols: sr.Tolerations, capacity: sr.Capacity,
+					}
+					a.prepare(claim, &r, sr.Selectors, len(sr.DerivedAttributes) > 0, false, classes, compile)
+					e.subs = append(e.subs, r)
+				}
+			} else {
+				r := request{name: dr.Name}
+				hasAdmin := false
+				derived := false
+				var sels []api.DeviceSelector
+				if x := dr.Exactly; x != nil {
+					r.className, r.mode, r.count, r.tols, r.capacity = x.DeviceClassName, x.AllocationMode, x.Count, x.Tolerations, x.Capacity
+					r.admin = x.AdminAccess != nil && *x.AdminAccess
+					hasAdmin = x.AdminAccess != nil
+					derived = len(x.DerivedAttributes) > 0
+					sels = x.Selectors
+				}
+				_ = hasAdmin // DRAAdminAccess is GA: requesting it is never an error
+				a.prepare(claim, &r, sels, derived, true, classes, compile)
+				e.subs = []request{r}
+			}
+			for i := range e.subs {
+				e.subs[i].flat = a.nreq
+				a.nreq++
+			}
+			entries[ri] = e
+		}
+		a.reqs[ci] = entries
+		cons := make([]constraintSpec, 0, len(claim.Spec.Devices.Constraints))
+		for i, c := range claim.Spec.Devices.Constraints {
+			switch {
+			case c.MatchAttribute != nil:
+				cons = append(cons, constraintSpec{requests: c.Requests, attr: *c.MatchAttribute})
+			case c.DistinctAttribute != nil:
+				cons = append(cons, constraintSpec{requests: c.Requests, attr: *c.DistinctAttribute, distinct: true})
+			default:
+				if a.consErr[ci] == nil {
+					a.consErr[ci] = fmt.Errorf("claim %s, constraint #%d: empty constraint (unsupported constraint type?)", kobj(claim), i)
+				}
+			}
+		}
+		a.cons[ci] = cons
+	}
+
+	// Index the slices, with the taint rules applied.
+	for _, s := range in.Slices {
+		s = applyTaintRules(s, in.TaintRules)
+		si := &sliceInfo{s: s, pool: PoolID{s.Spec.Driver, s.Spec.Pool.Name}, base: a.ndev}
+		a.ndev += len(s.Spec.Devices)
+		if s.Spec.NodeSelector != nil {
+			si.nodeSel, si.nodeSelErr = affinity.NewNodeSelector(s.Spec.NodeSelector)
+		}
+		if s.Spec.PerDeviceNodeSelection != nil && *s.Spec.PerDeviceNodeSelection {
+			si.devSel = make([]*affinity.NodeSelector, len(s.Spec.Devices))
+			si.devSelErr = make([]error, len(s.Spec.Devices))
+			for i := range s.Spec.Devices {
+				if ns := s.Spec.Devices[i].NodeSelector; ns != nil {
+					si.devSel[i], si.devSelErr[i] = affinity.NewNodeSelector(ns)
+				}
+			}
+		}
+		si.names = make([]string, len(s.Spec.Devices))
+		for i := range s.Spec.Devices {
+			si.names[i] = s.Spec.Devices[i].Name
+		}
+		slices.Sort(si.names)
+		for i := 1; i < len(si.names); i++ {
+			si.dupNames = si.dupNames || si.names[i] == si.names[i-1]
+		}
+		for i := range s.Spec.Devices {
+			for _, c := range s.Spec.Devices[i].ConsumesCounters {
+				if len(c.CompatibilityGroups) > 0 {
+					si.compat = true
+				}
+			}
+		}
+		if s.Spec.NodeName != nil && *s.Spec.NodeName != "" {
+			a.slicesOnNode[*s.Spec.NodeName] = append(a.slicesOnNode[*s.Spec.NodeName], si)
+		} else {
+			a.slicesShared = append(a.slicesShared, si)
+		}
+		a.allSlices = append(a.allSlices, si)
+		a.byPool[si.pool] = append(a.byPool[si.pool], si)
+	}
+	a.selCache = make([]byte, a.ndev*a.nreq)
+	return a, nil
+}
+
+// prepare looks up the request's class and compiles its selectors,
+// recording the first validation error upstream would report for it.
+func (a *Allocator) prepare(claim *api.ResourceClaim, r *request, sels []api.DeviceSelector, derived, exact bool,
+	classes map[string]*api.DeviceClass, compile func([]api.DeviceSelector) []compiled) {
+	switch {
+	case derived:
+		r.err = fmt.Errorf("claim %s, request %s: cannot handle request with derived attributes, the feature is disabled", kobj(claim), r.name)
+		return
+	}
+	for i, s := range sels {
+		if s.CEL == nil {
+			r.err = fmt.Errorf("claim %s, request %s, selector #%d: CEL expression empty (unsupported selector type?)", kobj(claim), r.name, i)
+			return
+		}
+	}
+	if r.className == "" {
+		r.err = fmt.Errorf("claim %s, request %s: missing device class name (unsupported request type?)", kobj(claim), r.name)
+		return
+	}
+	class := classes[r.className]
+	if class == nil {
+		r.err = fmt.Errorf("claim %s, request %s: could not retrieve device class %s: %w", kobj(claim), r.name, r.className,
+			fmt.Errorf("deviceclass.resource.k8s.io %q not found", r.className))
+		return
+	}
+	r.class = class
+	r.classSels = compile(class.Spec.Selectors)
+	r.sels = compile(sels)
+	switch r.mode {
+	case api.DeviceAllocationModeExactCount, api.DeviceAllocationModeAll:
+	default:
+		r.err = fmt.Errorf("claim %s, request %s: unsupported count mode %s", kobj(claim), r.name, r.mode)
+	}
+}
+
+// kobj prints an object as klog.KObj does: namespace/name, or name.
+func kobj(c *api.ResourceClaim) string {
+	if c.Namespace == "" {
+		return c.Name
+	}
+	return c.Namespace + "/" + c.Name
+}
+
+// nodeMatches is upstream's NodeMatches over a compiled selector; ns is
+// the selector as written, for the error.
+func nodeMatches(node *api.Node, nodeName string, allNodes bool, sel *affinity.NodeSelector, selErr error, ns *api.NodeSelector) (bool, error) {
+	switch {
+	case nodeName != "":
+		return node != nil && node.Name == nodeName, nil
+	case allNodes:
+		return true, nil
+	case ns != nil:
+		if selErr != nil {
+			return false, fmt.Errorf("failed to parse node selector %s: %w", nodeSelectorString(ns), selErr)
+		}
+		m, _ := sel.Match(node)
+		return m, nil
+	}
+	return false, nil
+}
+
+// nodeSelectorString prints a node selector as core/v1's generated
+// String method does, which upstream's error quotes.
+func nodeSelectorString(ns *api.NodeSelector) string {
+	reqs := func(rs []api.NodeSelectorRequirement) string {
+		var b strings.Builder
+		b.WriteString("[]NodeSelectorRequirement{")
+		for _, r := range rs {
+			fmt.Fprintf(&b, "NodeSelectorRequirement{Key:%v,Operator:%v,Values:%v,},", r.Key, r.Operator, r.Values)
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	var b strings.Builder
+	b.WriteString("&NodeSelector{NodeSelectorTerms:[]NodeSelectorTerm{")
+	for _, t := range ns.NodeSelectorTerms {
+		b.WriteString("NodeSelectorTerm{MatchExpressions:" + reqs(t.MatchExpressions) + ",MatchFields:" + reqs(t.MatchFields) + ",},")
+	}
+	b.WriteString("},}")
+	return b.String()
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// applyTaintRules returns the slice with the taints of the rules that
+// select its devices appended, copying only when a rule applies. A rule
+// without a device selector selects no device.
+func applyTaintRules(s *api.ResourceSlice, rules []*api.DeviceTaintRule) *api.ResourceSlice {
+	out := s
+	for _, r := range rules {
+		sel := r.Spec.DeviceSelector
+		if sel == nil {
+			continue
+		}
+		if sel.Driver != nil && *sel.Driver != s.Spec.Driver {
+			continue
+		}
+		if sel.Pool != nil && *sel.Pool != s.Spec.Pool.Name {
+			continue
+		}
+		for i := range s.Spec.Devices {
+			if sel.Device != nil && *sel.Device != s.Spec.Devices[i].Name {
+				continue
+			}
+			if out == s {
+				c := *s
+				c.Spec.Devices = slices.Clone(s.Spec.Devices)
+				out = &c
+			}
+			d := &out.Spec.Devices[i]
+			d.Taints = append(slices.Clip(d.Taints), r.Spec.Taint)
+		}
+	}
+	return out
+}

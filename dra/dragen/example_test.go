@@ -1,0 +1,24 @@
+package dragen_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/dra"
+	"github.com/schedkit/schedkit/dra/dragen"
+)
+
+// Draw a world and allocate its pod's claims on every node.
+func ExampleWorldGen() {
+	w := dragen.WorldGen().Example(1)
+	a, err := dra.NewAllocator(context.Background(), w.Input(dragen.Compiler{}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, n := range w.Nodes {
+		_, _ = a.Allocate(context.Background(), n)
+	}
+	fmt.Println(len(w.Classes), "classes")
+	// Output: 4 classes
+}
