@@ -88,7 +88,7 @@ func intOrStringFromAPI(in apiIntOrString) intstr.IntOrString {
 }
 
 // rawToAPI copies the raw JSON of in, or encodes its Object when it has
-// no raw form. An empty extension is nil (its JSON form would be null).
+// no raw form. An empty extension is null, as its JSON form is.
 func rawToAPI(in *runtime.RawExtension, out *json.RawMessage) error {
 	switch {
 	case in.Raw != nil:
@@ -99,6 +99,8 @@ func rawToAPI(in *runtime.RawExtension, out *json.RawMessage) error {
 			return err
 		}
 		*out = b
+	default:
+		*out = json.RawMessage("null")
 	}
 	return nil
 }
