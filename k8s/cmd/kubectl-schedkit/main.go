@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/schedkit/schedkit/k8s/dump"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -209,26 +207,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, d deps) i
 		}
 	}
 
-	dump, cleanup, err := openDump(o.saveDump)
+	out, cleanup, err := openDump(o.saveDump)
 	if err != nil {
 		fmt.Fprintf(stderr, "kubectl schedkit: %v\n", err)
 		return 2
 	}
 	defer cleanup()
-	r := reader{client: client, pageSize: o.pageSize, namespace: ns}
+	dopts := dump.Options{Kinds: dump.ForCommand(o.command), Namespace: ns, PageSize: o.pageSize}
 	if o.podTarget {
-		r.namespace = "" // the target pod is chosen by --pod; keep every pending pod in its queue position
+		dopts.Namespace = "" // --pod chooses the pod; every pending pod keeps its place in the queue
 	}
-	if err := r.writeList(ctx, dump, needs(o.command)); err != nil {
+	if err := dump.Write(ctx, client, out, dopts); err != nil {
 		fmt.Fprintf(stderr, "kubectl schedkit: reading the cluster: %v\n", err)
 		return 2
 	}
-	if _, err := dump.Seek(0, io.SeekStart); err != nil {
+	if _, err := out.Seek(0, io.SeekStart); err != nil {
 		fmt.Fprintf(stderr, "kubectl schedkit: %v\n", err)
 		return 2
 	}
 	cmd := append([]string{o.command, "-f", "-"}, o.rest...)
-	return d.schedkit(cmd, dump, stdout, stderr)
+	return d.schedkit(cmd, out, stdout, stderr)
 }
 
 // openDump opens the file the List is written to: FILE of --save-dump,
@@ -313,21 +311,4 @@ func findSchedkit() (string, error) {
 		return "", errors.New("the schedkit command is neither next to kubectl-schedkit nor on PATH: go install github.com/schedkit/schedkit/cmd/schedkit@latest")
 	}
 	return p, nil
-}
-
-// writeItem encodes obj with its apiVersion and kind (typed list items
-// carry neither).
-func writeItem(w io.Writer, first bool, obj runtime.Object, gvk schema.GroupVersionKind) error {
-	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return err
-	}
-	if !first {
-		if _, err := io.WriteString(w, ",\n"); err != nil {
-			return err
-		}
-	}
-	_, err = w.Write(b)
-	return err
 }
