@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/k8s/convert"
+	"github.com/schedkit/schedkit/k8s/k8stest"
 	"github.com/schedkit/schedkit/k8s/live"
 	"github.com/schedkit/schedkit/scheduler"
 	corev1 "k8s.io/api/core/v1"
@@ -242,33 +243,13 @@ func probes() []*api.Pod {
 	return []*api.Pod{plain, zoned, anti, tolerant}
 }
 
-// decisions is what a scheduler decides for each probe on snap, in a
-// form independent of node order (a snapshot built from events and one
-// rebuilt from scratch may list their nodes differently, as two
-// kube-scheduler caches may): every node's verdict and total, the tied
-// best nodes as a set, and the fit error.
+// decisions is k8stest.Decisions on the probes.
 func decisions(t tb, snap *cluster.Snapshot) string {
-	s, err := scheduler.New(snap, scheduler.WithSeed(1))
+	d, err := k8stest.Decisions(snap, probes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	var b strings.Builder
-	for _, p := range probes() {
-		ex, err := s.Explain(context.Background(), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&b, "%s:", p.Name)
-		nodes := slices.Clone(ex.Nodes)
-		slices.SortFunc(nodes, func(a, b scheduler.NodeExplanation) int { return strings.Compare(a.Name, b.Name) })
-		for _, n := range nodes {
-			fmt.Fprintf(&b, " %s feasible=%v total=%d status=%v;", n.Name, n.Feasible, n.Total, n.Status)
-		}
-		tied := slices.Sorted(slices.Values(ex.Tied))
-		fmt.Fprintf(&b, " tied=%v err=%v\n", tied, ex.Err)
-	}
-	return b.String()
+	return d
 }
 
 // rebuild makes a snapshot from scratch from the clientset's objects, as
