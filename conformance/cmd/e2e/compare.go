@@ -42,16 +42,56 @@ func (c *comparer) add(cause, subject, field, up, sk string) {
 }
 
 // compareAdmission compares the API server's verdict on every input
-// object with schedkit's.
-func (c *comparer) compareAdmission(verdicts []verdict, sk *skCluster) {
+// object with schedkit's. A pod schedkit's expansion made and its
+// admission refused is compared with the refusals upstream's
+// controller reported (FailedCreate events of the owner), by message
+// with the random pod name blanked. It returns the groups (see
+// podGroup) where schedkit refused a pod and the input objects upstream
+// refused: the pods missing there are not reported again.
+func (c *comparer) compareAdmission(verdicts []verdict, sk *skCluster, events []v1.Event) (skippedGroups, upRejected map[string]bool) {
+	skippedGroups, upRejected = map[string]bool{}, map[string]bool{}
+	input := map[string]bool{}
+	for _, v := range verdicts {
+		input[v.obj.key()] = true
+		if v.err != "" {
+			upRejected[v.obj.key()] = true
+		}
+	}
 	rej := map[string]string{}
+	// Refusals of expanded pods, by owner: the messages, names blanked.
+	expanded := map[string]map[string]bool{}
+	subjects := map[string]string{}
 	for _, r := range sk.Rejections() {
-		rej[r.Kind+" "+r.Namespace+"/"+r.Name] = r.Message
+		key := r.Kind + " " + r.Namespace + "/" + r.Name
+		var p v1.Pod
+		_ = json.Unmarshal(r.JSON, &p)
+		if p.Namespace == "" {
+			p.Namespace = "default"
+		}
+		g, _ := podGroup(&p)
+		skippedGroups[g] = true
+		if input[key] {
+			rej[key] = r.Message
+			continue
+		}
+		ref := metav1.GetControllerOf(&p)
+		owner := "(no owner)"
+		if ref != nil {
+			owner = p.Namespace + " " + ref.Kind + " " + ref.Name
+		}
+		if expanded[owner] == nil {
+			expanded[owner] = map[string]bool{}
+		}
+		expanded[owner][blankPodName(r.Message)] = true
+		if ref != nil {
+			subjects[owner] = "Pod " + p.Namespace + "/* of " + ref.Kind + " " + ref.Name
+		} else {
+			subjects[owner] = podSubject(&p)
+		}
 	}
 	for _, v := range verdicts {
 		key := v.obj.key()
 		sm, skRejected := rej[key]
-		delete(rej, key)
 		switch {
 		case v.err == "" && !skRejected:
 		case v.err != "" && !skRejected:
@@ -62,9 +102,61 @@ func (c *comparer) compareAdmission(verdicts []verdict, sk *skCluster) {
 			c.add("admission", key, "admission error", strconv.Quote(v.err), strconv.Quote(sm))
 		}
 	}
-	for key, sm := range rej {
-		c.add("admission", key, "admission", "(not an input object)", strconv.Quote(sm))
+	// Upstream's controllers' refusals.
+	upExpanded := map[string]map[string]bool{}
+	for _, e := range events {
+		if e.Reason != "FailedCreate" {
+			continue
+		}
+		owner := e.InvolvedObject.Namespace + " " + e.InvolvedObject.Kind + " " + e.InvolvedObject.Name
+		if upExpanded[owner] == nil {
+			upExpanded[owner] = map[string]bool{}
+		}
+		msg := strings.TrimPrefix(e.Message, "(combined from similar events): ")
+		upExpanded[owner][blankPodName(strings.TrimPrefix(msg, "Error creating: "))] = true
+		if _, ok := subjects[owner]; !ok {
+			subjects[owner] = "Pod " + e.InvolvedObject.Namespace + "/* of " + e.InvolvedObject.Kind + " " + e.InvolvedObject.Name
+		}
 	}
+	owners := make([]string, 0, len(subjects))
+	for o := range subjects {
+		owners = append(owners, o)
+	}
+	sort.Strings(owners)
+	for _, o := range owners {
+		a, b := setString(upExpanded[o]), setString(expanded[o])
+		if a != b {
+			c.add("admission", subjects[o], "controller's pod creation refused", a, b)
+		}
+	}
+	return skippedGroups, upRejected
+}
+
+// blankPodName replaces the pod's name in an admission message, random
+// for a controller's pods, by "*".
+func blankPodName(msg string) string {
+	const p = `pods "`
+	i := strings.Index(msg, p)
+	if i < 0 {
+		return msg
+	}
+	j := strings.Index(msg[i+len(p):], `"`)
+	if j < 0 {
+		return msg
+	}
+	return msg[:i+len(p)] + "*" + msg[i+len(p)+j:]
+}
+
+func setString(m map[string]bool) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	var l []string
+	for k := range m {
+		l = append(l, strconv.Quote(k))
+	}
+	sort.Strings(l)
+	return "[" + strings.Join(l, ", ") + "]"
 }
 
 // podGroup is how a pod is matched across the two sides: its
@@ -111,8 +203,9 @@ func daemonNode(p *v1.Pod) string {
 func podSubject(p *v1.Pod) string {
 	g, slot := podGroup(p)
 	ref := metav1.GetControllerOf(p)
-	if ref == nil || ref.Kind == "StatefulSet" {
-		if p.GenerateName != "" && strings.HasPrefix(p.Name, p.GenerateName) {
+	random := p.GenerateName != "" && strings.HasPrefix(p.Name, p.GenerateName)
+	if ref == nil || ref.Kind == "StatefulSet" || !random {
+		if random {
 			return "Pod " + p.Namespace + "/" + p.GenerateName + "*"
 		}
 		return "Pod " + p.Namespace + "/" + p.Name
@@ -136,7 +229,7 @@ type pair struct {
 // matchPods pairs upstream's pods with schedkit's by group and slot;
 // within a group and slot, in upstream's binding order and schedkit's
 // queue order. It reports pods only one side has.
-func (c *comparer) matchPods(up []*v1.Pod, sk []*skPod) (map[string]*pair, error) {
+func (c *comparer) matchPods(up []*v1.Pod, sk []*skPod, skippedGroups, upRejected map[string]bool) (map[string]*pair, error) {
 	type skEntry struct {
 		sp *skPod
 		p  *v1.Pod
@@ -164,7 +257,9 @@ func (c *comparer) matchPods(up []*v1.Pod, sk []*skPod) (map[string]*pair, error
 		k := g + "\x00" + s
 		es := bySlot[k]
 		if len(es) == 0 {
-			c.add("pods", podSubject(u), "exists", "yes ("+u.Name+")", "no")
+			if !skippedGroups[g] {
+				c.add("pods", podSubject(u), "exists", "yes ("+u.Name+")", "no")
+			}
 			continue
 		}
 		bySlot[k] = es[1:]
@@ -172,6 +267,9 @@ func (c *comparer) matchPods(up []*v1.Pod, sk []*skPod) (map[string]*pair, error
 	}
 	for _, k := range order {
 		for _, e := range bySlot[k] {
+			if upRejected["Pod "+e.p.Namespace+"/"+e.p.Name] {
+				continue
+			}
 			c.add("pods", podSubject(e.p), "exists", "no", "yes ("+e.p.Name+")")
 		}
 	}
@@ -300,7 +398,7 @@ func tolerations(ts []v1.Toleration) string {
 
 // compareObjects checks that every object upstream's controllers made
 // that the scheduler reads is in schedkit's store, and the reverse.
-func (c *comparer) compareObjects(kind string, upstream []string, sk *skCluster, inputCRs []string) {
+func (c *comparer) compareObjects(kind string, upstream []string, sk *skCluster, inputCRs []string, rename func(string) string) {
 	names, ok := sk.StoreObjects(kind)
 	if !ok {
 		names = inputCRs
@@ -311,6 +409,9 @@ func (c *comparer) compareObjects(kind string, upstream []string, sk *skCluster,
 	}
 	seen := map[string]bool{}
 	for _, n := range upstream {
+		if rename != nil {
+			n = rename(n)
+		}
 		seen[n] = true
 		if !have[n] {
 			where := "no"
@@ -375,6 +476,7 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 				return err
 			}
 			subj := podSubject(pr.up)
+			n := len(c.out)
 			switch {
 			case v.Node == "" && v.Nominated != "":
 				c.add("placement", subj, "placement", ev.node, "preempts on "+v.Nominated+" evicting "+strings.Join(v.Victims, ", "))
@@ -383,11 +485,14 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 			case !slices.Contains(v.Tied, ev.node):
 				c.add("placement", subj, "placement", ev.node, "one of ["+strings.Join(v.Tied, " ")+"]")
 			}
-			if err := sk.Assume(pr.sk, ev.node); err != nil {
+			if err := sk.Assume(pr.sk, ev.node); err != nil && len(c.out) == n {
 				c.add("placement", subj, "assume", ev.node, "error: "+err.Error())
 			}
 		case evNominate:
-			if pr == nil {
+			// A nomination without victims is the scheduler announcing
+			// a binding that waits (a volume's provisioning), not a
+			// preemption.
+			if pr == nil || len(victims[i]) == 0 {
 				continue
 			}
 			v, err := sk.Explain(ctx, pr.sk)

@@ -130,7 +130,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	events, final, _ := rec.snapshot()
 
 	c := &comparer{}
-	if err := compareAll(ctx, c, cp, sk, verdicts, events, final); err != nil {
+	if err := compareAll(ctx, c, cp, sk, verdicts, events, final, rec.deleted()); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 2
 	}
@@ -254,25 +254,21 @@ func objs[T any, PT interface {
 }
 
 // compareAll runs every comparison.
-func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane, sk *skCluster, verdicts []verdict, events []podEvent, final map[string]*v1.Pod) error {
+func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane, sk *skCluster, verdicts []verdict, events []podEvent, final, gone map[string]*v1.Pod) error {
 	cs := cp.Client()
-	c.compareAdmission(verdicts, sk)
+	evs, err := cs.CoreV1().Events("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	skipped, upRejected := c.compareAdmission(verdicts, sk, evs.Items)
 
 	// Objects the controllers made.
 	rs, err := cs.AppsV1().ReplicaSets("").List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
 	}
-	c.compareObjects("ReplicaSet", ownedReplicaSets(rs.Items), sk, nil)
-	pvcs, err := cs.CoreV1().PersistentVolumeClaims("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return err
-	}
+	c.compareObjects("ReplicaSet", ownedReplicaSets(rs.Items), sk, nil, nil)
 	var names []string
-	for _, p := range pvcs.Items {
-		names = append(names, p.Namespace+"/"+p.Name)
-	}
-	c.compareObjects("PersistentVolumeClaim", names, sk, nil)
 	crs, err := cs.AppsV1().ControllerRevisions("").List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
@@ -281,7 +277,7 @@ func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane,
 	for _, r := range crs.Items {
 		names = append(names, r.Namespace+"/"+r.Name)
 	}
-	c.compareObjects("ControllerRevision", names, sk, sk.InputControllerRevisions())
+	c.compareObjects("ControllerRevision", names, sk, sk.InputControllerRevisions(), nil)
 	claims, err := cs.ResourceV1().ResourceClaims("").List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
@@ -290,7 +286,7 @@ func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane,
 	for _, r := range claims.Items {
 		names = append(names, r.Namespace+"/"+r.Name)
 	}
-	c.compareObjects("ResourceClaim", names, sk, nil)
+	c.compareObjects("ResourceClaim", names, sk, nil, nil)
 
 	// Pods: upstream's in binding order, then the pending ones.
 	bindOrder := map[string]int{}
@@ -304,6 +300,11 @@ func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane,
 	var up []*v1.Pod
 	for _, p := range final {
 		up = append(up, p)
+	}
+	for k, p := range gone {
+		if final[k] == nil {
+			up = append(up, p)
+		}
 	}
 	sort.Slice(up, func(i, j int) bool {
 		ki, kj := up[i].Namespace+"/"+up[i].Name, up[j].Namespace+"/"+up[j].Name
@@ -325,11 +326,35 @@ func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane,
 	if err != nil {
 		return err
 	}
-	pairs, err := c.matchPods(up, append(boundIn, pending...))
+	pairs, err := c.matchPods(up, append(boundIn, pending...), skipped, upRejected)
 	if err != nil {
 		return err
 	}
 	c.compareEffective(pairs)
+
+	// Claims: an ephemeral volume's is named after its pod, whose name
+	// is random; it is compared under the schedkit pod's name.
+	pvcs, err := cs.CoreV1().PersistentVolumeClaims("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	names = nil
+	rename := map[string]string{}
+	for _, p := range pvcs.Items {
+		n := p.Namespace + "/" + p.Name
+		names = append(names, n)
+		if ref := metav1.GetControllerOf(&p); ref != nil && ref.Kind == "Pod" {
+			if pr := pairs[p.Namespace+"/"+ref.Name]; pr != nil && strings.HasPrefix(p.Name, ref.Name+"-") {
+				rename[n] = p.Namespace + "/" + pr.skv.Name + strings.TrimPrefix(p.Name, ref.Name)
+			}
+		}
+	}
+	c.compareObjects("PersistentVolumeClaim", names, sk, nil, func(n string) string {
+		if r, ok := rename[n]; ok {
+			return r
+		}
+		return n
+	})
 	return c.lockstep(ctx, sk, events, pairs, final)
 }
 

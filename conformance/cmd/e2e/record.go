@@ -41,6 +41,7 @@ type recorder struct {
 	mu      sync.Mutex
 	events  []podEvent
 	last    map[string]*v1.Pod
+	gone    map[string]*v1.Pod
 	changed time.Time
 }
 
@@ -49,7 +50,7 @@ func startRecorder(ctx context.Context, cs kubernetes.Interface, wg *sync.WaitGr
 	if err != nil {
 		return nil, err
 	}
-	r := &recorder{cs: cs, last: map[string]*v1.Pod{}, changed: time.Now()}
+	r := &recorder{cs: cs, last: map[string]*v1.Pod{}, gone: map[string]*v1.Pod{}, changed: time.Now()}
 	w, err := cs.CoreV1().Pods("").Watch(ctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
 	if err != nil {
 		return nil, err
@@ -105,7 +106,19 @@ func (r *recorder) observe(ctx context.Context, ev watch.Event) {
 			r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p})
 		}
 		delete(r.last, key)
+		r.gone[key] = p
 	}
+}
+
+// deleted returns the pods deleted so far, as last seen.
+func (r *recorder) deleted() map[string]*v1.Pod {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]*v1.Pod, len(r.gone))
+	for k, p := range r.gone {
+		out[k] = p
+	}
+	return out
 }
 
 // snapshot returns the events so far and the pods as last seen.

@@ -35,6 +35,8 @@ type skPod struct {
 // server would, with the message.
 type skRejection struct {
 	Kind, Namespace, Name, Message string
+	// JSON is the pod as read or expanded.
+	JSON []byte
 }
 
 // skVerdict is what schedkit decides for a pod now: the node it picks
@@ -91,7 +93,8 @@ func (k *skCluster) Rejections() []skRejection {
 		if ns == "" {
 			ns = "default"
 		}
-		out = append(out, skRejection{Kind: "Pod", Namespace: ns, Name: r.Pod.Name, Message: r.Err.Error()})
+		b, _ := json.Marshal(r.Pod)
+		out = append(out, skRejection{Kind: "Pod", Namespace: ns, Name: r.Pod.Name, Message: r.Err.Error(), JSON: b})
 	}
 	return out
 }
