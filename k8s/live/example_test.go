@@ -62,7 +62,7 @@ func Example() {
 	}
 	fmt.Println("pick:", ex.Node)
 	// Output:
-	// large: feasible, score 0
+	// large: feasible, score 421
 	// small: Insufficient cpu
 	// pick: large
 }
