@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/schedkit/schedkit v0.0.0-00010101000000-000000000000
+	github.com/schedkit/schedkit/k8s v0.0.0-00010101000000-000000000000
 	go.etcd.io/etcd/server/v3 v3.7.0
 	go.uber.org/zap v1.27.1
 	k8s.io/api v0.37.2
@@ -160,6 +161,8 @@ require (
 )
 
 replace github.com/schedkit/schedkit => ../
+
+replace github.com/schedkit/schedkit/k8s => ../k8s
 
 replace k8s.io/api => k8s.io/api v0.37.2
 
