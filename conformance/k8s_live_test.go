@@ -109,6 +109,9 @@ func TestLiveAgainstAPIServer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
+		if livOut.Stdout == "" {
+			t.Errorf("%v: kubectl-schedkit printed nothing (exit %d): %s", args, livOut.Code, livOut.Stderr)
+		}
 		if livOut.Code != offOut.Code || livOut.Stdout != offOut.Stdout {
 			t.Errorf("%v: kubectl-schedkit exit %d\n%s\nschedkit -f dump exit %d\n%s", args, livOut.Code, livOut.Stdout, offOut.Code, offOut.Stdout)
 		}
