@@ -42,6 +42,8 @@
 //   v1.Volume: gitRepo, glusterfs, flexVolume, cephfs, flocker, fc,
 //     vsphereVolume, quobyte, photonPersistentDisk, scaleIO, storageos, image
 
+//lint:file-ignore SA1019 schedkit models fields Kubernetes deprecated but still serves (status.resize)
+
 package convert
 
 import (
@@ -702,20 +704,20 @@ func storageCSIStorageCapacityToAPI(in *storagev1.CSIStorageCapacity, out *api.C
 	}
 	if in.NodeTopology != nil {
 		out.NodeTopology = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.NodeTopology), &(*out.NodeTopology)); err != nil {
+		if err := metaLabelSelectorToAPI(in.NodeTopology, out.NodeTopology); err != nil {
 			return inField("nodeTopology", err)
 		}
 	}
 	out.StorageClassName = in.StorageClassName
 	if in.Capacity != nil {
 		out.Capacity = new(quantity.Quantity)
-		if err := quantityToAPI(&(*in.Capacity), &(*out.Capacity)); err != nil {
+		if err := quantityToAPI(in.Capacity, out.Capacity); err != nil {
 			return inField("capacity", err)
 		}
 	}
 	if in.MaximumVolumeSize != nil {
 		out.MaximumVolumeSize = new(quantity.Quantity)
-		if err := quantityToAPI(&(*in.MaximumVolumeSize), &(*out.MaximumVolumeSize)); err != nil {
+		if err := quantityToAPI(in.MaximumVolumeSize, out.MaximumVolumeSize); err != nil {
 			return inField("maximumVolumeSize", err)
 		}
 	}
@@ -730,20 +732,20 @@ func storageCSIStorageCapacityFromAPI(in *api.CSIStorageCapacity, out *storagev1
 	}
 	if in.NodeTopology != nil {
 		out.NodeTopology = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.NodeTopology), &(*out.NodeTopology)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.NodeTopology, out.NodeTopology); err != nil {
 			return inField("nodeTopology", err)
 		}
 	}
 	out.StorageClassName = in.StorageClassName
 	if in.Capacity != nil {
 		out.Capacity = new(resource.Quantity)
-		if err := quantityFromAPI(&(*in.Capacity), &(*out.Capacity)); err != nil {
+		if err := quantityFromAPI(in.Capacity, out.Capacity); err != nil {
 			return inField("capacity", err)
 		}
 	}
 	if in.MaximumVolumeSize != nil {
 		out.MaximumVolumeSize = new(resource.Quantity)
-		if err := quantityFromAPI(&(*in.MaximumVolumeSize), &(*out.MaximumVolumeSize)); err != nil {
+		if err := quantityFromAPI(in.MaximumVolumeSize, out.MaximumVolumeSize); err != nil {
 			return inField("maximumVolumeSize", err)
 		}
 	}
@@ -1040,7 +1042,7 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec) error {
 	out.Subdomain = in.Subdomain
 	if in.Affinity != nil {
 		out.Affinity = new(api.Affinity)
-		if err := coreAffinityToAPI(&(*in.Affinity), &(*out.Affinity)); err != nil {
+		if err := coreAffinityToAPI(in.Affinity, out.Affinity); err != nil {
 			return inField("affinity", err)
 		}
 	}
@@ -1091,7 +1093,7 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec) error {
 	}
 	if in.Resources != nil {
 		out.Resources = new(api.ResourceRequirements)
-		if err := coreResourceRequirementsToAPI(&(*in.Resources), &(*out.Resources)); err != nil {
+		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources); err != nil {
 			return inField("resources", err)
 		}
 	}
@@ -1154,7 +1156,7 @@ func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec) error {
 	out.Subdomain = in.Subdomain
 	if in.Affinity != nil {
 		out.Affinity = new(corev1.Affinity)
-		if err := coreAffinityFromAPI(&(*in.Affinity), &(*out.Affinity)); err != nil {
+		if err := coreAffinityFromAPI(in.Affinity, out.Affinity); err != nil {
 			return inField("affinity", err)
 		}
 	}
@@ -1205,7 +1207,7 @@ func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec) error {
 	}
 	if in.Resources != nil {
 		out.Resources = new(corev1.ResourceRequirements)
-		if err := coreResourceRequirementsFromAPI(&(*in.Resources), &(*out.Resources)); err != nil {
+		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources); err != nil {
 			return inField("resources", err)
 		}
 	}
@@ -1263,7 +1265,7 @@ func corePodStatusToAPI(in *corev1.PodStatus, out *api.PodStatus) error {
 	out.Resize = string(in.Resize)
 	if in.Resources != nil {
 		out.Resources = new(api.ResourceRequirements)
-		if err := coreResourceRequirementsToAPI(&(*in.Resources), &(*out.Resources)); err != nil {
+		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources); err != nil {
 			return inField("resources", err)
 		}
 	}
@@ -1320,7 +1322,7 @@ func corePodStatusFromAPI(in *api.PodStatus, out *corev1.PodStatus) error {
 	out.Resize = corev1.PodResizeStatus(in.Resize)
 	if in.Resources != nil {
 		out.Resources = new(corev1.ResourceRequirements)
-		if err := coreResourceRequirementsFromAPI(&(*in.Resources), &(*out.Resources)); err != nil {
+		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources); err != nil {
 			return inField("resources", err)
 		}
 	}
@@ -1369,7 +1371,7 @@ func coreServiceSpecToAPI(in *corev1.ServiceSpec, out *api.ServiceSpec) error {
 	out.PublishNotReadyAddresses = in.PublishNotReadyAddresses
 	if in.SessionAffinityConfig != nil {
 		out.SessionAffinityConfig = new(api.SessionAffinityConfig)
-		if err := coreSessionAffinityConfigToAPI(&(*in.SessionAffinityConfig), &(*out.SessionAffinityConfig)); err != nil {
+		if err := coreSessionAffinityConfigToAPI(in.SessionAffinityConfig, out.SessionAffinityConfig); err != nil {
 			return inField("sessionAffinityConfig", err)
 		}
 	}
@@ -1433,7 +1435,7 @@ func coreServiceSpecFromAPI(in *api.ServiceSpec, out *corev1.ServiceSpec) error 
 	out.PublishNotReadyAddresses = in.PublishNotReadyAddresses
 	if in.SessionAffinityConfig != nil {
 		out.SessionAffinityConfig = new(corev1.SessionAffinityConfig)
-		if err := coreSessionAffinityConfigFromAPI(&(*in.SessionAffinityConfig), &(*out.SessionAffinityConfig)); err != nil {
+		if err := coreSessionAffinityConfigFromAPI(in.SessionAffinityConfig, out.SessionAffinityConfig); err != nil {
 			return inField("sessionAffinityConfig", err)
 		}
 	}
@@ -1477,7 +1479,7 @@ func coreReplicationControllerSpecToAPI(in *corev1.ReplicationControllerSpec, ou
 	}
 	if in.Template != nil {
 		out.Template = new(api.PodTemplateSpec)
-		if err := corePodTemplateSpecToAPI(&(*in.Template), &(*out.Template)); err != nil {
+		if err := corePodTemplateSpecToAPI(in.Template, out.Template); err != nil {
 			return inField("template", err)
 		}
 	}
@@ -1495,7 +1497,7 @@ func coreReplicationControllerSpecFromAPI(in *api.ReplicationControllerSpec, out
 	}
 	if in.Template != nil {
 		out.Template = new(corev1.PodTemplateSpec)
-		if err := corePodTemplateSpecFromAPI(&(*in.Template), &(*out.Template)); err != nil {
+		if err := corePodTemplateSpecFromAPI(in.Template, out.Template); err != nil {
 			return inField("template", err)
 		}
 	}
@@ -1580,7 +1582,7 @@ func coreResourceQuotaSpecToAPI(in *corev1.ResourceQuotaSpec, out *api.ResourceQ
 	}
 	if in.ScopeSelector != nil {
 		out.ScopeSelector = new(api.ScopeSelector)
-		if err := coreScopeSelectorToAPI(&(*in.ScopeSelector), &(*out.ScopeSelector)); err != nil {
+		if err := coreScopeSelectorToAPI(in.ScopeSelector, out.ScopeSelector); err != nil {
 			return inField("scopeSelector", err)
 		}
 	}
@@ -1607,7 +1609,7 @@ func coreResourceQuotaSpecFromAPI(in *api.ResourceQuotaSpec, out *corev1.Resourc
 	}
 	if in.ScopeSelector != nil {
 		out.ScopeSelector = new(corev1.ScopeSelector)
-		if err := coreScopeSelectorFromAPI(&(*in.ScopeSelector), &(*out.ScopeSelector)); err != nil {
+		if err := coreScopeSelectorFromAPI(in.ScopeSelector, out.ScopeSelector); err != nil {
 			return inField("scopeSelector", err)
 		}
 	}
@@ -1680,73 +1682,73 @@ func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.Per
 	}
 	if in.PersistentVolumeSource.GCEPersistentDisk != nil {
 		out.PersistentVolumeSource.GCEPersistentDisk = new(api.GCEPersistentDiskVolumeSource)
-		if err := coreGCEPersistentDiskVolumeSourceToAPI(&(*in.PersistentVolumeSource.GCEPersistentDisk), &(*out.PersistentVolumeSource.GCEPersistentDisk)); err != nil {
+		if err := coreGCEPersistentDiskVolumeSourceToAPI(in.PersistentVolumeSource.GCEPersistentDisk, out.PersistentVolumeSource.GCEPersistentDisk); err != nil {
 			return inField("gcePersistentDisk", err)
 		}
 	}
 	if in.PersistentVolumeSource.AWSElasticBlockStore != nil {
 		out.PersistentVolumeSource.AWSElasticBlockStore = new(api.AWSElasticBlockStoreVolumeSource)
-		if err := coreAWSElasticBlockStoreVolumeSourceToAPI(&(*in.PersistentVolumeSource.AWSElasticBlockStore), &(*out.PersistentVolumeSource.AWSElasticBlockStore)); err != nil {
+		if err := coreAWSElasticBlockStoreVolumeSourceToAPI(in.PersistentVolumeSource.AWSElasticBlockStore, out.PersistentVolumeSource.AWSElasticBlockStore); err != nil {
 			return inField("awsElasticBlockStore", err)
 		}
 	}
 	if in.PersistentVolumeSource.HostPath != nil {
 		out.PersistentVolumeSource.HostPath = new(api.HostPathVolumeSource)
-		if err := coreHostPathVolumeSourceToAPI(&(*in.PersistentVolumeSource.HostPath), &(*out.PersistentVolumeSource.HostPath)); err != nil {
+		if err := coreHostPathVolumeSourceToAPI(in.PersistentVolumeSource.HostPath, out.PersistentVolumeSource.HostPath); err != nil {
 			return inField("hostPath", err)
 		}
 	}
 	if in.PersistentVolumeSource.NFS != nil {
 		out.PersistentVolumeSource.NFS = new(api.NFSVolumeSource)
-		if err := coreNFSVolumeSourceToAPI(&(*in.PersistentVolumeSource.NFS), &(*out.PersistentVolumeSource.NFS)); err != nil {
+		if err := coreNFSVolumeSourceToAPI(in.PersistentVolumeSource.NFS, out.PersistentVolumeSource.NFS); err != nil {
 			return inField("nfs", err)
 		}
 	}
 	if in.PersistentVolumeSource.RBD != nil {
 		out.PersistentVolumeSource.RBD = new(api.RBDPersistentVolumeSource)
-		if err := coreRBDPersistentVolumeSourceToAPI(&(*in.PersistentVolumeSource.RBD), &(*out.PersistentVolumeSource.RBD)); err != nil {
+		if err := coreRBDPersistentVolumeSourceToAPI(in.PersistentVolumeSource.RBD, out.PersistentVolumeSource.RBD); err != nil {
 			return inField("rbd", err)
 		}
 	}
 	if in.PersistentVolumeSource.ISCSI != nil {
 		out.PersistentVolumeSource.ISCSI = new(api.ISCSIPersistentVolumeSource)
-		if err := coreISCSIPersistentVolumeSourceToAPI(&(*in.PersistentVolumeSource.ISCSI), &(*out.PersistentVolumeSource.ISCSI)); err != nil {
+		if err := coreISCSIPersistentVolumeSourceToAPI(in.PersistentVolumeSource.ISCSI, out.PersistentVolumeSource.ISCSI); err != nil {
 			return inField("iscsi", err)
 		}
 	}
 	if in.PersistentVolumeSource.Cinder != nil {
 		out.PersistentVolumeSource.Cinder = new(api.CinderPersistentVolumeSource)
-		if err := coreCinderPersistentVolumeSourceToAPI(&(*in.PersistentVolumeSource.Cinder), &(*out.PersistentVolumeSource.Cinder)); err != nil {
+		if err := coreCinderPersistentVolumeSourceToAPI(in.PersistentVolumeSource.Cinder, out.PersistentVolumeSource.Cinder); err != nil {
 			return inField("cinder", err)
 		}
 	}
 	if in.PersistentVolumeSource.AzureFile != nil {
 		out.PersistentVolumeSource.AzureFile = new(api.AzureFilePersistentVolumeSource)
-		if err := coreAzureFilePersistentVolumeSourceToAPI(&(*in.PersistentVolumeSource.AzureFile), &(*out.PersistentVolumeSource.AzureFile)); err != nil {
+		if err := coreAzureFilePersistentVolumeSourceToAPI(in.PersistentVolumeSource.AzureFile, out.PersistentVolumeSource.AzureFile); err != nil {
 			return inField("azureFile", err)
 		}
 	}
 	if in.PersistentVolumeSource.AzureDisk != nil {
 		out.PersistentVolumeSource.AzureDisk = new(api.AzureDiskVolumeSource)
-		if err := coreAzureDiskVolumeSourceToAPI(&(*in.PersistentVolumeSource.AzureDisk), &(*out.PersistentVolumeSource.AzureDisk)); err != nil {
+		if err := coreAzureDiskVolumeSourceToAPI(in.PersistentVolumeSource.AzureDisk, out.PersistentVolumeSource.AzureDisk); err != nil {
 			return inField("azureDisk", err)
 		}
 	}
 	if in.PersistentVolumeSource.PortworxVolume != nil {
 		out.PersistentVolumeSource.PortworxVolume = new(api.PortworxVolumeSource)
-		if err := corePortworxVolumeSourceToAPI(&(*in.PersistentVolumeSource.PortworxVolume), &(*out.PersistentVolumeSource.PortworxVolume)); err != nil {
+		if err := corePortworxVolumeSourceToAPI(in.PersistentVolumeSource.PortworxVolume, out.PersistentVolumeSource.PortworxVolume); err != nil {
 			return inField("portworxVolume", err)
 		}
 	}
 	if in.PersistentVolumeSource.Local != nil {
 		out.PersistentVolumeSource.Local = new(api.LocalVolumeSource)
-		if err := coreLocalVolumeSourceToAPI(&(*in.PersistentVolumeSource.Local), &(*out.PersistentVolumeSource.Local)); err != nil {
+		if err := coreLocalVolumeSourceToAPI(in.PersistentVolumeSource.Local, out.PersistentVolumeSource.Local); err != nil {
 			return inField("local", err)
 		}
 	}
 	if in.PersistentVolumeSource.CSI != nil {
 		out.PersistentVolumeSource.CSI = new(api.CSIPersistentVolumeSource)
-		if err := coreCSIPersistentVolumeSourceToAPI(&(*in.PersistentVolumeSource.CSI), &(*out.PersistentVolumeSource.CSI)); err != nil {
+		if err := coreCSIPersistentVolumeSourceToAPI(in.PersistentVolumeSource.CSI, out.PersistentVolumeSource.CSI); err != nil {
 			return inField("csi", err)
 		}
 	}
@@ -1758,7 +1760,7 @@ func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.Per
 	}
 	if in.ClaimRef != nil {
 		out.ClaimRef = new(api.ObjectReference)
-		if err := coreObjectReferenceToAPI(&(*in.ClaimRef), &(*out.ClaimRef)); err != nil {
+		if err := coreObjectReferenceToAPI(in.ClaimRef, out.ClaimRef); err != nil {
 			return inField("claimRef", err)
 		}
 	}
@@ -1773,7 +1775,7 @@ func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.Per
 	}
 	if in.NodeAffinity != nil {
 		out.NodeAffinity = new(api.VolumeNodeAffinity)
-		if err := coreVolumeNodeAffinityToAPI(&(*in.NodeAffinity), &(*out.NodeAffinity)); err != nil {
+		if err := coreVolumeNodeAffinityToAPI(in.NodeAffinity, out.NodeAffinity); err != nil {
 			return inField("nodeAffinity", err)
 		}
 	}
@@ -1798,73 +1800,73 @@ func corePersistentVolumeSpecFromAPI(in *api.PersistentVolumeSpec, out *corev1.P
 	}
 	if in.PersistentVolumeSource.GCEPersistentDisk != nil {
 		out.PersistentVolumeSource.GCEPersistentDisk = new(corev1.GCEPersistentDiskVolumeSource)
-		if err := coreGCEPersistentDiskVolumeSourceFromAPI(&(*in.PersistentVolumeSource.GCEPersistentDisk), &(*out.PersistentVolumeSource.GCEPersistentDisk)); err != nil {
+		if err := coreGCEPersistentDiskVolumeSourceFromAPI(in.PersistentVolumeSource.GCEPersistentDisk, out.PersistentVolumeSource.GCEPersistentDisk); err != nil {
 			return inField("gcePersistentDisk", err)
 		}
 	}
 	if in.PersistentVolumeSource.AWSElasticBlockStore != nil {
 		out.PersistentVolumeSource.AWSElasticBlockStore = new(corev1.AWSElasticBlockStoreVolumeSource)
-		if err := coreAWSElasticBlockStoreVolumeSourceFromAPI(&(*in.PersistentVolumeSource.AWSElasticBlockStore), &(*out.PersistentVolumeSource.AWSElasticBlockStore)); err != nil {
+		if err := coreAWSElasticBlockStoreVolumeSourceFromAPI(in.PersistentVolumeSource.AWSElasticBlockStore, out.PersistentVolumeSource.AWSElasticBlockStore); err != nil {
 			return inField("awsElasticBlockStore", err)
 		}
 	}
 	if in.PersistentVolumeSource.HostPath != nil {
 		out.PersistentVolumeSource.HostPath = new(corev1.HostPathVolumeSource)
-		if err := coreHostPathVolumeSourceFromAPI(&(*in.PersistentVolumeSource.HostPath), &(*out.PersistentVolumeSource.HostPath)); err != nil {
+		if err := coreHostPathVolumeSourceFromAPI(in.PersistentVolumeSource.HostPath, out.PersistentVolumeSource.HostPath); err != nil {
 			return inField("hostPath", err)
 		}
 	}
 	if in.PersistentVolumeSource.NFS != nil {
 		out.PersistentVolumeSource.NFS = new(corev1.NFSVolumeSource)
-		if err := coreNFSVolumeSourceFromAPI(&(*in.PersistentVolumeSource.NFS), &(*out.PersistentVolumeSource.NFS)); err != nil {
+		if err := coreNFSVolumeSourceFromAPI(in.PersistentVolumeSource.NFS, out.PersistentVolumeSource.NFS); err != nil {
 			return inField("nfs", err)
 		}
 	}
 	if in.PersistentVolumeSource.RBD != nil {
 		out.PersistentVolumeSource.RBD = new(corev1.RBDPersistentVolumeSource)
-		if err := coreRBDPersistentVolumeSourceFromAPI(&(*in.PersistentVolumeSource.RBD), &(*out.PersistentVolumeSource.RBD)); err != nil {
+		if err := coreRBDPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.RBD, out.PersistentVolumeSource.RBD); err != nil {
 			return inField("rbd", err)
 		}
 	}
 	if in.PersistentVolumeSource.ISCSI != nil {
 		out.PersistentVolumeSource.ISCSI = new(corev1.ISCSIPersistentVolumeSource)
-		if err := coreISCSIPersistentVolumeSourceFromAPI(&(*in.PersistentVolumeSource.ISCSI), &(*out.PersistentVolumeSource.ISCSI)); err != nil {
+		if err := coreISCSIPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.ISCSI, out.PersistentVolumeSource.ISCSI); err != nil {
 			return inField("iscsi", err)
 		}
 	}
 	if in.PersistentVolumeSource.Cinder != nil {
 		out.PersistentVolumeSource.Cinder = new(corev1.CinderPersistentVolumeSource)
-		if err := coreCinderPersistentVolumeSourceFromAPI(&(*in.PersistentVolumeSource.Cinder), &(*out.PersistentVolumeSource.Cinder)); err != nil {
+		if err := coreCinderPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.Cinder, out.PersistentVolumeSource.Cinder); err != nil {
 			return inField("cinder", err)
 		}
 	}
 	if in.PersistentVolumeSource.AzureFile != nil {
 		out.PersistentVolumeSource.AzureFile = new(corev1.AzureFilePersistentVolumeSource)
-		if err := coreAzureFilePersistentVolumeSourceFromAPI(&(*in.PersistentVolumeSource.AzureFile), &(*out.PersistentVolumeSource.AzureFile)); err != nil {
+		if err := coreAzureFilePersistentVolumeSourceFromAPI(in.PersistentVolumeSource.AzureFile, out.PersistentVolumeSource.AzureFile); err != nil {
 			return inField("azureFile", err)
 		}
 	}
 	if in.PersistentVolumeSource.AzureDisk != nil {
 		out.PersistentVolumeSource.AzureDisk = new(corev1.AzureDiskVolumeSource)
-		if err := coreAzureDiskVolumeSourceFromAPI(&(*in.PersistentVolumeSource.AzureDisk), &(*out.PersistentVolumeSource.AzureDisk)); err != nil {
+		if err := coreAzureDiskVolumeSourceFromAPI(in.PersistentVolumeSource.AzureDisk, out.PersistentVolumeSource.AzureDisk); err != nil {
 			return inField("azureDisk", err)
 		}
 	}
 	if in.PersistentVolumeSource.PortworxVolume != nil {
 		out.PersistentVolumeSource.PortworxVolume = new(corev1.PortworxVolumeSource)
-		if err := corePortworxVolumeSourceFromAPI(&(*in.PersistentVolumeSource.PortworxVolume), &(*out.PersistentVolumeSource.PortworxVolume)); err != nil {
+		if err := corePortworxVolumeSourceFromAPI(in.PersistentVolumeSource.PortworxVolume, out.PersistentVolumeSource.PortworxVolume); err != nil {
 			return inField("portworxVolume", err)
 		}
 	}
 	if in.PersistentVolumeSource.Local != nil {
 		out.PersistentVolumeSource.Local = new(corev1.LocalVolumeSource)
-		if err := coreLocalVolumeSourceFromAPI(&(*in.PersistentVolumeSource.Local), &(*out.PersistentVolumeSource.Local)); err != nil {
+		if err := coreLocalVolumeSourceFromAPI(in.PersistentVolumeSource.Local, out.PersistentVolumeSource.Local); err != nil {
 			return inField("local", err)
 		}
 	}
 	if in.PersistentVolumeSource.CSI != nil {
 		out.PersistentVolumeSource.CSI = new(corev1.CSIPersistentVolumeSource)
-		if err := coreCSIPersistentVolumeSourceFromAPI(&(*in.PersistentVolumeSource.CSI), &(*out.PersistentVolumeSource.CSI)); err != nil {
+		if err := coreCSIPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.CSI, out.PersistentVolumeSource.CSI); err != nil {
 			return inField("csi", err)
 		}
 	}
@@ -1876,7 +1878,7 @@ func corePersistentVolumeSpecFromAPI(in *api.PersistentVolumeSpec, out *corev1.P
 	}
 	if in.ClaimRef != nil {
 		out.ClaimRef = new(corev1.ObjectReference)
-		if err := coreObjectReferenceFromAPI(&(*in.ClaimRef), &(*out.ClaimRef)); err != nil {
+		if err := coreObjectReferenceFromAPI(in.ClaimRef, out.ClaimRef); err != nil {
 			return inField("claimRef", err)
 		}
 	}
@@ -1891,7 +1893,7 @@ func corePersistentVolumeSpecFromAPI(in *api.PersistentVolumeSpec, out *corev1.P
 	}
 	if in.NodeAffinity != nil {
 		out.NodeAffinity = new(corev1.VolumeNodeAffinity)
-		if err := coreVolumeNodeAffinityFromAPI(&(*in.NodeAffinity), &(*out.NodeAffinity)); err != nil {
+		if err := coreVolumeNodeAffinityFromAPI(in.NodeAffinity, out.NodeAffinity); err != nil {
 			return inField("nodeAffinity", err)
 		}
 	}
@@ -1933,7 +1935,7 @@ func corePersistentVolumeClaimSpecToAPI(in *corev1.PersistentVolumeClaimSpec, ou
 	}
 	if in.Selector != nil {
 		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -1951,13 +1953,13 @@ func corePersistentVolumeClaimSpecToAPI(in *corev1.PersistentVolumeClaimSpec, ou
 	}
 	if in.DataSource != nil {
 		out.DataSource = new(api.TypedLocalObjectReference)
-		if err := coreTypedLocalObjectReferenceToAPI(&(*in.DataSource), &(*out.DataSource)); err != nil {
+		if err := coreTypedLocalObjectReferenceToAPI(in.DataSource, out.DataSource); err != nil {
 			return inField("dataSource", err)
 		}
 	}
 	if in.DataSourceRef != nil {
 		out.DataSourceRef = new(api.TypedObjectReference)
-		if err := coreTypedObjectReferenceToAPI(&(*in.DataSourceRef), &(*out.DataSourceRef)); err != nil {
+		if err := coreTypedObjectReferenceToAPI(in.DataSourceRef, out.DataSourceRef); err != nil {
 			return inField("dataSourceRef", err)
 		}
 	}
@@ -1977,7 +1979,7 @@ func corePersistentVolumeClaimSpecFromAPI(in *api.PersistentVolumeClaimSpec, out
 	}
 	if in.Selector != nil {
 		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -1995,13 +1997,13 @@ func corePersistentVolumeClaimSpecFromAPI(in *api.PersistentVolumeClaimSpec, out
 	}
 	if in.DataSource != nil {
 		out.DataSource = new(corev1.TypedLocalObjectReference)
-		if err := coreTypedLocalObjectReferenceFromAPI(&(*in.DataSource), &(*out.DataSource)); err != nil {
+		if err := coreTypedLocalObjectReferenceFromAPI(in.DataSource, out.DataSource); err != nil {
 			return inField("dataSource", err)
 		}
 	}
 	if in.DataSourceRef != nil {
 		out.DataSourceRef = new(corev1.TypedObjectReference)
-		if err := coreTypedObjectReferenceFromAPI(&(*in.DataSourceRef), &(*out.DataSourceRef)); err != nil {
+		if err := coreTypedObjectReferenceFromAPI(in.DataSourceRef, out.DataSourceRef); err != nil {
 			return inField("dataSourceRef", err)
 		}
 	}
@@ -2063,7 +2065,7 @@ func corePersistentVolumeClaimStatusToAPI(in *corev1.PersistentVolumeClaimStatus
 	}
 	if in.ModifyVolumeStatus != nil {
 		out.ModifyVolumeStatus = new(api.ModifyVolumeStatus)
-		if err := coreModifyVolumeStatusToAPI(&(*in.ModifyVolumeStatus), &(*out.ModifyVolumeStatus)); err != nil {
+		if err := coreModifyVolumeStatusToAPI(in.ModifyVolumeStatus, out.ModifyVolumeStatus); err != nil {
 			return inField("modifyVolumeStatus", err)
 		}
 	}
@@ -2121,7 +2123,7 @@ func corePersistentVolumeClaimStatusFromAPI(in *api.PersistentVolumeClaimStatus,
 	}
 	if in.ModifyVolumeStatus != nil {
 		out.ModifyVolumeStatus = new(corev1.ModifyVolumeStatus)
-		if err := coreModifyVolumeStatusFromAPI(&(*in.ModifyVolumeStatus), &(*out.ModifyVolumeStatus)); err != nil {
+		if err := coreModifyVolumeStatusFromAPI(in.ModifyVolumeStatus, out.ModifyVolumeStatus); err != nil {
 			return inField("modifyVolumeStatus", err)
 		}
 	}
@@ -2136,7 +2138,7 @@ func appsReplicaSetSpecToAPI(in *appsv1.ReplicaSetSpec, out *api.ReplicaSetSpec)
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.Selector != nil {
 		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2154,7 +2156,7 @@ func appsReplicaSetSpecFromAPI(in *api.ReplicaSetSpec, out *appsv1.ReplicaSetSpe
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.Selector != nil {
 		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2213,7 +2215,7 @@ func appsDeploymentSpecToAPI(in *appsv1.DeploymentSpec, out *api.DeploymentSpec)
 	}
 	if in.Selector != nil {
 		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2243,7 +2245,7 @@ func appsDeploymentSpecFromAPI(in *api.DeploymentSpec, out *appsv1.DeploymentSpe
 	}
 	if in.Selector != nil {
 		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2325,7 +2327,7 @@ func appsStatefulSetSpecToAPI(in *appsv1.StatefulSetSpec, out *api.StatefulSetSp
 	}
 	if in.Selector != nil {
 		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2352,13 +2354,13 @@ func appsStatefulSetSpecToAPI(in *appsv1.StatefulSetSpec, out *api.StatefulSetSp
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.PersistentVolumeClaimRetentionPolicy != nil {
 		out.PersistentVolumeClaimRetentionPolicy = new(api.StatefulSetPersistentVolumeClaimRetentionPolicy)
-		if err := appsStatefulSetPersistentVolumeClaimRetentionPolicyToAPI(&(*in.PersistentVolumeClaimRetentionPolicy), &(*out.PersistentVolumeClaimRetentionPolicy)); err != nil {
+		if err := appsStatefulSetPersistentVolumeClaimRetentionPolicyToAPI(in.PersistentVolumeClaimRetentionPolicy, out.PersistentVolumeClaimRetentionPolicy); err != nil {
 			return inField("persistentVolumeClaimRetentionPolicy", err)
 		}
 	}
 	if in.Ordinals != nil {
 		out.Ordinals = new(api.StatefulSetOrdinals)
-		if err := appsStatefulSetOrdinalsToAPI(&(*in.Ordinals), &(*out.Ordinals)); err != nil {
+		if err := appsStatefulSetOrdinalsToAPI(in.Ordinals, out.Ordinals); err != nil {
 			return inField("ordinals", err)
 		}
 	}
@@ -2372,7 +2374,7 @@ func appsStatefulSetSpecFromAPI(in *api.StatefulSetSpec, out *appsv1.StatefulSet
 	}
 	if in.Selector != nil {
 		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2399,13 +2401,13 @@ func appsStatefulSetSpecFromAPI(in *api.StatefulSetSpec, out *appsv1.StatefulSet
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.PersistentVolumeClaimRetentionPolicy != nil {
 		out.PersistentVolumeClaimRetentionPolicy = new(appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy)
-		if err := appsStatefulSetPersistentVolumeClaimRetentionPolicyFromAPI(&(*in.PersistentVolumeClaimRetentionPolicy), &(*out.PersistentVolumeClaimRetentionPolicy)); err != nil {
+		if err := appsStatefulSetPersistentVolumeClaimRetentionPolicyFromAPI(in.PersistentVolumeClaimRetentionPolicy, out.PersistentVolumeClaimRetentionPolicy); err != nil {
 			return inField("persistentVolumeClaimRetentionPolicy", err)
 		}
 	}
 	if in.Ordinals != nil {
 		out.Ordinals = new(appsv1.StatefulSetOrdinals)
-		if err := appsStatefulSetOrdinalsFromAPI(&(*in.Ordinals), &(*out.Ordinals)); err != nil {
+		if err := appsStatefulSetOrdinalsFromAPI(in.Ordinals, out.Ordinals); err != nil {
 			return inField("ordinals", err)
 		}
 	}
@@ -2463,7 +2465,7 @@ func appsStatefulSetStatusFromAPI(in *api.StatefulSetStatus, out *appsv1.Statefu
 func appsDaemonSetSpecToAPI(in *appsv1.DaemonSetSpec, out *api.DaemonSetSpec) error {
 	if in.Selector != nil {
 		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2484,7 +2486,7 @@ func appsDaemonSetSpecToAPI(in *appsv1.DaemonSetSpec, out *api.DaemonSetSpec) er
 func appsDaemonSetSpecFromAPI(in *api.DaemonSetSpec, out *appsv1.DaemonSetSpec) error {
 	if in.Selector != nil {
 		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2565,13 +2567,13 @@ func batchJobSpecToAPI(in *batchv1.JobSpec, out *api.JobSpec) error {
 	}
 	if in.PodFailurePolicy != nil {
 		out.PodFailurePolicy = new(api.PodFailurePolicy)
-		if err := batchPodFailurePolicyToAPI(&(*in.PodFailurePolicy), &(*out.PodFailurePolicy)); err != nil {
+		if err := batchPodFailurePolicyToAPI(in.PodFailurePolicy, out.PodFailurePolicy); err != nil {
 			return inField("podFailurePolicy", err)
 		}
 	}
 	if in.SuccessPolicy != nil {
 		out.SuccessPolicy = new(api.SuccessPolicy)
-		if err := batchSuccessPolicyToAPI(&(*in.SuccessPolicy), &(*out.SuccessPolicy)); err != nil {
+		if err := batchSuccessPolicyToAPI(in.SuccessPolicy, out.SuccessPolicy); err != nil {
 			return inField("successPolicy", err)
 		}
 	}
@@ -2589,7 +2591,7 @@ func batchJobSpecToAPI(in *batchv1.JobSpec, out *api.JobSpec) error {
 	}
 	if in.Selector != nil {
 		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2638,13 +2640,13 @@ func batchJobSpecFromAPI(in *api.JobSpec, out *batchv1.JobSpec) error {
 	}
 	if in.PodFailurePolicy != nil {
 		out.PodFailurePolicy = new(batchv1.PodFailurePolicy)
-		if err := batchPodFailurePolicyFromAPI(&(*in.PodFailurePolicy), &(*out.PodFailurePolicy)); err != nil {
+		if err := batchPodFailurePolicyFromAPI(in.PodFailurePolicy, out.PodFailurePolicy); err != nil {
 			return inField("podFailurePolicy", err)
 		}
 	}
 	if in.SuccessPolicy != nil {
 		out.SuccessPolicy = new(batchv1.SuccessPolicy)
-		if err := batchSuccessPolicyFromAPI(&(*in.SuccessPolicy), &(*out.SuccessPolicy)); err != nil {
+		if err := batchSuccessPolicyFromAPI(in.SuccessPolicy, out.SuccessPolicy); err != nil {
 			return inField("successPolicy", err)
 		}
 	}
@@ -2662,7 +2664,7 @@ func batchJobSpecFromAPI(in *api.JobSpec, out *batchv1.JobSpec) error {
 	}
 	if in.Selector != nil {
 		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2873,7 +2875,7 @@ func policyPodDisruptionBudgetSpecToAPI(in *policyv1.PodDisruptionBudgetSpec, ou
 	}
 	if in.Selector != nil {
 		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -2895,7 +2897,7 @@ func policyPodDisruptionBudgetSpecFromAPI(in *api.PodDisruptionBudgetSpec, out *
 	}
 	if in.Selector != nil {
 		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.Selector), &(*out.Selector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
 			return inField("selector", err)
 		}
 	}
@@ -3157,13 +3159,13 @@ func storageVolumeAttachmentStatusToAPI(in *storagev1.VolumeAttachmentStatus, ou
 	}
 	if in.AttachError != nil {
 		out.AttachError = new(api.VolumeError)
-		if err := storageVolumeErrorToAPI(&(*in.AttachError), &(*out.AttachError)); err != nil {
+		if err := storageVolumeErrorToAPI(in.AttachError, out.AttachError); err != nil {
 			return inField("attachError", err)
 		}
 	}
 	if in.DetachError != nil {
 		out.DetachError = new(api.VolumeError)
-		if err := storageVolumeErrorToAPI(&(*in.DetachError), &(*out.DetachError)); err != nil {
+		if err := storageVolumeErrorToAPI(in.DetachError, out.DetachError); err != nil {
 			return inField("detachError", err)
 		}
 	}
@@ -3177,13 +3179,13 @@ func storageVolumeAttachmentStatusFromAPI(in *api.VolumeAttachmentStatus, out *s
 	}
 	if in.AttachError != nil {
 		out.AttachError = new(storagev1.VolumeError)
-		if err := storageVolumeErrorFromAPI(&(*in.AttachError), &(*out.AttachError)); err != nil {
+		if err := storageVolumeErrorFromAPI(in.AttachError, out.AttachError); err != nil {
 			return inField("attachError", err)
 		}
 	}
 	if in.DetachError != nil {
 		out.DetachError = new(storagev1.VolumeError)
-		if err := storageVolumeErrorFromAPI(&(*in.DetachError), &(*out.DetachError)); err != nil {
+		if err := storageVolumeErrorFromAPI(in.DetachError, out.DetachError); err != nil {
 			return inField("detachError", err)
 		}
 	}
@@ -3312,109 +3314,109 @@ func coreVolumeToAPI(in *corev1.Volume, out *api.Volume) error {
 	out.Name = in.Name
 	if in.VolumeSource.HostPath != nil {
 		out.HostPath = new(api.HostPathVolumeSource)
-		if err := coreHostPathVolumeSourceToAPI(&(*in.VolumeSource.HostPath), &(*out.HostPath)); err != nil {
+		if err := coreHostPathVolumeSourceToAPI(in.VolumeSource.HostPath, out.HostPath); err != nil {
 			return inField("hostPath", err)
 		}
 	}
 	if in.VolumeSource.EmptyDir != nil {
 		out.EmptyDir = new(api.EmptyDirVolumeSource)
-		if err := coreEmptyDirVolumeSourceToAPI(&(*in.VolumeSource.EmptyDir), &(*out.EmptyDir)); err != nil {
+		if err := coreEmptyDirVolumeSourceToAPI(in.VolumeSource.EmptyDir, out.EmptyDir); err != nil {
 			return inField("emptyDir", err)
 		}
 	}
 	if in.VolumeSource.GCEPersistentDisk != nil {
 		out.GCEPersistentDisk = new(api.GCEPersistentDiskVolumeSource)
-		if err := coreGCEPersistentDiskVolumeSourceToAPI(&(*in.VolumeSource.GCEPersistentDisk), &(*out.GCEPersistentDisk)); err != nil {
+		if err := coreGCEPersistentDiskVolumeSourceToAPI(in.VolumeSource.GCEPersistentDisk, out.GCEPersistentDisk); err != nil {
 			return inField("gcePersistentDisk", err)
 		}
 	}
 	if in.VolumeSource.AWSElasticBlockStore != nil {
 		out.AWSElasticBlockStore = new(api.AWSElasticBlockStoreVolumeSource)
-		if err := coreAWSElasticBlockStoreVolumeSourceToAPI(&(*in.VolumeSource.AWSElasticBlockStore), &(*out.AWSElasticBlockStore)); err != nil {
+		if err := coreAWSElasticBlockStoreVolumeSourceToAPI(in.VolumeSource.AWSElasticBlockStore, out.AWSElasticBlockStore); err != nil {
 			return inField("awsElasticBlockStore", err)
 		}
 	}
 	if in.VolumeSource.Secret != nil {
 		out.Secret = new(api.SecretVolumeSource)
-		if err := coreSecretVolumeSourceToAPI(&(*in.VolumeSource.Secret), &(*out.Secret)); err != nil {
+		if err := coreSecretVolumeSourceToAPI(in.VolumeSource.Secret, out.Secret); err != nil {
 			return inField("secret", err)
 		}
 	}
 	if in.VolumeSource.NFS != nil {
 		out.NFS = new(api.NFSVolumeSource)
-		if err := coreNFSVolumeSourceToAPI(&(*in.VolumeSource.NFS), &(*out.NFS)); err != nil {
+		if err := coreNFSVolumeSourceToAPI(in.VolumeSource.NFS, out.NFS); err != nil {
 			return inField("nfs", err)
 		}
 	}
 	if in.VolumeSource.ISCSI != nil {
 		out.ISCSI = new(api.ISCSIVolumeSource)
-		if err := coreISCSIVolumeSourceToAPI(&(*in.VolumeSource.ISCSI), &(*out.ISCSI)); err != nil {
+		if err := coreISCSIVolumeSourceToAPI(in.VolumeSource.ISCSI, out.ISCSI); err != nil {
 			return inField("iscsi", err)
 		}
 	}
 	if in.VolumeSource.PersistentVolumeClaim != nil {
 		out.PersistentVolumeClaim = new(api.PersistentVolumeClaimVolumeSource)
-		if err := corePersistentVolumeClaimVolumeSourceToAPI(&(*in.VolumeSource.PersistentVolumeClaim), &(*out.PersistentVolumeClaim)); err != nil {
+		if err := corePersistentVolumeClaimVolumeSourceToAPI(in.VolumeSource.PersistentVolumeClaim, out.PersistentVolumeClaim); err != nil {
 			return inField("persistentVolumeClaim", err)
 		}
 	}
 	if in.VolumeSource.RBD != nil {
 		out.RBD = new(api.RBDVolumeSource)
-		if err := coreRBDVolumeSourceToAPI(&(*in.VolumeSource.RBD), &(*out.RBD)); err != nil {
+		if err := coreRBDVolumeSourceToAPI(in.VolumeSource.RBD, out.RBD); err != nil {
 			return inField("rbd", err)
 		}
 	}
 	if in.VolumeSource.Cinder != nil {
 		out.Cinder = new(api.CinderVolumeSource)
-		if err := coreCinderVolumeSourceToAPI(&(*in.VolumeSource.Cinder), &(*out.Cinder)); err != nil {
+		if err := coreCinderVolumeSourceToAPI(in.VolumeSource.Cinder, out.Cinder); err != nil {
 			return inField("cinder", err)
 		}
 	}
 	if in.VolumeSource.DownwardAPI != nil {
 		out.DownwardAPI = new(api.DownwardAPIVolumeSource)
-		if err := coreDownwardAPIVolumeSourceToAPI(&(*in.VolumeSource.DownwardAPI), &(*out.DownwardAPI)); err != nil {
+		if err := coreDownwardAPIVolumeSourceToAPI(in.VolumeSource.DownwardAPI, out.DownwardAPI); err != nil {
 			return inField("downwardAPI", err)
 		}
 	}
 	if in.VolumeSource.AzureFile != nil {
 		out.AzureFile = new(api.AzureFileVolumeSource)
-		if err := coreAzureFileVolumeSourceToAPI(&(*in.VolumeSource.AzureFile), &(*out.AzureFile)); err != nil {
+		if err := coreAzureFileVolumeSourceToAPI(in.VolumeSource.AzureFile, out.AzureFile); err != nil {
 			return inField("azureFile", err)
 		}
 	}
 	if in.VolumeSource.ConfigMap != nil {
 		out.ConfigMap = new(api.ConfigMapVolumeSource)
-		if err := coreConfigMapVolumeSourceToAPI(&(*in.VolumeSource.ConfigMap), &(*out.ConfigMap)); err != nil {
+		if err := coreConfigMapVolumeSourceToAPI(in.VolumeSource.ConfigMap, out.ConfigMap); err != nil {
 			return inField("configMap", err)
 		}
 	}
 	if in.VolumeSource.AzureDisk != nil {
 		out.AzureDisk = new(api.AzureDiskVolumeSource)
-		if err := coreAzureDiskVolumeSourceToAPI(&(*in.VolumeSource.AzureDisk), &(*out.AzureDisk)); err != nil {
+		if err := coreAzureDiskVolumeSourceToAPI(in.VolumeSource.AzureDisk, out.AzureDisk); err != nil {
 			return inField("azureDisk", err)
 		}
 	}
 	if in.VolumeSource.PortworxVolume != nil {
 		out.PortworxVolume = new(api.PortworxVolumeSource)
-		if err := corePortworxVolumeSourceToAPI(&(*in.VolumeSource.PortworxVolume), &(*out.PortworxVolume)); err != nil {
+		if err := corePortworxVolumeSourceToAPI(in.VolumeSource.PortworxVolume, out.PortworxVolume); err != nil {
 			return inField("portworxVolume", err)
 		}
 	}
 	if in.VolumeSource.Projected != nil {
 		out.Projected = new(api.ProjectedVolumeSource)
-		if err := coreProjectedVolumeSourceToAPI(&(*in.VolumeSource.Projected), &(*out.Projected)); err != nil {
+		if err := coreProjectedVolumeSourceToAPI(in.VolumeSource.Projected, out.Projected); err != nil {
 			return inField("projected", err)
 		}
 	}
 	if in.VolumeSource.CSI != nil {
 		out.CSI = new(api.CSIVolumeSource)
-		if err := coreCSIVolumeSourceToAPI(&(*in.VolumeSource.CSI), &(*out.CSI)); err != nil {
+		if err := coreCSIVolumeSourceToAPI(in.VolumeSource.CSI, out.CSI); err != nil {
 			return inField("csi", err)
 		}
 	}
 	if in.VolumeSource.Ephemeral != nil {
 		out.Ephemeral = new(api.EphemeralVolumeSource)
-		if err := coreEphemeralVolumeSourceToAPI(&(*in.VolumeSource.Ephemeral), &(*out.Ephemeral)); err != nil {
+		if err := coreEphemeralVolumeSourceToAPI(in.VolumeSource.Ephemeral, out.Ephemeral); err != nil {
 			return inField("ephemeral", err)
 		}
 	}
@@ -3425,109 +3427,109 @@ func coreVolumeFromAPI(in *api.Volume, out *corev1.Volume) error {
 	out.Name = in.Name
 	if in.HostPath != nil {
 		out.VolumeSource.HostPath = new(corev1.HostPathVolumeSource)
-		if err := coreHostPathVolumeSourceFromAPI(&(*in.HostPath), &(*out.VolumeSource.HostPath)); err != nil {
+		if err := coreHostPathVolumeSourceFromAPI(in.HostPath, out.VolumeSource.HostPath); err != nil {
 			return inField("hostPath", err)
 		}
 	}
 	if in.EmptyDir != nil {
 		out.VolumeSource.EmptyDir = new(corev1.EmptyDirVolumeSource)
-		if err := coreEmptyDirVolumeSourceFromAPI(&(*in.EmptyDir), &(*out.VolumeSource.EmptyDir)); err != nil {
+		if err := coreEmptyDirVolumeSourceFromAPI(in.EmptyDir, out.VolumeSource.EmptyDir); err != nil {
 			return inField("emptyDir", err)
 		}
 	}
 	if in.GCEPersistentDisk != nil {
 		out.VolumeSource.GCEPersistentDisk = new(corev1.GCEPersistentDiskVolumeSource)
-		if err := coreGCEPersistentDiskVolumeSourceFromAPI(&(*in.GCEPersistentDisk), &(*out.VolumeSource.GCEPersistentDisk)); err != nil {
+		if err := coreGCEPersistentDiskVolumeSourceFromAPI(in.GCEPersistentDisk, out.VolumeSource.GCEPersistentDisk); err != nil {
 			return inField("gcePersistentDisk", err)
 		}
 	}
 	if in.AWSElasticBlockStore != nil {
 		out.VolumeSource.AWSElasticBlockStore = new(corev1.AWSElasticBlockStoreVolumeSource)
-		if err := coreAWSElasticBlockStoreVolumeSourceFromAPI(&(*in.AWSElasticBlockStore), &(*out.VolumeSource.AWSElasticBlockStore)); err != nil {
+		if err := coreAWSElasticBlockStoreVolumeSourceFromAPI(in.AWSElasticBlockStore, out.VolumeSource.AWSElasticBlockStore); err != nil {
 			return inField("awsElasticBlockStore", err)
 		}
 	}
 	if in.Secret != nil {
 		out.VolumeSource.Secret = new(corev1.SecretVolumeSource)
-		if err := coreSecretVolumeSourceFromAPI(&(*in.Secret), &(*out.VolumeSource.Secret)); err != nil {
+		if err := coreSecretVolumeSourceFromAPI(in.Secret, out.VolumeSource.Secret); err != nil {
 			return inField("secret", err)
 		}
 	}
 	if in.NFS != nil {
 		out.VolumeSource.NFS = new(corev1.NFSVolumeSource)
-		if err := coreNFSVolumeSourceFromAPI(&(*in.NFS), &(*out.VolumeSource.NFS)); err != nil {
+		if err := coreNFSVolumeSourceFromAPI(in.NFS, out.VolumeSource.NFS); err != nil {
 			return inField("nfs", err)
 		}
 	}
 	if in.ISCSI != nil {
 		out.VolumeSource.ISCSI = new(corev1.ISCSIVolumeSource)
-		if err := coreISCSIVolumeSourceFromAPI(&(*in.ISCSI), &(*out.VolumeSource.ISCSI)); err != nil {
+		if err := coreISCSIVolumeSourceFromAPI(in.ISCSI, out.VolumeSource.ISCSI); err != nil {
 			return inField("iscsi", err)
 		}
 	}
 	if in.PersistentVolumeClaim != nil {
 		out.VolumeSource.PersistentVolumeClaim = new(corev1.PersistentVolumeClaimVolumeSource)
-		if err := corePersistentVolumeClaimVolumeSourceFromAPI(&(*in.PersistentVolumeClaim), &(*out.VolumeSource.PersistentVolumeClaim)); err != nil {
+		if err := corePersistentVolumeClaimVolumeSourceFromAPI(in.PersistentVolumeClaim, out.VolumeSource.PersistentVolumeClaim); err != nil {
 			return inField("persistentVolumeClaim", err)
 		}
 	}
 	if in.RBD != nil {
 		out.VolumeSource.RBD = new(corev1.RBDVolumeSource)
-		if err := coreRBDVolumeSourceFromAPI(&(*in.RBD), &(*out.VolumeSource.RBD)); err != nil {
+		if err := coreRBDVolumeSourceFromAPI(in.RBD, out.VolumeSource.RBD); err != nil {
 			return inField("rbd", err)
 		}
 	}
 	if in.Cinder != nil {
 		out.VolumeSource.Cinder = new(corev1.CinderVolumeSource)
-		if err := coreCinderVolumeSourceFromAPI(&(*in.Cinder), &(*out.VolumeSource.Cinder)); err != nil {
+		if err := coreCinderVolumeSourceFromAPI(in.Cinder, out.VolumeSource.Cinder); err != nil {
 			return inField("cinder", err)
 		}
 	}
 	if in.DownwardAPI != nil {
 		out.VolumeSource.DownwardAPI = new(corev1.DownwardAPIVolumeSource)
-		if err := coreDownwardAPIVolumeSourceFromAPI(&(*in.DownwardAPI), &(*out.VolumeSource.DownwardAPI)); err != nil {
+		if err := coreDownwardAPIVolumeSourceFromAPI(in.DownwardAPI, out.VolumeSource.DownwardAPI); err != nil {
 			return inField("downwardAPI", err)
 		}
 	}
 	if in.AzureFile != nil {
 		out.VolumeSource.AzureFile = new(corev1.AzureFileVolumeSource)
-		if err := coreAzureFileVolumeSourceFromAPI(&(*in.AzureFile), &(*out.VolumeSource.AzureFile)); err != nil {
+		if err := coreAzureFileVolumeSourceFromAPI(in.AzureFile, out.VolumeSource.AzureFile); err != nil {
 			return inField("azureFile", err)
 		}
 	}
 	if in.ConfigMap != nil {
 		out.VolumeSource.ConfigMap = new(corev1.ConfigMapVolumeSource)
-		if err := coreConfigMapVolumeSourceFromAPI(&(*in.ConfigMap), &(*out.VolumeSource.ConfigMap)); err != nil {
+		if err := coreConfigMapVolumeSourceFromAPI(in.ConfigMap, out.VolumeSource.ConfigMap); err != nil {
 			return inField("configMap", err)
 		}
 	}
 	if in.AzureDisk != nil {
 		out.VolumeSource.AzureDisk = new(corev1.AzureDiskVolumeSource)
-		if err := coreAzureDiskVolumeSourceFromAPI(&(*in.AzureDisk), &(*out.VolumeSource.AzureDisk)); err != nil {
+		if err := coreAzureDiskVolumeSourceFromAPI(in.AzureDisk, out.VolumeSource.AzureDisk); err != nil {
 			return inField("azureDisk", err)
 		}
 	}
 	if in.PortworxVolume != nil {
 		out.VolumeSource.PortworxVolume = new(corev1.PortworxVolumeSource)
-		if err := corePortworxVolumeSourceFromAPI(&(*in.PortworxVolume), &(*out.VolumeSource.PortworxVolume)); err != nil {
+		if err := corePortworxVolumeSourceFromAPI(in.PortworxVolume, out.VolumeSource.PortworxVolume); err != nil {
 			return inField("portworxVolume", err)
 		}
 	}
 	if in.Projected != nil {
 		out.VolumeSource.Projected = new(corev1.ProjectedVolumeSource)
-		if err := coreProjectedVolumeSourceFromAPI(&(*in.Projected), &(*out.VolumeSource.Projected)); err != nil {
+		if err := coreProjectedVolumeSourceFromAPI(in.Projected, out.VolumeSource.Projected); err != nil {
 			return inField("projected", err)
 		}
 	}
 	if in.CSI != nil {
 		out.VolumeSource.CSI = new(corev1.CSIVolumeSource)
-		if err := coreCSIVolumeSourceFromAPI(&(*in.CSI), &(*out.VolumeSource.CSI)); err != nil {
+		if err := coreCSIVolumeSourceFromAPI(in.CSI, out.VolumeSource.CSI); err != nil {
 			return inField("csi", err)
 		}
 	}
 	if in.Ephemeral != nil {
 		out.VolumeSource.Ephemeral = new(corev1.EphemeralVolumeSource)
-		if err := coreEphemeralVolumeSourceFromAPI(&(*in.Ephemeral), &(*out.VolumeSource.Ephemeral)); err != nil {
+		if err := coreEphemeralVolumeSourceFromAPI(in.Ephemeral, out.VolumeSource.Ephemeral); err != nil {
 			return inField("ephemeral", err)
 		}
 	}
@@ -3611,19 +3613,19 @@ func coreContainerFromAPI(in *api.Container, out *corev1.Container) error {
 func coreAffinityToAPI(in *corev1.Affinity, out *api.Affinity) error {
 	if in.NodeAffinity != nil {
 		out.NodeAffinity = new(api.NodeAffinity)
-		if err := coreNodeAffinityToAPI(&(*in.NodeAffinity), &(*out.NodeAffinity)); err != nil {
+		if err := coreNodeAffinityToAPI(in.NodeAffinity, out.NodeAffinity); err != nil {
 			return inField("nodeAffinity", err)
 		}
 	}
 	if in.PodAffinity != nil {
 		out.PodAffinity = new(api.PodAffinity)
-		if err := corePodAffinityToAPI(&(*in.PodAffinity), &(*out.PodAffinity)); err != nil {
+		if err := corePodAffinityToAPI(in.PodAffinity, out.PodAffinity); err != nil {
 			return inField("podAffinity", err)
 		}
 	}
 	if in.PodAntiAffinity != nil {
 		out.PodAntiAffinity = new(api.PodAntiAffinity)
-		if err := corePodAntiAffinityToAPI(&(*in.PodAntiAffinity), &(*out.PodAntiAffinity)); err != nil {
+		if err := corePodAntiAffinityToAPI(in.PodAntiAffinity, out.PodAntiAffinity); err != nil {
 			return inField("podAntiAffinity", err)
 		}
 	}
@@ -3633,19 +3635,19 @@ func coreAffinityToAPI(in *corev1.Affinity, out *api.Affinity) error {
 func coreAffinityFromAPI(in *api.Affinity, out *corev1.Affinity) error {
 	if in.NodeAffinity != nil {
 		out.NodeAffinity = new(corev1.NodeAffinity)
-		if err := coreNodeAffinityFromAPI(&(*in.NodeAffinity), &(*out.NodeAffinity)); err != nil {
+		if err := coreNodeAffinityFromAPI(in.NodeAffinity, out.NodeAffinity); err != nil {
 			return inField("nodeAffinity", err)
 		}
 	}
 	if in.PodAffinity != nil {
 		out.PodAffinity = new(corev1.PodAffinity)
-		if err := corePodAffinityFromAPI(&(*in.PodAffinity), &(*out.PodAffinity)); err != nil {
+		if err := corePodAffinityFromAPI(in.PodAffinity, out.PodAffinity); err != nil {
 			return inField("podAffinity", err)
 		}
 	}
 	if in.PodAntiAffinity != nil {
 		out.PodAntiAffinity = new(corev1.PodAntiAffinity)
-		if err := corePodAntiAffinityFromAPI(&(*in.PodAntiAffinity), &(*out.PodAntiAffinity)); err != nil {
+		if err := corePodAntiAffinityFromAPI(in.PodAntiAffinity, out.PodAntiAffinity); err != nil {
 			return inField("podAntiAffinity", err)
 		}
 	}
@@ -3682,7 +3684,7 @@ func coreTopologySpreadConstraintToAPI(in *corev1.TopologySpreadConstraint, out 
 	out.WhenUnsatisfiable = api.UnsatisfiableConstraintAction(in.WhenUnsatisfiable)
 	if in.LabelSelector != nil {
 		out.LabelSelector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.LabelSelector), &(*out.LabelSelector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
@@ -3710,7 +3712,7 @@ func coreTopologySpreadConstraintFromAPI(in *api.TopologySpreadConstraint, out *
 	out.WhenUnsatisfiable = corev1.UnsatisfiableConstraintAction(in.WhenUnsatisfiable)
 	if in.LabelSelector != nil {
 		out.LabelSelector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.LabelSelector), &(*out.LabelSelector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
@@ -3928,7 +3930,7 @@ func coreContainerStatusToAPI(in *corev1.ContainerStatus, out *api.ContainerStat
 	}
 	if in.Resources != nil {
 		out.Resources = new(api.ResourceRequirements)
-		if err := coreResourceRequirementsToAPI(&(*in.Resources), &(*out.Resources)); err != nil {
+		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources); err != nil {
 			return inField("resources", err)
 		}
 	}
@@ -3960,7 +3962,7 @@ func coreContainerStatusFromAPI(in *api.ContainerStatus, out *corev1.ContainerSt
 	}
 	if in.Resources != nil {
 		out.Resources = new(corev1.ResourceRequirements)
-		if err := coreResourceRequirementsFromAPI(&(*in.Resources), &(*out.Resources)); err != nil {
+		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources); err != nil {
 			return inField("resources", err)
 		}
 	}
@@ -3999,7 +4001,7 @@ func coreServicePortFromAPI(in *api.ServicePort, out *corev1.ServicePort) error 
 func coreSessionAffinityConfigToAPI(in *corev1.SessionAffinityConfig, out *api.SessionAffinityConfig) error {
 	if in.ClientIP != nil {
 		out.ClientIP = new(api.ClientIPConfig)
-		if err := coreClientIPConfigToAPI(&(*in.ClientIP), &(*out.ClientIP)); err != nil {
+		if err := coreClientIPConfigToAPI(in.ClientIP, out.ClientIP); err != nil {
 			return inField("clientIP", err)
 		}
 	}
@@ -4009,7 +4011,7 @@ func coreSessionAffinityConfigToAPI(in *corev1.SessionAffinityConfig, out *api.S
 func coreSessionAffinityConfigFromAPI(in *api.SessionAffinityConfig, out *corev1.SessionAffinityConfig) error {
 	if in.ClientIP != nil {
 		out.ClientIP = new(corev1.ClientIPConfig)
-		if err := coreClientIPConfigFromAPI(&(*in.ClientIP), &(*out.ClientIP)); err != nil {
+		if err := coreClientIPConfigFromAPI(in.ClientIP, out.ClientIP); err != nil {
 			return inField("clientIP", err)
 		}
 	}
@@ -4273,7 +4275,7 @@ func coreRBDPersistentVolumeSourceToAPI(in *corev1.RBDPersistentVolumeSource, ou
 	out.Keyring = in.Keyring
 	if in.SecretRef != nil {
 		out.SecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -4292,7 +4294,7 @@ func coreRBDPersistentVolumeSourceFromAPI(in *api.RBDPersistentVolumeSource, out
 	out.Keyring = in.Keyring
 	if in.SecretRef != nil {
 		out.SecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -4314,7 +4316,7 @@ func coreISCSIPersistentVolumeSourceToAPI(in *corev1.ISCSIPersistentVolumeSource
 	out.SessionCHAPAuth = in.SessionCHAPAuth
 	if in.SecretRef != nil {
 		out.SecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -4339,7 +4341,7 @@ func coreISCSIPersistentVolumeSourceFromAPI(in *api.ISCSIPersistentVolumeSource,
 	out.SessionCHAPAuth = in.SessionCHAPAuth
 	if in.SecretRef != nil {
 		out.SecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -4356,7 +4358,7 @@ func coreCinderPersistentVolumeSourceToAPI(in *corev1.CinderPersistentVolumeSour
 	out.ReadOnly = in.ReadOnly
 	if in.SecretRef != nil {
 		out.SecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -4369,7 +4371,7 @@ func coreCinderPersistentVolumeSourceFromAPI(in *api.CinderPersistentVolumeSourc
 	out.ReadOnly = in.ReadOnly
 	if in.SecretRef != nil {
 		out.SecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -4484,31 +4486,31 @@ func coreCSIPersistentVolumeSourceToAPI(in *corev1.CSIPersistentVolumeSource, ou
 	}
 	if in.ControllerPublishSecretRef != nil {
 		out.ControllerPublishSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(&(*in.ControllerPublishSecretRef), &(*out.ControllerPublishSecretRef)); err != nil {
+		if err := coreSecretReferenceToAPI(in.ControllerPublishSecretRef, out.ControllerPublishSecretRef); err != nil {
 			return inField("controllerPublishSecretRef", err)
 		}
 	}
 	if in.NodeStageSecretRef != nil {
 		out.NodeStageSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(&(*in.NodeStageSecretRef), &(*out.NodeStageSecretRef)); err != nil {
+		if err := coreSecretReferenceToAPI(in.NodeStageSecretRef, out.NodeStageSecretRef); err != nil {
 			return inField("nodeStageSecretRef", err)
 		}
 	}
 	if in.NodePublishSecretRef != nil {
 		out.NodePublishSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(&(*in.NodePublishSecretRef), &(*out.NodePublishSecretRef)); err != nil {
+		if err := coreSecretReferenceToAPI(in.NodePublishSecretRef, out.NodePublishSecretRef); err != nil {
 			return inField("nodePublishSecretRef", err)
 		}
 	}
 	if in.ControllerExpandSecretRef != nil {
 		out.ControllerExpandSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(&(*in.ControllerExpandSecretRef), &(*out.ControllerExpandSecretRef)); err != nil {
+		if err := coreSecretReferenceToAPI(in.ControllerExpandSecretRef, out.ControllerExpandSecretRef); err != nil {
 			return inField("controllerExpandSecretRef", err)
 		}
 	}
 	if in.NodeExpandSecretRef != nil {
 		out.NodeExpandSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(&(*in.NodeExpandSecretRef), &(*out.NodeExpandSecretRef)); err != nil {
+		if err := coreSecretReferenceToAPI(in.NodeExpandSecretRef, out.NodeExpandSecretRef); err != nil {
 			return inField("nodeExpandSecretRef", err)
 		}
 	}
@@ -4525,31 +4527,31 @@ func coreCSIPersistentVolumeSourceFromAPI(in *api.CSIPersistentVolumeSource, out
 	}
 	if in.ControllerPublishSecretRef != nil {
 		out.ControllerPublishSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(&(*in.ControllerPublishSecretRef), &(*out.ControllerPublishSecretRef)); err != nil {
+		if err := coreSecretReferenceFromAPI(in.ControllerPublishSecretRef, out.ControllerPublishSecretRef); err != nil {
 			return inField("controllerPublishSecretRef", err)
 		}
 	}
 	if in.NodeStageSecretRef != nil {
 		out.NodeStageSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(&(*in.NodeStageSecretRef), &(*out.NodeStageSecretRef)); err != nil {
+		if err := coreSecretReferenceFromAPI(in.NodeStageSecretRef, out.NodeStageSecretRef); err != nil {
 			return inField("nodeStageSecretRef", err)
 		}
 	}
 	if in.NodePublishSecretRef != nil {
 		out.NodePublishSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(&(*in.NodePublishSecretRef), &(*out.NodePublishSecretRef)); err != nil {
+		if err := coreSecretReferenceFromAPI(in.NodePublishSecretRef, out.NodePublishSecretRef); err != nil {
 			return inField("nodePublishSecretRef", err)
 		}
 	}
 	if in.ControllerExpandSecretRef != nil {
 		out.ControllerExpandSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(&(*in.ControllerExpandSecretRef), &(*out.ControllerExpandSecretRef)); err != nil {
+		if err := coreSecretReferenceFromAPI(in.ControllerExpandSecretRef, out.ControllerExpandSecretRef); err != nil {
 			return inField("controllerExpandSecretRef", err)
 		}
 	}
 	if in.NodeExpandSecretRef != nil {
 		out.NodeExpandSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(&(*in.NodeExpandSecretRef), &(*out.NodeExpandSecretRef)); err != nil {
+		if err := coreSecretReferenceFromAPI(in.NodeExpandSecretRef, out.NodeExpandSecretRef); err != nil {
 			return inField("nodeExpandSecretRef", err)
 		}
 	}
@@ -4581,7 +4583,7 @@ func coreObjectReferenceFromAPI(in *api.ObjectReference, out *corev1.ObjectRefer
 func coreVolumeNodeAffinityToAPI(in *corev1.VolumeNodeAffinity, out *api.VolumeNodeAffinity) error {
 	if in.Required != nil {
 		out.Required = new(api.NodeSelector)
-		if err := coreNodeSelectorToAPI(&(*in.Required), &(*out.Required)); err != nil {
+		if err := coreNodeSelectorToAPI(in.Required, out.Required); err != nil {
 			return inField("required", err)
 		}
 	}
@@ -4591,7 +4593,7 @@ func coreVolumeNodeAffinityToAPI(in *corev1.VolumeNodeAffinity, out *api.VolumeN
 func coreVolumeNodeAffinityFromAPI(in *api.VolumeNodeAffinity, out *corev1.VolumeNodeAffinity) error {
 	if in.Required != nil {
 		out.Required = new(corev1.NodeSelector)
-		if err := coreNodeSelectorFromAPI(&(*in.Required), &(*out.Required)); err != nil {
+		if err := coreNodeSelectorFromAPI(in.Required, out.Required); err != nil {
 			return inField("required", err)
 		}
 	}
@@ -4752,7 +4754,7 @@ func appsDeploymentStrategyToAPI(in *appsv1.DeploymentStrategy, out *api.Deploym
 	out.Type = string(in.Type)
 	if in.RollingUpdate != nil {
 		out.RollingUpdate = new(api.RollingUpdateDeployment)
-		if err := appsRollingUpdateDeploymentToAPI(&(*in.RollingUpdate), &(*out.RollingUpdate)); err != nil {
+		if err := appsRollingUpdateDeploymentToAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
@@ -4763,7 +4765,7 @@ func appsDeploymentStrategyFromAPI(in *api.DeploymentStrategy, out *appsv1.Deplo
 	out.Type = appsv1.DeploymentStrategyType(in.Type)
 	if in.RollingUpdate != nil {
 		out.RollingUpdate = new(appsv1.RollingUpdateDeployment)
-		if err := appsRollingUpdateDeploymentFromAPI(&(*in.RollingUpdate), &(*out.RollingUpdate)); err != nil {
+		if err := appsRollingUpdateDeploymentFromAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
@@ -4794,7 +4796,7 @@ func appsStatefulSetUpdateStrategyToAPI(in *appsv1.StatefulSetUpdateStrategy, ou
 	out.Type = string(in.Type)
 	if in.RollingUpdate != nil {
 		out.RollingUpdate = new(api.RollingUpdateStatefulSetStrategy)
-		if err := appsRollingUpdateStatefulSetStrategyToAPI(&(*in.RollingUpdate), &(*out.RollingUpdate)); err != nil {
+		if err := appsRollingUpdateStatefulSetStrategyToAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
@@ -4805,7 +4807,7 @@ func appsStatefulSetUpdateStrategyFromAPI(in *api.StatefulSetUpdateStrategy, out
 	out.Type = appsv1.StatefulSetUpdateStrategyType(in.Type)
 	if in.RollingUpdate != nil {
 		out.RollingUpdate = new(appsv1.RollingUpdateStatefulSetStrategy)
-		if err := appsRollingUpdateStatefulSetStrategyFromAPI(&(*in.RollingUpdate), &(*out.RollingUpdate)); err != nil {
+		if err := appsRollingUpdateStatefulSetStrategyFromAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
@@ -4856,7 +4858,7 @@ func appsDaemonSetUpdateStrategyToAPI(in *appsv1.DaemonSetUpdateStrategy, out *a
 	out.Type = string(in.Type)
 	if in.RollingUpdate != nil {
 		out.RollingUpdate = new(api.RollingUpdateDaemonSet)
-		if err := appsRollingUpdateDaemonSetToAPI(&(*in.RollingUpdate), &(*out.RollingUpdate)); err != nil {
+		if err := appsRollingUpdateDaemonSetToAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
@@ -4867,7 +4869,7 @@ func appsDaemonSetUpdateStrategyFromAPI(in *api.DaemonSetUpdateStrategy, out *ap
 	out.Type = appsv1.DaemonSetUpdateStrategyType(in.Type)
 	if in.RollingUpdate != nil {
 		out.RollingUpdate = new(appsv1.RollingUpdateDaemonSet)
-		if err := appsRollingUpdateDaemonSetFromAPI(&(*in.RollingUpdate), &(*out.RollingUpdate)); err != nil {
+		if err := appsRollingUpdateDaemonSetFromAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
@@ -5004,7 +5006,7 @@ func storageCSINodeDriverToAPI(in *storagev1.CSINodeDriver, out *api.CSINodeDriv
 	}
 	if in.Allocatable != nil {
 		out.Allocatable = new(api.VolumeNodeResources)
-		if err := storageVolumeNodeResourcesToAPI(&(*in.Allocatable), &(*out.Allocatable)); err != nil {
+		if err := storageVolumeNodeResourcesToAPI(in.Allocatable, out.Allocatable); err != nil {
 			return inField("allocatable", err)
 		}
 	}
@@ -5019,7 +5021,7 @@ func storageCSINodeDriverFromAPI(in *api.CSINodeDriver, out *storagev1.CSINodeDr
 	}
 	if in.Allocatable != nil {
 		out.Allocatable = new(storagev1.VolumeNodeResources)
-		if err := storageVolumeNodeResourcesFromAPI(&(*in.Allocatable), &(*out.Allocatable)); err != nil {
+		if err := storageVolumeNodeResourcesFromAPI(in.Allocatable, out.Allocatable); err != nil {
 			return inField("allocatable", err)
 		}
 	}
@@ -5069,7 +5071,7 @@ func storageVolumeAttachmentSourceToAPI(in *storagev1.VolumeAttachmentSource, ou
 	}
 	if in.InlineVolumeSpec != nil {
 		out.InlineVolumeSpec = new(api.PersistentVolumeSpec)
-		if err := corePersistentVolumeSpecToAPI(&(*in.InlineVolumeSpec), &(*out.InlineVolumeSpec)); err != nil {
+		if err := corePersistentVolumeSpecToAPI(in.InlineVolumeSpec, out.InlineVolumeSpec); err != nil {
 			return inField("inlineVolumeSpec", err)
 		}
 	}
@@ -5083,7 +5085,7 @@ func storageVolumeAttachmentSourceFromAPI(in *api.VolumeAttachmentSource, out *s
 	}
 	if in.InlineVolumeSpec != nil {
 		out.InlineVolumeSpec = new(corev1.PersistentVolumeSpec)
-		if err := corePersistentVolumeSpecFromAPI(&(*in.InlineVolumeSpec), &(*out.InlineVolumeSpec)); err != nil {
+		if err := corePersistentVolumeSpecFromAPI(in.InlineVolumeSpec, out.InlineVolumeSpec); err != nil {
 			return inField("inlineVolumeSpec", err)
 		}
 	}
@@ -5114,7 +5116,7 @@ func coreEmptyDirVolumeSourceToAPI(in *corev1.EmptyDirVolumeSource, out *api.Emp
 	out.Medium = string(in.Medium)
 	if in.SizeLimit != nil {
 		out.SizeLimit = new(quantity.Quantity)
-		if err := quantityToAPI(&(*in.SizeLimit), &(*out.SizeLimit)); err != nil {
+		if err := quantityToAPI(in.SizeLimit, out.SizeLimit); err != nil {
 			return inField("sizeLimit", err)
 		}
 	}
@@ -5129,7 +5131,7 @@ func coreEmptyDirVolumeSourceFromAPI(in *api.EmptyDirVolumeSource, out *corev1.E
 	out.Medium = corev1.StorageMedium(in.Medium)
 	if in.SizeLimit != nil {
 		out.SizeLimit = new(resource.Quantity)
-		if err := quantityFromAPI(&(*in.SizeLimit), &(*out.SizeLimit)); err != nil {
+		if err := quantityFromAPI(in.SizeLimit, out.SizeLimit); err != nil {
 			return inField("sizeLimit", err)
 		}
 	}
@@ -5204,7 +5206,7 @@ func coreISCSIVolumeSourceToAPI(in *corev1.ISCSIVolumeSource, out *api.ISCSIVolu
 	out.SessionCHAPAuth = in.SessionCHAPAuth
 	if in.SecretRef != nil {
 		out.SecretRef = new(api.LocalObjectReference)
-		if err := coreLocalObjectReferenceToAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -5229,7 +5231,7 @@ func coreISCSIVolumeSourceFromAPI(in *api.ISCSIVolumeSource, out *corev1.ISCSIVo
 	out.SessionCHAPAuth = in.SessionCHAPAuth
 	if in.SecretRef != nil {
 		out.SecretRef = new(corev1.LocalObjectReference)
-		if err := coreLocalObjectReferenceFromAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -5263,7 +5265,7 @@ func coreRBDVolumeSourceToAPI(in *corev1.RBDVolumeSource, out *api.RBDVolumeSour
 	out.Keyring = in.Keyring
 	if in.SecretRef != nil {
 		out.SecretRef = new(api.LocalObjectReference)
-		if err := coreLocalObjectReferenceToAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -5282,7 +5284,7 @@ func coreRBDVolumeSourceFromAPI(in *api.RBDVolumeSource, out *corev1.RBDVolumeSo
 	out.Keyring = in.Keyring
 	if in.SecretRef != nil {
 		out.SecretRef = new(corev1.LocalObjectReference)
-		if err := coreLocalObjectReferenceFromAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -5296,7 +5298,7 @@ func coreCinderVolumeSourceToAPI(in *corev1.CinderVolumeSource, out *api.CinderV
 	out.ReadOnly = in.ReadOnly
 	if in.SecretRef != nil {
 		out.SecretRef = new(api.LocalObjectReference)
-		if err := coreLocalObjectReferenceToAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -5309,7 +5311,7 @@ func coreCinderVolumeSourceFromAPI(in *api.CinderVolumeSource, out *corev1.Cinde
 	out.ReadOnly = in.ReadOnly
 	if in.SecretRef != nil {
 		out.SecretRef = new(corev1.LocalObjectReference)
-		if err := coreLocalObjectReferenceFromAPI(&(*in.SecretRef), &(*out.SecretRef)); err != nil {
+		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -5475,7 +5477,7 @@ func coreCSIVolumeSourceToAPI(in *corev1.CSIVolumeSource, out *api.CSIVolumeSour
 	}
 	if in.NodePublishSecretRef != nil {
 		out.NodePublishSecretRef = new(api.LocalObjectReference)
-		if err := coreLocalObjectReferenceToAPI(&(*in.NodePublishSecretRef), &(*out.NodePublishSecretRef)); err != nil {
+		if err := coreLocalObjectReferenceToAPI(in.NodePublishSecretRef, out.NodePublishSecretRef); err != nil {
 			return inField("nodePublishSecretRef", err)
 		}
 	}
@@ -5497,7 +5499,7 @@ func coreCSIVolumeSourceFromAPI(in *api.CSIVolumeSource, out *corev1.CSIVolumeSo
 	}
 	if in.NodePublishSecretRef != nil {
 		out.NodePublishSecretRef = new(corev1.LocalObjectReference)
-		if err := coreLocalObjectReferenceFromAPI(&(*in.NodePublishSecretRef), &(*out.NodePublishSecretRef)); err != nil {
+		if err := coreLocalObjectReferenceFromAPI(in.NodePublishSecretRef, out.NodePublishSecretRef); err != nil {
 			return inField("nodePublishSecretRef", err)
 		}
 	}
@@ -5507,7 +5509,7 @@ func coreCSIVolumeSourceFromAPI(in *api.CSIVolumeSource, out *corev1.CSIVolumeSo
 func coreEphemeralVolumeSourceToAPI(in *corev1.EphemeralVolumeSource, out *api.EphemeralVolumeSource) error {
 	if in.VolumeClaimTemplate != nil {
 		out.VolumeClaimTemplate = new(api.PersistentVolumeClaimTemplate)
-		if err := corePersistentVolumeClaimTemplateToAPI(&(*in.VolumeClaimTemplate), &(*out.VolumeClaimTemplate)); err != nil {
+		if err := corePersistentVolumeClaimTemplateToAPI(in.VolumeClaimTemplate, out.VolumeClaimTemplate); err != nil {
 			return inField("volumeClaimTemplate", err)
 		}
 	}
@@ -5517,7 +5519,7 @@ func coreEphemeralVolumeSourceToAPI(in *corev1.EphemeralVolumeSource, out *api.E
 func coreEphemeralVolumeSourceFromAPI(in *api.EphemeralVolumeSource, out *corev1.EphemeralVolumeSource) error {
 	if in.VolumeClaimTemplate != nil {
 		out.VolumeClaimTemplate = new(corev1.PersistentVolumeClaimTemplate)
-		if err := corePersistentVolumeClaimTemplateFromAPI(&(*in.VolumeClaimTemplate), &(*out.VolumeClaimTemplate)); err != nil {
+		if err := corePersistentVolumeClaimTemplateFromAPI(in.VolumeClaimTemplate, out.VolumeClaimTemplate); err != nil {
 			return inField("volumeClaimTemplate", err)
 		}
 	}
@@ -5546,7 +5548,7 @@ func coreContainerRestartRuleToAPI(in *corev1.ContainerRestartRule, out *api.Con
 	out.Action = api.ContainerRestartRuleAction(in.Action)
 	if in.ExitCodes != nil {
 		out.ExitCodes = new(api.ContainerRestartRuleOnExitCodes)
-		if err := coreContainerRestartRuleOnExitCodesToAPI(&(*in.ExitCodes), &(*out.ExitCodes)); err != nil {
+		if err := coreContainerRestartRuleOnExitCodesToAPI(in.ExitCodes, out.ExitCodes); err != nil {
 			return inField("exitCodes", err)
 		}
 	}
@@ -5557,7 +5559,7 @@ func coreContainerRestartRuleFromAPI(in *api.ContainerRestartRule, out *corev1.C
 	out.Action = corev1.ContainerRestartRuleAction(in.Action)
 	if in.ExitCodes != nil {
 		out.ExitCodes = new(corev1.ContainerRestartRuleOnExitCodes)
-		if err := coreContainerRestartRuleOnExitCodesFromAPI(&(*in.ExitCodes), &(*out.ExitCodes)); err != nil {
+		if err := coreContainerRestartRuleOnExitCodesFromAPI(in.ExitCodes, out.ExitCodes); err != nil {
 			return inField("exitCodes", err)
 		}
 	}
@@ -5607,7 +5609,7 @@ func coreVolumeMountFromAPI(in *api.VolumeMount, out *corev1.VolumeMount) error 
 func coreNodeAffinityToAPI(in *corev1.NodeAffinity, out *api.NodeAffinity) error {
 	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		out.RequiredDuringSchedulingIgnoredDuringExecution = new(api.NodeSelector)
-		if err := coreNodeSelectorToAPI(&(*in.RequiredDuringSchedulingIgnoredDuringExecution), &(*out.RequiredDuringSchedulingIgnoredDuringExecution)); err != nil {
+		if err := coreNodeSelectorToAPI(in.RequiredDuringSchedulingIgnoredDuringExecution, out.RequiredDuringSchedulingIgnoredDuringExecution); err != nil {
 			return inField("requiredDuringSchedulingIgnoredDuringExecution", err)
 		}
 	}
@@ -5625,7 +5627,7 @@ func coreNodeAffinityToAPI(in *corev1.NodeAffinity, out *api.NodeAffinity) error
 func coreNodeAffinityFromAPI(in *api.NodeAffinity, out *corev1.NodeAffinity) error {
 	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		out.RequiredDuringSchedulingIgnoredDuringExecution = new(corev1.NodeSelector)
-		if err := coreNodeSelectorFromAPI(&(*in.RequiredDuringSchedulingIgnoredDuringExecution), &(*out.RequiredDuringSchedulingIgnoredDuringExecution)); err != nil {
+		if err := coreNodeSelectorFromAPI(in.RequiredDuringSchedulingIgnoredDuringExecution, out.RequiredDuringSchedulingIgnoredDuringExecution); err != nil {
 			return inField("requiredDuringSchedulingIgnoredDuringExecution", err)
 		}
 	}
@@ -5735,19 +5737,19 @@ func coreResourceClaimFromAPI(in *api.ResourceClaim, out *corev1.ResourceClaim) 
 func coreContainerStateToAPI(in *corev1.ContainerState, out *api.ContainerState) error {
 	if in.Waiting != nil {
 		out.Waiting = new(api.ContainerStateWaiting)
-		if err := coreContainerStateWaitingToAPI(&(*in.Waiting), &(*out.Waiting)); err != nil {
+		if err := coreContainerStateWaitingToAPI(in.Waiting, out.Waiting); err != nil {
 			return inField("waiting", err)
 		}
 	}
 	if in.Running != nil {
 		out.Running = new(api.ContainerStateRunning)
-		if err := coreContainerStateRunningToAPI(&(*in.Running), &(*out.Running)); err != nil {
+		if err := coreContainerStateRunningToAPI(in.Running, out.Running); err != nil {
 			return inField("running", err)
 		}
 	}
 	if in.Terminated != nil {
 		out.Terminated = new(api.ContainerStateTerminated)
-		if err := coreContainerStateTerminatedToAPI(&(*in.Terminated), &(*out.Terminated)); err != nil {
+		if err := coreContainerStateTerminatedToAPI(in.Terminated, out.Terminated); err != nil {
 			return inField("terminated", err)
 		}
 	}
@@ -5757,19 +5759,19 @@ func coreContainerStateToAPI(in *corev1.ContainerState, out *api.ContainerState)
 func coreContainerStateFromAPI(in *api.ContainerState, out *corev1.ContainerState) error {
 	if in.Waiting != nil {
 		out.Waiting = new(corev1.ContainerStateWaiting)
-		if err := coreContainerStateWaitingFromAPI(&(*in.Waiting), &(*out.Waiting)); err != nil {
+		if err := coreContainerStateWaitingFromAPI(in.Waiting, out.Waiting); err != nil {
 			return inField("waiting", err)
 		}
 	}
 	if in.Running != nil {
 		out.Running = new(corev1.ContainerStateRunning)
-		if err := coreContainerStateRunningFromAPI(&(*in.Running), &(*out.Running)); err != nil {
+		if err := coreContainerStateRunningFromAPI(in.Running, out.Running); err != nil {
 			return inField("running", err)
 		}
 	}
 	if in.Terminated != nil {
 		out.Terminated = new(corev1.ContainerStateTerminated)
-		if err := coreContainerStateTerminatedFromAPI(&(*in.Terminated), &(*out.Terminated)); err != nil {
+		if err := coreContainerStateTerminatedFromAPI(in.Terminated, out.Terminated); err != nil {
 			return inField("terminated", err)
 		}
 	}
@@ -5922,7 +5924,7 @@ func batchPodFailurePolicyRuleToAPI(in *batchv1.PodFailurePolicyRule, out *api.P
 	out.Action = string(in.Action)
 	if in.OnExitCodes != nil {
 		out.OnExitCodes = new(api.PodFailurePolicyOnExitCodesRequirement)
-		if err := batchPodFailurePolicyOnExitCodesRequirementToAPI(&(*in.OnExitCodes), &(*out.OnExitCodes)); err != nil {
+		if err := batchPodFailurePolicyOnExitCodesRequirementToAPI(in.OnExitCodes, out.OnExitCodes); err != nil {
 			return inField("onExitCodes", err)
 		}
 	}
@@ -5941,7 +5943,7 @@ func batchPodFailurePolicyRuleFromAPI(in *api.PodFailurePolicyRule, out *batchv1
 	out.Action = batchv1.PodFailurePolicyAction(in.Action)
 	if in.OnExitCodes != nil {
 		out.OnExitCodes = new(batchv1.PodFailurePolicyOnExitCodesRequirement)
-		if err := batchPodFailurePolicyOnExitCodesRequirementFromAPI(&(*in.OnExitCodes), &(*out.OnExitCodes)); err != nil {
+		if err := batchPodFailurePolicyOnExitCodesRequirementFromAPI(in.OnExitCodes, out.OnExitCodes); err != nil {
 			return inField("onExitCodes", err)
 		}
 	}
@@ -6038,13 +6040,13 @@ func coreDownwardAPIVolumeFileToAPI(in *corev1.DownwardAPIVolumeFile, out *api.D
 	out.Path = in.Path
 	if in.FieldRef != nil {
 		out.FieldRef = new(api.ObjectFieldSelector)
-		if err := coreObjectFieldSelectorToAPI(&(*in.FieldRef), &(*out.FieldRef)); err != nil {
+		if err := coreObjectFieldSelectorToAPI(in.FieldRef, out.FieldRef); err != nil {
 			return inField("fieldRef", err)
 		}
 	}
 	if in.ResourceFieldRef != nil {
 		out.ResourceFieldRef = new(api.ResourceFieldSelector)
-		if err := coreResourceFieldSelectorToAPI(&(*in.ResourceFieldRef), &(*out.ResourceFieldRef)); err != nil {
+		if err := coreResourceFieldSelectorToAPI(in.ResourceFieldRef, out.ResourceFieldRef); err != nil {
 			return inField("resourceFieldRef", err)
 		}
 	}
@@ -6063,13 +6065,13 @@ func coreDownwardAPIVolumeFileFromAPI(in *api.DownwardAPIVolumeFile, out *corev1
 	out.Path = in.Path
 	if in.FieldRef != nil {
 		out.FieldRef = new(corev1.ObjectFieldSelector)
-		if err := coreObjectFieldSelectorFromAPI(&(*in.FieldRef), &(*out.FieldRef)); err != nil {
+		if err := coreObjectFieldSelectorFromAPI(in.FieldRef, out.FieldRef); err != nil {
 			return inField("fieldRef", err)
 		}
 	}
 	if in.ResourceFieldRef != nil {
 		out.ResourceFieldRef = new(corev1.ResourceFieldSelector)
-		if err := coreResourceFieldSelectorFromAPI(&(*in.ResourceFieldRef), &(*out.ResourceFieldRef)); err != nil {
+		if err := coreResourceFieldSelectorFromAPI(in.ResourceFieldRef, out.ResourceFieldRef); err != nil {
 			return inField("resourceFieldRef", err)
 		}
 	}
@@ -6087,37 +6089,37 @@ func coreDownwardAPIVolumeFileFromAPI(in *api.DownwardAPIVolumeFile, out *corev1
 func coreVolumeProjectionToAPI(in *corev1.VolumeProjection, out *api.VolumeProjection) error {
 	if in.Secret != nil {
 		out.Secret = new(api.SecretProjection)
-		if err := coreSecretProjectionToAPI(&(*in.Secret), &(*out.Secret)); err != nil {
+		if err := coreSecretProjectionToAPI(in.Secret, out.Secret); err != nil {
 			return inField("secret", err)
 		}
 	}
 	if in.DownwardAPI != nil {
 		out.DownwardAPI = new(api.DownwardAPIProjection)
-		if err := coreDownwardAPIProjectionToAPI(&(*in.DownwardAPI), &(*out.DownwardAPI)); err != nil {
+		if err := coreDownwardAPIProjectionToAPI(in.DownwardAPI, out.DownwardAPI); err != nil {
 			return inField("downwardAPI", err)
 		}
 	}
 	if in.ConfigMap != nil {
 		out.ConfigMap = new(api.ConfigMapProjection)
-		if err := coreConfigMapProjectionToAPI(&(*in.ConfigMap), &(*out.ConfigMap)); err != nil {
+		if err := coreConfigMapProjectionToAPI(in.ConfigMap, out.ConfigMap); err != nil {
 			return inField("configMap", err)
 		}
 	}
 	if in.ServiceAccountToken != nil {
 		out.ServiceAccountToken = new(api.ServiceAccountTokenProjection)
-		if err := coreServiceAccountTokenProjectionToAPI(&(*in.ServiceAccountToken), &(*out.ServiceAccountToken)); err != nil {
+		if err := coreServiceAccountTokenProjectionToAPI(in.ServiceAccountToken, out.ServiceAccountToken); err != nil {
 			return inField("serviceAccountToken", err)
 		}
 	}
 	if in.ClusterTrustBundle != nil {
 		out.ClusterTrustBundle = new(api.ClusterTrustBundleProjection)
-		if err := coreClusterTrustBundleProjectionToAPI(&(*in.ClusterTrustBundle), &(*out.ClusterTrustBundle)); err != nil {
+		if err := coreClusterTrustBundleProjectionToAPI(in.ClusterTrustBundle, out.ClusterTrustBundle); err != nil {
 			return inField("clusterTrustBundle", err)
 		}
 	}
 	if in.PodCertificate != nil {
 		out.PodCertificate = new(api.PodCertificateProjection)
-		if err := corePodCertificateProjectionToAPI(&(*in.PodCertificate), &(*out.PodCertificate)); err != nil {
+		if err := corePodCertificateProjectionToAPI(in.PodCertificate, out.PodCertificate); err != nil {
 			return inField("podCertificate", err)
 		}
 	}
@@ -6127,37 +6129,37 @@ func coreVolumeProjectionToAPI(in *corev1.VolumeProjection, out *api.VolumeProje
 func coreVolumeProjectionFromAPI(in *api.VolumeProjection, out *corev1.VolumeProjection) error {
 	if in.Secret != nil {
 		out.Secret = new(corev1.SecretProjection)
-		if err := coreSecretProjectionFromAPI(&(*in.Secret), &(*out.Secret)); err != nil {
+		if err := coreSecretProjectionFromAPI(in.Secret, out.Secret); err != nil {
 			return inField("secret", err)
 		}
 	}
 	if in.DownwardAPI != nil {
 		out.DownwardAPI = new(corev1.DownwardAPIProjection)
-		if err := coreDownwardAPIProjectionFromAPI(&(*in.DownwardAPI), &(*out.DownwardAPI)); err != nil {
+		if err := coreDownwardAPIProjectionFromAPI(in.DownwardAPI, out.DownwardAPI); err != nil {
 			return inField("downwardAPI", err)
 		}
 	}
 	if in.ConfigMap != nil {
 		out.ConfigMap = new(corev1.ConfigMapProjection)
-		if err := coreConfigMapProjectionFromAPI(&(*in.ConfigMap), &(*out.ConfigMap)); err != nil {
+		if err := coreConfigMapProjectionFromAPI(in.ConfigMap, out.ConfigMap); err != nil {
 			return inField("configMap", err)
 		}
 	}
 	if in.ServiceAccountToken != nil {
 		out.ServiceAccountToken = new(corev1.ServiceAccountTokenProjection)
-		if err := coreServiceAccountTokenProjectionFromAPI(&(*in.ServiceAccountToken), &(*out.ServiceAccountToken)); err != nil {
+		if err := coreServiceAccountTokenProjectionFromAPI(in.ServiceAccountToken, out.ServiceAccountToken); err != nil {
 			return inField("serviceAccountToken", err)
 		}
 	}
 	if in.ClusterTrustBundle != nil {
 		out.ClusterTrustBundle = new(corev1.ClusterTrustBundleProjection)
-		if err := coreClusterTrustBundleProjectionFromAPI(&(*in.ClusterTrustBundle), &(*out.ClusterTrustBundle)); err != nil {
+		if err := coreClusterTrustBundleProjectionFromAPI(in.ClusterTrustBundle, out.ClusterTrustBundle); err != nil {
 			return inField("clusterTrustBundle", err)
 		}
 	}
 	if in.PodCertificate != nil {
 		out.PodCertificate = new(corev1.PodCertificateProjection)
-		if err := corePodCertificateProjectionFromAPI(&(*in.PodCertificate), &(*out.PodCertificate)); err != nil {
+		if err := corePodCertificateProjectionFromAPI(in.PodCertificate, out.PodCertificate); err != nil {
 			return inField("podCertificate", err)
 		}
 	}
@@ -6219,7 +6221,7 @@ func corePreferredSchedulingTermFromAPI(in *api.PreferredSchedulingTerm, out *co
 func corePodAffinityTermToAPI(in *corev1.PodAffinityTerm, out *api.PodAffinityTerm) error {
 	if in.LabelSelector != nil {
 		out.LabelSelector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.LabelSelector), &(*out.LabelSelector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
@@ -6229,7 +6231,7 @@ func corePodAffinityTermToAPI(in *corev1.PodAffinityTerm, out *api.PodAffinityTe
 	out.TopologyKey = in.TopologyKey
 	if in.NamespaceSelector != nil {
 		out.NamespaceSelector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.NamespaceSelector), &(*out.NamespaceSelector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.NamespaceSelector, out.NamespaceSelector); err != nil {
 			return inField("namespaceSelector", err)
 		}
 	}
@@ -6245,7 +6247,7 @@ func corePodAffinityTermToAPI(in *corev1.PodAffinityTerm, out *api.PodAffinityTe
 func corePodAffinityTermFromAPI(in *api.PodAffinityTerm, out *corev1.PodAffinityTerm) error {
 	if in.LabelSelector != nil {
 		out.LabelSelector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.LabelSelector), &(*out.LabelSelector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
@@ -6255,7 +6257,7 @@ func corePodAffinityTermFromAPI(in *api.PodAffinityTerm, out *corev1.PodAffinity
 	out.TopologyKey = in.TopologyKey
 	if in.NamespaceSelector != nil {
 		out.NamespaceSelector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.NamespaceSelector), &(*out.NamespaceSelector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.NamespaceSelector, out.NamespaceSelector); err != nil {
 			return inField("namespaceSelector", err)
 		}
 	}
@@ -6565,7 +6567,7 @@ func coreClusterTrustBundleProjectionToAPI(in *corev1.ClusterTrustBundleProjecti
 	}
 	if in.LabelSelector != nil {
 		out.LabelSelector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(&(*in.LabelSelector), &(*out.LabelSelector)); err != nil {
+		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
@@ -6592,7 +6594,7 @@ func coreClusterTrustBundleProjectionFromAPI(in *api.ClusterTrustBundleProjectio
 	}
 	if in.LabelSelector != nil {
 		out.LabelSelector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(&(*in.LabelSelector), &(*out.LabelSelector)); err != nil {
+		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector); err != nil {
 			return inField("labelSelector", err)
 		}
 	}

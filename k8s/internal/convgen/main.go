@@ -300,10 +300,10 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 	// Special types.
 	switch {
 	case st == tKQuantity && dt == tQuantity:
-		g.printf("if err := quantityToAPI(&%s, &%s); err != nil { %s }\n", src, dst, fail)
+		g.printf("if err := quantityToAPI(%s, %s); err != nil { %s }\n", addr(src), addr(dst), fail)
 		return
 	case st == tQuantity && dt == tKQuantity:
-		g.printf("if err := quantityFromAPI(&%s, &%s); err != nil { %s }\n", src, dst, fail)
+		g.printf("if err := quantityFromAPI(%s, %s); err != nil { %s }\n", addr(src), addr(dst), fail)
 		return
 	case st == tKTime && dt == tTime:
 		g.printf("%s = api.Time{Time: %s.Time}\n", dst, src)
@@ -320,7 +320,7 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 		g.printf("%s = intOrStringFromAPI(%s)\n", dst, src)
 		return
 	case st == tKRaw && dt == tRaw:
-		g.printf("if err := rawToAPI(&%s, &%s); err != nil { %s }\n", src, dst, fail)
+		g.printf("if err := rawToAPI(%s, %s); err != nil { %s }\n", addr(src), addr(dst), fail)
 		return
 	case st == tRaw && dt == tKRaw:
 		g.printf("%s = rawFromAPI(%s)\n", dst, src)
@@ -394,7 +394,7 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 		if !dir {
 			suffix = "FromAPI"
 		}
-		g.printf("if err := %s%s(&%s, &%s); err != nil { %s }\n", n, suffix, src, dst, fail)
+		g.printf("if err := %s%s(%s, %s); err != nil { %s }\n", n, suffix, addr(src), addr(dst), fail)
 	case reflect.Slice:
 		cond := src + " != nil"
 		if tg.omitempty {
@@ -448,6 +448,14 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 	default:
 		g.errs = append(g.errs, fmt.Sprintf("%s: unsupported %v", src, st))
 	}
+}
+
+// addr returns the address of the addressable expression e: (*p) is p.
+func addr(e string) string {
+	if strings.HasPrefix(e, "(*") && strings.HasSuffix(e, ")") && !strings.ContainsAny(e[2:len(e)-1], "()") {
+		return e[2 : len(e)-1]
+	}
+	return "&" + e
 }
 
 func orient(st, dt reflect.Type, dir bool) pair {
@@ -549,6 +557,7 @@ func main() {
 		line := "//   " + k + ": " + strings.Join(g.dropped[k], ", ")
 		head.WriteString(wrap(line) + "\n")
 	}
+	head.WriteString("\n//lint:file-ignore SA1019 schedkit models fields Kubernetes deprecated but still serves (status.resize)\n")
 	head.WriteString("\npackage convert\n\nimport (\n")
 	var paths []string
 	for p := range g.used {
