@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/restmapper"
+
+	"github.com/schedkit/schedkit/conformance/internal/controlplane"
+)
+
+// verdict is the API server's answer to one input object.
+type verdict struct {
+	obj *object
+	// err is "" when the object was created.
+	err string
+}
+
+// applier creates input objects as kubectl apply creates new ones:
+// strict field validation, the namespace "default" for namespaced
+// objects without one.
+type applier struct {
+	cp     *controlplane.ControlPlane
+	cs     kubernetes.Interface
+	dyn    dynamic.Interface
+	mapper meta.RESTMapper
+	logf   func(string, ...any)
+}
+
+func newApplier(cp *controlplane.ControlPlane, logf func(string, ...any)) (*applier, error) {
+	cfg := cp.RESTConfig()
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(cp.Client().Discovery()))
+	return &applier{cp: cp, cs: cp.Client(), dyn: dyn, mapper: mapper, logf: logf}, nil
+}
+
+// applyAll creates objs phase by phase (see rank) and returns the
+// verdicts in apply order. Between phases it waits for what the next
+// phase's admission needs: each namespace's default service account,
+// each quota's status, and the scheduler's informers to see the nodes.
+func (a *applier) applyAll(ctx context.Context, objs []*object) []verdict {
+	var out []verdict
+	phase := -1
+	var namespaces []string
+	var quotas []*object
+	for _, o := range ordered(objs) {
+		if r := rank(o); r != phase {
+			a.between(ctx, phase, r, namespaces, quotas)
+			phase = r
+		}
+		err := a.create(ctx, o)
+		v := verdict{obj: o}
+		if err != nil {
+			v.err = err.Error()
+		} else {
+			switch o.kind() {
+			case "Namespace":
+				namespaces = append(namespaces, o.u.GetName())
+			case "ResourceQuota":
+				quotas = append(quotas, o)
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// between waits, when the apply moves from phase from to phase to, for
+// what admission in the later phases reads.
+func (a *applier) between(ctx context.Context, from, to int, namespaces []string, quotas []*object) {
+	if from <= 0 && to > 0 {
+		for _, ns := range namespaces {
+			if err := a.cp.WaitForServiceAccount(ctx, ns); err != nil {
+				a.logf("%v", err)
+			}
+		}
+	}
+	if from <= 2 && to > 2 {
+		for _, q := range quotas {
+			a.waitQuota(ctx, q.u.GetNamespace(), q.u.GetName())
+		}
+	}
+	if from < 5 && to >= 5 {
+		// The scheduler's informers see the nodes and the objects its
+		// plugins read before the first pod arrives.
+		time.Sleep(time.Second)
+	}
+}
+
+// waitQuota waits until the resourcequota controller has written the
+// quota's status: until then the ResourceQuota admission plugin refuses
+// every pod of the namespace ("status unknown for quota").
+func (a *applier) waitQuota(ctx context.Context, ns, name string) {
+	if ns == "" {
+		ns = metav1.NamespaceDefault
+	}
+	err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		q, err := a.cs.CoreV1().ResourceQuotas(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		return q.Status.Hard != nil, nil
+	})
+	if err != nil {
+		a.logf("quota %s/%s has no status: %v", ns, name, err)
+	}
+}
+
+// create creates one object; a Node's status is written through the
+// status subresource too, as a kubelet would report it.
+func (a *applier) create(ctx context.Context, o *object) error {
+	gvk := o.u.GroupVersionKind()
+	if gvk.Kind == "" || o.u.GetAPIVersion() == "" {
+		return fmt.Errorf("Object 'Kind' or 'apiVersion' is missing in %s", o.source)
+	}
+	m, err := a.mapper.RESTMapping(schema.GroupKind{Group: gvk.Group, Kind: gvk.Kind}, gvk.Version)
+	if err != nil {
+		return err
+	}
+	var ri dynamic.ResourceInterface = a.dyn.Resource(m.Resource)
+	u := o.u.DeepCopy()
+	if m.Scope.Name() == meta.RESTScopeNameNamespace {
+		if u.GetNamespace() == "" {
+			u.SetNamespace(metav1.NamespaceDefault)
+			o.u.SetNamespace(metav1.NamespaceDefault)
+		}
+		ri = a.dyn.Resource(m.Resource).Namespace(u.GetNamespace())
+	}
+	created, err := ri.Create(ctx, u, metav1.CreateOptions{FieldValidation: "Strict", FieldManager: "kubectl-client-side-apply"})
+	if err != nil {
+		return err
+	}
+	if gvk.Kind == "Node" {
+		if status, ok := o.u.Object["status"]; ok {
+			created.Object["status"] = status
+			if _, err := ri.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+				return fmt.Errorf("status: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// nestedString is unstructured.NestedString without the flags.
+func nestedString(u *unstructured.Unstructured, fields ...string) string {
+	s, _, _ := unstructured.NestedString(u.Object, fields...)
+	return s
+}

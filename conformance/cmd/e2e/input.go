@@ -1,0 +1,152 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// object is one input object as kubectl sends it, with where it was
+// read.
+type object struct {
+	u      *unstructured.Unstructured
+	source string
+	// seq is the reading order.
+	seq int
+}
+
+func (o *object) kind() string { return o.u.GetKind() }
+
+// key is "Kind ns/name" (cluster-scoped: "Kind name").
+func (o *object) key() string {
+	if ns := o.u.GetNamespace(); ns != "" {
+		return o.kind() + " " + ns + "/" + o.u.GetName()
+	}
+	return o.kind() + " " + o.u.GetName()
+}
+
+// readObjects reads the paths as kubectl apply -f does: a folder's files
+// ending in .json, .yaml or .yml in name order (not its subfolders), each
+// a YAML or JSON stream; a List's items are objects. A document kubectl
+// could not decode is an error.
+func readObjects(paths []string) ([]*object, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil, err
+		}
+		var names []string
+		for _, e := range ents {
+			ext := filepath.Ext(e.Name())
+			if !e.IsDir() && (ext == ".json" || ext == ".yaml" || ext == ".yml") {
+				names = append(names, filepath.Join(p, e.Name()))
+			}
+		}
+		sort.Strings(names)
+		files = append(files, names...)
+	}
+	var out []*object
+	var errs []error
+	for _, f := range files {
+		objs, err := readFile(f, len(out))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, objs...)
+	}
+	return out, errors.Join(errs...)
+}
+
+func readFile(path string, seq int) ([]*object, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	dec := utilyaml.NewYAMLOrJSONDecoder(f, 4096)
+	var out []*object
+	for doc := 1; ; doc++ {
+		var m map[string]any
+		if err := dec.Decode(&m); err != nil {
+			if err == io.EOF {
+				return out, nil
+			}
+			return out, fmt.Errorf("%s: document %d: %w", path, doc, err)
+		}
+		if len(m) == 0 {
+			continue
+		}
+		u := &unstructured.Unstructured{Object: m}
+		src := fmt.Sprintf("%s: document %d", path, doc)
+		if u.IsList() {
+			l, err := u.ToList()
+			if err != nil {
+				return out, fmt.Errorf("%s: %w", src, err)
+			}
+			for i := range l.Items {
+				seq++
+				out = append(out, &object{u: &l.Items[i], source: fmt.Sprintf("%s, items[%d]", src, i), seq: seq})
+			}
+			continue
+		}
+		seq++
+		out = append(out, &object{u: u, source: src, seq: seq})
+	}
+}
+
+// rank is the apply phase of a kind: namespaces, then classes, then
+// quotas and limit ranges, then everything the pods depend on (nodes
+// among them), then bound pods, then workloads and pending pods.
+func rank(o *object) int {
+	switch o.kind() {
+	case "Namespace":
+		return 0
+	case "PriorityClass", "StorageClass", "DeviceClass", "RuntimeClass", "CSIDriver", "IngressClass":
+		return 1
+	case "ResourceQuota", "LimitRange":
+		return 2
+	case "Node":
+		return 3
+	case "Pod":
+		if nodeName(o) != "" {
+			return 5
+		}
+		return 7
+	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob", "ReplicationController":
+		return 6
+	}
+	return 4
+}
+
+func nodeName(o *object) string {
+	n, _, _ := unstructured.NestedString(o.u.Object, "spec", "nodeName")
+	return n
+}
+
+// ordered sorts objects by phase, then reading order.
+func ordered(objs []*object) []*object {
+	out := slices.Clone(objs)
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	return out
+}
+
+// isList reports whether kind names a list kind.
+func isList(kind string) bool { return strings.HasSuffix(kind, "List") }

@@ -1,0 +1,212 @@
+package main
+
+// Every call into schedkit is in this file, so that renames of its API
+// (other branches are folding ScheduleExplained into Explain and moving
+// the workload expansion out of manifest) touch one file here.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/schedconfig"
+	"github.com/schedkit/schedkit/scheduler"
+)
+
+// skCluster is schedkit's view of the input: the cluster manifest.Load
+// builds (workloads expanded) and a scheduler over it.
+type skCluster struct {
+	c *manifest.Cluster
+	s *scheduler.Scheduler
+}
+
+// skPod is one pod of schedkit's expansion: its JSON (decoded by the
+// caller into client-go's type) and the pointer schedkit schedules.
+type skPod struct {
+	JSON []byte
+	p    *api.Pod
+}
+
+// skRejection is an input object schedkit's reading refused as the API
+// server would, with the message.
+type skRejection struct {
+	Kind, Namespace, Name, Message string
+	// JSON is the pod as read or expanded.
+	JSON []byte
+}
+
+// skVerdict is what schedkit decides for a pod now: the node it picks
+// and the tied best nodes, or the fit error; for a pod that fits only
+// by preempting, the nominated node and the victims (namespace/name).
+type skVerdict struct {
+	Node      string
+	Tied      []string
+	FitError  string
+	Nominated string
+	Victims   []string
+}
+
+// skLoad reads paths as `schedkit explain -f` does, workloads expanded,
+// and builds a scheduler with the configuration file (none: the
+// default profile). The error is bad input.
+func skLoad(ctx context.Context, paths []string, configFile string) (*skCluster, error) {
+	c, err := manifest.Load(ctx, manifest.Options{ExpandWorkloads: true}, paths...)
+	if err != nil {
+		return nil, err
+	}
+	var opts []scheduler.Option
+	if configFile != "" {
+		cfg, err := schedconfig.ReadFile(configFile)
+		if err != nil {
+			return nil, err
+		}
+		opts = cfg.Options()
+	}
+	s, err := scheduler.New(c.Snapshot, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &skCluster{c: c, s: s}, nil
+}
+
+// Close releases the scheduler.
+func (k *skCluster) Close() { k.s.Close() }
+
+// Warnings are the reader's warnings, with their sources.
+func (k *skCluster) Warnings() []string {
+	var out []string
+	for _, w := range k.c.Report.Warnings {
+		out = append(out, w.String())
+	}
+	return out
+}
+
+// Rejections are the pods schedkit's admission refused.
+func (k *skCluster) Rejections() []skRejection {
+	var out []skRejection
+	for _, r := range k.c.Report.Rejected {
+		ns := r.Pod.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		b, _ := json.Marshal(r.Pod)
+		out = append(out, skRejection{Kind: "Pod", Namespace: ns, Name: r.Pod.Name, Message: r.Err.Error(), JSON: b})
+	}
+	return out
+}
+
+// Skipped are the kinds schedkit read and does not model, counted.
+func (k *skCluster) Skipped() map[string]int { return k.c.Report.Skipped }
+
+// Pending are the pending pods, in schedkit's queue order.
+func (k *skCluster) Pending() ([]*skPod, error) {
+	out := make([]*skPod, 0, len(k.c.Pending))
+	for _, p := range k.c.Pending {
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		out = append(out, &skPod{JSON: b, p: p})
+	}
+	return out, nil
+}
+
+// Bound are the pods the input binds (spec.nodeName set), as read.
+func (k *skCluster) Bound() ([]*skPod, error) {
+	var out []*skPod
+	for _, p := range k.c.Objects.Pods {
+		if p.Spec.NodeName == "" {
+			continue
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &skPod{JSON: b, p: p})
+	}
+	return out, nil
+}
+
+// StoreObjects are the names (namespace/name) of the objects of kind
+// that schedkit's object store holds, the store the plugins read:
+// ReplicaSet, PersistentVolumeClaim. Kinds the store does not hold
+// (ControllerRevision, ResourceClaim) answer ok false.
+func (k *skCluster) StoreObjects(kind string) (names []string, ok bool) {
+	o := k.c.Snapshot.Objects()
+	switch kind {
+	case "ReplicaSet":
+		for rs := range cluster.AllObjects[api.ReplicaSet](o) {
+			names = append(names, nsName(rs.Namespace, rs.Name))
+		}
+	case "PersistentVolumeClaim":
+		for c := range cluster.AllObjects[api.PersistentVolumeClaim](o) {
+			names = append(names, nsName(c.Namespace, c.Name))
+		}
+	default:
+		return nil, false
+	}
+	return names, true
+}
+
+// InputControllerRevisions are the ControllerRevisions read, which the
+// expansion uses but the store does not hold.
+func (k *skCluster) InputControllerRevisions() []string {
+	var out []string
+	for _, r := range k.c.Objects.ControllerRevisions {
+		out = append(out, nsName(r.Namespace, r.Name))
+	}
+	return out
+}
+
+// Explain is schedkit's decision for p on the cluster as it is now; it
+// changes nothing.
+func (k *skCluster) Explain(ctx context.Context, p *skPod) (*skVerdict, error) {
+	ex, err := k.s.Explain(ctx, p.p)
+	if err != nil {
+		return nil, err
+	}
+	v := &skVerdict{Node: ex.Node, Tied: ex.Tied}
+	if ex.PreEnqueue != nil {
+		v.FitError = ex.PreEnqueue.Message()
+		return v, nil
+	}
+	if ex.Err != nil {
+		v.FitError = ex.Err.Error()
+		var fit *scheduler.FitError
+		if !errors.As(ex.Err, &fit) {
+			v.FitError = "error: " + v.FitError
+		}
+	}
+	if pe := ex.Preemption; pe != nil && pe.Result != nil {
+		v.Nominated = pe.NominatedNode
+		for _, vp := range pe.Victims {
+			v.Victims = append(v.Victims, nsName(vp.Namespace, vp.Name))
+		}
+	}
+	return v, nil
+}
+
+// Assume places p on node in schedkit's cluster.
+func (k *skCluster) Assume(p *skPod, node string) error { return k.s.Assume(p.p, node) }
+
+// RemovePod removes the bound pod namespace/name from schedkit's
+// cluster (a preemption victim upstream deleted); false when schedkit
+// has no such bound pod.
+func (k *skCluster) RemovePod(namespace, name string) (bool, error) {
+	pi, _, ok := k.c.Snapshot.Pod(namespace, name)
+	if !ok {
+		return false, nil
+	}
+	return true, k.s.RemovePod(pi.Pod)
+}
+
+func nsName(ns, name string) string {
+	if ns == "" {
+		ns = "default"
+	}
+	return ns + "/" + name
+}

@@ -1,0 +1,76 @@
+package controlplane
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+// TestStartScheduleStop starts the control plane, creates a node and a
+// pod, waits for the pod to be bound, stops, and checks that no
+// goroutine is left behind. It is the CI test of the control plane:
+// SCHEDKIT_CONTROLPLANE=0 skips it.
+func TestStartScheduleStop(t *testing.T) {
+	if os.Getenv("SCHEDKIT_CONTROLPLANE") == "0" {
+		t.Skip("SCHEDKIT_CONTROLPLANE=0")
+	}
+	silenceKlog()
+	before := runtime.NumGoroutine()
+	ctx := context.Background()
+	t0 := time.Now()
+	cp, err := Start(ctx, Options{Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("start: %v", time.Since(t0))
+	stopped := false
+	defer func() {
+		if !stopped {
+			cp.Stop()
+		}
+	}()
+	cs := cp.Client()
+	node := &v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: "n1", Labels: map[string]string{"kubernetes.io/hostname": "n1"}},
+		Status: v1.NodeStatus{
+			Allocatable: v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("8Gi"), v1.ResourcePods: resource.MustParse("110")},
+			Capacity:    v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("8Gi"), v1.ResourcePods: resource.MustParse("110")},
+			Conditions:  []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue}},
+		},
+	}
+	if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "registry.invalid/app:1",
+			Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}}}}},
+	}
+	if _, err := cs.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var bound string
+	err = wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		p, err := cs.CoreV1().Pods("default").Get(ctx, "p", metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		bound = p.Spec.NodeName
+		return bound != "", nil
+	})
+	if err != nil || bound != "n1" {
+		t.Fatalf("pod bound to %q: %v", bound, err)
+	}
+	t1 := time.Now()
+	cp.Stop()
+	stopped = true
+	t.Logf("stop: %v", time.Since(t1))
+	checkGoroutines(t, before)
+}
