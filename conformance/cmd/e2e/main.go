@@ -67,16 +67,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		silenceKlog()
 	}
 	ctx := context.Background()
+	var err error
 
-	objs, err := readObjects(paths)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+	// Bad input is what neither side can read; schedkit's error names
+	// file, line and field. Input only schedkit refuses is a
+	// disagreement.
+	objs, upErr := readObjects(paths)
+	sk, skErr := skLoad(ctx, paths, *config)
+	switch {
+	case upErr != nil && skErr != nil:
+		fmt.Fprintf(stderr, "error: %v\n", skErr)
 		return 2
-	}
-	sk, err := skLoad(ctx, paths, *config)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: schedkit: %v\n", err)
-		return 2
+	case upErr != nil:
+		fmt.Fprintf(stderr, "error: %v\n", upErr)
+		fmt.Fprintf(stdout, "input: read: upstream error %q, schedkit read it\n", upErr.Error())
+		return 1
+	case skErr != nil:
+		fmt.Fprintf(stdout, "input: read: upstream read %d objects, schedkit error %q\n", len(objs), skErr.Error())
+		fmt.Fprintln(stdout, "summary: 1 disagreement(s) [input 1]; nothing else compared")
+		return 1
 	}
 	defer sk.Close()
 	var schedCfg []byte
