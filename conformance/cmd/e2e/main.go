@@ -67,27 +67,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		silenceKlog()
 	}
 	ctx := context.Background()
-	var err error
 
-	// Bad input is what neither side can read; schedkit's error names
-	// file, line and field. Input only schedkit refuses is a
-	// disagreement.
-	objs, upErr := readObjects(paths)
-	sk, skErr := skLoad(ctx, paths, *config)
-	switch {
-	case upErr != nil && skErr != nil:
-		fmt.Fprintf(stderr, "error: %v\n", skErr)
+	// Bad input is what schedkit's reader refuses (its error names file,
+	// line and field) or what kubectl's decoder cannot read.
+	sk, err := skLoad(ctx, paths, *config)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 2
-	case upErr != nil:
-		fmt.Fprintf(stderr, "error: %v\n", upErr)
-		fmt.Fprintf(stdout, "input: read: upstream error %q, schedkit read it\n", upErr.Error())
-		return 1
-	case skErr != nil:
-		fmt.Fprintf(stdout, "input: read: upstream read %d objects, schedkit error %q\n", len(objs), skErr.Error())
-		fmt.Fprintln(stdout, "summary: 1 disagreement(s) [input 1]; nothing else compared")
-		return 1
 	}
 	defer sk.Close()
+	objs, err := readObjects(paths)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 2
+	}
 	var schedCfg []byte
 	if *config != "" {
 		if schedCfg, err = os.ReadFile(*config); err != nil {
