@@ -3,6 +3,7 @@ package manifest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"time"
 
@@ -67,9 +68,16 @@ func IsStored(p *api.Pod) bool {
 // scheduler ignores them.
 //
 // With opts.ExpandWorkloads, the pods the workload controllers would
-// create now (workload.Expand, which states the controllers' rules, over
-// Workloads(objs, opts)) are added as new pods after those read, with
-// warnings where a controller could not act as upstream's does. The
+// create now (workload.ExpandAll, which states the controllers' rules,
+// over Workloads(objs, opts)) are added as new pods after those read,
+// with warnings where a controller could not act as upstream's does. The
+// other objects they create on the way join the snapshot's object store,
+// as they exist in a cluster before the pods: Deployments' new
+// ReplicaSets (whose selectors the default spreading reads), and
+// StatefulSets' claims, admitted as the API server admits them
+// (admission.AdmitClaim, then ResourceQuota); a pod whose claim is
+// rejected is not created, with a warning. LimitRanges are used
+// defaulted as the API server stores them (resource.DefaultLimitRange). The
 // created pods are not defaulted beyond what admission does for any new
 // pod. The pods and ReplicaSets read are not changed: an adopted pod
 // keeps its owner references.
@@ -83,13 +91,20 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 		classes[i] = *pc
 		known[pc.Name] = true
 	}
+	// LimitRanges as the API server stores them: defaulted on create
+	// (a stored one is already, and defaulting it again changes nothing).
 	rangesByNS := map[string][]api.LimitRange{}
-	for _, lr := range objs.LimitRanges {
-		rangesByNS[lr.Namespace] = append(rangesByNS[lr.Namespace], *lr)
-	}
 	var allRanges []api.LimitRange
 	for _, lr := range objs.LimitRanges {
-		allRanges = append(allRanges, *lr)
+		d := *lr
+		d.Spec.Limits = make([]api.LimitRangeItem, len(lr.Spec.Limits))
+		for i, it := range lr.Spec.Limits {
+			it.Default, it.DefaultRequest = maps.Clone(it.Default), maps.Clone(it.DefaultRequest)
+			d.Spec.Limits[i] = it
+		}
+		resource.DefaultLimitRange(&d)
+		rangesByNS[d.Namespace] = append(rangesByNS[d.Namespace], d)
+		allRanges = append(allRanges, d)
 	}
 	// ResourceQuota: quotas without a status get the one the quota
 	// controller would write, measured on the stored objects; new pods
@@ -115,10 +130,18 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	var missingOrder []string
 	var bound, pending []*api.Pod
 	pods := objs.Pods
+	var createdObjects []any
 	if opts.ExpandWorkloads {
-		expanded, warnings := expandWorkloads(objs, opts)
-		pods = append(pods[:len(pods):len(pods)], expanded...)
+		created, warnings := expandWorkloads(objs, opts)
 		rep.Warnings = append(rep.Warnings, warnings...)
+		claims, expanded := admitClaims(objs, created, allRanges, chain, rep)
+		pods = append(pods[:len(pods):len(pods)], expanded...)
+		for _, rs := range created.ReplicaSets {
+			createdObjects = append(createdObjects, rs)
+		}
+		for _, c := range claims {
+			createdObjects = append(createdObjects, c)
+		}
 	}
 	for _, p := range pods {
 		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
@@ -168,7 +191,7 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := snap.AddObjects(objs.storeObjects()...); err != nil {
+	if err := snap.AddObjects(append(objs.storeObjects(), createdObjects...)...); err != nil {
 		return nil, err
 	}
 	return &Cluster{Snapshot: snap, Pending: pending, Objects: objs, Report: rep}, nil

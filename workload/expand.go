@@ -30,6 +30,14 @@ type expander struct {
 	names    map[[2]string]bool
 	pods     []*api.Pod
 	warnings []Warning
+	// replicaSets, revisions and claims are the objects other than pods
+	// the controllers create, in creation order.
+	replicaSets []*api.ReplicaSet
+	revisions   []*api.ControllerRevision
+	claims      []*api.PersistentVolumeClaim
+	// claimNames are the claims' namespace/name, read and created, built
+	// when first needed.
+	claimNames map[[2]string]bool
 	// deploymentPods are the pods of Deployments' new ReplicaSets, added
 	// after the ReplicaSets' and ReplicationControllers' pods.
 	deploymentPods []*api.Pod

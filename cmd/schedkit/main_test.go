@@ -230,7 +230,7 @@ func TestCommandsOnBundled(t *testing.T) {
 		{[]string{"simulate", "-f", bundled, "--strict"}, 0, nil},
 		{[]string{"describe", "-f", bundled}, 0, []string{"shop/worker                  (pending)  Burstable  0         PreemptLowerPriority  250m", "node-b1  4                3100m"}},
 		{[]string{"capacity", "-f", bundled, "--pod", bundled + "/shapes/web.yaml"}, 0, []string{"shop/api  18", "node-c1×2", "6 Insufficient cpu"}},
-		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"3 pod(s) land differently"}},
+		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"4 pod(s) land differently"}},
 		{[]string{"drain", "-f", bundled, "node-b1"}, 1, []string{"Cannot evict pod as it would violate the pod's disruption budget.", "DaemonSet pod", "1 moved, 0 pending, 1 blocked, 1 stay"}},
 		{[]string{"version"}, 0, []string{"kube-scheduler v1.37.2"}},
 	}

@@ -1,0 +1,191 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+)
+
+func loadYAML(t *testing.T, in string, opts Options) *Cluster {
+	t.Helper()
+	r := NewReader()
+	if err := r.Read("in.yaml", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(r.Objects(), r.Report(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// The Deployment's new ReplicaSet is an object of the snapshot, as the
+// Deployment controller's getNewReplicaSet (pkg/controller/deployment
+// sync.go) creates it before any pod: selector and labels with the
+// pod-template-hash, owned by the Deployment, revision 1.
+func TestLoadDeploymentReplicaSetInStore(t *testing.T) {
+	c := loadYAML(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: shop, annotations: {team: a, kubectl.kubernetes.io/last-applied-configuration: "{}"}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: nginx}]}
+`, Options{ExpandWorkloads: true})
+	if len(c.Pending) != 2 {
+		t.Fatalf("pending %d", len(c.Pending))
+	}
+	ref := c.Pending[0].OwnerReferences[0]
+	rs, ok := cluster.GetObject[api.ReplicaSet](c.Snapshot.Objects(), "shop", ref.Name)
+	if !ok {
+		t.Fatalf("ReplicaSet %s not in the store", ref.Name)
+	}
+	hash := c.Pending[0].Labels["pod-template-hash"]
+	if hash == "" || rs.Name != "api-"+hash || rs.Spec.Selector.MatchLabels["pod-template-hash"] != hash || rs.Labels["pod-template-hash"] != hash {
+		t.Errorf("ReplicaSet %s: selector %v labels %v, hash %q", rs.Name, rs.Spec.Selector.MatchLabels, rs.Labels, hash)
+	}
+	if *rs.Spec.Replicas != 2 || rs.Annotations["deployment.kubernetes.io/revision"] != "1" || rs.Annotations["team"] != "a" ||
+		rs.Annotations["deployment.kubernetes.io/desired-replicas"] != "2" || rs.Annotations["deployment.kubernetes.io/max-replicas"] != "3" {
+		t.Errorf("ReplicaSet replicas %d annotations %v", *rs.Spec.Replicas, rs.Annotations)
+	}
+	if _, has := rs.Annotations["kubectl.kubernetes.io/last-applied-configuration"]; has {
+		t.Error("last-applied-configuration copied")
+	}
+	if len(rs.OwnerReferences) != 1 || rs.OwnerReferences[0].Kind != "Deployment" || rs.OwnerReferences[0].Name != "api" {
+		t.Errorf("owner %v", rs.OwnerReferences)
+	}
+}
+
+const statefulSetWithClaims = `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: old-default, creationTimestamp: "2024-01-01T00:00:00Z", annotations: {storageclass.kubernetes.io/is-default-class: "true"}}
+provisioner: example.com/disk
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: new-default, creationTimestamp: "2025-01-01T00:00:00Z", annotations: {storageclass.kubernetes.io/is-default-class: "true"}}
+provisioner: example.com/disk
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: cassandra, namespace: db}
+spec:
+  serviceName: cassandra
+  replicas: 3
+  selector: {matchLabels: {app: cassandra}}
+  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete, whenScaled: Retain}
+  template:
+    metadata: {labels: {app: cassandra}}
+    spec: {containers: [{name: c, image: cassandra}]}
+  volumeClaimTemplates:
+  - metadata: {name: data, labels: {tier: disk}}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`
+
+// A StatefulSet's claims are created as the StatefulSet controller
+// creates them (stateful_set_utils.go getPersistentVolumeClaims and the
+// retention policy's owner reference) and admitted as the API server
+// admits them (DefaultStorageClass: the newest default class), so they
+// are in the store for VolumeBinding; OrderedReady says why only
+// ordinal 0 is there.
+func TestLoadStatefulSetClaims(t *testing.T) {
+	c := loadYAML(t, statefulSetWithClaims, Options{ExpandWorkloads: true})
+	if len(c.Pending) != 1 || c.Pending[0].Name != "cassandra-0" {
+		t.Fatalf("pending %v", c.Pending)
+	}
+	pvc, ok := cluster.GetObject[api.PersistentVolumeClaim](c.Snapshot.Objects(), "db", "data-cassandra-0")
+	if !ok {
+		t.Fatal("claim data-cassandra-0 not in the store")
+	}
+	if pvc.Spec.StorageClassName == nil || *pvc.Spec.StorageClassName != "new-default" {
+		t.Errorf("storageClassName %v, want new-default", pvc.Spec.StorageClassName)
+	}
+	if pvc.Labels["app"] != "cassandra" || pvc.Labels["tier"] != "disk" {
+		t.Errorf("labels %v", pvc.Labels)
+	}
+	if len(pvc.OwnerReferences) != 1 || pvc.OwnerReferences[0].Kind != "StatefulSet" || pvc.OwnerReferences[0].Name != "cassandra" {
+		t.Errorf("owner references %v", pvc.OwnerReferences)
+	}
+	if _, ok := cluster.GetObject[api.PersistentVolumeClaim](c.Snapshot.Objects(), "db", "data-cassandra-1"); ok {
+		t.Error("claim of ordinal 1 created before its pod")
+	}
+	found := false
+	for _, w := range c.Report.Warnings {
+		if strings.Contains(w.String(), "StatefulSet db/cassandra") && strings.Contains(w.Message, "OrderedReady") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no OrderedReady warning naming the set: %v", c.Report.Warnings)
+	}
+}
+
+// LimitRanger on a claim's create: a PersistentVolumeClaim item's max
+// rejects the claim (plugin/pkg/admission/limitranger
+// PersistentVolumeClaimValidateLimitFunc), and the controller creates no
+// pod without its claims.
+func TestLoadStatefulSetClaimLimitRange(t *testing.T) {
+	in := statefulSetWithClaims + `---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: storage, namespace: db}
+spec: {limits: [{type: PersistentVolumeClaim, max: {storage: 500Mi}}]}
+`
+	c := loadYAML(t, in, Options{ExpandWorkloads: true})
+	if len(c.Pending) != 0 {
+		t.Errorf("pending %v, want none", c.Pending)
+	}
+	want := `persistentvolumeclaims "data-cassandra-0" is forbidden: maximum storage usage per PersistentVolumeClaim is 500Mi, but request is 1Gi`
+	found := false
+	for _, w := range c.Report.Warnings {
+		if strings.Contains(w.Message, want) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning %q in %v", want, c.Report.Warnings)
+	}
+}
+
+// A LimitRange is used as the API server stores it, defaulted
+// (pkg/apis/core/v1 SetDefaults_LimitRangeItem: default from max): a
+// Container max alone admits a pod that asks for it, and gives a pod
+// without limits the max as its limit and request.
+func TestLoadLimitRangeDefaulted(t *testing.T) {
+	c := loadYAML(t, `apiVersion: v1
+kind: LimitRange
+metadata: {name: l, namespace: default}
+spec: {limits: [{type: Container, max: {cpu: 500m}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b}
+spec: {containers: [{name: c, image: x}]}
+`, Options{})
+	if len(c.Report.Rejected) != 0 {
+		t.Fatalf("rejected %v", c.Report.Rejected)
+	}
+	if len(c.Pending) != 2 {
+		t.Fatalf("pending %d", len(c.Pending))
+	}
+	for _, p := range c.Pending {
+		r := p.Spec.Containers[0].Resources
+		if lim := r.Limits["cpu"]; lim.String() != "500m" {
+			t.Errorf("%s: cpu limit %v", p.Name, r.Limits)
+		}
+		if req := r.Requests["cpu"]; req.String() != "500m" {
+			t.Errorf("%s: cpu request %v", p.Name, r.Requests)
+		}
+	}
+}
