@@ -365,6 +365,9 @@ func TestReplicaSetSync(t *testing.T) {
 		{"an orphan", rs("") + pod("a", "", "Pending"), 1},
 	} {
 		got, _, ws := expandYAML(t, c.in)
+		if len(ws) == 1 && strings.HasPrefix(ws[0], "ReplicaSet default/AnotherRS: not among the objects") {
+			ws = nil // the other controller is not in the input
+		}
 		if len(got) != c.created || len(ws) > 0 {
 			t.Errorf("%s: created %v, want %d; warnings %v", c.name, got, c.created, ws)
 		}
@@ -378,5 +381,32 @@ func TestExpandCap(t *testing.T) {
 	got, _, ws := expandYAML(t, in)
 	if len(got) != MaxExpandedPods || len(ws) != 1 || ws[0] != "ReplicaSet default/big: would create 2000000000 pods: expanded to the first 100000" {
 		t.Errorf("%d pods, warnings %v", len(got), ws)
+	}
+}
+
+// Pods whose controller is not among the objects (a Deployment dumped
+// without its ReplicaSets) get a warning naming the controller and the
+// kubectl kind to add, and the Deployment invents no pods on top of
+// them: its controller would find its ReplicaSet in the cluster.
+func TestAbsentOwners(t *testing.T) {
+	dep := "kind: Deployment\napiVersion: apps/v1\nmetadata: {name: web, namespace: default, uid: d1}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c}]}}\n"
+	rsRef := "{apiVersion: apps/v1, kind: ReplicaSet, name: web-5d8f, uid: rs1, controller: true}"
+	pod := func(name, ref string) string {
+		return "---\nkind: Pod\napiVersion: v1\nmetadata: {name: " + name + ", namespace: default, uid: " + name +
+			", labels: {app: web, pod-template-hash: 5d8f}, ownerReferences: [" + ref + "]}\nspec: {nodeName: n1, containers: [{name: c}]}\n"
+	}
+	in := dep + pod("web-5d8f-a", rsRef) + pod("web-5d8f-b", rsRef) + pod("web-5d8f-c", rsRef) +
+		pod("agent-x", "{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: ds1, controller: true}")
+	got, _, ws := expandYAML(t, in)
+	if len(got) != 0 {
+		t.Errorf("created %v, want none", got)
+	}
+	want := []string{
+		"ReplicaSet default/web-5d8f: not among the objects, and 3 active pod(s) name it their controller (the first web-5d8f-a): its controller is not emulated and its pods are taken as they are; add it to the input (kubectl get replicasets)",
+		"DaemonSet default/agent: not among the objects, and 1 active pod(s) name it their controller (the first agent-x): its controller is not emulated and its pods are taken as they are; add it to the input (kubectl get daemonsets)",
+		"Deployment default/web: its pods are owned by ReplicaSet default/web-5d8f, which is not among the objects: the Deployment is not expanded (no pods are created for it) and its pods are taken as they are; add its ReplicaSets to the input (kubectl get replicasets)",
+	}
+	if strings.Join(ws, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(ws, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -40,6 +40,10 @@ func (e *expander) deployment(d *api.Deployment) {
 	if !ok {
 		return
 	}
+	if rs := e.absentReplicaSet(d, sel); rs != "" {
+		e.warn(d, object, "its pods are owned by ReplicaSet %s/%s, which is not among the objects: the Deployment is not expanded (no pods are created for it) and its pods are taken as they are; add its ReplicaSets to the input (kubectl get replicasets)", d.Namespace, rs)
+		return
+	}
 	o := owner{"Deployment", &d.ObjectMeta}
 	var rsList []*api.ReplicaSet
 	for _, l := range e.rsIndex.candidates(o) {
