@@ -373,7 +373,13 @@ type Reader struct {
 	// raw is the JSON of the document being finished, for the kinds
 	// keepsRaw names.
 	raw []byte
+	// validate is how unknown and duplicate fields are taken.
+	validate FieldValidation
 }
+
+// SetFieldValidation sets how unknown and duplicate fields are taken
+// (ValidateStrict unless set).
+func (r *Reader) SetFieldValidation(v FieldValidation) { r.validate = v }
 
 // NewReader returns an empty Reader.
 func NewReader() *Reader {
@@ -683,7 +689,13 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 			failed = true
 			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Path: is.path, Err: is.err})
 		} else {
-			r.warnf(src, is.line, name, "%s", is.msg)
+			switch r.validate {
+			case ValidateStrict:
+				failed = true
+				r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Err: errors.New("strict decoding error: " + is.msg)})
+			case ValidateWarn:
+				r.warnf(src, is.line, name, "%s", is.msg)
+			}
 		}
 	}
 	if apiVersion != "" && version != ki.version {
@@ -904,6 +916,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 func ReadFiles(opts Options, paths ...string) (*Objects, *Report, error) {
 	r := NewReader()
 	r.SetSeed(opts.Seed)
+	r.SetFieldValidation(opts.Validate)
 	for _, p := range paths {
 		r.ReadPath(p, opts.Recursive, opts.Stdin)
 	}

@@ -174,6 +174,7 @@ spec:
 status: {phase: Pending, podIPs: []}
 `
 	r := NewReader()
+	r.SetFieldValidation(ValidateWarn)
 	if err := r.Read("f", strings.NewReader(in)); err != nil {
 		t.Fatal(err)
 	}
@@ -337,5 +338,62 @@ func TestUnmodelledFields(t *testing.T) {
 	}
 	if got := objs.UnmodelledFields(objs.Pods[1]); got != nil {
 		t.Errorf("pod b: %q", got)
+	}
+}
+
+// Unknown and duplicate fields are errors by default, as `kubectl apply`
+// (--validate=strict) gets them from the API server's strict field
+// validation: each names file, line, object and field. Files
+// concatenated without "---" repeat the top-level keys: an error, not
+// one document holding the last object. ValidateIgnore reads them
+// silently.
+func TestStrictFields(t *testing.T) {
+	in := `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  nodeSelectr: {disk: ssd}
+  containers:
+  - name: c
+    image: x
+    resources: {requets: {cpu: 1}}
+`
+	r := NewReader()
+	err := r.Read("p.yaml", strings.NewReader(in))
+	want := "p.yaml:5: document 1 (Pod default/p): strict decoding error: unknown field \"spec.nodeSelectr\"\n" +
+		"p.yaml:9: document 1 (Pod default/p): strict decoding error: unknown field \"spec.containers[0].resources.requets\""
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n%v\nwant:\n%s", err, want)
+	}
+	if len(r.Objects().Pods) != 0 {
+		t.Error("the pod was read")
+	}
+	nodes := `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+apiVersion: v1
+kind: Node
+metadata: {name: n2}
+`
+	r = NewReader()
+	err = r.Read("n.yaml", strings.NewReader(nodes))
+	if err == nil || !strings.Contains(err.Error(), `strict decoding error: duplicate field "metadata"`) {
+		t.Errorf("concatenated nodes: %v", err)
+	}
+	r = NewReader()
+	r.SetFieldValidation(ValidateIgnore)
+	if err := r.Read("p.yaml", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Objects().Pods) != 1 || len(r.Report().Warnings) != 0 {
+		t.Errorf("ignore: %d pods, warnings %v", len(r.Objects().Pods), r.Report().Warnings)
+	}
+	for in, want := range map[string]FieldValidation{"strict": ValidateStrict, "true": ValidateStrict, "warn": ValidateWarn, "ignore": ValidateIgnore, "false": ValidateIgnore} {
+		if got, err := ParseFieldValidation(in); err != nil || got != want {
+			t.Errorf("ParseFieldValidation(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseFieldValidation("yes"); err == nil {
+		t.Error("ParseFieldValidation(yes): no error")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/schedkit/schedkit/manifest"
 	"io"
 	"slices"
 	"strings"
@@ -70,7 +71,32 @@ type options struct {
 	ties        string
 	seed        uint64
 	now         timeFlag
+	validate    validateFlag
 }
+
+// validateFlag is kubectl's --validate: strict (true, and the flag
+// alone), warn, or ignore (false).
+type validateFlag struct{ v manifest.FieldValidation }
+
+func (f *validateFlag) String() string {
+	switch f.v {
+	case manifest.ValidateWarn:
+		return "warn"
+	case manifest.ValidateIgnore:
+		return "ignore"
+	}
+	return "strict"
+}
+
+func (f *validateFlag) Set(s string) error {
+	v, err := manifest.ParseFieldValidation(s)
+	f.v = v
+	return err
+}
+
+// IsBoolFlag lets --validate stand alone (strict), as kubectl's does;
+// other values take the --validate=VALUE form.
+func (f *validateFlag) IsBoolFlag() bool { return true }
 
 // timeFlag is an RFC 3339 time; its zero value means unset.
 type timeFlag struct{ t time.Time }
@@ -221,6 +247,7 @@ func inputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.recursive, "R", false, "read the subfolders of the folders given with -f")
 	fs.BoolVar(&o.recursive, "recursive", false, "same as -R")
 	fs.Var(&o.now, "now", "`TIME` (RFC 3339) the input is judged at, such as when the dump was taken: Jobs' activeDeadlineSeconds and pod failure backoff, the deletion grace periods quota admission reads; default this machine's clock (a warning names each Job so judged)")
+	fs.Var(&o.validate, "validate", "how unknown and duplicate fields are taken, as kubectl's --validate: strict (or true: an error, exit 2), warn (a warning; the field is dropped) or ignore (or false); give it as --validate=VALUE")
 	fs.BoolVar(&o.noExpand, "no-workloads", false, "do not add the pods that workloads (Deployments, ReplicaSets, StatefulSets, Jobs, DaemonSets) would still create")
 }
 

@@ -69,7 +69,7 @@ func refuse(c *manifest.Cluster) error {
 // unless --no-workloads, their pods' names seeded by --seed, time
 // judged at --now.
 func loadOptions(e *env, o *options) manifest.Options {
-	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed, Now: o.now.t}
+	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed, Now: o.now.t, Validate: o.validate.v}
 }
 
 func (e *env) notices(c *manifest.Cluster) {

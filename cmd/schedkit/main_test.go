@@ -363,14 +363,30 @@ func TestInputForms(t *testing.T) {
 // unverified features are said on stderr or on the pod's row.
 func TestNotices(t *testing.T) {
 	in := "kind: Pod\nmetadata: {name: p}\nspec: {nodeSelectr: {a: b}, containers: [{name: c}]}\n---\nkind: Pod\nmetadata: {name: q, uid: u}\nspec: {nodeName: ghost, containers: [{name: c}]}\n"
-	code, _, stderr := runCmd(t, in, "explain", "-f", "-")
+	code, _, stderr := runCmd(t, in, "explain", "-f", "-", "--validate=warn")
 	if code != exitUnschedulable {
 		t.Errorf("exit %d", code)
 	}
-	for _, w := range []string{"notice: the manifests hold no Node", `unknown field "spec.nodeSelectr"`, `bound to node "ghost"`} {
+	for _, w := range []string{"notice: the manifests hold no Node", `warning: -:3: document 1 (Pod default/p): unknown field "spec.nodeSelectr"`, `bound to node "ghost"`} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
+	}
+	// kubectl apply's default, --validate=strict: bad input (exit 2).
+	for _, args := range [][]string{{}, {"--validate"}, {"--validate=strict"}, {"--validate=true"}} {
+		code, _, stderr = runCmd(t, in, append([]string{"explain", "-f", "-"}, args...)...)
+		if want := `-:3: document 1 (Pod default/p): strict decoding error: unknown field "spec.nodeSelectr"`; code != exitBadInput || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, stderr lacks %q:\n%s", args, code, want, stderr)
+		}
+	}
+	for _, v := range []string{"ignore", "false"} {
+		code, _, stderr = runCmd(t, in, "explain", "-f", "-", "--validate="+v)
+		if code != exitUnschedulable || strings.Contains(stderr, "nodeSelectr") {
+			t.Errorf("--validate=%s: exit %d\n%s", v, code, stderr)
+		}
+	}
+	if code, _, _ := runCmd(t, in, "explain", "-f", "-", "--validate=yes"); code != exitBadInput {
+		t.Errorf("--validate=yes: exit %d, want 2", code)
 	}
 	claims := node + "---\nkind: Pod\nmetadata: {name: gpu}\nspec:\n  resourceClaims: [{name: g, resourceClaimName: gpu-claim}]\n  containers: [{name: c, resources: {claims: [{name: g}]}}]\n"
 	code, out, _ := runCmd(t, claims, "explain", "-f", "-", "-o", "json")
