@@ -216,7 +216,9 @@ func findClass(classes []api.PriorityClass, name string) *api.PriorityClass {
 // Priority (ResolvePriority), DefaultTolerationSeconds
 // (AddDefaultTolerations) — then the pod strategy's matchLabelKeys merges
 // (MergeLabelKeys for pod affinity, MergeSpreadLabelKeys for topology
-// spread constraints), then LimitRanger's validation
+// spread constraints), its status reset to Pending and its pod-level
+// resources defaulted (resource.DefaultPodLevelResources), then
+// LimitRanger's validation
 // (resource.ApplyLimitRanges does both LimitRanger phases; its defaults
 // do not change what Priority sees, so the order of the outcome is
 // upstream's), then the ResourceQuota plugin on objs.ResourceQuotas
@@ -259,6 +261,9 @@ func admit(pod *api.Pod, objs Objects, stored bool) (*api.Pod, error) {
 		MergeSpreadLabelKeys(p)
 		return p, nil
 	}
+	// The pod strategy's PrepareForCreate: a new pod's status is the
+	// API server's, whatever the manifest says.
+	p.Status = api.PodStatus{Phase: api.PodPending}
 	if err := ResolvePriority(p, objs.PriorityClasses); err != nil {
 		return nil, err
 	}
@@ -275,6 +280,8 @@ func admit(pod *api.Pod, objs Objects, stored bool) (*api.Pod, error) {
 		if err := resource.ApplyLimitRanges(p, ranges); err != nil {
 			return nil, err
 		}
+	} else {
+		resource.DefaultPodLevelResources(p)
 	}
 	var quotas []api.ResourceQuota
 	for _, q := range objs.ResourceQuotas {

@@ -189,3 +189,82 @@ spec: {containers: [{name: c, image: x}]}
 		}
 	}
 }
+
+// The API server's create for new pods (pkg/registry/core/pod
+// strategy.go PrepareForCreate): the status is reset, so a manifest
+// saying Succeeded is a new Pending pod charged in full to quota; and
+// pod-level limits default pod-level requests (pkg/api/pod
+// DefaultPodLevelResources, PodLevelResources and its FixDefaulting on in
+// v1.37).
+func TestLoadCreateResetsStatusAndDefaultsPodLevel(t *testing.T) {
+	c := loadYAML(t, `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: default}
+spec: {hard: {requests.cpu: "1"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done}
+spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]}
+status: {phase: Succeeded}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: second}
+spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: podlevel, namespace: other}
+spec:
+  resources: {limits: {cpu: "2", memory: 1Gi}}
+  containers: [{name: c, image: x}]
+`, Options{})
+	var pending []string
+	for _, p := range c.Pending {
+		pending = append(pending, p.Name)
+		if p.Status.Phase != api.PodPending {
+			t.Errorf("%s: phase %q", p.Name, p.Status.Phase)
+		}
+	}
+	if got := strings.Join(pending, ","); got != "done,podlevel" {
+		t.Errorf("pending %s, want done,podlevel (second over quota)", got)
+	}
+	if c.Report.TerminalPods != 0 || len(c.Report.Rejected) != 1 || c.Report.Rejected[0].Pod.Name != "second" {
+		t.Errorf("terminal %d, rejected %v", c.Report.TerminalPods, c.Report.Rejected)
+	}
+	for _, p := range c.Pending {
+		if p.Name != "podlevel" {
+			continue
+		}
+		r := p.Spec.Resources.Requests
+		if cpu, mem := r["cpu"], r["memory"]; cpu.String() != "2" || mem.String() != "1Gi" {
+			t.Errorf("pod-level requests %v, want cpu 2, memory 1Gi", r)
+		}
+	}
+}
+
+// Names are validated as the API server validates them, by kind
+// (apimachinery NameIsDNSSubdomain, NameIsDNSLabel for Namespaces and
+// StatefulSets, NameIsDNS1035Label for Services).
+func TestReadNames(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"apiVersion: v1\nkind: Pod\nmetadata: {name: Web}\nspec: {containers: [{name: c, image: x}]}\n",
+			`f:1: document 1 (Pod default/Web): metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: 1web}\n",
+			`f:1: document 1 (Service default/1web): metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
+		{"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db.main}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: x}]}}}\n",
+			`f:1: document 1 (StatefulSet default/db.main): metadata.name: Invalid value: "db.main": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{"apiVersion: v1\nkind: Node\nmetadata: {name: ip-10-0-0-1.ec2.internal}\n", ""},
+	} {
+		r := NewReader()
+		err := r.Read("f", strings.NewReader(c.in))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}

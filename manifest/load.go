@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/workload"
 )
 
 // Cluster is what Load builds from manifests: the snapshot of nodes and
@@ -64,8 +65,10 @@ func IsStored(p *api.Pod) bool {
 // DefaultTolerationSeconds, matchLabelKeys), validation and the
 // ResourceQuota plugin (charged in reading order, see Options.Now); those
 // rejected are reported and left out.
-// Pods in phase Succeeded or Failed are counted and left out, as the
-// scheduler ignores them.
+// Stored pods in phase Succeeded or Failed are counted and left out, as
+// the scheduler ignores them; a new pod's status is reset on create (a
+// manifest's status.phase Succeeded makes a Pending pod, charged in full
+// to quota).
 //
 // With opts.ExpandWorkloads, the pods the workload controllers would
 // create now (workload.ExpandAll, which states the controllers' rules,
@@ -129,52 +132,64 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
 	var bound, pending []*api.Pod
+	var created *workload.Created
+	if opts.ExpandWorkloads {
+		var warnings []Warning
+		created, warnings = expandWorkloads(objs, opts)
+		rep.Warnings = append(rep.Warnings, warnings...)
+	}
+	// The pods read are created first (kubectl applies them), then what
+	// the controllers create: the claims, then the pods.
 	pods := objs.Pods
 	var createdObjects []any
-	if opts.ExpandWorkloads {
-		created, warnings := expandWorkloads(objs, opts)
-		rep.Warnings = append(rep.Warnings, warnings...)
-		claims, expanded := admitClaims(objs, created, allRanges, chain, rep)
-		pods = append(pods[:len(pods):len(pods)], expanded...)
-		for _, rs := range created.ReplicaSets {
-			createdObjects = append(createdObjects, rs)
-		}
-		for _, c := range claims {
-			createdObjects = append(createdObjects, c)
-		}
-	}
-	for _, p := range pods {
-		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
-			rep.TerminalPods++
-			continue
-		}
-		src, _ := objs.Source(p)
-		var ready *api.Pod
-		if IsStored(p) {
-			ready = p
-			if name := p.Spec.PriorityClassName; name != "" && !known[name] {
-				if missing[name] == nil {
-					missingOrder = append(missingOrder, name)
-				}
-				missing[name] = append(missing[name], p)
-			} else if p.Spec.Priority == nil {
-				ready = resource.DeepCopyPod(p)
-				if err := admission.ResolvePriority(ready, classes); err != nil {
-					return nil, &Error{Source: src, Object: "Pod " + podName(p), Err: err}
-				}
+	for phase := 0; phase < 2; phase++ {
+		if phase == 1 {
+			if created == nil {
+				break
 			}
-		} else {
-			a, err := admitNew(p, classes, rangesByNS[p.Namespace], chain)
-			if err != nil {
-				rep.Rejected = append(rep.Rejected, Rejection{Source: src, Pod: p, Err: err})
+			claims, expanded := admitClaims(objs, created, allRanges, chain, rep)
+			pods = expanded
+			for _, rs := range created.ReplicaSets {
+				createdObjects = append(createdObjects, rs)
+			}
+			for _, c := range claims {
+				createdObjects = append(createdObjects, c)
+			}
+		}
+		for _, p := range pods {
+			if IsStored(p) && (p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed) {
+				// A new pod's status is reset on create (admission.Admit).
+				rep.TerminalPods++
 				continue
 			}
-			ready = a
-		}
-		if ready.Spec.NodeName != "" {
-			bound = append(bound, ready)
-		} else {
-			pending = append(pending, ready)
+			src, _ := objs.Source(p)
+			var ready *api.Pod
+			if IsStored(p) {
+				ready = p
+				if name := p.Spec.PriorityClassName; name != "" && !known[name] {
+					if missing[name] == nil {
+						missingOrder = append(missingOrder, name)
+					}
+					missing[name] = append(missing[name], p)
+				} else if p.Spec.Priority == nil {
+					ready = resource.DeepCopyPod(p)
+					if err := admission.ResolvePriority(ready, classes); err != nil {
+						return nil, &Error{Source: src, Object: "Pod " + podName(p), Err: err}
+					}
+				}
+			} else {
+				a, err := admitNew(p, classes, rangesByNS[p.Namespace], chain)
+				if err != nil {
+					rep.Rejected = append(rep.Rejected, Rejection{Source: src, Pod: p, Err: err})
+					continue
+				}
+				ready = a
+			}
+			if ready.Spec.NodeName != "" {
+				bound = append(bound, ready)
+			} else {
+				pending = append(pending, ready)
+			}
 		}
 	}
 	for _, name := range missingOrder {

@@ -612,7 +612,7 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		}
 		return
 	}
-	ki, version := r.kindFor(kind, apiVersion)
+	ki, version := r.kindFor(src, line, kind, apiVersion)
 	if ki == nil {
 		return
 	}
@@ -630,13 +630,38 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 // kindFor returns the modelled kind of a document and the version its
 // apiVersion names; for other kinds it counts the document as skipped
 // and returns nil.
-func (r *Reader) kindFor(kind, apiVersion string) (*kindInfo, string) {
+func (r *Reader) kindFor(src Source, line int, kind, apiVersion string) (*kindInfo, string) {
 	group, version := "", apiVersion
 	if g, ver, ok := strings.Cut(apiVersion, "/"); ok {
 		group, version = g, ver
 	}
+	if apiVersion == "" {
+		// The API server's decoder needs both; kubectl refuses the
+		// document before sending it.
+		r.later(func() { r.errorf(src, line, "", "Object 'apiVersion' is missing (kind %s)", kind) })
+		return nil, ""
+	}
 	ki := r.kinds[kind]
-	if ki == nil || (apiVersion != "" && ki.group != group) {
+	if ki != nil && apiVersion != "" && ki.group != group && !builtinGroup(group) {
+		ki = nil // a custom resource's kind
+	}
+	if ki != nil && apiVersion != "" && (ki.group != group || ki.version != version) {
+		// A kind schedkit models, in a version the API server does not
+		// serve (removed, such as policy/v1beta1, or never served): kubectl
+		// finds no REST mapping for it.
+		served := strings.TrimPrefix(ki.group+"/"+ki.version, "/")
+		r.later(func() {
+			r.errorf(src, line, "", "no matches for kind %q in version %q: Kubernetes v1.37.2 serves %s in %s only", kind, apiVersion, kind, served)
+		})
+		return nil, ""
+	}
+	if ki == nil && removedGroupVersions[apiVersion] {
+		r.later(func() {
+			r.errorf(src, line, "", "no matches for kind %q in version %q: Kubernetes v1.37.2 does not serve %s", kind, apiVersion, apiVersion)
+		})
+		return nil, ""
+	}
+	if ki == nil {
 		key := kind
 		if group != "" {
 			key += "." + group
@@ -645,6 +670,46 @@ func (r *Reader) kindFor(kind, apiVersion string) (*kindInfo, string) {
 		return nil, ""
 	}
 	return ki, version
+}
+
+// builtinGroup reports whether an API group is one of Kubernetes' own
+// (the core group, the unsuffixed groups, *.k8s.io): a kind schedkit
+// models named in another group is some custom resource's.
+func builtinGroup(g string) bool {
+	switch g {
+	case "", "apps", "batch", "policy", "extensions", "autoscaling":
+		return true
+	}
+	return strings.HasSuffix(g, ".k8s.io")
+}
+
+// removedGroupVersions are API versions Kubernetes served once that a
+// default v1.37.2 API server does not serve (removed, or beta and
+// disabled by default): any kind in one is refused as kubectl refuses it.
+var removedGroupVersions = map[string]bool{
+	"extensions/v1beta1":                   true,
+	"apps/v1beta1":                         true,
+	"apps/v1beta2":                         true,
+	"policy/v1beta1":                       true,
+	"batch/v1beta1":                        true,
+	"batch/v2alpha1":                       true,
+	"autoscaling/v2beta1":                  true,
+	"autoscaling/v2beta2":                  true,
+	"networking.k8s.io/v1beta1":            true,
+	"rbac.authorization.k8s.io/v1beta1":    true,
+	"rbac.authorization.k8s.io/v1alpha1":   true,
+	"scheduling.k8s.io/v1beta1":            true,
+	"scheduling.k8s.io/v1alpha1":           true,
+	"apiextensions.k8s.io/v1beta1":         true,
+	"admissionregistration.k8s.io/v1beta1": true,
+	"discovery.k8s.io/v1beta1":             true,
+	"events.k8s.io/v1beta1":                true,
+	"node.k8s.io/v1beta1":                  true,
+	"node.k8s.io/v1alpha1":                 true,
+	"certificates.k8s.io/v1beta1":          true,
+	"coordination.k8s.io/v1beta1":          true,
+	"flowcontrol.apiserver.k8s.io/v1beta1": true,
+	"flowcontrol.apiserver.k8s.io/v1beta2": true,
 }
 
 // finish takes a decoded object (obj, a pointer), with the decoder's
@@ -698,9 +763,6 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 			}
 		}
 	}
-	if apiVersion != "" && version != ki.version {
-		r.warnf(src, line, name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
-	}
 	if meta.Name == "" && meta.GenerateName != "" && !isStoredMeta(meta) && !failed {
 		// A new object: named as the API server names it on create.
 		meta.Name = r.generateName(ki, kind, meta)
@@ -713,7 +775,11 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
 	}
-	for _, is := range validateObject(obj.Interface()) {
+	issues2 := validateObject(obj.Interface())
+	if !failed {
+		issues2 = append(validateName(kind, meta), issues2...)
+	}
+	for _, is := range issues2 {
 		failed = true
 		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
 	}
@@ -889,7 +955,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 		r.document(src, &v, defKind, defVersion)
 		return
 	}
-	ki, version := r.kindFor(kind, apiVersion)
+	ki, version := r.kindFor(src, src.Line, kind, apiVersion)
 	if ki == nil {
 		return
 	}

@@ -153,6 +153,8 @@ func AdmissionName(meta *api.ObjectMeta) string {
 //     the first LimitRange that defaults a resource wins over later ones.
 //     The pod is annotated with LimitRangerAnnotation listing what was set
 //     (the last LimitRange that set anything writes it, as upstream).
+//     Then the API server's create defaults pod-level resources
+//     (DefaultPodLevelResources), before LimitRanger validates.
 //  3. Each LimitRange's min, max and maxLimitRequestRatio are checked in
 //     order, for Container items on each container and init container,
 //     and for Pod items on the pod's total requests and limits (init
@@ -180,6 +182,7 @@ func ApplyLimitRanges(pod *api.Pod, ranges []api.LimitRange) error {
 	for i := range ranges {
 		mergeLimitRangeDefaults(p, &ranges[i])
 	}
+	DefaultPodLevelResources(p)
 	for i := range ranges {
 		if v := validateLimitRange(p, &ranges[i]); len(v) > 0 {
 			return &ForbiddenError{Pod: AdmissionName(&pod.ObjectMeta), LimitRange: limitRangeName(&ranges[i]), Violations: v}

@@ -275,7 +275,7 @@ func TestNewRSNewReplicas(t *testing.T) {
 // TestSyncReplicaSetDormancy-style counts, StatefulSet OrderedReady, Job
 // parallelism and completions, DaemonSet target nodes).
 func TestControllersClaim(t *testing.T) {
-	node := "kind: Node\nmetadata: {name: n1}\n---\nkind: Node\nmetadata: {name: n2}\n---\n"
+	node := "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\n---\n"
 	pod := func(name, labels, owner, extra string) string {
 		own := ""
 		if owner != "" {
@@ -285,7 +285,7 @@ func TestControllersClaim(t *testing.T) {
 			own += ", deletionTimestamp: \"2024-01-01T00:00:00Z\""
 			extra = ""
 		}
-		return "---\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: " + labels + own + "}\nspec: {containers: [{name: c}]" + extra + "}\n"
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: " + labels + own + "}\nspec: {containers: [{name: c}]" + extra + "}\n"
 	}
 	rsRef := "{apiVersion: apps/v1, kind: ReplicaSet, name: api, uid: r1, controller: true}"
 	rs := "kind: ReplicaSet\napiVersion: apps/v1\nmetadata: {name: api, uid: r1}\nspec:\n  replicas: 4\n  selector: {matchLabels: {app: api}}\n  template: {metadata: {labels: {app: api}}, spec: {containers: [{name: c}]}}\n"
@@ -342,7 +342,7 @@ func TestReplicaSetSync(t *testing.T) {
 		return "kind: ReplicaSet\napiVersion: apps/v1\nmetadata: {name: foo, uid: rs1" + meta + "}\nspec:\n  replicas: 2\n  selector: {matchLabels: {foo: bar}}\n  template: {metadata: {labels: {foo: bar}}, spec: {containers: [{name: c}]}}\n"
 	}
 	pod := func(name, meta, status string) string {
-		return "---\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: {foo: bar}" + meta + "}\nspec: {nodeName: n1, containers: [{name: c}]}\nstatus: {phase: " + status + "}\n"
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: {foo: bar}" + meta + "}\nspec: {nodeName: n1, containers: [{name: c}]}\nstatus: {phase: " + status + "}\n"
 	}
 	own := ", ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: foo, uid: rs1, controller: true}]"
 	other := ", ownerReferences: [{apiVersion: v1beta1, kind: ReplicaSet, name: AnotherRS, uid: x, controller: true}]"
