@@ -38,6 +38,9 @@ type Objects struct {
 	// them last, as the ResourceQuota plugin does (CheckQuota). Use a
 	// Chain to keep their usage across admissions.
 	ResourceQuotas []api.ResourceQuota
+	// LimitedResources is the ResourceQuota plugin's configuration
+	// (see CheckQuotaLimited); none by default.
+	LimitedResources []LimitedResource
 }
 
 // Default applies the API server's defaulting that matters to
@@ -289,8 +292,8 @@ func admit(pod *api.Pod, objs Objects, stored bool) (*api.Pod, error) {
 			quotas = append(quotas, q)
 		}
 	}
-	if len(quotas) > 0 {
-		if _, err := CheckQuota(quotas, CountedPod(p), time.Now()); err != nil {
+	if len(quotas) > 0 || len(objs.LimitedResources) > 0 {
+		if _, err := CheckQuotaLimited(quotas, CountedPod(p), time.Now(), objs.LimitedResources); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -251,11 +253,19 @@ func TestReadNames(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"apiVersion: v1\nkind: Pod\nmetadata: {name: Web}\nspec: {containers: [{name: c, image: x}]}\n",
 			`f:1: document 1 (Pod default/Web): metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
-		{"apiVersion: v1\nkind: Service\nmetadata: {name: 1web}\n",
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: 1web}\nspec: {ports: [{port: 80}]}\n",
 			`f:1: document 1 (Service default/1web): metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
 		{"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db.main}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: x}]}}}\n",
 			`f:1: document 1 (StatefulSet default/db.main): metadata.name: Invalid value: "db.main": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
 		{"apiVersion: v1\nkind: Node\nmetadata: {name: ip-10-0-0-1.ec2.internal}\n", ""},
+		// A Service the API server rejects is not read, so not charged
+		// to quota nor read by the default spreading (validateService).
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}}\n", `f:1: document 1 (Service default/web): spec.ports: Required value`},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}, {port: 70000, name: b, protocol: HTTP}]}\n",
+			"f:1: document 1 (Service default/web): spec.ports[0].name: Required value\n" +
+				"f:1: document 1 (Service default/web): spec.ports[1].port: Invalid value: 70000: must be between 1 and 65535, inclusive\n" +
+				`f:1: document 1 (Service default/web): spec.ports[1].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"`},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: db}\nspec: {clusterIP: None, selector: {app: db}}\n", ""},
 	} {
 		r := NewReader()
 		err := r.Read("f", strings.NewReader(c.in))
@@ -266,5 +276,47 @@ func TestReadNames(t *testing.T) {
 		if got != c.want {
 			t.Errorf("got  %s\nwant %s", got, c.want)
 		}
+	}
+}
+
+// The ResourceQuota plugin's configuration is read from the API server's
+// AdmissionConfiguration (inline or by path) and applied to new pods: a
+// pod consuming a limited resource without a covering quota is rejected.
+func TestAdmissionConfig(t *testing.T) {
+	dir := t.TempDir()
+	inline := `apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: PodSecurity
+  configuration: {apiVersion: pod-security.admission.config.k8s.io/v1, kind: PodSecurityConfiguration}
+- name: ResourceQuota
+  configuration:
+    apiVersion: apiserver.config.k8s.io/v1
+    kind: ResourceQuotaConfiguration
+    limitedResources:
+    - {resource: pods, matchContains: [cpu]}
+`
+	byPath := "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- {name: ResourceQuota, path: rq.yaml}\n"
+	rq := "apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResources:\n- {resource: pods, matchContains: [cpu]}\n"
+	bad := "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- {name: ResourceQuota, configuration: {apiVersion: apiserver.config.k8s.io/v1, kind: ResourceQuotaConfiguration, limitedResource: []}}\n"
+	for name, s := range map[string]string{"inline.yaml": inline, "path.yaml": byPath, "rq.yaml": rq, "bad.yaml": bad} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"inline.yaml", "path.yaml"} {
+		ac, err := ReadAdmissionConfig(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		c := loadYAML(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]}\n---\n"+
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec: {containers: [{name: c, image: x}]}\n", Options{Admission: ac})
+		if len(c.Pending) != 1 || c.Pending[0].Name != "q" || len(c.Report.Rejected) != 1 ||
+			c.Report.Rejected[0].Err.Error() != `pods "p" is forbidden: insufficient quota to consume: cpu,requests.cpu` {
+			t.Errorf("%s: pending %v, rejected %v", f, c.Pending, c.Report.Rejected)
+		}
+	}
+	if _, err := ReadAdmissionConfig(filepath.Join(dir, "bad.yaml")); err == nil || !strings.Contains(err.Error(), "limitedResource") {
+		t.Errorf("unknown field: %v", err)
 	}
 }

@@ -127,8 +127,12 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	for i, q := range objs.ResourceQuotas {
 		quotas[i] = *q
 	}
+	var limited []admission.LimitedResource
+	if opts.Admission != nil {
+		limited = opts.Admission.LimitedResources
+	}
 	chain := admission.NewChain(admission.Objects{PriorityClasses: classes, LimitRanges: allRanges,
-		ResourceQuotas: admission.FillQuotaStatus(quotas, existing)}, now)
+		ResourceQuotas: admission.FillQuotaStatus(quotas, existing), LimitedResources: limited}, now)
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
 	var bound, pending []*api.Pod

@@ -40,6 +40,9 @@ type Options struct {
 	// Validate is how unknown and duplicate fields are taken; the zero
 	// value is ValidateStrict.
 	Validate FieldValidation
+	// Admission is the API server's admission configuration
+	// (ReadAdmissionConfig); nil is the default one.
+	Admission *AdmissionConfig
 	// Recursive reads the subfolders of the folders given, as kubectl -R.
 	Recursive bool
 	// Stdin is read for the path "-"; nil means os.Stdin.

@@ -93,9 +93,17 @@ func format(src Source, line int, object, path, msg string) string {
 	}
 	src.Line = line
 	var b strings.Builder
-	b.WriteString(src.String())
-	if object != "" {
-		fmt.Fprintf(&b, " (%s)", object)
+	switch {
+	case src == (Source{}) && object != "":
+		// Not read: created by a controller.
+		b.WriteString(object)
+	case src == (Source{}):
+		b.WriteString("(created)")
+	default:
+		b.WriteString(src.String())
+		if object != "" {
+			fmt.Fprintf(&b, " (%s)", object)
+		}
 	}
 	b.WriteString(": ")
 	if path != "" {

@@ -244,6 +244,9 @@ type objectIssue struct {
 // ControllerRevision's data must be a JSON object and its revision not
 // negative (ValidateControllerRevisionCreate).
 func validateObject(obj any) []objectIssue {
+	if svc, ok := obj.(*api.Service); ok {
+		return validateService(svc)
+	}
 	cr, ok := obj.(*api.ControllerRevision)
 	if !ok {
 		return nil
@@ -338,6 +341,58 @@ func validateName(kind string, meta *api.ObjectMeta) []objectIssue {
 		for _, msg := range nameMessages("Namespace", meta.Namespace) {
 			//lint:ignore ST1005 the API server's message, word for word
 			out = append(out, objectIssue{"metadata.namespace", fmt.Errorf("Invalid value: %q: %s", meta.Namespace, msg)})
+		}
+	}
+	return out
+}
+
+// validateService is the part of the API server's Service validation
+// (validateService, validateServicePort) that decides whether a Service
+// exists to be counted by quota and read by the default spreading: ports
+// are required but for headless and ExternalName Services; each port has
+// a valid number, a supported protocol (empty is defaulted to TCP) and,
+// when there are several, a unique RFC 1123 label as name; the type is
+// one of the four (empty is defaulted to ClusterIP); an ExternalName
+// Service names its host.
+//
+//lint:ignore ST1005 the API server's messages, word for word
+func validateService(svc *api.Service) []objectIssue {
+	var out []objectIssue
+	spec := &svc.Spec
+	headless := spec.ClusterIP == "None"
+	if len(spec.Ports) == 0 && !headless && spec.Type != "ExternalName" {
+		out = append(out, objectIssue{"spec.ports", errors.New("Required value")})
+	}
+	switch spec.Type {
+	case "", "ClusterIP", "NodePort", "LoadBalancer":
+	case "ExternalName":
+		if strings.TrimSuffix(spec.ExternalName, ".") == "" {
+			out = append(out, objectIssue{"spec.externalName", errors.New("Required value")})
+		}
+	default:
+		out = append(out, objectIssue{"spec.type", fmt.Errorf("Unsupported value: %q: supported values: \"ClusterIP\", \"ExternalName\", \"LoadBalancer\", \"NodePort\"", spec.Type)})
+	}
+	names := map[string]bool{}
+	for i, p := range spec.Ports {
+		path := fmt.Sprintf("spec.ports[%d]", i)
+		if p.Name == "" && len(spec.Ports) > 1 {
+			out = append(out, objectIssue{path + ".name", errors.New("Required value")})
+		} else if p.Name != "" {
+			for _, msg := range nameMessages("Namespace", p.Name) {
+				out = append(out, objectIssue{path + ".name", fmt.Errorf("Invalid value: %q: %s", p.Name, msg)})
+			}
+			if names[p.Name] {
+				out = append(out, objectIssue{path + ".name", fmt.Errorf("Duplicate value: %q", p.Name)})
+			}
+			names[p.Name] = true
+		}
+		if p.Port < 1 || p.Port > 65535 {
+			out = append(out, objectIssue{path + ".port", fmt.Errorf("Invalid value: %d: must be between 1 and 65535, inclusive", p.Port)})
+		}
+		switch p.Protocol {
+		case "", "TCP", "UDP", "SCTP":
+		default:
+			out = append(out, objectIssue{path + ".protocol", fmt.Errorf("Unsupported value: %q: supported values: \"SCTP\", \"TCP\", \"UDP\"", p.Protocol)})
 		}
 	}
 	return out

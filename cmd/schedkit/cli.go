@@ -72,6 +72,10 @@ type options struct {
 	seed        uint64
 	now         timeFlag
 	validate    validateFlag
+	// admissionConfig is --admission-config; admission the configuration
+	// read from it.
+	admissionConfig string
+	admission       *manifest.AdmissionConfig
 }
 
 // validateFlag is kubectl's --validate: strict (true, and the flag
@@ -248,6 +252,7 @@ func inputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.recursive, "recursive", false, "same as -R")
 	fs.Var(&o.now, "now", "`TIME` (RFC 3339) the input is judged at, such as when the dump was taken: Jobs' activeDeadlineSeconds and pod failure backoff, the deletion grace periods quota admission reads; default this machine's clock (a warning names each Job so judged)")
 	fs.Var(&o.validate, "validate", "how unknown and duplicate fields are taken, as kubectl's --validate: strict (or true: an error, exit 2), warn (a warning; the field is dropped) or ignore (or false); give it as --validate=VALUE")
+	fs.StringVar(&o.admissionConfig, "admission-config", "", "the API server's admission configuration `FILE` (AdmissionConfiguration apiserver.config.k8s.io/v1, as --admission-control-config-file): the ResourceQuota plugin's limitedResources")
 	fs.BoolVar(&o.noExpand, "no-workloads", false, "do not add the pods that workloads (Deployments, ReplicaSets, StatefulSets, Jobs, DaemonSets) would still create")
 }
 
