@@ -320,3 +320,20 @@ plugins:
 		t.Errorf("unknown field: %v", err)
 	}
 }
+
+// Pods already stored enter the queue as the informer lists them, by
+// namespace and name; new ones as they are created, in reading order,
+// after them; priority first.
+func TestLoadQueueOrder(t *testing.T) {
+	pod := func(name, extra string) string {
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + extra + "}\nspec: {containers: [{name: c, image: x}]}\n"
+	}
+	c := loadYAML(t, pod("new-z", "")+pod("stored-b", ", uid: b")+pod("new-a", "")+pod("stored-a", ", uid: a"), Options{})
+	var got []string
+	for _, p := range c.Pending {
+		got = append(got, p.Name)
+	}
+	if strings.Join(got, ",") != "stored-a,stored-b,new-z,new-a" {
+		t.Errorf("queue %v", got)
+	}
+}

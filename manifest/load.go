@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/admission"
@@ -135,7 +138,7 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 		ResourceQuotas: admission.FillQuotaStatus(quotas, existing), LimitedResources: limited}, now)
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
-	var bound, pending []*api.Pod
+	var bound, storedPending, newPending []*api.Pod
 	var created *workload.Created
 	if opts.ExpandWorkloads {
 		var warnings []Warning
@@ -189,10 +192,13 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 				}
 				ready = a
 			}
-			if ready.Spec.NodeName != "" {
+			switch {
+			case ready.Spec.NodeName != "":
 				bound = append(bound, ready)
-			} else {
-				pending = append(pending, ready)
+			case IsStored(p):
+				storedPending = append(storedPending, ready)
+			default:
+				newPending = append(newPending, ready)
 			}
 		}
 	}
@@ -205,12 +211,25 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 		}
 		rep.Warnings = append(rep.Warnings, Warning{Source: src, Object: "Pod " + podName(pods[0]), Message: msg})
 	}
+	// The informers list what is stored in the API server's order, by
+	// namespace and name: kube-scheduler's node tree and caches are
+	// filled that way, and the stored pending pods enter the queue that
+	// way when it starts. New pods enter it as they are created, in
+	// reading order (kubectl applies a file in order), then the
+	// controllers' pods.
+	sortByKey(storedPending, func(p *api.Pod) (string, string) { return p.Namespace, p.Name })
+	pending := append(storedPending, newPending...)
 	sort.SliceStable(pending, func(i, j int) bool { return priorityOf(pending[i]) > priorityOf(pending[j]) })
-	snap, err := cluster.NewSnapshot(objs.Nodes, bound)
+	nodes := slices.Clone(objs.Nodes)
+	sortByKey(nodes, func(n *api.Node) (string, string) { return "", n.Name })
+	sortByKey(bound, func(p *api.Pod) (string, string) { return p.Namespace, p.Name })
+	snap, err := cluster.NewSnapshot(nodes, bound)
 	if err != nil {
 		return nil, err
 	}
-	if err := snap.AddObjects(append(objs.storeObjects(), createdObjects...)...); err != nil {
+	store := append(objs.storeObjects(), createdObjects...)
+	sortByKey(store, objectKeyOf)
+	if err := snap.AddObjects(store...); err != nil {
 		return nil, err
 	}
 	return &Cluster{Snapshot: snap, Pending: pending, Objects: objs, Report: rep}, nil
@@ -240,4 +259,29 @@ func admitNew(p *api.Pod, classes []api.PriorityClass, ranges []api.LimitRange, 
 		return nil, err
 	}
 	return a, nil
+}
+
+// sortByKey sorts l stably by the namespace and name key gives, as the
+// API server lists objects (etcd keys: cluster-scoped objects by name).
+func sortByKey[T any](l []T, key func(T) (string, string)) {
+	slices.SortStableFunc(l, func(a, b T) int {
+		na, ma := key(a)
+		nb, mb := key(b)
+		if c := strings.Compare(na, nb); c != 0 {
+			return c
+		}
+		return strings.Compare(ma, mb)
+	})
+}
+
+// objectKeyOf is the namespace and name of an object of the store
+// (which indexes each kind apart, so only the order within a kind
+// matters).
+func objectKeyOf(obj any) (string, string) {
+	v := reflect.ValueOf(obj).Elem().FieldByName("ObjectMeta")
+	if !v.IsValid() {
+		return "", ""
+	}
+	m := v.Addr().Interface().(*api.ObjectMeta)
+	return m.Namespace, m.Name
 }

@@ -63,3 +63,24 @@ func TestDeploymentSpreadsAsReplicaSet(t *testing.T) {
 		seen[n] = true
 	}
 }
+
+// Nodes reach the scheduler in the order the API server lists them, by
+// name as strings (etcd keys), as the informer fills kube-scheduler's
+// node tree: ip-10-0-0-10 before ip-10-0-0-9 whatever the file's order,
+// so ties are broken as the cluster breaks them.
+func TestNodesInListOrder(t *testing.T) {
+	node := func(n string) string {
+		return "apiVersion: v1\nkind: Node\nmetadata: {name: " + n + ", labels: {kubernetes.io/hostname: " + n + "}}\nstatus: {allocatable: {cpu: \"4\", memory: 16Gi, pods: \"110\"}}\n---\n"
+	}
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]}\n"
+	for _, in := range []string{node("ip-10-0-0-9") + node("ip-10-0-0-10") + pod, node("ip-10-0-0-10") + node("ip-10-0-0-9") + pod} {
+		code, out, stderr := runCmd(t, in, "explain", "-f", "-", "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		got := decodeExplain(t, out).Pods[0]
+		if got.Node != "ip-10-0-0-10" || strings.Join(got.Tied, ",") != "ip-10-0-0-10,ip-10-0-0-9" {
+			t.Errorf("node %s, tied %v, want ip-10-0-0-10 first", got.Node, got.Tied)
+		}
+	}
+}
