@@ -410,3 +410,36 @@ func TestAbsentOwners(t *testing.T) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(ws, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// The objects the controllers create besides pods (ExpandAll): a
+// StatefulSet's claims (getPersistentVolumeClaims: name, labels, and the
+// retention policy's owner reference) and the ControllerRevisions a
+// StatefulSet and a DaemonSet create for a template no revision holds
+// (history.NewControllerRevision: the pods' controller-revision-hash,
+// template labels, revision 1).
+func TestExpandAllCreated(t *testing.T) {
+	in := "kind: StatefulSet\napiVersion: apps/v1\nmetadata: {name: db, namespace: default, uid: s1}\nspec:\n  replicas: 2\n  podManagementPolicy: Parallel\n" +
+		"  selector: {matchLabels: {app: db}}\n  template: {metadata: {labels: {app: db, tier: data}}, spec: {containers: [{name: c, image: x}]}}\n" +
+		"  volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]\n---\n" +
+		"kind: PersistentVolumeClaim\napiVersion: v1\nmetadata: {name: data-db-1, namespace: default}\nspec: {resources: {requests: {storage: 1Gi}}}\n---\n" +
+		"kind: Node\napiVersion: v1\nmetadata: {name: n1}\n---\n" +
+		"kind: DaemonSet\napiVersion: apps/v1\nmetadata: {name: agent, namespace: default, uid: d1}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template: {metadata: {labels: {app: agent}}, spec: {containers: [{name: c, image: x}]}}\n"
+	e := newExpander(readInput(t, "w.yaml", in), 1)
+	pods, _ := e.expand()
+	if len(pods) != 3 {
+		t.Fatalf("%d pods", len(pods))
+	}
+	if len(e.claims) != 1 || e.claims[0].Name != "data-db-0" || e.claims[0].Labels["app"] != "db" || len(e.claims[0].OwnerReferences) != 0 {
+		t.Errorf("claims %+v (data-db-1 exists; Retain: no owner)", e.claims)
+	}
+	if len(e.revisions) != 2 {
+		t.Fatalf("revisions %v", e.revisions)
+	}
+	for i, p := range []*api.Pod{pods[0], pods[2]} {
+		cr := e.revisions[i]
+		h := p.Labels["controller-revision-hash"]
+		if cr.Labels["controller-revision-hash"] == "" || (cr.Name != h && !strings.HasSuffix(cr.Name, "-"+h)) || cr.Revision != 1 || cr.OwnerReferences[0].Kind != p.OwnerReferences[0].Kind || cr.Labels["app"] == "" {
+			t.Errorf("revision %s %v (revision %d, owner %v) for pod %s labelled %s", cr.Name, cr.Labels, cr.Revision, cr.OwnerReferences, p.Name, h)
+		}
+	}
+}
