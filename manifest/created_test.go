@@ -337,3 +337,51 @@ func TestLoadQueueOrder(t *testing.T) {
 		t.Errorf("queue %v", got)
 	}
 }
+
+// New claims read are created as the API server creates them: the
+// DefaultStorageClass plugin gives one without a class the default
+// class, LimitRanger's PersistentVolumeClaim items bound it (rejected:
+// reported, not stored), and quota charges it.
+func TestLoadNewClaimsAdmitted(t *testing.T) {
+	in := `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: standard, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}
+provisioner: example.com/disk
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: storage, namespace: default}
+spec: {limits: [{type: PersistentVolumeClaim, max: {storage: 5Gi}}]}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: small}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: big}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: none}
+spec: {storageClassName: "", accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`
+	c := loadYAML(t, in, Options{})
+	small, ok := cluster.GetObject[api.PersistentVolumeClaim](c.Snapshot.Objects(), "default", "small")
+	if !ok || small.Spec.StorageClassName == nil || *small.Spec.StorageClassName != "standard" {
+		t.Errorf("small: %v", small)
+	}
+	none, ok := cluster.GetObject[api.PersistentVolumeClaim](c.Snapshot.Objects(), "default", "none")
+	if !ok || none.Spec.StorageClassName == nil || *none.Spec.StorageClassName != "" {
+		t.Errorf("none: %v (an empty class is a class)", none)
+	}
+	if _, ok := cluster.GetObject[api.PersistentVolumeClaim](c.Snapshot.Objects(), "default", "big"); ok {
+		t.Error("big stored")
+	}
+	want := `in.yaml:16: document 4 (PersistentVolumeClaim default/big): persistentvolumeclaims "big" is forbidden: maximum storage usage per PersistentVolumeClaim is 5Gi, but request is 10Gi`
+	if len(c.Report.Rejected) != 1 || c.Report.Rejected[0].String() != want {
+		t.Errorf("rejected %v, want %s", c.Report.Rejected, want)
+	}
+}

@@ -120,7 +120,15 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	existing := admission.NamespaceObjects{Services: objs.Services, Claims: objs.PersistentVolumeClaims, Now: now}
+	existing := admission.NamespaceObjects{Services: objs.Services, Now: now}
+	var newClaims []*api.PersistentVolumeClaim
+	for _, c := range objs.PersistentVolumeClaims {
+		if isStoredMeta(&c.ObjectMeta) {
+			existing.Claims = append(existing.Claims, c)
+		} else {
+			newClaims = append(newClaims, c)
+		}
+	}
 	for _, p := range objs.Pods {
 		if IsStored(p) {
 			existing.Pods = append(existing.Pods, p)
@@ -145,8 +153,25 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 		created, warnings = expandWorkloads(objs, opts)
 		rep.Warnings = append(rep.Warnings, warnings...)
 	}
-	// The pods read are created first (kubectl applies them), then what
+	// New claims read are created as the API server creates them
+	// (DefaultStorageClass, LimitRanger, ResourceQuota): the admitted
+	// copy is the one stored; a rejected one is reported and not stored.
+	// Then the pods read are created (kubectl applies them), then what
 	// the controllers create: the claims, then the pods.
+	replaced := map[any]any{}
+	for _, c := range newClaims {
+		a, err := admission.AdmitClaim(c, objs.StorageClasses, allRanges)
+		if err == nil {
+			err = chain.AdmitObject(admission.CountedClaim(a), a.Namespace)
+		}
+		if err != nil {
+			src, _ := objs.Source(c)
+			rep.Rejected = append(rep.Rejected, Rejection{Source: src, Object: "PersistentVolumeClaim " + c.Namespace + "/" + c.Name, Err: err})
+			replaced[c] = nil
+			continue
+		}
+		replaced[c] = a
+	}
 	pods := objs.Pods
 	var createdObjects []any
 	for phase := 0; phase < 2; phase++ {
@@ -227,7 +252,17 @@ func NewCluster(objs *Objects, rep *Report, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := append(objs.storeObjects(), createdObjects...)
+	var store []any
+	for _, o := range objs.storeObjects() {
+		if a, ok := replaced[o]; ok {
+			if a == nil {
+				continue
+			}
+			o = a
+		}
+		store = append(store, o)
+	}
+	store = append(store, createdObjects...)
 	sortByKey(store, objectKeyOf)
 	if err := snap.AddObjects(store...); err != nil {
 		return nil, err

@@ -256,25 +256,33 @@ type Report struct {
 	// Warnings in the order they were found.
 	Warnings []Warning
 	// Rejected are the new pods admission or validation rejected, with
-	// the API server's message; they are not scheduled.
+	// the API server's message (they are not scheduled), and the new
+	// claims admission rejected (they are not stored).
 	Rejected []Rejection
 	// TerminalPods counts the pods in phase Succeeded or Failed, which
 	// the scheduler ignores.
 	TerminalPods int
 }
 
-// Rejection is a new pod the API server would not have accepted.
+// Rejection is a new object the API server would not have accepted: a
+// pod, or a claim.
 type Rejection struct {
-	// Source is where the pod was read.
+	// Source is where the object was read.
 	Source Source
-	// Pod is the pod as read.
+	// Pod is the pod as read; nil for another kind.
 	Pod *api.Pod
+	// Object names another kind's object, as "PersistentVolumeClaim
+	// ns/name", when Pod is nil.
+	Object string
 	// Err is the API server's answer.
 	Err error
 }
 
 // String prints the rejection with its source.
 func (r Rejection) String() string {
+	if r.Pod == nil {
+		return format(r.Source, 0, r.Object, "", r.Err.Error())
+	}
 	return format(r.Source, 0, "Pod "+podName(r.Pod), "", r.Err.Error())
 }
 
