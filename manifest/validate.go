@@ -354,46 +354,48 @@ func validateName(kind string, meta *api.ObjectMeta) []objectIssue {
 // when there are several, a unique RFC 1123 label as name; the type is
 // one of the four (empty is defaulted to ClusterIP); an ExternalName
 // Service names its host.
-//
-//lint:ignore ST1005 the API server's messages, word for word
 func validateService(svc *api.Service) []objectIssue {
 	var out []objectIssue
 	spec := &svc.Spec
 	headless := spec.ClusterIP == "None"
 	if len(spec.Ports) == 0 && !headless && spec.Type != "ExternalName" {
-		out = append(out, objectIssue{"spec.ports", errors.New("Required value")})
+		out = append(out, objectIssue{"spec.ports", apiError("Required value")})
 	}
 	switch spec.Type {
 	case "", "ClusterIP", "NodePort", "LoadBalancer":
 	case "ExternalName":
 		if strings.TrimSuffix(spec.ExternalName, ".") == "" {
-			out = append(out, objectIssue{"spec.externalName", errors.New("Required value")})
+			out = append(out, objectIssue{"spec.externalName", apiError("Required value")})
 		}
 	default:
-		out = append(out, objectIssue{"spec.type", fmt.Errorf("Unsupported value: %q: supported values: \"ClusterIP\", \"ExternalName\", \"LoadBalancer\", \"NodePort\"", spec.Type)})
+		out = append(out, objectIssue{"spec.type", apiError("Unsupported value: %q: supported values: \"ClusterIP\", \"ExternalName\", \"LoadBalancer\", \"NodePort\"", spec.Type)})
 	}
 	names := map[string]bool{}
 	for i, p := range spec.Ports {
 		path := fmt.Sprintf("spec.ports[%d]", i)
 		if p.Name == "" && len(spec.Ports) > 1 {
-			out = append(out, objectIssue{path + ".name", errors.New("Required value")})
+			out = append(out, objectIssue{path + ".name", apiError("Required value")})
 		} else if p.Name != "" {
 			for _, msg := range nameMessages("Namespace", p.Name) {
-				out = append(out, objectIssue{path + ".name", fmt.Errorf("Invalid value: %q: %s", p.Name, msg)})
+				out = append(out, objectIssue{path + ".name", apiError("Invalid value: %q: %s", p.Name, msg)})
 			}
 			if names[p.Name] {
-				out = append(out, objectIssue{path + ".name", fmt.Errorf("Duplicate value: %q", p.Name)})
+				out = append(out, objectIssue{path + ".name", apiError("Duplicate value: %q", p.Name)})
 			}
 			names[p.Name] = true
 		}
 		if p.Port < 1 || p.Port > 65535 {
-			out = append(out, objectIssue{path + ".port", fmt.Errorf("Invalid value: %d: must be between 1 and 65535, inclusive", p.Port)})
+			out = append(out, objectIssue{path + ".port", apiError("Invalid value: %d: must be between 1 and 65535, inclusive", p.Port)})
 		}
 		switch p.Protocol {
 		case "", "TCP", "UDP", "SCTP":
 		default:
-			out = append(out, objectIssue{path + ".protocol", fmt.Errorf("Unsupported value: %q: supported values: \"SCTP\", \"TCP\", \"UDP\"", p.Protocol)})
+			out = append(out, objectIssue{path + ".protocol", apiError("Unsupported value: %q: supported values: \"SCTP\", \"TCP\", \"UDP\"", p.Protocol)})
 		}
 	}
 	return out
 }
+
+// apiError is an error worded as the API server words it (capitalised,
+// as its field errors are).
+func apiError(format string, args ...any) error { return fmt.Errorf(format, args...) }
