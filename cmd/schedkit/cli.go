@@ -15,7 +15,7 @@ import (
 // Exit codes.
 const (
 	exitOK            = 0 // done
-	exitUnschedulable = 1 // some pod unschedulable, or unverified with --strict
+	exitUnschedulable = 1 // some pod unschedulable or preempting; with --strict, unverified or warned
 	exitBadInput      = 2 // bad input or bad usage
 )
 
@@ -68,6 +68,9 @@ type options struct {
 	top         int
 	independent bool
 	pod         string
+	all         bool
+	// warned is set once a warning is printed: --strict then exits 1.
+	warned bool
 	podFiles    listFlag
 	ties        string
 	seed        uint64
@@ -122,8 +125,12 @@ Commands:
 %s
 Run "schedkit COMMAND --help" for a command's flags and an example.
 
-Exit codes: 0 done; 1 some pod unschedulable (explain, simulate, drain) or,
-with --strict, some decision unverified; 2 bad input or bad usage.
+Exit codes, the same for every command:
+  0  done
+  1  when some pod is unschedulable or fits only by preempting (drain: also
+     a node kubectl would not drain or an eviction a PDB blocks), or, with
+     --strict, when some decision is unverified or a warning was printed
+  2  bad input or bad usage
 `
 
 func (e *env) topUsage(w io.Writer) {
@@ -199,6 +206,7 @@ func (c *command) help(w io.Writer, fs *flag.FlagSet) {
 // parseInterleaved parses flags placed before, between and after
 // positional arguments, as kubectl does; "--" ends the flags.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = splitShort(args)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -214,6 +222,23 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// splitShort spells kubectl's joined short flags as two arguments:
+// -ojson is -o json, -nshop is -n shop. Arguments after "--" stay.
+func splitShort(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && (a[1] == 'o' || a[1] == 'n') && !strings.HasPrefix(a, "-output") && !strings.HasPrefix(a, "-no-") && !strings.Contains(a, "=") {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // Flag registration helpers, shared by the commands.
@@ -237,7 +262,7 @@ func outputFlag(fs *flag.FlagSet, o *options, formats ...string) {
 }
 
 func strictFlag(fs *flag.FlagSet, o *options) {
-	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a decision is unverified (a pod uses a feature whose plugin schedkit lacks)")
+	fs.BoolVar(&o.strict, "strict", false, "exit 1 also when a decision is unverified (a pod uses a feature whose plugin schedkit lacks) or a warning was printed")
 }
 
 func tieFlags(fs *flag.FlagSet, o *options) {

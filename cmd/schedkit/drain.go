@@ -28,7 +28,7 @@ disruption controller would compute), or deleted with --disable-eviction.
 Replacements are scheduled with the cluster's other pending pods. Prints
 each pod's outcome; kubectl's warnings and errors go to stderr. Exit 1
 when a node is not drained, an eviction is blocked or a replacement stays
-Pending.
+Pending, or one fits only by preempting.
 `,
 		example: `  schedkit drain -f examples/manifests --ignore-daemonsets node-b1
   schedkit drain -f dump.json --ignore-daemonsets --delete-emptydir-data node-7 node-8 -o json
@@ -37,6 +37,7 @@ Pending.
 			inputFlags(fs, o)
 			configFlag(fs, o)
 			outputFlag(fs, o, "table", "json", "yaml")
+			strictFlag(fs, o)
 			tieFlags(fs, o)
 			fs.BoolVar(&o.drain.IgnoreDaemonSets, "ignore-daemonsets", false, "ignore DaemonSet-managed pods (kubectl drain's flag)")
 			fs.BoolVar(&o.drain.DeleteEmptyDirData, "delete-emptydir-data", false, "evict pods with emptyDir volumes, whose data is lost (kubectl drain's flag)")
@@ -183,8 +184,9 @@ func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
 			sum.Stays++
 		}
 	}
-	code := exitOK
-	if sum.Pending+sum.Blocked > 0 || len(rep.Errors) > 0 {
+	sched := rep.Summary()
+	code := exitFor(o, sched)
+	if sum.Blocked > 0 || len(rep.Errors) > 0 {
 		code = exitUnschedulable
 	}
 	if o.output != "table" {
@@ -194,7 +196,7 @@ func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
 				return 0, err
 			}
 		}
-		return code, d.finish([]string{"summary"}, sum)
+		return code, d.finish([]string{"summary", "scheduled"}, sum, sched)
 	}
 	w := bufio.NewWriter(e.stdout)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -214,6 +216,6 @@ func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
 	if sum.Refused > 0 {
 		fmt.Fprintf(w, ", %d refused", sum.Refused)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nscheduled (replacements and pending pods): %s\n", sched)
 	return code, w.Flush()
 }

@@ -55,7 +55,10 @@ lacks is marked "unverified" on its row.
 // podResult is one pod of explain's JSON: kube-scheduler's plugin names,
 // reasons as lists, scores and total for feasible nodes only.
 type podResult struct {
-	Pod          string                `json:"pod"`
+	Pod string `json:"pod"`
+	// Outcome is scheduler.Outcome's word: placed, preempting,
+	// unschedulable or gated.
+	Outcome      scheduler.Outcome     `json:"outcome"`
 	Node         string                `json:"node"`
 	Message      string                `json:"message"`
 	Nodes        map[string]nodeResult `json:"nodes"`
@@ -63,7 +66,9 @@ type podResult struct {
 	Preemption   preemptionResult      `json:"preemption"`
 	NotEvaluated []string              `json:"notEvaluated"`
 	Unverified   []string              `json:"unverified"`
-	Warnings     []string              `json:"warnings"`
+	// Notes are information about the answer (nodes not shown, nodes
+	// not evaluated, no scoring with one feasible node).
+	Notes []string `json:"notes"`
 }
 
 // nodeResult is one node's verdict for a pod.
@@ -101,15 +106,11 @@ type preemptionResult struct {
 	Victims []string `json:"victims"`
 }
 
-// explainSummary counts the pods explained.
+// explainSummary counts the pods explained (scheduler.Summary) and the
+// nodes.
 type explainSummary struct {
-	Pods          int `json:"pods"`
-	Placed        int `json:"placed"`
-	Unschedulable int `json:"unschedulable"`
-	Preempting    int `json:"preempting"`
-	Gated         int `json:"gated"`
-	Unverified    int `json:"unverified"`
-	Nodes         int `json:"nodes"`
+	scheduler.Summary
+	Nodes int `json:"nodes"`
 }
 
 // usage is a node's requested cpu (milli) and memory (bytes) against its
@@ -130,12 +131,9 @@ type podRow struct {
 	// node's usage after is before plus the pod's requests (add).
 	before map[string]usage
 	add    usage
-	// unschedulable: the pod fits no node or the cycle failed.
-	unschedulable, gated bool
-	// preempting: the pod fits only by evicting victims from the
-	// nominated node (res.Preemption).
-	preempting bool
-	victims    []*api.Pod
+	// victims are the pods a preempting pod evicts from the nominated
+	// node (res.Preemption).
+	victims []*api.Pod
 }
 
 // explainer runs the explanations of a cluster's pending pods.
@@ -196,7 +194,7 @@ func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod
 // nominated node (where kube-scheduler places it once they are gone).
 func (x *explainer) commit(p *api.Pod, r *podRow) error {
 	node := r.res.Node
-	if r.preempting {
+	if r.res.Outcome == scheduler.OutcomePreempting {
 		for _, v := range r.victims {
 			if err := x.s.RemovePod(v); err != nil {
 				return err
@@ -216,8 +214,7 @@ func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
 	if err != nil {
 		return "", &inputError{err}
 	}
-	r := &podRow{res: podResult{Node: ex.Node, Preemption: preemptionResult{Node: ex.Nominated}}, victims: ex.Victims,
-		preempting: ex.Node == "" && ex.Nominated != ""}
+	r := &podRow{res: podResult{Outcome: ex.Outcome, Node: ex.Node, Preemption: preemptionResult{Node: ex.Nominated}}, victims: ex.Victims}
 	return ex.Node, x.commit(p, r)
 }
 
@@ -225,25 +222,22 @@ func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
 func (x *explainer) row(ex *explanation) *podRow {
 	p := ex.Pod
 	r := &podRow{res: podResult{
-		Pod: podName(p), Node: ex.Node, Nodes: map[string]nodeResult{}, Tied: nonNil(ex.Tied),
+		Pod: podName(p), Outcome: ex.Outcome, Node: ex.Node, Nodes: map[string]nodeResult{}, Tied: nonNil(ex.Tied),
 		Preemption: preemptionResult{Node: ex.Nominated, Victims: []string{}}, NotEvaluated: nonNil(ex.NotEvaluated),
-		Warnings: []string{},
+		Notes: []string{},
 	}, before: map[string]usage{}}
 	var gated *scheduler.GatedError
 	switch {
 	case errors.As(ex.Err, &gated):
-		r.gated = true
 		r.res.Message = gated.Status.Message()
 	case ex.Err != nil:
-		r.unschedulable = true
 		r.res.Message = ex.Err.Error()
 	}
 	for _, v := range ex.Victims {
 		r.res.Preemption.Victims = append(r.res.Preemption.Victims, podName(v))
 	}
-	r.preempting = ex.Node == "" && ex.Nominated != ""
 	r.victims = ex.Victims
-	r.res.Unverified = nonNil(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], r.unschedulable))
+	r.res.Unverified = nonNil(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], ex.Outcome == scheduler.OutcomeUnschedulable))
 
 	// Display order: feasible nodes by total, then the others.
 	idx := make([]int, len(ex.Nodes))
@@ -269,7 +263,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 	if n := x.o.top; n > 0 && n < len(idx) {
 		r.hidden = len(idx) - n
 		idx = idx[:n]
-		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%d more node(s) not shown (--top %d)", r.hidden, n))
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d more node(s) not shown (--top %d)", r.hidden, n))
 	}
 	notEvaluated := 0
 	view := x.s.Snapshot().View()
@@ -308,10 +302,10 @@ func (x *explainer) row(ex *explanation) *podRow {
 		}
 	}
 	if notEvaluated > 0 {
-		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%d feasible node(s) not evaluated by the cycle (percentageOfNodesToScore sampling)", notEvaluated))
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d feasible node(s) not evaluated by the cycle (percentageOfNodesToScore sampling)", notEvaluated))
 	}
 	if ex.Feasible == 1 && ex.Node != "" {
-		r.res.Warnings = append(r.res.Warnings, "one feasible node: kube-scheduler does not score then")
+		r.res.Notes = append(r.res.Notes, "one feasible node: kube-scheduler does not score then")
 	}
 	req := resource.SchedulerRequests(p)
 	r.add = usage{CPU: req.Cpu().MilliValue(), Memory: req.Memory().Value()}
@@ -372,11 +366,9 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 		return 0, err
 	}
 	if prof, ok := s.Profile(""); ok {
-		if ne := prof.NotEvaluated(); len(ne) > 0 {
-			fmt.Fprintf(e.stderr, "notice: plugins of the profile not in this build (not evaluated; pods that use them are marked unverified): %s\n", strings.Join(ne, ", "))
-		}
+		e.notEvaluatedWarning(o, prof.NotEvaluated(), c)
 		if n := antiAffinityNotice(prof.NotEvaluated(), len(c.Snapshot.HavePodsWithRequiredAntiAffinityNodes())); n != "" {
-			fmt.Fprintln(e.stderr, n)
+			e.warnf(o, "%s", n)
 		}
 	}
 	var rep *htmlReport
@@ -388,20 +380,7 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	var sum explainSummary
 	sum.Nodes = c.Snapshot.NumNodes()
 	err = x.run(context.Background(), c.Pending, want, func(r *podRow) error {
-		sum.Pods++
-		switch {
-		case r.gated:
-			sum.Gated++
-		case r.preempting:
-			sum.Preempting++
-		case r.unschedulable:
-			sum.Unschedulable++
-		default:
-			sum.Placed++
-		}
-		if len(r.res.Unverified) > 0 {
-			sum.Unverified++
-		}
+		sum.Add(r.res.Outcome, len(r.res.Unverified) > 0)
 		if rep != nil {
 			rep.add(r)
 		}
@@ -418,13 +397,14 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	return exitFor(o, sum.Unschedulable+sum.Preempting, sum.Unverified), nil
+	return exitFor(o, sum.Summary), nil
 }
 
-// exitFor is 1 when some pod is unschedulable or, with --strict, some
-// decision unverified; 0 otherwise.
-func exitFor(o *options, unschedulable, unverified int) int {
-	if unschedulable > 0 || (o.strict && unverified > 0) {
+// exitFor is the one exit rule: 1 when some pod is unschedulable or fits
+// only by preempting or, with --strict, some decision is unverified or a
+// warning was printed; 0 otherwise.
+func exitFor(o *options, sum scheduler.Summary) int {
+	if sum.Failed() > 0 || (o.strict && (sum.Unverified > 0 || o.warned)) {
 		return exitUnschedulable
 	}
 	return exitOK

@@ -21,9 +21,11 @@
 // PriorityClasses, LimitRanges) and all are scheduled in queue order
 // (priority, then reading order).
 //
-// Exit codes: 0 done; 1 some pod is unschedulable (explain, simulate,
-// drain) or, with --strict, some decision is unverified; 2 bad input or
-// bad usage, with an error naming the file, line, document and field.
+// Exit codes, one rule for every command: 0 done; 1 when some pod is
+// unschedulable or fits only by preempting (drain: also a node not
+// drained or an eviction blocked) or, with --strict, when some decision
+// is unverified or a warning was printed; 2 bad input or bad usage, with
+// an error naming the file, line, document and field.
 package main
 
 import (
