@@ -70,12 +70,12 @@ type options struct {
 	pod         string
 	all         bool
 	// warned is set once a warning is printed: --strict then exits 1.
-	warned bool
-	podFiles    listFlag
-	ties        string
-	seed        uint64
-	now         timeFlag
-	drain       scheduler.DrainOptions
+	warned   bool
+	podFiles listFlag
+	ties     string
+	seed     uint64
+	now      timeFlag
+	drain    scheduler.DrainOptions
 }
 
 // timeFlag is an RFC 3339 time; its zero value means unset.

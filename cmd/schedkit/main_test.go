@@ -228,7 +228,7 @@ func TestCommandsOnBundled(t *testing.T) {
 	}{
 		{[]string{"explain", "-f", bundled, "--pod", "shop/worker", "-o", "wide"}, 0, []string{"shop/worker → node-b2\n", "CPU IF PLACED HERE", "0→250m/4", "IF PLACED HERE: requested now→with the pod on that node/allocatable"}},
 		{[]string{"explain", "-f", bundled, "--independent", "--top", "2"}, 1, []string{"6 more node(s) not shown (--top 2)"}},
-				// The one exit rule: the checkout pod fits only by preempting, so
+		// The one exit rule: the checkout pod fits only by preempting, so
 		// simulate exits 1 as explain does.
 		{[]string{"simulate", "-f", bundled}, 1, []string{"6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated\n", "placed after preempting batch/report-1, batch/report-2 on node-c1", "preempting  node-c1  2"}},
 		{[]string{"describe", "-f", bundled}, 0, []string{"shop/worker                  (pending)  Burstable  0         PreemptLowerPriority  250m", "node-b1  4                3100m"}},

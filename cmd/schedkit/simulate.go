@@ -66,13 +66,13 @@ each pod's outcome, a summary line and the final placement per node.
 type simPod struct {
 	Pod        string            `json:"pod"`
 	Outcome    scheduler.Outcome `json:"outcome"`
-	Priority   int32    `json:"priority"`
-	Node       string   `json:"node"`
-	Nominated  string   `json:"nominatedNode"`
-	Attempts   int      `json:"attempts"`
-	Message    string   `json:"message"`
-	Victims    []string `json:"victims"`
-	Unverified []string `json:"unverified"`
+	Priority   int32             `json:"priority"`
+	Node       string            `json:"node"`
+	Nominated  string            `json:"nominatedNode"`
+	Attempts   int               `json:"attempts"`
+	Message    string            `json:"message"`
+	Victims    []string          `json:"victims"`
+	Unverified []string          `json:"unverified"`
 }
 
 // simNode is a node's final placement.
