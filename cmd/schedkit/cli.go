@@ -267,7 +267,7 @@ func strictFlag(fs *flag.FlagSet, o *options) {
 
 func tieFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.ties, "ties", "upstream", "how ties between equally scored nodes are broken: upstream (kube-scheduler's deterministic order) or random (seeded)")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed for --ties random")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed for --ties random; it changes tie-breaking only, never the names of the pods workloads add")
 }
 
 // checkOutput validates -o against the command's formats.

@@ -65,11 +65,16 @@ func refuse(c *manifest.Cluster) error {
 	return nil
 }
 
+// nameSeed seeds the random suffixes of the pods workloads add and of
+// generateName. It is fixed: --seed changes tie-breaking only, so the
+// same input always names its pods the same.
+const nameSeed = 1
+
 // loadOptions are the manifest options of the flags: workloads expanded
-// unless --no-workloads, their pods' names seeded by --seed, time
-// judged at --now.
+// unless --no-workloads, their pods named with nameSeed, time judged at
+// --now.
 func loadOptions(e *env, o *options) manifest.Options {
-	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed, Now: o.now.t}
+	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: nameSeed, Now: o.now.t}
 }
 
 // warnf prints a warning, something that may make an answer wrong, and

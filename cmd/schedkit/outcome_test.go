@@ -114,3 +114,21 @@ func TestTablesFit(t *testing.T) {
 		t.Errorf("DRA pod: no not-evaluated warning:\n%s", stderr)
 	}
 }
+
+// TestSeedNames: --seed changes random tie-breaking only; the pods
+// workloads add keep their names.
+func TestSeedNames(t *testing.T) {
+	names := func(seed string) []string {
+		_, out, _ := runCmd(t, "", "explain", "-f", bundled, "--ties", "random", "--seed", seed, "-o", "json")
+		v := decodeExplain(t, out)
+		var n []string
+		for _, p := range v.Pods {
+			n = append(n, p.Pod)
+		}
+		return n
+	}
+	a, b := names("1"), names("7")
+	if strings.Join(a, ",") != strings.Join(b, ",") {
+		t.Errorf("--seed changed pod names:\n%v\n%v", a, b)
+	}
+}
