@@ -33,16 +33,21 @@ type Cluster struct {
 // Load reads the paths (files, folders, "-" for opts.Stdin) and builds
 // the Cluster. Any read error fails the load (every error is returned,
 // joined); pods the API server would reject are not errors but
-// Report.Rejected.
+// Report.Rejected. A done ctx stops the reading within one buffer's read,
+// also in the middle of a large file, and Load returns ctx.Err().
 func Load(ctx context.Context, opts Options, paths ...string) (*Cluster, error) {
-	objs, rep, err := ReadFiles(opts, paths...)
+	objs, rep, err := readFiles(ctx, opts, paths...)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	c, err := NewCluster(objs, rep, opts)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
 	}
-	return NewCluster(objs, rep, opts)
+	return c, err
 }
 
 // IsStored reports whether a pod has been through an API server: it has a

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"context"
 	"bytes"
 	"errors"
 	"fmt"
@@ -374,6 +375,12 @@ type Reader struct {
 	// raw is the JSON of the document being finished, for the kinds
 	// keepsRaw names.
 	raw []byte
+	// ctx stops reading when done (SetContext); progress hears of each
+	// read (SetProgress); bytes and objects are what it is told.
+	ctx      context.Context
+	progress func(ReadProgress)
+	bytes    int64
+	objects  int
 }
 
 // NewReader returns an empty Reader.
@@ -402,6 +409,11 @@ const maxErrors = 100
 // io.Seeker that can (a file), else from bytes held meanwhile.
 func (r *Reader) Read(name string, in io.Reader) error {
 	before := len(r.errs)
+	if err := r.ctxErr(); err != nil {
+		r.errs = append(r.errs, err)
+		return err
+	}
+	in = r.watch(name, in)
 	var seek io.Seeker
 	var seekBase int64
 	if sk, ok := in.(io.Seeker); ok {
@@ -412,6 +424,10 @@ func (r *Reader) Read(name string, in io.Reader) error {
 	s := newStreamFast(name, in, !r.slowJSON, r.bigJSON)
 	s.chunk, s.seek, s.seekBase = !r.wholeYAML, seek, seekBase
 	for {
+		if err := r.ctxErr(); err != nil {
+			r.errs = append(r.errs, err)
+			break
+		}
 		doc, err := s.next()
 		if err == io.EOF {
 			break
@@ -715,6 +731,7 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 		return
 	}
 	r.seen[key] = src
+	r.objects++
 	ptr := obj.Interface()
 	r.objs.sources[ptr] = src
 	if len(noted) > 0 {
@@ -903,10 +920,27 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 // ReadFiles reads the paths (files, folders, "-" for stdin) with a new
 // Reader and returns its objects and report, or every error found.
 func ReadFiles(opts Options, paths ...string) (*Set, *Report, error) {
+	return readFiles(nil, opts, paths...)
+}
+
+// readFiles is ReadFiles stopped by ctx (nil: never).
+func readFiles(ctx context.Context, opts Options, paths ...string) (*Set, *Report, error) {
 	r := NewReader()
 	r.SetSeed(opts.Seed)
+	if ctx != nil {
+		r.SetContext(ctx)
+	}
+	if opts.Progress != nil {
+		r.SetProgress(opts.Progress)
+	}
 	for _, p := range paths {
+		if err := r.ctxErr(); err != nil {
+			return nil, r.Report(), err
+		}
 		r.ReadPath(p, opts.Recursive, opts.Stdin)
+	}
+	if err := r.ctxErr(); err != nil {
+		return nil, r.Report(), err
 	}
 	if err := r.Err(); err != nil {
 		return nil, r.Report(), err
