@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,5 +51,23 @@ func TestLoadCancelled(t *testing.T) {
 			t.Errorf("deadline %v: no progress reported", deadline)
 		}
 		t.Logf("deadline %v: returned after %v, %d bytes and %d objects read", deadline, took, last.Bytes, last.Objects)
+	}
+}
+
+// TestYAMLErrorLines: a YAML syntax error names the line where the broken
+// construct opens, and a binary file is "not YAML or JSON", once.
+func TestYAMLErrorLines(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"unclosed flow mapping", "apiVersion: v1\nkind: Pod\nmetadata: {name: x\nspec: {}\n", "f.yaml:3: document 1: yaml: did not find expected ',' or '}'"},
+		{"unclosed flow sequence", "kind: Pod\nmetadata:\n  name: x\nspec: {containers: [{name: c}\n", "f.yaml:4: document 1: yaml: did not find expected ',' or ']'"},
+		{"second document", "---\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: x\nspec: {}\n", "f.yaml:7: document 2: yaml: did not find expected ',' or '}'"},
+		{"binary", "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00", "f.yaml: document 1: not YAML or JSON: the file holds binary data"},
+	}
+	for _, c := range cases {
+		r := NewReader()
+		err := r.Read("f.yaml", strings.NewReader(c.in))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %s", c.name, err, c.want)
+		}
 	}
 }

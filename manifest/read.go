@@ -1,8 +1,8 @@
 package manifest
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
