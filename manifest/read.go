@@ -255,6 +255,10 @@ type Report struct {
 	// TerminalPods counts the pods in phase Succeeded or Failed, which
 	// the scheduler ignores.
 	TerminalPods int
+	// Objects counts the objects read of the kinds schedkit models (the
+	// skipped ones are in Skipped): with them, 0 means the input held no
+	// object at all.
+	Objects int
 }
 
 // Rejection is a new pod the API server would not have accepted.
@@ -732,6 +736,7 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 	}
 	r.seen[key] = src
 	r.objects++
+	r.report.Objects++
 	ptr := obj.Interface()
 	r.objs.sources[ptr] = src
 	if len(noted) > 0 {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -23,8 +24,10 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// terminal is set when stderr is a terminal: progress is shown then.
-	terminal bool
+	// terminal is set when stderr is a terminal: progress is shown then,
+	// once the run has taken progressDelay (0: at once, for tests).
+	terminal      bool
+	progressDelay time.Duration
 	// paceGC: the command paces the garbage collector (memory.go); set
 	// by main, not by the tests that call run.
 	paceGC bool
@@ -69,6 +72,11 @@ type options struct {
 	independent bool
 	pod         string
 	all         bool
+	// namespace and allNamespaces are -n and -A.
+	namespace     string
+	allNamespaces bool
+	// command is the command's name, for messages.
+	command string
 	// warned is set once a warning is printed: --strict then exits 1.
 	warned   bool
 	podFiles listFlag
@@ -165,7 +173,7 @@ func (e *env) main(args []string) int {
 		return exitBadInput
 	}
 	c := commands()[i]
-	o := &options{output: "table", ties: "upstream", seed: 1}
+	o := &options{output: "table", ties: "upstream", seed: 1, command: c.name}
 	fs := flag.NewFlagSet("schedkit "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	c.flags(fs, o)
@@ -250,6 +258,23 @@ func inputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.recursive, "recursive", false, "same as -R")
 	fs.Var(&o.now, "now", "`TIME` (RFC 3339) the input is judged at, such as when the dump was taken: Jobs' activeDeadlineSeconds and pod failure backoff, the deletion grace periods quota admission reads; default this machine's clock (a warning names each Job so judged)")
 	fs.BoolVar(&o.noExpand, "no-workloads", false, "do not add the pods that workloads (Deployments, ReplicaSets, StatefulSets, Jobs, DaemonSets) would still create")
+}
+
+func namespaceFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.namespace, "n", "", "only the pending pods of `NAMESPACE` (the others are still placed), and the namespace of --pod NAME")
+	fs.StringVar(&o.namespace, "namespace", "", "same as -n")
+	fs.BoolVar(&o.allNamespaces, "A", false, "the pods of every namespace (the default)")
+	fs.BoolVar(&o.allNamespaces, "all-namespaces", false, "same as -A")
+}
+
+// checkWritable creates path, to fail on an unwritable one before
+// anything runs.
+func checkWritable(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return &inputError{fmt.Errorf("--html: %w", err)}
+	}
+	return f.Close()
 }
 
 func configFlag(fs *flag.FlagSet, o *options) {

@@ -29,7 +29,7 @@ placement.
 default profile with every node scored.
 `,
 		example: `  schedkit compare -f examples/manifests --config examples/manifests/config/most-allocated.yaml
-  schedkit compare -f dump/ --config old.yaml --config new.yaml -o json
+  schedkit compare -f examples/manifests --config default --config examples/manifests/config/most-allocated.yaml --all -o json
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)

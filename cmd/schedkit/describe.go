@@ -23,7 +23,7 @@ none), QoS class, priority and preemption policy. Per node: allocatable,
 requested, free and the number of pods.
 `,
 		example: `  schedkit describe -f examples/manifests
-  schedkit describe -f dump.json -o yaml
+  schedkit describe -f examples/manifests -n shop -o yaml
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)

@@ -31,7 +31,7 @@ when a node is not drained, an eviction is blocked or a replacement stays
 Pending, or one fits only by preempting.
 `,
 		example: `  schedkit drain -f examples/manifests --ignore-daemonsets node-b1
-  schedkit drain -f dump.json --ignore-daemonsets --delete-emptydir-data node-7 node-8 -o json
+  schedkit drain -f examples/manifests --ignore-daemonsets --delete-emptydir-data node-b1 node-c1 -o json
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/manifest"
@@ -34,15 +33,19 @@ the placement. A pod that uses a feature whose plugin schedkit
 lacks is marked "unverified" on its row.
 `,
 		example: `  schedkit explain -f examples/manifests
-  kubectl get nodes,pods,pdb,priorityclasses,limitranges -A -o json | schedkit explain -f - --pod shop/web -o json
-  schedkit explain -f dump/ -R --config kube-scheduler.yaml --top 5 --html report.html
+  schedkit explain -f examples/manifests --pod deployment/shop/web -ojson
+  schedkit explain -f examples/manifests -n shop --pod worker -o wide
+  schedkit explain -f examples/manifests --pod shop/db-0
+  schedkit explain -f examples/manifests --config examples/manifests/config/most-allocated.yaml --top 3 --html report.html
+  (a live cluster: kubectl get nodes,pods,pdb,priorityclasses,limitranges -A -o json | schedkit explain -f -)
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
 			outputFlag(fs, o, "table", "wide", "json", "yaml")
 			fs.BoolVar(&o.independent, "independent", false, "judge each pod alone against the cluster as read (no earlier placement is assumed)")
-			fs.StringVar(&o.pod, "pod", "", "explain only this pending pod (`NAMESPACE/NAME`; the pods before it in the queue are still placed)")
+			fs.StringVar(&o.pod, "pod", "", "explain only this pod (`NAMESPACE/NAME`, or NAME with -n): a pending pod (the pods before it in the queue are still placed), a bound pod (where it is bound, and what if it were pending now, on the cluster without it) or a workload (KIND/NAMESPACE/NAME such as deployment/shop/web, or NAMESPACE/NAME naming no pod: its pending pods)")
+			namespaceFlags(fs, o)
 			fs.IntVar(&o.top, "top", 0, "show only the `N` best nodes per pod (feasible by total, then rejected); 0 shows all")
 			fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report to `FILE`")
 			strictFlag(fs, o)
@@ -66,6 +69,10 @@ type podResult struct {
 	Preemption   preemptionResult      `json:"preemption"`
 	NotEvaluated []string              `json:"notEvaluated"`
 	Unverified   []string              `json:"unverified"`
+	// BoundTo is, for a bound pod --pod names, its node: the pod is
+	// then explained as if it were pending now, on the cluster without
+	// it.
+	BoundTo string `json:"boundTo,omitempty"`
 	// Notes are information about the answer (nodes not shown, nodes
 	// not evaluated, no scoring with one feasible node).
 	Notes []string `json:"notes"`
@@ -187,6 +194,23 @@ func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod
 		}
 	}
 	return nil
+}
+
+// whatIf explains a bound pod as if it were pending now: the cluster
+// without it, the pod with spec.nodeName and its nomination cleared.
+func (x *explainer) whatIf(ctx context.Context, bound *api.Pod, emit func(*podRow) error) error {
+	if err := x.s.RemovePod(bound); err != nil {
+		return err
+	}
+	p := bound.DeepCopy()
+	p.Spec.NodeName, p.Status.NominatedNodeName = "", ""
+	ex, err := explainPod(ctx, x.s, p)
+	if err != nil {
+		return &inputError{err}
+	}
+	r := x.row(ex)
+	r.res.BoundTo = bound.Spec.NodeName
+	return emit(r)
 }
 
 // commit makes the cluster what the next pod sees: the pod assumed on its
@@ -319,22 +343,6 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-// selectPod returns the filter of --pod, or an error if no pending pod
-// has that name.
-func selectPod(o *options, pending []*api.Pod) (func(*api.Pod) bool, error) {
-	if o.pod == "" {
-		return nil, nil
-	}
-	want := o.pod
-	if !strings.Contains(want, "/") {
-		want = "default/" + want
-	}
-	if !slices.ContainsFunc(pending, func(p *api.Pod) bool { return podName(p) == want }) {
-		return nil, &usageError{msg: fmt.Sprintf("--pod %s: no pending pod of that name among the manifests (%d pending)", o.pod, len(pending))}
-	}
-	return func(p *api.Pod) bool { return podName(p) == want }, nil
-}
-
 func runExplain(e *env, o *options, args []string) (int, error) {
 	if err := noArgs(args); err != nil {
 		return 0, err
@@ -353,11 +361,17 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if o.html != "" {
+		// An unwritable report fails before anything runs.
+		if err := checkWritable(o.html); err != nil {
+			return 0, err
+		}
+	}
 	c, err := e.load(o)
 	if err != nil {
 		return 0, err
 	}
-	want, err := selectPod(o, c.Pending)
+	sel, err := selectPods(o, c)
 	if err != nil {
 		return 0, err
 	}
@@ -379,13 +393,18 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	x := newExplainer(e, o, c, s)
 	var sum explainSummary
 	sum.Nodes = c.Snapshot.NumNodes()
-	err = x.run(context.Background(), c.Pending, want, func(r *podRow) error {
+	emit := func(r *podRow) error {
 		sum.Add(r.res.Outcome, len(r.res.Unverified) > 0)
 		if rep != nil {
 			rep.add(r)
 		}
 		return out.row(r)
-	})
+	}
+	if sel.bound != nil {
+		err = x.whatIf(context.Background(), sel.bound, emit)
+	} else {
+		err = x.run(context.Background(), c.Pending, sel.want, emit)
+	}
 	if err != nil {
 		return 0, err
 	}

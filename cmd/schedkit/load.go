@@ -22,11 +22,23 @@ func (e *env) load(o *options) (*manifest.Cluster, error) {
 	if len(o.files) == 0 {
 		return nil, &usageError{msg: "no manifests given (-f PATH)"}
 	}
+	for _, f := range o.files {
+		if strings.Contains(f, "://") {
+			return nil, &inputError{fmt.Errorf("-f %s: not supported: this command reads files", f)}
+		}
+	}
 	e.beforeLoad()
-	c, err := manifest.Load(context.Background(), loadOptions(e, o), o.files...)
+	opts := loadOptions(e, o)
+	prog := newReadProgress(e)
+	opts.Progress = prog.tick
+	c, err := manifest.Load(context.Background(), opts, o.files...)
+	prog.done()
 	e.afterLoad()
 	if err != nil {
 		return nil, &inputError{err}
+	}
+	if c.Report.Objects == 0 && len(c.Report.Skipped) == 0 {
+		return nil, &inputError{fmt.Errorf("no objects passed to %s", o.command)}
 	}
 	e.notices(o, c)
 	if err := refuse(c); err != nil {

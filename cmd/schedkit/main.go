@@ -31,16 +31,17 @@ package main
 import (
 	"io"
 	"os"
+	"time"
 )
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), paceGC: gcTuned()}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), progressDelay: 500 * time.Millisecond, paceGC: gcTuned()}
 	os.Exit(e.main(os.Args[1:]))
 }
 
 // run runs the command line args and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr)}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr), progressDelay: 500 * time.Millisecond}
 	return e.main(args)
 }
 

@@ -312,7 +312,7 @@ func TestBadInput(t *testing.T) {
 		{"no command", nil, []string{"Usage:"}, 2},
 		{"bad -o", []string{"explain", "-f", brokenYAML, "-o", "xml"}, []string{`-o "xml"`}, 2},
 		{"bad --top", []string{"explain", "-f", brokenYAML, "--top", "-1"}, []string{"--top -1"}, 2},
-		{"unknown --pod", []string{"explain", "-f", bundled, "--pod", "shop/nope"}, []string{"--pod shop/nope: no pending pod"}, 2},
+		{"unknown --pod", []string{"explain", "-f", bundled, "--pod", "shop/nope"}, []string{"--pod shop/nope: no pod or workload of that name"}, 2},
 		{"bad config", []string{"explain", "-f", bundled, "--config", badConfig}, []string{"cfg.yaml", "NoSuchPlugin"}, 2},
 		{"missing config", []string{"explain", "-f", bundled, "--config", filepath.Join(dir, "none.yaml")}, []string{"none.yaml"}, 2},
 		{"drain unknown node", []string{"drain", "-f", bundled, "node-z9"}, []string{`node "node-z9" is not among`}, 2},

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/scheduler"
 	"sigs.k8s.io/yaml"
 )
@@ -265,6 +266,9 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 	if wide {
 		limit = 0
 	}
+	if res.BoundTo != "" {
+		fmt.Fprintf(w, "%s is bound to %s; if it were pending now, on the cluster without it:\n", res.Pod, res.BoundTo)
+	}
 	io.WriteString(w, wrapText(podHeadline(res), "  ", limit))
 	for _, u := range res.Unverified {
 		fmt.Fprintf(w, "  unverified: %s\n", u)
@@ -464,7 +468,7 @@ func trimFloat(f float64) string {
 }
 
 // progress prints "explained 120/4000 pods" on stderr when it is a
-// terminal and the run has taken more than a second.
+// terminal and the run has taken more than env.progressDelay.
 type progress struct {
 	e     *env
 	what  string
@@ -479,20 +483,59 @@ func newProgress(e *env, what string, total int) *progress {
 	return &progress{e: e, what: what, total: total, start: now, last: now}
 }
 
-func (p *progress) tick(i int) {
-	if !p.e.terminal {
-		return
+// due reports whether a progress line is due now: on a terminal, after
+// the delay, at most every 200 ms (every time with no delay, as tests
+// run it).
+func (e *env) due(start, last time.Time, shown bool) bool {
+	if !e.terminal {
+		return false
+	}
+	if e.progressDelay == 0 {
+		return true
 	}
 	now := time.Now()
-	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 200*time.Millisecond {
+	return now.Sub(start) >= e.progressDelay && (!shown || now.Sub(last) >= 200*time.Millisecond)
+}
+
+func (p *progress) tick(i int) {
+	if !p.e.due(p.start, p.last, p.shown) {
 		return
 	}
-	p.last, p.shown = now, true
+	p.last, p.shown = time.Now(), true
 	fmt.Fprintf(p.e.stderr, "\r%s %d/%d pods", p.what, i, p.total)
 }
 
 func (p *progress) done() {
 	if p.shown {
 		fmt.Fprintf(p.e.stderr, "\r%s %d/%d pods\n", p.what, p.total, p.total)
+	}
+}
+
+// readProgress prints "read 12.3 MiB, 4021 objects" on stderr while the
+// manifests are read, when it is a terminal.
+type readProgress struct {
+	e           *env
+	start, last time.Time
+	shown       bool
+	now         manifest.ReadProgress
+}
+
+func newReadProgress(e *env) *readProgress {
+	now := time.Now()
+	return &readProgress{e: e, start: now, last: now}
+}
+
+func (p *readProgress) tick(rp manifest.ReadProgress) {
+	p.now = rp
+	if !p.e.due(p.start, p.last, p.shown) {
+		return
+	}
+	p.last, p.shown = time.Now(), true
+	fmt.Fprintf(p.e.stderr, "\rread %s, %d objects", fmtMem(rp.Bytes)+"B", rp.Objects)
+}
+
+func (p *readProgress) done() {
+	if p.shown {
+		fmt.Fprintf(p.e.stderr, "\rread %s, %d objects\n", fmtMem(p.now.Bytes)+"B", p.now.Objects)
 	}
 }

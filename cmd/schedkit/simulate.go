@@ -49,7 +49,7 @@ pods parked as unschedulable retried when a placement may help them. Prints
 each pod's outcome, a summary line and the final placement per node.
 `,
 		example: `  schedkit simulate -f examples/manifests
-  schedkit simulate -f nodes.yaml,pods.yaml -o json --strict
+  schedkit simulate -f examples/manifests/cluster.yaml,examples/manifests/running.yaml,examples/manifests/pending.yaml,examples/manifests/policy.yaml -o json --strict
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
