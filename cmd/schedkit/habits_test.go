@@ -149,3 +149,45 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress on a non-terminal:\n%q", stderr)
 	}
 }
+
+// everyResource: a node with extended resources, ephemeral-storage and
+// hugepages, and a pod that requests them, with overhead and a claim.
+const everyResource = `kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "8", memory: 32Gi, pods: "10", ephemeral-storage: 100Gi, nvidia.com/gpu: "4", hugepages-2Mi: 1Gi}}
+---
+kind: Pod
+metadata: {name: p}
+spec:
+  overhead: {cpu: 250m, memory: 64Mi}
+  containers:
+  - name: c
+    resources:
+      requests: {cpu: "1", memory: 1Gi, ephemeral-storage: 2Gi, nvidia.com/gpu: "1", hugepages-2Mi: 128Mi}
+      limits: {nvidia.com/gpu: "1", hugepages-2Mi: 128Mi}
+      claims: [{name: gpu-claim}]
+`
+
+// TestDescribeEveryResource: describe shows every resource of pods and
+// nodes, the overhead and the claims; unset limits are <none>.
+func TestDescribeEveryResource(t *testing.T) {
+	code, out, stderr := runCmd(t, everyResource, "describe", "-f", "-")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, w := range []string{
+		"default/p  (pending)  Burstable  0  PreemptLowerPriority  1250m  <none>  1088Mi  <none>",
+		"ephemeral-storage 2Gi/<none>; hugepages-2Mi 128Mi/128Mi; nvidia.com/gpu 1/1; overhead cpu 250m memory 64Mi; claims gpu-claim",
+		"n1  8  0  8  32Gi  0  32Gi  0/10  ephemeral-storage 0/100Gi; hugepages-2Mi 0/1Gi; nvidia.com/gpu 0/4",
+	} {
+		found := false
+		for _, l := range tableLines(out) {
+			if strings.Contains(l, w) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("describe lacks %q:\n%s", w, out)
+		}
+	}
+}
