@@ -925,14 +925,14 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 // ReadFiles reads the paths (files, folders, "-" for stdin) with a new
 // Reader and returns its objects and report, or every error found.
 func ReadFiles(opts Options, paths ...string) (*Set, *Report, error) {
-	return readFiles(nil, opts, paths...)
+	return readFiles(context.Background(), opts, paths...)
 }
 
-// readFiles is ReadFiles stopped by ctx (nil: never).
+// readFiles is ReadFiles stopped by ctx.
 func readFiles(ctx context.Context, opts Options, paths ...string) (*Set, *Report, error) {
 	r := NewReader()
 	r.SetSeed(opts.Seed)
-	if ctx != nil {
+	if ctx.Done() != nil {
 		r.SetContext(ctx)
 	}
 	if opts.Progress != nil {
