@@ -214,7 +214,7 @@ func (c *command) help(w io.Writer, fs *flag.FlagSet) {
 // parseInterleaved parses flags placed before, between and after
 // positional arguments, as kubectl does; "--" ends the flags.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	args = splitShort(args)
+	args = splitShort(fs, args)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -233,14 +233,16 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // splitShort spells kubectl's joined short flags as two arguments:
-// -ojson is -o json, -nshop is -n shop. Arguments after "--" stay.
-func splitShort(args []string) []string {
+// -ojson is -o json, -nshop is -n shop, when the command has -o or -n and
+// no flag of the joined name (-now stays -now). Arguments after "--"
+// stay.
+func splitShort(fs *flag.FlagSet, args []string) []string {
 	out := make([]string, 0, len(args))
 	for i, a := range args {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if len(a) > 2 && a[0] == '-' && (a[1] == 'o' || a[1] == 'n') && !strings.HasPrefix(a, "-output") && !strings.HasPrefix(a, "-no-") && !strings.Contains(a, "=") {
+		if len(a) > 2 && a[0] == '-' && (a[1] == 'o' || a[1] == 'n') && fs.Lookup(a[1:2]) != nil && !strings.Contains(a, "=") && fs.Lookup(a[1:]) == nil {
 			out = append(out, a[:2], a[2:])
 			continue
 		}

@@ -261,7 +261,20 @@ func runCompare(e *env, o *options, args []string) (int, error) {
 			if p.Moved {
 				change = "moved"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f%%\t%.1f%%\t%+.1f\t%s\n", p.Pod, pa.where(), pb.where(), p.TotalA, p.TotalB, p.ShareA, p.ShareB, p.Delta, change)
+			// A total is a placed pod's: "-" for the others.
+			total := func(oc outcome) (string, string) {
+				if oc.outcome != scheduler.OutcomePlaced {
+					return "-", "-"
+				}
+				return fmt.Sprint(oc.total), fmt.Sprintf("%.1f%%", oc.share)
+			}
+			ta, sa := total(pa)
+			tb, sb := total(pb)
+			delta := "-"
+			if ta != "-" && tb != "-" {
+				delta = fmt.Sprintf("%+.1f", p.Delta)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Pod, pa.where(), pb.where(), ta, tb, sa, sb, delta, change)
 		}
 		tw.Flush()
 		fmt.Fprintln(w)

@@ -98,6 +98,10 @@ func TestKubectlHabits(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, `{"pods": [`) {
 		t.Errorf("-ojson: exit %d\n%s", code, out)
 	}
+	// -now is a flag of its own, not -n ow.
+	if code, _, stderr := runCmd(t, "", "explain", "-f", bundled, "-now", "2026-12-01T14:00:00Z", "--pod", "shop/worker"); code != 0 {
+		t.Errorf("-now: exit %d\n%s", code, stderr)
+	}
 	dir := t.TempDir()
 	write := func(name, s string) string {
 		p := filepath.Join(dir, name)
@@ -118,6 +122,7 @@ func TestKubectlHabits(t *testing.T) {
 		{"url", []string{"explain", "-f", "https://example.com/dump.yaml"}, "", "-f https://example.com/dump.yaml: not supported: this command reads files"},
 		{"binary", []string{"explain", "-f", bin}, "", bin + ": document 1: not YAML or JSON: the file holds binary data\n"},
 		{"unwritable html", []string{"explain", "-f", bundled, "--html", filepath.Join(dir, "no", "such", "dir", "r.html")}, "", "--html: open "},
+		{"no kind and a bad quantity: both said", []string{"explain", "-f", "-"}, "metadata: {name: a}\n---\nkind: Pod\nmetadata: {name: b}\nspec: {containers: [{name: c, resources: {requests: {cpu: 12parsecs}}}]}\n", "-:5: document 2 (Pod default/b): spec.containers[0].resources.requests.cpu: quantity \"12parsecs\""},
 		{"syntax line", []string{"explain", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: x\nspec: {}\n", "-:3: document 1: yaml: did not find expected ',' or '}'"},
 	}
 	for _, c := range cases {

@@ -23,6 +23,10 @@ func TestOneVocabulary(t *testing.T) {
 		t.Errorf("simulate:\n%s", out)
 	}
 	_, out, _ = runCmd(t, "", "compare", "-f", bundled, "--config", bundled+"/config/most-allocated.yaml", "--all")
+	// Every column has a header.
+	if !strings.Contains(out, "POD                        A                     B                     TOTAL A  TOTAL B  SHARE A  SHARE B  DELTA  CHANGE") {
+		t.Errorf("compare header:\n%s", out)
+	}
 	if !strings.Contains(out, "A: "+line) || !strings.Contains(out, "B: "+line) || !strings.Contains(out, "node-c1 (preempting)") {
 		t.Errorf("compare:\n%s", out)
 	}
