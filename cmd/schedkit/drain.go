@@ -149,6 +149,8 @@ func runDrain(e *env, o *options, args []string) (int, error) {
 		return 0, &usageError{msg: err.Error()}
 	}
 	for _, w := range rep.Warnings {
+		// kubectl's own text; --strict counts it as any warning.
+		o.warned = true
 		fmt.Fprintln(e.stderr, "Warning: "+w)
 	}
 	for _, de := range rep.Errors {

@@ -18,19 +18,23 @@ func explainCmd() *command {
 		name:  "explain",
 		short: "every node's verdict, every score and the pick for each pending pod",
 		long: `For each pending pod, in queue order (each seeing the placements before it;
-with --independent each judged alone against the cluster as read): every
-node's filter verdict with kube-scheduler's reasons, each score plugin's
-normalised score (before weight) and the weighted total for every feasible
-node, the tied best nodes and the chosen one, or the fit error as
-"kubectl describe pod" shows it and what preemption would do: the
-nominated node and its victims, and every node's verdict (the table's
-PREEMPTION column: Candidate, Candidate (chosen), CandidateDropped,
-CannotHelp, Unresolvable, NotTried, NotEligible, Failed; its REASONS
-then say which pods preemption would evict there, or why it cannot
-help). Every node is scored (no sampling) unless --config says
-otherwise. -o wide adds requested cpu/memory per node before and after
-the placement. A pod that uses a feature whose plugin schedkit
-lacks is marked "unverified" on its row.
+with --independent each judged alone against the cluster as read), its
+outcome: placed on a node, preempting (placed once victims are evicted
+from the nominated node), unschedulable (the fit error as "kubectl
+describe pod" shows it) or gated, and unverified when a plugin it needs
+is not in this build. Then the feasible nodes: each score plugin's
+normalised score (before weight; short headers such as Fit×1, Bal×1,
+Taint×3 named in full on the legend line) and the weighted total, the
+tied best nodes and the chosen one; then the rejected nodes with
+kube-scheduler's reasons and, for a pod that fits nowhere, each node's
+preemption verdict (PREEMPTION: Candidate, Candidate (chosen),
+CandidateDropped, CannotHelp, Unresolvable, NotTried, NotEligible,
+Failed; its REASONS then say which pods preemption would evict there, or
+why it cannot help). Tables fit 120 columns (long reasons wrap); -o wide
+spells codes out and adds each feasible node's requested cpu and memory
+now and if the pod were placed there. Every node is scored (no
+sampling) unless --config says otherwise. The last line counts the
+outcomes: "6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated".
 `,
 		example: `  schedkit explain -f examples/manifests
   schedkit explain -f examples/manifests --pod deployment/shop/web -ojson

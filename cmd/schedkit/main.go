@@ -6,12 +6,12 @@
 //
 // Usage:
 //
-//	schedkit explain  -f DUMP [-f MORE]... [--config FILE] [--independent] [--pod NS/NAME] [-o table|wide|json|yaml] [--top N] [--html FILE] [--strict]
+//	schedkit explain  -f DUMP [-f MORE]... [--config FILE] [--independent] [--pod NS/NAME|KIND/NS/NAME] [-n NS|-A] [-o table|wide|json|yaml] [--top N] [--html FILE] [--strict]
 //	schedkit simulate -f DUMP... [--config FILE] [-o table|json|yaml] [--strict]
-//	schedkit describe -f DUMP... [-o table|json|yaml]
+//	schedkit describe -f DUMP... [-n NS] [-o table|json|yaml]
 //	schedkit capacity -f DUMP... --pod FILE [--pod FILE]... [-o table|json|yaml]
-//	schedkit compare  -f DUMP... --config A [--config B] [-o table|json|yaml]
-//	schedkit drain    -f DUMP... NODE... [-o table|json|yaml]
+//	schedkit compare  -f DUMP... --config A [--config B] [--all] [-o table|json|yaml] [--strict]
+//	schedkit drain    -f DUMP... [kubectl drain's flags] NODE... [-o table|json|yaml] [--strict]
 //	schedkit version
 //
 // -f takes files, folders (with -R, their subfolders), comma lists and "-"

@@ -46,7 +46,9 @@ func simulateCmd() *command {
 		long: `Runs kube-scheduler's queue over the pending pods: queue order (priority, then
 arrival), scheduling gates, each placement seen by the next decision, and
 pods parked as unschedulable retried when a placement may help them. Prints
-each pod's outcome, a summary line and the final placement per node.
+each pod's outcome (placed, preempting: placed after evicting victims,
+unschedulable, gated), the summary line ("6 pod(s): 5 placed, 1
+preempting, 0 unschedulable, 0 gated") and the final placement per node.
 `,
 		example: `  schedkit simulate -f examples/manifests
   schedkit simulate -f examples/manifests/cluster.yaml,examples/manifests/running.yaml,examples/manifests/pending.yaml,examples/manifests/policy.yaml -o json --strict
