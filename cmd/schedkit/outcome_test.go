@@ -104,6 +104,10 @@ func TestTablesFit(t *testing.T) {
 	if strings.Contains(stderr, "not in this build") {
 		t.Errorf("not-evaluated warning though no pod uses DRA:\n%s", stderr)
 	}
+	_, out, _ = runCmd(t, "", "explain", "-f", bundled, "--pod", "shop/worker", "-owide")
+	if !strings.Contains(out, "TaintToleration×3  NodeResourcesFit×1") || !strings.Contains(out, "CPU IF PLACED HERE") {
+		t.Errorf("-o wide: full plugin names and the if-placed columns:\n%s", out)
+	}
 	_, out, _ = runCmd(t, "", "explain", "-f", bundled, "--top", "2", "--pod", "shop/worker")
 	if !strings.Contains(out, "  note: 6 more node(s) not shown (--top 2)") || strings.Contains(out, "warning:") {
 		t.Errorf("--top note:\n%s", out)

@@ -201,15 +201,16 @@ func shortCode(code string) string {
 // their first use.
 func legendText(plugins []string, wide bool) string {
 	var parts []string
+	if wide {
+		// -o wide spells plugins and codes out.
+		return "×N the plugin's weight, IF PLACED HERE: requested now→with the pod on that node/allocatable"
+	}
 	for _, p := range plugins {
 		if s := shortPlugin(p); s != p {
 			parts = append(parts, s+" "+p)
 		}
 	}
 	parts = append(parts, "×N the plugin's weight", "Unresolvable UnschedulableAndUnresolvable")
-	if wide {
-		parts = append(parts, "IF PLACED HERE: requested now→with the pod on that node/allocatable")
-	}
 	return strings.Join(parts, ", ")
 }
 
@@ -292,7 +293,11 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 		head := []string{"  NODE", "VERDICT", "TOTAL"}
 		for _, ps := range r.plugins {
-			head = append(head, fmt.Sprintf("%s×%d", shortPlugin(ps.Plugin), ps.Weight))
+			name := ps.Plugin
+			if !wide {
+				name = shortPlugin(name)
+			}
+			head = append(head, fmt.Sprintf("%s×%d", name, ps.Weight))
 		}
 		if wide {
 			head = append(head, "CPU IF PLACED HERE", "MEMORY IF PLACED HERE")
