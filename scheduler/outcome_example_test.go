@@ -24,13 +24,13 @@ func ExampleWithAdmission() {
 	for _, opts := range [][]scheduler.Option{nil, {scheduler.WithAdmission(admission.Policies{})}} {
 		s, _ := scheduler.New(snap, opts...)
 		d, err := s.Schedule(context.Background(), big)
-		fmt.Println(d.Outcome(err), d.Node)
+		fmt.Printf("%v on %q\n", d.Outcome(err), d.Node)
 		sum.Add(d.Outcome(err), false)
 		s.Close()
 	}
 	fmt.Println(sum)
 	// Output:
-	// placed n1
-	// unschedulable
+	// placed on "n1"
+	// unschedulable on ""
 	// 2 pod(s): 1 placed, 0 preempting, 1 unschedulable, 0 gated
 }
