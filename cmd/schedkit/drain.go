@@ -56,6 +56,10 @@ type drainedPod struct {
 	Outcome string `json:"outcome"` // moved, pending, gone, blocked, refused, stays
 	Node    string `json:"node"`
 	Message string `json:"message"`
+	// Scheduled is the outcome of the replacement's scheduling (placed,
+	// preempting, unschedulable, gated), for a pod a controller
+	// recreates.
+	Scheduled *scheduler.Outcome `json:"scheduled,omitempty"`
 }
 
 // drainSummary counts the outcomes.
@@ -73,6 +77,13 @@ func drainRow(p *scheduler.DrainedPod) drainedPod {
 	r := drainedPod{Pod: podName(p.Pod), From: p.From, Node: p.From, Message: p.Message}
 	switch p.Outcome {
 	case scheduler.DrainEvicted, scheduler.DrainDeleted:
+		if p.Replaced {
+			oc := p.Placement.Outcome()
+			r.Scheduled = &oc
+			if oc == scheduler.OutcomePreempting {
+				r.Message = join("replacement preempting", r.Message)
+			}
+		}
 		switch {
 		case !p.Replaced:
 			r.Outcome, r.Node = "gone", ""

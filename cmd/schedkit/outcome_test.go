@@ -47,6 +47,10 @@ func TestOneVocabulary(t *testing.T) {
 	if html := string(b); strings.Contains(html, "not placed") || !strings.Contains(html, `<h2 class="preempting">shop/checkout → preempting on node-c1`) {
 		t.Errorf("HTML heading of the preempting pod:\n%s", html)
 	}
+	_, out, _ = runCmd(t, "", "drain", "-f", bundled, "--ignore-daemonsets", "node-b1", "-o", "json")
+	if !strings.Contains(out, `"outcome":"moved","node":"node-`) || !strings.Contains(out, `"scheduled":"placed"`) {
+		t.Errorf("drain JSON: the replacement's scheduled outcome:\n%s", out)
+	}
 	_, out, _ = runCmd(t, "", "drain", "-f", bundled, "--ignore-daemonsets", "node-b1")
 	if !strings.Contains(out, "scheduled (replacements and pending pods): 7 pod(s): 6 placed, 1 preempting, 0 unschedulable, 0 gated") {
 		t.Errorf("drain:\n%s", out)
