@@ -385,6 +385,9 @@ type Reader struct {
 	progress func(ReadProgress)
 	bytes    int64
 	objects  int
+	// listed counts the items of the List being read, for progress
+	// before the List's effects apply.
+	listed int
 }
 
 // NewReader returns an empty Reader.
@@ -463,6 +466,8 @@ func (r *Reader) Read(name string, in io.Reader) error {
 		default:
 			r.document(src, &doc.v, "", "")
 		}
+		// A List's items, counted as read, are now objects or not.
+		r.listed = 0
 		if s.done {
 			break
 		}
@@ -815,6 +820,7 @@ func (r *Reader) bigDocument(s *stream, src Source) error {
 						isrc := src
 						isrc.Item, isrc.Line = i, t.lineAt(off)
 						items = append(items, r.streamedItem(isrc, b))
+						r.listed++
 						if c, err := s.expect(",]", "after array element"); err != nil {
 							return fail(0, err)
 						} else if c == ']' {

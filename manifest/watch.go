@@ -12,8 +12,8 @@ type ReadProgress struct {
 	File string
 	// Bytes counts the bytes read from every input so far.
 	Bytes int64
-	// Objects counts the objects decoded so far. The items of a List
-	// are counted once the List is known to be one.
+	// Objects counts the objects read so far: the documents decoded and
+	// the items of the List being read.
 	Objects int
 }
 
@@ -63,7 +63,7 @@ func (w *watched) Read(p []byte) (int, error) {
 	n, err := w.in.Read(p)
 	w.r.bytes += int64(n)
 	if w.r.progress != nil {
-		w.r.progress(ReadProgress{File: w.name, Bytes: w.r.bytes, Objects: w.r.objects})
+		w.r.progress(ReadProgress{File: w.name, Bytes: w.r.bytes, Objects: w.r.objects + w.r.listed})
 	}
 	return n, err
 }
