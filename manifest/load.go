@@ -43,7 +43,7 @@ func Load(ctx context.Context, opts Options, paths ...string) (*Cluster, error) 
 	if err != nil {
 		return nil, err
 	}
-	c, err := NewCluster(objs, rep, opts)
+	c, err := newCluster(ctx, objs, rep, opts)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
@@ -78,6 +78,11 @@ func IsStored(p *api.Pod) bool {
 // pod. The pods and ReplicaSets read are not changed: an adopted pod
 // keeps its owner references.
 func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
+	return newCluster(context.Background(), objs, rep, opts)
+}
+
+// newCluster is NewCluster stopped by ctx every 512 pods.
+func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	if rep == nil {
 		rep = &Report{Skipped: map[string]int{}}
 	}
@@ -124,7 +129,12 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 		pods = append(pods[:len(pods):len(pods)], expanded...)
 		rep.Warnings = append(rep.Warnings, warnings...)
 	}
-	for _, p := range pods {
+	for i, p := range pods {
+		if i%512 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
 			rep.TerminalPods++
 			continue
@@ -168,6 +178,9 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 		rep.Warnings = append(rep.Warnings, Warning{Source: src, Object: "Pod " + podName(pods[0]), Message: msg})
 	}
 	sort.SliceStable(pending, func(i, j int) bool { return priorityOf(pending[i]) > priorityOf(pending[j]) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	snap, err := cluster.NewSnapshot(objs.Nodes, bound)
 	if err != nil {
 		return nil, err
