@@ -251,7 +251,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 		// the pod's own: nothing to count, Skip.
 	default:
 		// The snapshot's nodes: counted incrementally.
-		pl.cachedCounts(s, view, nodes)
+		pl.cache.counts(s, view, nodes)
 	}
 	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
 		return nil, skipStatus

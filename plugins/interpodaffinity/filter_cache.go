@@ -20,9 +20,6 @@ import (
 // those a full count gives: each node's contribution is computed from its
 // pods as the full count would, and subtracted exactly when it goes.
 
-// ipaCacheSize is how many incoming pod signatures the plugin keeps.
-const ipaCacheSize = 4
-
 // ipaKey is what PreFilter's counts depend on besides the nodes: the
 // incoming pod's namespace, labels and namespace labels, and its required
 // terms with their namespace selectors resolved.
@@ -146,9 +143,9 @@ func (c *nodeContribution) zero(numAnti int) bool {
 	return true
 }
 
-// ipaCache is the counts for one incoming pod signature, and each node's
-// contribution to them.
-type ipaCache struct {
+// filterCounts is the counts for one incoming pod signature, and each
+// node's contribution to them.
+type filterCounts struct {
 	key   ipaKey
 	nodes cluster.NodeMemo[nodeContribution] // each node's non-zero contribution
 	// totals hold the counts; shared is set once a cycle's state holds
@@ -230,7 +227,7 @@ func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
 // sync brings the cache's counts up to date with nodes, and reports
 // whether they changed. The first sync counts by domain id of view's
 // topologies (coldCounts) and builds the dense index from those counts.
-func (c *ipaCache) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
+func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
 	t := &c.totals
 	changed := false
 	var cc *coldCounts
@@ -255,33 +252,21 @@ func (c *ipaCache) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
 	return changed
 }
 
-// cachedCounts fills s's counts from the plugin's cache, creating or
-// refreshing the entry for s's signature. s's terms and namespace labels
-// are set; its counts are empty.
-func (pl *InterPodAffinity) cachedCounts(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
+// counts fills s's counts from the cache, creating or refreshing the
+// entry for s's signature. s's terms and namespace labels are set; its
+// counts are empty.
+func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
 	key := ipaKey{namespace: s.pod.Namespace, labels: s.pod.Labels, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}
-	pl.filterMu.Lock()
-	defer pl.filterMu.Unlock()
-	var c *ipaCache
-	for i, e := range pl.filterCache {
-		if e.key.equal(&key) {
-			c = e
-			copy(pl.filterCache[1:i+1], pl.filterCache[:i])
-			pl.filterCache[0] = c
-			break
-		}
-	}
+	ac.mu.Lock()
+	defer ac.mu.Unlock()
+	c := ac.findFilter(&key)
 	if c == nil {
-		c = &ipaCache{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
+		c = &filterCounts{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
 			nodes: cluster.NewNodeMemo[nodeContribution](len(nodes))}
 		c.key.labels = maps.Clone(s.pod.Labels)
 		c.key.nsLabels = maps.Clone(s.nsLabels)
 		c.totals.indexTerms()
-		if len(pl.filterCache) < ipaCacheSize {
-			pl.filterCache = append(pl.filterCache, nil)
-		}
-		copy(pl.filterCache[1:], pl.filterCache)
-		pl.filterCache[0] = c
+		ac.push(&cacheEntry{kind: filterKind, filter: c})
 	}
 	// The contributions are computed with this cycle's pod (equal to
 	// the cached one in what matters).
@@ -318,7 +303,7 @@ func (pl *InterPodAffinity) cachedCounts(s *interPodAffinityState, view *cluster
 
 // materializeTotals gives the cache's totals count maps if they are cold
 // (leaving shared copies alone: a state that holds them keeps them).
-func (c *ipaCache) materializeTotals() {
+func (c *filterCounts) materializeTotals() {
 	if c.totals.cold != nil {
 		c.totals.shared = false
 		c.totals.materialize()

@@ -54,7 +54,7 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
 	}
-	totals := pl.cachedScores(&sc, view)
+	totals := pl.cache.scores(&sc, view)
 	if totals == nil || totals.matched == 0 {
 		return skipStatus
 	}
