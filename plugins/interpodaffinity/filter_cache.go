@@ -148,17 +148,12 @@ func (c *nodeContribution) zero(numAnti int) bool {
 type filterCounts struct {
 	key   ipaKey
 	nodes cluster.NodeMemo[nodeContribution] // each node's non-zero contribution
-	// totals hold the counts; shared is set once a cycle's state holds
-	// them, so that the next change copies them first.
+	// totals hold the counts in the shapes of a state
+	// (filter_shapes.go): shared once a cycle's state holds them, so
+	// that the next change copies them first. Their idx is the merged
+	// anti-affinity index when a cycle takes counts that did not change
+	// since the last; their dense index is over the view's topologies.
 	totals interPodAffinityState
-	shared bool
-	// idx indexes totals' anti-affinity counts (newAntiIndex, merged),
-	// built when a cycle takes counts that did not change since the
-	// last; nil after they change.
-	idx *antiIndex
-	// dense indexes totals by domain ids (newDenseIndex), for the
-	// topologies it holds; nil after the counts change.
-	dense *denseIndex
 }
 
 // contribution computes ni's contribution for the incoming pod of s into
@@ -196,20 +191,21 @@ func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo, c *nodeContri
 	return !c.zero(len(s.anti))
 }
 
-// apply adds c, times sign, to the counts of t.
+// apply adds c, times sign, to the counts of t, which it makes mutable.
 func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
+	m := t.mutable()
 	if c.node == nil {
 		return
 	}
 	labels := c.node.Labels
 	for i := range c.numExisting() {
 		kc := c.existingAt(i)
-		addTo(t.existingAnti.of(kc.key), labels[kc.key], sign*kc.n, &t.existingAnti.pairs)
+		addTo(m.existing.of(kc.key), labels[kc.key], sign*kc.n, &m.existing.pairs)
 	}
 	if c.m != 0 {
 		for i := range t.affinity {
 			if v, ok := labels[t.affinity[i].TopologyKey]; ok {
-				addTo(t.affinityCounts.values[t.affinityOf[i]], v, sign*int64(c.m), &t.affinityCounts.pairs)
+				addTo(m.affinity.values[t.affinityOf[i]], v, sign*int64(c.m), &m.affinity.pairs)
 			}
 		}
 	}
@@ -219,7 +215,7 @@ func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
 			continue
 		}
 		if v, ok := labels[t.anti[i].TopologyKey]; ok {
-			addTo(t.antiCounts.values[t.antiOf[i]], v, sign*n, &t.antiCounts.pairs)
+			addTo(m.anti.values[t.antiOf[i]], v, sign*n, &m.anti.pairs)
 		}
 	}
 }
@@ -232,22 +228,18 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool 
 	changed := false
 	var cc *coldCounts
 	if c.nodes.Len() == 0 {
-		cc = &coldCounts{view: view}
-		t.cold = cc
+		cc = t.beginCold(view)
 	}
 	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
-		c.idx, c.dense, changed = nil, nil, true
+		changed = true
 		if cc != nil && sign > 0 && cc.add(t, v, ni) {
 			return
 		}
 		cc = nil
-		t.shared = c.shared
-		t.materialize()
-		c.shared = false
 		t.apply(v, sign)
 	})
 	if cc != nil {
-		c.dense = cc.denseIndex(t)
+		t.dense = cc.denseIndex(t)
 	}
 	return changed
 }
@@ -272,9 +264,10 @@ func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, no
 	// the cached one in what matters).
 	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
 	changed := c.sync(nodes, view)
-	if c.dense == nil || !c.dense.sameTopologies(view) {
-		c.materializeTotals()
-		c.dense = newDenseIndex(&c.totals, view)
+	t := &c.totals
+	if t.dense == nil || !t.dense.sameTopologies(view) {
+		t.thaw()
+		t.dense = newDenseIndex(t, view)
 	}
 	// The merged index costs a pass over the counted domains: it is
 	// built for counts that stayed the same since the last cycle (as
@@ -285,28 +278,12 @@ func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, no
 	// cache then keeps a plain index, which reads only the keys, so
 	// that a cycle over unchanged counts allocates none).
 	switch {
-	case c.idx != nil:
-	case c.dense != nil:
-		c.idx = newAntiIndex(&c.totals, false)
+	case t.idx != nil:
+	case t.dense != nil:
+		t.idx = newAntiIndex(t, false)
 	case !changed:
-		c.materializeTotals()
-		c.idx = newAntiIndex(&c.totals, true)
+		t.thaw()
+		t.idx = newAntiIndex(t, true)
 	}
-	c.shared = true
-	s.dense = c.dense
-	s.existingAnti, s.affinityCounts, s.antiCounts = c.totals.existingAnti, c.totals.affinityCounts, c.totals.antiCounts
-	s.affinityOf, s.antiOf = c.totals.affinityOf, c.totals.antiOf
-	s.idx = c.idx
-	s.cold = c.totals.cold
-	s.shared = true
-}
-
-// materializeTotals gives the cache's totals count maps if they are cold
-// (leaving shared copies alone: a state that holds them keeps them).
-func (c *filterCounts) materializeTotals() {
-	if c.totals.cold != nil {
-		c.totals.shared = false
-		c.totals.materialize()
-		c.shared = false
-	}
+	s.shareFrom(t)
 }
