@@ -84,7 +84,7 @@ func (t *scoreTotals) addCold(ns *nodeScore, ni *cluster.NodeInfo, view *cluster
 // the maps are empty (cold), else copies when shared.
 func (c *scoreSums) materialize() {
 	switch {
-	case c.cold:
+	case c.totals.scores.cold:
 		ss := c.totals.scores
 		s := make([]topologyScore, len(ss.scores))
 		for i := range ss.scores {
@@ -100,7 +100,7 @@ func (c *scoreSums) materialize() {
 			s[i] = topologyScore{key: ss.scores[i].key, values: m}
 		}
 		c.totals.scores.scores = s
-		c.cold, c.shared = false, false
+		c.totals.scores.cold, c.shared = false, false
 	case c.shared:
 		c.unshare()
 	}
@@ -130,11 +130,25 @@ type scoreSums struct {
 	nodes  cluster.NodeMemo[nodeScore] // each node's contribution
 	totals scoreTotals
 	// shared is set once a cycle's state holds the sums, so that the
-	// next change copies them first.
+	// next change copies them first. The sums are in the shapes of a
+	// score state (interPodAffinityScoreState): cold after beginCold,
+	// plain and the entry's own after mutable.
 	shared bool
-	// cold: the maps of the sums are empty, the dense sums hold them
-	// (the first sync; see addCold).
-	cold bool
+}
+
+// beginCold makes the sums zero and cold: the first sync adds into the
+// dense sums (addCold).
+func (c *scoreSums) beginCold() {
+	c.totals = scoreTotals{}
+	c.totals.scores.cold, c.shared = true, false
+}
+
+// mutable makes the sums plain and the entry's own, without dense sums,
+// which no longer describe them once changed.
+func (c *scoreSums) mutable() *scoreTotals {
+	c.materialize()
+	c.totals.scores.dense = nil
+	return &c.totals
 }
 
 func (c *scoreSums) unshare() {
@@ -157,17 +171,14 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 	if first {
 		// No node contributes (none before, or the last sync had no
 		// nodes): the sums are zero, and the dense sums start empty.
-		*t = scoreTotals{}
-		c.cold, c.shared = true, false
+		c.beginCold()
 	}
 	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
 			return
 		}
 		first = false
-		c.materialize()
-		t.scores.dense = nil
-		t.apply(v, sign)
+		c.mutable().apply(v, sign)
 	})
 }
 
