@@ -1,11 +1,3 @@
-// Package sigcache is the store the plugins keep their counts in: the
-// entries of the last signatures they saw, most recent first.
-//
-// A plugin looks an entry up by walking Entries and calling Touch on the
-// one whose signature matches, or pushes a new one with Push. Each entry
-// is of one kind, the half of the plugin that reads it. Push keeps at
-// most the given number of entries of each kind, so that the halves do
-// not evict each other's entries.
 package sigcache
 
 // Entry is what a Store holds: Kind tells which of its halves the entry
