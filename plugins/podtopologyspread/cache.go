@@ -142,5 +142,7 @@ func (t *nodeTrack) sync(nodes []*cluster.NodeInfo, renumber bool, p contributio
 // only, so that the cache keeps no pod alive.
 type inputs struct {
 	pod *api.Pod
-	req *affinity.RequiredNodeAffinity
+	// req is held by value: a pointer to a caller's local would make
+	// the local escape, one allocation a cycle.
+	req affinity.RequiredNodeAffinity
 }

@@ -148,7 +148,7 @@ func (c *filterCounts) domainID(t *cluster.Topology, ni *cluster.NodeInfo) int32
 // compute sets the contribution at position j from ni, for the incoming
 // pod and its compiled required node affinity.
 func (c *filterCounts) compute(j int, ni *cluster.NodeInfo) {
-	cs, pod, req := c.cs, c.in.pod, c.in.req
+	cs, pod, req := c.cs, c.in.pod, &c.in.req
 	k := len(cs)
 	node := ni.Node()
 	counted := node != nil && hasSpreadKeys(node, cs)
@@ -318,7 +318,7 @@ func (c *spreadCache) counts(s *spreadFilterState, pod *api.Pod, nodes []*cluste
 		// The contributions are computed with this cycle's pod and
 		// constraints (equal to the cached ones in what matters).
 		f.cs = s.constraints
-		f.sync(nodes, topos, inputs{pod: pod, req: &s.required})
+		f.sync(nodes, topos, inputs{pod: pod, req: s.required})
 		if e.view = s.view; attempt > 0 {
 			e.view = nil
 		}

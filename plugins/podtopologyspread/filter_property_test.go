@@ -421,10 +421,10 @@ func TestPropertySpreadCacheRenumbered(t *testing.T) {
 			if rapid.IntRange(0, 2).Draw(t, "own") != 0 {
 				topos = spreadTopologies(cs, nil, rapid.Permutation(all).Draw(t, "order"), nil)
 			}
-			kept.sync(in, topos, inputs{pod: pod, req: &req})
+			kept.sync(in, topos, inputs{pod: pod, req: req})
 			kept.shared = rapid.Bool().Draw(t, "shared")
 			fresh := newFilterCounts(cs, &nodeTrack{}, len(in))
-			fresh.sync(in, topos, inputs{pod: pod, req: &req})
+			fresh.sync(in, topos, inputs{pod: pod, req: req})
 			for i := range cs {
 				a, b := &kept.domains[i], &fresh.domains[i]
 				if !slices.Equal(a.refs, b.refs) || !slices.Equal(a.counts, b.counts) || a.live != b.live {

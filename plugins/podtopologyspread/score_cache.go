@@ -153,7 +153,7 @@ func (c *scoreCounts) drop(j int) {
 // view, whose Topologies number its domains), for the incoming pod and
 // its compiled required node affinity.
 func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
-	cs, pod, req := c.cs, c.in.pod, c.in.req
+	cs, pod, req := c.cs, c.in.pod, &c.in.req
 	k := len(cs)
 	node := ni.Node()
 	all := node != nil && hasSpreadKeys(node, cs)
@@ -369,13 +369,12 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 	// The contributions are computed with this cycle's pod and
 	// constraints (equal to the cached ones in what matters).
 	c.setConstraints(cs)
-	required := affinity.GetRequiredNodeAffinity(pod)
 	topos := c.topos
 	if e.view != view {
 		topos = spreadScoreTopologies(cs, view, c.topos)
 		e.view = view
 	}
-	c.sync(all, topos, inputs{pod: pod, req: &required})
+	c.sync(all, topos, inputs{pod: pod, req: affinity.GetRequiredNodeAffinity(pod)})
 	c.shared = true
 	s.topos, s.noKey = c.topos, c.noKey
 	for i := range c.domains {
