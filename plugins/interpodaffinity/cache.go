@@ -31,14 +31,15 @@ const (
 // The zero value is an empty cache.
 type affinityCache struct {
 	mu    sync.Mutex
-	store sigcache.Store[*cacheEntry]
+	store sigcache.Store[cacheEntry]
 	// nodes lists the snapshot's nodes, a view after another: the
 	// score half counts them all.
 	nodes cluster.NodeList
 }
 
 // cacheEntry is the counts of one incoming pod signature of one half:
-// exactly one of filter and score is set, by kind.
+// exactly one of filter and score is set, by kind. The store holds it by
+// value, so that a new entry costs no allocation of its own.
 type cacheEntry struct {
 	kind   uint8
 	filter *filterCounts
@@ -46,7 +47,7 @@ type cacheEntry struct {
 }
 
 // Kind is the entry's half.
-func (e *cacheEntry) Kind() uint8 { return e.kind }
+func (e cacheEntry) Kind() uint8 { return e.kind }
 
 // findFilter returns the filter entry for key, made the most recent, or
 // nil. The caller holds mu.
@@ -71,6 +72,6 @@ func (c *affinityCache) findScore(key *scoreKey) *scoreSums {
 }
 
 // push adds e as the most recent entry. The caller holds mu.
-func (c *affinityCache) push(e *cacheEntry) {
+func (c *affinityCache) push(e cacheEntry) {
 	c.store.Push(e, cacheSize)
 }

@@ -258,7 +258,7 @@ func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, no
 		c.key.labels = maps.Clone(s.pod.Labels)
 		c.key.nsLabels = maps.Clone(s.nsLabels)
 		c.totals.indexTerms()
-		ac.push(&cacheEntry{kind: filterKind, filter: c})
+		ac.push(cacheEntry{kind: filterKind, filter: c})
 	}
 	// The contributions are computed with this cycle's pod (equal to
 	// the cached one in what matters).

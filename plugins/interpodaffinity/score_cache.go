@@ -201,7 +201,7 @@ func (ac *affinityCache) scores(sc *scorer, view *cluster.View) *scoreTotals {
 		c = &scoreSums{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
 		c.key.labels = maps.Clone(sc.pod.Labels)
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
-		ac.push(&cacheEntry{kind: scoreKind, score: c})
+		ac.push(cacheEntry{kind: scoreKind, score: c})
 	}
 	c.sync(sc, nodes, view)
 	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {

@@ -53,6 +53,18 @@ type cacheEntry struct {
 // Kind is the entry's half.
 func (e *cacheEntry) Kind() uint8 { return e.kind }
 
+// filterEntry and scoreEntry are an entry and its payload, allocated
+// together: a new entry costs one allocation, as a half's own did.
+type filterEntry struct {
+	cacheEntry
+	counts filterCounts
+}
+
+type scoreEntry struct {
+	cacheEntry
+	counts scoreCounts
+}
+
 // find returns the entry of kind for key, made the most recent, or nil.
 // The caller holds mu.
 func (c *spreadCache) find(kind uint8, requireAll bool, key *spreadSignature) *cacheEntry {

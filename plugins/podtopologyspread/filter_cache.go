@@ -102,8 +102,15 @@ type filterCounts struct {
 }
 
 func newFilterCounts(cs []affinity.SpreadConstraint, track *nodeTrack, n int) *filterCounts {
+	c := &filterCounts{}
+	c.init(cs, track, n)
+	return c
+}
+
+// init makes c the empty counts of cs over track's n nodes.
+func (c *filterCounts) init(cs []affinity.SpreadConstraint, track *nodeTrack, n int) {
 	k := len(cs)
-	return &filterCounts{cs: cs, track: track, dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k),
+	*c = filterCounts{cs: cs, track: track, dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k),
 		domains: make([]spreadDomains, k), paths: make([]criticalPaths, k), dirty: true}
 }
 
@@ -311,8 +318,10 @@ func (c *spreadCache) counts(s *spreadFilterState, pod *api.Pod, nodes []*cluste
 	}
 	for attempt := 0; ; attempt++ {
 		if e == nil {
-			e = c.push(&cacheEntry{key: newSpreadSignature(pod, s.constraints, true), kind: filterKind}, len(nodes))
-			e.filter = newFilterCounts(s.constraints, &e.track, len(nodes))
+			fe := &filterEntry{cacheEntry: cacheEntry{key: newSpreadSignature(pod, s.constraints, true), kind: filterKind}}
+			e = c.push(&fe.cacheEntry, len(nodes))
+			e.filter = &fe.counts
+			e.filter.init(s.constraints, &e.track, len(nodes))
 		}
 		f := e.filter
 		// The contributions are computed with this cycle's pod and

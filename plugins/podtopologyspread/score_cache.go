@@ -120,12 +120,18 @@ func (c *scoreCounts) setConstraints(cs []affinity.SpreadConstraint) {
 }
 
 func newScoreCounts(requireAll bool, cs []affinity.SpreadConstraint, track *nodeTrack, n int) *scoreCounts {
+	c := &scoreCounts{}
+	c.init(requireAll, cs, track, n)
+	return c
+}
+
+// init makes c the empty counts of cs over track's n nodes.
+func (c *scoreCounts) init(requireAll bool, cs []affinity.SpreadConstraint, track *nodeTrack, n int) {
 	k := len(cs)
-	c := &scoreCounts{requireAll: requireAll, track: track,
+	*c = scoreCounts{requireAll: requireAll, track: track,
 		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), flag: make([]uint8, 0, n*k), all: make([]bool, 0, n),
 		domains: make([]spreadScoreDomains, k), noKey: make([]int32, k)}
 	c.setConstraints(cs)
-	return c
 }
 
 // unshare gives the cache totals of its own before it changes them.
@@ -362,8 +368,10 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 	e := sc.find(scoreKind, requireAll, &key)
 	all := view.Nodes()
 	if e == nil {
-		e = sc.push(&cacheEntry{key: newSpreadSignature(pod, cs, true), kind: scoreKind, requireAll: requireAll}, len(all))
-		e.score = newScoreCounts(requireAll, cs, &e.track, len(all))
+		se := &scoreEntry{cacheEntry: cacheEntry{key: newSpreadSignature(pod, cs, true), kind: scoreKind, requireAll: requireAll}}
+		e = sc.push(&se.cacheEntry, len(all))
+		e.score = &se.counts
+		e.score.init(requireAll, cs, &e.track, len(all))
 	}
 	c := e.score
 	// The contributions are computed with this cycle's pod and
