@@ -377,4 +377,3 @@ func upstreamStreamSide(w streamWorkload, stream []*api.Pod) ([]*v1.Node, []*v1.
 	_, vs := upstream.ConvertCluster(nil, stream)
 	return vn, vp, vs
 }
-
