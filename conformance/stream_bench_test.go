@@ -10,6 +10,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
 )
 
@@ -158,7 +159,6 @@ func BenchmarkStream(b *testing.B) {
 // (for a pod that preempts, among the candidates alike its choice) and
 // then assumes it too, so that both go on from the same cluster.
 func TestStreamAgrees(t *testing.T) {
-	ctx := context.Background()
 	count := 60
 	if testing.Short() {
 		count = 15
@@ -167,46 +167,56 @@ func TestStreamAgrees(t *testing.T) {
 		stream := w.streamPods(min(count, w.measurePods))
 		for _, v := range streamVariants {
 			t.Run(w.name+"/"+v.name, func(t *testing.T) {
-				vn, vp, vs := upstreamStreamSide(w, stream)
-				u, err := newUpStream(vn, vp, w.objects, v.pct, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer u.Close()
-				k, err := newSkStream(w.nodes, w.initPods, w.objects, v.pct, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer k.Close()
-				placed, tiedSum := 0, 0
-				for i, p := range stream {
-					skNode, err := k.place(ctx, p)
-					if err != nil {
-						t.Fatalf("pod %d (%s): schedkit: %v", i, p.Name, err)
-					}
-					want := skNode
-					if want == "" {
-						want = "-"
-					}
-					upNode, tied, err := u.place(vs[i], want)
-					if err != nil {
-						t.Fatalf("pod %d (%s): upstream: %v", i, p.Name, err)
-					}
-					switch {
-					case skNode == "" && upNode == "":
-					case skNode == "" || upNode == "":
-						t.Fatalf("pod %d (%s): schedkit %q, upstream %q", i, p.Name, skNode, upNode)
-					case !slices.Contains(tied, skNode):
-						t.Fatalf("pod %d (%s): schedkit chose %s, upstream %s, tied %v", i, p.Name, skNode, upNode, tied)
-					default:
-						placed++
-						tiedSum += len(tied)
-					}
-				}
-				t.Logf("%d of %d pods placed alike, %.1f nodes tied per pod on average", placed, len(stream), float64(tiedSum)/float64(max(placed, 1)))
+				lockstep(t, w.nodes, w.initPods, w.objects, w.objects, stream, v.pct)
 			})
 		}
 	}
+}
+
+// lockstep places stream on both sides, schedkit first, upstream then
+// finding schedkit's node among its tied nodes (or alike preemption
+// candidates) and assuming it too; one goroutine a side.
+func lockstep(t *testing.T, nodes []*api.Node, pods []*api.Pod, skObjects, upObjects []any, stream []*api.Pod, pct int32) {
+	t.Helper()
+	ctx := context.Background()
+	vn, vp := upstream.ConvertCluster(nodes, pods)
+	_, vs := upstream.ConvertCluster(nil, stream)
+	u, err := newUpStream(vn, vp, upObjects, pct, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	k, err := newSkStream(nodes, pods, skObjects, pct, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	placed, tiedSum := 0, 0
+	for i, p := range stream {
+		skNode, err := k.place(ctx, p)
+		if err != nil {
+			t.Fatalf("pod %d (%s): schedkit: %v", i, p.Name, err)
+		}
+		want := skNode
+		if want == "" {
+			want = "-"
+		}
+		upNode, tied, err := u.place(vs[i], want)
+		if err != nil {
+			t.Fatalf("pod %d (%s): upstream: %v", i, p.Name, err)
+		}
+		switch {
+		case skNode == "" && upNode == "":
+		case skNode == "" || upNode == "":
+			t.Fatalf("pod %d (%s): schedkit %q, upstream %q", i, p.Name, skNode, upNode)
+		case !slices.Contains(tied, skNode):
+			t.Fatalf("pod %d (%s): schedkit chose %s, upstream %s, tied %v", i, p.Name, skNode, upNode, tied)
+		default:
+			placed++
+			tiedSum += len(tied)
+		}
+	}
+	t.Logf("%d of %d pods placed alike, %.1f nodes tied per pod on average", placed, len(stream), float64(tiedSum)/float64(max(placed, 1)))
 }
 
 // firstDecisionWorkloads are the workloads whose first decision
