@@ -40,10 +40,14 @@ func buildSchedkit(tb testing.TB, dir string) string {
 // upstream placing the same 500 pods one by one from the objects in
 // memory (its cache built off the clock), every node scored as the
 // command does without --config. ns/pod and cpu-ns/pod are per pending
-// pod. Names: Command/<order>/<simulate|explain|upstream>.
+// pod. Names: Command/<order>/<simulate|explain>/schedkit and
+// Command/<order>/upstream (the row both compare with).
 func BenchmarkCommand(b *testing.B) {
 	dir := b.TempDir()
-	bin := buildSchedkit(b, dir)
+	bin := ""
+	if *benchSideFlag != "upstream" {
+		bin = buildSchedkit(b, dir)
+	}
 	par := runtime.GOMAXPROCS(0)
 	const nodes, bound, pending = 2000, 40000, 500
 	for _, o := range dumpOrders {
@@ -53,7 +57,8 @@ func BenchmarkCommand(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, sub := range []string{"simulate", "explain"} {
-			b.Run(o.name+"/"+sub, func(b *testing.B) {
+			b.Run(o.name+"/"+sub+"/schedkit", func(b *testing.B) {
+				skipSide(b, "schedkit")
 				// Off the clock: the run must place every pending pod.
 				var out bytes.Buffer
 				check := exec.Command(bin, sub, "-f", path)
@@ -95,6 +100,7 @@ func BenchmarkCommand(b *testing.B) {
 			})
 		}
 		b.Run(o.name+"/upstream", func(b *testing.B) {
+			skipSide(b, "upstream")
 			vn, vp := upstream.ConvertCluster(d.nodes, d.bound)
 			_, vs := upstream.ConvertCluster(nil, d.pending)
 			objs := d.upstreamObjects()

@@ -211,7 +211,7 @@ func genDump(nodes, bound, pending, burst int, seed uint64) *dumpObjects {
 	}
 	newPod := func(k, i int, t time.Time) *api.Pod {
 		rs := rsOf[k]
-		name := fmt.Sprintf("%s-%05x", rs.Name, rng.Uint32()&0xfffff)
+		name := fmt.Sprintf("%s-%05x", rs.Name, i)
 		tmpl := rs.Spec.Template
 		spec := tmpl.Spec
 		spec.Containers = append([]api.Container(nil), spec.Containers...)

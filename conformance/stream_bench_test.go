@@ -18,6 +18,17 @@ import (
 // workload's measurePods, at most 1,000).
 var streamPodsFlag = flag.Int("stream.pods", 0, "measured pods per stream benchmark op (0: the workload's measurePods, at most 1000)")
 
+// benchSideFlag runs one side of the Stream, FirstDecision and Command
+// benchmarks (bench-pairs.sh alternates them).
+var benchSideFlag = flag.String("bench.side", "", "run only this side of the Stream, FirstDecision and Command benchmarks: upstream or schedkit")
+
+// skipSide skips b unless side is the side -bench.side asks for.
+func skipSide(b *testing.B, side string) {
+	if *benchSideFlag != "" && *benchSideFlag != side {
+		b.Skip("-bench.side " + *benchSideFlag)
+	}
+}
+
 // streamVariants are the two samplings: every node scored, and the
 // default adaptive sampling (10% of 5,000 nodes).
 var streamVariants = []struct {
@@ -82,6 +93,7 @@ func BenchmarkStream(b *testing.B) {
 		measured := w.streamLen()
 		for _, v := range streamVariants {
 			b.Run(w.name+"/"+v.name+"/upstream", func(b *testing.B) {
+				skipSide(b, "upstream")
 				vn, vp, vs := upstreamStreamSide(w, stream)
 				var st streamStats
 				pods := 0
@@ -116,6 +128,7 @@ func BenchmarkStream(b *testing.B) {
 				st.report(b, pods)
 			})
 			b.Run(w.name+"/"+v.name+"/schedkit", func(b *testing.B) {
+				skipSide(b, "schedkit")
 				var st streamStats
 				pods := 0
 				for b.Loop() {
@@ -243,6 +256,7 @@ func BenchmarkFirstDecision(b *testing.B) {
 		pod := w.measured(0)
 		for _, v := range streamVariants {
 			b.Run(w.name+"/"+v.name+"/upstream", func(b *testing.B) {
+				skipSide(b, "upstream")
 				vn, vp := upstream.ConvertCluster(w.nodes, w.initPods)
 				vpod := upstream.MustConvert[v1.Pod](pod)
 				sbTimeFirst(b, func() (func(), func()) {
@@ -261,6 +275,7 @@ func BenchmarkFirstDecision(b *testing.B) {
 				})
 			})
 			b.Run(w.name+"/"+v.name+"/schedkit", func(b *testing.B) {
+				skipSide(b, "schedkit")
 				sbTimeFirst(b, func() (func(), func()) {
 					k, err := newSkStream(w.nodes, w.initPods, w.objects, v.pct, par)
 					if err != nil {
