@@ -18,6 +18,10 @@ import (
 // workload's measurePods, at most 1,000).
 var streamPodsFlag = flag.Int("stream.pods", 0, "measured pods per stream benchmark op (0: the workload's measurePods, at most 1000)")
 
+// streamNodesFlag is the node count of the stream workloads (the
+// allocations per pod are compared at 500 and 5,000).
+var streamNodesFlag = flag.Int("stream.nodes", 5000, "nodes of the stream and first-decision workloads")
+
 // benchSideFlag runs one side of the Stream, FirstDecision and Command
 // benchmarks (bench-pairs.sh alternates them).
 var benchSideFlag = flag.String("bench.side", "", "run only this side of the Stream, FirstDecision and Command benchmarks: upstream or schedkit")
@@ -88,7 +92,7 @@ func (s *streamStats) report(b *testing.B, pods int) {
 func BenchmarkStream(b *testing.B) {
 	par := runtime.GOMAXPROCS(0)
 	ctx := context.Background()
-	for _, w := range streamWorkloads(5000) {
+	for _, w := range streamWorkloads(*streamNodesFlag) {
 		stream := w.streamPods(w.streamLen())
 		measured := w.streamLen()
 		for _, v := range streamVariants {
@@ -249,7 +253,7 @@ var firstDecisionWorkloads = []string{"SchedulingBasic", "SchedulingPodAntiAffin
 func BenchmarkFirstDecision(b *testing.B) {
 	par := runtime.GOMAXPROCS(0)
 	ctx := context.Background()
-	for _, w := range streamWorkloads(5000) {
+	for _, w := range streamWorkloads(*streamNodesFlag) {
 		if !slices.Contains(firstDecisionWorkloads, w.name) {
 			continue
 		}
