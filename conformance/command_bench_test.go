@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,8 +41,11 @@ func buildSchedkit(tb testing.TB, dir string) string {
 // upstream placing the same 500 pods one by one from the objects in
 // memory (its cache built off the clock), every node scored as the
 // command does without --config. ns/pod and cpu-ns/pod are per pending
-// pod. Names: Command/<order>/<simulate|explain>/schedkit and
-// Command/<order>/upstream (the row both compare with).
+// pod. Command/<order>/decisions/schedkit is schedkit's side of the
+// same in-process comparison: Schedule and Assume of the 500 pods from
+// the objects in memory, its snapshot built off the clock. Names:
+// Command/<order>/<simulate|explain|decisions>/schedkit and
+// Command/<order>/upstream (the row the three compare with).
 func BenchmarkCommand(b *testing.B) {
 	dir := b.TempDir()
 	bin := ""
@@ -49,6 +53,7 @@ func BenchmarkCommand(b *testing.B) {
 		bin = buildSchedkit(b, dir)
 	}
 	par := runtime.GOMAXPROCS(0)
+	ctx := context.Background()
 	const nodes, bound, pending = 2000, 40000, 500
 	for _, o := range dumpOrders {
 		d := genDump(nodes, bound, pending, o.burst, 1)
@@ -99,6 +104,32 @@ func BenchmarkCommand(b *testing.B) {
 				}
 			})
 		}
+		b.Run(o.name+"/decisions/schedkit", func(b *testing.B) {
+			skipSide(b, "schedkit")
+			var st streamStats
+			pods := 0
+			for b.Loop() {
+				b.StopTimer()
+				k, err := newSkStream(d.nodes, d.bound, d.objects, 100, par)
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				b.StartTimer()
+				t0, c0, m0 := startStats()
+				for _, p := range d.pending {
+					if node, err := k.place(ctx, p); err != nil || node == "" {
+						b.Fatalf("schedkit: %s/%s: %q %v", p.Namespace, p.Name, node, err)
+					}
+				}
+				st.add(t0, c0, m0)
+				b.StopTimer()
+				k.Close()
+				pods += len(d.pending)
+				b.StartTimer()
+			}
+			st.report(b, pods)
+		})
 		b.Run(o.name+"/upstream", func(b *testing.B) {
 			skipSide(b, "upstream")
 			vn, vp := upstream.ConvertCluster(d.nodes, d.bound)
