@@ -2,7 +2,5 @@
 
 package conformance
 
-import "os"
-
-// maxRSS is not measured on this platform.
-func maxRSS(*os.ProcessState) int64 { return 0 }
+// watchRSS does not measure on this platform.
+func watchRSS(int) func() int64 { return func() int64 { return 0 } }
