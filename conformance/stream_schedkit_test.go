@@ -8,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/scheduler"
 )
 
@@ -29,7 +30,7 @@ func skProfile() framework.ProfileConfig {
 	for _, name := range streamPluginNames() {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: name, Weight: defaultWeight(name)})
 	}
-	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: scheduler.PrioritySortName}, framework.PluginRef{Name: scheduler.DefaultBinderName})
+	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: config.PrioritySortName}, framework.PluginRef{Name: config.DefaultBinderName})
 	return cfg
 }
 
