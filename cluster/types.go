@@ -168,6 +168,18 @@ func (n *NodeInfo) Name() string {
 // NumPods returns the number of pods on the node.
 func (n *NodeInfo) NumPods() int { return len(n.Pods) }
 
+// Slot returns the node's slot in the snapshot that made the NodeInfo: a
+// small number no other node of the snapshot holds while this node is in
+// it (a removed node's slot is given to a node added later), kept by the
+// NodeInfo's copies. It is -1 for a NodeInfo no snapshot made. Plugins
+// index per-node memos by it, keyed by the NodeInfo and its Generation.
+func (n *NodeInfo) Slot() int {
+	if n == nil {
+		return -1
+	}
+	return int(n.slot) - 1
+}
+
 // Unschedulable reports the node's spec.unschedulable; false without a
 // node.
 func (n *NodeInfo) Unschedulable() bool { return n != nil && n.unschedulable }

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/schedkit/schedkit/plugins/defaultbinder"
-	"github.com/schedkit/schedkit/plugins/queuesort"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/scheduler"
 )
 
@@ -31,7 +30,7 @@ func skProfile() framework.ProfileConfig {
 	for _, name := range streamPluginNames() {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: name, Weight: defaultWeight(name)})
 	}
-	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: queuesort.Name}, framework.PluginRef{Name: defaultbinder.Name})
+	cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: config.PrioritySortName}, framework.PluginRef{Name: config.DefaultBinderName})
 	return cfg
 }
 

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -381,6 +383,12 @@ type VolumeLimitsState struct {
 	objs   *cluster.Objects
 	vols   [2][]attachable
 	status [2]*framework.Status
+	// cache, if set, keeps what Filter derives from each node's pods
+	// and attachments across cycles.
+	cache *VolumeLimitsCache
+	// objGen keys the cache's entries: the generation of the last change
+	// to the kinds an entry is derived from.
+	objGen int64
 }
 
 // Clone returns s: the state is never modified after PreFilter.
@@ -389,7 +397,22 @@ func (s *VolumeLimitsState) Clone() framework.StateData { return s }
 // NewVolumeLimitsState resolves the pod's attachable volumes against
 // objs, once per pod.
 func NewVolumeLimitsState(objs *cluster.Objects, pod *api.Pod) *VolumeLimitsState {
-	s := &VolumeLimitsState{objs: objs}
+	return newVolumeLimitsState(objs, pod, nil)
+}
+
+// NewCachedVolumeLimitsState is NewVolumeLimitsState whose Filter reads
+// the volumes attached to each node from c, which computes them once
+// per NodeInfo and object generation. c is shared by the cycles of one
+// snapshot's scheduler.
+func NewCachedVolumeLimitsState(objs *cluster.Objects, pod *api.Pod, c *VolumeLimitsCache) *VolumeLimitsState {
+	return newVolumeLimitsState(objs, pod, c)
+}
+
+func newVolumeLimitsState(objs *cluster.Objects, pod *api.Pod, c *VolumeLimitsCache) *VolumeLimitsState {
+	s := &VolumeLimitsState{objs: objs, cache: c}
+	if c != nil {
+		s.objGen = attachedGeneration(objs)
+	}
 	for i, hasCSINode := range []bool{false, true} {
 		vols, err := podAttachable(objs, hasCSINode, pod, true, nil)
 		switch {
@@ -487,25 +510,31 @@ func (s *VolumeLimitsState) Filter(nodeInfo *cluster.NodeInfo) *framework.Status
 	if !hasVolumeLimits(csiNode) {
 		return nil
 	}
-	// Small buffers on the stack: a node with a few volumes costs no
-	// allocation.
-	var attachedBuf [16]attachable
-	attached := attachedBuf[:0]
-	for _, p := range nodeInfo.Pods {
-		if len(p.Pod.Spec.Volumes) == 0 {
-			continue
+	var attached, vaVols []attachable
+	if e := s.cache.lookup(nodeInfo, s.objGen); e != nil {
+		if e.status != nil {
+			return e.status
 		}
-		var err error
-		if attached, err = podAttachable(s.objs, true, p.Pod, false, attached); err != nil {
-			return framework.AsStatus(err)
+		attached, vaVols = e.attached, e.vaVols
+	} else if s.cache != nil {
+		e := &attachedVolumes{ni: nodeInfo, gen: nodeInfo.Generation, objGen: s.objGen}
+		st := e.compute(s.objs, nodeInfo, nil, nil)
+		s.cache.store(e)
+		if st != nil {
+			return st
 		}
+		attached, vaVols = e.attached, e.vaVols
+	} else {
+		// Small buffers on the stack: a node with a few volumes costs
+		// no allocation.
+		var attachedBuf [16]attachable
+		var vaBuf [8]attachable
+		var e attachedVolumes
+		if st := e.compute(s.objs, nodeInfo, attachedBuf[:0], vaBuf[:0]); st != nil {
+			return st
+		}
+		attached, vaVols = e.attached, e.vaVols
 	}
-	// The node's VolumeAttachments count too, unless a pod on the node
-	// already counted their volume (the pod's own volumes are not
-	// matched against them: a volume attached to the node that no pod
-	// there uses counts twice, as upstream counts it).
-	var vaBuf [8]attachable
-	vaVols := attachmentVolumes(s.objs, node.Name, attached, vaBuf[:0])
 	// For each driver the pod adds volumes of (not attached yet) that has
 	// a limit: the volumes attached plus the new ones must not exceed it.
 	for i, v := range vols {
@@ -572,4 +601,115 @@ func NodeVolumeLimits(objs *cluster.Objects, pod *api.Pod, nodeInfo *cluster.Nod
 		return nil
 	}
 	return NewVolumeLimitsState(objs, pod).Filter(nodeInfo)
+}
+
+// attachedVolumes is what NodeVolumeLimits' Filter derives from a node
+// with a CSINode object, the same for every incoming pod: the distinct
+// volumes its pods use (attached), and those of its VolumeAttachments
+// that no pod there uses (vaVols), or the status of a pod's volume that
+// cannot be counted. Cached, it is immutable and keyed by the NodeInfo,
+// its Generation and the generation of the objects it was derived from.
+type attachedVolumes struct {
+	ni       *cluster.NodeInfo
+	gen      int64
+	objGen   int64
+	attached []attachable
+	vaVols   []attachable
+	status   *framework.Status
+}
+
+// compute fills e from the node's pods and attachments, appending to
+// the buffers given; a status that rejects the node is returned and kept
+// in e.
+func (e *attachedVolumes) compute(objs *cluster.Objects, ni *cluster.NodeInfo, attached, vaVols []attachable) *framework.Status {
+	for _, p := range ni.Pods {
+		if len(p.Pod.Spec.Volumes) == 0 {
+			continue
+		}
+		var err error
+		if attached, err = podAttachable(objs, true, p.Pod, false, attached); err != nil {
+			e.status = framework.AsStatus(err)
+			return e.status
+		}
+	}
+	e.attached = attached
+	// The node's VolumeAttachments count too, unless a pod on the node
+	// already counted their volume (the pod's own volumes are not
+	// matched against them: a volume attached to the node that no pod
+	// there uses counts twice, as upstream counts it).
+	e.vaVols = attachmentVolumes(objs, ni.Node().Name, attached, vaVols)
+	return nil
+}
+
+// attachedGeneration is the generation of the last change to the kinds
+// a attachedVolumes is derived from: claims, volumes, classes and
+// attachments. (The CSINode is looked up per cycle.)
+func attachedGeneration(objs *cluster.Objects) int64 {
+	return max(objs.KindGeneration(cluster.KindPersistentVolumeClaim), objs.KindGeneration(cluster.KindPersistentVolume),
+		objs.KindGeneration(cluster.KindStorageClass), objs.KindGeneration(cluster.KindVolumeAttachment))
+}
+
+// VolumeLimitsCache keeps, per node slot of one snapshot, the volumes
+// NodeVolumeLimits' Filter counts as attached to the node, so that a
+// cycle derives them only for the nodes that changed since the last
+// (a stream of pods changes one node a cycle) and costs, on the others,
+// a lookup and the pod's own volumes. Entries are immutable and
+// published atomically: Filter runs concurrently for different nodes,
+// and a lost race only costs a recomputation. Its zero value is empty
+// and ready to use.
+type VolumeLimitsCache struct {
+	mu    sync.Mutex // held to grow slots
+	slots atomic.Pointer[[]atomic.Pointer[attachedVolumes]]
+}
+
+// lookup returns ni's entry if it was derived from ni as it is, at
+// objGen; nil otherwise (or for a nil cache).
+func (c *VolumeLimitsCache) lookup(ni *cluster.NodeInfo, objGen int64) *attachedVolumes {
+	if c == nil {
+		return nil
+	}
+	i := ni.Slot()
+	t := c.slots.Load()
+	if i < 0 || t == nil || i >= len(*t) {
+		return nil
+	}
+	if e := (*t)[i].Load(); e != nil && e.ni == ni && e.gen == ni.Generation && e.objGen == objGen {
+		return e
+	}
+	return nil
+}
+
+// store publishes e as the entry of its node's slot.
+func (c *VolumeLimitsCache) store(e *attachedVolumes) {
+	i := e.ni.Slot()
+	if i < 0 {
+		return
+	}
+	t := c.slots.Load()
+	if t == nil || i >= len(*t) {
+		t = c.grow(i + 1)
+	}
+	(*t)[i].Store(e)
+}
+
+// grow makes room for n slots and returns the table.
+func (c *VolumeLimitsCache) grow(n int) *[]atomic.Pointer[attachedVolumes] {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.slots.Load()
+	if old != nil && n <= len(*old) {
+		return old
+	}
+	size := max(n, 64)
+	if old != nil {
+		size = max(size, 2*len(*old))
+	}
+	t := make([]atomic.Pointer[attachedVolumes], size)
+	if old != nil {
+		for i := range *old {
+			t[i].Store((*old)[i].Load())
+		}
+	}
+	c.slots.Store(&t)
+	return &t
 }

@@ -382,7 +382,11 @@ func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, st
 		return res, start, ErrNoNodesAvailable
 	}
 	if s.nts == nil {
-		s.nts = framework.NewDefaultNodeToStatus()
+		// A cycle that fails records a status for every node it
+		// filtered: the map is sized for them all up front, as growing
+		// it entry by entry rehashes it several times. (A FitError takes
+		// it; a cycle that succeeds keeps it for the next.)
+		s.nts = framework.NewNodeToStatus(make(map[string]*framework.Status, numAll), framework.NewStatus(framework.UnschedulableAndUnresolvable))
 		s.absent = s.nts.AbsentNodesStatus()
 	} else {
 		s.nts.Reset(s.absent)

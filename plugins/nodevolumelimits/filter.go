@@ -19,7 +19,7 @@ func (pl *NodeVolumeLimits) PreFilter(_ context.Context, state *framework.CycleS
 	if !slices.ContainsFunc(pod.Spec.Volumes, func(v api.Volume) bool { return predicates.CountsVolume(&v) }) {
 		return nil, skipStatus
 	}
-	state.Write(volumeLimitsStateKey, predicates.NewVolumeLimitsState(objectsOf(pl.h), pod))
+	state.Write(volumeLimitsStateKey, predicates.NewCachedVolumeLimitsState(objectsOf(pl.h), pod, &pl.attached))
 	return nil, nil
 }
 
@@ -39,7 +39,7 @@ func (pl *NodeVolumeLimits) Filter(_ context.Context, state *framework.CycleStat
 		}
 	} else {
 		// Upstream keeps no state: without PreFilter, resolve here.
-		s = predicates.NewVolumeLimitsState(objectsOf(pl.h), pod)
+		s = predicates.NewCachedVolumeLimitsState(objectsOf(pl.h), pod, &pl.attached)
 	}
 	return s.Filter(nodeInfo)
 }

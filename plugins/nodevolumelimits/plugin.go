@@ -3,6 +3,7 @@ package nodevolumelimits
 import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/predicates"
 )
 
 // Name is the plugin's name in a profile.
@@ -31,6 +32,9 @@ const Name = config.NodeVolumeLimitsName
 // ephemeral volumes or migratable inline volumes.
 type NodeVolumeLimits struct {
 	h framework.Handle
+	// attached keeps, across cycles, the volumes attached to each node
+	// of h's snapshot, derived once per NodeInfo and object generation.
+	attached predicates.VolumeLimitsCache
 }
 
 var (

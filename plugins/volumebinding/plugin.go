@@ -1,6 +1,8 @@
 package volumebinding
 
 import (
+	"sync"
+
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/priorities"
@@ -16,6 +18,8 @@ const Name = config.VolumeBindingName
 type VolumeBinding struct {
 	h      framework.Handle
 	scorer priorities.VolumeCapacityScorer
+	// groups pools Score's per-node groupings (*classGroups).
+	groups sync.Pool
 }
 
 var (

@@ -23,6 +23,21 @@ type volumeStorage interface {
 type classGroups struct {
 	list []priorities.ClassStorage
 	buf  [4]priorities.ClassStorage
+	// addFn is add as a func value, made once: the value handed to the
+	// filter half escapes, so a classGroups is reused (see groupsOf).
+	addFn func(class string, requested, capacity int64, static bool)
+}
+
+// groupsOf returns an empty classGroups from the plugin's pool, so that
+// scoring a node allocates nothing; put it back with pl.groups.Put.
+func (pl *VolumeBinding) groupsOf() *classGroups {
+	g, ok := pl.groups.Get().(*classGroups)
+	if !ok {
+		g = &classGroups{}
+		g.addFn = g.add
+	}
+	g.list = g.buf[:0]
+	return g
 }
 
 // add adds one volume: a bound volume adds its capacity to the class's,
@@ -114,11 +129,9 @@ func (pl *VolumeBinding) Score(_ context.Context, state *framework.CycleState, _
 	if !ok || !s.HasClaims() {
 		return 0, nil
 	}
-	// g escapes (its add method is handed to the filter half): one
-	// allocation per node for a pod with claims.
-	var g classGroups
-	g.list = g.buf[:0]
-	if err := s.VolumeStorage(nodeInfo.Node(), g.add); err != nil {
+	g := pl.groupsOf()
+	defer pl.groups.Put(g)
+	if err := s.VolumeStorage(nodeInfo.Node(), g.addFn); err != nil {
 		return 0, framework.AsStatus(err)
 	}
 	return pl.scorer.Score(g.list), nil
