@@ -15,7 +15,6 @@ import (
 // Name is the plugin's name in a profile.
 const Name = config.DynamicResourcesName
 
-
 // DynamicResources is the DynamicResources plugin. It is safe for
 // concurrent use; its assumed state (claims allocated by Reserve and not
 // yet in the snapshot) is guarded by mu.
