@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	schedcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
@@ -26,7 +27,6 @@ import (
 	updra "k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
-	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 
 	"github.com/schedkit/schedkit/api"
@@ -134,7 +134,9 @@ func ourStatus(s *framework.Status) string {
 // messages, same scores, same devices.
 func TestDRAPluginDifferential(t *testing.T) {
 	var feasible, rejected, prefail int
-	defer func() { t.Logf("nodes: %d feasible, %d rejected; %d pods rejected before Filter", feasible, rejected, prefail) }()
+	defer func() {
+		t.Logf("nodes: %d feasible, %d rejected; %d pods rejected before Filter", feasible, rejected, prefail)
+	}()
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
