@@ -142,9 +142,11 @@ func TestDRAPluginDifferential(t *testing.T) {
 		defer cancel()
 		world := dragen.WorldGen().Draw(rt, "world")
 		w := &world
-		// DRAFractionalCapacityRange is beta and off in v1.37.2, while
-		// package dra models it on: worlds with fractional request
-		// policies are left out until dra follows the gate.
+		// DRAFractionalCapacityRange is off in v1.37.2 by default (its
+		// on-default needs a minimum compatibility version of 1.37, the
+		// default being 1.36), while package dra models it on: worlds
+		// with fractional request policies are left out until dra
+		// follows the gate.
 		for _, sl := range w.Slices {
 			for _, d := range sl.Spec.Devices {
 				for _, c := range d.Capacity {
