@@ -243,7 +243,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 	}
 	r.preempting = ex.Node == "" && ex.Nominated != ""
 	r.victims = ex.Victims
-	r.res.Unverified = nonNil(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], r.unschedulable))
+	r.res.Unverified = nonNil(append(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], r.unschedulable), draExtendedMarks(p, x.s.Snapshot())...))
 
 	// Display order: feasible nodes by total, then the others.
 	idx := make([]int, len(ex.Nodes))

@@ -150,7 +150,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 			sum.Unschedulable++
 			sp.Message = errString(pl.Err)
 		}
-		sp.Unverified = nonNil(unverifiedMarks(pl.Pod, pl.Decision.NotEvaluated, x.unmodelled[sp.Pod], pl.Node == "" && gated == nil))
+		sp.Unverified = nonNil(append(unverifiedMarks(pl.Pod, pl.Decision.NotEvaluated, x.unmodelled[sp.Pod], pl.Node == "" && gated == nil), draExtendedMarks(pl.Pod, x.s.Snapshot())...))
 		if len(sp.Unverified) > 0 {
 			sum.Unverified++
 		}
