@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/resource"
 )
 
 // feature is a pod feature some plugins decide on: when the profile lists
@@ -154,4 +156,38 @@ func (e *env) notEvaluatedWarning(o *options, notEvaluated []string, c *manifest
 	if n > 0 {
 		e.warnf(o, "%d pending pod(s) use what plugins not in this build read (%s): their decisions are marked unverified", n, strings.Join(notEvaluated, ", "))
 	}
+}
+
+// draExtendedMarks marks a pod that requests an extended resource a
+// DeviceClass maps (spec.extendedResourceName, or the implicit
+// deviceclass.resource.kubernetes.io/<class>) while some node does not
+// advertise it: kube-scheduler hands such a resource to DynamicResources
+// on those nodes (DRAExtendedResource, GA in v1.37), which schedkit does
+// not model yet, so its Insufficient verdict may be wrong.
+func draExtendedMarks(p *api.Pod, s *cluster.Snapshot) []string {
+	o := s.Objects()
+	if o.Len(cluster.KindDeviceClass) == 0 {
+		return nil
+	}
+	mapped := map[api.ResourceName]bool{}
+	for c := range cluster.AllObjects[api.DeviceClass](o) {
+		mapped[api.ResourceName("deviceclass.resource.kubernetes.io/"+c.Name)] = true
+		if n := c.Spec.ExtendedResourceName; n != nil {
+			mapped[api.ResourceName(*n)] = true
+		}
+	}
+	var marks []string
+	for name, q := range resource.SchedulerRequests(p) {
+		if !mapped[name] || q.IsZero() {
+			continue
+		}
+		for _, ni := range s.View().Nodes() {
+			if _, ok := ni.Node().Status.Allocatable[name]; !ok {
+				marks = append(marks, fmt.Sprintf("requests %s, which a DeviceClass maps (DRA extended resources not implemented)", name))
+				break
+			}
+		}
+	}
+	slices.Sort(marks)
+	return marks
 }
