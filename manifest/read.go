@@ -93,9 +93,17 @@ func format(src Source, line int, object, path, msg string) string {
 	}
 	src.Line = line
 	var b strings.Builder
-	b.WriteString(src.String())
-	if object != "" {
-		fmt.Fprintf(&b, " (%s)", object)
+	switch {
+	case src == (Source{}) && object != "":
+		// Not read: created by a controller.
+		b.WriteString(object)
+	case src == (Source{}):
+		b.WriteString("(created)")
+	default:
+		b.WriteString(src.String())
+		if object != "" {
+			fmt.Fprintf(&b, " (%s)", object)
+		}
 	}
 	b.WriteString(": ")
 	if path != "" {
@@ -249,25 +257,33 @@ type Report struct {
 	// Warnings in the order they were found.
 	Warnings []Warning
 	// Rejected are the new pods admission or validation rejected, with
-	// the API server's message; they are not scheduled.
+	// the API server's message (they are not scheduled), and the new
+	// claims admission rejected (they are not stored).
 	Rejected []Rejection
 	// TerminalPods counts the pods in phase Succeeded or Failed, which
 	// the scheduler ignores.
 	TerminalPods int
 }
 
-// Rejection is a new pod the API server would not have accepted.
+// Rejection is a new object the API server would not have accepted: a
+// pod, or a claim.
 type Rejection struct {
-	// Source is where the pod was read.
+	// Source is where the object was read.
 	Source Source
-	// Pod is the pod as read.
+	// Pod is the pod as read; nil for another kind.
 	Pod *api.Pod
+	// Object names another kind's object, as "PersistentVolumeClaim
+	// ns/name", when Pod is nil.
+	Object string
 	// Err is the API server's answer.
 	Err error
 }
 
 // String prints the rejection with its source.
 func (r Rejection) String() string {
+	if r.Pod == nil {
+		return format(r.Source, 0, r.Object, "", r.Err.Error())
+	}
 	return format(r.Source, 0, "Pod "+podName(r.Pod), "", r.Err.Error())
 }
 
@@ -374,7 +390,13 @@ type Reader struct {
 	// raw is the JSON of the document being finished, for the kinds
 	// keepsRaw names.
 	raw []byte
+	// validate is how unknown and duplicate fields are taken.
+	validate FieldValidation
 }
+
+// SetFieldValidation sets how unknown and duplicate fields are taken
+// (ValidateStrict unless set).
+func (r *Reader) SetFieldValidation(v FieldValidation) { r.validate = v }
 
 // NewReader returns an empty Reader.
 func NewReader() *Reader {
@@ -607,7 +629,7 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		}
 		return
 	}
-	ki, version := r.kindFor(kind, apiVersion)
+	ki, version := r.kindFor(src, line, kind, apiVersion)
 	if ki == nil {
 		return
 	}
@@ -625,13 +647,38 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 // kindFor returns the modelled kind of a document and the version its
 // apiVersion names; for other kinds it counts the document as skipped
 // and returns nil.
-func (r *Reader) kindFor(kind, apiVersion string) (*kindInfo, string) {
+func (r *Reader) kindFor(src Source, line int, kind, apiVersion string) (*kindInfo, string) {
 	group, version := "", apiVersion
 	if g, ver, ok := strings.Cut(apiVersion, "/"); ok {
 		group, version = g, ver
 	}
+	if apiVersion == "" {
+		// The API server's decoder needs both; kubectl refuses the
+		// document before sending it.
+		r.later(func() { r.errorf(src, line, "", "Object 'apiVersion' is missing (kind %s)", kind) })
+		return nil, ""
+	}
 	ki := r.kinds[kind]
-	if ki == nil || (apiVersion != "" && ki.group != group) {
+	if ki != nil && apiVersion != "" && ki.group != group && !builtinGroup(group) {
+		ki = nil // a custom resource's kind
+	}
+	if ki != nil && apiVersion != "" && (ki.group != group || ki.version != version) {
+		// A kind schedkit models, in a version the API server does not
+		// serve (removed, such as policy/v1beta1, or never served): kubectl
+		// finds no REST mapping for it.
+		served := strings.TrimPrefix(ki.group+"/"+ki.version, "/")
+		r.later(func() {
+			r.errorf(src, line, "", "no matches for kind %q in version %q: Kubernetes v1.37.2 serves %s in %s only", kind, apiVersion, kind, served)
+		})
+		return nil, ""
+	}
+	if ki == nil && removedGroupVersions[apiVersion] {
+		r.later(func() {
+			r.errorf(src, line, "", "no matches for kind %q in version %q: Kubernetes v1.37.2 does not serve %s", kind, apiVersion, apiVersion)
+		})
+		return nil, ""
+	}
+	if ki == nil {
 		key := kind
 		if group != "" {
 			key += "." + group
@@ -640,6 +687,46 @@ func (r *Reader) kindFor(kind, apiVersion string) (*kindInfo, string) {
 		return nil, ""
 	}
 	return ki, version
+}
+
+// builtinGroup reports whether an API group is one of Kubernetes' own
+// (the core group, the unsuffixed groups, *.k8s.io): a kind schedkit
+// models named in another group is some custom resource's.
+func builtinGroup(g string) bool {
+	switch g {
+	case "", "apps", "batch", "policy", "extensions", "autoscaling":
+		return true
+	}
+	return strings.HasSuffix(g, ".k8s.io")
+}
+
+// removedGroupVersions are API versions Kubernetes served once that a
+// default v1.37.2 API server does not serve (removed, or beta and
+// disabled by default): any kind in one is refused as kubectl refuses it.
+var removedGroupVersions = map[string]bool{
+	"extensions/v1beta1":                   true,
+	"apps/v1beta1":                         true,
+	"apps/v1beta2":                         true,
+	"policy/v1beta1":                       true,
+	"batch/v1beta1":                        true,
+	"batch/v2alpha1":                       true,
+	"autoscaling/v2beta1":                  true,
+	"autoscaling/v2beta2":                  true,
+	"networking.k8s.io/v1beta1":            true,
+	"rbac.authorization.k8s.io/v1beta1":    true,
+	"rbac.authorization.k8s.io/v1alpha1":   true,
+	"scheduling.k8s.io/v1beta1":            true,
+	"scheduling.k8s.io/v1alpha1":           true,
+	"apiextensions.k8s.io/v1beta1":         true,
+	"admissionregistration.k8s.io/v1beta1": true,
+	"discovery.k8s.io/v1beta1":             true,
+	"events.k8s.io/v1beta1":                true,
+	"node.k8s.io/v1beta1":                  true,
+	"node.k8s.io/v1alpha1":                 true,
+	"certificates.k8s.io/v1beta1":          true,
+	"coordination.k8s.io/v1beta1":          true,
+	"flowcontrol.apiserver.k8s.io/v1beta1": true,
+	"flowcontrol.apiserver.k8s.io/v1beta2": true,
 }
 
 // finish takes a decoded object (obj, a pointer), with the decoder's
@@ -684,11 +771,14 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 			failed = true
 			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Path: is.path, Err: is.err})
 		} else {
-			r.warnf(src, is.line, name, "%s", is.msg)
+			switch r.validate {
+			case ValidateStrict:
+				failed = true
+				r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Err: errors.New("strict decoding error: " + is.msg)})
+			case ValidateWarn:
+				r.warnf(src, is.line, name, "%s", is.msg)
+			}
 		}
-	}
-	if apiVersion != "" && version != ki.version {
-		r.warnf(src, line, name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
 	}
 	if meta.Name == "" && meta.GenerateName != "" && !isStoredMeta(meta) && !failed {
 		// A new object: named as the API server names it on create.
@@ -702,7 +792,11 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
 	}
-	for _, is := range validateObject(obj.Interface()) {
+	issues2 := validateObject(obj.Interface())
+	if !failed {
+		issues2 = append(validateName(kind, meta), issues2...)
+	}
+	for _, is := range issues2 {
 		failed = true
 		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
 	}
@@ -878,7 +972,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 		r.document(src, &v, defKind, defVersion)
 		return
 	}
-	ki, version := r.kindFor(kind, apiVersion)
+	ki, version := r.kindFor(src, src.Line, kind, apiVersion)
 	if ki == nil {
 		return
 	}
@@ -905,6 +999,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 func ReadFiles(opts Options, paths ...string) (*Set, *Report, error) {
 	r := NewReader()
 	r.SetSeed(opts.Seed)
+	r.SetFieldValidation(opts.Validate)
 	for _, p := range paths {
 		r.ReadPath(p, opts.Recursive, opts.Stdin)
 	}

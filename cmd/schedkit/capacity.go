@@ -48,7 +48,7 @@ type capacityResult struct {
 
 // shapes reads the pod shapes of files: pods, and workloads' templates.
 func shapes(o *options) ([]*api.Pod, error) {
-	objs, _, err := manifest.ReadFiles(manifest.Options{Recursive: o.recursive}, o.podFiles...)
+	objs, _, err := manifest.ReadFiles(manifest.Options{Recursive: o.recursive, Validate: o.validate.v}, o.podFiles...)
 	if err != nil {
 		return nil, &inputError{err}
 	}

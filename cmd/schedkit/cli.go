@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/schedkit/schedkit/manifest"
 	"io"
 	"slices"
 	"strings"
@@ -73,7 +74,36 @@ type options struct {
 	seed        uint64
 	now         timeFlag
 	drain       scheduler.DrainOptions
+	validate    validateFlag
+	// admissionConfig is --admission-config; admission the configuration
+	// read from it.
+	admissionConfig string
+	admission       *manifest.AdmissionConfig
 }
+
+// validateFlag is kubectl's --validate: strict (true, and the flag
+// alone), warn, or ignore (false).
+type validateFlag struct{ v manifest.FieldValidation }
+
+func (f *validateFlag) String() string {
+	switch f.v {
+	case manifest.ValidateWarn:
+		return "warn"
+	case manifest.ValidateIgnore:
+		return "ignore"
+	}
+	return "strict"
+}
+
+func (f *validateFlag) Set(s string) error {
+	v, err := manifest.ParseFieldValidation(s)
+	f.v = v
+	return err
+}
+
+// IsBoolFlag lets --validate stand alone (strict), as kubectl's does;
+// other values take the --validate=VALUE form.
+func (f *validateFlag) IsBoolFlag() bool { return true }
 
 // timeFlag is an RFC 3339 time; its zero value means unset.
 type timeFlag struct{ t time.Time }
@@ -224,6 +254,8 @@ func inputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.recursive, "R", false, "read the subfolders of the folders given with -f")
 	fs.BoolVar(&o.recursive, "recursive", false, "same as -R")
 	fs.Var(&o.now, "now", "`TIME` (RFC 3339) the input is judged at, such as when the dump was taken: Jobs' activeDeadlineSeconds and pod failure backoff, the deletion grace periods quota admission reads; default this machine's clock (a warning names each Job so judged)")
+	fs.Var(&o.validate, "validate", "how unknown and duplicate fields are taken, as kubectl's --validate: strict (or true: an error, exit 2), warn (a warning; the field is dropped) or ignore (or false); give it as --validate=VALUE")
+	fs.StringVar(&o.admissionConfig, "admission-config", "", "the API server's admission configuration `FILE` (AdmissionConfiguration apiserver.config.k8s.io/v1, as --admission-control-config-file): the ResourceQuota plugin's limitedResources")
 	fs.BoolVar(&o.noExpand, "no-workloads", false, "do not add the pods that workloads (Deployments, ReplicaSets, StatefulSets, Jobs, DaemonSets) would still create")
 }
 

@@ -10,17 +10,20 @@ import (
 // input: the node too small says why, the other is chosen with its scores.
 func Example() {
 	manifests := `
+apiVersion: v1
 kind: Node
 metadata: {name: small}
 status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: big}
 status: {allocatable: {cpu: "16", memory: 64Gi, pods: "110"}}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: web, namespace: default}
-spec: {containers: [{name: c, resources: {requests: {cpu: "4"}}}]}
+spec: {containers: [{name: c, image: img, resources: {requests: {cpu: "4"}}}]}
 `
 	run([]string{"explain", "-f", "-"}, strings.NewReader(manifests), os.Stdout, io.Discard)
 	// Output:

@@ -36,6 +36,7 @@ lacks is marked "unverified" on its row.
 		example: `  schedkit explain -f examples/manifests
   kubectl get nodes,pods,pdb,priorityclasses,limitranges -A -o json | schedkit explain -f - --pod shop/web -o json
   schedkit explain -f dump/ -R --config kube-scheduler.yaml --top 5 --html report.html
+  schedkit explain -f old-manifests/ --validate=warn --admission-config admission.yaml
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)

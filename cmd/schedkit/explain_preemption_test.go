@@ -77,6 +77,7 @@ apiVersion: scheduling.k8s.io/v1
 metadata: {name: urgent}
 value: 1000
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: n1}
 status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
@@ -87,19 +88,22 @@ metadata: {name: batch, namespace: default}
 spec: {selector: {matchLabels: {app: batch}}, minAvailable: 2}
 status: {disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: low-a, uid: la, labels: {app: batch}}
-spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: "1"}}}]}
 status: {phase: Running}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: low-b, uid: lb, labels: {app: batch}}
-spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: "1"}}}]}
 status: {phase: Running}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: urgent}
-spec: {priorityClassName: urgent, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+spec: {priorityClassName: urgent, containers: [{name: c, image: img, resources: {requests: {cpu: "2"}}}]}
 `
 
 // TestExplainPreemptionTablePDB: the victims' PodDisruptionBudget

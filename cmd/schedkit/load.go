@@ -22,6 +22,13 @@ func (e *env) load(o *options) (*manifest.Cluster, error) {
 	if len(o.files) == 0 {
 		return nil, &usageError{msg: "no manifests given (-f PATH)"}
 	}
+	if o.admissionConfig != "" && o.admission == nil {
+		ac, err := manifest.ReadAdmissionConfig(o.admissionConfig)
+		if err != nil {
+			return nil, &inputError{fmt.Errorf("--admission-config: %w", err)}
+		}
+		o.admission = ac
+	}
 	e.beforeLoad()
 	c, err := manifest.Load(context.Background(), loadOptions(e, o), o.files...)
 	e.afterLoad()
@@ -67,9 +74,10 @@ func refuse(c *manifest.Cluster) error {
 
 // loadOptions are the manifest options of the flags: workloads expanded
 // unless --no-workloads, their pods' names seeded by --seed, time
-// judged at --now.
+// judged at --now, fields validated as --validate says, admission
+// configured by --admission-config (read by load).
 func loadOptions(e *env, o *options) manifest.Options {
-	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed, Now: o.now.t}
+	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed, Now: o.now.t, Validate: o.validate.v, Admission: o.admission}
 }
 
 func (e *env) notices(c *manifest.Cluster) {

@@ -18,8 +18,12 @@
 // for standard input, as kubectl does. Nodes and the pods bound to them
 // (spec.nodeName set) form the cluster; pods without spec.nodeName are
 // pending: new ones are admitted as the API server would (defaulting,
-// PriorityClasses, LimitRanges) and all are scheduled in queue order
-// (priority, then reading order).
+// PriorityClasses, LimitRanges, ResourceQuotas with the limitedResources
+// of --admission-config FILE) and all are scheduled in queue order
+// (priority, then stored pods by namespace and name, then new ones in
+// reading order). As with kubectl apply, unknown and duplicate fields are
+// errors (--validate=strict, the default); --validate=warn makes them
+// warnings, --validate=ignore drops them silently.
 //
 // Exit codes: 0 done; 1 some pod is unschedulable (explain, simulate,
 // drain) or, with --strict, some decision is unverified; 2 bad input or

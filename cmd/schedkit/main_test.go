@@ -123,41 +123,49 @@ apiVersion: scheduling.k8s.io/v1
 metadata: {name: urgent}
 value: 1000
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: n1}
 status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: n2}
 status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: n3}
 status: {allocatable: {cpu: "1", memory: 4Gi, pods: "10"}}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: low-a, uid: la}
-spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: "1"}}}]}
 status: {phase: Running, startTime: "2026-01-01T00:00:00Z"}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: low-b, uid: lb}
-spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: "1"}}}]}
 status: {phase: Running, startTime: "2026-01-02T00:00:00Z"}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: high, uid: h}
-spec: {nodeName: n2, priority: 2000, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+spec: {nodeName: n2, priority: 2000, containers: [{name: c, image: img, resources: {requests: {cpu: "2"}}}]}
 status: {phase: Running}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: small, uid: s}
-spec: {nodeName: n3, priority: 0, containers: [{name: c, resources: {requests: {cpu: 500m}}}]}
+spec: {nodeName: n3, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: 500m}}}]}
 status: {phase: Running}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: urgent}
-spec: {priorityClassName: urgent, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+spec: {priorityClassName: urgent, containers: [{name: c, image: img, resources: {requests: {cpu: "2"}}}]}
 `
 
 // TestExplainPreempting: a pod that fits only by preempting exits 1, is
@@ -230,7 +238,7 @@ func TestCommandsOnBundled(t *testing.T) {
 		{[]string{"simulate", "-f", bundled, "--strict"}, 0, nil},
 		{[]string{"describe", "-f", bundled}, 0, []string{"shop/worker                  (pending)  Burstable  0         PreemptLowerPriority  250m", "node-b1  4                3100m"}},
 		{[]string{"capacity", "-f", bundled, "--pod", bundled + "/shapes/web.yaml"}, 0, []string{"shop/api  18", "node-c1×2", "6 Insufficient cpu"}},
-		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"3 pod(s) land differently"}},
+		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"4 pod(s) land differently"}},
 		{[]string{"drain", "-f", bundled, "--ignore-daemonsets", "node-b1"}, 1, []string{"Cannot evict pod as it would violate the pod's disruption budget.", "ignoring DaemonSet-managed Pods", "1 moved, 0 pending, 1 blocked, 1 stay"}},
 		// Without --ignore-daemonsets kubectl refuses the node.
 		{[]string{"drain", "-f", bundled, "node-b1"}, 1, []string{"refused  node-b1  DaemonSet-managed Pods (use --ignore-daemonsets to ignore)", "0 moved, 0 pending, 0 blocked, 2 stay, 1 refused"}},
@@ -280,16 +288,16 @@ func writeFile(t *testing.T, dir, name, s string) string {
 	return p
 }
 
-const node = "kind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
+const node = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
 
 // TestBadInput: every bad input and bad usage path exits 2 with a message
 // naming the file, line, document and field.
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
-	brokenYAML := writeFile(t, dir, "broken.yaml", node+"---\nkind: Pod\nmetadata: {name: p\nspec: {}\n")
+	brokenYAML := writeFile(t, dir, "broken.yaml", node+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: p\nspec: {}\n")
 	unknownKind := writeFile(t, dir, "kind.yaml", node+"---\napiVersion: v1\nkind: Pdo\nmetadata: {name: p}\n")
-	badQuantity := writeFile(t, dir, "qty.yaml", node+"---\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 12parsecs\n")
-	badOperator := writeFile(t, dir, "op.yaml", node+"---\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions:\n          - {key: zone, operator: Within, values: [a]}\n")
+	badQuantity := writeFile(t, dir, "qty.yaml", node+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 12parsecs\n")
+	badOperator := writeFile(t, dir, "op.yaml", node+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: img}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions:\n          - {key: zone, operator: Within, values: [a]}\n")
 	badConfig := writeFile(t, dir, "cfg.yaml", "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: x\n  plugins:\n    score:\n      enabled: [{name: NoSuchPlugin}]\n")
 	cases := []struct {
 		name string
@@ -299,8 +307,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"broken yaml", []string{"explain", "-f", brokenYAML}, []string{"broken.yaml:", "document 2"}, 2},
 		{"unknown kind", []string{"explain", "-f", unknownKind}, []string{`no matches for kind "Pdo" in version "v1"`}, 2},
-		{"bad quantity", []string{"explain", "-f", badQuantity}, []string{"qty.yaml:12: document 2 (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity \"12parsecs\""}, 2},
-		{"bad selector operator", []string{"explain", "-f", badOperator}, []string{`op.yaml:5: document 2 (Pod default/p): Pod "p" is invalid: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: "Within": not a valid selector operator`}, 2},
+		{"bad quantity", []string{"explain", "-f", badQuantity}, []string{"qty.yaml:14: document 2 (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity \"12parsecs\""}, 2},
+		{"bad selector operator", []string{"explain", "-f", badOperator}, []string{`op.yaml:6: document 2 (Pod default/p): Pod "p" is invalid: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: "Within": not a valid selector operator`}, 2},
 		{"stray argument", []string{"explain", "-f", brokenYAML, "extra"}, []string{`unexpected argument "extra"`, "usage: schedkit explain"}, 2},
 		{"missing file", []string{"simulate", "-f", filepath.Join(dir, "nope.yaml")}, []string{"nope.yaml", "no such file"}, 2},
 		{"no -f", []string{"describe"}, []string{"no manifests given (-f PATH)"}, 2},
@@ -335,9 +343,9 @@ func TestBadInput(t *testing.T) {
 func TestInputForms(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "a/nodes.yaml", node)
-	writeFile(t, dir, "a/sub/pod.yaml", "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}\n")
+	writeFile(t, dir, "a/sub/pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: img, resources: {requests: {cpu: 1}}}]}\n")
 	pods := func(args ...string) int {
-		code, out, stderr := runCmd(t, "kind: Pod\nmetadata: {name: q}\nspec: {containers: [{name: c}]}\n", append([]string{"explain", "-o", "json"}, args...)...)
+		code, out, stderr := runCmd(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec: {containers: [{name: c, image: img}]}\n", append([]string{"explain", "-o", "json"}, args...)...)
 		if code == exitBadInput {
 			t.Fatalf("%q: %s", args, stderr)
 		}
@@ -364,17 +372,33 @@ func TestInputForms(t *testing.T) {
 // TestNotices: no nodes, unknown fields, pods bound to unknown nodes and
 // unverified features are said on stderr or on the pod's row.
 func TestNotices(t *testing.T) {
-	in := "kind: Pod\nmetadata: {name: p}\nspec: {nodeSelectr: {a: b}, containers: [{name: c}]}\n---\nkind: Pod\nmetadata: {name: q, uid: u}\nspec: {nodeName: ghost, containers: [{name: c}]}\n"
-	code, _, stderr := runCmd(t, in, "explain", "-f", "-")
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {nodeSelectr: {a: b}, containers: [{name: c, image: img}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: q, uid: u}\nspec: {nodeName: ghost, containers: [{name: c, image: img}]}\n"
+	code, _, stderr := runCmd(t, in, "explain", "-f", "-", "--validate=warn")
 	if code != exitUnschedulable {
 		t.Errorf("exit %d", code)
 	}
-	for _, w := range []string{"notice: the manifests hold no Node", `unknown field "spec.nodeSelectr"`, `bound to node "ghost"`} {
+	for _, w := range []string{"notice: the manifests hold no Node", `warning: -:4: document 1 (Pod default/p): unknown field "spec.nodeSelectr"`, `bound to node "ghost"`} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
 	}
-	claims := node + "---\nkind: Pod\nmetadata: {name: gpu}\nspec:\n  resourceClaims: [{name: g, resourceClaimName: gpu-claim}]\n  containers: [{name: c, resources: {claims: [{name: g}]}}]\n"
+	// kubectl apply's default, --validate=strict: bad input (exit 2).
+	for _, args := range [][]string{{}, {"--validate"}, {"--validate=strict"}, {"--validate=true"}} {
+		code, _, stderr = runCmd(t, in, append([]string{"explain", "-f", "-"}, args...)...)
+		if want := `-:4: document 1 (Pod default/p): strict decoding error: unknown field "spec.nodeSelectr"`; code != exitBadInput || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, stderr lacks %q:\n%s", args, code, want, stderr)
+		}
+	}
+	for _, v := range []string{"ignore", "false"} {
+		code, _, stderr = runCmd(t, in, "explain", "-f", "-", "--validate="+v)
+		if code != exitUnschedulable || strings.Contains(stderr, "nodeSelectr") {
+			t.Errorf("--validate=%s: exit %d\n%s", v, code, stderr)
+		}
+	}
+	if code, _, _ := runCmd(t, in, "explain", "-f", "-", "--validate=yes"); code != exitBadInput {
+		t.Errorf("--validate=yes: exit %d, want 2", code)
+	}
+	claims := node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: gpu}\nspec:\n  resourceClaims: [{name: g, resourceClaimName: gpu-claim}]\n  containers: [{name: c, image: img, resources: {claims: [{name: g}]}}]\n"
 	code, out, _ := runCmd(t, claims, "explain", "-f", "-", "-o", "json")
 	got := decodeExplain(t, out)
 	if code != 0 || !cmp.Equal(got.Pods[0].Unverified, []string{"uses resourceClaims (DynamicResources not implemented)"}) {
