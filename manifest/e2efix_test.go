@@ -25,7 +25,7 @@ spec:
   template:
     metadata: {labels: {app: agent}}
     spec: {containers: [{name: a, image: agent}]}
-`, Options{ExpandWorkloads: true})
+`+nsDocs("monitoring"), Options{ExpandWorkloads: true})
 	if len(c.ControllerRevisions) != 1 {
 		t.Fatalf("ControllerRevisions %d, want 1", len(c.ControllerRevisions))
 	}
@@ -122,7 +122,7 @@ spec:
 			in = strings.ReplaceAll(in, "\n  volumes:\n  - name: scratch\n    ephemeral:\n      volumeClaimTemplate:\n        metadata: {labels: {use: scratch}, annotations: {note: tmp}}\n        spec:\n          accessModes: [ReadWriteOnce]\n          resources: {requests: {storage: 1Gi}}\n",
 				"\n    volumes:\n    - name: scratch\n      ephemeral:\n        volumeClaimTemplate:\n          metadata: {labels: {use: scratch}, annotations: {note: tmp}}\n          spec:\n            accessModes: [ReadWriteOnce]\n            resources: {requests: {storage: 1Gi}}\n")
 		}
-		c := loadYAML(t, in, Options{ExpandWorkloads: true})
+		c := loadYAML(t, in+nsDocs("batch"), Options{ExpandWorkloads: true})
 		if len(c.Pending) != 1 {
 			t.Fatalf("expand %v: pending %d, report %+v", expand, len(c.Pending), c.Report)
 		}
@@ -146,4 +146,86 @@ spec:
 			t.Errorf("expand %v: owner %+v", expand, o)
 		}
 	}
+}
+
+// NamespaceLifecycle: a new object in a namespace that is neither read,
+// built in, nor holding a stored object is refused with the API server's
+// text; a stored pod implies its namespace (a dump without Namespaces).
+func TestLoadNamespaceExistence(t *testing.T) {
+	c := loadYAML(t, `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: new, namespace: batch}
+spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: ok, namespace: kube-system}
+spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: dumped, namespace: shop, uid: 0b5c, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: next, namespace: shop}
+spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: web}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: web}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: nginx}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: gone}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: nginx}]}
+`, Options{ExpandWorkloads: true})
+	var rejected []string
+	for _, r := range c.Report.Rejected {
+		name := r.Object
+		if r.Pod != nil {
+			name = "Pod " + r.Pod.Namespace + "/" + r.Pod.Name
+		}
+		rejected = append(rejected, name+": "+r.Err.Error())
+	}
+	want := `Pod batch/new: namespaces "batch" not found; Deployment gone/api: namespaces "gone" not found`
+	if got := strings.Join(rejected, "; "); got != want {
+		t.Errorf("rejected %s\nwant %s", got, want)
+	}
+	var pending []string
+	for _, p := range c.Pending {
+		pending = append(pending, p.Namespace)
+	}
+	if got := strings.Join(pending, ","); got != "shop,kube-system,shop,web" {
+		t.Errorf("pending namespaces %s", got)
+	}
+}
+
+// nsDocs are Namespace documents for names, to append to an input whose
+// new objects are in them (NamespaceLifecycle).
+func nsDocs(names ...string) string {
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString("---\napiVersion: v1\nkind: Namespace\nmetadata: {name: " + n + "}\n")
+	}
+	return b.String()
 }

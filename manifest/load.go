@@ -99,6 +99,8 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	if rep == nil {
 		rep = &Report{Skipped: map[string]int{}}
 	}
+	read := objs
+	objs = withExistingNamespaces(objs, rep)
 	classes := make([]api.PriorityClass, len(objs.PriorityClasses))
 	known := map[string]bool{admission.SystemClusterCritical: true, admission.SystemNodeCritical: true}
 	for i, pc := range objs.PriorityClasses {
@@ -299,7 +301,7 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	if created != nil {
 		revisions = created.ControllerRevisions
 	}
-	return &Cluster{Snapshot: snap, Pending: pending, Objects: objs, ControllerRevisions: revisions, Report: rep}, nil
+	return &Cluster{Snapshot: snap, Pending: pending, Objects: read, ControllerRevisions: revisions, Report: rep}, nil
 }
 
 func priorityOf(p *api.Pod) int32 {
