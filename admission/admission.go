@@ -297,3 +297,11 @@ func admit(pod *api.Pod, objs Policies, stored bool) (*api.Pod, error) {
 	}
 	return p, nil
 }
+
+// IsStored reports whether a pod has been through an API server: it has
+// a uid, a resourceVersion, a creationTimestamp, or spec.priority already
+// set (which only the Priority admission plugin sets). A pod that is not
+// stored is new: Admit makes it what the API server would store.
+func IsStored(p *api.Pod) bool {
+	return p.UID != "" || p.ResourceVersion != "" || !p.CreationTimestamp.IsZero() || p.Spec.Priority != nil
+}

@@ -43,16 +43,21 @@ type Cluster struct {
 // Load reads the paths (files, folders, "-" for opts.Stdin) and builds
 // the Cluster. Any read error fails the load (every error is returned,
 // joined); pods the API server would reject are not errors but
-// Report.Rejected.
+// Report.Rejected. A done ctx stops the reading within one buffer's read,
+// also in the middle of a large file, and Load returns ctx.Err().
 func Load(ctx context.Context, opts Options, paths ...string) (*Cluster, error) {
-	objs, rep, err := ReadFiles(opts, paths...)
+	objs, rep, err := readFiles(ctx, opts, paths...)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	c, err := newCluster(ctx, objs, rep, opts)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
 	}
-	return NewCluster(objs, rep, opts)
+	return c, err
 }
 
 // IsStored reports whether a pod has been through an API server: it has a
@@ -96,6 +101,11 @@ func IsStored(p *api.Pod) bool {
 // The pods and ReplicaSets read are not changed: an adopted pod
 // keeps its owner references.
 func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
+	return newCluster(context.Background(), objs, rep, opts)
+}
+
+// newCluster is NewCluster stopped by ctx every 512 pods.
+func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	if rep == nil {
 		rep = &Report{Skipped: map[string]int{}}
 	}
@@ -198,7 +208,12 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 				createdObjects = append(createdObjects, c)
 			}
 		}
-		for _, p := range pods {
+		for i, p := range pods {
+			if i%512 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			if IsStored(p) && (p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed) {
 				// A new pod's status is reset on create (admission.Admit).
 				rep.TerminalPods++
@@ -275,6 +290,9 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	sortByKey(storedPending, func(p *api.Pod) (string, string) { return p.Namespace, p.Name })
 	pending := append(storedPending, newPending...)
 	sort.SliceStable(pending, func(i, j int) bool { return priorityOf(pending[i]) > priorityOf(pending[j]) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	nodes := slices.Clone(objs.Nodes)
 	sortByKey(nodes, func(n *api.Node) (string, string) { return "", n.Name })
 	sortByKey(bound, func(p *api.Pod) (string, string) { return p.Namespace, p.Name })

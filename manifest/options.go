@@ -62,4 +62,7 @@ type Options struct {
 	// workload expansion Jobs' activeDeadlineSeconds; the zero time means
 	// time.Now() (with a warning on each Job whose deadline it judges).
 	Now time.Time
+	// Progress, when set, is called as ReadFiles and Load read: after
+	// each read from an input, with the bytes and objects so far.
+	Progress func(ReadProgress)
 }

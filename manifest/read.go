@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -263,6 +264,10 @@ type Report struct {
 	// TerminalPods counts the pods in phase Succeeded or Failed, which
 	// the scheduler ignores.
 	TerminalPods int
+	// Objects counts the objects read of the kinds schedkit models (the
+	// skipped ones are in Skipped): with them, 0 means the input held no
+	// object at all.
+	Objects int
 }
 
 // Rejection is a new object the API server would not have accepted: a
@@ -392,6 +397,15 @@ type Reader struct {
 	raw []byte
 	// validate is how unknown and duplicate fields are taken.
 	validate FieldValidation
+	// ctx stops reading when done (SetContext); progress hears of each
+	// read (SetProgress); bytes and objects are what it is told.
+	ctx      context.Context
+	progress func(ReadProgress)
+	bytes    int64
+	objects  int
+	// listed counts the items of the List being read, for progress
+	// before the List's effects apply.
+	listed int
 }
 
 // SetFieldValidation sets how unknown and duplicate fields are taken
@@ -424,6 +438,11 @@ const maxErrors = 100
 // io.Seeker that can (a file), else from bytes held meanwhile.
 func (r *Reader) Read(name string, in io.Reader) error {
 	before := len(r.errs)
+	if err := r.ctxErr(); err != nil {
+		r.errs = append(r.errs, err)
+		return err
+	}
+	in = r.watch(name, in)
 	var seek io.Seeker
 	var seekBase int64
 	if sk, ok := in.(io.Seeker); ok {
@@ -434,6 +453,10 @@ func (r *Reader) Read(name string, in io.Reader) error {
 	s := newStreamFast(name, in, !r.slowJSON, r.bigJSON)
 	s.chunk, s.seek, s.seekBase = !r.wholeYAML, seek, seekBase
 	for {
+		if err := r.ctxErr(); err != nil {
+			r.errs = append(r.errs, err)
+			break
+		}
 		doc, err := s.next()
 		if err == io.EOF {
 			break
@@ -465,6 +488,8 @@ func (r *Reader) Read(name string, in io.Reader) error {
 		default:
 			r.document(src, &doc.v, "", "")
 		}
+		// A List's items, counted as read, are now objects or not.
+		r.listed = 0
 		if s.done {
 			break
 		}
@@ -809,6 +834,8 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 		return
 	}
 	r.seen[key] = src
+	r.objects++
+	r.report.Objects++
 	ptr := obj.Interface()
 	r.objs.sources[ptr] = src
 	if len(noted) > 0 {
@@ -887,6 +914,7 @@ func (r *Reader) bigDocument(s *stream, src Source) error {
 						isrc := src
 						isrc.Item, isrc.Line = i, t.lineAt(off)
 						items = append(items, r.streamedItem(isrc, b))
+						r.listed++
 						if c, err := s.expect(",]", "after array element"); err != nil {
 							return fail(0, err)
 						} else if c == ']' {
@@ -997,11 +1025,28 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 // ReadFiles reads the paths (files, folders, "-" for stdin) with a new
 // Reader and returns its objects and report, or every error found.
 func ReadFiles(opts Options, paths ...string) (*Set, *Report, error) {
+	return readFiles(context.Background(), opts, paths...)
+}
+
+// readFiles is ReadFiles stopped by ctx.
+func readFiles(ctx context.Context, opts Options, paths ...string) (*Set, *Report, error) {
 	r := NewReader()
 	r.SetSeed(opts.Seed)
 	r.SetFieldValidation(opts.Validate)
+	if ctx.Done() != nil {
+		r.SetContext(ctx)
+	}
+	if opts.Progress != nil {
+		r.SetProgress(opts.Progress)
+	}
 	for _, p := range paths {
+		if err := r.ctxErr(); err != nil {
+			return nil, r.Report(), err
+		}
 		r.ReadPath(p, opts.Recursive, opts.Stdin)
+	}
+	if err := r.ctxErr(); err != nil {
+		return nil, r.Report(), err
 	}
 	if err := r.Err(); err != nil {
 		return nil, r.Report(), err

@@ -26,7 +26,7 @@ the other, and the fit error of the next copy. Shapes are counted
 independently of each other.
 `,
 		example: `  schedkit capacity -f examples/manifests --pod examples/manifests/shapes/web.yaml
-  schedkit capacity -f dump.json --pod api.yaml,worker.yaml -o json
+  schedkit capacity -f examples/manifests --pod examples/manifests/shapes/web.yaml -o json
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)

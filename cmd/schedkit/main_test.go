@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/scheduler"
 )
 
 const bundled = "../../examples/manifests"
@@ -49,14 +51,14 @@ func TestExplainBundled(t *testing.T) {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
 	got := decodeExplain(t, out)
-	wantSummary := explainSummary{Pods: 6, Placed: 5, Preempting: 1, Unverified: 0, Nodes: 8}
+	wantSummary := explainSummary{Summary: scheduler.Summary{Pods: 6, Placed: 5, Preempting: 1, Unverified: 0}, Nodes: 8}
 	if diff := cmp.Diff(wantSummary, got.Summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	checkout := got.Pods[0]
 	unresolvable := &nodePreemption{Verdict: "Unresolvable"}
 	wantCheckout := podResult{
-		Pod: "shop/checkout", Node: "",
+		Pod: "shop/checkout", Outcome: scheduler.OutcomePreempting, Node: "",
 		Message: "0/8 nodes are available: 2 Insufficient cpu, 2 node(s) had untolerated taint(s), 4 node(s) didn't match Pod's node affinity/selector. preemption: found a potential placement for pod on node node-c1, preempting 2 victims",
 		Nodes: map[string]nodeResult{
 			"node-a1": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Preemption: unresolvable},
@@ -73,7 +75,7 @@ func TestExplainBundled(t *testing.T) {
 		Preemption:   preemptionResult{Node: "node-c1", Victims: []string{"batch/report-1", "batch/report-2"}},
 		NotEvaluated: checkout.NotEvaluated,
 		Unverified:   []string{},
-		Warnings:     []string{},
+		Notes:        []string{},
 	}
 	if diff := cmp.Diff(wantCheckout, checkout); diff != "" {
 		t.Errorf("checkout (-want +got):\n%s", diff)
@@ -110,8 +112,9 @@ func TestExplainBundled(t *testing.T) {
 	if worker.Pod != "shop/worker" || feasible != 6 {
 		t.Errorf("worker: %s, %d feasible nodes", worker.Pod, feasible)
 	}
-	if !strings.Contains(stderr, "notice: plugins of the profile not in this build") {
-		t.Errorf("stderr lacks the not-evaluated notice:\n%s", stderr)
+	// No bundled pod uses what DynamicResources reads: no warning.
+	if strings.Contains(stderr, "not in this build") {
+		t.Errorf("stderr has the not-evaluated warning:\n%s", stderr)
 	}
 }
 
@@ -178,12 +181,12 @@ func TestExplainPreempting(t *testing.T) {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
 	got := decodeExplain(t, out)
-	if want := (explainSummary{Pods: 1, Preempting: 1, Nodes: 3}); got.Summary != want {
+	if want := (explainSummary{Summary: scheduler.Summary{Pods: 1, Preempting: 1}, Nodes: 3}); got.Summary != want {
 		t.Errorf("summary %+v, want %+v", got.Summary, want)
 	}
 	p := got.Pods[0]
 	want := podResult{
-		Pod: "default/urgent", Node: "",
+		Pod: "default/urgent", Outcome: scheduler.OutcomePreempting, Node: "",
 		Message: "0/3 nodes are available: 3 Insufficient cpu. preemption: found a potential placement for pod on node n1, preempting 2 victims",
 		Nodes: map[string]nodeResult{
 			"n1": {Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"},
@@ -197,13 +200,13 @@ func TestExplainPreempting(t *testing.T) {
 		Preemption:   preemptionResult{Node: "n1", Victims: []string{"default/low-a", "default/low-b"}},
 		NotEvaluated: p.NotEvaluated,
 		Unverified:   []string{},
-		Warnings:     []string{},
+		Notes:        []string{},
 	}
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("urgent (-want +got):\n%s", diff)
 	}
 	code, out, _ = runCmd(t, preemptionCluster, "explain", "-f", "-")
-	if code != exitUnschedulable || !strings.Contains(out, "default/urgent → preempts on n1, evicting default/low-a, default/low-b: ") {
+	if code != exitUnschedulable || !strings.Contains(out, "default/urgent → preempting on n1, evicting default/low-a, default/low-b: ") {
 		t.Errorf("table: exit %d\n%s", code, out)
 	}
 }
@@ -231,14 +234,14 @@ func TestCommandsOnBundled(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"explain", "-f", bundled, "--pod", "shop/worker", "-o", "wide"}, 0, []string{"shop/worker → node-b2", "CPU REQUESTED", "0→250m/4"}},
+		{[]string{"explain", "-f", bundled, "--pod", "shop/worker", "-o", "wide"}, 0, []string{"shop/worker → node-b2\n", "CPU IF PLACED HERE", "0→250m/4", "IF PLACED HERE: requested now→with the pod on that node/allocatable"}},
 		{[]string{"explain", "-f", bundled, "--independent", "--top", "2"}, 1, []string{"6 more node(s) not shown (--top 2)"}},
-		{[]string{"simulate", "-f", bundled}, 0, []string{"6 placed, 0 unschedulable, 1 preempting\n", "placed after preempting batch/report-1, batch/report-2 on node-c1"}},
-		// Nothing the bundled manifests use is left unevaluated.
-		{[]string{"simulate", "-f", bundled, "--strict"}, 0, nil},
+		// The one exit rule: the checkout pod fits only by preempting, so
+		// simulate exits 1 as explain does.
+		{[]string{"simulate", "-f", bundled}, 1, []string{"6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated\n", "placed after preempting batch/report-1, batch/report-2 on node-c1", "preempting  node-c1  2"}},
 		{[]string{"describe", "-f", bundled}, 0, []string{"shop/worker                  (pending)  Burstable  0         PreemptLowerPriority  250m", "node-b1  4                3100m"}},
 		{[]string{"capacity", "-f", bundled, "--pod", bundled + "/shapes/web.yaml"}, 0, []string{"shop/api  18", "node-c1×2", "6 Insufficient cpu"}},
-		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"4 pod(s) land differently"}},
+		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 1, []string{"4 pod(s) land differently", "A: 6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated"}},
 		{[]string{"drain", "-f", bundled, "--ignore-daemonsets", "node-b1"}, 1, []string{"Cannot evict pod as it would violate the pod's disruption budget.", "ignoring DaemonSet-managed Pods", "1 moved, 0 pending, 1 blocked, 1 stay"}},
 		// Without --ignore-daemonsets kubectl refuses the node.
 		{[]string{"drain", "-f", bundled, "node-b1"}, 1, []string{"refused  node-b1  DaemonSet-managed Pods (use --ignore-daemonsets to ignore)", "0 moved, 0 pending, 0 blocked, 2 stay, 1 refused"}},
@@ -317,7 +320,7 @@ func TestBadInput(t *testing.T) {
 		{"no command", nil, []string{"Usage:"}, 2},
 		{"bad -o", []string{"explain", "-f", brokenYAML, "-o", "xml"}, []string{`-o "xml"`}, 2},
 		{"bad --top", []string{"explain", "-f", brokenYAML, "--top", "-1"}, []string{"--top -1"}, 2},
-		{"unknown --pod", []string{"explain", "-f", bundled, "--pod", "shop/nope"}, []string{"--pod shop/nope: no pending pod"}, 2},
+		{"unknown --pod", []string{"explain", "-f", bundled, "--pod", "shop/nope"}, []string{"--pod shop/nope: no pod or workload of that name"}, 2},
 		{"bad config", []string{"explain", "-f", bundled, "--config", badConfig}, []string{"cfg.yaml", "NoSuchPlugin"}, 2},
 		{"missing config", []string{"explain", "-f", bundled, "--config", filepath.Join(dir, "none.yaml")}, []string{"none.yaml"}, 2},
 		{"drain unknown node", []string{"drain", "-f", bundled, "node-z9"}, []string{`node "node-z9" is not among`}, 2},
@@ -377,7 +380,7 @@ func TestNotices(t *testing.T) {
 	if code != exitUnschedulable {
 		t.Errorf("exit %d", code)
 	}
-	for _, w := range []string{"notice: the manifests hold no Node", `warning: -:4: document 1 (Pod default/p): unknown field "spec.nodeSelectr"`, `bound to node "ghost"`} {
+	for _, w := range []string{"warning: the manifests hold no Node", `unknown field "spec.nodeSelectr"`, `bound to node "ghost"`} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}

@@ -16,7 +16,7 @@ func placements(t *testing.T, out string) []string {
 		if len(f) < 3 {
 			break
 		}
-		nodes = append(nodes, f[2])
+		nodes = append(nodes, f[3])
 	}
 	return nodes
 }
