@@ -22,10 +22,11 @@ go test ./internal/... -count=1
 # schedkit agrees on (about 20 s each after the build). daemons keeps its
 # .known file (empty now) for the day a disagreement is accepted there:
 # the step asserts the exact list, so a new one fails and a fixed one
-# must be removed from it. quota must agree fully. All folders:
+# must be removed from it. quota and create must agree fully. All folders:
 # run-e2e.sh.
 go run ./cmd/e2e -f testdata/e2e/daemons --known testdata/e2e/daemons.known
 go run ./cmd/e2e -f testdata/e2e/quota
+go run ./cmd/e2e -f testdata/e2e/create
 
 # The replay lives in the core module (stdlib and schedkit only).
 cd "$here/.."
