@@ -125,11 +125,18 @@ func (k *skCluster) Pending() ([]*skPod, error) {
 
 // Bound are the pods the input binds (spec.nodeName set), as schedkit's
 // snapshot holds them: a new pod read with spec.nodeName is admitted
-// (priority, tolerations) as the API server admits it on create.
+// (priority, tolerations) as the API server admits it on create, and
+// one admission refused (Rejections) is not bound.
 func (k *skCluster) Bound() ([]*skPod, error) {
+	refused := map[*api.Pod]bool{}
+	for _, r := range k.c.Report.Rejected {
+		if r.Pod != nil {
+			refused[r.Pod] = true
+		}
+	}
 	var out []*skPod
 	for _, p := range k.c.Objects.Pods {
-		if p.Spec.NodeName == "" {
+		if p.Spec.NodeName == "" || refused[p] {
 			continue
 		}
 		if pi, _, ok := k.c.Snapshot.Pod(p.Namespace, p.Name); ok {
