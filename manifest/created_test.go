@@ -37,7 +37,7 @@ spec:
   template:
     metadata: {labels: {app: api}}
     spec: {containers: [{name: api, image: nginx}]}
-`, Options{ExpandWorkloads: true})
+`+nsDocs("shop"), Options{ExpandWorkloads: true})
 	if len(c.Pending) != 2 {
 		t.Fatalf("pending %d", len(c.Pending))
 	}
@@ -97,7 +97,7 @@ spec:
 // are in the store for VolumeBinding; OrderedReady says why only
 // ordinal 0 is there.
 func TestLoadStatefulSetClaims(t *testing.T) {
-	c := loadYAML(t, statefulSetWithClaims, Options{ExpandWorkloads: true})
+	c := loadYAML(t, statefulSetWithClaims+nsDocs("db"), Options{ExpandWorkloads: true})
 	if len(c.Pending) != 1 || c.Pending[0].Name != "cassandra-0" {
 		t.Fatalf("pending %v", c.Pending)
 	}
@@ -139,7 +139,7 @@ kind: LimitRange
 metadata: {name: storage, namespace: db}
 spec: {limits: [{type: PersistentVolumeClaim, max: {storage: 500Mi}}]}
 `
-	c := loadYAML(t, in, Options{ExpandWorkloads: true})
+	c := loadYAML(t, in+nsDocs("db"), Options{ExpandWorkloads: true})
 	if len(c.Pending) != 0 {
 		t.Errorf("pending %v, want none", c.Pending)
 	}
@@ -221,7 +221,7 @@ metadata: {name: podlevel, namespace: other}
 spec:
   resources: {limits: {cpu: "2", memory: 1Gi}}
   containers: [{name: c, image: x}]
-`, Options{})
+`+nsDocs("other"), Options{})
 	var pending []string
 	for _, p := range c.Pending {
 		pending = append(pending, p.Name)

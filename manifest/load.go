@@ -32,6 +32,10 @@ type Cluster struct {
 	Pending []*api.Pod
 	// Objects are the objects as read.
 	Objects *Set
+	// ControllerRevisions are the revisions the StatefulSet and DaemonSet
+	// controllers create (workload.Created): objects of the cluster that
+	// the scheduler does not read, so not in the snapshot's store.
+	ControllerRevisions []*api.ControllerRevision
 	// Report lists the skipped kinds, warnings and rejected pods.
 	Report *Report
 }
@@ -90,7 +94,11 @@ func IsStored(p *api.Pod) bool {
 // rejected is not created, with a warning. LimitRanges are used
 // defaulted as the API server stores them (resource.DefaultLimitRange). The
 // created pods are not defaulted beyond what admission does for any new
-// pod. The pods and ReplicaSets read are not changed: an adopted pod
+// pod. The claims of pods' ephemeral volumes that are not among the
+// objects are created as the ephemeral volume controller creates them
+// (<pod>-<volume>, owned by the pod) and admitted as any claim. The
+// ControllerRevisions created are in Cluster.ControllerRevisions.
+// The pods and ReplicaSets read are not changed: an adopted pod
 // keeps its owner references.
 func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	return newCluster(context.Background(), objs, rep, opts)
@@ -101,6 +109,8 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	if rep == nil {
 		rep = &Report{Skipped: map[string]int{}}
 	}
+	read := objs
+	objs = withExistingNamespaces(objs, rep)
 	classes := make([]api.PriorityClass, len(objs.PriorityClasses))
 	known := map[string]bool{admission.SystemClusterCritical: true, admission.SystemNodeCritical: true}
 	for i, pc := range objs.PriorityClasses {
@@ -242,6 +252,26 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 			}
 		}
 	}
+	// The ephemeral volume controller then creates the claims of the
+	// pods' ephemeral volumes that do not exist yet.
+	have := map[[2]string]bool{}
+	for _, c := range objs.PersistentVolumeClaims {
+		ns := c.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		have[[2]string{ns, c.Name}] = true
+	}
+	for _, o := range createdObjects {
+		if c, ok := o.(*api.PersistentVolumeClaim); ok {
+			have[[2]string{c.Namespace, c.Name}] = true
+		}
+	}
+	for _, l := range [][]*api.Pod{bound, storedPending, newPending} {
+		for _, c := range ephemeralClaims(l, have, objs.StorageClasses, allRanges, chain, rep) {
+			createdObjects = append(createdObjects, c)
+		}
+	}
 	for _, name := range missingOrder {
 		pods := missing[name]
 		src, _ := objs.Source(pods[0])
@@ -285,7 +315,11 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	if err := snap.AddObjects(store...); err != nil {
 		return nil, err
 	}
-	return &Cluster{Snapshot: snap, Pending: pending, Objects: objs, Report: rep}, nil
+	var revisions []*api.ControllerRevision
+	if created != nil {
+		revisions = created.ControllerRevisions
+	}
+	return &Cluster{Snapshot: snap, Pending: pending, Objects: read, ControllerRevisions: revisions, Report: rep}, nil
 }
 
 func priorityOf(p *api.Pod) int32 {

@@ -42,7 +42,7 @@ spec: {containers: [{name: c, image: img, resources: {requests: {cpu: "2"}}}]}
 // others go on.
 func TestLoadResourceQuota(t *testing.T) {
 	r := NewReader()
-	if err := r.Read("q.yaml", strings.NewReader(quotaCluster)); err != nil {
+	if err := r.Read("q.yaml", strings.NewReader(quotaCluster+nsDocs("elsewhere"))); err != nil {
 		t.Fatal(err)
 	}
 	c, err := NewCluster(r.Objects(), r.Report(), Options{})

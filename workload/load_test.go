@@ -17,7 +17,7 @@ import (
 // their names as the controllers name them.
 func TestExpandWorkloads(t *testing.T) {
 	r := manifest.NewReader()
-	if err := r.Read("w.yaml", strings.NewReader(workload.WorkloadsYAML)); err != nil {
+	if err := r.Read("w.yaml", strings.NewReader(workload.WorkloadsYAML+"---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ml}\n")); err != nil {
 		t.Fatal(err)
 	}
 	c, err := manifest.NewCluster(r.Objects(), r.Report(), manifest.Options{ExpandWorkloads: true, Seed: 1})

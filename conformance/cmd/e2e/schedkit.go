@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -89,6 +90,13 @@ func (k *skCluster) Warnings() []string {
 func (k *skCluster) Rejections() []skRejection {
 	var out []skRejection
 	for _, r := range k.c.Report.Rejected {
+		if r.Pod == nil {
+			// A claim read (Object "PersistentVolumeClaim ns/name").
+			kind, nsname, _ := strings.Cut(r.Object, " ")
+			ns, name, _ := strings.Cut(nsname, "/")
+			out = append(out, skRejection{Kind: kind, Namespace: ns, Name: name, Message: r.Err.Error()})
+			continue
+		}
 		ns := r.Pod.Namespace
 		if ns == "" {
 			ns = "default"
@@ -115,12 +123,24 @@ func (k *skCluster) Pending() ([]*skPod, error) {
 	return out, nil
 }
 
-// Bound are the pods the input binds (spec.nodeName set), as read.
+// Bound are the pods the input binds (spec.nodeName set), as schedkit's
+// snapshot holds them: a new pod read with spec.nodeName is admitted
+// (priority, tolerations) as the API server admits it on create, and
+// one admission refused (Rejections) is not bound.
 func (k *skCluster) Bound() ([]*skPod, error) {
+	refused := map[*api.Pod]bool{}
+	for _, r := range k.c.Report.Rejected {
+		if r.Pod != nil {
+			refused[r.Pod] = true
+		}
+	}
 	var out []*skPod
 	for _, p := range k.c.Objects.Pods {
-		if p.Spec.NodeName == "" {
+		if p.Spec.NodeName == "" || refused[p] {
 			continue
+		}
+		if pi, _, ok := k.c.Snapshot.Pod(p.Namespace, p.Name); ok {
+			p = pi.Pod
 		}
 		b, err := json.Marshal(p)
 		if err != nil {
@@ -152,11 +172,15 @@ func (k *skCluster) StoreObjects(kind string) (names []string, ok bool) {
 	return names, true
 }
 
-// InputControllerRevisions are the ControllerRevisions read, which the
-// expansion uses but the store does not hold.
+// InputControllerRevisions are the ControllerRevisions read and those
+// the expansion creates (manifest.Cluster.ControllerRevisions), which
+// the snapshot's store does not hold.
 func (k *skCluster) InputControllerRevisions() []string {
 	var out []string
 	for _, r := range k.c.Objects.ControllerRevisions {
+		out = append(out, nsName(r.Namespace, r.Name))
+	}
+	for _, r := range k.c.ControllerRevisions {
 		out = append(out, nsName(r.Namespace, r.Name))
 	}
 	return out
