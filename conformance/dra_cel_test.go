@@ -421,7 +421,7 @@ func TestDRACELDifferential(t *testing.T) {
 				wantCost = *c
 			}
 			gotOK, gotCost, gotErr := sel.MatchesCost(context.Background(), dracel.Device{Driver: driver, AllowMultipleAllocations: multi, Attributes: attrs, Capacity: caps})
-			if wantOK != gotOK || errText(wantErr) != errText(gotErr) || wantCost != gotCost {
+			if wantOK != gotOK || errText(wantErr) != errText(gotErr) || (wantCost != gotCost && !mapOrderCost(expr)) {
 				t.Fatalf("%q on driver %q multi %v attributes %v capacity %v:\nupstream: %v %v cost %d\nschedkit: %v %v cost %d",
 					expr, driver, multi, attrs, caps, wantOK, wantErr, wantCost, gotOK, gotErr, gotCost)
 			}
@@ -573,4 +573,13 @@ func BenchmarkDRACELMatches(b *testing.B) {
 			}
 		}
 	})
+}
+
+// mapOrderCost reports whether expr's runtime cost depends on the order a
+// map is iterated in: exists and all stop at the first element that
+// decides, and upstream iterates the attribute and capacity maps in Go's
+// random order, schedkit in sorted order. The results still agree.
+func mapOrderCost(expr string) bool {
+	overMap := strings.Contains(expr, "device.attributes[") || strings.Contains(expr, "device.capacity[")
+	return overMap && (strings.Contains(expr, ".exists(") || strings.Contains(expr, ".all("))
 }
