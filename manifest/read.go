@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/dra/cel"
 )
 
 // Source says where an object was read.
@@ -147,6 +148,13 @@ type Set struct {
 	CSIDrivers             []*api.CSIDriver
 	CSIStorageCapacities   []*api.CSIStorageCapacity
 	VolumeAttachments      []*api.VolumeAttachment
+
+	// DRA objects (resource.k8s.io/v1) the DynamicResources plugin reads.
+	DeviceClasses          []*api.DeviceClass
+	ResourceSlices         []*api.ResourceSlice
+	ResourceClaims         []*api.ResourceClaim
+	ResourceClaimTemplates []*api.ResourceClaimTemplate
+	DeviceTaintRules       []*api.DeviceTaintRule
 
 	sources map[any]Source
 	// unmodelled has, for the objects that set some, the paths of their
@@ -333,6 +341,13 @@ func kinds() []kindInfo {
 		kindOf("storage.k8s.io", "v1", "VolumeAttachment", false, func(o *Set, x *api.VolumeAttachment) {
 			o.VolumeAttachments = append(o.VolumeAttachments, x)
 		}),
+		kindOf(draGroup, "v1", "DeviceClass", false, func(o *Set, x *api.DeviceClass) { o.DeviceClasses = append(o.DeviceClasses, x) }),
+		kindOf(draGroup, "v1", "ResourceSlice", false, func(o *Set, x *api.ResourceSlice) { o.ResourceSlices = append(o.ResourceSlices, x) }),
+		kindOf(draGroup, "v1", "ResourceClaim", true, func(o *Set, x *api.ResourceClaim) { o.ResourceClaims = append(o.ResourceClaims, x) }),
+		kindOf(draGroup, "v1", "ResourceClaimTemplate", true, func(o *Set, x *api.ResourceClaimTemplate) {
+			o.ResourceClaimTemplates = append(o.ResourceClaimTemplates, x)
+		}),
+		kindOf(draGroup, "v1", "DeviceTaintRule", false, func(o *Set, x *api.DeviceTaintRule) { o.DeviceTaintRules = append(o.DeviceTaintRules, x) }),
 	}
 }
 
@@ -371,6 +386,9 @@ type Reader struct {
 	// nameRNG draws the names of new objects that have only
 	// generateName (see SetSeed).
 	nameRNG *rand.Rand
+	// cel compiles the DRA objects' selectors for validation; built on
+	// the first one.
+	cel *cel.Compiler
 	// raw is the JSON of the document being finished, for the kinds
 	// keepsRaw names.
 	raw []byte
@@ -687,7 +705,10 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 			r.warnf(src, is.line, name, "%s", is.msg)
 		}
 	}
-	if apiVersion != "" && version != ki.version {
+	if apiVersion != "" && version != ki.version && ki.group == draGroup {
+		failed = true
+		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: "apiVersion", Err: unservedDRAVersion(kind, apiVersion)})
+	} else if apiVersion != "" && version != ki.version {
 		r.warnf(src, line, name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
 	}
 	if meta.Name == "" && meta.GenerateName != "" && !isStoredMeta(meta) && !failed {
@@ -701,6 +722,10 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 		if meta.GenerateName != "" {
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
+	}
+	for _, is := range r.validateDRA(obj.Interface()) {
+		failed = true
+		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
 	}
 	for _, is := range validateObject(obj.Interface()) {
 		failed = true

@@ -1,0 +1,140 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/api"
+)
+
+const draObjects = `apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: gpu-1}
+spec:
+  driver: gpu.example.com
+  nodeName: gpu-1
+  pool: {name: gpu-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes:
+      model: {string: A100}
+    capacity:
+      memory: {value: 40Gi}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu, namespace: ml}
+spec:
+  metadata: {labels: {team: ml}}
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.example.com}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared, namespace: ml, uid: u1}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com, allocationMode: ExactCount, count: 1}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: gpu-1, device: gpu-0}
+  reservedFor:
+  - {resource: pods, name: a, uid: pa}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: maintenance}
+spec:
+  deviceSelector: {driver: gpu.example.com}
+  taint: {key: maintenance, effect: NoSchedule}
+`
+
+func TestReadDRAObjects(t *testing.T) {
+	r := NewReader()
+	if err := r.Read("dra.yaml", strings.NewReader(draObjects)); err != nil {
+		t.Fatal(err)
+	}
+	o := r.Objects()
+	if len(o.DeviceClasses) != 1 || len(o.ResourceSlices) != 1 || len(o.ResourceClaimTemplates) != 1 || len(o.ResourceClaims) != 1 || len(o.DeviceTaintRules) != 1 {
+		t.Fatalf("read %d classes, %d slices, %d templates, %d claims, %d rules", len(o.DeviceClasses), len(o.ResourceSlices), len(o.ResourceClaimTemplates), len(o.ResourceClaims), len(o.DeviceTaintRules))
+	}
+	if w := r.Report().Warnings; len(w) != 0 {
+		t.Errorf("warnings: %v", w)
+	}
+	if ns := o.DeviceClasses[0].Namespace; ns != "" {
+		t.Errorf("a DeviceClass is cluster-scoped; namespace %q", ns)
+	}
+	// A new template gets the API server's defaults.
+	x := o.ResourceClaimTemplates[0].Spec.Spec.Devices.Requests[0].Exactly
+	if x.AllocationMode != api.DeviceAllocationModeExactCount || x.Count != 1 {
+		t.Errorf("template request not defaulted: %+v", x)
+	}
+	// The dump's reservation is kept.
+	c := o.ResourceClaims[0]
+	if len(c.Status.ReservedFor) != 1 || c.Status.ReservedFor[0].UID != "pa" || c.Status.Allocation == nil {
+		t.Errorf("claim status not kept: %+v", c.Status)
+	}
+	if got := o.ResourceSlices[0].Spec.Devices[0].Attributes["model"].StringValue; got == nil || *got != "A100" {
+		t.Errorf("attribute model = %v", got)
+	}
+}
+
+func TestReadDRAErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		want     []string // substrings of the error, or of the warning when warn
+		warn     bool
+	}{
+		{"v1beta1 is not served", "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: a}\nspec: {}\n",
+			[]string{`in.yaml:1: document 1 (DeviceClass a): apiVersion: no matches for kind "DeviceClass" in version "resource.k8s.io/v1beta1"`}, false},
+		{"v1beta2 is not served", "apiVersion: resource.k8s.io/v1beta2\nkind: ResourceClaim\nmetadata: {name: a}\nspec: {devices: {}}\n",
+			[]string{`(ResourceClaim default/a): apiVersion: no matches for kind "ResourceClaim" in version "resource.k8s.io/v1beta2"`, "resourceclaims -o yaml"}, false},
+		{"v1alpha3 rule", "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata: {name: a}\nspec: {taint: {key: k, effect: NoSchedule}}\n",
+			[]string{`in version "resource.k8s.io/v1alpha3"`}, false},
+		{"CEL that does not compile", "kind: List\napiVersion: v1\nitems:\n- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n  metadata: {name: bad}\n  spec:\n    selectors:\n    - cel: {expression: 'device.driver =='}\n",
+			[]string{`in.yaml:4: document 1, items[0] (DeviceClass bad): spec.selectors[0].cel.expression: Invalid value: "device.driver ==": compilation failed: ERROR: <input>:1:17: Syntax error`}, false},
+		{"CEL of a template request", "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: t, namespace: ml}\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n        exactly:\n          deviceClassName: c\n          selectors: [{cel: {expression: 'device.nope'}}]\n",
+			[]string{`(ResourceClaimTemplate ml/t): spec.spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "device.nope"`}, false},
+		{"validation", "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: c, allocationMode: Some}\n",
+			[]string{`(ResourceClaim default/c): spec.devices.requests[0].exactly.allocationMode: Unsupported value: "Some"`}, false},
+		{"unknown field", "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d.example.com\n  allNodes: true\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n  devicez: []\n",
+			[]string{`in.yaml:8: document 1 (ResourceSlice s): unknown field "spec.devicez"`}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewReader()
+			err := r.Read("in.yaml", strings.NewReader(c.in))
+			got := ""
+			if c.warn {
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, w := range r.Report().Warnings {
+					got += w.String() + "\n"
+				}
+			} else if err == nil {
+				t.Fatal("no error")
+			} else {
+				got = err.Error()
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q\ndoes not contain %q", got, w)
+				}
+			}
+		})
+	}
+}
