@@ -91,8 +91,10 @@
 // Besides nodes and pods, a Snapshot holds the other objects plugins,
 // admission and controllers look up: namespaces, services and workload
 // controllers, PodDisruptionBudgets, volumes, claims, storage classes,
-// CSI objects, ResourceQuotas, LimitRanges and PriorityClasses (see
-// Kinds). AddObject, AddObjects, UpdateObject and RemoveObject change
+// CSI objects, ResourceQuotas, LimitRanges, PriorityClasses and the DRA
+// kinds (DeviceClasses, ResourceSlices, ResourceClaims and their
+// templates, DeviceTaintRules; see Kinds). ResourceSlicesOnNode and
+// ResourceSlicesInPool look slices up by node and by driver and pool. AddObject, AddObjects, UpdateObject and RemoveObject change
 // them; a View's Objects is an immutable store read with the generic
 // GetObject (by name, or namespace and name, in constant time),
 // ListObjects (a namespace's objects in name order, without copying)

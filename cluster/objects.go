@@ -41,6 +41,11 @@ const (
 	KindResourceQuota         Kind = "ResourceQuota"
 	KindLimitRange            Kind = "LimitRange"
 	KindPriorityClass         Kind = "PriorityClass"
+	KindDeviceClass           Kind = "DeviceClass"
+	KindResourceSlice         Kind = "ResourceSlice"
+	KindResourceClaim         Kind = "ResourceClaim"
+	KindResourceClaimTemplate Kind = "ResourceClaimTemplate"
+	KindDeviceTaintRule       Kind = "DeviceTaintRule"
 )
 
 // Object is the set of api types the object store holds; the generic
@@ -52,7 +57,9 @@ type Object interface {
 		api.PodDisruptionBudget | api.PersistentVolume | api.PersistentVolumeClaim |
 		api.StorageClass | api.CSINode | api.CSIDriver | api.CSIStorageCapacity |
 		api.VolumeAttachment |
-		api.ResourceQuota | api.LimitRange | api.PriorityClass
+		api.ResourceQuota | api.LimitRange | api.PriorityClass |
+		api.DeviceClass | api.ResourceSlice | api.ResourceClaim |
+		api.ResourceClaimTemplate | api.DeviceTaintRule
 }
 
 // kind indexes, in the order of Kinds.
@@ -77,6 +84,11 @@ const (
 	kResourceQuota
 	kLimitRange
 	kPriorityClass
+	kDeviceClass
+	kResourceSlice
+	kResourceClaim
+	kResourceClaimTemplate
+	kDeviceTaintRule
 	numKinds
 )
 
@@ -132,6 +144,16 @@ func kindAt(i int) Kind {
 		return KindLimitRange
 	case kPriorityClass:
 		return KindPriorityClass
+	case kDeviceClass:
+		return KindDeviceClass
+	case kResourceSlice:
+		return KindResourceSlice
+	case kResourceClaim:
+		return KindResourceClaim
+	case kResourceClaimTemplate:
+		return KindResourceClaimTemplate
+	case kDeviceTaintRule:
+		return KindDeviceTaintRule
 	}
 	return ""
 }
@@ -148,10 +170,12 @@ func (k Kind) index() int {
 
 // Namespaced reports whether objects of kind k live in a namespace;
 // Namespace, PersistentVolume, StorageClass, CSINode, CSIDriver,
-// VolumeAttachment and PriorityClass are cluster-scoped.
+// VolumeAttachment, PriorityClass, DeviceClass, ResourceSlice and
+// DeviceTaintRule are cluster-scoped.
 func (k Kind) Namespaced() bool {
 	switch k {
-	case KindNamespace, KindPersistentVolume, KindStorageClass, KindCSINode, KindCSIDriver, KindVolumeAttachment, KindPriorityClass:
+	case KindNamespace, KindPersistentVolume, KindStorageClass, KindCSINode, KindCSIDriver, KindVolumeAttachment, KindPriorityClass,
+		KindDeviceClass, KindResourceSlice, KindDeviceTaintRule:
 		return false
 	}
 	return true
@@ -235,6 +259,16 @@ func classify(obj any) (int, *api.ObjectMeta) {
 		return kLimitRange, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
 	case *api.PriorityClass:
 		return kPriorityClass, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
+	case *api.DeviceClass:
+		return kDeviceClass, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
+	case *api.ResourceSlice:
+		return kResourceSlice, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
+	case *api.ResourceClaim:
+		return kResourceClaim, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
+	case *api.ResourceClaimTemplate:
+		return kResourceClaimTemplate, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
+	case *api.DeviceTaintRule:
+		return kDeviceTaintRule, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
 	}
 	return -1, nil
 }
@@ -290,6 +324,16 @@ func newTable(i int, epoch uint64) objectTable {
 		return newTableOf[api.LimitRange](epoch)
 	case kPriorityClass:
 		return newTableOf[api.PriorityClass](epoch)
+	case kDeviceClass:
+		return newTableOf[api.DeviceClass](epoch)
+	case kResourceSlice:
+		return newTableOf[api.ResourceSlice](epoch)
+	case kResourceClaim:
+		return newTableOf[api.ResourceClaim](epoch)
+	case kResourceClaimTemplate:
+		return newTableOf[api.ResourceClaimTemplate](epoch)
+	case kDeviceTaintRule:
+		return newTableOf[api.DeviceTaintRule](epoch)
 	}
 	panic(fmt.Sprintf("cluster: no object kind %d", i))
 }
@@ -364,10 +408,14 @@ type table[T Object] struct {
 	spaces map[string]*space[T]
 	// namespaces lists the keys of spaces in increasing order.
 	namespaces []string
-	// byKey is the secondary index of the table's objects (see
-	// indexBy), replaced by every change.
-	byKey *keyIndex[T]
+	// byKey holds the secondary indexes of the table's objects (see
+	// indexBy), one per slot, replaced by every change.
+	byKey *[indexSlots]keyIndex[T]
 }
+
+// indexSlots is how many secondary indexes a table can hold: the
+// ResourceSlices are indexed both by node and by driver and pool.
+const indexSlots = 2
 
 // keyIndex is a table's objects grouped by a key of theirs (the
 // VolumeAttachments by spec.nodeName), built by the first reader that
@@ -378,10 +426,10 @@ type keyIndex[T Object] struct {
 }
 
 // indexBy returns the table's objects grouped by key, each group in
-// namespace and name order. The index is built once per version of the
-// table; all calls on one table must pass the same key.
-func (t *table[T]) indexBy(key func(*T) string) map[string][]*T {
-	ix := t.byKey
+// namespace and name order. The index of a slot is built once per
+// version of the table; all calls on one slot must pass the same key.
+func (t *table[T]) indexBy(slot int, key func(*T) string) map[string][]*T {
+	ix := &t.byKey[slot]
 	ix.once.Do(func() {
 		ix.m = map[string][]*T{}
 		for _, ns := range t.namespaces {
@@ -404,7 +452,7 @@ type space[T Object] struct {
 }
 
 func newTableOf[T Object](epoch uint64) *table[T] {
-	return &table[T]{epoch: epoch, spaces: map[string]*space[T]{}, byKey: &keyIndex[T]{}}
+	return &table[T]{epoch: epoch, spaces: map[string]*space[T]{}, byKey: &[indexSlots]keyIndex[T]{}}
 }
 
 func (t *table[T]) has(namespace, name string) bool {
@@ -426,7 +474,7 @@ func (t *table[T]) writable(epoch uint64) objectTable {
 		count:      t.count,
 		spaces:     maps.Clone(t.spaces),
 		namespaces: slices.Clone(t.namespaces),
-		byKey:      &keyIndex[T]{},
+		byKey:      &[indexSlots]keyIndex[T]{},
 	}
 }
 
@@ -465,7 +513,7 @@ func (t *table[T]) put(namespace, name string, obj any, epoch uint64) {
 		t.count++
 	}
 	sp.byName[name] = o
-	t.byKey = &keyIndex[T]{}
+	t.byKey = &[indexSlots]keyIndex[T]{}
 }
 
 func (t *table[T]) remove(namespace, name string, epoch uint64) {
@@ -478,7 +526,7 @@ func (t *table[T]) remove(namespace, name string, epoch uint64) {
 	sp.sorted = slices.Delete(sp.sorted, i, i+1)
 	delete(sp.byName, name)
 	t.count--
-	t.byKey = &keyIndex[T]{}
+	t.byKey = &[indexSlots]keyIndex[T]{}
 	if len(sp.names) == 0 {
 		delete(t.spaces, namespace)
 		j, _ := slices.BinarySearch(t.namespaces, namespace)
@@ -622,7 +670,38 @@ func VolumeAttachmentsOnNode(o *Objects, node string) []*api.VolumeAttachment {
 	if t == nil || t.count == 0 {
 		return nil
 	}
-	return t.indexBy(func(va *api.VolumeAttachment) string { return va.Spec.NodeName })[node]
+	return t.indexBy(0, func(va *api.VolumeAttachment) string { return va.Spec.NodeName })[node]
+}
+
+// ResourceSlicesOnNode returns the ResourceSlices whose spec.nodeName
+// is node, in name order; node "" returns the slices without a node
+// name (node selector, allNodes or per-device node selection). The
+// slices are indexed once per version of the store, on the first call.
+// The slice is shared: do not modify it.
+func ResourceSlicesOnNode(o *Objects, node string) []*api.ResourceSlice {
+	t := typedTable[api.ResourceSlice](o)
+	if t == nil || t.count == 0 {
+		return nil
+	}
+	return t.indexBy(0, func(s *api.ResourceSlice) string {
+		if s.Spec.NodeName == nil {
+			return ""
+		}
+		return *s.Spec.NodeName
+	})[node]
+}
+
+// ResourceSlicesInPool returns the ResourceSlices of driver's pool, in
+// name order, indexed as ResourceSlicesOnNode indexes. The slice is
+// shared: do not modify it.
+func ResourceSlicesInPool(o *Objects, driver, pool string) []*api.ResourceSlice {
+	t := typedTable[api.ResourceSlice](o)
+	if t == nil || t.count == 0 {
+		return nil
+	}
+	return t.indexBy(1, func(s *api.ResourceSlice) string {
+		return s.Spec.Driver + "/" + s.Spec.Pool.Name
+	})[driver+"/"+pool]
 }
 
 // ObjectNamespaces returns the namespaces holding at least one object

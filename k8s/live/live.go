@@ -151,6 +151,16 @@ func informerFor(f informers.SharedInformerFactory, k cluster.Kind) (cache.Share
 		return f.Core().V1().LimitRanges().Informer(), nil
 	case cluster.KindPriorityClass:
 		return f.Scheduling().V1().PriorityClasses().Informer(), nil
+	case cluster.KindDeviceClass:
+		return f.Resource().V1().DeviceClasses().Informer(), nil
+	case cluster.KindResourceSlice:
+		return f.Resource().V1().ResourceSlices().Informer(), nil
+	case cluster.KindResourceClaim:
+		return f.Resource().V1().ResourceClaims().Informer(), nil
+	case cluster.KindResourceClaimTemplate:
+		return f.Resource().V1().ResourceClaimTemplates().Informer(), nil
+	case cluster.KindDeviceTaintRule:
+		return f.Resource().V1().DeviceTaintRules().Informer(), nil
 	}
 	return nil, fmt.Errorf("live: no informer for kind %q", k)
 }
