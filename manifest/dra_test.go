@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 )
 
 const draObjects = `apiVersion: resource.k8s.io/v1
@@ -136,5 +137,29 @@ func TestReadDRAErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestLoadStoresDRAObjects(t *testing.T) {
+	r := NewReader()
+	if err := r.Read("dra.yaml", strings.NewReader(draObjects)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(r.Objects(), r.Report(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot.Objects()
+	if n := len(cluster.ListObjects[api.ResourceSlice](s, "")); n != 1 {
+		t.Errorf("%d ResourceSlices in the store", n)
+	}
+	claims := cluster.ListObjects[api.ResourceClaim](s, "ml")
+	if len(claims) != 1 || len(claims[0].Status.ReservedFor) != 1 {
+		t.Errorf("stored claims %+v: the dump's reservation must be kept", claims)
+	}
+	for _, n := range []int{len(cluster.ListObjects[api.DeviceClass](s, "")), len(cluster.ListObjects[api.ResourceClaimTemplate](s, "ml")), len(cluster.ListObjects[api.DeviceTaintRule](s, ""))} {
+		if n != 1 {
+			t.Errorf("store holds %d of a kind, want 1", n)
+		}
 	}
 }

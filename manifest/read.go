@@ -231,6 +231,21 @@ func (o *Set) storeObjects() []any {
 	for _, x := range o.VolumeAttachments {
 		add(x)
 	}
+	for _, x := range o.DeviceClasses {
+		add(x)
+	}
+	for _, x := range o.ResourceSlices {
+		add(x)
+	}
+	for _, x := range o.ResourceClaims {
+		add(x)
+	}
+	for _, x := range o.ResourceClaimTemplates {
+		add(x)
+	}
+	for _, x := range o.DeviceTaintRules {
+		add(x)
+	}
 	return out
 }
 
