@@ -163,3 +163,125 @@ func TestLoadStoresDRAObjects(t *testing.T) {
 		}
 	}
 }
+
+const draPods = `apiVersion: v1
+kind: Pod
+metadata: {name: train, namespace: ml}
+spec:
+  containers: [{name: c, image: i, resources: {claims: [{name: gpu}]}}]
+  resourceClaims:
+  - {name: gpu, resourceClaimTemplateName: one-gpu}
+  - {name: data, resourceClaimName: shared}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: serve, namespace: ml}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: serve}}
+  template:
+    metadata: {labels: {app: serve}}
+    spec:
+      containers: [{name: c, image: i}]
+      resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: lost, namespace: ml}
+spec:
+  containers: [{name: c, image: i}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: nope}]
+`
+
+// TestLoadMakesTemplateClaims: new pods, bare or created by a workload
+// controller, get the claims the resourceclaim controller makes, in the
+// store, named in their status; a pod whose template is missing gets the
+// controller's event as a warning and no status.
+func TestLoadMakesTemplateClaims(t *testing.T) {
+	r := NewReader()
+	if err := r.Read("dra.yaml", strings.NewReader(draObjects+"---\n"+draPods)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(r.Objects(), r.Report(), Options{ExpandWorkloads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := map[string]*api.ResourceClaim{}
+	for _, cl := range cluster.ListObjects[api.ResourceClaim](c.Snapshot.Objects(), "ml") {
+		claims[cl.Name] = cl
+	}
+	if len(claims) != 4 {
+		t.Fatalf("%d claims in the store, want the shared one and 3 generated", len(claims))
+	}
+	if len(c.Pending) != 4 {
+		t.Fatalf("%d pending pods", len(c.Pending))
+	}
+	for _, p := range c.Pending {
+		if p.Name == "lost" {
+			if len(p.Status.ResourceClaimStatuses) != 0 {
+				t.Errorf("lost has statuses %v", p.Status.ResourceClaimStatuses)
+			}
+			continue
+		}
+		sts := p.Status.ResourceClaimStatuses
+		if len(sts) != 1 || sts[0].Name != "gpu" || sts[0].ResourceClaimName == nil {
+			t.Fatalf("pod %s statuses %+v", p.Name, sts)
+		}
+		cl := claims[*sts[0].ResourceClaimName]
+		if cl == nil {
+			t.Fatalf("pod %s names claim %s, not in the store", p.Name, *sts[0].ResourceClaimName)
+		}
+		if cl.GenerateName != p.Name+"-gpu-" || !strings.HasPrefix(cl.Name, cl.GenerateName) {
+			t.Errorf("claim %s generateName %q for pod %s", cl.Name, cl.GenerateName, p.Name)
+		}
+		if ref := cl.OwnerReferences; len(ref) != 1 || ref[0].Kind != "Pod" || ref[0].Name != p.Name || ref[0].Controller == nil || !*ref[0].Controller {
+			t.Errorf("claim %s owners %+v", cl.Name, ref)
+		}
+		if cl.Labels["team"] != "ml" || cl.Annotations["resource.kubernetes.io/pod-claim-name"] != "gpu" {
+			t.Errorf("claim %s labels %v annotations %v", cl.Name, cl.Labels, cl.Annotations)
+		}
+		if x := cl.Spec.Devices.Requests[0].Exactly; x == nil || x.DeviceClassName != "gpu.example.com" || x.Count != 1 {
+			t.Errorf("claim %s spec %+v", cl.Name, cl.Spec)
+		}
+	}
+	found := false
+	for _, w := range c.Report.Warnings {
+		if strings.Contains(w.String(), `(Pod ml/lost): FailedResourceClaimCreation: PodResourceClaim gpu: resource claim template "nope": resourceclaimtemplate.resource.k8s.io "nope" not found`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning for the missing template: %v", c.Report.Warnings)
+	}
+}
+
+// TestClaimQuota: count/resourceclaims.resource.k8s.io limits the claims
+// the controller creates; the refused one is the controller's event.
+func TestClaimQuota(t *testing.T) {
+	quota := "---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ml}\nspec: {hard: {count/resourceclaims.resource.k8s.io: \"2\"}}\n"
+	r := NewReader()
+	if err := r.Read("dra.yaml", strings.NewReader(draObjects+"---\n"+draPods+quota)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(r.Objects(), r.Report(), Options{ExpandWorkloads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(cluster.ListObjects[api.ResourceClaim](c.Snapshot.Objects(), "ml"))
+	var refused []string
+	for _, w := range c.Report.Warnings {
+		if strings.Contains(w.Message, "create ResourceClaim : ") {
+			refused = append(refused, w.String())
+		}
+	}
+	// The shared claim read counts: train's claim is the second, the
+	// Deployment's two pods' claims are refused.
+	if n != 2 || len(refused) != 2 {
+		t.Errorf("%d claims stored, refused %v", n, refused)
+	}
+	for _, w := range refused {
+		if !strings.Contains(w, `is forbidden: exceeded quota: q, requested: count/resourceclaims.resource.k8s.io=1, used: count/resourceclaims.resource.k8s.io=2, limited: count/resourceclaims.resource.k8s.io=2`) {
+			t.Errorf("refusal %q", w)
+		}
+	}
+}

@@ -9,7 +9,16 @@ import (
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/workload"
 )
+
+// claimNameStream is the PCG stream of the names of the claims the
+// resourceclaim controller creates.
+const claimNameStream = 0x636c61696d6e616d
+
+// resourceClaimsResource is the quota resource of ResourceClaims
+// (count/resourceclaims.resource.k8s.io).
+const resourceClaimsResource = "resourceclaims.resource.k8s.io"
 
 // Cluster is what Load builds from manifests: the snapshot of nodes and
 // bound pods, the pending pods in the order kube-scheduler's queue would
@@ -65,6 +74,14 @@ func IsStored(p *api.Pod) bool {
 // Pods in phase Succeeded or Failed are counted and left out, as the
 // scheduler ignores them.
 //
+// Each pod then goes through the resourceclaim controller
+// (workload.ClaimController): the claims of its resourceClaimTemplateName
+// entries are created (ResourceQuota counting
+// count/resourceclaims.resource.k8s.io) and stored, and the pod gets its
+// status.resourceClaimStatuses; a pod whose template is missing gets the
+// controller's FailedResourceClaimCreation event as a warning and stays
+// without a claim.
+//
 // With opts.ExpandWorkloads, the pods the workload controllers would
 // create now (workload.Expand, which states the controllers' rules, over
 // Workloads(objs, opts)) are added as new pods after those read, with
@@ -99,6 +116,9 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 		now = time.Now()
 	}
 	existing := admission.NamespaceObjects{Services: objs.Services, Claims: objs.PersistentVolumeClaims, Now: now}
+	for _, c := range objs.ResourceClaims {
+		existing.Others = append(existing.Others, admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta})
+	}
 	for _, p := range objs.Pods {
 		if IsStored(p) {
 			existing.Pods = append(existing.Pods, p)
@@ -110,6 +130,13 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	}
 	chain := admission.NewChain(admission.Policies{PriorityClasses: classes, LimitRanges: allRanges,
 		ResourceQuotas: admission.FillQuotaStatus(quotas, existing)}, now)
+	// The resourceclaim controller makes the claims of the pods' template
+	// entries once the pods are created; ResourceQuota admits each claim.
+	claimCtl := workload.NewClaimController(nameRand(opts.Seed, claimNameStream), objs.ResourceClaimTemplates, objs.ResourceClaims)
+	claimCtl.SetCreate(func(c *api.ResourceClaim) error {
+		return chain.AdmitObject(admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta}, c.Namespace)
+	})
+	var createdClaims []any
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
 	var bound, pending []*api.Pod
@@ -147,6 +174,16 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 			}
 			ready = a
 		}
+		if sync := claimCtl.Sync(ready); sync.Pod != ready || sync.Event != "" || len(sync.Created) > 0 {
+			ready = sync.Pod
+			for _, c := range sync.Created {
+				createdClaims = append(createdClaims, c)
+			}
+			if sync.Event != "" {
+				rep.Warnings = append(rep.Warnings, Warning{Source: src, Object: "Pod " + podName(p),
+					Message: workload.FailedResourceClaimCreation + ": " + sync.Event})
+			}
+		}
 		if ready.Spec.NodeName != "" {
 			bound = append(bound, ready)
 		} else {
@@ -167,7 +204,7 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := snap.AddObjects(objs.storeObjects()...); err != nil {
+	if err := snap.AddObjects(append(objs.storeObjects(), createdClaims...)...); err != nil {
 		return nil, err
 	}
 	return &Cluster{Snapshot: snap, Pending: pending, Objects: objs, Report: rep}, nil

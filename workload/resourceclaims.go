@@ -37,7 +37,16 @@ type ClaimController struct {
 	// owned are the claims with a Pod controller reference, by
 	// namespace, in the order they were given or created.
 	owned map[string][]*api.ResourceClaim
+	// create is the API server's create of a claim (SetCreate).
+	create func(*api.ResourceClaim) error
 }
+
+// SetCreate sets what the API server does with a claim the controller
+// creates, such as ResourceQuota admission: when create fails, the claim
+// is not made and the pod's sync stops with upstream's event text
+// ("create ResourceClaim : <error>", the name empty as the controller
+// has only the generateName then).
+func (c *ClaimController) SetCreate(create func(*api.ResourceClaim) error) { c.create = create }
 
 // NewClaimController returns the controller over the templates and the
 // claims that exist. The random parts of generated names are drawn from
@@ -131,6 +140,13 @@ func (c *ClaimController) Sync(p *api.Pod) ClaimSync {
 				return out
 			}
 			claim = c.generate(p, ns, pc.Name, tpl)
+			if c.create != nil {
+				if err := c.create(claim); err != nil {
+					out.Event = fmt.Sprintf("PodResourceClaim %s: create ResourceClaim : %v", pc.Name, err)
+					return out
+				}
+			}
+			c.add(claim)
 			out.Created = append(out.Created, claim)
 		}
 		if made == nil {
@@ -232,6 +248,5 @@ func (c *ClaimController) generate(p *api.Pod, ns, entry string, tpl *api.Resour
 		Spec: spec,
 	}
 	cl.Name = GenerateName(c.rng, gen, func(n string) bool { return c.names[[2]string{ns, n}] })
-	c.add(cl)
 	return cl
 }
