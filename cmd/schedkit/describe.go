@@ -19,8 +19,11 @@ func describeCmd() *command {
 		long: `Per pod (pending pods as admitted: LimitRange defaults applied, priority
 resolved): the effective requests and limits, the non-zero requests the
 scoring plugins use (100m cpu and 200Mi memory for containers that request
-none), QoS class, priority and preemption policy. Per node: allocatable,
-requested, free and the number of pods.
+none), QoS class, priority and preemption policy, and the pod's DRA claims (the
+claim each entry uses, generated from its template or shared by name, and
+its allocated devices or "pending"). Per node: allocatable, requested, free
+and the number of pods, and the DRA devices each DeviceClass selects there
+(total, allocated to claims, free).
 `,
 		example: `  schedkit describe -f examples/manifests
   schedkit describe -f dump.json -o yaml
@@ -44,6 +47,8 @@ type describedPod struct {
 	Requests         amount `json:"requests"`
 	Limits           amount `json:"limits"`
 	NonZeroRequests  amount `json:"nonZeroRequests"`
+	// Claims are the pod's DRA claims.
+	Claims []describedClaim `json:"claims,omitempty"`
 }
 
 // amount is cpu (millicores) and memory (bytes).
@@ -60,9 +65,11 @@ type describedNode struct {
 	Free        amount `json:"free"`
 	Pods        int    `json:"pods"`
 	MaxPods     int64  `json:"maxPods"`
+	// Devices are the node's DRA devices by DeviceClass.
+	Devices []describedDevices `json:"devices,omitempty"`
 }
 
-func describePod(p *api.Pod) describedPod {
+func describePod(objs *cluster.Objects, p *api.Pod) describedPod {
 	opts := resource.SchedulerOptions()
 	req := resource.PodRequests(p, opts)
 	lim := resource.PodLimits(p, opts)
@@ -76,6 +83,7 @@ func describePod(p *api.Pod) describedPod {
 		Requests:        amount{req.Cpu().MilliValue(), req.Memory().Value()},
 		Limits:          amount{lim.Cpu().MilliValue(), lim.Memory().Value()},
 		NonZeroRequests: amount{pi.NonZeroMilliCPU, pi.NonZeroMemory},
+		Claims:          describeClaims(objs, p),
 	}
 }
 
@@ -90,21 +98,24 @@ func runDescribe(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	objs := c.Snapshot.Objects()
 	var pods []describedPod
 	for _, ni := range c.Snapshot.Nodes() {
 		for _, pi := range ni.Pods {
-			pods = append(pods, describePod(pi.Pod))
+			pods = append(pods, describePod(objs, pi.Pod))
 		}
 	}
 	for _, p := range c.Pending {
-		pods = append(pods, describePod(p))
+		pods = append(pods, describePod(objs, p))
 	}
+	devices := newDeviceCounter(objs)
 	var nodes []describedNode
 	for _, ni := range c.Snapshot.Nodes() {
 		a, r := ni.Allocatable, ni.Requested
 		nodes = append(nodes, describedNode{Node: ni.Node().Name,
 			Allocatable: amount{a.MilliCPU, a.Memory}, Requested: amount{r.MilliCPU, r.Memory},
-			Free: amount{a.MilliCPU - r.MilliCPU, a.Memory - r.Memory}, Pods: ni.NumPods(), MaxPods: a.AllowedPodNumber})
+			Free: amount{a.MilliCPU - r.MilliCPU, a.Memory - r.Memory}, Pods: ni.NumPods(), MaxPods: a.AllowedPodNumber,
+			Devices: devices.count(ni.Node())})
 	}
 	if o.output != "table" {
 		d := newDocWriter(e.stdout, o.output, "pods")
@@ -128,6 +139,7 @@ func runDescribe(e *env, o *options, args []string) (int, error) {
 			fmtCPU(p.NonZeroRequests.MilliCPU), fmtMem(p.NonZeroRequests.Memory))
 	}
 	tw.Flush()
+	writeClaimsTable(w, pods)
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NODE\tCPU ALLOCATABLE\tCPU REQUESTED\tCPU FREE\tMEM ALLOCATABLE\tMEM REQUESTED\tMEM FREE\tPODS")
@@ -136,5 +148,6 @@ func runDescribe(e *env, o *options, args []string) (int, error) {
 			fmtMem(n.Allocatable.Memory), fmtMem(n.Requested.Memory), fmtMem(n.Free.Memory), n.Pods, n.MaxPods)
 	}
 	tw.Flush()
+	writeDevicesTable(w, nodes)
 	return exitOK, w.Flush()
 }
