@@ -5,6 +5,7 @@ import (
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/plugins/defaultbinder"
 	"github.com/schedkit/schedkit/plugins/defaultpreemption"
+	"github.com/schedkit/schedkit/plugins/dynamicresources"
 	"github.com/schedkit/schedkit/plugins/imagelocality"
 	"github.com/schedkit/schedkit/plugins/interpodaffinity"
 	"github.com/schedkit/schedkit/plugins/legacy"
@@ -46,6 +47,7 @@ func NewInTreeRegistry() framework.Registry {
 		config.NodeVolumeLimitsName:                nodevolumelimits.New,
 		config.VolumeZoneName:                      volumezone.New,
 		config.NodeDeclaredFeaturesName:            nodedeclaredfeatures.New,
+		config.DynamicResourcesName:                dynamicresources.New,
 		defaultpreemption.Name:                     defaultpreemption.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.

@@ -65,7 +65,7 @@ profiles:
 	fmt.Println(res.Node, err)
 	// Output:
 	// [leaderElection: ignored: schedkit runs in process and elects no leader]
-	// [TaintToleration NodeAffinity NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity NodeResourcesBalancedAllocation]
+	// [TaintToleration NodeAffinity NodeResourcesFit VolumeBinding PodTopologySpread InterPodAffinity DynamicResources NodeResourcesBalancedAllocation]
 	// n1 <nil>
 }
 
@@ -109,7 +109,7 @@ func TestKubeSchedulerConfiguration(t *testing.T) {
 		"VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity", "DynamicResources", "NodeDeclaredFeatures", "NodeLabel"); !reflect.DeepEqual(l["Filter"], want) {
 		t.Errorf("Filter %v, want %v", l["Filter"], want)
 	}
-	if want := registered("NodeResourcesBalancedAllocation", "NodeAffinity", "NodeResourcesFit", "VolumeBinding", "PodTopologySpread", "InterPodAffinity", "ImageLocality", "EqualPriority"); !reflect.DeepEqual(l["Score"], want) {
+	if want := registered("NodeResourcesBalancedAllocation", "NodeAffinity", "NodeResourcesFit", "VolumeBinding", "PodTopologySpread", "InterPodAffinity", "DynamicResources", "ImageLocality", "EqualPriority"); !reflect.DeepEqual(l["Score"], want) {
 		t.Errorf("Score %v, want %v", l["Score"], want)
 	}
 	if a.ScoreWeight("NodeResourcesBalancedAllocation") != 5 || a.ScoreWeight("EqualPriority") != 2 || a.ScoreWeight("NodeAffinity") != 2 {

@@ -161,7 +161,7 @@ func ExampleScheduler_Explain() {
 	//   VolumeBinding: 0 x 1
 	//   NodeResourcesBalancedAllocation: 68 x 1
 	//   ImageLocality: 0 x 1
-	// skipped at PreScore: [InterPodAffinity NodeAffinity PodTopologySpread]
+	// skipped at PreScore: [DynamicResources InterPodAffinity NodeAffinity PodTopologySpread]
 	// pick: node-c scored for the report only: true
 }
 

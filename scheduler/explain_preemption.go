@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/plugins/defaultpreemption"
 	"github.com/schedkit/schedkit/preemption"
 )
@@ -114,8 +115,13 @@ func (s *Scheduler) explainPreemption(ctx context.Context, prof *framework.Profi
 	ex.Preemption = pe
 
 	// The per-node detail: DefaultPreemption's attempt again, from the
-	// same random state, when it is the plugin PostFilter ran first.
+	// same random state, when it is the plugin PostFilter ran first
+	// after DynamicResources (which draws nothing random and changes
+	// nothing the dry run reads).
 	names := prof.ListPlugins()["PostFilter"]
+	if len(names) > 0 && names[0] == config.DynamicResourcesName {
+		names = names[1:]
+	}
 	if len(names) == 0 || names[0] != defaultpreemption.Name {
 		return
 	}

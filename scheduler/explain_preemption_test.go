@@ -231,7 +231,9 @@ func TestExplainPreemption(t *testing.T) {
 	}
 }
 
-// An Unschedulable PostFilter status names the plugin, as Schedule's.
+// An Unschedulable PostFilter status names the plugin, as Schedule's:
+// the first PostFilter plugin that rejected, DynamicResources in the
+// default profile, as upstream's RunPostFilterPlugins names it.
 func TestExplainPreemptionStatusPlugin(t *testing.T) {
 	snap, err := cluster.NewSnapshot([]*api.Node{cpuNode("n1", "1")}, []*api.Pod{boundPrioPod("p1", 5, "1", "n1", 1)})
 	if err != nil {
@@ -247,7 +249,7 @@ func TestExplainPreemptionStatusPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := ex.Preemption.Status
-	if st.Code() != framework.Unschedulable || st.Plugin() != config.DefaultPreemptionName {
+	if st.Code() != framework.Unschedulable || st.Plugin() != config.DynamicResourcesName {
 		t.Errorf("status %v %q", st.Code(), st.Plugin())
 	}
 	if r := ex.Preemption.Result; r == nil || r.NominatedNodeName != "" {

@@ -59,7 +59,7 @@ func TestDefaultProfile(t *testing.T) {
 	if q := p.ListPlugins()["QueueSort"]; !slices.Equal(q, []string{"PrioritySort"}) {
 		t.Errorf("queue sort %v", q)
 	}
-	if q := p.ListPlugins()["PreEnqueue"]; !slices.Equal(q, []string{"SchedulingGates"}) {
+	if q := p.ListPlugins()["PreEnqueue"]; !slices.Equal(q, []string{"SchedulingGates", "DynamicResources"}) {
 		t.Errorf("PreEnqueue %v", q)
 	}
 	res, err := s.Schedule(context.Background(), makePod("p"))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/predicates"
@@ -51,6 +52,9 @@ func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	if err := s.assumeVolumes(pod, node); err != nil {
 		return err
 	}
+	if err := s.assumeClaims(pod, node); err != nil {
+		return err
+	}
 	if err := s.snapshot.AssumePod(pod, node); err != nil {
 		return err
 	}
@@ -80,6 +84,39 @@ func (s *Scheduler) assumeVolumes(pod *api.Pod, node string) error {
 		return nil
 	}
 	return predicates.AssumePodVolumes(s.snapshot, pod, node)
+}
+
+// claimAssumer is DynamicResources' Reserve in a simulation (see
+// dynamicresources.AssumeClaims).
+type claimAssumer interface {
+	AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) error
+}
+
+// assumeClaims writes the allocation the pod's claims get on node, and
+// the pod in their reservedFor, into the snapshot when the pod's
+// profile has DynamicResources, so that later pods see the devices in
+// use. A pod without claims costs nothing.
+func (s *Scheduler) assumeClaims(pod *api.Pod, node string) error {
+	if len(pod.Spec.ResourceClaims) == 0 {
+		return nil
+	}
+	prof, err := s.profileFor(pod)
+	if err != nil {
+		return nil
+	}
+	pl, ok := prof.Plugin(config.DynamicResourcesName)
+	if !ok {
+		return nil
+	}
+	a, ok := pl.(claimAssumer)
+	if !ok {
+		return nil
+	}
+	ni, ok := s.snapshot.View().Get(node)
+	if !ok {
+		return fmt.Errorf("scheduler: assume %s/%s: node %q not in the snapshot", pod.Namespace, pod.Name, node)
+	}
+	return a.AssumeClaims(context.Background(), s.snapshot, pod, ni)
 }
 
 // AddNode adds a node to the snapshot and requeues the parked pods a new

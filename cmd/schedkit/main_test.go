@@ -110,8 +110,9 @@ func TestExplainBundled(t *testing.T) {
 	if worker.Pod != "shop/worker" || feasible != 6 {
 		t.Errorf("worker: %s, %d feasible nodes", worker.Pod, feasible)
 	}
-	if !strings.Contains(stderr, "notice: plugins of the profile not in this build") {
-		t.Errorf("stderr lacks the not-evaluated notice:\n%s", stderr)
+	// Every plugin of the default profile is in this build.
+	if strings.Contains(stderr, "notice: plugins of the profile not in this build") {
+		t.Errorf("stderr has the not-evaluated notice:\n%s", stderr)
 	}
 }
 
@@ -375,13 +376,12 @@ func TestNotices(t *testing.T) {
 		}
 	}
 	claims := node + "---\nkind: Pod\nmetadata: {name: gpu}\nspec:\n  resourceClaims: [{name: g, resourceClaimName: gpu-claim}]\n  containers: [{name: c, resources: {claims: [{name: g}]}}]\n"
+	// DynamicResources is modelled: a pod whose claim is missing waits
+	// gated by PreEnqueue, and its decision is not marked unverified.
 	code, out, _ := runCmd(t, claims, "explain", "-f", "-", "-o", "json")
 	got := decodeExplain(t, out)
-	if code != 0 || !cmp.Equal(got.Pods[0].Unverified, []string{"uses resourceClaims (DynamicResources not implemented)"}) {
+	if code != 0 || len(got.Pods[0].Unverified) != 0 {
 		t.Errorf("exit %d, unverified %q", code, got.Pods[0].Unverified)
-	}
-	if code, _, _ := runCmd(t, claims, "explain", "-f", "-", "--strict"); code != exitUnschedulable {
-		t.Errorf("--strict: exit %d, want 1", code)
 	}
 }
 

@@ -30,6 +30,7 @@ func pluginArgsTypes() map[string]func() PluginArgs {
 		PodTopologySpreadName:               func() PluginArgs { return new(PodTopologySpreadArgs) },
 		InterPodAffinityName:                func() PluginArgs { return new(InterPodAffinityArgs) },
 		DefaultPreemptionName:               func() PluginArgs { return new(DefaultPreemptionArgs) },
+		DynamicResourcesName:                func() PluginArgs { return new(DynamicResourcesArgs) },
 	}
 }
 
@@ -62,5 +63,5 @@ func hasUndecodedArgs(plugin string) bool {
 	if _, ok := pluginArgsTypes()[plugin]; ok {
 		return false
 	}
-	return slices.Contains([]string{DynamicResourcesName, VolumeBindingName}, plugin)
+	return slices.Contains([]string{VolumeBindingName}, plugin)
 }

@@ -1,0 +1,65 @@
+package dynamicresources
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/dra"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// stateKey is where PreFilter stores the pod's claims.
+const stateKey framework.StateKey = "DynamicResources"
+
+// maxSubRequests is upstream's FirstAvailableDeviceRequestMaxSize: the
+// first subrequest of a list scores 8, the last 1.
+const maxSubRequests = 8
+
+// stateData is the pod's claims for one cycle. Filter writes the node's
+// allocation under mu; the rest is read only after PreFilter.
+type stateData struct {
+	// claims are the pod's claims in spec order.
+	claims []*api.ResourceClaim
+	// onNodes is, per claim, the compiled node selector of an allocated
+	// claim; nil means the claim is not allocated or usable anywhere.
+	onNodes []*affinity.NodeSelector
+	// toAllocate are the indexes of the claims without allocation.
+	toAllocate []int
+	allocator  *dra.Allocator
+
+	mu sync.Mutex
+	// nodeAllocations holds the allocation Filter found per node, one
+	// result per claim to allocate.
+	nodeAllocations map[string][]api.AllocationResult
+	// unavailable are the allocated claims some node could not use.
+	unavailable map[int]struct{}
+}
+
+// Clone shares the state: Filter's writes are per node and guarded.
+func (s *stateData) Clone() framework.StateData { return s }
+
+func (s *stateData) empty() bool { return s == nil || len(s.claims) == 0 }
+
+func getState(cs *framework.CycleState) (*stateData, error) {
+	v, ok := cs.Read(stateKey)
+	if !ok {
+		return nil, fmt.Errorf("error reading %q from cycleState: %w", stateKey, errNotFound)
+	}
+	s, ok := v.(*stateData)
+	if !ok {
+		return nil, fmt.Errorf("unable to convert state into stateData")
+	}
+	return s, nil
+}
+
+var errNotFound = fmt.Errorf("not found")
+
+// unresolvable is upstream's statusUnschedulable.
+func unresolvable(reason string) *framework.Status {
+	return framework.NewStatus(framework.UnschedulableAndUnresolvable, reason)
+}
+
+// claimKey names a claim in the assumed state.
+type claimKey struct{ namespace, name string }

@@ -1,0 +1,276 @@
+package dynamicresources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/dra"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Upstream's texts for claims that cannot be resolved.
+var (
+	errClaimNotCreated = errors.New("ResourceClaim not created yet")
+	errAPIUnsupported  = errors.New("none of the supported fields are set")
+)
+
+// claimName returns the name of the claim behind a pod entry, as
+// upstream's resourceclaim.Name: nil (and no error) when the template
+// entry's status says no claim was needed; mustCheckOwner for a
+// generated claim.
+func claimName(pod *api.Pod, pc *api.PodResourceClaim) (name *string, mustCheckOwner bool, err error) {
+	switch {
+	case pc.ResourceClaimName != nil:
+		return pc.ResourceClaimName, false, nil
+	case pc.ResourceClaimTemplateName != nil:
+		for _, st := range pod.Status.ResourceClaimStatuses {
+			if st.Name == pc.Name {
+				return st.ResourceClaimName, true, nil
+			}
+		}
+		return nil, false, fmt.Errorf(`pod "%s/%s": %w`, podNamespace(pod), pod.Name, errClaimNotCreated)
+	}
+	return nil, false, fmt.Errorf(`pod "%s/%s", spec.resourceClaim %q: %w`, podNamespace(pod), pod.Name, pc.Name, errAPIUnsupported)
+}
+
+// isForPod is upstream's resourceclaim.IsForPod without PodGroups.
+func isForPod(pod *api.Pod, c *api.ResourceClaim) error {
+	if namespaceOf(c) != podNamespace(pod) {
+		return fmt.Errorf("ResourceClaim %s/%s is not in the same namespace as Pod %s/%s", c.Namespace, c.Name, podNamespace(pod), pod.Name)
+	}
+	for _, o := range c.OwnerReferences {
+		if o.Controller != nil && *o.Controller && o.UID == pod.UID {
+			return nil
+		}
+	}
+	return fmt.Errorf("ResourceClaim %s/%s was not created for Pod %s/%s (Pod is not owner)", c.Namespace, c.Name, podNamespace(pod), pod.Name)
+}
+
+// podClaims resolves the pod's claims in spec order, failing as
+// upstream's foreachPodResourceClaim does.
+func (pl *DynamicResources) podClaims(o *cluster.Objects, pod *api.Pod) ([]*api.ResourceClaim, error) {
+	var out []*api.ResourceClaim
+	for i := range pod.Spec.ResourceClaims {
+		name, check, err := claimName(pod, &pod.Spec.ResourceClaims[i])
+		if err != nil {
+			return nil, err
+		}
+		if name == nil {
+			continue
+		}
+		c, ok := pl.claim(o, podNamespace(pod), *name)
+		if !ok {
+			return nil, fmt.Errorf("could not find ResourceClaim %q", podNamespace(pod)+"/"+*name)
+		}
+		if c.DeletionTimestamp != nil {
+			return nil, fmt.Errorf("resourceclaim %q is being deleted", c.Name)
+		}
+		if check {
+			if err := isForPod(pod, c); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// PreEnqueue rejects, UnschedulableAndUnresolvable, a pod one of whose
+// claims is missing, not yet generated, being deleted or not the pod's.
+func (pl *DynamicResources) PreEnqueue(_ context.Context, pod *api.Pod) *framework.Status {
+	if len(pod.Spec.ResourceClaims) == 0 {
+		return nil
+	}
+	if _, err := pl.podClaims(pl.objects(), pod); err != nil {
+		return unresolvable(err.Error())
+	}
+	return nil
+}
+
+// PreFilter returns Skip for a pod without claims. Otherwise it resolves
+// the claims (rejecting as PreEnqueue does), checks the classes of the
+// unallocated claims' requests ("request req: device class c does not
+// exist") and builds the allocator over the cluster's classes, slices,
+// taint rules and allocated devices.
+func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	if len(pod.Spec.ResourceClaims) == 0 {
+		cs.Write(stateKey, pl.none)
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	s := &stateData{nodeAllocations: map[string][]api.AllocationResult{}}
+	cs.Write(stateKey, s)
+	o := pl.objects()
+	claims, err := pl.podClaims(o, pod)
+	if err != nil {
+		return nil, unresolvable(err.Error())
+	}
+	if len(claims) == 0 {
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	s.onNodes = make([]*affinity.NodeSelector, len(claims))
+	for i, c := range claims {
+		if c.Status.Allocation != nil {
+			if ns := c.Status.Allocation.NodeSelector; ns != nil {
+				sel, err := affinity.NewNodeSelector(ns)
+				if err != nil {
+					return nil, framework.AsStatus(err)
+				}
+				s.onNodes[i] = sel
+			}
+			continue
+		}
+		s.toAllocate = append(s.toAllocate, i)
+		for _, r := range c.Spec.Devices.Requests {
+			switch {
+			case r.Exactly != nil:
+				if st := pl.checkClass(o, r.Exactly.DeviceClassName, r.Name); st != nil {
+					return nil, st
+				}
+			case len(r.FirstAvailable) > 0:
+				for _, sub := range r.FirstAvailable {
+					if st := pl.checkClass(o, sub.DeviceClassName, strings.Join([]string{r.Name, sub.Name}, "/")); st != nil {
+						return nil, st
+					}
+				}
+			default:
+				return nil, unresolvable(fmt.Sprintf("resource claim %s/%s, request %s: unknown request type", c.Namespace, c.Name, r.Name))
+			}
+		}
+	}
+	if len(s.toAllocate) > 0 {
+		in := dra.Input{
+			Allocated: dra.NewAllocatedState(pl.allocatedClaims(o)),
+			Compiler:  pl.compiler,
+		}
+		for _, i := range s.toAllocate {
+			in.Claims = append(in.Claims, claims[i])
+		}
+		for c := range cluster.AllObjects[api.DeviceClass](o) {
+			in.Classes = append(in.Classes, c)
+		}
+		for sl := range cluster.AllObjects[api.ResourceSlice](o) {
+			in.Slices = append(in.Slices, sl)
+		}
+		for r := range cluster.AllObjects[api.DeviceTaintRule](o) {
+			in.TaintRules = append(in.TaintRules, r)
+		}
+		a, err := dra.NewAllocator(ctx, in)
+		if err != nil {
+			return nil, framework.AsStatus(err)
+		}
+		s.allocator = a
+	}
+	s.claims = claims
+	return nil, nil
+}
+
+func (pl *DynamicResources) checkClass(o *cluster.Objects, class, request string) *framework.Status {
+	if class == "" {
+		return framework.AsStatus(fmt.Errorf("request %s: unsupported request type", request))
+	}
+	if _, ok := cluster.GetObject[api.DeviceClass](o, "", class); !ok {
+		return unresolvable(fmt.Sprintf("request %s: device class %s does not exist", request, class))
+	}
+	return nil
+}
+
+// PreFilterExtensions returns nil, as upstream's: preemption's dry run
+// does not see the devices of victims freed.
+func (pl *DynamicResources) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+
+// Filter checks that the node can use the pod's allocated claims and
+// that the allocator finds devices for the others on it, keeping them
+// for Score and Reserve. Reasons, UnschedulableAndUnresolvable, are
+// upstream's: "cannot allocate all claims", the allocator's own node
+// error, "resourceclaim not available on the node". A search that
+// exceeds the filter timeout is an Error ("node n: timed out trying to
+// allocate devices").
+func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState, pod *api.Pod, ni *cluster.NodeInfo) *framework.Status {
+	s, err := getState(cs)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if s.empty() {
+		return nil
+	}
+	node := ni.Node()
+	unavailable := false
+	for i, sel := range s.onNodes {
+		if sel == nil {
+			continue
+		}
+		if ok, _ := sel.Match(node); !ok {
+			unavailable = true
+			s.mu.Lock()
+			if s.unavailable == nil {
+				s.unavailable = map[int]struct{}{}
+			}
+			s.unavailable[i] = struct{}{}
+			s.mu.Unlock()
+		}
+	}
+	var results []api.AllocationResult
+	if s.allocator != nil {
+		actx := ctx
+		if pl.filterTimeout > 0 {
+			c, cancel := context.WithTimeout(ctx, pl.filterTimeout)
+			defer cancel()
+			actx = c
+		}
+		results, err = s.allocator.Allocate(actx, node)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			return framework.AsStatus(fmt.Errorf("node %s: timed out trying to allocate devices", node.Name))
+		case errors.Is(err, dra.ErrFailedAllocationOnNode):
+			return unresolvable(err.Error())
+		case ctx.Err() != nil:
+			return unresolvable(fmt.Sprintf("asked by caller to stop allocating devices: %v", context.Cause(ctx)))
+		case err != nil:
+			return framework.AsStatus(err)
+		}
+		if len(results) != len(s.toAllocate) {
+			return unresolvable("cannot allocate all claims")
+		}
+	}
+	if unavailable {
+		return unresolvable("resourceclaim not available on the node")
+	}
+	if s.allocator != nil {
+		s.mu.Lock()
+		s.nodeAllocations[node.Name] = results
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// PostFilter runs when no node fits. When an allocated claim some node
+// could not use is reserved for nobody or only this pod, upstream
+// deallocates it and returns Unschedulable "deallocation of
+// ResourceClaim completed"; this returns that status without changing
+// the snapshot. Otherwise it returns Unschedulable.
+func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleState, pod *api.Pod, _ framework.NodeToStatusReader) (*framework.PostFilterResult, *framework.Status) {
+	s, err := getState(cs)
+	if err != nil {
+		return nil, framework.AsStatus(err)
+	}
+	if s.empty() {
+		return nil, framework.NewStatus(framework.Unschedulable)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.claims {
+		if _, ok := s.unavailable[i]; !ok {
+			continue
+		}
+		r := s.claims[i].Status.ReservedFor
+		if len(r) == 0 || (len(r) == 1 && r[0].UID == pod.UID) {
+			return nil, framework.NewStatus(framework.Unschedulable, "deallocation of ResourceClaim completed")
+		}
+	}
+	return nil, framework.NewStatus(framework.Unschedulable)
+}

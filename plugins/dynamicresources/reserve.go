@@ -1,0 +1,144 @@
+package dynamicresources
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Allocations returns the devices Filter found on node for the pod of
+// cs, one result per claim that needed allocation, in the pod's claim
+// order, with the claims they belong to; ok is false when the node was
+// not filtered or the pod needs no allocation. explain reads it to show
+// the devices per feasible node.
+func Allocations(cs *framework.CycleState, node string) (claims []*api.ResourceClaim, results []api.AllocationResult, ok bool) {
+	s, err := getState(cs)
+	if err != nil || s.empty() || s.allocator == nil {
+		return nil, nil, false
+	}
+	s.mu.Lock()
+	results, ok = s.nodeAllocations[node]
+	s.mu.Unlock()
+	if !ok {
+		return nil, nil, false
+	}
+	for _, i := range s.toAllocate {
+		claims = append(claims, s.claims[i])
+	}
+	return claims, results, true
+}
+
+// Reserve records, in the plugin's assumed state, the node's allocation
+// for the pod's unallocated claims and the pod in every claim's
+// reservedFor, so that the next PreFilter sees the devices in use.
+func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState, pod *api.Pod, node string) *framework.Status {
+	updated, st := pl.reserved(cs, pod, node)
+	if st != nil {
+		return st
+	}
+	pl.mu.Lock()
+	for _, c := range updated {
+		pl.assumed[claimKey{namespaceOf(c), c.Name}] = c
+	}
+	pl.mu.Unlock()
+	return nil
+}
+
+// reserved returns the pod's claims as Reserve leaves them on node.
+func (pl *DynamicResources) reserved(cs *framework.CycleState, pod *api.Pod, node string) ([]*api.ResourceClaim, *framework.Status) {
+	s, err := getState(cs)
+	if err != nil {
+		return nil, framework.AsStatus(err)
+	}
+	if s.empty() {
+		return nil, nil
+	}
+	var results []api.AllocationResult
+	if s.allocator != nil {
+		s.mu.Lock()
+		r, ok := s.nodeAllocations[node]
+		s.mu.Unlock()
+		if !ok {
+			return nil, framework.AsStatus(fmt.Errorf("claim allocation not found for node"))
+		}
+		results = r
+	}
+	ref := api.ResourceClaimConsumerReference{Resource: "pods", Name: pod.Name, UID: pod.UID}
+	out := make([]*api.ResourceClaim, 0, len(s.claims))
+	next := 0
+	for _, c := range s.claims {
+		cp := *c
+		if c.Status.Allocation == nil {
+			a := results[next]
+			next++
+			cp.Status.Allocation = &a
+		}
+		if !reservedFor(c, pod) {
+			cp.Status.ReservedFor = append(append([]api.ResourceClaimConsumerReference(nil), c.Status.ReservedFor...), ref)
+		}
+		out = append(out, &cp)
+	}
+	return out, nil
+}
+
+func reservedFor(c *api.ResourceClaim, pod *api.Pod) bool {
+	for _, r := range c.Status.ReservedFor {
+		if r.UID == pod.UID {
+			return true
+		}
+	}
+	return false
+}
+
+// Unreserve drops what Reserve assumed for the pod's claims, restoring
+// the state before it.
+func (pl *DynamicResources) Unreserve(_ context.Context, cs *framework.CycleState, _ *api.Pod, _ string) {
+	s, err := getState(cs)
+	if err != nil || s.empty() {
+		return
+	}
+	pl.mu.Lock()
+	for _, c := range s.claims {
+		delete(pl.assumed, claimKey{namespaceOf(c), c.Name})
+	}
+	pl.mu.Unlock()
+}
+
+// AssumeClaims is the plugin's part of the scheduler's Assume: it runs
+// PreFilter and Filter for pod on node and writes the claims as Reserve
+// leaves them (allocated, reserved for the pod) into snap, dropping them
+// from the assumed state. A pod without claims changes nothing; a pod
+// whose claims do not fit the node is an error.
+func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) error {
+	if len(pod.Spec.ResourceClaims) == 0 {
+		return nil
+	}
+	cs := framework.NewCycleState()
+	if _, st := pl.PreFilter(ctx, cs, pod, nil); st != nil {
+		if st.IsSkip() {
+			return nil
+		}
+		return fmt.Errorf("dynamicresources: %s", st.Message())
+	}
+	if st := pl.Filter(ctx, cs, pod, ni); st != nil {
+		return fmt.Errorf("dynamicresources: node %s: %s", ni.Node().Name, st.Message())
+	}
+	updated, st := pl.reserved(cs, pod, ni.Node().Name)
+	if st != nil {
+		return st.AsError()
+	}
+	for _, c := range updated {
+		if err := snap.UpdateObject(c); err != nil {
+			return err
+		}
+	}
+	pl.mu.Lock()
+	for _, c := range updated {
+		delete(pl.assumed, claimKey{namespaceOf(c), c.Name})
+	}
+	pl.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,90 @@
+package dynamicresources
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/priorities"
+)
+
+// PreScore returns Skip for a pod without claims to allocate or use,
+// whose Score upstream is 0 on every node: skipping it changes no total
+// and keeps such pods on the scheduler's fast path.
+func (pl *DynamicResources) PreScore(_ context.Context, cs *framework.CycleState, _ *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+	s, err := getState(cs)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if s.empty() {
+		return framework.NewStatus(framework.Skip)
+	}
+	return nil
+}
+
+// Score is upstream's prioritized-list score (DRAPrioritizedList is GA):
+// for every firstAvailable request, 8 minus the index of the subrequest
+// the node's allocation chose; a node without allocation scores 0.
+func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) (int64, *framework.Status) {
+	s, err := getState(cs)
+	if err != nil {
+		return 0, framework.AsStatus(err)
+	}
+	if s.empty() {
+		return 0, nil
+	}
+	s.mu.Lock()
+	results, ok := s.nodeAllocations[ni.Node().Name]
+	s.mu.Unlock()
+	if !ok {
+		return 0, nil
+	}
+	score, err := computeScore(s.claims, results)
+	if err != nil {
+		return 0, framework.AsStatus(err)
+	}
+	return score, nil
+}
+
+// computeScore sums the subrequest scores of the claims, the allocated
+// ones from their status and the others from results, in order.
+func computeScore(claims []*api.ResourceClaim, results []api.AllocationResult) (int64, error) {
+	var score int64
+	next := 0
+	for _, c := range claims {
+		alloc := c.Status.Allocation
+		if alloc == nil {
+			if next >= len(results) {
+				return 0, fmt.Errorf("number of allocations %d is smaller than number of claims needing allocation", len(results))
+			}
+			alloc = &results[next]
+			next++
+		}
+		for _, r := range c.Spec.Devices.Requests {
+			if r.Exactly != nil {
+				continue
+			}
+			for i, sub := range r.FirstAvailable {
+				ref := r.Name + "/" + sub.Name
+				for _, d := range alloc.Devices.Results {
+					if strings.Contains(d.Request, "/") && d.Request == ref {
+						score += int64(maxSubRequests - i)
+						break
+					}
+				}
+			}
+		}
+	}
+	return score, nil
+}
+
+// ScoreExtensions returns the plugin: scores are normalised to 0..100.
+func (pl *DynamicResources) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// NormalizeScore scales the scores so that the highest is 100.
+func (pl *DynamicResources) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
+	return priorities.DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
+}
