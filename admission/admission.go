@@ -36,6 +36,9 @@ type Policies struct {
 	// them last, as the ResourceQuota plugin does (CheckQuota). Use a
 	// Chain to keep their usage across admissions.
 	ResourceQuotas []api.ResourceQuota
+	// LimitedResources is the ResourceQuota plugin's configuration
+	// (see CheckQuotaLimited); none by default.
+	LimitedResources []LimitedResource
 }
 
 // Default applies the API server's defaulting that matters to
@@ -214,7 +217,9 @@ func findClass(classes []api.PriorityClass, name string) *api.PriorityClass {
 // Priority (ResolvePriority), DefaultTolerationSeconds
 // (AddDefaultTolerations) — then the pod strategy's matchLabelKeys merges
 // (MergeLabelKeys for pod affinity, MergeSpreadLabelKeys for topology
-// spread constraints), then LimitRanger's validation
+// spread constraints), its status reset to Pending and its pod-level
+// resources defaulted (resource.DefaultPodLevelResources), then
+// LimitRanger's validation
 // (resource.ApplyLimitRanges does both LimitRanger phases; its defaults
 // do not change what Priority sees, so the order of the outcome is
 // upstream's), then the ResourceQuota plugin on objs.ResourceQuotas
@@ -257,6 +262,9 @@ func admit(pod *api.Pod, objs Policies, stored bool) (*api.Pod, error) {
 		MergeSpreadLabelKeys(p)
 		return p, nil
 	}
+	// The pod strategy's PrepareForCreate: a new pod's status is the
+	// API server's, whatever the manifest says.
+	p.Status = api.PodStatus{Phase: api.PodPending}
 	if err := ResolvePriority(p, objs.PriorityClasses); err != nil {
 		return nil, err
 	}
@@ -273,6 +281,8 @@ func admit(pod *api.Pod, objs Policies, stored bool) (*api.Pod, error) {
 		if err := resource.ApplyLimitRanges(p, ranges); err != nil {
 			return nil, err
 		}
+	} else {
+		resource.DefaultPodLevelResources(p)
 	}
 	var quotas []api.ResourceQuota
 	for _, q := range objs.ResourceQuotas {
@@ -280,10 +290,18 @@ func admit(pod *api.Pod, objs Policies, stored bool) (*api.Pod, error) {
 			quotas = append(quotas, q)
 		}
 	}
-	if len(quotas) > 0 {
-		if _, err := CheckQuota(quotas, CountedPod(p), time.Now()); err != nil {
+	if len(quotas) > 0 || len(objs.LimitedResources) > 0 {
+		if _, err := CheckQuotaLimited(quotas, CountedPod(p), time.Now(), objs.LimitedResources); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// IsStored reports whether a pod has been through an API server: it has
+// a uid, a resourceVersion, a creationTimestamp, or spec.priority already
+// set (which only the Priority admission plugin sets). A pod that is not
+// stored is new: Admit makes it what the API server would store.
+func IsStored(p *api.Pod) bool {
+	return p.UID != "" || p.ResourceVersion != "" || !p.CreationTimestamp.IsZero() || p.Spec.Priority != nil
 }

@@ -115,10 +115,73 @@ func removeZeros(l api.ResourceList) api.ResourceList {
 // would reject an object, which one it reports varies. now is the time
 // against which a pod's deletion grace period is judged.
 func CheckQuota(quotas []api.ResourceQuota, obj Counted, now time.Time) ([]api.ResourceQuota, error) {
+	return CheckQuotaLimited(quotas, obj, now, nil)
+}
+
+// LimitedResource is one entry of the ResourceQuota admission plugin's
+// configuration (ResourceQuotaConfiguration limitedResources): objects
+// of the resource that consume a resource name containing one of
+// MatchContains, or that are in one of MatchScopes, need a quota
+// covering it.
+type LimitedResource struct {
+	// APIGroup of the resource, "" for the core group.
+	APIGroup string `json:"apiGroup,omitempty"`
+	// Resource is the plural resource name, such as "pods".
+	Resource string `json:"resource"`
+	// MatchContains are substrings of the resource names limited.
+	MatchContains []string `json:"matchContains,omitempty"`
+	// MatchScopes are the scopes limited.
+	MatchScopes []api.ScopedResourceSelectorRequirement `json:"matchScopes,omitempty"`
+}
+
+// CheckQuotaLimited is CheckQuota with the plugin's limitedResources
+// configuration: once the object is known to charge something, each
+// resource name it consumes (a positive charge) that contains a
+// MatchContains of a limited entry of its resource must be tracked by
+// some quota that matches it, else `insufficient quota to consume:
+// requests.cpu` (Forbidden); and each MatchScopes entry of any limited
+// entry the object is in must be a scope of some quota of the namespace,
+// else `insufficient quota to match these scopes: [{PriorityClass In
+// [high]}]` (upstream returns that one unwrapped). A scope that cannot be
+// evaluated disables the check, as upstream.
+func CheckQuotaLimited(quotas []api.ResourceQuota, obj Counted, now time.Time, limited []LimitedResource) ([]api.ResourceQuota, error) {
 	e, err := evaluatorFor(obj, now)
 	if err != nil {
 		return nil, err
 	}
+	var limitedScopes []api.ScopedResourceSelectorRequirement
+	for _, lr := range limited {
+		for _, s := range lr.MatchScopes {
+			ok, err := e.matchesScope(s)
+			if err != nil {
+				return quotas, nil
+			}
+			if ok {
+				limitedScopes = append(limitedScopes, s)
+			}
+		}
+	}
+	var limitedNames []api.ResourceName
+	usage := e.usage()
+	for _, lr := range limited {
+		if lr.APIGroup != "" || lr.Resource != obj.Resource {
+			continue
+		}
+		for _, k := range resource.ResourceNames(usage) {
+			q := usage[k]
+			if q.Sign() <= 0 {
+				continue
+			}
+			for _, m := range lr.MatchContains {
+				if strings.Contains(string(k), m) {
+					limitedNames = append(limitedNames, k)
+					break
+				}
+			}
+		}
+	}
+	restrictedNames := map[api.ResourceName]bool{}
+	var restrictedScopes []api.ScopedResourceSelectorRequirement
 	meta := obj.Meta
 	if meta == nil {
 		meta = &api.ObjectMeta{}
@@ -133,8 +196,12 @@ func CheckQuota(quotas []api.ResourceQuota, obj Counted, now time.Time) ([]api.R
 		// scopes of its configuration (none by default); an error there
 		// is reported as such.
 		for _, s := range scopeSelectors(q) {
-			if _, err := e.matchesScope(s); err != nil {
+			ok, err := e.matchesScope(s)
+			if err != nil {
 				return nil, fmt.Errorf("error matching scopes of quota %s, err: error on matching scope %v: %v", q.Name, s, err)
+			}
+			if ok {
+				restrictedScopes = append(restrictedScopes, s)
 			}
 		}
 		ok, err := quotaMatches(q, e)
@@ -154,13 +221,44 @@ func CheckQuota(quotas []api.ResourceQuota, obj Counted, now time.Time) ([]api.R
 			}
 		}
 		interesting = append(interesting, i)
+		for _, n := range restricted {
+			restrictedNames[n] = true
+		}
 	}
-	usage := e.usage()
 	if neg := resource.IsNegative(usage); len(neg) > 0 {
 		return nil, forbid(fmt.Errorf("quota usage is negative for resource(s): %s", prettyNames(neg)))
 	}
 	delta := removeZeros(usage)
-	if len(interesting) == 0 || len(delta) == 0 {
+	if len(delta) == 0 {
+		return quotas, nil
+	}
+	var uncovered []string
+	for _, n := range limitedNames {
+		if !restrictedNames[n] && !slices.Contains(uncovered, string(n)) {
+			uncovered = append(uncovered, string(n))
+		}
+	}
+	if len(uncovered) > 0 {
+		slices.Sort(uncovered)
+		return quotas, forbid(fmt.Errorf("insufficient quota to consume: %s", strings.Join(uncovered, ",")))
+	}
+	var uncoveredScopes []string
+	for _, s := range limitedScopes {
+		covered := false
+		for _, r := range restrictedScopes {
+			if r.ScopeName == s.ScopeName {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			uncoveredScopes = append(uncoveredScopes, fmt.Sprintf("{%s %s %v}", s.ScopeName, s.Operator, s.Values))
+		}
+	}
+	if len(uncoveredScopes) > 0 {
+		return quotas, fmt.Errorf("insufficient quota to match these scopes: [%s]", strings.Join(uncoveredScopes, " "))
+	}
+	if len(interesting) == 0 {
 		return quotas, nil
 	}
 	out := make([]api.ResourceQuota, len(quotas))
@@ -271,7 +369,7 @@ func (c *Chain) charge(obj Counted, ns string) error {
 			mine = append(mine, c.quotas[i])
 		}
 	}
-	out, err := CheckQuota(mine, obj, c.now)
+	out, err := CheckQuotaLimited(mine, obj, c.now, c.objs.LimitedResources)
 	if err != nil {
 		return err
 	}

@@ -496,3 +496,43 @@ func TestChain(t *testing.T) {
 		t.Errorf("service: %v", err)
 	}
 }
+
+// TestCheckQuotaLimited ports the ResourceQuota plugin's limitedResources
+// checks (k8s.io/apiserver resourcequota controller CheckRequest:
+// limitedByDefault, UncoveredQuotaScopes; upstream admission_test.go
+// TestAdmitLimitedResourceNoQuota, TestAdmitLimitedResourceWithQuota,
+// TestAdmitLimitedScopeWithoutQuota).
+func TestCheckQuotaLimited(t *testing.T) {
+	cpuPod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "ns"}, Spec: api.PodSpec{Containers: []api.Container{{Name: "c",
+		Resources: api.ResourceRequirements{Requests: api.ResourceList{"cpu": resource.MustParse("1")}}}}, PriorityClassName: "high"}}
+	memPod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "mem", Namespace: "ns"}, Spec: api.PodSpec{Containers: []api.Container{{Name: "c",
+		Resources: api.ResourceRequirements{Requests: api.ResourceList{"memory": resource.MustParse("1Gi")}}}}}}
+	limitedCPU := []LimitedResource{{Resource: "pods", MatchContains: []string{"requests.cpu"}}}
+	cpuQuota := api.ResourceQuota{ObjectMeta: api.ObjectMeta{Name: "q", Namespace: "ns"},
+		Status: api.ResourceQuotaStatus{Hard: api.ResourceList{"requests.cpu": resource.MustParse("4")}, Used: api.ResourceList{"requests.cpu": resource.MustParse("0")}}}
+	scope := api.ScopedResourceSelectorRequirement{ScopeName: "PriorityClass", Operator: "In", Values: []string{"high"}}
+	for _, c := range []struct {
+		name    string
+		quotas  []api.ResourceQuota
+		pod     *api.Pod
+		limited []LimitedResource
+		want    string
+	}{
+		{"no quota, limited cpu consumed", nil, cpuPod, limitedCPU, `pods "web" is forbidden: insufficient quota to consume: requests.cpu`},
+		{"no quota, cpu not consumed", nil, memPod, limitedCPU, ""},
+		{"a quota covers it", []api.ResourceQuota{cpuQuota}, cpuPod, limitedCPU, ""},
+		{"another resource's entry", nil, cpuPod, []LimitedResource{{Resource: "persistentvolumeclaims", MatchContains: []string{"requests.cpu"}}}, ""},
+		{"limited scope without a quota", nil, cpuPod, []LimitedResource{{Resource: "pods", MatchScopes: []api.ScopedResourceSelectorRequirement{scope}}},
+			`insufficient quota to match these scopes: [{PriorityClass In [high]}]`},
+		{"limited scope, pod out of it", nil, memPod, []LimitedResource{{Resource: "pods", MatchScopes: []api.ScopedResourceSelectorRequirement{scope}}}, ""},
+	} {
+		_, err := CheckQuotaLimited(c.quotas, CountedPod(c.pod), time.Now(), c.limited)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}

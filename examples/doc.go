@@ -9,8 +9,8 @@
 //   - policy: a profile rebuilt from an old Policy file (kind: Policy);
 //   - drain: what happens to a node's pods if it is drained.
 //
-// Run one from its folder, e.g. `cd examples/quickstart && go run .`
-// (quickstart reads ../manifests), or `go run ./examples/capacity`. The
+// Run one from the repository root, e.g. `go run ./examples/quickstart`
+// (TestRunFromRoot runs each so). The
 // command in cmd/schedkit does the same work over Kubernetes manifests
 // (examples/manifests).
 package examples

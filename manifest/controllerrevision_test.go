@@ -29,6 +29,7 @@ revision: 3
 extra: 1
 `
 	r := NewReader()
+	r.SetFieldValidation(ValidateWarn)
 	if err := r.Read("cr.yaml", strings.NewReader(yamlDoc)); err != nil {
 		t.Fatal(err)
 	}

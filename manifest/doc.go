@@ -33,10 +33,15 @@
 //	dump.yaml:812: document 1, items[40] (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity "12parsecs": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'
 //
 // Field names are case-sensitive, as the API server's decoder has them.
-// Fields Kubernetes does not know are warnings worded like kubectl's strict
-// field validation (`unknown field "spec.nodeSelectr"`); fields Kubernetes
-// knows and schedkit does not model are read silently, and what is below
-// them is not checked. Objects of kinds schedkit does not model are counted
+// Fields Kubernetes does not know, and fields given twice, are errors
+// worded as the API server's strict field validation words them for
+// `kubectl apply` (`strict decoding error: unknown field
+// "spec.nodeSelectr"`), or warnings or nothing with ValidateWarn and
+// ValidateIgnore (Options.Validate, kubectl's --validate); fields
+// Kubernetes knows and schedkit does not model are read silently, and what
+// is below them is not checked. Only the versions a default v1.37.2 API
+// server serves are read: another version of a kind schedkit models, or a
+// removed version, is an error naming the version served. Objects of kinds schedkit does not model are counted
 // in the Report, never dropped silently.
 //
 // Because kubectl reads YAML 1.1, an unquoted `n`, `y`, `no`, `on` or `off`

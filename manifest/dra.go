@@ -1,8 +1,6 @@
 package manifest
 
 import (
-	"fmt"
-
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/dra/cel"
@@ -11,32 +9,6 @@ import (
 
 // draGroup is the API group of the DRA kinds.
 const draGroup = "resource.k8s.io"
-
-// unservedDRAVersion is the answer for a DRA object in a version other
-// than v1. Kubernetes v1.37.2 serves resource.k8s.io/v1 by default and
-// lists v1beta1, v1beta2 and v1alpha3 among the versions disabled by
-// default (pkg/controlplane/instance.go), so kubectl finds no mapping for
-// them and creates nothing. Reading such an object as v1 would guess at a
-// conversion the API server does not do.
-func unservedDRAVersion(kind, apiVersion string) error {
-	return fmt.Errorf("no matches for kind %q in version %q: Kubernetes v1.37 serves %s only as %s/v1 unless the cluster enables %s with --runtime-config; write the object as %s/v1 (kubectl get %s -o yaml prints it so)",
-		kind, apiVersion, kind, draGroup, apiVersion, draGroup, draResource(kind))
-}
-
-// draResource is the resource name kubectl lists a DRA kind by.
-func draResource(kind string) string {
-	switch kind {
-	case "DeviceClass":
-		return "deviceclasses"
-	case "ResourceSlice":
-		return "resourceslices"
-	case "ResourceClaim":
-		return "resourceclaims"
-	case "ResourceClaimTemplate":
-		return "resourceclaimtemplates"
-	}
-	return "devicetaintrules"
-}
 
 // celCheck returns the Reader's CEL check, building the compiler on first
 // use: most inputs have no DRA selectors and should not pay for the

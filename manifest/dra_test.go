@@ -101,9 +101,9 @@ func TestReadDRAErrors(t *testing.T) {
 		warn     bool
 	}{
 		{"v1beta1 is not served", "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: a}\nspec: {}\n",
-			[]string{`in.yaml:1: document 1 (DeviceClass a): apiVersion: no matches for kind "DeviceClass" in version "resource.k8s.io/v1beta1"`}, false},
+			[]string{`in.yaml:1: document 1: no matches for kind "DeviceClass" in version "resource.k8s.io/v1beta1": Kubernetes v1.37.2 serves DeviceClass in resource.k8s.io/v1 only`}, false},
 		{"v1beta2 is not served", "apiVersion: resource.k8s.io/v1beta2\nkind: ResourceClaim\nmetadata: {name: a}\nspec: {devices: {}}\n",
-			[]string{`(ResourceClaim default/a): apiVersion: no matches for kind "ResourceClaim" in version "resource.k8s.io/v1beta2"`, "resourceclaims -o yaml"}, false},
+			[]string{`no matches for kind "ResourceClaim" in version "resource.k8s.io/v1beta2": Kubernetes v1.37.2 serves ResourceClaim in resource.k8s.io/v1 only`}, false},
 		{"v1alpha3 rule", "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata: {name: a}\nspec: {taint: {key: k, effect: NoSchedule}}\n",
 			[]string{`in version "resource.k8s.io/v1alpha3"`}, false},
 		{"CEL that does not compile", "kind: List\napiVersion: v1\nitems:\n- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n  metadata: {name: bad}\n  spec:\n    selectors:\n    - cel: {expression: 'device.driver =='}\n",
@@ -113,7 +113,7 @@ func TestReadDRAErrors(t *testing.T) {
 		{"validation", "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: c, allocationMode: Some}\n",
 			[]string{`(ResourceClaim default/c): spec.devices.requests[0].exactly.allocationMode: Unsupported value: "Some"`}, false},
 		{"unknown field", "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d.example.com\n  allNodes: true\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n  devicez: []\n",
-			[]string{`in.yaml:8: document 1 (ResourceSlice s): unknown field "spec.devicez"`}, true},
+			[]string{`in.yaml:8: document 1 (ResourceSlice s): strict decoding error: unknown field "spec.devicez"`}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := NewReader()

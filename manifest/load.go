@@ -3,12 +3,17 @@ package manifest
 import (
 	"context"
 	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/workload"
 )
 
@@ -42,16 +47,21 @@ type Cluster struct {
 // Load reads the paths (files, folders, "-" for opts.Stdin) and builds
 // the Cluster. Any read error fails the load (every error is returned,
 // joined); pods the API server would reject are not errors but
-// Report.Rejected.
+// Report.Rejected. A done ctx stops the reading within one buffer's read,
+// also in the middle of a large file, and Load returns ctx.Err().
 func Load(ctx context.Context, opts Options, paths ...string) (*Cluster, error) {
-	objs, rep, err := ReadFiles(opts, paths...)
+	objs, rep, err := readFiles(ctx, opts, paths...)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	c, err := newCluster(ctx, objs, rep, opts)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
 	}
-	return NewCluster(objs, rep, opts)
+	return c, err
 }
 
 // IsStored reports whether a pod has been through an API server: it has a
@@ -71,8 +81,10 @@ func IsStored(p *api.Pod) bool {
 // DefaultTolerationSeconds, matchLabelKeys), validation and the
 // ResourceQuota plugin (charged in reading order, see Options.Now); those
 // rejected are reported and left out.
-// Pods in phase Succeeded or Failed are counted and left out, as the
-// scheduler ignores them.
+// Stored pods in phase Succeeded or Failed are counted and left out, as
+// the scheduler ignores them; a new pod's status is reset on create (a
+// manifest's status.phase Succeeded makes a Pending pod, charged in full
+// to quota).
 //
 // Each pod then goes through the resourceclaim controller
 // (workload.ClaimController): the claims of its resourceClaimTemplateName
@@ -83,13 +95,25 @@ func IsStored(p *api.Pod) bool {
 // without a claim.
 //
 // With opts.ExpandWorkloads, the pods the workload controllers would
-// create now (workload.Expand, which states the controllers' rules, over
-// Workloads(objs, opts)) are added as new pods after those read, with
-// warnings where a controller could not act as upstream's does. The
+// create now (workload.ExpandAll, which states the controllers' rules,
+// over Workloads(objs, opts)) are added as new pods after those read,
+// with warnings where a controller could not act as upstream's does. The
+// other objects they create on the way join the snapshot's object store,
+// as they exist in a cluster before the pods: Deployments' new
+// ReplicaSets (whose selectors the default spreading reads), and
+// StatefulSets' claims, admitted as the API server admits them
+// (admission.AdmitClaim, then ResourceQuota); a pod whose claim is
+// rejected is not created, with a warning. LimitRanges are used
+// defaulted as the API server stores them (resource.DefaultLimitRange). The
 // created pods are not defaulted beyond what admission does for any new
 // pod. The pods and ReplicaSets read are not changed: an adopted pod
 // keeps its owner references.
 func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
+	return newCluster(context.Background(), objs, rep, opts)
+}
+
+// newCluster is NewCluster stopped by ctx every 512 pods.
+func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	if rep == nil {
 		rep = &Report{Skipped: map[string]int{}}
 	}
@@ -99,13 +123,20 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 		classes[i] = *pc
 		known[pc.Name] = true
 	}
+	// LimitRanges as the API server stores them: defaulted on create
+	// (a stored one is already, and defaulting it again changes nothing).
 	rangesByNS := map[string][]api.LimitRange{}
-	for _, lr := range objs.LimitRanges {
-		rangesByNS[lr.Namespace] = append(rangesByNS[lr.Namespace], *lr)
-	}
 	var allRanges []api.LimitRange
 	for _, lr := range objs.LimitRanges {
-		allRanges = append(allRanges, *lr)
+		d := *lr
+		d.Spec.Limits = make([]api.LimitRangeItem, len(lr.Spec.Limits))
+		for i, it := range lr.Spec.Limits {
+			it.Default, it.DefaultRequest = maps.Clone(it.Default), maps.Clone(it.DefaultRequest)
+			d.Spec.Limits[i] = it
+		}
+		resource.DefaultLimitRange(&d)
+		rangesByNS[d.Namespace] = append(rangesByNS[d.Namespace], d)
+		allRanges = append(allRanges, d)
 	}
 	// ResourceQuota: quotas without a status get the one the quota
 	// controller would write, measured on the stored objects; new pods
@@ -115,9 +146,17 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	existing := admission.NamespaceObjects{Services: objs.Services, Claims: objs.PersistentVolumeClaims, Now: now}
+	existing := admission.NamespaceObjects{Services: objs.Services, Now: now}
 	for _, c := range objs.ResourceClaims {
 		existing.Others = append(existing.Others, admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta})
+	}
+	var newClaims []*api.PersistentVolumeClaim
+	for _, c := range objs.PersistentVolumeClaims {
+		if isStoredMeta(&c.ObjectMeta) {
+			existing.Claims = append(existing.Claims, c)
+		} else {
+			newClaims = append(newClaims, c)
+		}
 	}
 	for _, p := range objs.Pods {
 		if IsStored(p) {
@@ -128,66 +167,114 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 	for i, q := range objs.ResourceQuotas {
 		quotas[i] = *q
 	}
+	var limited []admission.LimitedResource
+	if opts.Admission != nil {
+		limited = opts.Admission.LimitedResources
+	}
 	chain := admission.NewChain(admission.Policies{PriorityClasses: classes, LimitRanges: allRanges,
-		ResourceQuotas: admission.FillQuotaStatus(quotas, existing)}, now)
+		ResourceQuotas: admission.FillQuotaStatus(quotas, existing), LimitedResources: limited}, now)
 	// The resourceclaim controller makes the claims of the pods' template
 	// entries once the pods are created; ResourceQuota admits each claim.
 	claimCtl := workload.NewClaimController(nameRand(opts.Seed, claimNameStream), objs.ResourceClaimTemplates, objs.ResourceClaims)
 	claimCtl.SetCreate(func(c *api.ResourceClaim) error {
 		return chain.AdmitObject(admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta}, c.Namespace)
 	})
-	var createdClaims []any
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
-	var bound, pending []*api.Pod
-	pods := objs.Pods
+	var bound, storedPending, newPending []*api.Pod
+	var created *workload.Created
 	if opts.ExpandWorkloads {
-		expanded, warnings := expandWorkloads(objs, opts)
-		pods = append(pods[:len(pods):len(pods)], expanded...)
+		var warnings []Warning
+		created, warnings = expandWorkloads(objs, opts)
 		rep.Warnings = append(rep.Warnings, warnings...)
 	}
-	for _, p := range pods {
-		if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
-			rep.TerminalPods++
+	// New claims read are created as the API server creates them
+	// (DefaultStorageClass, LimitRanger, ResourceQuota): the admitted
+	// copy is the one stored; a rejected one is reported and not stored.
+	// Then the pods read are created (kubectl applies them), then what
+	// the controllers create: the claims, then the pods.
+	replaced := map[any]any{}
+	for _, c := range newClaims {
+		a, err := admission.AdmitClaim(c, objs.StorageClasses, allRanges)
+		if err == nil {
+			err = chain.AdmitObject(admission.CountedClaim(a), a.Namespace)
+		}
+		if err != nil {
+			src, _ := objs.Source(c)
+			rep.Rejected = append(rep.Rejected, Rejection{Source: src, Object: "PersistentVolumeClaim " + c.Namespace + "/" + c.Name, Err: err})
+			replaced[c] = nil
 			continue
 		}
-		src, _ := objs.Source(p)
-		var ready *api.Pod
-		if IsStored(p) {
-			ready = p
-			if name := p.Spec.PriorityClassName; name != "" && !known[name] {
-				if missing[name] == nil {
-					missingOrder = append(missingOrder, name)
-				}
-				missing[name] = append(missing[name], p)
-			} else if p.Spec.Priority == nil {
-				ready = p.DeepCopy()
-				if err := admission.ResolvePriority(ready, classes); err != nil {
-					return nil, &Error{Source: src, Object: "Pod " + podName(p), Err: err}
+		replaced[c] = a
+	}
+	pods := objs.Pods
+	var createdObjects []any
+	for phase := 0; phase < 2; phase++ {
+		if phase == 1 {
+			if created == nil {
+				break
+			}
+			claims, expanded := admitClaims(objs, created, allRanges, chain, rep)
+			pods = expanded
+			for _, rs := range created.ReplicaSets {
+				createdObjects = append(createdObjects, rs)
+			}
+			for _, c := range claims {
+				createdObjects = append(createdObjects, c)
+			}
+		}
+		for i, p := range pods {
+			if i%512 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
 				}
 			}
-		} else {
-			a, err := admitNew(p, classes, rangesByNS[p.Namespace], chain)
-			if err != nil {
-				rep.Rejected = append(rep.Rejected, Rejection{Source: src, Pod: p, Err: err})
+			if IsStored(p) && (p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed) {
+				// A new pod's status is reset on create (admission.Admit).
+				rep.TerminalPods++
 				continue
 			}
-			ready = a
-		}
-		if sync := claimCtl.Sync(ready); sync.Pod != ready || sync.Event != "" || len(sync.Created) > 0 {
-			ready = sync.Pod
-			for _, c := range sync.Created {
-				createdClaims = append(createdClaims, c)
+			src, _ := objs.Source(p)
+			var ready *api.Pod
+			if IsStored(p) {
+				ready = p
+				if name := p.Spec.PriorityClassName; name != "" && !known[name] {
+					if missing[name] == nil {
+						missingOrder = append(missingOrder, name)
+					}
+					missing[name] = append(missing[name], p)
+				} else if p.Spec.Priority == nil {
+					ready = p.DeepCopy()
+					if err := admission.ResolvePriority(ready, classes); err != nil {
+						return nil, &Error{Source: src, Object: "Pod " + podName(p), Err: err}
+					}
+				}
+			} else {
+				a, err := admitNew(p, classes, rangesByNS[p.Namespace], chain)
+				if err != nil {
+					rep.Rejected = append(rep.Rejected, Rejection{Source: src, Pod: p, Err: err})
+					continue
+				}
+				ready = a
 			}
-			if sync.Event != "" {
-				rep.Warnings = append(rep.Warnings, Warning{Source: src, Object: "Pod " + podName(p),
-					Message: workload.FailedResourceClaimCreation + ": " + sync.Event})
+			if sync := claimCtl.Sync(ready); sync.Pod != ready || sync.Event != "" || len(sync.Created) > 0 {
+				ready = sync.Pod
+				for _, c := range sync.Created {
+					createdObjects = append(createdObjects, c)
+				}
+				if sync.Event != "" {
+					rep.Warnings = append(rep.Warnings, Warning{Source: src, Object: "Pod " + podName(p),
+						Message: workload.FailedResourceClaimCreation + ": " + sync.Event})
+				}
 			}
-		}
-		if ready.Spec.NodeName != "" {
-			bound = append(bound, ready)
-		} else {
-			pending = append(pending, ready)
+			switch {
+			case ready.Spec.NodeName != "":
+				bound = append(bound, ready)
+			case IsStored(p):
+				storedPending = append(storedPending, ready)
+			default:
+				newPending = append(newPending, ready)
+			}
 		}
 	}
 	for _, name := range missingOrder {
@@ -199,12 +286,38 @@ func NewCluster(objs *Set, rep *Report, opts Options) (*Cluster, error) {
 		}
 		rep.Warnings = append(rep.Warnings, Warning{Source: src, Object: "Pod " + podName(pods[0]), Message: msg})
 	}
+	// The informers list what is stored in the API server's order, by
+	// namespace and name: kube-scheduler's node tree and caches are
+	// filled that way, and the stored pending pods enter the queue that
+	// way when it starts. New pods enter it as they are created, in
+	// reading order (kubectl applies a file in order), then the
+	// controllers' pods.
+	sortByKey(storedPending, func(p *api.Pod) (string, string) { return p.Namespace, p.Name })
+	pending := append(storedPending, newPending...)
 	sort.SliceStable(pending, func(i, j int) bool { return priorityOf(pending[i]) > priorityOf(pending[j]) })
-	snap, err := cluster.NewSnapshot(objs.Nodes, bound)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	nodes := slices.Clone(objs.Nodes)
+	sortByKey(nodes, func(n *api.Node) (string, string) { return "", n.Name })
+	sortByKey(bound, func(p *api.Pod) (string, string) { return p.Namespace, p.Name })
+	snap, err := cluster.NewSnapshot(nodes, bound)
 	if err != nil {
 		return nil, err
 	}
-	if err := snap.AddObjects(append(objs.storeObjects(), createdClaims...)...); err != nil {
+	var store []any
+	for _, o := range objs.storeObjects() {
+		if a, ok := replaced[o]; ok {
+			if a == nil {
+				continue
+			}
+			o = a
+		}
+		store = append(store, o)
+	}
+	store = append(store, createdObjects...)
+	sortByKey(store, objectKeyOf)
+	if err := snap.AddObjects(store...); err != nil {
 		return nil, err
 	}
 	return &Cluster{Snapshot: snap, Pending: pending, Objects: objs, Report: rep}, nil
@@ -234,4 +347,29 @@ func admitNew(p *api.Pod, classes []api.PriorityClass, ranges []api.LimitRange, 
 		return nil, err
 	}
 	return a, nil
+}
+
+// sortByKey sorts l stably by the namespace and name key gives, as the
+// API server lists objects (etcd keys: cluster-scoped objects by name).
+func sortByKey[T any](l []T, key func(T) (string, string)) {
+	slices.SortStableFunc(l, func(a, b T) int {
+		na, ma := key(a)
+		nb, mb := key(b)
+		if c := strings.Compare(na, nb); c != 0 {
+			return c
+		}
+		return strings.Compare(ma, mb)
+	})
+}
+
+// objectKeyOf is the namespace and name of an object of the store
+// (which indexes each kind apart, so only the order within a kind
+// matters).
+func objectKeyOf(obj any) (string, string) {
+	v := reflect.ValueOf(obj).Elem().FieldByName("ObjectMeta")
+	if !v.IsValid() {
+		return "", ""
+	}
+	m := v.Addr().Interface().(*api.ObjectMeta)
+	return m.Namespace, m.Name
 }

@@ -16,10 +16,10 @@ const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 // its kind and namespace; a stored object without a name is an error.
 func TestGenerateName(t *testing.T) {
 	long := strings.Repeat("a", 70)
-	in := "kind: Pod\nmetadata: {generateName: web-}\nspec: {containers: [{name: c}]}\n---\n" +
-		"kind: Pod\nmetadata: {generateName: web-}\nspec: {containers: [{name: c}]}\n---\n" +
-		"kind: Pod\nmetadata: {generateName: " + long + ", namespace: x}\nspec: {containers: [{name: c}]}\n---\n" +
-		"kind: Namespace\nmetadata: {generateName: team-}\n"
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\nspec: {containers: [{name: c}]}\n---\n" +
+		"apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\nspec: {containers: [{name: c}]}\n---\n" +
+		"apiVersion: v1\nkind: Pod\nmetadata: {generateName: " + long + ", namespace: x}\nspec: {containers: [{name: c}]}\n---\n" +
+		"apiVersion: v1\nkind: Namespace\nmetadata: {generateName: team-}\n"
 	read := func(seed uint64) []string {
 		r := NewReader()
 		r.SetSeed(seed)
@@ -60,7 +60,7 @@ func TestGenerateName(t *testing.T) {
 	r := NewReader()
 	r.SetSeed(7)
 	first := strings.TrimPrefix(got[0], "default/")
-	if err := r.Read("f", strings.NewReader("kind: Pod\nmetadata: {name: "+first+"}\nspec: {containers: [{name: c}]}\n---\n"+in)); err != nil {
+	if err := r.Read("f", strings.NewReader("apiVersion: v1\nkind: Pod\nmetadata: {name: "+first+"}\nspec: {containers: [{name: c}]}\n---\n"+in)); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
@@ -74,7 +74,7 @@ func TestGenerateName(t *testing.T) {
 	// Stored objects have names.
 	for _, meta := range []string{"{generateName: web-, uid: u1}", "{generateName: web-, resourceVersion: \"5\"}", "{generateName: web-, creationTimestamp: \"2024-01-01T00:00:00Z\"}"} {
 		r := NewReader()
-		err := r.Read("f", strings.NewReader("kind: Pod\nmetadata: "+meta+"\nspec: {containers: [{name: c}]}\n"))
+		err := r.Read("f", strings.NewReader("apiVersion: v1\nkind: Pod\nmetadata: "+meta+"\nspec: {containers: [{name: c}]}\n"))
 		want := `f:1: document 1 (Pod default/): metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects`
 		if err == nil || err.Error() != want {
 			t.Errorf("%s:\n got %v\nwant %s", meta, err, want)

@@ -1,12 +1,48 @@
 package manifest
 
 import (
+	"fmt"
 	"io"
 	"time"
 )
 
+// FieldValidation is how fields Kubernetes does not know, and fields
+// given twice, are taken: kubectl's --validate.
+type FieldValidation int
+
+const (
+	// ValidateStrict makes them errors, as `kubectl apply` (whose
+	// --validate=strict is the default) gets them from the API server:
+	// `strict decoding error: unknown field "spec.nodeSelectr"`.
+	ValidateStrict FieldValidation = iota
+	// ValidateWarn reads the object without them, with a warning each.
+	ValidateWarn
+	// ValidateIgnore reads the object without them, silently.
+	ValidateIgnore
+)
+
+// ParseFieldValidation reads kubectl's --validate values: strict or true,
+// warn, ignore or false.
+func ParseFieldValidation(s string) (FieldValidation, error) {
+	switch s {
+	case "strict", "true":
+		return ValidateStrict, nil
+	case "warn":
+		return ValidateWarn, nil
+	case "ignore", "false":
+		return ValidateIgnore, nil
+	}
+	return 0, fmt.Errorf("invalid - validate option %q; must be one of: strict (or true), warn, ignore (or false)", s)
+}
+
 // Options control reading and loading.
 type Options struct {
+	// Validate is how unknown and duplicate fields are taken; the zero
+	// value is ValidateStrict.
+	Validate FieldValidation
+	// Admission is the API server's admission configuration
+	// (ReadAdmissionConfig); nil is the default one.
+	Admission *AdmissionConfig
 	// Recursive reads the subfolders of the folders given, as kubectl -R.
 	Recursive bool
 	// Stdin is read for the path "-"; nil means os.Stdin.
@@ -26,4 +62,7 @@ type Options struct {
 	// workload expansion Jobs' activeDeadlineSeconds; the zero time means
 	// time.Now() (with a warning on each Job whose deadline it judges).
 	Now time.Time
+	// Progress, when set, is called as ReadFiles and Load read: after
+	// each read from an input, with the bytes and objects so far.
+	Progress func(ReadProgress)
 }

@@ -18,22 +18,22 @@ spec: {hard: {pods: "2", requests.cpu: "1"}}
 apiVersion: v1
 kind: Pod
 metadata: {name: running, namespace: team, uid: u1}
-spec: {nodeName: n1, containers: [{name: c, resources: {requests: {cpu: 500m}}}]}
+spec: {nodeName: n1, containers: [{name: c, image: img, resources: {requests: {cpu: 500m}}}]}
 ---
 apiVersion: v1
 kind: Pod
 metadata: {name: a, namespace: team}
-spec: {containers: [{name: c, resources: {requests: {cpu: 400m}}}]}
+spec: {containers: [{name: c, image: img, resources: {requests: {cpu: 400m}}}]}
 ---
 apiVersion: v1
 kind: Pod
 metadata: {name: b, namespace: team}
-spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+spec: {containers: [{name: c, image: img, resources: {requests: {cpu: 100m}}}]}
 ---
 apiVersion: v1
 kind: Pod
 metadata: {name: other, namespace: elsewhere}
-spec: {containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+spec: {containers: [{name: c, image: img, resources: {requests: {cpu: "2"}}}]}
 `
 
 // New pods are charged to their namespace's quotas in reading order, the

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -94,9 +95,17 @@ func format(src Source, line int, object, path, msg string) string {
 	}
 	src.Line = line
 	var b strings.Builder
-	b.WriteString(src.String())
-	if object != "" {
-		fmt.Fprintf(&b, " (%s)", object)
+	switch {
+	case src == (Source{}) && object != "":
+		// Not read: created by a controller.
+		b.WriteString(object)
+	case src == (Source{}):
+		b.WriteString("(created)")
+	default:
+		b.WriteString(src.String())
+		if object != "" {
+			fmt.Fprintf(&b, " (%s)", object)
+		}
 	}
 	b.WriteString(": ")
 	if path != "" {
@@ -272,25 +281,37 @@ type Report struct {
 	// Warnings in the order they were found.
 	Warnings []Warning
 	// Rejected are the new pods admission or validation rejected, with
-	// the API server's message; they are not scheduled.
+	// the API server's message (they are not scheduled), and the new
+	// claims admission rejected (they are not stored).
 	Rejected []Rejection
 	// TerminalPods counts the pods in phase Succeeded or Failed, which
 	// the scheduler ignores.
 	TerminalPods int
+	// Objects counts the objects read of the kinds schedkit models (the
+	// skipped ones are in Skipped): with them, 0 means the input held no
+	// object at all.
+	Objects int
 }
 
-// Rejection is a new pod the API server would not have accepted.
+// Rejection is a new object the API server would not have accepted: a
+// pod, or a claim.
 type Rejection struct {
-	// Source is where the pod was read.
+	// Source is where the object was read.
 	Source Source
-	// Pod is the pod as read.
+	// Pod is the pod as read; nil for another kind.
 	Pod *api.Pod
+	// Object names another kind's object, as "PersistentVolumeClaim
+	// ns/name", when Pod is nil.
+	Object string
 	// Err is the API server's answer.
 	Err error
 }
 
 // String prints the rejection with its source.
 func (r Rejection) String() string {
+	if r.Pod == nil {
+		return format(r.Source, 0, r.Object, "", r.Err.Error())
+	}
 	return format(r.Source, 0, "Pod "+podName(r.Pod), "", r.Err.Error())
 }
 
@@ -407,7 +428,22 @@ type Reader struct {
 	// raw is the JSON of the document being finished, for the kinds
 	// keepsRaw names.
 	raw []byte
+	// validate is how unknown and duplicate fields are taken.
+	validate FieldValidation
+	// ctx stops reading when done (SetContext); progress hears of each
+	// read (SetProgress); bytes and objects are what it is told.
+	ctx      context.Context
+	progress func(ReadProgress)
+	bytes    int64
+	objects  int
+	// listed counts the items of the List being read, for progress
+	// before the List's effects apply.
+	listed int
 }
+
+// SetFieldValidation sets how unknown and duplicate fields are taken
+// (ValidateStrict unless set).
+func (r *Reader) SetFieldValidation(v FieldValidation) { r.validate = v }
 
 // NewReader returns an empty Reader.
 func NewReader() *Reader {
@@ -435,6 +471,11 @@ const maxErrors = 100
 // io.Seeker that can (a file), else from bytes held meanwhile.
 func (r *Reader) Read(name string, in io.Reader) error {
 	before := len(r.errs)
+	if err := r.ctxErr(); err != nil {
+		r.errs = append(r.errs, err)
+		return err
+	}
+	in = r.watch(name, in)
 	var seek io.Seeker
 	var seekBase int64
 	if sk, ok := in.(io.Seeker); ok {
@@ -445,6 +486,10 @@ func (r *Reader) Read(name string, in io.Reader) error {
 	s := newStreamFast(name, in, !r.slowJSON, r.bigJSON)
 	s.chunk, s.seek, s.seekBase = !r.wholeYAML, seek, seekBase
 	for {
+		if err := r.ctxErr(); err != nil {
+			r.errs = append(r.errs, err)
+			break
+		}
 		doc, err := s.next()
 		if err == io.EOF {
 			break
@@ -476,6 +521,8 @@ func (r *Reader) Read(name string, in io.Reader) error {
 		default:
 			r.document(src, &doc.v, "", "")
 		}
+		// A List's items, counted as read, are now objects or not.
+		r.listed = 0
 		if s.done {
 			break
 		}
@@ -640,7 +687,7 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		}
 		return
 	}
-	ki, version := r.kindFor(kind, apiVersion)
+	ki, version := r.kindFor(src, line, kind, apiVersion)
 	if ki == nil {
 		return
 	}
@@ -658,13 +705,38 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 // kindFor returns the modelled kind of a document and the version its
 // apiVersion names; for other kinds it counts the document as skipped
 // and returns nil.
-func (r *Reader) kindFor(kind, apiVersion string) (*kindInfo, string) {
+func (r *Reader) kindFor(src Source, line int, kind, apiVersion string) (*kindInfo, string) {
 	group, version := "", apiVersion
 	if g, ver, ok := strings.Cut(apiVersion, "/"); ok {
 		group, version = g, ver
 	}
+	if apiVersion == "" {
+		// The API server's decoder needs both; kubectl refuses the
+		// document before sending it.
+		r.later(func() { r.errorf(src, line, "", "Object 'apiVersion' is missing (kind %s)", kind) })
+		return nil, ""
+	}
 	ki := r.kinds[kind]
-	if ki == nil || (apiVersion != "" && ki.group != group) {
+	if ki != nil && apiVersion != "" && ki.group != group && !builtinGroup(group) {
+		ki = nil // a custom resource's kind
+	}
+	if ki != nil && apiVersion != "" && (ki.group != group || ki.version != version) {
+		// A kind schedkit models, in a version the API server does not
+		// serve (removed, such as policy/v1beta1, or never served): kubectl
+		// finds no REST mapping for it.
+		served := strings.TrimPrefix(ki.group+"/"+ki.version, "/")
+		r.later(func() {
+			r.errorf(src, line, "", "no matches for kind %q in version %q: Kubernetes v1.37.2 serves %s in %s only", kind, apiVersion, kind, served)
+		})
+		return nil, ""
+	}
+	if ki == nil && removedGroupVersions[apiVersion] {
+		r.later(func() {
+			r.errorf(src, line, "", "no matches for kind %q in version %q: Kubernetes v1.37.2 does not serve %s", kind, apiVersion, apiVersion)
+		})
+		return nil, ""
+	}
+	if ki == nil {
 		key := kind
 		if group != "" {
 			key += "." + group
@@ -673,6 +745,51 @@ func (r *Reader) kindFor(kind, apiVersion string) (*kindInfo, string) {
 		return nil, ""
 	}
 	return ki, version
+}
+
+// builtinGroup reports whether an API group is one of Kubernetes' own
+// (the core group, the unsuffixed groups, *.k8s.io): a kind schedkit
+// models named in another group is some custom resource's.
+func builtinGroup(g string) bool {
+	switch g {
+	case "", "apps", "batch", "policy", "extensions", "autoscaling":
+		return true
+	}
+	return strings.HasSuffix(g, ".k8s.io")
+}
+
+// removedGroupVersions are API versions Kubernetes served once that a
+// default v1.37.2 API server does not serve (removed, or beta and
+// disabled by default): any kind in one is refused as kubectl refuses it.
+var removedGroupVersions = map[string]bool{
+	"extensions/v1beta1":                   true,
+	"apps/v1beta1":                         true,
+	"apps/v1beta2":                         true,
+	"policy/v1beta1":                       true,
+	"batch/v1beta1":                        true,
+	"batch/v2alpha1":                       true,
+	"autoscaling/v2beta1":                  true,
+	"autoscaling/v2beta2":                  true,
+	"networking.k8s.io/v1beta1":            true,
+	"rbac.authorization.k8s.io/v1beta1":    true,
+	"rbac.authorization.k8s.io/v1alpha1":   true,
+	"scheduling.k8s.io/v1beta1":            true,
+	"scheduling.k8s.io/v1alpha1":           true,
+	"apiextensions.k8s.io/v1beta1":         true,
+	"admissionregistration.k8s.io/v1beta1": true,
+	"discovery.k8s.io/v1beta1":             true,
+	"events.k8s.io/v1beta1":                true,
+	"node.k8s.io/v1beta1":                  true,
+	"node.k8s.io/v1alpha1":                 true,
+	"certificates.k8s.io/v1beta1":          true,
+	"coordination.k8s.io/v1beta1":          true,
+	"flowcontrol.apiserver.k8s.io/v1beta1": true,
+	"flowcontrol.apiserver.k8s.io/v1beta2": true,
+	// DRA: v1 is served; the betas and v1alpha3 are disabled by default
+	// (pkg/controlplane/instance.go) and not converted from.
+	"resource.k8s.io/v1beta1":  true,
+	"resource.k8s.io/v1beta2":  true,
+	"resource.k8s.io/v1alpha3": true,
 }
 
 // finish takes a decoded object (obj, a pointer), with the decoder's
@@ -717,14 +834,14 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 			failed = true
 			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Path: is.path, Err: is.err})
 		} else {
-			r.warnf(src, is.line, name, "%s", is.msg)
+			switch r.validate {
+			case ValidateStrict:
+				failed = true
+				r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Err: errors.New("strict decoding error: " + is.msg)})
+			case ValidateWarn:
+				r.warnf(src, is.line, name, "%s", is.msg)
+			}
 		}
-	}
-	if apiVersion != "" && version != ki.version && ki.group == draGroup {
-		failed = true
-		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: "apiVersion", Err: unservedDRAVersion(kind, apiVersion)})
-	} else if apiVersion != "" && version != ki.version {
-		r.warnf(src, line, name, "apiVersion %s: Kubernetes v1.37 serves %s as %s; read as that version", apiVersion, kind, tm.APIVersion)
 	}
 	if meta.Name == "" && meta.GenerateName != "" && !isStoredMeta(meta) && !failed {
 		// A new object: named as the API server names it on create.
@@ -742,7 +859,11 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 		failed = true
 		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
 	}
-	for _, is := range validateObject(obj.Interface()) {
+	issues2 := validateObject(obj.Interface())
+	if !failed {
+		issues2 = append(validateName(kind, meta), issues2...)
+	}
+	for _, is := range issues2 {
 		failed = true
 		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
 	}
@@ -755,6 +876,8 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 		return
 	}
 	r.seen[key] = src
+	r.objects++
+	r.report.Objects++
 	ptr := obj.Interface()
 	r.objs.sources[ptr] = src
 	if len(noted) > 0 {
@@ -833,6 +956,7 @@ func (r *Reader) bigDocument(s *stream, src Source) error {
 						isrc := src
 						isrc.Item, isrc.Line = i, t.lineAt(off)
 						items = append(items, r.streamedItem(isrc, b))
+						r.listed++
 						if c, err := s.expect(",]", "after array element"); err != nil {
 							return fail(0, err)
 						} else if c == ']' {
@@ -918,7 +1042,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 		r.document(src, &v, defKind, defVersion)
 		return
 	}
-	ki, version := r.kindFor(kind, apiVersion)
+	ki, version := r.kindFor(src, src.Line, kind, apiVersion)
 	if ki == nil {
 		return
 	}
@@ -943,10 +1067,28 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 // ReadFiles reads the paths (files, folders, "-" for stdin) with a new
 // Reader and returns its objects and report, or every error found.
 func ReadFiles(opts Options, paths ...string) (*Set, *Report, error) {
+	return readFiles(context.Background(), opts, paths...)
+}
+
+// readFiles is ReadFiles stopped by ctx.
+func readFiles(ctx context.Context, opts Options, paths ...string) (*Set, *Report, error) {
 	r := NewReader()
 	r.SetSeed(opts.Seed)
+	r.SetFieldValidation(opts.Validate)
+	if ctx.Done() != nil {
+		r.SetContext(ctx)
+	}
+	if opts.Progress != nil {
+		r.SetProgress(opts.Progress)
+	}
 	for _, p := range paths {
+		if err := r.ctxErr(); err != nil {
+			return nil, r.Report(), err
+		}
 		r.ReadPath(p, opts.Recursive, opts.Stdin)
+	}
+	if err := r.ctxErr(); err != nil {
+		return nil, r.Report(), err
 	}
 	if err := r.Err(); err != nil {
 		return nil, r.Report(), err

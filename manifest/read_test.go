@@ -33,7 +33,7 @@ func names(o *Set) []string {
 	return out
 }
 
-const node = "kind: Node\nmetadata: {name: %s}\n"
+const node = "apiVersion: v1\nkind: Node\nmetadata: {name: %s}\n"
 
 func nodes(n int) string {
 	var b strings.Builder
@@ -60,30 +60,30 @@ func TestReadStreams(t *testing.T) {
 		skipped  map[string]int
 		err      string
 	}{
-		{"separators", "kind: Node\nmetadata: {name: a}\n---\nkind: Node\nmetadata: {name: b}\n---   \nkind: Node\nmetadata: {name: c}\n---\n",
+		{"separators", "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n---   \napiVersion: v1\nkind: Node\nmetadata: {name: c}\n---\n",
 			[]string{"Node a", "Node b", "Node c"}, nil, ""},
 		// issue 14: a `--- # comment` separator dropped the next document.
-		{"comment after separator", "kind: Node\nmetadata: {name: a}\n--- # the second\nkind: Node\nmetadata: {name: b}\n",
+		{"comment after separator", "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n--- # the second\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n",
 			[]string{"Node a", "Node b"}, nil, ""},
-		{"leading separator and comments", "# header\n---\n# only a comment\n---\nkind: Node\nmetadata: {name: a}\n",
+		{"leading separator and comments", "# header\n---\n# only a comment\n---\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n",
 			[]string{"Node a"}, nil, ""},
-		{"document end marker", "kind: Node\nmetadata: {name: a}\n...\n---\nkind: Node\nmetadata: {name: b}\n...\n",
+		{"document end marker", "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n...\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n...\n",
 			[]string{"Node a", "Node b"}, nil, ""},
 		// kubectl's YAMLReader: "invalid Yaml document separator".
-		{"tag after separator", "--- !foo\nkind: Node\nmetadata: {name: a}\n", nil, nil, "invalid YAML document separator"},
-		{"content after separator", "kind: Node\nmetadata: {name: a}\n--- {kind: Node}\n", []string{"Node a"}, nil, "invalid YAML document separator"},
+		{"tag after separator", "--- !foo\napiVersion: v1\nkind: Node\nmetadata: {name: a}\n", nil, nil, "invalid YAML document separator"},
+		{"content after separator", "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n--- {kind: Node}\n", []string{"Node a"}, nil, "invalid YAML document separator"},
 		{"CRLF", strings.ReplaceAll(nodes(3), "\n", "\r\n"), []string{"Node n0", "Node n1", "Node n2"}, nil, ""},
 		{"BOM YAML", "\xef\xbb\xbf" + nodes(2), []string{"Node n0", "Node n1"}, nil, ""},
-		{"BOM JSON", "\xef\xbb\xbf" + `{"kind":"Node","metadata":{"name":"a"}}`, []string{"Node a"}, nil, ""},
+		{"BOM JSON", "\xef\xbb\xbf" + `{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}}`, []string{"Node a"}, nil, ""},
 		// issue 14: a concatenated JSON stream of 8 objects gave 1 node.
 		{"JSON stream", jsonStream, []string{"Node j0", "Node j1", "Node j2", "Node j3", "Node j4", "Node j5", "Node j6", "Node j7"}, nil, ""},
-		{"JSON documents on lines", "{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}\n\n  {\"kind\":\"Node\",\n\"metadata\":{\"name\":\"b\"}}\n",
+		{"JSON documents on lines", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}\n\n  {\"apiVersion\":\"v1\",\"kind\":\"Node\",\n\"metadata\":{\"name\":\"b\"}}\n",
 			[]string{"Node a", "Node b"}, nil, ""},
 		// YAMLOrJSONDecoder: a stream starting with '{' that is not JSON is
 		// read as YAML.
-		{"YAML flow mapping", "{kind: Node, metadata: {name: a}}\n---\nkind: Node\nmetadata: {name: b}\n", []string{"Node a", "Node b"}, nil, ""},
+		{"YAML flow mapping", "{apiVersion: v1, kind: Node, metadata: {name: a}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n", []string{"Node a", "Node b"}, nil, ""},
 		// ... and a JSON object followed by YAML documents too.
-		{"JSON then YAML", "{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}\n---\nkind: Node\nmetadata: {name: b}\n", []string{"Node a", "Node b"}, nil, ""},
+		{"JSON then YAML", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\n", []string{"Node a", "Node b"}, nil, ""},
 		{"List", "kind: List\napiVersion: v1\nitems:\n- kind: Node\n  metadata: {name: a}\n- kind: ConfigMap\n  metadata: {name: c}\n- kind: PriorityClass\n  apiVersion: scheduling.k8s.io/v1\n  metadata: {name: high}\n  value: 10\n",
 			[]string{"Node a", "PriorityClass high"}, map[string]int{"ConfigMap": 1}, ""},
 		// An API server's typed list leaves kind out of its items.
@@ -95,9 +95,23 @@ func TestReadStreams(t *testing.T) {
 			nil, map[string]int{"Node.example.com": 1, "Ingress.networking.k8s.io": 1}, ""},
 		{"empty", "", nil, nil, ""},
 		{"no kind", "metadata: {name: x}\n", nil, nil, "Object 'Kind' is missing"},
+		// The API server's decoder needs apiVersion too.
+		{"no apiVersion", "kind: Node\nmetadata: {name: x}\n", nil, nil, "f:1: document 1: Object 'apiVersion' is missing (kind Node)"},
+		// Only the versions v1.37.2 serves are read; kubectl finds no
+		// REST mapping for the others.
+		{"removed version", "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: x}\nspec: {selector: {}}\n", nil, nil,
+			`f:1: document 1: no matches for kind "PodDisruptionBudget" in version "policy/v1beta1": Kubernetes v1.37.2 serves PodDisruptionBudget in policy/v1 only`},
+		{"invented version", "apiVersion: apps/v2\nkind: Deployment\nmetadata: {name: x}\n", nil, nil,
+			`no matches for kind "Deployment" in version "apps/v2": Kubernetes v1.37.2 serves Deployment in apps/v1 only`},
+		{"wrong group", "apiVersion: v1\nkind: Deployment\nmetadata: {name: x}\n", nil, nil,
+			`no matches for kind "Deployment" in version "v1": Kubernetes v1.37.2 serves Deployment in apps/v1 only`},
+		{"extensions", "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: x}\n", nil, nil,
+			`no matches for kind "Deployment" in version "extensions/v1beta1": Kubernetes v1.37.2 serves Deployment in apps/v1 only`},
+		{"removed version of a kind not modelled", "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: x}\n", nil, nil,
+			`no matches for kind "Ingress" in version "extensions/v1beta1": Kubernetes v1.37.2 does not serve extensions/v1beta1`},
 		{"not an object", "- a\n- b\n", nil, nil, "a document must be an object, not a array"},
 		{"bad YAML", "kind: [\n", nil, nil, "yaml:"},
-		{"bad JSON after two objects", `{"kind":"Node","metadata":{"name":"a"}}{"kind":"Node","metadata":{"name":"b"}}{"kind":`, []string{"Node a", "Node b"}, nil, "json:"},
+		{"bad JSON after two objects", `{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}}{"apiVersion":"v1","kind":"Node","metadata":{"name":"b"}}{"kind":`, []string{"Node a", "Node b"}, nil, "json:"},
 		{"duplicate object", nodes(1) + "---\n" + nodes(1), []string{"Node n0"}, nil, "Node n0 already read at"},
 	}
 	for _, c := range cases {
@@ -125,23 +139,23 @@ func TestReadStreams(t *testing.T) {
 // document, list item, object and field path.
 func TestReadErrors(t *testing.T) {
 	cases := []struct{ name, in, want string }{
-		{"quantity", "kind: Node\nmetadata: {name: n1}\n---\nkind: Pod\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 12parsecs\n",
-			`f:13: document 2 (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity "12parsecs": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
-		{"list item", "kind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n- kind: Node\n  metadata: {name: b}\n  status: {allocatable: {cpu: lots}}\n",
-			`f:7: document 1, items[1] (Node b): status.allocatable.cpu: quantity "lots": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
-		{"JSON line", "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\n \"spec\":{\"priority\":\"high\"}}",
+		{"quantity", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 12parsecs\n",
+			`f:15: document 2 (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity "12parsecs": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
+		{"list item", "apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n- kind: Node\n  metadata: {name: b}\n  status: {allocatable: {cpu: lots}}\n",
+			`f:8: document 1, items[1] (Node b): status.allocatable.cpu: quantity "lots": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},
+		{"JSON line", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\n \"spec\":{\"priority\":\"high\"}}",
 			`f:2: document 1 (Pod default/p): spec.priority: cannot unmarshal string "high" into Go value of type int32`},
 		// kubectl resolves YAML 1.1: an unquoted yes is a boolean, which a
 		// label cannot be.
-		{"YAML 1.1 boolean", "kind: Node\nmetadata:\n  name: n1\n  labels:\n    gpu: yes\n",
-			`f:5: document 1 (Node n1): metadata.labels.gpu: cannot unmarshal bool true into Go value of type string`},
+		{"YAML 1.1 boolean", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels:\n    gpu: yes\n",
+			`f:6: document 1 (Node n1): metadata.labels.gpu: cannot unmarshal bool true into Go value of type string`},
 		{"not an integer", "kind: PriorityClass\napiVersion: scheduling.k8s.io/v1\nmetadata: {name: x}\nvalue: 1.5\n",
 			`f:4: document 1 (PriorityClass x): value: cannot unmarshal number 1.5 into Go value of type int32`},
-		{"no name", "kind: Node\nmetadata: {labels: {a: b}}\n", `f:1: document 1 (Node ): metadata.name: Required value: name or generateName is required`},
+		{"no name", "apiVersion: v1\nkind: Node\nmetadata: {labels: {a: b}}\n", `f:1: document 1 (Node ): metadata.name: Required value: name or generateName is required`},
 		// A new object with generateName alone is named (TestGenerateName);
 		// a stored one must have its name.
-		{"generateName on a stored object", "kind: Node\nmetadata: {generateName: n-, uid: u}\n", `f:1: document 1 (Node ): metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects`},
-		{"syntax", "kind: Node\nmetadata:\n  name: a\n - bad\n", `f:3: document 1: yaml: did not find expected key`},
+		{"generateName on a stored object", "apiVersion: v1\nkind: Node\nmetadata: {generateName: n-, uid: u}\n", `f:1: document 1 (Node ): metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects`},
+		{"syntax", "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n - bad\n", `f:4: document 1: yaml: did not find expected key`},
 	}
 	for _, c := range cases {
 		r := NewReader()
@@ -173,6 +187,7 @@ spec:
 status: {phase: Pending, podIPs: []}
 `
 	r := NewReader()
+	r.SetFieldValidation(ValidateWarn)
 	if err := r.Read("f", strings.NewReader(in)); err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +341,7 @@ func TestDumpEqualsJSON(t *testing.T) {
 // models (package api's DRA types), is no longer recorded as unmodelled.
 func TestUnmodelledFields(t *testing.T) {
 	r := NewReader()
-	doc := "kind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c}]\n  resourceClaims: [{name: gpu, resourceClaimName: g}]\n---\nkind: Pod\nmetadata: {name: b}\nspec:\n  dnsPolicy: ClusterFirst\n  containers: [{name: c}]\n"
+	doc := "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c}]\n  resourceClaims: [{name: gpu, resourceClaimName: g}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  dnsPolicy: ClusterFirst\n  containers: [{name: c}]\n"
 	if err := r.Read("f", strings.NewReader(doc)); err != nil {
 		t.Fatal(err)
 	}
@@ -336,5 +351,62 @@ func TestUnmodelledFields(t *testing.T) {
 	}
 	if got := objs.UnmodelledFields(objs.Pods[1]); got != nil {
 		t.Errorf("pod b: %q", got)
+	}
+}
+
+// Unknown and duplicate fields are errors by default, as `kubectl apply`
+// (--validate=strict) gets them from the API server's strict field
+// validation: each names file, line, object and field. Files
+// concatenated without "---" repeat the top-level keys: an error, not
+// one document holding the last object. ValidateIgnore reads them
+// silently.
+func TestStrictFields(t *testing.T) {
+	in := `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  nodeSelectr: {disk: ssd}
+  containers:
+  - name: c
+    image: x
+    resources: {requets: {cpu: 1}}
+`
+	r := NewReader()
+	err := r.Read("p.yaml", strings.NewReader(in))
+	want := "p.yaml:5: document 1 (Pod default/p): strict decoding error: unknown field \"spec.nodeSelectr\"\n" +
+		"p.yaml:9: document 1 (Pod default/p): strict decoding error: unknown field \"spec.containers[0].resources.requets\""
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n%v\nwant:\n%s", err, want)
+	}
+	if len(r.Objects().Pods) != 0 {
+		t.Error("the pod was read")
+	}
+	nodes := `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+apiVersion: v1
+kind: Node
+metadata: {name: n2}
+`
+	r = NewReader()
+	err = r.Read("n.yaml", strings.NewReader(nodes))
+	if err == nil || !strings.Contains(err.Error(), `strict decoding error: duplicate field "metadata"`) {
+		t.Errorf("concatenated nodes: %v", err)
+	}
+	r = NewReader()
+	r.SetFieldValidation(ValidateIgnore)
+	if err := r.Read("p.yaml", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Objects().Pods) != 1 || len(r.Report().Warnings) != 0 {
+		t.Errorf("ignore: %d pods, warnings %v", len(r.Objects().Pods), r.Report().Warnings)
+	}
+	for in, want := range map[string]FieldValidation{"strict": ValidateStrict, "true": ValidateStrict, "warn": ValidateWarn, "ignore": ValidateIgnore, "false": ValidateIgnore} {
+		if got, err := ParseFieldValidation(in); err != nil || got != want {
+			t.Errorf("ParseFieldValidation(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseFieldValidation("yes"); err == nil {
+		t.Error("ParseFieldValidation(yes): no error")
 	}
 }

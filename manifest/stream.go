@@ -178,7 +178,11 @@ type stream struct {
 	// yaOff: while YAML is read and ya is nil, the next document starts
 	// here, and Lists in kubectl's shape are read item by item (chunk).
 	yaOff int64
-	chunk bool
+	// yaStart and yaStartLine are the offset and line where the yaml/v3
+	// decoder started, for constructLine.
+	yaStart     int64
+	yaStartLine int
+	chunk       bool
 	// seek, when the stream can seek, reads a chunked document again:
 	// offset 0 is seekBase in it.
 	seek     io.Seeker
@@ -250,6 +254,7 @@ func (s *stream) tokens(off int64) {
 }
 
 func (s *stream) startYAML(off int64) {
+	s.yaStart, s.yaStartLine = off, s.t.lineAt(off)
 	s.yaLine = s.t.lineAt(off) - 1
 	s.t.keep = off
 	s.js = nil
@@ -336,6 +341,14 @@ func (s *stream) nextYAML() (document, error) {
 			}
 		}
 		s.index++
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		if binaryYAMLError(msg) {
+			// The whole input is given up: one error for the file.
+			return document{}, &Error{Source: Source{File: s.name, Document: s.index, Item: -1}, Err: errors.New("not YAML or JSON: the file holds binary data")}
+		}
+		if l := s.constructLine(line, msg); l > 0 {
+			line = l
+		}
 		return document{}, &Error{Source: Source{File: s.name, Line: line, Document: s.index, Item: -1}, Line: line, Err: fmt.Errorf("yaml: %s", msg)}
 	}
 	s.index++
@@ -617,4 +630,79 @@ func (s *stream) expect(want, context string) (byte, error) {
 	}
 	s.jsOff++
 	return c, nil
+}
+
+// binaryYAMLError reports whether a yaml/v3 error says its input is not
+// text: control characters or bytes that are not UTF-8.
+func binaryYAMLError(msg string) bool {
+	for _, m := range []string{"control characters are not allowed", "invalid leading UTF-8 octet", "invalid trailing UTF-8 octet", "incomplete UTF-8 octet sequence"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// constructLine is, for a yaml/v3 error about an unclosed flow mapping or
+// sequence found at line, the line where that construct opens: yaml/v3
+// names the line where it gave up, often the one before or after. It
+// returns 0 when it cannot tell (another error, or the text is no
+// longer held).
+func (s *stream) constructLine(line int, msg string) int {
+	var open, close byte
+	switch {
+	case strings.Contains(msg, "did not find expected ',' or '}'"):
+		open, close = '{', '}'
+	case strings.Contains(msg, "did not find expected ',' or ']'"):
+		open, close = '[', ']'
+	default:
+		return 0
+	}
+	t := s.t
+	start := s.yaStart
+	if start < t.base {
+		return 0
+	}
+	end := t.base + int64(len(t.buf))
+	// The unclosed construct opens at the first opening bracket of the
+	// document, up to the line after the one named, that no bracket
+	// closes.
+	type opened struct{ line int }
+	var stack []opened
+	var quote byte
+	cur := s.yaStartLine
+	for off := start; off < end && cur <= line+1; off++ {
+		c := t.buf[off-t.base]
+		if quote != 0 {
+			if c == quote {
+				quote = 0
+			} else if c == '\n' {
+				cur++
+			}
+			continue
+		}
+		switch c {
+		case '\n':
+			cur++
+			if rest := t.buf[off+1-t.base:]; len(stack) > 0 && len(rest) >= 3 && string(rest[:3]) == "---" {
+				stack = stack[:0] // a new document
+			}
+		case '"', '\'':
+			quote = c
+		case '#':
+			for off+1 < end && t.buf[off+1-t.base] != '\n' {
+				off++
+			}
+		case open:
+			stack = append(stack, opened{cur})
+		case close:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return 0
+	}
+	return stack[0].line
 }

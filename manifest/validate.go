@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -243,6 +244,9 @@ type objectIssue struct {
 // ControllerRevision's data must be a JSON object and its revision not
 // negative (ValidateControllerRevisionCreate).
 func validateObject(obj any) []objectIssue {
+	if svc, ok := obj.(*api.Service); ok {
+		return validateService(svc)
+	}
 	cr, ok := obj.(*api.ControllerRevision)
 	if !ok {
 		return nil
@@ -261,3 +265,137 @@ func validateObject(obj any) []objectIssue {
 	}
 	return out
 }
+
+// Name rules of the API server's object validation (apimachinery's
+// IsDNS1123Label, IsDNS1123Subdomain, IsDNS1035Label).
+const (
+	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+	dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
+	dns1035LabelFmt     = "[a-z]([-a-z0-9]*[a-z0-9])?"
+)
+
+var (
+	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
+	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
+	dns1035LabelRE     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
+)
+
+// regexMessage is apimachinery's RegexError text.
+func regexMessage(msg, format string, examples ...string) string {
+	var b strings.Builder
+	b.WriteString(msg)
+	b.WriteString(" (e.g. ")
+	for i, e := range examples {
+		if i > 0 {
+			b.WriteString(" or ")
+		}
+		fmt.Fprintf(&b, "'%s', ", e)
+	}
+	fmt.Fprintf(&b, "regex used for validation is '%s')", format)
+	return b.String()
+}
+
+// nameMessages are what the API server's name rule for kind says about
+// name: Namespaces and StatefulSets are RFC 1123 labels, Services RFC
+// 1035 labels, every other kind RFC 1123 subdomains.
+func nameMessages(kind, name string) []string {
+	var out []string
+	switch kind {
+	case "Namespace", "StatefulSet":
+		if len(name) > 63 {
+			out = append(out, "must be no more than 63 characters")
+		}
+		if !dns1123LabelRE.MatchString(name) {
+			out = append(out, regexMessage("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, "my-name", "123-abc"))
+		}
+	case "Service":
+		if len(name) > 63 {
+			out = append(out, "must be no more than 63 characters")
+		}
+		if !dns1035LabelRE.MatchString(name) {
+			out = append(out, regexMessage("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035LabelFmt, "my-name", "abc-123"))
+		}
+	default:
+		if len(name) > 253 {
+			out = append(out, "must be no more than 253 characters")
+		}
+		if !dns1123SubdomainRE.MatchString(name) {
+			out = append(out, regexMessage("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))
+		}
+	}
+	return out
+}
+
+// validateName is the name half of the API server's ValidateObjectMeta
+// for an object of kind: metadata.name by the kind's rule, and
+// metadata.namespace, when set, as an RFC 1123 label.
+func validateName(kind string, meta *api.ObjectMeta) []objectIssue {
+	var out []objectIssue
+	if meta.Name != "" {
+		for _, msg := range nameMessages(kind, meta.Name) {
+			//lint:ignore ST1005 the API server's message, word for word
+			out = append(out, objectIssue{"metadata.name", fmt.Errorf("Invalid value: %q: %s", meta.Name, msg)})
+		}
+	}
+	if meta.Namespace != "" {
+		for _, msg := range nameMessages("Namespace", meta.Namespace) {
+			//lint:ignore ST1005 the API server's message, word for word
+			out = append(out, objectIssue{"metadata.namespace", fmt.Errorf("Invalid value: %q: %s", meta.Namespace, msg)})
+		}
+	}
+	return out
+}
+
+// validateService is the part of the API server's Service validation
+// (validateService, validateServicePort) that decides whether a Service
+// exists to be counted by quota and read by the default spreading: ports
+// are required but for headless and ExternalName Services; each port has
+// a valid number, a supported protocol (empty is defaulted to TCP) and,
+// when there are several, a unique RFC 1123 label as name; the type is
+// one of the four (empty is defaulted to ClusterIP); an ExternalName
+// Service names its host.
+func validateService(svc *api.Service) []objectIssue {
+	var out []objectIssue
+	spec := &svc.Spec
+	headless := spec.ClusterIP == "None"
+	if len(spec.Ports) == 0 && !headless && spec.Type != "ExternalName" {
+		out = append(out, objectIssue{"spec.ports", apiError("Required value")})
+	}
+	switch spec.Type {
+	case "", "ClusterIP", "NodePort", "LoadBalancer":
+	case "ExternalName":
+		if strings.TrimSuffix(spec.ExternalName, ".") == "" {
+			out = append(out, objectIssue{"spec.externalName", apiError("Required value")})
+		}
+	default:
+		out = append(out, objectIssue{"spec.type", apiError("Unsupported value: %q: supported values: \"ClusterIP\", \"ExternalName\", \"LoadBalancer\", \"NodePort\"", spec.Type)})
+	}
+	names := map[string]bool{}
+	for i, p := range spec.Ports {
+		path := fmt.Sprintf("spec.ports[%d]", i)
+		if p.Name == "" && len(spec.Ports) > 1 {
+			out = append(out, objectIssue{path + ".name", apiError("Required value")})
+		} else if p.Name != "" {
+			for _, msg := range nameMessages("Namespace", p.Name) {
+				out = append(out, objectIssue{path + ".name", apiError("Invalid value: %q: %s", p.Name, msg)})
+			}
+			if names[p.Name] {
+				out = append(out, objectIssue{path + ".name", apiError("Duplicate value: %q", p.Name)})
+			}
+			names[p.Name] = true
+		}
+		if p.Port < 1 || p.Port > 65535 {
+			out = append(out, objectIssue{path + ".port", apiError("Invalid value: %d: must be between 1 and 65535, inclusive", p.Port)})
+		}
+		switch p.Protocol {
+		case "", "TCP", "UDP", "SCTP":
+		default:
+			out = append(out, objectIssue{path + ".protocol", apiError("Unsupported value: %q: supported values: \"SCTP\", \"TCP\", \"UDP\"", p.Protocol)})
+		}
+	}
+	return out
+}
+
+// apiError is an error worded as the API server words it (capitalised,
+// as its field errors are).
+func apiError(format string, args ...any) error { return fmt.Errorf(format, args...) }

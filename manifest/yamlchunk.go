@@ -499,6 +499,7 @@ func (r *Reader) yamlList(s *stream, src Source, h *yamlHead) {
 			items = append(items, func(defKind, defVersion string) { r.document(isrc, &v, defKind, defVersion) })
 		}
 		off = end
+		r.listed++
 	}
 	tail := value{kind: kindMap}
 	if what == itemTail {

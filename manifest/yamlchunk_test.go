@@ -448,12 +448,12 @@ func TestChunkedTaken(t *testing.T) {
 func TestChunkedErrorLines(t *testing.T) {
 	in := "# c\n--- # c\napiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n" +
 		"- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n  spec:\n    containers:\n    - name: c\n      resources:\n        requests:\n          cpu: 12parsecs\n" +
-		"kind: List\n---\n---\nkind: Node\nmetadata:\n  name: [x]\n"
+		"kind: List\n---\n---\nkind: Node\napiVersion: v1\nmetadata:\n  name: [x]\n"
 	r := NewReader()
 	err := r.Read("f.yaml", strings.NewReader(in))
 	want := `f.yaml:18: document 1, items[1] (Pod default/p): spec.containers[0].resources.requests.cpu: quantity "12parsecs": ` +
 		"quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n" +
-		"f.yaml:24: document 3 (Node ): metadata.name: cannot unmarshal array into Go value of type string\n" +
+		"f.yaml:25: document 3 (Node ): metadata.name: cannot unmarshal array into Go value of type string\n" +
 		"f.yaml:22: document 3 (Node ): metadata.name: Required value: name or generateName is required"
 	if err == nil || err.Error() != want || r.chunked != 1 {
 		t.Fatalf("got %v (%d Lists item by item), want\n%s", err, r.chunked, want)

@@ -93,7 +93,8 @@ func ExampleApplyLimitRanges() {
 // server prints a list of field errors.
 func ExampleValidate() {
 	pod := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{
-		Name: "web",
+		Name:  "web",
+		Image: "nginx:1.27",
 		Resources: requirements(
 			api.ResourceList{"cpu": resource.MustParse("2"), "memory": resource.MustParse("-1")},
 			api.ResourceList{"cpu": resource.MustParse("1")},

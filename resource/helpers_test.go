@@ -30,7 +30,7 @@ func both(r, l api.ResourceList) api.ResourceRequirements {
 }
 
 func ctr(name string, r api.ResourceRequirements) api.Container {
-	return api.Container{Name: name, Resources: r}
+	return api.Container{Name: name, Image: "img", Resources: r}
 }
 
 func sidecar(name string, r api.ResourceRequirements) api.Container {

@@ -153,6 +153,8 @@ func AdmissionName(meta *api.ObjectMeta) string {
 //     the first LimitRange that defaults a resource wins over later ones.
 //     The pod is annotated with LimitRangerAnnotation listing what was set
 //     (the last LimitRange that set anything writes it, as upstream).
+//     Then the API server's create defaults pod-level resources
+//     (DefaultPodLevelResources), before LimitRanger validates.
 //  3. Each LimitRange's min, max and maxLimitRequestRatio are checked in
 //     order, for Container items on each container and init container,
 //     and for Pod items on the pod's total requests and limits (init
@@ -180,6 +182,7 @@ func ApplyLimitRanges(pod *api.Pod, ranges []api.LimitRange) error {
 	for i := range ranges {
 		mergeLimitRangeDefaults(p, &ranges[i])
 	}
+	DefaultPodLevelResources(p)
 	for i := range ranges {
 		if v := validateLimitRange(p, &ranges[i]); len(v) > 0 {
 			return &ForbiddenError{Pod: AdmissionName(&pod.ObjectMeta), LimitRange: limitRangeName(&ranges[i]), Violations: v}
@@ -457,4 +460,75 @@ func ratioConstraint(typ string, k api.ResourceName, bound Quantity, reqs, lims 
 		return fmt.Sprintf("%s max limit to request ratio per %s is %s, but provided ratio is %f", k, typ, bound.String(), shown)
 	}
 	return ""
+}
+
+// ValidateClaimLimits is the LimitRanger admission plugin on the creation
+// of a PersistentVolumeClaim: the PersistentVolumeClaim items of each
+// LimitRange in order bound the claim's spec.resources.requests (min
+// against the request, as for a container without a limit; max against
+// the request only, as the claim's limits are not user input). It
+// returns nil, or the API server's rejection for the first LimitRange
+// violated: `persistentvolumeclaims "data" is forbidden: maximum storage
+// usage per PersistentVolumeClaim is 1Gi, but request is 2Gi`. Resource
+// names are visited sorted within min and within max (upstream walks a
+// Go map there).
+func ValidateClaimLimits(pvc *api.PersistentVolumeClaim, ranges []api.LimitRange) error {
+	if pvc == nil {
+		return errors.New("resource: ValidateClaimLimits of a nil claim")
+	}
+	reqs := pvc.Spec.Resources.Requests
+	for i := range ranges {
+		var msgs []string
+		for j := range ranges[i].Spec.Limits {
+			it := &ranges[i].Spec.Limits[j]
+			if it.Type != api.LimitTypePersistentVolumeClaim {
+				continue
+			}
+			typ := string(it.Type)
+			for _, k := range sortedNames(it.Min) {
+				if m := minConstraint(typ, k, it.Min[k], reqs, nil); m != "" {
+					msgs = append(msgs, m)
+				}
+			}
+			for _, k := range sortedNames(it.Max) {
+				req, ok := reqs[k]
+				r, _, b := comparable(req, Quantity{}, it.Max[k])
+				switch {
+				case !ok:
+					msgs = append(msgs, fmt.Sprintf("maximum %s usage per %s is %s.  No request is specified", k, typ, it.Max[k].String()))
+				case r > b:
+					msgs = append(msgs, fmt.Sprintf("maximum %s usage per %s is %s, but request is %s", k, typ, it.Max[k].String(), req.String()))
+				}
+			}
+		}
+		if len(msgs) > 0 {
+			return &ClaimForbiddenError{Claim: AdmissionName(&pvc.ObjectMeta), LimitRange: limitRangeName(&ranges[i]), Messages: msgs}
+		}
+	}
+	return nil
+}
+
+// ClaimForbiddenError is the LimitRanger admission plugin's rejection of
+// a PersistentVolumeClaim.
+type ClaimForbiddenError struct {
+	// Claim is the claim's name as the API server names it.
+	Claim string
+	// LimitRange names the violated LimitRange as namespace/name.
+	LimitRange string
+	// Messages are upstream's messages, in its order.
+	Messages []string
+}
+
+// Error returns the API server's message.
+func (e *ClaimForbiddenError) Error() string {
+	return ForbiddenMessage("persistentvolumeclaims", e.Claim, AggregateMessage(e.Messages))
+}
+
+func sortedNames(l api.ResourceList) []api.ResourceName {
+	out := make([]api.ResourceName, 0, len(l))
+	for k := range l {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }

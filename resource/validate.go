@@ -68,7 +68,7 @@ type FieldError = field.Error
 // limit errors name only requests, the missing-limit error only limits;
 // a container limit above the pod-level limit is reported at
 // spec.resources.containers[i][cpu].limits. Errors come in the API
-// server's order: containers (each: name, resources, duplicate name,
+// server's order: containers (each: name, image, resources, duplicate name,
 // restartPolicy), init containers (the same), pod-level resources,
 // restartPolicy, preemptionPolicy, overhead. Within one list of requests
 // or limits upstream walks a Go map, so its order between resource names
@@ -93,6 +93,9 @@ func Validate(pod *api.Pod) error {
 	checkCommon := func(c *api.Container, path *field.Path) {
 		if c.Name == "" {
 			errs = append(errs, field.Required(path.Child("name"), ""))
+		}
+		if c.Image == "" {
+			errs = append(errs, field.Required(path.Child("image"), ""))
 		}
 		validateRequirements(&errs, &c.Resources, path.Child("resources"), false)
 	}

@@ -38,6 +38,8 @@ func TestValidate(t *testing.T) {
 	}{
 		{"valid", pod(ctr("a", both(rl("cpu=1", "memory=1Gi", "example.com/gpu=1", "hugepages-2Mi=4Mi"), rl("cpu=2", "example.com/gpu=1", "hugepages-2Mi=4Mi")))), nil},
 		{"no containers", pod(), []string{"spec.containers: Required value"}},
+		// validateContainerCommon: name, then image.
+		{"no name, no image", pod(api.Container{}), []string{"spec.containers[0].name: Required value", "spec.containers[0].image: Required value"}},
 		{"request over limit", pod(ctr("a", both(rl("cpu=2"), rl("cpu=1")))),
 			[]string{`spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1`}},
 		{"negative", pod(ctr("a", both(rl("memory=-1"), rl("cpu=-1")))),
@@ -107,6 +109,16 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.name != "no name, no image" {
+				// Every container has an image but in the row on images.
+				for _, cs := range [][]api.Container{tc.pod.Spec.Containers, tc.pod.Spec.InitContainers} {
+					for i := range cs {
+						if cs[i].Image == "" {
+							cs[i].Image = "img"
+						}
+					}
+				}
+			}
 			got := fieldErrorStrings(t, Validate(tc.pod))
 			if len(tc.want) == 0 {
 				tc.want = nil

@@ -12,6 +12,20 @@
 //	ex, _ := s.Explain(ctx, pod)     // the Decision and why: every node, every plugin
 //	placements, _ := s.Simulate(ctx, pods) // queue and place many pods
 //
+// The scheduler reads pods as the API server stored them, as
+// kube-scheduler does: defaulted (requests copied from limits), priority
+// resolved, LimitRange defaults applied. A pod written by hand has been
+// through none of that; WithAdmission(policies) admits such new pods as
+// the API server would create them (package admission), so that a pod
+// with only a 7-cpu limit requests 7 cpus and does not land on a 4-cpu
+// node:
+//
+//	s, _ := scheduler.New(snap, scheduler.WithAdmission(admission.Policies{LimitRanges: ranges, PriorityClasses: classes}))
+//
+// Every result names the pod's Outcome in one vocabulary (placed,
+// preempting, unschedulable, gated) and Summary counts them, with the
+// line every report of the command ends with.
+//
 // Schedule does not change the snapshot; Assume adds a placement, so that
 // the next decision sees it. A pod that fits nowhere gets a *FitError
 // whose message is kube-scheduler's; a gated pod a *GatedError. Explain

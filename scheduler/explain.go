@@ -123,6 +123,10 @@ func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	pod, err := s.admit(pod)
+	if err != nil {
+		return nil, err
+	}
 	prof, err := s.profileFor(pod)
 	if err != nil {
 		return nil, err

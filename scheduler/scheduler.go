@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/schedkit/schedkit/admission"
 	"maps"
 	"math/bits"
 	"math/rand/v2"
@@ -59,6 +60,7 @@ type options struct {
 	seed        uint64
 	tieBreak    TieBreak
 	checkEngine bool
+	admission   *admission.Policies
 }
 
 // TieBreak says how a cycle picks among nodes of equal total score.
@@ -148,6 +150,9 @@ type Scheduler struct {
 	rng          *rand.Rand
 	tieBreak     TieBreak
 	checkEngine  bool
+	// admission admits new pods (WithAdmission); nil reads pods as
+	// they are.
+	admission *admission.Policies
 	// plain is a test hook: Schedule runs the plain cycle (cycle.go)
 	// instead of the engine, so that tests observe the definition.
 	plain bool
@@ -196,6 +201,7 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 		percentage:  o.percentage,
 		tieBreak:    o.tieBreak,
 		checkEngine: o.checkEngine,
+		admission:   o.admission,
 		q:           newQueue(),
 	}
 	s.pcg, s.rng = newRand(o.seed)
@@ -307,6 +313,10 @@ type Decision struct {
 func (s *Scheduler) Schedule(ctx context.Context, pod *api.Pod) (Decision, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	pod, err := s.admit(pod)
+	if err != nil {
+		return Decision{}, err
+	}
 	return s.schedule(ctx, pod)
 }
 

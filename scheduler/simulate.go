@@ -49,6 +49,10 @@ func (e *entry) placement() Placement {
 func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	pod, err := s.admit(pod)
+	if err != nil {
+		return err
+	}
 	if err := s.assumeVolumes(pod, node); err != nil {
 		return err
 	}
@@ -170,6 +174,10 @@ func (s *Scheduler) Enqueue(ctx context.Context, pods ...*api.Pod) error {
 		}
 	}
 	for _, p := range pods {
+		p, err := s.admit(p)
+		if err != nil {
+			return err
+		}
 		s.q.add(ctx, s, p)
 	}
 	return nil
@@ -215,6 +223,17 @@ func (s *Scheduler) Simulate(ctx context.Context, pods []*api.Pod) ([]Placement,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	seen := map[podKey]bool{}
+	if s.admission != nil {
+		admitted := make([]*api.Pod, len(pods))
+		for i, p := range pods {
+			a, err := s.admit(p)
+			if err != nil {
+				return nil, err
+			}
+			admitted[i] = a
+		}
+		pods = admitted
+	}
 	for i, p := range pods {
 		if p == nil {
 			return nil, fmt.Errorf("scheduler: pod %d is nil", i)

@@ -275,7 +275,7 @@ func TestNewRSNewReplicas(t *testing.T) {
 // TestSyncReplicaSetDormancy-style counts, StatefulSet OrderedReady, Job
 // parallelism and completions, DaemonSet target nodes).
 func TestControllersClaim(t *testing.T) {
-	node := "kind: Node\nmetadata: {name: n1}\n---\nkind: Node\nmetadata: {name: n2}\n---\n"
+	node := "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\n---\n"
 	pod := func(name, labels, owner, extra string) string {
 		own := ""
 		if owner != "" {
@@ -285,7 +285,7 @@ func TestControllersClaim(t *testing.T) {
 			own += ", deletionTimestamp: \"2024-01-01T00:00:00Z\""
 			extra = ""
 		}
-		return "---\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: " + labels + own + "}\nspec: {containers: [{name: c}]" + extra + "}\n"
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: " + labels + own + "}\nspec: {containers: [{name: c}]" + extra + "}\n"
 	}
 	rsRef := "{apiVersion: apps/v1, kind: ReplicaSet, name: api, uid: r1, controller: true}"
 	rs := "kind: ReplicaSet\napiVersion: apps/v1\nmetadata: {name: api, uid: r1}\nspec:\n  replicas: 4\n  selector: {matchLabels: {app: api}}\n  template: {metadata: {labels: {app: api}}, spec: {containers: [{name: c}]}}\n"
@@ -326,8 +326,11 @@ func TestControllersClaim(t *testing.T) {
 	} {
 		got, _, ws := expandYAML(t, c.in)
 		matchAll(t, c.name, got, c.want)
-		if len(ws) > 0 {
-			t.Errorf("%s: warnings %v", c.name, ws)
+		for _, w := range ws {
+			// OrderedReady says why the later ordinals are not there yet.
+			if !strings.Contains(w, "podManagementPolicy OrderedReady: ") || !strings.HasPrefix(w, "StatefulSet default/db: ") {
+				t.Errorf("%s: warning %v", c.name, w)
+			}
 		}
 	}
 }
@@ -339,7 +342,7 @@ func TestReplicaSetSync(t *testing.T) {
 		return "kind: ReplicaSet\napiVersion: apps/v1\nmetadata: {name: foo, uid: rs1" + meta + "}\nspec:\n  replicas: 2\n  selector: {matchLabels: {foo: bar}}\n  template: {metadata: {labels: {foo: bar}}, spec: {containers: [{name: c}]}}\n"
 	}
 	pod := func(name, meta, status string) string {
-		return "---\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: {foo: bar}" + meta + "}\nspec: {nodeName: n1, containers: [{name: c}]}\nstatus: {phase: " + status + "}\n"
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: {foo: bar}" + meta + "}\nspec: {nodeName: n1, containers: [{name: c}]}\nstatus: {phase: " + status + "}\n"
 	}
 	own := ", ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: foo, uid: rs1, controller: true}]"
 	other := ", ownerReferences: [{apiVersion: v1beta1, kind: ReplicaSet, name: AnotherRS, uid: x, controller: true}]"
@@ -362,6 +365,9 @@ func TestReplicaSetSync(t *testing.T) {
 		{"an orphan", rs("") + pod("a", "", "Pending"), 1},
 	} {
 		got, _, ws := expandYAML(t, c.in)
+		if len(ws) == 1 && strings.HasPrefix(ws[0], "ReplicaSet default/AnotherRS: not among the objects") {
+			ws = nil // the other controller is not in the input
+		}
 		if len(got) != c.created || len(ws) > 0 {
 			t.Errorf("%s: created %v, want %d; warnings %v", c.name, got, c.created, ws)
 		}
@@ -375,5 +381,65 @@ func TestExpandCap(t *testing.T) {
 	got, _, ws := expandYAML(t, in)
 	if len(got) != MaxExpandedPods || len(ws) != 1 || ws[0] != "ReplicaSet default/big: would create 2000000000 pods: expanded to the first 100000" {
 		t.Errorf("%d pods, warnings %v", len(got), ws)
+	}
+}
+
+// Pods whose controller is not among the objects (a Deployment dumped
+// without its ReplicaSets) get a warning naming the controller and the
+// kubectl kind to add, and the Deployment invents no pods on top of
+// them: its controller would find its ReplicaSet in the cluster.
+func TestAbsentOwners(t *testing.T) {
+	dep := "kind: Deployment\napiVersion: apps/v1\nmetadata: {name: web, namespace: default, uid: d1}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c}]}}\n"
+	rsRef := "{apiVersion: apps/v1, kind: ReplicaSet, name: web-5d8f, uid: rs1, controller: true}"
+	pod := func(name, ref string) string {
+		return "---\nkind: Pod\napiVersion: v1\nmetadata: {name: " + name + ", namespace: default, uid: " + name +
+			", labels: {app: web, pod-template-hash: 5d8f}, ownerReferences: [" + ref + "]}\nspec: {nodeName: n1, containers: [{name: c}]}\n"
+	}
+	in := dep + pod("web-5d8f-a", rsRef) + pod("web-5d8f-b", rsRef) + pod("web-5d8f-c", rsRef) +
+		pod("agent-x", "{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: ds1, controller: true}")
+	got, _, ws := expandYAML(t, in)
+	if len(got) != 0 {
+		t.Errorf("created %v, want none", got)
+	}
+	want := []string{
+		"ReplicaSet default/web-5d8f: not among the objects, and 3 active pod(s) name it their controller (the first web-5d8f-a): its controller is not emulated and its pods are taken as they are; add it to the input (kubectl get replicasets)",
+		"DaemonSet default/agent: not among the objects, and 1 active pod(s) name it their controller (the first agent-x): its controller is not emulated and its pods are taken as they are; add it to the input (kubectl get daemonsets)",
+		"Deployment default/web: its pods are owned by ReplicaSet default/web-5d8f, which is not among the objects: the Deployment is not expanded (no pods are created for it) and its pods are taken as they are; add its ReplicaSets to the input (kubectl get replicasets)",
+	}
+	if strings.Join(ws, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(ws, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The objects the controllers create besides pods (ExpandAll): a
+// StatefulSet's claims (getPersistentVolumeClaims: name, labels, and the
+// retention policy's owner reference) and the ControllerRevisions a
+// StatefulSet and a DaemonSet create for a template no revision holds
+// (history.NewControllerRevision: the pods' controller-revision-hash,
+// template labels, revision 1).
+func TestExpandAllCreated(t *testing.T) {
+	in := "kind: StatefulSet\napiVersion: apps/v1\nmetadata: {name: db, namespace: default, uid: s1}\nspec:\n  replicas: 2\n  podManagementPolicy: Parallel\n" +
+		"  selector: {matchLabels: {app: db}}\n  template: {metadata: {labels: {app: db, tier: data}}, spec: {containers: [{name: c, image: x}]}}\n" +
+		"  volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]\n---\n" +
+		"kind: PersistentVolumeClaim\napiVersion: v1\nmetadata: {name: data-db-1, namespace: default}\nspec: {resources: {requests: {storage: 1Gi}}}\n---\n" +
+		"kind: Node\napiVersion: v1\nmetadata: {name: n1}\n---\n" +
+		"kind: DaemonSet\napiVersion: apps/v1\nmetadata: {name: agent, namespace: default, uid: d1}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template: {metadata: {labels: {app: agent}}, spec: {containers: [{name: c, image: x}]}}\n"
+	e := newExpander(readInput(t, "w.yaml", in), 1)
+	pods, _ := e.expand()
+	if len(pods) != 3 {
+		t.Fatalf("%d pods", len(pods))
+	}
+	if len(e.claims) != 1 || e.claims[0].Name != "data-db-0" || e.claims[0].Labels["app"] != "db" || len(e.claims[0].OwnerReferences) != 0 {
+		t.Errorf("claims %+v (data-db-1 exists; Retain: no owner)", e.claims)
+	}
+	if len(e.revisions) != 2 {
+		t.Fatalf("revisions %v", e.revisions)
+	}
+	for i, p := range []*api.Pod{pods[0], pods[2]} {
+		cr := e.revisions[i]
+		h := p.Labels["controller-revision-hash"]
+		if cr.Labels["controller-revision-hash"] == "" || (cr.Name != h && !strings.HasSuffix(cr.Name, "-"+h)) || cr.Revision != 1 || cr.OwnerReferences[0].Kind != p.OwnerReferences[0].Kind || cr.Labels["app"] == "" {
+			t.Errorf("revision %s %v (revision %d, owner %v) for pod %s labelled %s", cr.Name, cr.Labels, cr.Revision, cr.OwnerReferences, p.Name, h)
+		}
 	}
 }

@@ -40,6 +40,10 @@ func (e *expander) deployment(d *api.Deployment) {
 	if !ok {
 		return
 	}
+	if rs := e.absentReplicaSet(d, sel); rs != "" {
+		e.warn(d, object, "its pods are owned by ReplicaSet %s/%s, which is not among the objects: the Deployment is not expanded (no pods are created for it) and its pods are taken as they are; add its ReplicaSets to the input (kubectl get replicasets)", d.Namespace, rs)
+		return
+	}
 	o := owner{"Deployment", &d.ObjectMeta}
 	var rsList []*api.ReplicaSet
 	for _, l := range e.rsIndex.candidates(o) {
@@ -139,16 +143,72 @@ func (e *expander) deployment(d *api.Deployment) {
 	}
 	tpl := d.Spec.Template
 	tpl.Labels = withLabel(tpl.Labels, podTemplateHashLabel, hash)
-	rsMeta := api.ObjectMeta{Name: rsName, Namespace: d.Namespace}
-	ref := controllerRef("ReplicaSet", "apps/v1", &rsMeta)
+	rs := e.newReplicaSet(d, rsName, hash, tpl, n, want, surge, rsList)
+	ref := controllerRef("ReplicaSet", "apps/v1", &rs.ObjectMeta)
 	for range e.capped(o, n) {
 		e.deploymentPods = append(e.deploymentPods, newPod(&tpl, d.Namespace, e.uniqueName(d.Namespace, rsName+"-"), ref))
 	}
 }
 
-// desiredReplicasAnnotation is the Deployment controller's record, on each
-// ReplicaSet, of the replicas the Deployment had.
-const desiredReplicasAnnotation = "deployment.kubernetes.io/desired-replicas"
+// Annotations the Deployment controller writes on its ReplicaSets.
+const (
+	// desiredReplicasAnnotation records, on each ReplicaSet, the
+	// replicas the Deployment had.
+	desiredReplicasAnnotation = "deployment.kubernetes.io/desired-replicas"
+	// maxReplicasAnnotation records the replicas plus maxSurge.
+	maxReplicasAnnotation = "deployment.kubernetes.io/max-replicas"
+	// revisionAnnotation numbers the Deployment's rollouts.
+	revisionAnnotation = "deployment.kubernetes.io/revision"
+)
+
+// notCopiedAnnotations are the Deployment annotations the controller does
+// not copy onto its ReplicaSets (skipCopyAnnotation).
+var notCopiedAnnotations = [...]string{
+	"kubectl.kubernetes.io/last-applied-configuration",
+	revisionAnnotation,
+	"deployment.kubernetes.io/revision-history",
+	desiredReplicasAnnotation,
+	maxReplicasAnnotation,
+	"deprecated.deployment.rollback.to",
+}
+
+// newReplicaSet is the ReplicaSet the Deployment controller's
+// getNewReplicaSet creates: named rsName, owned by d, labelled as its
+// template (tpl, which carries the pod-template-hash), its selector d's
+// plus the hash label, n replicas, d's minReadySeconds, and the
+// annotations SetNewReplicaSetAnnotations writes: d's own but those the
+// controller skips, the revision after the highest of rsList, and the
+// desired and max replicas. It is recorded among the created objects.
+func (e *expander) newReplicaSet(d *api.Deployment, rsName, hash string, tpl api.PodTemplateSpec, n, want, surge int, rsList []*api.ReplicaSet) *api.ReplicaSet {
+	sel := *d.Spec.Selector
+	sel.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, podTemplateHashLabel, hash)
+	sel.MatchExpressions = append([]api.LabelSelectorRequirement(nil), d.Spec.Selector.MatchExpressions...)
+	ann := map[string]string{}
+	for k, v := range d.Annotations {
+		ann[k] = v
+	}
+	for _, k := range notCopiedAnnotations {
+		delete(ann, k)
+	}
+	var rev int64
+	for _, rs := range rsList {
+		if r, err := strconv.ParseInt(rs.Annotations[revisionAnnotation], 10, 64); err == nil && r > rev {
+			rev = r
+		}
+	}
+	ann[revisionAnnotation] = strconv.FormatInt(rev+1, 10)
+	ann[desiredReplicasAnnotation] = strconv.Itoa(want)
+	ann[maxReplicasAnnotation] = strconv.Itoa(want + surge)
+	count := int32(n)
+	rs := &api.ReplicaSet{
+		TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
+		ObjectMeta: api.ObjectMeta{Name: rsName, Namespace: d.Namespace, Labels: tpl.Labels, Annotations: ann,
+			OwnerReferences: []api.OwnerReference{controllerRef("Deployment", "apps/v1", &d.ObjectMeta)}},
+		Spec: api.ReplicaSetSpec{Replicas: &count, MinReadySeconds: d.Spec.MinReadySeconds, Selector: &sel, Template: tpl},
+	}
+	e.replicaSets = append(e.replicaSets, rs)
+	return rs
+}
 
 // isScalingEvent is the Deployment controller's test: an active
 // ReplicaSet records other desired replicas than the Deployment's.
@@ -163,10 +223,6 @@ func isScalingEvent(want int, rsList []*api.ReplicaSet) bool {
 	}
 	return false
 }
-
-// maxReplicasAnnotation is the Deployment controller's record, on each
-// ReplicaSet, of the Deployment's replicas plus maxSurge.
-const maxReplicasAnnotation = "deployment.kubernetes.io/max-replicas"
 
 // annotationInt32 is getNonNegativeInt32FromAnnotation: the annotation
 // as a non-negative int32; ok false when it is absent or not one.
@@ -544,6 +600,13 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 			replace := ours && p.DeletionTimestamp == nil && (p.Status.Phase == api.PodFailed || p.Status.Phase == api.PodSucceeded)
 			if !replace {
 				if ordered && (!ours || !isRunningAndReady(p)) {
+					if i+1 < end {
+						why := "is not Running and Ready"
+						if !ours {
+							why = "is not the set's"
+						}
+						e.warn(ss, object, "podManagementPolicy OrderedReady: pod %s %s, so the controller creates none of the %d pod(s) after it yet", name, why, end-i-1)
+					}
 					return
 				}
 				continue
@@ -569,6 +632,7 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		p.Spec.Hostname, p.Spec.Subdomain = name, ss.Spec.ServiceName
 		for _, vct := range ss.Spec.VolumeClaimTemplates {
 			claim := vct.Name + "-" + name
+			e.createClaim(ss, &vct, claim)
 			vol := api.Volume{Name: vct.Name}
 			vol.PersistentVolumeClaim = &api.PersistentVolumeClaimVolumeSource{ClaimName: claim}
 			replaced := false
@@ -583,9 +647,54 @@ func (e *expander) statefulSet(ss *api.StatefulSet) {
 		}
 		e.pods = append(e.pods, p)
 		if ordered {
+			if i+1 < end {
+				e.warn(ss, object, "podManagementPolicy OrderedReady: the controller creates %s and waits for it to be Running and Ready before creating the %d pod(s) after it (podManagementPolicy Parallel creates them at once)", name, end-i-1)
+			}
 			return
 		}
 	}
+}
+
+// createClaim records the claim the StatefulSet controller's
+// createPersistentVolumeClaims creates before a pod, unless one named
+// name exists: the template with that name in the set's namespace,
+// labelled with the template's labels and the selector's matchLabels
+// over them (getPersistentVolumeClaims), and, as the retention policy's
+// update right after the pod's creation makes it, a controller reference
+// to the set when whenDeleted is Delete (a pod in the set's ordinal
+// range gets no reference of its own).
+func (e *expander) createClaim(ss *api.StatefulSet, tpl *api.PersistentVolumeClaim, name string) {
+	if e.claimNames == nil {
+		e.claimNames = map[[2]string]bool{}
+		for _, c := range e.objs.Claims {
+			ns := c.Namespace
+			if ns == "" {
+				ns = "default"
+			}
+			e.claimNames[[2]string{ns, c.Name}] = true
+		}
+	}
+	k := [2]string{ss.Namespace, name}
+	if e.claimNames[k] {
+		return
+	}
+	e.claimNames[k] = true
+	c := &api.PersistentVolumeClaim{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"}, Spec: tpl.Spec}
+	c.ObjectMeta = api.ObjectMeta{Name: name, Namespace: ss.Namespace, Annotations: tpl.Annotations, Finalizers: tpl.Finalizers}
+	labels := make(map[string]string, len(tpl.Labels)+len(ss.Spec.Selector.MatchLabels))
+	for k, v := range tpl.Labels {
+		labels[k] = v
+	}
+	for k, v := range ss.Spec.Selector.MatchLabels {
+		labels[k] = v
+	}
+	if len(labels) > 0 {
+		c.Labels = labels
+	}
+	if p := ss.Spec.PersistentVolumeClaimRetentionPolicy; p != nil && p.WhenDeleted == "Delete" {
+		c.OwnerReferences = []api.OwnerReference{controllerRef("StatefulSet", "apps/v1", &ss.ObjectMeta)}
+	}
+	e.claims = append(e.claims, c)
 }
 
 // Job controller names and values (k8s.io/api batch/v1).

@@ -11,6 +11,11 @@
 //	// ... check err and report
 //	pods, warnings := workload.Expand(manifest.Workloads(objs, opts))
 //
+// ExpandAll also returns what the controllers create on the way, which
+// exists in a cluster before the pods: Deployments' new ReplicaSets,
+// StatefulSets' claims, and the ControllerRevisions StatefulSets and
+// DaemonSets create (manifest.NewCluster stores the first two).
+//
 // The same objects and seed give the same pods, names included.
 // PodTemplateHash, DefaultPodTemplate and EqualIgnoreHash are the
 // Deployment controller's hash and template comparison on a template's

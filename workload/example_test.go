@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/workload"
 )
@@ -62,4 +63,20 @@ func ExamplePodTemplateHash() {
 	hash, err := workload.PodTemplateHash(stored, nil)
 	fmt.Println("web-"+hash, err)
 	// Output: web-69c6f74b8b <nil>
+}
+
+// ExpandAll returns the ReplicaSet a Deployment's controller creates
+// before its pods.
+func ExampleExpandAll() {
+	one := int32(1)
+	d := &api.Deployment{
+		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "shop"},
+		Spec: api.DeploymentSpec{Replicas: &one, Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}}},
+	}
+	created, _ := workload.ExpandAll(&workload.Input{Deployments: []*api.Deployment{d}, Seed: 1})
+	rs := created.ReplicaSets[0]
+	fmt.Println(len(created.Pods), created.Pods[0].OwnerReferences[0].Name == rs.Name, rs.OwnerReferences[0].Kind, rs.Annotations["deployment.kubernetes.io/revision"])
+	// Output: 1 true Deployment 1
 }

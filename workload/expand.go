@@ -29,6 +29,17 @@ type expander struct {
 	names    map[[2]string]bool
 	pods     []*api.Pod
 	warnings []Warning
+	// replicaSets, revisions and claims are the objects other than pods
+	// the controllers create, in creation order.
+	replicaSets []*api.ReplicaSet
+	revisions   []*api.ControllerRevision
+	claims      []*api.PersistentVolumeClaim
+	// owners are the workload controllers read, by kind, namespace and
+	// name, and by kind and uid, built when first needed.
+	owners map[[3]string]bool
+	// claimNames are the claims' namespace/name, read and created, built
+	// when first needed.
+	claimNames map[[2]string]bool
 	// deploymentPods are the pods of Deployments' new ReplicaSets, added
 	// after the ReplicaSets' and ReplicationControllers' pods.
 	deploymentPods []*api.Pod
@@ -240,6 +251,7 @@ func (e *expander) replicaSet(o owner, apiVersion string, sel *affinity.Selector
 // upstream does.
 func (e *expander) expand() ([]*api.Pod, []Warning) {
 	o := e.objs
+	e.absentOwners()
 	// Deployments first: they set their ReplicaSets' replicas (their new
 	// ReplicaSets' pods are queued after the ReplicaSets' own).
 	for _, d := range o.Deployments {
@@ -338,4 +350,92 @@ func setNodeNameAffinity(p *api.Pod, node string) {
 	}
 	p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = &api.NodeSelector{
 		NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{req}}}}
+}
+
+// ownerKinds are the controllers of pods, with the resource kubectl gets
+// them by.
+var ownerKinds = map[string]string{
+	"ReplicaSet":            "replicasets",
+	"ReplicationController": "replicationcontrollers",
+	"StatefulSet":           "statefulsets",
+	"DaemonSet":             "daemonsets",
+	"Job":                   "jobs",
+}
+
+// ownerRead reports whether a controller of kind named name (or with
+// uid) in ns is among the objects.
+func (e *expander) ownerRead(kind, ns, name, uid string) bool {
+	if e.owners == nil {
+		e.owners = map[[3]string]bool{}
+		add := func(kind string, m *api.ObjectMeta) {
+			e.owners[[3]string{kind, m.Namespace, m.Name}] = true
+			if m.UID != "" {
+				e.owners[[3]string{kind, "uid", string(m.UID)}] = true
+			}
+		}
+		for _, x := range e.objs.ReplicaSets {
+			add("ReplicaSet", &x.ObjectMeta)
+		}
+		for _, x := range e.objs.ReplicationControllers {
+			add("ReplicationController", &x.ObjectMeta)
+		}
+		for _, x := range e.objs.StatefulSets {
+			add("StatefulSet", &x.ObjectMeta)
+		}
+		for _, x := range e.objs.DaemonSets {
+			add("DaemonSet", &x.ObjectMeta)
+		}
+		for _, x := range e.objs.Jobs {
+			add("Job", &x.ObjectMeta)
+		}
+	}
+	return e.owners[[3]string{kind, ns, name}] || (uid != "" && e.owners[[3]string{kind, "uid", uid}])
+}
+
+// absentOwners warns, once per controller, about the active pods whose
+// controller reference names a workload controller that is not among
+// the objects (a Deployment dumped without its ReplicaSets, say): that
+// controller is not emulated, its pods are taken as they are, and the
+// warning names the kind to add to the dump.
+func (e *expander) absentOwners() {
+	type key struct{ kind, ns, name string }
+	count := map[key]int{}
+	first := map[key]*api.Pod{}
+	var order []key
+	for _, p := range e.objs.Pods {
+		ref := controllerOf(&p.ObjectMeta)
+		if ref == nil || !isActive(p) {
+			continue
+		}
+		if _, ok := ownerKinds[ref.Kind]; !ok || e.ownerRead(ref.Kind, p.Namespace, ref.Name, string(ref.UID)) {
+			continue
+		}
+		k := key{ref.Kind, p.Namespace, ref.Name}
+		if count[k] == 0 {
+			order = append(order, k)
+			first[k] = p
+		}
+		count[k]++
+	}
+	for _, k := range order {
+		e.warn(first[k], k.kind+" "+k.ns+"/"+k.name, "not among the objects, and %d active pod(s) name it their controller (the first %s): its controller is not emulated and its pods are taken as they are; add it to the input (kubectl get %s)",
+			count[k], first[k].Name, ownerKinds[k.kind])
+	}
+}
+
+// absentReplicaSet is the ReplicaSet, not among the objects, that owns an
+// active pod the Deployment's selector matches in its namespace; "" when
+// there is none. The Deployment controller would find that ReplicaSet in
+// the cluster.
+func (e *expander) absentReplicaSet(d *api.Deployment, sel *affinity.Selector) string {
+	for _, p := range e.objs.Pods {
+		ref := controllerOf(&p.ObjectMeta)
+		if ref == nil || p.Namespace != d.Namespace || ref.Kind != "ReplicaSet" || !isActive(p) || !sel.Matches(p.Labels) {
+			continue
+		}
+		if !e.ownerRead("ReplicaSet", p.Namespace, ref.Name, string(ref.UID)) {
+			return ref.Name
+		}
+	}
+	return ""
 }

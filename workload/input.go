@@ -23,6 +23,10 @@ type Input struct {
 	Deployments            []*api.Deployment
 	DaemonSets             []*api.DaemonSet
 	Jobs                   []*api.Job
+	// Claims are the PersistentVolumeClaims that exist: a StatefulSet
+	// creates the claims of its volumeClaimTemplates that are not among
+	// them.
+	Claims []*api.PersistentVolumeClaim
 	// ControllerRevisions hold the pod templates StatefulSets and
 	// DaemonSets rolled out.
 	ControllerRevisions []*api.ControllerRevision
@@ -145,4 +149,32 @@ type Warning struct {
 // in.Seed.
 func Expand(in *Input) ([]*api.Pod, []Warning) {
 	return newExpander(in, in.Seed).expand()
+}
+
+// Created is everything the workload controllers create, each kind in
+// creation order.
+type Created struct {
+	// Pods are Expand's pods.
+	Pods []*api.Pod
+	// ReplicaSets are the new ReplicaSets of Deployments, created before
+	// their pods.
+	ReplicaSets []*api.ReplicaSet
+	// ControllerRevisions are the revisions StatefulSets and DaemonSets
+	// create for a template no revision read holds.
+	ControllerRevisions []*api.ControllerRevision
+	// Claims are the PersistentVolumeClaims of StatefulSets'
+	// volumeClaimTemplates not among the objects read, created before
+	// their pods, as the StatefulSet controller sends them to the API
+	// server (before admission: no storage class defaulted).
+	Claims []*api.PersistentVolumeClaim
+}
+
+// ExpandAll is Expand with the other objects the controllers create on
+// the way: in a cluster they exist before the pods, and the scheduler
+// reads them (the ReplicaSet's selector for default spreading, the claims
+// for volume binding).
+func ExpandAll(in *Input) (*Created, []Warning) {
+	e := newExpander(in, in.Seed)
+	pods, ws := e.expand()
+	return &Created{Pods: pods, ReplicaSets: e.replicaSets, ControllerRevisions: e.revisions, Claims: e.claims}, ws
 }

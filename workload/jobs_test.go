@@ -68,7 +68,7 @@ func jobDoc(restart, spec, status string, pods ...string) string {
 	b.WriteString("kind: Job\napiVersion: batch/v1\nmetadata: {name: j, uid: j1}\nspec:\n  parallelism: 2\n  completions: 4\n" + spec +
 		"  selector: {matchLabels: {batch.kubernetes.io/controller-uid: j1}}\n  template: {metadata: {labels: {batch.kubernetes.io/controller-uid: j1}}, spec: {restartPolicy: " + restart + ", containers: [{name: c}]}}\nstatus: {" + status + "}\n")
 	for i, p := range pods {
-		b.WriteString("---\nkind: Pod\nmetadata: {name: p" + string(rune('a'+i)) + ", uid: u" + string(rune('a'+i)) +
+		b.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p" + string(rune('a'+i)) + ", uid: u" + string(rune('a'+i)) +
 			", labels: {batch.kubernetes.io/controller-uid: j1}, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: j1, controller: true}]" + p + "\n")
 	}
 	return b.String()

@@ -34,7 +34,7 @@ spec:
   selector: {matchLabels: {app: api}}
   template:
     metadata: {labels: {app: api}}
-    spec: {containers: [{name: c}]}
+    spec: {containers: [{name: c, image: img}]}
 ---
 apiVersion: v1
 kind: Pod
@@ -44,7 +44,7 @@ metadata:
   labels: {app: api}
   uid: u1
   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: api-5d8f, uid: r1, controller: true}]
-spec: {nodeName: a, containers: [{name: c}]}
+spec: {nodeName: a, containers: [{name: c, image: img}]}
 ---
 apiVersion: apps/v1
 kind: StatefulSet
@@ -56,7 +56,7 @@ spec:
   selector: {matchLabels: {app: db}}
   template:
     metadata: {labels: {app: db}}
-    spec: {containers: [{name: c}]}
+    spec: {containers: [{name: c, image: img}]}
   volumeClaimTemplates:
   - metadata: {name: data}
     spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
@@ -69,7 +69,7 @@ spec:
   completions: 4
   completionMode: Indexed
   template:
-    spec: {restartPolicy: Never, containers: [{name: c}]}
+    spec: {restartPolicy: Never, containers: [{name: c, image: img}]}
 ---
 apiVersion: apps/v1
 kind: DaemonSet
@@ -83,5 +83,5 @@ spec:
         nodeAffinity:
           requiredDuringSchedulingIgnoredDuringExecution:
             nodeSelectorTerms: [{matchExpressions: [{key: disk, operator: DoesNotExist}]}, {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}]
-      containers: [{name: c}]
+      containers: [{name: c, image: img}]
 `

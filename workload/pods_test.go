@@ -65,7 +65,7 @@ func indexedJob(parallelism, completions int, spec, status string, active, succe
 		if idx != "" {
 			ann = ", annotations: {batch.kubernetes.io/job-completion-index: \"" + idx + "\"}"
 		}
-		b.WriteString("---\nkind: Pod\nmetadata: {name: p" + phase + strconv.Itoa(n) + ", uid: u" + phase + strconv.Itoa(n) +
+		b.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p" + strings.ToLower(phase) + strconv.Itoa(n) + ", uid: u" + phase + strconv.Itoa(n) +
 			", labels: {batch.kubernetes.io/controller-uid: j1}" + ann + extra +
 			", ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: j1, controller: true}]}\nspec: {containers: [{name: c}]}\nstatus: {phase: " + phase + "}\n")
 	}
@@ -155,7 +155,7 @@ func TestJobCounts(t *testing.T) {
 			"  selector: {matchLabels: {batch.kubernetes.io/controller-uid: j1}}\n  template: {metadata: {labels: {batch.kubernetes.io/controller-uid: j1}}, spec: {restartPolicy: Never, containers: [{name: c}]}}\nstatus: {" + status + "}\n"
 	}
 	pod := func(name, meta, phase string) string {
-		return "---\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: {batch.kubernetes.io/controller-uid: j1}" + meta +
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", uid: u-" + name + ", labels: {batch.kubernetes.io/controller-uid: j1}" + meta +
 			", ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: j1, controller: true}]}\nspec: {containers: [{name: c}]}\nstatus: {phase: " + phase + "}\n"
 	}
 	fin := ", finalizers: [batch.kubernetes.io/job-tracking]"

@@ -169,9 +169,14 @@ func (e *expander) updateRevision(ss *api.StatefulSet, revs []*api.ControllerRev
 		return revs[n-1].Name
 	}
 	for range maxCollisions {
-		name := podhash.RevisionName(ss.Name, podhash.RevisionHash(patch, &cc))
+		hash := podhash.RevisionHash(patch, &cc)
+		name := podhash.RevisionName(ss.Name, hash)
 		cr := e.revisionNamed(ss.Namespace, name)
-		if cr == nil || bytes.Equal(e.revisionData(cr), patch) {
+		if cr == nil {
+			e.createRevision("StatefulSet", &ss.ObjectMeta, ss.Spec.Template.Labels, name, hash, patch, revs)
+			return name
+		}
+		if bytes.Equal(e.revisionData(cr), patch) {
 			return name
 		}
 		cc++ // CreateControllerRevision: the name is taken by other data
@@ -303,6 +308,13 @@ func (e *expander) daemonSetRevisionHash(ds *api.DaemonSet, sel *affinity.Select
 		h := hash(cc)
 		cr := e.revisionNamed(ds.Namespace, ds.Name+"-"+h)
 		if cr == nil {
+			var own []*api.ControllerRevision
+			for _, cr := range e.revisionsIn(ds.Namespace) {
+				if claims(o, sel, &cr.ObjectMeta) {
+					own = append(own, cr)
+				}
+			}
+			e.createRevision("DaemonSet", &ds.ObjectMeta, ds.Spec.Template.Labels, ds.Name+"-"+h, h, patch, own)
 			return h
 		}
 		if bytes.Equal(e.revisionData(cr), patch) {
@@ -315,4 +327,24 @@ func (e *expander) daemonSetRevisionHash(ds *api.DaemonSet, sel *affinity.Select
 		cc = &next
 	}
 	return hash(cc)
+}
+
+// createRevision records the ControllerRevision a StatefulSet or
+// DaemonSet controller creates for a template none of its revisions
+// holds (history.NewControllerRevision): named name, labelled with the
+// template's labels and controller-revision-hash hash, owned by the
+// controller, data the patch, revision one more than the highest of
+// its revisions own.
+func (e *expander) createRevision(kind string, meta *api.ObjectMeta, labels map[string]string, name, hash string, patch []byte, own []*api.ControllerRevision) {
+	var rev int64
+	for _, cr := range own {
+		rev = max(rev, cr.Revision)
+	}
+	e.revisions = append(e.revisions, &api.ControllerRevision{
+		TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ControllerRevision"},
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: meta.Namespace, Labels: withLabel(labels, controllerRevisionHashLabel, hash),
+			OwnerReferences: []api.OwnerReference{controllerRef(kind, "apps/v1", meta)}},
+		Data:     append([]byte(nil), patch...),
+		Revision: rev + 1,
+	})
 }

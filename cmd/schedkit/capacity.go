@@ -26,7 +26,7 @@ the other, and the fit error of the next copy. Shapes are counted
 independently of each other.
 `,
 		example: `  schedkit capacity -f examples/manifests --pod examples/manifests/shapes/web.yaml
-  schedkit capacity -f dump.json --pod api.yaml,worker.yaml -o json
+  schedkit capacity -f examples/manifests --pod examples/manifests/shapes/web.yaml -o json
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
@@ -48,7 +48,7 @@ type capacityResult struct {
 
 // shapes reads the pod shapes of files: pods, and workloads' templates.
 func shapes(o *options) ([]*api.Pod, error) {
-	objs, _, err := manifest.ReadFiles(manifest.Options{Recursive: o.recursive}, o.podFiles...)
+	objs, _, err := manifest.ReadFiles(manifest.Options{Recursive: o.recursive, Validate: o.validate.v}, o.podFiles...)
 	if err != nil {
 		return nil, &inputError{err}
 	}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/schedkit/schedkit/manifest"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -15,7 +17,7 @@ import (
 // Exit codes.
 const (
 	exitOK            = 0 // done
-	exitUnschedulable = 1 // some pod unschedulable, or unverified with --strict
+	exitUnschedulable = 1 // some pod unschedulable or preempting; with --strict, unverified or warned
 	exitBadInput      = 2 // bad input or bad usage
 )
 
@@ -23,8 +25,10 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// terminal is set when stderr is a terminal: progress is shown then.
-	terminal bool
+	// terminal is set when stderr is a terminal: progress is shown then,
+	// once the run has taken progressDelay (0: at once, for tests).
+	terminal      bool
+	progressDelay time.Duration
 	// paceGC: the command paces the garbage collector (memory.go); set
 	// by main, not by the tests that call run.
 	paceGC bool
@@ -68,12 +72,49 @@ type options struct {
 	top         int
 	independent bool
 	pod         string
-	podFiles    listFlag
-	ties        string
-	seed        uint64
-	now         timeFlag
-	drain       scheduler.DrainOptions
+	all         bool
+	// namespace and allNamespaces are -n and -A.
+	namespace     string
+	allNamespaces bool
+	// command is the command's name, for messages.
+	command string
+	// warned is set once a warning is printed: --strict then exits 1.
+	warned   bool
+	podFiles listFlag
+	ties     string
+	seed     uint64
+	now      timeFlag
+	drain    scheduler.DrainOptions
+	validate validateFlag
+	// admissionConfig is --admission-config; admission the configuration
+	// read from it.
+	admissionConfig string
+	admission       *manifest.AdmissionConfig
 }
+
+// validateFlag is kubectl's --validate: strict (true, and the flag
+// alone), warn, or ignore (false).
+type validateFlag struct{ v manifest.FieldValidation }
+
+func (f *validateFlag) String() string {
+	switch f.v {
+	case manifest.ValidateWarn:
+		return "warn"
+	case manifest.ValidateIgnore:
+		return "ignore"
+	}
+	return "strict"
+}
+
+func (f *validateFlag) Set(s string) error {
+	v, err := manifest.ParseFieldValidation(s)
+	f.v = v
+	return err
+}
+
+// IsBoolFlag lets --validate stand alone (strict), as kubectl's does;
+// other values take the --validate=VALUE form.
+func (f *validateFlag) IsBoolFlag() bool { return true }
 
 // timeFlag is an RFC 3339 time; its zero value means unset.
 type timeFlag struct{ t time.Time }
@@ -122,8 +163,12 @@ Commands:
 %s
 Run "schedkit COMMAND --help" for a command's flags and an example.
 
-Exit codes: 0 done; 1 some pod unschedulable (explain, simulate, drain) or,
-with --strict, some decision unverified; 2 bad input or bad usage.
+Exit codes, the same for every command:
+  0  done
+  1  when some pod is unschedulable or fits only by preempting (drain: also
+     a node kubectl would not drain or an eviction a PDB blocks), or, with
+     --strict, when some decision is unverified or a warning was printed
+  2  bad input or bad usage
 `
 
 func (e *env) topUsage(w io.Writer) {
@@ -158,7 +203,7 @@ func (e *env) main(args []string) int {
 		return exitBadInput
 	}
 	c := commands()[i]
-	o := &options{output: "table", ties: "upstream", seed: 1}
+	o := &options{output: "table", ties: "upstream", seed: 1, command: c.name}
 	fs := flag.NewFlagSet("schedkit "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	c.flags(fs, o)
@@ -199,6 +244,7 @@ func (c *command) help(w io.Writer, fs *flag.FlagSet) {
 // parseInterleaved parses flags placed before, between and after
 // positional arguments, as kubectl does; "--" ends the flags.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = splitShort(fs, args)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -216,6 +262,25 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// splitShort spells kubectl's joined short flags as two arguments:
+// -ojson is -o json, -nshop is -n shop, when the command has -o or -n and
+// no flag of the joined name (-now stays -now). Arguments after "--"
+// stay.
+func splitShort(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && (a[1] == 'o' || a[1] == 'n') && fs.Lookup(a[1:2]) != nil && !strings.Contains(a, "=") && fs.Lookup(a[1:]) == nil {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // Flag registration helpers, shared by the commands.
 
 func inputFlags(fs *flag.FlagSet, o *options) {
@@ -224,7 +289,26 @@ func inputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.recursive, "R", false, "read the subfolders of the folders given with -f")
 	fs.BoolVar(&o.recursive, "recursive", false, "same as -R")
 	fs.Var(&o.now, "now", "`TIME` (RFC 3339) the input is judged at, such as when the dump was taken: Jobs' activeDeadlineSeconds and pod failure backoff, the deletion grace periods quota admission reads; default this machine's clock (a warning names each Job so judged)")
+	fs.Var(&o.validate, "validate", "how unknown and duplicate fields are taken, as kubectl's --validate: strict (or true: an error, exit 2), warn (a warning; the field is dropped) or ignore (or false); give it as --validate=VALUE")
+	fs.StringVar(&o.admissionConfig, "admission-config", "", "the API server's admission configuration `FILE` (AdmissionConfiguration apiserver.config.k8s.io/v1, as --admission-control-config-file): the ResourceQuota plugin's limitedResources")
 	fs.BoolVar(&o.noExpand, "no-workloads", false, "do not add the pods that workloads (Deployments, ReplicaSets, StatefulSets, Jobs, DaemonSets) would still create")
+}
+
+func namespaceFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.namespace, "n", "", "only the pending pods of `NAMESPACE` (the others are still placed), and the namespace of --pod NAME")
+	fs.StringVar(&o.namespace, "namespace", "", "same as -n")
+	fs.BoolVar(&o.allNamespaces, "A", false, "the pods of every namespace (the default)")
+	fs.BoolVar(&o.allNamespaces, "all-namespaces", false, "same as -A")
+}
+
+// checkWritable creates path, to fail on an unwritable one before
+// anything runs.
+func checkWritable(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return &inputError{fmt.Errorf("--html: %w", err)}
+	}
+	return f.Close()
 }
 
 func configFlag(fs *flag.FlagSet, o *options) {
@@ -237,12 +321,12 @@ func outputFlag(fs *flag.FlagSet, o *options, formats ...string) {
 }
 
 func strictFlag(fs *flag.FlagSet, o *options) {
-	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a decision is unverified (a pod uses a feature whose plugin schedkit lacks)")
+	fs.BoolVar(&o.strict, "strict", false, "exit 1 also when a decision is unverified (a pod uses a feature whose plugin schedkit lacks) or a warning was printed")
 }
 
 func tieFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.ties, "ties", "upstream", "how ties between equally scored nodes are broken: upstream (kube-scheduler's deterministic order) or random (seeded)")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed for --ties random")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed for --ties random; it changes tie-breaking only, never the names of the pods workloads add")
 }
 
 // checkOutput validates -o against the command's formats.

@@ -18,34 +18,50 @@ func compareCmd() *command {
 		short: "the same cluster under two scheduler configurations",
 		long: `Schedules the pending pods (queue order, each placement seen by the next)
 under configuration A and under configuration B, each on its own copy of the
-cluster, and prints the pods that land differently, each pod's total score
-on its node under each (and the delta), and the spread of per-node cpu and
-memory utilisation (requested/allocatable) after placement under each.
+cluster, and prints the pods that land differently (every pod with --all):
+where each lands under A and under B (a node, "NODE (preempting)",
+unschedulable or gated), its total score there under each, each total as
+a share of that profile's maximum total (weights × 100) and the delta of
+the shares, then each configuration's summary line and the spread of
+per-node cpu and memory utilisation (requested/allocatable) after
+placement.
 "--config default" (or a single --config) stands for kube-scheduler's
 default profile with every node scored.
 `,
 		example: `  schedkit compare -f examples/manifests --config examples/manifests/config/most-allocated.yaml
-  schedkit compare -f dump/ --config old.yaml --config new.yaml -o json
+  schedkit compare -f examples/manifests --config default --config examples/manifests/config/most-allocated.yaml --all -o json
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
 			outputFlag(fs, o, "table", "json", "yaml")
+			strictFlag(fs, o)
 			tieFlags(fs, o)
+			fs.BoolVar(&o.all, "all", false, "list every pending pod, not only those that land differently")
 		},
 		run: runCompare,
 	}
 }
 
-// comparedPod is a pod under both configurations.
+// comparedPod is a pod under both configurations: its outcome, node,
+// preemption and total under each, each total also as a share (percent)
+// of its profile's maximum total, and the delta of the shares.
 type comparedPod struct {
-	Pod    string `json:"pod"`
-	NodeA  string `json:"nodeA"`
-	NodeB  string `json:"nodeB"`
-	TotalA int64  `json:"totalA"`
-	TotalB int64  `json:"totalB"`
-	Delta  int64  `json:"delta"`
-	Moved  bool   `json:"moved"`
+	Pod         string            `json:"pod"`
+	OutcomeA    scheduler.Outcome `json:"outcomeA"`
+	OutcomeB    scheduler.Outcome `json:"outcomeB"`
+	NodeA       string            `json:"nodeA"`
+	NodeB       string            `json:"nodeB"`
+	PreemptionA *preemptionResult `json:"preemptionA,omitempty"`
+	PreemptionB *preemptionResult `json:"preemptionB,omitempty"`
+	TotalA      int64             `json:"totalA"`
+	TotalB      int64             `json:"totalB"`
+	ShareA      float64           `json:"shareA"`
+	ShareB      float64           `json:"shareB"`
+	// Delta is ShareB - ShareA, in percentage points.
+	Delta float64 `json:"delta"`
+	// Moved: the pod lands differently (another node or outcome).
+	Moved bool `json:"moved"`
 }
 
 // spread is the per-node utilisation after placement, in percent.
@@ -58,53 +74,81 @@ type spread struct {
 	MemStdDev float64 `json:"memoryStdDev"`
 }
 
-// compareSummary is compare's tail.
+// compareSummary is compare's tail: the pods that land differently and
+// each configuration's outcomes and spread.
 type compareSummary struct {
-	ConfigA, ConfigB string `json:"-"`
-	Moved            int    `json:"moved"`
-	UnschedulableA   int    `json:"unschedulableA"`
-	UnschedulableB   int    `json:"unschedulableB"`
-	SpreadA          spread `json:"spreadA"`
-	SpreadB          spread `json:"spreadB"`
+	ConfigA, ConfigB string            `json:"-"`
+	Moved            int               `json:"moved"`
+	A                scheduler.Summary `json:"summaryA"`
+	B                scheduler.Summary `json:"summaryB"`
+	SpreadA          spread            `json:"spreadA"`
+	SpreadB          spread            `json:"spreadB"`
 }
 
+// outcome is a pod's result under one configuration.
 type outcome struct {
-	node  string
-	total int64
+	outcome scheduler.Outcome
+	node    string
+	pre     *preemptionResult
+	total   int64
+	// share is total as a percent of the profile's maximum total (every
+	// score plugin's weight times 100).
+	share float64
+}
+
+// where is the node column of an outcome: the node, "NODE (preempting)",
+// or the outcome's word.
+func (oc outcome) where() string {
+	switch oc.outcome {
+	case scheduler.OutcomePlaced:
+		return oc.node
+	case scheduler.OutcomePreempting:
+		return oc.pre.Node + " (preempting)"
+	}
+	return oc.outcome.String()
 }
 
 // placeUnder schedules the pending pods under one configuration on a copy
 // of the cluster.
-func (e *env) placeUnder(c *manifest.Cluster, o *options, config string) (map[string]outcome, spread, int, error) {
+func (e *env) placeUnder(c *manifest.Cluster, o *options, config string) (map[string]outcome, spread, scheduler.Summary, error) {
+	var sum scheduler.Summary
 	if config == "default" {
 		config = ""
 	}
 	cl, err := manifest.NewCluster(c.Objects, nil, loadOptions(e, o))
 	if err != nil {
-		return nil, spread{}, 0, &inputError{err}
+		return nil, spread{}, sum, &inputError{err}
 	}
 	s, err := e.newScheduler(cl, o, config)
 	if err != nil {
-		return nil, spread{}, 0, err
+		return nil, spread{}, sum, err
 	}
 	out := map[string]outcome{}
-	unsched := 0
 	x := newExplainer(e, &options{}, cl, s)
 	err = x.run(context.Background(), cl.Pending, nil, func(r *podRow) error {
-		oc := outcome{node: r.res.Node}
+		oc := outcome{outcome: r.res.Outcome, node: r.res.Node}
+		if oc.outcome == scheduler.OutcomePreempting {
+			pre := r.res.Preemption
+			oc.pre = &pre
+		}
 		if nr, ok := r.res.Nodes[r.res.Node]; ok && nr.Total != nil {
 			oc.total = *nr.Total
+			var max int64
+			for _, ps := range r.plugins {
+				max += ps.Weight * 100
+			}
+			if max > 0 {
+				oc.share = math.Round(1000*float64(oc.total)/float64(max)) / 10
+			}
 		}
-		if r.unschedulable {
-			unsched++
-		}
+		sum.Add(oc.outcome, len(r.res.Unverified) > 0)
 		out[r.res.Pod] = oc
 		return nil
 	})
 	if err != nil {
-		return nil, spread{}, 0, err
+		return nil, spread{}, sum, err
 	}
-	return out, spreadOf(s), unsched, nil
+	return out, spreadOf(s), sum, nil
 }
 
 func spreadOf(s *scheduler.Scheduler) spread {
@@ -177,16 +221,25 @@ func runCompare(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	sum := compareSummary{ConfigA: a, ConfigB: b, UnschedulableA: ua, UnschedulableB: ub, SpreadA: sa, SpreadB: sb}
+	sum := compareSummary{ConfigA: a, ConfigB: b, A: ua, B: ub, SpreadA: sa, SpreadB: sb}
 	var pods []comparedPod
 	for _, p := range c.Pending {
 		name := podName(p)
 		pa, pb := ra[name], rb[name]
-		cp := comparedPod{Pod: name, NodeA: pa.node, NodeB: pb.node, TotalA: pa.total, TotalB: pb.total, Delta: pb.total - pa.total, Moved: pa.node != pb.node}
+		cp := comparedPod{Pod: name, OutcomeA: pa.outcome, OutcomeB: pb.outcome, NodeA: pa.node, NodeB: pb.node,
+			PreemptionA: pa.pre, PreemptionB: pb.pre, TotalA: pa.total, TotalB: pb.total,
+			ShareA: pa.share, ShareB: pb.share, Delta: math.Round(10*(pb.share-pa.share)) / 10,
+			Moved: pa.where() != pb.where()}
 		if cp.Moved {
 			sum.Moved++
 		}
-		pods = append(pods, cp)
+		if cp.Moved || o.all {
+			pods = append(pods, cp)
+		}
+	}
+	code := exitOK
+	if ua.Failed()+ub.Failed() > 0 || (o.strict && ua.Unverified+ub.Unverified > 0) {
+		code = exitUnschedulable
 	}
 	if o.output != "table" {
 		d := newDocWriter(e.stdout, o.output, "pods")
@@ -195,29 +248,46 @@ func runCompare(e *env, o *options, args []string) (int, error) {
 				return 0, err
 			}
 		}
-		return exitOK, d.finish([]string{"summary"}, sum)
+		return code, d.finish([]string{"summary"}, sum)
 	}
 	w := bufio.NewWriter(e.stdout)
 	fmt.Fprintf(w, "A: %s\nB: %s\n\n", a, b)
+	if len(pods) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "POD\tA\tB\tTOTAL A\tTOTAL B\tSHARE A\tSHARE B\tDELTA\tCHANGE")
+		for _, p := range pods {
+			pa, pb := ra[p.Pod], rb[p.Pod]
+			change := "same"
+			if p.Moved {
+				change = "moved"
+			}
+			// A total is a placed pod's: "-" for the others.
+			total := func(oc outcome) (string, string) {
+				if oc.outcome != scheduler.OutcomePlaced {
+					return "-", "-"
+				}
+				return fmt.Sprint(oc.total), fmt.Sprintf("%.1f%%", oc.share)
+			}
+			ta, sa := total(pa)
+			tb, sb := total(pb)
+			delta := "-"
+			if ta != "-" && tb != "-" {
+				delta = fmt.Sprintf("%+.1f", p.Delta)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Pod, pa.where(), pb.where(), ta, tb, sa, sb, delta, change)
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%d pod(s) land differently", sum.Moved)
+	if !o.all {
+		fmt.Fprintf(w, " (--all lists every pod)")
+	}
+	fmt.Fprintf(w, "\nA: %s\nB: %s\n", ua, ub)
+	fmt.Fprintln(w, "SHARE is a total as a percent of its profile's maximum total (each score plugin's weight × 100); DELTA is SHARE B - SHARE A")
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POD\tNODE A\tNODE B\tTOTAL A\tTOTAL B\tDELTA\t")
-	dash := func(s string) string {
-		if s == "" {
-			return "-"
-		}
-		return s
-	}
-	for _, p := range pods {
-		mark := ""
-		if p.Moved {
-			mark = "moved"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%+d\t%s\n", p.Pod, dash(p.NodeA), dash(p.NodeB), p.TotalA, p.TotalB, p.Delta, mark)
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "\n%d pod(s) land differently; unschedulable: %d under A, %d under B\n", sum.Moved, ua, ub)
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tCPU MIN%\tCPU MAX%\tCPU STDDEV\tMEM MIN%\tMEM MAX%\tMEM STDDEV")
+	fmt.Fprintln(tw, "CONFIG\tCPU MIN%\tCPU MAX%\tCPU STDDEV\tMEM MIN%\tMEM MAX%\tMEM STDDEV")
 	for _, r := range []struct {
 		n string
 		s spread
@@ -225,5 +295,5 @@ func runCompare(e *env, o *options, args []string) (int, error) {
 		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\n", r.n, r.s.CPUMin, r.s.CPUMax, r.s.CPUStdDev, r.s.MemMin, r.s.MemMax, r.s.MemStdDev)
 	}
 	tw.Flush()
-	return exitOK, w.Flush()
+	return code, w.Flush()
 }

@@ -28,9 +28,9 @@ func TestDRABundled(t *testing.T) {
 		}},
 		{[]string{"explain", "-f", bundled, "-f", bundledDRA, "--pod", "ml/finetune-klhd8"}, 0, []string{
 			"ml/finetune-klhd8 → dra-gpu-2",
-			"dra-gpu-1  UnschedulableAndUnresolvable  -      DynamicResources: cannot allocate all claims",
+			"dra-gpu-1      Unresolvable   DynamicResources: cannot allocate all claims",
 		}},
-		{[]string{"simulate", "-f", bundled, "-f", bundledDRA}, 0, []string{"8 placed, 0 unschedulable, 1 preempting", "dra-gpu-2  8/16           32Gi/64Gi         ml/finetune-4blzd, ml/finetune-klhd8"}},
+		{[]string{"simulate", "-f", bundled, "-f", bundledDRA}, 1, []string{"8 pod(s): 7 placed, 1 preempting, 0 unschedulable, 0 gated", "dra-gpu-2  8/16           32Gi/64Gi         ml/finetune-4blzd, ml/finetune-klhd8"}},
 	} {
 		code, out, errOut := runCmd(t, "", c.args...)
 		if code != c.code {

@@ -28,15 +28,16 @@ disruption controller would compute), or deleted with --disable-eviction.
 Replacements are scheduled with the cluster's other pending pods. Prints
 each pod's outcome; kubectl's warnings and errors go to stderr. Exit 1
 when a node is not drained, an eviction is blocked or a replacement stays
-Pending.
+Pending, or one fits only by preempting.
 `,
 		example: `  schedkit drain -f examples/manifests --ignore-daemonsets node-b1
-  schedkit drain -f dump.json --ignore-daemonsets --delete-emptydir-data node-7 node-8 -o json
+  schedkit drain -f examples/manifests --ignore-daemonsets --delete-emptydir-data node-b1 node-c1 -o json
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
 			outputFlag(fs, o, "table", "json", "yaml")
+			strictFlag(fs, o)
 			tieFlags(fs, o)
 			fs.BoolVar(&o.drain.IgnoreDaemonSets, "ignore-daemonsets", false, "ignore DaemonSet-managed pods (kubectl drain's flag)")
 			fs.BoolVar(&o.drain.DeleteEmptyDirData, "delete-emptydir-data", false, "evict pods with emptyDir volumes, whose data is lost (kubectl drain's flag)")
@@ -55,6 +56,10 @@ type drainedPod struct {
 	Outcome string `json:"outcome"` // moved, pending, gone, blocked, refused, stays
 	Node    string `json:"node"`
 	Message string `json:"message"`
+	// Scheduled is the outcome of the replacement's scheduling (placed,
+	// preempting, unschedulable, gated), for a pod a controller
+	// recreates.
+	Scheduled *scheduler.Outcome `json:"scheduled,omitempty"`
 }
 
 // drainSummary counts the outcomes.
@@ -72,6 +77,13 @@ func drainRow(p *scheduler.DrainedPod) drainedPod {
 	r := drainedPod{Pod: podName(p.Pod), From: p.From, Node: p.From, Message: p.Message}
 	switch p.Outcome {
 	case scheduler.DrainEvicted, scheduler.DrainDeleted:
+		if p.Replaced {
+			oc := p.Placement.Outcome()
+			r.Scheduled = &oc
+			if oc == scheduler.OutcomePreempting {
+				r.Message = join("replacement preempting", r.Message)
+			}
+		}
 		switch {
 		case !p.Replaced:
 			r.Outcome, r.Node = "gone", ""
@@ -148,6 +160,8 @@ func runDrain(e *env, o *options, args []string) (int, error) {
 		return 0, &usageError{msg: err.Error()}
 	}
 	for _, w := range rep.Warnings {
+		// kubectl's own text; --strict counts it as any warning.
+		o.warned = true
 		fmt.Fprintln(e.stderr, "Warning: "+w)
 	}
 	for _, de := range rep.Errors {
@@ -183,8 +197,9 @@ func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
 			sum.Stays++
 		}
 	}
-	code := exitOK
-	if sum.Pending+sum.Blocked > 0 || len(rep.Errors) > 0 {
+	sched := rep.Summary()
+	code := exitFor(o, sched)
+	if sum.Blocked > 0 || len(rep.Errors) > 0 {
 		code = exitUnschedulable
 	}
 	if o.output != "table" {
@@ -194,7 +209,7 @@ func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
 				return 0, err
 			}
 		}
-		return code, d.finish([]string{"summary"}, sum)
+		return code, d.finish([]string{"summary", "scheduled"}, sum, sched)
 	}
 	w := bufio.NewWriter(e.stdout)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -214,6 +229,6 @@ func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
 	if sum.Refused > 0 {
 		fmt.Fprintf(w, ", %d refused", sum.Refused)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nscheduled (replacements and pending pods): %s\n", sched)
 	return code, w.Flush()
 }

@@ -18,6 +18,8 @@ import (
 // explanation is what one cycle decided about a pod, for every node.
 type explanation struct {
 	Pod *api.Pod
+	// Outcome is the library's outcome of the cycle.
+	Outcome scheduler.Outcome
 	// NotEvaluated are the profile's plugins this build lacks.
 	NotEvaluated []string
 	// Nodes are every node of the snapshot, in snapshot order.
@@ -69,7 +71,7 @@ func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*exp
 		}
 		return nil, errors.New("pod " + podName(pod) + ": no profile has schedulerName " + pod.Spec.SchedulerName)
 	}
-	ex := &explanation{Pod: pod, NotEvaluated: sx.NotEvaluated}
+	ex := &explanation{Pod: pod, Outcome: sx.Outcome(), NotEvaluated: sx.NotEvaluated}
 	byName := make(map[string]*scheduler.NodeExplanation, len(sx.Nodes))
 	for i := range sx.Nodes {
 		byName[sx.Nodes[i].Name] = &sx.Nodes[i]

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/manifest"
@@ -19,30 +18,39 @@ func explainCmd() *command {
 		name:  "explain",
 		short: "every node's verdict, every score and the pick for each pending pod",
 		long: `For each pending pod, in queue order (each seeing the placements before it;
-with --independent each judged alone against the cluster as read): every
-node's filter verdict with kube-scheduler's reasons, each score plugin's
-normalised score (before weight) and the weighted total for every feasible
-node, the tied best nodes and the chosen one, or the fit error as
-"kubectl describe pod" shows it and what preemption would do: the
-nominated node and its victims, and every node's verdict (the table's
-PREEMPTION column: Candidate, Candidate (chosen), CandidateDropped,
-CannotHelp, Unresolvable, NotTried, NotEligible, Failed; its REASONS
-then say which pods preemption would evict there, or why it cannot
-help). Every node is scored (no sampling) unless --config says
-otherwise. -o wide adds requested cpu/memory per node before and after
-the placement. A pod that uses a feature whose plugin schedkit
-lacks is marked "unverified" on its row.
+with --independent each judged alone against the cluster as read), its
+outcome: placed on a node, preempting (placed once victims are evicted
+from the nominated node), unschedulable (the fit error as "kubectl
+describe pod" shows it) or gated, and unverified when a plugin it needs
+is not in this build. Then the feasible nodes: each score plugin's
+normalised score (before weight; short headers such as Fit×1, Bal×1,
+Taint×3 named in full on the legend line) and the weighted total, the
+tied best nodes and the chosen one; then the rejected nodes with
+kube-scheduler's reasons and, for a pod that fits nowhere, each node's
+preemption verdict (PREEMPTION: Candidate, Candidate (chosen),
+CandidateDropped, CannotHelp, Unresolvable, NotTried, NotEligible,
+Failed; its REASONS then say which pods preemption would evict there, or
+why it cannot help). Tables fit 120 columns (long reasons wrap); -o wide
+spells codes out and adds each feasible node's requested cpu and memory
+now and if the pod were placed there. Every node is scored (no
+sampling) unless --config says otherwise. The last line counts the
+outcomes: "6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated".
 `,
 		example: `  schedkit explain -f examples/manifests
-  kubectl get nodes,pods,pdb,priorityclasses,limitranges -A -o json | schedkit explain -f - --pod shop/web -o json
-  schedkit explain -f dump/ -R --config kube-scheduler.yaml --top 5 --html report.html
+  schedkit explain -f examples/manifests --pod deployment/shop/web -ojson
+  schedkit explain -f examples/manifests -n shop --pod worker -o wide
+  schedkit explain -f examples/manifests --pod shop/db-0
+  schedkit explain -f examples/manifests --config examples/manifests/config/most-allocated.yaml --top 3 --html report.html
+  schedkit explain -f examples/manifests --validate=warn
+  (a live cluster: kubectl get nodes,pods,pdb,priorityclasses,limitranges -A -o json | schedkit explain -f -)
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
 			outputFlag(fs, o, "table", "wide", "json", "yaml")
 			fs.BoolVar(&o.independent, "independent", false, "judge each pod alone against the cluster as read (no earlier placement is assumed)")
-			fs.StringVar(&o.pod, "pod", "", "explain only this pending pod (`NAMESPACE/NAME`; the pods before it in the queue are still placed)")
+			fs.StringVar(&o.pod, "pod", "", "explain only this pod (`NAMESPACE/NAME`, or NAME with -n): a pending pod (the pods before it in the queue are still placed), a bound pod (where it is bound, and what if it were pending now, on the cluster without it) or a workload (KIND/NAMESPACE/NAME such as deployment/shop/web, or NAMESPACE/NAME naming no pod: its pending pods)")
+			namespaceFlags(fs, o)
 			fs.IntVar(&o.top, "top", 0, "show only the `N` best nodes per pod (feasible by total, then rejected); 0 shows all")
 			fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report to `FILE`")
 			strictFlag(fs, o)
@@ -55,7 +63,10 @@ lacks is marked "unverified" on its row.
 // podResult is one pod of explain's JSON: kube-scheduler's plugin names,
 // reasons as lists, scores and total for feasible nodes only.
 type podResult struct {
-	Pod          string                `json:"pod"`
+	Pod string `json:"pod"`
+	// Outcome is scheduler.Outcome's word: placed, preempting,
+	// unschedulable or gated.
+	Outcome      scheduler.Outcome     `json:"outcome"`
 	Node         string                `json:"node"`
 	Message      string                `json:"message"`
 	Nodes        map[string]nodeResult `json:"nodes"`
@@ -63,7 +74,13 @@ type podResult struct {
 	Preemption   preemptionResult      `json:"preemption"`
 	NotEvaluated []string              `json:"notEvaluated"`
 	Unverified   []string              `json:"unverified"`
-	Warnings     []string              `json:"warnings"`
+	// BoundTo is, for a bound pod --pod names, its node: the pod is
+	// then explained as if it were pending now, on the cluster without
+	// it.
+	BoundTo string `json:"boundTo,omitempty"`
+	// Notes are information about the answer (nodes not shown, nodes
+	// not evaluated, no scoring with one feasible node).
+	Notes []string `json:"notes"`
 }
 
 // nodeResult is one node's verdict for a pod.
@@ -101,15 +118,11 @@ type preemptionResult struct {
 	Victims []string `json:"victims"`
 }
 
-// explainSummary counts the pods explained.
+// explainSummary counts the pods explained (scheduler.Summary) and the
+// nodes.
 type explainSummary struct {
-	Pods          int `json:"pods"`
-	Placed        int `json:"placed"`
-	Unschedulable int `json:"unschedulable"`
-	Preempting    int `json:"preempting"`
-	Gated         int `json:"gated"`
-	Unverified    int `json:"unverified"`
-	Nodes         int `json:"nodes"`
+	scheduler.Summary
+	Nodes int `json:"nodes"`
 }
 
 // usage is a node's requested cpu (milli) and memory (bytes) against its
@@ -130,12 +143,9 @@ type podRow struct {
 	// node's usage after is before plus the pod's requests (add).
 	before map[string]usage
 	add    usage
-	// unschedulable: the pod fits no node or the cycle failed.
-	unschedulable, gated bool
-	// preempting: the pod fits only by evicting victims from the
-	// nominated node (res.Preemption).
-	preempting bool
-	victims    []*api.Pod
+	// victims are the pods a preempting pod evicts from the nominated
+	// node (res.Preemption).
+	victims []*api.Pod
 }
 
 // explainer runs the explanations of a cluster's pending pods.
@@ -191,12 +201,29 @@ func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod
 	return nil
 }
 
+// whatIf explains a bound pod as if it were pending now: the cluster
+// without it, the pod with spec.nodeName and its nomination cleared.
+func (x *explainer) whatIf(ctx context.Context, bound *api.Pod, emit func(*podRow) error) error {
+	if err := x.s.RemovePod(bound); err != nil {
+		return err
+	}
+	p := bound.DeepCopy()
+	p.Spec.NodeName, p.Status.NominatedNodeName = "", ""
+	ex, err := explainPod(ctx, x.s, p)
+	if err != nil {
+		return &inputError{err}
+	}
+	r := x.row(ex)
+	r.res.BoundTo = bound.Spec.NodeName
+	return emit(r)
+}
+
 // commit makes the cluster what the next pod sees: the pod assumed on its
 // node or, when it preempts, its victims evicted and the pod assumed on the
 // nominated node (where kube-scheduler places it once they are gone).
 func (x *explainer) commit(p *api.Pod, r *podRow) error {
 	node := r.res.Node
-	if r.preempting {
+	if r.res.Outcome == scheduler.OutcomePreempting {
 		for _, v := range r.victims {
 			if err := x.s.RemovePod(v); err != nil {
 				return err
@@ -216,8 +243,7 @@ func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
 	if err != nil {
 		return "", &inputError{err}
 	}
-	r := &podRow{res: podResult{Node: ex.Node, Preemption: preemptionResult{Node: ex.Nominated}}, victims: ex.Victims,
-		preempting: ex.Node == "" && ex.Nominated != ""}
+	r := &podRow{res: podResult{Outcome: ex.Outcome, Node: ex.Node, Preemption: preemptionResult{Node: ex.Nominated}}, victims: ex.Victims}
 	return ex.Node, x.commit(p, r)
 }
 
@@ -225,25 +251,22 @@ func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
 func (x *explainer) row(ex *explanation) *podRow {
 	p := ex.Pod
 	r := &podRow{res: podResult{
-		Pod: podName(p), Node: ex.Node, Nodes: map[string]nodeResult{}, Tied: nonNil(ex.Tied),
+		Pod: podName(p), Outcome: ex.Outcome, Node: ex.Node, Nodes: map[string]nodeResult{}, Tied: nonNil(ex.Tied),
 		Preemption: preemptionResult{Node: ex.Nominated, Victims: []string{}}, NotEvaluated: nonNil(ex.NotEvaluated),
-		Warnings: []string{},
+		Notes: []string{},
 	}, before: map[string]usage{}}
 	var gated *scheduler.GatedError
 	switch {
 	case errors.As(ex.Err, &gated):
-		r.gated = true
 		r.res.Message = gated.Status.Message()
 	case ex.Err != nil:
-		r.unschedulable = true
 		r.res.Message = ex.Err.Error()
 	}
 	for _, v := range ex.Victims {
 		r.res.Preemption.Victims = append(r.res.Preemption.Victims, podName(v))
 	}
-	r.preempting = ex.Node == "" && ex.Nominated != ""
 	r.victims = ex.Victims
-	r.res.Unverified = nonNil(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], r.unschedulable))
+	r.res.Unverified = nonNil(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], ex.Outcome == scheduler.OutcomeUnschedulable))
 
 	// Display order: feasible nodes by total, then the others.
 	idx := make([]int, len(ex.Nodes))
@@ -269,7 +292,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 	if n := x.o.top; n > 0 && n < len(idx) {
 		r.hidden = len(idx) - n
 		idx = idx[:n]
-		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%d more node(s) not shown (--top %d)", r.hidden, n))
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d more node(s) not shown (--top %d)", r.hidden, n))
 	}
 	notEvaluated := 0
 	view := x.s.Snapshot().View()
@@ -308,10 +331,10 @@ func (x *explainer) row(ex *explanation) *podRow {
 		}
 	}
 	if notEvaluated > 0 {
-		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%d feasible node(s) not evaluated by the cycle (percentageOfNodesToScore sampling)", notEvaluated))
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d feasible node(s) not evaluated by the cycle (percentageOfNodesToScore sampling)", notEvaluated))
 	}
 	if ex.Feasible == 1 && ex.Node != "" {
-		r.res.Warnings = append(r.res.Warnings, "one feasible node: kube-scheduler does not score then")
+		r.res.Notes = append(r.res.Notes, "one feasible node: kube-scheduler does not score then")
 	}
 	req := resource.SchedulerRequests(p)
 	r.add = usage{CPU: req.Cpu().MilliValue(), Memory: req.Memory().Value()}
@@ -323,22 +346,6 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// selectPod returns the filter of --pod, or an error if no pending pod
-// has that name.
-func selectPod(o *options, pending []*api.Pod) (func(*api.Pod) bool, error) {
-	if o.pod == "" {
-		return nil, nil
-	}
-	want := o.pod
-	if !strings.Contains(want, "/") {
-		want = "default/" + want
-	}
-	if !slices.ContainsFunc(pending, func(p *api.Pod) bool { return podName(p) == want }) {
-		return nil, &usageError{msg: fmt.Sprintf("--pod %s: no pending pod of that name among the manifests (%d pending)", o.pod, len(pending))}
-	}
-	return func(p *api.Pod) bool { return podName(p) == want }, nil
 }
 
 func runExplain(e *env, o *options, args []string) (int, error) {
@@ -359,11 +366,17 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if o.html != "" {
+		// An unwritable report fails before anything runs.
+		if err := checkWritable(o.html); err != nil {
+			return 0, err
+		}
+	}
 	c, err := e.load(o)
 	if err != nil {
 		return 0, err
 	}
-	want, err := selectPod(o, c.Pending)
+	sel, err := selectPods(o, c)
 	if err != nil {
 		return 0, err
 	}
@@ -372,11 +385,9 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 		return 0, err
 	}
 	if prof, ok := s.Profile(""); ok {
-		if ne := prof.NotEvaluated(); len(ne) > 0 {
-			fmt.Fprintf(e.stderr, "notice: plugins of the profile not in this build (not evaluated; pods that use them are marked unverified): %s\n", strings.Join(ne, ", "))
-		}
+		e.notEvaluatedWarning(o, prof.NotEvaluated(), c)
 		if n := antiAffinityNotice(prof.NotEvaluated(), len(c.Snapshot.HavePodsWithRequiredAntiAffinityNodes())); n != "" {
-			fmt.Fprintln(e.stderr, n)
+			e.warnf(o, "%s", n)
 		}
 	}
 	var rep *htmlReport
@@ -387,26 +398,18 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	x := newExplainer(e, o, c, s)
 	var sum explainSummary
 	sum.Nodes = c.Snapshot.NumNodes()
-	err = x.run(context.Background(), c.Pending, want, func(r *podRow) error {
-		sum.Pods++
-		switch {
-		case r.gated:
-			sum.Gated++
-		case r.preempting:
-			sum.Preempting++
-		case r.unschedulable:
-			sum.Unschedulable++
-		default:
-			sum.Placed++
-		}
-		if len(r.res.Unverified) > 0 {
-			sum.Unverified++
-		}
+	emit := func(r *podRow) error {
+		sum.Add(r.res.Outcome, len(r.res.Unverified) > 0)
 		if rep != nil {
 			rep.add(r)
 		}
 		return out.row(r)
-	})
+	}
+	if sel.bound != nil {
+		err = x.whatIf(context.Background(), sel.bound, emit)
+	} else {
+		err = x.run(context.Background(), c.Pending, sel.want, emit)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -418,13 +421,14 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	return exitFor(o, sum.Unschedulable+sum.Preempting, sum.Unverified), nil
+	return exitFor(o, sum.Summary), nil
 }
 
-// exitFor is 1 when some pod is unschedulable or, with --strict, some
-// decision unverified; 0 otherwise.
-func exitFor(o *options, unschedulable, unverified int) int {
-	if unschedulable > 0 || (o.strict && unverified > 0) {
+// exitFor is the one exit rule: 1 when some pod is unschedulable or fits
+// only by preempting or, with --strict, some decision is unverified or a
+// warning was printed; 0 otherwise.
+func exitFor(o *options, sum scheduler.Summary) int {
+	if sum.Failed() > 0 || (o.strict && (sum.Unverified > 0 || o.warned)) {
 		return exitUnschedulable
 	}
 	return exitOK

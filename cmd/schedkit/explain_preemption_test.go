@@ -38,26 +38,30 @@ func wantLines(t *testing.T, out string, want ...string) {
 
 // TestExplainPreemptionTable: for a pod that fits nowhere, the table has
 // a PREEMPTION column with each node's verdict, and REASONS says which
-// pods preemption would evict there or why it cannot help; -o wide keeps
-// the column after the requested resources.
+// pods preemption would evict there or why it cannot help; -o wide spells
+// the codes in full.
 func TestExplainPreemptionTable(t *testing.T) {
 	code, out, stderr := runCmd(t, preemptionCluster, "explain", "-f", "-")
 	if code != exitUnschedulable {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
+	// The default table wraps long reasons under the REASONS column.
 	wantLines(t, out,
-		"  NODE  VERDICT  TOTAL  PREEMPTION  REASONS",
-		"  n1  Unschedulable  -  Candidate (chosen)  NodeResourcesFit: Insufficient cpu; preemption would evict default/low-a, default/low-b",
-		"  n2  Unschedulable  -  CannotHelp  NodeResourcesFit: Insufficient cpu; preemption cannot help: No preemption victims found for incoming pod",
-		"  n3  UnschedulableAndUnresolvable  -  Unresolvable  NodeResourcesFit: Insufficient cpu",
+		"  REJECTED NODE  VERDICT  PREEMPTION  REASONS",
+		"  n1  Unschedulable  Candidate (chosen)  NodeResourcesFit: Insufficient cpu; preemption would evict",
+		"  default/low-a, default/low-b",
+		"  n2  Unschedulable  CannotHelp  NodeResourcesFit: Insufficient cpu; preemption cannot help: No",
+		"  preemption victims found for incoming pod",
+		"  n3  Unresolvable  Unresolvable  NodeResourcesFit: Insufficient cpu",
 	)
 	code, out, _ = runCmd(t, preemptionCluster, "explain", "-f", "-", "-o", "wide")
 	if code != exitUnschedulable {
 		t.Fatalf("wide: exit %d", code)
 	}
 	wantLines(t, out,
-		"  NODE  VERDICT  TOTAL  CPU REQUESTED  MEMORY REQUESTED  PREEMPTION  REASONS",
-		"  n1  Unschedulable  -  2→2/2  0→0/4Gi  Candidate (chosen)  NodeResourcesFit: Insufficient cpu; preemption would evict default/low-a, default/low-b",
+		"  REJECTED NODE  VERDICT  PREEMPTION  REASONS",
+		"  n3  UnschedulableAndUnresolvable  Unresolvable  NodeResourcesFit: Insufficient cpu",
+		"  n1  Unschedulable  Candidate (chosen)  NodeResourcesFit: Insufficient cpu; preemption would evict default/low-a, default/low-b",
 	)
 }
 
@@ -77,6 +81,7 @@ apiVersion: scheduling.k8s.io/v1
 metadata: {name: urgent}
 value: 1000
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: n1}
 status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
@@ -87,40 +92,43 @@ metadata: {name: batch, namespace: default}
 spec: {selector: {matchLabels: {app: batch}}, minAvailable: 2}
 status: {disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: low-a, uid: la, labels: {app: batch}}
-spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: "1"}}}]}
 status: {phase: Running}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: low-b, uid: lb, labels: {app: batch}}
-spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: "1"}}}]}
 status: {phase: Running}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: urgent}
-spec: {priorityClassName: urgent, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+spec: {priorityClassName: urgent, containers: [{name: c, image: img, resources: {requests: {cpu: "2"}}}]}
 `
 
 // TestExplainPreemptionTablePDB: the victims' PodDisruptionBudget
 // violations are counted on the node's row.
 func TestExplainPreemptionTablePDB(t *testing.T) {
-	_, out, _ := runCmd(t, pdbCluster, "explain", "-f", "-")
+	_, out, _ := runCmd(t, pdbCluster, "explain", "-f", "-", "-o", "wide")
 	wantLines(t, out,
-		"  n1  Unschedulable  -  Candidate (chosen)  NodeResourcesFit: Insufficient cpu; preemption would evict default/low-a, default/low-b (2 violating a PodDisruptionBudget)")
+		"  n1  Unschedulable  Candidate (chosen)  NodeResourcesFit: Insufficient cpu; preemption would evict default/low-a, default/low-b (2 violating a PodDisruptionBudget)")
 }
 
 // TestExplainPreemptionTableNever: a pod with preemptionPolicy Never is
 // not eligible on any node, with upstream's reason.
 func TestExplainPreemptionTableNever(t *testing.T) {
 	never := strings.Replace(preemptionCluster, "value: 1000\n", "value: 1000\npreemptionPolicy: Never\n", 1)
-	code, out, _ := runCmd(t, never, "explain", "-f", "-")
+	code, out, _ := runCmd(t, never, "explain", "-f", "-", "-owide")
 	if code != exitUnschedulable {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	wantLines(t, out,
-		"  n1  Unschedulable  -  NotEligible  NodeResourcesFit: Insufficient cpu; preemption: not eligible due to preemptionPolicy=Never.",
-		"  n3  UnschedulableAndUnresolvable  -  NotEligible  NodeResourcesFit: Insufficient cpu; preemption: not eligible due to preemptionPolicy=Never.",
+		"  n1  Unschedulable  NotEligible  NodeResourcesFit: Insufficient cpu; preemption: not eligible due to preemptionPolicy=Never.",
+		"  n3  UnschedulableAndUnresolvable  NotEligible  NodeResourcesFit: Insufficient cpu; preemption: not eligible due to preemptionPolicy=Never.",
 	)
 }
 

@@ -21,6 +21,11 @@ type htmlReport struct {
 
 type htmlPod struct {
 	Pod, Node, Message string
+	// Headline is the table's first line for the pod: the outcome in
+	// the same words.
+	Headline string
+	// Outcome is the outcome's word, the heading's class.
+	Outcome string
 	// Preemption: the rejected nodes carry preemption verdicts.
 	Preemption bool
 	Unverified []string
@@ -74,7 +79,8 @@ func heat(score int64) string {
 }
 
 func (h *htmlReport) add(r *podRow) {
-	hp := htmlPod{Pod: r.res.Pod, Node: r.res.Node, Message: r.res.Message, Unverified: r.res.Unverified, Hidden: r.hidden}
+	hp := htmlPod{Pod: r.res.Pod, Node: r.res.Node, Message: r.res.Message, Unverified: r.res.Unverified, Hidden: r.hidden,
+		Headline: podHeadline(&r.res), Outcome: r.res.Outcome.String()}
 	for _, ps := range r.plugins {
 		hp.Plugins = append(hp.Plugins, fmt.Sprintf("%s ×%d", ps.Plugin, ps.Weight))
 	}
@@ -173,13 +179,13 @@ const reportHTML = `<!DOCTYPE html>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24;background:#fff}
 h1{font-size:20px} h2{font-size:16px;margin-top:28px;border-top:1px solid #ddd;padding-top:12px}
-.ok{color:#116329} .bad{color:#a40e26} .warn{color:#7d4e00}
+.ok,.placed{color:#116329} .bad,.unschedulable{color:#a40e26} .warn,.preempting,.gated{color:#7d4e00}
 table{border-collapse:collapse;margin:6px 0} td,th{border:1px solid #ddd;padding:2px 8px;text-align:left;vertical-align:top}
 svg text{font:12px system-ui,sans-serif}
 .legend span{display:inline-block;width:14px;height:10px;margin:0 4px 0 12px}
 </style></head><body>
 <h1>schedkit explain — kube-scheduler {{.Version}}</h1>
-<p>{{.Summary.Pods}} pod(s): <span class="ok">{{.Summary.Placed}} placed</span>, <span class="bad">{{.Summary.Unschedulable}} unschedulable</span>, {{.Summary.Preempting}} preempting, {{.Summary.Gated}} gated, <span class="warn">{{.Summary.Unverified}} unverified</span>; {{.Summary.Nodes}} node(s).</p>
+<p>{{.Summary.Summary.String}}; {{.Summary.Nodes}} node(s).</p>
 <h2>Requested cpu and memory per node, before and after placement</h2>
 <p class="legend"><span style="background:#9ab7d8"></span>before<span style="background:#1f5fa8"></span>after (percent of allocatable)</p>
 <svg id="bars" xmlns="http://www.w3.org/2000/svg" width="820" height="{{.Height}}" role="img" aria-label="requested resources per node">
@@ -191,8 +197,7 @@ svg text{font:12px system-ui,sans-serif}
 <text x="520" y="{{add .Y 26}}">memory {{.MemText}}</text>
 </g>
 {{end}}</svg>
-{{range .Pods}}<h2>{{.Pod}} → {{if .Node}}<span class="ok">{{.Node}}</span>{{else}}<span class="bad">not placed</span>{{end}}</h2>
-{{if .Message}}<p class="bad">{{.Message}}</p>{{end}}
+{{range .Pods}}<h2 class="{{.Outcome}}">{{.Headline}}</h2>
 {{range .Unverified}}<p class="warn">unverified: {{.}}</p>{{end}}
 {{if .Heat}}{{$p := .}}<svg class="heat" xmlns="http://www.w3.org/2000/svg" width="{{add 220 (mul (len .Plugins) 250)}}" height="{{add 70 (mul (len .Heat) 20)}}" role="img" aria-label="scores of {{.Pod}}">
 <text x="0" y="14">node (total)</text>

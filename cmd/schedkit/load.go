@@ -22,13 +22,32 @@ func (e *env) load(o *options) (*manifest.Cluster, error) {
 	if len(o.files) == 0 {
 		return nil, &usageError{msg: "no manifests given (-f PATH)"}
 	}
+	for _, f := range o.files {
+		if strings.Contains(f, "://") {
+			return nil, &inputError{fmt.Errorf("-f %s: not supported: this command reads files", f)}
+		}
+	}
+	if o.admissionConfig != "" && o.admission == nil {
+		ac, err := manifest.ReadAdmissionConfig(o.admissionConfig)
+		if err != nil {
+			return nil, &inputError{fmt.Errorf("--admission-config: %w", err)}
+		}
+		o.admission = ac
+	}
 	e.beforeLoad()
-	c, err := manifest.Load(context.Background(), loadOptions(e, o), o.files...)
+	opts := loadOptions(e, o)
+	prog := newReadProgress(e)
+	opts.Progress = prog.tick
+	c, err := manifest.Load(context.Background(), opts, o.files...)
+	prog.done()
 	e.afterLoad()
 	if err != nil {
 		return nil, &inputError{err}
 	}
-	e.notices(c)
+	if c.Report.Objects == 0 && len(c.Report.Skipped) == 0 {
+		return nil, &inputError{fmt.Errorf("no objects passed to %s", o.command)}
+	}
+	e.notices(o, c)
 	if err := refuse(c); err != nil {
 		return nil, err
 	}
@@ -65,23 +84,42 @@ func refuse(c *manifest.Cluster) error {
 	return nil
 }
 
+// nameSeed seeds the random suffixes of the pods workloads add and of
+// generateName. It is fixed: --seed changes tie-breaking only, so the
+// same input always names its pods the same.
+const nameSeed = 1
+
 // loadOptions are the manifest options of the flags: workloads expanded
-// unless --no-workloads, their pods' names seeded by --seed, time
-// judged at --now.
+// unless --no-workloads, their pods named with nameSeed, time judged at
+// --now, fields validated as --validate says, admission configured by
+// --admission-config (read by load).
 func loadOptions(e *env, o *options) manifest.Options {
-	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: o.seed, Now: o.now.t}
+	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: nameSeed, Now: o.now.t, Validate: o.validate.v, Admission: o.admission}
 }
 
-func (e *env) notices(c *manifest.Cluster) {
-	w := e.stderr
+// warnf prints a warning, something that may make an answer wrong, and
+// remembers it for --strict.
+func (e *env) warnf(o *options, format string, args ...any) {
+	o.warned = true
+	fmt.Fprintf(e.stderr, "warning: "+format+"\n", args...)
+}
+
+// notef prints a note: information about the run.
+func (e *env) notef(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "note: "+format+"\n", args...)
+}
+
+// notices says what deserves a word about the input: notes for
+// information, warnings for what may make an answer wrong.
+func (e *env) notices(o *options, c *manifest.Cluster) {
 	if len(c.Objects.Nodes) == 0 {
-		fmt.Fprintf(w, "notice: the manifests hold no Node: every pending pod is unschedulable\n")
+		e.warnf(o, "the manifests hold no Node: every pending pod is unschedulable")
 	}
 	if kinds := c.Report.SkippedKinds(); len(kinds) > 0 {
-		fmt.Fprintf(w, "notice: ignored kinds (not read by the scheduler): %s\n", strings.Join(kinds, ", "))
+		e.notef("ignored kinds (not read by the scheduler): %s", strings.Join(kinds, ", "))
 	}
 	for _, wr := range c.Report.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", wr)
+		e.warnf(o, "%s", wr)
 	}
 	nodes := make(map[string]bool, len(c.Objects.Nodes))
 	for _, n := range c.Objects.Nodes {
@@ -98,7 +136,7 @@ func (e *env) notices(c *manifest.Cluster) {
 		}
 	}
 	for _, n := range order {
-		fmt.Fprintf(w, "notice: %d pod(s) bound to node %q, which the manifests lack: not counted anywhere\n", unknown[n], n)
+		e.warnf(o, "%d pod(s) bound to node %q, which the manifests lack: not counted anywhere", unknown[n], n)
 	}
 }
 
@@ -122,7 +160,7 @@ func (e *env) schedulerOptions(o *options, config string) ([]scheduler.Option, e
 		return nil, &inputError{err}
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %s: %s\n", config, w)
+		e.warnf(o, "%s: %s", config, w)
 	}
 	return append(opts, cfg.Options()...), nil
 }

@@ -6,39 +6,46 @@
 //
 // Usage:
 //
-//	schedkit explain  -f DUMP [-f MORE]... [--config FILE] [--independent] [--pod NS/NAME] [-o table|wide|json|yaml] [--top N] [--html FILE] [--strict]
+//	schedkit explain  -f DUMP [-f MORE]... [--config FILE] [--independent] [--pod NS/NAME|KIND/NS/NAME] [-n NS|-A] [-o table|wide|json|yaml] [--top N] [--html FILE] [--strict]
 //	schedkit simulate -f DUMP... [--config FILE] [-o table|json|yaml] [--strict]
-//	schedkit describe -f DUMP... [-o table|json|yaml]
+//	schedkit describe -f DUMP... [-n NS] [-o table|json|yaml]
 //	schedkit capacity -f DUMP... --pod FILE [--pod FILE]... [-o table|json|yaml]
-//	schedkit compare  -f DUMP... --config A [--config B] [-o table|json|yaml]
-//	schedkit drain    -f DUMP... NODE... [-o table|json|yaml]
+//	schedkit compare  -f DUMP... --config A [--config B] [--all] [-o table|json|yaml] [--strict]
+//	schedkit drain    -f DUMP... [kubectl drain's flags] NODE... [-o table|json|yaml] [--strict]
 //	schedkit version
 //
 // -f takes files, folders (with -R, their subfolders), comma lists and "-"
 // for standard input, as kubectl does. Nodes and the pods bound to them
 // (spec.nodeName set) form the cluster; pods without spec.nodeName are
 // pending: new ones are admitted as the API server would (defaulting,
-// PriorityClasses, LimitRanges) and all are scheduled in queue order
-// (priority, then reading order).
+// PriorityClasses, LimitRanges, ResourceQuotas with the limitedResources
+// of --admission-config FILE) and all are scheduled in queue order
+// (priority, then stored pods by namespace and name, then new ones in
+// reading order). As with kubectl apply, unknown and duplicate fields are
+// errors (--validate=strict, the default); --validate=warn makes them
+// warnings, --validate=ignore drops them silently.
 //
-// Exit codes: 0 done; 1 some pod is unschedulable (explain, simulate,
-// drain) or, with --strict, some decision is unverified; 2 bad input or
-// bad usage, with an error naming the file, line, document and field.
+// Exit codes, one rule for every command: 0 done; 1 when some pod is
+// unschedulable or fits only by preempting (drain: also a node not
+// drained or an eviction blocked) or, with --strict, when some decision
+// is unverified or a warning was printed; 2 bad input or bad usage, with
+// an error naming the file, line, document and field.
 package main
 
 import (
 	"io"
 	"os"
+	"time"
 )
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), paceGC: gcTuned()}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), progressDelay: 500 * time.Millisecond, paceGC: gcTuned()}
 	os.Exit(e.main(os.Args[1:]))
 }
 
 // run runs the command line args and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr)}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr), progressDelay: 500 * time.Millisecond}
 	return e.main(args)
 }
 

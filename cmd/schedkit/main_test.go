@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/scheduler"
 )
 
 const bundled = "../../examples/manifests"
@@ -49,14 +51,14 @@ func TestExplainBundled(t *testing.T) {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
 	got := decodeExplain(t, out)
-	wantSummary := explainSummary{Pods: 6, Placed: 5, Preempting: 1, Unverified: 0, Nodes: 8}
+	wantSummary := explainSummary{Summary: scheduler.Summary{Pods: 6, Placed: 5, Preempting: 1, Unverified: 0}, Nodes: 8}
 	if diff := cmp.Diff(wantSummary, got.Summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	checkout := got.Pods[0]
 	unresolvable := &nodePreemption{Verdict: "Unresolvable"}
 	wantCheckout := podResult{
-		Pod: "shop/checkout", Node: "",
+		Pod: "shop/checkout", Outcome: scheduler.OutcomePreempting, Node: "",
 		Message: "0/8 nodes are available: 2 Insufficient cpu, 2 node(s) had untolerated taint(s), 4 node(s) didn't match Pod's node affinity/selector. preemption: found a potential placement for pod on node node-c1, preempting 2 victims",
 		Nodes: map[string]nodeResult{
 			"node-a1": {Code: "UnschedulableAndUnresolvable", Plugin: "NodeAffinity", Reasons: []string{"node(s) didn't match Pod's node affinity/selector"}, Preemption: unresolvable},
@@ -73,7 +75,7 @@ func TestExplainBundled(t *testing.T) {
 		Preemption:   preemptionResult{Node: "node-c1", Victims: []string{"batch/report-1", "batch/report-2"}},
 		NotEvaluated: checkout.NotEvaluated,
 		Unverified:   []string{},
-		Warnings:     []string{},
+		Notes:        []string{},
 	}
 	if diff := cmp.Diff(wantCheckout, checkout); diff != "" {
 		t.Errorf("checkout (-want +got):\n%s", diff)
@@ -124,41 +126,49 @@ apiVersion: scheduling.k8s.io/v1
 metadata: {name: urgent}
 value: 1000
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: n1}
 status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: n2}
 status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
 ---
+apiVersion: v1
 kind: Node
 metadata: {name: n3}
 status: {allocatable: {cpu: "1", memory: 4Gi, pods: "10"}}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: low-a, uid: la}
-spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: "1"}}}]}
 status: {phase: Running, startTime: "2026-01-01T00:00:00Z"}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: low-b, uid: lb}
-spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+spec: {nodeName: n1, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: "1"}}}]}
 status: {phase: Running, startTime: "2026-01-02T00:00:00Z"}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: high, uid: h}
-spec: {nodeName: n2, priority: 2000, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+spec: {nodeName: n2, priority: 2000, containers: [{name: c, image: img, resources: {requests: {cpu: "2"}}}]}
 status: {phase: Running}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: small, uid: s}
-spec: {nodeName: n3, priority: 0, containers: [{name: c, resources: {requests: {cpu: 500m}}}]}
+spec: {nodeName: n3, priority: 0, containers: [{name: c, image: img, resources: {requests: {cpu: 500m}}}]}
 status: {phase: Running}
 ---
+apiVersion: v1
 kind: Pod
 metadata: {name: urgent}
-spec: {priorityClassName: urgent, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+spec: {priorityClassName: urgent, containers: [{name: c, image: img, resources: {requests: {cpu: "2"}}}]}
 `
 
 // TestExplainPreempting: a pod that fits only by preempting exits 1, is
@@ -171,12 +181,12 @@ func TestExplainPreempting(t *testing.T) {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
 	got := decodeExplain(t, out)
-	if want := (explainSummary{Pods: 1, Preempting: 1, Nodes: 3}); got.Summary != want {
+	if want := (explainSummary{Summary: scheduler.Summary{Pods: 1, Preempting: 1}, Nodes: 3}); got.Summary != want {
 		t.Errorf("summary %+v, want %+v", got.Summary, want)
 	}
 	p := got.Pods[0]
 	want := podResult{
-		Pod: "default/urgent", Node: "",
+		Pod: "default/urgent", Outcome: scheduler.OutcomePreempting, Node: "",
 		Message: "0/3 nodes are available: 3 Insufficient cpu. preemption: found a potential placement for pod on node n1, preempting 2 victims",
 		Nodes: map[string]nodeResult{
 			"n1": {Code: "Unschedulable", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"},
@@ -190,13 +200,13 @@ func TestExplainPreempting(t *testing.T) {
 		Preemption:   preemptionResult{Node: "n1", Victims: []string{"default/low-a", "default/low-b"}},
 		NotEvaluated: p.NotEvaluated,
 		Unverified:   []string{},
-		Warnings:     []string{},
+		Notes:        []string{},
 	}
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("urgent (-want +got):\n%s", diff)
 	}
 	code, out, _ = runCmd(t, preemptionCluster, "explain", "-f", "-")
-	if code != exitUnschedulable || !strings.Contains(out, "default/urgent → preempts on n1, evicting default/low-a, default/low-b: ") {
+	if code != exitUnschedulable || !strings.Contains(out, "default/urgent → preempting on n1, evicting default/low-a, default/low-b: ") {
 		t.Errorf("table: exit %d\n%s", code, out)
 	}
 }
@@ -224,14 +234,14 @@ func TestCommandsOnBundled(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"explain", "-f", bundled, "--pod", "shop/worker", "-o", "wide"}, 0, []string{"shop/worker → node-b2", "CPU REQUESTED", "0→250m/4"}},
+		{[]string{"explain", "-f", bundled, "--pod", "shop/worker", "-o", "wide"}, 0, []string{"shop/worker → node-b2\n", "CPU IF PLACED HERE", "0→250m/4", "IF PLACED HERE: requested now→with the pod on that node/allocatable"}},
 		{[]string{"explain", "-f", bundled, "--independent", "--top", "2"}, 1, []string{"6 more node(s) not shown (--top 2)"}},
-		{[]string{"simulate", "-f", bundled}, 0, []string{"6 placed, 0 unschedulable, 1 preempting\n", "placed after preempting batch/report-1, batch/report-2 on node-c1"}},
-		// Nothing the bundled manifests use is left unevaluated.
-		{[]string{"simulate", "-f", bundled, "--strict"}, 0, nil},
+		// The one exit rule: the checkout pod fits only by preempting, so
+		// simulate exits 1 as explain does.
+		{[]string{"simulate", "-f", bundled}, 1, []string{"6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated\n", "placed after preempting batch/report-1, batch/report-2 on node-c1", "preempting  node-c1  2"}},
 		{[]string{"describe", "-f", bundled}, 0, []string{"shop/worker                  (pending)  Burstable  0         PreemptLowerPriority  250m", "node-b1  4                3100m"}},
 		{[]string{"capacity", "-f", bundled, "--pod", bundled + "/shapes/web.yaml"}, 0, []string{"shop/api  18", "node-c1×2", "6 Insufficient cpu"}},
-		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 0, []string{"3 pod(s) land differently"}},
+		{[]string{"compare", "-f", bundled, "--config", bundled + "/config/most-allocated.yaml"}, 1, []string{"4 pod(s) land differently", "A: 6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated"}},
 		{[]string{"drain", "-f", bundled, "--ignore-daemonsets", "node-b1"}, 1, []string{"Cannot evict pod as it would violate the pod's disruption budget.", "ignoring DaemonSet-managed Pods", "1 moved, 0 pending, 1 blocked, 1 stay"}},
 		// Without --ignore-daemonsets kubectl refuses the node.
 		{[]string{"drain", "-f", bundled, "node-b1"}, 1, []string{"refused  node-b1  DaemonSet-managed Pods (use --ignore-daemonsets to ignore)", "0 moved, 0 pending, 0 blocked, 2 stay, 1 refused"}},
@@ -281,16 +291,16 @@ func writeFile(t *testing.T, dir, name, s string) string {
 	return p
 }
 
-const node = "kind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
+const node = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
 
 // TestBadInput: every bad input and bad usage path exits 2 with a message
 // naming the file, line, document and field.
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
-	brokenYAML := writeFile(t, dir, "broken.yaml", node+"---\nkind: Pod\nmetadata: {name: p\nspec: {}\n")
+	brokenYAML := writeFile(t, dir, "broken.yaml", node+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: p\nspec: {}\n")
 	unknownKind := writeFile(t, dir, "kind.yaml", node+"---\napiVersion: v1\nkind: Pdo\nmetadata: {name: p}\n")
-	badQuantity := writeFile(t, dir, "qty.yaml", node+"---\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 12parsecs\n")
-	badOperator := writeFile(t, dir, "op.yaml", node+"---\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions:\n          - {key: zone, operator: Within, values: [a]}\n")
+	badQuantity := writeFile(t, dir, "qty.yaml", node+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: 12parsecs\n")
+	badOperator := writeFile(t, dir, "op.yaml", node+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: img}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions:\n          - {key: zone, operator: Within, values: [a]}\n")
 	badConfig := writeFile(t, dir, "cfg.yaml", "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: x\n  plugins:\n    score:\n      enabled: [{name: NoSuchPlugin}]\n")
 	cases := []struct {
 		name string
@@ -300,8 +310,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"broken yaml", []string{"explain", "-f", brokenYAML}, []string{"broken.yaml:", "document 2"}, 2},
 		{"unknown kind", []string{"explain", "-f", unknownKind}, []string{`no matches for kind "Pdo" in version "v1"`}, 2},
-		{"bad quantity", []string{"explain", "-f", badQuantity}, []string{"qty.yaml:12: document 2 (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity \"12parsecs\""}, 2},
-		{"bad selector operator", []string{"explain", "-f", badOperator}, []string{`op.yaml:5: document 2 (Pod default/p): Pod "p" is invalid: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: "Within": not a valid selector operator`}, 2},
+		{"bad quantity", []string{"explain", "-f", badQuantity}, []string{"qty.yaml:14: document 2 (Pod shop/web): spec.containers[0].resources.requests.cpu: quantity \"12parsecs\""}, 2},
+		{"bad selector operator", []string{"explain", "-f", badOperator}, []string{`op.yaml:6: document 2 (Pod default/p): Pod "p" is invalid: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: "Within": not a valid selector operator`}, 2},
 		{"stray argument", []string{"explain", "-f", brokenYAML, "extra"}, []string{`unexpected argument "extra"`, "usage: schedkit explain"}, 2},
 		{"missing file", []string{"simulate", "-f", filepath.Join(dir, "nope.yaml")}, []string{"nope.yaml", "no such file"}, 2},
 		{"no -f", []string{"describe"}, []string{"no manifests given (-f PATH)"}, 2},
@@ -310,7 +320,7 @@ func TestBadInput(t *testing.T) {
 		{"no command", nil, []string{"Usage:"}, 2},
 		{"bad -o", []string{"explain", "-f", brokenYAML, "-o", "xml"}, []string{`-o "xml"`}, 2},
 		{"bad --top", []string{"explain", "-f", brokenYAML, "--top", "-1"}, []string{"--top -1"}, 2},
-		{"unknown --pod", []string{"explain", "-f", bundled, "--pod", "shop/nope"}, []string{"--pod shop/nope: no pending pod"}, 2},
+		{"unknown --pod", []string{"explain", "-f", bundled, "--pod", "shop/nope"}, []string{"--pod shop/nope: no pod or workload of that name"}, 2},
 		{"bad config", []string{"explain", "-f", bundled, "--config", badConfig}, []string{"cfg.yaml", "NoSuchPlugin"}, 2},
 		{"missing config", []string{"explain", "-f", bundled, "--config", filepath.Join(dir, "none.yaml")}, []string{"none.yaml"}, 2},
 		{"drain unknown node", []string{"drain", "-f", bundled, "node-z9"}, []string{`node "node-z9" is not among`}, 2},
@@ -336,9 +346,9 @@ func TestBadInput(t *testing.T) {
 func TestInputForms(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "a/nodes.yaml", node)
-	writeFile(t, dir, "a/sub/pod.yaml", "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}\n")
+	writeFile(t, dir, "a/sub/pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: img, resources: {requests: {cpu: 1}}}]}\n")
 	pods := func(args ...string) int {
-		code, out, stderr := runCmd(t, "kind: Pod\nmetadata: {name: q}\nspec: {containers: [{name: c}]}\n", append([]string{"explain", "-o", "json"}, args...)...)
+		code, out, stderr := runCmd(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec: {containers: [{name: c, image: img}]}\n", append([]string{"explain", "-o", "json"}, args...)...)
 		if code == exitBadInput {
 			t.Fatalf("%q: %s", args, stderr)
 		}
@@ -365,17 +375,33 @@ func TestInputForms(t *testing.T) {
 // TestNotices: no nodes, unknown fields, pods bound to unknown nodes and
 // unverified features are said on stderr or on the pod's row.
 func TestNotices(t *testing.T) {
-	in := "kind: Pod\nmetadata: {name: p}\nspec: {nodeSelectr: {a: b}, containers: [{name: c}]}\n---\nkind: Pod\nmetadata: {name: q, uid: u}\nspec: {nodeName: ghost, containers: [{name: c}]}\n"
-	code, _, stderr := runCmd(t, in, "explain", "-f", "-")
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {nodeSelectr: {a: b}, containers: [{name: c, image: img}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: q, uid: u}\nspec: {nodeName: ghost, containers: [{name: c, image: img}]}\n"
+	code, _, stderr := runCmd(t, in, "explain", "-f", "-", "--validate=warn")
 	if code != exitUnschedulable {
 		t.Errorf("exit %d", code)
 	}
-	for _, w := range []string{"notice: the manifests hold no Node", `unknown field "spec.nodeSelectr"`, `bound to node "ghost"`} {
+	for _, w := range []string{"warning: the manifests hold no Node", `unknown field "spec.nodeSelectr"`, `bound to node "ghost"`} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
 	}
-	claims := node + "---\nkind: Pod\nmetadata: {name: gpu}\nspec:\n  resourceClaims: [{name: g, resourceClaimName: gpu-claim}]\n  containers: [{name: c, resources: {claims: [{name: g}]}}]\n"
+	// kubectl apply's default, --validate=strict: bad input (exit 2).
+	for _, args := range [][]string{{}, {"--validate"}, {"--validate=strict"}, {"--validate=true"}} {
+		code, _, stderr = runCmd(t, in, append([]string{"explain", "-f", "-"}, args...)...)
+		if want := `-:4: document 1 (Pod default/p): strict decoding error: unknown field "spec.nodeSelectr"`; code != exitBadInput || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, stderr lacks %q:\n%s", args, code, want, stderr)
+		}
+	}
+	for _, v := range []string{"ignore", "false"} {
+		code, _, stderr = runCmd(t, in, "explain", "-f", "-", "--validate="+v)
+		if code != exitUnschedulable || strings.Contains(stderr, "nodeSelectr") {
+			t.Errorf("--validate=%s: exit %d\n%s", v, code, stderr)
+		}
+	}
+	if code, _, _ := runCmd(t, in, "explain", "-f", "-", "--validate=yes"); code != exitBadInput {
+		t.Errorf("--validate=yes: exit %d, want 2", code)
+	}
+	claims := node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: gpu}\nspec:\n  resourceClaims: [{name: g, resourceClaimName: gpu-claim}]\n  containers: [{name: c, image: img, resources: {claims: [{name: g}]}}]\n"
 	// DynamicResources is modelled: a pod whose claim is missing waits
 	// gated by PreEnqueue, and its decision is not marked unverified.
 	code, out, _ := runCmd(t, claims, "explain", "-f", "-", "-o", "json")

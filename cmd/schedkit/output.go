@@ -6,10 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
+	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/scheduler"
 	"sigs.k8s.io/yaml"
 )
 
@@ -114,6 +118,8 @@ type rowWriter struct {
 	w    *bufio.Writer
 	wide bool
 	n    int
+	// legend are the score plugins the tables headed, first use first.
+	legend []string
 }
 
 func newRowWriter(e *env, o *options) *rowWriter {
@@ -134,6 +140,11 @@ func (rw *rowWriter) row(r *podRow) error {
 		rw.w.WriteString("\n")
 	}
 	rw.n++
+	for _, ps := range r.plugins {
+		if !slices.Contains(rw.legend, ps.Plugin) {
+			rw.legend = append(rw.legend, ps.Plugin)
+		}
+	}
 	writeRowTable(rw.w, r, rw.wide)
 	return rw.w.Flush()
 }
@@ -145,101 +156,224 @@ func (rw *rowWriter) finish(sum explainSummary) error {
 	if rw.n > 0 {
 		rw.w.WriteString("\n")
 	}
-	fmt.Fprintf(rw.w, "%d pod(s): %d placed, %d unschedulable, %d preempting, %d gated, %d unverified; %d node(s)\n",
-		sum.Pods, sum.Placed, sum.Unschedulable, sum.Preempting, sum.Gated, sum.Unverified, sum.Nodes)
+	if rw.legend != nil {
+		limit := maxWidth
+		if rw.wide {
+			limit = 0
+		}
+		rw.w.WriteString(wrapText("legend: "+legendText(rw.legend, rw.wide), "  ", limit))
+	}
+	fmt.Fprintln(rw.w, sum.Summary.String())
 	return rw.w.Flush()
 }
 
-// writeRowTable prints one pod: a header line, then one line per node
-// with its verdict, total and each plugin's normalised score.
+// shortPlugins are the table's headers for the default profile's score
+// plugins; the legend line names them in full.
+var shortPlugins = map[string]string{
+	"NodeResourcesFit":                "Fit",
+	"NodeResourcesBalancedAllocation": "Bal",
+	"ImageLocality":                   "Img",
+	"TaintToleration":                 "Taint",
+	"NodeAffinity":                    "NodeAff",
+	"PodTopologySpread":               "Spread",
+	"InterPodAffinity":                "PodAff",
+	"VolumeBinding":                   "Vol",
+}
+
+// shortPlugin is a score plugin's column header word.
+func shortPlugin(name string) string {
+	if s, ok := shortPlugins[name]; ok {
+		return s
+	}
+	return name
+}
+
+// shortCode is a filter code as the table shows it: the long
+// UnschedulableAndUnresolvable is Unresolvable.
+func shortCode(code string) string {
+	if code == "UnschedulableAndUnresolvable" {
+		return "Unresolvable"
+	}
+	return code
+}
+
+// legendText names the short headers the tables used, in the order of
+// their first use.
+func legendText(plugins []string, wide bool) string {
+	var parts []string
+	if wide {
+		// -o wide spells plugins and codes out.
+		return "×N the plugin's weight, IF PLACED HERE: requested now→with the pod on that node/allocatable"
+	}
+	for _, p := range plugins {
+		if s := shortPlugin(p); s != p {
+			parts = append(parts, s+" "+p)
+		}
+	}
+	parts = append(parts, "×N the plugin's weight", "Unresolvable UnschedulableAndUnresolvable")
+	return strings.Join(parts, ", ")
+}
+
+// wrapText is text in lines of at most limit characters (0: one line),
+// broken at spaces, the continuation lines prefixed with indent.
+func wrapText(text, indent string, limit int) string {
+	if limit == 0 || utf8.RuneCountInString(text) <= limit {
+		return text + "\n"
+	}
+	var b strings.Builder
+	line := ""
+	for word := range strings.FieldsSeq(text) {
+		switch {
+		case line == "":
+			line = word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > limit:
+			b.WriteString(line + "\n")
+			line = indent + word
+		default:
+			line += " " + word
+		}
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// maxWidth is the widest line of a default table; -o wide does not cut.
+const maxWidth = 120
+
+// podHeadline is a pod's first line in the outcome vocabulary:
+// "POD → NODE", "POD → preempting on NODE, evicting …: MESSAGE",
+// "POD → unschedulable: MESSAGE", "POD → gated: MESSAGE". The tied
+// nodes are named only when more than one node is tied.
+func podHeadline(res *podResult) string {
+	switch res.Outcome {
+	case scheduler.OutcomePlaced:
+		if len(res.Tied) > 1 {
+			return fmt.Sprintf("%s → %s (tied: %s)", res.Pod, res.Node, strings.Join(res.Tied, ", "))
+		}
+		return fmt.Sprintf("%s → %s", res.Pod, res.Node)
+	case scheduler.OutcomePreempting:
+		return fmt.Sprintf("%s → preempting on %s, evicting %s: %s", res.Pod, res.Preemption.Node, strings.Join(res.Preemption.Victims, ", "), res.Message)
+	}
+	return fmt.Sprintf("%s → %s: %s", res.Pod, res.Outcome, res.Message)
+}
+
+// writeRowTable prints one pod: a headline, its unverified marks and
+// notes, then the feasible nodes with their totals and each plugin's
+// normalised score, then the rejected nodes with their reasons. A gated
+// pod is its headline alone: no cycle ran.
 func writeRowTable(w io.Writer, r *podRow, wide bool) {
 	res := &r.res
-	switch {
-	case res.Node != "":
-		fmt.Fprintf(w, "%s → %s (tied: %s)\n", res.Pod, res.Node, strings.Join(res.Tied, ", "))
-	case r.gated:
-		fmt.Fprintf(w, "%s → gated: %s\n", res.Pod, res.Message)
-	case r.preempting:
-		fmt.Fprintf(w, "%s → preempts on %s, evicting %s: %s\n", res.Pod, res.Preemption.Node, strings.Join(res.Preemption.Victims, ", "), res.Message)
-	default:
-		fmt.Fprintf(w, "%s → unschedulable: %s\n", res.Pod, res.Message)
+	limit := maxWidth
+	if wide {
+		limit = 0
 	}
+	if res.BoundTo != "" {
+		fmt.Fprintf(w, "%s is bound to %s; if it were pending now, on the cluster without it:\n", res.Pod, res.BoundTo)
+	}
+	io.WriteString(w, wrapText(podHeadline(res), "  ", limit))
 	for _, u := range res.Unverified {
 		fmt.Fprintf(w, "  unverified: %s\n", u)
 	}
-	for _, wr := range res.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", wr)
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
-	var buf bytes.Buffer
-	defer writeTrimmed(w, &buf)
-	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-	head := []string{"  NODE", "VERDICT", "TOTAL"}
-	for _, ps := range r.plugins {
-		head = append(head, fmt.Sprintf("%s×%d", ps.Plugin, ps.Weight))
+	if res.Outcome == scheduler.OutcomeGated {
+		return
 	}
-	if wide {
-		head = append(head, "CPU REQUESTED", "MEMORY REQUESTED")
-	}
-	// A pod that fits nowhere: each node's preemption verdict.
-	preempt := false
+	var feasible, rejected []string
 	for _, name := range r.order {
-		if res.Nodes[name].Preemption != nil {
-			preempt = true
-			break
+		if nr := res.Nodes[name]; nr.Total != nil || nr.Code == "Success" {
+			feasible = append(feasible, name)
+		} else {
+			rejected = append(rejected, name)
 		}
 	}
-	if preempt {
-		head = append(head, "PREEMPTION")
-	}
-	head = append(head, "REASONS")
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	for _, name := range r.order {
-		nr := res.Nodes[name]
-		verdict, total := nr.Code, "-"
-		if nr.Total != nil {
-			verdict, total = "feasible", fmt.Sprint(*nr.Total)
-			if name == res.Node {
-				verdict = "chosen"
-			}
-		} else if nr.Code == "Success" {
-			verdict = "feasible"
-			if name == res.Node {
-				verdict = "chosen"
-			}
-		}
-		cells := []string{"  " + name, verdict, total}
+	if len(feasible) > 0 {
+		var buf bytes.Buffer
+		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+		head := []string{"  NODE", "VERDICT", "TOTAL"}
 		for _, ps := range r.plugins {
-			if v, ok := nr.Scores[ps.Plugin]; ok {
-				cells = append(cells, fmt.Sprint(v))
-			} else {
-				cells = append(cells, "-")
+			name := ps.Plugin
+			if !wide {
+				name = shortPlugin(name)
 			}
+			head = append(head, fmt.Sprintf("%s×%d", name, ps.Weight))
 		}
 		if wide {
-			b := r.before[name]
-			a := b
+			head = append(head, "CPU IF PLACED HERE", "MEMORY IF PLACED HERE")
+		}
+		fmt.Fprintln(tw, strings.Join(head, "\t"))
+		for _, name := range feasible {
+			nr := res.Nodes[name]
+			verdict, total := "feasible", "-"
 			if name == res.Node {
+				verdict = "chosen"
+			}
+			if nr.Total != nil {
+				total = fmt.Sprint(*nr.Total)
+			}
+			cells := []string{"  " + name, verdict, total}
+			for _, ps := range r.plugins {
+				if v, ok := nr.Scores[ps.Plugin]; ok {
+					cells = append(cells, fmt.Sprint(v))
+				} else {
+					cells = append(cells, "-")
+				}
+			}
+			if wide {
+				b := r.before[name]
+				a := b
 				a.CPU += r.add.CPU
 				a.Memory += r.add.Memory
+				cells = append(cells, fmt.Sprintf("%s→%s/%s", fmtCPU(b.CPU), fmtCPU(a.CPU), fmtCPU(b.AllocCPU)),
+					fmt.Sprintf("%s→%s/%s", fmtMem(b.Memory), fmtMem(a.Memory), fmtMem(b.AllocMemory)))
 			}
-			cells = append(cells, fmt.Sprintf("%s→%s/%s", fmtCPU(b.CPU), fmtCPU(a.CPU), fmtCPU(b.AllocCPU)),
-				fmt.Sprintf("%s→%s/%s", fmtMem(b.Memory), fmtMem(a.Memory), fmtMem(b.AllocMemory)))
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
-		reasons := strings.Join(nr.Reasons, "; ")
-		if nr.Plugin != "" {
-			reasons = nr.Plugin + ": " + reasons
-		}
-		if preempt {
-			verdict, detail := preemptionText(nr.Preemption)
-			cells = append(cells, verdict)
-			if detail != "" {
-				reasons += "; " + detail
-			}
-		}
-		cells = append(cells, reasons)
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		tw.Flush()
+		writeTrimmed(w, &buf, limit)
 	}
-	tw.Flush()
+	if len(rejected) > 0 {
+		// A pod that fits nowhere: each node's preemption verdict.
+		preempt := false
+		for _, name := range rejected {
+			if res.Nodes[name].Preemption != nil {
+				preempt = true
+				break
+			}
+		}
+		var buf bytes.Buffer
+		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+		head := []string{"  REJECTED NODE", "VERDICT"}
+		if preempt {
+			head = append(head, "PREEMPTION")
+		}
+		head = append(head, "REASONS")
+		fmt.Fprintln(tw, strings.Join(head, "\t"))
+		for _, name := range rejected {
+			nr := res.Nodes[name]
+			code := nr.Code
+			if !wide {
+				code = shortCode(code)
+			}
+			cells := []string{"  " + name, code}
+			reasons := strings.Join(nr.Reasons, "; ")
+			if nr.Plugin != "" {
+				reasons = nr.Plugin + ": " + reasons
+			}
+			if preempt {
+				verdict, detail := preemptionText(nr.Preemption)
+				cells = append(cells, verdict)
+				if detail != "" {
+					reasons += "; " + detail
+				}
+			}
+			cells = append(cells, reasons)
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		tw.Flush()
+		writeTrimmed(w, &buf, limit)
+	}
 }
 
 // preemptionText is a node's preemption verdict as the table and the
@@ -282,10 +416,32 @@ func preemptionText(np *nodePreemption) (verdict, detail string) {
 }
 
 // writeTrimmed writes buf's lines without their trailing spaces (which
-// tabwriter leaves after an empty last column).
-func writeTrimmed(w io.Writer, buf *bytes.Buffer) {
-	for line := range strings.Lines(buf.String()) {
-		io.WriteString(w, strings.TrimRight(line, " \n")+"\n")
+// tabwriter leaves after an empty last column). When limit is not 0, a
+// line longer than limit is wrapped at spaces, its continuation lines
+// indented to the last column (whose header is the first line's last
+// word), so that nothing is cut.
+func writeTrimmed(w io.Writer, buf *bytes.Buffer, limit int) {
+	col := -1
+	for i, line := range slices.Collect(strings.Lines(buf.String())) {
+		line = strings.TrimRight(line, " \n")
+		if i == 0 {
+			col = utf8.RuneCountInString(line[:strings.LastIndex(line, " ")+1])
+		}
+		if limit == 0 || utf8.RuneCountInString(line) <= limit || col <= 0 || col >= limit-20 {
+			io.WriteString(w, line+"\n")
+			continue
+		}
+		indent := strings.Repeat(" ", col)
+		for utf8.RuneCountInString(line) > limit {
+			r := []rune(line)
+			cut := strings.LastIndex(string(r[:limit]), " ")
+			if cut <= len(string(r[:col])) {
+				break
+			}
+			io.WriteString(w, strings.TrimRight(line[:cut], " ")+"\n")
+			line = indent + strings.TrimLeft(line[cut:], " ")
+		}
+		io.WriteString(w, line+"\n")
 	}
 }
 
@@ -317,7 +473,7 @@ func trimFloat(f float64) string {
 }
 
 // progress prints "explained 120/4000 pods" on stderr when it is a
-// terminal and the run has taken more than a second.
+// terminal and the run has taken more than env.progressDelay.
 type progress struct {
 	e     *env
 	what  string
@@ -332,20 +488,59 @@ func newProgress(e *env, what string, total int) *progress {
 	return &progress{e: e, what: what, total: total, start: now, last: now}
 }
 
-func (p *progress) tick(i int) {
-	if !p.e.terminal {
-		return
+// due reports whether a progress line is due now: on a terminal, after
+// the delay, at most every 200 ms (every time with no delay, as tests
+// run it).
+func (e *env) due(start, last time.Time, shown bool) bool {
+	if !e.terminal {
+		return false
+	}
+	if e.progressDelay == 0 {
+		return true
 	}
 	now := time.Now()
-	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 200*time.Millisecond {
+	return now.Sub(start) >= e.progressDelay && (!shown || now.Sub(last) >= 200*time.Millisecond)
+}
+
+func (p *progress) tick(i int) {
+	if !p.e.due(p.start, p.last, p.shown) {
 		return
 	}
-	p.last, p.shown = now, true
+	p.last, p.shown = time.Now(), true
 	fmt.Fprintf(p.e.stderr, "\r%s %d/%d pods", p.what, i, p.total)
 }
 
 func (p *progress) done() {
 	if p.shown {
 		fmt.Fprintf(p.e.stderr, "\r%s %d/%d pods\n", p.what, p.total, p.total)
+	}
+}
+
+// readProgress prints "read 12.3 MiB, 4021 objects" on stderr while the
+// manifests are read, when it is a terminal.
+type readProgress struct {
+	e           *env
+	start, last time.Time
+	shown       bool
+	now         manifest.ReadProgress
+}
+
+func newReadProgress(e *env) *readProgress {
+	now := time.Now()
+	return &readProgress{e: e, start: now, last: now}
+}
+
+func (p *readProgress) tick(rp manifest.ReadProgress) {
+	p.now = rp
+	if !p.e.due(p.start, p.last, p.shown) {
+		return
+	}
+	p.last, p.shown = time.Now(), true
+	fmt.Fprintf(p.e.stderr, "\rread %s, %d objects", fmtMem(rp.Bytes)+"B", rp.Objects)
+}
+
+func (p *readProgress) done() {
+	if p.shown {
+		fmt.Fprintf(p.e.stderr, "\rread %s, %d objects\n", fmtMem(p.now.Bytes)+"B", p.now.Objects)
 	}
 }

@@ -46,10 +46,12 @@ func simulateCmd() *command {
 		long: `Runs kube-scheduler's queue over the pending pods: queue order (priority, then
 arrival), scheduling gates, each placement seen by the next decision, and
 pods parked as unschedulable retried when a placement may help them. Prints
-each pod's outcome, a summary line and the final placement per node.
+each pod's outcome (placed, preempting: placed after evicting victims,
+unschedulable, gated), the summary line ("6 pod(s): 5 placed, 1
+preempting, 0 unschedulable, 0 gated") and the final placement per node.
 `,
 		example: `  schedkit simulate -f examples/manifests
-  schedkit simulate -f nodes.yaml,pods.yaml -o json --strict
+  schedkit simulate -f examples/manifests/cluster.yaml,examples/manifests/running.yaml,examples/manifests/pending.yaml,examples/manifests/policy.yaml -o json --strict
 `,
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
@@ -64,24 +66,15 @@ each pod's outcome, a summary line and the final placement per node.
 
 // simPod is one pod of simulate's JSON.
 type simPod struct {
-	Pod        string   `json:"pod"`
-	Priority   int32    `json:"priority"`
-	Node       string   `json:"node"`
-	Nominated  string   `json:"nominatedNode"`
-	Attempts   int      `json:"attempts"`
-	Message    string   `json:"message"`
-	Victims    []string `json:"victims"`
-	Unverified []string `json:"unverified"`
-}
-
-// simSummary counts simulate's outcomes.
-type simSummary struct {
-	Pods          int `json:"pods"`
-	Placed        int `json:"placed"`
-	Unschedulable int `json:"unschedulable"`
-	Preempting    int `json:"preempting"`
-	Gated         int `json:"gated"`
-	Unverified    int `json:"unverified"`
+	Pod        string            `json:"pod"`
+	Outcome    scheduler.Outcome `json:"outcome"`
+	Priority   int32             `json:"priority"`
+	Node       string            `json:"node"`
+	Nominated  string            `json:"nominatedNode"`
+	Attempts   int               `json:"attempts"`
+	Message    string            `json:"message"`
+	Victims    []string          `json:"victims"`
+	Unverified []string          `json:"unverified"`
 }
 
 // simNode is a node's final placement.
@@ -119,7 +112,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var sum simSummary
+	var sum scheduler.Summary
 	pods := make([]simPod, 0, len(placements))
 	newOn := map[string][]string{}
 	for _, pl := range placements {
@@ -132,31 +125,23 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 			}
 			sp.Nominated = pr.Node
 		}
-		if len(pl.Preemptions) > 0 {
-			sum.Preempting++
-		}
+		sp.Outcome = pl.Outcome()
 		var gated *scheduler.GatedError
 		switch {
 		case pl.Node != "":
 			if len(sp.Victims) > 0 {
 				sp.Message = fmt.Sprintf("placed after preempting %s on %s", strings.Join(sp.Victims, ", "), sp.Nominated)
 			}
-			sum.Placed++
 			newOn[pl.Node] = append(newOn[pl.Node], sp.Pod)
 		case errors.As(pl.Err, &gated):
-			sum.Gated++
 			sp.Message = gated.Status.Message()
 		default:
-			sum.Unschedulable++
 			sp.Message = errString(pl.Err)
 		}
-		sp.Unverified = nonNil(unverifiedMarks(pl.Pod, pl.Decision.NotEvaluated, x.unmodelled[sp.Pod], pl.Node == "" && gated == nil))
-		if len(sp.Unverified) > 0 {
-			sum.Unverified++
-		}
+		sp.Unverified = nonNil(unverifiedMarks(pl.Pod, pl.Decision.NotEvaluated, x.unmodelled[sp.Pod], sp.Outcome == scheduler.OutcomeUnschedulable))
+		sum.Add(sp.Outcome, len(sp.Unverified) > 0)
 		pods = append(pods, sp)
 	}
-	sum.Pods = len(pods)
 	nodes := map[string]simNode{}
 	var names []string
 	for _, ni := range s.Snapshot().Nodes() {
@@ -179,7 +164,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 	} else {
 		w := bufio.NewWriter(e.stdout)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "POD\tPRIORITY\tNODE\tATTEMPTS\tREASON")
+		fmt.Fprintln(tw, "POD\tPRIORITY\tOUTCOME\tNODE\tATTEMPTS\tREASON")
 		for _, sp := range pods {
 			node := sp.Node
 			if node == "" {
@@ -189,16 +174,10 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 			for _, u := range sp.Unverified {
 				reason = strings.TrimPrefix(reason+"; unverified: "+u, "; ")
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\n", sp.Pod, sp.Priority, node, sp.Attempts, reason)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\n", sp.Pod, sp.Priority, sp.Outcome, node, sp.Attempts, reason)
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "\n%d placed, %d unschedulable, %d preempting", sum.Placed, sum.Unschedulable, sum.Preempting)
-		if sum.Gated > 0 {
-			fmt.Fprintf(w, ", %d gated", sum.Gated)
-		}
-		if sum.Unverified > 0 {
-			fmt.Fprintf(w, " (%d unverified)", sum.Unverified)
-		}
+		fmt.Fprintf(w, "\n%s", sum)
 		fmt.Fprintf(w, "\n\n")
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NODE\tCPU REQUESTED\tMEMORY REQUESTED\tNEW PODS")
@@ -211,7 +190,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	return exitFor(o, sum.Unschedulable, sum.Unverified), nil
+	return exitFor(o, sum), nil
 }
 
 func errString(err error) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/manifest"
 )
 
 // feature is a pod feature some plugins decide on: when the profile lists
@@ -128,5 +129,29 @@ func antiAffinityNotice(notEvaluated []string, boundWithAntiAffinity int) string
 	if boundWithAntiAffinity == 0 || !slices.Contains(notEvaluated, "InterPodAffinity") {
 		return ""
 	}
-	return fmt.Sprintf("notice: %d node(s) hold pods with required podAntiAffinity; pending pods are not checked against it (InterPodAffinity not implemented)", boundWithAntiAffinity)
+	return fmt.Sprintf("%d node(s) hold pods with required podAntiAffinity; pending pods are not checked against it (InterPodAffinity not implemented)", boundWithAntiAffinity)
+}
+
+// notEvaluatedWarning warns, once per run, when some pending pod uses what
+// a plugin this build lacks reads: its decision is marked unverified. It
+// says nothing when no pod does.
+func (e *env) notEvaluatedWarning(o *options, notEvaluated []string, c *manifest.Cluster) {
+	if len(notEvaluated) == 0 {
+		return
+	}
+	unmodelled := map[string][]string{}
+	for _, p := range c.Objects.Pods {
+		if f := c.Objects.UnmodelledFields(p); f != nil {
+			unmodelled[podName(p)] = f
+		}
+	}
+	n := 0
+	for _, p := range c.Pending {
+		if len(unverifiedMarks(p, notEvaluated, unmodelled[podName(p)], false)) > 0 {
+			n++
+		}
+	}
+	if n > 0 {
+		e.warnf(o, "%d pending pod(s) use what plugins not in this build read (%s): their decisions are marked unverified", n, strings.Join(notEvaluated, ", "))
+	}
 }

@@ -5,20 +5,32 @@
 // before it: a pod that fits only by preempting evicts its victims and
 // lands in a later cycle, and the Deployment's replicas, kept apart by
 // their required pod anti-affinity, take one node each.
+//
+// Run it from the repository root: go run ./examples/quickstart.
 package main
 
 import (
 	"context"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/scheduler"
 )
 
+// manifests is the bundled data from the repository root; go test runs
+// the example from its own folder, where it is ../manifests.
+func manifests() string {
+	if _, err := os.Stat("examples/manifests"); err == nil {
+		return "examples/manifests"
+	}
+	return "../manifests"
+}
+
 func main() {
 	ctx := context.Background()
-	c, err := manifest.Load(ctx, manifest.Options{ExpandWorkloads: true, Seed: 1}, "../manifests")
+	c, err := manifest.Load(ctx, manifest.Options{ExpandWorkloads: true, Seed: 1}, manifests())
 	if err != nil {
 		log.Fatal(err)
 	}

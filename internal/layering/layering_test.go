@@ -37,6 +37,7 @@ var rank = map[string]int{
 	"priorities":                70,
 	"preemption":                80,
 	"plugins":                   85, // one package per framework plugin: framework and the function packages below
+	"plugins/internal":          84, // what several plugins share: below them
 	"scheduler":                 90,
 	"manifest":                  95, // files → objects → snapshot + pending pods; above scheduler, below commands
 	"schedconfig":               95, // configuration files → scheduler options

@@ -28,11 +28,13 @@
 //
 // # Caches
 //
-// Each half keeps, for the last four incoming pod signatures, each node's
-// contribution and the totals across cycles (filter_cache.go and
-// score_cache.go). A cycle recounts only the nodes whose NodeInfo changed
-// since: another pointer or generation. The replicas of one workload,
-// placed one after another, cost a pass over the node list and a recount
-// of the node the last one went to. The two caches are kept apart: the
-// halves count different terms.
+// The plugin keeps one cache for both halves (affinityCache, cache.go):
+// for each half the last four incoming pod signatures, with each node's
+// contribution and the totals across cycles. A cycle recounts only the
+// nodes whose NodeInfo changed since: another pointer or generation. The
+// replicas of one workload, placed one after another, cost a pass over
+// the node list and a recount of the node the last one went to. The
+// halves count different terms, so their entries hold different
+// payloads: filterCounts (filter_cache.go) and scoreSums
+// (score_cache.go), under one lock.
 package interpodaffinity

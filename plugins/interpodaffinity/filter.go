@@ -125,31 +125,24 @@ type interPodAffinityState struct {
 	// anti-affinity terms.
 	affinity, anti []affinity.AffinityTerm
 
-	// existingAnti counts existing pods whose required anti-affinity
-	// terms match the incoming pod, per domain of the term's key.
-	existingAnti topologyCounts
-	// affinityCounts counts existing pods that match every affinity
-	// term, per domain of each term's key; antiCounts existing pods
-	// that match an anti-affinity term, per domain of that term's key.
-	affinityCounts, antiCounts topologyCounts
-	// affinityOf[i] and antiOf[i] are the index in affinityCounts and
-	// antiCounts of the key of term i.
+	// m, idx, dense, cold and shared are the counts in their shapes
+	// (filter_shapes.go): read m's values through maps, change them
+	// through mutable.
+	m countMaps
+	// affinityOf[i] and antiOf[i] are the index in m.affinity and
+	// m.anti of the key of term i.
 	affinityOf, antiOf []int
-	// idx indexes the anti-affinity counts for filter (newAntiIndex);
-	// nil once update has changed the counts.
+	// idx indexes the anti-affinity counts for filter (newAntiIndex).
 	idx *antiIndex
-	// dense indexes the counts by the view's domain ids (newDenseIndex);
-	// nil once update has changed the counts, or when it cannot.
+	// dense indexes the counts by the view's domain ids (newDenseIndex).
 	dense *denseIndex
-	// cold holds the counts by domain id while the count maps are
-	// empty (the first sync of a cache entry; see
-	// filter_cold.go); nil once they hold the counts.
+	// cold holds the counts by domain id while m's values are empty.
 	cold *coldCounts
 	// selfMatch: the incoming pod matches all its own affinity terms.
 	selfMatch bool
-	// shared: the counts are the plugin cache's; update copies them
-	// before changing them. (The small fields come last, together, so
-	// that the state, allocated every cycle, stays in its size class.)
+	// shared: the counts are also the cache's or another state's.
+	// (The small fields come last, together, so that the state,
+	// allocated every cycle, stays in its size class.)
 	shared bool
 }
 
@@ -160,23 +153,23 @@ func (s *interPodAffinityState) Clone() framework.StateData {
 		return nil
 	}
 	c := *s
-	c.shared = true // copies of the counts, not the counts themselves
-	c.materialize()
+	c.detach()
 	return &c
 }
 
 // indexTerms adds the keys of the incoming pod's terms to the counts and
 // records where each term's key is.
 func (s *interPodAffinityState) indexTerms() {
+	m := s.mutable()
 	s.affinityOf = make([]int, len(s.affinity))
 	for i := range s.affinity {
-		s.affinityCounts.of(s.affinity[i].TopologyKey)
-		s.affinityOf[i] = slices.Index(s.affinityCounts.keys, s.affinity[i].TopologyKey)
+		m.affinity.of(s.affinity[i].TopologyKey)
+		s.affinityOf[i] = slices.Index(m.affinity.keys, s.affinity[i].TopologyKey)
 	}
 	s.antiOf = make([]int, len(s.anti))
 	for i := range s.anti {
-		s.antiCounts.of(s.anti[i].TopologyKey)
-		s.antiOf[i] = slices.Index(s.antiCounts.keys, s.anti[i].TopologyKey)
+		m.anti.of(s.anti[i].TopologyKey)
+		s.antiOf[i] = slices.Index(m.anti.keys, s.anti[i].TopologyKey)
 	}
 }
 
@@ -186,23 +179,22 @@ func (s *interPodAffinityState) update(p *cluster.PodInfo, node *api.Node, sign 
 	if node == nil {
 		return
 	}
-	s.materialize()
-	s.idx = nil // filter then checks the counts term by term
-	s.dense = nil
+	// Filter then checks the counts term by term.
+	m := s.mutable()
 	for i := range p.RequiredAntiAffinityTerms {
 		t := &p.RequiredAntiAffinityTerms[i]
 		if t.Matches(s.pod, s.nsLabels) {
-			s.existingAnti.add(node, t.TopologyKey, sign)
+			m.existing.add(node, t.TopologyKey, sign)
 		}
 	}
 	if matchesAllTerms(s.affinity, p.Pod) {
 		for i := range s.affinity {
-			s.affinityCounts.add(node, s.affinity[i].TopologyKey, sign)
+			m.affinity.add(node, s.affinity[i].TopologyKey, sign)
 		}
 	}
 	for i := range s.anti {
 		if s.anti[i].Matches(p.Pod, nil) {
-			s.antiCounts.add(node, s.anti[i].TopologyKey, sign)
+			m.anti.add(node, s.anti[i].TopologyKey, sign)
 		}
 	}
 }
@@ -251,9 +243,9 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 		// the pod's own: nothing to count, Skip.
 	default:
 		// The snapshot's nodes: counted incrementally.
-		pl.cachedCounts(s, view, nodes)
+		pl.cache.counts(s, view, nodes)
 	}
-	if s.existingAnti.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
+	if s.m.existing.pairs == 0 && len(s.affinity) == 0 && len(s.anti) == 0 {
 		return nil, skipStatus
 	}
 	if s.idx == nil {
@@ -281,6 +273,7 @@ func anyRequiredAnti(nodes []*cluster.NodeInfo) bool {
 // countAll counts from scratch: existing pods' required anti-affinity
 // on the nodes the snapshot lists, the incoming pod's terms over nodes.
 func (pl *InterPodAffinity) countAll(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
+	m := s.mutable()
 	for _, ni := range view.HavePodsWithRequiredAntiAffinityNodes() {
 		node := ni.Node()
 		for _, p := range ni.PodsWithRequiredAntiAffinity {
@@ -288,7 +281,7 @@ func (pl *InterPodAffinity) countAll(s *interPodAffinityState, view *cluster.Vie
 				t := &p.RequiredAntiAffinityTerms[i]
 				if t.Matches(s.pod, s.nsLabels) {
 					if v, ok := node.Labels[t.TopologyKey]; ok {
-						addTo(s.existingAnti.of(t.TopologyKey), v, 1, &s.existingAnti.pairs)
+						addTo(m.existing.of(t.TopologyKey), v, 1, &m.existing.pairs)
 					}
 				}
 			}
@@ -309,11 +302,12 @@ func (s *interPodAffinityState) countNode(ni *cluster.NodeInfo) {
 	if node == nil || len(ni.Pods) == 0 {
 		return
 	}
+	m := s.mutable()
 	for _, p := range ni.Pods {
 		if matchesAllTerms(s.affinity, p.Pod) {
 			for i := range s.affinity {
 				if v, ok := node.Labels[s.affinity[i].TopologyKey]; ok {
-					addTo(s.affinityCounts.values[s.affinityOf[i]], v, 1, &s.affinityCounts.pairs)
+					addTo(m.affinity.values[s.affinityOf[i]], v, 1, &m.affinity.pairs)
 				}
 			}
 		}
@@ -322,7 +316,7 @@ func (s *interPodAffinityState) countNode(ni *cluster.NodeInfo) {
 				continue
 			}
 			if v, ok := node.Labels[s.anti[i].TopologyKey]; ok {
-				addTo(s.antiCounts.values[s.antiOf[i]], v, 1, &s.antiCounts.pairs)
+				addTo(m.anti.values[s.antiOf[i]], v, 1, &m.anti.pairs)
 			}
 		}
 	}
@@ -397,7 +391,7 @@ func (pl *InterPodAffinity) FilterNodes(_ context.Context, state *framework.Cycl
 		}
 		return
 	}
-	if len(s.affinity) != 1 || s.affinityCounts.pairs != 1 {
+	if len(s.affinity) != 1 || s.m.affinity.pairs != 1 {
 		for i, ni := range nodes {
 			statuses[i] = s.filter(ni.Node())
 		}
@@ -409,7 +403,7 @@ func (pl *InterPodAffinity) FilterNodes(_ context.Context, state *framework.Cycl
 	key := s.affinity[0].TopologyKey
 	var one string
 	found := false
-	for v, n := range s.affinityCounts.values[s.affinityOf[0]] {
+	for v, n := range s.maps().affinity.values[s.affinityOf[0]] {
 		one, found = v, n > 0
 	}
 	for i, ni := range nodes {
@@ -437,7 +431,7 @@ func (s *interPodAffinityState) filter(node *api.Node) *framework.Status {
 // filterAnti is filter's anti-affinity part, for a node that fits the
 // affinity terms.
 func (s *interPodAffinityState) filterAnti(node *api.Node) *framework.Status {
-	if s.antiCounts.pairs == 0 && s.existingAnti.pairs == 0 {
+	if s.m.anti.pairs == 0 && s.m.existing.pairs == 0 {
 		return nil
 	}
 	if ix := s.idx; ix != nil {
@@ -458,10 +452,10 @@ func (s *interPodAffinityState) filterAnti(node *api.Node) *framework.Status {
 				existing = existing || b&existingPositive != 0
 				continue
 			}
-			if k.anti >= 0 && s.antiCounts.pairs > 0 && s.antiCounts.values[k.anti][v] > 0 {
+			if k.anti >= 0 && s.m.anti.pairs > 0 && s.maps().anti.values[k.anti][v] > 0 {
 				return antiAffinityRulesStatus
 			}
-			if k.existing >= 0 && !existing && s.existingAnti.pairs > 0 && s.existingAnti.values[k.existing][v] > 0 {
+			if k.existing >= 0 && !existing && s.m.existing.pairs > 0 && s.maps().existing.values[k.existing][v] > 0 {
 				existing = true
 			}
 		}
@@ -470,16 +464,17 @@ func (s *interPodAffinityState) filterAnti(node *api.Node) *framework.Status {
 		}
 		return nil
 	}
-	if s.antiCounts.pairs > 0 {
+	if s.m.anti.pairs > 0 {
 		for i := range s.anti {
-			if positive(s.antiCounts.values[s.antiOf[i]], node, s.anti[i].TopologyKey) {
+			if positive(s.maps().anti.values[s.antiOf[i]], node, s.anti[i].TopologyKey) {
 				return antiAffinityRulesStatus
 			}
 		}
 	}
-	if s.existingAnti.pairs > 0 {
-		for i, key := range s.existingAnti.keys {
-			if positive(s.existingAnti.values[i], node, key) {
+	if s.m.existing.pairs > 0 {
+		m := s.maps()
+		for i, key := range m.existing.keys {
+			if positive(m.existing.values[i], node, key) {
 				return existingAntiAffinityStatus
 			}
 		}
@@ -519,10 +514,10 @@ const (
 // change of its counts).
 func newAntiIndex(s *interPodAffinityState, combine bool) *antiIndex {
 	ix := &antiIndex{}
-	for i, k := range s.antiCounts.keys {
+	for i, k := range s.m.anti.keys {
 		ix.keys = append(ix.keys, antiKey{key: k, anti: i, existing: -1})
 	}
-	for i, k := range s.existingAnti.keys {
+	for i, k := range s.m.existing.keys {
 		j := 0
 		for j < len(ix.keys) && ix.keys[j].key != k {
 			j++
@@ -542,12 +537,12 @@ func newAntiIndex(s *interPodAffinityState, combine bool) *antiIndex {
 			continue
 		}
 		m := map[string]uint8{}
-		for v, n := range s.antiCounts.values[k.anti] {
+		for v, n := range s.maps().anti.values[k.anti] {
 			if n > 0 {
 				m[v] |= antiPositive
 			}
 		}
-		for v, n := range s.existingAnti.values[k.existing] {
+		for v, n := range s.maps().existing.values[k.existing] {
 			if n > 0 {
 				m[v] |= existingPositive
 			}
@@ -571,9 +566,9 @@ func (s *interPodAffinityState) affinityFits(node *api.Node) bool {
 		if !ok {
 			return false
 		}
-		if s.affinityCounts.values[s.affinityOf[i]][v] <= 0 {
+		if s.maps().affinity.values[s.affinityOf[i]][v] <= 0 {
 			exist = false
 		}
 	}
-	return exist || (s.affinityCounts.pairs == 0 && s.selfMatch)
+	return exist || (s.m.affinity.pairs == 0 && s.selfMatch)
 }

@@ -20,9 +20,6 @@ import (
 // those a full count gives: each node's contribution is computed from its
 // pods as the full count would, and subtracted exactly when it goes.
 
-// ipaCacheSize is how many incoming pod signatures the plugin keeps.
-const ipaCacheSize = 4
-
 // ipaKey is what PreFilter's counts depend on besides the nodes: the
 // incoming pod's namespace, labels and namespace labels, and its required
 // terms with their namespace selectors resolved.
@@ -146,22 +143,17 @@ func (c *nodeContribution) zero(numAnti int) bool {
 	return true
 }
 
-// ipaCache is the counts for one incoming pod signature, and each node's
-// contribution to them.
-type ipaCache struct {
+// filterCounts is the counts for one incoming pod signature, and each
+// node's contribution to them.
+type filterCounts struct {
 	key   ipaKey
 	nodes cluster.NodeMemo[nodeContribution] // each node's non-zero contribution
-	// totals hold the counts; shared is set once a cycle's state holds
-	// them, so that the next change copies them first.
+	// totals hold the counts in the shapes of a state
+	// (filter_shapes.go): shared once a cycle's state holds them, so
+	// that the next change copies them first. Their idx is the merged
+	// anti-affinity index when a cycle takes counts that did not change
+	// since the last; their dense index is over the view's topologies.
 	totals interPodAffinityState
-	shared bool
-	// idx indexes totals' anti-affinity counts (newAntiIndex, merged),
-	// built when a cycle takes counts that did not change since the
-	// last; nil after they change.
-	idx *antiIndex
-	// dense indexes totals by domain ids (newDenseIndex), for the
-	// topologies it holds; nil after the counts change.
-	dense *denseIndex
 }
 
 // contribution computes ni's contribution for the incoming pod of s into
@@ -199,20 +191,21 @@ func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo, c *nodeContri
 	return !c.zero(len(s.anti))
 }
 
-// apply adds c, times sign, to the counts of t.
+// apply adds c, times sign, to the counts of t, which it makes mutable.
 func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
+	m := t.mutable()
 	if c.node == nil {
 		return
 	}
 	labels := c.node.Labels
 	for i := range c.numExisting() {
 		kc := c.existingAt(i)
-		addTo(t.existingAnti.of(kc.key), labels[kc.key], sign*kc.n, &t.existingAnti.pairs)
+		addTo(m.existing.of(kc.key), labels[kc.key], sign*kc.n, &m.existing.pairs)
 	}
 	if c.m != 0 {
 		for i := range t.affinity {
 			if v, ok := labels[t.affinity[i].TopologyKey]; ok {
-				addTo(t.affinityCounts.values[t.affinityOf[i]], v, sign*int64(c.m), &t.affinityCounts.pairs)
+				addTo(m.affinity.values[t.affinityOf[i]], v, sign*int64(c.m), &m.affinity.pairs)
 			}
 		}
 	}
@@ -222,7 +215,7 @@ func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
 			continue
 		}
 		if v, ok := labels[t.anti[i].TopologyKey]; ok {
-			addTo(t.antiCounts.values[t.antiOf[i]], v, sign*n, &t.antiCounts.pairs)
+			addTo(m.anti.values[t.antiOf[i]], v, sign*n, &m.anti.pairs)
 		}
 	}
 }
@@ -230,66 +223,51 @@ func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
 // sync brings the cache's counts up to date with nodes, and reports
 // whether they changed. The first sync counts by domain id of view's
 // topologies (coldCounts) and builds the dense index from those counts.
-func (c *ipaCache) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
+func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
 	t := &c.totals
 	changed := false
 	var cc *coldCounts
 	if c.nodes.Len() == 0 {
-		cc = &coldCounts{view: view}
-		t.cold = cc
+		cc = t.beginCold(view)
 	}
 	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
-		c.idx, c.dense, changed = nil, nil, true
+		changed = true
 		if cc != nil && sign > 0 && cc.add(t, v, ni) {
 			return
 		}
 		cc = nil
-		t.shared = c.shared
-		t.materialize()
-		c.shared = false
 		t.apply(v, sign)
 	})
 	if cc != nil {
-		c.dense = cc.denseIndex(t)
+		t.dense = cc.denseIndex(t)
 	}
 	return changed
 }
 
-// cachedCounts fills s's counts from the plugin's cache, creating or
-// refreshing the entry for s's signature. s's terms and namespace labels
-// are set; its counts are empty.
-func (pl *InterPodAffinity) cachedCounts(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
+// counts fills s's counts from the cache, creating or refreshing the
+// entry for s's signature. s's terms and namespace labels are set; its
+// counts are empty.
+func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, nodes []*cluster.NodeInfo) {
 	key := ipaKey{namespace: s.pod.Namespace, labels: s.pod.Labels, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}
-	pl.filterMu.Lock()
-	defer pl.filterMu.Unlock()
-	var c *ipaCache
-	for i, e := range pl.filterCache {
-		if e.key.equal(&key) {
-			c = e
-			copy(pl.filterCache[1:i+1], pl.filterCache[:i])
-			pl.filterCache[0] = c
-			break
-		}
-	}
+	ac.mu.Lock()
+	defer ac.mu.Unlock()
+	c := ac.findFilter(&key)
 	if c == nil {
-		c = &ipaCache{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
+		c = &filterCounts{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
 			nodes: cluster.NewNodeMemo[nodeContribution](len(nodes))}
 		c.key.labels = maps.Clone(s.pod.Labels)
 		c.key.nsLabels = maps.Clone(s.nsLabels)
 		c.totals.indexTerms()
-		if len(pl.filterCache) < ipaCacheSize {
-			pl.filterCache = append(pl.filterCache, nil)
-		}
-		copy(pl.filterCache[1:], pl.filterCache)
-		pl.filterCache[0] = c
+		ac.push(cacheEntry{kind: filterKind, filter: c})
 	}
 	// The contributions are computed with this cycle's pod (equal to
 	// the cached one in what matters).
 	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
 	changed := c.sync(nodes, view)
-	if c.dense == nil || !c.dense.sameTopologies(view) {
-		c.materializeTotals()
-		c.dense = newDenseIndex(&c.totals, view)
+	t := &c.totals
+	if t.dense == nil || !t.dense.sameTopologies(view) {
+		t.thaw()
+		t.dense = newDenseIndex(t, view)
 	}
 	// The merged index costs a pass over the counted domains: it is
 	// built for counts that stayed the same since the last cycle (as
@@ -300,28 +278,12 @@ func (pl *InterPodAffinity) cachedCounts(s *interPodAffinityState, view *cluster
 	// cache then keeps a plain index, which reads only the keys, so
 	// that a cycle over unchanged counts allocates none).
 	switch {
-	case c.idx != nil:
-	case c.dense != nil:
-		c.idx = newAntiIndex(&c.totals, false)
+	case t.idx != nil:
+	case t.dense != nil:
+		t.idx = newAntiIndex(t, false)
 	case !changed:
-		c.materializeTotals()
-		c.idx = newAntiIndex(&c.totals, true)
+		t.thaw()
+		t.idx = newAntiIndex(t, true)
 	}
-	c.shared = true
-	s.dense = c.dense
-	s.existingAnti, s.affinityCounts, s.antiCounts = c.totals.existingAnti, c.totals.affinityCounts, c.totals.antiCounts
-	s.affinityOf, s.antiOf = c.totals.affinityOf, c.totals.antiOf
-	s.idx = c.idx
-	s.cold = c.totals.cold
-	s.shared = true
-}
-
-// materializeTotals gives the cache's totals count maps if they are cold
-// (leaving shared copies alone: a state that holds them keeps them).
-func (c *ipaCache) materializeTotals() {
-	if c.totals.cold != nil {
-		c.totals.shared = false
-		c.totals.materialize()
-		c.shared = false
-	}
+	s.shareFrom(t)
 }

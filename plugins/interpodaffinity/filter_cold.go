@@ -62,10 +62,10 @@ func (cc *coldCounts) add(t *interPodAffinityState, c *nodeContribution, ni *clu
 	j := 0
 	for i := range c.numExisting() {
 		kc := c.existingAt(i)
-		ki := slices.Index(t.existingAnti.keys, kc.key)
+		ki := slices.Index(t.m.existing.keys, kc.key)
 		if ki < 0 {
-			t.existingAnti.of(kc.key)
-			ki = len(t.existingAnti.keys) - 1
+			t.m.existing.of(kc.key)
+			ki = len(t.m.existing.keys) - 1
 		}
 		id := cc.key(&cc.existing, ki, kc.key).topo.ID(ni)
 		if id < 0 {
@@ -95,6 +95,8 @@ func (cc *coldCounts) add(t *interPodAffinityState, c *nodeContribution, ni *clu
 		ids[j] = id
 		j++
 	}
+	// The counts change: their indexes no longer describe them.
+	t.idx, t.dense = nil, nil
 	inc := func(k *coldKey, id int32, n int64, pairs *int) {
 		if k.n[id] == 0 {
 			*pairs++
@@ -103,20 +105,20 @@ func (cc *coldCounts) add(t *interPodAffinityState, c *nodeContribution, ni *clu
 	}
 	j = 0
 	for i := range c.numExisting() {
-		inc(&cc.existing[at[j]], ids[j], c.existingAt(i).n, &t.existingAnti.pairs)
+		inc(&cc.existing[at[j]], ids[j], c.existingAt(i).n, &t.m.existing.pairs)
 		j++
 	}
 	if c.m != 0 {
 		for i := range t.affinity {
 			if id := ids[j]; id >= 0 {
-				inc(&cc.affinity[t.affinityOf[i]], id, int64(c.m), &t.affinityCounts.pairs)
+				inc(&cc.affinity[t.affinityOf[i]], id, int64(c.m), &t.m.affinity.pairs)
 			}
 			j++
 		}
 	}
 	for i := range t.anti {
 		if id := ids[j]; id >= 0 {
-			inc(&cc.anti[t.antiOf[i]], id, c.antiAt(i), &t.antiCounts.pairs)
+			inc(&cc.anti[t.antiOf[i]], id, c.antiAt(i), &t.m.anti.pairs)
 		}
 		j++
 	}
@@ -139,24 +141,6 @@ func coldMaps(kind []coldKey, keys []string, pairs int) topologyCounts {
 		out.values[i] = m
 	}
 	return out
-}
-
-// materialize gives s count maps of its own: from its cold counts when
-// it has them, else copies of the cache's when they are shared.
-func (s *interPodAffinityState) materialize() {
-	switch {
-	case s.cold != nil:
-		cc := s.cold
-		s.existingAnti = coldMaps(cc.existing, s.existingAnti.keys, s.existingAnti.pairs)
-		s.affinityCounts = coldMaps(cc.affinity, s.affinityCounts.keys, s.affinityCounts.pairs)
-		s.antiCounts = coldMaps(cc.anti, s.antiCounts.keys, s.antiCounts.pairs)
-		s.cold = nil
-	case s.shared:
-		s.existingAnti = s.existingAnti.clone()
-		s.affinityCounts = s.affinityCounts.clone()
-		s.antiCounts = s.antiCounts.clone()
-	}
-	s.shared = false
 }
 
 // coldDense is newDenseIndex over cold counts (whose topologies are the
@@ -189,8 +173,8 @@ func (cc *coldCounts) denseIndex(s *interPodAffinityState) *denseIndex {
 	for i := range s.affinity {
 		of(s.affinity[i].TopologyKey).aff = true
 	}
-	mark(cc.affinity, s.affinityCounts.keys, denseAffinity)
-	mark(cc.anti, s.antiCounts.keys, antiPositive)
-	mark(cc.existing, s.existingAnti.keys, existingPositive)
+	mark(cc.affinity, s.m.affinity.keys, denseAffinity)
+	mark(cc.anti, s.m.anti.keys, antiPositive)
+	mark(cc.existing, s.m.existing.keys, existingPositive)
 	return d
 }

@@ -61,7 +61,8 @@ func newDenseIndex(s *interPodAffinityState, view *cluster.View) *denseIndex {
 	for i := range s.affinity {
 		of(s.affinity[i].TopologyKey).aff = true
 	}
-	if !mark(&s.affinityCounts, denseAffinity) || !mark(&s.antiCounts, antiPositive) || !mark(&s.existingAnti, existingPositive) {
+	m := s.maps()
+	if !mark(&m.affinity, denseAffinity) || !mark(&m.anti, antiPositive) || !mark(&m.existing, existingPositive) {
 		return nil
 	}
 	return d
@@ -100,7 +101,7 @@ func (s *interPodAffinityState) filterDense(ni *cluster.NodeInfo) *framework.Sta
 		seen |= f
 	}
 	switch {
-	case !fits && !(s.affinityCounts.pairs == 0 && s.selfMatch):
+	case !fits && !(s.m.affinity.pairs == 0 && s.selfMatch):
 		return affinityRulesStatus
 	case seen&antiPositive != 0:
 		return antiAffinityRulesStatus

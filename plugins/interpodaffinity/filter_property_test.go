@@ -122,13 +122,13 @@ func TestPropertyInterPodAffinityAddRemovePod(t *testing.T) {
 		for _, pair := range []struct {
 			name string
 			a, b topologyCounts
-		}{{"existingAnti", orig.existingAnti, s1.existingAnti}, {"affinity", orig.affinityCounts, s1.affinityCounts}, {"anti", orig.antiCounts, s1.antiCounts}} {
+		}{{"existingAnti", orig.m.existing, s1.m.existing}, {"affinity", orig.m.affinity, s1.m.affinity}, {"anti", orig.m.anti, s1.m.anti}} {
 			if a, b := countsOf(pair.a), countsOf(pair.b); !reflect.DeepEqual(a, b) || pair.a.pairs != pair.b.pairs {
 				t.Fatalf("%s counts after AddPod+RemovePod: %v (%d pairs), want %v (%d pairs)", pair.name, b, pair.b.pairs, a, pair.a.pairs)
 			}
 		}
 		// The original state is untouched by the clone's updates.
-		if now := s0.Clone().(*interPodAffinityState); !reflect.DeepEqual(countsOf(orig.affinityCounts), countsOf(now.affinityCounts)) || !reflect.DeepEqual(countsOf(orig.existingAnti), countsOf(now.existingAnti)) {
+		if now := s0.Clone().(*interPodAffinityState); !reflect.DeepEqual(countsOf(orig.m.affinity), countsOf(now.m.affinity)) || !reflect.DeepEqual(countsOf(orig.m.existing), countsOf(now.m.existing)) {
 			t.Fatal("updating a cloned state changed the original")
 		}
 	})
@@ -393,7 +393,7 @@ func TestPropertyInterPodAffinityColdCounts(t *testing.T) {
 			for _, pair := range []struct {
 				name string
 				a, b topologyCounts
-			}{{"existingAnti", ref.existingAnti, got.existingAnti}, {"affinity", ref.affinityCounts, got.affinityCounts}, {"anti", ref.antiCounts, got.antiCounts}} {
+			}{{"existingAnti", ref.m.existing, got.m.existing}, {"affinity", ref.m.affinity, got.m.affinity}, {"anti", ref.m.anti, got.m.anti}} {
 				if a, b := countsOf(pair.a), countsOf(pair.b); !reflect.DeepEqual(a, b) || pair.a.pairs != pair.b.pairs {
 					t.Fatalf("%s: %s counts %v (%d pairs), counted from scratch %v (%d pairs)", when, pair.name, b, pair.b.pairs, a, pair.a.pairs)
 				}

@@ -347,7 +347,7 @@ func TestInterPodAffinityFilterAllocations(t *testing.T) {
 // count maps hold them also when the state's are cold).
 func countsOfState(s *interPodAffinityState) [3]map[string]map[string]int64 {
 	s = s.Clone().(*interPodAffinityState)
-	return [3]map[string]map[string]int64{countsOf(s.existingAnti), countsOf(s.affinityCounts), countsOf(s.antiCounts)}
+	return [3]map[string]map[string]int64{countsOf(s.m.existing), countsOf(s.m.affinity), countsOf(s.m.anti)}
 }
 
 func TestPreFilterStateAddRemovePod(t *testing.T) {
@@ -431,10 +431,10 @@ func TestPreFilterStateAddRemovePod(t *testing.T) {
 				t.Fatal(st)
 			}
 			s, _ = readInterPodAffinityState(state)
-			if diff := cmp.Diff(tc.wantAnti, countsOf(s.antiCounts)); diff != "" {
+			if diff := cmp.Diff(tc.wantAnti, countsOf(s.m.anti)); diff != "" {
 				t.Errorf("anti-affinity counts after AddPod (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tc.wantAffi, countsOf(s.affinityCounts)); diff != "" {
+			if diff := cmp.Diff(tc.wantAffi, countsOf(s.m.affinity)); diff != "" {
 				t.Errorf("affinity counts after AddPod (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(countsOfState(all), countsOfState(s)); diff != "" {
@@ -522,10 +522,10 @@ func TestGetTPMapMatchingIncomingAffinityAntiAffinity(t *testing.T) {
 			}
 			s, _ := readInterPodAffinityState(state)
 			s = s.Clone().(*interPodAffinityState) // count maps of its own, also when the state's are cold
-			if diff := cmp.Diff(tc.wantAffi, countsOf(s.affinityCounts)); diff != "" {
+			if diff := cmp.Diff(tc.wantAffi, countsOf(s.m.affinity)); diff != "" {
 				t.Errorf("affinity counts (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tc.wantAnti, countsOf(s.antiCounts)); diff != "" {
+			if diff := cmp.Diff(tc.wantAnti, countsOf(s.m.anti)); diff != "" {
 				t.Errorf("anti-affinity counts (-want +got):\n%s", diff)
 			}
 		})

@@ -2,9 +2,7 @@ package interpodaffinity
 
 import (
 	"fmt"
-	"sync"
 
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 )
@@ -37,17 +35,9 @@ type InterPodAffinity struct {
 	hardWeight     int32
 	ignoreExisting bool
 
-	// filterMu guards filterCache, the required-term counts of the last
-	// incoming pods (see filter_cache.go).
-	filterMu    sync.Mutex
-	filterCache []*ipaCache
-
-	// scoreMu guards scoreCache, the preferred-term sums of the last
-	// incoming pods (see score_cache.go), and nodes.
-	scoreMu    sync.Mutex
-	scoreCache []*scoreCache
-	// nodes lists the snapshot's nodes, a view after another.
-	nodes cluster.NodeList
+	// cache holds both halves' counts of the last incoming pods (see
+	// cache.go).
+	cache affinityCache
 }
 
 var (

@@ -25,11 +25,28 @@ type topologyScore struct {
 
 // interPodAffinityScoreState is what PreScore computes for Score: each
 // topology key's domain scores, one entry per key (upstream's scoreMap).
+//
+// The sums take one of two shapes. Plain: each key's values map holds
+// them. Cold: the maps are nil and dense holds them (the first sync of
+// a cache entry, see score_cache.go). Keys are valid in both shapes;
+// values reads a key's map, only in the plain shape. dense, when set,
+// is the same sums by domain id, and Score reads it first.
 type interPodAffinityScoreState struct {
 	scores []topologyScore
 	// dense is scores by the view's domain ids (newDenseScores), nil
-	// when they could not be indexed.
+	// when they could not be indexed. It is never nil while cold.
 	dense []denseScore
+	// cold: the maps are nil, dense holds the sums.
+	cold bool
+}
+
+// values returns the sums of key i by label value. Cold sums have no
+// maps: reading them is a bug of the caller, and it panics.
+func (s *interPodAffinityScoreState) values(i int) map[string]int64 {
+	if s.cold {
+		panic("interpodaffinity: score maps read while the sums are cold")
+	}
+	return s.scores[i].values
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -54,7 +71,7 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("failed to parse pod: %w", err))
 	}
-	totals := pl.cachedScores(&sc, view)
+	totals := pl.cache.scores(&sc, view)
 	if totals == nil || totals.matched == 0 {
 		return skipStatus
 	}
@@ -256,7 +273,7 @@ func (pl *InterPodAffinity) ScoreNodes(_ context.Context, state *framework.Cycle
 		}
 		return -1, nil
 	}
-	if len(s.scores) != 1 || len(s.scores[0].values) != 1 {
+	if len(s.scores) != 1 || len(s.values(0)) != 1 {
 		for i, ni := range nodes {
 			scores[i] = s.score(ni.Node())
 		}
@@ -268,7 +285,7 @@ func (pl *InterPodAffinity) ScoreNodes(_ context.Context, state *framework.Cycle
 	key := s.scores[0].key
 	var one string
 	var w int64
-	for v, n := range s.scores[0].values {
+	for v, n := range s.values(0) {
 		one, w = v, n
 	}
 	for i, ni := range nodes {
@@ -284,7 +301,7 @@ func (s *interPodAffinityScoreState) score(node *api.Node) int64 {
 	var sum int64
 	for i := range s.scores {
 		if v, ok := node.Labels[s.scores[i].key]; ok {
-			sum += s.scores[i].values[v]
+			sum += s.values(i)[v]
 		}
 	}
 	return sum

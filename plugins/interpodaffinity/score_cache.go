@@ -15,9 +15,6 @@ import (
 // and adjusts the sums by the difference, which gives exactly the sums a
 // full pass gives.
 
-// scoreCacheSize is how many incoming pod signatures the plugin keeps.
-const scoreCacheSize = 4
-
 // scoreKey is what PreScore's sums depend on besides the nodes.
 type scoreKey struct {
 	hasPreferred   bool
@@ -85,9 +82,9 @@ func (t *scoreTotals) addCold(ns *nodeScore, ni *cluster.NodeInfo, view *cluster
 
 // materialize gives the sums maps of their own, from the dense sums when
 // the maps are empty (cold), else copies when shared.
-func (c *scoreCache) materialize() {
+func (c *scoreSums) materialize() {
 	switch {
-	case c.cold:
+	case c.totals.scores.cold:
 		ss := c.totals.scores
 		s := make([]topologyScore, len(ss.scores))
 		for i := range ss.scores {
@@ -103,7 +100,7 @@ func (c *scoreCache) materialize() {
 			s[i] = topologyScore{key: ss.scores[i].key, values: m}
 		}
 		c.totals.scores.scores = s
-		c.cold, c.shared = false, false
+		c.totals.scores.cold, c.shared = false, false
 	case c.shared:
 		c.unshare()
 	}
@@ -126,21 +123,35 @@ func (t *scoreTotals) apply(ns *nodeScore, sign int64) {
 	}
 }
 
-// scoreCache is the sums for one incoming pod signature, and each node's
+// scoreSums is the sums for one incoming pod signature, and each node's
 // contribution to them.
-type scoreCache struct {
+type scoreSums struct {
 	key    scoreKey
 	nodes  cluster.NodeMemo[nodeScore] // each node's contribution
 	totals scoreTotals
 	// shared is set once a cycle's state holds the sums, so that the
-	// next change copies them first.
+	// next change copies them first. The sums are in the shapes of a
+	// score state (interPodAffinityScoreState): cold after beginCold,
+	// plain and the entry's own after mutable.
 	shared bool
-	// cold: the maps of the sums are empty, the dense sums hold them
-	// (the first sync; see addCold).
-	cold bool
 }
 
-func (c *scoreCache) unshare() {
+// beginCold makes the sums zero and cold: the first sync adds into the
+// dense sums (addCold).
+func (c *scoreSums) beginCold() {
+	c.totals = scoreTotals{}
+	c.totals.scores.cold, c.shared = true, false
+}
+
+// mutable makes the sums plain and the entry's own, without dense sums,
+// which no longer describe them once changed.
+func (c *scoreSums) mutable() *scoreTotals {
+	c.materialize()
+	c.totals.scores.dense = nil
+	return &c.totals
+}
+
+func (c *scoreSums) unshare() {
 	if !c.shared {
 		return
 	}
@@ -154,58 +165,43 @@ func (c *scoreCache) unshare() {
 
 // sync brings the sums up to date with nodes; the first sync sums into
 // the dense sums over view's topologies (addCold).
-func (c *scoreCache) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View) {
+func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View) {
 	t := &c.totals
 	first := c.nodes.Len() == 0
 	if first {
 		// No node contributes (none before, or the last sync had no
 		// nodes): the sums are zero, and the dense sums start empty.
-		*t = scoreTotals{}
-		c.cold, c.shared = true, false
+		c.beginCold()
 	}
 	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
 			return
 		}
 		first = false
-		c.materialize()
-		t.scores.dense = nil
-		t.apply(v, sign)
+		c.mutable().apply(v, sign)
 	})
 }
 
-// cachedScores returns the sums for sc's incoming pod over the view's
-// nodes, from the plugin's cache, creating or refreshing the entry for
-// its signature (nil when nothing is scored, allocating nothing). The
-// result is shared with the cache: do not modify it.
-func (pl *InterPodAffinity) cachedScores(sc *scorer, view *cluster.View) *scoreTotals {
+// scores returns the sums for sc's incoming pod over the view's nodes,
+// from the cache, creating or refreshing the entry for its signature
+// (nil when nothing is scored, allocating nothing). The result is shared
+// with the cache: do not modify it.
+func (ac *affinityCache) scores(sc *scorer, view *cluster.View) *scoreTotals {
 	key := scoreKey{hasPreferred: sc.hasPreferred, namespace: sc.pod.Namespace, labels: sc.pod.Labels, nsLabels: sc.nsLabels, pref: sc.pref, prefAnti: sc.prefAnti}
-	pl.scoreMu.Lock()
-	defer pl.scoreMu.Unlock()
-	nodes := pl.nodes.Update(view)
+	ac.mu.Lock()
+	defer ac.mu.Unlock()
+	nodes := ac.nodes.Update(view)
 	if !sc.hasPreferred && !anyAffinity(nodes) {
 		// Only pods with pod (anti-)affinity are read, and there are
 		// none: nothing to score.
 		return nil
 	}
-	var c *scoreCache
-	for i, e := range pl.scoreCache {
-		if e.key.equal(&key) {
-			c = e
-			copy(pl.scoreCache[1:i+1], pl.scoreCache[:i])
-			pl.scoreCache[0] = c
-			break
-		}
-	}
+	c := ac.findScore(&key)
 	if c == nil {
-		c = &scoreCache{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
+		c = &scoreSums{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
 		c.key.labels = maps.Clone(sc.pod.Labels)
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
-		if len(pl.scoreCache) < scoreCacheSize {
-			pl.scoreCache = append(pl.scoreCache, nil)
-		}
-		copy(pl.scoreCache[1:], pl.scoreCache)
-		pl.scoreCache[0] = c
+		ac.push(cacheEntry{kind: scoreKind, score: c})
 	}
 	c.sync(sc, nodes, view)
 	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {

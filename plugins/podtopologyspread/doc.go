@@ -24,9 +24,12 @@
 //
 // # Caches
 //
-// Each half keeps, for the last four constraint sets (spreadSignature),
-// each node's matching pods and domain and the totals across cycles
-// (filter_cache.go and score_cache.go). A cycle recounts only the nodes
-// whose NodeInfo changed since. When a later view numbers a key's
-// domains otherwise, the kept totals move to the new ids.
+// The plugin keeps one cache for both halves (spreadCache, cache.go):
+// for each half the last four constraint sets (spreadSignature), with
+// each node's matching pods and domain and the totals across cycles.
+// Both halves follow the snapshot with one loop (nodeTrack.sync): a
+// cycle recounts only the nodes whose NodeInfo changed since. When a
+// later view numbers a key's domains otherwise, the kept totals move to
+// the new ids. The halves' counts are their own payloads,
+// filterCounts (filter_cache.go) and scoreCounts (score_cache.go).
 package podtopologyspread

@@ -218,7 +218,7 @@ func (pl *PodTopologySpread) PreFilter(_ context.Context, state *framework.Cycle
 	if pl.handle != nil && pl.handle.Snapshot() != nil {
 		s.view = pl.handle.Snapshot().View()
 	}
-	pl.cachedCounts(s, pod, nodes)
+	pl.cache.counts(s, pod, nodes)
 	state.Write(spreadFilterStateKey, s)
 	return nil, nil
 }

@@ -32,9 +32,6 @@ import (
 // number (no snapshot, or NodeInfos of no view), the cycle numbers them
 // with cluster.NewTopology instead.
 
-// spreadCacheSize is how many constraint signatures the plugin keeps.
-const spreadCacheSize = 4
-
 // spreadDomains are the counts of one constraint by domain id of the
 // cache's Topology of its key; refs and counts are copied before a change
 // while shared.
@@ -73,18 +70,13 @@ func (d *spreadDomains) sub(id int32, n int) {
 	}
 }
 
-// spreadCache is the counts for one constraint signature, and what each
-// node contributes to them.
-type spreadCache struct {
-	key spreadSignature
-	// cs are the constraints of the cycle that last synced the cache;
+// filterCounts are the DoNotSchedule counts of one constraint set, and
+// what each node of the entry's nodeTrack contributes to them.
+type filterCounts struct {
+	// cs are the constraints of the cycle that last synced the counts;
 	// topos[i] is the Topology of cs[i]'s key the ids are of.
 	cs    []affinity.SpreadConstraint
 	topos []*cluster.Topology
-	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
-	// contribution at position j was computed from.
-	nodes []*cluster.NodeInfo
-	gens  []int64
 	// dom[j*k+i] is node j's domain id for constraint i (k constraints),
 	// -1 if the node lacks the key; cnt[j*k+i] is its matching pods, -1
 	// when the node is not counted for constraint i.
@@ -101,27 +93,34 @@ type spreadCache struct {
 	// that the next change copies them first.
 	shared bool
 	// unindexed is set by a sync that met a node whose domain topos do
-	// not number: the cache is then dropped.
+	// not number: the entry is then dropped.
 	unindexed bool
-	// view is the view topos are of (nil when they number PreFilter's
-	// nodes themselves): a view's Topology of a key never changes, so a
-	// cycle on the same view reuses them.
-	view *cluster.View
+	// in is set during a sync.
+	in inputs
+	// track is the entry's: renumber and buildPaths read its nodes.
+	track *nodeTrack
 }
 
-func newSpreadCache(key spreadSignature, cs []affinity.SpreadConstraint, n int) *spreadCache {
+func newFilterCounts(cs []affinity.SpreadConstraint, track *nodeTrack, n int) *filterCounts {
+	c := &filterCounts{}
+	c.init(cs, track, n)
+	return c
+}
+
+// init makes c the empty counts of cs over track's n nodes.
+func (c *filterCounts) init(cs []affinity.SpreadConstraint, track *nodeTrack, n int) {
 	k := len(cs)
-	return &spreadCache{key: key, cs: cs, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
-		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), domains: make([]spreadDomains, k), paths: make([]criticalPaths, k), dirty: true}
+	*c = filterCounts{cs: cs, track: track, dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k),
+		domains: make([]spreadDomains, k), paths: make([]criticalPaths, k), dirty: true}
 }
 
 // unshare gives the cache slices of its own before it changes them.
-func (c *spreadCache) unshare() {
+func (c *filterCounts) unshare() {
 	c.dirty = true
 	if !c.shared {
 		return
 	}
-	// States hold these; nodes, gens, dom and cnt are the cache's alone.
+	// States hold these; dom and cnt are the cache's alone.
 	for i := range c.domains {
 		d := &c.domains[i]
 		d.refs, d.counts = slices.Clone(d.refs), slices.Clone(d.counts)
@@ -130,7 +129,7 @@ func (c *spreadCache) unshare() {
 }
 
 // drop removes the contribution at position j.
-func (c *spreadCache) drop(j int) {
+func (c *filterCounts) drop(j int) {
 	k := len(c.domains)
 	for i := range c.domains {
 		if n := c.cnt[j*k+i]; n >= 0 {
@@ -141,7 +140,7 @@ func (c *spreadCache) drop(j int) {
 
 // domainID is node's domain id in t (NoDomain without a node), noting a
 // domain t does not number.
-func (c *spreadCache) domainID(t *cluster.Topology, ni *cluster.NodeInfo) int32 {
+func (c *filterCounts) domainID(t *cluster.Topology, ni *cluster.NodeInfo) int32 {
 	if ni.Node() == nil {
 		return cluster.NoDomain
 	}
@@ -155,8 +154,8 @@ func (c *spreadCache) domainID(t *cluster.Topology, ni *cluster.NodeInfo) int32 
 
 // compute sets the contribution at position j from ni, for the incoming
 // pod and its compiled required node affinity.
-func (c *spreadCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
-	cs := c.cs
+func (c *filterCounts) compute(j int, ni *cluster.NodeInfo) {
+	cs, pod, req := c.cs, c.in.pod, &c.in.req
 	k := len(cs)
 	node := ni.Node()
 	counted := node != nil && hasSpreadKeys(node, cs)
@@ -170,16 +169,15 @@ func (c *spreadCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *af
 		c.cnt[j*k+i] = int32(n)
 		c.domains[i].add(id, n)
 	}
-	c.nodes[j], c.gens[j] = ni, generation(ni)
 }
 
-// renumber moves the contribution at position j, whose NodeInfo is
+// renumber moves the contribution at position j, whose NodeInfo ni is
 // unchanged, to its domains' ids in c.topos.
-func (c *spreadCache) renumber(j int) {
+func (c *filterCounts) renumber(j int, ni *cluster.NodeInfo) {
 	k := len(c.domains)
 	for i := range c.domains {
 		x := j*k + i
-		id := c.domainID(c.topos[i], c.nodes[j])
+		id := c.domainID(c.topos[i], ni)
 		if id == c.dom[x] {
 			continue
 		}
@@ -196,10 +194,22 @@ func (c *spreadCache) renumber(j int) {
 	}
 }
 
-// sync brings the cache up to date with nodes, position by position, and
-// with topos, the Topologies of the constraints' keys.
-func (c *spreadCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
+// truncate keeps the contributions of the first n positions.
+func (c *filterCounts) truncate(n int) {
 	k := len(c.domains)
+	c.dom, c.cnt = c.dom[:n*k], c.cnt[:n*k]
+}
+
+// extend adds a position that contributes nothing.
+func (c *filterCounts) extend() {
+	for range len(c.domains) {
+		c.dom, c.cnt = append(c.dom, -1), append(c.cnt, -1)
+	}
+}
+
+// sync brings the counts up to date with nodes, position by position,
+// and with topos, the Topologies of the constraints' keys.
+func (c *filterCounts) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, in inputs) {
 	renumber := !slices.Equal(c.topos, topos)
 	if renumber {
 		c.unshare()
@@ -213,39 +223,9 @@ func (c *spreadCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology,
 			c.domains[i].grow(n)
 		}
 	}
-	if renumber {
-		// The kept contributions of unchanged NodeInfos move to their
-		// new ids; the loop below recomputes the others.
-		for j := range min(len(c.nodes), len(nodes)) {
-			if ni := nodes[j]; c.nodes[j] == ni && c.gens[j] == generation(ni) {
-				c.renumber(j)
-			}
-		}
-	}
-	if len(c.nodes) > len(nodes) {
-		c.unshare()
-		for j := len(nodes); j < len(c.nodes); j++ {
-			c.drop(j)
-		}
-		clear(c.nodes[len(nodes):])
-		c.nodes, c.gens, c.dom, c.cnt = c.nodes[:len(nodes)], c.gens[:len(nodes)], c.dom[:len(nodes)*k], c.cnt[:len(nodes)*k]
-	}
-	for j, ni := range nodes {
-		if j < len(c.nodes) {
-			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
-				continue
-			}
-			c.unshare()
-			c.drop(j)
-		} else {
-			c.unshare()
-			c.nodes, c.gens = append(c.nodes, nil), append(c.gens, 0)
-			for range k {
-				c.dom, c.cnt = append(c.dom, -1), append(c.cnt, -1)
-			}
-		}
-		c.compute(j, ni, pod, req)
-	}
+	c.in = in
+	c.track.sync(nodes, renumber, c)
+	c.in = inputs{}
 	if renumber {
 		// Every id is now one of topos: ids past theirs count nothing.
 		for i := range c.domains {
@@ -263,14 +243,14 @@ func (c *spreadCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology,
 // buildPaths builds the critical paths from the counts, taking each
 // constraint's eligible domains in the order of their first counted node,
 // as a full count does.
-func (c *spreadCache) buildPaths() {
+func (c *filterCounts) buildPaths() {
 	k := len(c.domains)
 	for i := range c.domains {
 		d := &c.domains[i]
 		p := newCriticalPaths()
 		c.seen = slices.Grow(c.seen[:0], len(d.refs))[:len(d.refs)]
 		clear(c.seen)
-		for j := range c.nodes {
+		for j := range c.track.nodes {
 			if c.cnt[j*k+i] < 0 {
 				continue
 			}
@@ -318,64 +298,56 @@ func spreadTopologies(cs []affinity.SpreadConstraint, view *cluster.View, nodes 
 	return topos
 }
 
-// cachedCounts fills s's Topologies, counts and critical paths from the
-// plugin's cache, creating or refreshing the entry for the signature of
-// s's constraints. s's constraints, selfMatch, required and view are set.
-func (pl *PodTopologySpread) cachedCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
+// counts fills s's Topologies, counts and critical paths from the cache,
+// creating or refreshing the entry for the signature of s's constraints.
+// s's constraints, selfMatch, required and view are set.
+func (c *spreadCache) counts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
 	key := newSpreadSignature(pod, s.constraints, false)
-	pl.filterMu.Lock()
-	defer pl.filterMu.Unlock()
-	var c *spreadCache
-	for i, e := range pl.filterCache {
-		if e.key.Equal(&key) {
-			c = e
-			copy(pl.filterCache[1:i+1], pl.filterCache[:i])
-			pl.filterCache[0] = c
-			break
-		}
-	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.find(filterKind, false, &key)
 	var topos []*cluster.Topology
-	if c != nil && c.view != nil && c.view == s.view {
-		topos = c.topos
+	if e != nil && e.view != nil && e.view == s.view {
+		topos = e.filter.topos
 	} else {
 		var have []*cluster.Topology
-		if c != nil {
-			have = c.topos
+		if e != nil {
+			have = e.filter.topos
 		}
 		topos = spreadTopologies(s.constraints, s.view, nodes, have)
 	}
 	for attempt := 0; ; attempt++ {
-		if c == nil {
-			c = newSpreadCache(newSpreadSignature(pod, s.constraints, true), s.constraints, len(nodes))
-			if len(pl.filterCache) < spreadCacheSize {
-				pl.filterCache = append(pl.filterCache, nil)
-			}
-			copy(pl.filterCache[1:], pl.filterCache)
-			pl.filterCache[0] = c
+		if e == nil {
+			fe := &filterEntry{cacheEntry: cacheEntry{key: newSpreadSignature(pod, s.constraints, true), kind: filterKind}}
+			e = c.push(&fe.cacheEntry, len(nodes))
+			e.filter = &fe.counts
+			e.filter.init(s.constraints, &e.track, len(nodes))
 		}
+		f := e.filter
 		// The contributions are computed with this cycle's pod and
 		// constraints (equal to the cached ones in what matters).
-		c.cs = s.constraints
-		c.sync(nodes, topos, pod, &s.required)
-		if c.view = s.view; attempt > 0 {
-			c.view = nil
+		f.cs = s.constraints
+		f.sync(nodes, topos, inputs{pod: pod, req: s.required})
+		if e.view = s.view; attempt > 0 {
+			e.view = nil
 		}
-		if !c.unindexed || attempt > 0 {
+		if !f.unindexed || attempt > 0 {
 			break
 		}
 		// Some node is of no view's numbering: number this cycle's
 		// nodes themselves, in a new entry.
-		pl.filterCache = slices.Delete(pl.filterCache, 0, 1)
-		c = nil
+		c.store.DropFront()
+		e = nil
 		topos = spreadTopologies(s.constraints, nil, nodes, nil)
 	}
-	c.shared = true
-	s.topos = c.topos
-	k := len(c.domains)
+	f := e.filter
+	f.shared = true
+	s.topos = f.topos
+	k := len(f.domains)
 	s.domains = make([]spreadStateDomains, k)
-	for i := range c.domains {
-		d := &c.domains[i]
+	for i := range f.domains {
+		d := &f.domains[i]
 		s.domains[i] = spreadStateDomains{refs: d.refs, counts: d.counts, n: d.live}
 	}
-	copy(s.paths, c.paths)
+	copy(s.paths, f.paths)
 }

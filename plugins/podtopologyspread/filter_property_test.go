@@ -209,7 +209,7 @@ func TestPropertySpreadCache(t *testing.T) {
 		pl, _ := New(nil, spreadHandle{snap})
 		cached := pl.(*PodTopologySpread)
 		var incoming []*api.Pod
-		for i := range spreadCacheSize + 2 { // more than the cache holds
+		for i := range cacheSize + 2 { // more than the cache holds
 			incoming = append(incoming, testwrap.SpreadIncomingGen(i, api.DoNotSchedule).Draw(t, "incoming"))
 		}
 		extra := 0
@@ -411,8 +411,7 @@ func TestPropertySpreadCacheRenumbered(t *testing.T) {
 		req := affinity.GetRequiredNodeAffinity(pod)
 		view := snap.View()
 		all := view.Nodes()
-		key := newSpreadSignature(pod, cs, true)
-		kept := newSpreadCache(key, cs, len(all))
+		kept := newFilterCounts(cs, &nodeTrack{}, len(all))
 		for round := range rapid.IntRange(1, 5).Draw(t, "rounds") {
 			in := all
 			if rapid.IntRange(0, 3).Draw(t, "subset") == 0 {
@@ -422,10 +421,10 @@ func TestPropertySpreadCacheRenumbered(t *testing.T) {
 			if rapid.IntRange(0, 2).Draw(t, "own") != 0 {
 				topos = spreadTopologies(cs, nil, rapid.Permutation(all).Draw(t, "order"), nil)
 			}
-			kept.sync(in, topos, pod, &req)
+			kept.sync(in, topos, inputs{pod: pod, req: req})
 			kept.shared = rapid.Bool().Draw(t, "shared")
-			fresh := newSpreadCache(key, cs, len(in))
-			fresh.sync(in, topos, pod, &req)
+			fresh := newFilterCounts(cs, &nodeTrack{}, len(in))
+			fresh.sync(in, topos, inputs{pod: pod, req: req})
 			for i := range cs {
 				a, b := &kept.domains[i], &fresh.domains[i]
 				if !slices.Equal(a.refs, b.refs) || !slices.Equal(a.counts, b.counts) || a.live != b.live {

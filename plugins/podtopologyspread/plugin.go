@@ -1,8 +1,6 @@
 package podtopologyspread
 
 import (
-	"sync"
-
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
@@ -20,15 +18,9 @@ type PodTopologySpread struct {
 	systemDefaulted bool
 	handle          framework.Handle
 
-	// filterMu guards filterCache, the DoNotSchedule counts of the last
-	// constraint sets (see filter_cache.go).
-	filterMu    sync.Mutex
-	filterCache []*spreadCache
-
-	// scoreMu guards scoreCache, the ScheduleAnyway counts of the last
-	// constraint sets (see score_cache.go).
-	scoreMu    sync.Mutex
-	scoreCache []*spreadScoreCache
+	// cache holds both halves' counts of the last constraint sets (see
+	// cache.go).
+	cache spreadCache
 }
 
 var (

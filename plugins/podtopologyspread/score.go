@@ -168,7 +168,7 @@ func (pl *PodTopologySpread) PreScore(_ context.Context, state *framework.CycleS
 	k := len(cs)
 	s := &spreadScoreState{constraints: cs, weights: make([]float64, k), ns: pod.Namespace,
 		tot: make([][]int64, k), registered: make([][]bool, k)}
-	pl.cachedScores(s, pod, view, nodes, requireAll)
+	pl.cache.scores(s, pod, view, nodes, requireAll)
 	state.Write(spreadScoreStateKey, s)
 	return nil
 }

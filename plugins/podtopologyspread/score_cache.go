@@ -30,9 +30,6 @@ import (
 // was added under, and when a later view's Topology is another one the
 // kept nodes' contributions are moved to their new ids.
 
-// spreadScoreCacheSize is how many constraint signatures the plugin keeps.
-const spreadScoreCacheSize = 4
-
 // Flags of a node's contribution for one constraint.
 const (
 	// spreadHasKey: the node has the constraint's topology key.
@@ -76,12 +73,11 @@ func spreadScoreID(t *cluster.Topology, noKey int32, ni *cluster.NodeInfo) int32
 	}
 }
 
-// spreadScoreCache is the counts for one constraint signature, and what
-// each node of the snapshot contributes to them.
-type spreadScoreCache struct {
-	key        spreadSignature
+// scoreCounts are the ScheduleAnyway counts of one constraint set, and
+// what each node of the view, in the entry's nodeTrack, contributes.
+type scoreCounts struct {
 	requireAll bool
-	// cs are the constraints of the cycle that last synced the cache;
+	// cs are the constraints of the cycle that last synced the counts;
 	// host[i] is whether cs[i] is over kubernetes.io/hostname.
 	cs   []affinity.SpreadConstraint
 	host []bool
@@ -90,13 +86,6 @@ type spreadScoreCache struct {
 	// hostname constraints).
 	topos []*cluster.Topology
 	noKey []int32
-	// view is the view topos are of: a view's Topology of a key never
-	// changes, so a cycle on the same view reuses them.
-	view *cluster.View
-	// nodes[j] and gens[j] are the NodeInfo (and its generation) the
-	// contribution at position j of the view's nodes was computed from.
-	nodes []*cluster.NodeInfo
-	gens  []int64
 	// For node j and constraint i of k, at j*k+i: dom is the node's
 	// domain id (-1 for hostname constraints), cnt its matching pods
 	// (counted for hostname constraints and for counted nodes, else 0),
@@ -111,14 +100,18 @@ type spreadScoreCache struct {
 	shared bool
 	// pos is scratch: the positions of PreScore's nodes.
 	pos []int32
+	// in is set during a sync.
+	in inputs
+	// track is the entry's: positions reads its nodes.
+	track *nodeTrack
 }
 
 // hostname reports whether constraint i is over kubernetes.io/hostname.
-func (c *spreadScoreCache) hostname(i int) bool { return c.host[i] }
+func (c *scoreCounts) hostname(i int) bool { return c.host[i] }
 
 // setConstraints makes cs, equal to the cached ones in what matters, the
 // constraints contributions are computed with.
-func (c *spreadScoreCache) setConstraints(cs []affinity.SpreadConstraint) {
+func (c *scoreCounts) setConstraints(cs []affinity.SpreadConstraint) {
 	c.cs = cs
 	c.host = c.host[:0]
 	for i := range cs {
@@ -126,17 +119,23 @@ func (c *spreadScoreCache) setConstraints(cs []affinity.SpreadConstraint) {
 	}
 }
 
-func newSpreadScoreCache(key spreadSignature, requireAll bool, cs []affinity.SpreadConstraint, n int) *spreadScoreCache {
-	k := len(cs)
-	c := &spreadScoreCache{key: key, requireAll: requireAll, nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n),
-		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), flag: make([]uint8, 0, n*k), all: make([]bool, 0, n),
-		domains: make([]spreadScoreDomains, k), noKey: make([]int32, k)}
-	c.setConstraints(cs)
+func newScoreCounts(requireAll bool, cs []affinity.SpreadConstraint, track *nodeTrack, n int) *scoreCounts {
+	c := &scoreCounts{}
+	c.init(requireAll, cs, track, n)
 	return c
 }
 
+// init makes c the empty counts of cs over track's n nodes.
+func (c *scoreCounts) init(requireAll bool, cs []affinity.SpreadConstraint, track *nodeTrack, n int) {
+	k := len(cs)
+	*c = scoreCounts{requireAll: requireAll, track: track,
+		dom: make([]int32, 0, n*k), cnt: make([]int32, 0, n*k), flag: make([]uint8, 0, n*k), all: make([]bool, 0, n),
+		domains: make([]spreadScoreDomains, k), noKey: make([]int32, k)}
+	c.setConstraints(cs)
+}
+
 // unshare gives the cache totals of its own before it changes them.
-func (c *spreadScoreCache) unshare() {
+func (c *scoreCounts) unshare() {
 	if !c.shared {
 		return
 	}
@@ -147,7 +146,7 @@ func (c *spreadScoreCache) unshare() {
 }
 
 // drop removes the contribution at position j from the totals.
-func (c *spreadScoreCache) drop(j int) {
+func (c *scoreCounts) drop(j int) {
 	k := len(c.domains)
 	for i := range c.domains {
 		if c.flag[j*k+i]&spreadCounted != 0 {
@@ -159,8 +158,8 @@ func (c *spreadScoreCache) drop(j int) {
 // compute sets the contribution at position j from ni (a node of the
 // view, whose Topologies number its domains), for the incoming pod and
 // its compiled required node affinity.
-func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
-	cs := c.cs
+func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
+	cs, pod, req := c.cs, c.in.pod, &c.in.req
 	k := len(cs)
 	node := ni.Node()
 	all := node != nil && hasSpreadKeys(node, cs)
@@ -192,16 +191,23 @@ func (c *spreadScoreCache) compute(j int, ni *cluster.NodeInfo, pod *api.Pod, re
 		c.domains[i].tot[id] += int64(n)
 	}
 	c.all[j] = all
-	c.nodes[j], c.gens[j] = ni, generation(ni)
 }
 
-// renumber moves the contribution at position j, whose NodeInfo is
-// unchanged, to its domains' ids in c.topos; false if a domain is new or
-// gone (a node not of the view), and then the contribution must be
-// recomputed (what renumber moved is consistent).
-func (c *spreadScoreCache) renumber(j int) bool {
+// renumber moves the contribution at position j, whose NodeInfo ni is
+// unchanged, to its domains' ids in c.topos. When a domain is new or
+// gone (a node not of the view), it recomputes the contribution instead.
+func (c *scoreCounts) renumber(j int, ni *cluster.NodeInfo) {
+	if !c.move(j, ni) {
+		c.drop(j)
+		c.compute(j, ni)
+	}
+}
+
+// move moves the contribution at position j, computed from ni, to its
+// domains' ids in c.topos; false if a domain is new or gone, and then
+// the contribution must be recomputed (what move moved is consistent).
+func (c *scoreCounts) move(j int, ni *cluster.NodeInfo) bool {
 	k := len(c.domains)
-	ni := c.nodes[j]
 	if ni.Node() == nil {
 		return true
 	}
@@ -227,9 +233,24 @@ func (c *spreadScoreCache) renumber(j int) bool {
 	return true
 }
 
+// truncate keeps the contributions of the first n positions.
+func (c *scoreCounts) truncate(n int) {
+	k := len(c.domains)
+	c.all = c.all[:n]
+	c.dom, c.cnt, c.flag = c.dom[:n*k], c.cnt[:n*k], c.flag[:n*k]
+}
+
+// extend adds a position that contributes nothing.
+func (c *scoreCounts) extend() {
+	c.all = append(c.all, false)
+	for range len(c.domains) {
+		c.dom, c.cnt, c.flag = append(c.dom, -1), append(c.cnt, 0), append(c.flag, 0)
+	}
+}
+
 // setTopologies makes topos (nil for hostname constraints) the
 // Topologies of the constraints' keys; it reports whether any changed.
-func (c *spreadScoreCache) setTopologies(topos []*cluster.Topology) bool {
+func (c *scoreCounts) setTopologies(topos []*cluster.Topology) bool {
 	if slices.Equal(c.topos, topos) {
 		return false
 	}
@@ -243,11 +264,10 @@ func (c *spreadScoreCache) setTopologies(topos []*cluster.Topology) bool {
 	return true
 }
 
-// sync brings the cache up to date with nodes (the view's), position by
-// position, and with topos, the view's Topologies of the constraints'
+// sync brings the counts up to date with nodes (the view's), position
+// by position, and with topos, the view's Topologies of the constraints'
 // keys (nil for hostname constraints).
-func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, pod *api.Pod, req *affinity.RequiredNodeAffinity) {
-	k := len(c.domains)
+func (c *scoreCounts) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, in inputs) {
 	renumber := c.setTopologies(topos)
 	// Ids of the old Topologies stay valid until every contribution is
 	// moved: the totals grow to cover both (and the no-key id).
@@ -259,42 +279,11 @@ func (c *spreadScoreCache) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topo
 		}
 	}
 	if renumber {
-		// The kept contributions of unchanged NodeInfos move to their
-		// new ids; the loop below recomputes the others.
 		c.unshare()
-		for j := range min(len(c.nodes), len(nodes)) {
-			if ni := nodes[j]; c.nodes[j] == ni && c.gens[j] == generation(ni) && !c.renumber(j) {
-				c.drop(j)
-				c.compute(j, ni, pod, req)
-			}
-		}
 	}
-	if len(c.nodes) > len(nodes) {
-		c.unshare()
-		for j := len(nodes); j < len(c.nodes); j++ {
-			c.drop(j)
-		}
-		clear(c.nodes[len(nodes):])
-		n := len(nodes)
-		c.nodes, c.gens, c.all = c.nodes[:n], c.gens[:n], c.all[:n]
-		c.dom, c.cnt, c.flag = c.dom[:n*k], c.cnt[:n*k], c.flag[:n*k]
-	}
-	for j, ni := range nodes {
-		if j < len(c.nodes) {
-			if c.nodes[j] == ni && c.gens[j] == generation(ni) {
-				continue
-			}
-			c.unshare()
-			c.drop(j)
-		} else {
-			c.unshare()
-			c.nodes, c.gens, c.all = append(c.nodes, nil), append(c.gens, 0), append(c.all, false)
-			for range k {
-				c.dom, c.cnt, c.flag = append(c.dom, -1), append(c.cnt, 0), append(c.flag, 0)
-			}
-		}
-		c.compute(j, ni, pod, req)
-	}
+	c.in = in
+	c.track.sync(nodes, renumber, c)
+	c.in = inputs{}
 	if renumber {
 		// Every id is now one of topos: ids past theirs count nothing.
 		for i, t := range topos {
@@ -339,9 +328,10 @@ func spreadScoreTopologies(cs []affinity.SpreadConstraint, view *cluster.View, h
 // the view's in order, possibly rotated, with some left out, so it walks
 // the cache's nodes alongside them; once a node is not met within one
 // round it looks the remaining nodes up by name.
-func (c *spreadScoreCache) positions(nodes []*cluster.NodeInfo, view *cluster.View) {
+func (c *scoreCounts) positions(nodes []*cluster.NodeInfo, view *cluster.View) {
 	c.pos = slices.Grow(c.pos[:0], len(nodes))[:len(nodes)]
-	n, cur, walk := len(c.nodes), 0, true
+	nodes0 := c.track.nodes
+	n, cur, walk := len(nodes0), 0, true
 	for q, ni := range nodes {
 		c.pos[q] = -1
 		if walk {
@@ -350,7 +340,7 @@ func (c *spreadScoreCache) positions(nodes []*cluster.NodeInfo, view *cluster.Vi
 				if cur++; cur == n {
 					cur = 0
 				}
-				if c.nodes[p] == ni {
+				if nodes0[p] == ni {
 					c.pos[q] = int32(p)
 					break
 				}
@@ -360,49 +350,39 @@ func (c *spreadScoreCache) positions(nodes []*cluster.NodeInfo, view *cluster.Vi
 			}
 			walk = false
 		}
-		if p, ok := view.Index(ni.Name()); ok && p < n && c.nodes[p] == ni {
+		if p, ok := view.Index(ni.Name()); ok && p < n && nodes0[p] == ni {
 			c.pos[q] = int32(p)
 		}
 	}
 }
 
-// cachedScores fills s from the plugin's cache for the nodes PreScore was
-// given: which are ignored, the weights, and the raw score of each. s's
-// constraints and ns are set.
-func (pl *PodTopologySpread) cachedScores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []*cluster.NodeInfo, requireAll bool) {
+// scores fills s from the cache for the nodes PreScore was given: which
+// are ignored, the weights, and the raw score of each. s's constraints
+// and ns are set.
+func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []*cluster.NodeInfo, requireAll bool) {
 	cs := s.constraints
 	k := len(cs)
 	key := newSpreadSignature(pod, cs, false)
-	pl.scoreMu.Lock()
-	defer pl.scoreMu.Unlock()
-	var c *spreadScoreCache
-	for i, e := range pl.scoreCache {
-		if e.requireAll == requireAll && e.key.Equal(&key) {
-			c = e
-			copy(pl.scoreCache[1:i+1], pl.scoreCache[:i])
-			pl.scoreCache[0] = c
-			break
-		}
-	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	e := sc.find(scoreKind, requireAll, &key)
 	all := view.Nodes()
-	if c == nil {
-		c = newSpreadScoreCache(newSpreadSignature(pod, cs, true), requireAll, cs, len(all))
-		if len(pl.scoreCache) < spreadScoreCacheSize {
-			pl.scoreCache = append(pl.scoreCache, nil)
-		}
-		copy(pl.scoreCache[1:], pl.scoreCache)
-		pl.scoreCache[0] = c
+	if e == nil {
+		se := &scoreEntry{cacheEntry: cacheEntry{key: newSpreadSignature(pod, cs, true), kind: scoreKind, requireAll: requireAll}}
+		e = sc.push(&se.cacheEntry, len(all))
+		e.score = &se.counts
+		e.score.init(requireAll, cs, &e.track, len(all))
 	}
+	c := e.score
 	// The contributions are computed with this cycle's pod and
 	// constraints (equal to the cached ones in what matters).
 	c.setConstraints(cs)
-	required := affinity.GetRequiredNodeAffinity(pod)
 	topos := c.topos
-	if c.view != view {
+	if e.view != view {
 		topos = spreadScoreTopologies(cs, view, c.topos)
-		c.view = view
+		e.view = view
 	}
-	c.sync(all, topos, pod, &required)
+	c.sync(all, topos, inputs{pod: pod, req: affinity.GetRequiredNodeAffinity(pod)})
 	c.shared = true
 	s.topos, s.noKey = c.topos, c.noKey
 	for i := range c.domains {

@@ -176,7 +176,7 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 		pl, _ := New(nil, testHandle{snap})
 		cached := pl.(*PodTopologySpread)
 		var incoming []*api.Pod
-		for i := range spreadScoreCacheSize + 2 { // more than the cache holds
+		for i := range cacheSize + 2 { // more than the cache holds
 			p := testwrap.SpreadIncomingGen(i, api.ScheduleAnyway).Draw(t, "incoming")
 			if rapid.IntRange(0, 2).Draw(t, "systemDefaults") == 0 {
 				p.Spec.TopologySpreadConstraints = nil
@@ -333,8 +333,7 @@ func TestPropertySpreadScoreCacheRenumbered(t *testing.T) {
 		requireAll := rapid.Bool().Draw(t, "requireAll")
 		view := snap.View()
 		all := view.Nodes()
-		key := newSpreadSignature(pod, cs, true)
-		kept := newSpreadScoreCache(key, requireAll, cs, len(all))
+		kept := newScoreCounts(requireAll, cs, &nodeTrack{}, len(all))
 		for round := range rapid.IntRange(1, 5).Draw(t, "rounds") {
 			in := all
 			if rapid.IntRange(0, 3).Draw(t, "subset") == 0 {
@@ -349,10 +348,10 @@ func TestPropertySpreadScoreCacheRenumbered(t *testing.T) {
 					}
 				}
 			}
-			kept.sync(in, topos, pod, &req)
+			kept.sync(in, topos, inputs{pod: pod, req: req})
 			kept.shared = rapid.Bool().Draw(t, "shared")
-			fresh := newSpreadScoreCache(key, requireAll, cs, len(in))
-			fresh.sync(in, topos, pod, &req)
+			fresh := newScoreCounts(requireAll, cs, &nodeTrack{}, len(in))
+			fresh.sync(in, topos, inputs{pod: pod, req: req})
 			for i := range cs {
 				if a, b := kept.domains[i].tot, fresh.domains[i].tot; !reflect.DeepEqual(a, b) {
 					t.Fatalf("round %d, constraint %d: kept totals %v, fresh %v", round, i, a, b)

@@ -7,7 +7,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -123,7 +122,7 @@ func (a *applier) waitQuota(ctx context.Context, ns, name string) {
 func (a *applier) create(ctx context.Context, o *object) error {
 	gvk := o.u.GroupVersionKind()
 	if gvk.Kind == "" || o.u.GetAPIVersion() == "" {
-		return fmt.Errorf("Object 'Kind' or 'apiVersion' is missing in %s", o.source)
+		return fmt.Errorf("kind or apiVersion is missing in %s", o.source)
 	}
 	m, err := a.mapper.RESTMapping(schema.GroupKind{Group: gvk.Group, Kind: gvk.Kind}, gvk.Version)
 	if err != nil {
@@ -151,10 +150,4 @@ func (a *applier) create(ctx context.Context, o *object) error {
 		}
 	}
 	return nil
-}
-
-// nestedString is unstructured.NestedString without the flags.
-func nestedString(u *unstructured.Unstructured, fields ...string) string {
-	s, _, _ := unstructured.NestedString(u.Object, fields...)
-	return s
 }

@@ -204,7 +204,11 @@ func podSubject(p *v1.Pod) string {
 	g, slot := podGroup(p)
 	ref := metav1.GetControllerOf(p)
 	random := p.GenerateName != "" && strings.HasPrefix(p.Name, p.GenerateName)
-	if ref == nil || ref.Kind == "StatefulSet" || !random {
+	if ref != nil && ref.Kind == "StatefulSet" {
+		// An ordinal, not a random suffix.
+		random = false
+	}
+	if ref == nil || !random {
 		if random {
 			return "Pod " + p.Namespace + "/" + p.GenerateName + "*"
 		}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -149,4 +148,3 @@ func ordered(objs []*object) []*object {
 }
 
 // isList reports whether kind names a list kind.
-func isList(kind string) bool { return strings.HasSuffix(kind, "List") }

@@ -1,24 +1,8 @@
-// Command e2e applies manifests to a real Kubernetes v1.37.2 control
-// plane started in process (etcd, kube-apiserver, the controllers,
-// kube-scheduler; no kubelet) and compares what it does with schedkit
-// on the same input: admission verdicts and messages, the objects the
-// controllers create, each pod's effective spec, and every placement in
-// upstream's binding order.
-//
-//	go run ./conformance/cmd/e2e -f DIR [-f FILE...] [--config FILE]
-//
-// It prints one line per disagreement, `Kind ns/name: field: upstream X,
-// schedkit Y`, then a summary, and exits 1 on any disagreement, 2 on bad
-// input. With --known FILE it compares the disagreements with the list
-// in FILE instead (each line's part up to the values: upstream breaks
-// ties at random): it exits 0 when they are the same, 1 listing the new
-// and the fixed ones.
 package main
 
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -69,17 +53,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 
+	// Bad input is what schedkit's reader refuses (its error names file,
+	// line and field) or what kubectl's decoder cannot read.
+	sk, err := skLoad(ctx, paths, *config)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 2
+	}
+	defer sk.Close()
 	objs, err := readObjects(paths)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 2
 	}
-	sk, err := skLoad(ctx, paths, *config)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: schedkit: %v\n", err)
-		return 2
-	}
-	defer sk.Close()
 	var schedCfg []byte
 	if *config != "" {
 		if schedCfg, err = os.ReadFile(*config); err != nil {
@@ -421,5 +407,3 @@ func silenceKlog() {
 	_ = fs.Set("stderrthreshold", "FATAL")
 	klog.SetOutput(io.Discard)
 }
-
-var _ = errors.New

@@ -9,8 +9,9 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
 )
 
 // eventKind is what happened to a pod, as the runner replays it.
@@ -46,68 +47,80 @@ type recorder struct {
 }
 
 func startRecorder(ctx context.Context, cs kubernetes.Interface, wg *sync.WaitGroup) (*recorder, error) {
-	list, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
 	r := &recorder{cs: cs, last: map[string]*v1.Pod{}, gone: map[string]*v1.Pod{}, changed: time.Now()}
-	w, err := cs.CoreV1().Pods("").Watch(ctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
+	// An informer, not a bare watch: the API server closes a watch whose
+	// reader falls behind, and the informer lists and watches again.
+	inf := cache.NewSharedIndexInformer(cache.NewListWatchFromClient(cs.CoreV1().RESTClient(), "pods", "", fields.Everything()),
+		&v1.Pod{}, 0, cache.Indexers{})
+	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { r.observe(ctx, nil, obj.(*v1.Pod)) },
+		UpdateFunc: func(old, obj any) { r.observe(ctx, old.(*v1.Pod), obj.(*v1.Pod)) },
+		DeleteFunc: func(obj any) {
+			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = d.Obj
+			}
+			if p, ok := obj.(*v1.Pod); ok {
+				r.deletedPod(p)
+			}
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		defer w.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev, ok := <-w.ResultChan():
-				if !ok {
-					return
-				}
-				r.observe(ctx, ev)
-			}
-		}
+		inf.RunWithContext(ctx)
 	}()
+	if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
+		return nil, fmt.Errorf("the pod informer did not sync")
+	}
 	return r, nil
 }
 
-func (r *recorder) observe(ctx context.Context, ev watch.Event) {
-	p, ok := ev.Object.(*v1.Pod)
-	if !ok {
-		return
+// scheduled reports whether the scheduler bound p: the binding sets
+// PodScheduled; a pod created with spec.nodeName has no such condition.
+func scheduled(p *v1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == v1.PodScheduled && c.Status == v1.ConditionTrue {
+			return true
+		}
 	}
+	return false
+}
+
+func (r *recorder) observe(ctx context.Context, old, p *v1.Pod) {
 	key := p.Namespace + "/" + p.Name
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.changed = time.Now()
-	old := r.last[key]
-	switch ev.Type {
-	case watch.Added, watch.Modified:
-		r.last[key] = p
-		if p.Spec.NodeName != "" && (old == nil || old.Spec.NodeName == "") && ev.Type == watch.Modified {
-			r.events = append(r.events, podEvent{kind: evBind, key: key, node: p.Spec.NodeName, pod: p})
-		}
-		if n := p.Status.NominatedNodeName; n != "" && (old == nil || old.Status.NominatedNodeName != n) {
-			r.events = append(r.events, podEvent{kind: evNominate, key: key, node: n, pod: p})
-		}
-		if p.DeletionTimestamp != nil && (old == nil || old.DeletionTimestamp == nil) {
-			r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p})
-			if p.Spec.NodeName != "" {
-				// The kubelet's part: the containers are gone.
-				zero := int64(0)
-				go r.cs.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero}) //nolint:errcheck
-			}
-		}
-	case watch.Deleted:
-		if old != nil && old.DeletionTimestamp == nil {
-			r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p})
-		}
-		delete(r.last, key)
-		r.gone[key] = p
+	r.last[key] = p
+	if p.Spec.NodeName != "" && (old == nil && scheduled(p) || old != nil && old.Spec.NodeName == "") {
+		r.events = append(r.events, podEvent{kind: evBind, key: key, node: p.Spec.NodeName, pod: p})
 	}
+	if n := p.Status.NominatedNodeName; n != "" && (old == nil || old.Status.NominatedNodeName != n) {
+		r.events = append(r.events, podEvent{kind: evNominate, key: key, node: n, pod: p})
+	}
+	if p.DeletionTimestamp != nil && (old == nil || old.DeletionTimestamp == nil) {
+		r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p})
+		if p.Spec.NodeName != "" {
+			// The kubelet's part: the containers are gone.
+			zero := int64(0)
+			go r.cs.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero}) //nolint:errcheck
+		}
+	}
+}
+
+func (r *recorder) deletedPod(p *v1.Pod) {
+	key := p.Namespace + "/" + p.Name
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.changed = time.Now()
+	if old := r.last[key]; old != nil && old.DeletionTimestamp == nil {
+		r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p})
+	}
+	delete(r.last, key)
+	r.gone[key] = p
 }
 
 // deleted returns the pods deleted so far, as last seen.
@@ -139,38 +152,40 @@ func (r *recorder) snapshot() ([]podEvent, map[string]*v1.Pod, time.Time) {
 // VolumeBinding PreBind waits ten minutes for a provisioner that never
 // comes, and the pod is never bound.
 func provisioner(ctx context.Context, cs kubernetes.Interface, wg *sync.WaitGroup) error {
-	w, err := cs.CoreV1().PersistentVolumeClaims("").Watch(ctx, metav1.ListOptions{})
-	if err != nil {
+	inf := cache.NewSharedIndexInformer(cache.NewListWatchFromClient(cs.CoreV1().RESTClient(), "persistentvolumeclaims", "", fields.Everything()),
+		&v1.PersistentVolumeClaim{}, 0, cache.Indexers{})
+	var mu sync.Mutex
+	done := map[string]bool{}
+	provision := func(obj any) {
+		c, ok := obj.(*v1.PersistentVolumeClaim)
+		if !ok || c.Spec.VolumeName != "" {
+			return
+		}
+		node := c.Annotations["volume.kubernetes.io/selected-node"]
+		if node == "" {
+			return
+		}
+		mu.Lock()
+		seen := done[string(c.UID)]
+		done[string(c.UID)] = true
+		mu.Unlock()
+		if seen {
+			return
+		}
+		if _, err := cs.CoreV1().PersistentVolumes().Create(ctx, provisioned(c, node), metav1.CreateOptions{}); err != nil && ctx.Err() == nil {
+			fmt.Printf("note: provisioning %s/%s: %v\n", c.Namespace, c.Name, err)
+		}
+	}
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    provision,
+		UpdateFunc: func(_, obj any) { provision(obj) },
+	}); err != nil {
 		return err
 	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		defer w.Stop()
-		done := map[string]bool{}
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev, ok := <-w.ResultChan():
-				if !ok {
-					return
-				}
-				c, ok := ev.Object.(*v1.PersistentVolumeClaim)
-				if !ok || ev.Type == watch.Deleted || c.Spec.VolumeName != "" || done[string(c.UID)] {
-					continue
-				}
-				node := c.Annotations["volume.kubernetes.io/selected-node"]
-				if node == "" {
-					continue
-				}
-				done[string(c.UID)] = true
-				pv := provisioned(c, node)
-				if _, err := cs.CoreV1().PersistentVolumes().Create(ctx, pv, metav1.CreateOptions{}); err != nil && ctx.Err() == nil {
-					fmt.Printf("note: provisioning %s/%s: %v\n", c.Namespace, c.Name, err)
-				}
-			}
-		}
+		inf.RunWithContext(ctx)
 	}()
 	return nil
 }

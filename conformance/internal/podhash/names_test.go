@@ -18,11 +18,13 @@ import (
 func TestGeneratedNames(t *testing.T) {
 	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
 	rapid.Check(t, func(rt *rapid.T) {
-		base := rapid.StringMatching(`[a-z0-9.-]{1,80}`).Draw(rt, "base")
+		// A Namespace's name is an RFC 1123 label, which the API server
+		// validates after naming it: bases that make one.
+		base := rapid.StringMatching(`[a-z0-9][a-z0-9-]{0,79}`).Draw(rt, "base")
 		b, _ := json.Marshal(base)
 		r := manifest.NewReader()
 		r.SetSeed(rapid.Uint64().Draw(rt, "seed"))
-		if err := r.Read("f", strings.NewReader(`{"kind":"Namespace","metadata":{"generateName":`+string(b)+`}}`)); err != nil {
+		if err := r.Read("f", strings.NewReader(`{"apiVersion":"v1","kind":"Namespace","metadata":{"generateName":`+string(b)+`}}`)); err != nil {
 			rt.Fatal(err)
 		}
 		got := r.Objects().Namespaces[0].Name

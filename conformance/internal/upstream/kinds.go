@@ -14,6 +14,7 @@ import (
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/klog/v2"
+	podutil "k8s.io/kubernetes/pkg/api/pod"
 	core "k8s.io/kubernetes/pkg/apis/core"
 	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
 	"k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
@@ -152,8 +153,9 @@ func PodResources(in *regression.PodResourcesInput) regression.PodResourcesAnswe
 
 // LimitRange is the LimitRanger admission plugin's answer for a LimitRange
 // input: the pod and LimitRanges defaulted as the API server does, every
-// LimitRange's defaults merged in (Admit), then every LimitRange validated
-// in order until one fails (Validate).
+// LimitRange's defaults merged in (Admit), the pod-level resources
+// defaulted (PrepareForCreate), then every LimitRange validated in order
+// until one fails (Validate).
 func LimitRange(in *regression.LimitRangeInput) regression.LimitRangeAnswer {
 	v1pod := DefaultedPod(in.Pod)
 	pod := &core.Pod{}
@@ -171,6 +173,11 @@ func LimitRange(in *regression.LimitRangeInput) regression.LimitRangeAnswer {
 			panic(err)
 		}
 	}
+	// The API server runs the pod strategy's PrepareForCreate between
+	// the mutating and the validating admission: with
+	// PodLevelResourcesFixDefaulting (on in v1.37) it defaults pod-level
+	// resources there, over LimitRanger's container defaults.
+	podutil.DefaultPodLevelResources(pod)
 	a := regression.LimitRangeAnswer{Violated: -1}
 	for i, lr := range ranges {
 		err := limitranger.PodValidateLimitFunc(lr, pod)

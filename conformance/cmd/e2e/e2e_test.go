@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+func TestBlankPodName(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`pods "web-85c4fdb97b-sfq7z" is forbidden: exceeded quota: pods`, `pods "*" is forbidden: exceeded quota: pods`},
+		{`no pod name here`, `no pod name here`},
+		{`pods "unterminated`, `pods "unterminated`},
+	} {
+		if got := blankPodName(tc.in); got != tc.want {
+			t.Errorf("blankPodName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestOrderedPhases(t *testing.T) {
+	mk := func(kind, node string) *object {
+		u := &unstructured.Unstructured{Object: map[string]any{"kind": kind, "apiVersion": "v1", "metadata": map[string]any{"name": kind}}}
+		if node != "" {
+			u.Object["spec"] = map[string]any{"nodeName": node}
+		}
+		return &object{u: u}
+	}
+	in := []*object{mk("Pod", ""), mk("Deployment", ""), mk("Pod", "n1"), mk("Node", ""), mk("Service", ""),
+		mk("LimitRange", ""), mk("StorageClass", ""), mk("Namespace", "")}
+	var got []string
+	for _, o := range ordered(in) {
+		k := o.kind()
+		if nodeName(o) != "" {
+			k += "(bound)"
+		}
+		got = append(got, k)
+	}
+	want := "Namespace StorageClass LimitRange Node Service Pod(bound) Deployment Pod"
+	if strings.Join(got, " ") != want {
+		t.Errorf("order %v, want %s", got, want)
+	}
+}
+
+func TestCompareKnown(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.known")
+	if err := os.WriteFile(path, []byte("# comment\n\nPod a/b: spec.priority:\nReplicaSet a/c: exists:\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := func(subject, field string) disagreement {
+		return disagreement{subject: subject, field: field, upstream: "1", schedkit: "2"}
+	}
+	var out bytes.Buffer
+	if code := compareKnown(path, []disagreement{d("Pod a/b", "spec.priority"), d("ReplicaSet a/c", "exists")}, &out, &out); code != 0 {
+		t.Errorf("same list: exit %d: %s", code, out.String())
+	}
+	out.Reset()
+	code := compareKnown(path, []disagreement{d("Pod a/b", "spec.priority"), d("Pod a/z", "placement")}, &out, &out)
+	if code != 1 || !strings.Contains(out.String(), "new disagreement: Pod a/z: placement:") ||
+		!strings.Contains(out.String(), "fixed (remove from") {
+		t.Errorf("changed list: exit %d: %s", code, out.String())
+	}
+}
+
+func TestReadObjectsLists(t *testing.T) {
+	dir := t.TempDir()
+	doc := "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: a}}\n- {apiVersion: v1, kind: Node, metadata: {name: b}}\n---\n{\"apiVersion\": \"v1\", \"kind\": \"Namespace\", \"metadata\": {\"name\": \"x\"}}\n"
+	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a manifest"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	objs, err := readObjects([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, o := range objs {
+		keys = append(keys, o.key())
+	}
+	if got := strings.Join(keys, ", "); got != "Node a, Node b, Namespace x" {
+		t.Errorf("objects %s", got)
+	}
+}

@@ -1,0 +1,160 @@
+package podtopologyspread
+
+import (
+	"sync"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/plugins/internal/sigcache"
+)
+
+// The plugin keeps one cache for both halves. Each entry is the counts of
+// one constraint set: the DoNotSchedule constraints for Filter
+// (filterCounts, see filter_cache.go) or the ScheduleAnyway ones for
+// Score (scoreCounts, see score_cache.go). The halves count different
+// things, as upstream's preFilterState and preScoreState do, but follow
+// the snapshot the same way: an entry records, per position of the nodes
+// it counted, the NodeInfo and generation a node's contribution was
+// computed from (nodeTrack), and a cycle recomputes only the positions
+// whose NodeInfo changed. One lock guards the store and every entry.
+
+// cacheSize is how many constraint sets the cache keeps for each half.
+const cacheSize = 4
+
+// Kinds of entries, one per half.
+const (
+	filterKind uint8 = iota
+	scoreKind
+)
+
+// spreadCache is the plugin's cache of counts, shared by its halves.
+// The zero value is an empty cache.
+type spreadCache struct {
+	mu    sync.Mutex
+	store sigcache.Store[*cacheEntry]
+}
+
+// cacheEntry is the counts of one constraint set of one half.
+type cacheEntry struct {
+	key        spreadSignature
+	kind       uint8
+	requireAll bool
+	// view is the view the counts' Topologies are of, nil when they
+	// number PreFilter's nodes themselves. A view's Topology of a key
+	// never changes, so a cycle on the same view reuses them.
+	view  *cluster.View
+	track nodeTrack
+	// Exactly one of filter and score is set, by kind.
+	filter *filterCounts
+	score  *scoreCounts
+}
+
+// Kind is the entry's half.
+func (e *cacheEntry) Kind() uint8 { return e.kind }
+
+// filterEntry and scoreEntry are an entry and its payload, allocated
+// together: a new entry costs one allocation, as a half's own did.
+type filterEntry struct {
+	cacheEntry
+	counts filterCounts
+}
+
+type scoreEntry struct {
+	cacheEntry
+	counts scoreCounts
+}
+
+// find returns the entry of kind for key, made the most recent, or nil.
+// The caller holds mu.
+func (c *spreadCache) find(kind uint8, requireAll bool, key *spreadSignature) *cacheEntry {
+	for i, e := range c.store.Entries() {
+		if e.kind == kind && e.requireAll == requireAll && e.key.Equal(key) {
+			return c.store.Touch(i)
+		}
+	}
+	return nil
+}
+
+// push adds e as the most recent entry. The caller holds mu.
+func (c *spreadCache) push(e *cacheEntry, n int) *cacheEntry {
+	e.track = nodeTrack{nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n)}
+	c.store.Push(e, cacheSize)
+	return e
+}
+
+// nodeTrack is what an entry's contributions were computed from: at
+// position j, nodes[j] and its generation gens[j].
+type nodeTrack struct {
+	nodes []*cluster.NodeInfo
+	gens  []int64
+}
+
+// same reports whether position j's contribution was computed from ni.
+func (t *nodeTrack) same(j int, ni *cluster.NodeInfo) bool {
+	return t.nodes[j] == ni && t.gens[j] == generation(ni)
+}
+
+// contributions are the per-node counts of one half that a nodeTrack
+// keeps in step with the nodes. Methods take positions of the track.
+type contributions interface {
+	// unshare gives the counts slices of their own before they change.
+	unshare()
+	// drop takes position j's contribution out of the totals.
+	drop(j int)
+	// compute sets position j's contribution from ni and adds it.
+	compute(j int, ni *cluster.NodeInfo)
+	// renumber moves position j's contribution, computed from ni, to
+	// the ids of the new Topologies.
+	renumber(j int, ni *cluster.NodeInfo)
+	// truncate keeps the first n positions; extend adds one.
+	truncate(n int)
+	extend()
+}
+
+// sync brings p up to date with nodes, position by position. With
+// renumber, the Topologies changed: the contributions of unchanged
+// NodeInfos move to their new ids, and the others are recomputed.
+func (t *nodeTrack) sync(nodes []*cluster.NodeInfo, renumber bool, p contributions) {
+	if renumber {
+		for j := range min(len(t.nodes), len(nodes)) {
+			if ni := nodes[j]; t.same(j, ni) {
+				p.renumber(j, ni)
+			}
+		}
+	}
+	if n := len(nodes); len(t.nodes) > n {
+		p.unshare()
+		for j := n; j < len(t.nodes); j++ {
+			p.drop(j)
+		}
+		clear(t.nodes[n:])
+		t.nodes, t.gens = t.nodes[:n], t.gens[:n]
+		p.truncate(n)
+	}
+	for j, ni := range nodes {
+		if j < len(t.nodes) {
+			if t.same(j, ni) {
+				continue
+			}
+			p.unshare()
+			p.drop(j)
+		} else {
+			p.unshare()
+			t.nodes, t.gens = append(t.nodes, nil), append(t.gens, 0)
+			p.extend()
+		}
+		p.compute(j, ni)
+		t.nodes[j], t.gens[j] = ni, generation(ni)
+	}
+}
+
+// inputs are what a sync computes contributions with: the cycle's pod
+// and its compiled required node affinity. They are set for one sync
+// only, so that the cache keeps no pod alive.
+type inputs struct {
+	pod *api.Pod
+	// req is held by value: a pointer to a caller's local would make
+	// the local escape, one allocation a cycle.
+	req affinity.RequiredNodeAffinity
+}
