@@ -19,11 +19,11 @@ var (
 	errAPIUnsupported  = errors.New("none of the supported fields are set")
 )
 
-// claimName returns the name of the claim behind a pod entry, as
+// podClaimName returns the name of the claim behind a pod entry, as
 // upstream's resourceclaim.Name: nil (and no error) when the template
 // entry's status says no claim was needed; mustCheckOwner for a
 // generated claim.
-func claimName(pod *api.Pod, pc *api.PodResourceClaim) (name *string, mustCheckOwner bool, err error) {
+func podClaimName(pod *api.Pod, pc *api.PodResourceClaim) (name *string, mustCheckOwner bool, err error) {
 	switch {
 	case pc.ResourceClaimName != nil:
 		return pc.ResourceClaimName, false, nil
@@ -56,7 +56,7 @@ func isForPod(pod *api.Pod, c *api.ResourceClaim) error {
 func (pl *DynamicResources) podClaims(o *cluster.Objects, pod *api.Pod) ([]*api.ResourceClaim, error) {
 	var out []*api.ResourceClaim
 	for i := range pod.Spec.ResourceClaims {
-		name, check, err := claimName(pod, &pod.Spec.ResourceClaims[i])
+		name, check, err := podClaimName(pod, &pod.Spec.ResourceClaims[i])
 		if err != nil {
 			return nil, err
 		}
