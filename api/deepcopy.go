@@ -155,3 +155,18 @@ func (x *Job) DeepCopy() *Job { return deepCopy(x) }
 // DeepCopy returns a copy of the CronJob that shares nothing with it; nil
 // for nil.
 func (x *CronJob) DeepCopy() *CronJob { return deepCopy(x) }
+
+// DeepCopy returns a copy that shares nothing with x; nil for nil.
+func (x *DeviceClass) DeepCopy() *DeviceClass { return deepCopy(x) }
+
+// DeepCopy returns a copy that shares nothing with x; nil for nil.
+func (x *ResourceSlice) DeepCopy() *ResourceSlice { return deepCopy(x) }
+
+// DeepCopy returns a copy that shares nothing with x; nil for nil.
+func (x *ResourceClaim) DeepCopy() *ResourceClaim { return deepCopy(x) }
+
+// DeepCopy returns a copy that shares nothing with x; nil for nil.
+func (x *ResourceClaimTemplate) DeepCopy() *ResourceClaimTemplate { return deepCopy(x) }
+
+// DeepCopy returns a copy that shares nothing with x; nil for nil.
+func (x *DeviceTaintRule) DeepCopy() *DeviceTaintRule { return deepCopy(x) }

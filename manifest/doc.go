@@ -44,6 +44,15 @@
 // removed version, is an error naming the version served. Objects of kinds schedkit does not model are counted
 // in the Report, never dropped silently.
 //
+// The DRA kinds (DeviceClass, ResourceSlice, ResourceClaim,
+// ResourceClaimTemplate, DeviceTaintRule) are read in resource.k8s.io/v1
+// only, as v1.37.2 leaves v1beta1, v1beta2 and v1alpha3 disabled by
+// default. They are defaulted and validated as the API server does on
+// create (package dra's Validate functions); CEL selectors are compiled in
+// Kubernetes' environment (package dra/cel), so an expression that does
+// not compile is an error naming the file, line, object and field. Claims
+// read keep their allocation and reservedFor: their devices are in use.
+//
 // Because kubectl reads YAML 1.1, an unquoted `n`, `y`, `no`, `on` or `off`
 // is a boolean: `name: n` is an error here as it is for kubectl
 // ("cannot unmarshal bool false into Go value of type string"); quote it.

@@ -28,6 +28,8 @@ func FuzzRead(f *testing.F) {
 		"{kind: Node, metadata: {name: a}}\n---\nbase: &b {kind: Node}\n<<: *b\n",
 		"\xef\xbb\xbfkind: NodeList\r\nitems:\r\n- metadata: {name: a}\r\n",
 		"--- !tag\nkind: Node\n",
+		draObjects,
+		"apiVersion: resource.k8s.io/v1beta2\nkind: DeviceClass\nmetadata: {name: a}\n",
 	} {
 		f.Add(s)
 	}
@@ -59,6 +61,8 @@ func FuzzFastPath(f *testing.F) {
 		`{"kind":"Node","metadata":{"name":"a","name":"b"}}{"kind":"Pod","metadata":{"name":"p"},"spec":{"priority":"x"}}`,
 		"{\"kind\":\"Node\",\n\"metadata\":{\"name\":\"a\\u0062\"}}\n{\"kind\":",
 		`{kind: Node, metadata: {name: a}}`,
+		`{"kind":"List","apiVersion":"v1","items":[{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","allNodes":true,"pool":{"name":"p","generation":1,"resourceSliceCount":1},"devices":[{"name":"d0","attributes":{"model":{"string":"x"},"n":{"int":3}},"capacity":{"memory":{"value":"1Gi"}}}]}}]}`,
+		`{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"t","namespace":"ml"},"spec":{"spec":{"devices":{"requests":[{"name":"g","exactly":{"deviceClassName":"c","selectors":[{"cel":{"expression":"device.driver == \"x\""}}]}}]}}}}`,
 		`{"kind":"ControllerRevision","apiVersion":"apps/v1","metadata":{"name":"r"},"data":{"spec":{"template":{"$patch":"replace","spec":{"x":[1.50,2e3,"\u003c&"]}}}},"revision":2}`,
 	} {
 		f.Add(s)

@@ -17,6 +17,14 @@ import (
 	"github.com/schedkit/schedkit/workload"
 )
 
+// claimNameStream is the PCG stream of the names of the claims the
+// resourceclaim controller creates.
+const claimNameStream = 0x636c61696d6e616d
+
+// resourceClaimsResource is the quota resource of ResourceClaims
+// (count/resourceclaims.resource.k8s.io).
+const resourceClaimsResource = "resourceclaims.resource.k8s.io"
+
 // Cluster is what Load builds from manifests: the snapshot of nodes and
 // bound pods, the pending pods in the order kube-scheduler's queue would
 // take them, the objects read, and the report of what was not taken as
@@ -82,6 +90,14 @@ func IsStored(p *api.Pod) bool {
 // manifest's status.phase Succeeded makes a Pending pod, charged in full
 // to quota).
 //
+// Each pod then goes through the resourceclaim controller
+// (workload.ClaimController): the claims of its resourceClaimTemplateName
+// entries are created (ResourceQuota counting
+// count/resourceclaims.resource.k8s.io) and stored, and the pod gets its
+// status.resourceClaimStatuses; a pod whose template is missing gets the
+// controller's FailedResourceClaimCreation event as a warning and stays
+// without a claim.
+//
 // With opts.ExpandWorkloads, the pods the workload controllers would
 // create now (workload.ExpandAll, which states the controllers' rules,
 // over Workloads(objs, opts)) are added as new pods after those read,
@@ -141,6 +157,9 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 		now = time.Now()
 	}
 	existing := admission.NamespaceObjects{Services: objs.Services, Now: now}
+	for _, c := range objs.ResourceClaims {
+		existing.Others = append(existing.Others, admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta})
+	}
 	var newClaims []*api.PersistentVolumeClaim
 	for _, c := range objs.PersistentVolumeClaims {
 		if isStoredMeta(&c.ObjectMeta) {
@@ -164,6 +183,12 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	}
 	chain := admission.NewChain(admission.Policies{PriorityClasses: classes, LimitRanges: allRanges,
 		ResourceQuotas: admission.FillQuotaStatus(quotas, existing), LimitedResources: limited}, now)
+	// The resourceclaim controller makes the claims of the pods' template
+	// entries once the pods are created; ResourceQuota admits each claim.
+	claimCtl := workload.NewClaimController(nameRand(opts.Seed, claimNameStream), objs.ResourceClaimTemplates, objs.ResourceClaims)
+	claimCtl.SetCreate(func(c *api.ResourceClaim) error {
+		return chain.AdmitObject(admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta}, c.Namespace)
+	})
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
 	var bound, storedPending, newPending []*api.Pod
@@ -241,6 +266,16 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 					continue
 				}
 				ready = a
+			}
+			if sync := claimCtl.Sync(ready); sync.Pod != ready || sync.Event != "" || len(sync.Created) > 0 {
+				ready = sync.Pod
+				for _, c := range sync.Created {
+					createdObjects = append(createdObjects, c)
+				}
+				if sync.Event != "" {
+					rep.Warnings = append(rep.Warnings, Warning{Source: src, Object: "Pod " + podName(p),
+						Message: workload.FailedResourceClaimCreation + ": " + sync.Event})
+				}
 			}
 			switch {
 			case ready.Spec.NodeName != "":

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/dra/cel"
 )
 
 // Source says where an object was read.
@@ -157,6 +158,13 @@ type Set struct {
 	CSIStorageCapacities   []*api.CSIStorageCapacity
 	VolumeAttachments      []*api.VolumeAttachment
 
+	// DRA objects (resource.k8s.io/v1) the DynamicResources plugin reads.
+	DeviceClasses          []*api.DeviceClass
+	ResourceSlices         []*api.ResourceSlice
+	ResourceClaims         []*api.ResourceClaim
+	ResourceClaimTemplates []*api.ResourceClaimTemplate
+	DeviceTaintRules       []*api.DeviceTaintRule
+
 	sources map[any]Source
 	// unmodelled has, for the objects that set some, the paths of their
 	// schedulingFields.
@@ -230,6 +238,21 @@ func (o *Set) storeObjects() []any {
 		add(x)
 	}
 	for _, x := range o.VolumeAttachments {
+		add(x)
+	}
+	for _, x := range o.DeviceClasses {
+		add(x)
+	}
+	for _, x := range o.ResourceSlices {
+		add(x)
+	}
+	for _, x := range o.ResourceClaims {
+		add(x)
+	}
+	for _, x := range o.ResourceClaimTemplates {
+		add(x)
+	}
+	for _, x := range o.DeviceTaintRules {
 		add(x)
 	}
 	return out
@@ -354,6 +377,13 @@ func kinds() []kindInfo {
 		kindOf("storage.k8s.io", "v1", "VolumeAttachment", false, func(o *Set, x *api.VolumeAttachment) {
 			o.VolumeAttachments = append(o.VolumeAttachments, x)
 		}),
+		kindOf(draGroup, "v1", "DeviceClass", false, func(o *Set, x *api.DeviceClass) { o.DeviceClasses = append(o.DeviceClasses, x) }),
+		kindOf(draGroup, "v1", "ResourceSlice", false, func(o *Set, x *api.ResourceSlice) { o.ResourceSlices = append(o.ResourceSlices, x) }),
+		kindOf(draGroup, "v1", "ResourceClaim", true, func(o *Set, x *api.ResourceClaim) { o.ResourceClaims = append(o.ResourceClaims, x) }),
+		kindOf(draGroup, "v1", "ResourceClaimTemplate", true, func(o *Set, x *api.ResourceClaimTemplate) {
+			o.ResourceClaimTemplates = append(o.ResourceClaimTemplates, x)
+		}),
+		kindOf(draGroup, "v1", "DeviceTaintRule", false, func(o *Set, x *api.DeviceTaintRule) { o.DeviceTaintRules = append(o.DeviceTaintRules, x) }),
 	}
 }
 
@@ -392,6 +422,9 @@ type Reader struct {
 	// nameRNG draws the names of new objects that have only
 	// generateName (see SetSeed).
 	nameRNG *rand.Rand
+	// cel compiles the DRA objects' selectors for validation; built on
+	// the first one.
+	cel *cel.Compiler
 	// raw is the JSON of the document being finished, for the kinds
 	// keepsRaw names.
 	raw []byte
@@ -752,6 +785,11 @@ var removedGroupVersions = map[string]bool{
 	"coordination.k8s.io/v1beta1":          true,
 	"flowcontrol.apiserver.k8s.io/v1beta1": true,
 	"flowcontrol.apiserver.k8s.io/v1beta2": true,
+	// DRA: v1 is served; the betas and v1alpha3 are disabled by default
+	// (pkg/controlplane/instance.go) and not converted from.
+	"resource.k8s.io/v1beta1":  true,
+	"resource.k8s.io/v1beta2":  true,
+	"resource.k8s.io/v1alpha3": true,
 }
 
 // finish takes a decoded object (obj, a pointer), with the decoder's
@@ -816,6 +854,10 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 		if meta.GenerateName != "" {
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
+	}
+	for _, is := range r.validateDRA(obj.Interface()) {
+		failed = true
+		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
 	}
 	issues2 := validateObject(obj.Interface())
 	if !failed {

@@ -16,6 +16,11 @@
 // StatefulSets' claims, and the ControllerRevisions StatefulSets and
 // DaemonSets create (manifest.NewCluster stores the first two).
 //
+// ClaimController is the resourceclaim controller: it makes the
+// ResourceClaims of a pod's resourceClaimTemplateName entries and the
+// pod's status.resourceClaimStatuses (manifest.NewCluster runs it on
+// every pod it creates or reads).
+//
 // The same objects and seed give the same pods, names included.
 // PodTemplateHash, DefaultPodTemplate and EqualIgnoreHash are the
 // Deployment controller's hash and template comparison on a template's

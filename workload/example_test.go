@@ -2,6 +2,7 @@ package workload_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
@@ -79,4 +80,26 @@ func ExampleExpandAll() {
 	rs := created.ReplicaSets[0]
 	fmt.Println(len(created.Pods), created.Pods[0].OwnerReferences[0].Name == rs.Name, rs.OwnerReferences[0].Kind, rs.Annotations["deployment.kubernetes.io/revision"])
 	// Output: 1 true Deployment 1
+}
+
+// ExampleClaimController makes the claim of a pod's template entry, as
+// the resourceclaim controller does.
+func ExampleClaimController() {
+	tpl := &api.ResourceClaimTemplate{ObjectMeta: api.ObjectMeta{Name: "one-gpu", Namespace: "ml"}}
+	tpl.Spec.ObjectMeta.Labels = map[string]string{"team": "ml"}
+	tpl.Spec.Spec.Devices.Requests = []api.DeviceRequest{{Name: "gpu", Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu.example.com"}}}
+	name := "one-gpu"
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "train", Namespace: "ml"}}
+	pod.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: &name}}
+
+	c := workload.NewClaimController(rand.New(rand.NewPCG(1, 2)), []*api.ResourceClaimTemplate{tpl}, nil)
+	sync := c.Sync(pod)
+	claim := sync.Created[0]
+	fmt.Println(claim.GenerateName, claim.OwnerReferences[0].Kind, claim.OwnerReferences[0].Name, claim.Labels["team"])
+	fmt.Println(claim.Annotations[workload.PodResourceClaimAnnotation])
+	fmt.Println(*sync.Pod.Status.ResourceClaimStatuses[0].ResourceClaimName == claim.Name)
+	// Output:
+	// train-gpu- Pod train ml
+	// gpu
+	// true
 }

@@ -5,13 +5,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/schedkit/schedkit/admission"
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/workload"
 )
 
 func capacityCmd() *command {
@@ -136,10 +139,16 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 		for _, ni := range cl.Snapshot.Nodes() {
 			limit += int(ni.Allocatable.AllowedPodNumber)
 		}
+		// Each copy gets the claims its template entries make, as the
+		// resourceclaim controller would make them once it is created.
+		claims := newCopyClaims(cl.Snapshot, o.seed)
 		for i := 1; ; i++ {
 			cp := admitted.DeepCopy()
 			cp.Name = fmt.Sprintf("%s-copy-%d", shape.Name, i)
 			cp.UID = "capacity/" + podName(cp)
+			if cp, err = claims.make(cp); err != nil {
+				return 0, err
+			}
 			res, err := s.Schedule(ctx, cp)
 			if err != nil || res.Node == "" || i > limit {
 				if err != nil {
@@ -177,4 +186,36 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 	}
 	tw.Flush()
 	return exitOK, w.Flush()
+}
+
+// copyClaims makes the claims of the copies capacity places.
+type copyClaims struct {
+	snap *cluster.Snapshot
+	ctl  *workload.ClaimController
+}
+
+func newCopyClaims(snap *cluster.Snapshot, seed uint64) *copyClaims {
+	objs := snap.Objects()
+	var templates []*api.ResourceClaimTemplate
+	for t := range cluster.AllObjects[api.ResourceClaimTemplate](objs) {
+		templates = append(templates, t)
+	}
+	var claims []*api.ResourceClaim
+	for c := range cluster.AllObjects[api.ResourceClaim](objs) {
+		claims = append(claims, c)
+	}
+	return &copyClaims{snap: snap, ctl: workload.NewClaimController(rand.New(rand.NewPCG(seed, 0x636f7079)), templates, claims)}
+}
+
+// make returns the copy with its claims' statuses, the claims stored; a
+// copy whose template is missing is returned as it is (DynamicResources
+// then keeps it out of the queue).
+func (c *copyClaims) make(p *api.Pod) (*api.Pod, error) {
+	sync := c.ctl.Sync(p)
+	for _, cl := range sync.Created {
+		if err := c.snap.AddObject(cl); err != nil {
+			return nil, err
+		}
+	}
+	return sync.Pod, nil
 }

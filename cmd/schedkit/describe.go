@@ -26,8 +26,11 @@ memory, ephemeral-storage, hugepages, extended resources such as
 nvidia.com/gpu; an unset limit is <none>, as kubectl prints it), the pod
 overhead, the DRA claims its containers name, the non-zero requests the
 scoring plugins use (100m cpu and 200Mi memory for containers that request
-none), QoS class, priority and preemption policy. Per node: allocatable,
-requested and free of every resource, and the number of pods.
+none), QoS class, priority and preemption policy, and the pod's DRA claims
+(the claim each entry uses, generated from its template or shared by name,
+and its allocated devices or "pending"). Per node: allocatable, requested
+and free of every resource, the number of pods, and the DRA devices each
+DeviceClass selects there (total, allocated to claims, free).
 `,
 		example: `  schedkit describe -f examples/manifests
   schedkit describe -f examples/manifests -n shop -o yaml
@@ -63,6 +66,8 @@ type describedPod struct {
 	// list is set.
 	ResourceClaims  []string `json:"resourceClaims,omitempty"`
 	NonZeroRequests amount   `json:"nonZeroRequests"`
+	// Claims are the pod's spec.resourceClaims entries with their claims.
+	Claims []describedClaim `json:"claims,omitempty"`
 }
 
 // amount is cpu (millicores) and memory (bytes).
@@ -80,6 +85,8 @@ type describedNode struct {
 	Free        map[string]int64 `json:"free"`
 	Pods        int              `json:"pods"`
 	MaxPods     int64            `json:"maxPods"`
+	// Devices are the node's DRA devices by DeviceClass.
+	Devices []describedDevices `json:"devices,omitempty"`
 }
 
 // quantities prints a resource list as Kubernetes does.
@@ -91,7 +98,7 @@ func quantities(rl api.ResourceList) map[string]string {
 	return m
 }
 
-func describePod(p *api.Pod, unmodelled []string) describedPod {
+func describePod(objs *cluster.Objects, p *api.Pod, unmodelled []string) describedPod {
 	opts := resource.SchedulerOptions()
 	req := resource.PodRequests(p, opts)
 	lim := resource.PodLimits(p, opts)
@@ -104,6 +111,7 @@ func describePod(p *api.Pod, unmodelled []string) describedPod {
 		Pod: podName(p), Node: p.Spec.NodeName, QOSClass: string(qos.Of(p)), Priority: priority(p), PreemptionPolicy: pp,
 		Requests: quantities(req), Limits: quantities(lim),
 		NonZeroRequests: amount{pi.NonZeroMilliCPU, pi.NonZeroMemory},
+		Claims:          describeClaims(objs, p),
 	}
 	if len(p.Spec.Overhead) > 0 {
 		d.Overhead = quantities(p.Spec.Overhead)
@@ -207,10 +215,11 @@ func runDescribe(e *env, o *options, args []string) (int, error) {
 			unmodelled[podName(p)] = f
 		}
 	}
+	objs := c.Snapshot.Objects()
 	var pods []describedPod
 	add := func(p *api.Pod) {
 		if o.namespace == "" || p.Namespace == o.namespace {
-			pods = append(pods, describePod(p, unmodelled[podName(p)]))
+			pods = append(pods, describePod(objs, p, unmodelled[podName(p)]))
 		}
 	}
 	for _, ni := range c.Snapshot.Nodes() {
@@ -221,10 +230,11 @@ func runDescribe(e *env, o *options, args []string) (int, error) {
 	for _, p := range c.Pending {
 		add(p)
 	}
+	devices := newDeviceCounter(objs)
 	var nodes []describedNode
 	for _, ni := range c.Snapshot.Nodes() {
 		dn := describedNode{Node: ni.Node().Name, Allocatable: map[string]int64{}, Requested: map[string]int64{}, Free: map[string]int64{},
-			Pods: ni.NumPods(), MaxPods: ni.Allocatable.AllowedPodNumber}
+			Pods: ni.NumPods(), MaxPods: ni.Allocatable.AllowedPodNumber, Devices: devices.count(ni.Node())}
 		resourcesOf(&ni.Allocatable, dn.Allocatable)
 		resourcesOf(&ni.Requested, dn.Requested)
 		for n, a := range dn.Allocatable {
@@ -260,6 +270,7 @@ func runDescribe(e *env, o *options, args []string) (int, error) {
 			fmtCPU(p.NonZeroRequests.MilliCPU), fmtMem(p.NonZeroRequests.Memory), otherResources(&p))
 	}
 	tw.Flush()
+	writeClaimsTable(w, pods)
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NODE\tCPU ALLOCATABLE\tCPU REQUESTED\tCPU FREE\tMEM ALLOCATABLE\tMEM REQUESTED\tMEM FREE\tPODS\tOTHER (REQUESTED/ALLOCATABLE)")
@@ -277,5 +288,6 @@ func runDescribe(e *env, o *options, args []string) (int, error) {
 			fmtMem(n.Allocatable["memory"]), fmtMem(n.Requested["memory"]), fmtMem(n.Free["memory"]), n.Pods, n.MaxPods, strings.Join(other, "; "))
 	}
 	tw.Flush()
+	writeDevicesTable(w, nodes)
 	return exitOK, w.Flush()
 }

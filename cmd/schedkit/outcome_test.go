@@ -123,6 +123,7 @@ func TestTablesFit(t *testing.T) {
 		t.Errorf("gated pod:\n%s\nwant:\n%s", out, want)
 	}
 	dra := "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"10\"}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {resourceClaims: [{name: gpu, resourceClaimName: c}], containers: [{name: c, image: i}]}\n"
+	// DynamicResources is in this build: a DRA pod is not marked.
 	_, _, stderr = runCmd(t, dra, "explain", "-f", "-")
 	// DynamicResources is in this build: a pod with claims gets no
 	// not-evaluated warning.

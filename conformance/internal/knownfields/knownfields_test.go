@@ -17,6 +17,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 
@@ -48,6 +49,11 @@ var pairs = []struct{ ours, theirs any }{
 	{api.CSIDriver{}, storagev1.CSIDriver{}},
 	{api.CSIStorageCapacity{}, storagev1.CSIStorageCapacity{}},
 	{api.VolumeAttachment{}, storagev1.VolumeAttachment{}},
+	{api.DeviceClass{}, resourcev1.DeviceClass{}},
+	{api.ResourceSlice{}, resourcev1.ResourceSlice{}},
+	{api.ResourceClaim{}, resourcev1.ResourceClaim{}},
+	{api.ResourceClaimTemplate{}, resourcev1.ResourceClaimTemplate{}},
+	{api.DeviceTaintRule{}, resourcev1.DeviceTaintRule{}},
 }
 
 // jsonFields maps a struct type's JSON names (inline structs included) to
