@@ -275,6 +275,9 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 			err = s.assumeVolumes(pod, res.Node)
 		}
 		if err == nil {
+			err = s.assumeClaims(pod, res.Node)
+		}
+		if err == nil {
 			err = s.snapshot.AssumePod(pod, res.Node)
 		}
 		if err == nil {

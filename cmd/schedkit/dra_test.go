@@ -33,7 +33,7 @@ func TestDRABundled(t *testing.T) {
 		// Each copy gets its own claim; the copies are limited by the
 		// 80Gi GPUs free (the notebook's A100 and the 40Gi ones never
 		// qualify).
-		{[]string{"capacity", "-f", bundled, "-f", bundledDRA, "--pod", bundledDRA + "/shapes/finetune.yaml"}, 0, []string{"ml/finetune  ", "dra-gpu-2×", "cannot allocate all claims"}},
+		{[]string{"capacity", "-f", bundled, "-f", bundledDRA, "--pod", bundledDRA + "/shapes/finetune.yaml"}, 0, []string{"ml/finetune  0 ", "2 cannot allocate all claims"}},
 		{[]string{"simulate", "-f", bundled, "-f", bundledDRA}, 1, []string{"8 pod(s): 7 placed, 1 preempting, 0 unschedulable, 0 gated", "dra-gpu-2  8/16           32Gi/64Gi         ml/finetune-4blzd, ml/finetune-klhd8"}},
 	} {
 		code, out, errOut := runCmd(t, "", c.args...)
