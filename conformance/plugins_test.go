@@ -167,7 +167,9 @@ func TestPluginTable(t *testing.T) {
 	lists := prof.ListPlugins()
 	for _, point := range []string{"Filter", "Score"} {
 		for _, name := range lists[point] {
-			if !slices.Contains(table, name) {
+			// DynamicResources has its own differential run
+			// (dra_plugin_test.go): its upstream side needs a DRA manager.
+			if !slices.Contains(table, name) && name != "DynamicResources" {
 				t.Errorf("schedkit implements %s plugin %s, which is not in upstream.Plugins: add it", point, name)
 			}
 		}
