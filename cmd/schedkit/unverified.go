@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
+	"github.com/schedkit/schedkit/plugins/dynamicresources"
 	"slices"
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/manifest"
-	"github.com/schedkit/schedkit/resource"
 )
 
 // feature is a pod feature some plugins decide on: when the profile lists
@@ -165,29 +165,9 @@ func (e *env) notEvaluatedWarning(o *options, notEvaluated []string, c *manifest
 // on those nodes (DRAExtendedResource, GA in v1.37), which schedkit does
 // not model yet, so its Insufficient verdict may be wrong.
 func draExtendedMarks(p *api.Pod, s *cluster.Snapshot) []string {
-	o := s.Objects()
-	if o.Len(cluster.KindDeviceClass) == 0 {
-		return nil
-	}
-	mapped := map[api.ResourceName]bool{}
-	for c := range cluster.AllObjects[api.DeviceClass](o) {
-		mapped[api.ResourceName("deviceclass.resource.kubernetes.io/"+c.Name)] = true
-		if n := c.Spec.ExtendedResourceName; n != nil {
-			mapped[api.ResourceName(*n)] = true
-		}
-	}
 	var marks []string
-	for name, q := range resource.SchedulerRequests(p) {
-		if !mapped[name] || q.IsZero() {
-			continue
-		}
-		for _, ni := range s.View().Nodes() {
-			if _, ok := ni.Node().Status.Allocatable[name]; !ok {
-				marks = append(marks, fmt.Sprintf("requests %s, which a DeviceClass maps (DRA extended resources not implemented)", name))
-				break
-			}
-		}
+	for _, name := range dynamicresources.UndelegatedExtendedResources(p, s) {
+		marks = append(marks, fmt.Sprintf("requests %s, which a DeviceClass maps (DRA extended resources not implemented)", name))
 	}
-	slices.Sort(marks)
 	return marks
 }
