@@ -1,60 +1,14 @@
 // Command schedkit answers, from Kubernetes manifests or a cluster dump,
-// what kube-scheduler v1.37.2 would do and why: where each pending pod
-// lands, every node's verdict, every score, the fit error kubectl describe
-// shows, how much more fits, what a configuration change or a drain would
-// change.
-//
-// Usage:
-//
-//	schedkit explain  -f DUMP [-f MORE]... [--config FILE] [--independent] [--pod NS/NAME|KIND/NS/NAME] [-n NS|-A] [-o table|wide|json|yaml] [--top N] [--html FILE] [--strict]
-//	schedkit simulate -f DUMP... [--config FILE] [-o table|json|yaml] [--strict]
-//	schedkit describe -f DUMP... [-n NS] [-o table|json|yaml]
-//	schedkit capacity -f DUMP... --pod FILE [--pod FILE]... [-o table|json|yaml]
-//	schedkit compare  -f DUMP... --config A [--config B] [--all] [-o table|json|yaml] [--strict]
-//	schedkit drain    -f DUMP... [kubectl drain's flags] NODE... [-o table|json|yaml] [--strict]
-//	schedkit version
-//
-// -f takes files, folders (with -R, their subfolders), comma lists and "-"
-// for standard input, as kubectl does. Nodes and the pods bound to them
-// (spec.nodeName set) form the cluster; pods without spec.nodeName are
-// pending: new ones are admitted as the API server would (defaulting,
-// PriorityClasses, LimitRanges, ResourceQuotas with the limitedResources
-// of --admission-config FILE) and all are scheduled in queue order
-// (priority, then stored pods by namespace and name, then new ones in
-// reading order). As with kubectl apply, unknown and duplicate fields are
-// errors (--validate=strict, the default); --validate=warn makes them
-// warnings, --validate=ignore drops them silently.
-//
-// Exit codes, one rule for every command: 0 done; 1 when some pod is
-// unschedulable or fits only by preempting (drain: also a node not
-// drained or an eviction blocked) or, with --strict, when some decision
-// is unverified or a warning was printed; 2 bad input or bad usage, with
-// an error naming the file, line, document and field.
+// what kube-scheduler v1.37.2 would do and why. Its usage, flags and exit
+// codes are package app's documentation; `schedkit --help` prints them.
 package main
 
 import (
-	"io"
 	"os"
-	"time"
+
+	"github.com/schedkit/schedkit/cmd/schedkit/app"
 )
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr), progressDelay: 500 * time.Millisecond, paceGC: gcTuned()}
-	os.Exit(e.main(os.Args[1:]))
-}
-
-// run runs the command line args and returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stderr), progressDelay: 500 * time.Millisecond}
-	return e.main(args)
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	os.Exit(app.Main(os.Args[1:]))
 }

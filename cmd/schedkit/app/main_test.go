@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"github.com/schedkit/schedkit/scheduler"
 )
 
-const bundled = "../../examples/manifests"
+const bundled = "../../../examples/manifests"
 
 // runCmd runs the command and returns its exit code, stdout and stderr.
 func runCmd(t tb, stdin string, args ...string) (int, string, string) {

@@ -1,4 +1,4 @@
-package main
+package app
 
 // This file translates scheduler.Explanation, the library's account of a
 // scheduling cycle, into the command's explanation: nodes in snapshot

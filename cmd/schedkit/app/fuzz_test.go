@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"io"
@@ -10,7 +10,7 @@ import (
 // FuzzReadManifests feeds arbitrary YAML/JSON streams to the command: it
 // must print or fail, never panic.
 func FuzzReadManifests(f *testing.F) {
-	if data, err := os.ReadFile("../../examples/data/cluster.yaml"); err == nil {
+	if data, err := os.ReadFile("../../../examples/data/cluster.yaml"); err == nil {
 		f.Add(string(data))
 	}
 	f.Add("apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n")

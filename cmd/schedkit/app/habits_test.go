@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func TestHelpExamples(t *testing.T) {
 				var parts []string
 				for p := range strings.SplitSeq(a, ",") {
 					if strings.HasPrefix(p, "examples/") {
-						p = "../../" + p
+						p = "../../../" + p
 					}
 					parts = append(parts, p)
 				}
