@@ -7,7 +7,7 @@
 //	live, _ := live.NewFromClient(cp.Client()) ... live.WaitForSync(ctx)
 //	fromDump, _ := k8stest.LoadDump(ctx, dumpFile)
 //	if a, b := k8stest.Decisions(live.Snapshot(), probes), k8stest.Decisions(fromDump.Snapshot, probes); a != b { ... }
-//	out := k8stest.ComparePlugin(t, bins, kubeconfig, "simulate")
+//	live, offline, err := k8stest.ComparePlugin(bins, kubeconfig, dir, "simulate", "-A")
 package k8stest
 
 import (
@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cmd/schedkit/app"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/scheduler"
@@ -93,23 +94,19 @@ func WriteKubeconfig(cfg *rest.Config, path string) error {
 
 // Binaries are the built commands.
 type Binaries struct {
-	// Plugin is kubectl-schedkit; Schedkit is the schedkit command, in
-	// the same folder, where the plugin finds it.
-	Plugin, Schedkit string
+	// Plugin is kubectl-schedkit. It runs the schedkit command in
+	// process, so it needs nothing else installed.
+	Plugin string
 }
 
-// Build builds kubectl-schedkit and schedkit into dir with the go command;
-// the calling module must require both (the conformance module requires
-// github.com/schedkit/schedkit/k8s with a replace).
+// Build builds kubectl-schedkit into dir with the go command; the calling
+// module must require github.com/schedkit/schedkit/k8s (the conformance
+// module does, with a replace).
 func Build(dir string) (Binaries, error) {
-	b := Binaries{Plugin: filepath.Join(dir, "kubectl-schedkit"), Schedkit: filepath.Join(dir, "schedkit")}
-	for bin, pkg := range map[string]string{
-		b.Plugin:   "github.com/schedkit/schedkit/k8s/cmd/kubectl-schedkit",
-		b.Schedkit: "github.com/schedkit/schedkit/cmd/schedkit",
-	} {
-		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-			return b, fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-		}
+	b := Binaries{Plugin: filepath.Join(dir, "kubectl-schedkit")}
+	const pkg = "github.com/schedkit/schedkit/k8s/cmd/kubectl-schedkit"
+	if out, err := exec.Command("go", "build", "-o", b.Plugin, pkg).CombinedOutput(); err != nil {
+		return b, fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 	}
 	return b, nil
 }
@@ -136,9 +133,9 @@ func Run(bin string, args ...string) (Output, error) {
 }
 
 // ComparePlugin runs `kubectl-schedkit ARGS --kubeconfig K --save-dump D`
-// and `schedkit COMMAND -f D REST`, and returns both outputs; the caller
-// checks they are equal (same stdout and exit code). args[0] is the
-// command.
+// and then `schedkit COMMAND -f D REST` in this process (app.Run), and
+// returns both outputs; the caller checks they are equal (same stdout and
+// exit code). args[0] is the command.
 func ComparePlugin(bins Binaries, kubeconfig, dir string, args ...string) (live, offline Output, err error) {
 	if len(args) == 0 {
 		return live, offline, errors.New("no command")
@@ -155,8 +152,16 @@ func ComparePlugin(bins Binaries, kubeconfig, dir string, args ...string) (live,
 	if live.Code == 2 {
 		return live, offline, fmt.Errorf("kubectl-schedkit %v: exit 2: %s", args, live.Stderr)
 	}
-	offline, err = Run(bins.Schedkit, append([]string{args[0], "-f", d.Name()}, pluginless(args[1:])...)...)
-	return live, offline, err
+	offline = RunSchedkit(append([]string{args[0], "-f", d.Name()}, pluginless(args[1:])...)...)
+	return live, offline, nil
+}
+
+// RunSchedkit runs the schedkit command with args in this process, as
+// the schedkit binary would, with an empty standard input.
+func RunSchedkit(args ...string) Output {
+	var stdout, stderr bytes.Buffer
+	code := app.Run(args, strings.NewReader(""), &stdout, &stderr)
+	return Output{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}
 }
 
 // pluginless drops the plugin's own arguments (pod/NAME becomes --pod,

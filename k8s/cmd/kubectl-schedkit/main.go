@@ -9,12 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/schedkit/schedkit/cmd/schedkit/app"
 	"github.com/schedkit/schedkit/k8s/dump"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -60,7 +59,8 @@ func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, deps{}))
 }
 
-// deps are what a test replaces: the clientset, and the schedkit command.
+// deps are what a test replaces: the clientset, and the schedkit command
+// (app.Run by default).
 type deps struct {
 	client   func(kubeconfig, kctx string) (kubernetes.Interface, string, error)
 	schedkit func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
@@ -273,42 +273,11 @@ func newClient(kubeconfig, kctx string) (kubernetes.Interface, string, error) {
 }
 
 // runSchedkit runs the schedkit command with args, stdin, stdout and
-// stderr, and returns its exit code. It runs the schedkit binary found
-// next to this executable or on PATH.
-//
-// TODO(lead): call the schedkit command's entry point directly once
-// cmd/schedkit exposes an importable package; then this plugin is the
-// same binary as the command and needs no schedkit on PATH.
+// stderr in this process, and returns its exit code. The command is
+// linked in, so installing the plugin alone is enough.
 func runSchedkit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	bin, err := findSchedkit()
-	if err != nil {
-		fmt.Fprintf(stderr, "kubectl schedkit: %v\n", err)
-		return 2
+	if stdin == nil {
+		stdin = strings.NewReader("")
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return exit.ExitCode()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "kubectl schedkit: running %s: %v\n", bin, err)
-		return 2
-	}
-	return 0
-}
-
-func findSchedkit() (string, error) {
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), "schedkit")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath("schedkit")
-	if err != nil {
-		return "", errors.New("the schedkit command is neither next to kubectl-schedkit nor on PATH: go install github.com/schedkit/schedkit/cmd/schedkit@latest")
-	}
-	return p, nil
+	return app.Run(args, stdin, stdout, stderr)
 }

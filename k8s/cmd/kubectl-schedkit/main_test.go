@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/cmd/schedkit/app"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -233,20 +233,33 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// TestSameAsDump builds the schedkit command, runs the plugin on a fake
-// cluster with --save-dump, and checks that its output is schedkit's on
-// the saved dump.
+// TestSameAsDump runs the plugin on a fake cluster with --save-dump for
+// every command, and checks that its output and exit code are schedkit's
+// on the saved dump (schedkit COMMAND -f dump, run in process as well).
 func TestSameAsDump(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds cmd/schedkit")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "schedkit")
-	build := exec.Command("go", "build", "-o", bin, "github.com/schedkit/schedkit/cmd/schedkit")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Skipf("cannot build schedkit: %v\n%s", err, out)
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	shape := filepath.Join(dir, "shape.yaml")
+	writeFile(t, shape, `apiVersion: v1
+kind: Pod
+metadata: {name: shape, namespace: shop}
+spec:
+  containers:
+  - name: c
+    image: nginx
+    resources: {requests: {cpu: "1"}}
+`)
+	config := filepath.Join(dir, "most-allocated.yaml")
+	writeFile(t, config, `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]
+`)
 	client := fake.NewClientset(
 		testNode("n1"), testNode("n2"),
 		testPod("shop", "db", "n1", "3"),
@@ -254,22 +267,29 @@ func TestSameAsDump(t *testing.T) {
 		testPod("shop", "big", "", "5"),
 	)
 	dump := filepath.Join(dir, "dump.json")
-	for _, args := range [][]string{{"explain"}, {"simulate"}, {"describe"}, {"drain", "n1"}} {
-		var live, offline, stderr bytes.Buffer
+	for _, args := range [][]string{
+		{"explain"}, {"explain", "-o", "json"}, {"simulate"}, {"describe"}, {"drain", "n1"},
+		{"capacity", "--pod", shape}, {"compare", "--config", config, "--all"},
+	} {
+		var live, offline, stderr, offErr bytes.Buffer
 		d := deps{client: func(string, string) (kubernetes.Interface, string, error) { return client, "shop", nil }}
 		code := run(context.Background(), append(slices.Clone(args), "--save-dump", dump), &live, &stderr, d)
 		if code == 2 {
 			t.Fatalf("%q: exit 2: %s", args, stderr.String())
 		}
-		cmd := exec.Command(bin, append([]string{args[0], "-f", dump}, args[1:]...)...)
-		cmd.Stdout = &offline
-		err := cmd.Run()
-		offCode := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			offCode = ee.ExitCode()
+		if live.Len() == 0 {
+			t.Errorf("%q: the plugin printed nothing (exit %d): %s", args, code, stderr.String())
 		}
+		offCode := app.Run(append([]string{args[0], "-f", dump}, args[1:]...), strings.NewReader(""), &offline, &offErr)
 		if code != offCode || live.String() != offline.String() {
 			t.Errorf("%q: plugin exit %d\n%s\nschedkit -f dump exit %d\n%s", args, code, live.String(), offCode, offline.String())
 		}
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
