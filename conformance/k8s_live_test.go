@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -104,16 +105,88 @@ func TestLiveAgainstAPIServer(t *testing.T) {
 	if err := k8stest.WriteKubeconfig(cp.RESTConfig(), kubeconfig); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"simulate", "-A"}, {"describe", "-A"}, {"drain", "n2"}, {"explain", "-A", "-o", "json"}} {
+	commands := pluginCommands(t, dir)
+	comparePlugin(t, bins, kubeconfig, dir, commands, "")
+
+	// While objects change: a writer creates and deletes pods and cordons
+	// and uncordons a node as the plugin reads. Each answer is still the
+	// answer on the dump that run saved: the plugin decides on what it
+	// read, nothing else.
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			name := fmt.Sprintf("churn-%d", i)
+			cs.CoreV1().Pods("default").Create(ctx, apiServerPod(name, nodeNames[i%3], "100m"), metav1.CreateOptions{})
+			if i > 0 {
+				cs.CoreV1().Pods("default").Delete(ctx, fmt.Sprintf("churn-%d", i-1), metav1.DeleteOptions{})
+			}
+			if n, err := cs.CoreV1().Nodes().Get(ctx, nodeNames[2], metav1.GetOptions{}); err == nil {
+				n.Spec.Unschedulable = i%2 == 0
+				cs.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{})
+			}
+		}
+	}()
+	comparePlugin(t, bins, kubeconfig, dir, commands, "while objects change")
+	close(stop)
+	<-done
+}
+
+// pluginCommands are the plugin's commands the tests compare, every verb,
+// with the files capacity and compare read written to dir.
+func pluginCommands(t *testing.T, dir string) [][]string {
+	shape := filepath.Join(dir, "shape.yaml")
+	config := filepath.Join(dir, "most-allocated.yaml")
+	for path, content := range map[string]string{
+		shape: `apiVersion: v1
+kind: Pod
+metadata: {name: shape, namespace: default}
+spec:
+  containers:
+  - {name: c, image: registry.invalid/web:1, resources: {requests: {cpu: 500m}}}
+`,
+		config: `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]
+`,
+	} {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return [][]string{
+		{"simulate", "-A"}, {"describe", "-A"}, {"drain", "n2"}, {"explain", "-A", "-o", "json"},
+		{"capacity", "--pod", shape}, {"compare", "--config", config, "--all"},
+	}
+}
+
+// comparePlugin runs each command with kubectl-schedkit against the API
+// server and checks its output is schedkit's on the dump it saved.
+func comparePlugin(t *testing.T, bins k8stest.Binaries, kubeconfig, dir string, commands [][]string, what string) {
+	t.Helper()
+	for _, args := range commands {
 		livOut, offOut, err := k8stest.ComparePlugin(bins, kubeconfig, dir, args...)
 		if err != nil {
-			t.Fatalf("%v: %v", args, err)
+			t.Fatalf("%s %v: %v", what, args, err)
 		}
 		if livOut.Stdout == "" {
-			t.Errorf("%v: kubectl-schedkit printed nothing (exit %d): %s", args, livOut.Code, livOut.Stderr)
+			t.Errorf("%s %v: kubectl-schedkit printed nothing (exit %d): %s", what, args, livOut.Code, livOut.Stderr)
 		}
 		if livOut.Code != offOut.Code || livOut.Stdout != offOut.Stdout {
-			t.Errorf("%v: kubectl-schedkit exit %d\n%s\nschedkit -f dump exit %d\n%s", args, livOut.Code, livOut.Stdout, offOut.Code, offOut.Stdout)
+			t.Errorf("%s %v: kubectl-schedkit exit %d\n%s\nschedkit -f dump exit %d\n%s", what, args, livOut.Code, livOut.Stdout, offOut.Code, offOut.Stdout)
 		}
 	}
 }

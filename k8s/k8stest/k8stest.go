@@ -22,8 +22,8 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cmd/schedkit/app"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/cmd/schedkit/app"
 	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/scheduler"
 	"k8s.io/client-go/rest"
