@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/api"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -95,8 +96,32 @@ func informerPod(i, nodes int) *corev1.Pod {
 }
 
 // BenchmarkInformerCache converts a 5,000-node, 150,000-pod informer
-// cache, the objects as client-go holds them, into schedkit's api.
+// cache, the objects as client-go holds them, into schedkit's api with a
+// Batch, as a snapshot of the whole cache is built.
 func BenchmarkInformerCache(b *testing.B) {
+	nodes, pods := informerCache()
+	benchCache(b, func() converter { return new(Batch) }, nodes, pods)
+}
+
+// BenchmarkInformerCacheEach converts the same cache one object at a
+// time with the package functions, as informer events are.
+func BenchmarkInformerCacheEach(b *testing.B) {
+	nodes, pods := informerCache()
+	benchCache(b, func() converter { return each{} }, nodes, pods)
+}
+
+type converter interface {
+	NodeToAPI(*corev1.Node) (*api.Node, error)
+	PodToAPI(*corev1.Pod) (*api.Pod, error)
+}
+
+// each is the package functions as a converter.
+type each struct{}
+
+func (each) NodeToAPI(n *corev1.Node) (*api.Node, error) { return NodeToAPI(n) }
+func (each) PodToAPI(p *corev1.Pod) (*api.Pod, error)    { return PodToAPI(p) }
+
+func informerCache() ([]*corev1.Node, []*corev1.Pod) {
 	const numNodes, numPods = 5000, 150000
 	nodes := make([]*corev1.Node, numNodes)
 	for i := range nodes {
@@ -106,17 +131,22 @@ func BenchmarkInformerCache(b *testing.B) {
 	for i := range pods {
 		pods[i] = informerPod(i, numNodes)
 	}
+	return nodes, pods
+}
+
+func benchCache(b *testing.B, newConverter func() converter, nodes []*corev1.Node, pods []*corev1.Pod) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for b.Loop() {
+		c := newConverter()
 		for _, n := range nodes {
-			if _, err := NodeToAPI(n); err != nil {
+			if _, err := c.NodeToAPI(n); err != nil {
 				b.Fatal(err)
 			}
 		}
 		for _, p := range pods {
-			if _, err := PodToAPI(p); err != nil {
+			if _, err := c.PodToAPI(p); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -16,12 +16,12 @@ import (
 // reads (*corev1.Pod, *appsv1.Deployment, ...) into a pointer to the
 // schedkit api type of the same kind (*api.Pod, *api.Deployment, ...).
 // Another type is an error; so is a field schedkit cannot represent.
-func ToAPI(obj any) (any, error) { return toAPI(obj) }
+func ToAPI(obj any) (any, error) { return toAPI(obj, nil) }
 
 // FromAPI converts a pointer to a schedkit api object (*api.Pod, ...)
 // into a pointer to the Kubernetes type of the same kind (*corev1.Pod,
 // ...). Another type is an error.
-func FromAPI(obj any) (any, error) { return fromAPI(obj) }
+func FromAPI(obj any) (any, error) { return fromAPI(obj, nil) }
 
 func unsupported(obj any) error {
 	return fmt.Errorf("convert: unsupported type %T", obj)

@@ -138,3 +138,67 @@ func TestRoundTripKeepsModelledFields(t *testing.T) {
 		}
 	})
 }
+
+// TestBatchEqualsFunctions: converting random objects with one Batch, in
+// both directions, gives what the package functions give, and changing
+// one result (appending to its slices) leaves the others as they were.
+func TestBatchEqualsFunctions(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b Batch
+		var results []any
+		var want [][]byte
+		for i := range rapid.IntRange(1, 6).Draw(t, "objects") {
+			k := rapid.SampledFrom(kinds).Draw(t, "kind")
+			toAPI := rapid.Bool().Draw(t, "toAPI")
+			typ, batch, single := k.k, b.ToAPI, ToAPI
+			if !toAPI {
+				typ, batch, single = k.s, b.FromAPI, FromAPI
+			}
+			obj := drawObject(t, typ)
+			got, err := batch(obj)
+			if err != nil {
+				t.Fatalf("%d %s: Batch: %v", i, k.name, err)
+			}
+			w, err := single(obj)
+			if err != nil {
+				t.Fatalf("%d %s: %v", i, k.name, err)
+			}
+			if a, b := mustJSON(t, got), mustJSON(t, w); !bytes.Equal(a, b) {
+				t.Fatalf("%d %s: Batch\n%s\npackage function\n%s", i, k.name, a, b)
+			}
+			results = append(results, got)
+			want = append(want, mustJSON(t, got))
+		}
+		// Appending to every slice of the first result must not reach
+		// into the others' arrays.
+		grow(reflect.ValueOf(results[0]).Elem())
+		for i := 1; i < len(results); i++ {
+			if got := mustJSON(t, results[i]); !bytes.Equal(got, want[i]) {
+				t.Fatalf("result %d changed when result 0 grew:\n%s\nwas\n%s", i, got, want[i])
+			}
+		}
+	})
+}
+
+// grow appends a zero element to every slice reachable from v.
+func grow(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			grow(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				grow(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			grow(v.Index(i))
+		}
+		if v.CanSet() && v.Type() != reflect.TypeFor[json.RawMessage]() {
+			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+		}
+	}
+}

@@ -47,7 +47,6 @@ package convert
 
 import (
 	"maps"
-	"slices"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/quantity"
@@ -65,376 +64,376 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-func coreNodeToAPI(in *corev1.Node, out *api.Node) error {
+func coreNodeToAPI(in *corev1.Node, out *api.Node, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreNodeSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreNodeSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := coreNodeStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := coreNodeStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func coreNodeFromAPI(in *api.Node, out *corev1.Node) error {
+func coreNodeFromAPI(in *api.Node, out *corev1.Node, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreNodeSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreNodeSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := coreNodeStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := coreNodeStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func corePodToAPI(in *corev1.Pod, out *api.Pod) error {
+func corePodToAPI(in *corev1.Pod, out *api.Pod, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePodSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePodSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := corePodStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := corePodStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func corePodFromAPI(in *api.Pod, out *corev1.Pod) error {
+func corePodFromAPI(in *api.Pod, out *corev1.Pod, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePodSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePodSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := corePodStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := corePodStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func coreNamespaceToAPI(in *corev1.Namespace, out *api.Namespace) error {
+func coreNamespaceToAPI(in *corev1.Namespace, out *api.Namespace, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	return nil
 }
 
-func coreNamespaceFromAPI(in *api.Namespace, out *corev1.Namespace) error {
+func coreNamespaceFromAPI(in *api.Namespace, out *corev1.Namespace, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	return nil
 }
 
-func coreServiceToAPI(in *corev1.Service, out *api.Service) error {
+func coreServiceToAPI(in *corev1.Service, out *api.Service, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreServiceSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreServiceSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func coreServiceFromAPI(in *api.Service, out *corev1.Service) error {
+func coreServiceFromAPI(in *api.Service, out *corev1.Service, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreServiceSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreServiceSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func coreReplicationControllerToAPI(in *corev1.ReplicationController, out *api.ReplicationController) error {
+func coreReplicationControllerToAPI(in *corev1.ReplicationController, out *api.ReplicationController, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreReplicationControllerSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreReplicationControllerSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := coreReplicationControllerStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := coreReplicationControllerStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func coreReplicationControllerFromAPI(in *api.ReplicationController, out *corev1.ReplicationController) error {
+func coreReplicationControllerFromAPI(in *api.ReplicationController, out *corev1.ReplicationController, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreReplicationControllerSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreReplicationControllerSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := coreReplicationControllerStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := coreReplicationControllerStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func coreLimitRangeToAPI(in *corev1.LimitRange, out *api.LimitRange) error {
+func coreLimitRangeToAPI(in *corev1.LimitRange, out *api.LimitRange, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreLimitRangeSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreLimitRangeSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func coreLimitRangeFromAPI(in *api.LimitRange, out *corev1.LimitRange) error {
+func coreLimitRangeFromAPI(in *api.LimitRange, out *corev1.LimitRange, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreLimitRangeSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreLimitRangeSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func coreResourceQuotaToAPI(in *corev1.ResourceQuota, out *api.ResourceQuota) error {
+func coreResourceQuotaToAPI(in *corev1.ResourceQuota, out *api.ResourceQuota, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreResourceQuotaSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreResourceQuotaSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := coreResourceQuotaStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := coreResourceQuotaStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func coreResourceQuotaFromAPI(in *api.ResourceQuota, out *corev1.ResourceQuota) error {
+func coreResourceQuotaFromAPI(in *api.ResourceQuota, out *corev1.ResourceQuota, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := coreResourceQuotaSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := coreResourceQuotaSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := coreResourceQuotaStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := coreResourceQuotaStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func corePersistentVolumeToAPI(in *corev1.PersistentVolume, out *api.PersistentVolume) error {
+func corePersistentVolumeToAPI(in *corev1.PersistentVolume, out *api.PersistentVolume, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePersistentVolumeSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePersistentVolumeSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := corePersistentVolumeStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := corePersistentVolumeStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func corePersistentVolumeFromAPI(in *api.PersistentVolume, out *corev1.PersistentVolume) error {
+func corePersistentVolumeFromAPI(in *api.PersistentVolume, out *corev1.PersistentVolume, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePersistentVolumeSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePersistentVolumeSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := corePersistentVolumeStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := corePersistentVolumeStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimToAPI(in *corev1.PersistentVolumeClaim, out *api.PersistentVolumeClaim) error {
+func corePersistentVolumeClaimToAPI(in *corev1.PersistentVolumeClaim, out *api.PersistentVolumeClaim, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePersistentVolumeClaimSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePersistentVolumeClaimSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := corePersistentVolumeClaimStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := corePersistentVolumeClaimStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimFromAPI(in *api.PersistentVolumeClaim, out *corev1.PersistentVolumeClaim) error {
+func corePersistentVolumeClaimFromAPI(in *api.PersistentVolumeClaim, out *corev1.PersistentVolumeClaim, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePersistentVolumeClaimSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePersistentVolumeClaimSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := corePersistentVolumeClaimStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := corePersistentVolumeClaimStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsReplicaSetToAPI(in *appsv1.ReplicaSet, out *api.ReplicaSet) error {
+func appsReplicaSetToAPI(in *appsv1.ReplicaSet, out *api.ReplicaSet, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := appsReplicaSetSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := appsReplicaSetSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := appsReplicaSetStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := appsReplicaSetStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsReplicaSetFromAPI(in *api.ReplicaSet, out *appsv1.ReplicaSet) error {
+func appsReplicaSetFromAPI(in *api.ReplicaSet, out *appsv1.ReplicaSet, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := appsReplicaSetSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := appsReplicaSetSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := appsReplicaSetStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := appsReplicaSetStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsDeploymentToAPI(in *appsv1.Deployment, out *api.Deployment) error {
+func appsDeploymentToAPI(in *appsv1.Deployment, out *api.Deployment, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := appsDeploymentSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := appsDeploymentSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := appsDeploymentStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := appsDeploymentStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsDeploymentFromAPI(in *api.Deployment, out *appsv1.Deployment) error {
+func appsDeploymentFromAPI(in *api.Deployment, out *appsv1.Deployment, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := appsDeploymentSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := appsDeploymentSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := appsDeploymentStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := appsDeploymentStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsStatefulSetToAPI(in *appsv1.StatefulSet, out *api.StatefulSet) error {
+func appsStatefulSetToAPI(in *appsv1.StatefulSet, out *api.StatefulSet, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := appsStatefulSetSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := appsStatefulSetSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := appsStatefulSetStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := appsStatefulSetStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsStatefulSetFromAPI(in *api.StatefulSet, out *appsv1.StatefulSet) error {
+func appsStatefulSetFromAPI(in *api.StatefulSet, out *appsv1.StatefulSet, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := appsStatefulSetSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := appsStatefulSetSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := appsStatefulSetStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := appsStatefulSetStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsDaemonSetToAPI(in *appsv1.DaemonSet, out *api.DaemonSet) error {
+func appsDaemonSetToAPI(in *appsv1.DaemonSet, out *api.DaemonSet, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := appsDaemonSetSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := appsDaemonSetSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := appsDaemonSetStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := appsDaemonSetStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsDaemonSetFromAPI(in *api.DaemonSet, out *appsv1.DaemonSet) error {
+func appsDaemonSetFromAPI(in *api.DaemonSet, out *appsv1.DaemonSet, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := appsDaemonSetSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := appsDaemonSetSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := appsDaemonSetStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := appsDaemonSetStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func appsControllerRevisionToAPI(in *appsv1.ControllerRevision, out *api.ControllerRevision) error {
+func appsControllerRevisionToAPI(in *appsv1.ControllerRevision, out *api.ControllerRevision, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	if err := rawToAPI(&in.Data, &out.Data); err != nil {
@@ -444,10 +443,10 @@ func appsControllerRevisionToAPI(in *appsv1.ControllerRevision, out *api.Control
 	return nil
 }
 
-func appsControllerRevisionFromAPI(in *api.ControllerRevision, out *appsv1.ControllerRevision) error {
+func appsControllerRevisionFromAPI(in *api.ControllerRevision, out *appsv1.ControllerRevision, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	out.Data = rawFromAPI(in.Data)
@@ -455,132 +454,134 @@ func appsControllerRevisionFromAPI(in *api.ControllerRevision, out *appsv1.Contr
 	return nil
 }
 
-func batchJobToAPI(in *batchv1.Job, out *api.Job) error {
+func batchJobToAPI(in *batchv1.Job, out *api.Job, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := batchJobSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := batchJobSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := batchJobStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := batchJobStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func batchJobFromAPI(in *api.Job, out *batchv1.Job) error {
+func batchJobFromAPI(in *api.Job, out *batchv1.Job, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := batchJobSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := batchJobSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := batchJobStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := batchJobStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func batchCronJobToAPI(in *batchv1.CronJob, out *api.CronJob) error {
+func batchCronJobToAPI(in *batchv1.CronJob, out *api.CronJob, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := batchCronJobSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := batchCronJobSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := batchCronJobStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := batchCronJobStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func batchCronJobFromAPI(in *api.CronJob, out *batchv1.CronJob) error {
+func batchCronJobFromAPI(in *api.CronJob, out *batchv1.CronJob, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := batchCronJobSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := batchCronJobSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := batchCronJobStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := batchCronJobStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func policyPodDisruptionBudgetToAPI(in *policyv1.PodDisruptionBudget, out *api.PodDisruptionBudget) error {
+func policyPodDisruptionBudgetToAPI(in *policyv1.PodDisruptionBudget, out *api.PodDisruptionBudget, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := policyPodDisruptionBudgetSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := policyPodDisruptionBudgetSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := policyPodDisruptionBudgetStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := policyPodDisruptionBudgetStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func policyPodDisruptionBudgetFromAPI(in *api.PodDisruptionBudget, out *policyv1.PodDisruptionBudget) error {
+func policyPodDisruptionBudgetFromAPI(in *api.PodDisruptionBudget, out *policyv1.PodDisruptionBudget, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := policyPodDisruptionBudgetSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := policyPodDisruptionBudgetSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := policyPodDisruptionBudgetStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := policyPodDisruptionBudgetStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func schedulingPriorityClassToAPI(in *schedulingv1.PriorityClass, out *api.PriorityClass) error {
+func schedulingPriorityClassToAPI(in *schedulingv1.PriorityClass, out *api.PriorityClass, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	out.Value = in.Value
 	out.GlobalDefault = in.GlobalDefault
 	out.Description = in.Description
 	if in.PreemptionPolicy != nil {
-		v1 := api.PreemptionPolicy(*in.PreemptionPolicy)
-		out.PreemptionPolicy = &v1
+		p1 := a.newApiPreemptionPolicy()
+		*p1 = api.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p1
 	}
 	return nil
 }
 
-func schedulingPriorityClassFromAPI(in *api.PriorityClass, out *schedulingv1.PriorityClass) error {
+func schedulingPriorityClassFromAPI(in *api.PriorityClass, out *schedulingv1.PriorityClass, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	out.Value = in.Value
 	out.GlobalDefault = in.GlobalDefault
 	out.Description = in.Description
 	if in.PreemptionPolicy != nil {
-		v1 := corev1.PreemptionPolicy(*in.PreemptionPolicy)
-		out.PreemptionPolicy = &v1
+		p1 := a.newCorev1PreemptionPolicy()
+		*p1 = corev1.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p1
 	}
 	return nil
 }
 
-func storageStorageClassToAPI(in *storagev1.StorageClass, out *api.StorageClass) error {
+func storageStorageClassToAPI(in *storagev1.StorageClass, out *api.StorageClass, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	out.Provisioner = in.Provisioner
@@ -588,24 +589,28 @@ func storageStorageClassToAPI(in *storagev1.StorageClass, out *api.StorageClass)
 		out.Parameters = maps.Clone(in.Parameters)
 	}
 	if in.ReclaimPolicy != nil {
-		v1 := api.PersistentVolumeReclaimPolicy(*in.ReclaimPolicy)
-		out.ReclaimPolicy = &v1
+		p1 := a.newApiPersistentVolumeReclaimPolicy()
+		*p1 = api.PersistentVolumeReclaimPolicy(*in.ReclaimPolicy)
+		out.ReclaimPolicy = p1
 	}
 	if len(in.MountOptions) > 0 {
-		out.MountOptions = slices.Clone(in.MountOptions)
+		out.MountOptions = a.makeString(len(in.MountOptions))
+		copy(out.MountOptions, in.MountOptions)
 	}
 	if in.AllowVolumeExpansion != nil {
-		v2 := bool(*in.AllowVolumeExpansion)
-		out.AllowVolumeExpansion = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.AllowVolumeExpansion)
+		out.AllowVolumeExpansion = p2
 	}
 	if in.VolumeBindingMode != nil {
-		v3 := api.VolumeBindingMode(*in.VolumeBindingMode)
-		out.VolumeBindingMode = &v3
+		p3 := a.newApiVolumeBindingMode()
+		*p3 = api.VolumeBindingMode(*in.VolumeBindingMode)
+		out.VolumeBindingMode = p3
 	}
 	if len(in.AllowedTopologies) > 0 {
-		out.AllowedTopologies = make([]api.TopologySelectorTerm, len(in.AllowedTopologies))
+		out.AllowedTopologies = a.makeApiTopologySelectorTerm(len(in.AllowedTopologies))
 		for i4 := range in.AllowedTopologies {
-			if err := coreTopologySelectorTermToAPI(&in.AllowedTopologies[i4], &out.AllowedTopologies[i4]); err != nil {
+			if err := coreTopologySelectorTermToAPI(&in.AllowedTopologies[i4], &out.AllowedTopologies[i4], a); err != nil {
 				return inField("allowedTopologies", atIndex(i4, err))
 			}
 		}
@@ -613,10 +618,10 @@ func storageStorageClassToAPI(in *storagev1.StorageClass, out *api.StorageClass)
 	return nil
 }
 
-func storageStorageClassFromAPI(in *api.StorageClass, out *storagev1.StorageClass) error {
+func storageStorageClassFromAPI(in *api.StorageClass, out *storagev1.StorageClass, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	out.Provisioner = in.Provisioner
@@ -624,24 +629,28 @@ func storageStorageClassFromAPI(in *api.StorageClass, out *storagev1.StorageClas
 		out.Parameters = maps.Clone(in.Parameters)
 	}
 	if in.ReclaimPolicy != nil {
-		v1 := corev1.PersistentVolumeReclaimPolicy(*in.ReclaimPolicy)
-		out.ReclaimPolicy = &v1
+		p1 := a.newCorev1PersistentVolumeReclaimPolicy()
+		*p1 = corev1.PersistentVolumeReclaimPolicy(*in.ReclaimPolicy)
+		out.ReclaimPolicy = p1
 	}
 	if len(in.MountOptions) > 0 {
-		out.MountOptions = slices.Clone(in.MountOptions)
+		out.MountOptions = a.makeString(len(in.MountOptions))
+		copy(out.MountOptions, in.MountOptions)
 	}
 	if in.AllowVolumeExpansion != nil {
-		v2 := bool(*in.AllowVolumeExpansion)
-		out.AllowVolumeExpansion = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.AllowVolumeExpansion)
+		out.AllowVolumeExpansion = p2
 	}
 	if in.VolumeBindingMode != nil {
-		v3 := storagev1.VolumeBindingMode(*in.VolumeBindingMode)
-		out.VolumeBindingMode = &v3
+		p3 := a.newStoragev1VolumeBindingMode()
+		*p3 = storagev1.VolumeBindingMode(*in.VolumeBindingMode)
+		out.VolumeBindingMode = p3
 	}
 	if len(in.AllowedTopologies) > 0 {
-		out.AllowedTopologies = make([]corev1.TopologySelectorTerm, len(in.AllowedTopologies))
+		out.AllowedTopologies = a.makeCorev1TopologySelectorTerm(len(in.AllowedTopologies))
 		for i4 := range in.AllowedTopologies {
-			if err := coreTopologySelectorTermFromAPI(&in.AllowedTopologies[i4], &out.AllowedTopologies[i4]); err != nil {
+			if err := coreTopologySelectorTermFromAPI(&in.AllowedTopologies[i4], &out.AllowedTopologies[i4], a); err != nil {
 				return inField("allowedTopologies", atIndex(i4, err))
 			}
 		}
@@ -649,75 +658,75 @@ func storageStorageClassFromAPI(in *api.StorageClass, out *storagev1.StorageClas
 	return nil
 }
 
-func storageCSINodeToAPI(in *storagev1.CSINode, out *api.CSINode) error {
+func storageCSINodeToAPI(in *storagev1.CSINode, out *api.CSINode, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := storageCSINodeSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := storageCSINodeSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func storageCSINodeFromAPI(in *api.CSINode, out *storagev1.CSINode) error {
+func storageCSINodeFromAPI(in *api.CSINode, out *storagev1.CSINode, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := storageCSINodeSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := storageCSINodeSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func storageCSIDriverToAPI(in *storagev1.CSIDriver, out *api.CSIDriver) error {
+func storageCSIDriverToAPI(in *storagev1.CSIDriver, out *api.CSIDriver, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := storageCSIDriverSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := storageCSIDriverSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func storageCSIDriverFromAPI(in *api.CSIDriver, out *storagev1.CSIDriver) error {
+func storageCSIDriverFromAPI(in *api.CSIDriver, out *storagev1.CSIDriver, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := storageCSIDriverSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := storageCSIDriverSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func storageCSIStorageCapacityToAPI(in *storagev1.CSIStorageCapacity, out *api.CSIStorageCapacity) error {
+func storageCSIStorageCapacityToAPI(in *storagev1.CSIStorageCapacity, out *api.CSIStorageCapacity, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	if in.NodeTopology != nil {
-		out.NodeTopology = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.NodeTopology, out.NodeTopology); err != nil {
+		out.NodeTopology = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.NodeTopology, out.NodeTopology, a); err != nil {
 			return inField("nodeTopology", err)
 		}
 	}
 	out.StorageClassName = in.StorageClassName
 	if in.Capacity != nil {
-		out.Capacity = new(quantity.Quantity)
+		out.Capacity = a.newQuantityQuantity()
 		if err := quantityToAPI(in.Capacity, out.Capacity); err != nil {
 			return inField("capacity", err)
 		}
 	}
 	if in.MaximumVolumeSize != nil {
-		out.MaximumVolumeSize = new(quantity.Quantity)
+		out.MaximumVolumeSize = a.newQuantityQuantity()
 		if err := quantityToAPI(in.MaximumVolumeSize, out.MaximumVolumeSize); err != nil {
 			return inField("maximumVolumeSize", err)
 		}
@@ -725,27 +734,27 @@ func storageCSIStorageCapacityToAPI(in *storagev1.CSIStorageCapacity, out *api.C
 	return nil
 }
 
-func storageCSIStorageCapacityFromAPI(in *api.CSIStorageCapacity, out *storagev1.CSIStorageCapacity) error {
+func storageCSIStorageCapacityFromAPI(in *api.CSIStorageCapacity, out *storagev1.CSIStorageCapacity, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
 	if in.NodeTopology != nil {
-		out.NodeTopology = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.NodeTopology, out.NodeTopology); err != nil {
+		out.NodeTopology = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.NodeTopology, out.NodeTopology, a); err != nil {
 			return inField("nodeTopology", err)
 		}
 	}
 	out.StorageClassName = in.StorageClassName
 	if in.Capacity != nil {
-		out.Capacity = new(resource.Quantity)
+		out.Capacity = a.newResourceQuantity()
 		if err := quantityFromAPI(in.Capacity, out.Capacity); err != nil {
 			return inField("capacity", err)
 		}
 	}
 	if in.MaximumVolumeSize != nil {
-		out.MaximumVolumeSize = new(resource.Quantity)
+		out.MaximumVolumeSize = a.newResourceQuantity()
 		if err := quantityFromAPI(in.MaximumVolumeSize, out.MaximumVolumeSize); err != nil {
 			return inField("maximumVolumeSize", err)
 		}
@@ -753,169 +762,169 @@ func storageCSIStorageCapacityFromAPI(in *api.CSIStorageCapacity, out *storagev1
 	return nil
 }
 
-func storageVolumeAttachmentToAPI(in *storagev1.VolumeAttachment, out *api.VolumeAttachment) error {
+func storageVolumeAttachmentToAPI(in *storagev1.VolumeAttachment, out *api.VolumeAttachment, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := storageVolumeAttachmentSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := storageVolumeAttachmentSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := storageVolumeAttachmentStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := storageVolumeAttachmentStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func storageVolumeAttachmentFromAPI(in *api.VolumeAttachment, out *storagev1.VolumeAttachment) error {
+func storageVolumeAttachmentFromAPI(in *api.VolumeAttachment, out *storagev1.VolumeAttachment, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := storageVolumeAttachmentSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := storageVolumeAttachmentSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := storageVolumeAttachmentStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := storageVolumeAttachmentStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func resourceDeviceClassToAPI(in *resourcev1.DeviceClass, out *api.DeviceClass) error {
+func resourceDeviceClassToAPI(in *resourcev1.DeviceClass, out *api.DeviceClass, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceDeviceClassSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceDeviceClassSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func resourceDeviceClassFromAPI(in *api.DeviceClass, out *resourcev1.DeviceClass) error {
+func resourceDeviceClassFromAPI(in *api.DeviceClass, out *resourcev1.DeviceClass, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceDeviceClassSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceDeviceClassSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func resourceResourceSliceToAPI(in *resourcev1.ResourceSlice, out *api.ResourceSlice) error {
+func resourceResourceSliceToAPI(in *resourcev1.ResourceSlice, out *api.ResourceSlice, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceResourceSliceSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceResourceSliceSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func resourceResourceSliceFromAPI(in *api.ResourceSlice, out *resourcev1.ResourceSlice) error {
+func resourceResourceSliceFromAPI(in *api.ResourceSlice, out *resourcev1.ResourceSlice, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceResourceSliceSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceResourceSliceSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func resourceResourceClaimToAPI(in *resourcev1.ResourceClaim, out *api.ResourceClaim) error {
+func resourceResourceClaimToAPI(in *resourcev1.ResourceClaim, out *api.ResourceClaim, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceResourceClaimSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceResourceClaimSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := resourceResourceClaimStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := resourceResourceClaimStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func resourceResourceClaimFromAPI(in *api.ResourceClaim, out *resourcev1.ResourceClaim) error {
+func resourceResourceClaimFromAPI(in *api.ResourceClaim, out *resourcev1.ResourceClaim, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceResourceClaimSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceResourceClaimSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := resourceResourceClaimStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := resourceResourceClaimStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func resourceResourceClaimTemplateToAPI(in *resourcev1.ResourceClaimTemplate, out *api.ResourceClaimTemplate) error {
+func resourceResourceClaimTemplateToAPI(in *resourcev1.ResourceClaimTemplate, out *api.ResourceClaimTemplate, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceResourceClaimTemplateSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceResourceClaimTemplateSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func resourceResourceClaimTemplateFromAPI(in *api.ResourceClaimTemplate, out *resourcev1.ResourceClaimTemplate) error {
+func resourceResourceClaimTemplateFromAPI(in *api.ResourceClaimTemplate, out *resourcev1.ResourceClaimTemplate, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceResourceClaimTemplateSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceResourceClaimTemplateSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func resourceDeviceTaintRuleToAPI(in *resourcev1.DeviceTaintRule, out *api.DeviceTaintRule) error {
+func resourceDeviceTaintRuleToAPI(in *resourcev1.DeviceTaintRule, out *api.DeviceTaintRule, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceDeviceTaintRuleSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceDeviceTaintRuleSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := resourceDeviceTaintRuleStatusToAPI(&in.Status, &out.Status); err != nil {
+	if err := resourceDeviceTaintRuleStatusToAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func resourceDeviceTaintRuleFromAPI(in *api.DeviceTaintRule, out *resourcev1.DeviceTaintRule) error {
+func resourceDeviceTaintRuleFromAPI(in *api.DeviceTaintRule, out *resourcev1.DeviceTaintRule, a *arena) error {
 	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
 	out.TypeMeta.Kind = in.TypeMeta.Kind
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceDeviceTaintRuleSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceDeviceTaintRuleSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
-	if err := resourceDeviceTaintRuleStatusFromAPI(&in.Status, &out.Status); err != nil {
+	if err := resourceDeviceTaintRuleStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
 }
 
-func metaObjectMetaToAPI(in *metav1.ObjectMeta, out *api.ObjectMeta) error {
+func metaObjectMetaToAPI(in *metav1.ObjectMeta, out *api.ObjectMeta, a *arena) error {
 	out.Name = in.Name
 	out.GenerateName = in.GenerateName
 	out.Namespace = in.Namespace
@@ -924,12 +933,13 @@ func metaObjectMetaToAPI(in *metav1.ObjectMeta, out *api.ObjectMeta) error {
 	out.Generation = in.Generation
 	out.CreationTimestamp = api.Time{Time: in.CreationTimestamp.Time}
 	if in.DeletionTimestamp != nil {
-		out.DeletionTimestamp = new(api.Time)
+		out.DeletionTimestamp = a.newApiTime()
 		(*out.DeletionTimestamp) = api.Time{Time: (*in.DeletionTimestamp).Time}
 	}
 	if in.DeletionGracePeriodSeconds != nil {
-		v1 := int64(*in.DeletionGracePeriodSeconds)
-		out.DeletionGracePeriodSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.DeletionGracePeriodSeconds)
+		out.DeletionGracePeriodSeconds = p1
 	}
 	if len(in.Labels) > 0 {
 		out.Labels = maps.Clone(in.Labels)
@@ -938,20 +948,21 @@ func metaObjectMetaToAPI(in *metav1.ObjectMeta, out *api.ObjectMeta) error {
 		out.Annotations = maps.Clone(in.Annotations)
 	}
 	if len(in.OwnerReferences) > 0 {
-		out.OwnerReferences = make([]api.OwnerReference, len(in.OwnerReferences))
+		out.OwnerReferences = a.makeApiOwnerReference(len(in.OwnerReferences))
 		for i2 := range in.OwnerReferences {
-			if err := metaOwnerReferenceToAPI(&in.OwnerReferences[i2], &out.OwnerReferences[i2]); err != nil {
+			if err := metaOwnerReferenceToAPI(&in.OwnerReferences[i2], &out.OwnerReferences[i2], a); err != nil {
 				return inField("ownerReferences", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.Finalizers) > 0 {
-		out.Finalizers = slices.Clone(in.Finalizers)
+		out.Finalizers = a.makeString(len(in.Finalizers))
+		copy(out.Finalizers, in.Finalizers)
 	}
 	return nil
 }
 
-func metaObjectMetaFromAPI(in *api.ObjectMeta, out *metav1.ObjectMeta) error {
+func metaObjectMetaFromAPI(in *api.ObjectMeta, out *metav1.ObjectMeta, a *arena) error {
 	out.Name = in.Name
 	out.GenerateName = in.GenerateName
 	out.Namespace = in.Namespace
@@ -960,12 +971,13 @@ func metaObjectMetaFromAPI(in *api.ObjectMeta, out *metav1.ObjectMeta) error {
 	out.Generation = in.Generation
 	out.CreationTimestamp = metav1.Time{Time: in.CreationTimestamp.Time}
 	if in.DeletionTimestamp != nil {
-		out.DeletionTimestamp = new(metav1.Time)
+		out.DeletionTimestamp = a.newMetav1Time()
 		(*out.DeletionTimestamp) = metav1.Time{Time: (*in.DeletionTimestamp).Time}
 	}
 	if in.DeletionGracePeriodSeconds != nil {
-		v1 := int64(*in.DeletionGracePeriodSeconds)
-		out.DeletionGracePeriodSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.DeletionGracePeriodSeconds)
+		out.DeletionGracePeriodSeconds = p1
 	}
 	if len(in.Labels) > 0 {
 		out.Labels = maps.Clone(in.Labels)
@@ -974,27 +986,28 @@ func metaObjectMetaFromAPI(in *api.ObjectMeta, out *metav1.ObjectMeta) error {
 		out.Annotations = maps.Clone(in.Annotations)
 	}
 	if len(in.OwnerReferences) > 0 {
-		out.OwnerReferences = make([]metav1.OwnerReference, len(in.OwnerReferences))
+		out.OwnerReferences = a.makeMetav1OwnerReference(len(in.OwnerReferences))
 		for i2 := range in.OwnerReferences {
-			if err := metaOwnerReferenceFromAPI(&in.OwnerReferences[i2], &out.OwnerReferences[i2]); err != nil {
+			if err := metaOwnerReferenceFromAPI(&in.OwnerReferences[i2], &out.OwnerReferences[i2], a); err != nil {
 				return inField("ownerReferences", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.Finalizers) > 0 {
-		out.Finalizers = slices.Clone(in.Finalizers)
+		out.Finalizers = a.makeString(len(in.Finalizers))
+		copy(out.Finalizers, in.Finalizers)
 	}
 	return nil
 }
 
-func coreNodeSpecToAPI(in *corev1.NodeSpec, out *api.NodeSpec) error {
+func coreNodeSpecToAPI(in *corev1.NodeSpec, out *api.NodeSpec, a *arena) error {
 	out.PodCIDR = in.PodCIDR
 	out.ProviderID = in.ProviderID
 	out.Unschedulable = in.Unschedulable
 	if len(in.Taints) > 0 {
-		out.Taints = make([]api.Taint, len(in.Taints))
+		out.Taints = a.makeApiTaint(len(in.Taints))
 		for i1 := range in.Taints {
-			if err := coreTaintToAPI(&in.Taints[i1], &out.Taints[i1]); err != nil {
+			if err := coreTaintToAPI(&in.Taints[i1], &out.Taints[i1], a); err != nil {
 				return inField("taints", atIndex(i1, err))
 			}
 		}
@@ -1002,14 +1015,14 @@ func coreNodeSpecToAPI(in *corev1.NodeSpec, out *api.NodeSpec) error {
 	return nil
 }
 
-func coreNodeSpecFromAPI(in *api.NodeSpec, out *corev1.NodeSpec) error {
+func coreNodeSpecFromAPI(in *api.NodeSpec, out *corev1.NodeSpec, a *arena) error {
 	out.PodCIDR = in.PodCIDR
 	out.ProviderID = in.ProviderID
 	out.Unschedulable = in.Unschedulable
 	if len(in.Taints) > 0 {
-		out.Taints = make([]corev1.Taint, len(in.Taints))
+		out.Taints = a.makeCorev1Taint(len(in.Taints))
 		for i1 := range in.Taints {
-			if err := coreTaintFromAPI(&in.Taints[i1], &out.Taints[i1]); err != nil {
+			if err := coreTaintFromAPI(&in.Taints[i1], &out.Taints[i1], a); err != nil {
 				return inField("taints", atIndex(i1, err))
 			}
 		}
@@ -1017,7 +1030,7 @@ func coreNodeSpecFromAPI(in *api.NodeSpec, out *corev1.NodeSpec) error {
 	return nil
 }
 
-func coreNodeStatusToAPI(in *corev1.NodeStatus, out *api.NodeStatus) error {
+func coreNodeStatusToAPI(in *corev1.NodeStatus, out *api.NodeStatus, a *arena) error {
 	if len(in.Capacity) > 0 {
 		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Capacity))
 		for k1, v2 := range in.Capacity {
@@ -1042,39 +1055,40 @@ func coreNodeStatusToAPI(in *corev1.NodeStatus, out *api.NodeStatus) error {
 	}
 	out.Phase = string(in.Phase)
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.NodeCondition, len(in.Conditions))
+		out.Conditions = a.makeApiNodeCondition(len(in.Conditions))
 		for i9 := range in.Conditions {
-			if err := coreNodeConditionToAPI(&in.Conditions[i9], &out.Conditions[i9]); err != nil {
+			if err := coreNodeConditionToAPI(&in.Conditions[i9], &out.Conditions[i9], a); err != nil {
 				return inField("conditions", atIndex(i9, err))
 			}
 		}
 	}
 	if len(in.Addresses) > 0 {
-		out.Addresses = make([]api.NodeAddress, len(in.Addresses))
+		out.Addresses = a.makeApiNodeAddress(len(in.Addresses))
 		for i10 := range in.Addresses {
-			if err := coreNodeAddressToAPI(&in.Addresses[i10], &out.Addresses[i10]); err != nil {
+			if err := coreNodeAddressToAPI(&in.Addresses[i10], &out.Addresses[i10], a); err != nil {
 				return inField("addresses", atIndex(i10, err))
 			}
 		}
 	}
 	if len(in.Images) > 0 {
-		out.Images = make([]api.ContainerImage, len(in.Images))
+		out.Images = a.makeApiContainerImage(len(in.Images))
 		for i11 := range in.Images {
-			if err := coreContainerImageToAPI(&in.Images[i11], &out.Images[i11]); err != nil {
+			if err := coreContainerImageToAPI(&in.Images[i11], &out.Images[i11], a); err != nil {
 				return inField("images", atIndex(i11, err))
 			}
 		}
 	}
-	if err := coreNodeSystemInfoToAPI(&in.NodeInfo, &out.NodeInfo); err != nil {
+	if err := coreNodeSystemInfoToAPI(&in.NodeInfo, &out.NodeInfo, a); err != nil {
 		return inField("nodeInfo", err)
 	}
 	if len(in.DeclaredFeatures) > 0 {
-		out.DeclaredFeatures = slices.Clone(in.DeclaredFeatures)
+		out.DeclaredFeatures = a.makeString(len(in.DeclaredFeatures))
+		copy(out.DeclaredFeatures, in.DeclaredFeatures)
 	}
 	return nil
 }
 
-func coreNodeStatusFromAPI(in *api.NodeStatus, out *corev1.NodeStatus) error {
+func coreNodeStatusFromAPI(in *api.NodeStatus, out *corev1.NodeStatus, a *arena) error {
 	if len(in.Capacity) > 0 {
 		m3 := make(map[corev1.ResourceName]resource.Quantity, len(in.Capacity))
 		for k1, v2 := range in.Capacity {
@@ -1099,71 +1113,74 @@ func coreNodeStatusFromAPI(in *api.NodeStatus, out *corev1.NodeStatus) error {
 	}
 	out.Phase = corev1.NodePhase(in.Phase)
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]corev1.NodeCondition, len(in.Conditions))
+		out.Conditions = a.makeCorev1NodeCondition(len(in.Conditions))
 		for i9 := range in.Conditions {
-			if err := coreNodeConditionFromAPI(&in.Conditions[i9], &out.Conditions[i9]); err != nil {
+			if err := coreNodeConditionFromAPI(&in.Conditions[i9], &out.Conditions[i9], a); err != nil {
 				return inField("conditions", atIndex(i9, err))
 			}
 		}
 	}
 	if len(in.Addresses) > 0 {
-		out.Addresses = make([]corev1.NodeAddress, len(in.Addresses))
+		out.Addresses = a.makeCorev1NodeAddress(len(in.Addresses))
 		for i10 := range in.Addresses {
-			if err := coreNodeAddressFromAPI(&in.Addresses[i10], &out.Addresses[i10]); err != nil {
+			if err := coreNodeAddressFromAPI(&in.Addresses[i10], &out.Addresses[i10], a); err != nil {
 				return inField("addresses", atIndex(i10, err))
 			}
 		}
 	}
 	if len(in.Images) > 0 {
-		out.Images = make([]corev1.ContainerImage, len(in.Images))
+		out.Images = a.makeCorev1ContainerImage(len(in.Images))
 		for i11 := range in.Images {
-			if err := coreContainerImageFromAPI(&in.Images[i11], &out.Images[i11]); err != nil {
+			if err := coreContainerImageFromAPI(&in.Images[i11], &out.Images[i11], a); err != nil {
 				return inField("images", atIndex(i11, err))
 			}
 		}
 	}
-	if err := coreNodeSystemInfoFromAPI(&in.NodeInfo, &out.NodeInfo); err != nil {
+	if err := coreNodeSystemInfoFromAPI(&in.NodeInfo, &out.NodeInfo, a); err != nil {
 		return inField("nodeInfo", err)
 	}
 	if len(in.DeclaredFeatures) > 0 {
-		out.DeclaredFeatures = slices.Clone(in.DeclaredFeatures)
+		out.DeclaredFeatures = a.makeString(len(in.DeclaredFeatures))
+		copy(out.DeclaredFeatures, in.DeclaredFeatures)
 	}
 	return nil
 }
 
-func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec) error {
+func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec, a *arena) error {
 	if len(in.Volumes) > 0 {
-		out.Volumes = make([]api.Volume, len(in.Volumes))
+		out.Volumes = a.makeApiVolume(len(in.Volumes))
 		for i1 := range in.Volumes {
-			if err := coreVolumeToAPI(&in.Volumes[i1], &out.Volumes[i1]); err != nil {
+			if err := coreVolumeToAPI(&in.Volumes[i1], &out.Volumes[i1], a); err != nil {
 				return inField("volumes", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.InitContainers) > 0 {
-		out.InitContainers = make([]api.Container, len(in.InitContainers))
+		out.InitContainers = a.makeApiContainer(len(in.InitContainers))
 		for i2 := range in.InitContainers {
-			if err := coreContainerToAPI(&in.InitContainers[i2], &out.InitContainers[i2]); err != nil {
+			if err := coreContainerToAPI(&in.InitContainers[i2], &out.InitContainers[i2], a); err != nil {
 				return inField("initContainers", atIndex(i2, err))
 			}
 		}
 	}
 	if in.Containers != nil {
-		out.Containers = make([]api.Container, len(in.Containers))
+		out.Containers = a.makeApiContainer(len(in.Containers))
 		for i3 := range in.Containers {
-			if err := coreContainerToAPI(&in.Containers[i3], &out.Containers[i3]); err != nil {
+			if err := coreContainerToAPI(&in.Containers[i3], &out.Containers[i3], a); err != nil {
 				return inField("containers", atIndex(i3, err))
 			}
 		}
 	}
 	out.RestartPolicy = api.RestartPolicy(in.RestartPolicy)
 	if in.TerminationGracePeriodSeconds != nil {
-		v4 := int64(*in.TerminationGracePeriodSeconds)
-		out.TerminationGracePeriodSeconds = &v4
+		p4 := a.newInt64()
+		*p4 = int64(*in.TerminationGracePeriodSeconds)
+		out.TerminationGracePeriodSeconds = p4
 	}
 	if in.ActiveDeadlineSeconds != nil {
-		v5 := int64(*in.ActiveDeadlineSeconds)
-		out.ActiveDeadlineSeconds = &v5
+		p5 := a.newInt64()
+		*p5 = int64(*in.ActiveDeadlineSeconds)
+		out.ActiveDeadlineSeconds = p5
 	}
 	if len(in.NodeSelector) > 0 {
 		out.NodeSelector = maps.Clone(in.NodeSelector)
@@ -1174,28 +1191,30 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec) error {
 	out.Hostname = in.Hostname
 	out.Subdomain = in.Subdomain
 	if in.Affinity != nil {
-		out.Affinity = new(api.Affinity)
-		if err := coreAffinityToAPI(in.Affinity, out.Affinity); err != nil {
+		out.Affinity = a.newApiAffinity()
+		if err := coreAffinityToAPI(in.Affinity, out.Affinity, a); err != nil {
 			return inField("affinity", err)
 		}
 	}
 	out.SchedulerName = in.SchedulerName
 	if len(in.Tolerations) > 0 {
-		out.Tolerations = make([]api.Toleration, len(in.Tolerations))
+		out.Tolerations = a.makeApiToleration(len(in.Tolerations))
 		for i6 := range in.Tolerations {
-			if err := coreTolerationToAPI(&in.Tolerations[i6], &out.Tolerations[i6]); err != nil {
+			if err := coreTolerationToAPI(&in.Tolerations[i6], &out.Tolerations[i6], a); err != nil {
 				return inField("tolerations", atIndex(i6, err))
 			}
 		}
 	}
 	out.PriorityClassName = in.PriorityClassName
 	if in.Priority != nil {
-		v7 := int32(*in.Priority)
-		out.Priority = &v7
+		p7 := a.newInt32()
+		*p7 = int32(*in.Priority)
+		out.Priority = p7
 	}
 	if in.PreemptionPolicy != nil {
-		v8 := api.PreemptionPolicy(*in.PreemptionPolicy)
-		out.PreemptionPolicy = &v8
+		p8 := a.newApiPreemptionPolicy()
+		*p8 = api.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p8
 	}
 	if len(in.Overhead) > 0 {
 		m11 := make(map[api.ResourceName]quantity.Quantity, len(in.Overhead))
@@ -1209,43 +1228,44 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec) error {
 		out.Overhead = m11
 	}
 	if len(in.TopologySpreadConstraints) > 0 {
-		out.TopologySpreadConstraints = make([]api.TopologySpreadConstraint, len(in.TopologySpreadConstraints))
+		out.TopologySpreadConstraints = a.makeApiTopologySpreadConstraint(len(in.TopologySpreadConstraints))
 		for i13 := range in.TopologySpreadConstraints {
-			if err := coreTopologySpreadConstraintToAPI(&in.TopologySpreadConstraints[i13], &out.TopologySpreadConstraints[i13]); err != nil {
+			if err := coreTopologySpreadConstraintToAPI(&in.TopologySpreadConstraints[i13], &out.TopologySpreadConstraints[i13], a); err != nil {
 				return inField("topologySpreadConstraints", atIndex(i13, err))
 			}
 		}
 	}
 	if len(in.SchedulingGates) > 0 {
-		out.SchedulingGates = make([]api.PodSchedulingGate, len(in.SchedulingGates))
+		out.SchedulingGates = a.makeApiPodSchedulingGate(len(in.SchedulingGates))
 		for i14 := range in.SchedulingGates {
-			if err := corePodSchedulingGateToAPI(&in.SchedulingGates[i14], &out.SchedulingGates[i14]); err != nil {
+			if err := corePodSchedulingGateToAPI(&in.SchedulingGates[i14], &out.SchedulingGates[i14], a); err != nil {
 				return inField("schedulingGates", atIndex(i14, err))
 			}
 		}
 	}
 	if in.Resources != nil {
-		out.Resources = new(api.ResourceRequirements)
-		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources); err != nil {
+		out.Resources = a.newApiResourceRequirements()
+		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources, a); err != nil {
 			return inField("resources", err)
 		}
 	}
 	if len(in.EphemeralContainers) > 0 {
-		out.EphemeralContainers = make([]api.EphemeralContainer, len(in.EphemeralContainers))
+		out.EphemeralContainers = a.makeApiEphemeralContainer(len(in.EphemeralContainers))
 		for i15 := range in.EphemeralContainers {
-			if err := coreEphemeralContainerToAPI(&in.EphemeralContainers[i15], &out.EphemeralContainers[i15]); err != nil {
+			if err := coreEphemeralContainerToAPI(&in.EphemeralContainers[i15], &out.EphemeralContainers[i15], a); err != nil {
 				return inField("ephemeralContainers", atIndex(i15, err))
 			}
 		}
 	}
 	if in.HostUsers != nil {
-		v16 := bool(*in.HostUsers)
-		out.HostUsers = &v16
+		p16 := a.newBool()
+		*p16 = bool(*in.HostUsers)
+		out.HostUsers = p16
 	}
 	if len(in.ResourceClaims) > 0 {
-		out.ResourceClaims = make([]api.PodResourceClaim, len(in.ResourceClaims))
+		out.ResourceClaims = a.makeApiPodResourceClaim(len(in.ResourceClaims))
 		for i17 := range in.ResourceClaims {
-			if err := corePodResourceClaimToAPI(&in.ResourceClaims[i17], &out.ResourceClaims[i17]); err != nil {
+			if err := corePodResourceClaimToAPI(&in.ResourceClaims[i17], &out.ResourceClaims[i17], a); err != nil {
 				return inField("resourceClaims", atIndex(i17, err))
 			}
 		}
@@ -1253,39 +1273,41 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec) error {
 	return nil
 }
 
-func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec) error {
+func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec, a *arena) error {
 	if len(in.Volumes) > 0 {
-		out.Volumes = make([]corev1.Volume, len(in.Volumes))
+		out.Volumes = a.makeCorev1Volume(len(in.Volumes))
 		for i1 := range in.Volumes {
-			if err := coreVolumeFromAPI(&in.Volumes[i1], &out.Volumes[i1]); err != nil {
+			if err := coreVolumeFromAPI(&in.Volumes[i1], &out.Volumes[i1], a); err != nil {
 				return inField("volumes", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.InitContainers) > 0 {
-		out.InitContainers = make([]corev1.Container, len(in.InitContainers))
+		out.InitContainers = a.makeCorev1Container(len(in.InitContainers))
 		for i2 := range in.InitContainers {
-			if err := coreContainerFromAPI(&in.InitContainers[i2], &out.InitContainers[i2]); err != nil {
+			if err := coreContainerFromAPI(&in.InitContainers[i2], &out.InitContainers[i2], a); err != nil {
 				return inField("initContainers", atIndex(i2, err))
 			}
 		}
 	}
 	if in.Containers != nil {
-		out.Containers = make([]corev1.Container, len(in.Containers))
+		out.Containers = a.makeCorev1Container(len(in.Containers))
 		for i3 := range in.Containers {
-			if err := coreContainerFromAPI(&in.Containers[i3], &out.Containers[i3]); err != nil {
+			if err := coreContainerFromAPI(&in.Containers[i3], &out.Containers[i3], a); err != nil {
 				return inField("containers", atIndex(i3, err))
 			}
 		}
 	}
 	out.RestartPolicy = corev1.RestartPolicy(in.RestartPolicy)
 	if in.TerminationGracePeriodSeconds != nil {
-		v4 := int64(*in.TerminationGracePeriodSeconds)
-		out.TerminationGracePeriodSeconds = &v4
+		p4 := a.newInt64()
+		*p4 = int64(*in.TerminationGracePeriodSeconds)
+		out.TerminationGracePeriodSeconds = p4
 	}
 	if in.ActiveDeadlineSeconds != nil {
-		v5 := int64(*in.ActiveDeadlineSeconds)
-		out.ActiveDeadlineSeconds = &v5
+		p5 := a.newInt64()
+		*p5 = int64(*in.ActiveDeadlineSeconds)
+		out.ActiveDeadlineSeconds = p5
 	}
 	if len(in.NodeSelector) > 0 {
 		out.NodeSelector = maps.Clone(in.NodeSelector)
@@ -1296,28 +1318,30 @@ func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec) error {
 	out.Hostname = in.Hostname
 	out.Subdomain = in.Subdomain
 	if in.Affinity != nil {
-		out.Affinity = new(corev1.Affinity)
-		if err := coreAffinityFromAPI(in.Affinity, out.Affinity); err != nil {
+		out.Affinity = a.newCorev1Affinity()
+		if err := coreAffinityFromAPI(in.Affinity, out.Affinity, a); err != nil {
 			return inField("affinity", err)
 		}
 	}
 	out.SchedulerName = in.SchedulerName
 	if len(in.Tolerations) > 0 {
-		out.Tolerations = make([]corev1.Toleration, len(in.Tolerations))
+		out.Tolerations = a.makeCorev1Toleration(len(in.Tolerations))
 		for i6 := range in.Tolerations {
-			if err := coreTolerationFromAPI(&in.Tolerations[i6], &out.Tolerations[i6]); err != nil {
+			if err := coreTolerationFromAPI(&in.Tolerations[i6], &out.Tolerations[i6], a); err != nil {
 				return inField("tolerations", atIndex(i6, err))
 			}
 		}
 	}
 	out.PriorityClassName = in.PriorityClassName
 	if in.Priority != nil {
-		v7 := int32(*in.Priority)
-		out.Priority = &v7
+		p7 := a.newInt32()
+		*p7 = int32(*in.Priority)
+		out.Priority = p7
 	}
 	if in.PreemptionPolicy != nil {
-		v8 := corev1.PreemptionPolicy(*in.PreemptionPolicy)
-		out.PreemptionPolicy = &v8
+		p8 := a.newCorev1PreemptionPolicy()
+		*p8 = corev1.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p8
 	}
 	if len(in.Overhead) > 0 {
 		m11 := make(map[corev1.ResourceName]resource.Quantity, len(in.Overhead))
@@ -1331,43 +1355,44 @@ func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec) error {
 		out.Overhead = m11
 	}
 	if len(in.TopologySpreadConstraints) > 0 {
-		out.TopologySpreadConstraints = make([]corev1.TopologySpreadConstraint, len(in.TopologySpreadConstraints))
+		out.TopologySpreadConstraints = a.makeCorev1TopologySpreadConstraint(len(in.TopologySpreadConstraints))
 		for i13 := range in.TopologySpreadConstraints {
-			if err := coreTopologySpreadConstraintFromAPI(&in.TopologySpreadConstraints[i13], &out.TopologySpreadConstraints[i13]); err != nil {
+			if err := coreTopologySpreadConstraintFromAPI(&in.TopologySpreadConstraints[i13], &out.TopologySpreadConstraints[i13], a); err != nil {
 				return inField("topologySpreadConstraints", atIndex(i13, err))
 			}
 		}
 	}
 	if len(in.SchedulingGates) > 0 {
-		out.SchedulingGates = make([]corev1.PodSchedulingGate, len(in.SchedulingGates))
+		out.SchedulingGates = a.makeCorev1PodSchedulingGate(len(in.SchedulingGates))
 		for i14 := range in.SchedulingGates {
-			if err := corePodSchedulingGateFromAPI(&in.SchedulingGates[i14], &out.SchedulingGates[i14]); err != nil {
+			if err := corePodSchedulingGateFromAPI(&in.SchedulingGates[i14], &out.SchedulingGates[i14], a); err != nil {
 				return inField("schedulingGates", atIndex(i14, err))
 			}
 		}
 	}
 	if in.Resources != nil {
-		out.Resources = new(corev1.ResourceRequirements)
-		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources); err != nil {
+		out.Resources = a.newCorev1ResourceRequirements()
+		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources, a); err != nil {
 			return inField("resources", err)
 		}
 	}
 	if len(in.EphemeralContainers) > 0 {
-		out.EphemeralContainers = make([]corev1.EphemeralContainer, len(in.EphemeralContainers))
+		out.EphemeralContainers = a.makeCorev1EphemeralContainer(len(in.EphemeralContainers))
 		for i15 := range in.EphemeralContainers {
-			if err := coreEphemeralContainerFromAPI(&in.EphemeralContainers[i15], &out.EphemeralContainers[i15]); err != nil {
+			if err := coreEphemeralContainerFromAPI(&in.EphemeralContainers[i15], &out.EphemeralContainers[i15], a); err != nil {
 				return inField("ephemeralContainers", atIndex(i15, err))
 			}
 		}
 	}
 	if in.HostUsers != nil {
-		v16 := bool(*in.HostUsers)
-		out.HostUsers = &v16
+		p16 := a.newBool()
+		*p16 = bool(*in.HostUsers)
+		out.HostUsers = p16
 	}
 	if len(in.ResourceClaims) > 0 {
-		out.ResourceClaims = make([]corev1.PodResourceClaim, len(in.ResourceClaims))
+		out.ResourceClaims = a.makeCorev1PodResourceClaim(len(in.ResourceClaims))
 		for i17 := range in.ResourceClaims {
-			if err := corePodResourceClaimFromAPI(&in.ResourceClaims[i17], &out.ResourceClaims[i17]); err != nil {
+			if err := corePodResourceClaimFromAPI(&in.ResourceClaims[i17], &out.ResourceClaims[i17], a); err != nil {
 				return inField("resourceClaims", atIndex(i17, err))
 			}
 		}
@@ -1375,12 +1400,12 @@ func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec) error {
 	return nil
 }
 
-func corePodStatusToAPI(in *corev1.PodStatus, out *api.PodStatus) error {
+func corePodStatusToAPI(in *corev1.PodStatus, out *api.PodStatus, a *arena) error {
 	out.Phase = api.PodPhase(in.Phase)
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.PodCondition, len(in.Conditions))
+		out.Conditions = a.makeApiPodCondition(len(in.Conditions))
 		for i1 := range in.Conditions {
-			if err := corePodConditionToAPI(&in.Conditions[i1], &out.Conditions[i1]); err != nil {
+			if err := corePodConditionToAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
 				return inField("conditions", atIndex(i1, err))
 			}
 		}
@@ -1391,21 +1416,21 @@ func corePodStatusToAPI(in *corev1.PodStatus, out *api.PodStatus) error {
 	out.HostIP = in.HostIP
 	out.PodIP = in.PodIP
 	if in.StartTime != nil {
-		out.StartTime = new(api.Time)
+		out.StartTime = a.newApiTime()
 		(*out.StartTime) = api.Time{Time: (*in.StartTime).Time}
 	}
 	if len(in.InitContainerStatuses) > 0 {
-		out.InitContainerStatuses = make([]api.ContainerStatus, len(in.InitContainerStatuses))
+		out.InitContainerStatuses = a.makeApiContainerStatus(len(in.InitContainerStatuses))
 		for i2 := range in.InitContainerStatuses {
-			if err := coreContainerStatusToAPI(&in.InitContainerStatuses[i2], &out.InitContainerStatuses[i2]); err != nil {
+			if err := coreContainerStatusToAPI(&in.InitContainerStatuses[i2], &out.InitContainerStatuses[i2], a); err != nil {
 				return inField("initContainerStatuses", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.ContainerStatuses) > 0 {
-		out.ContainerStatuses = make([]api.ContainerStatus, len(in.ContainerStatuses))
+		out.ContainerStatuses = a.makeApiContainerStatus(len(in.ContainerStatuses))
 		for i3 := range in.ContainerStatuses {
-			if err := coreContainerStatusToAPI(&in.ContainerStatuses[i3], &out.ContainerStatuses[i3]); err != nil {
+			if err := coreContainerStatusToAPI(&in.ContainerStatuses[i3], &out.ContainerStatuses[i3], a); err != nil {
 				return inField("containerStatuses", atIndex(i3, err))
 			}
 		}
@@ -1413,8 +1438,8 @@ func corePodStatusToAPI(in *corev1.PodStatus, out *api.PodStatus) error {
 	out.QOSClass = api.QOSClass(in.QOSClass)
 	out.Resize = string(in.Resize)
 	if in.Resources != nil {
-		out.Resources = new(api.ResourceRequirements)
-		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources); err != nil {
+		out.Resources = a.newApiResourceRequirements()
+		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources, a); err != nil {
 			return inField("resources", err)
 		}
 	}
@@ -1430,28 +1455,28 @@ func corePodStatusToAPI(in *corev1.PodStatus, out *api.PodStatus) error {
 		out.AllocatedResources = m6
 	}
 	if len(in.ResourceClaimStatuses) > 0 {
-		out.ResourceClaimStatuses = make([]api.PodResourceClaimStatus, len(in.ResourceClaimStatuses))
+		out.ResourceClaimStatuses = a.makeApiPodResourceClaimStatus(len(in.ResourceClaimStatuses))
 		for i8 := range in.ResourceClaimStatuses {
-			if err := corePodResourceClaimStatusToAPI(&in.ResourceClaimStatuses[i8], &out.ResourceClaimStatuses[i8]); err != nil {
+			if err := corePodResourceClaimStatusToAPI(&in.ResourceClaimStatuses[i8], &out.ResourceClaimStatuses[i8], a); err != nil {
 				return inField("resourceClaimStatuses", atIndex(i8, err))
 			}
 		}
 	}
 	if in.ExtendedResourceClaimStatus != nil {
-		out.ExtendedResourceClaimStatus = new(api.PodExtendedResourceClaimStatus)
-		if err := corePodExtendedResourceClaimStatusToAPI(in.ExtendedResourceClaimStatus, out.ExtendedResourceClaimStatus); err != nil {
+		out.ExtendedResourceClaimStatus = a.newApiPodExtendedResourceClaimStatus()
+		if err := corePodExtendedResourceClaimStatusToAPI(in.ExtendedResourceClaimStatus, out.ExtendedResourceClaimStatus, a); err != nil {
 			return inField("extendedResourceClaimStatus", err)
 		}
 	}
 	return nil
 }
 
-func corePodStatusFromAPI(in *api.PodStatus, out *corev1.PodStatus) error {
+func corePodStatusFromAPI(in *api.PodStatus, out *corev1.PodStatus, a *arena) error {
 	out.Phase = corev1.PodPhase(in.Phase)
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]corev1.PodCondition, len(in.Conditions))
+		out.Conditions = a.makeCorev1PodCondition(len(in.Conditions))
 		for i1 := range in.Conditions {
-			if err := corePodConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1]); err != nil {
+			if err := corePodConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
 				return inField("conditions", atIndex(i1, err))
 			}
 		}
@@ -1462,21 +1487,21 @@ func corePodStatusFromAPI(in *api.PodStatus, out *corev1.PodStatus) error {
 	out.HostIP = in.HostIP
 	out.PodIP = in.PodIP
 	if in.StartTime != nil {
-		out.StartTime = new(metav1.Time)
+		out.StartTime = a.newMetav1Time()
 		(*out.StartTime) = metav1.Time{Time: (*in.StartTime).Time}
 	}
 	if len(in.InitContainerStatuses) > 0 {
-		out.InitContainerStatuses = make([]corev1.ContainerStatus, len(in.InitContainerStatuses))
+		out.InitContainerStatuses = a.makeCorev1ContainerStatus(len(in.InitContainerStatuses))
 		for i2 := range in.InitContainerStatuses {
-			if err := coreContainerStatusFromAPI(&in.InitContainerStatuses[i2], &out.InitContainerStatuses[i2]); err != nil {
+			if err := coreContainerStatusFromAPI(&in.InitContainerStatuses[i2], &out.InitContainerStatuses[i2], a); err != nil {
 				return inField("initContainerStatuses", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.ContainerStatuses) > 0 {
-		out.ContainerStatuses = make([]corev1.ContainerStatus, len(in.ContainerStatuses))
+		out.ContainerStatuses = a.makeCorev1ContainerStatus(len(in.ContainerStatuses))
 		for i3 := range in.ContainerStatuses {
-			if err := coreContainerStatusFromAPI(&in.ContainerStatuses[i3], &out.ContainerStatuses[i3]); err != nil {
+			if err := coreContainerStatusFromAPI(&in.ContainerStatuses[i3], &out.ContainerStatuses[i3], a); err != nil {
 				return inField("containerStatuses", atIndex(i3, err))
 			}
 		}
@@ -1484,8 +1509,8 @@ func corePodStatusFromAPI(in *api.PodStatus, out *corev1.PodStatus) error {
 	out.QOSClass = corev1.PodQOSClass(in.QOSClass)
 	out.Resize = corev1.PodResizeStatus(in.Resize)
 	if in.Resources != nil {
-		out.Resources = new(corev1.ResourceRequirements)
-		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources); err != nil {
+		out.Resources = a.newCorev1ResourceRequirements()
+		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources, a); err != nil {
 			return inField("resources", err)
 		}
 	}
@@ -1501,27 +1526,27 @@ func corePodStatusFromAPI(in *api.PodStatus, out *corev1.PodStatus) error {
 		out.AllocatedResources = m6
 	}
 	if len(in.ResourceClaimStatuses) > 0 {
-		out.ResourceClaimStatuses = make([]corev1.PodResourceClaimStatus, len(in.ResourceClaimStatuses))
+		out.ResourceClaimStatuses = a.makeCorev1PodResourceClaimStatus(len(in.ResourceClaimStatuses))
 		for i8 := range in.ResourceClaimStatuses {
-			if err := corePodResourceClaimStatusFromAPI(&in.ResourceClaimStatuses[i8], &out.ResourceClaimStatuses[i8]); err != nil {
+			if err := corePodResourceClaimStatusFromAPI(&in.ResourceClaimStatuses[i8], &out.ResourceClaimStatuses[i8], a); err != nil {
 				return inField("resourceClaimStatuses", atIndex(i8, err))
 			}
 		}
 	}
 	if in.ExtendedResourceClaimStatus != nil {
-		out.ExtendedResourceClaimStatus = new(corev1.PodExtendedResourceClaimStatus)
-		if err := corePodExtendedResourceClaimStatusFromAPI(in.ExtendedResourceClaimStatus, out.ExtendedResourceClaimStatus); err != nil {
+		out.ExtendedResourceClaimStatus = a.newCorev1PodExtendedResourceClaimStatus()
+		if err := corePodExtendedResourceClaimStatusFromAPI(in.ExtendedResourceClaimStatus, out.ExtendedResourceClaimStatus, a); err != nil {
 			return inField("extendedResourceClaimStatus", err)
 		}
 	}
 	return nil
 }
 
-func coreServiceSpecToAPI(in *corev1.ServiceSpec, out *api.ServiceSpec) error {
+func coreServiceSpecToAPI(in *corev1.ServiceSpec, out *api.ServiceSpec, a *arena) error {
 	if len(in.Ports) > 0 {
-		out.Ports = make([]api.ServicePort, len(in.Ports))
+		out.Ports = a.makeApiServicePort(len(in.Ports))
 		for i1 := range in.Ports {
-			if err := coreServicePortToAPI(&in.Ports[i1], &out.Ports[i1]); err != nil {
+			if err := coreServicePortToAPI(&in.Ports[i1], &out.Ports[i1], a); err != nil {
 				return inField("ports", atIndex(i1, err))
 			}
 		}
@@ -1531,61 +1556,69 @@ func coreServiceSpecToAPI(in *corev1.ServiceSpec, out *api.ServiceSpec) error {
 	}
 	out.ClusterIP = in.ClusterIP
 	if len(in.ClusterIPs) > 0 {
-		out.ClusterIPs = slices.Clone(in.ClusterIPs)
+		out.ClusterIPs = a.makeString(len(in.ClusterIPs))
+		copy(out.ClusterIPs, in.ClusterIPs)
 	}
 	out.Type = api.ServiceType(in.Type)
 	if len(in.ExternalIPs) > 0 {
-		out.ExternalIPs = slices.Clone(in.ExternalIPs)
+		out.ExternalIPs = a.makeString(len(in.ExternalIPs))
+		copy(out.ExternalIPs, in.ExternalIPs)
 	}
 	out.SessionAffinity = string(in.SessionAffinity)
 	out.LoadBalancerIP = in.LoadBalancerIP
 	if len(in.LoadBalancerSourceRanges) > 0 {
-		out.LoadBalancerSourceRanges = slices.Clone(in.LoadBalancerSourceRanges)
+		out.LoadBalancerSourceRanges = a.makeString(len(in.LoadBalancerSourceRanges))
+		copy(out.LoadBalancerSourceRanges, in.LoadBalancerSourceRanges)
 	}
 	out.ExternalName = in.ExternalName
 	out.ExternalTrafficPolicy = string(in.ExternalTrafficPolicy)
 	out.HealthCheckNodePort = in.HealthCheckNodePort
 	out.PublishNotReadyAddresses = in.PublishNotReadyAddresses
 	if in.SessionAffinityConfig != nil {
-		out.SessionAffinityConfig = new(api.SessionAffinityConfig)
-		if err := coreSessionAffinityConfigToAPI(in.SessionAffinityConfig, out.SessionAffinityConfig); err != nil {
+		out.SessionAffinityConfig = a.newApiSessionAffinityConfig()
+		if err := coreSessionAffinityConfigToAPI(in.SessionAffinityConfig, out.SessionAffinityConfig, a); err != nil {
 			return inField("sessionAffinityConfig", err)
 		}
 	}
 	if len(in.IPFamilies) > 0 {
-		out.IPFamilies = make([]string, len(in.IPFamilies))
+		out.IPFamilies = a.makeString(len(in.IPFamilies))
 		for i2 := range in.IPFamilies {
 			out.IPFamilies[i2] = string(in.IPFamilies[i2])
 		}
 	}
 	if in.IPFamilyPolicy != nil {
-		v3 := string(*in.IPFamilyPolicy)
-		out.IPFamilyPolicy = &v3
+		p3 := a.newString()
+		*p3 = string(*in.IPFamilyPolicy)
+		out.IPFamilyPolicy = p3
 	}
 	if in.AllocateLoadBalancerNodePorts != nil {
-		v4 := bool(*in.AllocateLoadBalancerNodePorts)
-		out.AllocateLoadBalancerNodePorts = &v4
+		p4 := a.newBool()
+		*p4 = bool(*in.AllocateLoadBalancerNodePorts)
+		out.AllocateLoadBalancerNodePorts = p4
 	}
 	if in.LoadBalancerClass != nil {
-		v5 := string(*in.LoadBalancerClass)
-		out.LoadBalancerClass = &v5
+		p5 := a.newString()
+		*p5 = string(*in.LoadBalancerClass)
+		out.LoadBalancerClass = p5
 	}
 	if in.InternalTrafficPolicy != nil {
-		v6 := string(*in.InternalTrafficPolicy)
-		out.InternalTrafficPolicy = &v6
+		p6 := a.newString()
+		*p6 = string(*in.InternalTrafficPolicy)
+		out.InternalTrafficPolicy = p6
 	}
 	if in.TrafficDistribution != nil {
-		v7 := string(*in.TrafficDistribution)
-		out.TrafficDistribution = &v7
+		p7 := a.newString()
+		*p7 = string(*in.TrafficDistribution)
+		out.TrafficDistribution = p7
 	}
 	return nil
 }
 
-func coreServiceSpecFromAPI(in *api.ServiceSpec, out *corev1.ServiceSpec) error {
+func coreServiceSpecFromAPI(in *api.ServiceSpec, out *corev1.ServiceSpec, a *arena) error {
 	if len(in.Ports) > 0 {
-		out.Ports = make([]corev1.ServicePort, len(in.Ports))
+		out.Ports = a.makeCorev1ServicePort(len(in.Ports))
 		for i1 := range in.Ports {
-			if err := coreServicePortFromAPI(&in.Ports[i1], &out.Ports[i1]); err != nil {
+			if err := coreServicePortFromAPI(&in.Ports[i1], &out.Ports[i1], a); err != nil {
 				return inField("ports", atIndex(i1, err))
 			}
 		}
@@ -1595,102 +1628,112 @@ func coreServiceSpecFromAPI(in *api.ServiceSpec, out *corev1.ServiceSpec) error 
 	}
 	out.ClusterIP = in.ClusterIP
 	if len(in.ClusterIPs) > 0 {
-		out.ClusterIPs = slices.Clone(in.ClusterIPs)
+		out.ClusterIPs = a.makeString(len(in.ClusterIPs))
+		copy(out.ClusterIPs, in.ClusterIPs)
 	}
 	out.Type = corev1.ServiceType(in.Type)
 	if len(in.ExternalIPs) > 0 {
-		out.ExternalIPs = slices.Clone(in.ExternalIPs)
+		out.ExternalIPs = a.makeString(len(in.ExternalIPs))
+		copy(out.ExternalIPs, in.ExternalIPs)
 	}
 	out.SessionAffinity = corev1.ServiceAffinity(in.SessionAffinity)
 	out.LoadBalancerIP = in.LoadBalancerIP
 	if len(in.LoadBalancerSourceRanges) > 0 {
-		out.LoadBalancerSourceRanges = slices.Clone(in.LoadBalancerSourceRanges)
+		out.LoadBalancerSourceRanges = a.makeString(len(in.LoadBalancerSourceRanges))
+		copy(out.LoadBalancerSourceRanges, in.LoadBalancerSourceRanges)
 	}
 	out.ExternalName = in.ExternalName
 	out.ExternalTrafficPolicy = corev1.ServiceExternalTrafficPolicy(in.ExternalTrafficPolicy)
 	out.HealthCheckNodePort = in.HealthCheckNodePort
 	out.PublishNotReadyAddresses = in.PublishNotReadyAddresses
 	if in.SessionAffinityConfig != nil {
-		out.SessionAffinityConfig = new(corev1.SessionAffinityConfig)
-		if err := coreSessionAffinityConfigFromAPI(in.SessionAffinityConfig, out.SessionAffinityConfig); err != nil {
+		out.SessionAffinityConfig = a.newCorev1SessionAffinityConfig()
+		if err := coreSessionAffinityConfigFromAPI(in.SessionAffinityConfig, out.SessionAffinityConfig, a); err != nil {
 			return inField("sessionAffinityConfig", err)
 		}
 	}
 	if len(in.IPFamilies) > 0 {
-		out.IPFamilies = make([]corev1.IPFamily, len(in.IPFamilies))
+		out.IPFamilies = a.makeCorev1IPFamily(len(in.IPFamilies))
 		for i2 := range in.IPFamilies {
 			out.IPFamilies[i2] = corev1.IPFamily(in.IPFamilies[i2])
 		}
 	}
 	if in.IPFamilyPolicy != nil {
-		v3 := corev1.IPFamilyPolicy(*in.IPFamilyPolicy)
-		out.IPFamilyPolicy = &v3
+		p3 := a.newCorev1IPFamilyPolicy()
+		*p3 = corev1.IPFamilyPolicy(*in.IPFamilyPolicy)
+		out.IPFamilyPolicy = p3
 	}
 	if in.AllocateLoadBalancerNodePorts != nil {
-		v4 := bool(*in.AllocateLoadBalancerNodePorts)
-		out.AllocateLoadBalancerNodePorts = &v4
+		p4 := a.newBool()
+		*p4 = bool(*in.AllocateLoadBalancerNodePorts)
+		out.AllocateLoadBalancerNodePorts = p4
 	}
 	if in.LoadBalancerClass != nil {
-		v5 := string(*in.LoadBalancerClass)
-		out.LoadBalancerClass = &v5
+		p5 := a.newString()
+		*p5 = string(*in.LoadBalancerClass)
+		out.LoadBalancerClass = p5
 	}
 	if in.InternalTrafficPolicy != nil {
-		v6 := corev1.ServiceInternalTrafficPolicy(*in.InternalTrafficPolicy)
-		out.InternalTrafficPolicy = &v6
+		p6 := a.newCorev1ServiceInternalTrafficPolicy()
+		*p6 = corev1.ServiceInternalTrafficPolicy(*in.InternalTrafficPolicy)
+		out.InternalTrafficPolicy = p6
 	}
 	if in.TrafficDistribution != nil {
-		v7 := string(*in.TrafficDistribution)
-		out.TrafficDistribution = &v7
+		p7 := a.newString()
+		*p7 = string(*in.TrafficDistribution)
+		out.TrafficDistribution = p7
 	}
 	return nil
 }
 
-func coreReplicationControllerSpecToAPI(in *corev1.ReplicationControllerSpec, out *api.ReplicationControllerSpec) error {
+func coreReplicationControllerSpecToAPI(in *corev1.ReplicationControllerSpec, out *api.ReplicationControllerSpec, a *arena) error {
 	if in.Replicas != nil {
-		v1 := int32(*in.Replicas)
-		out.Replicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Replicas)
+		out.Replicas = p1
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if len(in.Selector) > 0 {
 		out.Selector = maps.Clone(in.Selector)
 	}
 	if in.Template != nil {
-		out.Template = new(api.PodTemplateSpec)
-		if err := corePodTemplateSpecToAPI(in.Template, out.Template); err != nil {
+		out.Template = a.newApiPodTemplateSpec()
+		if err := corePodTemplateSpecToAPI(in.Template, out.Template, a); err != nil {
 			return inField("template", err)
 		}
 	}
 	return nil
 }
 
-func coreReplicationControllerSpecFromAPI(in *api.ReplicationControllerSpec, out *corev1.ReplicationControllerSpec) error {
+func coreReplicationControllerSpecFromAPI(in *api.ReplicationControllerSpec, out *corev1.ReplicationControllerSpec, a *arena) error {
 	if in.Replicas != nil {
-		v1 := int32(*in.Replicas)
-		out.Replicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Replicas)
+		out.Replicas = p1
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if len(in.Selector) > 0 {
 		out.Selector = maps.Clone(in.Selector)
 	}
 	if in.Template != nil {
-		out.Template = new(corev1.PodTemplateSpec)
-		if err := corePodTemplateSpecFromAPI(in.Template, out.Template); err != nil {
+		out.Template = a.newCorev1PodTemplateSpec()
+		if err := corePodTemplateSpecFromAPI(in.Template, out.Template, a); err != nil {
 			return inField("template", err)
 		}
 	}
 	return nil
 }
 
-func coreReplicationControllerStatusToAPI(in *corev1.ReplicationControllerStatus, out *api.ReplicationControllerStatus) error {
+func coreReplicationControllerStatusToAPI(in *corev1.ReplicationControllerStatus, out *api.ReplicationControllerStatus, a *arena) error {
 	out.Replicas = in.Replicas
 	out.FullyLabeledReplicas = in.FullyLabeledReplicas
 	out.ReadyReplicas = in.ReadyReplicas
 	out.AvailableReplicas = in.AvailableReplicas
 	out.ObservedGeneration = in.ObservedGeneration
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.WorkloadCondition, len(in.Conditions))
+		out.Conditions = a.makeApiWorkloadCondition(len(in.Conditions))
 		for i1 := range in.Conditions {
-			if err := coreReplicationControllerConditionAsWorkloadConditionToAPI(&in.Conditions[i1], &out.Conditions[i1]); err != nil {
+			if err := coreReplicationControllerConditionAsWorkloadConditionToAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
 				return inField("conditions", atIndex(i1, err))
 			}
 		}
@@ -1698,16 +1741,16 @@ func coreReplicationControllerStatusToAPI(in *corev1.ReplicationControllerStatus
 	return nil
 }
 
-func coreReplicationControllerStatusFromAPI(in *api.ReplicationControllerStatus, out *corev1.ReplicationControllerStatus) error {
+func coreReplicationControllerStatusFromAPI(in *api.ReplicationControllerStatus, out *corev1.ReplicationControllerStatus, a *arena) error {
 	out.Replicas = in.Replicas
 	out.FullyLabeledReplicas = in.FullyLabeledReplicas
 	out.ReadyReplicas = in.ReadyReplicas
 	out.AvailableReplicas = in.AvailableReplicas
 	out.ObservedGeneration = in.ObservedGeneration
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]corev1.ReplicationControllerCondition, len(in.Conditions))
+		out.Conditions = a.makeCorev1ReplicationControllerCondition(len(in.Conditions))
 		for i1 := range in.Conditions {
-			if err := coreReplicationControllerConditionAsWorkloadConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1]); err != nil {
+			if err := coreReplicationControllerConditionAsWorkloadConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
 				return inField("conditions", atIndex(i1, err))
 			}
 		}
@@ -1715,11 +1758,11 @@ func coreReplicationControllerStatusFromAPI(in *api.ReplicationControllerStatus,
 	return nil
 }
 
-func coreLimitRangeSpecToAPI(in *corev1.LimitRangeSpec, out *api.LimitRangeSpec) error {
+func coreLimitRangeSpecToAPI(in *corev1.LimitRangeSpec, out *api.LimitRangeSpec, a *arena) error {
 	if in.Limits != nil {
-		out.Limits = make([]api.LimitRangeItem, len(in.Limits))
+		out.Limits = a.makeApiLimitRangeItem(len(in.Limits))
 		for i1 := range in.Limits {
-			if err := coreLimitRangeItemToAPI(&in.Limits[i1], &out.Limits[i1]); err != nil {
+			if err := coreLimitRangeItemToAPI(&in.Limits[i1], &out.Limits[i1], a); err != nil {
 				return inField("limits", atIndex(i1, err))
 			}
 		}
@@ -1727,11 +1770,11 @@ func coreLimitRangeSpecToAPI(in *corev1.LimitRangeSpec, out *api.LimitRangeSpec)
 	return nil
 }
 
-func coreLimitRangeSpecFromAPI(in *api.LimitRangeSpec, out *corev1.LimitRangeSpec) error {
+func coreLimitRangeSpecFromAPI(in *api.LimitRangeSpec, out *corev1.LimitRangeSpec, a *arena) error {
 	if in.Limits != nil {
-		out.Limits = make([]corev1.LimitRangeItem, len(in.Limits))
+		out.Limits = a.makeCorev1LimitRangeItem(len(in.Limits))
 		for i1 := range in.Limits {
-			if err := coreLimitRangeItemFromAPI(&in.Limits[i1], &out.Limits[i1]); err != nil {
+			if err := coreLimitRangeItemFromAPI(&in.Limits[i1], &out.Limits[i1], a); err != nil {
 				return inField("limits", atIndex(i1, err))
 			}
 		}
@@ -1739,7 +1782,7 @@ func coreLimitRangeSpecFromAPI(in *api.LimitRangeSpec, out *corev1.LimitRangeSpe
 	return nil
 }
 
-func coreResourceQuotaSpecToAPI(in *corev1.ResourceQuotaSpec, out *api.ResourceQuotaSpec) error {
+func coreResourceQuotaSpecToAPI(in *corev1.ResourceQuotaSpec, out *api.ResourceQuotaSpec, a *arena) error {
 	if len(in.Hard) > 0 {
 		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Hard))
 		for k1, v2 := range in.Hard {
@@ -1752,21 +1795,21 @@ func coreResourceQuotaSpecToAPI(in *corev1.ResourceQuotaSpec, out *api.ResourceQ
 		out.Hard = m3
 	}
 	if len(in.Scopes) > 0 {
-		out.Scopes = make([]api.ResourceQuotaScope, len(in.Scopes))
+		out.Scopes = a.makeApiResourceQuotaScope(len(in.Scopes))
 		for i5 := range in.Scopes {
 			out.Scopes[i5] = api.ResourceQuotaScope(in.Scopes[i5])
 		}
 	}
 	if in.ScopeSelector != nil {
-		out.ScopeSelector = new(api.ScopeSelector)
-		if err := coreScopeSelectorToAPI(in.ScopeSelector, out.ScopeSelector); err != nil {
+		out.ScopeSelector = a.newApiScopeSelector()
+		if err := coreScopeSelectorToAPI(in.ScopeSelector, out.ScopeSelector, a); err != nil {
 			return inField("scopeSelector", err)
 		}
 	}
 	return nil
 }
 
-func coreResourceQuotaSpecFromAPI(in *api.ResourceQuotaSpec, out *corev1.ResourceQuotaSpec) error {
+func coreResourceQuotaSpecFromAPI(in *api.ResourceQuotaSpec, out *corev1.ResourceQuotaSpec, a *arena) error {
 	if len(in.Hard) > 0 {
 		m3 := make(map[corev1.ResourceName]resource.Quantity, len(in.Hard))
 		for k1, v2 := range in.Hard {
@@ -1779,21 +1822,21 @@ func coreResourceQuotaSpecFromAPI(in *api.ResourceQuotaSpec, out *corev1.Resourc
 		out.Hard = m3
 	}
 	if len(in.Scopes) > 0 {
-		out.Scopes = make([]corev1.ResourceQuotaScope, len(in.Scopes))
+		out.Scopes = a.makeCorev1ResourceQuotaScope(len(in.Scopes))
 		for i5 := range in.Scopes {
 			out.Scopes[i5] = corev1.ResourceQuotaScope(in.Scopes[i5])
 		}
 	}
 	if in.ScopeSelector != nil {
-		out.ScopeSelector = new(corev1.ScopeSelector)
-		if err := coreScopeSelectorFromAPI(in.ScopeSelector, out.ScopeSelector); err != nil {
+		out.ScopeSelector = a.newCorev1ScopeSelector()
+		if err := coreScopeSelectorFromAPI(in.ScopeSelector, out.ScopeSelector, a); err != nil {
 			return inField("scopeSelector", err)
 		}
 	}
 	return nil
 }
 
-func coreResourceQuotaStatusToAPI(in *corev1.ResourceQuotaStatus, out *api.ResourceQuotaStatus) error {
+func coreResourceQuotaStatusToAPI(in *corev1.ResourceQuotaStatus, out *api.ResourceQuotaStatus, a *arena) error {
 	if len(in.Hard) > 0 {
 		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Hard))
 		for k1, v2 := range in.Hard {
@@ -1819,7 +1862,7 @@ func coreResourceQuotaStatusToAPI(in *corev1.ResourceQuotaStatus, out *api.Resou
 	return nil
 }
 
-func coreResourceQuotaStatusFromAPI(in *api.ResourceQuotaStatus, out *corev1.ResourceQuotaStatus) error {
+func coreResourceQuotaStatusFromAPI(in *api.ResourceQuotaStatus, out *corev1.ResourceQuotaStatus, a *arena) error {
 	if len(in.Hard) > 0 {
 		m3 := make(map[corev1.ResourceName]resource.Quantity, len(in.Hard))
 		for k1, v2 := range in.Hard {
@@ -1845,7 +1888,7 @@ func coreResourceQuotaStatusFromAPI(in *api.ResourceQuotaStatus, out *corev1.Res
 	return nil
 }
 
-func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.PersistentVolumeSpec) error {
+func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.PersistentVolumeSpec, a *arena) error {
 	if len(in.Capacity) > 0 {
 		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Capacity))
 		for k1, v2 := range in.Capacity {
@@ -1858,112 +1901,115 @@ func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.Per
 		out.Capacity = m3
 	}
 	if in.PersistentVolumeSource.GCEPersistentDisk != nil {
-		out.PersistentVolumeSource.GCEPersistentDisk = new(api.GCEPersistentDiskVolumeSource)
-		if err := coreGCEPersistentDiskVolumeSourceToAPI(in.PersistentVolumeSource.GCEPersistentDisk, out.PersistentVolumeSource.GCEPersistentDisk); err != nil {
+		out.PersistentVolumeSource.GCEPersistentDisk = a.newApiGCEPersistentDiskVolumeSource()
+		if err := coreGCEPersistentDiskVolumeSourceToAPI(in.PersistentVolumeSource.GCEPersistentDisk, out.PersistentVolumeSource.GCEPersistentDisk, a); err != nil {
 			return inField("gcePersistentDisk", err)
 		}
 	}
 	if in.PersistentVolumeSource.AWSElasticBlockStore != nil {
-		out.PersistentVolumeSource.AWSElasticBlockStore = new(api.AWSElasticBlockStoreVolumeSource)
-		if err := coreAWSElasticBlockStoreVolumeSourceToAPI(in.PersistentVolumeSource.AWSElasticBlockStore, out.PersistentVolumeSource.AWSElasticBlockStore); err != nil {
+		out.PersistentVolumeSource.AWSElasticBlockStore = a.newApiAWSElasticBlockStoreVolumeSource()
+		if err := coreAWSElasticBlockStoreVolumeSourceToAPI(in.PersistentVolumeSource.AWSElasticBlockStore, out.PersistentVolumeSource.AWSElasticBlockStore, a); err != nil {
 			return inField("awsElasticBlockStore", err)
 		}
 	}
 	if in.PersistentVolumeSource.HostPath != nil {
-		out.PersistentVolumeSource.HostPath = new(api.HostPathVolumeSource)
-		if err := coreHostPathVolumeSourceToAPI(in.PersistentVolumeSource.HostPath, out.PersistentVolumeSource.HostPath); err != nil {
+		out.PersistentVolumeSource.HostPath = a.newApiHostPathVolumeSource()
+		if err := coreHostPathVolumeSourceToAPI(in.PersistentVolumeSource.HostPath, out.PersistentVolumeSource.HostPath, a); err != nil {
 			return inField("hostPath", err)
 		}
 	}
 	if in.PersistentVolumeSource.NFS != nil {
-		out.PersistentVolumeSource.NFS = new(api.NFSVolumeSource)
-		if err := coreNFSVolumeSourceToAPI(in.PersistentVolumeSource.NFS, out.PersistentVolumeSource.NFS); err != nil {
+		out.PersistentVolumeSource.NFS = a.newApiNFSVolumeSource()
+		if err := coreNFSVolumeSourceToAPI(in.PersistentVolumeSource.NFS, out.PersistentVolumeSource.NFS, a); err != nil {
 			return inField("nfs", err)
 		}
 	}
 	if in.PersistentVolumeSource.RBD != nil {
-		out.PersistentVolumeSource.RBD = new(api.RBDPersistentVolumeSource)
-		if err := coreRBDPersistentVolumeSourceToAPI(in.PersistentVolumeSource.RBD, out.PersistentVolumeSource.RBD); err != nil {
+		out.PersistentVolumeSource.RBD = a.newApiRBDPersistentVolumeSource()
+		if err := coreRBDPersistentVolumeSourceToAPI(in.PersistentVolumeSource.RBD, out.PersistentVolumeSource.RBD, a); err != nil {
 			return inField("rbd", err)
 		}
 	}
 	if in.PersistentVolumeSource.ISCSI != nil {
-		out.PersistentVolumeSource.ISCSI = new(api.ISCSIPersistentVolumeSource)
-		if err := coreISCSIPersistentVolumeSourceToAPI(in.PersistentVolumeSource.ISCSI, out.PersistentVolumeSource.ISCSI); err != nil {
+		out.PersistentVolumeSource.ISCSI = a.newApiISCSIPersistentVolumeSource()
+		if err := coreISCSIPersistentVolumeSourceToAPI(in.PersistentVolumeSource.ISCSI, out.PersistentVolumeSource.ISCSI, a); err != nil {
 			return inField("iscsi", err)
 		}
 	}
 	if in.PersistentVolumeSource.Cinder != nil {
-		out.PersistentVolumeSource.Cinder = new(api.CinderPersistentVolumeSource)
-		if err := coreCinderPersistentVolumeSourceToAPI(in.PersistentVolumeSource.Cinder, out.PersistentVolumeSource.Cinder); err != nil {
+		out.PersistentVolumeSource.Cinder = a.newApiCinderPersistentVolumeSource()
+		if err := coreCinderPersistentVolumeSourceToAPI(in.PersistentVolumeSource.Cinder, out.PersistentVolumeSource.Cinder, a); err != nil {
 			return inField("cinder", err)
 		}
 	}
 	if in.PersistentVolumeSource.AzureFile != nil {
-		out.PersistentVolumeSource.AzureFile = new(api.AzureFilePersistentVolumeSource)
-		if err := coreAzureFilePersistentVolumeSourceToAPI(in.PersistentVolumeSource.AzureFile, out.PersistentVolumeSource.AzureFile); err != nil {
+		out.PersistentVolumeSource.AzureFile = a.newApiAzureFilePersistentVolumeSource()
+		if err := coreAzureFilePersistentVolumeSourceToAPI(in.PersistentVolumeSource.AzureFile, out.PersistentVolumeSource.AzureFile, a); err != nil {
 			return inField("azureFile", err)
 		}
 	}
 	if in.PersistentVolumeSource.AzureDisk != nil {
-		out.PersistentVolumeSource.AzureDisk = new(api.AzureDiskVolumeSource)
-		if err := coreAzureDiskVolumeSourceToAPI(in.PersistentVolumeSource.AzureDisk, out.PersistentVolumeSource.AzureDisk); err != nil {
+		out.PersistentVolumeSource.AzureDisk = a.newApiAzureDiskVolumeSource()
+		if err := coreAzureDiskVolumeSourceToAPI(in.PersistentVolumeSource.AzureDisk, out.PersistentVolumeSource.AzureDisk, a); err != nil {
 			return inField("azureDisk", err)
 		}
 	}
 	if in.PersistentVolumeSource.PortworxVolume != nil {
-		out.PersistentVolumeSource.PortworxVolume = new(api.PortworxVolumeSource)
-		if err := corePortworxVolumeSourceToAPI(in.PersistentVolumeSource.PortworxVolume, out.PersistentVolumeSource.PortworxVolume); err != nil {
+		out.PersistentVolumeSource.PortworxVolume = a.newApiPortworxVolumeSource()
+		if err := corePortworxVolumeSourceToAPI(in.PersistentVolumeSource.PortworxVolume, out.PersistentVolumeSource.PortworxVolume, a); err != nil {
 			return inField("portworxVolume", err)
 		}
 	}
 	if in.PersistentVolumeSource.Local != nil {
-		out.PersistentVolumeSource.Local = new(api.LocalVolumeSource)
-		if err := coreLocalVolumeSourceToAPI(in.PersistentVolumeSource.Local, out.PersistentVolumeSource.Local); err != nil {
+		out.PersistentVolumeSource.Local = a.newApiLocalVolumeSource()
+		if err := coreLocalVolumeSourceToAPI(in.PersistentVolumeSource.Local, out.PersistentVolumeSource.Local, a); err != nil {
 			return inField("local", err)
 		}
 	}
 	if in.PersistentVolumeSource.CSI != nil {
-		out.PersistentVolumeSource.CSI = new(api.CSIPersistentVolumeSource)
-		if err := coreCSIPersistentVolumeSourceToAPI(in.PersistentVolumeSource.CSI, out.PersistentVolumeSource.CSI); err != nil {
+		out.PersistentVolumeSource.CSI = a.newApiCSIPersistentVolumeSource()
+		if err := coreCSIPersistentVolumeSourceToAPI(in.PersistentVolumeSource.CSI, out.PersistentVolumeSource.CSI, a); err != nil {
 			return inField("csi", err)
 		}
 	}
 	if len(in.AccessModes) > 0 {
-		out.AccessModes = make([]api.PersistentVolumeAccessMode, len(in.AccessModes))
+		out.AccessModes = a.makeApiPersistentVolumeAccessMode(len(in.AccessModes))
 		for i5 := range in.AccessModes {
 			out.AccessModes[i5] = api.PersistentVolumeAccessMode(in.AccessModes[i5])
 		}
 	}
 	if in.ClaimRef != nil {
-		out.ClaimRef = new(api.ObjectReference)
-		if err := coreObjectReferenceToAPI(in.ClaimRef, out.ClaimRef); err != nil {
+		out.ClaimRef = a.newApiObjectReference()
+		if err := coreObjectReferenceToAPI(in.ClaimRef, out.ClaimRef, a); err != nil {
 			return inField("claimRef", err)
 		}
 	}
 	out.PersistentVolumeReclaimPolicy = api.PersistentVolumeReclaimPolicy(in.PersistentVolumeReclaimPolicy)
 	out.StorageClassName = in.StorageClassName
 	if len(in.MountOptions) > 0 {
-		out.MountOptions = slices.Clone(in.MountOptions)
+		out.MountOptions = a.makeString(len(in.MountOptions))
+		copy(out.MountOptions, in.MountOptions)
 	}
 	if in.VolumeMode != nil {
-		v6 := api.PersistentVolumeMode(*in.VolumeMode)
-		out.VolumeMode = &v6
+		p6 := a.newApiPersistentVolumeMode()
+		*p6 = api.PersistentVolumeMode(*in.VolumeMode)
+		out.VolumeMode = p6
 	}
 	if in.NodeAffinity != nil {
-		out.NodeAffinity = new(api.VolumeNodeAffinity)
-		if err := coreVolumeNodeAffinityToAPI(in.NodeAffinity, out.NodeAffinity); err != nil {
+		out.NodeAffinity = a.newApiVolumeNodeAffinity()
+		if err := coreVolumeNodeAffinityToAPI(in.NodeAffinity, out.NodeAffinity, a); err != nil {
 			return inField("nodeAffinity", err)
 		}
 	}
 	if in.VolumeAttributesClassName != nil {
-		v7 := string(*in.VolumeAttributesClassName)
-		out.VolumeAttributesClassName = &v7
+		p7 := a.newString()
+		*p7 = string(*in.VolumeAttributesClassName)
+		out.VolumeAttributesClassName = p7
 	}
 	return nil
 }
 
-func corePersistentVolumeSpecFromAPI(in *api.PersistentVolumeSpec, out *corev1.PersistentVolumeSpec) error {
+func corePersistentVolumeSpecFromAPI(in *api.PersistentVolumeSpec, out *corev1.PersistentVolumeSpec, a *arena) error {
 	if len(in.Capacity) > 0 {
 		m3 := make(map[corev1.ResourceName]resource.Quantity, len(in.Capacity))
 		for k1, v2 := range in.Capacity {
@@ -1976,225 +2022,234 @@ func corePersistentVolumeSpecFromAPI(in *api.PersistentVolumeSpec, out *corev1.P
 		out.Capacity = m3
 	}
 	if in.PersistentVolumeSource.GCEPersistentDisk != nil {
-		out.PersistentVolumeSource.GCEPersistentDisk = new(corev1.GCEPersistentDiskVolumeSource)
-		if err := coreGCEPersistentDiskVolumeSourceFromAPI(in.PersistentVolumeSource.GCEPersistentDisk, out.PersistentVolumeSource.GCEPersistentDisk); err != nil {
+		out.PersistentVolumeSource.GCEPersistentDisk = a.newCorev1GCEPersistentDiskVolumeSource()
+		if err := coreGCEPersistentDiskVolumeSourceFromAPI(in.PersistentVolumeSource.GCEPersistentDisk, out.PersistentVolumeSource.GCEPersistentDisk, a); err != nil {
 			return inField("gcePersistentDisk", err)
 		}
 	}
 	if in.PersistentVolumeSource.AWSElasticBlockStore != nil {
-		out.PersistentVolumeSource.AWSElasticBlockStore = new(corev1.AWSElasticBlockStoreVolumeSource)
-		if err := coreAWSElasticBlockStoreVolumeSourceFromAPI(in.PersistentVolumeSource.AWSElasticBlockStore, out.PersistentVolumeSource.AWSElasticBlockStore); err != nil {
+		out.PersistentVolumeSource.AWSElasticBlockStore = a.newCorev1AWSElasticBlockStoreVolumeSource()
+		if err := coreAWSElasticBlockStoreVolumeSourceFromAPI(in.PersistentVolumeSource.AWSElasticBlockStore, out.PersistentVolumeSource.AWSElasticBlockStore, a); err != nil {
 			return inField("awsElasticBlockStore", err)
 		}
 	}
 	if in.PersistentVolumeSource.HostPath != nil {
-		out.PersistentVolumeSource.HostPath = new(corev1.HostPathVolumeSource)
-		if err := coreHostPathVolumeSourceFromAPI(in.PersistentVolumeSource.HostPath, out.PersistentVolumeSource.HostPath); err != nil {
+		out.PersistentVolumeSource.HostPath = a.newCorev1HostPathVolumeSource()
+		if err := coreHostPathVolumeSourceFromAPI(in.PersistentVolumeSource.HostPath, out.PersistentVolumeSource.HostPath, a); err != nil {
 			return inField("hostPath", err)
 		}
 	}
 	if in.PersistentVolumeSource.NFS != nil {
-		out.PersistentVolumeSource.NFS = new(corev1.NFSVolumeSource)
-		if err := coreNFSVolumeSourceFromAPI(in.PersistentVolumeSource.NFS, out.PersistentVolumeSource.NFS); err != nil {
+		out.PersistentVolumeSource.NFS = a.newCorev1NFSVolumeSource()
+		if err := coreNFSVolumeSourceFromAPI(in.PersistentVolumeSource.NFS, out.PersistentVolumeSource.NFS, a); err != nil {
 			return inField("nfs", err)
 		}
 	}
 	if in.PersistentVolumeSource.RBD != nil {
-		out.PersistentVolumeSource.RBD = new(corev1.RBDPersistentVolumeSource)
-		if err := coreRBDPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.RBD, out.PersistentVolumeSource.RBD); err != nil {
+		out.PersistentVolumeSource.RBD = a.newCorev1RBDPersistentVolumeSource()
+		if err := coreRBDPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.RBD, out.PersistentVolumeSource.RBD, a); err != nil {
 			return inField("rbd", err)
 		}
 	}
 	if in.PersistentVolumeSource.ISCSI != nil {
-		out.PersistentVolumeSource.ISCSI = new(corev1.ISCSIPersistentVolumeSource)
-		if err := coreISCSIPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.ISCSI, out.PersistentVolumeSource.ISCSI); err != nil {
+		out.PersistentVolumeSource.ISCSI = a.newCorev1ISCSIPersistentVolumeSource()
+		if err := coreISCSIPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.ISCSI, out.PersistentVolumeSource.ISCSI, a); err != nil {
 			return inField("iscsi", err)
 		}
 	}
 	if in.PersistentVolumeSource.Cinder != nil {
-		out.PersistentVolumeSource.Cinder = new(corev1.CinderPersistentVolumeSource)
-		if err := coreCinderPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.Cinder, out.PersistentVolumeSource.Cinder); err != nil {
+		out.PersistentVolumeSource.Cinder = a.newCorev1CinderPersistentVolumeSource()
+		if err := coreCinderPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.Cinder, out.PersistentVolumeSource.Cinder, a); err != nil {
 			return inField("cinder", err)
 		}
 	}
 	if in.PersistentVolumeSource.AzureFile != nil {
-		out.PersistentVolumeSource.AzureFile = new(corev1.AzureFilePersistentVolumeSource)
-		if err := coreAzureFilePersistentVolumeSourceFromAPI(in.PersistentVolumeSource.AzureFile, out.PersistentVolumeSource.AzureFile); err != nil {
+		out.PersistentVolumeSource.AzureFile = a.newCorev1AzureFilePersistentVolumeSource()
+		if err := coreAzureFilePersistentVolumeSourceFromAPI(in.PersistentVolumeSource.AzureFile, out.PersistentVolumeSource.AzureFile, a); err != nil {
 			return inField("azureFile", err)
 		}
 	}
 	if in.PersistentVolumeSource.AzureDisk != nil {
-		out.PersistentVolumeSource.AzureDisk = new(corev1.AzureDiskVolumeSource)
-		if err := coreAzureDiskVolumeSourceFromAPI(in.PersistentVolumeSource.AzureDisk, out.PersistentVolumeSource.AzureDisk); err != nil {
+		out.PersistentVolumeSource.AzureDisk = a.newCorev1AzureDiskVolumeSource()
+		if err := coreAzureDiskVolumeSourceFromAPI(in.PersistentVolumeSource.AzureDisk, out.PersistentVolumeSource.AzureDisk, a); err != nil {
 			return inField("azureDisk", err)
 		}
 	}
 	if in.PersistentVolumeSource.PortworxVolume != nil {
-		out.PersistentVolumeSource.PortworxVolume = new(corev1.PortworxVolumeSource)
-		if err := corePortworxVolumeSourceFromAPI(in.PersistentVolumeSource.PortworxVolume, out.PersistentVolumeSource.PortworxVolume); err != nil {
+		out.PersistentVolumeSource.PortworxVolume = a.newCorev1PortworxVolumeSource()
+		if err := corePortworxVolumeSourceFromAPI(in.PersistentVolumeSource.PortworxVolume, out.PersistentVolumeSource.PortworxVolume, a); err != nil {
 			return inField("portworxVolume", err)
 		}
 	}
 	if in.PersistentVolumeSource.Local != nil {
-		out.PersistentVolumeSource.Local = new(corev1.LocalVolumeSource)
-		if err := coreLocalVolumeSourceFromAPI(in.PersistentVolumeSource.Local, out.PersistentVolumeSource.Local); err != nil {
+		out.PersistentVolumeSource.Local = a.newCorev1LocalVolumeSource()
+		if err := coreLocalVolumeSourceFromAPI(in.PersistentVolumeSource.Local, out.PersistentVolumeSource.Local, a); err != nil {
 			return inField("local", err)
 		}
 	}
 	if in.PersistentVolumeSource.CSI != nil {
-		out.PersistentVolumeSource.CSI = new(corev1.CSIPersistentVolumeSource)
-		if err := coreCSIPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.CSI, out.PersistentVolumeSource.CSI); err != nil {
+		out.PersistentVolumeSource.CSI = a.newCorev1CSIPersistentVolumeSource()
+		if err := coreCSIPersistentVolumeSourceFromAPI(in.PersistentVolumeSource.CSI, out.PersistentVolumeSource.CSI, a); err != nil {
 			return inField("csi", err)
 		}
 	}
 	if len(in.AccessModes) > 0 {
-		out.AccessModes = make([]corev1.PersistentVolumeAccessMode, len(in.AccessModes))
+		out.AccessModes = a.makeCorev1PersistentVolumeAccessMode(len(in.AccessModes))
 		for i5 := range in.AccessModes {
 			out.AccessModes[i5] = corev1.PersistentVolumeAccessMode(in.AccessModes[i5])
 		}
 	}
 	if in.ClaimRef != nil {
-		out.ClaimRef = new(corev1.ObjectReference)
-		if err := coreObjectReferenceFromAPI(in.ClaimRef, out.ClaimRef); err != nil {
+		out.ClaimRef = a.newCorev1ObjectReference()
+		if err := coreObjectReferenceFromAPI(in.ClaimRef, out.ClaimRef, a); err != nil {
 			return inField("claimRef", err)
 		}
 	}
 	out.PersistentVolumeReclaimPolicy = corev1.PersistentVolumeReclaimPolicy(in.PersistentVolumeReclaimPolicy)
 	out.StorageClassName = in.StorageClassName
 	if len(in.MountOptions) > 0 {
-		out.MountOptions = slices.Clone(in.MountOptions)
+		out.MountOptions = a.makeString(len(in.MountOptions))
+		copy(out.MountOptions, in.MountOptions)
 	}
 	if in.VolumeMode != nil {
-		v6 := corev1.PersistentVolumeMode(*in.VolumeMode)
-		out.VolumeMode = &v6
+		p6 := a.newCorev1PersistentVolumeMode()
+		*p6 = corev1.PersistentVolumeMode(*in.VolumeMode)
+		out.VolumeMode = p6
 	}
 	if in.NodeAffinity != nil {
-		out.NodeAffinity = new(corev1.VolumeNodeAffinity)
-		if err := coreVolumeNodeAffinityFromAPI(in.NodeAffinity, out.NodeAffinity); err != nil {
+		out.NodeAffinity = a.newCorev1VolumeNodeAffinity()
+		if err := coreVolumeNodeAffinityFromAPI(in.NodeAffinity, out.NodeAffinity, a); err != nil {
 			return inField("nodeAffinity", err)
 		}
 	}
 	if in.VolumeAttributesClassName != nil {
-		v7 := string(*in.VolumeAttributesClassName)
-		out.VolumeAttributesClassName = &v7
+		p7 := a.newString()
+		*p7 = string(*in.VolumeAttributesClassName)
+		out.VolumeAttributesClassName = p7
 	}
 	return nil
 }
 
-func corePersistentVolumeStatusToAPI(in *corev1.PersistentVolumeStatus, out *api.PersistentVolumeStatus) error {
+func corePersistentVolumeStatusToAPI(in *corev1.PersistentVolumeStatus, out *api.PersistentVolumeStatus, a *arena) error {
 	out.Phase = api.PersistentVolumePhase(in.Phase)
 	out.Message = in.Message
 	out.Reason = in.Reason
 	if in.LastPhaseTransitionTime != nil {
-		out.LastPhaseTransitionTime = new(api.Time)
+		out.LastPhaseTransitionTime = a.newApiTime()
 		(*out.LastPhaseTransitionTime) = api.Time{Time: (*in.LastPhaseTransitionTime).Time}
 	}
 	return nil
 }
 
-func corePersistentVolumeStatusFromAPI(in *api.PersistentVolumeStatus, out *corev1.PersistentVolumeStatus) error {
+func corePersistentVolumeStatusFromAPI(in *api.PersistentVolumeStatus, out *corev1.PersistentVolumeStatus, a *arena) error {
 	out.Phase = corev1.PersistentVolumePhase(in.Phase)
 	out.Message = in.Message
 	out.Reason = in.Reason
 	if in.LastPhaseTransitionTime != nil {
-		out.LastPhaseTransitionTime = new(metav1.Time)
+		out.LastPhaseTransitionTime = a.newMetav1Time()
 		(*out.LastPhaseTransitionTime) = metav1.Time{Time: (*in.LastPhaseTransitionTime).Time}
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimSpecToAPI(in *corev1.PersistentVolumeClaimSpec, out *api.PersistentVolumeClaimSpec) error {
+func corePersistentVolumeClaimSpecToAPI(in *corev1.PersistentVolumeClaimSpec, out *api.PersistentVolumeClaimSpec, a *arena) error {
 	if len(in.AccessModes) > 0 {
-		out.AccessModes = make([]api.PersistentVolumeAccessMode, len(in.AccessModes))
+		out.AccessModes = a.makeApiPersistentVolumeAccessMode(len(in.AccessModes))
 		for i1 := range in.AccessModes {
 			out.AccessModes[i1] = api.PersistentVolumeAccessMode(in.AccessModes[i1])
 		}
 	}
 	if in.Selector != nil {
-		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := coreVolumeResourceRequirementsToAPI(&in.Resources, &out.Resources); err != nil {
+	if err := coreVolumeResourceRequirementsToAPI(&in.Resources, &out.Resources, a); err != nil {
 		return inField("resources", err)
 	}
 	out.VolumeName = in.VolumeName
 	if in.StorageClassName != nil {
-		v2 := string(*in.StorageClassName)
-		out.StorageClassName = &v2
+		p2 := a.newString()
+		*p2 = string(*in.StorageClassName)
+		out.StorageClassName = p2
 	}
 	if in.VolumeMode != nil {
-		v3 := api.PersistentVolumeMode(*in.VolumeMode)
-		out.VolumeMode = &v3
+		p3 := a.newApiPersistentVolumeMode()
+		*p3 = api.PersistentVolumeMode(*in.VolumeMode)
+		out.VolumeMode = p3
 	}
 	if in.DataSource != nil {
-		out.DataSource = new(api.TypedLocalObjectReference)
-		if err := coreTypedLocalObjectReferenceToAPI(in.DataSource, out.DataSource); err != nil {
+		out.DataSource = a.newApiTypedLocalObjectReference()
+		if err := coreTypedLocalObjectReferenceToAPI(in.DataSource, out.DataSource, a); err != nil {
 			return inField("dataSource", err)
 		}
 	}
 	if in.DataSourceRef != nil {
-		out.DataSourceRef = new(api.TypedObjectReference)
-		if err := coreTypedObjectReferenceToAPI(in.DataSourceRef, out.DataSourceRef); err != nil {
+		out.DataSourceRef = a.newApiTypedObjectReference()
+		if err := coreTypedObjectReferenceToAPI(in.DataSourceRef, out.DataSourceRef, a); err != nil {
 			return inField("dataSourceRef", err)
 		}
 	}
 	if in.VolumeAttributesClassName != nil {
-		v4 := string(*in.VolumeAttributesClassName)
-		out.VolumeAttributesClassName = &v4
+		p4 := a.newString()
+		*p4 = string(*in.VolumeAttributesClassName)
+		out.VolumeAttributesClassName = p4
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimSpecFromAPI(in *api.PersistentVolumeClaimSpec, out *corev1.PersistentVolumeClaimSpec) error {
+func corePersistentVolumeClaimSpecFromAPI(in *api.PersistentVolumeClaimSpec, out *corev1.PersistentVolumeClaimSpec, a *arena) error {
 	if len(in.AccessModes) > 0 {
-		out.AccessModes = make([]corev1.PersistentVolumeAccessMode, len(in.AccessModes))
+		out.AccessModes = a.makeCorev1PersistentVolumeAccessMode(len(in.AccessModes))
 		for i1 := range in.AccessModes {
 			out.AccessModes[i1] = corev1.PersistentVolumeAccessMode(in.AccessModes[i1])
 		}
 	}
 	if in.Selector != nil {
-		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := coreVolumeResourceRequirementsFromAPI(&in.Resources, &out.Resources); err != nil {
+	if err := coreVolumeResourceRequirementsFromAPI(&in.Resources, &out.Resources, a); err != nil {
 		return inField("resources", err)
 	}
 	out.VolumeName = in.VolumeName
 	if in.StorageClassName != nil {
-		v2 := string(*in.StorageClassName)
-		out.StorageClassName = &v2
+		p2 := a.newString()
+		*p2 = string(*in.StorageClassName)
+		out.StorageClassName = p2
 	}
 	if in.VolumeMode != nil {
-		v3 := corev1.PersistentVolumeMode(*in.VolumeMode)
-		out.VolumeMode = &v3
+		p3 := a.newCorev1PersistentVolumeMode()
+		*p3 = corev1.PersistentVolumeMode(*in.VolumeMode)
+		out.VolumeMode = p3
 	}
 	if in.DataSource != nil {
-		out.DataSource = new(corev1.TypedLocalObjectReference)
-		if err := coreTypedLocalObjectReferenceFromAPI(in.DataSource, out.DataSource); err != nil {
+		out.DataSource = a.newCorev1TypedLocalObjectReference()
+		if err := coreTypedLocalObjectReferenceFromAPI(in.DataSource, out.DataSource, a); err != nil {
 			return inField("dataSource", err)
 		}
 	}
 	if in.DataSourceRef != nil {
-		out.DataSourceRef = new(corev1.TypedObjectReference)
-		if err := coreTypedObjectReferenceFromAPI(in.DataSourceRef, out.DataSourceRef); err != nil {
+		out.DataSourceRef = a.newCorev1TypedObjectReference()
+		if err := coreTypedObjectReferenceFromAPI(in.DataSourceRef, out.DataSourceRef, a); err != nil {
 			return inField("dataSourceRef", err)
 		}
 	}
 	if in.VolumeAttributesClassName != nil {
-		v4 := string(*in.VolumeAttributesClassName)
-		out.VolumeAttributesClassName = &v4
+		p4 := a.newString()
+		*p4 = string(*in.VolumeAttributesClassName)
+		out.VolumeAttributesClassName = p4
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimStatusToAPI(in *corev1.PersistentVolumeClaimStatus, out *api.PersistentVolumeClaimStatus) error {
+func corePersistentVolumeClaimStatusToAPI(in *corev1.PersistentVolumeClaimStatus, out *api.PersistentVolumeClaimStatus, a *arena) error {
 	out.Phase = api.PersistentVolumeClaimPhase(in.Phase)
 	if len(in.AccessModes) > 0 {
-		out.AccessModes = make([]api.PersistentVolumeAccessMode, len(in.AccessModes))
+		out.AccessModes = a.makeApiPersistentVolumeAccessMode(len(in.AccessModes))
 		for i1 := range in.AccessModes {
 			out.AccessModes[i1] = api.PersistentVolumeAccessMode(in.AccessModes[i1])
 		}
@@ -2211,9 +2266,9 @@ func corePersistentVolumeClaimStatusToAPI(in *corev1.PersistentVolumeClaimStatus
 		out.Capacity = m4
 	}
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.PersistentVolumeClaimCondition, len(in.Conditions))
+		out.Conditions = a.makeApiPersistentVolumeClaimCondition(len(in.Conditions))
 		for i6 := range in.Conditions {
-			if err := corePersistentVolumeClaimConditionToAPI(&in.Conditions[i6], &out.Conditions[i6]); err != nil {
+			if err := corePersistentVolumeClaimConditionToAPI(&in.Conditions[i6], &out.Conditions[i6], a); err != nil {
 				return inField("conditions", atIndex(i6, err))
 			}
 		}
@@ -2237,22 +2292,23 @@ func corePersistentVolumeClaimStatusToAPI(in *corev1.PersistentVolumeClaimStatus
 		out.AllocatedResourceStatuses = m13
 	}
 	if in.CurrentVolumeAttributesClassName != nil {
-		v14 := string(*in.CurrentVolumeAttributesClassName)
-		out.CurrentVolumeAttributesClassName = &v14
+		p14 := a.newString()
+		*p14 = string(*in.CurrentVolumeAttributesClassName)
+		out.CurrentVolumeAttributesClassName = p14
 	}
 	if in.ModifyVolumeStatus != nil {
-		out.ModifyVolumeStatus = new(api.ModifyVolumeStatus)
-		if err := coreModifyVolumeStatusToAPI(in.ModifyVolumeStatus, out.ModifyVolumeStatus); err != nil {
+		out.ModifyVolumeStatus = a.newApiModifyVolumeStatus()
+		if err := coreModifyVolumeStatusToAPI(in.ModifyVolumeStatus, out.ModifyVolumeStatus, a); err != nil {
 			return inField("modifyVolumeStatus", err)
 		}
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimStatusFromAPI(in *api.PersistentVolumeClaimStatus, out *corev1.PersistentVolumeClaimStatus) error {
+func corePersistentVolumeClaimStatusFromAPI(in *api.PersistentVolumeClaimStatus, out *corev1.PersistentVolumeClaimStatus, a *arena) error {
 	out.Phase = corev1.PersistentVolumeClaimPhase(in.Phase)
 	if len(in.AccessModes) > 0 {
-		out.AccessModes = make([]corev1.PersistentVolumeAccessMode, len(in.AccessModes))
+		out.AccessModes = a.makeCorev1PersistentVolumeAccessMode(len(in.AccessModes))
 		for i1 := range in.AccessModes {
 			out.AccessModes[i1] = corev1.PersistentVolumeAccessMode(in.AccessModes[i1])
 		}
@@ -2269,9 +2325,9 @@ func corePersistentVolumeClaimStatusFromAPI(in *api.PersistentVolumeClaimStatus,
 		out.Capacity = m4
 	}
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]corev1.PersistentVolumeClaimCondition, len(in.Conditions))
+		out.Conditions = a.makeCorev1PersistentVolumeClaimCondition(len(in.Conditions))
 		for i6 := range in.Conditions {
-			if err := corePersistentVolumeClaimConditionFromAPI(&in.Conditions[i6], &out.Conditions[i6]); err != nil {
+			if err := corePersistentVolumeClaimConditionFromAPI(&in.Conditions[i6], &out.Conditions[i6], a); err != nil {
 				return inField("conditions", atIndex(i6, err))
 			}
 		}
@@ -2295,68 +2351,72 @@ func corePersistentVolumeClaimStatusFromAPI(in *api.PersistentVolumeClaimStatus,
 		out.AllocatedResourceStatuses = m13
 	}
 	if in.CurrentVolumeAttributesClassName != nil {
-		v14 := string(*in.CurrentVolumeAttributesClassName)
-		out.CurrentVolumeAttributesClassName = &v14
+		p14 := a.newString()
+		*p14 = string(*in.CurrentVolumeAttributesClassName)
+		out.CurrentVolumeAttributesClassName = p14
 	}
 	if in.ModifyVolumeStatus != nil {
-		out.ModifyVolumeStatus = new(corev1.ModifyVolumeStatus)
-		if err := coreModifyVolumeStatusFromAPI(in.ModifyVolumeStatus, out.ModifyVolumeStatus); err != nil {
+		out.ModifyVolumeStatus = a.newCorev1ModifyVolumeStatus()
+		if err := coreModifyVolumeStatusFromAPI(in.ModifyVolumeStatus, out.ModifyVolumeStatus, a); err != nil {
 			return inField("modifyVolumeStatus", err)
 		}
 	}
 	return nil
 }
 
-func appsReplicaSetSpecToAPI(in *appsv1.ReplicaSetSpec, out *api.ReplicaSetSpec) error {
+func appsReplicaSetSpecToAPI(in *appsv1.ReplicaSetSpec, out *api.ReplicaSetSpec, a *arena) error {
 	if in.Replicas != nil {
-		v1 := int32(*in.Replicas)
-		out.Replicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Replicas)
+		out.Replicas = p1
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.Selector != nil {
-		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
 	return nil
 }
 
-func appsReplicaSetSpecFromAPI(in *api.ReplicaSetSpec, out *appsv1.ReplicaSetSpec) error {
+func appsReplicaSetSpecFromAPI(in *api.ReplicaSetSpec, out *appsv1.ReplicaSetSpec, a *arena) error {
 	if in.Replicas != nil {
-		v1 := int32(*in.Replicas)
-		out.Replicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Replicas)
+		out.Replicas = p1
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.Selector != nil {
-		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
 	return nil
 }
 
-func appsReplicaSetStatusToAPI(in *appsv1.ReplicaSetStatus, out *api.ReplicaSetStatus) error {
+func appsReplicaSetStatusToAPI(in *appsv1.ReplicaSetStatus, out *api.ReplicaSetStatus, a *arena) error {
 	out.Replicas = in.Replicas
 	out.FullyLabeledReplicas = in.FullyLabeledReplicas
 	out.ReadyReplicas = in.ReadyReplicas
 	out.AvailableReplicas = in.AvailableReplicas
 	if in.TerminatingReplicas != nil {
-		v1 := int32(*in.TerminatingReplicas)
-		out.TerminatingReplicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.TerminatingReplicas)
+		out.TerminatingReplicas = p1
 	}
 	out.ObservedGeneration = in.ObservedGeneration
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.WorkloadCondition, len(in.Conditions))
+		out.Conditions = a.makeApiWorkloadCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := appsReplicaSetConditionAsWorkloadConditionToAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := appsReplicaSetConditionAsWorkloadConditionToAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
@@ -2364,20 +2424,21 @@ func appsReplicaSetStatusToAPI(in *appsv1.ReplicaSetStatus, out *api.ReplicaSetS
 	return nil
 }
 
-func appsReplicaSetStatusFromAPI(in *api.ReplicaSetStatus, out *appsv1.ReplicaSetStatus) error {
+func appsReplicaSetStatusFromAPI(in *api.ReplicaSetStatus, out *appsv1.ReplicaSetStatus, a *arena) error {
 	out.Replicas = in.Replicas
 	out.FullyLabeledReplicas = in.FullyLabeledReplicas
 	out.ReadyReplicas = in.ReadyReplicas
 	out.AvailableReplicas = in.AvailableReplicas
 	if in.TerminatingReplicas != nil {
-		v1 := int32(*in.TerminatingReplicas)
-		out.TerminatingReplicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.TerminatingReplicas)
+		out.TerminatingReplicas = p1
 	}
 	out.ObservedGeneration = in.ObservedGeneration
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]appsv1.ReplicaSetCondition, len(in.Conditions))
+		out.Conditions = a.makeAppsv1ReplicaSetCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := appsReplicaSetConditionAsWorkloadConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := appsReplicaSetConditionAsWorkloadConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
@@ -2385,67 +2446,73 @@ func appsReplicaSetStatusFromAPI(in *api.ReplicaSetStatus, out *appsv1.ReplicaSe
 	return nil
 }
 
-func appsDeploymentSpecToAPI(in *appsv1.DeploymentSpec, out *api.DeploymentSpec) error {
+func appsDeploymentSpecToAPI(in *appsv1.DeploymentSpec, out *api.DeploymentSpec, a *arena) error {
 	if in.Replicas != nil {
-		v1 := int32(*in.Replicas)
-		out.Replicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Replicas)
+		out.Replicas = p1
 	}
 	if in.Selector != nil {
-		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
-	if err := appsDeploymentStrategyToAPI(&in.Strategy, &out.Strategy); err != nil {
+	if err := appsDeploymentStrategyToAPI(&in.Strategy, &out.Strategy, a); err != nil {
 		return inField("strategy", err)
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.RevisionHistoryLimit != nil {
-		v2 := int32(*in.RevisionHistoryLimit)
-		out.RevisionHistoryLimit = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.RevisionHistoryLimit)
+		out.RevisionHistoryLimit = p2
 	}
 	out.Paused = in.Paused
 	if in.ProgressDeadlineSeconds != nil {
-		v3 := int32(*in.ProgressDeadlineSeconds)
-		out.ProgressDeadlineSeconds = &v3
+		p3 := a.newInt32()
+		*p3 = int32(*in.ProgressDeadlineSeconds)
+		out.ProgressDeadlineSeconds = p3
 	}
 	return nil
 }
 
-func appsDeploymentSpecFromAPI(in *api.DeploymentSpec, out *appsv1.DeploymentSpec) error {
+func appsDeploymentSpecFromAPI(in *api.DeploymentSpec, out *appsv1.DeploymentSpec, a *arena) error {
 	if in.Replicas != nil {
-		v1 := int32(*in.Replicas)
-		out.Replicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Replicas)
+		out.Replicas = p1
 	}
 	if in.Selector != nil {
-		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
-	if err := appsDeploymentStrategyFromAPI(&in.Strategy, &out.Strategy); err != nil {
+	if err := appsDeploymentStrategyFromAPI(&in.Strategy, &out.Strategy, a); err != nil {
 		return inField("strategy", err)
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.RevisionHistoryLimit != nil {
-		v2 := int32(*in.RevisionHistoryLimit)
-		out.RevisionHistoryLimit = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.RevisionHistoryLimit)
+		out.RevisionHistoryLimit = p2
 	}
 	out.Paused = in.Paused
 	if in.ProgressDeadlineSeconds != nil {
-		v3 := int32(*in.ProgressDeadlineSeconds)
-		out.ProgressDeadlineSeconds = &v3
+		p3 := a.newInt32()
+		*p3 = int32(*in.ProgressDeadlineSeconds)
+		out.ProgressDeadlineSeconds = p3
 	}
 	return nil
 }
 
-func appsDeploymentStatusToAPI(in *appsv1.DeploymentStatus, out *api.DeploymentStatus) error {
+func appsDeploymentStatusToAPI(in *appsv1.DeploymentStatus, out *api.DeploymentStatus, a *arena) error {
 	out.ObservedGeneration = in.ObservedGeneration
 	out.Replicas = in.Replicas
 	out.UpdatedReplicas = in.UpdatedReplicas
@@ -2453,25 +2520,27 @@ func appsDeploymentStatusToAPI(in *appsv1.DeploymentStatus, out *api.DeploymentS
 	out.AvailableReplicas = in.AvailableReplicas
 	out.UnavailableReplicas = in.UnavailableReplicas
 	if in.TerminatingReplicas != nil {
-		v1 := int32(*in.TerminatingReplicas)
-		out.TerminatingReplicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.TerminatingReplicas)
+		out.TerminatingReplicas = p1
 	}
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.DeploymentCondition, len(in.Conditions))
+		out.Conditions = a.makeApiDeploymentCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := appsDeploymentConditionToAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := appsDeploymentConditionToAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
 	}
 	if in.CollisionCount != nil {
-		v3 := int32(*in.CollisionCount)
-		out.CollisionCount = &v3
+		p3 := a.newInt32()
+		*p3 = int32(*in.CollisionCount)
+		out.CollisionCount = p3
 	}
 	return nil
 }
 
-func appsDeploymentStatusFromAPI(in *api.DeploymentStatus, out *appsv1.DeploymentStatus) error {
+func appsDeploymentStatusFromAPI(in *api.DeploymentStatus, out *appsv1.DeploymentStatus, a *arena) error {
 	out.ObservedGeneration = in.ObservedGeneration
 	out.Replicas = in.Replicas
 	out.UpdatedReplicas = in.UpdatedReplicas
@@ -2479,119 +2548,125 @@ func appsDeploymentStatusFromAPI(in *api.DeploymentStatus, out *appsv1.Deploymen
 	out.AvailableReplicas = in.AvailableReplicas
 	out.UnavailableReplicas = in.UnavailableReplicas
 	if in.TerminatingReplicas != nil {
-		v1 := int32(*in.TerminatingReplicas)
-		out.TerminatingReplicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.TerminatingReplicas)
+		out.TerminatingReplicas = p1
 	}
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]appsv1.DeploymentCondition, len(in.Conditions))
+		out.Conditions = a.makeAppsv1DeploymentCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := appsDeploymentConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := appsDeploymentConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
 	}
 	if in.CollisionCount != nil {
-		v3 := int32(*in.CollisionCount)
-		out.CollisionCount = &v3
+		p3 := a.newInt32()
+		*p3 = int32(*in.CollisionCount)
+		out.CollisionCount = p3
 	}
 	return nil
 }
 
-func appsStatefulSetSpecToAPI(in *appsv1.StatefulSetSpec, out *api.StatefulSetSpec) error {
+func appsStatefulSetSpecToAPI(in *appsv1.StatefulSetSpec, out *api.StatefulSetSpec, a *arena) error {
 	if in.Replicas != nil {
-		v1 := int32(*in.Replicas)
-		out.Replicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Replicas)
+		out.Replicas = p1
 	}
 	if in.Selector != nil {
-		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
 	if len(in.VolumeClaimTemplates) > 0 {
-		out.VolumeClaimTemplates = make([]api.PersistentVolumeClaim, len(in.VolumeClaimTemplates))
+		out.VolumeClaimTemplates = a.makeApiPersistentVolumeClaim(len(in.VolumeClaimTemplates))
 		for i2 := range in.VolumeClaimTemplates {
-			if err := corePersistentVolumeClaimToAPI(&in.VolumeClaimTemplates[i2], &out.VolumeClaimTemplates[i2]); err != nil {
+			if err := corePersistentVolumeClaimToAPI(&in.VolumeClaimTemplates[i2], &out.VolumeClaimTemplates[i2], a); err != nil {
 				return inField("volumeClaimTemplates", atIndex(i2, err))
 			}
 		}
 	}
 	out.ServiceName = in.ServiceName
 	out.PodManagementPolicy = api.PodManagementPolicyType(in.PodManagementPolicy)
-	if err := appsStatefulSetUpdateStrategyToAPI(&in.UpdateStrategy, &out.UpdateStrategy); err != nil {
+	if err := appsStatefulSetUpdateStrategyToAPI(&in.UpdateStrategy, &out.UpdateStrategy, a); err != nil {
 		return inField("updateStrategy", err)
 	}
 	if in.RevisionHistoryLimit != nil {
-		v3 := int32(*in.RevisionHistoryLimit)
-		out.RevisionHistoryLimit = &v3
+		p3 := a.newInt32()
+		*p3 = int32(*in.RevisionHistoryLimit)
+		out.RevisionHistoryLimit = p3
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.PersistentVolumeClaimRetentionPolicy != nil {
-		out.PersistentVolumeClaimRetentionPolicy = new(api.StatefulSetPersistentVolumeClaimRetentionPolicy)
-		if err := appsStatefulSetPersistentVolumeClaimRetentionPolicyToAPI(in.PersistentVolumeClaimRetentionPolicy, out.PersistentVolumeClaimRetentionPolicy); err != nil {
+		out.PersistentVolumeClaimRetentionPolicy = a.newApiStatefulSetPersistentVolumeClaimRetentionPolicy()
+		if err := appsStatefulSetPersistentVolumeClaimRetentionPolicyToAPI(in.PersistentVolumeClaimRetentionPolicy, out.PersistentVolumeClaimRetentionPolicy, a); err != nil {
 			return inField("persistentVolumeClaimRetentionPolicy", err)
 		}
 	}
 	if in.Ordinals != nil {
-		out.Ordinals = new(api.StatefulSetOrdinals)
-		if err := appsStatefulSetOrdinalsToAPI(in.Ordinals, out.Ordinals); err != nil {
+		out.Ordinals = a.newApiStatefulSetOrdinals()
+		if err := appsStatefulSetOrdinalsToAPI(in.Ordinals, out.Ordinals, a); err != nil {
 			return inField("ordinals", err)
 		}
 	}
 	return nil
 }
 
-func appsStatefulSetSpecFromAPI(in *api.StatefulSetSpec, out *appsv1.StatefulSetSpec) error {
+func appsStatefulSetSpecFromAPI(in *api.StatefulSetSpec, out *appsv1.StatefulSetSpec, a *arena) error {
 	if in.Replicas != nil {
-		v1 := int32(*in.Replicas)
-		out.Replicas = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Replicas)
+		out.Replicas = p1
 	}
 	if in.Selector != nil {
-		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
 	if len(in.VolumeClaimTemplates) > 0 {
-		out.VolumeClaimTemplates = make([]corev1.PersistentVolumeClaim, len(in.VolumeClaimTemplates))
+		out.VolumeClaimTemplates = a.makeCorev1PersistentVolumeClaim(len(in.VolumeClaimTemplates))
 		for i2 := range in.VolumeClaimTemplates {
-			if err := corePersistentVolumeClaimFromAPI(&in.VolumeClaimTemplates[i2], &out.VolumeClaimTemplates[i2]); err != nil {
+			if err := corePersistentVolumeClaimFromAPI(&in.VolumeClaimTemplates[i2], &out.VolumeClaimTemplates[i2], a); err != nil {
 				return inField("volumeClaimTemplates", atIndex(i2, err))
 			}
 		}
 	}
 	out.ServiceName = in.ServiceName
 	out.PodManagementPolicy = appsv1.PodManagementPolicyType(in.PodManagementPolicy)
-	if err := appsStatefulSetUpdateStrategyFromAPI(&in.UpdateStrategy, &out.UpdateStrategy); err != nil {
+	if err := appsStatefulSetUpdateStrategyFromAPI(&in.UpdateStrategy, &out.UpdateStrategy, a); err != nil {
 		return inField("updateStrategy", err)
 	}
 	if in.RevisionHistoryLimit != nil {
-		v3 := int32(*in.RevisionHistoryLimit)
-		out.RevisionHistoryLimit = &v3
+		p3 := a.newInt32()
+		*p3 = int32(*in.RevisionHistoryLimit)
+		out.RevisionHistoryLimit = p3
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.PersistentVolumeClaimRetentionPolicy != nil {
-		out.PersistentVolumeClaimRetentionPolicy = new(appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy)
-		if err := appsStatefulSetPersistentVolumeClaimRetentionPolicyFromAPI(in.PersistentVolumeClaimRetentionPolicy, out.PersistentVolumeClaimRetentionPolicy); err != nil {
+		out.PersistentVolumeClaimRetentionPolicy = a.newAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy()
+		if err := appsStatefulSetPersistentVolumeClaimRetentionPolicyFromAPI(in.PersistentVolumeClaimRetentionPolicy, out.PersistentVolumeClaimRetentionPolicy, a); err != nil {
 			return inField("persistentVolumeClaimRetentionPolicy", err)
 		}
 	}
 	if in.Ordinals != nil {
-		out.Ordinals = new(appsv1.StatefulSetOrdinals)
-		if err := appsStatefulSetOrdinalsFromAPI(in.Ordinals, out.Ordinals); err != nil {
+		out.Ordinals = a.newAppsv1StatefulSetOrdinals()
+		if err := appsStatefulSetOrdinalsFromAPI(in.Ordinals, out.Ordinals, a); err != nil {
 			return inField("ordinals", err)
 		}
 	}
 	return nil
 }
 
-func appsStatefulSetStatusToAPI(in *appsv1.StatefulSetStatus, out *api.StatefulSetStatus) error {
+func appsStatefulSetStatusToAPI(in *appsv1.StatefulSetStatus, out *api.StatefulSetStatus, a *arena) error {
 	out.ObservedGeneration = in.ObservedGeneration
 	out.Replicas = in.Replicas
 	out.ReadyReplicas = in.ReadyReplicas
@@ -2600,13 +2675,14 @@ func appsStatefulSetStatusToAPI(in *appsv1.StatefulSetStatus, out *api.StatefulS
 	out.CurrentRevision = in.CurrentRevision
 	out.UpdateRevision = in.UpdateRevision
 	if in.CollisionCount != nil {
-		v1 := int32(*in.CollisionCount)
-		out.CollisionCount = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.CollisionCount)
+		out.CollisionCount = p1
 	}
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.WorkloadCondition, len(in.Conditions))
+		out.Conditions = a.makeApiWorkloadCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := appsStatefulSetConditionAsWorkloadConditionToAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := appsStatefulSetConditionAsWorkloadConditionToAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
@@ -2615,7 +2691,7 @@ func appsStatefulSetStatusToAPI(in *appsv1.StatefulSetStatus, out *api.StatefulS
 	return nil
 }
 
-func appsStatefulSetStatusFromAPI(in *api.StatefulSetStatus, out *appsv1.StatefulSetStatus) error {
+func appsStatefulSetStatusFromAPI(in *api.StatefulSetStatus, out *appsv1.StatefulSetStatus, a *arena) error {
 	out.ObservedGeneration = in.ObservedGeneration
 	out.Replicas = in.Replicas
 	out.ReadyReplicas = in.ReadyReplicas
@@ -2624,13 +2700,14 @@ func appsStatefulSetStatusFromAPI(in *api.StatefulSetStatus, out *appsv1.Statefu
 	out.CurrentRevision = in.CurrentRevision
 	out.UpdateRevision = in.UpdateRevision
 	if in.CollisionCount != nil {
-		v1 := int32(*in.CollisionCount)
-		out.CollisionCount = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.CollisionCount)
+		out.CollisionCount = p1
 	}
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]appsv1.StatefulSetCondition, len(in.Conditions))
+		out.Conditions = a.makeAppsv1StatefulSetCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := appsStatefulSetConditionAsWorkloadConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := appsStatefulSetConditionAsWorkloadConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
@@ -2639,49 +2716,51 @@ func appsStatefulSetStatusFromAPI(in *api.StatefulSetStatus, out *appsv1.Statefu
 	return nil
 }
 
-func appsDaemonSetSpecToAPI(in *appsv1.DaemonSetSpec, out *api.DaemonSetSpec) error {
+func appsDaemonSetSpecToAPI(in *appsv1.DaemonSetSpec, out *api.DaemonSetSpec, a *arena) error {
 	if in.Selector != nil {
-		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
-	if err := appsDaemonSetUpdateStrategyToAPI(&in.UpdateStrategy, &out.UpdateStrategy); err != nil {
+	if err := appsDaemonSetUpdateStrategyToAPI(&in.UpdateStrategy, &out.UpdateStrategy, a); err != nil {
 		return inField("updateStrategy", err)
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.RevisionHistoryLimit != nil {
-		v1 := int32(*in.RevisionHistoryLimit)
-		out.RevisionHistoryLimit = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.RevisionHistoryLimit)
+		out.RevisionHistoryLimit = p1
 	}
 	return nil
 }
 
-func appsDaemonSetSpecFromAPI(in *api.DaemonSetSpec, out *appsv1.DaemonSetSpec) error {
+func appsDaemonSetSpecFromAPI(in *api.DaemonSetSpec, out *appsv1.DaemonSetSpec, a *arena) error {
 	if in.Selector != nil {
-		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
-	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
-	if err := appsDaemonSetUpdateStrategyFromAPI(&in.UpdateStrategy, &out.UpdateStrategy); err != nil {
+	if err := appsDaemonSetUpdateStrategyFromAPI(&in.UpdateStrategy, &out.UpdateStrategy, a); err != nil {
 		return inField("updateStrategy", err)
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if in.RevisionHistoryLimit != nil {
-		v1 := int32(*in.RevisionHistoryLimit)
-		out.RevisionHistoryLimit = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.RevisionHistoryLimit)
+		out.RevisionHistoryLimit = p1
 	}
 	return nil
 }
 
-func appsDaemonSetStatusToAPI(in *appsv1.DaemonSetStatus, out *api.DaemonSetStatus) error {
+func appsDaemonSetStatusToAPI(in *appsv1.DaemonSetStatus, out *api.DaemonSetStatus, a *arena) error {
 	out.CurrentNumberScheduled = in.CurrentNumberScheduled
 	out.NumberMisscheduled = in.NumberMisscheduled
 	out.DesiredNumberScheduled = in.DesiredNumberScheduled
@@ -2691,13 +2770,14 @@ func appsDaemonSetStatusToAPI(in *appsv1.DaemonSetStatus, out *api.DaemonSetStat
 	out.NumberAvailable = in.NumberAvailable
 	out.NumberUnavailable = in.NumberUnavailable
 	if in.CollisionCount != nil {
-		v1 := int32(*in.CollisionCount)
-		out.CollisionCount = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.CollisionCount)
+		out.CollisionCount = p1
 	}
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.WorkloadCondition, len(in.Conditions))
+		out.Conditions = a.makeApiWorkloadCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := appsDaemonSetConditionAsWorkloadConditionToAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := appsDaemonSetConditionAsWorkloadConditionToAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
@@ -2705,7 +2785,7 @@ func appsDaemonSetStatusToAPI(in *appsv1.DaemonSetStatus, out *api.DaemonSetStat
 	return nil
 }
 
-func appsDaemonSetStatusFromAPI(in *api.DaemonSetStatus, out *appsv1.DaemonSetStatus) error {
+func appsDaemonSetStatusFromAPI(in *api.DaemonSetStatus, out *appsv1.DaemonSetStatus, a *arena) error {
 	out.CurrentNumberScheduled = in.CurrentNumberScheduled
 	out.NumberMisscheduled = in.NumberMisscheduled
 	out.DesiredNumberScheduled = in.DesiredNumberScheduled
@@ -2715,13 +2795,14 @@ func appsDaemonSetStatusFromAPI(in *api.DaemonSetStatus, out *appsv1.DaemonSetSt
 	out.NumberAvailable = in.NumberAvailable
 	out.NumberUnavailable = in.NumberUnavailable
 	if in.CollisionCount != nil {
-		v1 := int32(*in.CollisionCount)
-		out.CollisionCount = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.CollisionCount)
+		out.CollisionCount = p1
 	}
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]appsv1.DaemonSetCondition, len(in.Conditions))
+		out.Conditions = a.makeAppsv1DaemonSetCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := appsDaemonSetConditionAsWorkloadConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := appsDaemonSetConditionAsWorkloadConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
@@ -2729,367 +2810,409 @@ func appsDaemonSetStatusFromAPI(in *api.DaemonSetStatus, out *appsv1.DaemonSetSt
 	return nil
 }
 
-func batchJobSpecToAPI(in *batchv1.JobSpec, out *api.JobSpec) error {
+func batchJobSpecToAPI(in *batchv1.JobSpec, out *api.JobSpec, a *arena) error {
 	if in.Parallelism != nil {
-		v1 := int32(*in.Parallelism)
-		out.Parallelism = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Parallelism)
+		out.Parallelism = p1
 	}
 	if in.Completions != nil {
-		v2 := int32(*in.Completions)
-		out.Completions = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.Completions)
+		out.Completions = p2
 	}
 	if in.ActiveDeadlineSeconds != nil {
-		v3 := int64(*in.ActiveDeadlineSeconds)
-		out.ActiveDeadlineSeconds = &v3
+		p3 := a.newInt64()
+		*p3 = int64(*in.ActiveDeadlineSeconds)
+		out.ActiveDeadlineSeconds = p3
 	}
 	if in.PodFailurePolicy != nil {
-		out.PodFailurePolicy = new(api.PodFailurePolicy)
-		if err := batchPodFailurePolicyToAPI(in.PodFailurePolicy, out.PodFailurePolicy); err != nil {
+		out.PodFailurePolicy = a.newApiPodFailurePolicy()
+		if err := batchPodFailurePolicyToAPI(in.PodFailurePolicy, out.PodFailurePolicy, a); err != nil {
 			return inField("podFailurePolicy", err)
 		}
 	}
 	if in.SuccessPolicy != nil {
-		out.SuccessPolicy = new(api.SuccessPolicy)
-		if err := batchSuccessPolicyToAPI(in.SuccessPolicy, out.SuccessPolicy); err != nil {
+		out.SuccessPolicy = a.newApiSuccessPolicy()
+		if err := batchSuccessPolicyToAPI(in.SuccessPolicy, out.SuccessPolicy, a); err != nil {
 			return inField("successPolicy", err)
 		}
 	}
 	if in.BackoffLimit != nil {
-		v4 := int32(*in.BackoffLimit)
-		out.BackoffLimit = &v4
+		p4 := a.newInt32()
+		*p4 = int32(*in.BackoffLimit)
+		out.BackoffLimit = p4
 	}
 	if in.BackoffLimitPerIndex != nil {
-		v5 := int32(*in.BackoffLimitPerIndex)
-		out.BackoffLimitPerIndex = &v5
+		p5 := a.newInt32()
+		*p5 = int32(*in.BackoffLimitPerIndex)
+		out.BackoffLimitPerIndex = p5
 	}
 	if in.MaxFailedIndexes != nil {
-		v6 := int32(*in.MaxFailedIndexes)
-		out.MaxFailedIndexes = &v6
+		p6 := a.newInt32()
+		*p6 = int32(*in.MaxFailedIndexes)
+		out.MaxFailedIndexes = p6
 	}
 	if in.Selector != nil {
-		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
 	if in.ManualSelector != nil {
-		v7 := bool(*in.ManualSelector)
-		out.ManualSelector = &v7
+		p7 := a.newBool()
+		*p7 = bool(*in.ManualSelector)
+		out.ManualSelector = p7
 	}
-	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecToAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
 	if in.TTLSecondsAfterFinished != nil {
-		v8 := int32(*in.TTLSecondsAfterFinished)
-		out.TTLSecondsAfterFinished = &v8
+		p8 := a.newInt32()
+		*p8 = int32(*in.TTLSecondsAfterFinished)
+		out.TTLSecondsAfterFinished = p8
 	}
 	if in.CompletionMode != nil {
-		v9 := api.CompletionMode(*in.CompletionMode)
-		out.CompletionMode = &v9
+		p9 := a.newApiCompletionMode()
+		*p9 = api.CompletionMode(*in.CompletionMode)
+		out.CompletionMode = p9
 	}
 	if in.Suspend != nil {
-		v10 := bool(*in.Suspend)
-		out.Suspend = &v10
+		p10 := a.newBool()
+		*p10 = bool(*in.Suspend)
+		out.Suspend = p10
 	}
 	if in.PodReplacementPolicy != nil {
-		v11 := string(*in.PodReplacementPolicy)
-		out.PodReplacementPolicy = &v11
+		p11 := a.newString()
+		*p11 = string(*in.PodReplacementPolicy)
+		out.PodReplacementPolicy = p11
 	}
 	if in.ManagedBy != nil {
-		v12 := string(*in.ManagedBy)
-		out.ManagedBy = &v12
+		p12 := a.newString()
+		*p12 = string(*in.ManagedBy)
+		out.ManagedBy = p12
 	}
 	return nil
 }
 
-func batchJobSpecFromAPI(in *api.JobSpec, out *batchv1.JobSpec) error {
+func batchJobSpecFromAPI(in *api.JobSpec, out *batchv1.JobSpec, a *arena) error {
 	if in.Parallelism != nil {
-		v1 := int32(*in.Parallelism)
-		out.Parallelism = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Parallelism)
+		out.Parallelism = p1
 	}
 	if in.Completions != nil {
-		v2 := int32(*in.Completions)
-		out.Completions = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.Completions)
+		out.Completions = p2
 	}
 	if in.ActiveDeadlineSeconds != nil {
-		v3 := int64(*in.ActiveDeadlineSeconds)
-		out.ActiveDeadlineSeconds = &v3
+		p3 := a.newInt64()
+		*p3 = int64(*in.ActiveDeadlineSeconds)
+		out.ActiveDeadlineSeconds = p3
 	}
 	if in.PodFailurePolicy != nil {
-		out.PodFailurePolicy = new(batchv1.PodFailurePolicy)
-		if err := batchPodFailurePolicyFromAPI(in.PodFailurePolicy, out.PodFailurePolicy); err != nil {
+		out.PodFailurePolicy = a.newBatchv1PodFailurePolicy()
+		if err := batchPodFailurePolicyFromAPI(in.PodFailurePolicy, out.PodFailurePolicy, a); err != nil {
 			return inField("podFailurePolicy", err)
 		}
 	}
 	if in.SuccessPolicy != nil {
-		out.SuccessPolicy = new(batchv1.SuccessPolicy)
-		if err := batchSuccessPolicyFromAPI(in.SuccessPolicy, out.SuccessPolicy); err != nil {
+		out.SuccessPolicy = a.newBatchv1SuccessPolicy()
+		if err := batchSuccessPolicyFromAPI(in.SuccessPolicy, out.SuccessPolicy, a); err != nil {
 			return inField("successPolicy", err)
 		}
 	}
 	if in.BackoffLimit != nil {
-		v4 := int32(*in.BackoffLimit)
-		out.BackoffLimit = &v4
+		p4 := a.newInt32()
+		*p4 = int32(*in.BackoffLimit)
+		out.BackoffLimit = p4
 	}
 	if in.BackoffLimitPerIndex != nil {
-		v5 := int32(*in.BackoffLimitPerIndex)
-		out.BackoffLimitPerIndex = &v5
+		p5 := a.newInt32()
+		*p5 = int32(*in.BackoffLimitPerIndex)
+		out.BackoffLimitPerIndex = p5
 	}
 	if in.MaxFailedIndexes != nil {
-		v6 := int32(*in.MaxFailedIndexes)
-		out.MaxFailedIndexes = &v6
+		p6 := a.newInt32()
+		*p6 = int32(*in.MaxFailedIndexes)
+		out.MaxFailedIndexes = p6
 	}
 	if in.Selector != nil {
-		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
 	if in.ManualSelector != nil {
-		v7 := bool(*in.ManualSelector)
-		out.ManualSelector = &v7
+		p7 := a.newBool()
+		*p7 = bool(*in.ManualSelector)
+		out.ManualSelector = p7
 	}
-	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template); err != nil {
+	if err := corePodTemplateSpecFromAPI(&in.Template, &out.Template, a); err != nil {
 		return inField("template", err)
 	}
 	if in.TTLSecondsAfterFinished != nil {
-		v8 := int32(*in.TTLSecondsAfterFinished)
-		out.TTLSecondsAfterFinished = &v8
+		p8 := a.newInt32()
+		*p8 = int32(*in.TTLSecondsAfterFinished)
+		out.TTLSecondsAfterFinished = p8
 	}
 	if in.CompletionMode != nil {
-		v9 := batchv1.CompletionMode(*in.CompletionMode)
-		out.CompletionMode = &v9
+		p9 := a.newBatchv1CompletionMode()
+		*p9 = batchv1.CompletionMode(*in.CompletionMode)
+		out.CompletionMode = p9
 	}
 	if in.Suspend != nil {
-		v10 := bool(*in.Suspend)
-		out.Suspend = &v10
+		p10 := a.newBool()
+		*p10 = bool(*in.Suspend)
+		out.Suspend = p10
 	}
 	if in.PodReplacementPolicy != nil {
-		v11 := batchv1.PodReplacementPolicy(*in.PodReplacementPolicy)
-		out.PodReplacementPolicy = &v11
+		p11 := a.newBatchv1PodReplacementPolicy()
+		*p11 = batchv1.PodReplacementPolicy(*in.PodReplacementPolicy)
+		out.PodReplacementPolicy = p11
 	}
 	if in.ManagedBy != nil {
-		v12 := string(*in.ManagedBy)
-		out.ManagedBy = &v12
+		p12 := a.newString()
+		*p12 = string(*in.ManagedBy)
+		out.ManagedBy = p12
 	}
 	return nil
 }
 
-func batchJobStatusToAPI(in *batchv1.JobStatus, out *api.JobStatus) error {
+func batchJobStatusToAPI(in *batchv1.JobStatus, out *api.JobStatus, a *arena) error {
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.JobCondition, len(in.Conditions))
+		out.Conditions = a.makeApiJobCondition(len(in.Conditions))
 		for i1 := range in.Conditions {
-			if err := batchJobConditionToAPI(&in.Conditions[i1], &out.Conditions[i1]); err != nil {
+			if err := batchJobConditionToAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
 				return inField("conditions", atIndex(i1, err))
 			}
 		}
 	}
 	if in.StartTime != nil {
-		out.StartTime = new(api.Time)
+		out.StartTime = a.newApiTime()
 		(*out.StartTime) = api.Time{Time: (*in.StartTime).Time}
 	}
 	if in.CompletionTime != nil {
-		out.CompletionTime = new(api.Time)
+		out.CompletionTime = a.newApiTime()
 		(*out.CompletionTime) = api.Time{Time: (*in.CompletionTime).Time}
 	}
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
 	out.Failed = in.Failed
 	if in.Terminating != nil {
-		v2 := int32(*in.Terminating)
-		out.Terminating = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.Terminating)
+		out.Terminating = p2
 	}
 	out.CompletedIndexes = in.CompletedIndexes
 	if in.FailedIndexes != nil {
-		v3 := string(*in.FailedIndexes)
-		out.FailedIndexes = &v3
+		p3 := a.newString()
+		*p3 = string(*in.FailedIndexes)
+		out.FailedIndexes = p3
 	}
 	if in.Ready != nil {
-		v4 := int32(*in.Ready)
-		out.Ready = &v4
+		p4 := a.newInt32()
+		*p4 = int32(*in.Ready)
+		out.Ready = p4
 	}
 	return nil
 }
 
-func batchJobStatusFromAPI(in *api.JobStatus, out *batchv1.JobStatus) error {
+func batchJobStatusFromAPI(in *api.JobStatus, out *batchv1.JobStatus, a *arena) error {
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]batchv1.JobCondition, len(in.Conditions))
+		out.Conditions = a.makeBatchv1JobCondition(len(in.Conditions))
 		for i1 := range in.Conditions {
-			if err := batchJobConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1]); err != nil {
+			if err := batchJobConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
 				return inField("conditions", atIndex(i1, err))
 			}
 		}
 	}
 	if in.StartTime != nil {
-		out.StartTime = new(metav1.Time)
+		out.StartTime = a.newMetav1Time()
 		(*out.StartTime) = metav1.Time{Time: (*in.StartTime).Time}
 	}
 	if in.CompletionTime != nil {
-		out.CompletionTime = new(metav1.Time)
+		out.CompletionTime = a.newMetav1Time()
 		(*out.CompletionTime) = metav1.Time{Time: (*in.CompletionTime).Time}
 	}
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
 	out.Failed = in.Failed
 	if in.Terminating != nil {
-		v2 := int32(*in.Terminating)
-		out.Terminating = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.Terminating)
+		out.Terminating = p2
 	}
 	out.CompletedIndexes = in.CompletedIndexes
 	if in.FailedIndexes != nil {
-		v3 := string(*in.FailedIndexes)
-		out.FailedIndexes = &v3
+		p3 := a.newString()
+		*p3 = string(*in.FailedIndexes)
+		out.FailedIndexes = p3
 	}
 	if in.Ready != nil {
-		v4 := int32(*in.Ready)
-		out.Ready = &v4
+		p4 := a.newInt32()
+		*p4 = int32(*in.Ready)
+		out.Ready = p4
 	}
 	return nil
 }
 
-func batchCronJobSpecToAPI(in *batchv1.CronJobSpec, out *api.CronJobSpec) error {
+func batchCronJobSpecToAPI(in *batchv1.CronJobSpec, out *api.CronJobSpec, a *arena) error {
 	out.Schedule = in.Schedule
 	if in.TimeZone != nil {
-		v1 := string(*in.TimeZone)
-		out.TimeZone = &v1
+		p1 := a.newString()
+		*p1 = string(*in.TimeZone)
+		out.TimeZone = p1
 	}
 	if in.StartingDeadlineSeconds != nil {
-		v2 := int64(*in.StartingDeadlineSeconds)
-		out.StartingDeadlineSeconds = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.StartingDeadlineSeconds)
+		out.StartingDeadlineSeconds = p2
 	}
 	out.ConcurrencyPolicy = api.ConcurrencyPolicy(in.ConcurrencyPolicy)
 	if in.Suspend != nil {
-		v3 := bool(*in.Suspend)
-		out.Suspend = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.Suspend)
+		out.Suspend = p3
 	}
-	if err := batchJobTemplateSpecToAPI(&in.JobTemplate, &out.JobTemplate); err != nil {
+	if err := batchJobTemplateSpecToAPI(&in.JobTemplate, &out.JobTemplate, a); err != nil {
 		return inField("jobTemplate", err)
 	}
 	if in.SuccessfulJobsHistoryLimit != nil {
-		v4 := int32(*in.SuccessfulJobsHistoryLimit)
-		out.SuccessfulJobsHistoryLimit = &v4
+		p4 := a.newInt32()
+		*p4 = int32(*in.SuccessfulJobsHistoryLimit)
+		out.SuccessfulJobsHistoryLimit = p4
 	}
 	if in.FailedJobsHistoryLimit != nil {
-		v5 := int32(*in.FailedJobsHistoryLimit)
-		out.FailedJobsHistoryLimit = &v5
+		p5 := a.newInt32()
+		*p5 = int32(*in.FailedJobsHistoryLimit)
+		out.FailedJobsHistoryLimit = p5
 	}
 	return nil
 }
 
-func batchCronJobSpecFromAPI(in *api.CronJobSpec, out *batchv1.CronJobSpec) error {
+func batchCronJobSpecFromAPI(in *api.CronJobSpec, out *batchv1.CronJobSpec, a *arena) error {
 	out.Schedule = in.Schedule
 	if in.TimeZone != nil {
-		v1 := string(*in.TimeZone)
-		out.TimeZone = &v1
+		p1 := a.newString()
+		*p1 = string(*in.TimeZone)
+		out.TimeZone = p1
 	}
 	if in.StartingDeadlineSeconds != nil {
-		v2 := int64(*in.StartingDeadlineSeconds)
-		out.StartingDeadlineSeconds = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.StartingDeadlineSeconds)
+		out.StartingDeadlineSeconds = p2
 	}
 	out.ConcurrencyPolicy = batchv1.ConcurrencyPolicy(in.ConcurrencyPolicy)
 	if in.Suspend != nil {
-		v3 := bool(*in.Suspend)
-		out.Suspend = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.Suspend)
+		out.Suspend = p3
 	}
-	if err := batchJobTemplateSpecFromAPI(&in.JobTemplate, &out.JobTemplate); err != nil {
+	if err := batchJobTemplateSpecFromAPI(&in.JobTemplate, &out.JobTemplate, a); err != nil {
 		return inField("jobTemplate", err)
 	}
 	if in.SuccessfulJobsHistoryLimit != nil {
-		v4 := int32(*in.SuccessfulJobsHistoryLimit)
-		out.SuccessfulJobsHistoryLimit = &v4
+		p4 := a.newInt32()
+		*p4 = int32(*in.SuccessfulJobsHistoryLimit)
+		out.SuccessfulJobsHistoryLimit = p4
 	}
 	if in.FailedJobsHistoryLimit != nil {
-		v5 := int32(*in.FailedJobsHistoryLimit)
-		out.FailedJobsHistoryLimit = &v5
+		p5 := a.newInt32()
+		*p5 = int32(*in.FailedJobsHistoryLimit)
+		out.FailedJobsHistoryLimit = p5
 	}
 	return nil
 }
 
-func batchCronJobStatusToAPI(in *batchv1.CronJobStatus, out *api.CronJobStatus) error {
+func batchCronJobStatusToAPI(in *batchv1.CronJobStatus, out *api.CronJobStatus, a *arena) error {
 	if len(in.Active) > 0 {
-		out.Active = make([]api.ObjectReference, len(in.Active))
+		out.Active = a.makeApiObjectReference(len(in.Active))
 		for i1 := range in.Active {
-			if err := coreObjectReferenceToAPI(&in.Active[i1], &out.Active[i1]); err != nil {
+			if err := coreObjectReferenceToAPI(&in.Active[i1], &out.Active[i1], a); err != nil {
 				return inField("active", atIndex(i1, err))
 			}
 		}
 	}
 	if in.LastScheduleTime != nil {
-		out.LastScheduleTime = new(api.Time)
+		out.LastScheduleTime = a.newApiTime()
 		(*out.LastScheduleTime) = api.Time{Time: (*in.LastScheduleTime).Time}
 	}
 	if in.LastSuccessfulTime != nil {
-		out.LastSuccessfulTime = new(api.Time)
+		out.LastSuccessfulTime = a.newApiTime()
 		(*out.LastSuccessfulTime) = api.Time{Time: (*in.LastSuccessfulTime).Time}
 	}
 	return nil
 }
 
-func batchCronJobStatusFromAPI(in *api.CronJobStatus, out *batchv1.CronJobStatus) error {
+func batchCronJobStatusFromAPI(in *api.CronJobStatus, out *batchv1.CronJobStatus, a *arena) error {
 	if len(in.Active) > 0 {
-		out.Active = make([]corev1.ObjectReference, len(in.Active))
+		out.Active = a.makeCorev1ObjectReference(len(in.Active))
 		for i1 := range in.Active {
-			if err := coreObjectReferenceFromAPI(&in.Active[i1], &out.Active[i1]); err != nil {
+			if err := coreObjectReferenceFromAPI(&in.Active[i1], &out.Active[i1], a); err != nil {
 				return inField("active", atIndex(i1, err))
 			}
 		}
 	}
 	if in.LastScheduleTime != nil {
-		out.LastScheduleTime = new(metav1.Time)
+		out.LastScheduleTime = a.newMetav1Time()
 		(*out.LastScheduleTime) = metav1.Time{Time: (*in.LastScheduleTime).Time}
 	}
 	if in.LastSuccessfulTime != nil {
-		out.LastSuccessfulTime = new(metav1.Time)
+		out.LastSuccessfulTime = a.newMetav1Time()
 		(*out.LastSuccessfulTime) = metav1.Time{Time: (*in.LastSuccessfulTime).Time}
 	}
 	return nil
 }
 
-func policyPodDisruptionBudgetSpecToAPI(in *policyv1.PodDisruptionBudgetSpec, out *api.PodDisruptionBudgetSpec) error {
+func policyPodDisruptionBudgetSpecToAPI(in *policyv1.PodDisruptionBudgetSpec, out *api.PodDisruptionBudgetSpec, a *arena) error {
 	if in.MinAvailable != nil {
-		out.MinAvailable = new(api.IntOrString)
+		out.MinAvailable = a.newApiIntOrString()
 		(*out.MinAvailable) = intOrStringToAPI((*in.MinAvailable))
 	}
 	if in.Selector != nil {
-		out.Selector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
 	if in.MaxUnavailable != nil {
-		out.MaxUnavailable = new(api.IntOrString)
+		out.MaxUnavailable = a.newApiIntOrString()
 		(*out.MaxUnavailable) = intOrStringToAPI((*in.MaxUnavailable))
 	}
 	if in.UnhealthyPodEvictionPolicy != nil {
-		v1 := string(*in.UnhealthyPodEvictionPolicy)
-		out.UnhealthyPodEvictionPolicy = &v1
+		p1 := a.newString()
+		*p1 = string(*in.UnhealthyPodEvictionPolicy)
+		out.UnhealthyPodEvictionPolicy = p1
 	}
 	return nil
 }
 
-func policyPodDisruptionBudgetSpecFromAPI(in *api.PodDisruptionBudgetSpec, out *policyv1.PodDisruptionBudgetSpec) error {
+func policyPodDisruptionBudgetSpecFromAPI(in *api.PodDisruptionBudgetSpec, out *policyv1.PodDisruptionBudgetSpec, a *arena) error {
 	if in.MinAvailable != nil {
-		out.MinAvailable = new(intstr.IntOrString)
+		out.MinAvailable = a.newIntstrIntOrString()
 		(*out.MinAvailable) = intOrStringFromAPI((*in.MinAvailable))
 	}
 	if in.Selector != nil {
-		out.Selector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector); err != nil {
+		out.Selector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.Selector, out.Selector, a); err != nil {
 			return inField("selector", err)
 		}
 	}
 	if in.MaxUnavailable != nil {
-		out.MaxUnavailable = new(intstr.IntOrString)
+		out.MaxUnavailable = a.newIntstrIntOrString()
 		(*out.MaxUnavailable) = intOrStringFromAPI((*in.MaxUnavailable))
 	}
 	if in.UnhealthyPodEvictionPolicy != nil {
-		v1 := policyv1.UnhealthyPodEvictionPolicyType(*in.UnhealthyPodEvictionPolicy)
-		out.UnhealthyPodEvictionPolicy = &v1
+		p1 := a.newPolicyv1UnhealthyPodEvictionPolicyType()
+		*p1 = policyv1.UnhealthyPodEvictionPolicyType(*in.UnhealthyPodEvictionPolicy)
+		out.UnhealthyPodEvictionPolicy = p1
 	}
 	return nil
 }
 
-func policyPodDisruptionBudgetStatusToAPI(in *policyv1.PodDisruptionBudgetStatus, out *api.PodDisruptionBudgetStatus) error {
+func policyPodDisruptionBudgetStatusToAPI(in *policyv1.PodDisruptionBudgetStatus, out *api.PodDisruptionBudgetStatus, a *arena) error {
 	out.ObservedGeneration = in.ObservedGeneration
 	if len(in.DisruptedPods) > 0 {
 		m3 := make(map[string]api.Time, len(in.DisruptedPods))
@@ -3107,7 +3230,7 @@ func policyPodDisruptionBudgetStatusToAPI(in *policyv1.PodDisruptionBudgetStatus
 	return nil
 }
 
-func policyPodDisruptionBudgetStatusFromAPI(in *api.PodDisruptionBudgetStatus, out *policyv1.PodDisruptionBudgetStatus) error {
+func policyPodDisruptionBudgetStatusFromAPI(in *api.PodDisruptionBudgetStatus, out *policyv1.PodDisruptionBudgetStatus, a *arena) error {
 	out.ObservedGeneration = in.ObservedGeneration
 	if len(in.DisruptedPods) > 0 {
 		m3 := make(map[string]metav1.Time, len(in.DisruptedPods))
@@ -3125,11 +3248,11 @@ func policyPodDisruptionBudgetStatusFromAPI(in *api.PodDisruptionBudgetStatus, o
 	return nil
 }
 
-func coreTopologySelectorTermToAPI(in *corev1.TopologySelectorTerm, out *api.TopologySelectorTerm) error {
+func coreTopologySelectorTermToAPI(in *corev1.TopologySelectorTerm, out *api.TopologySelectorTerm, a *arena) error {
 	if len(in.MatchLabelExpressions) > 0 {
-		out.MatchLabelExpressions = make([]api.TopologySelectorLabelRequirement, len(in.MatchLabelExpressions))
+		out.MatchLabelExpressions = a.makeApiTopologySelectorLabelRequirement(len(in.MatchLabelExpressions))
 		for i1 := range in.MatchLabelExpressions {
-			if err := coreTopologySelectorLabelRequirementToAPI(&in.MatchLabelExpressions[i1], &out.MatchLabelExpressions[i1]); err != nil {
+			if err := coreTopologySelectorLabelRequirementToAPI(&in.MatchLabelExpressions[i1], &out.MatchLabelExpressions[i1], a); err != nil {
 				return inField("matchLabelExpressions", atIndex(i1, err))
 			}
 		}
@@ -3137,11 +3260,11 @@ func coreTopologySelectorTermToAPI(in *corev1.TopologySelectorTerm, out *api.Top
 	return nil
 }
 
-func coreTopologySelectorTermFromAPI(in *api.TopologySelectorTerm, out *corev1.TopologySelectorTerm) error {
+func coreTopologySelectorTermFromAPI(in *api.TopologySelectorTerm, out *corev1.TopologySelectorTerm, a *arena) error {
 	if len(in.MatchLabelExpressions) > 0 {
-		out.MatchLabelExpressions = make([]corev1.TopologySelectorLabelRequirement, len(in.MatchLabelExpressions))
+		out.MatchLabelExpressions = a.makeCorev1TopologySelectorLabelRequirement(len(in.MatchLabelExpressions))
 		for i1 := range in.MatchLabelExpressions {
-			if err := coreTopologySelectorLabelRequirementFromAPI(&in.MatchLabelExpressions[i1], &out.MatchLabelExpressions[i1]); err != nil {
+			if err := coreTopologySelectorLabelRequirementFromAPI(&in.MatchLabelExpressions[i1], &out.MatchLabelExpressions[i1], a); err != nil {
 				return inField("matchLabelExpressions", atIndex(i1, err))
 			}
 		}
@@ -3149,11 +3272,11 @@ func coreTopologySelectorTermFromAPI(in *api.TopologySelectorTerm, out *corev1.T
 	return nil
 }
 
-func storageCSINodeSpecToAPI(in *storagev1.CSINodeSpec, out *api.CSINodeSpec) error {
+func storageCSINodeSpecToAPI(in *storagev1.CSINodeSpec, out *api.CSINodeSpec, a *arena) error {
 	if in.Drivers != nil {
-		out.Drivers = make([]api.CSINodeDriver, len(in.Drivers))
+		out.Drivers = a.makeApiCSINodeDriver(len(in.Drivers))
 		for i1 := range in.Drivers {
-			if err := storageCSINodeDriverToAPI(&in.Drivers[i1], &out.Drivers[i1]); err != nil {
+			if err := storageCSINodeDriverToAPI(&in.Drivers[i1], &out.Drivers[i1], a); err != nil {
 				return inField("drivers", atIndex(i1, err))
 			}
 		}
@@ -3161,11 +3284,11 @@ func storageCSINodeSpecToAPI(in *storagev1.CSINodeSpec, out *api.CSINodeSpec) er
 	return nil
 }
 
-func storageCSINodeSpecFromAPI(in *api.CSINodeSpec, out *storagev1.CSINodeSpec) error {
+func storageCSINodeSpecFromAPI(in *api.CSINodeSpec, out *storagev1.CSINodeSpec, a *arena) error {
 	if in.Drivers != nil {
-		out.Drivers = make([]storagev1.CSINodeDriver, len(in.Drivers))
+		out.Drivers = a.makeStoragev1CSINodeDriver(len(in.Drivers))
 		for i1 := range in.Drivers {
-			if err := storageCSINodeDriverFromAPI(&in.Drivers[i1], &out.Drivers[i1]); err != nil {
+			if err := storageCSINodeDriverFromAPI(&in.Drivers[i1], &out.Drivers[i1], a); err != nil {
 				return inField("drivers", atIndex(i1, err))
 			}
 		}
@@ -3173,122 +3296,140 @@ func storageCSINodeSpecFromAPI(in *api.CSINodeSpec, out *storagev1.CSINodeSpec) 
 	return nil
 }
 
-func storageCSIDriverSpecToAPI(in *storagev1.CSIDriverSpec, out *api.CSIDriverSpec) error {
+func storageCSIDriverSpecToAPI(in *storagev1.CSIDriverSpec, out *api.CSIDriverSpec, a *arena) error {
 	if in.AttachRequired != nil {
-		v1 := bool(*in.AttachRequired)
-		out.AttachRequired = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.AttachRequired)
+		out.AttachRequired = p1
 	}
 	if in.PodInfoOnMount != nil {
-		v2 := bool(*in.PodInfoOnMount)
-		out.PodInfoOnMount = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.PodInfoOnMount)
+		out.PodInfoOnMount = p2
 	}
 	if len(in.VolumeLifecycleModes) > 0 {
-		out.VolumeLifecycleModes = make([]api.VolumeLifecycleMode, len(in.VolumeLifecycleModes))
+		out.VolumeLifecycleModes = a.makeApiVolumeLifecycleMode(len(in.VolumeLifecycleModes))
 		for i3 := range in.VolumeLifecycleModes {
 			out.VolumeLifecycleModes[i3] = api.VolumeLifecycleMode(in.VolumeLifecycleModes[i3])
 		}
 	}
 	if in.StorageCapacity != nil {
-		v4 := bool(*in.StorageCapacity)
-		out.StorageCapacity = &v4
+		p4 := a.newBool()
+		*p4 = bool(*in.StorageCapacity)
+		out.StorageCapacity = p4
 	}
 	if in.FSGroupPolicy != nil {
-		v5 := api.FSGroupPolicy(*in.FSGroupPolicy)
-		out.FSGroupPolicy = &v5
+		p5 := a.newApiFSGroupPolicy()
+		*p5 = api.FSGroupPolicy(*in.FSGroupPolicy)
+		out.FSGroupPolicy = p5
 	}
 	if len(in.TokenRequests) > 0 {
-		out.TokenRequests = make([]api.TokenRequest, len(in.TokenRequests))
+		out.TokenRequests = a.makeApiTokenRequest(len(in.TokenRequests))
 		for i6 := range in.TokenRequests {
-			if err := storageTokenRequestToAPI(&in.TokenRequests[i6], &out.TokenRequests[i6]); err != nil {
+			if err := storageTokenRequestToAPI(&in.TokenRequests[i6], &out.TokenRequests[i6], a); err != nil {
 				return inField("tokenRequests", atIndex(i6, err))
 			}
 		}
 	}
 	if in.RequiresRepublish != nil {
-		v7 := bool(*in.RequiresRepublish)
-		out.RequiresRepublish = &v7
+		p7 := a.newBool()
+		*p7 = bool(*in.RequiresRepublish)
+		out.RequiresRepublish = p7
 	}
 	if in.SELinuxMount != nil {
-		v8 := bool(*in.SELinuxMount)
-		out.SELinuxMount = &v8
+		p8 := a.newBool()
+		*p8 = bool(*in.SELinuxMount)
+		out.SELinuxMount = p8
 	}
 	if in.NodeAllocatableUpdatePeriodSeconds != nil {
-		v9 := int64(*in.NodeAllocatableUpdatePeriodSeconds)
-		out.NodeAllocatableUpdatePeriodSeconds = &v9
+		p9 := a.newInt64()
+		*p9 = int64(*in.NodeAllocatableUpdatePeriodSeconds)
+		out.NodeAllocatableUpdatePeriodSeconds = p9
 	}
 	if in.ServiceAccountTokenInSecrets != nil {
-		v10 := bool(*in.ServiceAccountTokenInSecrets)
-		out.ServiceAccountTokenInSecrets = &v10
+		p10 := a.newBool()
+		*p10 = bool(*in.ServiceAccountTokenInSecrets)
+		out.ServiceAccountTokenInSecrets = p10
 	}
 	if in.PreventPodSchedulingIfMissing != nil {
-		v11 := bool(*in.PreventPodSchedulingIfMissing)
-		out.PreventPodSchedulingIfMissing = &v11
+		p11 := a.newBool()
+		*p11 = bool(*in.PreventPodSchedulingIfMissing)
+		out.PreventPodSchedulingIfMissing = p11
 	}
 	return nil
 }
 
-func storageCSIDriverSpecFromAPI(in *api.CSIDriverSpec, out *storagev1.CSIDriverSpec) error {
+func storageCSIDriverSpecFromAPI(in *api.CSIDriverSpec, out *storagev1.CSIDriverSpec, a *arena) error {
 	if in.AttachRequired != nil {
-		v1 := bool(*in.AttachRequired)
-		out.AttachRequired = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.AttachRequired)
+		out.AttachRequired = p1
 	}
 	if in.PodInfoOnMount != nil {
-		v2 := bool(*in.PodInfoOnMount)
-		out.PodInfoOnMount = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.PodInfoOnMount)
+		out.PodInfoOnMount = p2
 	}
 	if len(in.VolumeLifecycleModes) > 0 {
-		out.VolumeLifecycleModes = make([]storagev1.VolumeLifecycleMode, len(in.VolumeLifecycleModes))
+		out.VolumeLifecycleModes = a.makeStoragev1VolumeLifecycleMode(len(in.VolumeLifecycleModes))
 		for i3 := range in.VolumeLifecycleModes {
 			out.VolumeLifecycleModes[i3] = storagev1.VolumeLifecycleMode(in.VolumeLifecycleModes[i3])
 		}
 	}
 	if in.StorageCapacity != nil {
-		v4 := bool(*in.StorageCapacity)
-		out.StorageCapacity = &v4
+		p4 := a.newBool()
+		*p4 = bool(*in.StorageCapacity)
+		out.StorageCapacity = p4
 	}
 	if in.FSGroupPolicy != nil {
-		v5 := storagev1.FSGroupPolicy(*in.FSGroupPolicy)
-		out.FSGroupPolicy = &v5
+		p5 := a.newStoragev1FSGroupPolicy()
+		*p5 = storagev1.FSGroupPolicy(*in.FSGroupPolicy)
+		out.FSGroupPolicy = p5
 	}
 	if len(in.TokenRequests) > 0 {
-		out.TokenRequests = make([]storagev1.TokenRequest, len(in.TokenRequests))
+		out.TokenRequests = a.makeStoragev1TokenRequest(len(in.TokenRequests))
 		for i6 := range in.TokenRequests {
-			if err := storageTokenRequestFromAPI(&in.TokenRequests[i6], &out.TokenRequests[i6]); err != nil {
+			if err := storageTokenRequestFromAPI(&in.TokenRequests[i6], &out.TokenRequests[i6], a); err != nil {
 				return inField("tokenRequests", atIndex(i6, err))
 			}
 		}
 	}
 	if in.RequiresRepublish != nil {
-		v7 := bool(*in.RequiresRepublish)
-		out.RequiresRepublish = &v7
+		p7 := a.newBool()
+		*p7 = bool(*in.RequiresRepublish)
+		out.RequiresRepublish = p7
 	}
 	if in.SELinuxMount != nil {
-		v8 := bool(*in.SELinuxMount)
-		out.SELinuxMount = &v8
+		p8 := a.newBool()
+		*p8 = bool(*in.SELinuxMount)
+		out.SELinuxMount = p8
 	}
 	if in.NodeAllocatableUpdatePeriodSeconds != nil {
-		v9 := int64(*in.NodeAllocatableUpdatePeriodSeconds)
-		out.NodeAllocatableUpdatePeriodSeconds = &v9
+		p9 := a.newInt64()
+		*p9 = int64(*in.NodeAllocatableUpdatePeriodSeconds)
+		out.NodeAllocatableUpdatePeriodSeconds = p9
 	}
 	if in.ServiceAccountTokenInSecrets != nil {
-		v10 := bool(*in.ServiceAccountTokenInSecrets)
-		out.ServiceAccountTokenInSecrets = &v10
+		p10 := a.newBool()
+		*p10 = bool(*in.ServiceAccountTokenInSecrets)
+		out.ServiceAccountTokenInSecrets = p10
 	}
 	if in.PreventPodSchedulingIfMissing != nil {
-		v11 := bool(*in.PreventPodSchedulingIfMissing)
-		out.PreventPodSchedulingIfMissing = &v11
+		p11 := a.newBool()
+		*p11 = bool(*in.PreventPodSchedulingIfMissing)
+		out.PreventPodSchedulingIfMissing = p11
 	}
 	return nil
 }
 
-func metaLabelSelectorToAPI(in *metav1.LabelSelector, out *api.LabelSelector) error {
+func metaLabelSelectorToAPI(in *metav1.LabelSelector, out *api.LabelSelector, a *arena) error {
 	if len(in.MatchLabels) > 0 {
 		out.MatchLabels = maps.Clone(in.MatchLabels)
 	}
 	if len(in.MatchExpressions) > 0 {
-		out.MatchExpressions = make([]api.LabelSelectorRequirement, len(in.MatchExpressions))
+		out.MatchExpressions = a.makeApiLabelSelectorRequirement(len(in.MatchExpressions))
 		for i1 := range in.MatchExpressions {
-			if err := metaLabelSelectorRequirementToAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1]); err != nil {
+			if err := metaLabelSelectorRequirementToAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1], a); err != nil {
 				return inField("matchExpressions", atIndex(i1, err))
 			}
 		}
@@ -3296,14 +3437,14 @@ func metaLabelSelectorToAPI(in *metav1.LabelSelector, out *api.LabelSelector) er
 	return nil
 }
 
-func metaLabelSelectorFromAPI(in *api.LabelSelector, out *metav1.LabelSelector) error {
+func metaLabelSelectorFromAPI(in *api.LabelSelector, out *metav1.LabelSelector, a *arena) error {
 	if len(in.MatchLabels) > 0 {
 		out.MatchLabels = maps.Clone(in.MatchLabels)
 	}
 	if len(in.MatchExpressions) > 0 {
-		out.MatchExpressions = make([]metav1.LabelSelectorRequirement, len(in.MatchExpressions))
+		out.MatchExpressions = a.makeMetav1LabelSelectorRequirement(len(in.MatchExpressions))
 		for i1 := range in.MatchExpressions {
-			if err := metaLabelSelectorRequirementFromAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1]); err != nil {
+			if err := metaLabelSelectorRequirementFromAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1], a); err != nil {
 				return inField("matchExpressions", atIndex(i1, err))
 			}
 		}
@@ -3311,157 +3452,163 @@ func metaLabelSelectorFromAPI(in *api.LabelSelector, out *metav1.LabelSelector) 
 	return nil
 }
 
-func storageVolumeAttachmentSpecToAPI(in *storagev1.VolumeAttachmentSpec, out *api.VolumeAttachmentSpec) error {
+func storageVolumeAttachmentSpecToAPI(in *storagev1.VolumeAttachmentSpec, out *api.VolumeAttachmentSpec, a *arena) error {
 	out.Attacher = in.Attacher
-	if err := storageVolumeAttachmentSourceToAPI(&in.Source, &out.Source); err != nil {
+	if err := storageVolumeAttachmentSourceToAPI(&in.Source, &out.Source, a); err != nil {
 		return inField("source", err)
 	}
 	out.NodeName = in.NodeName
 	return nil
 }
 
-func storageVolumeAttachmentSpecFromAPI(in *api.VolumeAttachmentSpec, out *storagev1.VolumeAttachmentSpec) error {
+func storageVolumeAttachmentSpecFromAPI(in *api.VolumeAttachmentSpec, out *storagev1.VolumeAttachmentSpec, a *arena) error {
 	out.Attacher = in.Attacher
-	if err := storageVolumeAttachmentSourceFromAPI(&in.Source, &out.Source); err != nil {
+	if err := storageVolumeAttachmentSourceFromAPI(&in.Source, &out.Source, a); err != nil {
 		return inField("source", err)
 	}
 	out.NodeName = in.NodeName
 	return nil
 }
 
-func storageVolumeAttachmentStatusToAPI(in *storagev1.VolumeAttachmentStatus, out *api.VolumeAttachmentStatus) error {
+func storageVolumeAttachmentStatusToAPI(in *storagev1.VolumeAttachmentStatus, out *api.VolumeAttachmentStatus, a *arena) error {
 	out.Attached = in.Attached
 	if len(in.AttachmentMetadata) > 0 {
 		out.AttachmentMetadata = maps.Clone(in.AttachmentMetadata)
 	}
 	if in.AttachError != nil {
-		out.AttachError = new(api.VolumeError)
-		if err := storageVolumeErrorToAPI(in.AttachError, out.AttachError); err != nil {
+		out.AttachError = a.newApiVolumeError()
+		if err := storageVolumeErrorToAPI(in.AttachError, out.AttachError, a); err != nil {
 			return inField("attachError", err)
 		}
 	}
 	if in.DetachError != nil {
-		out.DetachError = new(api.VolumeError)
-		if err := storageVolumeErrorToAPI(in.DetachError, out.DetachError); err != nil {
+		out.DetachError = a.newApiVolumeError()
+		if err := storageVolumeErrorToAPI(in.DetachError, out.DetachError, a); err != nil {
 			return inField("detachError", err)
 		}
 	}
 	return nil
 }
 
-func storageVolumeAttachmentStatusFromAPI(in *api.VolumeAttachmentStatus, out *storagev1.VolumeAttachmentStatus) error {
+func storageVolumeAttachmentStatusFromAPI(in *api.VolumeAttachmentStatus, out *storagev1.VolumeAttachmentStatus, a *arena) error {
 	out.Attached = in.Attached
 	if len(in.AttachmentMetadata) > 0 {
 		out.AttachmentMetadata = maps.Clone(in.AttachmentMetadata)
 	}
 	if in.AttachError != nil {
-		out.AttachError = new(storagev1.VolumeError)
-		if err := storageVolumeErrorFromAPI(in.AttachError, out.AttachError); err != nil {
+		out.AttachError = a.newStoragev1VolumeError()
+		if err := storageVolumeErrorFromAPI(in.AttachError, out.AttachError, a); err != nil {
 			return inField("attachError", err)
 		}
 	}
 	if in.DetachError != nil {
-		out.DetachError = new(storagev1.VolumeError)
-		if err := storageVolumeErrorFromAPI(in.DetachError, out.DetachError); err != nil {
+		out.DetachError = a.newStoragev1VolumeError()
+		if err := storageVolumeErrorFromAPI(in.DetachError, out.DetachError, a); err != nil {
 			return inField("detachError", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceClassSpecToAPI(in *resourcev1.DeviceClassSpec, out *api.DeviceClassSpec) error {
+func resourceDeviceClassSpecToAPI(in *resourcev1.DeviceClassSpec, out *api.DeviceClassSpec, a *arena) error {
 	if len(in.Selectors) > 0 {
-		out.Selectors = make([]api.DeviceSelector, len(in.Selectors))
+		out.Selectors = a.makeApiDeviceSelector(len(in.Selectors))
 		for i1 := range in.Selectors {
-			if err := resourceDeviceSelectorToAPI(&in.Selectors[i1], &out.Selectors[i1]); err != nil {
+			if err := resourceDeviceSelectorToAPI(&in.Selectors[i1], &out.Selectors[i1], a); err != nil {
 				return inField("selectors", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.Config) > 0 {
-		out.Config = make([]api.DeviceClassConfiguration, len(in.Config))
+		out.Config = a.makeApiDeviceClassConfiguration(len(in.Config))
 		for i2 := range in.Config {
-			if err := resourceDeviceClassConfigurationToAPI(&in.Config[i2], &out.Config[i2]); err != nil {
+			if err := resourceDeviceClassConfigurationToAPI(&in.Config[i2], &out.Config[i2], a); err != nil {
 				return inField("config", atIndex(i2, err))
 			}
 		}
 	}
 	if in.ExtendedResourceName != nil {
-		v3 := string(*in.ExtendedResourceName)
-		out.ExtendedResourceName = &v3
+		p3 := a.newString()
+		*p3 = string(*in.ExtendedResourceName)
+		out.ExtendedResourceName = p3
 	}
 	return nil
 }
 
-func resourceDeviceClassSpecFromAPI(in *api.DeviceClassSpec, out *resourcev1.DeviceClassSpec) error {
+func resourceDeviceClassSpecFromAPI(in *api.DeviceClassSpec, out *resourcev1.DeviceClassSpec, a *arena) error {
 	if len(in.Selectors) > 0 {
-		out.Selectors = make([]resourcev1.DeviceSelector, len(in.Selectors))
+		out.Selectors = a.makeResourcev1DeviceSelector(len(in.Selectors))
 		for i1 := range in.Selectors {
-			if err := resourceDeviceSelectorFromAPI(&in.Selectors[i1], &out.Selectors[i1]); err != nil {
+			if err := resourceDeviceSelectorFromAPI(&in.Selectors[i1], &out.Selectors[i1], a); err != nil {
 				return inField("selectors", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.Config) > 0 {
-		out.Config = make([]resourcev1.DeviceClassConfiguration, len(in.Config))
+		out.Config = a.makeResourcev1DeviceClassConfiguration(len(in.Config))
 		for i2 := range in.Config {
-			if err := resourceDeviceClassConfigurationFromAPI(&in.Config[i2], &out.Config[i2]); err != nil {
+			if err := resourceDeviceClassConfigurationFromAPI(&in.Config[i2], &out.Config[i2], a); err != nil {
 				return inField("config", atIndex(i2, err))
 			}
 		}
 	}
 	if in.ExtendedResourceName != nil {
-		v3 := string(*in.ExtendedResourceName)
-		out.ExtendedResourceName = &v3
+		p3 := a.newString()
+		*p3 = string(*in.ExtendedResourceName)
+		out.ExtendedResourceName = p3
 	}
 	return nil
 }
 
-func resourceResourceSliceSpecToAPI(in *resourcev1.ResourceSliceSpec, out *api.ResourceSliceSpec) error {
+func resourceResourceSliceSpecToAPI(in *resourcev1.ResourceSliceSpec, out *api.ResourceSliceSpec, a *arena) error {
 	out.Driver = in.Driver
-	if err := resourceResourcePoolToAPI(&in.Pool, &out.Pool); err != nil {
+	if err := resourceResourcePoolToAPI(&in.Pool, &out.Pool, a); err != nil {
 		return inField("pool", err)
 	}
 	if in.NodeName != nil {
-		v1 := string(*in.NodeName)
-		out.NodeName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.NodeName)
+		out.NodeName = p1
 	}
 	if in.NodeSelector != nil {
-		out.NodeSelector = new(api.NodeSelector)
-		if err := coreNodeSelectorToAPI(in.NodeSelector, out.NodeSelector); err != nil {
+		out.NodeSelector = a.newApiNodeSelector()
+		if err := coreNodeSelectorToAPI(in.NodeSelector, out.NodeSelector, a); err != nil {
 			return inField("nodeSelector", err)
 		}
 	}
 	if in.AllNodes != nil {
-		v2 := bool(*in.AllNodes)
-		out.AllNodes = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.AllNodes)
+		out.AllNodes = p2
 	}
 	if len(in.Devices) > 0 {
-		out.Devices = make([]api.Device, len(in.Devices))
+		out.Devices = a.makeApiDevice(len(in.Devices))
 		for i3 := range in.Devices {
-			if err := resourceDeviceToAPI(&in.Devices[i3], &out.Devices[i3]); err != nil {
+			if err := resourceDeviceToAPI(&in.Devices[i3], &out.Devices[i3], a); err != nil {
 				return inField("devices", atIndex(i3, err))
 			}
 		}
 	}
 	if in.PerDeviceNodeSelection != nil {
-		v4 := bool(*in.PerDeviceNodeSelection)
-		out.PerDeviceNodeSelection = &v4
+		p4 := a.newBool()
+		*p4 = bool(*in.PerDeviceNodeSelection)
+		out.PerDeviceNodeSelection = p4
 	}
 	if len(in.SharedCounters) > 0 {
-		out.SharedCounters = make([]api.CounterSet, len(in.SharedCounters))
+		out.SharedCounters = a.makeApiCounterSet(len(in.SharedCounters))
 		for i5 := range in.SharedCounters {
-			if err := resourceCounterSetToAPI(&in.SharedCounters[i5], &out.SharedCounters[i5]); err != nil {
+			if err := resourceCounterSetToAPI(&in.SharedCounters[i5], &out.SharedCounters[i5], a); err != nil {
 				return inField("sharedCounters", atIndex(i5, err))
 			}
 		}
 	}
 	if in.PartitionTypeAttribute != nil {
-		v6 := api.FullyQualifiedName(*in.PartitionTypeAttribute)
-		out.PartitionTypeAttribute = &v6
+		p6 := a.newApiFullyQualifiedName()
+		*p6 = api.FullyQualifiedName(*in.PartitionTypeAttribute)
+		out.PartitionTypeAttribute = p6
 	}
 	if len(in.SkipNodeOperations) > 0 {
-		out.SkipNodeOperations = make([]api.SkipNodeOperation, len(in.SkipNodeOperations))
+		out.SkipNodeOperations = a.makeApiSkipNodeOperation(len(in.SkipNodeOperations))
 		for i7 := range in.SkipNodeOperations {
 			out.SkipNodeOperations[i7] = api.SkipNodeOperation(in.SkipNodeOperations[i7])
 		}
@@ -3469,51 +3616,55 @@ func resourceResourceSliceSpecToAPI(in *resourcev1.ResourceSliceSpec, out *api.R
 	return nil
 }
 
-func resourceResourceSliceSpecFromAPI(in *api.ResourceSliceSpec, out *resourcev1.ResourceSliceSpec) error {
+func resourceResourceSliceSpecFromAPI(in *api.ResourceSliceSpec, out *resourcev1.ResourceSliceSpec, a *arena) error {
 	out.Driver = in.Driver
-	if err := resourceResourcePoolFromAPI(&in.Pool, &out.Pool); err != nil {
+	if err := resourceResourcePoolFromAPI(&in.Pool, &out.Pool, a); err != nil {
 		return inField("pool", err)
 	}
 	if in.NodeName != nil {
-		v1 := string(*in.NodeName)
-		out.NodeName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.NodeName)
+		out.NodeName = p1
 	}
 	if in.NodeSelector != nil {
-		out.NodeSelector = new(corev1.NodeSelector)
-		if err := coreNodeSelectorFromAPI(in.NodeSelector, out.NodeSelector); err != nil {
+		out.NodeSelector = a.newCorev1NodeSelector()
+		if err := coreNodeSelectorFromAPI(in.NodeSelector, out.NodeSelector, a); err != nil {
 			return inField("nodeSelector", err)
 		}
 	}
 	if in.AllNodes != nil {
-		v2 := bool(*in.AllNodes)
-		out.AllNodes = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.AllNodes)
+		out.AllNodes = p2
 	}
 	if len(in.Devices) > 0 {
-		out.Devices = make([]resourcev1.Device, len(in.Devices))
+		out.Devices = a.makeResourcev1Device(len(in.Devices))
 		for i3 := range in.Devices {
-			if err := resourceDeviceFromAPI(&in.Devices[i3], &out.Devices[i3]); err != nil {
+			if err := resourceDeviceFromAPI(&in.Devices[i3], &out.Devices[i3], a); err != nil {
 				return inField("devices", atIndex(i3, err))
 			}
 		}
 	}
 	if in.PerDeviceNodeSelection != nil {
-		v4 := bool(*in.PerDeviceNodeSelection)
-		out.PerDeviceNodeSelection = &v4
+		p4 := a.newBool()
+		*p4 = bool(*in.PerDeviceNodeSelection)
+		out.PerDeviceNodeSelection = p4
 	}
 	if len(in.SharedCounters) > 0 {
-		out.SharedCounters = make([]resourcev1.CounterSet, len(in.SharedCounters))
+		out.SharedCounters = a.makeResourcev1CounterSet(len(in.SharedCounters))
 		for i5 := range in.SharedCounters {
-			if err := resourceCounterSetFromAPI(&in.SharedCounters[i5], &out.SharedCounters[i5]); err != nil {
+			if err := resourceCounterSetFromAPI(&in.SharedCounters[i5], &out.SharedCounters[i5], a); err != nil {
 				return inField("sharedCounters", atIndex(i5, err))
 			}
 		}
 	}
 	if in.PartitionTypeAttribute != nil {
-		v6 := resourcev1.FullyQualifiedName(*in.PartitionTypeAttribute)
-		out.PartitionTypeAttribute = &v6
+		p6 := a.newResourcev1FullyQualifiedName()
+		*p6 = resourcev1.FullyQualifiedName(*in.PartitionTypeAttribute)
+		out.PartitionTypeAttribute = p6
 	}
 	if len(in.SkipNodeOperations) > 0 {
-		out.SkipNodeOperations = make([]resourcev1.SkipNodeOperation, len(in.SkipNodeOperations))
+		out.SkipNodeOperations = a.makeResourcev1SkipNodeOperation(len(in.SkipNodeOperations))
 		for i7 := range in.SkipNodeOperations {
 			out.SkipNodeOperations[i7] = resourcev1.SkipNodeOperation(in.SkipNodeOperations[i7])
 		}
@@ -3521,39 +3672,39 @@ func resourceResourceSliceSpecFromAPI(in *api.ResourceSliceSpec, out *resourcev1
 	return nil
 }
 
-func resourceResourceClaimSpecToAPI(in *resourcev1.ResourceClaimSpec, out *api.ResourceClaimSpec) error {
-	if err := resourceDeviceClaimToAPI(&in.Devices, &out.Devices); err != nil {
+func resourceResourceClaimSpecToAPI(in *resourcev1.ResourceClaimSpec, out *api.ResourceClaimSpec, a *arena) error {
+	if err := resourceDeviceClaimToAPI(&in.Devices, &out.Devices, a); err != nil {
 		return inField("devices", err)
 	}
 	return nil
 }
 
-func resourceResourceClaimSpecFromAPI(in *api.ResourceClaimSpec, out *resourcev1.ResourceClaimSpec) error {
-	if err := resourceDeviceClaimFromAPI(&in.Devices, &out.Devices); err != nil {
+func resourceResourceClaimSpecFromAPI(in *api.ResourceClaimSpec, out *resourcev1.ResourceClaimSpec, a *arena) error {
+	if err := resourceDeviceClaimFromAPI(&in.Devices, &out.Devices, a); err != nil {
 		return inField("devices", err)
 	}
 	return nil
 }
 
-func resourceResourceClaimStatusToAPI(in *resourcev1.ResourceClaimStatus, out *api.ResourceClaimStatus) error {
+func resourceResourceClaimStatusToAPI(in *resourcev1.ResourceClaimStatus, out *api.ResourceClaimStatus, a *arena) error {
 	if in.Allocation != nil {
-		out.Allocation = new(api.AllocationResult)
-		if err := resourceAllocationResultToAPI(in.Allocation, out.Allocation); err != nil {
+		out.Allocation = a.newApiAllocationResult()
+		if err := resourceAllocationResultToAPI(in.Allocation, out.Allocation, a); err != nil {
 			return inField("allocation", err)
 		}
 	}
 	if len(in.ReservedFor) > 0 {
-		out.ReservedFor = make([]api.ResourceClaimConsumerReference, len(in.ReservedFor))
+		out.ReservedFor = a.makeApiResourceClaimConsumerReference(len(in.ReservedFor))
 		for i1 := range in.ReservedFor {
-			if err := resourceResourceClaimConsumerReferenceToAPI(&in.ReservedFor[i1], &out.ReservedFor[i1]); err != nil {
+			if err := resourceResourceClaimConsumerReferenceToAPI(&in.ReservedFor[i1], &out.ReservedFor[i1], a); err != nil {
 				return inField("reservedFor", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.Devices) > 0 {
-		out.Devices = make([]api.AllocatedDeviceStatus, len(in.Devices))
+		out.Devices = a.makeApiAllocatedDeviceStatus(len(in.Devices))
 		for i2 := range in.Devices {
-			if err := resourceAllocatedDeviceStatusToAPI(&in.Devices[i2], &out.Devices[i2]); err != nil {
+			if err := resourceAllocatedDeviceStatusToAPI(&in.Devices[i2], &out.Devices[i2], a); err != nil {
 				return inField("devices", atIndex(i2, err))
 			}
 		}
@@ -3561,25 +3712,25 @@ func resourceResourceClaimStatusToAPI(in *resourcev1.ResourceClaimStatus, out *a
 	return nil
 }
 
-func resourceResourceClaimStatusFromAPI(in *api.ResourceClaimStatus, out *resourcev1.ResourceClaimStatus) error {
+func resourceResourceClaimStatusFromAPI(in *api.ResourceClaimStatus, out *resourcev1.ResourceClaimStatus, a *arena) error {
 	if in.Allocation != nil {
-		out.Allocation = new(resourcev1.AllocationResult)
-		if err := resourceAllocationResultFromAPI(in.Allocation, out.Allocation); err != nil {
+		out.Allocation = a.newResourcev1AllocationResult()
+		if err := resourceAllocationResultFromAPI(in.Allocation, out.Allocation, a); err != nil {
 			return inField("allocation", err)
 		}
 	}
 	if len(in.ReservedFor) > 0 {
-		out.ReservedFor = make([]resourcev1.ResourceClaimConsumerReference, len(in.ReservedFor))
+		out.ReservedFor = a.makeResourcev1ResourceClaimConsumerReference(len(in.ReservedFor))
 		for i1 := range in.ReservedFor {
-			if err := resourceResourceClaimConsumerReferenceFromAPI(&in.ReservedFor[i1], &out.ReservedFor[i1]); err != nil {
+			if err := resourceResourceClaimConsumerReferenceFromAPI(&in.ReservedFor[i1], &out.ReservedFor[i1], a); err != nil {
 				return inField("reservedFor", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.Devices) > 0 {
-		out.Devices = make([]resourcev1.AllocatedDeviceStatus, len(in.Devices))
+		out.Devices = a.makeResourcev1AllocatedDeviceStatus(len(in.Devices))
 		for i2 := range in.Devices {
-			if err := resourceAllocatedDeviceStatusFromAPI(&in.Devices[i2], &out.Devices[i2]); err != nil {
+			if err := resourceAllocatedDeviceStatusFromAPI(&in.Devices[i2], &out.Devices[i2], a); err != nil {
 				return inField("devices", atIndex(i2, err))
 			}
 		}
@@ -3587,57 +3738,57 @@ func resourceResourceClaimStatusFromAPI(in *api.ResourceClaimStatus, out *resour
 	return nil
 }
 
-func resourceResourceClaimTemplateSpecToAPI(in *resourcev1.ResourceClaimTemplateSpec, out *api.ResourceClaimTemplateSpec) error {
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+func resourceResourceClaimTemplateSpecToAPI(in *resourcev1.ResourceClaimTemplateSpec, out *api.ResourceClaimTemplateSpec, a *arena) error {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceResourceClaimSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceResourceClaimSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func resourceResourceClaimTemplateSpecFromAPI(in *api.ResourceClaimTemplateSpec, out *resourcev1.ResourceClaimTemplateSpec) error {
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+func resourceResourceClaimTemplateSpecFromAPI(in *api.ResourceClaimTemplateSpec, out *resourcev1.ResourceClaimTemplateSpec, a *arena) error {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := resourceResourceClaimSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := resourceResourceClaimSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func resourceDeviceTaintRuleSpecToAPI(in *resourcev1.DeviceTaintRuleSpec, out *api.DeviceTaintRuleSpec) error {
+func resourceDeviceTaintRuleSpecToAPI(in *resourcev1.DeviceTaintRuleSpec, out *api.DeviceTaintRuleSpec, a *arena) error {
 	if in.DeviceSelector != nil {
-		out.DeviceSelector = new(api.DeviceTaintSelector)
-		if err := resourceDeviceTaintSelectorToAPI(in.DeviceSelector, out.DeviceSelector); err != nil {
+		out.DeviceSelector = a.newApiDeviceTaintSelector()
+		if err := resourceDeviceTaintSelectorToAPI(in.DeviceSelector, out.DeviceSelector, a); err != nil {
 			return inField("deviceSelector", err)
 		}
 	}
-	if err := resourceDeviceTaintToAPI(&in.Taint, &out.Taint); err != nil {
+	if err := resourceDeviceTaintToAPI(&in.Taint, &out.Taint, a); err != nil {
 		return inField("taint", err)
 	}
 	return nil
 }
 
-func resourceDeviceTaintRuleSpecFromAPI(in *api.DeviceTaintRuleSpec, out *resourcev1.DeviceTaintRuleSpec) error {
+func resourceDeviceTaintRuleSpecFromAPI(in *api.DeviceTaintRuleSpec, out *resourcev1.DeviceTaintRuleSpec, a *arena) error {
 	if in.DeviceSelector != nil {
-		out.DeviceSelector = new(resourcev1.DeviceTaintSelector)
-		if err := resourceDeviceTaintSelectorFromAPI(in.DeviceSelector, out.DeviceSelector); err != nil {
+		out.DeviceSelector = a.newResourcev1DeviceTaintSelector()
+		if err := resourceDeviceTaintSelectorFromAPI(in.DeviceSelector, out.DeviceSelector, a); err != nil {
 			return inField("deviceSelector", err)
 		}
 	}
-	if err := resourceDeviceTaintFromAPI(&in.Taint, &out.Taint); err != nil {
+	if err := resourceDeviceTaintFromAPI(&in.Taint, &out.Taint, a); err != nil {
 		return inField("taint", err)
 	}
 	return nil
 }
 
-func resourceDeviceTaintRuleStatusToAPI(in *resourcev1.DeviceTaintRuleStatus, out *api.DeviceTaintRuleStatus) error {
+func resourceDeviceTaintRuleStatusToAPI(in *resourcev1.DeviceTaintRuleStatus, out *api.DeviceTaintRuleStatus, a *arena) error {
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]api.Condition, len(in.Conditions))
+		out.Conditions = a.makeApiCondition(len(in.Conditions))
 		for i1 := range in.Conditions {
-			if err := metaConditionToAPI(&in.Conditions[i1], &out.Conditions[i1]); err != nil {
+			if err := metaConditionToAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
 				return inField("conditions", atIndex(i1, err))
 			}
 		}
@@ -3645,11 +3796,11 @@ func resourceDeviceTaintRuleStatusToAPI(in *resourcev1.DeviceTaintRuleStatus, ou
 	return nil
 }
 
-func resourceDeviceTaintRuleStatusFromAPI(in *api.DeviceTaintRuleStatus, out *resourcev1.DeviceTaintRuleStatus) error {
+func resourceDeviceTaintRuleStatusFromAPI(in *api.DeviceTaintRuleStatus, out *resourcev1.DeviceTaintRuleStatus, a *arena) error {
 	if len(in.Conditions) > 0 {
-		out.Conditions = make([]metav1.Condition, len(in.Conditions))
+		out.Conditions = a.makeMetav1Condition(len(in.Conditions))
 		for i1 := range in.Conditions {
-			if err := metaConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1]); err != nil {
+			if err := metaConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
 				return inField("conditions", atIndex(i1, err))
 			}
 		}
@@ -3657,61 +3808,65 @@ func resourceDeviceTaintRuleStatusFromAPI(in *api.DeviceTaintRuleStatus, out *re
 	return nil
 }
 
-func metaOwnerReferenceToAPI(in *metav1.OwnerReference, out *api.OwnerReference) error {
+func metaOwnerReferenceToAPI(in *metav1.OwnerReference, out *api.OwnerReference, a *arena) error {
 	out.APIVersion = in.APIVersion
 	out.Kind = in.Kind
 	out.Name = in.Name
 	out.UID = string(in.UID)
 	if in.Controller != nil {
-		v1 := bool(*in.Controller)
-		out.Controller = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.Controller)
+		out.Controller = p1
 	}
 	if in.BlockOwnerDeletion != nil {
-		v2 := bool(*in.BlockOwnerDeletion)
-		out.BlockOwnerDeletion = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.BlockOwnerDeletion)
+		out.BlockOwnerDeletion = p2
 	}
 	return nil
 }
 
-func metaOwnerReferenceFromAPI(in *api.OwnerReference, out *metav1.OwnerReference) error {
+func metaOwnerReferenceFromAPI(in *api.OwnerReference, out *metav1.OwnerReference, a *arena) error {
 	out.APIVersion = in.APIVersion
 	out.Kind = in.Kind
 	out.Name = in.Name
 	out.UID = types.UID(in.UID)
 	if in.Controller != nil {
-		v1 := bool(*in.Controller)
-		out.Controller = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.Controller)
+		out.Controller = p1
 	}
 	if in.BlockOwnerDeletion != nil {
-		v2 := bool(*in.BlockOwnerDeletion)
-		out.BlockOwnerDeletion = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.BlockOwnerDeletion)
+		out.BlockOwnerDeletion = p2
 	}
 	return nil
 }
 
-func coreTaintToAPI(in *corev1.Taint, out *api.Taint) error {
+func coreTaintToAPI(in *corev1.Taint, out *api.Taint, a *arena) error {
 	out.Key = in.Key
 	out.Value = in.Value
 	out.Effect = api.TaintEffect(in.Effect)
 	if in.TimeAdded != nil {
-		out.TimeAdded = new(api.Time)
+		out.TimeAdded = a.newApiTime()
 		(*out.TimeAdded) = api.Time{Time: (*in.TimeAdded).Time}
 	}
 	return nil
 }
 
-func coreTaintFromAPI(in *api.Taint, out *corev1.Taint) error {
+func coreTaintFromAPI(in *api.Taint, out *corev1.Taint, a *arena) error {
 	out.Key = in.Key
 	out.Value = in.Value
 	out.Effect = corev1.TaintEffect(in.Effect)
 	if in.TimeAdded != nil {
-		out.TimeAdded = new(metav1.Time)
+		out.TimeAdded = a.newMetav1Time()
 		(*out.TimeAdded) = metav1.Time{Time: (*in.TimeAdded).Time}
 	}
 	return nil
 }
 
-func coreNodeConditionToAPI(in *corev1.NodeCondition, out *api.NodeCondition) error {
+func coreNodeConditionToAPI(in *corev1.NodeCondition, out *api.NodeCondition, a *arena) error {
 	out.Type = api.NodeConditionType(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastHeartbeatTime = api.Time{Time: in.LastHeartbeatTime.Time}
@@ -3721,7 +3876,7 @@ func coreNodeConditionToAPI(in *corev1.NodeCondition, out *api.NodeCondition) er
 	return nil
 }
 
-func coreNodeConditionFromAPI(in *api.NodeCondition, out *corev1.NodeCondition) error {
+func coreNodeConditionFromAPI(in *api.NodeCondition, out *corev1.NodeCondition, a *arena) error {
 	out.Type = corev1.NodeConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastHeartbeatTime = metav1.Time{Time: in.LastHeartbeatTime.Time}
@@ -3731,35 +3886,37 @@ func coreNodeConditionFromAPI(in *api.NodeCondition, out *corev1.NodeCondition) 
 	return nil
 }
 
-func coreNodeAddressToAPI(in *corev1.NodeAddress, out *api.NodeAddress) error {
+func coreNodeAddressToAPI(in *corev1.NodeAddress, out *api.NodeAddress, a *arena) error {
 	out.Type = string(in.Type)
 	out.Address = in.Address
 	return nil
 }
 
-func coreNodeAddressFromAPI(in *api.NodeAddress, out *corev1.NodeAddress) error {
+func coreNodeAddressFromAPI(in *api.NodeAddress, out *corev1.NodeAddress, a *arena) error {
 	out.Type = corev1.NodeAddressType(in.Type)
 	out.Address = in.Address
 	return nil
 }
 
-func coreContainerImageToAPI(in *corev1.ContainerImage, out *api.ContainerImage) error {
+func coreContainerImageToAPI(in *corev1.ContainerImage, out *api.ContainerImage, a *arena) error {
 	if in.Names != nil {
-		out.Names = slices.Clone(in.Names)
+		out.Names = a.makeString(len(in.Names))
+		copy(out.Names, in.Names)
 	}
 	out.SizeBytes = in.SizeBytes
 	return nil
 }
 
-func coreContainerImageFromAPI(in *api.ContainerImage, out *corev1.ContainerImage) error {
+func coreContainerImageFromAPI(in *api.ContainerImage, out *corev1.ContainerImage, a *arena) error {
 	if in.Names != nil {
-		out.Names = slices.Clone(in.Names)
+		out.Names = a.makeString(len(in.Names))
+		copy(out.Names, in.Names)
 	}
 	out.SizeBytes = in.SizeBytes
 	return nil
 }
 
-func coreNodeSystemInfoToAPI(in *corev1.NodeSystemInfo, out *api.NodeSystemInfo) error {
+func coreNodeSystemInfoToAPI(in *corev1.NodeSystemInfo, out *api.NodeSystemInfo, a *arena) error {
 	out.OperatingSystem = in.OperatingSystem
 	out.Architecture = in.Architecture
 	out.KubeletVersion = in.KubeletVersion
@@ -3767,7 +3924,7 @@ func coreNodeSystemInfoToAPI(in *corev1.NodeSystemInfo, out *api.NodeSystemInfo)
 	return nil
 }
 
-func coreNodeSystemInfoFromAPI(in *api.NodeSystemInfo, out *corev1.NodeSystemInfo) error {
+func coreNodeSystemInfoFromAPI(in *api.NodeSystemInfo, out *corev1.NodeSystemInfo, a *arena) error {
 	out.OperatingSystem = in.OperatingSystem
 	out.Architecture = in.Architecture
 	out.KubeletVersion = in.KubeletVersion
@@ -3775,262 +3932,263 @@ func coreNodeSystemInfoFromAPI(in *api.NodeSystemInfo, out *corev1.NodeSystemInf
 	return nil
 }
 
-func coreVolumeToAPI(in *corev1.Volume, out *api.Volume) error {
+func coreVolumeToAPI(in *corev1.Volume, out *api.Volume, a *arena) error {
 	out.Name = in.Name
 	if in.VolumeSource.HostPath != nil {
-		out.HostPath = new(api.HostPathVolumeSource)
-		if err := coreHostPathVolumeSourceToAPI(in.VolumeSource.HostPath, out.HostPath); err != nil {
+		out.HostPath = a.newApiHostPathVolumeSource()
+		if err := coreHostPathVolumeSourceToAPI(in.VolumeSource.HostPath, out.HostPath, a); err != nil {
 			return inField("hostPath", err)
 		}
 	}
 	if in.VolumeSource.EmptyDir != nil {
-		out.EmptyDir = new(api.EmptyDirVolumeSource)
-		if err := coreEmptyDirVolumeSourceToAPI(in.VolumeSource.EmptyDir, out.EmptyDir); err != nil {
+		out.EmptyDir = a.newApiEmptyDirVolumeSource()
+		if err := coreEmptyDirVolumeSourceToAPI(in.VolumeSource.EmptyDir, out.EmptyDir, a); err != nil {
 			return inField("emptyDir", err)
 		}
 	}
 	if in.VolumeSource.GCEPersistentDisk != nil {
-		out.GCEPersistentDisk = new(api.GCEPersistentDiskVolumeSource)
-		if err := coreGCEPersistentDiskVolumeSourceToAPI(in.VolumeSource.GCEPersistentDisk, out.GCEPersistentDisk); err != nil {
+		out.GCEPersistentDisk = a.newApiGCEPersistentDiskVolumeSource()
+		if err := coreGCEPersistentDiskVolumeSourceToAPI(in.VolumeSource.GCEPersistentDisk, out.GCEPersistentDisk, a); err != nil {
 			return inField("gcePersistentDisk", err)
 		}
 	}
 	if in.VolumeSource.AWSElasticBlockStore != nil {
-		out.AWSElasticBlockStore = new(api.AWSElasticBlockStoreVolumeSource)
-		if err := coreAWSElasticBlockStoreVolumeSourceToAPI(in.VolumeSource.AWSElasticBlockStore, out.AWSElasticBlockStore); err != nil {
+		out.AWSElasticBlockStore = a.newApiAWSElasticBlockStoreVolumeSource()
+		if err := coreAWSElasticBlockStoreVolumeSourceToAPI(in.VolumeSource.AWSElasticBlockStore, out.AWSElasticBlockStore, a); err != nil {
 			return inField("awsElasticBlockStore", err)
 		}
 	}
 	if in.VolumeSource.Secret != nil {
-		out.Secret = new(api.SecretVolumeSource)
-		if err := coreSecretVolumeSourceToAPI(in.VolumeSource.Secret, out.Secret); err != nil {
+		out.Secret = a.newApiSecretVolumeSource()
+		if err := coreSecretVolumeSourceToAPI(in.VolumeSource.Secret, out.Secret, a); err != nil {
 			return inField("secret", err)
 		}
 	}
 	if in.VolumeSource.NFS != nil {
-		out.NFS = new(api.NFSVolumeSource)
-		if err := coreNFSVolumeSourceToAPI(in.VolumeSource.NFS, out.NFS); err != nil {
+		out.NFS = a.newApiNFSVolumeSource()
+		if err := coreNFSVolumeSourceToAPI(in.VolumeSource.NFS, out.NFS, a); err != nil {
 			return inField("nfs", err)
 		}
 	}
 	if in.VolumeSource.ISCSI != nil {
-		out.ISCSI = new(api.ISCSIVolumeSource)
-		if err := coreISCSIVolumeSourceToAPI(in.VolumeSource.ISCSI, out.ISCSI); err != nil {
+		out.ISCSI = a.newApiISCSIVolumeSource()
+		if err := coreISCSIVolumeSourceToAPI(in.VolumeSource.ISCSI, out.ISCSI, a); err != nil {
 			return inField("iscsi", err)
 		}
 	}
 	if in.VolumeSource.PersistentVolumeClaim != nil {
-		out.PersistentVolumeClaim = new(api.PersistentVolumeClaimVolumeSource)
-		if err := corePersistentVolumeClaimVolumeSourceToAPI(in.VolumeSource.PersistentVolumeClaim, out.PersistentVolumeClaim); err != nil {
+		out.PersistentVolumeClaim = a.newApiPersistentVolumeClaimVolumeSource()
+		if err := corePersistentVolumeClaimVolumeSourceToAPI(in.VolumeSource.PersistentVolumeClaim, out.PersistentVolumeClaim, a); err != nil {
 			return inField("persistentVolumeClaim", err)
 		}
 	}
 	if in.VolumeSource.RBD != nil {
-		out.RBD = new(api.RBDVolumeSource)
-		if err := coreRBDVolumeSourceToAPI(in.VolumeSource.RBD, out.RBD); err != nil {
+		out.RBD = a.newApiRBDVolumeSource()
+		if err := coreRBDVolumeSourceToAPI(in.VolumeSource.RBD, out.RBD, a); err != nil {
 			return inField("rbd", err)
 		}
 	}
 	if in.VolumeSource.Cinder != nil {
-		out.Cinder = new(api.CinderVolumeSource)
-		if err := coreCinderVolumeSourceToAPI(in.VolumeSource.Cinder, out.Cinder); err != nil {
+		out.Cinder = a.newApiCinderVolumeSource()
+		if err := coreCinderVolumeSourceToAPI(in.VolumeSource.Cinder, out.Cinder, a); err != nil {
 			return inField("cinder", err)
 		}
 	}
 	if in.VolumeSource.DownwardAPI != nil {
-		out.DownwardAPI = new(api.DownwardAPIVolumeSource)
-		if err := coreDownwardAPIVolumeSourceToAPI(in.VolumeSource.DownwardAPI, out.DownwardAPI); err != nil {
+		out.DownwardAPI = a.newApiDownwardAPIVolumeSource()
+		if err := coreDownwardAPIVolumeSourceToAPI(in.VolumeSource.DownwardAPI, out.DownwardAPI, a); err != nil {
 			return inField("downwardAPI", err)
 		}
 	}
 	if in.VolumeSource.AzureFile != nil {
-		out.AzureFile = new(api.AzureFileVolumeSource)
-		if err := coreAzureFileVolumeSourceToAPI(in.VolumeSource.AzureFile, out.AzureFile); err != nil {
+		out.AzureFile = a.newApiAzureFileVolumeSource()
+		if err := coreAzureFileVolumeSourceToAPI(in.VolumeSource.AzureFile, out.AzureFile, a); err != nil {
 			return inField("azureFile", err)
 		}
 	}
 	if in.VolumeSource.ConfigMap != nil {
-		out.ConfigMap = new(api.ConfigMapVolumeSource)
-		if err := coreConfigMapVolumeSourceToAPI(in.VolumeSource.ConfigMap, out.ConfigMap); err != nil {
+		out.ConfigMap = a.newApiConfigMapVolumeSource()
+		if err := coreConfigMapVolumeSourceToAPI(in.VolumeSource.ConfigMap, out.ConfigMap, a); err != nil {
 			return inField("configMap", err)
 		}
 	}
 	if in.VolumeSource.AzureDisk != nil {
-		out.AzureDisk = new(api.AzureDiskVolumeSource)
-		if err := coreAzureDiskVolumeSourceToAPI(in.VolumeSource.AzureDisk, out.AzureDisk); err != nil {
+		out.AzureDisk = a.newApiAzureDiskVolumeSource()
+		if err := coreAzureDiskVolumeSourceToAPI(in.VolumeSource.AzureDisk, out.AzureDisk, a); err != nil {
 			return inField("azureDisk", err)
 		}
 	}
 	if in.VolumeSource.PortworxVolume != nil {
-		out.PortworxVolume = new(api.PortworxVolumeSource)
-		if err := corePortworxVolumeSourceToAPI(in.VolumeSource.PortworxVolume, out.PortworxVolume); err != nil {
+		out.PortworxVolume = a.newApiPortworxVolumeSource()
+		if err := corePortworxVolumeSourceToAPI(in.VolumeSource.PortworxVolume, out.PortworxVolume, a); err != nil {
 			return inField("portworxVolume", err)
 		}
 	}
 	if in.VolumeSource.Projected != nil {
-		out.Projected = new(api.ProjectedVolumeSource)
-		if err := coreProjectedVolumeSourceToAPI(in.VolumeSource.Projected, out.Projected); err != nil {
+		out.Projected = a.newApiProjectedVolumeSource()
+		if err := coreProjectedVolumeSourceToAPI(in.VolumeSource.Projected, out.Projected, a); err != nil {
 			return inField("projected", err)
 		}
 	}
 	if in.VolumeSource.CSI != nil {
-		out.CSI = new(api.CSIVolumeSource)
-		if err := coreCSIVolumeSourceToAPI(in.VolumeSource.CSI, out.CSI); err != nil {
+		out.CSI = a.newApiCSIVolumeSource()
+		if err := coreCSIVolumeSourceToAPI(in.VolumeSource.CSI, out.CSI, a); err != nil {
 			return inField("csi", err)
 		}
 	}
 	if in.VolumeSource.Ephemeral != nil {
-		out.Ephemeral = new(api.EphemeralVolumeSource)
-		if err := coreEphemeralVolumeSourceToAPI(in.VolumeSource.Ephemeral, out.Ephemeral); err != nil {
+		out.Ephemeral = a.newApiEphemeralVolumeSource()
+		if err := coreEphemeralVolumeSourceToAPI(in.VolumeSource.Ephemeral, out.Ephemeral, a); err != nil {
 			return inField("ephemeral", err)
 		}
 	}
 	return nil
 }
 
-func coreVolumeFromAPI(in *api.Volume, out *corev1.Volume) error {
+func coreVolumeFromAPI(in *api.Volume, out *corev1.Volume, a *arena) error {
 	out.Name = in.Name
 	if in.HostPath != nil {
-		out.VolumeSource.HostPath = new(corev1.HostPathVolumeSource)
-		if err := coreHostPathVolumeSourceFromAPI(in.HostPath, out.VolumeSource.HostPath); err != nil {
+		out.VolumeSource.HostPath = a.newCorev1HostPathVolumeSource()
+		if err := coreHostPathVolumeSourceFromAPI(in.HostPath, out.VolumeSource.HostPath, a); err != nil {
 			return inField("hostPath", err)
 		}
 	}
 	if in.EmptyDir != nil {
-		out.VolumeSource.EmptyDir = new(corev1.EmptyDirVolumeSource)
-		if err := coreEmptyDirVolumeSourceFromAPI(in.EmptyDir, out.VolumeSource.EmptyDir); err != nil {
+		out.VolumeSource.EmptyDir = a.newCorev1EmptyDirVolumeSource()
+		if err := coreEmptyDirVolumeSourceFromAPI(in.EmptyDir, out.VolumeSource.EmptyDir, a); err != nil {
 			return inField("emptyDir", err)
 		}
 	}
 	if in.GCEPersistentDisk != nil {
-		out.VolumeSource.GCEPersistentDisk = new(corev1.GCEPersistentDiskVolumeSource)
-		if err := coreGCEPersistentDiskVolumeSourceFromAPI(in.GCEPersistentDisk, out.VolumeSource.GCEPersistentDisk); err != nil {
+		out.VolumeSource.GCEPersistentDisk = a.newCorev1GCEPersistentDiskVolumeSource()
+		if err := coreGCEPersistentDiskVolumeSourceFromAPI(in.GCEPersistentDisk, out.VolumeSource.GCEPersistentDisk, a); err != nil {
 			return inField("gcePersistentDisk", err)
 		}
 	}
 	if in.AWSElasticBlockStore != nil {
-		out.VolumeSource.AWSElasticBlockStore = new(corev1.AWSElasticBlockStoreVolumeSource)
-		if err := coreAWSElasticBlockStoreVolumeSourceFromAPI(in.AWSElasticBlockStore, out.VolumeSource.AWSElasticBlockStore); err != nil {
+		out.VolumeSource.AWSElasticBlockStore = a.newCorev1AWSElasticBlockStoreVolumeSource()
+		if err := coreAWSElasticBlockStoreVolumeSourceFromAPI(in.AWSElasticBlockStore, out.VolumeSource.AWSElasticBlockStore, a); err != nil {
 			return inField("awsElasticBlockStore", err)
 		}
 	}
 	if in.Secret != nil {
-		out.VolumeSource.Secret = new(corev1.SecretVolumeSource)
-		if err := coreSecretVolumeSourceFromAPI(in.Secret, out.VolumeSource.Secret); err != nil {
+		out.VolumeSource.Secret = a.newCorev1SecretVolumeSource()
+		if err := coreSecretVolumeSourceFromAPI(in.Secret, out.VolumeSource.Secret, a); err != nil {
 			return inField("secret", err)
 		}
 	}
 	if in.NFS != nil {
-		out.VolumeSource.NFS = new(corev1.NFSVolumeSource)
-		if err := coreNFSVolumeSourceFromAPI(in.NFS, out.VolumeSource.NFS); err != nil {
+		out.VolumeSource.NFS = a.newCorev1NFSVolumeSource()
+		if err := coreNFSVolumeSourceFromAPI(in.NFS, out.VolumeSource.NFS, a); err != nil {
 			return inField("nfs", err)
 		}
 	}
 	if in.ISCSI != nil {
-		out.VolumeSource.ISCSI = new(corev1.ISCSIVolumeSource)
-		if err := coreISCSIVolumeSourceFromAPI(in.ISCSI, out.VolumeSource.ISCSI); err != nil {
+		out.VolumeSource.ISCSI = a.newCorev1ISCSIVolumeSource()
+		if err := coreISCSIVolumeSourceFromAPI(in.ISCSI, out.VolumeSource.ISCSI, a); err != nil {
 			return inField("iscsi", err)
 		}
 	}
 	if in.PersistentVolumeClaim != nil {
-		out.VolumeSource.PersistentVolumeClaim = new(corev1.PersistentVolumeClaimVolumeSource)
-		if err := corePersistentVolumeClaimVolumeSourceFromAPI(in.PersistentVolumeClaim, out.VolumeSource.PersistentVolumeClaim); err != nil {
+		out.VolumeSource.PersistentVolumeClaim = a.newCorev1PersistentVolumeClaimVolumeSource()
+		if err := corePersistentVolumeClaimVolumeSourceFromAPI(in.PersistentVolumeClaim, out.VolumeSource.PersistentVolumeClaim, a); err != nil {
 			return inField("persistentVolumeClaim", err)
 		}
 	}
 	if in.RBD != nil {
-		out.VolumeSource.RBD = new(corev1.RBDVolumeSource)
-		if err := coreRBDVolumeSourceFromAPI(in.RBD, out.VolumeSource.RBD); err != nil {
+		out.VolumeSource.RBD = a.newCorev1RBDVolumeSource()
+		if err := coreRBDVolumeSourceFromAPI(in.RBD, out.VolumeSource.RBD, a); err != nil {
 			return inField("rbd", err)
 		}
 	}
 	if in.Cinder != nil {
-		out.VolumeSource.Cinder = new(corev1.CinderVolumeSource)
-		if err := coreCinderVolumeSourceFromAPI(in.Cinder, out.VolumeSource.Cinder); err != nil {
+		out.VolumeSource.Cinder = a.newCorev1CinderVolumeSource()
+		if err := coreCinderVolumeSourceFromAPI(in.Cinder, out.VolumeSource.Cinder, a); err != nil {
 			return inField("cinder", err)
 		}
 	}
 	if in.DownwardAPI != nil {
-		out.VolumeSource.DownwardAPI = new(corev1.DownwardAPIVolumeSource)
-		if err := coreDownwardAPIVolumeSourceFromAPI(in.DownwardAPI, out.VolumeSource.DownwardAPI); err != nil {
+		out.VolumeSource.DownwardAPI = a.newCorev1DownwardAPIVolumeSource()
+		if err := coreDownwardAPIVolumeSourceFromAPI(in.DownwardAPI, out.VolumeSource.DownwardAPI, a); err != nil {
 			return inField("downwardAPI", err)
 		}
 	}
 	if in.AzureFile != nil {
-		out.VolumeSource.AzureFile = new(corev1.AzureFileVolumeSource)
-		if err := coreAzureFileVolumeSourceFromAPI(in.AzureFile, out.VolumeSource.AzureFile); err != nil {
+		out.VolumeSource.AzureFile = a.newCorev1AzureFileVolumeSource()
+		if err := coreAzureFileVolumeSourceFromAPI(in.AzureFile, out.VolumeSource.AzureFile, a); err != nil {
 			return inField("azureFile", err)
 		}
 	}
 	if in.ConfigMap != nil {
-		out.VolumeSource.ConfigMap = new(corev1.ConfigMapVolumeSource)
-		if err := coreConfigMapVolumeSourceFromAPI(in.ConfigMap, out.VolumeSource.ConfigMap); err != nil {
+		out.VolumeSource.ConfigMap = a.newCorev1ConfigMapVolumeSource()
+		if err := coreConfigMapVolumeSourceFromAPI(in.ConfigMap, out.VolumeSource.ConfigMap, a); err != nil {
 			return inField("configMap", err)
 		}
 	}
 	if in.AzureDisk != nil {
-		out.VolumeSource.AzureDisk = new(corev1.AzureDiskVolumeSource)
-		if err := coreAzureDiskVolumeSourceFromAPI(in.AzureDisk, out.VolumeSource.AzureDisk); err != nil {
+		out.VolumeSource.AzureDisk = a.newCorev1AzureDiskVolumeSource()
+		if err := coreAzureDiskVolumeSourceFromAPI(in.AzureDisk, out.VolumeSource.AzureDisk, a); err != nil {
 			return inField("azureDisk", err)
 		}
 	}
 	if in.PortworxVolume != nil {
-		out.VolumeSource.PortworxVolume = new(corev1.PortworxVolumeSource)
-		if err := corePortworxVolumeSourceFromAPI(in.PortworxVolume, out.VolumeSource.PortworxVolume); err != nil {
+		out.VolumeSource.PortworxVolume = a.newCorev1PortworxVolumeSource()
+		if err := corePortworxVolumeSourceFromAPI(in.PortworxVolume, out.VolumeSource.PortworxVolume, a); err != nil {
 			return inField("portworxVolume", err)
 		}
 	}
 	if in.Projected != nil {
-		out.VolumeSource.Projected = new(corev1.ProjectedVolumeSource)
-		if err := coreProjectedVolumeSourceFromAPI(in.Projected, out.VolumeSource.Projected); err != nil {
+		out.VolumeSource.Projected = a.newCorev1ProjectedVolumeSource()
+		if err := coreProjectedVolumeSourceFromAPI(in.Projected, out.VolumeSource.Projected, a); err != nil {
 			return inField("projected", err)
 		}
 	}
 	if in.CSI != nil {
-		out.VolumeSource.CSI = new(corev1.CSIVolumeSource)
-		if err := coreCSIVolumeSourceFromAPI(in.CSI, out.VolumeSource.CSI); err != nil {
+		out.VolumeSource.CSI = a.newCorev1CSIVolumeSource()
+		if err := coreCSIVolumeSourceFromAPI(in.CSI, out.VolumeSource.CSI, a); err != nil {
 			return inField("csi", err)
 		}
 	}
 	if in.Ephemeral != nil {
-		out.VolumeSource.Ephemeral = new(corev1.EphemeralVolumeSource)
-		if err := coreEphemeralVolumeSourceFromAPI(in.Ephemeral, out.VolumeSource.Ephemeral); err != nil {
+		out.VolumeSource.Ephemeral = a.newCorev1EphemeralVolumeSource()
+		if err := coreEphemeralVolumeSourceFromAPI(in.Ephemeral, out.VolumeSource.Ephemeral, a); err != nil {
 			return inField("ephemeral", err)
 		}
 	}
 	return nil
 }
 
-func coreContainerToAPI(in *corev1.Container, out *api.Container) error {
+func coreContainerToAPI(in *corev1.Container, out *api.Container, a *arena) error {
 	out.Name = in.Name
 	out.Image = in.Image
 	if len(in.Ports) > 0 {
-		out.Ports = make([]api.ContainerPort, len(in.Ports))
+		out.Ports = a.makeApiContainerPort(len(in.Ports))
 		for i1 := range in.Ports {
-			if err := coreContainerPortToAPI(&in.Ports[i1], &out.Ports[i1]); err != nil {
+			if err := coreContainerPortToAPI(&in.Ports[i1], &out.Ports[i1], a); err != nil {
 				return inField("ports", atIndex(i1, err))
 			}
 		}
 	}
-	if err := coreResourceRequirementsToAPI(&in.Resources, &out.Resources); err != nil {
+	if err := coreResourceRequirementsToAPI(&in.Resources, &out.Resources, a); err != nil {
 		return inField("resources", err)
 	}
 	if in.RestartPolicy != nil {
-		v2 := api.ContainerRestartPolicy(*in.RestartPolicy)
-		out.RestartPolicy = &v2
+		p2 := a.newApiContainerRestartPolicy()
+		*p2 = api.ContainerRestartPolicy(*in.RestartPolicy)
+		out.RestartPolicy = p2
 	}
 	if len(in.RestartPolicyRules) > 0 {
-		out.RestartPolicyRules = make([]api.ContainerRestartRule, len(in.RestartPolicyRules))
+		out.RestartPolicyRules = a.makeApiContainerRestartRule(len(in.RestartPolicyRules))
 		for i3 := range in.RestartPolicyRules {
-			if err := coreContainerRestartRuleToAPI(&in.RestartPolicyRules[i3], &out.RestartPolicyRules[i3]); err != nil {
+			if err := coreContainerRestartRuleToAPI(&in.RestartPolicyRules[i3], &out.RestartPolicyRules[i3], a); err != nil {
 				return inField("restartPolicyRules", atIndex(i3, err))
 			}
 		}
 	}
 	if len(in.VolumeMounts) > 0 {
-		out.VolumeMounts = make([]api.VolumeMount, len(in.VolumeMounts))
+		out.VolumeMounts = a.makeApiVolumeMount(len(in.VolumeMounts))
 		for i4 := range in.VolumeMounts {
-			if err := coreVolumeMountToAPI(&in.VolumeMounts[i4], &out.VolumeMounts[i4]); err != nil {
+			if err := coreVolumeMountToAPI(&in.VolumeMounts[i4], &out.VolumeMounts[i4], a); err != nil {
 				return inField("volumeMounts", atIndex(i4, err))
 			}
 		}
@@ -4038,36 +4196,37 @@ func coreContainerToAPI(in *corev1.Container, out *api.Container) error {
 	return nil
 }
 
-func coreContainerFromAPI(in *api.Container, out *corev1.Container) error {
+func coreContainerFromAPI(in *api.Container, out *corev1.Container, a *arena) error {
 	out.Name = in.Name
 	out.Image = in.Image
 	if len(in.Ports) > 0 {
-		out.Ports = make([]corev1.ContainerPort, len(in.Ports))
+		out.Ports = a.makeCorev1ContainerPort(len(in.Ports))
 		for i1 := range in.Ports {
-			if err := coreContainerPortFromAPI(&in.Ports[i1], &out.Ports[i1]); err != nil {
+			if err := coreContainerPortFromAPI(&in.Ports[i1], &out.Ports[i1], a); err != nil {
 				return inField("ports", atIndex(i1, err))
 			}
 		}
 	}
-	if err := coreResourceRequirementsFromAPI(&in.Resources, &out.Resources); err != nil {
+	if err := coreResourceRequirementsFromAPI(&in.Resources, &out.Resources, a); err != nil {
 		return inField("resources", err)
 	}
 	if in.RestartPolicy != nil {
-		v2 := corev1.ContainerRestartPolicy(*in.RestartPolicy)
-		out.RestartPolicy = &v2
+		p2 := a.newCorev1ContainerRestartPolicy()
+		*p2 = corev1.ContainerRestartPolicy(*in.RestartPolicy)
+		out.RestartPolicy = p2
 	}
 	if len(in.RestartPolicyRules) > 0 {
-		out.RestartPolicyRules = make([]corev1.ContainerRestartRule, len(in.RestartPolicyRules))
+		out.RestartPolicyRules = a.makeCorev1ContainerRestartRule(len(in.RestartPolicyRules))
 		for i3 := range in.RestartPolicyRules {
-			if err := coreContainerRestartRuleFromAPI(&in.RestartPolicyRules[i3], &out.RestartPolicyRules[i3]); err != nil {
+			if err := coreContainerRestartRuleFromAPI(&in.RestartPolicyRules[i3], &out.RestartPolicyRules[i3], a); err != nil {
 				return inField("restartPolicyRules", atIndex(i3, err))
 			}
 		}
 	}
 	if len(in.VolumeMounts) > 0 {
-		out.VolumeMounts = make([]corev1.VolumeMount, len(in.VolumeMounts))
+		out.VolumeMounts = a.makeCorev1VolumeMount(len(in.VolumeMounts))
 		for i4 := range in.VolumeMounts {
-			if err := coreVolumeMountFromAPI(&in.VolumeMounts[i4], &out.VolumeMounts[i4]); err != nil {
+			if err := coreVolumeMountFromAPI(&in.VolumeMounts[i4], &out.VolumeMounts[i4], a); err != nil {
 				return inField("volumeMounts", atIndex(i4, err))
 			}
 		}
@@ -4075,141 +4234,151 @@ func coreContainerFromAPI(in *api.Container, out *corev1.Container) error {
 	return nil
 }
 
-func coreAffinityToAPI(in *corev1.Affinity, out *api.Affinity) error {
+func coreAffinityToAPI(in *corev1.Affinity, out *api.Affinity, a *arena) error {
 	if in.NodeAffinity != nil {
-		out.NodeAffinity = new(api.NodeAffinity)
-		if err := coreNodeAffinityToAPI(in.NodeAffinity, out.NodeAffinity); err != nil {
+		out.NodeAffinity = a.newApiNodeAffinity()
+		if err := coreNodeAffinityToAPI(in.NodeAffinity, out.NodeAffinity, a); err != nil {
 			return inField("nodeAffinity", err)
 		}
 	}
 	if in.PodAffinity != nil {
-		out.PodAffinity = new(api.PodAffinity)
-		if err := corePodAffinityToAPI(in.PodAffinity, out.PodAffinity); err != nil {
+		out.PodAffinity = a.newApiPodAffinity()
+		if err := corePodAffinityToAPI(in.PodAffinity, out.PodAffinity, a); err != nil {
 			return inField("podAffinity", err)
 		}
 	}
 	if in.PodAntiAffinity != nil {
-		out.PodAntiAffinity = new(api.PodAntiAffinity)
-		if err := corePodAntiAffinityToAPI(in.PodAntiAffinity, out.PodAntiAffinity); err != nil {
+		out.PodAntiAffinity = a.newApiPodAntiAffinity()
+		if err := corePodAntiAffinityToAPI(in.PodAntiAffinity, out.PodAntiAffinity, a); err != nil {
 			return inField("podAntiAffinity", err)
 		}
 	}
 	return nil
 }
 
-func coreAffinityFromAPI(in *api.Affinity, out *corev1.Affinity) error {
+func coreAffinityFromAPI(in *api.Affinity, out *corev1.Affinity, a *arena) error {
 	if in.NodeAffinity != nil {
-		out.NodeAffinity = new(corev1.NodeAffinity)
-		if err := coreNodeAffinityFromAPI(in.NodeAffinity, out.NodeAffinity); err != nil {
+		out.NodeAffinity = a.newCorev1NodeAffinity()
+		if err := coreNodeAffinityFromAPI(in.NodeAffinity, out.NodeAffinity, a); err != nil {
 			return inField("nodeAffinity", err)
 		}
 	}
 	if in.PodAffinity != nil {
-		out.PodAffinity = new(corev1.PodAffinity)
-		if err := corePodAffinityFromAPI(in.PodAffinity, out.PodAffinity); err != nil {
+		out.PodAffinity = a.newCorev1PodAffinity()
+		if err := corePodAffinityFromAPI(in.PodAffinity, out.PodAffinity, a); err != nil {
 			return inField("podAffinity", err)
 		}
 	}
 	if in.PodAntiAffinity != nil {
-		out.PodAntiAffinity = new(corev1.PodAntiAffinity)
-		if err := corePodAntiAffinityFromAPI(in.PodAntiAffinity, out.PodAntiAffinity); err != nil {
+		out.PodAntiAffinity = a.newCorev1PodAntiAffinity()
+		if err := corePodAntiAffinityFromAPI(in.PodAntiAffinity, out.PodAntiAffinity, a); err != nil {
 			return inField("podAntiAffinity", err)
 		}
 	}
 	return nil
 }
 
-func coreTolerationToAPI(in *corev1.Toleration, out *api.Toleration) error {
+func coreTolerationToAPI(in *corev1.Toleration, out *api.Toleration, a *arena) error {
 	out.Key = in.Key
 	out.Operator = api.TolerationOperator(in.Operator)
 	out.Value = in.Value
 	out.Effect = api.TaintEffect(in.Effect)
 	if in.TolerationSeconds != nil {
-		v1 := int64(*in.TolerationSeconds)
-		out.TolerationSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.TolerationSeconds)
+		out.TolerationSeconds = p1
 	}
 	return nil
 }
 
-func coreTolerationFromAPI(in *api.Toleration, out *corev1.Toleration) error {
+func coreTolerationFromAPI(in *api.Toleration, out *corev1.Toleration, a *arena) error {
 	out.Key = in.Key
 	out.Operator = corev1.TolerationOperator(in.Operator)
 	out.Value = in.Value
 	out.Effect = corev1.TaintEffect(in.Effect)
 	if in.TolerationSeconds != nil {
-		v1 := int64(*in.TolerationSeconds)
-		out.TolerationSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.TolerationSeconds)
+		out.TolerationSeconds = p1
 	}
 	return nil
 }
 
-func coreTopologySpreadConstraintToAPI(in *corev1.TopologySpreadConstraint, out *api.TopologySpreadConstraint) error {
+func coreTopologySpreadConstraintToAPI(in *corev1.TopologySpreadConstraint, out *api.TopologySpreadConstraint, a *arena) error {
 	out.MaxSkew = in.MaxSkew
 	out.TopologyKey = in.TopologyKey
 	out.WhenUnsatisfiable = api.UnsatisfiableConstraintAction(in.WhenUnsatisfiable)
 	if in.LabelSelector != nil {
-		out.LabelSelector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector); err != nil {
+		out.LabelSelector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector, a); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
 	if in.MinDomains != nil {
-		v1 := int32(*in.MinDomains)
-		out.MinDomains = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.MinDomains)
+		out.MinDomains = p1
 	}
 	if in.NodeAffinityPolicy != nil {
-		v2 := api.NodeInclusionPolicy(*in.NodeAffinityPolicy)
-		out.NodeAffinityPolicy = &v2
+		p2 := a.newApiNodeInclusionPolicy()
+		*p2 = api.NodeInclusionPolicy(*in.NodeAffinityPolicy)
+		out.NodeAffinityPolicy = p2
 	}
 	if in.NodeTaintsPolicy != nil {
-		v3 := api.NodeInclusionPolicy(*in.NodeTaintsPolicy)
-		out.NodeTaintsPolicy = &v3
+		p3 := a.newApiNodeInclusionPolicy()
+		*p3 = api.NodeInclusionPolicy(*in.NodeTaintsPolicy)
+		out.NodeTaintsPolicy = p3
 	}
 	if len(in.MatchLabelKeys) > 0 {
-		out.MatchLabelKeys = slices.Clone(in.MatchLabelKeys)
+		out.MatchLabelKeys = a.makeString(len(in.MatchLabelKeys))
+		copy(out.MatchLabelKeys, in.MatchLabelKeys)
 	}
 	return nil
 }
 
-func coreTopologySpreadConstraintFromAPI(in *api.TopologySpreadConstraint, out *corev1.TopologySpreadConstraint) error {
+func coreTopologySpreadConstraintFromAPI(in *api.TopologySpreadConstraint, out *corev1.TopologySpreadConstraint, a *arena) error {
 	out.MaxSkew = in.MaxSkew
 	out.TopologyKey = in.TopologyKey
 	out.WhenUnsatisfiable = corev1.UnsatisfiableConstraintAction(in.WhenUnsatisfiable)
 	if in.LabelSelector != nil {
-		out.LabelSelector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector); err != nil {
+		out.LabelSelector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector, a); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
 	if in.MinDomains != nil {
-		v1 := int32(*in.MinDomains)
-		out.MinDomains = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.MinDomains)
+		out.MinDomains = p1
 	}
 	if in.NodeAffinityPolicy != nil {
-		v2 := corev1.NodeInclusionPolicy(*in.NodeAffinityPolicy)
-		out.NodeAffinityPolicy = &v2
+		p2 := a.newCorev1NodeInclusionPolicy()
+		*p2 = corev1.NodeInclusionPolicy(*in.NodeAffinityPolicy)
+		out.NodeAffinityPolicy = p2
 	}
 	if in.NodeTaintsPolicy != nil {
-		v3 := corev1.NodeInclusionPolicy(*in.NodeTaintsPolicy)
-		out.NodeTaintsPolicy = &v3
+		p3 := a.newCorev1NodeInclusionPolicy()
+		*p3 = corev1.NodeInclusionPolicy(*in.NodeTaintsPolicy)
+		out.NodeTaintsPolicy = p3
 	}
 	if len(in.MatchLabelKeys) > 0 {
-		out.MatchLabelKeys = slices.Clone(in.MatchLabelKeys)
+		out.MatchLabelKeys = a.makeString(len(in.MatchLabelKeys))
+		copy(out.MatchLabelKeys, in.MatchLabelKeys)
 	}
 	return nil
 }
 
-func corePodSchedulingGateToAPI(in *corev1.PodSchedulingGate, out *api.PodSchedulingGate) error {
+func corePodSchedulingGateToAPI(in *corev1.PodSchedulingGate, out *api.PodSchedulingGate, a *arena) error {
 	out.Name = in.Name
 	return nil
 }
 
-func corePodSchedulingGateFromAPI(in *api.PodSchedulingGate, out *corev1.PodSchedulingGate) error {
+func corePodSchedulingGateFromAPI(in *api.PodSchedulingGate, out *corev1.PodSchedulingGate, a *arena) error {
 	out.Name = in.Name
 	return nil
 }
 
-func coreResourceRequirementsToAPI(in *corev1.ResourceRequirements, out *api.ResourceRequirements) error {
+func coreResourceRequirementsToAPI(in *corev1.ResourceRequirements, out *api.ResourceRequirements, a *arena) error {
 	if len(in.Limits) > 0 {
 		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Limits))
 		for k1, v2 := range in.Limits {
@@ -4233,9 +4402,9 @@ func coreResourceRequirementsToAPI(in *corev1.ResourceRequirements, out *api.Res
 		out.Requests = m7
 	}
 	if len(in.Claims) > 0 {
-		out.Claims = make([]api.ContainerResourceClaim, len(in.Claims))
+		out.Claims = a.makeApiContainerResourceClaim(len(in.Claims))
 		for i9 := range in.Claims {
-			if err := coreResourceClaimAsContainerResourceClaimToAPI(&in.Claims[i9], &out.Claims[i9]); err != nil {
+			if err := coreResourceClaimAsContainerResourceClaimToAPI(&in.Claims[i9], &out.Claims[i9], a); err != nil {
 				return inField("claims", atIndex(i9, err))
 			}
 		}
@@ -4243,7 +4412,7 @@ func coreResourceRequirementsToAPI(in *corev1.ResourceRequirements, out *api.Res
 	return nil
 }
 
-func coreResourceRequirementsFromAPI(in *api.ResourceRequirements, out *corev1.ResourceRequirements) error {
+func coreResourceRequirementsFromAPI(in *api.ResourceRequirements, out *corev1.ResourceRequirements, a *arena) error {
 	if len(in.Limits) > 0 {
 		m3 := make(map[corev1.ResourceName]resource.Quantity, len(in.Limits))
 		for k1, v2 := range in.Limits {
@@ -4267,9 +4436,9 @@ func coreResourceRequirementsFromAPI(in *api.ResourceRequirements, out *corev1.R
 		out.Requests = m7
 	}
 	if len(in.Claims) > 0 {
-		out.Claims = make([]corev1.ResourceClaim, len(in.Claims))
+		out.Claims = a.makeCorev1ResourceClaim(len(in.Claims))
 		for i9 := range in.Claims {
-			if err := coreResourceClaimAsContainerResourceClaimFromAPI(&in.Claims[i9], &out.Claims[i9]); err != nil {
+			if err := coreResourceClaimAsContainerResourceClaimFromAPI(&in.Claims[i9], &out.Claims[i9], a); err != nil {
 				return inField("claims", atIndex(i9, err))
 			}
 		}
@@ -4277,36 +4446,37 @@ func coreResourceRequirementsFromAPI(in *api.ResourceRequirements, out *corev1.R
 	return nil
 }
 
-func coreEphemeralContainerToAPI(in *corev1.EphemeralContainer, out *api.EphemeralContainer) error {
+func coreEphemeralContainerToAPI(in *corev1.EphemeralContainer, out *api.EphemeralContainer, a *arena) error {
 	out.Container.Name = in.EphemeralContainerCommon.Name
 	out.Container.Image = in.EphemeralContainerCommon.Image
 	if len(in.EphemeralContainerCommon.Ports) > 0 {
-		out.Container.Ports = make([]api.ContainerPort, len(in.EphemeralContainerCommon.Ports))
+		out.Container.Ports = a.makeApiContainerPort(len(in.EphemeralContainerCommon.Ports))
 		for i1 := range in.EphemeralContainerCommon.Ports {
-			if err := coreContainerPortToAPI(&in.EphemeralContainerCommon.Ports[i1], &out.Container.Ports[i1]); err != nil {
+			if err := coreContainerPortToAPI(&in.EphemeralContainerCommon.Ports[i1], &out.Container.Ports[i1], a); err != nil {
 				return inField("ports", atIndex(i1, err))
 			}
 		}
 	}
-	if err := coreResourceRequirementsToAPI(&in.EphemeralContainerCommon.Resources, &out.Container.Resources); err != nil {
+	if err := coreResourceRequirementsToAPI(&in.EphemeralContainerCommon.Resources, &out.Container.Resources, a); err != nil {
 		return inField("resources", err)
 	}
 	if in.EphemeralContainerCommon.RestartPolicy != nil {
-		v2 := api.ContainerRestartPolicy(*in.EphemeralContainerCommon.RestartPolicy)
-		out.Container.RestartPolicy = &v2
+		p2 := a.newApiContainerRestartPolicy()
+		*p2 = api.ContainerRestartPolicy(*in.EphemeralContainerCommon.RestartPolicy)
+		out.Container.RestartPolicy = p2
 	}
 	if len(in.EphemeralContainerCommon.RestartPolicyRules) > 0 {
-		out.Container.RestartPolicyRules = make([]api.ContainerRestartRule, len(in.EphemeralContainerCommon.RestartPolicyRules))
+		out.Container.RestartPolicyRules = a.makeApiContainerRestartRule(len(in.EphemeralContainerCommon.RestartPolicyRules))
 		for i3 := range in.EphemeralContainerCommon.RestartPolicyRules {
-			if err := coreContainerRestartRuleToAPI(&in.EphemeralContainerCommon.RestartPolicyRules[i3], &out.Container.RestartPolicyRules[i3]); err != nil {
+			if err := coreContainerRestartRuleToAPI(&in.EphemeralContainerCommon.RestartPolicyRules[i3], &out.Container.RestartPolicyRules[i3], a); err != nil {
 				return inField("restartPolicyRules", atIndex(i3, err))
 			}
 		}
 	}
 	if len(in.EphemeralContainerCommon.VolumeMounts) > 0 {
-		out.Container.VolumeMounts = make([]api.VolumeMount, len(in.EphemeralContainerCommon.VolumeMounts))
+		out.Container.VolumeMounts = a.makeApiVolumeMount(len(in.EphemeralContainerCommon.VolumeMounts))
 		for i4 := range in.EphemeralContainerCommon.VolumeMounts {
-			if err := coreVolumeMountToAPI(&in.EphemeralContainerCommon.VolumeMounts[i4], &out.Container.VolumeMounts[i4]); err != nil {
+			if err := coreVolumeMountToAPI(&in.EphemeralContainerCommon.VolumeMounts[i4], &out.Container.VolumeMounts[i4], a); err != nil {
 				return inField("volumeMounts", atIndex(i4, err))
 			}
 		}
@@ -4315,36 +4485,37 @@ func coreEphemeralContainerToAPI(in *corev1.EphemeralContainer, out *api.Ephemer
 	return nil
 }
 
-func coreEphemeralContainerFromAPI(in *api.EphemeralContainer, out *corev1.EphemeralContainer) error {
+func coreEphemeralContainerFromAPI(in *api.EphemeralContainer, out *corev1.EphemeralContainer, a *arena) error {
 	out.EphemeralContainerCommon.Name = in.Container.Name
 	out.EphemeralContainerCommon.Image = in.Container.Image
 	if len(in.Container.Ports) > 0 {
-		out.EphemeralContainerCommon.Ports = make([]corev1.ContainerPort, len(in.Container.Ports))
+		out.EphemeralContainerCommon.Ports = a.makeCorev1ContainerPort(len(in.Container.Ports))
 		for i1 := range in.Container.Ports {
-			if err := coreContainerPortFromAPI(&in.Container.Ports[i1], &out.EphemeralContainerCommon.Ports[i1]); err != nil {
+			if err := coreContainerPortFromAPI(&in.Container.Ports[i1], &out.EphemeralContainerCommon.Ports[i1], a); err != nil {
 				return inField("ports", atIndex(i1, err))
 			}
 		}
 	}
-	if err := coreResourceRequirementsFromAPI(&in.Container.Resources, &out.EphemeralContainerCommon.Resources); err != nil {
+	if err := coreResourceRequirementsFromAPI(&in.Container.Resources, &out.EphemeralContainerCommon.Resources, a); err != nil {
 		return inField("resources", err)
 	}
 	if in.Container.RestartPolicy != nil {
-		v2 := corev1.ContainerRestartPolicy(*in.Container.RestartPolicy)
-		out.EphemeralContainerCommon.RestartPolicy = &v2
+		p2 := a.newCorev1ContainerRestartPolicy()
+		*p2 = corev1.ContainerRestartPolicy(*in.Container.RestartPolicy)
+		out.EphemeralContainerCommon.RestartPolicy = p2
 	}
 	if len(in.Container.RestartPolicyRules) > 0 {
-		out.EphemeralContainerCommon.RestartPolicyRules = make([]corev1.ContainerRestartRule, len(in.Container.RestartPolicyRules))
+		out.EphemeralContainerCommon.RestartPolicyRules = a.makeCorev1ContainerRestartRule(len(in.Container.RestartPolicyRules))
 		for i3 := range in.Container.RestartPolicyRules {
-			if err := coreContainerRestartRuleFromAPI(&in.Container.RestartPolicyRules[i3], &out.EphemeralContainerCommon.RestartPolicyRules[i3]); err != nil {
+			if err := coreContainerRestartRuleFromAPI(&in.Container.RestartPolicyRules[i3], &out.EphemeralContainerCommon.RestartPolicyRules[i3], a); err != nil {
 				return inField("restartPolicyRules", atIndex(i3, err))
 			}
 		}
 	}
 	if len(in.Container.VolumeMounts) > 0 {
-		out.EphemeralContainerCommon.VolumeMounts = make([]corev1.VolumeMount, len(in.Container.VolumeMounts))
+		out.EphemeralContainerCommon.VolumeMounts = a.makeCorev1VolumeMount(len(in.Container.VolumeMounts))
 		for i4 := range in.Container.VolumeMounts {
-			if err := coreVolumeMountFromAPI(&in.Container.VolumeMounts[i4], &out.EphemeralContainerCommon.VolumeMounts[i4]); err != nil {
+			if err := coreVolumeMountFromAPI(&in.Container.VolumeMounts[i4], &out.EphemeralContainerCommon.VolumeMounts[i4], a); err != nil {
 				return inField("volumeMounts", atIndex(i4, err))
 			}
 		}
@@ -4353,33 +4524,37 @@ func coreEphemeralContainerFromAPI(in *api.EphemeralContainer, out *corev1.Ephem
 	return nil
 }
 
-func corePodResourceClaimToAPI(in *corev1.PodResourceClaim, out *api.PodResourceClaim) error {
+func corePodResourceClaimToAPI(in *corev1.PodResourceClaim, out *api.PodResourceClaim, a *arena) error {
 	out.Name = in.Name
 	if in.ResourceClaimName != nil {
-		v1 := string(*in.ResourceClaimName)
-		out.ResourceClaimName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.ResourceClaimName)
+		out.ResourceClaimName = p1
 	}
 	if in.ResourceClaimTemplateName != nil {
-		v2 := string(*in.ResourceClaimTemplateName)
-		out.ResourceClaimTemplateName = &v2
+		p2 := a.newString()
+		*p2 = string(*in.ResourceClaimTemplateName)
+		out.ResourceClaimTemplateName = p2
 	}
 	return nil
 }
 
-func corePodResourceClaimFromAPI(in *api.PodResourceClaim, out *corev1.PodResourceClaim) error {
+func corePodResourceClaimFromAPI(in *api.PodResourceClaim, out *corev1.PodResourceClaim, a *arena) error {
 	out.Name = in.Name
 	if in.ResourceClaimName != nil {
-		v1 := string(*in.ResourceClaimName)
-		out.ResourceClaimName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.ResourceClaimName)
+		out.ResourceClaimName = p1
 	}
 	if in.ResourceClaimTemplateName != nil {
-		v2 := string(*in.ResourceClaimTemplateName)
-		out.ResourceClaimTemplateName = &v2
+		p2 := a.newString()
+		*p2 = string(*in.ResourceClaimTemplateName)
+		out.ResourceClaimTemplateName = p2
 	}
 	return nil
 }
 
-func corePodConditionToAPI(in *corev1.PodCondition, out *api.PodCondition) error {
+func corePodConditionToAPI(in *corev1.PodCondition, out *api.PodCondition, a *arena) error {
 	out.Type = api.PodConditionType(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastProbeTime = api.Time{Time: in.LastProbeTime.Time}
@@ -4389,7 +4564,7 @@ func corePodConditionToAPI(in *corev1.PodCondition, out *api.PodCondition) error
 	return nil
 }
 
-func corePodConditionFromAPI(in *api.PodCondition, out *corev1.PodCondition) error {
+func corePodConditionFromAPI(in *api.PodCondition, out *corev1.PodCondition, a *arena) error {
 	out.Type = corev1.PodConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastProbeTime = metav1.Time{Time: in.LastProbeTime.Time}
@@ -4399,14 +4574,15 @@ func corePodConditionFromAPI(in *api.PodCondition, out *corev1.PodCondition) err
 	return nil
 }
 
-func coreContainerStatusToAPI(in *corev1.ContainerStatus, out *api.ContainerStatus) error {
+func coreContainerStatusToAPI(in *corev1.ContainerStatus, out *api.ContainerStatus, a *arena) error {
 	out.Name = in.Name
 	out.Ready = in.Ready
 	out.RestartCount = in.RestartCount
 	out.Image = in.Image
 	if in.Started != nil {
-		v1 := bool(*in.Started)
-		out.Started = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.Started)
+		out.Started = p1
 	}
 	if len(in.AllocatedResources) > 0 {
 		m4 := make(map[api.ResourceName]quantity.Quantity, len(in.AllocatedResources))
@@ -4420,25 +4596,26 @@ func coreContainerStatusToAPI(in *corev1.ContainerStatus, out *api.ContainerStat
 		out.AllocatedResources = m4
 	}
 	if in.Resources != nil {
-		out.Resources = new(api.ResourceRequirements)
-		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources); err != nil {
+		out.Resources = a.newApiResourceRequirements()
+		if err := coreResourceRequirementsToAPI(in.Resources, out.Resources, a); err != nil {
 			return inField("resources", err)
 		}
 	}
-	if err := coreContainerStateToAPI(&in.State, &out.State); err != nil {
+	if err := coreContainerStateToAPI(&in.State, &out.State, a); err != nil {
 		return inField("state", err)
 	}
 	return nil
 }
 
-func coreContainerStatusFromAPI(in *api.ContainerStatus, out *corev1.ContainerStatus) error {
+func coreContainerStatusFromAPI(in *api.ContainerStatus, out *corev1.ContainerStatus, a *arena) error {
 	out.Name = in.Name
 	out.Ready = in.Ready
 	out.RestartCount = in.RestartCount
 	out.Image = in.Image
 	if in.Started != nil {
-		v1 := bool(*in.Started)
-		out.Started = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.Started)
+		out.Started = p1
 	}
 	if len(in.AllocatedResources) > 0 {
 		m4 := make(map[corev1.ResourceName]resource.Quantity, len(in.AllocatedResources))
@@ -4452,40 +4629,42 @@ func coreContainerStatusFromAPI(in *api.ContainerStatus, out *corev1.ContainerSt
 		out.AllocatedResources = m4
 	}
 	if in.Resources != nil {
-		out.Resources = new(corev1.ResourceRequirements)
-		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources); err != nil {
+		out.Resources = a.newCorev1ResourceRequirements()
+		if err := coreResourceRequirementsFromAPI(in.Resources, out.Resources, a); err != nil {
 			return inField("resources", err)
 		}
 	}
-	if err := coreContainerStateFromAPI(&in.State, &out.State); err != nil {
+	if err := coreContainerStateFromAPI(&in.State, &out.State, a); err != nil {
 		return inField("state", err)
 	}
 	return nil
 }
 
-func corePodResourceClaimStatusToAPI(in *corev1.PodResourceClaimStatus, out *api.PodResourceClaimStatus) error {
+func corePodResourceClaimStatusToAPI(in *corev1.PodResourceClaimStatus, out *api.PodResourceClaimStatus, a *arena) error {
 	out.Name = in.Name
 	if in.ResourceClaimName != nil {
-		v1 := string(*in.ResourceClaimName)
-		out.ResourceClaimName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.ResourceClaimName)
+		out.ResourceClaimName = p1
 	}
 	return nil
 }
 
-func corePodResourceClaimStatusFromAPI(in *api.PodResourceClaimStatus, out *corev1.PodResourceClaimStatus) error {
+func corePodResourceClaimStatusFromAPI(in *api.PodResourceClaimStatus, out *corev1.PodResourceClaimStatus, a *arena) error {
 	out.Name = in.Name
 	if in.ResourceClaimName != nil {
-		v1 := string(*in.ResourceClaimName)
-		out.ResourceClaimName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.ResourceClaimName)
+		out.ResourceClaimName = p1
 	}
 	return nil
 }
 
-func corePodExtendedResourceClaimStatusToAPI(in *corev1.PodExtendedResourceClaimStatus, out *api.PodExtendedResourceClaimStatus) error {
+func corePodExtendedResourceClaimStatusToAPI(in *corev1.PodExtendedResourceClaimStatus, out *api.PodExtendedResourceClaimStatus, a *arena) error {
 	if in.RequestMappings != nil {
-		out.RequestMappings = make([]api.ContainerExtendedResourceRequest, len(in.RequestMappings))
+		out.RequestMappings = a.makeApiContainerExtendedResourceRequest(len(in.RequestMappings))
 		for i1 := range in.RequestMappings {
-			if err := coreContainerExtendedResourceRequestToAPI(&in.RequestMappings[i1], &out.RequestMappings[i1]); err != nil {
+			if err := coreContainerExtendedResourceRequestToAPI(&in.RequestMappings[i1], &out.RequestMappings[i1], a); err != nil {
 				return inField("requestMappings", atIndex(i1, err))
 			}
 		}
@@ -4494,11 +4673,11 @@ func corePodExtendedResourceClaimStatusToAPI(in *corev1.PodExtendedResourceClaim
 	return nil
 }
 
-func corePodExtendedResourceClaimStatusFromAPI(in *api.PodExtendedResourceClaimStatus, out *corev1.PodExtendedResourceClaimStatus) error {
+func corePodExtendedResourceClaimStatusFromAPI(in *api.PodExtendedResourceClaimStatus, out *corev1.PodExtendedResourceClaimStatus, a *arena) error {
 	if in.RequestMappings != nil {
-		out.RequestMappings = make([]corev1.ContainerExtendedResourceRequest, len(in.RequestMappings))
+		out.RequestMappings = a.makeCorev1ContainerExtendedResourceRequest(len(in.RequestMappings))
 		for i1 := range in.RequestMappings {
-			if err := coreContainerExtendedResourceRequestFromAPI(&in.RequestMappings[i1], &out.RequestMappings[i1]); err != nil {
+			if err := coreContainerExtendedResourceRequestFromAPI(&in.RequestMappings[i1], &out.RequestMappings[i1], a); err != nil {
 				return inField("requestMappings", atIndex(i1, err))
 			}
 		}
@@ -4507,12 +4686,13 @@ func corePodExtendedResourceClaimStatusFromAPI(in *api.PodExtendedResourceClaimS
 	return nil
 }
 
-func coreServicePortToAPI(in *corev1.ServicePort, out *api.ServicePort) error {
+func coreServicePortToAPI(in *corev1.ServicePort, out *api.ServicePort, a *arena) error {
 	out.Name = in.Name
 	out.Protocol = api.Protocol(in.Protocol)
 	if in.AppProtocol != nil {
-		v1 := string(*in.AppProtocol)
-		out.AppProtocol = &v1
+		p1 := a.newString()
+		*p1 = string(*in.AppProtocol)
+		out.AppProtocol = p1
 	}
 	out.Port = in.Port
 	out.TargetPort = intOrStringToAPI(in.TargetPort)
@@ -4520,12 +4700,13 @@ func coreServicePortToAPI(in *corev1.ServicePort, out *api.ServicePort) error {
 	return nil
 }
 
-func coreServicePortFromAPI(in *api.ServicePort, out *corev1.ServicePort) error {
+func coreServicePortFromAPI(in *api.ServicePort, out *corev1.ServicePort, a *arena) error {
 	out.Name = in.Name
 	out.Protocol = corev1.Protocol(in.Protocol)
 	if in.AppProtocol != nil {
-		v1 := string(*in.AppProtocol)
-		out.AppProtocol = &v1
+		p1 := a.newString()
+		*p1 = string(*in.AppProtocol)
+		out.AppProtocol = p1
 	}
 	out.Port = in.Port
 	out.TargetPort = intOrStringFromAPI(in.TargetPort)
@@ -4533,47 +4714,47 @@ func coreServicePortFromAPI(in *api.ServicePort, out *corev1.ServicePort) error 
 	return nil
 }
 
-func coreSessionAffinityConfigToAPI(in *corev1.SessionAffinityConfig, out *api.SessionAffinityConfig) error {
+func coreSessionAffinityConfigToAPI(in *corev1.SessionAffinityConfig, out *api.SessionAffinityConfig, a *arena) error {
 	if in.ClientIP != nil {
-		out.ClientIP = new(api.ClientIPConfig)
-		if err := coreClientIPConfigToAPI(in.ClientIP, out.ClientIP); err != nil {
+		out.ClientIP = a.newApiClientIPConfig()
+		if err := coreClientIPConfigToAPI(in.ClientIP, out.ClientIP, a); err != nil {
 			return inField("clientIP", err)
 		}
 	}
 	return nil
 }
 
-func coreSessionAffinityConfigFromAPI(in *api.SessionAffinityConfig, out *corev1.SessionAffinityConfig) error {
+func coreSessionAffinityConfigFromAPI(in *api.SessionAffinityConfig, out *corev1.SessionAffinityConfig, a *arena) error {
 	if in.ClientIP != nil {
-		out.ClientIP = new(corev1.ClientIPConfig)
-		if err := coreClientIPConfigFromAPI(in.ClientIP, out.ClientIP); err != nil {
+		out.ClientIP = a.newCorev1ClientIPConfig()
+		if err := coreClientIPConfigFromAPI(in.ClientIP, out.ClientIP, a); err != nil {
 			return inField("clientIP", err)
 		}
 	}
 	return nil
 }
 
-func corePodTemplateSpecToAPI(in *corev1.PodTemplateSpec, out *api.PodTemplateSpec) error {
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+func corePodTemplateSpecToAPI(in *corev1.PodTemplateSpec, out *api.PodTemplateSpec, a *arena) error {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePodSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePodSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func corePodTemplateSpecFromAPI(in *api.PodTemplateSpec, out *corev1.PodTemplateSpec) error {
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+func corePodTemplateSpecFromAPI(in *api.PodTemplateSpec, out *corev1.PodTemplateSpec, a *arena) error {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePodSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePodSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func coreReplicationControllerConditionAsWorkloadConditionToAPI(in *corev1.ReplicationControllerCondition, out *api.WorkloadCondition) error {
+func coreReplicationControllerConditionAsWorkloadConditionToAPI(in *corev1.ReplicationControllerCondition, out *api.WorkloadCondition, a *arena) error {
 	out.Type = string(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastTransitionTime = api.Time{Time: in.LastTransitionTime.Time}
@@ -4582,7 +4763,7 @@ func coreReplicationControllerConditionAsWorkloadConditionToAPI(in *corev1.Repli
 	return nil
 }
 
-func coreReplicationControllerConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition, out *corev1.ReplicationControllerCondition) error {
+func coreReplicationControllerConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition, out *corev1.ReplicationControllerCondition, a *arena) error {
 	out.Type = corev1.ReplicationControllerConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastTransitionTime = metav1.Time{Time: in.LastTransitionTime.Time}
@@ -4591,7 +4772,7 @@ func coreReplicationControllerConditionAsWorkloadConditionFromAPI(in *api.Worklo
 	return nil
 }
 
-func coreLimitRangeItemToAPI(in *corev1.LimitRangeItem, out *api.LimitRangeItem) error {
+func coreLimitRangeItemToAPI(in *corev1.LimitRangeItem, out *api.LimitRangeItem, a *arena) error {
 	out.Type = api.LimitType(in.Type)
 	if len(in.Max) > 0 {
 		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Max))
@@ -4651,7 +4832,7 @@ func coreLimitRangeItemToAPI(in *corev1.LimitRangeItem, out *api.LimitRangeItem)
 	return nil
 }
 
-func coreLimitRangeItemFromAPI(in *api.LimitRangeItem, out *corev1.LimitRangeItem) error {
+func coreLimitRangeItemFromAPI(in *api.LimitRangeItem, out *corev1.LimitRangeItem, a *arena) error {
 	out.Type = corev1.LimitType(in.Type)
 	if len(in.Max) > 0 {
 		m3 := make(map[corev1.ResourceName]resource.Quantity, len(in.Max))
@@ -4711,11 +4892,11 @@ func coreLimitRangeItemFromAPI(in *api.LimitRangeItem, out *corev1.LimitRangeIte
 	return nil
 }
 
-func coreScopeSelectorToAPI(in *corev1.ScopeSelector, out *api.ScopeSelector) error {
+func coreScopeSelectorToAPI(in *corev1.ScopeSelector, out *api.ScopeSelector, a *arena) error {
 	if len(in.MatchExpressions) > 0 {
-		out.MatchExpressions = make([]api.ScopedResourceSelectorRequirement, len(in.MatchExpressions))
+		out.MatchExpressions = a.makeApiScopedResourceSelectorRequirement(len(in.MatchExpressions))
 		for i1 := range in.MatchExpressions {
-			if err := coreScopedResourceSelectorRequirementToAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1]); err != nil {
+			if err := coreScopedResourceSelectorRequirementToAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1], a); err != nil {
 				return inField("matchExpressions", atIndex(i1, err))
 			}
 		}
@@ -4723,11 +4904,11 @@ func coreScopeSelectorToAPI(in *corev1.ScopeSelector, out *api.ScopeSelector) er
 	return nil
 }
 
-func coreScopeSelectorFromAPI(in *api.ScopeSelector, out *corev1.ScopeSelector) error {
+func coreScopeSelectorFromAPI(in *api.ScopeSelector, out *corev1.ScopeSelector, a *arena) error {
 	if len(in.MatchExpressions) > 0 {
-		out.MatchExpressions = make([]corev1.ScopedResourceSelectorRequirement, len(in.MatchExpressions))
+		out.MatchExpressions = a.makeCorev1ScopedResourceSelectorRequirement(len(in.MatchExpressions))
 		for i1 := range in.MatchExpressions {
-			if err := coreScopedResourceSelectorRequirementFromAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1]); err != nil {
+			if err := coreScopedResourceSelectorRequirementFromAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1], a); err != nil {
 				return inField("matchExpressions", atIndex(i1, err))
 			}
 		}
@@ -4735,7 +4916,7 @@ func coreScopeSelectorFromAPI(in *api.ScopeSelector, out *corev1.ScopeSelector) 
 	return nil
 }
 
-func coreGCEPersistentDiskVolumeSourceToAPI(in *corev1.GCEPersistentDiskVolumeSource, out *api.GCEPersistentDiskVolumeSource) error {
+func coreGCEPersistentDiskVolumeSourceToAPI(in *corev1.GCEPersistentDiskVolumeSource, out *api.GCEPersistentDiskVolumeSource, a *arena) error {
 	out.PDName = in.PDName
 	out.FSType = in.FSType
 	out.Partition = in.Partition
@@ -4743,7 +4924,7 @@ func coreGCEPersistentDiskVolumeSourceToAPI(in *corev1.GCEPersistentDiskVolumeSo
 	return nil
 }
 
-func coreGCEPersistentDiskVolumeSourceFromAPI(in *api.GCEPersistentDiskVolumeSource, out *corev1.GCEPersistentDiskVolumeSource) error {
+func coreGCEPersistentDiskVolumeSourceFromAPI(in *api.GCEPersistentDiskVolumeSource, out *corev1.GCEPersistentDiskVolumeSource, a *arena) error {
 	out.PDName = in.PDName
 	out.FSType = in.FSType
 	out.Partition = in.Partition
@@ -4751,7 +4932,7 @@ func coreGCEPersistentDiskVolumeSourceFromAPI(in *api.GCEPersistentDiskVolumeSou
 	return nil
 }
 
-func coreAWSElasticBlockStoreVolumeSourceToAPI(in *corev1.AWSElasticBlockStoreVolumeSource, out *api.AWSElasticBlockStoreVolumeSource) error {
+func coreAWSElasticBlockStoreVolumeSourceToAPI(in *corev1.AWSElasticBlockStoreVolumeSource, out *api.AWSElasticBlockStoreVolumeSource, a *arena) error {
 	out.VolumeID = in.VolumeID
 	out.FSType = in.FSType
 	out.Partition = in.Partition
@@ -4759,7 +4940,7 @@ func coreAWSElasticBlockStoreVolumeSourceToAPI(in *corev1.AWSElasticBlockStoreVo
 	return nil
 }
 
-func coreAWSElasticBlockStoreVolumeSourceFromAPI(in *api.AWSElasticBlockStoreVolumeSource, out *corev1.AWSElasticBlockStoreVolumeSource) error {
+func coreAWSElasticBlockStoreVolumeSourceFromAPI(in *api.AWSElasticBlockStoreVolumeSource, out *corev1.AWSElasticBlockStoreVolumeSource, a *arena) error {
 	out.VolumeID = in.VolumeID
 	out.FSType = in.FSType
 	out.Partition = in.Partition
@@ -4767,41 +4948,44 @@ func coreAWSElasticBlockStoreVolumeSourceFromAPI(in *api.AWSElasticBlockStoreVol
 	return nil
 }
 
-func coreHostPathVolumeSourceToAPI(in *corev1.HostPathVolumeSource, out *api.HostPathVolumeSource) error {
+func coreHostPathVolumeSourceToAPI(in *corev1.HostPathVolumeSource, out *api.HostPathVolumeSource, a *arena) error {
 	out.Path = in.Path
 	if in.Type != nil {
-		v1 := api.HostPathType(*in.Type)
-		out.Type = &v1
+		p1 := a.newApiHostPathType()
+		*p1 = api.HostPathType(*in.Type)
+		out.Type = p1
 	}
 	return nil
 }
 
-func coreHostPathVolumeSourceFromAPI(in *api.HostPathVolumeSource, out *corev1.HostPathVolumeSource) error {
+func coreHostPathVolumeSourceFromAPI(in *api.HostPathVolumeSource, out *corev1.HostPathVolumeSource, a *arena) error {
 	out.Path = in.Path
 	if in.Type != nil {
-		v1 := corev1.HostPathType(*in.Type)
-		out.Type = &v1
+		p1 := a.newCorev1HostPathType()
+		*p1 = corev1.HostPathType(*in.Type)
+		out.Type = p1
 	}
 	return nil
 }
 
-func coreNFSVolumeSourceToAPI(in *corev1.NFSVolumeSource, out *api.NFSVolumeSource) error {
+func coreNFSVolumeSourceToAPI(in *corev1.NFSVolumeSource, out *api.NFSVolumeSource, a *arena) error {
 	out.Server = in.Server
 	out.Path = in.Path
 	out.ReadOnly = in.ReadOnly
 	return nil
 }
 
-func coreNFSVolumeSourceFromAPI(in *api.NFSVolumeSource, out *corev1.NFSVolumeSource) error {
+func coreNFSVolumeSourceFromAPI(in *api.NFSVolumeSource, out *corev1.NFSVolumeSource, a *arena) error {
 	out.Server = in.Server
 	out.Path = in.Path
 	out.ReadOnly = in.ReadOnly
 	return nil
 }
 
-func coreRBDPersistentVolumeSourceToAPI(in *corev1.RBDPersistentVolumeSource, out *api.RBDPersistentVolumeSource) error {
+func coreRBDPersistentVolumeSourceToAPI(in *corev1.RBDPersistentVolumeSource, out *api.RBDPersistentVolumeSource, a *arena) error {
 	if in.CephMonitors != nil {
-		out.CephMonitors = slices.Clone(in.CephMonitors)
+		out.CephMonitors = a.makeString(len(in.CephMonitors))
+		copy(out.CephMonitors, in.CephMonitors)
 	}
 	out.RBDImage = in.RBDImage
 	out.FSType = in.FSType
@@ -4809,8 +4993,8 @@ func coreRBDPersistentVolumeSourceToAPI(in *corev1.RBDPersistentVolumeSource, ou
 	out.RadosUser = in.RadosUser
 	out.Keyring = in.Keyring
 	if in.SecretRef != nil {
-		out.SecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newApiSecretReference()
+		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -4818,9 +5002,10 @@ func coreRBDPersistentVolumeSourceToAPI(in *corev1.RBDPersistentVolumeSource, ou
 	return nil
 }
 
-func coreRBDPersistentVolumeSourceFromAPI(in *api.RBDPersistentVolumeSource, out *corev1.RBDPersistentVolumeSource) error {
+func coreRBDPersistentVolumeSourceFromAPI(in *api.RBDPersistentVolumeSource, out *corev1.RBDPersistentVolumeSource, a *arena) error {
 	if in.CephMonitors != nil {
-		out.CephMonitors = slices.Clone(in.CephMonitors)
+		out.CephMonitors = a.makeString(len(in.CephMonitors))
+		copy(out.CephMonitors, in.CephMonitors)
 	}
 	out.RBDImage = in.RBDImage
 	out.FSType = in.FSType
@@ -4828,8 +5013,8 @@ func coreRBDPersistentVolumeSourceFromAPI(in *api.RBDPersistentVolumeSource, out
 	out.RadosUser = in.RadosUser
 	out.Keyring = in.Keyring
 	if in.SecretRef != nil {
-		out.SecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newCorev1SecretReference()
+		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -4837,7 +5022,7 @@ func coreRBDPersistentVolumeSourceFromAPI(in *api.RBDPersistentVolumeSource, out
 	return nil
 }
 
-func coreISCSIPersistentVolumeSourceToAPI(in *corev1.ISCSIPersistentVolumeSource, out *api.ISCSIPersistentVolumeSource) error {
+func coreISCSIPersistentVolumeSourceToAPI(in *corev1.ISCSIPersistentVolumeSource, out *api.ISCSIPersistentVolumeSource, a *arena) error {
 	out.TargetPortal = in.TargetPortal
 	out.IQN = in.IQN
 	out.Lun = in.Lun
@@ -4845,24 +5030,26 @@ func coreISCSIPersistentVolumeSourceToAPI(in *corev1.ISCSIPersistentVolumeSource
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	if len(in.Portals) > 0 {
-		out.Portals = slices.Clone(in.Portals)
+		out.Portals = a.makeString(len(in.Portals))
+		copy(out.Portals, in.Portals)
 	}
 	out.DiscoveryCHAPAuth = in.DiscoveryCHAPAuth
 	out.SessionCHAPAuth = in.SessionCHAPAuth
 	if in.SecretRef != nil {
-		out.SecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newApiSecretReference()
+		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
 	if in.InitiatorName != nil {
-		v1 := string(*in.InitiatorName)
-		out.InitiatorName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.InitiatorName)
+		out.InitiatorName = p1
 	}
 	return nil
 }
 
-func coreISCSIPersistentVolumeSourceFromAPI(in *api.ISCSIPersistentVolumeSource, out *corev1.ISCSIPersistentVolumeSource) error {
+func coreISCSIPersistentVolumeSourceFromAPI(in *api.ISCSIPersistentVolumeSource, out *corev1.ISCSIPersistentVolumeSource, a *arena) error {
 	out.TargetPortal = in.TargetPortal
 	out.IQN = in.IQN
 	out.Lun = in.Lun
@@ -4870,148 +5057,162 @@ func coreISCSIPersistentVolumeSourceFromAPI(in *api.ISCSIPersistentVolumeSource,
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	if len(in.Portals) > 0 {
-		out.Portals = slices.Clone(in.Portals)
+		out.Portals = a.makeString(len(in.Portals))
+		copy(out.Portals, in.Portals)
 	}
 	out.DiscoveryCHAPAuth = in.DiscoveryCHAPAuth
 	out.SessionCHAPAuth = in.SessionCHAPAuth
 	if in.SecretRef != nil {
-		out.SecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newCorev1SecretReference()
+		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
 	if in.InitiatorName != nil {
-		v1 := string(*in.InitiatorName)
-		out.InitiatorName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.InitiatorName)
+		out.InitiatorName = p1
 	}
 	return nil
 }
 
-func coreCinderPersistentVolumeSourceToAPI(in *corev1.CinderPersistentVolumeSource, out *api.CinderPersistentVolumeSource) error {
+func coreCinderPersistentVolumeSourceToAPI(in *corev1.CinderPersistentVolumeSource, out *api.CinderPersistentVolumeSource, a *arena) error {
 	out.VolumeID = in.VolumeID
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	if in.SecretRef != nil {
-		out.SecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newApiSecretReference()
+		if err := coreSecretReferenceToAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
 	return nil
 }
 
-func coreCinderPersistentVolumeSourceFromAPI(in *api.CinderPersistentVolumeSource, out *corev1.CinderPersistentVolumeSource) error {
+func coreCinderPersistentVolumeSourceFromAPI(in *api.CinderPersistentVolumeSource, out *corev1.CinderPersistentVolumeSource, a *arena) error {
 	out.VolumeID = in.VolumeID
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	if in.SecretRef != nil {
-		out.SecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newCorev1SecretReference()
+		if err := coreSecretReferenceFromAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
 	return nil
 }
 
-func coreAzureFilePersistentVolumeSourceToAPI(in *corev1.AzureFilePersistentVolumeSource, out *api.AzureFilePersistentVolumeSource) error {
+func coreAzureFilePersistentVolumeSourceToAPI(in *corev1.AzureFilePersistentVolumeSource, out *api.AzureFilePersistentVolumeSource, a *arena) error {
 	out.SecretName = in.SecretName
 	out.ShareName = in.ShareName
 	out.ReadOnly = in.ReadOnly
 	if in.SecretNamespace != nil {
-		v1 := string(*in.SecretNamespace)
-		out.SecretNamespace = &v1
+		p1 := a.newString()
+		*p1 = string(*in.SecretNamespace)
+		out.SecretNamespace = p1
 	}
 	return nil
 }
 
-func coreAzureFilePersistentVolumeSourceFromAPI(in *api.AzureFilePersistentVolumeSource, out *corev1.AzureFilePersistentVolumeSource) error {
+func coreAzureFilePersistentVolumeSourceFromAPI(in *api.AzureFilePersistentVolumeSource, out *corev1.AzureFilePersistentVolumeSource, a *arena) error {
 	out.SecretName = in.SecretName
 	out.ShareName = in.ShareName
 	out.ReadOnly = in.ReadOnly
 	if in.SecretNamespace != nil {
-		v1 := string(*in.SecretNamespace)
-		out.SecretNamespace = &v1
+		p1 := a.newString()
+		*p1 = string(*in.SecretNamespace)
+		out.SecretNamespace = p1
 	}
 	return nil
 }
 
-func coreAzureDiskVolumeSourceToAPI(in *corev1.AzureDiskVolumeSource, out *api.AzureDiskVolumeSource) error {
+func coreAzureDiskVolumeSourceToAPI(in *corev1.AzureDiskVolumeSource, out *api.AzureDiskVolumeSource, a *arena) error {
 	out.DiskName = in.DiskName
 	out.DataDiskURI = in.DataDiskURI
 	if in.CachingMode != nil {
-		v1 := api.AzureDataDiskCachingMode(*in.CachingMode)
-		out.CachingMode = &v1
+		p1 := a.newApiAzureDataDiskCachingMode()
+		*p1 = api.AzureDataDiskCachingMode(*in.CachingMode)
+		out.CachingMode = p1
 	}
 	if in.FSType != nil {
-		v2 := string(*in.FSType)
-		out.FSType = &v2
+		p2 := a.newString()
+		*p2 = string(*in.FSType)
+		out.FSType = p2
 	}
 	if in.ReadOnly != nil {
-		v3 := bool(*in.ReadOnly)
-		out.ReadOnly = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.ReadOnly)
+		out.ReadOnly = p3
 	}
 	if in.Kind != nil {
-		v4 := api.AzureDataDiskKind(*in.Kind)
-		out.Kind = &v4
+		p4 := a.newApiAzureDataDiskKind()
+		*p4 = api.AzureDataDiskKind(*in.Kind)
+		out.Kind = p4
 	}
 	return nil
 }
 
-func coreAzureDiskVolumeSourceFromAPI(in *api.AzureDiskVolumeSource, out *corev1.AzureDiskVolumeSource) error {
+func coreAzureDiskVolumeSourceFromAPI(in *api.AzureDiskVolumeSource, out *corev1.AzureDiskVolumeSource, a *arena) error {
 	out.DiskName = in.DiskName
 	out.DataDiskURI = in.DataDiskURI
 	if in.CachingMode != nil {
-		v1 := corev1.AzureDataDiskCachingMode(*in.CachingMode)
-		out.CachingMode = &v1
+		p1 := a.newCorev1AzureDataDiskCachingMode()
+		*p1 = corev1.AzureDataDiskCachingMode(*in.CachingMode)
+		out.CachingMode = p1
 	}
 	if in.FSType != nil {
-		v2 := string(*in.FSType)
-		out.FSType = &v2
+		p2 := a.newString()
+		*p2 = string(*in.FSType)
+		out.FSType = p2
 	}
 	if in.ReadOnly != nil {
-		v3 := bool(*in.ReadOnly)
-		out.ReadOnly = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.ReadOnly)
+		out.ReadOnly = p3
 	}
 	if in.Kind != nil {
-		v4 := corev1.AzureDataDiskKind(*in.Kind)
-		out.Kind = &v4
+		p4 := a.newCorev1AzureDataDiskKind()
+		*p4 = corev1.AzureDataDiskKind(*in.Kind)
+		out.Kind = p4
 	}
 	return nil
 }
 
-func corePortworxVolumeSourceToAPI(in *corev1.PortworxVolumeSource, out *api.PortworxVolumeSource) error {
+func corePortworxVolumeSourceToAPI(in *corev1.PortworxVolumeSource, out *api.PortworxVolumeSource, a *arena) error {
 	out.VolumeID = in.VolumeID
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	return nil
 }
 
-func corePortworxVolumeSourceFromAPI(in *api.PortworxVolumeSource, out *corev1.PortworxVolumeSource) error {
+func corePortworxVolumeSourceFromAPI(in *api.PortworxVolumeSource, out *corev1.PortworxVolumeSource, a *arena) error {
 	out.VolumeID = in.VolumeID
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	return nil
 }
 
-func coreLocalVolumeSourceToAPI(in *corev1.LocalVolumeSource, out *api.LocalVolumeSource) error {
+func coreLocalVolumeSourceToAPI(in *corev1.LocalVolumeSource, out *api.LocalVolumeSource, a *arena) error {
 	out.Path = in.Path
 	if in.FSType != nil {
-		v1 := string(*in.FSType)
-		out.FSType = &v1
+		p1 := a.newString()
+		*p1 = string(*in.FSType)
+		out.FSType = p1
 	}
 	return nil
 }
 
-func coreLocalVolumeSourceFromAPI(in *api.LocalVolumeSource, out *corev1.LocalVolumeSource) error {
+func coreLocalVolumeSourceFromAPI(in *api.LocalVolumeSource, out *corev1.LocalVolumeSource, a *arena) error {
 	out.Path = in.Path
 	if in.FSType != nil {
-		v1 := string(*in.FSType)
-		out.FSType = &v1
+		p1 := a.newString()
+		*p1 = string(*in.FSType)
+		out.FSType = p1
 	}
 	return nil
 }
 
-func coreCSIPersistentVolumeSourceToAPI(in *corev1.CSIPersistentVolumeSource, out *api.CSIPersistentVolumeSource) error {
+func coreCSIPersistentVolumeSourceToAPI(in *corev1.CSIPersistentVolumeSource, out *api.CSIPersistentVolumeSource, a *arena) error {
 	out.Driver = in.Driver
 	out.VolumeHandle = in.VolumeHandle
 	out.ReadOnly = in.ReadOnly
@@ -5020,39 +5221,39 @@ func coreCSIPersistentVolumeSourceToAPI(in *corev1.CSIPersistentVolumeSource, ou
 		out.VolumeAttributes = maps.Clone(in.VolumeAttributes)
 	}
 	if in.ControllerPublishSecretRef != nil {
-		out.ControllerPublishSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(in.ControllerPublishSecretRef, out.ControllerPublishSecretRef); err != nil {
+		out.ControllerPublishSecretRef = a.newApiSecretReference()
+		if err := coreSecretReferenceToAPI(in.ControllerPublishSecretRef, out.ControllerPublishSecretRef, a); err != nil {
 			return inField("controllerPublishSecretRef", err)
 		}
 	}
 	if in.NodeStageSecretRef != nil {
-		out.NodeStageSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(in.NodeStageSecretRef, out.NodeStageSecretRef); err != nil {
+		out.NodeStageSecretRef = a.newApiSecretReference()
+		if err := coreSecretReferenceToAPI(in.NodeStageSecretRef, out.NodeStageSecretRef, a); err != nil {
 			return inField("nodeStageSecretRef", err)
 		}
 	}
 	if in.NodePublishSecretRef != nil {
-		out.NodePublishSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(in.NodePublishSecretRef, out.NodePublishSecretRef); err != nil {
+		out.NodePublishSecretRef = a.newApiSecretReference()
+		if err := coreSecretReferenceToAPI(in.NodePublishSecretRef, out.NodePublishSecretRef, a); err != nil {
 			return inField("nodePublishSecretRef", err)
 		}
 	}
 	if in.ControllerExpandSecretRef != nil {
-		out.ControllerExpandSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(in.ControllerExpandSecretRef, out.ControllerExpandSecretRef); err != nil {
+		out.ControllerExpandSecretRef = a.newApiSecretReference()
+		if err := coreSecretReferenceToAPI(in.ControllerExpandSecretRef, out.ControllerExpandSecretRef, a); err != nil {
 			return inField("controllerExpandSecretRef", err)
 		}
 	}
 	if in.NodeExpandSecretRef != nil {
-		out.NodeExpandSecretRef = new(api.SecretReference)
-		if err := coreSecretReferenceToAPI(in.NodeExpandSecretRef, out.NodeExpandSecretRef); err != nil {
+		out.NodeExpandSecretRef = a.newApiSecretReference()
+		if err := coreSecretReferenceToAPI(in.NodeExpandSecretRef, out.NodeExpandSecretRef, a); err != nil {
 			return inField("nodeExpandSecretRef", err)
 		}
 	}
 	return nil
 }
 
-func coreCSIPersistentVolumeSourceFromAPI(in *api.CSIPersistentVolumeSource, out *corev1.CSIPersistentVolumeSource) error {
+func coreCSIPersistentVolumeSourceFromAPI(in *api.CSIPersistentVolumeSource, out *corev1.CSIPersistentVolumeSource, a *arena) error {
 	out.Driver = in.Driver
 	out.VolumeHandle = in.VolumeHandle
 	out.ReadOnly = in.ReadOnly
@@ -5061,39 +5262,39 @@ func coreCSIPersistentVolumeSourceFromAPI(in *api.CSIPersistentVolumeSource, out
 		out.VolumeAttributes = maps.Clone(in.VolumeAttributes)
 	}
 	if in.ControllerPublishSecretRef != nil {
-		out.ControllerPublishSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(in.ControllerPublishSecretRef, out.ControllerPublishSecretRef); err != nil {
+		out.ControllerPublishSecretRef = a.newCorev1SecretReference()
+		if err := coreSecretReferenceFromAPI(in.ControllerPublishSecretRef, out.ControllerPublishSecretRef, a); err != nil {
 			return inField("controllerPublishSecretRef", err)
 		}
 	}
 	if in.NodeStageSecretRef != nil {
-		out.NodeStageSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(in.NodeStageSecretRef, out.NodeStageSecretRef); err != nil {
+		out.NodeStageSecretRef = a.newCorev1SecretReference()
+		if err := coreSecretReferenceFromAPI(in.NodeStageSecretRef, out.NodeStageSecretRef, a); err != nil {
 			return inField("nodeStageSecretRef", err)
 		}
 	}
 	if in.NodePublishSecretRef != nil {
-		out.NodePublishSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(in.NodePublishSecretRef, out.NodePublishSecretRef); err != nil {
+		out.NodePublishSecretRef = a.newCorev1SecretReference()
+		if err := coreSecretReferenceFromAPI(in.NodePublishSecretRef, out.NodePublishSecretRef, a); err != nil {
 			return inField("nodePublishSecretRef", err)
 		}
 	}
 	if in.ControllerExpandSecretRef != nil {
-		out.ControllerExpandSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(in.ControllerExpandSecretRef, out.ControllerExpandSecretRef); err != nil {
+		out.ControllerExpandSecretRef = a.newCorev1SecretReference()
+		if err := coreSecretReferenceFromAPI(in.ControllerExpandSecretRef, out.ControllerExpandSecretRef, a); err != nil {
 			return inField("controllerExpandSecretRef", err)
 		}
 	}
 	if in.NodeExpandSecretRef != nil {
-		out.NodeExpandSecretRef = new(corev1.SecretReference)
-		if err := coreSecretReferenceFromAPI(in.NodeExpandSecretRef, out.NodeExpandSecretRef); err != nil {
+		out.NodeExpandSecretRef = a.newCorev1SecretReference()
+		if err := coreSecretReferenceFromAPI(in.NodeExpandSecretRef, out.NodeExpandSecretRef, a); err != nil {
 			return inField("nodeExpandSecretRef", err)
 		}
 	}
 	return nil
 }
 
-func coreObjectReferenceToAPI(in *corev1.ObjectReference, out *api.ObjectReference) error {
+func coreObjectReferenceToAPI(in *corev1.ObjectReference, out *api.ObjectReference, a *arena) error {
 	out.Kind = in.Kind
 	out.Namespace = in.Namespace
 	out.Name = in.Name
@@ -5104,7 +5305,7 @@ func coreObjectReferenceToAPI(in *corev1.ObjectReference, out *api.ObjectReferen
 	return nil
 }
 
-func coreObjectReferenceFromAPI(in *api.ObjectReference, out *corev1.ObjectReference) error {
+func coreObjectReferenceFromAPI(in *api.ObjectReference, out *corev1.ObjectReference, a *arena) error {
 	out.Kind = in.Kind
 	out.Namespace = in.Namespace
 	out.Name = in.Name
@@ -5115,27 +5316,27 @@ func coreObjectReferenceFromAPI(in *api.ObjectReference, out *corev1.ObjectRefer
 	return nil
 }
 
-func coreVolumeNodeAffinityToAPI(in *corev1.VolumeNodeAffinity, out *api.VolumeNodeAffinity) error {
+func coreVolumeNodeAffinityToAPI(in *corev1.VolumeNodeAffinity, out *api.VolumeNodeAffinity, a *arena) error {
 	if in.Required != nil {
-		out.Required = new(api.NodeSelector)
-		if err := coreNodeSelectorToAPI(in.Required, out.Required); err != nil {
+		out.Required = a.newApiNodeSelector()
+		if err := coreNodeSelectorToAPI(in.Required, out.Required, a); err != nil {
 			return inField("required", err)
 		}
 	}
 	return nil
 }
 
-func coreVolumeNodeAffinityFromAPI(in *api.VolumeNodeAffinity, out *corev1.VolumeNodeAffinity) error {
+func coreVolumeNodeAffinityFromAPI(in *api.VolumeNodeAffinity, out *corev1.VolumeNodeAffinity, a *arena) error {
 	if in.Required != nil {
-		out.Required = new(corev1.NodeSelector)
-		if err := coreNodeSelectorFromAPI(in.Required, out.Required); err != nil {
+		out.Required = a.newCorev1NodeSelector()
+		if err := coreNodeSelectorFromAPI(in.Required, out.Required, a); err != nil {
 			return inField("required", err)
 		}
 	}
 	return nil
 }
 
-func coreVolumeResourceRequirementsToAPI(in *corev1.VolumeResourceRequirements, out *api.VolumeResourceRequirements) error {
+func coreVolumeResourceRequirementsToAPI(in *corev1.VolumeResourceRequirements, out *api.VolumeResourceRequirements, a *arena) error {
 	if len(in.Limits) > 0 {
 		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Limits))
 		for k1, v2 := range in.Limits {
@@ -5161,7 +5362,7 @@ func coreVolumeResourceRequirementsToAPI(in *corev1.VolumeResourceRequirements, 
 	return nil
 }
 
-func coreVolumeResourceRequirementsFromAPI(in *api.VolumeResourceRequirements, out *corev1.VolumeResourceRequirements) error {
+func coreVolumeResourceRequirementsFromAPI(in *api.VolumeResourceRequirements, out *corev1.VolumeResourceRequirements, a *arena) error {
 	if len(in.Limits) > 0 {
 		m3 := make(map[corev1.ResourceName]resource.Quantity, len(in.Limits))
 		for k1, v2 := range in.Limits {
@@ -5187,55 +5388,61 @@ func coreVolumeResourceRequirementsFromAPI(in *api.VolumeResourceRequirements, o
 	return nil
 }
 
-func coreTypedLocalObjectReferenceToAPI(in *corev1.TypedLocalObjectReference, out *api.TypedLocalObjectReference) error {
+func coreTypedLocalObjectReferenceToAPI(in *corev1.TypedLocalObjectReference, out *api.TypedLocalObjectReference, a *arena) error {
 	if in.APIGroup != nil {
-		v1 := string(*in.APIGroup)
-		out.APIGroup = &v1
+		p1 := a.newString()
+		*p1 = string(*in.APIGroup)
+		out.APIGroup = p1
 	}
 	out.Kind = in.Kind
 	out.Name = in.Name
 	return nil
 }
 
-func coreTypedLocalObjectReferenceFromAPI(in *api.TypedLocalObjectReference, out *corev1.TypedLocalObjectReference) error {
+func coreTypedLocalObjectReferenceFromAPI(in *api.TypedLocalObjectReference, out *corev1.TypedLocalObjectReference, a *arena) error {
 	if in.APIGroup != nil {
-		v1 := string(*in.APIGroup)
-		out.APIGroup = &v1
+		p1 := a.newString()
+		*p1 = string(*in.APIGroup)
+		out.APIGroup = p1
 	}
 	out.Kind = in.Kind
 	out.Name = in.Name
 	return nil
 }
 
-func coreTypedObjectReferenceToAPI(in *corev1.TypedObjectReference, out *api.TypedObjectReference) error {
+func coreTypedObjectReferenceToAPI(in *corev1.TypedObjectReference, out *api.TypedObjectReference, a *arena) error {
 	if in.APIGroup != nil {
-		v1 := string(*in.APIGroup)
-		out.APIGroup = &v1
-	}
-	out.Kind = in.Kind
-	out.Name = in.Name
-	if in.Namespace != nil {
-		v2 := string(*in.Namespace)
-		out.Namespace = &v2
-	}
-	return nil
-}
-
-func coreTypedObjectReferenceFromAPI(in *api.TypedObjectReference, out *corev1.TypedObjectReference) error {
-	if in.APIGroup != nil {
-		v1 := string(*in.APIGroup)
-		out.APIGroup = &v1
+		p1 := a.newString()
+		*p1 = string(*in.APIGroup)
+		out.APIGroup = p1
 	}
 	out.Kind = in.Kind
 	out.Name = in.Name
 	if in.Namespace != nil {
-		v2 := string(*in.Namespace)
-		out.Namespace = &v2
+		p2 := a.newString()
+		*p2 = string(*in.Namespace)
+		out.Namespace = p2
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimConditionToAPI(in *corev1.PersistentVolumeClaimCondition, out *api.PersistentVolumeClaimCondition) error {
+func coreTypedObjectReferenceFromAPI(in *api.TypedObjectReference, out *corev1.TypedObjectReference, a *arena) error {
+	if in.APIGroup != nil {
+		p1 := a.newString()
+		*p1 = string(*in.APIGroup)
+		out.APIGroup = p1
+	}
+	out.Kind = in.Kind
+	out.Name = in.Name
+	if in.Namespace != nil {
+		p2 := a.newString()
+		*p2 = string(*in.Namespace)
+		out.Namespace = p2
+	}
+	return nil
+}
+
+func corePersistentVolumeClaimConditionToAPI(in *corev1.PersistentVolumeClaimCondition, out *api.PersistentVolumeClaimCondition, a *arena) error {
 	out.Type = api.PersistentVolumeClaimConditionType(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastProbeTime = api.Time{Time: in.LastProbeTime.Time}
@@ -5245,7 +5452,7 @@ func corePersistentVolumeClaimConditionToAPI(in *corev1.PersistentVolumeClaimCon
 	return nil
 }
 
-func corePersistentVolumeClaimConditionFromAPI(in *api.PersistentVolumeClaimCondition, out *corev1.PersistentVolumeClaimCondition) error {
+func corePersistentVolumeClaimConditionFromAPI(in *api.PersistentVolumeClaimCondition, out *corev1.PersistentVolumeClaimCondition, a *arena) error {
 	out.Type = corev1.PersistentVolumeClaimConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastProbeTime = metav1.Time{Time: in.LastProbeTime.Time}
@@ -5255,19 +5462,19 @@ func corePersistentVolumeClaimConditionFromAPI(in *api.PersistentVolumeClaimCond
 	return nil
 }
 
-func coreModifyVolumeStatusToAPI(in *corev1.ModifyVolumeStatus, out *api.ModifyVolumeStatus) error {
+func coreModifyVolumeStatusToAPI(in *corev1.ModifyVolumeStatus, out *api.ModifyVolumeStatus, a *arena) error {
 	out.TargetVolumeAttributesClassName = in.TargetVolumeAttributesClassName
 	out.Status = string(in.Status)
 	return nil
 }
 
-func coreModifyVolumeStatusFromAPI(in *api.ModifyVolumeStatus, out *corev1.ModifyVolumeStatus) error {
+func coreModifyVolumeStatusFromAPI(in *api.ModifyVolumeStatus, out *corev1.ModifyVolumeStatus, a *arena) error {
 	out.TargetVolumeAttributesClassName = in.TargetVolumeAttributesClassName
 	out.Status = corev1.PersistentVolumeClaimModifyVolumeStatus(in.Status)
 	return nil
 }
 
-func appsReplicaSetConditionAsWorkloadConditionToAPI(in *appsv1.ReplicaSetCondition, out *api.WorkloadCondition) error {
+func appsReplicaSetConditionAsWorkloadConditionToAPI(in *appsv1.ReplicaSetCondition, out *api.WorkloadCondition, a *arena) error {
 	out.Type = string(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastTransitionTime = api.Time{Time: in.LastTransitionTime.Time}
@@ -5276,7 +5483,7 @@ func appsReplicaSetConditionAsWorkloadConditionToAPI(in *appsv1.ReplicaSetCondit
 	return nil
 }
 
-func appsReplicaSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition, out *appsv1.ReplicaSetCondition) error {
+func appsReplicaSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition, out *appsv1.ReplicaSetCondition, a *arena) error {
 	out.Type = appsv1.ReplicaSetConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastTransitionTime = metav1.Time{Time: in.LastTransitionTime.Time}
@@ -5285,29 +5492,29 @@ func appsReplicaSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition
 	return nil
 }
 
-func appsDeploymentStrategyToAPI(in *appsv1.DeploymentStrategy, out *api.DeploymentStrategy) error {
+func appsDeploymentStrategyToAPI(in *appsv1.DeploymentStrategy, out *api.DeploymentStrategy, a *arena) error {
 	out.Type = string(in.Type)
 	if in.RollingUpdate != nil {
-		out.RollingUpdate = new(api.RollingUpdateDeployment)
-		if err := appsRollingUpdateDeploymentToAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
+		out.RollingUpdate = a.newApiRollingUpdateDeployment()
+		if err := appsRollingUpdateDeploymentToAPI(in.RollingUpdate, out.RollingUpdate, a); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
 	return nil
 }
 
-func appsDeploymentStrategyFromAPI(in *api.DeploymentStrategy, out *appsv1.DeploymentStrategy) error {
+func appsDeploymentStrategyFromAPI(in *api.DeploymentStrategy, out *appsv1.DeploymentStrategy, a *arena) error {
 	out.Type = appsv1.DeploymentStrategyType(in.Type)
 	if in.RollingUpdate != nil {
-		out.RollingUpdate = new(appsv1.RollingUpdateDeployment)
-		if err := appsRollingUpdateDeploymentFromAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
+		out.RollingUpdate = a.newAppsv1RollingUpdateDeployment()
+		if err := appsRollingUpdateDeploymentFromAPI(in.RollingUpdate, out.RollingUpdate, a); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
 	return nil
 }
 
-func appsDeploymentConditionToAPI(in *appsv1.DeploymentCondition, out *api.DeploymentCondition) error {
+func appsDeploymentConditionToAPI(in *appsv1.DeploymentCondition, out *api.DeploymentCondition, a *arena) error {
 	out.Type = string(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastUpdateTime = api.Time{Time: in.LastUpdateTime.Time}
@@ -5317,7 +5524,7 @@ func appsDeploymentConditionToAPI(in *appsv1.DeploymentCondition, out *api.Deplo
 	return nil
 }
 
-func appsDeploymentConditionFromAPI(in *api.DeploymentCondition, out *appsv1.DeploymentCondition) error {
+func appsDeploymentConditionFromAPI(in *api.DeploymentCondition, out *appsv1.DeploymentCondition, a *arena) error {
 	out.Type = appsv1.DeploymentConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastUpdateTime = metav1.Time{Time: in.LastUpdateTime.Time}
@@ -5327,51 +5534,51 @@ func appsDeploymentConditionFromAPI(in *api.DeploymentCondition, out *appsv1.Dep
 	return nil
 }
 
-func appsStatefulSetUpdateStrategyToAPI(in *appsv1.StatefulSetUpdateStrategy, out *api.StatefulSetUpdateStrategy) error {
+func appsStatefulSetUpdateStrategyToAPI(in *appsv1.StatefulSetUpdateStrategy, out *api.StatefulSetUpdateStrategy, a *arena) error {
 	out.Type = string(in.Type)
 	if in.RollingUpdate != nil {
-		out.RollingUpdate = new(api.RollingUpdateStatefulSetStrategy)
-		if err := appsRollingUpdateStatefulSetStrategyToAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
+		out.RollingUpdate = a.newApiRollingUpdateStatefulSetStrategy()
+		if err := appsRollingUpdateStatefulSetStrategyToAPI(in.RollingUpdate, out.RollingUpdate, a); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
 	return nil
 }
 
-func appsStatefulSetUpdateStrategyFromAPI(in *api.StatefulSetUpdateStrategy, out *appsv1.StatefulSetUpdateStrategy) error {
+func appsStatefulSetUpdateStrategyFromAPI(in *api.StatefulSetUpdateStrategy, out *appsv1.StatefulSetUpdateStrategy, a *arena) error {
 	out.Type = appsv1.StatefulSetUpdateStrategyType(in.Type)
 	if in.RollingUpdate != nil {
-		out.RollingUpdate = new(appsv1.RollingUpdateStatefulSetStrategy)
-		if err := appsRollingUpdateStatefulSetStrategyFromAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
+		out.RollingUpdate = a.newAppsv1RollingUpdateStatefulSetStrategy()
+		if err := appsRollingUpdateStatefulSetStrategyFromAPI(in.RollingUpdate, out.RollingUpdate, a); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
 	return nil
 }
 
-func appsStatefulSetPersistentVolumeClaimRetentionPolicyToAPI(in *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy, out *api.StatefulSetPersistentVolumeClaimRetentionPolicy) error {
+func appsStatefulSetPersistentVolumeClaimRetentionPolicyToAPI(in *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy, out *api.StatefulSetPersistentVolumeClaimRetentionPolicy, a *arena) error {
 	out.WhenDeleted = string(in.WhenDeleted)
 	out.WhenScaled = string(in.WhenScaled)
 	return nil
 }
 
-func appsStatefulSetPersistentVolumeClaimRetentionPolicyFromAPI(in *api.StatefulSetPersistentVolumeClaimRetentionPolicy, out *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy) error {
+func appsStatefulSetPersistentVolumeClaimRetentionPolicyFromAPI(in *api.StatefulSetPersistentVolumeClaimRetentionPolicy, out *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy, a *arena) error {
 	out.WhenDeleted = appsv1.PersistentVolumeClaimRetentionPolicyType(in.WhenDeleted)
 	out.WhenScaled = appsv1.PersistentVolumeClaimRetentionPolicyType(in.WhenScaled)
 	return nil
 }
 
-func appsStatefulSetOrdinalsToAPI(in *appsv1.StatefulSetOrdinals, out *api.StatefulSetOrdinals) error {
+func appsStatefulSetOrdinalsToAPI(in *appsv1.StatefulSetOrdinals, out *api.StatefulSetOrdinals, a *arena) error {
 	out.Start = in.Start
 	return nil
 }
 
-func appsStatefulSetOrdinalsFromAPI(in *api.StatefulSetOrdinals, out *appsv1.StatefulSetOrdinals) error {
+func appsStatefulSetOrdinalsFromAPI(in *api.StatefulSetOrdinals, out *appsv1.StatefulSetOrdinals, a *arena) error {
 	out.Start = in.Start
 	return nil
 }
 
-func appsStatefulSetConditionAsWorkloadConditionToAPI(in *appsv1.StatefulSetCondition, out *api.WorkloadCondition) error {
+func appsStatefulSetConditionAsWorkloadConditionToAPI(in *appsv1.StatefulSetCondition, out *api.WorkloadCondition, a *arena) error {
 	out.Type = string(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastTransitionTime = api.Time{Time: in.LastTransitionTime.Time}
@@ -5380,7 +5587,7 @@ func appsStatefulSetConditionAsWorkloadConditionToAPI(in *appsv1.StatefulSetCond
 	return nil
 }
 
-func appsStatefulSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition, out *appsv1.StatefulSetCondition) error {
+func appsStatefulSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition, out *appsv1.StatefulSetCondition, a *arena) error {
 	out.Type = appsv1.StatefulSetConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastTransitionTime = metav1.Time{Time: in.LastTransitionTime.Time}
@@ -5389,29 +5596,29 @@ func appsStatefulSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadConditio
 	return nil
 }
 
-func appsDaemonSetUpdateStrategyToAPI(in *appsv1.DaemonSetUpdateStrategy, out *api.DaemonSetUpdateStrategy) error {
+func appsDaemonSetUpdateStrategyToAPI(in *appsv1.DaemonSetUpdateStrategy, out *api.DaemonSetUpdateStrategy, a *arena) error {
 	out.Type = string(in.Type)
 	if in.RollingUpdate != nil {
-		out.RollingUpdate = new(api.RollingUpdateDaemonSet)
-		if err := appsRollingUpdateDaemonSetToAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
+		out.RollingUpdate = a.newApiRollingUpdateDaemonSet()
+		if err := appsRollingUpdateDaemonSetToAPI(in.RollingUpdate, out.RollingUpdate, a); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
 	return nil
 }
 
-func appsDaemonSetUpdateStrategyFromAPI(in *api.DaemonSetUpdateStrategy, out *appsv1.DaemonSetUpdateStrategy) error {
+func appsDaemonSetUpdateStrategyFromAPI(in *api.DaemonSetUpdateStrategy, out *appsv1.DaemonSetUpdateStrategy, a *arena) error {
 	out.Type = appsv1.DaemonSetUpdateStrategyType(in.Type)
 	if in.RollingUpdate != nil {
-		out.RollingUpdate = new(appsv1.RollingUpdateDaemonSet)
-		if err := appsRollingUpdateDaemonSetFromAPI(in.RollingUpdate, out.RollingUpdate); err != nil {
+		out.RollingUpdate = a.newAppsv1RollingUpdateDaemonSet()
+		if err := appsRollingUpdateDaemonSetFromAPI(in.RollingUpdate, out.RollingUpdate, a); err != nil {
 			return inField("rollingUpdate", err)
 		}
 	}
 	return nil
 }
 
-func appsDaemonSetConditionAsWorkloadConditionToAPI(in *appsv1.DaemonSetCondition, out *api.WorkloadCondition) error {
+func appsDaemonSetConditionAsWorkloadConditionToAPI(in *appsv1.DaemonSetCondition, out *api.WorkloadCondition, a *arena) error {
 	out.Type = string(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastTransitionTime = api.Time{Time: in.LastTransitionTime.Time}
@@ -5420,7 +5627,7 @@ func appsDaemonSetConditionAsWorkloadConditionToAPI(in *appsv1.DaemonSetConditio
 	return nil
 }
 
-func appsDaemonSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition, out *appsv1.DaemonSetCondition) error {
+func appsDaemonSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition, out *appsv1.DaemonSetCondition, a *arena) error {
 	out.Type = appsv1.DaemonSetConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastTransitionTime = metav1.Time{Time: in.LastTransitionTime.Time}
@@ -5429,11 +5636,11 @@ func appsDaemonSetConditionAsWorkloadConditionFromAPI(in *api.WorkloadCondition,
 	return nil
 }
 
-func batchPodFailurePolicyToAPI(in *batchv1.PodFailurePolicy, out *api.PodFailurePolicy) error {
+func batchPodFailurePolicyToAPI(in *batchv1.PodFailurePolicy, out *api.PodFailurePolicy, a *arena) error {
 	if in.Rules != nil {
-		out.Rules = make([]api.PodFailurePolicyRule, len(in.Rules))
+		out.Rules = a.makeApiPodFailurePolicyRule(len(in.Rules))
 		for i1 := range in.Rules {
-			if err := batchPodFailurePolicyRuleToAPI(&in.Rules[i1], &out.Rules[i1]); err != nil {
+			if err := batchPodFailurePolicyRuleToAPI(&in.Rules[i1], &out.Rules[i1], a); err != nil {
 				return inField("rules", atIndex(i1, err))
 			}
 		}
@@ -5441,11 +5648,11 @@ func batchPodFailurePolicyToAPI(in *batchv1.PodFailurePolicy, out *api.PodFailur
 	return nil
 }
 
-func batchPodFailurePolicyFromAPI(in *api.PodFailurePolicy, out *batchv1.PodFailurePolicy) error {
+func batchPodFailurePolicyFromAPI(in *api.PodFailurePolicy, out *batchv1.PodFailurePolicy, a *arena) error {
 	if in.Rules != nil {
-		out.Rules = make([]batchv1.PodFailurePolicyRule, len(in.Rules))
+		out.Rules = a.makeBatchv1PodFailurePolicyRule(len(in.Rules))
 		for i1 := range in.Rules {
-			if err := batchPodFailurePolicyRuleFromAPI(&in.Rules[i1], &out.Rules[i1]); err != nil {
+			if err := batchPodFailurePolicyRuleFromAPI(&in.Rules[i1], &out.Rules[i1], a); err != nil {
 				return inField("rules", atIndex(i1, err))
 			}
 		}
@@ -5453,11 +5660,11 @@ func batchPodFailurePolicyFromAPI(in *api.PodFailurePolicy, out *batchv1.PodFail
 	return nil
 }
 
-func batchSuccessPolicyToAPI(in *batchv1.SuccessPolicy, out *api.SuccessPolicy) error {
+func batchSuccessPolicyToAPI(in *batchv1.SuccessPolicy, out *api.SuccessPolicy, a *arena) error {
 	if in.Rules != nil {
-		out.Rules = make([]api.SuccessPolicyRule, len(in.Rules))
+		out.Rules = a.makeApiSuccessPolicyRule(len(in.Rules))
 		for i1 := range in.Rules {
-			if err := batchSuccessPolicyRuleToAPI(&in.Rules[i1], &out.Rules[i1]); err != nil {
+			if err := batchSuccessPolicyRuleToAPI(&in.Rules[i1], &out.Rules[i1], a); err != nil {
 				return inField("rules", atIndex(i1, err))
 			}
 		}
@@ -5465,11 +5672,11 @@ func batchSuccessPolicyToAPI(in *batchv1.SuccessPolicy, out *api.SuccessPolicy) 
 	return nil
 }
 
-func batchSuccessPolicyFromAPI(in *api.SuccessPolicy, out *batchv1.SuccessPolicy) error {
+func batchSuccessPolicyFromAPI(in *api.SuccessPolicy, out *batchv1.SuccessPolicy, a *arena) error {
 	if in.Rules != nil {
-		out.Rules = make([]batchv1.SuccessPolicyRule, len(in.Rules))
+		out.Rules = a.makeBatchv1SuccessPolicyRule(len(in.Rules))
 		for i1 := range in.Rules {
-			if err := batchSuccessPolicyRuleFromAPI(&in.Rules[i1], &out.Rules[i1]); err != nil {
+			if err := batchSuccessPolicyRuleFromAPI(&in.Rules[i1], &out.Rules[i1], a); err != nil {
 				return inField("rules", atIndex(i1, err))
 			}
 		}
@@ -5477,7 +5684,7 @@ func batchSuccessPolicyFromAPI(in *api.SuccessPolicy, out *batchv1.SuccessPolicy
 	return nil
 }
 
-func batchJobConditionToAPI(in *batchv1.JobCondition, out *api.JobCondition) error {
+func batchJobConditionToAPI(in *batchv1.JobCondition, out *api.JobCondition, a *arena) error {
 	out.Type = string(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	out.LastProbeTime = api.Time{Time: in.LastProbeTime.Time}
@@ -5487,7 +5694,7 @@ func batchJobConditionToAPI(in *batchv1.JobCondition, out *api.JobCondition) err
 	return nil
 }
 
-func batchJobConditionFromAPI(in *api.JobCondition, out *batchv1.JobCondition) error {
+func batchJobConditionFromAPI(in *api.JobCondition, out *batchv1.JobCondition, a *arena) error {
 	out.Type = batchv1.JobConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastProbeTime = metav1.Time{Time: in.LastProbeTime.Time}
@@ -5497,215 +5704,227 @@ func batchJobConditionFromAPI(in *api.JobCondition, out *batchv1.JobCondition) e
 	return nil
 }
 
-func batchJobTemplateSpecToAPI(in *batchv1.JobTemplateSpec, out *api.JobTemplateSpec) error {
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+func batchJobTemplateSpecToAPI(in *batchv1.JobTemplateSpec, out *api.JobTemplateSpec, a *arena) error {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := batchJobSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := batchJobSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func batchJobTemplateSpecFromAPI(in *api.JobTemplateSpec, out *batchv1.JobTemplateSpec) error {
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+func batchJobTemplateSpecFromAPI(in *api.JobTemplateSpec, out *batchv1.JobTemplateSpec, a *arena) error {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := batchJobSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := batchJobSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func coreTopologySelectorLabelRequirementToAPI(in *corev1.TopologySelectorLabelRequirement, out *api.TopologySelectorLabelRequirement) error {
+func coreTopologySelectorLabelRequirementToAPI(in *corev1.TopologySelectorLabelRequirement, out *api.TopologySelectorLabelRequirement, a *arena) error {
 	out.Key = in.Key
 	if in.Values != nil {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeString(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func coreTopologySelectorLabelRequirementFromAPI(in *api.TopologySelectorLabelRequirement, out *corev1.TopologySelectorLabelRequirement) error {
+func coreTopologySelectorLabelRequirementFromAPI(in *api.TopologySelectorLabelRequirement, out *corev1.TopologySelectorLabelRequirement, a *arena) error {
 	out.Key = in.Key
 	if in.Values != nil {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeString(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func storageCSINodeDriverToAPI(in *storagev1.CSINodeDriver, out *api.CSINodeDriver) error {
+func storageCSINodeDriverToAPI(in *storagev1.CSINodeDriver, out *api.CSINodeDriver, a *arena) error {
 	out.Name = in.Name
 	out.NodeID = in.NodeID
 	if in.TopologyKeys != nil {
-		out.TopologyKeys = slices.Clone(in.TopologyKeys)
+		out.TopologyKeys = a.makeString(len(in.TopologyKeys))
+		copy(out.TopologyKeys, in.TopologyKeys)
 	}
 	if in.Allocatable != nil {
-		out.Allocatable = new(api.VolumeNodeResources)
-		if err := storageVolumeNodeResourcesToAPI(in.Allocatable, out.Allocatable); err != nil {
+		out.Allocatable = a.newApiVolumeNodeResources()
+		if err := storageVolumeNodeResourcesToAPI(in.Allocatable, out.Allocatable, a); err != nil {
 			return inField("allocatable", err)
 		}
 	}
 	return nil
 }
 
-func storageCSINodeDriverFromAPI(in *api.CSINodeDriver, out *storagev1.CSINodeDriver) error {
+func storageCSINodeDriverFromAPI(in *api.CSINodeDriver, out *storagev1.CSINodeDriver, a *arena) error {
 	out.Name = in.Name
 	out.NodeID = in.NodeID
 	if in.TopologyKeys != nil {
-		out.TopologyKeys = slices.Clone(in.TopologyKeys)
+		out.TopologyKeys = a.makeString(len(in.TopologyKeys))
+		copy(out.TopologyKeys, in.TopologyKeys)
 	}
 	if in.Allocatable != nil {
-		out.Allocatable = new(storagev1.VolumeNodeResources)
-		if err := storageVolumeNodeResourcesFromAPI(in.Allocatable, out.Allocatable); err != nil {
+		out.Allocatable = a.newStoragev1VolumeNodeResources()
+		if err := storageVolumeNodeResourcesFromAPI(in.Allocatable, out.Allocatable, a); err != nil {
 			return inField("allocatable", err)
 		}
 	}
 	return nil
 }
 
-func storageTokenRequestToAPI(in *storagev1.TokenRequest, out *api.TokenRequest) error {
+func storageTokenRequestToAPI(in *storagev1.TokenRequest, out *api.TokenRequest, a *arena) error {
 	out.Audience = in.Audience
 	if in.ExpirationSeconds != nil {
-		v1 := int64(*in.ExpirationSeconds)
-		out.ExpirationSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.ExpirationSeconds)
+		out.ExpirationSeconds = p1
 	}
 	return nil
 }
 
-func storageTokenRequestFromAPI(in *api.TokenRequest, out *storagev1.TokenRequest) error {
+func storageTokenRequestFromAPI(in *api.TokenRequest, out *storagev1.TokenRequest, a *arena) error {
 	out.Audience = in.Audience
 	if in.ExpirationSeconds != nil {
-		v1 := int64(*in.ExpirationSeconds)
-		out.ExpirationSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.ExpirationSeconds)
+		out.ExpirationSeconds = p1
 	}
 	return nil
 }
 
-func metaLabelSelectorRequirementToAPI(in *metav1.LabelSelectorRequirement, out *api.LabelSelectorRequirement) error {
+func metaLabelSelectorRequirementToAPI(in *metav1.LabelSelectorRequirement, out *api.LabelSelectorRequirement, a *arena) error {
 	out.Key = in.Key
 	out.Operator = api.LabelSelectorOperator(in.Operator)
 	if len(in.Values) > 0 {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeString(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func metaLabelSelectorRequirementFromAPI(in *api.LabelSelectorRequirement, out *metav1.LabelSelectorRequirement) error {
+func metaLabelSelectorRequirementFromAPI(in *api.LabelSelectorRequirement, out *metav1.LabelSelectorRequirement, a *arena) error {
 	out.Key = in.Key
 	out.Operator = metav1.LabelSelectorOperator(in.Operator)
 	if len(in.Values) > 0 {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeString(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func storageVolumeAttachmentSourceToAPI(in *storagev1.VolumeAttachmentSource, out *api.VolumeAttachmentSource) error {
+func storageVolumeAttachmentSourceToAPI(in *storagev1.VolumeAttachmentSource, out *api.VolumeAttachmentSource, a *arena) error {
 	if in.PersistentVolumeName != nil {
-		v1 := string(*in.PersistentVolumeName)
-		out.PersistentVolumeName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.PersistentVolumeName)
+		out.PersistentVolumeName = p1
 	}
 	if in.InlineVolumeSpec != nil {
-		out.InlineVolumeSpec = new(api.PersistentVolumeSpec)
-		if err := corePersistentVolumeSpecToAPI(in.InlineVolumeSpec, out.InlineVolumeSpec); err != nil {
+		out.InlineVolumeSpec = a.newApiPersistentVolumeSpec()
+		if err := corePersistentVolumeSpecToAPI(in.InlineVolumeSpec, out.InlineVolumeSpec, a); err != nil {
 			return inField("inlineVolumeSpec", err)
 		}
 	}
 	return nil
 }
 
-func storageVolumeAttachmentSourceFromAPI(in *api.VolumeAttachmentSource, out *storagev1.VolumeAttachmentSource) error {
+func storageVolumeAttachmentSourceFromAPI(in *api.VolumeAttachmentSource, out *storagev1.VolumeAttachmentSource, a *arena) error {
 	if in.PersistentVolumeName != nil {
-		v1 := string(*in.PersistentVolumeName)
-		out.PersistentVolumeName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.PersistentVolumeName)
+		out.PersistentVolumeName = p1
 	}
 	if in.InlineVolumeSpec != nil {
-		out.InlineVolumeSpec = new(corev1.PersistentVolumeSpec)
-		if err := corePersistentVolumeSpecFromAPI(in.InlineVolumeSpec, out.InlineVolumeSpec); err != nil {
+		out.InlineVolumeSpec = a.newCorev1PersistentVolumeSpec()
+		if err := corePersistentVolumeSpecFromAPI(in.InlineVolumeSpec, out.InlineVolumeSpec, a); err != nil {
 			return inField("inlineVolumeSpec", err)
 		}
 	}
 	return nil
 }
 
-func storageVolumeErrorToAPI(in *storagev1.VolumeError, out *api.VolumeError) error {
+func storageVolumeErrorToAPI(in *storagev1.VolumeError, out *api.VolumeError, a *arena) error {
 	out.Time = api.Time{Time: in.Time.Time}
 	out.Message = in.Message
 	if in.ErrorCode != nil {
-		v1 := int32(*in.ErrorCode)
-		out.ErrorCode = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.ErrorCode)
+		out.ErrorCode = p1
 	}
 	return nil
 }
 
-func storageVolumeErrorFromAPI(in *api.VolumeError, out *storagev1.VolumeError) error {
+func storageVolumeErrorFromAPI(in *api.VolumeError, out *storagev1.VolumeError, a *arena) error {
 	out.Time = metav1.Time{Time: in.Time.Time}
 	out.Message = in.Message
 	if in.ErrorCode != nil {
-		v1 := int32(*in.ErrorCode)
-		out.ErrorCode = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.ErrorCode)
+		out.ErrorCode = p1
 	}
 	return nil
 }
 
-func resourceDeviceSelectorToAPI(in *resourcev1.DeviceSelector, out *api.DeviceSelector) error {
+func resourceDeviceSelectorToAPI(in *resourcev1.DeviceSelector, out *api.DeviceSelector, a *arena) error {
 	if in.CEL != nil {
-		out.CEL = new(api.CELDeviceSelector)
-		if err := resourceCELDeviceSelectorToAPI(in.CEL, out.CEL); err != nil {
+		out.CEL = a.newApiCELDeviceSelector()
+		if err := resourceCELDeviceSelectorToAPI(in.CEL, out.CEL, a); err != nil {
 			return inField("cel", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceSelectorFromAPI(in *api.DeviceSelector, out *resourcev1.DeviceSelector) error {
+func resourceDeviceSelectorFromAPI(in *api.DeviceSelector, out *resourcev1.DeviceSelector, a *arena) error {
 	if in.CEL != nil {
-		out.CEL = new(resourcev1.CELDeviceSelector)
-		if err := resourceCELDeviceSelectorFromAPI(in.CEL, out.CEL); err != nil {
+		out.CEL = a.newResourcev1CELDeviceSelector()
+		if err := resourceCELDeviceSelectorFromAPI(in.CEL, out.CEL, a); err != nil {
 			return inField("cel", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceClassConfigurationToAPI(in *resourcev1.DeviceClassConfiguration, out *api.DeviceClassConfiguration) error {
+func resourceDeviceClassConfigurationToAPI(in *resourcev1.DeviceClassConfiguration, out *api.DeviceClassConfiguration, a *arena) error {
 	if in.DeviceConfiguration.Opaque != nil {
-		out.DeviceConfiguration.Opaque = new(api.OpaqueDeviceConfiguration)
-		if err := resourceOpaqueDeviceConfigurationToAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque); err != nil {
+		out.DeviceConfiguration.Opaque = a.newApiOpaqueDeviceConfiguration()
+		if err := resourceOpaqueDeviceConfigurationToAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque, a); err != nil {
 			return inField("opaque", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceClassConfigurationFromAPI(in *api.DeviceClassConfiguration, out *resourcev1.DeviceClassConfiguration) error {
+func resourceDeviceClassConfigurationFromAPI(in *api.DeviceClassConfiguration, out *resourcev1.DeviceClassConfiguration, a *arena) error {
 	if in.DeviceConfiguration.Opaque != nil {
-		out.DeviceConfiguration.Opaque = new(resourcev1.OpaqueDeviceConfiguration)
-		if err := resourceOpaqueDeviceConfigurationFromAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque); err != nil {
+		out.DeviceConfiguration.Opaque = a.newResourcev1OpaqueDeviceConfiguration()
+		if err := resourceOpaqueDeviceConfigurationFromAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque, a); err != nil {
 			return inField("opaque", err)
 		}
 	}
 	return nil
 }
 
-func resourceResourcePoolToAPI(in *resourcev1.ResourcePool, out *api.ResourcePool) error {
+func resourceResourcePoolToAPI(in *resourcev1.ResourcePool, out *api.ResourcePool, a *arena) error {
 	out.Name = in.Name
 	out.Generation = in.Generation
 	out.ResourceSliceCount = in.ResourceSliceCount
 	return nil
 }
 
-func resourceResourcePoolFromAPI(in *api.ResourcePool, out *resourcev1.ResourcePool) error {
+func resourceResourcePoolFromAPI(in *api.ResourcePool, out *resourcev1.ResourcePool, a *arena) error {
 	out.Name = in.Name
 	out.Generation = in.Generation
 	out.ResourceSliceCount = in.ResourceSliceCount
 	return nil
 }
 
-func coreNodeSelectorToAPI(in *corev1.NodeSelector, out *api.NodeSelector) error {
+func coreNodeSelectorToAPI(in *corev1.NodeSelector, out *api.NodeSelector, a *arena) error {
 	if in.NodeSelectorTerms != nil {
-		out.NodeSelectorTerms = make([]api.NodeSelectorTerm, len(in.NodeSelectorTerms))
+		out.NodeSelectorTerms = a.makeApiNodeSelectorTerm(len(in.NodeSelectorTerms))
 		for i1 := range in.NodeSelectorTerms {
-			if err := coreNodeSelectorTermToAPI(&in.NodeSelectorTerms[i1], &out.NodeSelectorTerms[i1]); err != nil {
+			if err := coreNodeSelectorTermToAPI(&in.NodeSelectorTerms[i1], &out.NodeSelectorTerms[i1], a); err != nil {
 				return inField("nodeSelectorTerms", atIndex(i1, err))
 			}
 		}
@@ -5713,11 +5932,11 @@ func coreNodeSelectorToAPI(in *corev1.NodeSelector, out *api.NodeSelector) error
 	return nil
 }
 
-func coreNodeSelectorFromAPI(in *api.NodeSelector, out *corev1.NodeSelector) error {
+func coreNodeSelectorFromAPI(in *api.NodeSelector, out *corev1.NodeSelector, a *arena) error {
 	if in.NodeSelectorTerms != nil {
-		out.NodeSelectorTerms = make([]corev1.NodeSelectorTerm, len(in.NodeSelectorTerms))
+		out.NodeSelectorTerms = a.makeCorev1NodeSelectorTerm(len(in.NodeSelectorTerms))
 		for i1 := range in.NodeSelectorTerms {
-			if err := coreNodeSelectorTermFromAPI(&in.NodeSelectorTerms[i1], &out.NodeSelectorTerms[i1]); err != nil {
+			if err := coreNodeSelectorTermFromAPI(&in.NodeSelectorTerms[i1], &out.NodeSelectorTerms[i1], a); err != nil {
 				return inField("nodeSelectorTerms", atIndex(i1, err))
 			}
 		}
@@ -5725,13 +5944,13 @@ func coreNodeSelectorFromAPI(in *api.NodeSelector, out *corev1.NodeSelector) err
 	return nil
 }
 
-func resourceDeviceToAPI(in *resourcev1.Device, out *api.Device) error {
+func resourceDeviceToAPI(in *resourcev1.Device, out *api.Device, a *arena) error {
 	out.Name = in.Name
 	if len(in.Attributes) > 0 {
 		m3 := make(map[api.QualifiedName]api.DeviceAttribute, len(in.Attributes))
 		for k1, v2 := range in.Attributes {
 			var e4 api.DeviceAttribute
-			if err := resourceDeviceAttributeToAPI(&v2, &e4); err != nil {
+			if err := resourceDeviceAttributeToAPI(&v2, &e4, a); err != nil {
 				return inField("attributes", atKey(string(k1), err))
 			}
 			m3[api.QualifiedName(k1)] = e4
@@ -5742,7 +5961,7 @@ func resourceDeviceToAPI(in *resourcev1.Device, out *api.Device) error {
 		m7 := make(map[api.QualifiedName]api.DeviceCapacity, len(in.Capacity))
 		for k5, v6 := range in.Capacity {
 			var e8 api.DeviceCapacity
-			if err := resourceDeviceCapacityToAPI(&v6, &e8); err != nil {
+			if err := resourceDeviceCapacityToAPI(&v6, &e8, a); err != nil {
 				return inField("capacity", atKey(string(k5), err))
 			}
 			m7[api.QualifiedName(k5)] = e8
@@ -5750,54 +5969,60 @@ func resourceDeviceToAPI(in *resourcev1.Device, out *api.Device) error {
 		out.Capacity = m7
 	}
 	if len(in.ConsumesCounters) > 0 {
-		out.ConsumesCounters = make([]api.DeviceCounterConsumption, len(in.ConsumesCounters))
+		out.ConsumesCounters = a.makeApiDeviceCounterConsumption(len(in.ConsumesCounters))
 		for i9 := range in.ConsumesCounters {
-			if err := resourceDeviceCounterConsumptionToAPI(&in.ConsumesCounters[i9], &out.ConsumesCounters[i9]); err != nil {
+			if err := resourceDeviceCounterConsumptionToAPI(&in.ConsumesCounters[i9], &out.ConsumesCounters[i9], a); err != nil {
 				return inField("consumesCounters", atIndex(i9, err))
 			}
 		}
 	}
 	if in.NodeName != nil {
-		v10 := string(*in.NodeName)
-		out.NodeName = &v10
+		p10 := a.newString()
+		*p10 = string(*in.NodeName)
+		out.NodeName = p10
 	}
 	if in.NodeSelector != nil {
-		out.NodeSelector = new(api.NodeSelector)
-		if err := coreNodeSelectorToAPI(in.NodeSelector, out.NodeSelector); err != nil {
+		out.NodeSelector = a.newApiNodeSelector()
+		if err := coreNodeSelectorToAPI(in.NodeSelector, out.NodeSelector, a); err != nil {
 			return inField("nodeSelector", err)
 		}
 	}
 	if in.AllNodes != nil {
-		v11 := bool(*in.AllNodes)
-		out.AllNodes = &v11
+		p11 := a.newBool()
+		*p11 = bool(*in.AllNodes)
+		out.AllNodes = p11
 	}
 	if len(in.Taints) > 0 {
-		out.Taints = make([]api.DeviceTaint, len(in.Taints))
+		out.Taints = a.makeApiDeviceTaint(len(in.Taints))
 		for i12 := range in.Taints {
-			if err := resourceDeviceTaintToAPI(&in.Taints[i12], &out.Taints[i12]); err != nil {
+			if err := resourceDeviceTaintToAPI(&in.Taints[i12], &out.Taints[i12], a); err != nil {
 				return inField("taints", atIndex(i12, err))
 			}
 		}
 	}
 	if in.BindsToNode != nil {
-		v13 := bool(*in.BindsToNode)
-		out.BindsToNode = &v13
+		p13 := a.newBool()
+		*p13 = bool(*in.BindsToNode)
+		out.BindsToNode = p13
 	}
 	if len(in.BindingConditions) > 0 {
-		out.BindingConditions = slices.Clone(in.BindingConditions)
+		out.BindingConditions = a.makeString(len(in.BindingConditions))
+		copy(out.BindingConditions, in.BindingConditions)
 	}
 	if len(in.BindingFailureConditions) > 0 {
-		out.BindingFailureConditions = slices.Clone(in.BindingFailureConditions)
+		out.BindingFailureConditions = a.makeString(len(in.BindingFailureConditions))
+		copy(out.BindingFailureConditions, in.BindingFailureConditions)
 	}
 	if in.AllowMultipleAllocations != nil {
-		v14 := bool(*in.AllowMultipleAllocations)
-		out.AllowMultipleAllocations = &v14
+		p14 := a.newBool()
+		*p14 = bool(*in.AllowMultipleAllocations)
+		out.AllowMultipleAllocations = p14
 	}
 	if len(in.NodeAllocatableResources) > 0 {
 		m17 := make(map[api.ResourceName]api.NodeAllocatableResource, len(in.NodeAllocatableResources))
 		for k15, v16 := range in.NodeAllocatableResources {
 			var e18 api.NodeAllocatableResource
-			if err := resourceNodeAllocatableResourceToAPI(&v16, &e18); err != nil {
+			if err := resourceNodeAllocatableResourceToAPI(&v16, &e18, a); err != nil {
 				return inField("nodeAllocatableResources", atKey(string(k15), err))
 			}
 			m17[api.ResourceName(k15)] = e18
@@ -5807,13 +6032,13 @@ func resourceDeviceToAPI(in *resourcev1.Device, out *api.Device) error {
 	return nil
 }
 
-func resourceDeviceFromAPI(in *api.Device, out *resourcev1.Device) error {
+func resourceDeviceFromAPI(in *api.Device, out *resourcev1.Device, a *arena) error {
 	out.Name = in.Name
 	if len(in.Attributes) > 0 {
 		m3 := make(map[resourcev1.QualifiedName]resourcev1.DeviceAttribute, len(in.Attributes))
 		for k1, v2 := range in.Attributes {
 			var e4 resourcev1.DeviceAttribute
-			if err := resourceDeviceAttributeFromAPI(&v2, &e4); err != nil {
+			if err := resourceDeviceAttributeFromAPI(&v2, &e4, a); err != nil {
 				return inField("attributes", atKey(string(k1), err))
 			}
 			m3[resourcev1.QualifiedName(k1)] = e4
@@ -5824,7 +6049,7 @@ func resourceDeviceFromAPI(in *api.Device, out *resourcev1.Device) error {
 		m7 := make(map[resourcev1.QualifiedName]resourcev1.DeviceCapacity, len(in.Capacity))
 		for k5, v6 := range in.Capacity {
 			var e8 resourcev1.DeviceCapacity
-			if err := resourceDeviceCapacityFromAPI(&v6, &e8); err != nil {
+			if err := resourceDeviceCapacityFromAPI(&v6, &e8, a); err != nil {
 				return inField("capacity", atKey(string(k5), err))
 			}
 			m7[resourcev1.QualifiedName(k5)] = e8
@@ -5832,54 +6057,60 @@ func resourceDeviceFromAPI(in *api.Device, out *resourcev1.Device) error {
 		out.Capacity = m7
 	}
 	if len(in.ConsumesCounters) > 0 {
-		out.ConsumesCounters = make([]resourcev1.DeviceCounterConsumption, len(in.ConsumesCounters))
+		out.ConsumesCounters = a.makeResourcev1DeviceCounterConsumption(len(in.ConsumesCounters))
 		for i9 := range in.ConsumesCounters {
-			if err := resourceDeviceCounterConsumptionFromAPI(&in.ConsumesCounters[i9], &out.ConsumesCounters[i9]); err != nil {
+			if err := resourceDeviceCounterConsumptionFromAPI(&in.ConsumesCounters[i9], &out.ConsumesCounters[i9], a); err != nil {
 				return inField("consumesCounters", atIndex(i9, err))
 			}
 		}
 	}
 	if in.NodeName != nil {
-		v10 := string(*in.NodeName)
-		out.NodeName = &v10
+		p10 := a.newString()
+		*p10 = string(*in.NodeName)
+		out.NodeName = p10
 	}
 	if in.NodeSelector != nil {
-		out.NodeSelector = new(corev1.NodeSelector)
-		if err := coreNodeSelectorFromAPI(in.NodeSelector, out.NodeSelector); err != nil {
+		out.NodeSelector = a.newCorev1NodeSelector()
+		if err := coreNodeSelectorFromAPI(in.NodeSelector, out.NodeSelector, a); err != nil {
 			return inField("nodeSelector", err)
 		}
 	}
 	if in.AllNodes != nil {
-		v11 := bool(*in.AllNodes)
-		out.AllNodes = &v11
+		p11 := a.newBool()
+		*p11 = bool(*in.AllNodes)
+		out.AllNodes = p11
 	}
 	if len(in.Taints) > 0 {
-		out.Taints = make([]resourcev1.DeviceTaint, len(in.Taints))
+		out.Taints = a.makeResourcev1DeviceTaint(len(in.Taints))
 		for i12 := range in.Taints {
-			if err := resourceDeviceTaintFromAPI(&in.Taints[i12], &out.Taints[i12]); err != nil {
+			if err := resourceDeviceTaintFromAPI(&in.Taints[i12], &out.Taints[i12], a); err != nil {
 				return inField("taints", atIndex(i12, err))
 			}
 		}
 	}
 	if in.BindsToNode != nil {
-		v13 := bool(*in.BindsToNode)
-		out.BindsToNode = &v13
+		p13 := a.newBool()
+		*p13 = bool(*in.BindsToNode)
+		out.BindsToNode = p13
 	}
 	if len(in.BindingConditions) > 0 {
-		out.BindingConditions = slices.Clone(in.BindingConditions)
+		out.BindingConditions = a.makeString(len(in.BindingConditions))
+		copy(out.BindingConditions, in.BindingConditions)
 	}
 	if len(in.BindingFailureConditions) > 0 {
-		out.BindingFailureConditions = slices.Clone(in.BindingFailureConditions)
+		out.BindingFailureConditions = a.makeString(len(in.BindingFailureConditions))
+		copy(out.BindingFailureConditions, in.BindingFailureConditions)
 	}
 	if in.AllowMultipleAllocations != nil {
-		v14 := bool(*in.AllowMultipleAllocations)
-		out.AllowMultipleAllocations = &v14
+		p14 := a.newBool()
+		*p14 = bool(*in.AllowMultipleAllocations)
+		out.AllowMultipleAllocations = p14
 	}
 	if len(in.NodeAllocatableResources) > 0 {
 		m17 := make(map[corev1.ResourceName]resourcev1.NodeAllocatableResource, len(in.NodeAllocatableResources))
 		for k15, v16 := range in.NodeAllocatableResources {
 			var e18 resourcev1.NodeAllocatableResource
-			if err := resourceNodeAllocatableResourceFromAPI(&v16, &e18); err != nil {
+			if err := resourceNodeAllocatableResourceFromAPI(&v16, &e18, a); err != nil {
 				return inField("nodeAllocatableResources", atKey(string(k15), err))
 			}
 			m17[corev1.ResourceName(k15)] = e18
@@ -5889,13 +6120,13 @@ func resourceDeviceFromAPI(in *api.Device, out *resourcev1.Device) error {
 	return nil
 }
 
-func resourceCounterSetToAPI(in *resourcev1.CounterSet, out *api.CounterSet) error {
+func resourceCounterSetToAPI(in *resourcev1.CounterSet, out *api.CounterSet, a *arena) error {
 	out.Name = in.Name
 	if len(in.Counters) > 0 {
 		m3 := make(map[string]api.Counter, len(in.Counters))
 		for k1, v2 := range in.Counters {
 			var e4 api.Counter
-			if err := resourceCounterToAPI(&v2, &e4); err != nil {
+			if err := resourceCounterToAPI(&v2, &e4, a); err != nil {
 				return inField("counters", atKey(string(k1), err))
 			}
 			m3[k1] = e4
@@ -5905,13 +6136,13 @@ func resourceCounterSetToAPI(in *resourcev1.CounterSet, out *api.CounterSet) err
 	return nil
 }
 
-func resourceCounterSetFromAPI(in *api.CounterSet, out *resourcev1.CounterSet) error {
+func resourceCounterSetFromAPI(in *api.CounterSet, out *resourcev1.CounterSet, a *arena) error {
 	out.Name = in.Name
 	if len(in.Counters) > 0 {
 		m3 := make(map[string]resourcev1.Counter, len(in.Counters))
 		for k1, v2 := range in.Counters {
 			var e4 resourcev1.Counter
-			if err := resourceCounterFromAPI(&v2, &e4); err != nil {
+			if err := resourceCounterFromAPI(&v2, &e4, a); err != nil {
 				return inField("counters", atKey(string(k1), err))
 			}
 			m3[k1] = e4
@@ -5921,27 +6152,27 @@ func resourceCounterSetFromAPI(in *api.CounterSet, out *resourcev1.CounterSet) e
 	return nil
 }
 
-func resourceDeviceClaimToAPI(in *resourcev1.DeviceClaim, out *api.DeviceClaim) error {
+func resourceDeviceClaimToAPI(in *resourcev1.DeviceClaim, out *api.DeviceClaim, a *arena) error {
 	if in.Requests != nil {
-		out.Requests = make([]api.DeviceRequest, len(in.Requests))
+		out.Requests = a.makeApiDeviceRequest(len(in.Requests))
 		for i1 := range in.Requests {
-			if err := resourceDeviceRequestToAPI(&in.Requests[i1], &out.Requests[i1]); err != nil {
+			if err := resourceDeviceRequestToAPI(&in.Requests[i1], &out.Requests[i1], a); err != nil {
 				return inField("requests", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.Constraints) > 0 {
-		out.Constraints = make([]api.DeviceConstraint, len(in.Constraints))
+		out.Constraints = a.makeApiDeviceConstraint(len(in.Constraints))
 		for i2 := range in.Constraints {
-			if err := resourceDeviceConstraintToAPI(&in.Constraints[i2], &out.Constraints[i2]); err != nil {
+			if err := resourceDeviceConstraintToAPI(&in.Constraints[i2], &out.Constraints[i2], a); err != nil {
 				return inField("constraints", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.Config) > 0 {
-		out.Config = make([]api.DeviceClaimConfiguration, len(in.Config))
+		out.Config = a.makeApiDeviceClaimConfiguration(len(in.Config))
 		for i3 := range in.Config {
-			if err := resourceDeviceClaimConfigurationToAPI(&in.Config[i3], &out.Config[i3]); err != nil {
+			if err := resourceDeviceClaimConfigurationToAPI(&in.Config[i3], &out.Config[i3], a); err != nil {
 				return inField("config", atIndex(i3, err))
 			}
 		}
@@ -5949,27 +6180,27 @@ func resourceDeviceClaimToAPI(in *resourcev1.DeviceClaim, out *api.DeviceClaim) 
 	return nil
 }
 
-func resourceDeviceClaimFromAPI(in *api.DeviceClaim, out *resourcev1.DeviceClaim) error {
+func resourceDeviceClaimFromAPI(in *api.DeviceClaim, out *resourcev1.DeviceClaim, a *arena) error {
 	if in.Requests != nil {
-		out.Requests = make([]resourcev1.DeviceRequest, len(in.Requests))
+		out.Requests = a.makeResourcev1DeviceRequest(len(in.Requests))
 		for i1 := range in.Requests {
-			if err := resourceDeviceRequestFromAPI(&in.Requests[i1], &out.Requests[i1]); err != nil {
+			if err := resourceDeviceRequestFromAPI(&in.Requests[i1], &out.Requests[i1], a); err != nil {
 				return inField("requests", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.Constraints) > 0 {
-		out.Constraints = make([]resourcev1.DeviceConstraint, len(in.Constraints))
+		out.Constraints = a.makeResourcev1DeviceConstraint(len(in.Constraints))
 		for i2 := range in.Constraints {
-			if err := resourceDeviceConstraintFromAPI(&in.Constraints[i2], &out.Constraints[i2]); err != nil {
+			if err := resourceDeviceConstraintFromAPI(&in.Constraints[i2], &out.Constraints[i2], a); err != nil {
 				return inField("constraints", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.Config) > 0 {
-		out.Config = make([]resourcev1.DeviceClaimConfiguration, len(in.Config))
+		out.Config = a.makeResourcev1DeviceClaimConfiguration(len(in.Config))
 		for i3 := range in.Config {
-			if err := resourceDeviceClaimConfigurationFromAPI(&in.Config[i3], &out.Config[i3]); err != nil {
+			if err := resourceDeviceClaimConfigurationFromAPI(&in.Config[i3], &out.Config[i3], a); err != nil {
 				return inField("config", atIndex(i3, err))
 			}
 		}
@@ -5977,41 +6208,41 @@ func resourceDeviceClaimFromAPI(in *api.DeviceClaim, out *resourcev1.DeviceClaim
 	return nil
 }
 
-func resourceAllocationResultToAPI(in *resourcev1.AllocationResult, out *api.AllocationResult) error {
-	if err := resourceDeviceAllocationResultToAPI(&in.Devices, &out.Devices); err != nil {
+func resourceAllocationResultToAPI(in *resourcev1.AllocationResult, out *api.AllocationResult, a *arena) error {
+	if err := resourceDeviceAllocationResultToAPI(&in.Devices, &out.Devices, a); err != nil {
 		return inField("devices", err)
 	}
 	if in.NodeSelector != nil {
-		out.NodeSelector = new(api.NodeSelector)
-		if err := coreNodeSelectorToAPI(in.NodeSelector, out.NodeSelector); err != nil {
+		out.NodeSelector = a.newApiNodeSelector()
+		if err := coreNodeSelectorToAPI(in.NodeSelector, out.NodeSelector, a); err != nil {
 			return inField("nodeSelector", err)
 		}
 	}
 	if in.AllocationTimestamp != nil {
-		out.AllocationTimestamp = new(api.Time)
+		out.AllocationTimestamp = a.newApiTime()
 		(*out.AllocationTimestamp) = api.Time{Time: (*in.AllocationTimestamp).Time}
 	}
 	return nil
 }
 
-func resourceAllocationResultFromAPI(in *api.AllocationResult, out *resourcev1.AllocationResult) error {
-	if err := resourceDeviceAllocationResultFromAPI(&in.Devices, &out.Devices); err != nil {
+func resourceAllocationResultFromAPI(in *api.AllocationResult, out *resourcev1.AllocationResult, a *arena) error {
+	if err := resourceDeviceAllocationResultFromAPI(&in.Devices, &out.Devices, a); err != nil {
 		return inField("devices", err)
 	}
 	if in.NodeSelector != nil {
-		out.NodeSelector = new(corev1.NodeSelector)
-		if err := coreNodeSelectorFromAPI(in.NodeSelector, out.NodeSelector); err != nil {
+		out.NodeSelector = a.newCorev1NodeSelector()
+		if err := coreNodeSelectorFromAPI(in.NodeSelector, out.NodeSelector, a); err != nil {
 			return inField("nodeSelector", err)
 		}
 	}
 	if in.AllocationTimestamp != nil {
-		out.AllocationTimestamp = new(metav1.Time)
+		out.AllocationTimestamp = a.newMetav1Time()
 		(*out.AllocationTimestamp) = metav1.Time{Time: (*in.AllocationTimestamp).Time}
 	}
 	return nil
 }
 
-func resourceResourceClaimConsumerReferenceToAPI(in *resourcev1.ResourceClaimConsumerReference, out *api.ResourceClaimConsumerReference) error {
+func resourceResourceClaimConsumerReferenceToAPI(in *resourcev1.ResourceClaimConsumerReference, out *api.ResourceClaimConsumerReference, a *arena) error {
 	out.APIGroup = in.APIGroup
 	out.Resource = in.Resource
 	out.Name = in.Name
@@ -6019,7 +6250,7 @@ func resourceResourceClaimConsumerReferenceToAPI(in *resourcev1.ResourceClaimCon
 	return nil
 }
 
-func resourceResourceClaimConsumerReferenceFromAPI(in *api.ResourceClaimConsumerReference, out *resourcev1.ResourceClaimConsumerReference) error {
+func resourceResourceClaimConsumerReferenceFromAPI(in *api.ResourceClaimConsumerReference, out *resourcev1.ResourceClaimConsumerReference, a *arena) error {
 	out.APIGroup = in.APIGroup
 	out.Resource = in.Resource
 	out.Name = in.Name
@@ -6027,18 +6258,19 @@ func resourceResourceClaimConsumerReferenceFromAPI(in *api.ResourceClaimConsumer
 	return nil
 }
 
-func resourceAllocatedDeviceStatusToAPI(in *resourcev1.AllocatedDeviceStatus, out *api.AllocatedDeviceStatus) error {
+func resourceAllocatedDeviceStatusToAPI(in *resourcev1.AllocatedDeviceStatus, out *api.AllocatedDeviceStatus, a *arena) error {
 	out.Driver = in.Driver
 	out.Pool = in.Pool
 	out.Device = in.Device
 	if in.ShareID != nil {
-		v1 := string(*in.ShareID)
-		out.ShareID = &v1
+		p1 := a.newString()
+		*p1 = string(*in.ShareID)
+		out.ShareID = p1
 	}
 	if in.Conditions != nil {
-		out.Conditions = make([]api.Condition, len(in.Conditions))
+		out.Conditions = a.makeApiCondition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := metaConditionToAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := metaConditionToAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
@@ -6049,98 +6281,105 @@ func resourceAllocatedDeviceStatusToAPI(in *resourcev1.AllocatedDeviceStatus, ou
 		}
 	}
 	if in.NetworkData != nil {
-		out.NetworkData = new(api.NetworkDeviceData)
-		if err := resourceNetworkDeviceDataToAPI(in.NetworkData, out.NetworkData); err != nil {
+		out.NetworkData = a.newApiNetworkDeviceData()
+		if err := resourceNetworkDeviceDataToAPI(in.NetworkData, out.NetworkData, a); err != nil {
 			return inField("networkData", err)
 		}
 	}
 	return nil
 }
 
-func resourceAllocatedDeviceStatusFromAPI(in *api.AllocatedDeviceStatus, out *resourcev1.AllocatedDeviceStatus) error {
+func resourceAllocatedDeviceStatusFromAPI(in *api.AllocatedDeviceStatus, out *resourcev1.AllocatedDeviceStatus, a *arena) error {
 	out.Driver = in.Driver
 	out.Pool = in.Pool
 	out.Device = in.Device
 	if in.ShareID != nil {
-		v1 := string(*in.ShareID)
-		out.ShareID = &v1
+		p1 := a.newString()
+		*p1 = string(*in.ShareID)
+		out.ShareID = p1
 	}
 	if in.Conditions != nil {
-		out.Conditions = make([]metav1.Condition, len(in.Conditions))
+		out.Conditions = a.makeMetav1Condition(len(in.Conditions))
 		for i2 := range in.Conditions {
-			if err := metaConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2]); err != nil {
+			if err := metaConditionFromAPI(&in.Conditions[i2], &out.Conditions[i2], a); err != nil {
 				return inField("conditions", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.Data) != 0 {
-		out.Data = new(runtime.RawExtension)
+		out.Data = a.newRuntimeRawExtension()
 		(*out.Data) = rawFromAPI(in.Data)
 	}
 	if in.NetworkData != nil {
-		out.NetworkData = new(resourcev1.NetworkDeviceData)
-		if err := resourceNetworkDeviceDataFromAPI(in.NetworkData, out.NetworkData); err != nil {
+		out.NetworkData = a.newResourcev1NetworkDeviceData()
+		if err := resourceNetworkDeviceDataFromAPI(in.NetworkData, out.NetworkData, a); err != nil {
 			return inField("networkData", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceTaintSelectorToAPI(in *resourcev1.DeviceTaintSelector, out *api.DeviceTaintSelector) error {
+func resourceDeviceTaintSelectorToAPI(in *resourcev1.DeviceTaintSelector, out *api.DeviceTaintSelector, a *arena) error {
 	if in.Driver != nil {
-		v1 := string(*in.Driver)
-		out.Driver = &v1
+		p1 := a.newString()
+		*p1 = string(*in.Driver)
+		out.Driver = p1
 	}
 	if in.Pool != nil {
-		v2 := string(*in.Pool)
-		out.Pool = &v2
+		p2 := a.newString()
+		*p2 = string(*in.Pool)
+		out.Pool = p2
 	}
 	if in.Device != nil {
-		v3 := string(*in.Device)
-		out.Device = &v3
+		p3 := a.newString()
+		*p3 = string(*in.Device)
+		out.Device = p3
 	}
 	return nil
 }
 
-func resourceDeviceTaintSelectorFromAPI(in *api.DeviceTaintSelector, out *resourcev1.DeviceTaintSelector) error {
+func resourceDeviceTaintSelectorFromAPI(in *api.DeviceTaintSelector, out *resourcev1.DeviceTaintSelector, a *arena) error {
 	if in.Driver != nil {
-		v1 := string(*in.Driver)
-		out.Driver = &v1
+		p1 := a.newString()
+		*p1 = string(*in.Driver)
+		out.Driver = p1
 	}
 	if in.Pool != nil {
-		v2 := string(*in.Pool)
-		out.Pool = &v2
+		p2 := a.newString()
+		*p2 = string(*in.Pool)
+		out.Pool = p2
 	}
 	if in.Device != nil {
-		v3 := string(*in.Device)
-		out.Device = &v3
+		p3 := a.newString()
+		*p3 = string(*in.Device)
+		out.Device = p3
 	}
 	return nil
 }
 
-func resourceDeviceTaintToAPI(in *resourcev1.DeviceTaint, out *api.DeviceTaint) error {
+func resourceDeviceTaintToAPI(in *resourcev1.DeviceTaint, out *api.DeviceTaint, a *arena) error {
 	out.Key = in.Key
 	out.Value = in.Value
 	out.Effect = api.DeviceTaintEffect(in.Effect)
 	if in.TimeAdded != nil {
-		out.TimeAdded = new(api.Time)
+		out.TimeAdded = a.newApiTime()
 		(*out.TimeAdded) = api.Time{Time: (*in.TimeAdded).Time}
 	}
 	return nil
 }
 
-func resourceDeviceTaintFromAPI(in *api.DeviceTaint, out *resourcev1.DeviceTaint) error {
+func resourceDeviceTaintFromAPI(in *api.DeviceTaint, out *resourcev1.DeviceTaint, a *arena) error {
 	out.Key = in.Key
 	out.Value = in.Value
 	out.Effect = resourcev1.DeviceTaintEffect(in.Effect)
 	if in.TimeAdded != nil {
-		out.TimeAdded = new(metav1.Time)
+		out.TimeAdded = a.newMetav1Time()
 		(*out.TimeAdded) = metav1.Time{Time: (*in.TimeAdded).Time}
 	}
 	return nil
 }
 
-func metaConditionToAPI(in *metav1.Condition, out *api.Condition) error {
+func metaConditionToAPI(in *metav1.Condition, out *api.Condition, a *arena) error {
 	out.Type = in.Type
 	out.Status = api.ConditionStatus(in.Status)
 	out.ObservedGeneration = in.ObservedGeneration
@@ -6150,7 +6389,7 @@ func metaConditionToAPI(in *metav1.Condition, out *api.Condition) error {
 	return nil
 }
 
-func metaConditionFromAPI(in *api.Condition, out *metav1.Condition) error {
+func metaConditionFromAPI(in *api.Condition, out *metav1.Condition, a *arena) error {
 	out.Type = in.Type
 	out.Status = metav1.ConditionStatus(in.Status)
 	out.ObservedGeneration = in.ObservedGeneration
@@ -6160,87 +6399,95 @@ func metaConditionFromAPI(in *api.Condition, out *metav1.Condition) error {
 	return nil
 }
 
-func coreEmptyDirVolumeSourceToAPI(in *corev1.EmptyDirVolumeSource, out *api.EmptyDirVolumeSource) error {
+func coreEmptyDirVolumeSourceToAPI(in *corev1.EmptyDirVolumeSource, out *api.EmptyDirVolumeSource, a *arena) error {
 	out.Medium = string(in.Medium)
 	if in.SizeLimit != nil {
-		out.SizeLimit = new(quantity.Quantity)
+		out.SizeLimit = a.newQuantityQuantity()
 		if err := quantityToAPI(in.SizeLimit, out.SizeLimit); err != nil {
 			return inField("sizeLimit", err)
 		}
 	}
 	if in.Mode != nil {
-		v1 := int32(*in.Mode)
-		out.Mode = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Mode)
+		out.Mode = p1
 	}
 	return nil
 }
 
-func coreEmptyDirVolumeSourceFromAPI(in *api.EmptyDirVolumeSource, out *corev1.EmptyDirVolumeSource) error {
+func coreEmptyDirVolumeSourceFromAPI(in *api.EmptyDirVolumeSource, out *corev1.EmptyDirVolumeSource, a *arena) error {
 	out.Medium = corev1.StorageMedium(in.Medium)
 	if in.SizeLimit != nil {
-		out.SizeLimit = new(resource.Quantity)
+		out.SizeLimit = a.newResourceQuantity()
 		if err := quantityFromAPI(in.SizeLimit, out.SizeLimit); err != nil {
 			return inField("sizeLimit", err)
 		}
 	}
 	if in.Mode != nil {
-		v1 := int32(*in.Mode)
-		out.Mode = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Mode)
+		out.Mode = p1
 	}
 	return nil
 }
 
-func coreSecretVolumeSourceToAPI(in *corev1.SecretVolumeSource, out *api.SecretVolumeSource) error {
+func coreSecretVolumeSourceToAPI(in *corev1.SecretVolumeSource, out *api.SecretVolumeSource, a *arena) error {
 	out.SecretName = in.SecretName
 	if len(in.Items) > 0 {
-		out.Items = make([]api.KeyToPath, len(in.Items))
+		out.Items = a.makeApiKeyToPath(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreKeyToPathToAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreKeyToPathToAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.DefaultMode != nil {
-		v2 := int32(*in.DefaultMode)
-		out.DefaultMode = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.DefaultMode)
+		out.DefaultMode = p2
 	}
 	if in.Optional != nil {
-		v3 := bool(*in.Optional)
-		out.Optional = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.Optional)
+		out.Optional = p3
 	}
 	if in.DefaultUser != nil {
-		v4 := int64(*in.DefaultUser)
-		out.DefaultUser = &v4
+		p4 := a.newInt64()
+		*p4 = int64(*in.DefaultUser)
+		out.DefaultUser = p4
 	}
 	return nil
 }
 
-func coreSecretVolumeSourceFromAPI(in *api.SecretVolumeSource, out *corev1.SecretVolumeSource) error {
+func coreSecretVolumeSourceFromAPI(in *api.SecretVolumeSource, out *corev1.SecretVolumeSource, a *arena) error {
 	out.SecretName = in.SecretName
 	if len(in.Items) > 0 {
-		out.Items = make([]corev1.KeyToPath, len(in.Items))
+		out.Items = a.makeCorev1KeyToPath(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreKeyToPathFromAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreKeyToPathFromAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.DefaultMode != nil {
-		v2 := int32(*in.DefaultMode)
-		out.DefaultMode = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.DefaultMode)
+		out.DefaultMode = p2
 	}
 	if in.Optional != nil {
-		v3 := bool(*in.Optional)
-		out.Optional = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.Optional)
+		out.Optional = p3
 	}
 	if in.DefaultUser != nil {
-		v4 := int64(*in.DefaultUser)
-		out.DefaultUser = &v4
+		p4 := a.newInt64()
+		*p4 = int64(*in.DefaultUser)
+		out.DefaultUser = p4
 	}
 	return nil
 }
 
-func coreISCSIVolumeSourceToAPI(in *corev1.ISCSIVolumeSource, out *api.ISCSIVolumeSource) error {
+func coreISCSIVolumeSourceToAPI(in *corev1.ISCSIVolumeSource, out *api.ISCSIVolumeSource, a *arena) error {
 	out.TargetPortal = in.TargetPortal
 	out.IQN = in.IQN
 	out.Lun = in.Lun
@@ -6248,24 +6495,26 @@ func coreISCSIVolumeSourceToAPI(in *corev1.ISCSIVolumeSource, out *api.ISCSIVolu
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	if len(in.Portals) > 0 {
-		out.Portals = slices.Clone(in.Portals)
+		out.Portals = a.makeString(len(in.Portals))
+		copy(out.Portals, in.Portals)
 	}
 	out.DiscoveryCHAPAuth = in.DiscoveryCHAPAuth
 	out.SessionCHAPAuth = in.SessionCHAPAuth
 	if in.SecretRef != nil {
-		out.SecretRef = new(api.LocalObjectReference)
-		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newApiLocalObjectReference()
+		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
 	if in.InitiatorName != nil {
-		v1 := string(*in.InitiatorName)
-		out.InitiatorName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.InitiatorName)
+		out.InitiatorName = p1
 	}
 	return nil
 }
 
-func coreISCSIVolumeSourceFromAPI(in *api.ISCSIVolumeSource, out *corev1.ISCSIVolumeSource) error {
+func coreISCSIVolumeSourceFromAPI(in *api.ISCSIVolumeSource, out *corev1.ISCSIVolumeSource, a *arena) error {
 	out.TargetPortal = in.TargetPortal
 	out.IQN = in.IQN
 	out.Lun = in.Lun
@@ -6273,38 +6522,41 @@ func coreISCSIVolumeSourceFromAPI(in *api.ISCSIVolumeSource, out *corev1.ISCSIVo
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	if len(in.Portals) > 0 {
-		out.Portals = slices.Clone(in.Portals)
+		out.Portals = a.makeString(len(in.Portals))
+		copy(out.Portals, in.Portals)
 	}
 	out.DiscoveryCHAPAuth = in.DiscoveryCHAPAuth
 	out.SessionCHAPAuth = in.SessionCHAPAuth
 	if in.SecretRef != nil {
-		out.SecretRef = new(corev1.LocalObjectReference)
-		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newCorev1LocalObjectReference()
+		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
 	if in.InitiatorName != nil {
-		v1 := string(*in.InitiatorName)
-		out.InitiatorName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.InitiatorName)
+		out.InitiatorName = p1
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimVolumeSourceToAPI(in *corev1.PersistentVolumeClaimVolumeSource, out *api.PersistentVolumeClaimVolumeSource) error {
+func corePersistentVolumeClaimVolumeSourceToAPI(in *corev1.PersistentVolumeClaimVolumeSource, out *api.PersistentVolumeClaimVolumeSource, a *arena) error {
 	out.ClaimName = in.ClaimName
 	out.ReadOnly = in.ReadOnly
 	return nil
 }
 
-func corePersistentVolumeClaimVolumeSourceFromAPI(in *api.PersistentVolumeClaimVolumeSource, out *corev1.PersistentVolumeClaimVolumeSource) error {
+func corePersistentVolumeClaimVolumeSourceFromAPI(in *api.PersistentVolumeClaimVolumeSource, out *corev1.PersistentVolumeClaimVolumeSource, a *arena) error {
 	out.ClaimName = in.ClaimName
 	out.ReadOnly = in.ReadOnly
 	return nil
 }
 
-func coreRBDVolumeSourceToAPI(in *corev1.RBDVolumeSource, out *api.RBDVolumeSource) error {
+func coreRBDVolumeSourceToAPI(in *corev1.RBDVolumeSource, out *api.RBDVolumeSource, a *arena) error {
 	if in.CephMonitors != nil {
-		out.CephMonitors = slices.Clone(in.CephMonitors)
+		out.CephMonitors = a.makeString(len(in.CephMonitors))
+		copy(out.CephMonitors, in.CephMonitors)
 	}
 	out.RBDImage = in.RBDImage
 	out.FSType = in.FSType
@@ -6312,8 +6564,8 @@ func coreRBDVolumeSourceToAPI(in *corev1.RBDVolumeSource, out *api.RBDVolumeSour
 	out.RadosUser = in.RadosUser
 	out.Keyring = in.Keyring
 	if in.SecretRef != nil {
-		out.SecretRef = new(api.LocalObjectReference)
-		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newApiLocalObjectReference()
+		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -6321,9 +6573,10 @@ func coreRBDVolumeSourceToAPI(in *corev1.RBDVolumeSource, out *api.RBDVolumeSour
 	return nil
 }
 
-func coreRBDVolumeSourceFromAPI(in *api.RBDVolumeSource, out *corev1.RBDVolumeSource) error {
+func coreRBDVolumeSourceFromAPI(in *api.RBDVolumeSource, out *corev1.RBDVolumeSource, a *arena) error {
 	if in.CephMonitors != nil {
-		out.CephMonitors = slices.Clone(in.CephMonitors)
+		out.CephMonitors = a.makeString(len(in.CephMonitors))
+		copy(out.CephMonitors, in.CephMonitors)
 	}
 	out.RBDImage = in.RBDImage
 	out.FSType = in.FSType
@@ -6331,8 +6584,8 @@ func coreRBDVolumeSourceFromAPI(in *api.RBDVolumeSource, out *corev1.RBDVolumeSo
 	out.RadosUser = in.RadosUser
 	out.Keyring = in.Keyring
 	if in.SecretRef != nil {
-		out.SecretRef = new(corev1.LocalObjectReference)
-		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newCorev1LocalObjectReference()
+		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
@@ -6340,241 +6593,259 @@ func coreRBDVolumeSourceFromAPI(in *api.RBDVolumeSource, out *corev1.RBDVolumeSo
 	return nil
 }
 
-func coreCinderVolumeSourceToAPI(in *corev1.CinderVolumeSource, out *api.CinderVolumeSource) error {
+func coreCinderVolumeSourceToAPI(in *corev1.CinderVolumeSource, out *api.CinderVolumeSource, a *arena) error {
 	out.VolumeID = in.VolumeID
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	if in.SecretRef != nil {
-		out.SecretRef = new(api.LocalObjectReference)
-		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newApiLocalObjectReference()
+		if err := coreLocalObjectReferenceToAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
 	return nil
 }
 
-func coreCinderVolumeSourceFromAPI(in *api.CinderVolumeSource, out *corev1.CinderVolumeSource) error {
+func coreCinderVolumeSourceFromAPI(in *api.CinderVolumeSource, out *corev1.CinderVolumeSource, a *arena) error {
 	out.VolumeID = in.VolumeID
 	out.FSType = in.FSType
 	out.ReadOnly = in.ReadOnly
 	if in.SecretRef != nil {
-		out.SecretRef = new(corev1.LocalObjectReference)
-		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef); err != nil {
+		out.SecretRef = a.newCorev1LocalObjectReference()
+		if err := coreLocalObjectReferenceFromAPI(in.SecretRef, out.SecretRef, a); err != nil {
 			return inField("secretRef", err)
 		}
 	}
 	return nil
 }
 
-func coreDownwardAPIVolumeSourceToAPI(in *corev1.DownwardAPIVolumeSource, out *api.DownwardAPIVolumeSource) error {
+func coreDownwardAPIVolumeSourceToAPI(in *corev1.DownwardAPIVolumeSource, out *api.DownwardAPIVolumeSource, a *arena) error {
 	if len(in.Items) > 0 {
-		out.Items = make([]api.DownwardAPIVolumeFile, len(in.Items))
+		out.Items = a.makeApiDownwardAPIVolumeFile(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreDownwardAPIVolumeFileToAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreDownwardAPIVolumeFileToAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.DefaultMode != nil {
-		v2 := int32(*in.DefaultMode)
-		out.DefaultMode = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.DefaultMode)
+		out.DefaultMode = p2
 	}
 	if in.DefaultUser != nil {
-		v3 := int64(*in.DefaultUser)
-		out.DefaultUser = &v3
+		p3 := a.newInt64()
+		*p3 = int64(*in.DefaultUser)
+		out.DefaultUser = p3
 	}
 	return nil
 }
 
-func coreDownwardAPIVolumeSourceFromAPI(in *api.DownwardAPIVolumeSource, out *corev1.DownwardAPIVolumeSource) error {
+func coreDownwardAPIVolumeSourceFromAPI(in *api.DownwardAPIVolumeSource, out *corev1.DownwardAPIVolumeSource, a *arena) error {
 	if len(in.Items) > 0 {
-		out.Items = make([]corev1.DownwardAPIVolumeFile, len(in.Items))
+		out.Items = a.makeCorev1DownwardAPIVolumeFile(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreDownwardAPIVolumeFileFromAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreDownwardAPIVolumeFileFromAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.DefaultMode != nil {
-		v2 := int32(*in.DefaultMode)
-		out.DefaultMode = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.DefaultMode)
+		out.DefaultMode = p2
 	}
 	if in.DefaultUser != nil {
-		v3 := int64(*in.DefaultUser)
-		out.DefaultUser = &v3
+		p3 := a.newInt64()
+		*p3 = int64(*in.DefaultUser)
+		out.DefaultUser = p3
 	}
 	return nil
 }
 
-func coreAzureFileVolumeSourceToAPI(in *corev1.AzureFileVolumeSource, out *api.AzureFileVolumeSource) error {
+func coreAzureFileVolumeSourceToAPI(in *corev1.AzureFileVolumeSource, out *api.AzureFileVolumeSource, a *arena) error {
 	out.SecretName = in.SecretName
 	out.ShareName = in.ShareName
 	out.ReadOnly = in.ReadOnly
 	return nil
 }
 
-func coreAzureFileVolumeSourceFromAPI(in *api.AzureFileVolumeSource, out *corev1.AzureFileVolumeSource) error {
+func coreAzureFileVolumeSourceFromAPI(in *api.AzureFileVolumeSource, out *corev1.AzureFileVolumeSource, a *arena) error {
 	out.SecretName = in.SecretName
 	out.ShareName = in.ShareName
 	out.ReadOnly = in.ReadOnly
 	return nil
 }
 
-func coreConfigMapVolumeSourceToAPI(in *corev1.ConfigMapVolumeSource, out *api.ConfigMapVolumeSource) error {
+func coreConfigMapVolumeSourceToAPI(in *corev1.ConfigMapVolumeSource, out *api.ConfigMapVolumeSource, a *arena) error {
 	out.LocalObjectReference.Name = in.LocalObjectReference.Name
 	if len(in.Items) > 0 {
-		out.Items = make([]api.KeyToPath, len(in.Items))
+		out.Items = a.makeApiKeyToPath(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreKeyToPathToAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreKeyToPathToAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.DefaultMode != nil {
-		v2 := int32(*in.DefaultMode)
-		out.DefaultMode = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.DefaultMode)
+		out.DefaultMode = p2
 	}
 	if in.Optional != nil {
-		v3 := bool(*in.Optional)
-		out.Optional = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.Optional)
+		out.Optional = p3
 	}
 	if in.DefaultUser != nil {
-		v4 := int64(*in.DefaultUser)
-		out.DefaultUser = &v4
+		p4 := a.newInt64()
+		*p4 = int64(*in.DefaultUser)
+		out.DefaultUser = p4
 	}
 	return nil
 }
 
-func coreConfigMapVolumeSourceFromAPI(in *api.ConfigMapVolumeSource, out *corev1.ConfigMapVolumeSource) error {
+func coreConfigMapVolumeSourceFromAPI(in *api.ConfigMapVolumeSource, out *corev1.ConfigMapVolumeSource, a *arena) error {
 	out.LocalObjectReference.Name = in.LocalObjectReference.Name
 	if len(in.Items) > 0 {
-		out.Items = make([]corev1.KeyToPath, len(in.Items))
+		out.Items = a.makeCorev1KeyToPath(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreKeyToPathFromAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreKeyToPathFromAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.DefaultMode != nil {
-		v2 := int32(*in.DefaultMode)
-		out.DefaultMode = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.DefaultMode)
+		out.DefaultMode = p2
 	}
 	if in.Optional != nil {
-		v3 := bool(*in.Optional)
-		out.Optional = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.Optional)
+		out.Optional = p3
 	}
 	if in.DefaultUser != nil {
-		v4 := int64(*in.DefaultUser)
-		out.DefaultUser = &v4
+		p4 := a.newInt64()
+		*p4 = int64(*in.DefaultUser)
+		out.DefaultUser = p4
 	}
 	return nil
 }
 
-func coreProjectedVolumeSourceToAPI(in *corev1.ProjectedVolumeSource, out *api.ProjectedVolumeSource) error {
+func coreProjectedVolumeSourceToAPI(in *corev1.ProjectedVolumeSource, out *api.ProjectedVolumeSource, a *arena) error {
 	if in.Sources != nil {
-		out.Sources = make([]api.VolumeProjection, len(in.Sources))
+		out.Sources = a.makeApiVolumeProjection(len(in.Sources))
 		for i1 := range in.Sources {
-			if err := coreVolumeProjectionToAPI(&in.Sources[i1], &out.Sources[i1]); err != nil {
+			if err := coreVolumeProjectionToAPI(&in.Sources[i1], &out.Sources[i1], a); err != nil {
 				return inField("sources", atIndex(i1, err))
 			}
 		}
 	}
 	if in.DefaultMode != nil {
-		v2 := int32(*in.DefaultMode)
-		out.DefaultMode = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.DefaultMode)
+		out.DefaultMode = p2
 	}
 	if in.DefaultUser != nil {
-		v3 := int64(*in.DefaultUser)
-		out.DefaultUser = &v3
+		p3 := a.newInt64()
+		*p3 = int64(*in.DefaultUser)
+		out.DefaultUser = p3
 	}
 	return nil
 }
 
-func coreProjectedVolumeSourceFromAPI(in *api.ProjectedVolumeSource, out *corev1.ProjectedVolumeSource) error {
+func coreProjectedVolumeSourceFromAPI(in *api.ProjectedVolumeSource, out *corev1.ProjectedVolumeSource, a *arena) error {
 	if in.Sources != nil {
-		out.Sources = make([]corev1.VolumeProjection, len(in.Sources))
+		out.Sources = a.makeCorev1VolumeProjection(len(in.Sources))
 		for i1 := range in.Sources {
-			if err := coreVolumeProjectionFromAPI(&in.Sources[i1], &out.Sources[i1]); err != nil {
+			if err := coreVolumeProjectionFromAPI(&in.Sources[i1], &out.Sources[i1], a); err != nil {
 				return inField("sources", atIndex(i1, err))
 			}
 		}
 	}
 	if in.DefaultMode != nil {
-		v2 := int32(*in.DefaultMode)
-		out.DefaultMode = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.DefaultMode)
+		out.DefaultMode = p2
 	}
 	if in.DefaultUser != nil {
-		v3 := int64(*in.DefaultUser)
-		out.DefaultUser = &v3
+		p3 := a.newInt64()
+		*p3 = int64(*in.DefaultUser)
+		out.DefaultUser = p3
 	}
 	return nil
 }
 
-func coreCSIVolumeSourceToAPI(in *corev1.CSIVolumeSource, out *api.CSIVolumeSource) error {
+func coreCSIVolumeSourceToAPI(in *corev1.CSIVolumeSource, out *api.CSIVolumeSource, a *arena) error {
 	out.Driver = in.Driver
 	if in.ReadOnly != nil {
-		v1 := bool(*in.ReadOnly)
-		out.ReadOnly = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.ReadOnly)
+		out.ReadOnly = p1
 	}
 	if in.FSType != nil {
-		v2 := string(*in.FSType)
-		out.FSType = &v2
+		p2 := a.newString()
+		*p2 = string(*in.FSType)
+		out.FSType = p2
 	}
 	if len(in.VolumeAttributes) > 0 {
 		out.VolumeAttributes = maps.Clone(in.VolumeAttributes)
 	}
 	if in.NodePublishSecretRef != nil {
-		out.NodePublishSecretRef = new(api.LocalObjectReference)
-		if err := coreLocalObjectReferenceToAPI(in.NodePublishSecretRef, out.NodePublishSecretRef); err != nil {
+		out.NodePublishSecretRef = a.newApiLocalObjectReference()
+		if err := coreLocalObjectReferenceToAPI(in.NodePublishSecretRef, out.NodePublishSecretRef, a); err != nil {
 			return inField("nodePublishSecretRef", err)
 		}
 	}
 	return nil
 }
 
-func coreCSIVolumeSourceFromAPI(in *api.CSIVolumeSource, out *corev1.CSIVolumeSource) error {
+func coreCSIVolumeSourceFromAPI(in *api.CSIVolumeSource, out *corev1.CSIVolumeSource, a *arena) error {
 	out.Driver = in.Driver
 	if in.ReadOnly != nil {
-		v1 := bool(*in.ReadOnly)
-		out.ReadOnly = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.ReadOnly)
+		out.ReadOnly = p1
 	}
 	if in.FSType != nil {
-		v2 := string(*in.FSType)
-		out.FSType = &v2
+		p2 := a.newString()
+		*p2 = string(*in.FSType)
+		out.FSType = p2
 	}
 	if len(in.VolumeAttributes) > 0 {
 		out.VolumeAttributes = maps.Clone(in.VolumeAttributes)
 	}
 	if in.NodePublishSecretRef != nil {
-		out.NodePublishSecretRef = new(corev1.LocalObjectReference)
-		if err := coreLocalObjectReferenceFromAPI(in.NodePublishSecretRef, out.NodePublishSecretRef); err != nil {
+		out.NodePublishSecretRef = a.newCorev1LocalObjectReference()
+		if err := coreLocalObjectReferenceFromAPI(in.NodePublishSecretRef, out.NodePublishSecretRef, a); err != nil {
 			return inField("nodePublishSecretRef", err)
 		}
 	}
 	return nil
 }
 
-func coreEphemeralVolumeSourceToAPI(in *corev1.EphemeralVolumeSource, out *api.EphemeralVolumeSource) error {
+func coreEphemeralVolumeSourceToAPI(in *corev1.EphemeralVolumeSource, out *api.EphemeralVolumeSource, a *arena) error {
 	if in.VolumeClaimTemplate != nil {
-		out.VolumeClaimTemplate = new(api.PersistentVolumeClaimTemplate)
-		if err := corePersistentVolumeClaimTemplateToAPI(in.VolumeClaimTemplate, out.VolumeClaimTemplate); err != nil {
+		out.VolumeClaimTemplate = a.newApiPersistentVolumeClaimTemplate()
+		if err := corePersistentVolumeClaimTemplateToAPI(in.VolumeClaimTemplate, out.VolumeClaimTemplate, a); err != nil {
 			return inField("volumeClaimTemplate", err)
 		}
 	}
 	return nil
 }
 
-func coreEphemeralVolumeSourceFromAPI(in *api.EphemeralVolumeSource, out *corev1.EphemeralVolumeSource) error {
+func coreEphemeralVolumeSourceFromAPI(in *api.EphemeralVolumeSource, out *corev1.EphemeralVolumeSource, a *arena) error {
 	if in.VolumeClaimTemplate != nil {
-		out.VolumeClaimTemplate = new(corev1.PersistentVolumeClaimTemplate)
-		if err := corePersistentVolumeClaimTemplateFromAPI(in.VolumeClaimTemplate, out.VolumeClaimTemplate); err != nil {
+		out.VolumeClaimTemplate = a.newCorev1PersistentVolumeClaimTemplate()
+		if err := corePersistentVolumeClaimTemplateFromAPI(in.VolumeClaimTemplate, out.VolumeClaimTemplate, a); err != nil {
 			return inField("volumeClaimTemplate", err)
 		}
 	}
 	return nil
 }
 
-func coreContainerPortToAPI(in *corev1.ContainerPort, out *api.ContainerPort) error {
+func coreContainerPortToAPI(in *corev1.ContainerPort, out *api.ContainerPort, a *arena) error {
 	out.Name = in.Name
 	out.HostPort = in.HostPort
 	out.ContainerPort = in.ContainerPort
@@ -6583,7 +6854,7 @@ func coreContainerPortToAPI(in *corev1.ContainerPort, out *api.ContainerPort) er
 	return nil
 }
 
-func coreContainerPortFromAPI(in *api.ContainerPort, out *corev1.ContainerPort) error {
+func coreContainerPortFromAPI(in *api.ContainerPort, out *corev1.ContainerPort, a *arena) error {
 	out.Name = in.Name
 	out.HostPort = in.HostPort
 	out.ContainerPort = in.ContainerPort
@@ -6592,79 +6863,85 @@ func coreContainerPortFromAPI(in *api.ContainerPort, out *corev1.ContainerPort) 
 	return nil
 }
 
-func coreContainerRestartRuleToAPI(in *corev1.ContainerRestartRule, out *api.ContainerRestartRule) error {
+func coreContainerRestartRuleToAPI(in *corev1.ContainerRestartRule, out *api.ContainerRestartRule, a *arena) error {
 	out.Action = api.ContainerRestartRuleAction(in.Action)
 	if in.ExitCodes != nil {
-		out.ExitCodes = new(api.ContainerRestartRuleOnExitCodes)
-		if err := coreContainerRestartRuleOnExitCodesToAPI(in.ExitCodes, out.ExitCodes); err != nil {
+		out.ExitCodes = a.newApiContainerRestartRuleOnExitCodes()
+		if err := coreContainerRestartRuleOnExitCodesToAPI(in.ExitCodes, out.ExitCodes, a); err != nil {
 			return inField("exitCodes", err)
 		}
 	}
 	return nil
 }
 
-func coreContainerRestartRuleFromAPI(in *api.ContainerRestartRule, out *corev1.ContainerRestartRule) error {
+func coreContainerRestartRuleFromAPI(in *api.ContainerRestartRule, out *corev1.ContainerRestartRule, a *arena) error {
 	out.Action = corev1.ContainerRestartRuleAction(in.Action)
 	if in.ExitCodes != nil {
-		out.ExitCodes = new(corev1.ContainerRestartRuleOnExitCodes)
-		if err := coreContainerRestartRuleOnExitCodesFromAPI(in.ExitCodes, out.ExitCodes); err != nil {
+		out.ExitCodes = a.newCorev1ContainerRestartRuleOnExitCodes()
+		if err := coreContainerRestartRuleOnExitCodesFromAPI(in.ExitCodes, out.ExitCodes, a); err != nil {
 			return inField("exitCodes", err)
 		}
 	}
 	return nil
 }
 
-func coreVolumeMountToAPI(in *corev1.VolumeMount, out *api.VolumeMount) error {
+func coreVolumeMountToAPI(in *corev1.VolumeMount, out *api.VolumeMount, a *arena) error {
 	out.Name = in.Name
 	out.ReadOnly = in.ReadOnly
 	if in.RecursiveReadOnly != nil {
-		v1 := string(*in.RecursiveReadOnly)
-		out.RecursiveReadOnly = &v1
+		p1 := a.newString()
+		*p1 = string(*in.RecursiveReadOnly)
+		out.RecursiveReadOnly = p1
 	}
 	out.MountPath = in.MountPath
 	out.SubPath = in.SubPath
 	if in.MountPropagation != nil {
-		v2 := string(*in.MountPropagation)
-		out.MountPropagation = &v2
+		p2 := a.newString()
+		*p2 = string(*in.MountPropagation)
+		out.MountPropagation = p2
 	}
 	out.SubPathExpr = in.SubPathExpr
 	if len(in.BindMountOptions) > 0 {
-		out.BindMountOptions = slices.Clone(in.BindMountOptions)
+		out.BindMountOptions = a.makeString(len(in.BindMountOptions))
+		copy(out.BindMountOptions, in.BindMountOptions)
 	}
 	return nil
 }
 
-func coreVolumeMountFromAPI(in *api.VolumeMount, out *corev1.VolumeMount) error {
+func coreVolumeMountFromAPI(in *api.VolumeMount, out *corev1.VolumeMount, a *arena) error {
 	out.Name = in.Name
 	out.ReadOnly = in.ReadOnly
 	if in.RecursiveReadOnly != nil {
-		v1 := corev1.RecursiveReadOnlyMode(*in.RecursiveReadOnly)
-		out.RecursiveReadOnly = &v1
+		p1 := a.newCorev1RecursiveReadOnlyMode()
+		*p1 = corev1.RecursiveReadOnlyMode(*in.RecursiveReadOnly)
+		out.RecursiveReadOnly = p1
 	}
 	out.MountPath = in.MountPath
 	out.SubPath = in.SubPath
 	if in.MountPropagation != nil {
-		v2 := corev1.MountPropagationMode(*in.MountPropagation)
-		out.MountPropagation = &v2
+		p2 := a.newCorev1MountPropagationMode()
+		*p2 = corev1.MountPropagationMode(*in.MountPropagation)
+		out.MountPropagation = p2
 	}
 	out.SubPathExpr = in.SubPathExpr
 	if len(in.BindMountOptions) > 0 {
-		out.BindMountOptions = slices.Clone(in.BindMountOptions)
+		out.BindMountOptions = a.makeString(len(in.BindMountOptions))
+		copy(out.BindMountOptions, in.BindMountOptions)
 	}
 	return nil
 }
 
-func coreNodeAffinityToAPI(in *corev1.NodeAffinity, out *api.NodeAffinity) error {
+func coreNodeAffinityToAPI(in *corev1.NodeAffinity, out *api.NodeAffinity, a *arena) error {
 	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
-		out.RequiredDuringSchedulingIgnoredDuringExecution = new(api.NodeSelector)
-		if err := coreNodeSelectorToAPI(in.RequiredDuringSchedulingIgnoredDuringExecution, out.RequiredDuringSchedulingIgnoredDuringExecution); err != nil {
+		out.RequiredDuringSchedulingIgnoredDuringExecution = a.newApiNodeSelector()
+		if err := coreNodeSelectorToAPI(in.RequiredDuringSchedulingIgnoredDuringExecution, out.RequiredDuringSchedulingIgnoredDuringExecution, a); err != nil {
 			return inField("requiredDuringSchedulingIgnoredDuringExecution", err)
 		}
 	}
 	if len(in.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]api.PreferredSchedulingTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
+		out.PreferredDuringSchedulingIgnoredDuringExecution = a.makeApiPreferredSchedulingTerm(len(in.PreferredDuringSchedulingIgnoredDuringExecution))
 		for i1 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			if err := corePreferredSchedulingTermToAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i1], &out.PreferredDuringSchedulingIgnoredDuringExecution[i1]); err != nil {
+			if err := corePreferredSchedulingTermToAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i1], &out.PreferredDuringSchedulingIgnoredDuringExecution[i1], a); err != nil {
 				return inField("preferredDuringSchedulingIgnoredDuringExecution", atIndex(i1, err))
 			}
 		}
@@ -6672,17 +6949,17 @@ func coreNodeAffinityToAPI(in *corev1.NodeAffinity, out *api.NodeAffinity) error
 	return nil
 }
 
-func coreNodeAffinityFromAPI(in *api.NodeAffinity, out *corev1.NodeAffinity) error {
+func coreNodeAffinityFromAPI(in *api.NodeAffinity, out *corev1.NodeAffinity, a *arena) error {
 	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
-		out.RequiredDuringSchedulingIgnoredDuringExecution = new(corev1.NodeSelector)
-		if err := coreNodeSelectorFromAPI(in.RequiredDuringSchedulingIgnoredDuringExecution, out.RequiredDuringSchedulingIgnoredDuringExecution); err != nil {
+		out.RequiredDuringSchedulingIgnoredDuringExecution = a.newCorev1NodeSelector()
+		if err := coreNodeSelectorFromAPI(in.RequiredDuringSchedulingIgnoredDuringExecution, out.RequiredDuringSchedulingIgnoredDuringExecution, a); err != nil {
 			return inField("requiredDuringSchedulingIgnoredDuringExecution", err)
 		}
 	}
 	if len(in.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]corev1.PreferredSchedulingTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
+		out.PreferredDuringSchedulingIgnoredDuringExecution = a.makeCorev1PreferredSchedulingTerm(len(in.PreferredDuringSchedulingIgnoredDuringExecution))
 		for i1 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			if err := corePreferredSchedulingTermFromAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i1], &out.PreferredDuringSchedulingIgnoredDuringExecution[i1]); err != nil {
+			if err := corePreferredSchedulingTermFromAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i1], &out.PreferredDuringSchedulingIgnoredDuringExecution[i1], a); err != nil {
 				return inField("preferredDuringSchedulingIgnoredDuringExecution", atIndex(i1, err))
 			}
 		}
@@ -6690,19 +6967,19 @@ func coreNodeAffinityFromAPI(in *api.NodeAffinity, out *corev1.NodeAffinity) err
 	return nil
 }
 
-func corePodAffinityToAPI(in *corev1.PodAffinity, out *api.PodAffinity) error {
+func corePodAffinityToAPI(in *corev1.PodAffinity, out *api.PodAffinity, a *arena) error {
 	if len(in.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.RequiredDuringSchedulingIgnoredDuringExecution = make([]api.PodAffinityTerm, len(in.RequiredDuringSchedulingIgnoredDuringExecution))
+		out.RequiredDuringSchedulingIgnoredDuringExecution = a.makeApiPodAffinityTerm(len(in.RequiredDuringSchedulingIgnoredDuringExecution))
 		for i1 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
-			if err := corePodAffinityTermToAPI(&in.RequiredDuringSchedulingIgnoredDuringExecution[i1], &out.RequiredDuringSchedulingIgnoredDuringExecution[i1]); err != nil {
+			if err := corePodAffinityTermToAPI(&in.RequiredDuringSchedulingIgnoredDuringExecution[i1], &out.RequiredDuringSchedulingIgnoredDuringExecution[i1], a); err != nil {
 				return inField("requiredDuringSchedulingIgnoredDuringExecution", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]api.WeightedPodAffinityTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
+		out.PreferredDuringSchedulingIgnoredDuringExecution = a.makeApiWeightedPodAffinityTerm(len(in.PreferredDuringSchedulingIgnoredDuringExecution))
 		for i2 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			if err := coreWeightedPodAffinityTermToAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i2], &out.PreferredDuringSchedulingIgnoredDuringExecution[i2]); err != nil {
+			if err := coreWeightedPodAffinityTermToAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i2], &out.PreferredDuringSchedulingIgnoredDuringExecution[i2], a); err != nil {
 				return inField("preferredDuringSchedulingIgnoredDuringExecution", atIndex(i2, err))
 			}
 		}
@@ -6710,19 +6987,19 @@ func corePodAffinityToAPI(in *corev1.PodAffinity, out *api.PodAffinity) error {
 	return nil
 }
 
-func corePodAffinityFromAPI(in *api.PodAffinity, out *corev1.PodAffinity) error {
+func corePodAffinityFromAPI(in *api.PodAffinity, out *corev1.PodAffinity, a *arena) error {
 	if len(in.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.RequiredDuringSchedulingIgnoredDuringExecution = make([]corev1.PodAffinityTerm, len(in.RequiredDuringSchedulingIgnoredDuringExecution))
+		out.RequiredDuringSchedulingIgnoredDuringExecution = a.makeCorev1PodAffinityTerm(len(in.RequiredDuringSchedulingIgnoredDuringExecution))
 		for i1 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
-			if err := corePodAffinityTermFromAPI(&in.RequiredDuringSchedulingIgnoredDuringExecution[i1], &out.RequiredDuringSchedulingIgnoredDuringExecution[i1]); err != nil {
+			if err := corePodAffinityTermFromAPI(&in.RequiredDuringSchedulingIgnoredDuringExecution[i1], &out.RequiredDuringSchedulingIgnoredDuringExecution[i1], a); err != nil {
 				return inField("requiredDuringSchedulingIgnoredDuringExecution", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]corev1.WeightedPodAffinityTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
+		out.PreferredDuringSchedulingIgnoredDuringExecution = a.makeCorev1WeightedPodAffinityTerm(len(in.PreferredDuringSchedulingIgnoredDuringExecution))
 		for i2 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			if err := coreWeightedPodAffinityTermFromAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i2], &out.PreferredDuringSchedulingIgnoredDuringExecution[i2]); err != nil {
+			if err := coreWeightedPodAffinityTermFromAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i2], &out.PreferredDuringSchedulingIgnoredDuringExecution[i2], a); err != nil {
 				return inField("preferredDuringSchedulingIgnoredDuringExecution", atIndex(i2, err))
 			}
 		}
@@ -6730,19 +7007,19 @@ func corePodAffinityFromAPI(in *api.PodAffinity, out *corev1.PodAffinity) error 
 	return nil
 }
 
-func corePodAntiAffinityToAPI(in *corev1.PodAntiAffinity, out *api.PodAntiAffinity) error {
+func corePodAntiAffinityToAPI(in *corev1.PodAntiAffinity, out *api.PodAntiAffinity, a *arena) error {
 	if len(in.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.RequiredDuringSchedulingIgnoredDuringExecution = make([]api.PodAffinityTerm, len(in.RequiredDuringSchedulingIgnoredDuringExecution))
+		out.RequiredDuringSchedulingIgnoredDuringExecution = a.makeApiPodAffinityTerm(len(in.RequiredDuringSchedulingIgnoredDuringExecution))
 		for i1 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
-			if err := corePodAffinityTermToAPI(&in.RequiredDuringSchedulingIgnoredDuringExecution[i1], &out.RequiredDuringSchedulingIgnoredDuringExecution[i1]); err != nil {
+			if err := corePodAffinityTermToAPI(&in.RequiredDuringSchedulingIgnoredDuringExecution[i1], &out.RequiredDuringSchedulingIgnoredDuringExecution[i1], a); err != nil {
 				return inField("requiredDuringSchedulingIgnoredDuringExecution", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]api.WeightedPodAffinityTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
+		out.PreferredDuringSchedulingIgnoredDuringExecution = a.makeApiWeightedPodAffinityTerm(len(in.PreferredDuringSchedulingIgnoredDuringExecution))
 		for i2 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			if err := coreWeightedPodAffinityTermToAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i2], &out.PreferredDuringSchedulingIgnoredDuringExecution[i2]); err != nil {
+			if err := coreWeightedPodAffinityTermToAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i2], &out.PreferredDuringSchedulingIgnoredDuringExecution[i2], a); err != nil {
 				return inField("preferredDuringSchedulingIgnoredDuringExecution", atIndex(i2, err))
 			}
 		}
@@ -6750,19 +7027,19 @@ func corePodAntiAffinityToAPI(in *corev1.PodAntiAffinity, out *api.PodAntiAffini
 	return nil
 }
 
-func corePodAntiAffinityFromAPI(in *api.PodAntiAffinity, out *corev1.PodAntiAffinity) error {
+func corePodAntiAffinityFromAPI(in *api.PodAntiAffinity, out *corev1.PodAntiAffinity, a *arena) error {
 	if len(in.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.RequiredDuringSchedulingIgnoredDuringExecution = make([]corev1.PodAffinityTerm, len(in.RequiredDuringSchedulingIgnoredDuringExecution))
+		out.RequiredDuringSchedulingIgnoredDuringExecution = a.makeCorev1PodAffinityTerm(len(in.RequiredDuringSchedulingIgnoredDuringExecution))
 		for i1 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
-			if err := corePodAffinityTermFromAPI(&in.RequiredDuringSchedulingIgnoredDuringExecution[i1], &out.RequiredDuringSchedulingIgnoredDuringExecution[i1]); err != nil {
+			if err := corePodAffinityTermFromAPI(&in.RequiredDuringSchedulingIgnoredDuringExecution[i1], &out.RequiredDuringSchedulingIgnoredDuringExecution[i1], a); err != nil {
 				return inField("requiredDuringSchedulingIgnoredDuringExecution", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]corev1.WeightedPodAffinityTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
+		out.PreferredDuringSchedulingIgnoredDuringExecution = a.makeCorev1WeightedPodAffinityTerm(len(in.PreferredDuringSchedulingIgnoredDuringExecution))
 		for i2 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			if err := coreWeightedPodAffinityTermFromAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i2], &out.PreferredDuringSchedulingIgnoredDuringExecution[i2]); err != nil {
+			if err := coreWeightedPodAffinityTermFromAPI(&in.PreferredDuringSchedulingIgnoredDuringExecution[i2], &out.PreferredDuringSchedulingIgnoredDuringExecution[i2], a); err != nil {
 				return inField("preferredDuringSchedulingIgnoredDuringExecution", atIndex(i2, err))
 			}
 		}
@@ -6770,206 +7047,212 @@ func corePodAntiAffinityFromAPI(in *api.PodAntiAffinity, out *corev1.PodAntiAffi
 	return nil
 }
 
-func coreResourceClaimAsContainerResourceClaimToAPI(in *corev1.ResourceClaim, out *api.ContainerResourceClaim) error {
+func coreResourceClaimAsContainerResourceClaimToAPI(in *corev1.ResourceClaim, out *api.ContainerResourceClaim, a *arena) error {
 	out.Name = in.Name
 	out.Request = in.Request
 	return nil
 }
 
-func coreResourceClaimAsContainerResourceClaimFromAPI(in *api.ContainerResourceClaim, out *corev1.ResourceClaim) error {
+func coreResourceClaimAsContainerResourceClaimFromAPI(in *api.ContainerResourceClaim, out *corev1.ResourceClaim, a *arena) error {
 	out.Name = in.Name
 	out.Request = in.Request
 	return nil
 }
 
-func coreContainerStateToAPI(in *corev1.ContainerState, out *api.ContainerState) error {
+func coreContainerStateToAPI(in *corev1.ContainerState, out *api.ContainerState, a *arena) error {
 	if in.Waiting != nil {
-		out.Waiting = new(api.ContainerStateWaiting)
-		if err := coreContainerStateWaitingToAPI(in.Waiting, out.Waiting); err != nil {
+		out.Waiting = a.newApiContainerStateWaiting()
+		if err := coreContainerStateWaitingToAPI(in.Waiting, out.Waiting, a); err != nil {
 			return inField("waiting", err)
 		}
 	}
 	if in.Running != nil {
-		out.Running = new(api.ContainerStateRunning)
-		if err := coreContainerStateRunningToAPI(in.Running, out.Running); err != nil {
+		out.Running = a.newApiContainerStateRunning()
+		if err := coreContainerStateRunningToAPI(in.Running, out.Running, a); err != nil {
 			return inField("running", err)
 		}
 	}
 	if in.Terminated != nil {
-		out.Terminated = new(api.ContainerStateTerminated)
-		if err := coreContainerStateTerminatedToAPI(in.Terminated, out.Terminated); err != nil {
+		out.Terminated = a.newApiContainerStateTerminated()
+		if err := coreContainerStateTerminatedToAPI(in.Terminated, out.Terminated, a); err != nil {
 			return inField("terminated", err)
 		}
 	}
 	return nil
 }
 
-func coreContainerStateFromAPI(in *api.ContainerState, out *corev1.ContainerState) error {
+func coreContainerStateFromAPI(in *api.ContainerState, out *corev1.ContainerState, a *arena) error {
 	if in.Waiting != nil {
-		out.Waiting = new(corev1.ContainerStateWaiting)
-		if err := coreContainerStateWaitingFromAPI(in.Waiting, out.Waiting); err != nil {
+		out.Waiting = a.newCorev1ContainerStateWaiting()
+		if err := coreContainerStateWaitingFromAPI(in.Waiting, out.Waiting, a); err != nil {
 			return inField("waiting", err)
 		}
 	}
 	if in.Running != nil {
-		out.Running = new(corev1.ContainerStateRunning)
-		if err := coreContainerStateRunningFromAPI(in.Running, out.Running); err != nil {
+		out.Running = a.newCorev1ContainerStateRunning()
+		if err := coreContainerStateRunningFromAPI(in.Running, out.Running, a); err != nil {
 			return inField("running", err)
 		}
 	}
 	if in.Terminated != nil {
-		out.Terminated = new(corev1.ContainerStateTerminated)
-		if err := coreContainerStateTerminatedFromAPI(in.Terminated, out.Terminated); err != nil {
+		out.Terminated = a.newCorev1ContainerStateTerminated()
+		if err := coreContainerStateTerminatedFromAPI(in.Terminated, out.Terminated, a); err != nil {
 			return inField("terminated", err)
 		}
 	}
 	return nil
 }
 
-func coreContainerExtendedResourceRequestToAPI(in *corev1.ContainerExtendedResourceRequest, out *api.ContainerExtendedResourceRequest) error {
+func coreContainerExtendedResourceRequestToAPI(in *corev1.ContainerExtendedResourceRequest, out *api.ContainerExtendedResourceRequest, a *arena) error {
 	out.ContainerName = in.ContainerName
 	out.ResourceName = in.ResourceName
 	out.RequestName = in.RequestName
 	return nil
 }
 
-func coreContainerExtendedResourceRequestFromAPI(in *api.ContainerExtendedResourceRequest, out *corev1.ContainerExtendedResourceRequest) error {
+func coreContainerExtendedResourceRequestFromAPI(in *api.ContainerExtendedResourceRequest, out *corev1.ContainerExtendedResourceRequest, a *arena) error {
 	out.ContainerName = in.ContainerName
 	out.ResourceName = in.ResourceName
 	out.RequestName = in.RequestName
 	return nil
 }
 
-func coreClientIPConfigToAPI(in *corev1.ClientIPConfig, out *api.ClientIPConfig) error {
+func coreClientIPConfigToAPI(in *corev1.ClientIPConfig, out *api.ClientIPConfig, a *arena) error {
 	if in.TimeoutSeconds != nil {
-		v1 := int32(*in.TimeoutSeconds)
-		out.TimeoutSeconds = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.TimeoutSeconds)
+		out.TimeoutSeconds = p1
 	}
 	return nil
 }
 
-func coreClientIPConfigFromAPI(in *api.ClientIPConfig, out *corev1.ClientIPConfig) error {
+func coreClientIPConfigFromAPI(in *api.ClientIPConfig, out *corev1.ClientIPConfig, a *arena) error {
 	if in.TimeoutSeconds != nil {
-		v1 := int32(*in.TimeoutSeconds)
-		out.TimeoutSeconds = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.TimeoutSeconds)
+		out.TimeoutSeconds = p1
 	}
 	return nil
 }
 
-func coreScopedResourceSelectorRequirementToAPI(in *corev1.ScopedResourceSelectorRequirement, out *api.ScopedResourceSelectorRequirement) error {
+func coreScopedResourceSelectorRequirementToAPI(in *corev1.ScopedResourceSelectorRequirement, out *api.ScopedResourceSelectorRequirement, a *arena) error {
 	out.ScopeName = api.ResourceQuotaScope(in.ScopeName)
 	out.Operator = api.ScopeSelectorOperator(in.Operator)
 	if len(in.Values) > 0 {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeString(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func coreScopedResourceSelectorRequirementFromAPI(in *api.ScopedResourceSelectorRequirement, out *corev1.ScopedResourceSelectorRequirement) error {
+func coreScopedResourceSelectorRequirementFromAPI(in *api.ScopedResourceSelectorRequirement, out *corev1.ScopedResourceSelectorRequirement, a *arena) error {
 	out.ScopeName = corev1.ResourceQuotaScope(in.ScopeName)
 	out.Operator = corev1.ScopeSelectorOperator(in.Operator)
 	if len(in.Values) > 0 {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeString(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func coreSecretReferenceToAPI(in *corev1.SecretReference, out *api.SecretReference) error {
+func coreSecretReferenceToAPI(in *corev1.SecretReference, out *api.SecretReference, a *arena) error {
 	out.Name = in.Name
 	out.Namespace = in.Namespace
 	return nil
 }
 
-func coreSecretReferenceFromAPI(in *api.SecretReference, out *corev1.SecretReference) error {
+func coreSecretReferenceFromAPI(in *api.SecretReference, out *corev1.SecretReference, a *arena) error {
 	out.Name = in.Name
 	out.Namespace = in.Namespace
 	return nil
 }
 
-func appsRollingUpdateDeploymentToAPI(in *appsv1.RollingUpdateDeployment, out *api.RollingUpdateDeployment) error {
+func appsRollingUpdateDeploymentToAPI(in *appsv1.RollingUpdateDeployment, out *api.RollingUpdateDeployment, a *arena) error {
 	if in.MaxUnavailable != nil {
-		out.MaxUnavailable = new(api.IntOrString)
+		out.MaxUnavailable = a.newApiIntOrString()
 		(*out.MaxUnavailable) = intOrStringToAPI((*in.MaxUnavailable))
 	}
 	if in.MaxSurge != nil {
-		out.MaxSurge = new(api.IntOrString)
+		out.MaxSurge = a.newApiIntOrString()
 		(*out.MaxSurge) = intOrStringToAPI((*in.MaxSurge))
 	}
 	return nil
 }
 
-func appsRollingUpdateDeploymentFromAPI(in *api.RollingUpdateDeployment, out *appsv1.RollingUpdateDeployment) error {
+func appsRollingUpdateDeploymentFromAPI(in *api.RollingUpdateDeployment, out *appsv1.RollingUpdateDeployment, a *arena) error {
 	if in.MaxUnavailable != nil {
-		out.MaxUnavailable = new(intstr.IntOrString)
+		out.MaxUnavailable = a.newIntstrIntOrString()
 		(*out.MaxUnavailable) = intOrStringFromAPI((*in.MaxUnavailable))
 	}
 	if in.MaxSurge != nil {
-		out.MaxSurge = new(intstr.IntOrString)
+		out.MaxSurge = a.newIntstrIntOrString()
 		(*out.MaxSurge) = intOrStringFromAPI((*in.MaxSurge))
 	}
 	return nil
 }
 
-func appsRollingUpdateStatefulSetStrategyToAPI(in *appsv1.RollingUpdateStatefulSetStrategy, out *api.RollingUpdateStatefulSetStrategy) error {
+func appsRollingUpdateStatefulSetStrategyToAPI(in *appsv1.RollingUpdateStatefulSetStrategy, out *api.RollingUpdateStatefulSetStrategy, a *arena) error {
 	if in.Partition != nil {
-		v1 := int32(*in.Partition)
-		out.Partition = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Partition)
+		out.Partition = p1
 	}
 	if in.MaxUnavailable != nil {
-		out.MaxUnavailable = new(api.IntOrString)
+		out.MaxUnavailable = a.newApiIntOrString()
 		(*out.MaxUnavailable) = intOrStringToAPI((*in.MaxUnavailable))
 	}
 	return nil
 }
 
-func appsRollingUpdateStatefulSetStrategyFromAPI(in *api.RollingUpdateStatefulSetStrategy, out *appsv1.RollingUpdateStatefulSetStrategy) error {
+func appsRollingUpdateStatefulSetStrategyFromAPI(in *api.RollingUpdateStatefulSetStrategy, out *appsv1.RollingUpdateStatefulSetStrategy, a *arena) error {
 	if in.Partition != nil {
-		v1 := int32(*in.Partition)
-		out.Partition = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Partition)
+		out.Partition = p1
 	}
 	if in.MaxUnavailable != nil {
-		out.MaxUnavailable = new(intstr.IntOrString)
+		out.MaxUnavailable = a.newIntstrIntOrString()
 		(*out.MaxUnavailable) = intOrStringFromAPI((*in.MaxUnavailable))
 	}
 	return nil
 }
 
-func appsRollingUpdateDaemonSetToAPI(in *appsv1.RollingUpdateDaemonSet, out *api.RollingUpdateDaemonSet) error {
+func appsRollingUpdateDaemonSetToAPI(in *appsv1.RollingUpdateDaemonSet, out *api.RollingUpdateDaemonSet, a *arena) error {
 	if in.MaxUnavailable != nil {
-		out.MaxUnavailable = new(api.IntOrString)
+		out.MaxUnavailable = a.newApiIntOrString()
 		(*out.MaxUnavailable) = intOrStringToAPI((*in.MaxUnavailable))
 	}
 	if in.MaxSurge != nil {
-		out.MaxSurge = new(api.IntOrString)
+		out.MaxSurge = a.newApiIntOrString()
 		(*out.MaxSurge) = intOrStringToAPI((*in.MaxSurge))
 	}
 	return nil
 }
 
-func appsRollingUpdateDaemonSetFromAPI(in *api.RollingUpdateDaemonSet, out *appsv1.RollingUpdateDaemonSet) error {
+func appsRollingUpdateDaemonSetFromAPI(in *api.RollingUpdateDaemonSet, out *appsv1.RollingUpdateDaemonSet, a *arena) error {
 	if in.MaxUnavailable != nil {
-		out.MaxUnavailable = new(intstr.IntOrString)
+		out.MaxUnavailable = a.newIntstrIntOrString()
 		(*out.MaxUnavailable) = intOrStringFromAPI((*in.MaxUnavailable))
 	}
 	if in.MaxSurge != nil {
-		out.MaxSurge = new(intstr.IntOrString)
+		out.MaxSurge = a.newIntstrIntOrString()
 		(*out.MaxSurge) = intOrStringFromAPI((*in.MaxSurge))
 	}
 	return nil
 }
 
-func batchPodFailurePolicyRuleToAPI(in *batchv1.PodFailurePolicyRule, out *api.PodFailurePolicyRule) error {
+func batchPodFailurePolicyRuleToAPI(in *batchv1.PodFailurePolicyRule, out *api.PodFailurePolicyRule, a *arena) error {
 	out.Action = string(in.Action)
 	if in.OnExitCodes != nil {
-		out.OnExitCodes = new(api.PodFailurePolicyOnExitCodesRequirement)
-		if err := batchPodFailurePolicyOnExitCodesRequirementToAPI(in.OnExitCodes, out.OnExitCodes); err != nil {
+		out.OnExitCodes = a.newApiPodFailurePolicyOnExitCodesRequirement()
+		if err := batchPodFailurePolicyOnExitCodesRequirementToAPI(in.OnExitCodes, out.OnExitCodes, a); err != nil {
 			return inField("onExitCodes", err)
 		}
 	}
 	if len(in.OnPodConditions) > 0 {
-		out.OnPodConditions = make([]api.PodFailurePolicyOnPodConditionsPattern, len(in.OnPodConditions))
+		out.OnPodConditions = a.makeApiPodFailurePolicyOnPodConditionsPattern(len(in.OnPodConditions))
 		for i1 := range in.OnPodConditions {
-			if err := batchPodFailurePolicyOnPodConditionsPatternToAPI(&in.OnPodConditions[i1], &out.OnPodConditions[i1]); err != nil {
+			if err := batchPodFailurePolicyOnPodConditionsPatternToAPI(&in.OnPodConditions[i1], &out.OnPodConditions[i1], a); err != nil {
 				return inField("onPodConditions", atIndex(i1, err))
 			}
 		}
@@ -6977,18 +7260,18 @@ func batchPodFailurePolicyRuleToAPI(in *batchv1.PodFailurePolicyRule, out *api.P
 	return nil
 }
 
-func batchPodFailurePolicyRuleFromAPI(in *api.PodFailurePolicyRule, out *batchv1.PodFailurePolicyRule) error {
+func batchPodFailurePolicyRuleFromAPI(in *api.PodFailurePolicyRule, out *batchv1.PodFailurePolicyRule, a *arena) error {
 	out.Action = batchv1.PodFailurePolicyAction(in.Action)
 	if in.OnExitCodes != nil {
-		out.OnExitCodes = new(batchv1.PodFailurePolicyOnExitCodesRequirement)
-		if err := batchPodFailurePolicyOnExitCodesRequirementFromAPI(in.OnExitCodes, out.OnExitCodes); err != nil {
+		out.OnExitCodes = a.newBatchv1PodFailurePolicyOnExitCodesRequirement()
+		if err := batchPodFailurePolicyOnExitCodesRequirementFromAPI(in.OnExitCodes, out.OnExitCodes, a); err != nil {
 			return inField("onExitCodes", err)
 		}
 	}
 	if len(in.OnPodConditions) > 0 {
-		out.OnPodConditions = make([]batchv1.PodFailurePolicyOnPodConditionsPattern, len(in.OnPodConditions))
+		out.OnPodConditions = a.makeBatchv1PodFailurePolicyOnPodConditionsPattern(len(in.OnPodConditions))
 		for i1 := range in.OnPodConditions {
-			if err := batchPodFailurePolicyOnPodConditionsPatternFromAPI(&in.OnPodConditions[i1], &out.OnPodConditions[i1]); err != nil {
+			if err := batchPodFailurePolicyOnPodConditionsPatternFromAPI(&in.OnPodConditions[i1], &out.OnPodConditions[i1], a); err != nil {
 				return inField("onPodConditions", atIndex(i1, err))
 			}
 		}
@@ -6996,57 +7279,63 @@ func batchPodFailurePolicyRuleFromAPI(in *api.PodFailurePolicyRule, out *batchv1
 	return nil
 }
 
-func batchSuccessPolicyRuleToAPI(in *batchv1.SuccessPolicyRule, out *api.SuccessPolicyRule) error {
+func batchSuccessPolicyRuleToAPI(in *batchv1.SuccessPolicyRule, out *api.SuccessPolicyRule, a *arena) error {
 	if in.SucceededIndexes != nil {
-		v1 := string(*in.SucceededIndexes)
-		out.SucceededIndexes = &v1
+		p1 := a.newString()
+		*p1 = string(*in.SucceededIndexes)
+		out.SucceededIndexes = p1
 	}
 	if in.SucceededCount != nil {
-		v2 := int32(*in.SucceededCount)
-		out.SucceededCount = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.SucceededCount)
+		out.SucceededCount = p2
 	}
 	return nil
 }
 
-func batchSuccessPolicyRuleFromAPI(in *api.SuccessPolicyRule, out *batchv1.SuccessPolicyRule) error {
+func batchSuccessPolicyRuleFromAPI(in *api.SuccessPolicyRule, out *batchv1.SuccessPolicyRule, a *arena) error {
 	if in.SucceededIndexes != nil {
-		v1 := string(*in.SucceededIndexes)
-		out.SucceededIndexes = &v1
+		p1 := a.newString()
+		*p1 = string(*in.SucceededIndexes)
+		out.SucceededIndexes = p1
 	}
 	if in.SucceededCount != nil {
-		v2 := int32(*in.SucceededCount)
-		out.SucceededCount = &v2
+		p2 := a.newInt32()
+		*p2 = int32(*in.SucceededCount)
+		out.SucceededCount = p2
 	}
 	return nil
 }
 
-func storageVolumeNodeResourcesToAPI(in *storagev1.VolumeNodeResources, out *api.VolumeNodeResources) error {
+func storageVolumeNodeResourcesToAPI(in *storagev1.VolumeNodeResources, out *api.VolumeNodeResources, a *arena) error {
 	if in.Count != nil {
-		v1 := int32(*in.Count)
-		out.Count = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Count)
+		out.Count = p1
 	}
 	return nil
 }
 
-func storageVolumeNodeResourcesFromAPI(in *api.VolumeNodeResources, out *storagev1.VolumeNodeResources) error {
+func storageVolumeNodeResourcesFromAPI(in *api.VolumeNodeResources, out *storagev1.VolumeNodeResources, a *arena) error {
 	if in.Count != nil {
-		v1 := int32(*in.Count)
-		out.Count = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Count)
+		out.Count = p1
 	}
 	return nil
 }
 
-func resourceCELDeviceSelectorToAPI(in *resourcev1.CELDeviceSelector, out *api.CELDeviceSelector) error {
+func resourceCELDeviceSelectorToAPI(in *resourcev1.CELDeviceSelector, out *api.CELDeviceSelector, a *arena) error {
 	out.Expression = in.Expression
 	return nil
 }
 
-func resourceCELDeviceSelectorFromAPI(in *api.CELDeviceSelector, out *resourcev1.CELDeviceSelector) error {
+func resourceCELDeviceSelectorFromAPI(in *api.CELDeviceSelector, out *resourcev1.CELDeviceSelector, a *arena) error {
 	out.Expression = in.Expression
 	return nil
 }
 
-func resourceOpaqueDeviceConfigurationToAPI(in *resourcev1.OpaqueDeviceConfiguration, out *api.OpaqueDeviceConfiguration) error {
+func resourceOpaqueDeviceConfigurationToAPI(in *resourcev1.OpaqueDeviceConfiguration, out *api.OpaqueDeviceConfiguration, a *arena) error {
 	out.Driver = in.Driver
 	if err := rawToAPI(&in.Parameters, &out.Parameters); err != nil {
 		return inField("parameters", err)
@@ -7054,25 +7343,25 @@ func resourceOpaqueDeviceConfigurationToAPI(in *resourcev1.OpaqueDeviceConfigura
 	return nil
 }
 
-func resourceOpaqueDeviceConfigurationFromAPI(in *api.OpaqueDeviceConfiguration, out *resourcev1.OpaqueDeviceConfiguration) error {
+func resourceOpaqueDeviceConfigurationFromAPI(in *api.OpaqueDeviceConfiguration, out *resourcev1.OpaqueDeviceConfiguration, a *arena) error {
 	out.Driver = in.Driver
 	out.Parameters = rawFromAPI(in.Parameters)
 	return nil
 }
 
-func coreNodeSelectorTermToAPI(in *corev1.NodeSelectorTerm, out *api.NodeSelectorTerm) error {
+func coreNodeSelectorTermToAPI(in *corev1.NodeSelectorTerm, out *api.NodeSelectorTerm, a *arena) error {
 	if len(in.MatchExpressions) > 0 {
-		out.MatchExpressions = make([]api.NodeSelectorRequirement, len(in.MatchExpressions))
+		out.MatchExpressions = a.makeApiNodeSelectorRequirement(len(in.MatchExpressions))
 		for i1 := range in.MatchExpressions {
-			if err := coreNodeSelectorRequirementToAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1]); err != nil {
+			if err := coreNodeSelectorRequirementToAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1], a); err != nil {
 				return inField("matchExpressions", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.MatchFields) > 0 {
-		out.MatchFields = make([]api.NodeSelectorRequirement, len(in.MatchFields))
+		out.MatchFields = a.makeApiNodeSelectorRequirement(len(in.MatchFields))
 		for i2 := range in.MatchFields {
-			if err := coreNodeSelectorRequirementToAPI(&in.MatchFields[i2], &out.MatchFields[i2]); err != nil {
+			if err := coreNodeSelectorRequirementToAPI(&in.MatchFields[i2], &out.MatchFields[i2], a); err != nil {
 				return inField("matchFields", atIndex(i2, err))
 			}
 		}
@@ -7080,19 +7369,19 @@ func coreNodeSelectorTermToAPI(in *corev1.NodeSelectorTerm, out *api.NodeSelecto
 	return nil
 }
 
-func coreNodeSelectorTermFromAPI(in *api.NodeSelectorTerm, out *corev1.NodeSelectorTerm) error {
+func coreNodeSelectorTermFromAPI(in *api.NodeSelectorTerm, out *corev1.NodeSelectorTerm, a *arena) error {
 	if len(in.MatchExpressions) > 0 {
-		out.MatchExpressions = make([]corev1.NodeSelectorRequirement, len(in.MatchExpressions))
+		out.MatchExpressions = a.makeCorev1NodeSelectorRequirement(len(in.MatchExpressions))
 		for i1 := range in.MatchExpressions {
-			if err := coreNodeSelectorRequirementFromAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1]); err != nil {
+			if err := coreNodeSelectorRequirementFromAPI(&in.MatchExpressions[i1], &out.MatchExpressions[i1], a); err != nil {
 				return inField("matchExpressions", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.MatchFields) > 0 {
-		out.MatchFields = make([]corev1.NodeSelectorRequirement, len(in.MatchFields))
+		out.MatchFields = a.makeCorev1NodeSelectorRequirement(len(in.MatchFields))
 		for i2 := range in.MatchFields {
-			if err := coreNodeSelectorRequirementFromAPI(&in.MatchFields[i2], &out.MatchFields[i2]); err != nil {
+			if err := coreNodeSelectorRequirementFromAPI(&in.MatchFields[i2], &out.MatchFields[i2], a); err != nil {
 				return inField("matchFields", atIndex(i2, err))
 			}
 		}
@@ -7100,103 +7389,119 @@ func coreNodeSelectorTermFromAPI(in *api.NodeSelectorTerm, out *corev1.NodeSelec
 	return nil
 }
 
-func resourceDeviceAttributeToAPI(in *resourcev1.DeviceAttribute, out *api.DeviceAttribute) error {
+func resourceDeviceAttributeToAPI(in *resourcev1.DeviceAttribute, out *api.DeviceAttribute, a *arena) error {
 	if in.IntValue != nil {
-		v1 := int64(*in.IntValue)
-		out.IntValue = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.IntValue)
+		out.IntValue = p1
 	}
 	if in.BoolValue != nil {
-		v2 := bool(*in.BoolValue)
-		out.BoolValue = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.BoolValue)
+		out.BoolValue = p2
 	}
 	if in.StringValue != nil {
-		v3 := string(*in.StringValue)
-		out.StringValue = &v3
+		p3 := a.newString()
+		*p3 = string(*in.StringValue)
+		out.StringValue = p3
 	}
 	if in.VersionValue != nil {
-		v4 := string(*in.VersionValue)
-		out.VersionValue = &v4
+		p4 := a.newString()
+		*p4 = string(*in.VersionValue)
+		out.VersionValue = p4
 	}
 	if len(in.IntValues) > 0 {
-		out.IntValues = slices.Clone(in.IntValues)
+		out.IntValues = a.makeInt64(len(in.IntValues))
+		copy(out.IntValues, in.IntValues)
 	}
 	if len(in.BoolValues) > 0 {
-		out.BoolValues = slices.Clone(in.BoolValues)
+		out.BoolValues = a.makeBool(len(in.BoolValues))
+		copy(out.BoolValues, in.BoolValues)
 	}
 	if len(in.StringValues) > 0 {
-		out.StringValues = slices.Clone(in.StringValues)
+		out.StringValues = a.makeString(len(in.StringValues))
+		copy(out.StringValues, in.StringValues)
 	}
 	if len(in.VersionValues) > 0 {
-		out.VersionValues = slices.Clone(in.VersionValues)
+		out.VersionValues = a.makeString(len(in.VersionValues))
+		copy(out.VersionValues, in.VersionValues)
 	}
 	return nil
 }
 
-func resourceDeviceAttributeFromAPI(in *api.DeviceAttribute, out *resourcev1.DeviceAttribute) error {
+func resourceDeviceAttributeFromAPI(in *api.DeviceAttribute, out *resourcev1.DeviceAttribute, a *arena) error {
 	if in.IntValue != nil {
-		v1 := int64(*in.IntValue)
-		out.IntValue = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.IntValue)
+		out.IntValue = p1
 	}
 	if in.BoolValue != nil {
-		v2 := bool(*in.BoolValue)
-		out.BoolValue = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.BoolValue)
+		out.BoolValue = p2
 	}
 	if in.StringValue != nil {
-		v3 := string(*in.StringValue)
-		out.StringValue = &v3
+		p3 := a.newString()
+		*p3 = string(*in.StringValue)
+		out.StringValue = p3
 	}
 	if in.VersionValue != nil {
-		v4 := string(*in.VersionValue)
-		out.VersionValue = &v4
+		p4 := a.newString()
+		*p4 = string(*in.VersionValue)
+		out.VersionValue = p4
 	}
 	if len(in.IntValues) > 0 {
-		out.IntValues = slices.Clone(in.IntValues)
+		out.IntValues = a.makeInt64(len(in.IntValues))
+		copy(out.IntValues, in.IntValues)
 	}
 	if len(in.BoolValues) > 0 {
-		out.BoolValues = slices.Clone(in.BoolValues)
+		out.BoolValues = a.makeBool(len(in.BoolValues))
+		copy(out.BoolValues, in.BoolValues)
 	}
 	if len(in.StringValues) > 0 {
-		out.StringValues = slices.Clone(in.StringValues)
+		out.StringValues = a.makeString(len(in.StringValues))
+		copy(out.StringValues, in.StringValues)
 	}
 	if len(in.VersionValues) > 0 {
-		out.VersionValues = slices.Clone(in.VersionValues)
+		out.VersionValues = a.makeString(len(in.VersionValues))
+		copy(out.VersionValues, in.VersionValues)
 	}
 	return nil
 }
 
-func resourceDeviceCapacityToAPI(in *resourcev1.DeviceCapacity, out *api.DeviceCapacity) error {
+func resourceDeviceCapacityToAPI(in *resourcev1.DeviceCapacity, out *api.DeviceCapacity, a *arena) error {
 	if err := quantityToAPI(&in.Value, &out.Value); err != nil {
 		return inField("value", err)
 	}
 	if in.RequestPolicy != nil {
-		out.RequestPolicy = new(api.CapacityRequestPolicy)
-		if err := resourceCapacityRequestPolicyToAPI(in.RequestPolicy, out.RequestPolicy); err != nil {
+		out.RequestPolicy = a.newApiCapacityRequestPolicy()
+		if err := resourceCapacityRequestPolicyToAPI(in.RequestPolicy, out.RequestPolicy, a); err != nil {
 			return inField("requestPolicy", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceCapacityFromAPI(in *api.DeviceCapacity, out *resourcev1.DeviceCapacity) error {
+func resourceDeviceCapacityFromAPI(in *api.DeviceCapacity, out *resourcev1.DeviceCapacity, a *arena) error {
 	if err := quantityFromAPI(&in.Value, &out.Value); err != nil {
 		return inField("value", err)
 	}
 	if in.RequestPolicy != nil {
-		out.RequestPolicy = new(resourcev1.CapacityRequestPolicy)
-		if err := resourceCapacityRequestPolicyFromAPI(in.RequestPolicy, out.RequestPolicy); err != nil {
+		out.RequestPolicy = a.newResourcev1CapacityRequestPolicy()
+		if err := resourceCapacityRequestPolicyFromAPI(in.RequestPolicy, out.RequestPolicy, a); err != nil {
 			return inField("requestPolicy", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceCounterConsumptionToAPI(in *resourcev1.DeviceCounterConsumption, out *api.DeviceCounterConsumption) error {
+func resourceDeviceCounterConsumptionToAPI(in *resourcev1.DeviceCounterConsumption, out *api.DeviceCounterConsumption, a *arena) error {
 	out.CounterSet = in.CounterSet
 	if len(in.Counters) > 0 {
 		m3 := make(map[string]api.Counter, len(in.Counters))
 		for k1, v2 := range in.Counters {
 			var e4 api.Counter
-			if err := resourceCounterToAPI(&v2, &e4); err != nil {
+			if err := resourceCounterToAPI(&v2, &e4, a); err != nil {
 				return inField("counters", atKey(string(k1), err))
 			}
 			m3[k1] = e4
@@ -7204,18 +7509,19 @@ func resourceDeviceCounterConsumptionToAPI(in *resourcev1.DeviceCounterConsumpti
 		out.Counters = m3
 	}
 	if len(in.CompatibilityGroups) > 0 {
-		out.CompatibilityGroups = slices.Clone(in.CompatibilityGroups)
+		out.CompatibilityGroups = a.makeString(len(in.CompatibilityGroups))
+		copy(out.CompatibilityGroups, in.CompatibilityGroups)
 	}
 	return nil
 }
 
-func resourceDeviceCounterConsumptionFromAPI(in *api.DeviceCounterConsumption, out *resourcev1.DeviceCounterConsumption) error {
+func resourceDeviceCounterConsumptionFromAPI(in *api.DeviceCounterConsumption, out *resourcev1.DeviceCounterConsumption, a *arena) error {
 	out.CounterSet = in.CounterSet
 	if len(in.Counters) > 0 {
 		m3 := make(map[string]resourcev1.Counter, len(in.Counters))
 		for k1, v2 := range in.Counters {
 			var e4 resourcev1.Counter
-			if err := resourceCounterFromAPI(&v2, &e4); err != nil {
+			if err := resourceCounterFromAPI(&v2, &e4, a); err != nil {
 				return inField("counters", atKey(string(k1), err))
 			}
 			m3[k1] = e4
@@ -7223,69 +7529,70 @@ func resourceDeviceCounterConsumptionFromAPI(in *api.DeviceCounterConsumption, o
 		out.Counters = m3
 	}
 	if len(in.CompatibilityGroups) > 0 {
-		out.CompatibilityGroups = slices.Clone(in.CompatibilityGroups)
+		out.CompatibilityGroups = a.makeString(len(in.CompatibilityGroups))
+		copy(out.CompatibilityGroups, in.CompatibilityGroups)
 	}
 	return nil
 }
 
-func resourceNodeAllocatableResourceToAPI(in *resourcev1.NodeAllocatableResource, out *api.NodeAllocatableResource) error {
+func resourceNodeAllocatableResourceToAPI(in *resourcev1.NodeAllocatableResource, out *api.NodeAllocatableResource, a *arena) error {
 	if in.Mapping != nil {
-		out.Mapping = new(api.NodeAllocatableMapping)
-		if err := resourceNodeAllocatableMappingToAPI(in.Mapping, out.Mapping); err != nil {
+		out.Mapping = a.newApiNodeAllocatableMapping()
+		if err := resourceNodeAllocatableMappingToAPI(in.Mapping, out.Mapping, a); err != nil {
 			return inField("mapping", err)
 		}
 	}
 	if in.Overhead != nil {
-		out.Overhead = new(api.NodeAllocatableOverhead)
-		if err := resourceNodeAllocatableOverheadToAPI(in.Overhead, out.Overhead); err != nil {
+		out.Overhead = a.newApiNodeAllocatableOverhead()
+		if err := resourceNodeAllocatableOverheadToAPI(in.Overhead, out.Overhead, a); err != nil {
 			return inField("overhead", err)
 		}
 	}
 	return nil
 }
 
-func resourceNodeAllocatableResourceFromAPI(in *api.NodeAllocatableResource, out *resourcev1.NodeAllocatableResource) error {
+func resourceNodeAllocatableResourceFromAPI(in *api.NodeAllocatableResource, out *resourcev1.NodeAllocatableResource, a *arena) error {
 	if in.Mapping != nil {
-		out.Mapping = new(resourcev1.NodeAllocatableMapping)
-		if err := resourceNodeAllocatableMappingFromAPI(in.Mapping, out.Mapping); err != nil {
+		out.Mapping = a.newResourcev1NodeAllocatableMapping()
+		if err := resourceNodeAllocatableMappingFromAPI(in.Mapping, out.Mapping, a); err != nil {
 			return inField("mapping", err)
 		}
 	}
 	if in.Overhead != nil {
-		out.Overhead = new(resourcev1.NodeAllocatableOverhead)
-		if err := resourceNodeAllocatableOverheadFromAPI(in.Overhead, out.Overhead); err != nil {
+		out.Overhead = a.newResourcev1NodeAllocatableOverhead()
+		if err := resourceNodeAllocatableOverheadFromAPI(in.Overhead, out.Overhead, a); err != nil {
 			return inField("overhead", err)
 		}
 	}
 	return nil
 }
 
-func resourceCounterToAPI(in *resourcev1.Counter, out *api.Counter) error {
+func resourceCounterToAPI(in *resourcev1.Counter, out *api.Counter, a *arena) error {
 	if err := quantityToAPI(&in.Value, &out.Value); err != nil {
 		return inField("value", err)
 	}
 	return nil
 }
 
-func resourceCounterFromAPI(in *api.Counter, out *resourcev1.Counter) error {
+func resourceCounterFromAPI(in *api.Counter, out *resourcev1.Counter, a *arena) error {
 	if err := quantityFromAPI(&in.Value, &out.Value); err != nil {
 		return inField("value", err)
 	}
 	return nil
 }
 
-func resourceDeviceRequestToAPI(in *resourcev1.DeviceRequest, out *api.DeviceRequest) error {
+func resourceDeviceRequestToAPI(in *resourcev1.DeviceRequest, out *api.DeviceRequest, a *arena) error {
 	out.Name = in.Name
 	if in.Exactly != nil {
-		out.Exactly = new(api.ExactDeviceRequest)
-		if err := resourceExactDeviceRequestToAPI(in.Exactly, out.Exactly); err != nil {
+		out.Exactly = a.newApiExactDeviceRequest()
+		if err := resourceExactDeviceRequestToAPI(in.Exactly, out.Exactly, a); err != nil {
 			return inField("exactly", err)
 		}
 	}
 	if len(in.FirstAvailable) > 0 {
-		out.FirstAvailable = make([]api.DeviceSubRequest, len(in.FirstAvailable))
+		out.FirstAvailable = a.makeApiDeviceSubRequest(len(in.FirstAvailable))
 		for i1 := range in.FirstAvailable {
-			if err := resourceDeviceSubRequestToAPI(&in.FirstAvailable[i1], &out.FirstAvailable[i1]); err != nil {
+			if err := resourceDeviceSubRequestToAPI(&in.FirstAvailable[i1], &out.FirstAvailable[i1], a); err != nil {
 				return inField("firstAvailable", atIndex(i1, err))
 			}
 		}
@@ -7293,18 +7600,18 @@ func resourceDeviceRequestToAPI(in *resourcev1.DeviceRequest, out *api.DeviceReq
 	return nil
 }
 
-func resourceDeviceRequestFromAPI(in *api.DeviceRequest, out *resourcev1.DeviceRequest) error {
+func resourceDeviceRequestFromAPI(in *api.DeviceRequest, out *resourcev1.DeviceRequest, a *arena) error {
 	out.Name = in.Name
 	if in.Exactly != nil {
-		out.Exactly = new(resourcev1.ExactDeviceRequest)
-		if err := resourceExactDeviceRequestFromAPI(in.Exactly, out.Exactly); err != nil {
+		out.Exactly = a.newResourcev1ExactDeviceRequest()
+		if err := resourceExactDeviceRequestFromAPI(in.Exactly, out.Exactly, a); err != nil {
 			return inField("exactly", err)
 		}
 	}
 	if len(in.FirstAvailable) > 0 {
-		out.FirstAvailable = make([]resourcev1.DeviceSubRequest, len(in.FirstAvailable))
+		out.FirstAvailable = a.makeResourcev1DeviceSubRequest(len(in.FirstAvailable))
 		for i1 := range in.FirstAvailable {
-			if err := resourceDeviceSubRequestFromAPI(&in.FirstAvailable[i1], &out.FirstAvailable[i1]); err != nil {
+			if err := resourceDeviceSubRequestFromAPI(&in.FirstAvailable[i1], &out.FirstAvailable[i1], a); err != nil {
 				return inField("firstAvailable", atIndex(i1, err))
 			}
 		}
@@ -7312,75 +7619,83 @@ func resourceDeviceRequestFromAPI(in *api.DeviceRequest, out *resourcev1.DeviceR
 	return nil
 }
 
-func resourceDeviceConstraintToAPI(in *resourcev1.DeviceConstraint, out *api.DeviceConstraint) error {
+func resourceDeviceConstraintToAPI(in *resourcev1.DeviceConstraint, out *api.DeviceConstraint, a *arena) error {
 	if len(in.Requests) > 0 {
-		out.Requests = slices.Clone(in.Requests)
+		out.Requests = a.makeString(len(in.Requests))
+		copy(out.Requests, in.Requests)
 	}
 	if in.MatchAttribute != nil {
-		v1 := api.FullyQualifiedName(*in.MatchAttribute)
-		out.MatchAttribute = &v1
+		p1 := a.newApiFullyQualifiedName()
+		*p1 = api.FullyQualifiedName(*in.MatchAttribute)
+		out.MatchAttribute = p1
 	}
 	if in.DistinctAttribute != nil {
-		v2 := api.FullyQualifiedName(*in.DistinctAttribute)
-		out.DistinctAttribute = &v2
+		p2 := a.newApiFullyQualifiedName()
+		*p2 = api.FullyQualifiedName(*in.DistinctAttribute)
+		out.DistinctAttribute = p2
 	}
 	return nil
 }
 
-func resourceDeviceConstraintFromAPI(in *api.DeviceConstraint, out *resourcev1.DeviceConstraint) error {
+func resourceDeviceConstraintFromAPI(in *api.DeviceConstraint, out *resourcev1.DeviceConstraint, a *arena) error {
 	if len(in.Requests) > 0 {
-		out.Requests = slices.Clone(in.Requests)
+		out.Requests = a.makeString(len(in.Requests))
+		copy(out.Requests, in.Requests)
 	}
 	if in.MatchAttribute != nil {
-		v1 := resourcev1.FullyQualifiedName(*in.MatchAttribute)
-		out.MatchAttribute = &v1
+		p1 := a.newResourcev1FullyQualifiedName()
+		*p1 = resourcev1.FullyQualifiedName(*in.MatchAttribute)
+		out.MatchAttribute = p1
 	}
 	if in.DistinctAttribute != nil {
-		v2 := resourcev1.FullyQualifiedName(*in.DistinctAttribute)
-		out.DistinctAttribute = &v2
+		p2 := a.newResourcev1FullyQualifiedName()
+		*p2 = resourcev1.FullyQualifiedName(*in.DistinctAttribute)
+		out.DistinctAttribute = p2
 	}
 	return nil
 }
 
-func resourceDeviceClaimConfigurationToAPI(in *resourcev1.DeviceClaimConfiguration, out *api.DeviceClaimConfiguration) error {
+func resourceDeviceClaimConfigurationToAPI(in *resourcev1.DeviceClaimConfiguration, out *api.DeviceClaimConfiguration, a *arena) error {
 	if len(in.Requests) > 0 {
-		out.Requests = slices.Clone(in.Requests)
+		out.Requests = a.makeString(len(in.Requests))
+		copy(out.Requests, in.Requests)
 	}
 	if in.DeviceConfiguration.Opaque != nil {
-		out.DeviceConfiguration.Opaque = new(api.OpaqueDeviceConfiguration)
-		if err := resourceOpaqueDeviceConfigurationToAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque); err != nil {
+		out.DeviceConfiguration.Opaque = a.newApiOpaqueDeviceConfiguration()
+		if err := resourceOpaqueDeviceConfigurationToAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque, a); err != nil {
 			return inField("opaque", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceClaimConfigurationFromAPI(in *api.DeviceClaimConfiguration, out *resourcev1.DeviceClaimConfiguration) error {
+func resourceDeviceClaimConfigurationFromAPI(in *api.DeviceClaimConfiguration, out *resourcev1.DeviceClaimConfiguration, a *arena) error {
 	if len(in.Requests) > 0 {
-		out.Requests = slices.Clone(in.Requests)
+		out.Requests = a.makeString(len(in.Requests))
+		copy(out.Requests, in.Requests)
 	}
 	if in.DeviceConfiguration.Opaque != nil {
-		out.DeviceConfiguration.Opaque = new(resourcev1.OpaqueDeviceConfiguration)
-		if err := resourceOpaqueDeviceConfigurationFromAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque); err != nil {
+		out.DeviceConfiguration.Opaque = a.newResourcev1OpaqueDeviceConfiguration()
+		if err := resourceOpaqueDeviceConfigurationFromAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque, a); err != nil {
 			return inField("opaque", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceAllocationResultToAPI(in *resourcev1.DeviceAllocationResult, out *api.DeviceAllocationResult) error {
+func resourceDeviceAllocationResultToAPI(in *resourcev1.DeviceAllocationResult, out *api.DeviceAllocationResult, a *arena) error {
 	if len(in.Results) > 0 {
-		out.Results = make([]api.DeviceRequestAllocationResult, len(in.Results))
+		out.Results = a.makeApiDeviceRequestAllocationResult(len(in.Results))
 		for i1 := range in.Results {
-			if err := resourceDeviceRequestAllocationResultToAPI(&in.Results[i1], &out.Results[i1]); err != nil {
+			if err := resourceDeviceRequestAllocationResultToAPI(&in.Results[i1], &out.Results[i1], a); err != nil {
 				return inField("results", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.Config) > 0 {
-		out.Config = make([]api.DeviceAllocationConfiguration, len(in.Config))
+		out.Config = a.makeApiDeviceAllocationConfiguration(len(in.Config))
 		for i2 := range in.Config {
-			if err := resourceDeviceAllocationConfigurationToAPI(&in.Config[i2], &out.Config[i2]); err != nil {
+			if err := resourceDeviceAllocationConfigurationToAPI(&in.Config[i2], &out.Config[i2], a); err != nil {
 				return inField("config", atIndex(i2, err))
 			}
 		}
@@ -7388,19 +7703,19 @@ func resourceDeviceAllocationResultToAPI(in *resourcev1.DeviceAllocationResult, 
 	return nil
 }
 
-func resourceDeviceAllocationResultFromAPI(in *api.DeviceAllocationResult, out *resourcev1.DeviceAllocationResult) error {
+func resourceDeviceAllocationResultFromAPI(in *api.DeviceAllocationResult, out *resourcev1.DeviceAllocationResult, a *arena) error {
 	if len(in.Results) > 0 {
-		out.Results = make([]resourcev1.DeviceRequestAllocationResult, len(in.Results))
+		out.Results = a.makeResourcev1DeviceRequestAllocationResult(len(in.Results))
 		for i1 := range in.Results {
-			if err := resourceDeviceRequestAllocationResultFromAPI(&in.Results[i1], &out.Results[i1]); err != nil {
+			if err := resourceDeviceRequestAllocationResultFromAPI(&in.Results[i1], &out.Results[i1], a); err != nil {
 				return inField("results", atIndex(i1, err))
 			}
 		}
 	}
 	if len(in.Config) > 0 {
-		out.Config = make([]resourcev1.DeviceAllocationConfiguration, len(in.Config))
+		out.Config = a.makeResourcev1DeviceAllocationConfiguration(len(in.Config))
 		for i2 := range in.Config {
-			if err := resourceDeviceAllocationConfigurationFromAPI(&in.Config[i2], &out.Config[i2]); err != nil {
+			if err := resourceDeviceAllocationConfigurationFromAPI(&in.Config[i2], &out.Config[i2], a); err != nil {
 				return inField("config", atIndex(i2, err))
 			}
 		}
@@ -7408,335 +7723,353 @@ func resourceDeviceAllocationResultFromAPI(in *api.DeviceAllocationResult, out *
 	return nil
 }
 
-func resourceNetworkDeviceDataToAPI(in *resourcev1.NetworkDeviceData, out *api.NetworkDeviceData) error {
+func resourceNetworkDeviceDataToAPI(in *resourcev1.NetworkDeviceData, out *api.NetworkDeviceData, a *arena) error {
 	out.InterfaceName = in.InterfaceName
 	if len(in.IPs) > 0 {
-		out.IPs = slices.Clone(in.IPs)
+		out.IPs = a.makeString(len(in.IPs))
+		copy(out.IPs, in.IPs)
 	}
 	out.HardwareAddress = in.HardwareAddress
 	return nil
 }
 
-func resourceNetworkDeviceDataFromAPI(in *api.NetworkDeviceData, out *resourcev1.NetworkDeviceData) error {
+func resourceNetworkDeviceDataFromAPI(in *api.NetworkDeviceData, out *resourcev1.NetworkDeviceData, a *arena) error {
 	out.InterfaceName = in.InterfaceName
 	if len(in.IPs) > 0 {
-		out.IPs = slices.Clone(in.IPs)
+		out.IPs = a.makeString(len(in.IPs))
+		copy(out.IPs, in.IPs)
 	}
 	out.HardwareAddress = in.HardwareAddress
 	return nil
 }
 
-func coreKeyToPathToAPI(in *corev1.KeyToPath, out *api.KeyToPath) error {
+func coreKeyToPathToAPI(in *corev1.KeyToPath, out *api.KeyToPath, a *arena) error {
 	out.Key = in.Key
 	out.Path = in.Path
 	if in.Mode != nil {
-		v1 := int32(*in.Mode)
-		out.Mode = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Mode)
+		out.Mode = p1
 	}
 	if in.User != nil {
-		v2 := int64(*in.User)
-		out.User = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.User)
+		out.User = p2
 	}
 	return nil
 }
 
-func coreKeyToPathFromAPI(in *api.KeyToPath, out *corev1.KeyToPath) error {
+func coreKeyToPathFromAPI(in *api.KeyToPath, out *corev1.KeyToPath, a *arena) error {
 	out.Key = in.Key
 	out.Path = in.Path
 	if in.Mode != nil {
-		v1 := int32(*in.Mode)
-		out.Mode = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Mode)
+		out.Mode = p1
 	}
 	if in.User != nil {
-		v2 := int64(*in.User)
-		out.User = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.User)
+		out.User = p2
 	}
 	return nil
 }
 
-func coreLocalObjectReferenceToAPI(in *corev1.LocalObjectReference, out *api.LocalObjectReference) error {
+func coreLocalObjectReferenceToAPI(in *corev1.LocalObjectReference, out *api.LocalObjectReference, a *arena) error {
 	out.Name = in.Name
 	return nil
 }
 
-func coreLocalObjectReferenceFromAPI(in *api.LocalObjectReference, out *corev1.LocalObjectReference) error {
+func coreLocalObjectReferenceFromAPI(in *api.LocalObjectReference, out *corev1.LocalObjectReference, a *arena) error {
 	out.Name = in.Name
 	return nil
 }
 
-func coreDownwardAPIVolumeFileToAPI(in *corev1.DownwardAPIVolumeFile, out *api.DownwardAPIVolumeFile) error {
+func coreDownwardAPIVolumeFileToAPI(in *corev1.DownwardAPIVolumeFile, out *api.DownwardAPIVolumeFile, a *arena) error {
 	out.Path = in.Path
 	if in.FieldRef != nil {
-		out.FieldRef = new(api.ObjectFieldSelector)
-		if err := coreObjectFieldSelectorToAPI(in.FieldRef, out.FieldRef); err != nil {
+		out.FieldRef = a.newApiObjectFieldSelector()
+		if err := coreObjectFieldSelectorToAPI(in.FieldRef, out.FieldRef, a); err != nil {
 			return inField("fieldRef", err)
 		}
 	}
 	if in.ResourceFieldRef != nil {
-		out.ResourceFieldRef = new(api.ResourceFieldSelector)
-		if err := coreResourceFieldSelectorToAPI(in.ResourceFieldRef, out.ResourceFieldRef); err != nil {
+		out.ResourceFieldRef = a.newApiResourceFieldSelector()
+		if err := coreResourceFieldSelectorToAPI(in.ResourceFieldRef, out.ResourceFieldRef, a); err != nil {
 			return inField("resourceFieldRef", err)
 		}
 	}
 	if in.Mode != nil {
-		v1 := int32(*in.Mode)
-		out.Mode = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Mode)
+		out.Mode = p1
 	}
 	if in.User != nil {
-		v2 := int64(*in.User)
-		out.User = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.User)
+		out.User = p2
 	}
 	return nil
 }
 
-func coreDownwardAPIVolumeFileFromAPI(in *api.DownwardAPIVolumeFile, out *corev1.DownwardAPIVolumeFile) error {
+func coreDownwardAPIVolumeFileFromAPI(in *api.DownwardAPIVolumeFile, out *corev1.DownwardAPIVolumeFile, a *arena) error {
 	out.Path = in.Path
 	if in.FieldRef != nil {
-		out.FieldRef = new(corev1.ObjectFieldSelector)
-		if err := coreObjectFieldSelectorFromAPI(in.FieldRef, out.FieldRef); err != nil {
+		out.FieldRef = a.newCorev1ObjectFieldSelector()
+		if err := coreObjectFieldSelectorFromAPI(in.FieldRef, out.FieldRef, a); err != nil {
 			return inField("fieldRef", err)
 		}
 	}
 	if in.ResourceFieldRef != nil {
-		out.ResourceFieldRef = new(corev1.ResourceFieldSelector)
-		if err := coreResourceFieldSelectorFromAPI(in.ResourceFieldRef, out.ResourceFieldRef); err != nil {
+		out.ResourceFieldRef = a.newCorev1ResourceFieldSelector()
+		if err := coreResourceFieldSelectorFromAPI(in.ResourceFieldRef, out.ResourceFieldRef, a); err != nil {
 			return inField("resourceFieldRef", err)
 		}
 	}
 	if in.Mode != nil {
-		v1 := int32(*in.Mode)
-		out.Mode = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.Mode)
+		out.Mode = p1
 	}
 	if in.User != nil {
-		v2 := int64(*in.User)
-		out.User = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.User)
+		out.User = p2
 	}
 	return nil
 }
 
-func coreVolumeProjectionToAPI(in *corev1.VolumeProjection, out *api.VolumeProjection) error {
+func coreVolumeProjectionToAPI(in *corev1.VolumeProjection, out *api.VolumeProjection, a *arena) error {
 	if in.Secret != nil {
-		out.Secret = new(api.SecretProjection)
-		if err := coreSecretProjectionToAPI(in.Secret, out.Secret); err != nil {
+		out.Secret = a.newApiSecretProjection()
+		if err := coreSecretProjectionToAPI(in.Secret, out.Secret, a); err != nil {
 			return inField("secret", err)
 		}
 	}
 	if in.DownwardAPI != nil {
-		out.DownwardAPI = new(api.DownwardAPIProjection)
-		if err := coreDownwardAPIProjectionToAPI(in.DownwardAPI, out.DownwardAPI); err != nil {
+		out.DownwardAPI = a.newApiDownwardAPIProjection()
+		if err := coreDownwardAPIProjectionToAPI(in.DownwardAPI, out.DownwardAPI, a); err != nil {
 			return inField("downwardAPI", err)
 		}
 	}
 	if in.ConfigMap != nil {
-		out.ConfigMap = new(api.ConfigMapProjection)
-		if err := coreConfigMapProjectionToAPI(in.ConfigMap, out.ConfigMap); err != nil {
+		out.ConfigMap = a.newApiConfigMapProjection()
+		if err := coreConfigMapProjectionToAPI(in.ConfigMap, out.ConfigMap, a); err != nil {
 			return inField("configMap", err)
 		}
 	}
 	if in.ServiceAccountToken != nil {
-		out.ServiceAccountToken = new(api.ServiceAccountTokenProjection)
-		if err := coreServiceAccountTokenProjectionToAPI(in.ServiceAccountToken, out.ServiceAccountToken); err != nil {
+		out.ServiceAccountToken = a.newApiServiceAccountTokenProjection()
+		if err := coreServiceAccountTokenProjectionToAPI(in.ServiceAccountToken, out.ServiceAccountToken, a); err != nil {
 			return inField("serviceAccountToken", err)
 		}
 	}
 	if in.ClusterTrustBundle != nil {
-		out.ClusterTrustBundle = new(api.ClusterTrustBundleProjection)
-		if err := coreClusterTrustBundleProjectionToAPI(in.ClusterTrustBundle, out.ClusterTrustBundle); err != nil {
+		out.ClusterTrustBundle = a.newApiClusterTrustBundleProjection()
+		if err := coreClusterTrustBundleProjectionToAPI(in.ClusterTrustBundle, out.ClusterTrustBundle, a); err != nil {
 			return inField("clusterTrustBundle", err)
 		}
 	}
 	if in.PodCertificate != nil {
-		out.PodCertificate = new(api.PodCertificateProjection)
-		if err := corePodCertificateProjectionToAPI(in.PodCertificate, out.PodCertificate); err != nil {
+		out.PodCertificate = a.newApiPodCertificateProjection()
+		if err := corePodCertificateProjectionToAPI(in.PodCertificate, out.PodCertificate, a); err != nil {
 			return inField("podCertificate", err)
 		}
 	}
 	return nil
 }
 
-func coreVolumeProjectionFromAPI(in *api.VolumeProjection, out *corev1.VolumeProjection) error {
+func coreVolumeProjectionFromAPI(in *api.VolumeProjection, out *corev1.VolumeProjection, a *arena) error {
 	if in.Secret != nil {
-		out.Secret = new(corev1.SecretProjection)
-		if err := coreSecretProjectionFromAPI(in.Secret, out.Secret); err != nil {
+		out.Secret = a.newCorev1SecretProjection()
+		if err := coreSecretProjectionFromAPI(in.Secret, out.Secret, a); err != nil {
 			return inField("secret", err)
 		}
 	}
 	if in.DownwardAPI != nil {
-		out.DownwardAPI = new(corev1.DownwardAPIProjection)
-		if err := coreDownwardAPIProjectionFromAPI(in.DownwardAPI, out.DownwardAPI); err != nil {
+		out.DownwardAPI = a.newCorev1DownwardAPIProjection()
+		if err := coreDownwardAPIProjectionFromAPI(in.DownwardAPI, out.DownwardAPI, a); err != nil {
 			return inField("downwardAPI", err)
 		}
 	}
 	if in.ConfigMap != nil {
-		out.ConfigMap = new(corev1.ConfigMapProjection)
-		if err := coreConfigMapProjectionFromAPI(in.ConfigMap, out.ConfigMap); err != nil {
+		out.ConfigMap = a.newCorev1ConfigMapProjection()
+		if err := coreConfigMapProjectionFromAPI(in.ConfigMap, out.ConfigMap, a); err != nil {
 			return inField("configMap", err)
 		}
 	}
 	if in.ServiceAccountToken != nil {
-		out.ServiceAccountToken = new(corev1.ServiceAccountTokenProjection)
-		if err := coreServiceAccountTokenProjectionFromAPI(in.ServiceAccountToken, out.ServiceAccountToken); err != nil {
+		out.ServiceAccountToken = a.newCorev1ServiceAccountTokenProjection()
+		if err := coreServiceAccountTokenProjectionFromAPI(in.ServiceAccountToken, out.ServiceAccountToken, a); err != nil {
 			return inField("serviceAccountToken", err)
 		}
 	}
 	if in.ClusterTrustBundle != nil {
-		out.ClusterTrustBundle = new(corev1.ClusterTrustBundleProjection)
-		if err := coreClusterTrustBundleProjectionFromAPI(in.ClusterTrustBundle, out.ClusterTrustBundle); err != nil {
+		out.ClusterTrustBundle = a.newCorev1ClusterTrustBundleProjection()
+		if err := coreClusterTrustBundleProjectionFromAPI(in.ClusterTrustBundle, out.ClusterTrustBundle, a); err != nil {
 			return inField("clusterTrustBundle", err)
 		}
 	}
 	if in.PodCertificate != nil {
-		out.PodCertificate = new(corev1.PodCertificateProjection)
-		if err := corePodCertificateProjectionFromAPI(in.PodCertificate, out.PodCertificate); err != nil {
+		out.PodCertificate = a.newCorev1PodCertificateProjection()
+		if err := corePodCertificateProjectionFromAPI(in.PodCertificate, out.PodCertificate, a); err != nil {
 			return inField("podCertificate", err)
 		}
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimTemplateToAPI(in *corev1.PersistentVolumeClaimTemplate, out *api.PersistentVolumeClaimTemplate) error {
-	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+func corePersistentVolumeClaimTemplateToAPI(in *corev1.PersistentVolumeClaimTemplate, out *api.PersistentVolumeClaimTemplate, a *arena) error {
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePersistentVolumeClaimSpecToAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePersistentVolumeClaimSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func corePersistentVolumeClaimTemplateFromAPI(in *api.PersistentVolumeClaimTemplate, out *corev1.PersistentVolumeClaimTemplate) error {
-	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta); err != nil {
+func corePersistentVolumeClaimTemplateFromAPI(in *api.PersistentVolumeClaimTemplate, out *corev1.PersistentVolumeClaimTemplate, a *arena) error {
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
 		return inField("metadata", err)
 	}
-	if err := corePersistentVolumeClaimSpecFromAPI(&in.Spec, &out.Spec); err != nil {
+	if err := corePersistentVolumeClaimSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
 		return inField("spec", err)
 	}
 	return nil
 }
 
-func coreContainerRestartRuleOnExitCodesToAPI(in *corev1.ContainerRestartRuleOnExitCodes, out *api.ContainerRestartRuleOnExitCodes) error {
+func coreContainerRestartRuleOnExitCodesToAPI(in *corev1.ContainerRestartRuleOnExitCodes, out *api.ContainerRestartRuleOnExitCodes, a *arena) error {
 	out.Operator = string(in.Operator)
 	if len(in.Values) > 0 {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeInt32(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func coreContainerRestartRuleOnExitCodesFromAPI(in *api.ContainerRestartRuleOnExitCodes, out *corev1.ContainerRestartRuleOnExitCodes) error {
+func coreContainerRestartRuleOnExitCodesFromAPI(in *api.ContainerRestartRuleOnExitCodes, out *corev1.ContainerRestartRuleOnExitCodes, a *arena) error {
 	out.Operator = corev1.ContainerRestartRuleOnExitCodesOperator(in.Operator)
 	if len(in.Values) > 0 {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeInt32(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func corePreferredSchedulingTermToAPI(in *corev1.PreferredSchedulingTerm, out *api.PreferredSchedulingTerm) error {
+func corePreferredSchedulingTermToAPI(in *corev1.PreferredSchedulingTerm, out *api.PreferredSchedulingTerm, a *arena) error {
 	out.Weight = in.Weight
-	if err := coreNodeSelectorTermToAPI(&in.Preference, &out.Preference); err != nil {
+	if err := coreNodeSelectorTermToAPI(&in.Preference, &out.Preference, a); err != nil {
 		return inField("preference", err)
 	}
 	return nil
 }
 
-func corePreferredSchedulingTermFromAPI(in *api.PreferredSchedulingTerm, out *corev1.PreferredSchedulingTerm) error {
+func corePreferredSchedulingTermFromAPI(in *api.PreferredSchedulingTerm, out *corev1.PreferredSchedulingTerm, a *arena) error {
 	out.Weight = in.Weight
-	if err := coreNodeSelectorTermFromAPI(&in.Preference, &out.Preference); err != nil {
+	if err := coreNodeSelectorTermFromAPI(&in.Preference, &out.Preference, a); err != nil {
 		return inField("preference", err)
 	}
 	return nil
 }
 
-func corePodAffinityTermToAPI(in *corev1.PodAffinityTerm, out *api.PodAffinityTerm) error {
+func corePodAffinityTermToAPI(in *corev1.PodAffinityTerm, out *api.PodAffinityTerm, a *arena) error {
 	if in.LabelSelector != nil {
-		out.LabelSelector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector); err != nil {
+		out.LabelSelector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector, a); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
 	if len(in.Namespaces) > 0 {
-		out.Namespaces = slices.Clone(in.Namespaces)
+		out.Namespaces = a.makeString(len(in.Namespaces))
+		copy(out.Namespaces, in.Namespaces)
 	}
 	out.TopologyKey = in.TopologyKey
 	if in.NamespaceSelector != nil {
-		out.NamespaceSelector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.NamespaceSelector, out.NamespaceSelector); err != nil {
+		out.NamespaceSelector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.NamespaceSelector, out.NamespaceSelector, a); err != nil {
 			return inField("namespaceSelector", err)
 		}
 	}
 	if len(in.MatchLabelKeys) > 0 {
-		out.MatchLabelKeys = slices.Clone(in.MatchLabelKeys)
+		out.MatchLabelKeys = a.makeString(len(in.MatchLabelKeys))
+		copy(out.MatchLabelKeys, in.MatchLabelKeys)
 	}
 	if len(in.MismatchLabelKeys) > 0 {
-		out.MismatchLabelKeys = slices.Clone(in.MismatchLabelKeys)
+		out.MismatchLabelKeys = a.makeString(len(in.MismatchLabelKeys))
+		copy(out.MismatchLabelKeys, in.MismatchLabelKeys)
 	}
 	return nil
 }
 
-func corePodAffinityTermFromAPI(in *api.PodAffinityTerm, out *corev1.PodAffinityTerm) error {
+func corePodAffinityTermFromAPI(in *api.PodAffinityTerm, out *corev1.PodAffinityTerm, a *arena) error {
 	if in.LabelSelector != nil {
-		out.LabelSelector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector); err != nil {
+		out.LabelSelector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector, a); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
 	if len(in.Namespaces) > 0 {
-		out.Namespaces = slices.Clone(in.Namespaces)
+		out.Namespaces = a.makeString(len(in.Namespaces))
+		copy(out.Namespaces, in.Namespaces)
 	}
 	out.TopologyKey = in.TopologyKey
 	if in.NamespaceSelector != nil {
-		out.NamespaceSelector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.NamespaceSelector, out.NamespaceSelector); err != nil {
+		out.NamespaceSelector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.NamespaceSelector, out.NamespaceSelector, a); err != nil {
 			return inField("namespaceSelector", err)
 		}
 	}
 	if len(in.MatchLabelKeys) > 0 {
-		out.MatchLabelKeys = slices.Clone(in.MatchLabelKeys)
+		out.MatchLabelKeys = a.makeString(len(in.MatchLabelKeys))
+		copy(out.MatchLabelKeys, in.MatchLabelKeys)
 	}
 	if len(in.MismatchLabelKeys) > 0 {
-		out.MismatchLabelKeys = slices.Clone(in.MismatchLabelKeys)
+		out.MismatchLabelKeys = a.makeString(len(in.MismatchLabelKeys))
+		copy(out.MismatchLabelKeys, in.MismatchLabelKeys)
 	}
 	return nil
 }
 
-func coreWeightedPodAffinityTermToAPI(in *corev1.WeightedPodAffinityTerm, out *api.WeightedPodAffinityTerm) error {
+func coreWeightedPodAffinityTermToAPI(in *corev1.WeightedPodAffinityTerm, out *api.WeightedPodAffinityTerm, a *arena) error {
 	out.Weight = in.Weight
-	if err := corePodAffinityTermToAPI(&in.PodAffinityTerm, &out.PodAffinityTerm); err != nil {
+	if err := corePodAffinityTermToAPI(&in.PodAffinityTerm, &out.PodAffinityTerm, a); err != nil {
 		return inField("podAffinityTerm", err)
 	}
 	return nil
 }
 
-func coreWeightedPodAffinityTermFromAPI(in *api.WeightedPodAffinityTerm, out *corev1.WeightedPodAffinityTerm) error {
+func coreWeightedPodAffinityTermFromAPI(in *api.WeightedPodAffinityTerm, out *corev1.WeightedPodAffinityTerm, a *arena) error {
 	out.Weight = in.Weight
-	if err := corePodAffinityTermFromAPI(&in.PodAffinityTerm, &out.PodAffinityTerm); err != nil {
+	if err := corePodAffinityTermFromAPI(&in.PodAffinityTerm, &out.PodAffinityTerm, a); err != nil {
 		return inField("podAffinityTerm", err)
 	}
 	return nil
 }
 
-func coreContainerStateWaitingToAPI(in *corev1.ContainerStateWaiting, out *api.ContainerStateWaiting) error {
+func coreContainerStateWaitingToAPI(in *corev1.ContainerStateWaiting, out *api.ContainerStateWaiting, a *arena) error {
 	out.Reason = in.Reason
 	out.Message = in.Message
 	return nil
 }
 
-func coreContainerStateWaitingFromAPI(in *api.ContainerStateWaiting, out *corev1.ContainerStateWaiting) error {
+func coreContainerStateWaitingFromAPI(in *api.ContainerStateWaiting, out *corev1.ContainerStateWaiting, a *arena) error {
 	out.Reason = in.Reason
 	out.Message = in.Message
 	return nil
 }
 
-func coreContainerStateRunningToAPI(in *corev1.ContainerStateRunning, out *api.ContainerStateRunning) error {
+func coreContainerStateRunningToAPI(in *corev1.ContainerStateRunning, out *api.ContainerStateRunning, a *arena) error {
 	out.StartedAt = api.Time{Time: in.StartedAt.Time}
 	return nil
 }
 
-func coreContainerStateRunningFromAPI(in *api.ContainerStateRunning, out *corev1.ContainerStateRunning) error {
+func coreContainerStateRunningFromAPI(in *api.ContainerStateRunning, out *corev1.ContainerStateRunning, a *arena) error {
 	out.StartedAt = metav1.Time{Time: in.StartedAt.Time}
 	return nil
 }
 
-func coreContainerStateTerminatedToAPI(in *corev1.ContainerStateTerminated, out *api.ContainerStateTerminated) error {
+func coreContainerStateTerminatedToAPI(in *corev1.ContainerStateTerminated, out *api.ContainerStateTerminated, a *arena) error {
 	out.ExitCode = in.ExitCode
 	out.Signal = in.Signal
 	out.Reason = in.Reason
@@ -7747,7 +8080,7 @@ func coreContainerStateTerminatedToAPI(in *corev1.ContainerStateTerminated, out 
 	return nil
 }
 
-func coreContainerStateTerminatedFromAPI(in *api.ContainerStateTerminated, out *corev1.ContainerStateTerminated) error {
+func coreContainerStateTerminatedFromAPI(in *api.ContainerStateTerminated, out *corev1.ContainerStateTerminated, a *arena) error {
 	out.ExitCode = in.ExitCode
 	out.Signal = in.Signal
 	out.Reason = in.Reason
@@ -7758,69 +8091,75 @@ func coreContainerStateTerminatedFromAPI(in *api.ContainerStateTerminated, out *
 	return nil
 }
 
-func batchPodFailurePolicyOnExitCodesRequirementToAPI(in *batchv1.PodFailurePolicyOnExitCodesRequirement, out *api.PodFailurePolicyOnExitCodesRequirement) error {
+func batchPodFailurePolicyOnExitCodesRequirementToAPI(in *batchv1.PodFailurePolicyOnExitCodesRequirement, out *api.PodFailurePolicyOnExitCodesRequirement, a *arena) error {
 	if in.ContainerName != nil {
-		v1 := string(*in.ContainerName)
-		out.ContainerName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.ContainerName)
+		out.ContainerName = p1
 	}
 	out.Operator = string(in.Operator)
 	if in.Values != nil {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeInt32(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func batchPodFailurePolicyOnExitCodesRequirementFromAPI(in *api.PodFailurePolicyOnExitCodesRequirement, out *batchv1.PodFailurePolicyOnExitCodesRequirement) error {
+func batchPodFailurePolicyOnExitCodesRequirementFromAPI(in *api.PodFailurePolicyOnExitCodesRequirement, out *batchv1.PodFailurePolicyOnExitCodesRequirement, a *arena) error {
 	if in.ContainerName != nil {
-		v1 := string(*in.ContainerName)
-		out.ContainerName = &v1
+		p1 := a.newString()
+		*p1 = string(*in.ContainerName)
+		out.ContainerName = p1
 	}
 	out.Operator = batchv1.PodFailurePolicyOnExitCodesOperator(in.Operator)
 	if in.Values != nil {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeInt32(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func batchPodFailurePolicyOnPodConditionsPatternToAPI(in *batchv1.PodFailurePolicyOnPodConditionsPattern, out *api.PodFailurePolicyOnPodConditionsPattern) error {
+func batchPodFailurePolicyOnPodConditionsPatternToAPI(in *batchv1.PodFailurePolicyOnPodConditionsPattern, out *api.PodFailurePolicyOnPodConditionsPattern, a *arena) error {
 	out.Type = api.PodConditionType(in.Type)
 	out.Status = api.ConditionStatus(in.Status)
 	return nil
 }
 
-func batchPodFailurePolicyOnPodConditionsPatternFromAPI(in *api.PodFailurePolicyOnPodConditionsPattern, out *batchv1.PodFailurePolicyOnPodConditionsPattern) error {
+func batchPodFailurePolicyOnPodConditionsPatternFromAPI(in *api.PodFailurePolicyOnPodConditionsPattern, out *batchv1.PodFailurePolicyOnPodConditionsPattern, a *arena) error {
 	out.Type = corev1.PodConditionType(in.Type)
 	out.Status = corev1.ConditionStatus(in.Status)
 	return nil
 }
 
-func coreNodeSelectorRequirementToAPI(in *corev1.NodeSelectorRequirement, out *api.NodeSelectorRequirement) error {
+func coreNodeSelectorRequirementToAPI(in *corev1.NodeSelectorRequirement, out *api.NodeSelectorRequirement, a *arena) error {
 	out.Key = in.Key
 	out.Operator = api.NodeSelectorOperator(in.Operator)
 	if len(in.Values) > 0 {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeString(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func coreNodeSelectorRequirementFromAPI(in *api.NodeSelectorRequirement, out *corev1.NodeSelectorRequirement) error {
+func coreNodeSelectorRequirementFromAPI(in *api.NodeSelectorRequirement, out *corev1.NodeSelectorRequirement, a *arena) error {
 	out.Key = in.Key
 	out.Operator = corev1.NodeSelectorOperator(in.Operator)
 	if len(in.Values) > 0 {
-		out.Values = slices.Clone(in.Values)
+		out.Values = a.makeString(len(in.Values))
+		copy(out.Values, in.Values)
 	}
 	return nil
 }
 
-func resourceCapacityRequestPolicyToAPI(in *resourcev1.CapacityRequestPolicy, out *api.CapacityRequestPolicy) error {
+func resourceCapacityRequestPolicyToAPI(in *resourcev1.CapacityRequestPolicy, out *api.CapacityRequestPolicy, a *arena) error {
 	if in.Default != nil {
-		out.Default = new(quantity.Quantity)
+		out.Default = a.newQuantityQuantity()
 		if err := quantityToAPI(in.Default, out.Default); err != nil {
 			return inField("default", err)
 		}
 	}
 	if len(in.ValidValues) > 0 {
-		out.ValidValues = make([]quantity.Quantity, len(in.ValidValues))
+		out.ValidValues = a.makeQuantityQuantity(len(in.ValidValues))
 		for i1 := range in.ValidValues {
 			if err := quantityToAPI(&in.ValidValues[i1], &out.ValidValues[i1]); err != nil {
 				return inField("validValues", atIndex(i1, err))
@@ -7828,23 +8167,23 @@ func resourceCapacityRequestPolicyToAPI(in *resourcev1.CapacityRequestPolicy, ou
 		}
 	}
 	if in.ValidRange != nil {
-		out.ValidRange = new(api.CapacityRequestPolicyRange)
-		if err := resourceCapacityRequestPolicyRangeToAPI(in.ValidRange, out.ValidRange); err != nil {
+		out.ValidRange = a.newApiCapacityRequestPolicyRange()
+		if err := resourceCapacityRequestPolicyRangeToAPI(in.ValidRange, out.ValidRange, a); err != nil {
 			return inField("validRange", err)
 		}
 	}
 	return nil
 }
 
-func resourceCapacityRequestPolicyFromAPI(in *api.CapacityRequestPolicy, out *resourcev1.CapacityRequestPolicy) error {
+func resourceCapacityRequestPolicyFromAPI(in *api.CapacityRequestPolicy, out *resourcev1.CapacityRequestPolicy, a *arena) error {
 	if in.Default != nil {
-		out.Default = new(resource.Quantity)
+		out.Default = a.newResourceQuantity()
 		if err := quantityFromAPI(in.Default, out.Default); err != nil {
 			return inField("default", err)
 		}
 	}
 	if len(in.ValidValues) > 0 {
-		out.ValidValues = make([]resource.Quantity, len(in.ValidValues))
+		out.ValidValues = a.makeResourceQuantity(len(in.ValidValues))
 		for i1 := range in.ValidValues {
 			if err := quantityFromAPI(&in.ValidValues[i1], &out.ValidValues[i1]); err != nil {
 				return inField("validValues", atIndex(i1, err))
@@ -7852,27 +8191,28 @@ func resourceCapacityRequestPolicyFromAPI(in *api.CapacityRequestPolicy, out *re
 		}
 	}
 	if in.ValidRange != nil {
-		out.ValidRange = new(resourcev1.CapacityRequestPolicyRange)
-		if err := resourceCapacityRequestPolicyRangeFromAPI(in.ValidRange, out.ValidRange); err != nil {
+		out.ValidRange = a.newResourcev1CapacityRequestPolicyRange()
+		if err := resourceCapacityRequestPolicyRangeFromAPI(in.ValidRange, out.ValidRange, a); err != nil {
 			return inField("validRange", err)
 		}
 	}
 	return nil
 }
 
-func resourceNodeAllocatableMappingToAPI(in *resourcev1.NodeAllocatableMapping, out *api.NodeAllocatableMapping) error {
+func resourceNodeAllocatableMappingToAPI(in *resourcev1.NodeAllocatableMapping, out *api.NodeAllocatableMapping, a *arena) error {
 	if in.CapacityKey != nil {
-		v1 := api.QualifiedName(*in.CapacityKey)
-		out.CapacityKey = &v1
+		p1 := a.newApiQualifiedName()
+		*p1 = api.QualifiedName(*in.CapacityKey)
+		out.CapacityKey = p1
 	}
 	if in.CapacityMultiplier != nil {
-		out.CapacityMultiplier = new(quantity.Quantity)
+		out.CapacityMultiplier = a.newQuantityQuantity()
 		if err := quantityToAPI(in.CapacityMultiplier, out.CapacityMultiplier); err != nil {
 			return inField("capacityMultiplier", err)
 		}
 	}
 	if in.DeviceMultiplier != nil {
-		out.DeviceMultiplier = new(quantity.Quantity)
+		out.DeviceMultiplier = a.newQuantityQuantity()
 		if err := quantityToAPI(in.DeviceMultiplier, out.DeviceMultiplier); err != nil {
 			return inField("deviceMultiplier", err)
 		}
@@ -7880,19 +8220,20 @@ func resourceNodeAllocatableMappingToAPI(in *resourcev1.NodeAllocatableMapping, 
 	return nil
 }
 
-func resourceNodeAllocatableMappingFromAPI(in *api.NodeAllocatableMapping, out *resourcev1.NodeAllocatableMapping) error {
+func resourceNodeAllocatableMappingFromAPI(in *api.NodeAllocatableMapping, out *resourcev1.NodeAllocatableMapping, a *arena) error {
 	if in.CapacityKey != nil {
-		v1 := resourcev1.QualifiedName(*in.CapacityKey)
-		out.CapacityKey = &v1
+		p1 := a.newResourcev1QualifiedName()
+		*p1 = resourcev1.QualifiedName(*in.CapacityKey)
+		out.CapacityKey = p1
 	}
 	if in.CapacityMultiplier != nil {
-		out.CapacityMultiplier = new(resource.Quantity)
+		out.CapacityMultiplier = a.newResourceQuantity()
 		if err := quantityFromAPI(in.CapacityMultiplier, out.CapacityMultiplier); err != nil {
 			return inField("capacityMultiplier", err)
 		}
 	}
 	if in.DeviceMultiplier != nil {
-		out.DeviceMultiplier = new(resource.Quantity)
+		out.DeviceMultiplier = a.newResourceQuantity()
 		if err := quantityFromAPI(in.DeviceMultiplier, out.DeviceMultiplier); err != nil {
 			return inField("deviceMultiplier", err)
 		}
@@ -7900,15 +8241,15 @@ func resourceNodeAllocatableMappingFromAPI(in *api.NodeAllocatableMapping, out *
 	return nil
 }
 
-func resourceNodeAllocatableOverheadToAPI(in *resourcev1.NodeAllocatableOverhead, out *api.NodeAllocatableOverhead) error {
+func resourceNodeAllocatableOverheadToAPI(in *resourcev1.NodeAllocatableOverhead, out *api.NodeAllocatableOverhead, a *arena) error {
 	if in.PerPod != nil {
-		out.PerPod = new(quantity.Quantity)
+		out.PerPod = a.newQuantityQuantity()
 		if err := quantityToAPI(in.PerPod, out.PerPod); err != nil {
 			return inField("perPod", err)
 		}
 	}
 	if in.PerContainer != nil {
-		out.PerContainer = new(quantity.Quantity)
+		out.PerContainer = a.newQuantityQuantity()
 		if err := quantityToAPI(in.PerContainer, out.PerContainer); err != nil {
 			return inField("perContainer", err)
 		}
@@ -7916,15 +8257,15 @@ func resourceNodeAllocatableOverheadToAPI(in *resourcev1.NodeAllocatableOverhead
 	return nil
 }
 
-func resourceNodeAllocatableOverheadFromAPI(in *api.NodeAllocatableOverhead, out *resourcev1.NodeAllocatableOverhead) error {
+func resourceNodeAllocatableOverheadFromAPI(in *api.NodeAllocatableOverhead, out *resourcev1.NodeAllocatableOverhead, a *arena) error {
 	if in.PerPod != nil {
-		out.PerPod = new(resource.Quantity)
+		out.PerPod = a.newResourceQuantity()
 		if err := quantityFromAPI(in.PerPod, out.PerPod); err != nil {
 			return inField("perPod", err)
 		}
 	}
 	if in.PerContainer != nil {
-		out.PerContainer = new(resource.Quantity)
+		out.PerContainer = a.newResourceQuantity()
 		if err := quantityFromAPI(in.PerContainer, out.PerContainer); err != nil {
 			return inField("perContainer", err)
 		}
@@ -7932,12 +8273,12 @@ func resourceNodeAllocatableOverheadFromAPI(in *api.NodeAllocatableOverhead, out
 	return nil
 }
 
-func resourceExactDeviceRequestToAPI(in *resourcev1.ExactDeviceRequest, out *api.ExactDeviceRequest) error {
+func resourceExactDeviceRequestToAPI(in *resourcev1.ExactDeviceRequest, out *api.ExactDeviceRequest, a *arena) error {
 	out.DeviceClassName = in.DeviceClassName
 	if len(in.Selectors) > 0 {
-		out.Selectors = make([]api.DeviceSelector, len(in.Selectors))
+		out.Selectors = a.makeApiDeviceSelector(len(in.Selectors))
 		for i1 := range in.Selectors {
-			if err := resourceDeviceSelectorToAPI(&in.Selectors[i1], &out.Selectors[i1]); err != nil {
+			if err := resourceDeviceSelectorToAPI(&in.Selectors[i1], &out.Selectors[i1], a); err != nil {
 				return inField("selectors", atIndex(i1, err))
 			}
 		}
@@ -7945,27 +8286,28 @@ func resourceExactDeviceRequestToAPI(in *resourcev1.ExactDeviceRequest, out *api
 	out.AllocationMode = api.DeviceAllocationMode(in.AllocationMode)
 	out.Count = in.Count
 	if in.AdminAccess != nil {
-		v2 := bool(*in.AdminAccess)
-		out.AdminAccess = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.AdminAccess)
+		out.AdminAccess = p2
 	}
 	if len(in.Tolerations) > 0 {
-		out.Tolerations = make([]api.DeviceToleration, len(in.Tolerations))
+		out.Tolerations = a.makeApiDeviceToleration(len(in.Tolerations))
 		for i3 := range in.Tolerations {
-			if err := resourceDeviceTolerationToAPI(&in.Tolerations[i3], &out.Tolerations[i3]); err != nil {
+			if err := resourceDeviceTolerationToAPI(&in.Tolerations[i3], &out.Tolerations[i3], a); err != nil {
 				return inField("tolerations", atIndex(i3, err))
 			}
 		}
 	}
 	if in.Capacity != nil {
-		out.Capacity = new(api.CapacityRequirements)
-		if err := resourceCapacityRequirementsToAPI(in.Capacity, out.Capacity); err != nil {
+		out.Capacity = a.newApiCapacityRequirements()
+		if err := resourceCapacityRequirementsToAPI(in.Capacity, out.Capacity, a); err != nil {
 			return inField("capacity", err)
 		}
 	}
 	if len(in.DerivedAttributes) > 0 {
-		out.DerivedAttributes = make([]api.DeviceDerivedAttribute, len(in.DerivedAttributes))
+		out.DerivedAttributes = a.makeApiDeviceDerivedAttribute(len(in.DerivedAttributes))
 		for i4 := range in.DerivedAttributes {
-			if err := resourceDeviceDerivedAttributeToAPI(&in.DerivedAttributes[i4], &out.DerivedAttributes[i4]); err != nil {
+			if err := resourceDeviceDerivedAttributeToAPI(&in.DerivedAttributes[i4], &out.DerivedAttributes[i4], a); err != nil {
 				return inField("derivedAttributes", atIndex(i4, err))
 			}
 		}
@@ -7973,12 +8315,12 @@ func resourceExactDeviceRequestToAPI(in *resourcev1.ExactDeviceRequest, out *api
 	return nil
 }
 
-func resourceExactDeviceRequestFromAPI(in *api.ExactDeviceRequest, out *resourcev1.ExactDeviceRequest) error {
+func resourceExactDeviceRequestFromAPI(in *api.ExactDeviceRequest, out *resourcev1.ExactDeviceRequest, a *arena) error {
 	out.DeviceClassName = in.DeviceClassName
 	if len(in.Selectors) > 0 {
-		out.Selectors = make([]resourcev1.DeviceSelector, len(in.Selectors))
+		out.Selectors = a.makeResourcev1DeviceSelector(len(in.Selectors))
 		for i1 := range in.Selectors {
-			if err := resourceDeviceSelectorFromAPI(&in.Selectors[i1], &out.Selectors[i1]); err != nil {
+			if err := resourceDeviceSelectorFromAPI(&in.Selectors[i1], &out.Selectors[i1], a); err != nil {
 				return inField("selectors", atIndex(i1, err))
 			}
 		}
@@ -7986,27 +8328,28 @@ func resourceExactDeviceRequestFromAPI(in *api.ExactDeviceRequest, out *resource
 	out.AllocationMode = resourcev1.DeviceAllocationMode(in.AllocationMode)
 	out.Count = in.Count
 	if in.AdminAccess != nil {
-		v2 := bool(*in.AdminAccess)
-		out.AdminAccess = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.AdminAccess)
+		out.AdminAccess = p2
 	}
 	if len(in.Tolerations) > 0 {
-		out.Tolerations = make([]resourcev1.DeviceToleration, len(in.Tolerations))
+		out.Tolerations = a.makeResourcev1DeviceToleration(len(in.Tolerations))
 		for i3 := range in.Tolerations {
-			if err := resourceDeviceTolerationFromAPI(&in.Tolerations[i3], &out.Tolerations[i3]); err != nil {
+			if err := resourceDeviceTolerationFromAPI(&in.Tolerations[i3], &out.Tolerations[i3], a); err != nil {
 				return inField("tolerations", atIndex(i3, err))
 			}
 		}
 	}
 	if in.Capacity != nil {
-		out.Capacity = new(resourcev1.CapacityRequirements)
-		if err := resourceCapacityRequirementsFromAPI(in.Capacity, out.Capacity); err != nil {
+		out.Capacity = a.newResourcev1CapacityRequirements()
+		if err := resourceCapacityRequirementsFromAPI(in.Capacity, out.Capacity, a); err != nil {
 			return inField("capacity", err)
 		}
 	}
 	if len(in.DerivedAttributes) > 0 {
-		out.DerivedAttributes = make([]resourcev1.DeviceDerivedAttribute, len(in.DerivedAttributes))
+		out.DerivedAttributes = a.makeResourcev1DeviceDerivedAttribute(len(in.DerivedAttributes))
 		for i4 := range in.DerivedAttributes {
-			if err := resourceDeviceDerivedAttributeFromAPI(&in.DerivedAttributes[i4], &out.DerivedAttributes[i4]); err != nil {
+			if err := resourceDeviceDerivedAttributeFromAPI(&in.DerivedAttributes[i4], &out.DerivedAttributes[i4], a); err != nil {
 				return inField("derivedAttributes", atIndex(i4, err))
 			}
 		}
@@ -8014,13 +8357,13 @@ func resourceExactDeviceRequestFromAPI(in *api.ExactDeviceRequest, out *resource
 	return nil
 }
 
-func resourceDeviceSubRequestToAPI(in *resourcev1.DeviceSubRequest, out *api.DeviceSubRequest) error {
+func resourceDeviceSubRequestToAPI(in *resourcev1.DeviceSubRequest, out *api.DeviceSubRequest, a *arena) error {
 	out.Name = in.Name
 	out.DeviceClassName = in.DeviceClassName
 	if len(in.Selectors) > 0 {
-		out.Selectors = make([]api.DeviceSelector, len(in.Selectors))
+		out.Selectors = a.makeApiDeviceSelector(len(in.Selectors))
 		for i1 := range in.Selectors {
-			if err := resourceDeviceSelectorToAPI(&in.Selectors[i1], &out.Selectors[i1]); err != nil {
+			if err := resourceDeviceSelectorToAPI(&in.Selectors[i1], &out.Selectors[i1], a); err != nil {
 				return inField("selectors", atIndex(i1, err))
 			}
 		}
@@ -8028,23 +8371,23 @@ func resourceDeviceSubRequestToAPI(in *resourcev1.DeviceSubRequest, out *api.Dev
 	out.AllocationMode = api.DeviceAllocationMode(in.AllocationMode)
 	out.Count = in.Count
 	if len(in.Tolerations) > 0 {
-		out.Tolerations = make([]api.DeviceToleration, len(in.Tolerations))
+		out.Tolerations = a.makeApiDeviceToleration(len(in.Tolerations))
 		for i2 := range in.Tolerations {
-			if err := resourceDeviceTolerationToAPI(&in.Tolerations[i2], &out.Tolerations[i2]); err != nil {
+			if err := resourceDeviceTolerationToAPI(&in.Tolerations[i2], &out.Tolerations[i2], a); err != nil {
 				return inField("tolerations", atIndex(i2, err))
 			}
 		}
 	}
 	if in.Capacity != nil {
-		out.Capacity = new(api.CapacityRequirements)
-		if err := resourceCapacityRequirementsToAPI(in.Capacity, out.Capacity); err != nil {
+		out.Capacity = a.newApiCapacityRequirements()
+		if err := resourceCapacityRequirementsToAPI(in.Capacity, out.Capacity, a); err != nil {
 			return inField("capacity", err)
 		}
 	}
 	if len(in.DerivedAttributes) > 0 {
-		out.DerivedAttributes = make([]api.DeviceDerivedAttribute, len(in.DerivedAttributes))
+		out.DerivedAttributes = a.makeApiDeviceDerivedAttribute(len(in.DerivedAttributes))
 		for i3 := range in.DerivedAttributes {
-			if err := resourceDeviceDerivedAttributeToAPI(&in.DerivedAttributes[i3], &out.DerivedAttributes[i3]); err != nil {
+			if err := resourceDeviceDerivedAttributeToAPI(&in.DerivedAttributes[i3], &out.DerivedAttributes[i3], a); err != nil {
 				return inField("derivedAttributes", atIndex(i3, err))
 			}
 		}
@@ -8052,13 +8395,13 @@ func resourceDeviceSubRequestToAPI(in *resourcev1.DeviceSubRequest, out *api.Dev
 	return nil
 }
 
-func resourceDeviceSubRequestFromAPI(in *api.DeviceSubRequest, out *resourcev1.DeviceSubRequest) error {
+func resourceDeviceSubRequestFromAPI(in *api.DeviceSubRequest, out *resourcev1.DeviceSubRequest, a *arena) error {
 	out.Name = in.Name
 	out.DeviceClassName = in.DeviceClassName
 	if len(in.Selectors) > 0 {
-		out.Selectors = make([]resourcev1.DeviceSelector, len(in.Selectors))
+		out.Selectors = a.makeResourcev1DeviceSelector(len(in.Selectors))
 		for i1 := range in.Selectors {
-			if err := resourceDeviceSelectorFromAPI(&in.Selectors[i1], &out.Selectors[i1]); err != nil {
+			if err := resourceDeviceSelectorFromAPI(&in.Selectors[i1], &out.Selectors[i1], a); err != nil {
 				return inField("selectors", atIndex(i1, err))
 			}
 		}
@@ -8066,23 +8409,23 @@ func resourceDeviceSubRequestFromAPI(in *api.DeviceSubRequest, out *resourcev1.D
 	out.AllocationMode = resourcev1.DeviceAllocationMode(in.AllocationMode)
 	out.Count = in.Count
 	if len(in.Tolerations) > 0 {
-		out.Tolerations = make([]resourcev1.DeviceToleration, len(in.Tolerations))
+		out.Tolerations = a.makeResourcev1DeviceToleration(len(in.Tolerations))
 		for i2 := range in.Tolerations {
-			if err := resourceDeviceTolerationFromAPI(&in.Tolerations[i2], &out.Tolerations[i2]); err != nil {
+			if err := resourceDeviceTolerationFromAPI(&in.Tolerations[i2], &out.Tolerations[i2], a); err != nil {
 				return inField("tolerations", atIndex(i2, err))
 			}
 		}
 	}
 	if in.Capacity != nil {
-		out.Capacity = new(resourcev1.CapacityRequirements)
-		if err := resourceCapacityRequirementsFromAPI(in.Capacity, out.Capacity); err != nil {
+		out.Capacity = a.newResourcev1CapacityRequirements()
+		if err := resourceCapacityRequirementsFromAPI(in.Capacity, out.Capacity, a); err != nil {
 			return inField("capacity", err)
 		}
 	}
 	if len(in.DerivedAttributes) > 0 {
-		out.DerivedAttributes = make([]resourcev1.DeviceDerivedAttribute, len(in.DerivedAttributes))
+		out.DerivedAttributes = a.makeResourcev1DeviceDerivedAttribute(len(in.DerivedAttributes))
 		for i3 := range in.DerivedAttributes {
-			if err := resourceDeviceDerivedAttributeFromAPI(&in.DerivedAttributes[i3], &out.DerivedAttributes[i3]); err != nil {
+			if err := resourceDeviceDerivedAttributeFromAPI(&in.DerivedAttributes[i3], &out.DerivedAttributes[i3], a); err != nil {
 				return inField("derivedAttributes", atIndex(i3, err))
 			}
 		}
@@ -8090,32 +8433,36 @@ func resourceDeviceSubRequestFromAPI(in *api.DeviceSubRequest, out *resourcev1.D
 	return nil
 }
 
-func resourceDeviceRequestAllocationResultToAPI(in *resourcev1.DeviceRequestAllocationResult, out *api.DeviceRequestAllocationResult) error {
+func resourceDeviceRequestAllocationResultToAPI(in *resourcev1.DeviceRequestAllocationResult, out *api.DeviceRequestAllocationResult, a *arena) error {
 	out.Request = in.Request
 	out.Driver = in.Driver
 	out.Pool = in.Pool
 	out.Device = in.Device
 	if in.AdminAccess != nil {
-		v1 := bool(*in.AdminAccess)
-		out.AdminAccess = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.AdminAccess)
+		out.AdminAccess = p1
 	}
 	if len(in.Tolerations) > 0 {
-		out.Tolerations = make([]api.DeviceToleration, len(in.Tolerations))
+		out.Tolerations = a.makeApiDeviceToleration(len(in.Tolerations))
 		for i2 := range in.Tolerations {
-			if err := resourceDeviceTolerationToAPI(&in.Tolerations[i2], &out.Tolerations[i2]); err != nil {
+			if err := resourceDeviceTolerationToAPI(&in.Tolerations[i2], &out.Tolerations[i2], a); err != nil {
 				return inField("tolerations", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.BindingConditions) > 0 {
-		out.BindingConditions = slices.Clone(in.BindingConditions)
+		out.BindingConditions = a.makeString(len(in.BindingConditions))
+		copy(out.BindingConditions, in.BindingConditions)
 	}
 	if len(in.BindingFailureConditions) > 0 {
-		out.BindingFailureConditions = slices.Clone(in.BindingFailureConditions)
+		out.BindingFailureConditions = a.makeString(len(in.BindingFailureConditions))
+		copy(out.BindingFailureConditions, in.BindingFailureConditions)
 	}
 	if in.ShareID != nil {
-		v3 := string(*in.ShareID)
-		out.ShareID = &v3
+		p3 := a.newString()
+		*p3 = string(*in.ShareID)
+		out.ShareID = p3
 	}
 	if len(in.ConsumedCapacity) > 0 {
 		m6 := make(map[api.QualifiedName]quantity.Quantity, len(in.ConsumedCapacity))
@@ -8129,7 +8476,7 @@ func resourceDeviceRequestAllocationResultToAPI(in *resourcev1.DeviceRequestAllo
 		out.ConsumedCapacity = m6
 	}
 	if len(in.SkipNodeOperations) > 0 {
-		out.SkipNodeOperations = make([]api.SkipNodeOperation, len(in.SkipNodeOperations))
+		out.SkipNodeOperations = a.makeApiSkipNodeOperation(len(in.SkipNodeOperations))
 		for i8 := range in.SkipNodeOperations {
 			out.SkipNodeOperations[i8] = api.SkipNodeOperation(in.SkipNodeOperations[i8])
 		}
@@ -8137,32 +8484,36 @@ func resourceDeviceRequestAllocationResultToAPI(in *resourcev1.DeviceRequestAllo
 	return nil
 }
 
-func resourceDeviceRequestAllocationResultFromAPI(in *api.DeviceRequestAllocationResult, out *resourcev1.DeviceRequestAllocationResult) error {
+func resourceDeviceRequestAllocationResultFromAPI(in *api.DeviceRequestAllocationResult, out *resourcev1.DeviceRequestAllocationResult, a *arena) error {
 	out.Request = in.Request
 	out.Driver = in.Driver
 	out.Pool = in.Pool
 	out.Device = in.Device
 	if in.AdminAccess != nil {
-		v1 := bool(*in.AdminAccess)
-		out.AdminAccess = &v1
+		p1 := a.newBool()
+		*p1 = bool(*in.AdminAccess)
+		out.AdminAccess = p1
 	}
 	if len(in.Tolerations) > 0 {
-		out.Tolerations = make([]resourcev1.DeviceToleration, len(in.Tolerations))
+		out.Tolerations = a.makeResourcev1DeviceToleration(len(in.Tolerations))
 		for i2 := range in.Tolerations {
-			if err := resourceDeviceTolerationFromAPI(&in.Tolerations[i2], &out.Tolerations[i2]); err != nil {
+			if err := resourceDeviceTolerationFromAPI(&in.Tolerations[i2], &out.Tolerations[i2], a); err != nil {
 				return inField("tolerations", atIndex(i2, err))
 			}
 		}
 	}
 	if len(in.BindingConditions) > 0 {
-		out.BindingConditions = slices.Clone(in.BindingConditions)
+		out.BindingConditions = a.makeString(len(in.BindingConditions))
+		copy(out.BindingConditions, in.BindingConditions)
 	}
 	if len(in.BindingFailureConditions) > 0 {
-		out.BindingFailureConditions = slices.Clone(in.BindingFailureConditions)
+		out.BindingFailureConditions = a.makeString(len(in.BindingFailureConditions))
+		copy(out.BindingFailureConditions, in.BindingFailureConditions)
 	}
 	if in.ShareID != nil {
-		v3 := types.UID(*in.ShareID)
-		out.ShareID = &v3
+		p3 := a.newTypesUID()
+		*p3 = types.UID(*in.ShareID)
+		out.ShareID = p3
 	}
 	if len(in.ConsumedCapacity) > 0 {
 		m6 := make(map[resourcev1.QualifiedName]resource.Quantity, len(in.ConsumedCapacity))
@@ -8176,7 +8527,7 @@ func resourceDeviceRequestAllocationResultFromAPI(in *api.DeviceRequestAllocatio
 		out.ConsumedCapacity = m6
 	}
 	if len(in.SkipNodeOperations) > 0 {
-		out.SkipNodeOperations = make([]resourcev1.SkipNodeOperation, len(in.SkipNodeOperations))
+		out.SkipNodeOperations = a.makeResourcev1SkipNodeOperation(len(in.SkipNodeOperations))
 		for i8 := range in.SkipNodeOperations {
 			out.SkipNodeOperations[i8] = resourcev1.SkipNodeOperation(in.SkipNodeOperations[i8])
 		}
@@ -8184,47 +8535,49 @@ func resourceDeviceRequestAllocationResultFromAPI(in *api.DeviceRequestAllocatio
 	return nil
 }
 
-func resourceDeviceAllocationConfigurationToAPI(in *resourcev1.DeviceAllocationConfiguration, out *api.DeviceAllocationConfiguration) error {
+func resourceDeviceAllocationConfigurationToAPI(in *resourcev1.DeviceAllocationConfiguration, out *api.DeviceAllocationConfiguration, a *arena) error {
 	out.Source = api.AllocationConfigSource(in.Source)
 	if len(in.Requests) > 0 {
-		out.Requests = slices.Clone(in.Requests)
+		out.Requests = a.makeString(len(in.Requests))
+		copy(out.Requests, in.Requests)
 	}
 	if in.DeviceConfiguration.Opaque != nil {
-		out.DeviceConfiguration.Opaque = new(api.OpaqueDeviceConfiguration)
-		if err := resourceOpaqueDeviceConfigurationToAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque); err != nil {
+		out.DeviceConfiguration.Opaque = a.newApiOpaqueDeviceConfiguration()
+		if err := resourceOpaqueDeviceConfigurationToAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque, a); err != nil {
 			return inField("opaque", err)
 		}
 	}
 	return nil
 }
 
-func resourceDeviceAllocationConfigurationFromAPI(in *api.DeviceAllocationConfiguration, out *resourcev1.DeviceAllocationConfiguration) error {
+func resourceDeviceAllocationConfigurationFromAPI(in *api.DeviceAllocationConfiguration, out *resourcev1.DeviceAllocationConfiguration, a *arena) error {
 	out.Source = resourcev1.AllocationConfigSource(in.Source)
 	if len(in.Requests) > 0 {
-		out.Requests = slices.Clone(in.Requests)
+		out.Requests = a.makeString(len(in.Requests))
+		copy(out.Requests, in.Requests)
 	}
 	if in.DeviceConfiguration.Opaque != nil {
-		out.DeviceConfiguration.Opaque = new(resourcev1.OpaqueDeviceConfiguration)
-		if err := resourceOpaqueDeviceConfigurationFromAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque); err != nil {
+		out.DeviceConfiguration.Opaque = a.newResourcev1OpaqueDeviceConfiguration()
+		if err := resourceOpaqueDeviceConfigurationFromAPI(in.DeviceConfiguration.Opaque, out.DeviceConfiguration.Opaque, a); err != nil {
 			return inField("opaque", err)
 		}
 	}
 	return nil
 }
 
-func coreObjectFieldSelectorToAPI(in *corev1.ObjectFieldSelector, out *api.ObjectFieldSelector) error {
+func coreObjectFieldSelectorToAPI(in *corev1.ObjectFieldSelector, out *api.ObjectFieldSelector, a *arena) error {
 	out.APIVersion = in.APIVersion
 	out.FieldPath = in.FieldPath
 	return nil
 }
 
-func coreObjectFieldSelectorFromAPI(in *api.ObjectFieldSelector, out *corev1.ObjectFieldSelector) error {
+func coreObjectFieldSelectorFromAPI(in *api.ObjectFieldSelector, out *corev1.ObjectFieldSelector, a *arena) error {
 	out.APIVersion = in.APIVersion
 	out.FieldPath = in.FieldPath
 	return nil
 }
 
-func coreResourceFieldSelectorToAPI(in *corev1.ResourceFieldSelector, out *api.ResourceFieldSelector) error {
+func coreResourceFieldSelectorToAPI(in *corev1.ResourceFieldSelector, out *api.ResourceFieldSelector, a *arena) error {
 	out.ContainerName = in.ContainerName
 	out.Resource = in.Resource
 	if err := quantityToAPI(&in.Divisor, &out.Divisor); err != nil {
@@ -8233,7 +8586,7 @@ func coreResourceFieldSelectorToAPI(in *corev1.ResourceFieldSelector, out *api.R
 	return nil
 }
 
-func coreResourceFieldSelectorFromAPI(in *api.ResourceFieldSelector, out *corev1.ResourceFieldSelector) error {
+func coreResourceFieldSelectorFromAPI(in *api.ResourceFieldSelector, out *corev1.ResourceFieldSelector, a *arena) error {
 	out.ContainerName = in.ContainerName
 	out.Resource = in.Resource
 	if err := quantityFromAPI(&in.Divisor, &out.Divisor); err != nil {
@@ -8242,45 +8595,47 @@ func coreResourceFieldSelectorFromAPI(in *api.ResourceFieldSelector, out *corev1
 	return nil
 }
 
-func coreSecretProjectionToAPI(in *corev1.SecretProjection, out *api.SecretProjection) error {
+func coreSecretProjectionToAPI(in *corev1.SecretProjection, out *api.SecretProjection, a *arena) error {
 	out.LocalObjectReference.Name = in.LocalObjectReference.Name
 	if len(in.Items) > 0 {
-		out.Items = make([]api.KeyToPath, len(in.Items))
+		out.Items = a.makeApiKeyToPath(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreKeyToPathToAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreKeyToPathToAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.Optional != nil {
-		v2 := bool(*in.Optional)
-		out.Optional = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.Optional)
+		out.Optional = p2
 	}
 	return nil
 }
 
-func coreSecretProjectionFromAPI(in *api.SecretProjection, out *corev1.SecretProjection) error {
+func coreSecretProjectionFromAPI(in *api.SecretProjection, out *corev1.SecretProjection, a *arena) error {
 	out.LocalObjectReference.Name = in.LocalObjectReference.Name
 	if len(in.Items) > 0 {
-		out.Items = make([]corev1.KeyToPath, len(in.Items))
+		out.Items = a.makeCorev1KeyToPath(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreKeyToPathFromAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreKeyToPathFromAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.Optional != nil {
-		v2 := bool(*in.Optional)
-		out.Optional = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.Optional)
+		out.Optional = p2
 	}
 	return nil
 }
 
-func coreDownwardAPIProjectionToAPI(in *corev1.DownwardAPIProjection, out *api.DownwardAPIProjection) error {
+func coreDownwardAPIProjectionToAPI(in *corev1.DownwardAPIProjection, out *api.DownwardAPIProjection, a *arena) error {
 	if len(in.Items) > 0 {
-		out.Items = make([]api.DownwardAPIVolumeFile, len(in.Items))
+		out.Items = a.makeApiDownwardAPIVolumeFile(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreDownwardAPIVolumeFileToAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreDownwardAPIVolumeFileToAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
@@ -8288,11 +8643,11 @@ func coreDownwardAPIProjectionToAPI(in *corev1.DownwardAPIProjection, out *api.D
 	return nil
 }
 
-func coreDownwardAPIProjectionFromAPI(in *api.DownwardAPIProjection, out *corev1.DownwardAPIProjection) error {
+func coreDownwardAPIProjectionFromAPI(in *api.DownwardAPIProjection, out *corev1.DownwardAPIProjection, a *arena) error {
 	if len(in.Items) > 0 {
-		out.Items = make([]corev1.DownwardAPIVolumeFile, len(in.Items))
+		out.Items = a.makeCorev1DownwardAPIVolumeFile(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreDownwardAPIVolumeFileFromAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreDownwardAPIVolumeFileFromAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
@@ -8300,128 +8655,143 @@ func coreDownwardAPIProjectionFromAPI(in *api.DownwardAPIProjection, out *corev1
 	return nil
 }
 
-func coreConfigMapProjectionToAPI(in *corev1.ConfigMapProjection, out *api.ConfigMapProjection) error {
+func coreConfigMapProjectionToAPI(in *corev1.ConfigMapProjection, out *api.ConfigMapProjection, a *arena) error {
 	out.LocalObjectReference.Name = in.LocalObjectReference.Name
 	if len(in.Items) > 0 {
-		out.Items = make([]api.KeyToPath, len(in.Items))
+		out.Items = a.makeApiKeyToPath(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreKeyToPathToAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreKeyToPathToAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.Optional != nil {
-		v2 := bool(*in.Optional)
-		out.Optional = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.Optional)
+		out.Optional = p2
 	}
 	return nil
 }
 
-func coreConfigMapProjectionFromAPI(in *api.ConfigMapProjection, out *corev1.ConfigMapProjection) error {
+func coreConfigMapProjectionFromAPI(in *api.ConfigMapProjection, out *corev1.ConfigMapProjection, a *arena) error {
 	out.LocalObjectReference.Name = in.LocalObjectReference.Name
 	if len(in.Items) > 0 {
-		out.Items = make([]corev1.KeyToPath, len(in.Items))
+		out.Items = a.makeCorev1KeyToPath(len(in.Items))
 		for i1 := range in.Items {
-			if err := coreKeyToPathFromAPI(&in.Items[i1], &out.Items[i1]); err != nil {
+			if err := coreKeyToPathFromAPI(&in.Items[i1], &out.Items[i1], a); err != nil {
 				return inField("items", atIndex(i1, err))
 			}
 		}
 	}
 	if in.Optional != nil {
-		v2 := bool(*in.Optional)
-		out.Optional = &v2
+		p2 := a.newBool()
+		*p2 = bool(*in.Optional)
+		out.Optional = p2
 	}
 	return nil
 }
 
-func coreServiceAccountTokenProjectionToAPI(in *corev1.ServiceAccountTokenProjection, out *api.ServiceAccountTokenProjection) error {
+func coreServiceAccountTokenProjectionToAPI(in *corev1.ServiceAccountTokenProjection, out *api.ServiceAccountTokenProjection, a *arena) error {
 	out.Audience = in.Audience
 	if in.ExpirationSeconds != nil {
-		v1 := int64(*in.ExpirationSeconds)
-		out.ExpirationSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.ExpirationSeconds)
+		out.ExpirationSeconds = p1
 	}
 	out.Path = in.Path
 	if in.User != nil {
-		v2 := int64(*in.User)
-		out.User = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.User)
+		out.User = p2
 	}
 	return nil
 }
 
-func coreServiceAccountTokenProjectionFromAPI(in *api.ServiceAccountTokenProjection, out *corev1.ServiceAccountTokenProjection) error {
+func coreServiceAccountTokenProjectionFromAPI(in *api.ServiceAccountTokenProjection, out *corev1.ServiceAccountTokenProjection, a *arena) error {
 	out.Audience = in.Audience
 	if in.ExpirationSeconds != nil {
-		v1 := int64(*in.ExpirationSeconds)
-		out.ExpirationSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.ExpirationSeconds)
+		out.ExpirationSeconds = p1
 	}
 	out.Path = in.Path
 	if in.User != nil {
-		v2 := int64(*in.User)
-		out.User = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.User)
+		out.User = p2
 	}
 	return nil
 }
 
-func coreClusterTrustBundleProjectionToAPI(in *corev1.ClusterTrustBundleProjection, out *api.ClusterTrustBundleProjection) error {
+func coreClusterTrustBundleProjectionToAPI(in *corev1.ClusterTrustBundleProjection, out *api.ClusterTrustBundleProjection, a *arena) error {
 	if in.Name != nil {
-		v1 := string(*in.Name)
-		out.Name = &v1
+		p1 := a.newString()
+		*p1 = string(*in.Name)
+		out.Name = p1
 	}
 	if in.SignerName != nil {
-		v2 := string(*in.SignerName)
-		out.SignerName = &v2
+		p2 := a.newString()
+		*p2 = string(*in.SignerName)
+		out.SignerName = p2
 	}
 	if in.LabelSelector != nil {
-		out.LabelSelector = new(api.LabelSelector)
-		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector); err != nil {
+		out.LabelSelector = a.newApiLabelSelector()
+		if err := metaLabelSelectorToAPI(in.LabelSelector, out.LabelSelector, a); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
 	if in.Optional != nil {
-		v3 := bool(*in.Optional)
-		out.Optional = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.Optional)
+		out.Optional = p3
 	}
 	out.Path = in.Path
 	if in.User != nil {
-		v4 := int64(*in.User)
-		out.User = &v4
+		p4 := a.newInt64()
+		*p4 = int64(*in.User)
+		out.User = p4
 	}
 	return nil
 }
 
-func coreClusterTrustBundleProjectionFromAPI(in *api.ClusterTrustBundleProjection, out *corev1.ClusterTrustBundleProjection) error {
+func coreClusterTrustBundleProjectionFromAPI(in *api.ClusterTrustBundleProjection, out *corev1.ClusterTrustBundleProjection, a *arena) error {
 	if in.Name != nil {
-		v1 := string(*in.Name)
-		out.Name = &v1
+		p1 := a.newString()
+		*p1 = string(*in.Name)
+		out.Name = p1
 	}
 	if in.SignerName != nil {
-		v2 := string(*in.SignerName)
-		out.SignerName = &v2
+		p2 := a.newString()
+		*p2 = string(*in.SignerName)
+		out.SignerName = p2
 	}
 	if in.LabelSelector != nil {
-		out.LabelSelector = new(metav1.LabelSelector)
-		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector); err != nil {
+		out.LabelSelector = a.newMetav1LabelSelector()
+		if err := metaLabelSelectorFromAPI(in.LabelSelector, out.LabelSelector, a); err != nil {
 			return inField("labelSelector", err)
 		}
 	}
 	if in.Optional != nil {
-		v3 := bool(*in.Optional)
-		out.Optional = &v3
+		p3 := a.newBool()
+		*p3 = bool(*in.Optional)
+		out.Optional = p3
 	}
 	out.Path = in.Path
 	if in.User != nil {
-		v4 := int64(*in.User)
-		out.User = &v4
+		p4 := a.newInt64()
+		*p4 = int64(*in.User)
+		out.User = p4
 	}
 	return nil
 }
 
-func corePodCertificateProjectionToAPI(in *corev1.PodCertificateProjection, out *api.PodCertificateProjection) error {
+func corePodCertificateProjectionToAPI(in *corev1.PodCertificateProjection, out *api.PodCertificateProjection, a *arena) error {
 	out.SignerName = in.SignerName
 	out.KeyType = in.KeyType
 	if in.MaxExpirationSeconds != nil {
-		v1 := int32(*in.MaxExpirationSeconds)
-		out.MaxExpirationSeconds = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.MaxExpirationSeconds)
+		out.MaxExpirationSeconds = p1
 	}
 	out.CredentialBundlePath = in.CredentialBundlePath
 	out.KeyPath = in.KeyPath
@@ -8430,18 +8800,20 @@ func corePodCertificateProjectionToAPI(in *corev1.PodCertificateProjection, out 
 		out.UserAnnotations = maps.Clone(in.UserAnnotations)
 	}
 	if in.User != nil {
-		v2 := int64(*in.User)
-		out.User = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.User)
+		out.User = p2
 	}
 	return nil
 }
 
-func corePodCertificateProjectionFromAPI(in *api.PodCertificateProjection, out *corev1.PodCertificateProjection) error {
+func corePodCertificateProjectionFromAPI(in *api.PodCertificateProjection, out *corev1.PodCertificateProjection, a *arena) error {
 	out.SignerName = in.SignerName
 	out.KeyType = in.KeyType
 	if in.MaxExpirationSeconds != nil {
-		v1 := int32(*in.MaxExpirationSeconds)
-		out.MaxExpirationSeconds = &v1
+		p1 := a.newInt32()
+		*p1 = int32(*in.MaxExpirationSeconds)
+		out.MaxExpirationSeconds = p1
 	}
 	out.CredentialBundlePath = in.CredentialBundlePath
 	out.KeyPath = in.KeyPath
@@ -8450,27 +8822,28 @@ func corePodCertificateProjectionFromAPI(in *api.PodCertificateProjection, out *
 		out.UserAnnotations = maps.Clone(in.UserAnnotations)
 	}
 	if in.User != nil {
-		v2 := int64(*in.User)
-		out.User = &v2
+		p2 := a.newInt64()
+		*p2 = int64(*in.User)
+		out.User = p2
 	}
 	return nil
 }
 
-func resourceCapacityRequestPolicyRangeToAPI(in *resourcev1.CapacityRequestPolicyRange, out *api.CapacityRequestPolicyRange) error {
+func resourceCapacityRequestPolicyRangeToAPI(in *resourcev1.CapacityRequestPolicyRange, out *api.CapacityRequestPolicyRange, a *arena) error {
 	if in.Min != nil {
-		out.Min = new(quantity.Quantity)
+		out.Min = a.newQuantityQuantity()
 		if err := quantityToAPI(in.Min, out.Min); err != nil {
 			return inField("min", err)
 		}
 	}
 	if in.Max != nil {
-		out.Max = new(quantity.Quantity)
+		out.Max = a.newQuantityQuantity()
 		if err := quantityToAPI(in.Max, out.Max); err != nil {
 			return inField("max", err)
 		}
 	}
 	if in.Step != nil {
-		out.Step = new(quantity.Quantity)
+		out.Step = a.newQuantityQuantity()
 		if err := quantityToAPI(in.Step, out.Step); err != nil {
 			return inField("step", err)
 		}
@@ -8478,21 +8851,21 @@ func resourceCapacityRequestPolicyRangeToAPI(in *resourcev1.CapacityRequestPolic
 	return nil
 }
 
-func resourceCapacityRequestPolicyRangeFromAPI(in *api.CapacityRequestPolicyRange, out *resourcev1.CapacityRequestPolicyRange) error {
+func resourceCapacityRequestPolicyRangeFromAPI(in *api.CapacityRequestPolicyRange, out *resourcev1.CapacityRequestPolicyRange, a *arena) error {
 	if in.Min != nil {
-		out.Min = new(resource.Quantity)
+		out.Min = a.newResourceQuantity()
 		if err := quantityFromAPI(in.Min, out.Min); err != nil {
 			return inField("min", err)
 		}
 	}
 	if in.Max != nil {
-		out.Max = new(resource.Quantity)
+		out.Max = a.newResourceQuantity()
 		if err := quantityFromAPI(in.Max, out.Max); err != nil {
 			return inField("max", err)
 		}
 	}
 	if in.Step != nil {
-		out.Step = new(resource.Quantity)
+		out.Step = a.newResourceQuantity()
 		if err := quantityFromAPI(in.Step, out.Step); err != nil {
 			return inField("step", err)
 		}
@@ -8500,31 +8873,33 @@ func resourceCapacityRequestPolicyRangeFromAPI(in *api.CapacityRequestPolicyRang
 	return nil
 }
 
-func resourceDeviceTolerationToAPI(in *resourcev1.DeviceToleration, out *api.DeviceToleration) error {
+func resourceDeviceTolerationToAPI(in *resourcev1.DeviceToleration, out *api.DeviceToleration, a *arena) error {
 	out.Key = in.Key
 	out.Operator = api.DeviceTolerationOperator(in.Operator)
 	out.Value = in.Value
 	out.Effect = api.DeviceTaintEffect(in.Effect)
 	if in.TolerationSeconds != nil {
-		v1 := int64(*in.TolerationSeconds)
-		out.TolerationSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.TolerationSeconds)
+		out.TolerationSeconds = p1
 	}
 	return nil
 }
 
-func resourceDeviceTolerationFromAPI(in *api.DeviceToleration, out *resourcev1.DeviceToleration) error {
+func resourceDeviceTolerationFromAPI(in *api.DeviceToleration, out *resourcev1.DeviceToleration, a *arena) error {
 	out.Key = in.Key
 	out.Operator = resourcev1.DeviceTolerationOperator(in.Operator)
 	out.Value = in.Value
 	out.Effect = resourcev1.DeviceTaintEffect(in.Effect)
 	if in.TolerationSeconds != nil {
-		v1 := int64(*in.TolerationSeconds)
-		out.TolerationSeconds = &v1
+		p1 := a.newInt64()
+		*p1 = int64(*in.TolerationSeconds)
+		out.TolerationSeconds = p1
 	}
 	return nil
 }
 
-func resourceCapacityRequirementsToAPI(in *resourcev1.CapacityRequirements, out *api.CapacityRequirements) error {
+func resourceCapacityRequirementsToAPI(in *resourcev1.CapacityRequirements, out *api.CapacityRequirements, a *arena) error {
 	if len(in.Requests) > 0 {
 		m3 := make(map[api.QualifiedName]quantity.Quantity, len(in.Requests))
 		for k1, v2 := range in.Requests {
@@ -8539,7 +8914,7 @@ func resourceCapacityRequirementsToAPI(in *resourcev1.CapacityRequirements, out 
 	return nil
 }
 
-func resourceCapacityRequirementsFromAPI(in *api.CapacityRequirements, out *resourcev1.CapacityRequirements) error {
+func resourceCapacityRequirementsFromAPI(in *api.CapacityRequirements, out *resourcev1.CapacityRequirements, a *arena) error {
 	if len(in.Requests) > 0 {
 		m3 := make(map[resourcev1.QualifiedName]resource.Quantity, len(in.Requests))
 		for k1, v2 := range in.Requests {
@@ -8554,810 +8929,4438 @@ func resourceCapacityRequirementsFromAPI(in *api.CapacityRequirements, out *reso
 	return nil
 }
 
-func resourceDeviceDerivedAttributeToAPI(in *resourcev1.DeviceDerivedAttribute, out *api.DeviceDerivedAttribute) error {
+func resourceDeviceDerivedAttributeToAPI(in *resourcev1.DeviceDerivedAttribute, out *api.DeviceDerivedAttribute, a *arena) error {
 	out.Name = api.FullyQualifiedName(in.Name)
 	out.Expression = in.Expression
 	return nil
 }
 
-func resourceDeviceDerivedAttributeFromAPI(in *api.DeviceDerivedAttribute, out *resourcev1.DeviceDerivedAttribute) error {
+func resourceDeviceDerivedAttributeFromAPI(in *api.DeviceDerivedAttribute, out *resourcev1.DeviceDerivedAttribute, a *arena) error {
 	out.Name = resourcev1.FullyQualifiedName(in.Name)
 	out.Expression = in.Expression
 	return nil
 }
 
-// NodeToAPI converts a core/v1 Node into schedkit's api, carrying every field schedkit models.
-func NodeToAPI(in *corev1.Node) (*api.Node, error) {
+func toAPINode(in *corev1.Node, a *arena) (*api.Node, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.Node)
-	if err := coreNodeToAPI(in, out); err != nil {
+	out := a.newApiNode()
+	if err := coreNodeToAPI(in, out, a); err != nil {
 		return nil, objectError("Node", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// NodeFromAPI converts schedkit's Node into a core/v1 Node.
-func NodeFromAPI(in *api.Node) (*corev1.Node, error) {
+func fromAPINode(in *api.Node, a *arena) (*corev1.Node, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.Node)
-	if err := coreNodeFromAPI(in, out); err != nil {
+	out := a.newCorev1Node()
+	if err := coreNodeFromAPI(in, out, a); err != nil {
 		return nil, objectError("Node", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+// NodeToAPI converts a core/v1 Node into schedkit's api, carrying every field schedkit models.
+func NodeToAPI(in *corev1.Node) (*api.Node, error) { return toAPINode(in, nil) }
+
+// NodeFromAPI converts schedkit's Node into a core/v1 Node.
+func NodeFromAPI(in *api.Node) (*corev1.Node, error) { return fromAPINode(in, nil) }
+
+// NodeToAPI is the package's NodeToAPI, allocating from b's slabs.
+func (b *Batch) NodeToAPI(in *corev1.Node) (*api.Node, error) { return toAPINode(in, &b.a) }
+
+// NodeFromAPI is the package's NodeFromAPI, allocating from b's slabs.
+func (b *Batch) NodeFromAPI(in *api.Node) (*corev1.Node, error) { return fromAPINode(in, &b.a) }
+
+func toAPIPod(in *corev1.Pod, a *arena) (*api.Pod, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newApiPod()
+	if err := corePodToAPI(in, out, a); err != nil {
+		return nil, objectError("Pod", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIPod(in *api.Pod, a *arena) (*corev1.Pod, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newCorev1Pod()
+	if err := corePodFromAPI(in, out, a); err != nil {
+		return nil, objectError("Pod", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // PodToAPI converts a core/v1 Pod into schedkit's api, carrying every field schedkit models.
-func PodToAPI(in *corev1.Pod) (*api.Pod, error) {
+func PodToAPI(in *corev1.Pod) (*api.Pod, error) { return toAPIPod(in, nil) }
+
+// PodFromAPI converts schedkit's Pod into a core/v1 Pod.
+func PodFromAPI(in *api.Pod) (*corev1.Pod, error) { return fromAPIPod(in, nil) }
+
+// PodToAPI is the package's PodToAPI, allocating from b's slabs.
+func (b *Batch) PodToAPI(in *corev1.Pod) (*api.Pod, error) { return toAPIPod(in, &b.a) }
+
+// PodFromAPI is the package's PodFromAPI, allocating from b's slabs.
+func (b *Batch) PodFromAPI(in *api.Pod) (*corev1.Pod, error) { return fromAPIPod(in, &b.a) }
+
+func toAPINamespace(in *corev1.Namespace, a *arena) (*api.Namespace, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.Pod)
-	if err := corePodToAPI(in, out); err != nil {
-		return nil, objectError("Pod", in.Namespace, in.Name, err)
+	out := a.newApiNamespace()
+	if err := coreNamespaceToAPI(in, out, a); err != nil {
+		return nil, objectError("Namespace", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// PodFromAPI converts schedkit's Pod into a core/v1 Pod.
-func PodFromAPI(in *api.Pod) (*corev1.Pod, error) {
+func fromAPINamespace(in *api.Namespace, a *arena) (*corev1.Namespace, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.Pod)
-	if err := corePodFromAPI(in, out); err != nil {
-		return nil, objectError("Pod", in.Namespace, in.Name, err)
+	out := a.newCorev1Namespace()
+	if err := coreNamespaceFromAPI(in, out, a); err != nil {
+		return nil, objectError("Namespace", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // NamespaceToAPI converts a core/v1 Namespace into schedkit's api, carrying every field schedkit models.
-func NamespaceToAPI(in *corev1.Namespace) (*api.Namespace, error) {
+func NamespaceToAPI(in *corev1.Namespace) (*api.Namespace, error) { return toAPINamespace(in, nil) }
+
+// NamespaceFromAPI converts schedkit's Namespace into a core/v1 Namespace.
+func NamespaceFromAPI(in *api.Namespace) (*corev1.Namespace, error) { return fromAPINamespace(in, nil) }
+
+// NamespaceToAPI is the package's NamespaceToAPI, allocating from b's slabs.
+func (b *Batch) NamespaceToAPI(in *corev1.Namespace) (*api.Namespace, error) {
+	return toAPINamespace(in, &b.a)
+}
+
+// NamespaceFromAPI is the package's NamespaceFromAPI, allocating from b's slabs.
+func (b *Batch) NamespaceFromAPI(in *api.Namespace) (*corev1.Namespace, error) {
+	return fromAPINamespace(in, &b.a)
+}
+
+func toAPIService(in *corev1.Service, a *arena) (*api.Service, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.Namespace)
-	if err := coreNamespaceToAPI(in, out); err != nil {
-		return nil, objectError("Namespace", in.Namespace, in.Name, err)
+	out := a.newApiService()
+	if err := coreServiceToAPI(in, out, a); err != nil {
+		return nil, objectError("Service", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// NamespaceFromAPI converts schedkit's Namespace into a core/v1 Namespace.
-func NamespaceFromAPI(in *api.Namespace) (*corev1.Namespace, error) {
+func fromAPIService(in *api.Service, a *arena) (*corev1.Service, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.Namespace)
-	if err := coreNamespaceFromAPI(in, out); err != nil {
-		return nil, objectError("Namespace", in.Namespace, in.Name, err)
+	out := a.newCorev1Service()
+	if err := coreServiceFromAPI(in, out, a); err != nil {
+		return nil, objectError("Service", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // ServiceToAPI converts a core/v1 Service into schedkit's api, carrying every field schedkit models.
-func ServiceToAPI(in *corev1.Service) (*api.Service, error) {
+func ServiceToAPI(in *corev1.Service) (*api.Service, error) { return toAPIService(in, nil) }
+
+// ServiceFromAPI converts schedkit's Service into a core/v1 Service.
+func ServiceFromAPI(in *api.Service) (*corev1.Service, error) { return fromAPIService(in, nil) }
+
+// ServiceToAPI is the package's ServiceToAPI, allocating from b's slabs.
+func (b *Batch) ServiceToAPI(in *corev1.Service) (*api.Service, error) { return toAPIService(in, &b.a) }
+
+// ServiceFromAPI is the package's ServiceFromAPI, allocating from b's slabs.
+func (b *Batch) ServiceFromAPI(in *api.Service) (*corev1.Service, error) {
+	return fromAPIService(in, &b.a)
+}
+
+func toAPIReplicationController(in *corev1.ReplicationController, a *arena) (*api.ReplicationController, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.Service)
-	if err := coreServiceToAPI(in, out); err != nil {
-		return nil, objectError("Service", in.Namespace, in.Name, err)
+	out := a.newApiReplicationController()
+	if err := coreReplicationControllerToAPI(in, out, a); err != nil {
+		return nil, objectError("ReplicationController", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// ServiceFromAPI converts schedkit's Service into a core/v1 Service.
-func ServiceFromAPI(in *api.Service) (*corev1.Service, error) {
+func fromAPIReplicationController(in *api.ReplicationController, a *arena) (*corev1.ReplicationController, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.Service)
-	if err := coreServiceFromAPI(in, out); err != nil {
-		return nil, objectError("Service", in.Namespace, in.Name, err)
+	out := a.newCorev1ReplicationController()
+	if err := coreReplicationControllerFromAPI(in, out, a); err != nil {
+		return nil, objectError("ReplicationController", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // ReplicationControllerToAPI converts a core/v1 ReplicationController into schedkit's api, carrying every field schedkit models.
 func ReplicationControllerToAPI(in *corev1.ReplicationController) (*api.ReplicationController, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.ReplicationController)
-	if err := coreReplicationControllerToAPI(in, out); err != nil {
-		return nil, objectError("ReplicationController", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIReplicationController(in, nil)
 }
 
 // ReplicationControllerFromAPI converts schedkit's ReplicationController into a core/v1 ReplicationController.
 func ReplicationControllerFromAPI(in *api.ReplicationController) (*corev1.ReplicationController, error) {
+	return fromAPIReplicationController(in, nil)
+}
+
+// ReplicationControllerToAPI is the package's ReplicationControllerToAPI, allocating from b's slabs.
+func (b *Batch) ReplicationControllerToAPI(in *corev1.ReplicationController) (*api.ReplicationController, error) {
+	return toAPIReplicationController(in, &b.a)
+}
+
+// ReplicationControllerFromAPI is the package's ReplicationControllerFromAPI, allocating from b's slabs.
+func (b *Batch) ReplicationControllerFromAPI(in *api.ReplicationController) (*corev1.ReplicationController, error) {
+	return fromAPIReplicationController(in, &b.a)
+}
+
+func toAPILimitRange(in *corev1.LimitRange, a *arena) (*api.LimitRange, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.ReplicationController)
-	if err := coreReplicationControllerFromAPI(in, out); err != nil {
-		return nil, objectError("ReplicationController", in.Namespace, in.Name, err)
+	out := a.newApiLimitRange()
+	if err := coreLimitRangeToAPI(in, out, a); err != nil {
+		return nil, objectError("LimitRange", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPILimitRange(in *api.LimitRange, a *arena) (*corev1.LimitRange, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newCorev1LimitRange()
+	if err := coreLimitRangeFromAPI(in, out, a); err != nil {
+		return nil, objectError("LimitRange", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // LimitRangeToAPI converts a core/v1 LimitRange into schedkit's api, carrying every field schedkit models.
-func LimitRangeToAPI(in *corev1.LimitRange) (*api.LimitRange, error) {
+func LimitRangeToAPI(in *corev1.LimitRange) (*api.LimitRange, error) { return toAPILimitRange(in, nil) }
+
+// LimitRangeFromAPI converts schedkit's LimitRange into a core/v1 LimitRange.
+func LimitRangeFromAPI(in *api.LimitRange) (*corev1.LimitRange, error) {
+	return fromAPILimitRange(in, nil)
+}
+
+// LimitRangeToAPI is the package's LimitRangeToAPI, allocating from b's slabs.
+func (b *Batch) LimitRangeToAPI(in *corev1.LimitRange) (*api.LimitRange, error) {
+	return toAPILimitRange(in, &b.a)
+}
+
+// LimitRangeFromAPI is the package's LimitRangeFromAPI, allocating from b's slabs.
+func (b *Batch) LimitRangeFromAPI(in *api.LimitRange) (*corev1.LimitRange, error) {
+	return fromAPILimitRange(in, &b.a)
+}
+
+func toAPIResourceQuota(in *corev1.ResourceQuota, a *arena) (*api.ResourceQuota, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.LimitRange)
-	if err := coreLimitRangeToAPI(in, out); err != nil {
-		return nil, objectError("LimitRange", in.Namespace, in.Name, err)
+	out := a.newApiResourceQuota()
+	if err := coreResourceQuotaToAPI(in, out, a); err != nil {
+		return nil, objectError("ResourceQuota", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// LimitRangeFromAPI converts schedkit's LimitRange into a core/v1 LimitRange.
-func LimitRangeFromAPI(in *api.LimitRange) (*corev1.LimitRange, error) {
+func fromAPIResourceQuota(in *api.ResourceQuota, a *arena) (*corev1.ResourceQuota, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.LimitRange)
-	if err := coreLimitRangeFromAPI(in, out); err != nil {
-		return nil, objectError("LimitRange", in.Namespace, in.Name, err)
+	out := a.newCorev1ResourceQuota()
+	if err := coreResourceQuotaFromAPI(in, out, a); err != nil {
+		return nil, objectError("ResourceQuota", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // ResourceQuotaToAPI converts a core/v1 ResourceQuota into schedkit's api, carrying every field schedkit models.
 func ResourceQuotaToAPI(in *corev1.ResourceQuota) (*api.ResourceQuota, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.ResourceQuota)
-	if err := coreResourceQuotaToAPI(in, out); err != nil {
-		return nil, objectError("ResourceQuota", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIResourceQuota(in, nil)
 }
 
 // ResourceQuotaFromAPI converts schedkit's ResourceQuota into a core/v1 ResourceQuota.
 func ResourceQuotaFromAPI(in *api.ResourceQuota) (*corev1.ResourceQuota, error) {
+	return fromAPIResourceQuota(in, nil)
+}
+
+// ResourceQuotaToAPI is the package's ResourceQuotaToAPI, allocating from b's slabs.
+func (b *Batch) ResourceQuotaToAPI(in *corev1.ResourceQuota) (*api.ResourceQuota, error) {
+	return toAPIResourceQuota(in, &b.a)
+}
+
+// ResourceQuotaFromAPI is the package's ResourceQuotaFromAPI, allocating from b's slabs.
+func (b *Batch) ResourceQuotaFromAPI(in *api.ResourceQuota) (*corev1.ResourceQuota, error) {
+	return fromAPIResourceQuota(in, &b.a)
+}
+
+func toAPIPersistentVolume(in *corev1.PersistentVolume, a *arena) (*api.PersistentVolume, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.ResourceQuota)
-	if err := coreResourceQuotaFromAPI(in, out); err != nil {
-		return nil, objectError("ResourceQuota", in.Namespace, in.Name, err)
+	out := a.newApiPersistentVolume()
+	if err := corePersistentVolumeToAPI(in, out, a); err != nil {
+		return nil, objectError("PersistentVolume", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIPersistentVolume(in *api.PersistentVolume, a *arena) (*corev1.PersistentVolume, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newCorev1PersistentVolume()
+	if err := corePersistentVolumeFromAPI(in, out, a); err != nil {
+		return nil, objectError("PersistentVolume", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // PersistentVolumeToAPI converts a core/v1 PersistentVolume into schedkit's api, carrying every field schedkit models.
 func PersistentVolumeToAPI(in *corev1.PersistentVolume) (*api.PersistentVolume, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.PersistentVolume)
-	if err := corePersistentVolumeToAPI(in, out); err != nil {
-		return nil, objectError("PersistentVolume", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIPersistentVolume(in, nil)
 }
 
 // PersistentVolumeFromAPI converts schedkit's PersistentVolume into a core/v1 PersistentVolume.
 func PersistentVolumeFromAPI(in *api.PersistentVolume) (*corev1.PersistentVolume, error) {
+	return fromAPIPersistentVolume(in, nil)
+}
+
+// PersistentVolumeToAPI is the package's PersistentVolumeToAPI, allocating from b's slabs.
+func (b *Batch) PersistentVolumeToAPI(in *corev1.PersistentVolume) (*api.PersistentVolume, error) {
+	return toAPIPersistentVolume(in, &b.a)
+}
+
+// PersistentVolumeFromAPI is the package's PersistentVolumeFromAPI, allocating from b's slabs.
+func (b *Batch) PersistentVolumeFromAPI(in *api.PersistentVolume) (*corev1.PersistentVolume, error) {
+	return fromAPIPersistentVolume(in, &b.a)
+}
+
+func toAPIPersistentVolumeClaim(in *corev1.PersistentVolumeClaim, a *arena) (*api.PersistentVolumeClaim, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.PersistentVolume)
-	if err := corePersistentVolumeFromAPI(in, out); err != nil {
-		return nil, objectError("PersistentVolume", in.Namespace, in.Name, err)
+	out := a.newApiPersistentVolumeClaim()
+	if err := corePersistentVolumeClaimToAPI(in, out, a); err != nil {
+		return nil, objectError("PersistentVolumeClaim", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIPersistentVolumeClaim(in *api.PersistentVolumeClaim, a *arena) (*corev1.PersistentVolumeClaim, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newCorev1PersistentVolumeClaim()
+	if err := corePersistentVolumeClaimFromAPI(in, out, a); err != nil {
+		return nil, objectError("PersistentVolumeClaim", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // PersistentVolumeClaimToAPI converts a core/v1 PersistentVolumeClaim into schedkit's api, carrying every field schedkit models.
 func PersistentVolumeClaimToAPI(in *corev1.PersistentVolumeClaim) (*api.PersistentVolumeClaim, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.PersistentVolumeClaim)
-	if err := corePersistentVolumeClaimToAPI(in, out); err != nil {
-		return nil, objectError("PersistentVolumeClaim", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIPersistentVolumeClaim(in, nil)
 }
 
 // PersistentVolumeClaimFromAPI converts schedkit's PersistentVolumeClaim into a core/v1 PersistentVolumeClaim.
 func PersistentVolumeClaimFromAPI(in *api.PersistentVolumeClaim) (*corev1.PersistentVolumeClaim, error) {
+	return fromAPIPersistentVolumeClaim(in, nil)
+}
+
+// PersistentVolumeClaimToAPI is the package's PersistentVolumeClaimToAPI, allocating from b's slabs.
+func (b *Batch) PersistentVolumeClaimToAPI(in *corev1.PersistentVolumeClaim) (*api.PersistentVolumeClaim, error) {
+	return toAPIPersistentVolumeClaim(in, &b.a)
+}
+
+// PersistentVolumeClaimFromAPI is the package's PersistentVolumeClaimFromAPI, allocating from b's slabs.
+func (b *Batch) PersistentVolumeClaimFromAPI(in *api.PersistentVolumeClaim) (*corev1.PersistentVolumeClaim, error) {
+	return fromAPIPersistentVolumeClaim(in, &b.a)
+}
+
+func toAPIReplicaSet(in *appsv1.ReplicaSet, a *arena) (*api.ReplicaSet, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(corev1.PersistentVolumeClaim)
-	if err := corePersistentVolumeClaimFromAPI(in, out); err != nil {
-		return nil, objectError("PersistentVolumeClaim", in.Namespace, in.Name, err)
+	out := a.newApiReplicaSet()
+	if err := appsReplicaSetToAPI(in, out, a); err != nil {
+		return nil, objectError("ReplicaSet", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIReplicaSet(in *api.ReplicaSet, a *arena) (*appsv1.ReplicaSet, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newAppsv1ReplicaSet()
+	if err := appsReplicaSetFromAPI(in, out, a); err != nil {
+		return nil, objectError("ReplicaSet", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // ReplicaSetToAPI converts a apps/v1 ReplicaSet into schedkit's api, carrying every field schedkit models.
-func ReplicaSetToAPI(in *appsv1.ReplicaSet) (*api.ReplicaSet, error) {
+func ReplicaSetToAPI(in *appsv1.ReplicaSet) (*api.ReplicaSet, error) { return toAPIReplicaSet(in, nil) }
+
+// ReplicaSetFromAPI converts schedkit's ReplicaSet into a apps/v1 ReplicaSet.
+func ReplicaSetFromAPI(in *api.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	return fromAPIReplicaSet(in, nil)
+}
+
+// ReplicaSetToAPI is the package's ReplicaSetToAPI, allocating from b's slabs.
+func (b *Batch) ReplicaSetToAPI(in *appsv1.ReplicaSet) (*api.ReplicaSet, error) {
+	return toAPIReplicaSet(in, &b.a)
+}
+
+// ReplicaSetFromAPI is the package's ReplicaSetFromAPI, allocating from b's slabs.
+func (b *Batch) ReplicaSetFromAPI(in *api.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	return fromAPIReplicaSet(in, &b.a)
+}
+
+func toAPIDeployment(in *appsv1.Deployment, a *arena) (*api.Deployment, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.ReplicaSet)
-	if err := appsReplicaSetToAPI(in, out); err != nil {
-		return nil, objectError("ReplicaSet", in.Namespace, in.Name, err)
+	out := a.newApiDeployment()
+	if err := appsDeploymentToAPI(in, out, a); err != nil {
+		return nil, objectError("Deployment", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// ReplicaSetFromAPI converts schedkit's ReplicaSet into a apps/v1 ReplicaSet.
-func ReplicaSetFromAPI(in *api.ReplicaSet) (*appsv1.ReplicaSet, error) {
+func fromAPIDeployment(in *api.Deployment, a *arena) (*appsv1.Deployment, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(appsv1.ReplicaSet)
-	if err := appsReplicaSetFromAPI(in, out); err != nil {
-		return nil, objectError("ReplicaSet", in.Namespace, in.Name, err)
+	out := a.newAppsv1Deployment()
+	if err := appsDeploymentFromAPI(in, out, a); err != nil {
+		return nil, objectError("Deployment", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // DeploymentToAPI converts a apps/v1 Deployment into schedkit's api, carrying every field schedkit models.
-func DeploymentToAPI(in *appsv1.Deployment) (*api.Deployment, error) {
+func DeploymentToAPI(in *appsv1.Deployment) (*api.Deployment, error) { return toAPIDeployment(in, nil) }
+
+// DeploymentFromAPI converts schedkit's Deployment into a apps/v1 Deployment.
+func DeploymentFromAPI(in *api.Deployment) (*appsv1.Deployment, error) {
+	return fromAPIDeployment(in, nil)
+}
+
+// DeploymentToAPI is the package's DeploymentToAPI, allocating from b's slabs.
+func (b *Batch) DeploymentToAPI(in *appsv1.Deployment) (*api.Deployment, error) {
+	return toAPIDeployment(in, &b.a)
+}
+
+// DeploymentFromAPI is the package's DeploymentFromAPI, allocating from b's slabs.
+func (b *Batch) DeploymentFromAPI(in *api.Deployment) (*appsv1.Deployment, error) {
+	return fromAPIDeployment(in, &b.a)
+}
+
+func toAPIStatefulSet(in *appsv1.StatefulSet, a *arena) (*api.StatefulSet, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.Deployment)
-	if err := appsDeploymentToAPI(in, out); err != nil {
-		return nil, objectError("Deployment", in.Namespace, in.Name, err)
+	out := a.newApiStatefulSet()
+	if err := appsStatefulSetToAPI(in, out, a); err != nil {
+		return nil, objectError("StatefulSet", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// DeploymentFromAPI converts schedkit's Deployment into a apps/v1 Deployment.
-func DeploymentFromAPI(in *api.Deployment) (*appsv1.Deployment, error) {
+func fromAPIStatefulSet(in *api.StatefulSet, a *arena) (*appsv1.StatefulSet, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(appsv1.Deployment)
-	if err := appsDeploymentFromAPI(in, out); err != nil {
-		return nil, objectError("Deployment", in.Namespace, in.Name, err)
+	out := a.newAppsv1StatefulSet()
+	if err := appsStatefulSetFromAPI(in, out, a); err != nil {
+		return nil, objectError("StatefulSet", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // StatefulSetToAPI converts a apps/v1 StatefulSet into schedkit's api, carrying every field schedkit models.
 func StatefulSetToAPI(in *appsv1.StatefulSet) (*api.StatefulSet, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.StatefulSet)
-	if err := appsStatefulSetToAPI(in, out); err != nil {
-		return nil, objectError("StatefulSet", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIStatefulSet(in, nil)
 }
 
 // StatefulSetFromAPI converts schedkit's StatefulSet into a apps/v1 StatefulSet.
 func StatefulSetFromAPI(in *api.StatefulSet) (*appsv1.StatefulSet, error) {
+	return fromAPIStatefulSet(in, nil)
+}
+
+// StatefulSetToAPI is the package's StatefulSetToAPI, allocating from b's slabs.
+func (b *Batch) StatefulSetToAPI(in *appsv1.StatefulSet) (*api.StatefulSet, error) {
+	return toAPIStatefulSet(in, &b.a)
+}
+
+// StatefulSetFromAPI is the package's StatefulSetFromAPI, allocating from b's slabs.
+func (b *Batch) StatefulSetFromAPI(in *api.StatefulSet) (*appsv1.StatefulSet, error) {
+	return fromAPIStatefulSet(in, &b.a)
+}
+
+func toAPIDaemonSet(in *appsv1.DaemonSet, a *arena) (*api.DaemonSet, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(appsv1.StatefulSet)
-	if err := appsStatefulSetFromAPI(in, out); err != nil {
-		return nil, objectError("StatefulSet", in.Namespace, in.Name, err)
+	out := a.newApiDaemonSet()
+	if err := appsDaemonSetToAPI(in, out, a); err != nil {
+		return nil, objectError("DaemonSet", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIDaemonSet(in *api.DaemonSet, a *arena) (*appsv1.DaemonSet, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newAppsv1DaemonSet()
+	if err := appsDaemonSetFromAPI(in, out, a); err != nil {
+		return nil, objectError("DaemonSet", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // DaemonSetToAPI converts a apps/v1 DaemonSet into schedkit's api, carrying every field schedkit models.
-func DaemonSetToAPI(in *appsv1.DaemonSet) (*api.DaemonSet, error) {
+func DaemonSetToAPI(in *appsv1.DaemonSet) (*api.DaemonSet, error) { return toAPIDaemonSet(in, nil) }
+
+// DaemonSetFromAPI converts schedkit's DaemonSet into a apps/v1 DaemonSet.
+func DaemonSetFromAPI(in *api.DaemonSet) (*appsv1.DaemonSet, error) { return fromAPIDaemonSet(in, nil) }
+
+// DaemonSetToAPI is the package's DaemonSetToAPI, allocating from b's slabs.
+func (b *Batch) DaemonSetToAPI(in *appsv1.DaemonSet) (*api.DaemonSet, error) {
+	return toAPIDaemonSet(in, &b.a)
+}
+
+// DaemonSetFromAPI is the package's DaemonSetFromAPI, allocating from b's slabs.
+func (b *Batch) DaemonSetFromAPI(in *api.DaemonSet) (*appsv1.DaemonSet, error) {
+	return fromAPIDaemonSet(in, &b.a)
+}
+
+func toAPIControllerRevision(in *appsv1.ControllerRevision, a *arena) (*api.ControllerRevision, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.DaemonSet)
-	if err := appsDaemonSetToAPI(in, out); err != nil {
-		return nil, objectError("DaemonSet", in.Namespace, in.Name, err)
+	out := a.newApiControllerRevision()
+	if err := appsControllerRevisionToAPI(in, out, a); err != nil {
+		return nil, objectError("ControllerRevision", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// DaemonSetFromAPI converts schedkit's DaemonSet into a apps/v1 DaemonSet.
-func DaemonSetFromAPI(in *api.DaemonSet) (*appsv1.DaemonSet, error) {
+func fromAPIControllerRevision(in *api.ControllerRevision, a *arena) (*appsv1.ControllerRevision, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(appsv1.DaemonSet)
-	if err := appsDaemonSetFromAPI(in, out); err != nil {
-		return nil, objectError("DaemonSet", in.Namespace, in.Name, err)
+	out := a.newAppsv1ControllerRevision()
+	if err := appsControllerRevisionFromAPI(in, out, a); err != nil {
+		return nil, objectError("ControllerRevision", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // ControllerRevisionToAPI converts a apps/v1 ControllerRevision into schedkit's api, carrying every field schedkit models.
 func ControllerRevisionToAPI(in *appsv1.ControllerRevision) (*api.ControllerRevision, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.ControllerRevision)
-	if err := appsControllerRevisionToAPI(in, out); err != nil {
-		return nil, objectError("ControllerRevision", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIControllerRevision(in, nil)
 }
 
 // ControllerRevisionFromAPI converts schedkit's ControllerRevision into a apps/v1 ControllerRevision.
 func ControllerRevisionFromAPI(in *api.ControllerRevision) (*appsv1.ControllerRevision, error) {
+	return fromAPIControllerRevision(in, nil)
+}
+
+// ControllerRevisionToAPI is the package's ControllerRevisionToAPI, allocating from b's slabs.
+func (b *Batch) ControllerRevisionToAPI(in *appsv1.ControllerRevision) (*api.ControllerRevision, error) {
+	return toAPIControllerRevision(in, &b.a)
+}
+
+// ControllerRevisionFromAPI is the package's ControllerRevisionFromAPI, allocating from b's slabs.
+func (b *Batch) ControllerRevisionFromAPI(in *api.ControllerRevision) (*appsv1.ControllerRevision, error) {
+	return fromAPIControllerRevision(in, &b.a)
+}
+
+func toAPIJob(in *batchv1.Job, a *arena) (*api.Job, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(appsv1.ControllerRevision)
-	if err := appsControllerRevisionFromAPI(in, out); err != nil {
-		return nil, objectError("ControllerRevision", in.Namespace, in.Name, err)
+	out := a.newApiJob()
+	if err := batchJobToAPI(in, out, a); err != nil {
+		return nil, objectError("Job", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIJob(in *api.Job, a *arena) (*batchv1.Job, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newBatchv1Job()
+	if err := batchJobFromAPI(in, out, a); err != nil {
+		return nil, objectError("Job", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // JobToAPI converts a batch/v1 Job into schedkit's api, carrying every field schedkit models.
-func JobToAPI(in *batchv1.Job) (*api.Job, error) {
+func JobToAPI(in *batchv1.Job) (*api.Job, error) { return toAPIJob(in, nil) }
+
+// JobFromAPI converts schedkit's Job into a batch/v1 Job.
+func JobFromAPI(in *api.Job) (*batchv1.Job, error) { return fromAPIJob(in, nil) }
+
+// JobToAPI is the package's JobToAPI, allocating from b's slabs.
+func (b *Batch) JobToAPI(in *batchv1.Job) (*api.Job, error) { return toAPIJob(in, &b.a) }
+
+// JobFromAPI is the package's JobFromAPI, allocating from b's slabs.
+func (b *Batch) JobFromAPI(in *api.Job) (*batchv1.Job, error) { return fromAPIJob(in, &b.a) }
+
+func toAPICronJob(in *batchv1.CronJob, a *arena) (*api.CronJob, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.Job)
-	if err := batchJobToAPI(in, out); err != nil {
-		return nil, objectError("Job", in.Namespace, in.Name, err)
+	out := a.newApiCronJob()
+	if err := batchCronJobToAPI(in, out, a); err != nil {
+		return nil, objectError("CronJob", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// JobFromAPI converts schedkit's Job into a batch/v1 Job.
-func JobFromAPI(in *api.Job) (*batchv1.Job, error) {
+func fromAPICronJob(in *api.CronJob, a *arena) (*batchv1.CronJob, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(batchv1.Job)
-	if err := batchJobFromAPI(in, out); err != nil {
-		return nil, objectError("Job", in.Namespace, in.Name, err)
+	out := a.newBatchv1CronJob()
+	if err := batchCronJobFromAPI(in, out, a); err != nil {
+		return nil, objectError("CronJob", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // CronJobToAPI converts a batch/v1 CronJob into schedkit's api, carrying every field schedkit models.
-func CronJobToAPI(in *batchv1.CronJob) (*api.CronJob, error) {
+func CronJobToAPI(in *batchv1.CronJob) (*api.CronJob, error) { return toAPICronJob(in, nil) }
+
+// CronJobFromAPI converts schedkit's CronJob into a batch/v1 CronJob.
+func CronJobFromAPI(in *api.CronJob) (*batchv1.CronJob, error) { return fromAPICronJob(in, nil) }
+
+// CronJobToAPI is the package's CronJobToAPI, allocating from b's slabs.
+func (b *Batch) CronJobToAPI(in *batchv1.CronJob) (*api.CronJob, error) {
+	return toAPICronJob(in, &b.a)
+}
+
+// CronJobFromAPI is the package's CronJobFromAPI, allocating from b's slabs.
+func (b *Batch) CronJobFromAPI(in *api.CronJob) (*batchv1.CronJob, error) {
+	return fromAPICronJob(in, &b.a)
+}
+
+func toAPIPodDisruptionBudget(in *policyv1.PodDisruptionBudget, a *arena) (*api.PodDisruptionBudget, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.CronJob)
-	if err := batchCronJobToAPI(in, out); err != nil {
-		return nil, objectError("CronJob", in.Namespace, in.Name, err)
+	out := a.newApiPodDisruptionBudget()
+	if err := policyPodDisruptionBudgetToAPI(in, out, a); err != nil {
+		return nil, objectError("PodDisruptionBudget", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// CronJobFromAPI converts schedkit's CronJob into a batch/v1 CronJob.
-func CronJobFromAPI(in *api.CronJob) (*batchv1.CronJob, error) {
+func fromAPIPodDisruptionBudget(in *api.PodDisruptionBudget, a *arena) (*policyv1.PodDisruptionBudget, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(batchv1.CronJob)
-	if err := batchCronJobFromAPI(in, out); err != nil {
-		return nil, objectError("CronJob", in.Namespace, in.Name, err)
+	out := a.newPolicyv1PodDisruptionBudget()
+	if err := policyPodDisruptionBudgetFromAPI(in, out, a); err != nil {
+		return nil, objectError("PodDisruptionBudget", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // PodDisruptionBudgetToAPI converts a policy/v1 PodDisruptionBudget into schedkit's api, carrying every field schedkit models.
 func PodDisruptionBudgetToAPI(in *policyv1.PodDisruptionBudget) (*api.PodDisruptionBudget, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.PodDisruptionBudget)
-	if err := policyPodDisruptionBudgetToAPI(in, out); err != nil {
-		return nil, objectError("PodDisruptionBudget", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIPodDisruptionBudget(in, nil)
 }
 
 // PodDisruptionBudgetFromAPI converts schedkit's PodDisruptionBudget into a policy/v1 PodDisruptionBudget.
 func PodDisruptionBudgetFromAPI(in *api.PodDisruptionBudget) (*policyv1.PodDisruptionBudget, error) {
+	return fromAPIPodDisruptionBudget(in, nil)
+}
+
+// PodDisruptionBudgetToAPI is the package's PodDisruptionBudgetToAPI, allocating from b's slabs.
+func (b *Batch) PodDisruptionBudgetToAPI(in *policyv1.PodDisruptionBudget) (*api.PodDisruptionBudget, error) {
+	return toAPIPodDisruptionBudget(in, &b.a)
+}
+
+// PodDisruptionBudgetFromAPI is the package's PodDisruptionBudgetFromAPI, allocating from b's slabs.
+func (b *Batch) PodDisruptionBudgetFromAPI(in *api.PodDisruptionBudget) (*policyv1.PodDisruptionBudget, error) {
+	return fromAPIPodDisruptionBudget(in, &b.a)
+}
+
+func toAPIPriorityClass(in *schedulingv1.PriorityClass, a *arena) (*api.PriorityClass, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(policyv1.PodDisruptionBudget)
-	if err := policyPodDisruptionBudgetFromAPI(in, out); err != nil {
-		return nil, objectError("PodDisruptionBudget", in.Namespace, in.Name, err)
+	out := a.newApiPriorityClass()
+	if err := schedulingPriorityClassToAPI(in, out, a); err != nil {
+		return nil, objectError("PriorityClass", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIPriorityClass(in *api.PriorityClass, a *arena) (*schedulingv1.PriorityClass, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newSchedulingv1PriorityClass()
+	if err := schedulingPriorityClassFromAPI(in, out, a); err != nil {
+		return nil, objectError("PriorityClass", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // PriorityClassToAPI converts a scheduling.k8s.io/v1 PriorityClass into schedkit's api, carrying every field schedkit models.
 func PriorityClassToAPI(in *schedulingv1.PriorityClass) (*api.PriorityClass, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.PriorityClass)
-	if err := schedulingPriorityClassToAPI(in, out); err != nil {
-		return nil, objectError("PriorityClass", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIPriorityClass(in, nil)
 }
 
 // PriorityClassFromAPI converts schedkit's PriorityClass into a scheduling.k8s.io/v1 PriorityClass.
 func PriorityClassFromAPI(in *api.PriorityClass) (*schedulingv1.PriorityClass, error) {
+	return fromAPIPriorityClass(in, nil)
+}
+
+// PriorityClassToAPI is the package's PriorityClassToAPI, allocating from b's slabs.
+func (b *Batch) PriorityClassToAPI(in *schedulingv1.PriorityClass) (*api.PriorityClass, error) {
+	return toAPIPriorityClass(in, &b.a)
+}
+
+// PriorityClassFromAPI is the package's PriorityClassFromAPI, allocating from b's slabs.
+func (b *Batch) PriorityClassFromAPI(in *api.PriorityClass) (*schedulingv1.PriorityClass, error) {
+	return fromAPIPriorityClass(in, &b.a)
+}
+
+func toAPIStorageClass(in *storagev1.StorageClass, a *arena) (*api.StorageClass, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(schedulingv1.PriorityClass)
-	if err := schedulingPriorityClassFromAPI(in, out); err != nil {
-		return nil, objectError("PriorityClass", in.Namespace, in.Name, err)
+	out := a.newApiStorageClass()
+	if err := storageStorageClassToAPI(in, out, a); err != nil {
+		return nil, objectError("StorageClass", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIStorageClass(in *api.StorageClass, a *arena) (*storagev1.StorageClass, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newStoragev1StorageClass()
+	if err := storageStorageClassFromAPI(in, out, a); err != nil {
+		return nil, objectError("StorageClass", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // StorageClassToAPI converts a storage.k8s.io/v1 StorageClass into schedkit's api, carrying every field schedkit models.
 func StorageClassToAPI(in *storagev1.StorageClass) (*api.StorageClass, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.StorageClass)
-	if err := storageStorageClassToAPI(in, out); err != nil {
-		return nil, objectError("StorageClass", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIStorageClass(in, nil)
 }
 
 // StorageClassFromAPI converts schedkit's StorageClass into a storage.k8s.io/v1 StorageClass.
 func StorageClassFromAPI(in *api.StorageClass) (*storagev1.StorageClass, error) {
+	return fromAPIStorageClass(in, nil)
+}
+
+// StorageClassToAPI is the package's StorageClassToAPI, allocating from b's slabs.
+func (b *Batch) StorageClassToAPI(in *storagev1.StorageClass) (*api.StorageClass, error) {
+	return toAPIStorageClass(in, &b.a)
+}
+
+// StorageClassFromAPI is the package's StorageClassFromAPI, allocating from b's slabs.
+func (b *Batch) StorageClassFromAPI(in *api.StorageClass) (*storagev1.StorageClass, error) {
+	return fromAPIStorageClass(in, &b.a)
+}
+
+func toAPICSINode(in *storagev1.CSINode, a *arena) (*api.CSINode, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(storagev1.StorageClass)
-	if err := storageStorageClassFromAPI(in, out); err != nil {
-		return nil, objectError("StorageClass", in.Namespace, in.Name, err)
+	out := a.newApiCSINode()
+	if err := storageCSINodeToAPI(in, out, a); err != nil {
+		return nil, objectError("CSINode", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPICSINode(in *api.CSINode, a *arena) (*storagev1.CSINode, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newStoragev1CSINode()
+	if err := storageCSINodeFromAPI(in, out, a); err != nil {
+		return nil, objectError("CSINode", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // CSINodeToAPI converts a storage.k8s.io/v1 CSINode into schedkit's api, carrying every field schedkit models.
-func CSINodeToAPI(in *storagev1.CSINode) (*api.CSINode, error) {
+func CSINodeToAPI(in *storagev1.CSINode) (*api.CSINode, error) { return toAPICSINode(in, nil) }
+
+// CSINodeFromAPI converts schedkit's CSINode into a storage.k8s.io/v1 CSINode.
+func CSINodeFromAPI(in *api.CSINode) (*storagev1.CSINode, error) { return fromAPICSINode(in, nil) }
+
+// CSINodeToAPI is the package's CSINodeToAPI, allocating from b's slabs.
+func (b *Batch) CSINodeToAPI(in *storagev1.CSINode) (*api.CSINode, error) {
+	return toAPICSINode(in, &b.a)
+}
+
+// CSINodeFromAPI is the package's CSINodeFromAPI, allocating from b's slabs.
+func (b *Batch) CSINodeFromAPI(in *api.CSINode) (*storagev1.CSINode, error) {
+	return fromAPICSINode(in, &b.a)
+}
+
+func toAPICSIDriver(in *storagev1.CSIDriver, a *arena) (*api.CSIDriver, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.CSINode)
-	if err := storageCSINodeToAPI(in, out); err != nil {
-		return nil, objectError("CSINode", in.Namespace, in.Name, err)
+	out := a.newApiCSIDriver()
+	if err := storageCSIDriverToAPI(in, out, a); err != nil {
+		return nil, objectError("CSIDriver", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// CSINodeFromAPI converts schedkit's CSINode into a storage.k8s.io/v1 CSINode.
-func CSINodeFromAPI(in *api.CSINode) (*storagev1.CSINode, error) {
+func fromAPICSIDriver(in *api.CSIDriver, a *arena) (*storagev1.CSIDriver, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(storagev1.CSINode)
-	if err := storageCSINodeFromAPI(in, out); err != nil {
-		return nil, objectError("CSINode", in.Namespace, in.Name, err)
+	out := a.newStoragev1CSIDriver()
+	if err := storageCSIDriverFromAPI(in, out, a); err != nil {
+		return nil, objectError("CSIDriver", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // CSIDriverToAPI converts a storage.k8s.io/v1 CSIDriver into schedkit's api, carrying every field schedkit models.
-func CSIDriverToAPI(in *storagev1.CSIDriver) (*api.CSIDriver, error) {
+func CSIDriverToAPI(in *storagev1.CSIDriver) (*api.CSIDriver, error) { return toAPICSIDriver(in, nil) }
+
+// CSIDriverFromAPI converts schedkit's CSIDriver into a storage.k8s.io/v1 CSIDriver.
+func CSIDriverFromAPI(in *api.CSIDriver) (*storagev1.CSIDriver, error) {
+	return fromAPICSIDriver(in, nil)
+}
+
+// CSIDriverToAPI is the package's CSIDriverToAPI, allocating from b's slabs.
+func (b *Batch) CSIDriverToAPI(in *storagev1.CSIDriver) (*api.CSIDriver, error) {
+	return toAPICSIDriver(in, &b.a)
+}
+
+// CSIDriverFromAPI is the package's CSIDriverFromAPI, allocating from b's slabs.
+func (b *Batch) CSIDriverFromAPI(in *api.CSIDriver) (*storagev1.CSIDriver, error) {
+	return fromAPICSIDriver(in, &b.a)
+}
+
+func toAPICSIStorageCapacity(in *storagev1.CSIStorageCapacity, a *arena) (*api.CSIStorageCapacity, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(api.CSIDriver)
-	if err := storageCSIDriverToAPI(in, out); err != nil {
-		return nil, objectError("CSIDriver", in.Namespace, in.Name, err)
+	out := a.newApiCSIStorageCapacity()
+	if err := storageCSIStorageCapacityToAPI(in, out, a); err != nil {
+		return nil, objectError("CSIStorageCapacity", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
-// CSIDriverFromAPI converts schedkit's CSIDriver into a storage.k8s.io/v1 CSIDriver.
-func CSIDriverFromAPI(in *api.CSIDriver) (*storagev1.CSIDriver, error) {
+func fromAPICSIStorageCapacity(in *api.CSIStorageCapacity, a *arena) (*storagev1.CSIStorageCapacity, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(storagev1.CSIDriver)
-	if err := storageCSIDriverFromAPI(in, out); err != nil {
-		return nil, objectError("CSIDriver", in.Namespace, in.Name, err)
+	out := a.newStoragev1CSIStorageCapacity()
+	if err := storageCSIStorageCapacityFromAPI(in, out, a); err != nil {
+		return nil, objectError("CSIStorageCapacity", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // CSIStorageCapacityToAPI converts a storage.k8s.io/v1 CSIStorageCapacity into schedkit's api, carrying every field schedkit models.
 func CSIStorageCapacityToAPI(in *storagev1.CSIStorageCapacity) (*api.CSIStorageCapacity, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.CSIStorageCapacity)
-	if err := storageCSIStorageCapacityToAPI(in, out); err != nil {
-		return nil, objectError("CSIStorageCapacity", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPICSIStorageCapacity(in, nil)
 }
 
 // CSIStorageCapacityFromAPI converts schedkit's CSIStorageCapacity into a storage.k8s.io/v1 CSIStorageCapacity.
 func CSIStorageCapacityFromAPI(in *api.CSIStorageCapacity) (*storagev1.CSIStorageCapacity, error) {
+	return fromAPICSIStorageCapacity(in, nil)
+}
+
+// CSIStorageCapacityToAPI is the package's CSIStorageCapacityToAPI, allocating from b's slabs.
+func (b *Batch) CSIStorageCapacityToAPI(in *storagev1.CSIStorageCapacity) (*api.CSIStorageCapacity, error) {
+	return toAPICSIStorageCapacity(in, &b.a)
+}
+
+// CSIStorageCapacityFromAPI is the package's CSIStorageCapacityFromAPI, allocating from b's slabs.
+func (b *Batch) CSIStorageCapacityFromAPI(in *api.CSIStorageCapacity) (*storagev1.CSIStorageCapacity, error) {
+	return fromAPICSIStorageCapacity(in, &b.a)
+}
+
+func toAPIVolumeAttachment(in *storagev1.VolumeAttachment, a *arena) (*api.VolumeAttachment, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(storagev1.CSIStorageCapacity)
-	if err := storageCSIStorageCapacityFromAPI(in, out); err != nil {
-		return nil, objectError("CSIStorageCapacity", in.Namespace, in.Name, err)
+	out := a.newApiVolumeAttachment()
+	if err := storageVolumeAttachmentToAPI(in, out, a); err != nil {
+		return nil, objectError("VolumeAttachment", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIVolumeAttachment(in *api.VolumeAttachment, a *arena) (*storagev1.VolumeAttachment, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newStoragev1VolumeAttachment()
+	if err := storageVolumeAttachmentFromAPI(in, out, a); err != nil {
+		return nil, objectError("VolumeAttachment", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // VolumeAttachmentToAPI converts a storage.k8s.io/v1 VolumeAttachment into schedkit's api, carrying every field schedkit models.
 func VolumeAttachmentToAPI(in *storagev1.VolumeAttachment) (*api.VolumeAttachment, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.VolumeAttachment)
-	if err := storageVolumeAttachmentToAPI(in, out); err != nil {
-		return nil, objectError("VolumeAttachment", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIVolumeAttachment(in, nil)
 }
 
 // VolumeAttachmentFromAPI converts schedkit's VolumeAttachment into a storage.k8s.io/v1 VolumeAttachment.
 func VolumeAttachmentFromAPI(in *api.VolumeAttachment) (*storagev1.VolumeAttachment, error) {
+	return fromAPIVolumeAttachment(in, nil)
+}
+
+// VolumeAttachmentToAPI is the package's VolumeAttachmentToAPI, allocating from b's slabs.
+func (b *Batch) VolumeAttachmentToAPI(in *storagev1.VolumeAttachment) (*api.VolumeAttachment, error) {
+	return toAPIVolumeAttachment(in, &b.a)
+}
+
+// VolumeAttachmentFromAPI is the package's VolumeAttachmentFromAPI, allocating from b's slabs.
+func (b *Batch) VolumeAttachmentFromAPI(in *api.VolumeAttachment) (*storagev1.VolumeAttachment, error) {
+	return fromAPIVolumeAttachment(in, &b.a)
+}
+
+func toAPIDeviceClass(in *resourcev1.DeviceClass, a *arena) (*api.DeviceClass, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(storagev1.VolumeAttachment)
-	if err := storageVolumeAttachmentFromAPI(in, out); err != nil {
-		return nil, objectError("VolumeAttachment", in.Namespace, in.Name, err)
+	out := a.newApiDeviceClass()
+	if err := resourceDeviceClassToAPI(in, out, a); err != nil {
+		return nil, objectError("DeviceClass", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIDeviceClass(in *api.DeviceClass, a *arena) (*resourcev1.DeviceClass, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newResourcev1DeviceClass()
+	if err := resourceDeviceClassFromAPI(in, out, a); err != nil {
+		return nil, objectError("DeviceClass", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // DeviceClassToAPI converts a resource.k8s.io/v1 DeviceClass into schedkit's api, carrying every field schedkit models.
 func DeviceClassToAPI(in *resourcev1.DeviceClass) (*api.DeviceClass, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.DeviceClass)
-	if err := resourceDeviceClassToAPI(in, out); err != nil {
-		return nil, objectError("DeviceClass", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIDeviceClass(in, nil)
 }
 
 // DeviceClassFromAPI converts schedkit's DeviceClass into a resource.k8s.io/v1 DeviceClass.
 func DeviceClassFromAPI(in *api.DeviceClass) (*resourcev1.DeviceClass, error) {
+	return fromAPIDeviceClass(in, nil)
+}
+
+// DeviceClassToAPI is the package's DeviceClassToAPI, allocating from b's slabs.
+func (b *Batch) DeviceClassToAPI(in *resourcev1.DeviceClass) (*api.DeviceClass, error) {
+	return toAPIDeviceClass(in, &b.a)
+}
+
+// DeviceClassFromAPI is the package's DeviceClassFromAPI, allocating from b's slabs.
+func (b *Batch) DeviceClassFromAPI(in *api.DeviceClass) (*resourcev1.DeviceClass, error) {
+	return fromAPIDeviceClass(in, &b.a)
+}
+
+func toAPIResourceSlice(in *resourcev1.ResourceSlice, a *arena) (*api.ResourceSlice, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(resourcev1.DeviceClass)
-	if err := resourceDeviceClassFromAPI(in, out); err != nil {
-		return nil, objectError("DeviceClass", in.Namespace, in.Name, err)
+	out := a.newApiResourceSlice()
+	if err := resourceResourceSliceToAPI(in, out, a); err != nil {
+		return nil, objectError("ResourceSlice", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIResourceSlice(in *api.ResourceSlice, a *arena) (*resourcev1.ResourceSlice, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newResourcev1ResourceSlice()
+	if err := resourceResourceSliceFromAPI(in, out, a); err != nil {
+		return nil, objectError("ResourceSlice", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // ResourceSliceToAPI converts a resource.k8s.io/v1 ResourceSlice into schedkit's api, carrying every field schedkit models.
 func ResourceSliceToAPI(in *resourcev1.ResourceSlice) (*api.ResourceSlice, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.ResourceSlice)
-	if err := resourceResourceSliceToAPI(in, out); err != nil {
-		return nil, objectError("ResourceSlice", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIResourceSlice(in, nil)
 }
 
 // ResourceSliceFromAPI converts schedkit's ResourceSlice into a resource.k8s.io/v1 ResourceSlice.
 func ResourceSliceFromAPI(in *api.ResourceSlice) (*resourcev1.ResourceSlice, error) {
+	return fromAPIResourceSlice(in, nil)
+}
+
+// ResourceSliceToAPI is the package's ResourceSliceToAPI, allocating from b's slabs.
+func (b *Batch) ResourceSliceToAPI(in *resourcev1.ResourceSlice) (*api.ResourceSlice, error) {
+	return toAPIResourceSlice(in, &b.a)
+}
+
+// ResourceSliceFromAPI is the package's ResourceSliceFromAPI, allocating from b's slabs.
+func (b *Batch) ResourceSliceFromAPI(in *api.ResourceSlice) (*resourcev1.ResourceSlice, error) {
+	return fromAPIResourceSlice(in, &b.a)
+}
+
+func toAPIResourceClaim(in *resourcev1.ResourceClaim, a *arena) (*api.ResourceClaim, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(resourcev1.ResourceSlice)
-	if err := resourceResourceSliceFromAPI(in, out); err != nil {
-		return nil, objectError("ResourceSlice", in.Namespace, in.Name, err)
+	out := a.newApiResourceClaim()
+	if err := resourceResourceClaimToAPI(in, out, a); err != nil {
+		return nil, objectError("ResourceClaim", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIResourceClaim(in *api.ResourceClaim, a *arena) (*resourcev1.ResourceClaim, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newResourcev1ResourceClaim()
+	if err := resourceResourceClaimFromAPI(in, out, a); err != nil {
+		return nil, objectError("ResourceClaim", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // ResourceClaimToAPI converts a resource.k8s.io/v1 ResourceClaim into schedkit's api, carrying every field schedkit models.
 func ResourceClaimToAPI(in *resourcev1.ResourceClaim) (*api.ResourceClaim, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.ResourceClaim)
-	if err := resourceResourceClaimToAPI(in, out); err != nil {
-		return nil, objectError("ResourceClaim", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIResourceClaim(in, nil)
 }
 
 // ResourceClaimFromAPI converts schedkit's ResourceClaim into a resource.k8s.io/v1 ResourceClaim.
 func ResourceClaimFromAPI(in *api.ResourceClaim) (*resourcev1.ResourceClaim, error) {
+	return fromAPIResourceClaim(in, nil)
+}
+
+// ResourceClaimToAPI is the package's ResourceClaimToAPI, allocating from b's slabs.
+func (b *Batch) ResourceClaimToAPI(in *resourcev1.ResourceClaim) (*api.ResourceClaim, error) {
+	return toAPIResourceClaim(in, &b.a)
+}
+
+// ResourceClaimFromAPI is the package's ResourceClaimFromAPI, allocating from b's slabs.
+func (b *Batch) ResourceClaimFromAPI(in *api.ResourceClaim) (*resourcev1.ResourceClaim, error) {
+	return fromAPIResourceClaim(in, &b.a)
+}
+
+func toAPIResourceClaimTemplate(in *resourcev1.ResourceClaimTemplate, a *arena) (*api.ResourceClaimTemplate, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(resourcev1.ResourceClaim)
-	if err := resourceResourceClaimFromAPI(in, out); err != nil {
-		return nil, objectError("ResourceClaim", in.Namespace, in.Name, err)
+	out := a.newApiResourceClaimTemplate()
+	if err := resourceResourceClaimTemplateToAPI(in, out, a); err != nil {
+		return nil, objectError("ResourceClaimTemplate", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIResourceClaimTemplate(in *api.ResourceClaimTemplate, a *arena) (*resourcev1.ResourceClaimTemplate, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newResourcev1ResourceClaimTemplate()
+	if err := resourceResourceClaimTemplateFromAPI(in, out, a); err != nil {
+		return nil, objectError("ResourceClaimTemplate", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // ResourceClaimTemplateToAPI converts a resource.k8s.io/v1 ResourceClaimTemplate into schedkit's api, carrying every field schedkit models.
 func ResourceClaimTemplateToAPI(in *resourcev1.ResourceClaimTemplate) (*api.ResourceClaimTemplate, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.ResourceClaimTemplate)
-	if err := resourceResourceClaimTemplateToAPI(in, out); err != nil {
-		return nil, objectError("ResourceClaimTemplate", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIResourceClaimTemplate(in, nil)
 }
 
 // ResourceClaimTemplateFromAPI converts schedkit's ResourceClaimTemplate into a resource.k8s.io/v1 ResourceClaimTemplate.
 func ResourceClaimTemplateFromAPI(in *api.ResourceClaimTemplate) (*resourcev1.ResourceClaimTemplate, error) {
+	return fromAPIResourceClaimTemplate(in, nil)
+}
+
+// ResourceClaimTemplateToAPI is the package's ResourceClaimTemplateToAPI, allocating from b's slabs.
+func (b *Batch) ResourceClaimTemplateToAPI(in *resourcev1.ResourceClaimTemplate) (*api.ResourceClaimTemplate, error) {
+	return toAPIResourceClaimTemplate(in, &b.a)
+}
+
+// ResourceClaimTemplateFromAPI is the package's ResourceClaimTemplateFromAPI, allocating from b's slabs.
+func (b *Batch) ResourceClaimTemplateFromAPI(in *api.ResourceClaimTemplate) (*resourcev1.ResourceClaimTemplate, error) {
+	return fromAPIResourceClaimTemplate(in, &b.a)
+}
+
+func toAPIDeviceTaintRule(in *resourcev1.DeviceTaintRule, a *arena) (*api.DeviceTaintRule, error) {
 	if in == nil {
 		return nil, nil
 	}
-	out := new(resourcev1.ResourceClaimTemplate)
-	if err := resourceResourceClaimTemplateFromAPI(in, out); err != nil {
-		return nil, objectError("ResourceClaimTemplate", in.Namespace, in.Name, err)
+	out := a.newApiDeviceTaintRule()
+	if err := resourceDeviceTaintRuleToAPI(in, out, a); err != nil {
+		return nil, objectError("DeviceTaintRule", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIDeviceTaintRule(in *api.DeviceTaintRule, a *arena) (*resourcev1.DeviceTaintRule, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newResourcev1DeviceTaintRule()
+	if err := resourceDeviceTaintRuleFromAPI(in, out, a); err != nil {
+		return nil, objectError("DeviceTaintRule", in.Namespace, in.Name, err)
 	}
 	return out, nil
 }
 
 // DeviceTaintRuleToAPI converts a resource.k8s.io/v1 DeviceTaintRule into schedkit's api, carrying every field schedkit models.
 func DeviceTaintRuleToAPI(in *resourcev1.DeviceTaintRule) (*api.DeviceTaintRule, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(api.DeviceTaintRule)
-	if err := resourceDeviceTaintRuleToAPI(in, out); err != nil {
-		return nil, objectError("DeviceTaintRule", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return toAPIDeviceTaintRule(in, nil)
 }
 
 // DeviceTaintRuleFromAPI converts schedkit's DeviceTaintRule into a resource.k8s.io/v1 DeviceTaintRule.
 func DeviceTaintRuleFromAPI(in *api.DeviceTaintRule) (*resourcev1.DeviceTaintRule, error) {
-	if in == nil {
-		return nil, nil
-	}
-	out := new(resourcev1.DeviceTaintRule)
-	if err := resourceDeviceTaintRuleFromAPI(in, out); err != nil {
-		return nil, objectError("DeviceTaintRule", in.Namespace, in.Name, err)
-	}
-	return out, nil
+	return fromAPIDeviceTaintRule(in, nil)
 }
 
-func toAPI(obj any) (any, error) {
+// DeviceTaintRuleToAPI is the package's DeviceTaintRuleToAPI, allocating from b's slabs.
+func (b *Batch) DeviceTaintRuleToAPI(in *resourcev1.DeviceTaintRule) (*api.DeviceTaintRule, error) {
+	return toAPIDeviceTaintRule(in, &b.a)
+}
+
+// DeviceTaintRuleFromAPI is the package's DeviceTaintRuleFromAPI, allocating from b's slabs.
+func (b *Batch) DeviceTaintRuleFromAPI(in *api.DeviceTaintRule) (*resourcev1.DeviceTaintRule, error) {
+	return fromAPIDeviceTaintRule(in, &b.a)
+}
+
+func toAPI(obj any, a *arena) (any, error) {
 	switch o := obj.(type) {
 	case *corev1.Node:
-		return NodeToAPI(o)
+		return toAPINode(o, a)
 	case *corev1.Pod:
-		return PodToAPI(o)
+		return toAPIPod(o, a)
 	case *corev1.Namespace:
-		return NamespaceToAPI(o)
+		return toAPINamespace(o, a)
 	case *corev1.Service:
-		return ServiceToAPI(o)
+		return toAPIService(o, a)
 	case *corev1.ReplicationController:
-		return ReplicationControllerToAPI(o)
+		return toAPIReplicationController(o, a)
 	case *corev1.LimitRange:
-		return LimitRangeToAPI(o)
+		return toAPILimitRange(o, a)
 	case *corev1.ResourceQuota:
-		return ResourceQuotaToAPI(o)
+		return toAPIResourceQuota(o, a)
 	case *corev1.PersistentVolume:
-		return PersistentVolumeToAPI(o)
+		return toAPIPersistentVolume(o, a)
 	case *corev1.PersistentVolumeClaim:
-		return PersistentVolumeClaimToAPI(o)
+		return toAPIPersistentVolumeClaim(o, a)
 	case *appsv1.ReplicaSet:
-		return ReplicaSetToAPI(o)
+		return toAPIReplicaSet(o, a)
 	case *appsv1.Deployment:
-		return DeploymentToAPI(o)
+		return toAPIDeployment(o, a)
 	case *appsv1.StatefulSet:
-		return StatefulSetToAPI(o)
+		return toAPIStatefulSet(o, a)
 	case *appsv1.DaemonSet:
-		return DaemonSetToAPI(o)
+		return toAPIDaemonSet(o, a)
 	case *appsv1.ControllerRevision:
-		return ControllerRevisionToAPI(o)
+		return toAPIControllerRevision(o, a)
 	case *batchv1.Job:
-		return JobToAPI(o)
+		return toAPIJob(o, a)
 	case *batchv1.CronJob:
-		return CronJobToAPI(o)
+		return toAPICronJob(o, a)
 	case *policyv1.PodDisruptionBudget:
-		return PodDisruptionBudgetToAPI(o)
+		return toAPIPodDisruptionBudget(o, a)
 	case *schedulingv1.PriorityClass:
-		return PriorityClassToAPI(o)
+		return toAPIPriorityClass(o, a)
 	case *storagev1.StorageClass:
-		return StorageClassToAPI(o)
+		return toAPIStorageClass(o, a)
 	case *storagev1.CSINode:
-		return CSINodeToAPI(o)
+		return toAPICSINode(o, a)
 	case *storagev1.CSIDriver:
-		return CSIDriverToAPI(o)
+		return toAPICSIDriver(o, a)
 	case *storagev1.CSIStorageCapacity:
-		return CSIStorageCapacityToAPI(o)
+		return toAPICSIStorageCapacity(o, a)
 	case *storagev1.VolumeAttachment:
-		return VolumeAttachmentToAPI(o)
+		return toAPIVolumeAttachment(o, a)
 	case *resourcev1.DeviceClass:
-		return DeviceClassToAPI(o)
+		return toAPIDeviceClass(o, a)
 	case *resourcev1.ResourceSlice:
-		return ResourceSliceToAPI(o)
+		return toAPIResourceSlice(o, a)
 	case *resourcev1.ResourceClaim:
-		return ResourceClaimToAPI(o)
+		return toAPIResourceClaim(o, a)
 	case *resourcev1.ResourceClaimTemplate:
-		return ResourceClaimTemplateToAPI(o)
+		return toAPIResourceClaimTemplate(o, a)
 	case *resourcev1.DeviceTaintRule:
-		return DeviceTaintRuleToAPI(o)
+		return toAPIDeviceTaintRule(o, a)
 	}
 	return nil, unsupported(obj)
 }
 
-func fromAPI(obj any) (any, error) {
+func fromAPI(obj any, a *arena) (any, error) {
 	switch o := obj.(type) {
 	case *api.Node:
-		return NodeFromAPI(o)
+		return fromAPINode(o, a)
 	case *api.Pod:
-		return PodFromAPI(o)
+		return fromAPIPod(o, a)
 	case *api.Namespace:
-		return NamespaceFromAPI(o)
+		return fromAPINamespace(o, a)
 	case *api.Service:
-		return ServiceFromAPI(o)
+		return fromAPIService(o, a)
 	case *api.ReplicationController:
-		return ReplicationControllerFromAPI(o)
+		return fromAPIReplicationController(o, a)
 	case *api.LimitRange:
-		return LimitRangeFromAPI(o)
+		return fromAPILimitRange(o, a)
 	case *api.ResourceQuota:
-		return ResourceQuotaFromAPI(o)
+		return fromAPIResourceQuota(o, a)
 	case *api.PersistentVolume:
-		return PersistentVolumeFromAPI(o)
+		return fromAPIPersistentVolume(o, a)
 	case *api.PersistentVolumeClaim:
-		return PersistentVolumeClaimFromAPI(o)
+		return fromAPIPersistentVolumeClaim(o, a)
 	case *api.ReplicaSet:
-		return ReplicaSetFromAPI(o)
+		return fromAPIReplicaSet(o, a)
 	case *api.Deployment:
-		return DeploymentFromAPI(o)
+		return fromAPIDeployment(o, a)
 	case *api.StatefulSet:
-		return StatefulSetFromAPI(o)
+		return fromAPIStatefulSet(o, a)
 	case *api.DaemonSet:
-		return DaemonSetFromAPI(o)
+		return fromAPIDaemonSet(o, a)
 	case *api.ControllerRevision:
-		return ControllerRevisionFromAPI(o)
+		return fromAPIControllerRevision(o, a)
 	case *api.Job:
-		return JobFromAPI(o)
+		return fromAPIJob(o, a)
 	case *api.CronJob:
-		return CronJobFromAPI(o)
+		return fromAPICronJob(o, a)
 	case *api.PodDisruptionBudget:
-		return PodDisruptionBudgetFromAPI(o)
+		return fromAPIPodDisruptionBudget(o, a)
 	case *api.PriorityClass:
-		return PriorityClassFromAPI(o)
+		return fromAPIPriorityClass(o, a)
 	case *api.StorageClass:
-		return StorageClassFromAPI(o)
+		return fromAPIStorageClass(o, a)
 	case *api.CSINode:
-		return CSINodeFromAPI(o)
+		return fromAPICSINode(o, a)
 	case *api.CSIDriver:
-		return CSIDriverFromAPI(o)
+		return fromAPICSIDriver(o, a)
 	case *api.CSIStorageCapacity:
-		return CSIStorageCapacityFromAPI(o)
+		return fromAPICSIStorageCapacity(o, a)
 	case *api.VolumeAttachment:
-		return VolumeAttachmentFromAPI(o)
+		return fromAPIVolumeAttachment(o, a)
 	case *api.DeviceClass:
-		return DeviceClassFromAPI(o)
+		return fromAPIDeviceClass(o, a)
 	case *api.ResourceSlice:
-		return ResourceSliceFromAPI(o)
+		return fromAPIResourceSlice(o, a)
 	case *api.ResourceClaim:
-		return ResourceClaimFromAPI(o)
+		return fromAPIResourceClaim(o, a)
 	case *api.ResourceClaimTemplate:
-		return ResourceClaimTemplateFromAPI(o)
+		return fromAPIResourceClaimTemplate(o, a)
 	case *api.DeviceTaintRule:
-		return DeviceTaintRuleFromAPI(o)
+		return fromAPIDeviceTaintRule(o, a)
 	}
 	return nil, unsupported(obj)
+}
+
+// arena holds a Batch's slabs, one per type the conversions allocate.
+type arena struct {
+	sApiAWSElasticBlockStoreVolumeSource                   slab[api.AWSElasticBlockStoreVolumeSource]
+	sApiAffinity                                           slab[api.Affinity]
+	sApiAllocatedDeviceStatus                              slab[api.AllocatedDeviceStatus]
+	sApiAllocationResult                                   slab[api.AllocationResult]
+	sApiAzureDataDiskCachingMode                           slab[api.AzureDataDiskCachingMode]
+	sApiAzureDataDiskKind                                  slab[api.AzureDataDiskKind]
+	sApiAzureDiskVolumeSource                              slab[api.AzureDiskVolumeSource]
+	sApiAzureFilePersistentVolumeSource                    slab[api.AzureFilePersistentVolumeSource]
+	sApiAzureFileVolumeSource                              slab[api.AzureFileVolumeSource]
+	sApiCELDeviceSelector                                  slab[api.CELDeviceSelector]
+	sApiCSIDriver                                          slab[api.CSIDriver]
+	sApiCSINode                                            slab[api.CSINode]
+	sApiCSINodeDriver                                      slab[api.CSINodeDriver]
+	sApiCSIPersistentVolumeSource                          slab[api.CSIPersistentVolumeSource]
+	sApiCSIStorageCapacity                                 slab[api.CSIStorageCapacity]
+	sApiCSIVolumeSource                                    slab[api.CSIVolumeSource]
+	sApiCapacityRequestPolicy                              slab[api.CapacityRequestPolicy]
+	sApiCapacityRequestPolicyRange                         slab[api.CapacityRequestPolicyRange]
+	sApiCapacityRequirements                               slab[api.CapacityRequirements]
+	sApiCinderPersistentVolumeSource                       slab[api.CinderPersistentVolumeSource]
+	sApiCinderVolumeSource                                 slab[api.CinderVolumeSource]
+	sApiClientIPConfig                                     slab[api.ClientIPConfig]
+	sApiClusterTrustBundleProjection                       slab[api.ClusterTrustBundleProjection]
+	sApiCompletionMode                                     slab[api.CompletionMode]
+	sApiCondition                                          slab[api.Condition]
+	sApiConfigMapProjection                                slab[api.ConfigMapProjection]
+	sApiConfigMapVolumeSource                              slab[api.ConfigMapVolumeSource]
+	sApiContainer                                          slab[api.Container]
+	sApiContainerExtendedResourceRequest                   slab[api.ContainerExtendedResourceRequest]
+	sApiContainerImage                                     slab[api.ContainerImage]
+	sApiContainerPort                                      slab[api.ContainerPort]
+	sApiContainerResourceClaim                             slab[api.ContainerResourceClaim]
+	sApiContainerRestartPolicy                             slab[api.ContainerRestartPolicy]
+	sApiContainerRestartRule                               slab[api.ContainerRestartRule]
+	sApiContainerRestartRuleOnExitCodes                    slab[api.ContainerRestartRuleOnExitCodes]
+	sApiContainerStateRunning                              slab[api.ContainerStateRunning]
+	sApiContainerStateTerminated                           slab[api.ContainerStateTerminated]
+	sApiContainerStateWaiting                              slab[api.ContainerStateWaiting]
+	sApiContainerStatus                                    slab[api.ContainerStatus]
+	sApiControllerRevision                                 slab[api.ControllerRevision]
+	sApiCounterSet                                         slab[api.CounterSet]
+	sApiCronJob                                            slab[api.CronJob]
+	sApiDaemonSet                                          slab[api.DaemonSet]
+	sApiDeployment                                         slab[api.Deployment]
+	sApiDeploymentCondition                                slab[api.DeploymentCondition]
+	sApiDevice                                             slab[api.Device]
+	sApiDeviceAllocationConfiguration                      slab[api.DeviceAllocationConfiguration]
+	sApiDeviceClaimConfiguration                           slab[api.DeviceClaimConfiguration]
+	sApiDeviceClass                                        slab[api.DeviceClass]
+	sApiDeviceClassConfiguration                           slab[api.DeviceClassConfiguration]
+	sApiDeviceConstraint                                   slab[api.DeviceConstraint]
+	sApiDeviceCounterConsumption                           slab[api.DeviceCounterConsumption]
+	sApiDeviceDerivedAttribute                             slab[api.DeviceDerivedAttribute]
+	sApiDeviceRequest                                      slab[api.DeviceRequest]
+	sApiDeviceRequestAllocationResult                      slab[api.DeviceRequestAllocationResult]
+	sApiDeviceSelector                                     slab[api.DeviceSelector]
+	sApiDeviceSubRequest                                   slab[api.DeviceSubRequest]
+	sApiDeviceTaint                                        slab[api.DeviceTaint]
+	sApiDeviceTaintRule                                    slab[api.DeviceTaintRule]
+	sApiDeviceTaintSelector                                slab[api.DeviceTaintSelector]
+	sApiDeviceToleration                                   slab[api.DeviceToleration]
+	sApiDownwardAPIProjection                              slab[api.DownwardAPIProjection]
+	sApiDownwardAPIVolumeFile                              slab[api.DownwardAPIVolumeFile]
+	sApiDownwardAPIVolumeSource                            slab[api.DownwardAPIVolumeSource]
+	sApiEmptyDirVolumeSource                               slab[api.EmptyDirVolumeSource]
+	sApiEphemeralContainer                                 slab[api.EphemeralContainer]
+	sApiEphemeralVolumeSource                              slab[api.EphemeralVolumeSource]
+	sApiExactDeviceRequest                                 slab[api.ExactDeviceRequest]
+	sApiFSGroupPolicy                                      slab[api.FSGroupPolicy]
+	sApiFullyQualifiedName                                 slab[api.FullyQualifiedName]
+	sApiGCEPersistentDiskVolumeSource                      slab[api.GCEPersistentDiskVolumeSource]
+	sApiHostPathType                                       slab[api.HostPathType]
+	sApiHostPathVolumeSource                               slab[api.HostPathVolumeSource]
+	sApiISCSIPersistentVolumeSource                        slab[api.ISCSIPersistentVolumeSource]
+	sApiISCSIVolumeSource                                  slab[api.ISCSIVolumeSource]
+	sApiIntOrString                                        slab[api.IntOrString]
+	sApiJob                                                slab[api.Job]
+	sApiJobCondition                                       slab[api.JobCondition]
+	sApiKeyToPath                                          slab[api.KeyToPath]
+	sApiLabelSelector                                      slab[api.LabelSelector]
+	sApiLabelSelectorRequirement                           slab[api.LabelSelectorRequirement]
+	sApiLimitRange                                         slab[api.LimitRange]
+	sApiLimitRangeItem                                     slab[api.LimitRangeItem]
+	sApiLocalObjectReference                               slab[api.LocalObjectReference]
+	sApiLocalVolumeSource                                  slab[api.LocalVolumeSource]
+	sApiModifyVolumeStatus                                 slab[api.ModifyVolumeStatus]
+	sApiNFSVolumeSource                                    slab[api.NFSVolumeSource]
+	sApiNamespace                                          slab[api.Namespace]
+	sApiNetworkDeviceData                                  slab[api.NetworkDeviceData]
+	sApiNode                                               slab[api.Node]
+	sApiNodeAddress                                        slab[api.NodeAddress]
+	sApiNodeAffinity                                       slab[api.NodeAffinity]
+	sApiNodeAllocatableMapping                             slab[api.NodeAllocatableMapping]
+	sApiNodeAllocatableOverhead                            slab[api.NodeAllocatableOverhead]
+	sApiNodeCondition                                      slab[api.NodeCondition]
+	sApiNodeInclusionPolicy                                slab[api.NodeInclusionPolicy]
+	sApiNodeSelector                                       slab[api.NodeSelector]
+	sApiNodeSelectorRequirement                            slab[api.NodeSelectorRequirement]
+	sApiNodeSelectorTerm                                   slab[api.NodeSelectorTerm]
+	sApiObjectFieldSelector                                slab[api.ObjectFieldSelector]
+	sApiObjectReference                                    slab[api.ObjectReference]
+	sApiOpaqueDeviceConfiguration                          slab[api.OpaqueDeviceConfiguration]
+	sApiOwnerReference                                     slab[api.OwnerReference]
+	sApiPersistentVolume                                   slab[api.PersistentVolume]
+	sApiPersistentVolumeAccessMode                         slab[api.PersistentVolumeAccessMode]
+	sApiPersistentVolumeClaim                              slab[api.PersistentVolumeClaim]
+	sApiPersistentVolumeClaimCondition                     slab[api.PersistentVolumeClaimCondition]
+	sApiPersistentVolumeClaimTemplate                      slab[api.PersistentVolumeClaimTemplate]
+	sApiPersistentVolumeClaimVolumeSource                  slab[api.PersistentVolumeClaimVolumeSource]
+	sApiPersistentVolumeMode                               slab[api.PersistentVolumeMode]
+	sApiPersistentVolumeReclaimPolicy                      slab[api.PersistentVolumeReclaimPolicy]
+	sApiPersistentVolumeSpec                               slab[api.PersistentVolumeSpec]
+	sApiPod                                                slab[api.Pod]
+	sApiPodAffinity                                        slab[api.PodAffinity]
+	sApiPodAffinityTerm                                    slab[api.PodAffinityTerm]
+	sApiPodAntiAffinity                                    slab[api.PodAntiAffinity]
+	sApiPodCertificateProjection                           slab[api.PodCertificateProjection]
+	sApiPodCondition                                       slab[api.PodCondition]
+	sApiPodDisruptionBudget                                slab[api.PodDisruptionBudget]
+	sApiPodExtendedResourceClaimStatus                     slab[api.PodExtendedResourceClaimStatus]
+	sApiPodFailurePolicy                                   slab[api.PodFailurePolicy]
+	sApiPodFailurePolicyOnExitCodesRequirement             slab[api.PodFailurePolicyOnExitCodesRequirement]
+	sApiPodFailurePolicyOnPodConditionsPattern             slab[api.PodFailurePolicyOnPodConditionsPattern]
+	sApiPodFailurePolicyRule                               slab[api.PodFailurePolicyRule]
+	sApiPodResourceClaim                                   slab[api.PodResourceClaim]
+	sApiPodResourceClaimStatus                             slab[api.PodResourceClaimStatus]
+	sApiPodSchedulingGate                                  slab[api.PodSchedulingGate]
+	sApiPodTemplateSpec                                    slab[api.PodTemplateSpec]
+	sApiPortworxVolumeSource                               slab[api.PortworxVolumeSource]
+	sApiPreemptionPolicy                                   slab[api.PreemptionPolicy]
+	sApiPreferredSchedulingTerm                            slab[api.PreferredSchedulingTerm]
+	sApiPriorityClass                                      slab[api.PriorityClass]
+	sApiProjectedVolumeSource                              slab[api.ProjectedVolumeSource]
+	sApiQualifiedName                                      slab[api.QualifiedName]
+	sApiRBDPersistentVolumeSource                          slab[api.RBDPersistentVolumeSource]
+	sApiRBDVolumeSource                                    slab[api.RBDVolumeSource]
+	sApiReplicaSet                                         slab[api.ReplicaSet]
+	sApiReplicationController                              slab[api.ReplicationController]
+	sApiResourceClaim                                      slab[api.ResourceClaim]
+	sApiResourceClaimConsumerReference                     slab[api.ResourceClaimConsumerReference]
+	sApiResourceClaimTemplate                              slab[api.ResourceClaimTemplate]
+	sApiResourceFieldSelector                              slab[api.ResourceFieldSelector]
+	sApiResourceQuota                                      slab[api.ResourceQuota]
+	sApiResourceQuotaScope                                 slab[api.ResourceQuotaScope]
+	sApiResourceRequirements                               slab[api.ResourceRequirements]
+	sApiResourceSlice                                      slab[api.ResourceSlice]
+	sApiRollingUpdateDaemonSet                             slab[api.RollingUpdateDaemonSet]
+	sApiRollingUpdateDeployment                            slab[api.RollingUpdateDeployment]
+	sApiRollingUpdateStatefulSetStrategy                   slab[api.RollingUpdateStatefulSetStrategy]
+	sApiScopeSelector                                      slab[api.ScopeSelector]
+	sApiScopedResourceSelectorRequirement                  slab[api.ScopedResourceSelectorRequirement]
+	sApiSecretProjection                                   slab[api.SecretProjection]
+	sApiSecretReference                                    slab[api.SecretReference]
+	sApiSecretVolumeSource                                 slab[api.SecretVolumeSource]
+	sApiService                                            slab[api.Service]
+	sApiServiceAccountTokenProjection                      slab[api.ServiceAccountTokenProjection]
+	sApiServicePort                                        slab[api.ServicePort]
+	sApiSessionAffinityConfig                              slab[api.SessionAffinityConfig]
+	sApiSkipNodeOperation                                  slab[api.SkipNodeOperation]
+	sApiStatefulSet                                        slab[api.StatefulSet]
+	sApiStatefulSetOrdinals                                slab[api.StatefulSetOrdinals]
+	sApiStatefulSetPersistentVolumeClaimRetentionPolicy    slab[api.StatefulSetPersistentVolumeClaimRetentionPolicy]
+	sApiStorageClass                                       slab[api.StorageClass]
+	sApiSuccessPolicy                                      slab[api.SuccessPolicy]
+	sApiSuccessPolicyRule                                  slab[api.SuccessPolicyRule]
+	sApiTaint                                              slab[api.Taint]
+	sApiTime                                               slab[api.Time]
+	sApiTokenRequest                                       slab[api.TokenRequest]
+	sApiToleration                                         slab[api.Toleration]
+	sApiTopologySelectorLabelRequirement                   slab[api.TopologySelectorLabelRequirement]
+	sApiTopologySelectorTerm                               slab[api.TopologySelectorTerm]
+	sApiTopologySpreadConstraint                           slab[api.TopologySpreadConstraint]
+	sApiTypedLocalObjectReference                          slab[api.TypedLocalObjectReference]
+	sApiTypedObjectReference                               slab[api.TypedObjectReference]
+	sApiVolume                                             slab[api.Volume]
+	sApiVolumeAttachment                                   slab[api.VolumeAttachment]
+	sApiVolumeBindingMode                                  slab[api.VolumeBindingMode]
+	sApiVolumeError                                        slab[api.VolumeError]
+	sApiVolumeLifecycleMode                                slab[api.VolumeLifecycleMode]
+	sApiVolumeMount                                        slab[api.VolumeMount]
+	sApiVolumeNodeAffinity                                 slab[api.VolumeNodeAffinity]
+	sApiVolumeNodeResources                                slab[api.VolumeNodeResources]
+	sApiVolumeProjection                                   slab[api.VolumeProjection]
+	sApiWeightedPodAffinityTerm                            slab[api.WeightedPodAffinityTerm]
+	sApiWorkloadCondition                                  slab[api.WorkloadCondition]
+	sAppsv1ControllerRevision                              slab[appsv1.ControllerRevision]
+	sAppsv1DaemonSet                                       slab[appsv1.DaemonSet]
+	sAppsv1DaemonSetCondition                              slab[appsv1.DaemonSetCondition]
+	sAppsv1Deployment                                      slab[appsv1.Deployment]
+	sAppsv1DeploymentCondition                             slab[appsv1.DeploymentCondition]
+	sAppsv1ReplicaSet                                      slab[appsv1.ReplicaSet]
+	sAppsv1ReplicaSetCondition                             slab[appsv1.ReplicaSetCondition]
+	sAppsv1RollingUpdateDaemonSet                          slab[appsv1.RollingUpdateDaemonSet]
+	sAppsv1RollingUpdateDeployment                         slab[appsv1.RollingUpdateDeployment]
+	sAppsv1RollingUpdateStatefulSetStrategy                slab[appsv1.RollingUpdateStatefulSetStrategy]
+	sAppsv1StatefulSet                                     slab[appsv1.StatefulSet]
+	sAppsv1StatefulSetCondition                            slab[appsv1.StatefulSetCondition]
+	sAppsv1StatefulSetOrdinals                             slab[appsv1.StatefulSetOrdinals]
+	sAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy slab[appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy]
+	sBatchv1CompletionMode                                 slab[batchv1.CompletionMode]
+	sBatchv1CronJob                                        slab[batchv1.CronJob]
+	sBatchv1Job                                            slab[batchv1.Job]
+	sBatchv1JobCondition                                   slab[batchv1.JobCondition]
+	sBatchv1PodFailurePolicy                               slab[batchv1.PodFailurePolicy]
+	sBatchv1PodFailurePolicyOnExitCodesRequirement         slab[batchv1.PodFailurePolicyOnExitCodesRequirement]
+	sBatchv1PodFailurePolicyOnPodConditionsPattern         slab[batchv1.PodFailurePolicyOnPodConditionsPattern]
+	sBatchv1PodFailurePolicyRule                           slab[batchv1.PodFailurePolicyRule]
+	sBatchv1PodReplacementPolicy                           slab[batchv1.PodReplacementPolicy]
+	sBatchv1SuccessPolicy                                  slab[batchv1.SuccessPolicy]
+	sBatchv1SuccessPolicyRule                              slab[batchv1.SuccessPolicyRule]
+	sBool                                                  slab[bool]
+	sCorev1AWSElasticBlockStoreVolumeSource                slab[corev1.AWSElasticBlockStoreVolumeSource]
+	sCorev1Affinity                                        slab[corev1.Affinity]
+	sCorev1AzureDataDiskCachingMode                        slab[corev1.AzureDataDiskCachingMode]
+	sCorev1AzureDataDiskKind                               slab[corev1.AzureDataDiskKind]
+	sCorev1AzureDiskVolumeSource                           slab[corev1.AzureDiskVolumeSource]
+	sCorev1AzureFilePersistentVolumeSource                 slab[corev1.AzureFilePersistentVolumeSource]
+	sCorev1AzureFileVolumeSource                           slab[corev1.AzureFileVolumeSource]
+	sCorev1CSIPersistentVolumeSource                       slab[corev1.CSIPersistentVolumeSource]
+	sCorev1CSIVolumeSource                                 slab[corev1.CSIVolumeSource]
+	sCorev1CinderPersistentVolumeSource                    slab[corev1.CinderPersistentVolumeSource]
+	sCorev1CinderVolumeSource                              slab[corev1.CinderVolumeSource]
+	sCorev1ClientIPConfig                                  slab[corev1.ClientIPConfig]
+	sCorev1ClusterTrustBundleProjection                    slab[corev1.ClusterTrustBundleProjection]
+	sCorev1ConfigMapProjection                             slab[corev1.ConfigMapProjection]
+	sCorev1ConfigMapVolumeSource                           slab[corev1.ConfigMapVolumeSource]
+	sCorev1Container                                       slab[corev1.Container]
+	sCorev1ContainerExtendedResourceRequest                slab[corev1.ContainerExtendedResourceRequest]
+	sCorev1ContainerImage                                  slab[corev1.ContainerImage]
+	sCorev1ContainerPort                                   slab[corev1.ContainerPort]
+	sCorev1ContainerRestartPolicy                          slab[corev1.ContainerRestartPolicy]
+	sCorev1ContainerRestartRule                            slab[corev1.ContainerRestartRule]
+	sCorev1ContainerRestartRuleOnExitCodes                 slab[corev1.ContainerRestartRuleOnExitCodes]
+	sCorev1ContainerStateRunning                           slab[corev1.ContainerStateRunning]
+	sCorev1ContainerStateTerminated                        slab[corev1.ContainerStateTerminated]
+	sCorev1ContainerStateWaiting                           slab[corev1.ContainerStateWaiting]
+	sCorev1ContainerStatus                                 slab[corev1.ContainerStatus]
+	sCorev1DownwardAPIProjection                           slab[corev1.DownwardAPIProjection]
+	sCorev1DownwardAPIVolumeFile                           slab[corev1.DownwardAPIVolumeFile]
+	sCorev1DownwardAPIVolumeSource                         slab[corev1.DownwardAPIVolumeSource]
+	sCorev1EmptyDirVolumeSource                            slab[corev1.EmptyDirVolumeSource]
+	sCorev1EphemeralContainer                              slab[corev1.EphemeralContainer]
+	sCorev1EphemeralVolumeSource                           slab[corev1.EphemeralVolumeSource]
+	sCorev1GCEPersistentDiskVolumeSource                   slab[corev1.GCEPersistentDiskVolumeSource]
+	sCorev1HostPathType                                    slab[corev1.HostPathType]
+	sCorev1HostPathVolumeSource                            slab[corev1.HostPathVolumeSource]
+	sCorev1IPFamily                                        slab[corev1.IPFamily]
+	sCorev1IPFamilyPolicy                                  slab[corev1.IPFamilyPolicy]
+	sCorev1ISCSIPersistentVolumeSource                     slab[corev1.ISCSIPersistentVolumeSource]
+	sCorev1ISCSIVolumeSource                               slab[corev1.ISCSIVolumeSource]
+	sCorev1KeyToPath                                       slab[corev1.KeyToPath]
+	sCorev1LimitRange                                      slab[corev1.LimitRange]
+	sCorev1LimitRangeItem                                  slab[corev1.LimitRangeItem]
+	sCorev1LocalObjectReference                            slab[corev1.LocalObjectReference]
+	sCorev1LocalVolumeSource                               slab[corev1.LocalVolumeSource]
+	sCorev1ModifyVolumeStatus                              slab[corev1.ModifyVolumeStatus]
+	sCorev1MountPropagationMode                            slab[corev1.MountPropagationMode]
+	sCorev1NFSVolumeSource                                 slab[corev1.NFSVolumeSource]
+	sCorev1Namespace                                       slab[corev1.Namespace]
+	sCorev1Node                                            slab[corev1.Node]
+	sCorev1NodeAddress                                     slab[corev1.NodeAddress]
+	sCorev1NodeAffinity                                    slab[corev1.NodeAffinity]
+	sCorev1NodeCondition                                   slab[corev1.NodeCondition]
+	sCorev1NodeInclusionPolicy                             slab[corev1.NodeInclusionPolicy]
+	sCorev1NodeSelector                                    slab[corev1.NodeSelector]
+	sCorev1NodeSelectorRequirement                         slab[corev1.NodeSelectorRequirement]
+	sCorev1NodeSelectorTerm                                slab[corev1.NodeSelectorTerm]
+	sCorev1ObjectFieldSelector                             slab[corev1.ObjectFieldSelector]
+	sCorev1ObjectReference                                 slab[corev1.ObjectReference]
+	sCorev1PersistentVolume                                slab[corev1.PersistentVolume]
+	sCorev1PersistentVolumeAccessMode                      slab[corev1.PersistentVolumeAccessMode]
+	sCorev1PersistentVolumeClaim                           slab[corev1.PersistentVolumeClaim]
+	sCorev1PersistentVolumeClaimCondition                  slab[corev1.PersistentVolumeClaimCondition]
+	sCorev1PersistentVolumeClaimTemplate                   slab[corev1.PersistentVolumeClaimTemplate]
+	sCorev1PersistentVolumeClaimVolumeSource               slab[corev1.PersistentVolumeClaimVolumeSource]
+	sCorev1PersistentVolumeMode                            slab[corev1.PersistentVolumeMode]
+	sCorev1PersistentVolumeReclaimPolicy                   slab[corev1.PersistentVolumeReclaimPolicy]
+	sCorev1PersistentVolumeSpec                            slab[corev1.PersistentVolumeSpec]
+	sCorev1Pod                                             slab[corev1.Pod]
+	sCorev1PodAffinity                                     slab[corev1.PodAffinity]
+	sCorev1PodAffinityTerm                                 slab[corev1.PodAffinityTerm]
+	sCorev1PodAntiAffinity                                 slab[corev1.PodAntiAffinity]
+	sCorev1PodCertificateProjection                        slab[corev1.PodCertificateProjection]
+	sCorev1PodCondition                                    slab[corev1.PodCondition]
+	sCorev1PodExtendedResourceClaimStatus                  slab[corev1.PodExtendedResourceClaimStatus]
+	sCorev1PodResourceClaim                                slab[corev1.PodResourceClaim]
+	sCorev1PodResourceClaimStatus                          slab[corev1.PodResourceClaimStatus]
+	sCorev1PodSchedulingGate                               slab[corev1.PodSchedulingGate]
+	sCorev1PodTemplateSpec                                 slab[corev1.PodTemplateSpec]
+	sCorev1PortworxVolumeSource                            slab[corev1.PortworxVolumeSource]
+	sCorev1PreemptionPolicy                                slab[corev1.PreemptionPolicy]
+	sCorev1PreferredSchedulingTerm                         slab[corev1.PreferredSchedulingTerm]
+	sCorev1ProjectedVolumeSource                           slab[corev1.ProjectedVolumeSource]
+	sCorev1RBDPersistentVolumeSource                       slab[corev1.RBDPersistentVolumeSource]
+	sCorev1RBDVolumeSource                                 slab[corev1.RBDVolumeSource]
+	sCorev1RecursiveReadOnlyMode                           slab[corev1.RecursiveReadOnlyMode]
+	sCorev1ReplicationController                           slab[corev1.ReplicationController]
+	sCorev1ReplicationControllerCondition                  slab[corev1.ReplicationControllerCondition]
+	sCorev1ResourceClaim                                   slab[corev1.ResourceClaim]
+	sCorev1ResourceFieldSelector                           slab[corev1.ResourceFieldSelector]
+	sCorev1ResourceQuota                                   slab[corev1.ResourceQuota]
+	sCorev1ResourceQuotaScope                              slab[corev1.ResourceQuotaScope]
+	sCorev1ResourceRequirements                            slab[corev1.ResourceRequirements]
+	sCorev1ScopeSelector                                   slab[corev1.ScopeSelector]
+	sCorev1ScopedResourceSelectorRequirement               slab[corev1.ScopedResourceSelectorRequirement]
+	sCorev1SecretProjection                                slab[corev1.SecretProjection]
+	sCorev1SecretReference                                 slab[corev1.SecretReference]
+	sCorev1SecretVolumeSource                              slab[corev1.SecretVolumeSource]
+	sCorev1Service                                         slab[corev1.Service]
+	sCorev1ServiceAccountTokenProjection                   slab[corev1.ServiceAccountTokenProjection]
+	sCorev1ServiceInternalTrafficPolicy                    slab[corev1.ServiceInternalTrafficPolicy]
+	sCorev1ServicePort                                     slab[corev1.ServicePort]
+	sCorev1SessionAffinityConfig                           slab[corev1.SessionAffinityConfig]
+	sCorev1Taint                                           slab[corev1.Taint]
+	sCorev1Toleration                                      slab[corev1.Toleration]
+	sCorev1TopologySelectorLabelRequirement                slab[corev1.TopologySelectorLabelRequirement]
+	sCorev1TopologySelectorTerm                            slab[corev1.TopologySelectorTerm]
+	sCorev1TopologySpreadConstraint                        slab[corev1.TopologySpreadConstraint]
+	sCorev1TypedLocalObjectReference                       slab[corev1.TypedLocalObjectReference]
+	sCorev1TypedObjectReference                            slab[corev1.TypedObjectReference]
+	sCorev1Volume                                          slab[corev1.Volume]
+	sCorev1VolumeMount                                     slab[corev1.VolumeMount]
+	sCorev1VolumeNodeAffinity                              slab[corev1.VolumeNodeAffinity]
+	sCorev1VolumeProjection                                slab[corev1.VolumeProjection]
+	sCorev1WeightedPodAffinityTerm                         slab[corev1.WeightedPodAffinityTerm]
+	sInt32                                                 slab[int32]
+	sInt64                                                 slab[int64]
+	sIntstrIntOrString                                     slab[intstr.IntOrString]
+	sMetav1Condition                                       slab[metav1.Condition]
+	sMetav1LabelSelector                                   slab[metav1.LabelSelector]
+	sMetav1LabelSelectorRequirement                        slab[metav1.LabelSelectorRequirement]
+	sMetav1OwnerReference                                  slab[metav1.OwnerReference]
+	sMetav1Time                                            slab[metav1.Time]
+	sPolicyv1PodDisruptionBudget                           slab[policyv1.PodDisruptionBudget]
+	sPolicyv1UnhealthyPodEvictionPolicyType                slab[policyv1.UnhealthyPodEvictionPolicyType]
+	sQuantityQuantity                                      slab[quantity.Quantity]
+	sResourceQuantity                                      slab[resource.Quantity]
+	sResourcev1AllocatedDeviceStatus                       slab[resourcev1.AllocatedDeviceStatus]
+	sResourcev1AllocationResult                            slab[resourcev1.AllocationResult]
+	sResourcev1CELDeviceSelector                           slab[resourcev1.CELDeviceSelector]
+	sResourcev1CapacityRequestPolicy                       slab[resourcev1.CapacityRequestPolicy]
+	sResourcev1CapacityRequestPolicyRange                  slab[resourcev1.CapacityRequestPolicyRange]
+	sResourcev1CapacityRequirements                        slab[resourcev1.CapacityRequirements]
+	sResourcev1CounterSet                                  slab[resourcev1.CounterSet]
+	sResourcev1Device                                      slab[resourcev1.Device]
+	sResourcev1DeviceAllocationConfiguration               slab[resourcev1.DeviceAllocationConfiguration]
+	sResourcev1DeviceClaimConfiguration                    slab[resourcev1.DeviceClaimConfiguration]
+	sResourcev1DeviceClass                                 slab[resourcev1.DeviceClass]
+	sResourcev1DeviceClassConfiguration                    slab[resourcev1.DeviceClassConfiguration]
+	sResourcev1DeviceConstraint                            slab[resourcev1.DeviceConstraint]
+	sResourcev1DeviceCounterConsumption                    slab[resourcev1.DeviceCounterConsumption]
+	sResourcev1DeviceDerivedAttribute                      slab[resourcev1.DeviceDerivedAttribute]
+	sResourcev1DeviceRequest                               slab[resourcev1.DeviceRequest]
+	sResourcev1DeviceRequestAllocationResult               slab[resourcev1.DeviceRequestAllocationResult]
+	sResourcev1DeviceSelector                              slab[resourcev1.DeviceSelector]
+	sResourcev1DeviceSubRequest                            slab[resourcev1.DeviceSubRequest]
+	sResourcev1DeviceTaint                                 slab[resourcev1.DeviceTaint]
+	sResourcev1DeviceTaintRule                             slab[resourcev1.DeviceTaintRule]
+	sResourcev1DeviceTaintSelector                         slab[resourcev1.DeviceTaintSelector]
+	sResourcev1DeviceToleration                            slab[resourcev1.DeviceToleration]
+	sResourcev1ExactDeviceRequest                          slab[resourcev1.ExactDeviceRequest]
+	sResourcev1FullyQualifiedName                          slab[resourcev1.FullyQualifiedName]
+	sResourcev1NetworkDeviceData                           slab[resourcev1.NetworkDeviceData]
+	sResourcev1NodeAllocatableMapping                      slab[resourcev1.NodeAllocatableMapping]
+	sResourcev1NodeAllocatableOverhead                     slab[resourcev1.NodeAllocatableOverhead]
+	sResourcev1OpaqueDeviceConfiguration                   slab[resourcev1.OpaqueDeviceConfiguration]
+	sResourcev1QualifiedName                               slab[resourcev1.QualifiedName]
+	sResourcev1ResourceClaim                               slab[resourcev1.ResourceClaim]
+	sResourcev1ResourceClaimConsumerReference              slab[resourcev1.ResourceClaimConsumerReference]
+	sResourcev1ResourceClaimTemplate                       slab[resourcev1.ResourceClaimTemplate]
+	sResourcev1ResourceSlice                               slab[resourcev1.ResourceSlice]
+	sResourcev1SkipNodeOperation                           slab[resourcev1.SkipNodeOperation]
+	sRuntimeRawExtension                                   slab[runtime.RawExtension]
+	sSchedulingv1PriorityClass                             slab[schedulingv1.PriorityClass]
+	sStoragev1CSIDriver                                    slab[storagev1.CSIDriver]
+	sStoragev1CSINode                                      slab[storagev1.CSINode]
+	sStoragev1CSINodeDriver                                slab[storagev1.CSINodeDriver]
+	sStoragev1CSIStorageCapacity                           slab[storagev1.CSIStorageCapacity]
+	sStoragev1FSGroupPolicy                                slab[storagev1.FSGroupPolicy]
+	sStoragev1StorageClass                                 slab[storagev1.StorageClass]
+	sStoragev1TokenRequest                                 slab[storagev1.TokenRequest]
+	sStoragev1VolumeAttachment                             slab[storagev1.VolumeAttachment]
+	sStoragev1VolumeBindingMode                            slab[storagev1.VolumeBindingMode]
+	sStoragev1VolumeError                                  slab[storagev1.VolumeError]
+	sStoragev1VolumeLifecycleMode                          slab[storagev1.VolumeLifecycleMode]
+	sStoragev1VolumeNodeResources                          slab[storagev1.VolumeNodeResources]
+	sString                                                slab[string]
+	sTypesUID                                              slab[types.UID]
+}
+
+func (a *arena) newApiAWSElasticBlockStoreVolumeSource() *api.AWSElasticBlockStoreVolumeSource {
+	if a == nil {
+		return new(api.AWSElasticBlockStoreVolumeSource)
+	}
+	return a.sApiAWSElasticBlockStoreVolumeSource.one()
+}
+
+func (a *arena) newApiAffinity() *api.Affinity {
+	if a == nil {
+		return new(api.Affinity)
+	}
+	return a.sApiAffinity.one()
+}
+
+func (a *arena) makeApiAllocatedDeviceStatus(n int) []api.AllocatedDeviceStatus {
+	if a == nil {
+		return make([]api.AllocatedDeviceStatus, n)
+	}
+	return a.sApiAllocatedDeviceStatus.take(n)
+}
+
+func (a *arena) newApiAllocationResult() *api.AllocationResult {
+	if a == nil {
+		return new(api.AllocationResult)
+	}
+	return a.sApiAllocationResult.one()
+}
+
+func (a *arena) newApiAzureDataDiskCachingMode() *api.AzureDataDiskCachingMode {
+	if a == nil {
+		return new(api.AzureDataDiskCachingMode)
+	}
+	return a.sApiAzureDataDiskCachingMode.one()
+}
+
+func (a *arena) newApiAzureDataDiskKind() *api.AzureDataDiskKind {
+	if a == nil {
+		return new(api.AzureDataDiskKind)
+	}
+	return a.sApiAzureDataDiskKind.one()
+}
+
+func (a *arena) newApiAzureDiskVolumeSource() *api.AzureDiskVolumeSource {
+	if a == nil {
+		return new(api.AzureDiskVolumeSource)
+	}
+	return a.sApiAzureDiskVolumeSource.one()
+}
+
+func (a *arena) newApiAzureFilePersistentVolumeSource() *api.AzureFilePersistentVolumeSource {
+	if a == nil {
+		return new(api.AzureFilePersistentVolumeSource)
+	}
+	return a.sApiAzureFilePersistentVolumeSource.one()
+}
+
+func (a *arena) newApiAzureFileVolumeSource() *api.AzureFileVolumeSource {
+	if a == nil {
+		return new(api.AzureFileVolumeSource)
+	}
+	return a.sApiAzureFileVolumeSource.one()
+}
+
+func (a *arena) newApiCELDeviceSelector() *api.CELDeviceSelector {
+	if a == nil {
+		return new(api.CELDeviceSelector)
+	}
+	return a.sApiCELDeviceSelector.one()
+}
+
+func (a *arena) newApiCSIDriver() *api.CSIDriver {
+	if a == nil {
+		return new(api.CSIDriver)
+	}
+	return a.sApiCSIDriver.one()
+}
+
+func (a *arena) newApiCSINode() *api.CSINode {
+	if a == nil {
+		return new(api.CSINode)
+	}
+	return a.sApiCSINode.one()
+}
+
+func (a *arena) makeApiCSINodeDriver(n int) []api.CSINodeDriver {
+	if a == nil {
+		return make([]api.CSINodeDriver, n)
+	}
+	return a.sApiCSINodeDriver.take(n)
+}
+
+func (a *arena) newApiCSIPersistentVolumeSource() *api.CSIPersistentVolumeSource {
+	if a == nil {
+		return new(api.CSIPersistentVolumeSource)
+	}
+	return a.sApiCSIPersistentVolumeSource.one()
+}
+
+func (a *arena) newApiCSIStorageCapacity() *api.CSIStorageCapacity {
+	if a == nil {
+		return new(api.CSIStorageCapacity)
+	}
+	return a.sApiCSIStorageCapacity.one()
+}
+
+func (a *arena) newApiCSIVolumeSource() *api.CSIVolumeSource {
+	if a == nil {
+		return new(api.CSIVolumeSource)
+	}
+	return a.sApiCSIVolumeSource.one()
+}
+
+func (a *arena) newApiCapacityRequestPolicy() *api.CapacityRequestPolicy {
+	if a == nil {
+		return new(api.CapacityRequestPolicy)
+	}
+	return a.sApiCapacityRequestPolicy.one()
+}
+
+func (a *arena) newApiCapacityRequestPolicyRange() *api.CapacityRequestPolicyRange {
+	if a == nil {
+		return new(api.CapacityRequestPolicyRange)
+	}
+	return a.sApiCapacityRequestPolicyRange.one()
+}
+
+func (a *arena) newApiCapacityRequirements() *api.CapacityRequirements {
+	if a == nil {
+		return new(api.CapacityRequirements)
+	}
+	return a.sApiCapacityRequirements.one()
+}
+
+func (a *arena) newApiCinderPersistentVolumeSource() *api.CinderPersistentVolumeSource {
+	if a == nil {
+		return new(api.CinderPersistentVolumeSource)
+	}
+	return a.sApiCinderPersistentVolumeSource.one()
+}
+
+func (a *arena) newApiCinderVolumeSource() *api.CinderVolumeSource {
+	if a == nil {
+		return new(api.CinderVolumeSource)
+	}
+	return a.sApiCinderVolumeSource.one()
+}
+
+func (a *arena) newApiClientIPConfig() *api.ClientIPConfig {
+	if a == nil {
+		return new(api.ClientIPConfig)
+	}
+	return a.sApiClientIPConfig.one()
+}
+
+func (a *arena) newApiClusterTrustBundleProjection() *api.ClusterTrustBundleProjection {
+	if a == nil {
+		return new(api.ClusterTrustBundleProjection)
+	}
+	return a.sApiClusterTrustBundleProjection.one()
+}
+
+func (a *arena) newApiCompletionMode() *api.CompletionMode {
+	if a == nil {
+		return new(api.CompletionMode)
+	}
+	return a.sApiCompletionMode.one()
+}
+
+func (a *arena) makeApiCondition(n int) []api.Condition {
+	if a == nil {
+		return make([]api.Condition, n)
+	}
+	return a.sApiCondition.take(n)
+}
+
+func (a *arena) newApiConfigMapProjection() *api.ConfigMapProjection {
+	if a == nil {
+		return new(api.ConfigMapProjection)
+	}
+	return a.sApiConfigMapProjection.one()
+}
+
+func (a *arena) newApiConfigMapVolumeSource() *api.ConfigMapVolumeSource {
+	if a == nil {
+		return new(api.ConfigMapVolumeSource)
+	}
+	return a.sApiConfigMapVolumeSource.one()
+}
+
+func (a *arena) makeApiContainer(n int) []api.Container {
+	if a == nil {
+		return make([]api.Container, n)
+	}
+	return a.sApiContainer.take(n)
+}
+
+func (a *arena) makeApiContainerExtendedResourceRequest(n int) []api.ContainerExtendedResourceRequest {
+	if a == nil {
+		return make([]api.ContainerExtendedResourceRequest, n)
+	}
+	return a.sApiContainerExtendedResourceRequest.take(n)
+}
+
+func (a *arena) makeApiContainerImage(n int) []api.ContainerImage {
+	if a == nil {
+		return make([]api.ContainerImage, n)
+	}
+	return a.sApiContainerImage.take(n)
+}
+
+func (a *arena) makeApiContainerPort(n int) []api.ContainerPort {
+	if a == nil {
+		return make([]api.ContainerPort, n)
+	}
+	return a.sApiContainerPort.take(n)
+}
+
+func (a *arena) makeApiContainerResourceClaim(n int) []api.ContainerResourceClaim {
+	if a == nil {
+		return make([]api.ContainerResourceClaim, n)
+	}
+	return a.sApiContainerResourceClaim.take(n)
+}
+
+func (a *arena) newApiContainerRestartPolicy() *api.ContainerRestartPolicy {
+	if a == nil {
+		return new(api.ContainerRestartPolicy)
+	}
+	return a.sApiContainerRestartPolicy.one()
+}
+
+func (a *arena) makeApiContainerRestartRule(n int) []api.ContainerRestartRule {
+	if a == nil {
+		return make([]api.ContainerRestartRule, n)
+	}
+	return a.sApiContainerRestartRule.take(n)
+}
+
+func (a *arena) newApiContainerRestartRuleOnExitCodes() *api.ContainerRestartRuleOnExitCodes {
+	if a == nil {
+		return new(api.ContainerRestartRuleOnExitCodes)
+	}
+	return a.sApiContainerRestartRuleOnExitCodes.one()
+}
+
+func (a *arena) newApiContainerStateRunning() *api.ContainerStateRunning {
+	if a == nil {
+		return new(api.ContainerStateRunning)
+	}
+	return a.sApiContainerStateRunning.one()
+}
+
+func (a *arena) newApiContainerStateTerminated() *api.ContainerStateTerminated {
+	if a == nil {
+		return new(api.ContainerStateTerminated)
+	}
+	return a.sApiContainerStateTerminated.one()
+}
+
+func (a *arena) newApiContainerStateWaiting() *api.ContainerStateWaiting {
+	if a == nil {
+		return new(api.ContainerStateWaiting)
+	}
+	return a.sApiContainerStateWaiting.one()
+}
+
+func (a *arena) makeApiContainerStatus(n int) []api.ContainerStatus {
+	if a == nil {
+		return make([]api.ContainerStatus, n)
+	}
+	return a.sApiContainerStatus.take(n)
+}
+
+func (a *arena) newApiControllerRevision() *api.ControllerRevision {
+	if a == nil {
+		return new(api.ControllerRevision)
+	}
+	return a.sApiControllerRevision.one()
+}
+
+func (a *arena) makeApiCounterSet(n int) []api.CounterSet {
+	if a == nil {
+		return make([]api.CounterSet, n)
+	}
+	return a.sApiCounterSet.take(n)
+}
+
+func (a *arena) newApiCronJob() *api.CronJob {
+	if a == nil {
+		return new(api.CronJob)
+	}
+	return a.sApiCronJob.one()
+}
+
+func (a *arena) newApiDaemonSet() *api.DaemonSet {
+	if a == nil {
+		return new(api.DaemonSet)
+	}
+	return a.sApiDaemonSet.one()
+}
+
+func (a *arena) newApiDeployment() *api.Deployment {
+	if a == nil {
+		return new(api.Deployment)
+	}
+	return a.sApiDeployment.one()
+}
+
+func (a *arena) makeApiDeploymentCondition(n int) []api.DeploymentCondition {
+	if a == nil {
+		return make([]api.DeploymentCondition, n)
+	}
+	return a.sApiDeploymentCondition.take(n)
+}
+
+func (a *arena) makeApiDevice(n int) []api.Device {
+	if a == nil {
+		return make([]api.Device, n)
+	}
+	return a.sApiDevice.take(n)
+}
+
+func (a *arena) makeApiDeviceAllocationConfiguration(n int) []api.DeviceAllocationConfiguration {
+	if a == nil {
+		return make([]api.DeviceAllocationConfiguration, n)
+	}
+	return a.sApiDeviceAllocationConfiguration.take(n)
+}
+
+func (a *arena) makeApiDeviceClaimConfiguration(n int) []api.DeviceClaimConfiguration {
+	if a == nil {
+		return make([]api.DeviceClaimConfiguration, n)
+	}
+	return a.sApiDeviceClaimConfiguration.take(n)
+}
+
+func (a *arena) newApiDeviceClass() *api.DeviceClass {
+	if a == nil {
+		return new(api.DeviceClass)
+	}
+	return a.sApiDeviceClass.one()
+}
+
+func (a *arena) makeApiDeviceClassConfiguration(n int) []api.DeviceClassConfiguration {
+	if a == nil {
+		return make([]api.DeviceClassConfiguration, n)
+	}
+	return a.sApiDeviceClassConfiguration.take(n)
+}
+
+func (a *arena) makeApiDeviceConstraint(n int) []api.DeviceConstraint {
+	if a == nil {
+		return make([]api.DeviceConstraint, n)
+	}
+	return a.sApiDeviceConstraint.take(n)
+}
+
+func (a *arena) makeApiDeviceCounterConsumption(n int) []api.DeviceCounterConsumption {
+	if a == nil {
+		return make([]api.DeviceCounterConsumption, n)
+	}
+	return a.sApiDeviceCounterConsumption.take(n)
+}
+
+func (a *arena) makeApiDeviceDerivedAttribute(n int) []api.DeviceDerivedAttribute {
+	if a == nil {
+		return make([]api.DeviceDerivedAttribute, n)
+	}
+	return a.sApiDeviceDerivedAttribute.take(n)
+}
+
+func (a *arena) makeApiDeviceRequest(n int) []api.DeviceRequest {
+	if a == nil {
+		return make([]api.DeviceRequest, n)
+	}
+	return a.sApiDeviceRequest.take(n)
+}
+
+func (a *arena) makeApiDeviceRequestAllocationResult(n int) []api.DeviceRequestAllocationResult {
+	if a == nil {
+		return make([]api.DeviceRequestAllocationResult, n)
+	}
+	return a.sApiDeviceRequestAllocationResult.take(n)
+}
+
+func (a *arena) makeApiDeviceSelector(n int) []api.DeviceSelector {
+	if a == nil {
+		return make([]api.DeviceSelector, n)
+	}
+	return a.sApiDeviceSelector.take(n)
+}
+
+func (a *arena) makeApiDeviceSubRequest(n int) []api.DeviceSubRequest {
+	if a == nil {
+		return make([]api.DeviceSubRequest, n)
+	}
+	return a.sApiDeviceSubRequest.take(n)
+}
+
+func (a *arena) makeApiDeviceTaint(n int) []api.DeviceTaint {
+	if a == nil {
+		return make([]api.DeviceTaint, n)
+	}
+	return a.sApiDeviceTaint.take(n)
+}
+
+func (a *arena) newApiDeviceTaintRule() *api.DeviceTaintRule {
+	if a == nil {
+		return new(api.DeviceTaintRule)
+	}
+	return a.sApiDeviceTaintRule.one()
+}
+
+func (a *arena) newApiDeviceTaintSelector() *api.DeviceTaintSelector {
+	if a == nil {
+		return new(api.DeviceTaintSelector)
+	}
+	return a.sApiDeviceTaintSelector.one()
+}
+
+func (a *arena) makeApiDeviceToleration(n int) []api.DeviceToleration {
+	if a == nil {
+		return make([]api.DeviceToleration, n)
+	}
+	return a.sApiDeviceToleration.take(n)
+}
+
+func (a *arena) newApiDownwardAPIProjection() *api.DownwardAPIProjection {
+	if a == nil {
+		return new(api.DownwardAPIProjection)
+	}
+	return a.sApiDownwardAPIProjection.one()
+}
+
+func (a *arena) makeApiDownwardAPIVolumeFile(n int) []api.DownwardAPIVolumeFile {
+	if a == nil {
+		return make([]api.DownwardAPIVolumeFile, n)
+	}
+	return a.sApiDownwardAPIVolumeFile.take(n)
+}
+
+func (a *arena) newApiDownwardAPIVolumeSource() *api.DownwardAPIVolumeSource {
+	if a == nil {
+		return new(api.DownwardAPIVolumeSource)
+	}
+	return a.sApiDownwardAPIVolumeSource.one()
+}
+
+func (a *arena) newApiEmptyDirVolumeSource() *api.EmptyDirVolumeSource {
+	if a == nil {
+		return new(api.EmptyDirVolumeSource)
+	}
+	return a.sApiEmptyDirVolumeSource.one()
+}
+
+func (a *arena) makeApiEphemeralContainer(n int) []api.EphemeralContainer {
+	if a == nil {
+		return make([]api.EphemeralContainer, n)
+	}
+	return a.sApiEphemeralContainer.take(n)
+}
+
+func (a *arena) newApiEphemeralVolumeSource() *api.EphemeralVolumeSource {
+	if a == nil {
+		return new(api.EphemeralVolumeSource)
+	}
+	return a.sApiEphemeralVolumeSource.one()
+}
+
+func (a *arena) newApiExactDeviceRequest() *api.ExactDeviceRequest {
+	if a == nil {
+		return new(api.ExactDeviceRequest)
+	}
+	return a.sApiExactDeviceRequest.one()
+}
+
+func (a *arena) newApiFSGroupPolicy() *api.FSGroupPolicy {
+	if a == nil {
+		return new(api.FSGroupPolicy)
+	}
+	return a.sApiFSGroupPolicy.one()
+}
+
+func (a *arena) newApiFullyQualifiedName() *api.FullyQualifiedName {
+	if a == nil {
+		return new(api.FullyQualifiedName)
+	}
+	return a.sApiFullyQualifiedName.one()
+}
+
+func (a *arena) newApiGCEPersistentDiskVolumeSource() *api.GCEPersistentDiskVolumeSource {
+	if a == nil {
+		return new(api.GCEPersistentDiskVolumeSource)
+	}
+	return a.sApiGCEPersistentDiskVolumeSource.one()
+}
+
+func (a *arena) newApiHostPathType() *api.HostPathType {
+	if a == nil {
+		return new(api.HostPathType)
+	}
+	return a.sApiHostPathType.one()
+}
+
+func (a *arena) newApiHostPathVolumeSource() *api.HostPathVolumeSource {
+	if a == nil {
+		return new(api.HostPathVolumeSource)
+	}
+	return a.sApiHostPathVolumeSource.one()
+}
+
+func (a *arena) newApiISCSIPersistentVolumeSource() *api.ISCSIPersistentVolumeSource {
+	if a == nil {
+		return new(api.ISCSIPersistentVolumeSource)
+	}
+	return a.sApiISCSIPersistentVolumeSource.one()
+}
+
+func (a *arena) newApiISCSIVolumeSource() *api.ISCSIVolumeSource {
+	if a == nil {
+		return new(api.ISCSIVolumeSource)
+	}
+	return a.sApiISCSIVolumeSource.one()
+}
+
+func (a *arena) newApiIntOrString() *api.IntOrString {
+	if a == nil {
+		return new(api.IntOrString)
+	}
+	return a.sApiIntOrString.one()
+}
+
+func (a *arena) newApiJob() *api.Job {
+	if a == nil {
+		return new(api.Job)
+	}
+	return a.sApiJob.one()
+}
+
+func (a *arena) makeApiJobCondition(n int) []api.JobCondition {
+	if a == nil {
+		return make([]api.JobCondition, n)
+	}
+	return a.sApiJobCondition.take(n)
+}
+
+func (a *arena) makeApiKeyToPath(n int) []api.KeyToPath {
+	if a == nil {
+		return make([]api.KeyToPath, n)
+	}
+	return a.sApiKeyToPath.take(n)
+}
+
+func (a *arena) newApiLabelSelector() *api.LabelSelector {
+	if a == nil {
+		return new(api.LabelSelector)
+	}
+	return a.sApiLabelSelector.one()
+}
+
+func (a *arena) makeApiLabelSelectorRequirement(n int) []api.LabelSelectorRequirement {
+	if a == nil {
+		return make([]api.LabelSelectorRequirement, n)
+	}
+	return a.sApiLabelSelectorRequirement.take(n)
+}
+
+func (a *arena) newApiLimitRange() *api.LimitRange {
+	if a == nil {
+		return new(api.LimitRange)
+	}
+	return a.sApiLimitRange.one()
+}
+
+func (a *arena) makeApiLimitRangeItem(n int) []api.LimitRangeItem {
+	if a == nil {
+		return make([]api.LimitRangeItem, n)
+	}
+	return a.sApiLimitRangeItem.take(n)
+}
+
+func (a *arena) newApiLocalObjectReference() *api.LocalObjectReference {
+	if a == nil {
+		return new(api.LocalObjectReference)
+	}
+	return a.sApiLocalObjectReference.one()
+}
+
+func (a *arena) newApiLocalVolumeSource() *api.LocalVolumeSource {
+	if a == nil {
+		return new(api.LocalVolumeSource)
+	}
+	return a.sApiLocalVolumeSource.one()
+}
+
+func (a *arena) newApiModifyVolumeStatus() *api.ModifyVolumeStatus {
+	if a == nil {
+		return new(api.ModifyVolumeStatus)
+	}
+	return a.sApiModifyVolumeStatus.one()
+}
+
+func (a *arena) newApiNFSVolumeSource() *api.NFSVolumeSource {
+	if a == nil {
+		return new(api.NFSVolumeSource)
+	}
+	return a.sApiNFSVolumeSource.one()
+}
+
+func (a *arena) newApiNamespace() *api.Namespace {
+	if a == nil {
+		return new(api.Namespace)
+	}
+	return a.sApiNamespace.one()
+}
+
+func (a *arena) newApiNetworkDeviceData() *api.NetworkDeviceData {
+	if a == nil {
+		return new(api.NetworkDeviceData)
+	}
+	return a.sApiNetworkDeviceData.one()
+}
+
+func (a *arena) newApiNode() *api.Node {
+	if a == nil {
+		return new(api.Node)
+	}
+	return a.sApiNode.one()
+}
+
+func (a *arena) makeApiNodeAddress(n int) []api.NodeAddress {
+	if a == nil {
+		return make([]api.NodeAddress, n)
+	}
+	return a.sApiNodeAddress.take(n)
+}
+
+func (a *arena) newApiNodeAffinity() *api.NodeAffinity {
+	if a == nil {
+		return new(api.NodeAffinity)
+	}
+	return a.sApiNodeAffinity.one()
+}
+
+func (a *arena) newApiNodeAllocatableMapping() *api.NodeAllocatableMapping {
+	if a == nil {
+		return new(api.NodeAllocatableMapping)
+	}
+	return a.sApiNodeAllocatableMapping.one()
+}
+
+func (a *arena) newApiNodeAllocatableOverhead() *api.NodeAllocatableOverhead {
+	if a == nil {
+		return new(api.NodeAllocatableOverhead)
+	}
+	return a.sApiNodeAllocatableOverhead.one()
+}
+
+func (a *arena) makeApiNodeCondition(n int) []api.NodeCondition {
+	if a == nil {
+		return make([]api.NodeCondition, n)
+	}
+	return a.sApiNodeCondition.take(n)
+}
+
+func (a *arena) newApiNodeInclusionPolicy() *api.NodeInclusionPolicy {
+	if a == nil {
+		return new(api.NodeInclusionPolicy)
+	}
+	return a.sApiNodeInclusionPolicy.one()
+}
+
+func (a *arena) newApiNodeSelector() *api.NodeSelector {
+	if a == nil {
+		return new(api.NodeSelector)
+	}
+	return a.sApiNodeSelector.one()
+}
+
+func (a *arena) makeApiNodeSelectorRequirement(n int) []api.NodeSelectorRequirement {
+	if a == nil {
+		return make([]api.NodeSelectorRequirement, n)
+	}
+	return a.sApiNodeSelectorRequirement.take(n)
+}
+
+func (a *arena) makeApiNodeSelectorTerm(n int) []api.NodeSelectorTerm {
+	if a == nil {
+		return make([]api.NodeSelectorTerm, n)
+	}
+	return a.sApiNodeSelectorTerm.take(n)
+}
+
+func (a *arena) newApiObjectFieldSelector() *api.ObjectFieldSelector {
+	if a == nil {
+		return new(api.ObjectFieldSelector)
+	}
+	return a.sApiObjectFieldSelector.one()
+}
+
+func (a *arena) makeApiObjectReference(n int) []api.ObjectReference {
+	if a == nil {
+		return make([]api.ObjectReference, n)
+	}
+	return a.sApiObjectReference.take(n)
+}
+
+func (a *arena) newApiObjectReference() *api.ObjectReference {
+	if a == nil {
+		return new(api.ObjectReference)
+	}
+	return a.sApiObjectReference.one()
+}
+
+func (a *arena) newApiOpaqueDeviceConfiguration() *api.OpaqueDeviceConfiguration {
+	if a == nil {
+		return new(api.OpaqueDeviceConfiguration)
+	}
+	return a.sApiOpaqueDeviceConfiguration.one()
+}
+
+func (a *arena) makeApiOwnerReference(n int) []api.OwnerReference {
+	if a == nil {
+		return make([]api.OwnerReference, n)
+	}
+	return a.sApiOwnerReference.take(n)
+}
+
+func (a *arena) newApiPersistentVolume() *api.PersistentVolume {
+	if a == nil {
+		return new(api.PersistentVolume)
+	}
+	return a.sApiPersistentVolume.one()
+}
+
+func (a *arena) makeApiPersistentVolumeAccessMode(n int) []api.PersistentVolumeAccessMode {
+	if a == nil {
+		return make([]api.PersistentVolumeAccessMode, n)
+	}
+	return a.sApiPersistentVolumeAccessMode.take(n)
+}
+
+func (a *arena) makeApiPersistentVolumeClaim(n int) []api.PersistentVolumeClaim {
+	if a == nil {
+		return make([]api.PersistentVolumeClaim, n)
+	}
+	return a.sApiPersistentVolumeClaim.take(n)
+}
+
+func (a *arena) newApiPersistentVolumeClaim() *api.PersistentVolumeClaim {
+	if a == nil {
+		return new(api.PersistentVolumeClaim)
+	}
+	return a.sApiPersistentVolumeClaim.one()
+}
+
+func (a *arena) makeApiPersistentVolumeClaimCondition(n int) []api.PersistentVolumeClaimCondition {
+	if a == nil {
+		return make([]api.PersistentVolumeClaimCondition, n)
+	}
+	return a.sApiPersistentVolumeClaimCondition.take(n)
+}
+
+func (a *arena) newApiPersistentVolumeClaimTemplate() *api.PersistentVolumeClaimTemplate {
+	if a == nil {
+		return new(api.PersistentVolumeClaimTemplate)
+	}
+	return a.sApiPersistentVolumeClaimTemplate.one()
+}
+
+func (a *arena) newApiPersistentVolumeClaimVolumeSource() *api.PersistentVolumeClaimVolumeSource {
+	if a == nil {
+		return new(api.PersistentVolumeClaimVolumeSource)
+	}
+	return a.sApiPersistentVolumeClaimVolumeSource.one()
+}
+
+func (a *arena) newApiPersistentVolumeMode() *api.PersistentVolumeMode {
+	if a == nil {
+		return new(api.PersistentVolumeMode)
+	}
+	return a.sApiPersistentVolumeMode.one()
+}
+
+func (a *arena) newApiPersistentVolumeReclaimPolicy() *api.PersistentVolumeReclaimPolicy {
+	if a == nil {
+		return new(api.PersistentVolumeReclaimPolicy)
+	}
+	return a.sApiPersistentVolumeReclaimPolicy.one()
+}
+
+func (a *arena) newApiPersistentVolumeSpec() *api.PersistentVolumeSpec {
+	if a == nil {
+		return new(api.PersistentVolumeSpec)
+	}
+	return a.sApiPersistentVolumeSpec.one()
+}
+
+func (a *arena) newApiPod() *api.Pod {
+	if a == nil {
+		return new(api.Pod)
+	}
+	return a.sApiPod.one()
+}
+
+func (a *arena) newApiPodAffinity() *api.PodAffinity {
+	if a == nil {
+		return new(api.PodAffinity)
+	}
+	return a.sApiPodAffinity.one()
+}
+
+func (a *arena) makeApiPodAffinityTerm(n int) []api.PodAffinityTerm {
+	if a == nil {
+		return make([]api.PodAffinityTerm, n)
+	}
+	return a.sApiPodAffinityTerm.take(n)
+}
+
+func (a *arena) newApiPodAntiAffinity() *api.PodAntiAffinity {
+	if a == nil {
+		return new(api.PodAntiAffinity)
+	}
+	return a.sApiPodAntiAffinity.one()
+}
+
+func (a *arena) newApiPodCertificateProjection() *api.PodCertificateProjection {
+	if a == nil {
+		return new(api.PodCertificateProjection)
+	}
+	return a.sApiPodCertificateProjection.one()
+}
+
+func (a *arena) makeApiPodCondition(n int) []api.PodCondition {
+	if a == nil {
+		return make([]api.PodCondition, n)
+	}
+	return a.sApiPodCondition.take(n)
+}
+
+func (a *arena) newApiPodDisruptionBudget() *api.PodDisruptionBudget {
+	if a == nil {
+		return new(api.PodDisruptionBudget)
+	}
+	return a.sApiPodDisruptionBudget.one()
+}
+
+func (a *arena) newApiPodExtendedResourceClaimStatus() *api.PodExtendedResourceClaimStatus {
+	if a == nil {
+		return new(api.PodExtendedResourceClaimStatus)
+	}
+	return a.sApiPodExtendedResourceClaimStatus.one()
+}
+
+func (a *arena) newApiPodFailurePolicy() *api.PodFailurePolicy {
+	if a == nil {
+		return new(api.PodFailurePolicy)
+	}
+	return a.sApiPodFailurePolicy.one()
+}
+
+func (a *arena) newApiPodFailurePolicyOnExitCodesRequirement() *api.PodFailurePolicyOnExitCodesRequirement {
+	if a == nil {
+		return new(api.PodFailurePolicyOnExitCodesRequirement)
+	}
+	return a.sApiPodFailurePolicyOnExitCodesRequirement.one()
+}
+
+func (a *arena) makeApiPodFailurePolicyOnPodConditionsPattern(n int) []api.PodFailurePolicyOnPodConditionsPattern {
+	if a == nil {
+		return make([]api.PodFailurePolicyOnPodConditionsPattern, n)
+	}
+	return a.sApiPodFailurePolicyOnPodConditionsPattern.take(n)
+}
+
+func (a *arena) makeApiPodFailurePolicyRule(n int) []api.PodFailurePolicyRule {
+	if a == nil {
+		return make([]api.PodFailurePolicyRule, n)
+	}
+	return a.sApiPodFailurePolicyRule.take(n)
+}
+
+func (a *arena) makeApiPodResourceClaim(n int) []api.PodResourceClaim {
+	if a == nil {
+		return make([]api.PodResourceClaim, n)
+	}
+	return a.sApiPodResourceClaim.take(n)
+}
+
+func (a *arena) makeApiPodResourceClaimStatus(n int) []api.PodResourceClaimStatus {
+	if a == nil {
+		return make([]api.PodResourceClaimStatus, n)
+	}
+	return a.sApiPodResourceClaimStatus.take(n)
+}
+
+func (a *arena) makeApiPodSchedulingGate(n int) []api.PodSchedulingGate {
+	if a == nil {
+		return make([]api.PodSchedulingGate, n)
+	}
+	return a.sApiPodSchedulingGate.take(n)
+}
+
+func (a *arena) newApiPodTemplateSpec() *api.PodTemplateSpec {
+	if a == nil {
+		return new(api.PodTemplateSpec)
+	}
+	return a.sApiPodTemplateSpec.one()
+}
+
+func (a *arena) newApiPortworxVolumeSource() *api.PortworxVolumeSource {
+	if a == nil {
+		return new(api.PortworxVolumeSource)
+	}
+	return a.sApiPortworxVolumeSource.one()
+}
+
+func (a *arena) newApiPreemptionPolicy() *api.PreemptionPolicy {
+	if a == nil {
+		return new(api.PreemptionPolicy)
+	}
+	return a.sApiPreemptionPolicy.one()
+}
+
+func (a *arena) makeApiPreferredSchedulingTerm(n int) []api.PreferredSchedulingTerm {
+	if a == nil {
+		return make([]api.PreferredSchedulingTerm, n)
+	}
+	return a.sApiPreferredSchedulingTerm.take(n)
+}
+
+func (a *arena) newApiPriorityClass() *api.PriorityClass {
+	if a == nil {
+		return new(api.PriorityClass)
+	}
+	return a.sApiPriorityClass.one()
+}
+
+func (a *arena) newApiProjectedVolumeSource() *api.ProjectedVolumeSource {
+	if a == nil {
+		return new(api.ProjectedVolumeSource)
+	}
+	return a.sApiProjectedVolumeSource.one()
+}
+
+func (a *arena) newApiQualifiedName() *api.QualifiedName {
+	if a == nil {
+		return new(api.QualifiedName)
+	}
+	return a.sApiQualifiedName.one()
+}
+
+func (a *arena) newApiRBDPersistentVolumeSource() *api.RBDPersistentVolumeSource {
+	if a == nil {
+		return new(api.RBDPersistentVolumeSource)
+	}
+	return a.sApiRBDPersistentVolumeSource.one()
+}
+
+func (a *arena) newApiRBDVolumeSource() *api.RBDVolumeSource {
+	if a == nil {
+		return new(api.RBDVolumeSource)
+	}
+	return a.sApiRBDVolumeSource.one()
+}
+
+func (a *arena) newApiReplicaSet() *api.ReplicaSet {
+	if a == nil {
+		return new(api.ReplicaSet)
+	}
+	return a.sApiReplicaSet.one()
+}
+
+func (a *arena) newApiReplicationController() *api.ReplicationController {
+	if a == nil {
+		return new(api.ReplicationController)
+	}
+	return a.sApiReplicationController.one()
+}
+
+func (a *arena) newApiResourceClaim() *api.ResourceClaim {
+	if a == nil {
+		return new(api.ResourceClaim)
+	}
+	return a.sApiResourceClaim.one()
+}
+
+func (a *arena) makeApiResourceClaimConsumerReference(n int) []api.ResourceClaimConsumerReference {
+	if a == nil {
+		return make([]api.ResourceClaimConsumerReference, n)
+	}
+	return a.sApiResourceClaimConsumerReference.take(n)
+}
+
+func (a *arena) newApiResourceClaimTemplate() *api.ResourceClaimTemplate {
+	if a == nil {
+		return new(api.ResourceClaimTemplate)
+	}
+	return a.sApiResourceClaimTemplate.one()
+}
+
+func (a *arena) newApiResourceFieldSelector() *api.ResourceFieldSelector {
+	if a == nil {
+		return new(api.ResourceFieldSelector)
+	}
+	return a.sApiResourceFieldSelector.one()
+}
+
+func (a *arena) newApiResourceQuota() *api.ResourceQuota {
+	if a == nil {
+		return new(api.ResourceQuota)
+	}
+	return a.sApiResourceQuota.one()
+}
+
+func (a *arena) makeApiResourceQuotaScope(n int) []api.ResourceQuotaScope {
+	if a == nil {
+		return make([]api.ResourceQuotaScope, n)
+	}
+	return a.sApiResourceQuotaScope.take(n)
+}
+
+func (a *arena) newApiResourceRequirements() *api.ResourceRequirements {
+	if a == nil {
+		return new(api.ResourceRequirements)
+	}
+	return a.sApiResourceRequirements.one()
+}
+
+func (a *arena) newApiResourceSlice() *api.ResourceSlice {
+	if a == nil {
+		return new(api.ResourceSlice)
+	}
+	return a.sApiResourceSlice.one()
+}
+
+func (a *arena) newApiRollingUpdateDaemonSet() *api.RollingUpdateDaemonSet {
+	if a == nil {
+		return new(api.RollingUpdateDaemonSet)
+	}
+	return a.sApiRollingUpdateDaemonSet.one()
+}
+
+func (a *arena) newApiRollingUpdateDeployment() *api.RollingUpdateDeployment {
+	if a == nil {
+		return new(api.RollingUpdateDeployment)
+	}
+	return a.sApiRollingUpdateDeployment.one()
+}
+
+func (a *arena) newApiRollingUpdateStatefulSetStrategy() *api.RollingUpdateStatefulSetStrategy {
+	if a == nil {
+		return new(api.RollingUpdateStatefulSetStrategy)
+	}
+	return a.sApiRollingUpdateStatefulSetStrategy.one()
+}
+
+func (a *arena) newApiScopeSelector() *api.ScopeSelector {
+	if a == nil {
+		return new(api.ScopeSelector)
+	}
+	return a.sApiScopeSelector.one()
+}
+
+func (a *arena) makeApiScopedResourceSelectorRequirement(n int) []api.ScopedResourceSelectorRequirement {
+	if a == nil {
+		return make([]api.ScopedResourceSelectorRequirement, n)
+	}
+	return a.sApiScopedResourceSelectorRequirement.take(n)
+}
+
+func (a *arena) newApiSecretProjection() *api.SecretProjection {
+	if a == nil {
+		return new(api.SecretProjection)
+	}
+	return a.sApiSecretProjection.one()
+}
+
+func (a *arena) newApiSecretReference() *api.SecretReference {
+	if a == nil {
+		return new(api.SecretReference)
+	}
+	return a.sApiSecretReference.one()
+}
+
+func (a *arena) newApiSecretVolumeSource() *api.SecretVolumeSource {
+	if a == nil {
+		return new(api.SecretVolumeSource)
+	}
+	return a.sApiSecretVolumeSource.one()
+}
+
+func (a *arena) newApiService() *api.Service {
+	if a == nil {
+		return new(api.Service)
+	}
+	return a.sApiService.one()
+}
+
+func (a *arena) newApiServiceAccountTokenProjection() *api.ServiceAccountTokenProjection {
+	if a == nil {
+		return new(api.ServiceAccountTokenProjection)
+	}
+	return a.sApiServiceAccountTokenProjection.one()
+}
+
+func (a *arena) makeApiServicePort(n int) []api.ServicePort {
+	if a == nil {
+		return make([]api.ServicePort, n)
+	}
+	return a.sApiServicePort.take(n)
+}
+
+func (a *arena) newApiSessionAffinityConfig() *api.SessionAffinityConfig {
+	if a == nil {
+		return new(api.SessionAffinityConfig)
+	}
+	return a.sApiSessionAffinityConfig.one()
+}
+
+func (a *arena) makeApiSkipNodeOperation(n int) []api.SkipNodeOperation {
+	if a == nil {
+		return make([]api.SkipNodeOperation, n)
+	}
+	return a.sApiSkipNodeOperation.take(n)
+}
+
+func (a *arena) newApiStatefulSet() *api.StatefulSet {
+	if a == nil {
+		return new(api.StatefulSet)
+	}
+	return a.sApiStatefulSet.one()
+}
+
+func (a *arena) newApiStatefulSetOrdinals() *api.StatefulSetOrdinals {
+	if a == nil {
+		return new(api.StatefulSetOrdinals)
+	}
+	return a.sApiStatefulSetOrdinals.one()
+}
+
+func (a *arena) newApiStatefulSetPersistentVolumeClaimRetentionPolicy() *api.StatefulSetPersistentVolumeClaimRetentionPolicy {
+	if a == nil {
+		return new(api.StatefulSetPersistentVolumeClaimRetentionPolicy)
+	}
+	return a.sApiStatefulSetPersistentVolumeClaimRetentionPolicy.one()
+}
+
+func (a *arena) newApiStorageClass() *api.StorageClass {
+	if a == nil {
+		return new(api.StorageClass)
+	}
+	return a.sApiStorageClass.one()
+}
+
+func (a *arena) newApiSuccessPolicy() *api.SuccessPolicy {
+	if a == nil {
+		return new(api.SuccessPolicy)
+	}
+	return a.sApiSuccessPolicy.one()
+}
+
+func (a *arena) makeApiSuccessPolicyRule(n int) []api.SuccessPolicyRule {
+	if a == nil {
+		return make([]api.SuccessPolicyRule, n)
+	}
+	return a.sApiSuccessPolicyRule.take(n)
+}
+
+func (a *arena) makeApiTaint(n int) []api.Taint {
+	if a == nil {
+		return make([]api.Taint, n)
+	}
+	return a.sApiTaint.take(n)
+}
+
+func (a *arena) newApiTime() *api.Time {
+	if a == nil {
+		return new(api.Time)
+	}
+	return a.sApiTime.one()
+}
+
+func (a *arena) makeApiTokenRequest(n int) []api.TokenRequest {
+	if a == nil {
+		return make([]api.TokenRequest, n)
+	}
+	return a.sApiTokenRequest.take(n)
+}
+
+func (a *arena) makeApiToleration(n int) []api.Toleration {
+	if a == nil {
+		return make([]api.Toleration, n)
+	}
+	return a.sApiToleration.take(n)
+}
+
+func (a *arena) makeApiTopologySelectorLabelRequirement(n int) []api.TopologySelectorLabelRequirement {
+	if a == nil {
+		return make([]api.TopologySelectorLabelRequirement, n)
+	}
+	return a.sApiTopologySelectorLabelRequirement.take(n)
+}
+
+func (a *arena) makeApiTopologySelectorTerm(n int) []api.TopologySelectorTerm {
+	if a == nil {
+		return make([]api.TopologySelectorTerm, n)
+	}
+	return a.sApiTopologySelectorTerm.take(n)
+}
+
+func (a *arena) makeApiTopologySpreadConstraint(n int) []api.TopologySpreadConstraint {
+	if a == nil {
+		return make([]api.TopologySpreadConstraint, n)
+	}
+	return a.sApiTopologySpreadConstraint.take(n)
+}
+
+func (a *arena) newApiTypedLocalObjectReference() *api.TypedLocalObjectReference {
+	if a == nil {
+		return new(api.TypedLocalObjectReference)
+	}
+	return a.sApiTypedLocalObjectReference.one()
+}
+
+func (a *arena) newApiTypedObjectReference() *api.TypedObjectReference {
+	if a == nil {
+		return new(api.TypedObjectReference)
+	}
+	return a.sApiTypedObjectReference.one()
+}
+
+func (a *arena) makeApiVolume(n int) []api.Volume {
+	if a == nil {
+		return make([]api.Volume, n)
+	}
+	return a.sApiVolume.take(n)
+}
+
+func (a *arena) newApiVolumeAttachment() *api.VolumeAttachment {
+	if a == nil {
+		return new(api.VolumeAttachment)
+	}
+	return a.sApiVolumeAttachment.one()
+}
+
+func (a *arena) newApiVolumeBindingMode() *api.VolumeBindingMode {
+	if a == nil {
+		return new(api.VolumeBindingMode)
+	}
+	return a.sApiVolumeBindingMode.one()
+}
+
+func (a *arena) newApiVolumeError() *api.VolumeError {
+	if a == nil {
+		return new(api.VolumeError)
+	}
+	return a.sApiVolumeError.one()
+}
+
+func (a *arena) makeApiVolumeLifecycleMode(n int) []api.VolumeLifecycleMode {
+	if a == nil {
+		return make([]api.VolumeLifecycleMode, n)
+	}
+	return a.sApiVolumeLifecycleMode.take(n)
+}
+
+func (a *arena) makeApiVolumeMount(n int) []api.VolumeMount {
+	if a == nil {
+		return make([]api.VolumeMount, n)
+	}
+	return a.sApiVolumeMount.take(n)
+}
+
+func (a *arena) newApiVolumeNodeAffinity() *api.VolumeNodeAffinity {
+	if a == nil {
+		return new(api.VolumeNodeAffinity)
+	}
+	return a.sApiVolumeNodeAffinity.one()
+}
+
+func (a *arena) newApiVolumeNodeResources() *api.VolumeNodeResources {
+	if a == nil {
+		return new(api.VolumeNodeResources)
+	}
+	return a.sApiVolumeNodeResources.one()
+}
+
+func (a *arena) makeApiVolumeProjection(n int) []api.VolumeProjection {
+	if a == nil {
+		return make([]api.VolumeProjection, n)
+	}
+	return a.sApiVolumeProjection.take(n)
+}
+
+func (a *arena) makeApiWeightedPodAffinityTerm(n int) []api.WeightedPodAffinityTerm {
+	if a == nil {
+		return make([]api.WeightedPodAffinityTerm, n)
+	}
+	return a.sApiWeightedPodAffinityTerm.take(n)
+}
+
+func (a *arena) makeApiWorkloadCondition(n int) []api.WorkloadCondition {
+	if a == nil {
+		return make([]api.WorkloadCondition, n)
+	}
+	return a.sApiWorkloadCondition.take(n)
+}
+
+func (a *arena) newAppsv1ControllerRevision() *appsv1.ControllerRevision {
+	if a == nil {
+		return new(appsv1.ControllerRevision)
+	}
+	return a.sAppsv1ControllerRevision.one()
+}
+
+func (a *arena) newAppsv1DaemonSet() *appsv1.DaemonSet {
+	if a == nil {
+		return new(appsv1.DaemonSet)
+	}
+	return a.sAppsv1DaemonSet.one()
+}
+
+func (a *arena) makeAppsv1DaemonSetCondition(n int) []appsv1.DaemonSetCondition {
+	if a == nil {
+		return make([]appsv1.DaemonSetCondition, n)
+	}
+	return a.sAppsv1DaemonSetCondition.take(n)
+}
+
+func (a *arena) newAppsv1Deployment() *appsv1.Deployment {
+	if a == nil {
+		return new(appsv1.Deployment)
+	}
+	return a.sAppsv1Deployment.one()
+}
+
+func (a *arena) makeAppsv1DeploymentCondition(n int) []appsv1.DeploymentCondition {
+	if a == nil {
+		return make([]appsv1.DeploymentCondition, n)
+	}
+	return a.sAppsv1DeploymentCondition.take(n)
+}
+
+func (a *arena) newAppsv1ReplicaSet() *appsv1.ReplicaSet {
+	if a == nil {
+		return new(appsv1.ReplicaSet)
+	}
+	return a.sAppsv1ReplicaSet.one()
+}
+
+func (a *arena) makeAppsv1ReplicaSetCondition(n int) []appsv1.ReplicaSetCondition {
+	if a == nil {
+		return make([]appsv1.ReplicaSetCondition, n)
+	}
+	return a.sAppsv1ReplicaSetCondition.take(n)
+}
+
+func (a *arena) newAppsv1RollingUpdateDaemonSet() *appsv1.RollingUpdateDaemonSet {
+	if a == nil {
+		return new(appsv1.RollingUpdateDaemonSet)
+	}
+	return a.sAppsv1RollingUpdateDaemonSet.one()
+}
+
+func (a *arena) newAppsv1RollingUpdateDeployment() *appsv1.RollingUpdateDeployment {
+	if a == nil {
+		return new(appsv1.RollingUpdateDeployment)
+	}
+	return a.sAppsv1RollingUpdateDeployment.one()
+}
+
+func (a *arena) newAppsv1RollingUpdateStatefulSetStrategy() *appsv1.RollingUpdateStatefulSetStrategy {
+	if a == nil {
+		return new(appsv1.RollingUpdateStatefulSetStrategy)
+	}
+	return a.sAppsv1RollingUpdateStatefulSetStrategy.one()
+}
+
+func (a *arena) newAppsv1StatefulSet() *appsv1.StatefulSet {
+	if a == nil {
+		return new(appsv1.StatefulSet)
+	}
+	return a.sAppsv1StatefulSet.one()
+}
+
+func (a *arena) makeAppsv1StatefulSetCondition(n int) []appsv1.StatefulSetCondition {
+	if a == nil {
+		return make([]appsv1.StatefulSetCondition, n)
+	}
+	return a.sAppsv1StatefulSetCondition.take(n)
+}
+
+func (a *arena) newAppsv1StatefulSetOrdinals() *appsv1.StatefulSetOrdinals {
+	if a == nil {
+		return new(appsv1.StatefulSetOrdinals)
+	}
+	return a.sAppsv1StatefulSetOrdinals.one()
+}
+
+func (a *arena) newAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy() *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy {
+	if a == nil {
+		return new(appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy)
+	}
+	return a.sAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy.one()
+}
+
+func (a *arena) newBatchv1CompletionMode() *batchv1.CompletionMode {
+	if a == nil {
+		return new(batchv1.CompletionMode)
+	}
+	return a.sBatchv1CompletionMode.one()
+}
+
+func (a *arena) newBatchv1CronJob() *batchv1.CronJob {
+	if a == nil {
+		return new(batchv1.CronJob)
+	}
+	return a.sBatchv1CronJob.one()
+}
+
+func (a *arena) newBatchv1Job() *batchv1.Job {
+	if a == nil {
+		return new(batchv1.Job)
+	}
+	return a.sBatchv1Job.one()
+}
+
+func (a *arena) makeBatchv1JobCondition(n int) []batchv1.JobCondition {
+	if a == nil {
+		return make([]batchv1.JobCondition, n)
+	}
+	return a.sBatchv1JobCondition.take(n)
+}
+
+func (a *arena) newBatchv1PodFailurePolicy() *batchv1.PodFailurePolicy {
+	if a == nil {
+		return new(batchv1.PodFailurePolicy)
+	}
+	return a.sBatchv1PodFailurePolicy.one()
+}
+
+func (a *arena) newBatchv1PodFailurePolicyOnExitCodesRequirement() *batchv1.PodFailurePolicyOnExitCodesRequirement {
+	if a == nil {
+		return new(batchv1.PodFailurePolicyOnExitCodesRequirement)
+	}
+	return a.sBatchv1PodFailurePolicyOnExitCodesRequirement.one()
+}
+
+func (a *arena) makeBatchv1PodFailurePolicyOnPodConditionsPattern(n int) []batchv1.PodFailurePolicyOnPodConditionsPattern {
+	if a == nil {
+		return make([]batchv1.PodFailurePolicyOnPodConditionsPattern, n)
+	}
+	return a.sBatchv1PodFailurePolicyOnPodConditionsPattern.take(n)
+}
+
+func (a *arena) makeBatchv1PodFailurePolicyRule(n int) []batchv1.PodFailurePolicyRule {
+	if a == nil {
+		return make([]batchv1.PodFailurePolicyRule, n)
+	}
+	return a.sBatchv1PodFailurePolicyRule.take(n)
+}
+
+func (a *arena) newBatchv1PodReplacementPolicy() *batchv1.PodReplacementPolicy {
+	if a == nil {
+		return new(batchv1.PodReplacementPolicy)
+	}
+	return a.sBatchv1PodReplacementPolicy.one()
+}
+
+func (a *arena) newBatchv1SuccessPolicy() *batchv1.SuccessPolicy {
+	if a == nil {
+		return new(batchv1.SuccessPolicy)
+	}
+	return a.sBatchv1SuccessPolicy.one()
+}
+
+func (a *arena) makeBatchv1SuccessPolicyRule(n int) []batchv1.SuccessPolicyRule {
+	if a == nil {
+		return make([]batchv1.SuccessPolicyRule, n)
+	}
+	return a.sBatchv1SuccessPolicyRule.take(n)
+}
+
+func (a *arena) makeBool(n int) []bool {
+	if a == nil {
+		return make([]bool, n)
+	}
+	return a.sBool.take(n)
+}
+
+func (a *arena) newBool() *bool {
+	if a == nil {
+		return new(bool)
+	}
+	return a.sBool.one()
+}
+
+func (a *arena) newCorev1AWSElasticBlockStoreVolumeSource() *corev1.AWSElasticBlockStoreVolumeSource {
+	if a == nil {
+		return new(corev1.AWSElasticBlockStoreVolumeSource)
+	}
+	return a.sCorev1AWSElasticBlockStoreVolumeSource.one()
+}
+
+func (a *arena) newCorev1Affinity() *corev1.Affinity {
+	if a == nil {
+		return new(corev1.Affinity)
+	}
+	return a.sCorev1Affinity.one()
+}
+
+func (a *arena) newCorev1AzureDataDiskCachingMode() *corev1.AzureDataDiskCachingMode {
+	if a == nil {
+		return new(corev1.AzureDataDiskCachingMode)
+	}
+	return a.sCorev1AzureDataDiskCachingMode.one()
+}
+
+func (a *arena) newCorev1AzureDataDiskKind() *corev1.AzureDataDiskKind {
+	if a == nil {
+		return new(corev1.AzureDataDiskKind)
+	}
+	return a.sCorev1AzureDataDiskKind.one()
+}
+
+func (a *arena) newCorev1AzureDiskVolumeSource() *corev1.AzureDiskVolumeSource {
+	if a == nil {
+		return new(corev1.AzureDiskVolumeSource)
+	}
+	return a.sCorev1AzureDiskVolumeSource.one()
+}
+
+func (a *arena) newCorev1AzureFilePersistentVolumeSource() *corev1.AzureFilePersistentVolumeSource {
+	if a == nil {
+		return new(corev1.AzureFilePersistentVolumeSource)
+	}
+	return a.sCorev1AzureFilePersistentVolumeSource.one()
+}
+
+func (a *arena) newCorev1AzureFileVolumeSource() *corev1.AzureFileVolumeSource {
+	if a == nil {
+		return new(corev1.AzureFileVolumeSource)
+	}
+	return a.sCorev1AzureFileVolumeSource.one()
+}
+
+func (a *arena) newCorev1CSIPersistentVolumeSource() *corev1.CSIPersistentVolumeSource {
+	if a == nil {
+		return new(corev1.CSIPersistentVolumeSource)
+	}
+	return a.sCorev1CSIPersistentVolumeSource.one()
+}
+
+func (a *arena) newCorev1CSIVolumeSource() *corev1.CSIVolumeSource {
+	if a == nil {
+		return new(corev1.CSIVolumeSource)
+	}
+	return a.sCorev1CSIVolumeSource.one()
+}
+
+func (a *arena) newCorev1CinderPersistentVolumeSource() *corev1.CinderPersistentVolumeSource {
+	if a == nil {
+		return new(corev1.CinderPersistentVolumeSource)
+	}
+	return a.sCorev1CinderPersistentVolumeSource.one()
+}
+
+func (a *arena) newCorev1CinderVolumeSource() *corev1.CinderVolumeSource {
+	if a == nil {
+		return new(corev1.CinderVolumeSource)
+	}
+	return a.sCorev1CinderVolumeSource.one()
+}
+
+func (a *arena) newCorev1ClientIPConfig() *corev1.ClientIPConfig {
+	if a == nil {
+		return new(corev1.ClientIPConfig)
+	}
+	return a.sCorev1ClientIPConfig.one()
+}
+
+func (a *arena) newCorev1ClusterTrustBundleProjection() *corev1.ClusterTrustBundleProjection {
+	if a == nil {
+		return new(corev1.ClusterTrustBundleProjection)
+	}
+	return a.sCorev1ClusterTrustBundleProjection.one()
+}
+
+func (a *arena) newCorev1ConfigMapProjection() *corev1.ConfigMapProjection {
+	if a == nil {
+		return new(corev1.ConfigMapProjection)
+	}
+	return a.sCorev1ConfigMapProjection.one()
+}
+
+func (a *arena) newCorev1ConfigMapVolumeSource() *corev1.ConfigMapVolumeSource {
+	if a == nil {
+		return new(corev1.ConfigMapVolumeSource)
+	}
+	return a.sCorev1ConfigMapVolumeSource.one()
+}
+
+func (a *arena) makeCorev1Container(n int) []corev1.Container {
+	if a == nil {
+		return make([]corev1.Container, n)
+	}
+	return a.sCorev1Container.take(n)
+}
+
+func (a *arena) makeCorev1ContainerExtendedResourceRequest(n int) []corev1.ContainerExtendedResourceRequest {
+	if a == nil {
+		return make([]corev1.ContainerExtendedResourceRequest, n)
+	}
+	return a.sCorev1ContainerExtendedResourceRequest.take(n)
+}
+
+func (a *arena) makeCorev1ContainerImage(n int) []corev1.ContainerImage {
+	if a == nil {
+		return make([]corev1.ContainerImage, n)
+	}
+	return a.sCorev1ContainerImage.take(n)
+}
+
+func (a *arena) makeCorev1ContainerPort(n int) []corev1.ContainerPort {
+	if a == nil {
+		return make([]corev1.ContainerPort, n)
+	}
+	return a.sCorev1ContainerPort.take(n)
+}
+
+func (a *arena) newCorev1ContainerRestartPolicy() *corev1.ContainerRestartPolicy {
+	if a == nil {
+		return new(corev1.ContainerRestartPolicy)
+	}
+	return a.sCorev1ContainerRestartPolicy.one()
+}
+
+func (a *arena) makeCorev1ContainerRestartRule(n int) []corev1.ContainerRestartRule {
+	if a == nil {
+		return make([]corev1.ContainerRestartRule, n)
+	}
+	return a.sCorev1ContainerRestartRule.take(n)
+}
+
+func (a *arena) newCorev1ContainerRestartRuleOnExitCodes() *corev1.ContainerRestartRuleOnExitCodes {
+	if a == nil {
+		return new(corev1.ContainerRestartRuleOnExitCodes)
+	}
+	return a.sCorev1ContainerRestartRuleOnExitCodes.one()
+}
+
+func (a *arena) newCorev1ContainerStateRunning() *corev1.ContainerStateRunning {
+	if a == nil {
+		return new(corev1.ContainerStateRunning)
+	}
+	return a.sCorev1ContainerStateRunning.one()
+}
+
+func (a *arena) newCorev1ContainerStateTerminated() *corev1.ContainerStateTerminated {
+	if a == nil {
+		return new(corev1.ContainerStateTerminated)
+	}
+	return a.sCorev1ContainerStateTerminated.one()
+}
+
+func (a *arena) newCorev1ContainerStateWaiting() *corev1.ContainerStateWaiting {
+	if a == nil {
+		return new(corev1.ContainerStateWaiting)
+	}
+	return a.sCorev1ContainerStateWaiting.one()
+}
+
+func (a *arena) makeCorev1ContainerStatus(n int) []corev1.ContainerStatus {
+	if a == nil {
+		return make([]corev1.ContainerStatus, n)
+	}
+	return a.sCorev1ContainerStatus.take(n)
+}
+
+func (a *arena) newCorev1DownwardAPIProjection() *corev1.DownwardAPIProjection {
+	if a == nil {
+		return new(corev1.DownwardAPIProjection)
+	}
+	return a.sCorev1DownwardAPIProjection.one()
+}
+
+func (a *arena) makeCorev1DownwardAPIVolumeFile(n int) []corev1.DownwardAPIVolumeFile {
+	if a == nil {
+		return make([]corev1.DownwardAPIVolumeFile, n)
+	}
+	return a.sCorev1DownwardAPIVolumeFile.take(n)
+}
+
+func (a *arena) newCorev1DownwardAPIVolumeSource() *corev1.DownwardAPIVolumeSource {
+	if a == nil {
+		return new(corev1.DownwardAPIVolumeSource)
+	}
+	return a.sCorev1DownwardAPIVolumeSource.one()
+}
+
+func (a *arena) newCorev1EmptyDirVolumeSource() *corev1.EmptyDirVolumeSource {
+	if a == nil {
+		return new(corev1.EmptyDirVolumeSource)
+	}
+	return a.sCorev1EmptyDirVolumeSource.one()
+}
+
+func (a *arena) makeCorev1EphemeralContainer(n int) []corev1.EphemeralContainer {
+	if a == nil {
+		return make([]corev1.EphemeralContainer, n)
+	}
+	return a.sCorev1EphemeralContainer.take(n)
+}
+
+func (a *arena) newCorev1EphemeralVolumeSource() *corev1.EphemeralVolumeSource {
+	if a == nil {
+		return new(corev1.EphemeralVolumeSource)
+	}
+	return a.sCorev1EphemeralVolumeSource.one()
+}
+
+func (a *arena) newCorev1GCEPersistentDiskVolumeSource() *corev1.GCEPersistentDiskVolumeSource {
+	if a == nil {
+		return new(corev1.GCEPersistentDiskVolumeSource)
+	}
+	return a.sCorev1GCEPersistentDiskVolumeSource.one()
+}
+
+func (a *arena) newCorev1HostPathType() *corev1.HostPathType {
+	if a == nil {
+		return new(corev1.HostPathType)
+	}
+	return a.sCorev1HostPathType.one()
+}
+
+func (a *arena) newCorev1HostPathVolumeSource() *corev1.HostPathVolumeSource {
+	if a == nil {
+		return new(corev1.HostPathVolumeSource)
+	}
+	return a.sCorev1HostPathVolumeSource.one()
+}
+
+func (a *arena) makeCorev1IPFamily(n int) []corev1.IPFamily {
+	if a == nil {
+		return make([]corev1.IPFamily, n)
+	}
+	return a.sCorev1IPFamily.take(n)
+}
+
+func (a *arena) newCorev1IPFamilyPolicy() *corev1.IPFamilyPolicy {
+	if a == nil {
+		return new(corev1.IPFamilyPolicy)
+	}
+	return a.sCorev1IPFamilyPolicy.one()
+}
+
+func (a *arena) newCorev1ISCSIPersistentVolumeSource() *corev1.ISCSIPersistentVolumeSource {
+	if a == nil {
+		return new(corev1.ISCSIPersistentVolumeSource)
+	}
+	return a.sCorev1ISCSIPersistentVolumeSource.one()
+}
+
+func (a *arena) newCorev1ISCSIVolumeSource() *corev1.ISCSIVolumeSource {
+	if a == nil {
+		return new(corev1.ISCSIVolumeSource)
+	}
+	return a.sCorev1ISCSIVolumeSource.one()
+}
+
+func (a *arena) makeCorev1KeyToPath(n int) []corev1.KeyToPath {
+	if a == nil {
+		return make([]corev1.KeyToPath, n)
+	}
+	return a.sCorev1KeyToPath.take(n)
+}
+
+func (a *arena) newCorev1LimitRange() *corev1.LimitRange {
+	if a == nil {
+		return new(corev1.LimitRange)
+	}
+	return a.sCorev1LimitRange.one()
+}
+
+func (a *arena) makeCorev1LimitRangeItem(n int) []corev1.LimitRangeItem {
+	if a == nil {
+		return make([]corev1.LimitRangeItem, n)
+	}
+	return a.sCorev1LimitRangeItem.take(n)
+}
+
+func (a *arena) newCorev1LocalObjectReference() *corev1.LocalObjectReference {
+	if a == nil {
+		return new(corev1.LocalObjectReference)
+	}
+	return a.sCorev1LocalObjectReference.one()
+}
+
+func (a *arena) newCorev1LocalVolumeSource() *corev1.LocalVolumeSource {
+	if a == nil {
+		return new(corev1.LocalVolumeSource)
+	}
+	return a.sCorev1LocalVolumeSource.one()
+}
+
+func (a *arena) newCorev1ModifyVolumeStatus() *corev1.ModifyVolumeStatus {
+	if a == nil {
+		return new(corev1.ModifyVolumeStatus)
+	}
+	return a.sCorev1ModifyVolumeStatus.one()
+}
+
+func (a *arena) newCorev1MountPropagationMode() *corev1.MountPropagationMode {
+	if a == nil {
+		return new(corev1.MountPropagationMode)
+	}
+	return a.sCorev1MountPropagationMode.one()
+}
+
+func (a *arena) newCorev1NFSVolumeSource() *corev1.NFSVolumeSource {
+	if a == nil {
+		return new(corev1.NFSVolumeSource)
+	}
+	return a.sCorev1NFSVolumeSource.one()
+}
+
+func (a *arena) newCorev1Namespace() *corev1.Namespace {
+	if a == nil {
+		return new(corev1.Namespace)
+	}
+	return a.sCorev1Namespace.one()
+}
+
+func (a *arena) newCorev1Node() *corev1.Node {
+	if a == nil {
+		return new(corev1.Node)
+	}
+	return a.sCorev1Node.one()
+}
+
+func (a *arena) makeCorev1NodeAddress(n int) []corev1.NodeAddress {
+	if a == nil {
+		return make([]corev1.NodeAddress, n)
+	}
+	return a.sCorev1NodeAddress.take(n)
+}
+
+func (a *arena) newCorev1NodeAffinity() *corev1.NodeAffinity {
+	if a == nil {
+		return new(corev1.NodeAffinity)
+	}
+	return a.sCorev1NodeAffinity.one()
+}
+
+func (a *arena) makeCorev1NodeCondition(n int) []corev1.NodeCondition {
+	if a == nil {
+		return make([]corev1.NodeCondition, n)
+	}
+	return a.sCorev1NodeCondition.take(n)
+}
+
+func (a *arena) newCorev1NodeInclusionPolicy() *corev1.NodeInclusionPolicy {
+	if a == nil {
+		return new(corev1.NodeInclusionPolicy)
+	}
+	return a.sCorev1NodeInclusionPolicy.one()
+}
+
+func (a *arena) newCorev1NodeSelector() *corev1.NodeSelector {
+	if a == nil {
+		return new(corev1.NodeSelector)
+	}
+	return a.sCorev1NodeSelector.one()
+}
+
+func (a *arena) makeCorev1NodeSelectorRequirement(n int) []corev1.NodeSelectorRequirement {
+	if a == nil {
+		return make([]corev1.NodeSelectorRequirement, n)
+	}
+	return a.sCorev1NodeSelectorRequirement.take(n)
+}
+
+func (a *arena) makeCorev1NodeSelectorTerm(n int) []corev1.NodeSelectorTerm {
+	if a == nil {
+		return make([]corev1.NodeSelectorTerm, n)
+	}
+	return a.sCorev1NodeSelectorTerm.take(n)
+}
+
+func (a *arena) newCorev1ObjectFieldSelector() *corev1.ObjectFieldSelector {
+	if a == nil {
+		return new(corev1.ObjectFieldSelector)
+	}
+	return a.sCorev1ObjectFieldSelector.one()
+}
+
+func (a *arena) makeCorev1ObjectReference(n int) []corev1.ObjectReference {
+	if a == nil {
+		return make([]corev1.ObjectReference, n)
+	}
+	return a.sCorev1ObjectReference.take(n)
+}
+
+func (a *arena) newCorev1ObjectReference() *corev1.ObjectReference {
+	if a == nil {
+		return new(corev1.ObjectReference)
+	}
+	return a.sCorev1ObjectReference.one()
+}
+
+func (a *arena) newCorev1PersistentVolume() *corev1.PersistentVolume {
+	if a == nil {
+		return new(corev1.PersistentVolume)
+	}
+	return a.sCorev1PersistentVolume.one()
+}
+
+func (a *arena) makeCorev1PersistentVolumeAccessMode(n int) []corev1.PersistentVolumeAccessMode {
+	if a == nil {
+		return make([]corev1.PersistentVolumeAccessMode, n)
+	}
+	return a.sCorev1PersistentVolumeAccessMode.take(n)
+}
+
+func (a *arena) makeCorev1PersistentVolumeClaim(n int) []corev1.PersistentVolumeClaim {
+	if a == nil {
+		return make([]corev1.PersistentVolumeClaim, n)
+	}
+	return a.sCorev1PersistentVolumeClaim.take(n)
+}
+
+func (a *arena) newCorev1PersistentVolumeClaim() *corev1.PersistentVolumeClaim {
+	if a == nil {
+		return new(corev1.PersistentVolumeClaim)
+	}
+	return a.sCorev1PersistentVolumeClaim.one()
+}
+
+func (a *arena) makeCorev1PersistentVolumeClaimCondition(n int) []corev1.PersistentVolumeClaimCondition {
+	if a == nil {
+		return make([]corev1.PersistentVolumeClaimCondition, n)
+	}
+	return a.sCorev1PersistentVolumeClaimCondition.take(n)
+}
+
+func (a *arena) newCorev1PersistentVolumeClaimTemplate() *corev1.PersistentVolumeClaimTemplate {
+	if a == nil {
+		return new(corev1.PersistentVolumeClaimTemplate)
+	}
+	return a.sCorev1PersistentVolumeClaimTemplate.one()
+}
+
+func (a *arena) newCorev1PersistentVolumeClaimVolumeSource() *corev1.PersistentVolumeClaimVolumeSource {
+	if a == nil {
+		return new(corev1.PersistentVolumeClaimVolumeSource)
+	}
+	return a.sCorev1PersistentVolumeClaimVolumeSource.one()
+}
+
+func (a *arena) newCorev1PersistentVolumeMode() *corev1.PersistentVolumeMode {
+	if a == nil {
+		return new(corev1.PersistentVolumeMode)
+	}
+	return a.sCorev1PersistentVolumeMode.one()
+}
+
+func (a *arena) newCorev1PersistentVolumeReclaimPolicy() *corev1.PersistentVolumeReclaimPolicy {
+	if a == nil {
+		return new(corev1.PersistentVolumeReclaimPolicy)
+	}
+	return a.sCorev1PersistentVolumeReclaimPolicy.one()
+}
+
+func (a *arena) newCorev1PersistentVolumeSpec() *corev1.PersistentVolumeSpec {
+	if a == nil {
+		return new(corev1.PersistentVolumeSpec)
+	}
+	return a.sCorev1PersistentVolumeSpec.one()
+}
+
+func (a *arena) newCorev1Pod() *corev1.Pod {
+	if a == nil {
+		return new(corev1.Pod)
+	}
+	return a.sCorev1Pod.one()
+}
+
+func (a *arena) newCorev1PodAffinity() *corev1.PodAffinity {
+	if a == nil {
+		return new(corev1.PodAffinity)
+	}
+	return a.sCorev1PodAffinity.one()
+}
+
+func (a *arena) makeCorev1PodAffinityTerm(n int) []corev1.PodAffinityTerm {
+	if a == nil {
+		return make([]corev1.PodAffinityTerm, n)
+	}
+	return a.sCorev1PodAffinityTerm.take(n)
+}
+
+func (a *arena) newCorev1PodAntiAffinity() *corev1.PodAntiAffinity {
+	if a == nil {
+		return new(corev1.PodAntiAffinity)
+	}
+	return a.sCorev1PodAntiAffinity.one()
+}
+
+func (a *arena) newCorev1PodCertificateProjection() *corev1.PodCertificateProjection {
+	if a == nil {
+		return new(corev1.PodCertificateProjection)
+	}
+	return a.sCorev1PodCertificateProjection.one()
+}
+
+func (a *arena) makeCorev1PodCondition(n int) []corev1.PodCondition {
+	if a == nil {
+		return make([]corev1.PodCondition, n)
+	}
+	return a.sCorev1PodCondition.take(n)
+}
+
+func (a *arena) newCorev1PodExtendedResourceClaimStatus() *corev1.PodExtendedResourceClaimStatus {
+	if a == nil {
+		return new(corev1.PodExtendedResourceClaimStatus)
+	}
+	return a.sCorev1PodExtendedResourceClaimStatus.one()
+}
+
+func (a *arena) makeCorev1PodResourceClaim(n int) []corev1.PodResourceClaim {
+	if a == nil {
+		return make([]corev1.PodResourceClaim, n)
+	}
+	return a.sCorev1PodResourceClaim.take(n)
+}
+
+func (a *arena) makeCorev1PodResourceClaimStatus(n int) []corev1.PodResourceClaimStatus {
+	if a == nil {
+		return make([]corev1.PodResourceClaimStatus, n)
+	}
+	return a.sCorev1PodResourceClaimStatus.take(n)
+}
+
+func (a *arena) makeCorev1PodSchedulingGate(n int) []corev1.PodSchedulingGate {
+	if a == nil {
+		return make([]corev1.PodSchedulingGate, n)
+	}
+	return a.sCorev1PodSchedulingGate.take(n)
+}
+
+func (a *arena) newCorev1PodTemplateSpec() *corev1.PodTemplateSpec {
+	if a == nil {
+		return new(corev1.PodTemplateSpec)
+	}
+	return a.sCorev1PodTemplateSpec.one()
+}
+
+func (a *arena) newCorev1PortworxVolumeSource() *corev1.PortworxVolumeSource {
+	if a == nil {
+		return new(corev1.PortworxVolumeSource)
+	}
+	return a.sCorev1PortworxVolumeSource.one()
+}
+
+func (a *arena) newCorev1PreemptionPolicy() *corev1.PreemptionPolicy {
+	if a == nil {
+		return new(corev1.PreemptionPolicy)
+	}
+	return a.sCorev1PreemptionPolicy.one()
+}
+
+func (a *arena) makeCorev1PreferredSchedulingTerm(n int) []corev1.PreferredSchedulingTerm {
+	if a == nil {
+		return make([]corev1.PreferredSchedulingTerm, n)
+	}
+	return a.sCorev1PreferredSchedulingTerm.take(n)
+}
+
+func (a *arena) newCorev1ProjectedVolumeSource() *corev1.ProjectedVolumeSource {
+	if a == nil {
+		return new(corev1.ProjectedVolumeSource)
+	}
+	return a.sCorev1ProjectedVolumeSource.one()
+}
+
+func (a *arena) newCorev1RBDPersistentVolumeSource() *corev1.RBDPersistentVolumeSource {
+	if a == nil {
+		return new(corev1.RBDPersistentVolumeSource)
+	}
+	return a.sCorev1RBDPersistentVolumeSource.one()
+}
+
+func (a *arena) newCorev1RBDVolumeSource() *corev1.RBDVolumeSource {
+	if a == nil {
+		return new(corev1.RBDVolumeSource)
+	}
+	return a.sCorev1RBDVolumeSource.one()
+}
+
+func (a *arena) newCorev1RecursiveReadOnlyMode() *corev1.RecursiveReadOnlyMode {
+	if a == nil {
+		return new(corev1.RecursiveReadOnlyMode)
+	}
+	return a.sCorev1RecursiveReadOnlyMode.one()
+}
+
+func (a *arena) newCorev1ReplicationController() *corev1.ReplicationController {
+	if a == nil {
+		return new(corev1.ReplicationController)
+	}
+	return a.sCorev1ReplicationController.one()
+}
+
+func (a *arena) makeCorev1ReplicationControllerCondition(n int) []corev1.ReplicationControllerCondition {
+	if a == nil {
+		return make([]corev1.ReplicationControllerCondition, n)
+	}
+	return a.sCorev1ReplicationControllerCondition.take(n)
+}
+
+func (a *arena) makeCorev1ResourceClaim(n int) []corev1.ResourceClaim {
+	if a == nil {
+		return make([]corev1.ResourceClaim, n)
+	}
+	return a.sCorev1ResourceClaim.take(n)
+}
+
+func (a *arena) newCorev1ResourceFieldSelector() *corev1.ResourceFieldSelector {
+	if a == nil {
+		return new(corev1.ResourceFieldSelector)
+	}
+	return a.sCorev1ResourceFieldSelector.one()
+}
+
+func (a *arena) newCorev1ResourceQuota() *corev1.ResourceQuota {
+	if a == nil {
+		return new(corev1.ResourceQuota)
+	}
+	return a.sCorev1ResourceQuota.one()
+}
+
+func (a *arena) makeCorev1ResourceQuotaScope(n int) []corev1.ResourceQuotaScope {
+	if a == nil {
+		return make([]corev1.ResourceQuotaScope, n)
+	}
+	return a.sCorev1ResourceQuotaScope.take(n)
+}
+
+func (a *arena) newCorev1ResourceRequirements() *corev1.ResourceRequirements {
+	if a == nil {
+		return new(corev1.ResourceRequirements)
+	}
+	return a.sCorev1ResourceRequirements.one()
+}
+
+func (a *arena) newCorev1ScopeSelector() *corev1.ScopeSelector {
+	if a == nil {
+		return new(corev1.ScopeSelector)
+	}
+	return a.sCorev1ScopeSelector.one()
+}
+
+func (a *arena) makeCorev1ScopedResourceSelectorRequirement(n int) []corev1.ScopedResourceSelectorRequirement {
+	if a == nil {
+		return make([]corev1.ScopedResourceSelectorRequirement, n)
+	}
+	return a.sCorev1ScopedResourceSelectorRequirement.take(n)
+}
+
+func (a *arena) newCorev1SecretProjection() *corev1.SecretProjection {
+	if a == nil {
+		return new(corev1.SecretProjection)
+	}
+	return a.sCorev1SecretProjection.one()
+}
+
+func (a *arena) newCorev1SecretReference() *corev1.SecretReference {
+	if a == nil {
+		return new(corev1.SecretReference)
+	}
+	return a.sCorev1SecretReference.one()
+}
+
+func (a *arena) newCorev1SecretVolumeSource() *corev1.SecretVolumeSource {
+	if a == nil {
+		return new(corev1.SecretVolumeSource)
+	}
+	return a.sCorev1SecretVolumeSource.one()
+}
+
+func (a *arena) newCorev1Service() *corev1.Service {
+	if a == nil {
+		return new(corev1.Service)
+	}
+	return a.sCorev1Service.one()
+}
+
+func (a *arena) newCorev1ServiceAccountTokenProjection() *corev1.ServiceAccountTokenProjection {
+	if a == nil {
+		return new(corev1.ServiceAccountTokenProjection)
+	}
+	return a.sCorev1ServiceAccountTokenProjection.one()
+}
+
+func (a *arena) newCorev1ServiceInternalTrafficPolicy() *corev1.ServiceInternalTrafficPolicy {
+	if a == nil {
+		return new(corev1.ServiceInternalTrafficPolicy)
+	}
+	return a.sCorev1ServiceInternalTrafficPolicy.one()
+}
+
+func (a *arena) makeCorev1ServicePort(n int) []corev1.ServicePort {
+	if a == nil {
+		return make([]corev1.ServicePort, n)
+	}
+	return a.sCorev1ServicePort.take(n)
+}
+
+func (a *arena) newCorev1SessionAffinityConfig() *corev1.SessionAffinityConfig {
+	if a == nil {
+		return new(corev1.SessionAffinityConfig)
+	}
+	return a.sCorev1SessionAffinityConfig.one()
+}
+
+func (a *arena) makeCorev1Taint(n int) []corev1.Taint {
+	if a == nil {
+		return make([]corev1.Taint, n)
+	}
+	return a.sCorev1Taint.take(n)
+}
+
+func (a *arena) makeCorev1Toleration(n int) []corev1.Toleration {
+	if a == nil {
+		return make([]corev1.Toleration, n)
+	}
+	return a.sCorev1Toleration.take(n)
+}
+
+func (a *arena) makeCorev1TopologySelectorLabelRequirement(n int) []corev1.TopologySelectorLabelRequirement {
+	if a == nil {
+		return make([]corev1.TopologySelectorLabelRequirement, n)
+	}
+	return a.sCorev1TopologySelectorLabelRequirement.take(n)
+}
+
+func (a *arena) makeCorev1TopologySelectorTerm(n int) []corev1.TopologySelectorTerm {
+	if a == nil {
+		return make([]corev1.TopologySelectorTerm, n)
+	}
+	return a.sCorev1TopologySelectorTerm.take(n)
+}
+
+func (a *arena) makeCorev1TopologySpreadConstraint(n int) []corev1.TopologySpreadConstraint {
+	if a == nil {
+		return make([]corev1.TopologySpreadConstraint, n)
+	}
+	return a.sCorev1TopologySpreadConstraint.take(n)
+}
+
+func (a *arena) newCorev1TypedLocalObjectReference() *corev1.TypedLocalObjectReference {
+	if a == nil {
+		return new(corev1.TypedLocalObjectReference)
+	}
+	return a.sCorev1TypedLocalObjectReference.one()
+}
+
+func (a *arena) newCorev1TypedObjectReference() *corev1.TypedObjectReference {
+	if a == nil {
+		return new(corev1.TypedObjectReference)
+	}
+	return a.sCorev1TypedObjectReference.one()
+}
+
+func (a *arena) makeCorev1Volume(n int) []corev1.Volume {
+	if a == nil {
+		return make([]corev1.Volume, n)
+	}
+	return a.sCorev1Volume.take(n)
+}
+
+func (a *arena) makeCorev1VolumeMount(n int) []corev1.VolumeMount {
+	if a == nil {
+		return make([]corev1.VolumeMount, n)
+	}
+	return a.sCorev1VolumeMount.take(n)
+}
+
+func (a *arena) newCorev1VolumeNodeAffinity() *corev1.VolumeNodeAffinity {
+	if a == nil {
+		return new(corev1.VolumeNodeAffinity)
+	}
+	return a.sCorev1VolumeNodeAffinity.one()
+}
+
+func (a *arena) makeCorev1VolumeProjection(n int) []corev1.VolumeProjection {
+	if a == nil {
+		return make([]corev1.VolumeProjection, n)
+	}
+	return a.sCorev1VolumeProjection.take(n)
+}
+
+func (a *arena) makeCorev1WeightedPodAffinityTerm(n int) []corev1.WeightedPodAffinityTerm {
+	if a == nil {
+		return make([]corev1.WeightedPodAffinityTerm, n)
+	}
+	return a.sCorev1WeightedPodAffinityTerm.take(n)
+}
+
+func (a *arena) makeInt32(n int) []int32 {
+	if a == nil {
+		return make([]int32, n)
+	}
+	return a.sInt32.take(n)
+}
+
+func (a *arena) newInt32() *int32 {
+	if a == nil {
+		return new(int32)
+	}
+	return a.sInt32.one()
+}
+
+func (a *arena) makeInt64(n int) []int64 {
+	if a == nil {
+		return make([]int64, n)
+	}
+	return a.sInt64.take(n)
+}
+
+func (a *arena) newInt64() *int64 {
+	if a == nil {
+		return new(int64)
+	}
+	return a.sInt64.one()
+}
+
+func (a *arena) newIntstrIntOrString() *intstr.IntOrString {
+	if a == nil {
+		return new(intstr.IntOrString)
+	}
+	return a.sIntstrIntOrString.one()
+}
+
+func (a *arena) makeMetav1Condition(n int) []metav1.Condition {
+	if a == nil {
+		return make([]metav1.Condition, n)
+	}
+	return a.sMetav1Condition.take(n)
+}
+
+func (a *arena) newMetav1LabelSelector() *metav1.LabelSelector {
+	if a == nil {
+		return new(metav1.LabelSelector)
+	}
+	return a.sMetav1LabelSelector.one()
+}
+
+func (a *arena) makeMetav1LabelSelectorRequirement(n int) []metav1.LabelSelectorRequirement {
+	if a == nil {
+		return make([]metav1.LabelSelectorRequirement, n)
+	}
+	return a.sMetav1LabelSelectorRequirement.take(n)
+}
+
+func (a *arena) makeMetav1OwnerReference(n int) []metav1.OwnerReference {
+	if a == nil {
+		return make([]metav1.OwnerReference, n)
+	}
+	return a.sMetav1OwnerReference.take(n)
+}
+
+func (a *arena) newMetav1Time() *metav1.Time {
+	if a == nil {
+		return new(metav1.Time)
+	}
+	return a.sMetav1Time.one()
+}
+
+func (a *arena) newPolicyv1PodDisruptionBudget() *policyv1.PodDisruptionBudget {
+	if a == nil {
+		return new(policyv1.PodDisruptionBudget)
+	}
+	return a.sPolicyv1PodDisruptionBudget.one()
+}
+
+func (a *arena) newPolicyv1UnhealthyPodEvictionPolicyType() *policyv1.UnhealthyPodEvictionPolicyType {
+	if a == nil {
+		return new(policyv1.UnhealthyPodEvictionPolicyType)
+	}
+	return a.sPolicyv1UnhealthyPodEvictionPolicyType.one()
+}
+
+func (a *arena) makeQuantityQuantity(n int) []quantity.Quantity {
+	if a == nil {
+		return make([]quantity.Quantity, n)
+	}
+	return a.sQuantityQuantity.take(n)
+}
+
+func (a *arena) newQuantityQuantity() *quantity.Quantity {
+	if a == nil {
+		return new(quantity.Quantity)
+	}
+	return a.sQuantityQuantity.one()
+}
+
+func (a *arena) makeResourceQuantity(n int) []resource.Quantity {
+	if a == nil {
+		return make([]resource.Quantity, n)
+	}
+	return a.sResourceQuantity.take(n)
+}
+
+func (a *arena) newResourceQuantity() *resource.Quantity {
+	if a == nil {
+		return new(resource.Quantity)
+	}
+	return a.sResourceQuantity.one()
+}
+
+func (a *arena) makeResourcev1AllocatedDeviceStatus(n int) []resourcev1.AllocatedDeviceStatus {
+	if a == nil {
+		return make([]resourcev1.AllocatedDeviceStatus, n)
+	}
+	return a.sResourcev1AllocatedDeviceStatus.take(n)
+}
+
+func (a *arena) newResourcev1AllocationResult() *resourcev1.AllocationResult {
+	if a == nil {
+		return new(resourcev1.AllocationResult)
+	}
+	return a.sResourcev1AllocationResult.one()
+}
+
+func (a *arena) newResourcev1CELDeviceSelector() *resourcev1.CELDeviceSelector {
+	if a == nil {
+		return new(resourcev1.CELDeviceSelector)
+	}
+	return a.sResourcev1CELDeviceSelector.one()
+}
+
+func (a *arena) newResourcev1CapacityRequestPolicy() *resourcev1.CapacityRequestPolicy {
+	if a == nil {
+		return new(resourcev1.CapacityRequestPolicy)
+	}
+	return a.sResourcev1CapacityRequestPolicy.one()
+}
+
+func (a *arena) newResourcev1CapacityRequestPolicyRange() *resourcev1.CapacityRequestPolicyRange {
+	if a == nil {
+		return new(resourcev1.CapacityRequestPolicyRange)
+	}
+	return a.sResourcev1CapacityRequestPolicyRange.one()
+}
+
+func (a *arena) newResourcev1CapacityRequirements() *resourcev1.CapacityRequirements {
+	if a == nil {
+		return new(resourcev1.CapacityRequirements)
+	}
+	return a.sResourcev1CapacityRequirements.one()
+}
+
+func (a *arena) makeResourcev1CounterSet(n int) []resourcev1.CounterSet {
+	if a == nil {
+		return make([]resourcev1.CounterSet, n)
+	}
+	return a.sResourcev1CounterSet.take(n)
+}
+
+func (a *arena) makeResourcev1Device(n int) []resourcev1.Device {
+	if a == nil {
+		return make([]resourcev1.Device, n)
+	}
+	return a.sResourcev1Device.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceAllocationConfiguration(n int) []resourcev1.DeviceAllocationConfiguration {
+	if a == nil {
+		return make([]resourcev1.DeviceAllocationConfiguration, n)
+	}
+	return a.sResourcev1DeviceAllocationConfiguration.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceClaimConfiguration(n int) []resourcev1.DeviceClaimConfiguration {
+	if a == nil {
+		return make([]resourcev1.DeviceClaimConfiguration, n)
+	}
+	return a.sResourcev1DeviceClaimConfiguration.take(n)
+}
+
+func (a *arena) newResourcev1DeviceClass() *resourcev1.DeviceClass {
+	if a == nil {
+		return new(resourcev1.DeviceClass)
+	}
+	return a.sResourcev1DeviceClass.one()
+}
+
+func (a *arena) makeResourcev1DeviceClassConfiguration(n int) []resourcev1.DeviceClassConfiguration {
+	if a == nil {
+		return make([]resourcev1.DeviceClassConfiguration, n)
+	}
+	return a.sResourcev1DeviceClassConfiguration.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceConstraint(n int) []resourcev1.DeviceConstraint {
+	if a == nil {
+		return make([]resourcev1.DeviceConstraint, n)
+	}
+	return a.sResourcev1DeviceConstraint.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceCounterConsumption(n int) []resourcev1.DeviceCounterConsumption {
+	if a == nil {
+		return make([]resourcev1.DeviceCounterConsumption, n)
+	}
+	return a.sResourcev1DeviceCounterConsumption.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceDerivedAttribute(n int) []resourcev1.DeviceDerivedAttribute {
+	if a == nil {
+		return make([]resourcev1.DeviceDerivedAttribute, n)
+	}
+	return a.sResourcev1DeviceDerivedAttribute.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceRequest(n int) []resourcev1.DeviceRequest {
+	if a == nil {
+		return make([]resourcev1.DeviceRequest, n)
+	}
+	return a.sResourcev1DeviceRequest.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceRequestAllocationResult(n int) []resourcev1.DeviceRequestAllocationResult {
+	if a == nil {
+		return make([]resourcev1.DeviceRequestAllocationResult, n)
+	}
+	return a.sResourcev1DeviceRequestAllocationResult.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceSelector(n int) []resourcev1.DeviceSelector {
+	if a == nil {
+		return make([]resourcev1.DeviceSelector, n)
+	}
+	return a.sResourcev1DeviceSelector.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceSubRequest(n int) []resourcev1.DeviceSubRequest {
+	if a == nil {
+		return make([]resourcev1.DeviceSubRequest, n)
+	}
+	return a.sResourcev1DeviceSubRequest.take(n)
+}
+
+func (a *arena) makeResourcev1DeviceTaint(n int) []resourcev1.DeviceTaint {
+	if a == nil {
+		return make([]resourcev1.DeviceTaint, n)
+	}
+	return a.sResourcev1DeviceTaint.take(n)
+}
+
+func (a *arena) newResourcev1DeviceTaintRule() *resourcev1.DeviceTaintRule {
+	if a == nil {
+		return new(resourcev1.DeviceTaintRule)
+	}
+	return a.sResourcev1DeviceTaintRule.one()
+}
+
+func (a *arena) newResourcev1DeviceTaintSelector() *resourcev1.DeviceTaintSelector {
+	if a == nil {
+		return new(resourcev1.DeviceTaintSelector)
+	}
+	return a.sResourcev1DeviceTaintSelector.one()
+}
+
+func (a *arena) makeResourcev1DeviceToleration(n int) []resourcev1.DeviceToleration {
+	if a == nil {
+		return make([]resourcev1.DeviceToleration, n)
+	}
+	return a.sResourcev1DeviceToleration.take(n)
+}
+
+func (a *arena) newResourcev1ExactDeviceRequest() *resourcev1.ExactDeviceRequest {
+	if a == nil {
+		return new(resourcev1.ExactDeviceRequest)
+	}
+	return a.sResourcev1ExactDeviceRequest.one()
+}
+
+func (a *arena) newResourcev1FullyQualifiedName() *resourcev1.FullyQualifiedName {
+	if a == nil {
+		return new(resourcev1.FullyQualifiedName)
+	}
+	return a.sResourcev1FullyQualifiedName.one()
+}
+
+func (a *arena) newResourcev1NetworkDeviceData() *resourcev1.NetworkDeviceData {
+	if a == nil {
+		return new(resourcev1.NetworkDeviceData)
+	}
+	return a.sResourcev1NetworkDeviceData.one()
+}
+
+func (a *arena) newResourcev1NodeAllocatableMapping() *resourcev1.NodeAllocatableMapping {
+	if a == nil {
+		return new(resourcev1.NodeAllocatableMapping)
+	}
+	return a.sResourcev1NodeAllocatableMapping.one()
+}
+
+func (a *arena) newResourcev1NodeAllocatableOverhead() *resourcev1.NodeAllocatableOverhead {
+	if a == nil {
+		return new(resourcev1.NodeAllocatableOverhead)
+	}
+	return a.sResourcev1NodeAllocatableOverhead.one()
+}
+
+func (a *arena) newResourcev1OpaqueDeviceConfiguration() *resourcev1.OpaqueDeviceConfiguration {
+	if a == nil {
+		return new(resourcev1.OpaqueDeviceConfiguration)
+	}
+	return a.sResourcev1OpaqueDeviceConfiguration.one()
+}
+
+func (a *arena) newResourcev1QualifiedName() *resourcev1.QualifiedName {
+	if a == nil {
+		return new(resourcev1.QualifiedName)
+	}
+	return a.sResourcev1QualifiedName.one()
+}
+
+func (a *arena) newResourcev1ResourceClaim() *resourcev1.ResourceClaim {
+	if a == nil {
+		return new(resourcev1.ResourceClaim)
+	}
+	return a.sResourcev1ResourceClaim.one()
+}
+
+func (a *arena) makeResourcev1ResourceClaimConsumerReference(n int) []resourcev1.ResourceClaimConsumerReference {
+	if a == nil {
+		return make([]resourcev1.ResourceClaimConsumerReference, n)
+	}
+	return a.sResourcev1ResourceClaimConsumerReference.take(n)
+}
+
+func (a *arena) newResourcev1ResourceClaimTemplate() *resourcev1.ResourceClaimTemplate {
+	if a == nil {
+		return new(resourcev1.ResourceClaimTemplate)
+	}
+	return a.sResourcev1ResourceClaimTemplate.one()
+}
+
+func (a *arena) newResourcev1ResourceSlice() *resourcev1.ResourceSlice {
+	if a == nil {
+		return new(resourcev1.ResourceSlice)
+	}
+	return a.sResourcev1ResourceSlice.one()
+}
+
+func (a *arena) makeResourcev1SkipNodeOperation(n int) []resourcev1.SkipNodeOperation {
+	if a == nil {
+		return make([]resourcev1.SkipNodeOperation, n)
+	}
+	return a.sResourcev1SkipNodeOperation.take(n)
+}
+
+func (a *arena) newRuntimeRawExtension() *runtime.RawExtension {
+	if a == nil {
+		return new(runtime.RawExtension)
+	}
+	return a.sRuntimeRawExtension.one()
+}
+
+func (a *arena) newSchedulingv1PriorityClass() *schedulingv1.PriorityClass {
+	if a == nil {
+		return new(schedulingv1.PriorityClass)
+	}
+	return a.sSchedulingv1PriorityClass.one()
+}
+
+func (a *arena) newStoragev1CSIDriver() *storagev1.CSIDriver {
+	if a == nil {
+		return new(storagev1.CSIDriver)
+	}
+	return a.sStoragev1CSIDriver.one()
+}
+
+func (a *arena) newStoragev1CSINode() *storagev1.CSINode {
+	if a == nil {
+		return new(storagev1.CSINode)
+	}
+	return a.sStoragev1CSINode.one()
+}
+
+func (a *arena) makeStoragev1CSINodeDriver(n int) []storagev1.CSINodeDriver {
+	if a == nil {
+		return make([]storagev1.CSINodeDriver, n)
+	}
+	return a.sStoragev1CSINodeDriver.take(n)
+}
+
+func (a *arena) newStoragev1CSIStorageCapacity() *storagev1.CSIStorageCapacity {
+	if a == nil {
+		return new(storagev1.CSIStorageCapacity)
+	}
+	return a.sStoragev1CSIStorageCapacity.one()
+}
+
+func (a *arena) newStoragev1FSGroupPolicy() *storagev1.FSGroupPolicy {
+	if a == nil {
+		return new(storagev1.FSGroupPolicy)
+	}
+	return a.sStoragev1FSGroupPolicy.one()
+}
+
+func (a *arena) newStoragev1StorageClass() *storagev1.StorageClass {
+	if a == nil {
+		return new(storagev1.StorageClass)
+	}
+	return a.sStoragev1StorageClass.one()
+}
+
+func (a *arena) makeStoragev1TokenRequest(n int) []storagev1.TokenRequest {
+	if a == nil {
+		return make([]storagev1.TokenRequest, n)
+	}
+	return a.sStoragev1TokenRequest.take(n)
+}
+
+func (a *arena) newStoragev1VolumeAttachment() *storagev1.VolumeAttachment {
+	if a == nil {
+		return new(storagev1.VolumeAttachment)
+	}
+	return a.sStoragev1VolumeAttachment.one()
+}
+
+func (a *arena) newStoragev1VolumeBindingMode() *storagev1.VolumeBindingMode {
+	if a == nil {
+		return new(storagev1.VolumeBindingMode)
+	}
+	return a.sStoragev1VolumeBindingMode.one()
+}
+
+func (a *arena) newStoragev1VolumeError() *storagev1.VolumeError {
+	if a == nil {
+		return new(storagev1.VolumeError)
+	}
+	return a.sStoragev1VolumeError.one()
+}
+
+func (a *arena) makeStoragev1VolumeLifecycleMode(n int) []storagev1.VolumeLifecycleMode {
+	if a == nil {
+		return make([]storagev1.VolumeLifecycleMode, n)
+	}
+	return a.sStoragev1VolumeLifecycleMode.take(n)
+}
+
+func (a *arena) newStoragev1VolumeNodeResources() *storagev1.VolumeNodeResources {
+	if a == nil {
+		return new(storagev1.VolumeNodeResources)
+	}
+	return a.sStoragev1VolumeNodeResources.one()
+}
+
+func (a *arena) makeString(n int) []string {
+	if a == nil {
+		return make([]string, n)
+	}
+	return a.sString.take(n)
+}
+
+func (a *arena) newString() *string {
+	if a == nil {
+		return new(string)
+	}
+	return a.sString.one()
+}
+
+func (a *arena) newTypesUID() *types.UID {
+	if a == nil {
+		return new(types.UID)
+	}
+	return a.sTypesUID.one()
 }

@@ -126,6 +126,35 @@ type gen struct {
 	dropped map[string][]string // Kubernetes type -> fields not modelled
 	used    map[string]bool     // imported package paths
 	tmp     int
+	slabs   map[string]reflect.Type // the arena's slabs, by slab name
+	slabUse map[string]string       // "make" and "new", the methods each slab needs
+}
+
+// mk and nw return the method of the arena that allocates n values of t
+// (a.makeNAME(n)) or one (a.newNAME()), registering its slab.
+func (g *gen) mk(t reflect.Type) string { return "make" + g.slab(t, "make") }
+func (g *gen) nw(t reflect.Type) string  { return "new" + g.slab(t, "new") }
+
+// slab returns the name of t's slab in the arena, registering it and the
+// method use needs.
+func (g *gen) slab(t reflect.Type, use string) string {
+	n := typeName(t, g)
+	r := strings.NewReplacer("[]", "Slice_", "*", "Ptr_", "map[", "Map_", "]", "_", ".", "_")
+	var b strings.Builder
+	for _, part := range strings.Split(r.Replace(n), "_") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	name := b.String()
+	if old, ok := g.slabs[name]; ok && old != t {
+		g.errs = append(g.errs, fmt.Sprintf("two slabs named %s: %v and %v", name, old, t))
+	}
+	g.slabs[name] = t
+	if !strings.Contains(g.slabUse[name], use) {
+		g.slabUse[name] += use
+	}
+	return name
 }
 
 func typeName(t reflect.Type, g *gen) string {
@@ -279,7 +308,7 @@ func (g *gen) emitPair(p pair) {
 			fn = n + "FromAPI"
 		}
 		g.tmp = 0
-		g.printf("func %s(in *%s, out *%s) error {\n", fn, typeName(src, g), typeName(dst, g))
+		g.printf("func %s(in *%s, out *%s, a *arena) error {\n", fn, typeName(src, g), typeName(dst, g))
 		for _, key := range matched {
 			s, k := sf[key], kf[key]
 			from, to := k, s
@@ -337,10 +366,10 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 	case st.Kind() == reflect.Pointer && dt.Kind() == reflect.Pointer:
 		g.printf("if %s != nil {\n", src)
 		if isBasic(st.Elem()) && isBasic(dt.Elem()) {
-			v := g.newVar("v")
-			g.printf("%s := %s(*%s)\n%s = &%s\n", v, typeName(dt.Elem(), g), src, dst, v)
+			v := g.newVar("p")
+			g.printf("%s := a.%s()\n*%s = %s(*%s)\n%s = %s\n", v, g.nw(dt.Elem()), v, typeName(dt.Elem(), g), src, dst, v)
 		} else {
-			g.printf("%s = new(%s)\n", dst, typeName(dt.Elem(), g))
+			g.printf("%s = a.%s()\n", dst, g.nw(dt.Elem()))
 			g.assign(st.Elem(), dt.Elem(), "(*"+src+")", "(*"+dst+")", tag{}, dir, failf)
 		}
 		g.printf("}\n")
@@ -372,10 +401,10 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 			g.printf("if %s {\n", cond)
 		}
 		if isBasic(st) && isBasic(dt.Elem()) {
-			v := g.newVar("v")
-			g.printf("%s := %s(%s)\n%s = &%s\n", v, typeName(dt.Elem(), g), src, dst, v)
+			v := g.newVar("p")
+			g.printf("%s := a.%s()\n*%s = %s(%s)\n%s = %s\n", v, g.nw(dt.Elem()), v, typeName(dt.Elem(), g), src, dst, v)
 		} else {
-			g.printf("%s = new(%s)\n", dst, typeName(dt.Elem(), g))
+			g.printf("%s = a.%s()\n", dst, g.nw(dt.Elem()))
 			g.assign(st, dt.Elem(), src, "(*"+dst+")", tag{}, dir, failf)
 		}
 		g.printf("}\n")
@@ -403,7 +432,7 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 		if !dir {
 			suffix = "FromAPI"
 		}
-		g.printf("if err := %s%s(%s, %s); err != nil { %s }\n", n, suffix, addr(src), addr(dst), fail)
+		g.printf("if err := %s%s(%s, %s, a); err != nil { %s }\n", n, suffix, addr(src), addr(dst), fail)
 	case reflect.Slice:
 		cond := src + " != nil"
 		if tg.omitempty {
@@ -411,11 +440,10 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 		}
 		g.printf("if %s {\n", cond)
 		if st.Elem() == dt.Elem() && isBasic(st.Elem()) {
-			g.printf("%s = slices.Clone(%s)\n", dst, src)
-			g.used["slices"] = true
+			g.printf("%s = a.%s(len(%s))\ncopy(%s, %s)\n", dst, g.mk(dt.Elem()), src, dst, src)
 		} else {
 			i := g.newVar("i")
-			g.printf("%s = make(%s, len(%s))\n", dst, typeName(dt, g), src)
+			g.printf("%s = a.%s(len(%s))\n", dst, g.mk(dt.Elem()), src)
 			g.printf("for %s := range %s {\n", i, src)
 			g.assign(st.Elem(), dt.Elem(), src+"["+i+"]", dst+"["+i+"]", tag{}, dir, func(e string) string { return failf("atIndex(" + i + ", " + e + ")") })
 			g.printf("}\n")
@@ -501,7 +529,7 @@ func zeroLit(t reflect.Type) string {
 func main() {
 	outPath := flag.String("o", "zz_generated.go", "output file")
 	flag.Parse()
-	g := &gen{names: map[pair]string{}, done: map[pair]bool{}, dropped: map[string][]string{}, used: map[string]bool{}}
+	g := &gen{names: map[pair]string{}, done: map[pair]bool{}, dropped: map[string][]string{}, used: map[string]bool{}, slabs: map[string]reflect.Type{}, slabUse: map[string]string{}}
 	ts := tops()
 	for _, t := range ts {
 		g.funcName(pair{t.s, t.k})
@@ -519,34 +547,62 @@ func main() {
 	body.Write(g.out.Bytes())
 	g.out.Reset()
 
-	// Exported entry points.
+	// Exported entry points, each a function and a method of Batch.
 	for _, t := range ts {
 		n := g.names[pair{t.s, t.k}]
 		sn, kn := typeName(t.s, g), typeName(t.k, g)
+		g.printf("func toAPI%s(in *%s, a *arena) (*%s, error) {\n", t.kind, kn, sn)
+		g.printf("if in == nil { return nil, nil }\n")
+		g.printf("out := a.%s()\n", g.nw(t.s))
+		g.printf("if err := %sToAPI(in, out, a); err != nil { return nil, objectError(%q, in.Namespace, in.Name, err) }\n", n, t.kind)
+		g.printf("return out, nil\n}\n\n")
+		g.printf("func fromAPI%s(in *%s, a *arena) (*%s, error) {\n", t.kind, sn, kn)
+		g.printf("if in == nil { return nil, nil }\n")
+		g.printf("out := a.%s()\n", g.nw(t.k))
+		g.printf("if err := %sFromAPI(in, out, a); err != nil { return nil, objectError(%q, in.Namespace, in.Name, err) }\n", n, t.kind)
+		g.printf("return out, nil\n}\n\n")
 		g.printf("// %sToAPI converts a %s %s into schedkit's api, carrying every field schedkit models.\n", t.kind, t.group, t.kind)
-		g.printf("func %sToAPI(in *%s) (*%s, error) {\n", t.kind, kn, sn)
-		g.printf("if in == nil { return nil, nil }\n")
-		g.printf("out := new(%s)\n", sn)
-		g.printf("if err := %sToAPI(in, out); err != nil { return nil, objectError(%q, in.Namespace, in.Name, err) }\n", n, t.kind)
-		g.printf("return out, nil\n}\n\n")
+		g.printf("func %sToAPI(in *%s) (*%s, error) { return toAPI%s(in, nil) }\n\n", t.kind, kn, sn, t.kind)
 		g.printf("// %sFromAPI converts schedkit's %s into a %s %s.\n", t.kind, t.kind, t.group, t.kind)
-		g.printf("func %sFromAPI(in *%s) (*%s, error) {\n", t.kind, sn, kn)
-		g.printf("if in == nil { return nil, nil }\n")
-		g.printf("out := new(%s)\n", kn)
-		g.printf("if err := %sFromAPI(in, out); err != nil { return nil, objectError(%q, in.Namespace, in.Name, err) }\n", n, t.kind)
-		g.printf("return out, nil\n}\n\n")
+		g.printf("func %sFromAPI(in *%s) (*%s, error) { return fromAPI%s(in, nil) }\n\n", t.kind, sn, kn, t.kind)
+		g.printf("// %sToAPI is the package's %sToAPI, allocating from b's slabs.\n", t.kind, t.kind)
+		g.printf("func (b *Batch) %sToAPI(in *%s) (*%s, error) { return toAPI%s(in, &b.a) }\n\n", t.kind, kn, sn, t.kind)
+		g.printf("// %sFromAPI is the package's %sFromAPI, allocating from b's slabs.\n", t.kind, t.kind)
+		g.printf("func (b *Batch) %sFromAPI(in *%s) (*%s, error) { return fromAPI%s(in, &b.a) }\n\n", t.kind, sn, kn, t.kind)
 	}
 	// The dispatch of ToAPI and FromAPI.
-	g.printf("func toAPI(obj any) (any, error) {\nswitch o := obj.(type) {\n")
+	g.printf("func toAPI(obj any, a *arena) (any, error) {\nswitch o := obj.(type) {\n")
 	for _, t := range ts {
-		g.printf("case *%s:\nreturn %sToAPI(o)\n", typeName(t.k, g), t.kind)
+		g.printf("case *%s:\nreturn toAPI%s(o, a)\n", typeName(t.k, g), t.kind)
 	}
 	g.printf("}\nreturn nil, unsupported(obj)\n}\n\n")
-	g.printf("func fromAPI(obj any) (any, error) {\nswitch o := obj.(type) {\n")
+	g.printf("func fromAPI(obj any, a *arena) (any, error) {\nswitch o := obj.(type) {\n")
 	for _, t := range ts {
-		g.printf("case *%s:\nreturn %sFromAPI(o)\n", typeName(t.s, g), t.kind)
+		g.printf("case *%s:\nreturn fromAPI%s(o, a)\n", typeName(t.s, g), t.kind)
 	}
 	g.printf("}\nreturn nil, unsupported(obj)\n}\n\n")
+	// The arena: one slab per type the conversions allocate. A nil arena
+	// allocates each value on its own.
+	var slabNames []string
+	for name := range g.slabs {
+		slabNames = append(slabNames, name)
+	}
+	sort.Strings(slabNames)
+	g.printf("// arena holds a Batch's slabs, one per type the conversions allocate.\n")
+	g.printf("type arena struct {\n")
+	for _, name := range slabNames {
+		g.printf("s%s slab[%s]\n", name, typeName(g.slabs[name], g))
+	}
+	g.printf("}\n\n")
+	for _, name := range slabNames {
+		tn := typeName(g.slabs[name], g)
+		if strings.Contains(g.slabUse[name], "make") {
+			g.printf("func (a *arena) make%s(n int) []%s {\nif a == nil { return make([]%s, n) }\nreturn a.s%s.take(n)\n}\n\n", name, tn, tn, name)
+		}
+		if strings.Contains(g.slabUse[name], "new") {
+			g.printf("func (a *arena) new%s() *%s {\nif a == nil { return new(%s) }\nreturn a.s%s.one()\n}\n\n", name, tn, tn, name)
+		}
+	}
 	body.Write(g.out.Bytes())
 
 	if len(g.errs) > 0 {
