@@ -133,7 +133,7 @@ type gen struct {
 // mk and nw return the method of the arena that allocates n values of t
 // (a.makeNAME(n)) or one (a.newNAME()), registering its slab.
 func (g *gen) mk(t reflect.Type) string { return "make" + g.slab(t, "make") }
-func (g *gen) nw(t reflect.Type) string  { return "new" + g.slab(t, "new") }
+func (g *gen) nw(t reflect.Type) string { return "new" + g.slab(t, "new") }
 
 // slab returns the name of t's slab in the arena, registering it and the
 // method use needs.
