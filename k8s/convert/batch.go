@@ -13,7 +13,8 @@ package convert
 //	}
 //
 // The results are independent values, as the package functions' are: a
-// slice has no spare capacity, so appending to it copies it. A slab stays
+// slice has no spare capacity, so appending to it copies it. With Share
+// set they are not: see Share. A slab stays
 // in memory while any of its values is reachable, so a Batch suits
 // objects kept or dropped together (a snapshot of a cache). An object
 // kept alone for long, such as one informer event's, is better converted
@@ -22,6 +23,16 @@ package convert
 type Batch struct {
 	a arena
 }
+
+// Share makes b's later results share their maps with each other when
+// equal: labels, annotations, selectors and resource lists (requests,
+// limits, capacity, allocatable), as the pods of one workload have.
+// That saves most of a cache's allocations, and makes the results
+// read-only, as client-go's informer cache objects are: a change to one
+// result's map changes the others'. Copy a map (maps.Clone) before
+// changing it, or run schedkit's admission, which changes pods, on a
+// copy (Pod.DeepCopy).
+func (b *Batch) Share() { b.a.on = true }
 
 // ToAPI is the package's ToAPI, allocating from b's slabs.
 func (b *Batch) ToAPI(obj any) (any, error) { return toAPI(obj, &b.a) }

@@ -103,6 +103,13 @@ func BenchmarkInformerCache(b *testing.B) {
 	benchCache(b, func() converter { return new(Batch) }, nodes, pods)
 }
 
+// BenchmarkInformerCacheShared converts it with a Batch that shares
+// equal maps, for a read-only snapshot.
+func BenchmarkInformerCacheShared(b *testing.B) {
+	nodes, pods := informerCache()
+	benchCache(b, func() converter { b := new(Batch); b.Share(); return b }, nodes, pods)
+}
+
 // BenchmarkInformerCacheEach converts the same cache one object at a
 // time with the package functions, as informer events are.
 func BenchmarkInformerCacheEach(b *testing.B) {

@@ -28,8 +28,9 @@ func unsupported(obj any) error {
 }
 
 // quantityToAPI converts q as its JSON form would: the canonical string
-// parsed by schedkit. Whole and milli values take a path that allocates
-// nothing.
+// parsed by schedkit. Whole, milli and nano values are carried as a value
+// and a scale, which allocates nothing; others, beyond int64 nanos, take
+// the string.
 func quantityToAPI(in *resource.Quantity, out *quantity.Quantity) error {
 	f := quantity.Format(in.Format)
 	if v, ok := in.AsInt64(); ok {
@@ -38,6 +39,11 @@ func quantityToAPI(in *resource.Quantity, out *quantity.Quantity) error {
 	}
 	if m := in.MilliValue(); in.Cmp(*resource.NewMilliQuantity(m, in.Format)) == 0 {
 		*out = quantity.NewMilliQuantity(m, f)
+		return nil
+	}
+	if n := in.ScaledValue(resource.Nano); in.Cmp(*resource.NewScaledQuantity(n, resource.Nano)) == 0 {
+		*out = quantity.NewScaledQuantity(n, quantity.Nano)
+		out.Format = f
 		return nil
 	}
 	s := in.String()
@@ -62,6 +68,11 @@ func quantityFromAPI(in *quantity.Quantity, out *resource.Quantity) error {
 	}
 	if m := in.MilliValue(); in.Cmp(quantity.NewMilliQuantity(m, in.Format)) == 0 {
 		*out = *resource.NewMilliQuantity(m, f)
+		return nil
+	}
+	if n := in.ScaledValue(quantity.Nano); in.Cmp(quantity.NewScaledQuantity(n, quantity.Nano)) == 0 {
+		*out = *resource.NewScaledQuantity(n, resource.Nano)
+		out.Format = f
 		return nil
 	}
 	s := in.String()

@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -199,6 +200,66 @@ func grow(v reflect.Value) {
 		}
 		if v.CanSet() && v.Type() != reflect.TypeFor[json.RawMessage]() {
 			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+		}
+	}
+}
+
+// TestSharedBatchEqualsFunctions: a Batch that shares maps gives what
+// the package functions give, on pods whose labels and resource lists
+// are drawn from a few, so that many are equal, in any formats.
+func TestSharedBatchEqualsFunctions(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		f := &filler{t: t, maxDepth: 3}
+		lists := make([]corev1.ResourceList, 3)
+		labels := make([]map[string]string, 3)
+		for i := range lists {
+			f.fill(reflect.ValueOf(&lists[i]).Elem(), 0, "list")
+			f.fill(reflect.ValueOf(&labels[i]).Elem(), 0, "labels")
+		}
+		var b Batch
+		b.Share()
+		for i := range rapid.IntRange(1, 8).Draw(t, "pods") {
+			p := drawObject(t, reflect.TypeFor[corev1.Pod]()).(*corev1.Pod)
+			p.Labels = maps.Clone(labels[rapid.IntRange(0, 2).Draw(t, "labels")])
+			for j := range p.Spec.Containers {
+				r := &p.Spec.Containers[j].Resources
+				r.Requests = lists[rapid.IntRange(0, 2).Draw(t, "requests")].DeepCopy()
+				r.Limits = lists[rapid.IntRange(0, 2).Draw(t, "limits")].DeepCopy()
+			}
+			got, err := b.PodToAPI(p)
+			if err != nil {
+				t.Fatalf("pod %d: Batch: %v", i, err)
+			}
+			want, err := PodToAPI(p)
+			if err != nil {
+				t.Fatalf("pod %d: %v", i, err)
+			}
+			if a, b := mustJSON(t, got), mustJSON(t, want); !bytes.Equal(a, b) {
+				t.Fatalf("pod %d: shared Batch\n%s\npackage function\n%s", i, a, b)
+			}
+		}
+	})
+}
+
+// TestSharedBatchShares: the pods of one workload share their labels and
+// resource lists when converted by a sharing Batch, and do not by
+// default.
+func TestSharedBatchShares(t *testing.T) {
+	p1, p2 := informerPod(1, 10), informerPod(501, 10) // the same app
+	for _, share := range []bool{false, true} {
+		var b Batch
+		if share {
+			b.Share()
+		}
+		a1, err1 := b.PodToAPI(p1)
+		a2, err2 := b.PodToAPI(p2)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		same := func(x, y any) bool { return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() }
+		r1, r2 := a1.Spec.Containers[0].Resources, a2.Spec.Containers[0].Resources
+		if got := same(a1.Labels, a2.Labels) && same(r1.Requests, r2.Requests) && same(r1.Limits, r2.Limits); got != share {
+			t.Errorf("Share %v: the maps are shared: %v", share, got)
 		}
 	}
 }

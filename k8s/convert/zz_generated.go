@@ -46,8 +46,6 @@
 package convert
 
 import (
-	"maps"
-
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/quantity"
 	appsv1 "k8s.io/api/apps/v1"
@@ -586,7 +584,7 @@ func storageStorageClassToAPI(in *storagev1.StorageClass, out *api.StorageClass,
 	}
 	out.Provisioner = in.Provisioner
 	if len(in.Parameters) > 0 {
-		out.Parameters = maps.Clone(in.Parameters)
+		out.Parameters = a.cloneStrings(in.Parameters)
 	}
 	if in.ReclaimPolicy != nil {
 		p1 := a.newApiPersistentVolumeReclaimPolicy()
@@ -626,7 +624,7 @@ func storageStorageClassFromAPI(in *api.StorageClass, out *storagev1.StorageClas
 	}
 	out.Provisioner = in.Provisioner
 	if len(in.Parameters) > 0 {
-		out.Parameters = maps.Clone(in.Parameters)
+		out.Parameters = a.cloneStrings(in.Parameters)
 	}
 	if in.ReclaimPolicy != nil {
 		p1 := a.newCorev1PersistentVolumeReclaimPolicy()
@@ -942,10 +940,10 @@ func metaObjectMetaToAPI(in *metav1.ObjectMeta, out *api.ObjectMeta, a *arena) e
 		out.DeletionGracePeriodSeconds = p1
 	}
 	if len(in.Labels) > 0 {
-		out.Labels = maps.Clone(in.Labels)
+		out.Labels = a.cloneStrings(in.Labels)
 	}
 	if len(in.Annotations) > 0 {
-		out.Annotations = maps.Clone(in.Annotations)
+		out.Annotations = a.cloneStrings(in.Annotations)
 	}
 	if len(in.OwnerReferences) > 0 {
 		out.OwnerReferences = a.makeApiOwnerReference(len(in.OwnerReferences))
@@ -980,10 +978,10 @@ func metaObjectMetaFromAPI(in *api.ObjectMeta, out *metav1.ObjectMeta, a *arena)
 		out.DeletionGracePeriodSeconds = p1
 	}
 	if len(in.Labels) > 0 {
-		out.Labels = maps.Clone(in.Labels)
+		out.Labels = a.cloneStrings(in.Labels)
 	}
 	if len(in.Annotations) > 0 {
-		out.Annotations = maps.Clone(in.Annotations)
+		out.Annotations = a.cloneStrings(in.Annotations)
 	}
 	if len(in.OwnerReferences) > 0 {
 		out.OwnerReferences = a.makeMetav1OwnerReference(len(in.OwnerReferences))
@@ -1032,49 +1030,41 @@ func coreNodeSpecFromAPI(in *api.NodeSpec, out *corev1.NodeSpec, a *arena) error
 
 func coreNodeStatusToAPI(in *corev1.NodeStatus, out *api.NodeStatus, a *arena) error {
 	if len(in.Capacity) > 0 {
-		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Capacity))
-		for k1, v2 := range in.Capacity {
-			var e4 quantity.Quantity
-			if err := quantityToAPI(&v2, &e4); err != nil {
-				return inField("capacity", atKey(string(k1), err))
-			}
-			m3[api.ResourceName(k1)] = e4
+		m1, err := a.resourceListToAPI(in.Capacity)
+		if err != nil {
+			return inField("capacity", err)
 		}
-		out.Capacity = m3
+		out.Capacity = m1
 	}
 	if len(in.Allocatable) > 0 {
-		m7 := make(map[api.ResourceName]quantity.Quantity, len(in.Allocatable))
-		for k5, v6 := range in.Allocatable {
-			var e8 quantity.Quantity
-			if err := quantityToAPI(&v6, &e8); err != nil {
-				return inField("allocatable", atKey(string(k5), err))
-			}
-			m7[api.ResourceName(k5)] = e8
+		m2, err := a.resourceListToAPI(in.Allocatable)
+		if err != nil {
+			return inField("allocatable", err)
 		}
-		out.Allocatable = m7
+		out.Allocatable = m2
 	}
 	out.Phase = string(in.Phase)
 	if len(in.Conditions) > 0 {
 		out.Conditions = a.makeApiNodeCondition(len(in.Conditions))
-		for i9 := range in.Conditions {
-			if err := coreNodeConditionToAPI(&in.Conditions[i9], &out.Conditions[i9], a); err != nil {
-				return inField("conditions", atIndex(i9, err))
+		for i3 := range in.Conditions {
+			if err := coreNodeConditionToAPI(&in.Conditions[i3], &out.Conditions[i3], a); err != nil {
+				return inField("conditions", atIndex(i3, err))
 			}
 		}
 	}
 	if len(in.Addresses) > 0 {
 		out.Addresses = a.makeApiNodeAddress(len(in.Addresses))
-		for i10 := range in.Addresses {
-			if err := coreNodeAddressToAPI(&in.Addresses[i10], &out.Addresses[i10], a); err != nil {
-				return inField("addresses", atIndex(i10, err))
+		for i4 := range in.Addresses {
+			if err := coreNodeAddressToAPI(&in.Addresses[i4], &out.Addresses[i4], a); err != nil {
+				return inField("addresses", atIndex(i4, err))
 			}
 		}
 	}
 	if len(in.Images) > 0 {
 		out.Images = a.makeApiContainerImage(len(in.Images))
-		for i11 := range in.Images {
-			if err := coreContainerImageToAPI(&in.Images[i11], &out.Images[i11], a); err != nil {
-				return inField("images", atIndex(i11, err))
+		for i5 := range in.Images {
+			if err := coreContainerImageToAPI(&in.Images[i5], &out.Images[i5], a); err != nil {
+				return inField("images", atIndex(i5, err))
 			}
 		}
 	}
@@ -1183,7 +1173,7 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec, a *arena) error {
 		out.ActiveDeadlineSeconds = p5
 	}
 	if len(in.NodeSelector) > 0 {
-		out.NodeSelector = maps.Clone(in.NodeSelector)
+		out.NodeSelector = a.cloneStrings(in.NodeSelector)
 	}
 	out.ServiceAccountName = in.ServiceAccountName
 	out.NodeName = in.NodeName
@@ -1217,29 +1207,25 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec, a *arena) error {
 		out.PreemptionPolicy = p8
 	}
 	if len(in.Overhead) > 0 {
-		m11 := make(map[api.ResourceName]quantity.Quantity, len(in.Overhead))
-		for k9, v10 := range in.Overhead {
-			var e12 quantity.Quantity
-			if err := quantityToAPI(&v10, &e12); err != nil {
-				return inField("overhead", atKey(string(k9), err))
-			}
-			m11[api.ResourceName(k9)] = e12
+		m9, err := a.resourceListToAPI(in.Overhead)
+		if err != nil {
+			return inField("overhead", err)
 		}
-		out.Overhead = m11
+		out.Overhead = m9
 	}
 	if len(in.TopologySpreadConstraints) > 0 {
 		out.TopologySpreadConstraints = a.makeApiTopologySpreadConstraint(len(in.TopologySpreadConstraints))
-		for i13 := range in.TopologySpreadConstraints {
-			if err := coreTopologySpreadConstraintToAPI(&in.TopologySpreadConstraints[i13], &out.TopologySpreadConstraints[i13], a); err != nil {
-				return inField("topologySpreadConstraints", atIndex(i13, err))
+		for i10 := range in.TopologySpreadConstraints {
+			if err := coreTopologySpreadConstraintToAPI(&in.TopologySpreadConstraints[i10], &out.TopologySpreadConstraints[i10], a); err != nil {
+				return inField("topologySpreadConstraints", atIndex(i10, err))
 			}
 		}
 	}
 	if len(in.SchedulingGates) > 0 {
 		out.SchedulingGates = a.makeApiPodSchedulingGate(len(in.SchedulingGates))
-		for i14 := range in.SchedulingGates {
-			if err := corePodSchedulingGateToAPI(&in.SchedulingGates[i14], &out.SchedulingGates[i14], a); err != nil {
-				return inField("schedulingGates", atIndex(i14, err))
+		for i11 := range in.SchedulingGates {
+			if err := corePodSchedulingGateToAPI(&in.SchedulingGates[i11], &out.SchedulingGates[i11], a); err != nil {
+				return inField("schedulingGates", atIndex(i11, err))
 			}
 		}
 	}
@@ -1251,22 +1237,22 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec, a *arena) error {
 	}
 	if len(in.EphemeralContainers) > 0 {
 		out.EphemeralContainers = a.makeApiEphemeralContainer(len(in.EphemeralContainers))
-		for i15 := range in.EphemeralContainers {
-			if err := coreEphemeralContainerToAPI(&in.EphemeralContainers[i15], &out.EphemeralContainers[i15], a); err != nil {
-				return inField("ephemeralContainers", atIndex(i15, err))
+		for i12 := range in.EphemeralContainers {
+			if err := coreEphemeralContainerToAPI(&in.EphemeralContainers[i12], &out.EphemeralContainers[i12], a); err != nil {
+				return inField("ephemeralContainers", atIndex(i12, err))
 			}
 		}
 	}
 	if in.HostUsers != nil {
-		p16 := a.newBool()
-		*p16 = bool(*in.HostUsers)
-		out.HostUsers = p16
+		p13 := a.newBool()
+		*p13 = bool(*in.HostUsers)
+		out.HostUsers = p13
 	}
 	if len(in.ResourceClaims) > 0 {
 		out.ResourceClaims = a.makeApiPodResourceClaim(len(in.ResourceClaims))
-		for i17 := range in.ResourceClaims {
-			if err := corePodResourceClaimToAPI(&in.ResourceClaims[i17], &out.ResourceClaims[i17], a); err != nil {
-				return inField("resourceClaims", atIndex(i17, err))
+		for i14 := range in.ResourceClaims {
+			if err := corePodResourceClaimToAPI(&in.ResourceClaims[i14], &out.ResourceClaims[i14], a); err != nil {
+				return inField("resourceClaims", atIndex(i14, err))
 			}
 		}
 	}
@@ -1310,7 +1296,7 @@ func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec, a *arena) error {
 		out.ActiveDeadlineSeconds = p5
 	}
 	if len(in.NodeSelector) > 0 {
-		out.NodeSelector = maps.Clone(in.NodeSelector)
+		out.NodeSelector = a.cloneStrings(in.NodeSelector)
 	}
 	out.ServiceAccountName = in.ServiceAccountName
 	out.NodeName = in.NodeName
@@ -1444,21 +1430,17 @@ func corePodStatusToAPI(in *corev1.PodStatus, out *api.PodStatus, a *arena) erro
 		}
 	}
 	if len(in.AllocatedResources) > 0 {
-		m6 := make(map[api.ResourceName]quantity.Quantity, len(in.AllocatedResources))
-		for k4, v5 := range in.AllocatedResources {
-			var e7 quantity.Quantity
-			if err := quantityToAPI(&v5, &e7); err != nil {
-				return inField("allocatedResources", atKey(string(k4), err))
-			}
-			m6[api.ResourceName(k4)] = e7
+		m4, err := a.resourceListToAPI(in.AllocatedResources)
+		if err != nil {
+			return inField("allocatedResources", err)
 		}
-		out.AllocatedResources = m6
+		out.AllocatedResources = m4
 	}
 	if len(in.ResourceClaimStatuses) > 0 {
 		out.ResourceClaimStatuses = a.makeApiPodResourceClaimStatus(len(in.ResourceClaimStatuses))
-		for i8 := range in.ResourceClaimStatuses {
-			if err := corePodResourceClaimStatusToAPI(&in.ResourceClaimStatuses[i8], &out.ResourceClaimStatuses[i8], a); err != nil {
-				return inField("resourceClaimStatuses", atIndex(i8, err))
+		for i5 := range in.ResourceClaimStatuses {
+			if err := corePodResourceClaimStatusToAPI(&in.ResourceClaimStatuses[i5], &out.ResourceClaimStatuses[i5], a); err != nil {
+				return inField("resourceClaimStatuses", atIndex(i5, err))
 			}
 		}
 	}
@@ -1552,7 +1534,7 @@ func coreServiceSpecToAPI(in *corev1.ServiceSpec, out *api.ServiceSpec, a *arena
 		}
 	}
 	if len(in.Selector) > 0 {
-		out.Selector = maps.Clone(in.Selector)
+		out.Selector = a.cloneStrings(in.Selector)
 	}
 	out.ClusterIP = in.ClusterIP
 	if len(in.ClusterIPs) > 0 {
@@ -1624,7 +1606,7 @@ func coreServiceSpecFromAPI(in *api.ServiceSpec, out *corev1.ServiceSpec, a *are
 		}
 	}
 	if len(in.Selector) > 0 {
-		out.Selector = maps.Clone(in.Selector)
+		out.Selector = a.cloneStrings(in.Selector)
 	}
 	out.ClusterIP = in.ClusterIP
 	if len(in.ClusterIPs) > 0 {
@@ -1694,7 +1676,7 @@ func coreReplicationControllerSpecToAPI(in *corev1.ReplicationControllerSpec, ou
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if len(in.Selector) > 0 {
-		out.Selector = maps.Clone(in.Selector)
+		out.Selector = a.cloneStrings(in.Selector)
 	}
 	if in.Template != nil {
 		out.Template = a.newApiPodTemplateSpec()
@@ -1713,7 +1695,7 @@ func coreReplicationControllerSpecFromAPI(in *api.ReplicationControllerSpec, out
 	}
 	out.MinReadySeconds = in.MinReadySeconds
 	if len(in.Selector) > 0 {
-		out.Selector = maps.Clone(in.Selector)
+		out.Selector = a.cloneStrings(in.Selector)
 	}
 	if in.Template != nil {
 		out.Template = a.newCorev1PodTemplateSpec()
@@ -1784,20 +1766,16 @@ func coreLimitRangeSpecFromAPI(in *api.LimitRangeSpec, out *corev1.LimitRangeSpe
 
 func coreResourceQuotaSpecToAPI(in *corev1.ResourceQuotaSpec, out *api.ResourceQuotaSpec, a *arena) error {
 	if len(in.Hard) > 0 {
-		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Hard))
-		for k1, v2 := range in.Hard {
-			var e4 quantity.Quantity
-			if err := quantityToAPI(&v2, &e4); err != nil {
-				return inField("hard", atKey(string(k1), err))
-			}
-			m3[api.ResourceName(k1)] = e4
+		m1, err := a.resourceListToAPI(in.Hard)
+		if err != nil {
+			return inField("hard", err)
 		}
-		out.Hard = m3
+		out.Hard = m1
 	}
 	if len(in.Scopes) > 0 {
 		out.Scopes = a.makeApiResourceQuotaScope(len(in.Scopes))
-		for i5 := range in.Scopes {
-			out.Scopes[i5] = api.ResourceQuotaScope(in.Scopes[i5])
+		for i2 := range in.Scopes {
+			out.Scopes[i2] = api.ResourceQuotaScope(in.Scopes[i2])
 		}
 	}
 	if in.ScopeSelector != nil {
@@ -1838,26 +1816,18 @@ func coreResourceQuotaSpecFromAPI(in *api.ResourceQuotaSpec, out *corev1.Resourc
 
 func coreResourceQuotaStatusToAPI(in *corev1.ResourceQuotaStatus, out *api.ResourceQuotaStatus, a *arena) error {
 	if len(in.Hard) > 0 {
-		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Hard))
-		for k1, v2 := range in.Hard {
-			var e4 quantity.Quantity
-			if err := quantityToAPI(&v2, &e4); err != nil {
-				return inField("hard", atKey(string(k1), err))
-			}
-			m3[api.ResourceName(k1)] = e4
+		m1, err := a.resourceListToAPI(in.Hard)
+		if err != nil {
+			return inField("hard", err)
 		}
-		out.Hard = m3
+		out.Hard = m1
 	}
 	if len(in.Used) > 0 {
-		m7 := make(map[api.ResourceName]quantity.Quantity, len(in.Used))
-		for k5, v6 := range in.Used {
-			var e8 quantity.Quantity
-			if err := quantityToAPI(&v6, &e8); err != nil {
-				return inField("used", atKey(string(k5), err))
-			}
-			m7[api.ResourceName(k5)] = e8
+		m2, err := a.resourceListToAPI(in.Used)
+		if err != nil {
+			return inField("used", err)
 		}
-		out.Used = m7
+		out.Used = m2
 	}
 	return nil
 }
@@ -1890,15 +1860,11 @@ func coreResourceQuotaStatusFromAPI(in *api.ResourceQuotaStatus, out *corev1.Res
 
 func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.PersistentVolumeSpec, a *arena) error {
 	if len(in.Capacity) > 0 {
-		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Capacity))
-		for k1, v2 := range in.Capacity {
-			var e4 quantity.Quantity
-			if err := quantityToAPI(&v2, &e4); err != nil {
-				return inField("capacity", atKey(string(k1), err))
-			}
-			m3[api.ResourceName(k1)] = e4
+		m1, err := a.resourceListToAPI(in.Capacity)
+		if err != nil {
+			return inField("capacity", err)
 		}
-		out.Capacity = m3
+		out.Capacity = m1
 	}
 	if in.PersistentVolumeSource.GCEPersistentDisk != nil {
 		out.PersistentVolumeSource.GCEPersistentDisk = a.newApiGCEPersistentDiskVolumeSource()
@@ -1974,8 +1940,8 @@ func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.Per
 	}
 	if len(in.AccessModes) > 0 {
 		out.AccessModes = a.makeApiPersistentVolumeAccessMode(len(in.AccessModes))
-		for i5 := range in.AccessModes {
-			out.AccessModes[i5] = api.PersistentVolumeAccessMode(in.AccessModes[i5])
+		for i2 := range in.AccessModes {
+			out.AccessModes[i2] = api.PersistentVolumeAccessMode(in.AccessModes[i2])
 		}
 	}
 	if in.ClaimRef != nil {
@@ -1991,9 +1957,9 @@ func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.Per
 		copy(out.MountOptions, in.MountOptions)
 	}
 	if in.VolumeMode != nil {
-		p6 := a.newApiPersistentVolumeMode()
-		*p6 = api.PersistentVolumeMode(*in.VolumeMode)
-		out.VolumeMode = p6
+		p3 := a.newApiPersistentVolumeMode()
+		*p3 = api.PersistentVolumeMode(*in.VolumeMode)
+		out.VolumeMode = p3
 	}
 	if in.NodeAffinity != nil {
 		out.NodeAffinity = a.newApiVolumeNodeAffinity()
@@ -2002,9 +1968,9 @@ func corePersistentVolumeSpecToAPI(in *corev1.PersistentVolumeSpec, out *api.Per
 		}
 	}
 	if in.VolumeAttributesClassName != nil {
-		p7 := a.newString()
-		*p7 = string(*in.VolumeAttributesClassName)
-		out.VolumeAttributesClassName = p7
+		p4 := a.newString()
+		*p4 = string(*in.VolumeAttributesClassName)
+		out.VolumeAttributesClassName = p4
 	}
 	return nil
 }
@@ -2255,46 +2221,38 @@ func corePersistentVolumeClaimStatusToAPI(in *corev1.PersistentVolumeClaimStatus
 		}
 	}
 	if len(in.Capacity) > 0 {
-		m4 := make(map[api.ResourceName]quantity.Quantity, len(in.Capacity))
-		for k2, v3 := range in.Capacity {
-			var e5 quantity.Quantity
-			if err := quantityToAPI(&v3, &e5); err != nil {
-				return inField("capacity", atKey(string(k2), err))
-			}
-			m4[api.ResourceName(k2)] = e5
+		m2, err := a.resourceListToAPI(in.Capacity)
+		if err != nil {
+			return inField("capacity", err)
 		}
-		out.Capacity = m4
+		out.Capacity = m2
 	}
 	if len(in.Conditions) > 0 {
 		out.Conditions = a.makeApiPersistentVolumeClaimCondition(len(in.Conditions))
-		for i6 := range in.Conditions {
-			if err := corePersistentVolumeClaimConditionToAPI(&in.Conditions[i6], &out.Conditions[i6], a); err != nil {
-				return inField("conditions", atIndex(i6, err))
+		for i3 := range in.Conditions {
+			if err := corePersistentVolumeClaimConditionToAPI(&in.Conditions[i3], &out.Conditions[i3], a); err != nil {
+				return inField("conditions", atIndex(i3, err))
 			}
 		}
 	}
 	if len(in.AllocatedResources) > 0 {
-		m9 := make(map[api.ResourceName]quantity.Quantity, len(in.AllocatedResources))
-		for k7, v8 := range in.AllocatedResources {
-			var e10 quantity.Quantity
-			if err := quantityToAPI(&v8, &e10); err != nil {
-				return inField("allocatedResources", atKey(string(k7), err))
-			}
-			m9[api.ResourceName(k7)] = e10
+		m4, err := a.resourceListToAPI(in.AllocatedResources)
+		if err != nil {
+			return inField("allocatedResources", err)
 		}
-		out.AllocatedResources = m9
+		out.AllocatedResources = m4
 	}
 	if len(in.AllocatedResourceStatuses) > 0 {
-		m13 := make(map[api.ResourceName]string, len(in.AllocatedResourceStatuses))
-		for k11, v12 := range in.AllocatedResourceStatuses {
-			m13[api.ResourceName(k11)] = string(v12)
+		m7 := make(map[api.ResourceName]string, len(in.AllocatedResourceStatuses))
+		for k5, v6 := range in.AllocatedResourceStatuses {
+			m7[api.ResourceName(k5)] = string(v6)
 		}
-		out.AllocatedResourceStatuses = m13
+		out.AllocatedResourceStatuses = m7
 	}
 	if in.CurrentVolumeAttributesClassName != nil {
-		p14 := a.newString()
-		*p14 = string(*in.CurrentVolumeAttributesClassName)
-		out.CurrentVolumeAttributesClassName = p14
+		p8 := a.newString()
+		*p8 = string(*in.CurrentVolumeAttributesClassName)
+		out.CurrentVolumeAttributesClassName = p8
 	}
 	if in.ModifyVolumeStatus != nil {
 		out.ModifyVolumeStatus = a.newApiModifyVolumeStatus()
@@ -3424,7 +3382,7 @@ func storageCSIDriverSpecFromAPI(in *api.CSIDriverSpec, out *storagev1.CSIDriver
 
 func metaLabelSelectorToAPI(in *metav1.LabelSelector, out *api.LabelSelector, a *arena) error {
 	if len(in.MatchLabels) > 0 {
-		out.MatchLabels = maps.Clone(in.MatchLabels)
+		out.MatchLabels = a.cloneStrings(in.MatchLabels)
 	}
 	if len(in.MatchExpressions) > 0 {
 		out.MatchExpressions = a.makeApiLabelSelectorRequirement(len(in.MatchExpressions))
@@ -3439,7 +3397,7 @@ func metaLabelSelectorToAPI(in *metav1.LabelSelector, out *api.LabelSelector, a 
 
 func metaLabelSelectorFromAPI(in *api.LabelSelector, out *metav1.LabelSelector, a *arena) error {
 	if len(in.MatchLabels) > 0 {
-		out.MatchLabels = maps.Clone(in.MatchLabels)
+		out.MatchLabels = a.cloneStrings(in.MatchLabels)
 	}
 	if len(in.MatchExpressions) > 0 {
 		out.MatchExpressions = a.makeMetav1LabelSelectorRequirement(len(in.MatchExpressions))
@@ -3473,7 +3431,7 @@ func storageVolumeAttachmentSpecFromAPI(in *api.VolumeAttachmentSpec, out *stora
 func storageVolumeAttachmentStatusToAPI(in *storagev1.VolumeAttachmentStatus, out *api.VolumeAttachmentStatus, a *arena) error {
 	out.Attached = in.Attached
 	if len(in.AttachmentMetadata) > 0 {
-		out.AttachmentMetadata = maps.Clone(in.AttachmentMetadata)
+		out.AttachmentMetadata = a.cloneStrings(in.AttachmentMetadata)
 	}
 	if in.AttachError != nil {
 		out.AttachError = a.newApiVolumeError()
@@ -3493,7 +3451,7 @@ func storageVolumeAttachmentStatusToAPI(in *storagev1.VolumeAttachmentStatus, ou
 func storageVolumeAttachmentStatusFromAPI(in *api.VolumeAttachmentStatus, out *storagev1.VolumeAttachmentStatus, a *arena) error {
 	out.Attached = in.Attached
 	if len(in.AttachmentMetadata) > 0 {
-		out.AttachmentMetadata = maps.Clone(in.AttachmentMetadata)
+		out.AttachmentMetadata = a.cloneStrings(in.AttachmentMetadata)
 	}
 	if in.AttachError != nil {
 		out.AttachError = a.newStoragev1VolumeError()
@@ -4380,32 +4338,24 @@ func corePodSchedulingGateFromAPI(in *api.PodSchedulingGate, out *corev1.PodSche
 
 func coreResourceRequirementsToAPI(in *corev1.ResourceRequirements, out *api.ResourceRequirements, a *arena) error {
 	if len(in.Limits) > 0 {
-		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Limits))
-		for k1, v2 := range in.Limits {
-			var e4 quantity.Quantity
-			if err := quantityToAPI(&v2, &e4); err != nil {
-				return inField("limits", atKey(string(k1), err))
-			}
-			m3[api.ResourceName(k1)] = e4
+		m1, err := a.resourceListToAPI(in.Limits)
+		if err != nil {
+			return inField("limits", err)
 		}
-		out.Limits = m3
+		out.Limits = m1
 	}
 	if len(in.Requests) > 0 {
-		m7 := make(map[api.ResourceName]quantity.Quantity, len(in.Requests))
-		for k5, v6 := range in.Requests {
-			var e8 quantity.Quantity
-			if err := quantityToAPI(&v6, &e8); err != nil {
-				return inField("requests", atKey(string(k5), err))
-			}
-			m7[api.ResourceName(k5)] = e8
+		m2, err := a.resourceListToAPI(in.Requests)
+		if err != nil {
+			return inField("requests", err)
 		}
-		out.Requests = m7
+		out.Requests = m2
 	}
 	if len(in.Claims) > 0 {
 		out.Claims = a.makeApiContainerResourceClaim(len(in.Claims))
-		for i9 := range in.Claims {
-			if err := coreResourceClaimAsContainerResourceClaimToAPI(&in.Claims[i9], &out.Claims[i9], a); err != nil {
-				return inField("claims", atIndex(i9, err))
+		for i3 := range in.Claims {
+			if err := coreResourceClaimAsContainerResourceClaimToAPI(&in.Claims[i3], &out.Claims[i3], a); err != nil {
+				return inField("claims", atIndex(i3, err))
 			}
 		}
 	}
@@ -4585,15 +4535,11 @@ func coreContainerStatusToAPI(in *corev1.ContainerStatus, out *api.ContainerStat
 		out.Started = p1
 	}
 	if len(in.AllocatedResources) > 0 {
-		m4 := make(map[api.ResourceName]quantity.Quantity, len(in.AllocatedResources))
-		for k2, v3 := range in.AllocatedResources {
-			var e5 quantity.Quantity
-			if err := quantityToAPI(&v3, &e5); err != nil {
-				return inField("allocatedResources", atKey(string(k2), err))
-			}
-			m4[api.ResourceName(k2)] = e5
+		m2, err := a.resourceListToAPI(in.AllocatedResources)
+		if err != nil {
+			return inField("allocatedResources", err)
 		}
-		out.AllocatedResources = m4
+		out.AllocatedResources = m2
 	}
 	if in.Resources != nil {
 		out.Resources = a.newApiResourceRequirements()
@@ -4775,59 +4721,39 @@ func coreReplicationControllerConditionAsWorkloadConditionFromAPI(in *api.Worklo
 func coreLimitRangeItemToAPI(in *corev1.LimitRangeItem, out *api.LimitRangeItem, a *arena) error {
 	out.Type = api.LimitType(in.Type)
 	if len(in.Max) > 0 {
-		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Max))
-		for k1, v2 := range in.Max {
-			var e4 quantity.Quantity
-			if err := quantityToAPI(&v2, &e4); err != nil {
-				return inField("max", atKey(string(k1), err))
-			}
-			m3[api.ResourceName(k1)] = e4
+		m1, err := a.resourceListToAPI(in.Max)
+		if err != nil {
+			return inField("max", err)
 		}
-		out.Max = m3
+		out.Max = m1
 	}
 	if len(in.Min) > 0 {
-		m7 := make(map[api.ResourceName]quantity.Quantity, len(in.Min))
-		for k5, v6 := range in.Min {
-			var e8 quantity.Quantity
-			if err := quantityToAPI(&v6, &e8); err != nil {
-				return inField("min", atKey(string(k5), err))
-			}
-			m7[api.ResourceName(k5)] = e8
+		m2, err := a.resourceListToAPI(in.Min)
+		if err != nil {
+			return inField("min", err)
 		}
-		out.Min = m7
+		out.Min = m2
 	}
 	if len(in.Default) > 0 {
-		m11 := make(map[api.ResourceName]quantity.Quantity, len(in.Default))
-		for k9, v10 := range in.Default {
-			var e12 quantity.Quantity
-			if err := quantityToAPI(&v10, &e12); err != nil {
-				return inField("default", atKey(string(k9), err))
-			}
-			m11[api.ResourceName(k9)] = e12
+		m3, err := a.resourceListToAPI(in.Default)
+		if err != nil {
+			return inField("default", err)
 		}
-		out.Default = m11
+		out.Default = m3
 	}
 	if len(in.DefaultRequest) > 0 {
-		m15 := make(map[api.ResourceName]quantity.Quantity, len(in.DefaultRequest))
-		for k13, v14 := range in.DefaultRequest {
-			var e16 quantity.Quantity
-			if err := quantityToAPI(&v14, &e16); err != nil {
-				return inField("defaultRequest", atKey(string(k13), err))
-			}
-			m15[api.ResourceName(k13)] = e16
+		m4, err := a.resourceListToAPI(in.DefaultRequest)
+		if err != nil {
+			return inField("defaultRequest", err)
 		}
-		out.DefaultRequest = m15
+		out.DefaultRequest = m4
 	}
 	if len(in.MaxLimitRequestRatio) > 0 {
-		m19 := make(map[api.ResourceName]quantity.Quantity, len(in.MaxLimitRequestRatio))
-		for k17, v18 := range in.MaxLimitRequestRatio {
-			var e20 quantity.Quantity
-			if err := quantityToAPI(&v18, &e20); err != nil {
-				return inField("maxLimitRequestRatio", atKey(string(k17), err))
-			}
-			m19[api.ResourceName(k17)] = e20
+		m5, err := a.resourceListToAPI(in.MaxLimitRequestRatio)
+		if err != nil {
+			return inField("maxLimitRequestRatio", err)
 		}
-		out.MaxLimitRequestRatio = m19
+		out.MaxLimitRequestRatio = m5
 	}
 	return nil
 }
@@ -5218,7 +5144,7 @@ func coreCSIPersistentVolumeSourceToAPI(in *corev1.CSIPersistentVolumeSource, ou
 	out.ReadOnly = in.ReadOnly
 	out.FSType = in.FSType
 	if len(in.VolumeAttributes) > 0 {
-		out.VolumeAttributes = maps.Clone(in.VolumeAttributes)
+		out.VolumeAttributes = a.cloneStrings(in.VolumeAttributes)
 	}
 	if in.ControllerPublishSecretRef != nil {
 		out.ControllerPublishSecretRef = a.newApiSecretReference()
@@ -5259,7 +5185,7 @@ func coreCSIPersistentVolumeSourceFromAPI(in *api.CSIPersistentVolumeSource, out
 	out.ReadOnly = in.ReadOnly
 	out.FSType = in.FSType
 	if len(in.VolumeAttributes) > 0 {
-		out.VolumeAttributes = maps.Clone(in.VolumeAttributes)
+		out.VolumeAttributes = a.cloneStrings(in.VolumeAttributes)
 	}
 	if in.ControllerPublishSecretRef != nil {
 		out.ControllerPublishSecretRef = a.newCorev1SecretReference()
@@ -5338,26 +5264,18 @@ func coreVolumeNodeAffinityFromAPI(in *api.VolumeNodeAffinity, out *corev1.Volum
 
 func coreVolumeResourceRequirementsToAPI(in *corev1.VolumeResourceRequirements, out *api.VolumeResourceRequirements, a *arena) error {
 	if len(in.Limits) > 0 {
-		m3 := make(map[api.ResourceName]quantity.Quantity, len(in.Limits))
-		for k1, v2 := range in.Limits {
-			var e4 quantity.Quantity
-			if err := quantityToAPI(&v2, &e4); err != nil {
-				return inField("limits", atKey(string(k1), err))
-			}
-			m3[api.ResourceName(k1)] = e4
+		m1, err := a.resourceListToAPI(in.Limits)
+		if err != nil {
+			return inField("limits", err)
 		}
-		out.Limits = m3
+		out.Limits = m1
 	}
 	if len(in.Requests) > 0 {
-		m7 := make(map[api.ResourceName]quantity.Quantity, len(in.Requests))
-		for k5, v6 := range in.Requests {
-			var e8 quantity.Quantity
-			if err := quantityToAPI(&v6, &e8); err != nil {
-				return inField("requests", atKey(string(k5), err))
-			}
-			m7[api.ResourceName(k5)] = e8
+		m2, err := a.resourceListToAPI(in.Requests)
+		if err != nil {
+			return inField("requests", err)
 		}
-		out.Requests = m7
+		out.Requests = m2
 	}
 	return nil
 }
@@ -6790,7 +6708,7 @@ func coreCSIVolumeSourceToAPI(in *corev1.CSIVolumeSource, out *api.CSIVolumeSour
 		out.FSType = p2
 	}
 	if len(in.VolumeAttributes) > 0 {
-		out.VolumeAttributes = maps.Clone(in.VolumeAttributes)
+		out.VolumeAttributes = a.cloneStrings(in.VolumeAttributes)
 	}
 	if in.NodePublishSecretRef != nil {
 		out.NodePublishSecretRef = a.newApiLocalObjectReference()
@@ -6814,7 +6732,7 @@ func coreCSIVolumeSourceFromAPI(in *api.CSIVolumeSource, out *corev1.CSIVolumeSo
 		out.FSType = p2
 	}
 	if len(in.VolumeAttributes) > 0 {
-		out.VolumeAttributes = maps.Clone(in.VolumeAttributes)
+		out.VolumeAttributes = a.cloneStrings(in.VolumeAttributes)
 	}
 	if in.NodePublishSecretRef != nil {
 		out.NodePublishSecretRef = a.newCorev1LocalObjectReference()
@@ -8797,7 +8715,7 @@ func corePodCertificateProjectionToAPI(in *corev1.PodCertificateProjection, out 
 	out.KeyPath = in.KeyPath
 	out.CertificateChainPath = in.CertificateChainPath
 	if len(in.UserAnnotations) > 0 {
-		out.UserAnnotations = maps.Clone(in.UserAnnotations)
+		out.UserAnnotations = a.cloneStrings(in.UserAnnotations)
 	}
 	if in.User != nil {
 		p2 := a.newInt64()
@@ -8819,7 +8737,7 @@ func corePodCertificateProjectionFromAPI(in *api.PodCertificateProjection, out *
 	out.KeyPath = in.KeyPath
 	out.CertificateChainPath = in.CertificateChainPath
 	if len(in.UserAnnotations) > 0 {
-		out.UserAnnotations = maps.Clone(in.UserAnnotations)
+		out.UserAnnotations = a.cloneStrings(in.UserAnnotations)
 	}
 	if in.User != nil {
 		p2 := a.newInt64()
@@ -10189,6 +10107,7 @@ func fromAPI(obj any, a *arena) (any, error) {
 
 // arena holds a Batch's slabs, one per type the conversions allocate.
 type arena struct {
+	shared
 	sApiAWSElasticBlockStoreVolumeSource                   slab[api.AWSElasticBlockStoreVolumeSource]
 	sApiAffinity                                           slab[api.Affinity]
 	sApiAllocatedDeviceStatus                              slab[api.AllocatedDeviceStatus]

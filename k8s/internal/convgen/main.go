@@ -94,6 +94,10 @@ var (
 	tKIOS      = reflect.TypeFor[intstr.IntOrString]()
 	tRaw       = reflect.TypeFor[json.RawMessage]()
 	tKRaw      = reflect.TypeFor[runtime.RawExtension]()
+	tStrings   = reflect.TypeFor[map[string]string]()
+
+	tResourceName  = reflect.TypeFor[api.ResourceName]()
+	tKResourceName = reflect.TypeFor[corev1.ResourceName]()
 )
 
 // aliases names the imported packages in the generated file.
@@ -455,10 +459,18 @@ func (g *gen) assign(st, dt reflect.Type, src, dst string, tg tag, dir bool, fai
 			cond = "len(" + src + ") > 0"
 		}
 		g.printf("if %s {\n", cond)
-		if st == dt && isBasic(st.Elem()) {
+		switch {
+		case st == tStrings && dt == tStrings:
+			// Shared by a Batch when equal maps were converted before.
+			g.printf("%s = a.cloneStrings(%s)\n", dst, src)
+		case st == dt && isBasic(st.Elem()):
 			g.printf("%s = maps.Clone(%s)\n", dst, src)
 			g.used["maps"] = true
-		} else {
+		case dir && st.Key() == tKResourceName && st.Elem() == tKQuantity && dt.Key() == tResourceName && dt.Elem() == tQuantity:
+			// Shared by a Batch when equal lists were converted before.
+			m := g.newVar("m")
+			g.printf("%s, err := a.resourceListToAPI(%s)\nif err != nil { %s }\n%s = %s\n", m, src, fail, dst, m)
+		default:
 			k, v := g.newVar("k"), g.newVar("v")
 			m := g.newVar("m")
 			g.printf("%s := make(%s, len(%s))\n", m, typeName(dt, g), src)
@@ -589,7 +601,7 @@ func main() {
 	}
 	sort.Strings(slabNames)
 	g.printf("// arena holds a Batch's slabs, one per type the conversions allocate.\n")
-	g.printf("type arena struct {\n")
+	g.printf("type arena struct {\nshared\n")
 	for _, name := range slabNames {
 		g.printf("s%s slab[%s]\n", name, typeName(g.slabs[name], g))
 	}
