@@ -7,51 +7,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/schedkit/schedkit/api"
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
+	"github.com/schedkit/schedkit/k8s/k8sgen"
 	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
-	resourcev1 "k8s.io/api/resource/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
-	storagev1 "k8s.io/api/storage/v1"
 	"pgregory.net/rapid"
 )
-
-// kinds pairs each Kubernetes type with its schedkit type.
-var kinds = []struct {
-	name string
-	k, s reflect.Type
-}{
-	{"Node", reflect.TypeFor[corev1.Node](), reflect.TypeFor[api.Node]()},
-	{"Pod", reflect.TypeFor[corev1.Pod](), reflect.TypeFor[api.Pod]()},
-	{"Namespace", reflect.TypeFor[corev1.Namespace](), reflect.TypeFor[api.Namespace]()},
-	{"Service", reflect.TypeFor[corev1.Service](), reflect.TypeFor[api.Service]()},
-	{"ReplicationController", reflect.TypeFor[corev1.ReplicationController](), reflect.TypeFor[api.ReplicationController]()},
-	{"LimitRange", reflect.TypeFor[corev1.LimitRange](), reflect.TypeFor[api.LimitRange]()},
-	{"ResourceQuota", reflect.TypeFor[corev1.ResourceQuota](), reflect.TypeFor[api.ResourceQuota]()},
-	{"PersistentVolume", reflect.TypeFor[corev1.PersistentVolume](), reflect.TypeFor[api.PersistentVolume]()},
-	{"PersistentVolumeClaim", reflect.TypeFor[corev1.PersistentVolumeClaim](), reflect.TypeFor[api.PersistentVolumeClaim]()},
-	{"ReplicaSet", reflect.TypeFor[appsv1.ReplicaSet](), reflect.TypeFor[api.ReplicaSet]()},
-	{"Deployment", reflect.TypeFor[appsv1.Deployment](), reflect.TypeFor[api.Deployment]()},
-	{"StatefulSet", reflect.TypeFor[appsv1.StatefulSet](), reflect.TypeFor[api.StatefulSet]()},
-	{"DaemonSet", reflect.TypeFor[appsv1.DaemonSet](), reflect.TypeFor[api.DaemonSet]()},
-	{"ControllerRevision", reflect.TypeFor[appsv1.ControllerRevision](), reflect.TypeFor[api.ControllerRevision]()},
-	{"Job", reflect.TypeFor[batchv1.Job](), reflect.TypeFor[api.Job]()},
-	{"CronJob", reflect.TypeFor[batchv1.CronJob](), reflect.TypeFor[api.CronJob]()},
-	{"PodDisruptionBudget", reflect.TypeFor[policyv1.PodDisruptionBudget](), reflect.TypeFor[api.PodDisruptionBudget]()},
-	{"PriorityClass", reflect.TypeFor[schedulingv1.PriorityClass](), reflect.TypeFor[api.PriorityClass]()},
-	{"StorageClass", reflect.TypeFor[storagev1.StorageClass](), reflect.TypeFor[api.StorageClass]()},
-	{"CSINode", reflect.TypeFor[storagev1.CSINode](), reflect.TypeFor[api.CSINode]()},
-	{"CSIDriver", reflect.TypeFor[storagev1.CSIDriver](), reflect.TypeFor[api.CSIDriver]()},
-	{"CSIStorageCapacity", reflect.TypeFor[storagev1.CSIStorageCapacity](), reflect.TypeFor[api.CSIStorageCapacity]()},
-	{"VolumeAttachment", reflect.TypeFor[storagev1.VolumeAttachment](), reflect.TypeFor[api.VolumeAttachment]()},
-	{"DeviceClass", reflect.TypeFor[resourcev1.DeviceClass](), reflect.TypeFor[api.DeviceClass]()},
-	{"ResourceSlice", reflect.TypeFor[resourcev1.ResourceSlice](), reflect.TypeFor[api.ResourceSlice]()},
-	{"ResourceClaim", reflect.TypeFor[resourcev1.ResourceClaim](), reflect.TypeFor[api.ResourceClaim]()},
-	{"ResourceClaimTemplate", reflect.TypeFor[resourcev1.ResourceClaimTemplate](), reflect.TypeFor[api.ResourceClaimTemplate]()},
-	{"DeviceTaintRule", reflect.TypeFor[resourcev1.DeviceTaintRule](), reflect.TypeFor[api.DeviceTaintRule]()},
-}
 
 // jsonInto decodes the JSON form of from into a new value of type to.
 func jsonInto(t *rapid.T, from any, to reflect.Type) any {
@@ -76,7 +35,7 @@ func mustJSON(t *rapid.T, v any) []byte {
 
 func drawObject(t *rapid.T, typ reflect.Type) any {
 	p := reflect.New(typ)
-	(&filler{t: t, maxDepth: 9}).fill(p.Elem(), 0, typ.Name())
+	k8sgen.Fill(t, p.Elem(), k8sgen.DefaultDepth)
 	return p.Interface()
 }
 
@@ -84,15 +43,15 @@ func drawObject(t *rapid.T, typ reflect.Type) any {
 // api by the typed code reads as its JSON form read by schedkit.
 func TestToAPIEqualsJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		k := rapid.SampledFrom(kinds).Draw(t, "kind")
-		obj := drawObject(t, k.k)
+		k := rapid.SampledFrom(k8sgen.Kinds()).Draw(t, "kind")
+		obj := drawObject(t, k.K8s)
 		typed, err := ToAPI(obj)
 		if err != nil {
 			t.Fatalf("ToAPI: %v", err)
 		}
-		want := mustJSON(t, jsonInto(t, obj, k.s))
+		want := mustJSON(t, jsonInto(t, obj, k.API))
 		if got := mustJSON(t, typed); !bytes.Equal(got, want) {
-			t.Fatalf("%s: typed\n%s\nJSON round trip\n%s", k.name, got, want)
+			t.Fatalf("%s: typed\n%s\nJSON round trip\n%s", k.Name, got, want)
 		}
 	})
 }
@@ -102,15 +61,15 @@ func TestToAPIEqualsJSON(t *testing.T) {
 // Kubernetes' types.
 func TestFromAPIEqualsJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		k := rapid.SampledFrom(kinds).Draw(t, "kind")
-		obj := drawObject(t, k.s)
+		k := rapid.SampledFrom(k8sgen.Kinds()).Draw(t, "kind")
+		obj := drawObject(t, k.API)
 		typed, err := FromAPI(obj)
 		if err != nil {
 			t.Fatalf("FromAPI: %v", err)
 		}
-		want := mustJSON(t, jsonInto(t, obj, k.k))
+		want := mustJSON(t, jsonInto(t, obj, k.K8s))
 		if got := mustJSON(t, typed); !bytes.Equal(got, want) {
-			t.Fatalf("%s: typed\n%s\nJSON round trip\n%s", k.name, got, want)
+			t.Fatalf("%s: typed\n%s\nJSON round trip\n%s", k.Name, got, want)
 		}
 	})
 }
@@ -120,8 +79,8 @@ func TestFromAPIEqualsJSON(t *testing.T) {
 // is lost on the way back.
 func TestRoundTripKeepsModelledFields(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		k := rapid.SampledFrom(kinds).Draw(t, "kind")
-		obj := drawObject(t, k.k)
+		k := rapid.SampledFrom(k8sgen.Kinds()).Draw(t, "kind")
+		obj := drawObject(t, k.K8s)
 		s1, err := ToAPI(obj)
 		if err != nil {
 			t.Fatalf("ToAPI: %v", err)
@@ -135,7 +94,7 @@ func TestRoundTripKeepsModelledFields(t *testing.T) {
 			t.Fatalf("ToAPI again: %v", err)
 		}
 		if a, b := mustJSON(t, s1), mustJSON(t, s2); !bytes.Equal(a, b) {
-			t.Fatalf("%s: first\n%s\nafter the round trip\n%s", k.name, a, b)
+			t.Fatalf("%s: first\n%s\nafter the round trip\n%s", k.Name, a, b)
 		}
 	})
 }
@@ -149,23 +108,23 @@ func TestBatchEqualsFunctions(t *testing.T) {
 		var results []any
 		var want [][]byte
 		for i := range rapid.IntRange(1, 6).Draw(t, "objects") {
-			k := rapid.SampledFrom(kinds).Draw(t, "kind")
+			k := rapid.SampledFrom(k8sgen.Kinds()).Draw(t, "kind")
 			toAPI := rapid.Bool().Draw(t, "toAPI")
-			typ, batch, single := k.k, b.ToAPI, ToAPI
+			typ, batch, single := k.K8s, b.ToAPI, ToAPI
 			if !toAPI {
-				typ, batch, single = k.s, b.FromAPI, FromAPI
+				typ, batch, single = k.API, b.FromAPI, FromAPI
 			}
 			obj := drawObject(t, typ)
 			got, err := batch(obj)
 			if err != nil {
-				t.Fatalf("%d %s: Batch: %v", i, k.name, err)
+				t.Fatalf("%d %s: Batch: %v", i, k.Name, err)
 			}
 			w, err := single(obj)
 			if err != nil {
-				t.Fatalf("%d %s: %v", i, k.name, err)
+				t.Fatalf("%d %s: %v", i, k.Name, err)
 			}
 			if a, b := mustJSON(t, got), mustJSON(t, w); !bytes.Equal(a, b) {
-				t.Fatalf("%d %s: Batch\n%s\npackage function\n%s", i, k.name, a, b)
+				t.Fatalf("%d %s: Batch\n%s\npackage function\n%s", i, k.Name, a, b)
 			}
 			results = append(results, got)
 			want = append(want, mustJSON(t, got))
@@ -209,12 +168,11 @@ func grow(v reflect.Value) {
 // are drawn from a few, so that many are equal, in any formats.
 func TestSharedBatchEqualsFunctions(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		f := &filler{t: t, maxDepth: 3}
 		lists := make([]corev1.ResourceList, 3)
 		labels := make([]map[string]string, 3)
 		for i := range lists {
-			f.fill(reflect.ValueOf(&lists[i]).Elem(), 0, "list")
-			f.fill(reflect.ValueOf(&labels[i]).Elem(), 0, "labels")
+			k8sgen.Fill(t, reflect.ValueOf(&lists[i]).Elem(), 3)
+			k8sgen.Fill(t, reflect.ValueOf(&labels[i]).Elem(), 3)
 		}
 		var b Batch
 		b.Share()
