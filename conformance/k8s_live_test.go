@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,6 +109,19 @@ func TestLiveAgainstAPIServer(t *testing.T) {
 	commands := pluginCommands(t, dir)
 	comparePlugin(t, bins, kubeconfig, dir, commands, "")
 
+	// Pages of one object: the dump still holds every pod the API lists.
+	saved := filepath.Join(dir, "paged.json")
+	if out, err := k8stest.Run(bins.Plugin, "simulate", "-A", "--page-size", "1", "--kubeconfig", kubeconfig, "--save-dump", saved); err != nil || out.Code == 2 {
+		t.Fatalf("simulate --page-size 1: %v %+v", err, out)
+	}
+	pods, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := countKind(t, saved, "Pod"); got != len(pods.Items) {
+		t.Errorf("--page-size 1 saved %d pods, the API lists %d", got, len(pods.Items))
+	}
+
 	// While objects change: a writer creates and deletes pods and cordons
 	// and uncordons a node as the plugin reads. Each answer is still the
 	// answer on the dump that run saved: the plugin decides on what it
@@ -168,7 +182,7 @@ profiles:
 		}
 	}
 	return [][]string{
-		{"simulate", "-A"}, {"describe", "-A"}, {"drain", "n2"}, {"explain", "-A", "-o", "json"},
+		{"simulate", "-A", "--page-size", "2"}, {"describe", "-A", "--page-size=3"}, {"drain", "n2"}, {"explain", "-A", "-o", "json"},
 		{"capacity", "--pod", shape}, {"compare", "--config", config, "--all"},
 	}
 }
@@ -189,6 +203,30 @@ func comparePlugin(t *testing.T, bins k8stest.Binaries, kubeconfig, dir string, 
 			t.Errorf("%s %v: kubectl-schedkit exit %d\n%s\nschedkit -f dump exit %d\n%s", what, args, livOut.Code, livOut.Stdout, offOut.Code, offOut.Stdout)
 		}
 	}
+}
+
+// countKind counts the items of kind in the List file path.
+func countKind(t *testing.T, path, kind string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l struct {
+		Items []struct {
+			Kind string `json:"kind"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, it := range l.Items {
+		if it.Kind == kind {
+			n++
+		}
+	}
+	return n
 }
 
 var nodeNames = []string{"n1", "n2", "n3"}

@@ -165,15 +165,20 @@ func RunSchedkit(args ...string) Output {
 }
 
 // pluginless drops the plugin's own arguments (pod/NAME becomes --pod,
-// -n and -A have no schedkit meaning) from args; ComparePlugin's callers
-// pass only schedkit flags besides those.
+// -n and -A have no schedkit meaning, --page-size, --kubeconfig,
+// --context and --save-dump are the plugin's) from args; ComparePlugin's
+// callers pass only schedkit flags besides those.
 func pluginless(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-n" || a == "--namespace":
-			i++
-		case a == "-A" || a == "--all-namespaces" || strings.HasPrefix(a, "--namespace="):
+		a := args[i]
+		name, _, withValue := strings.Cut(a, "=")
+		switch name {
+		case "-n", "--namespace", "--page-size", "--kubeconfig", "--context", "--save-dump":
+			if !withValue {
+				i++
+			}
+		case "-A", "--all-namespaces":
 		default:
 			out = append(out, a)
 		}
