@@ -14,6 +14,14 @@
 // pointer stays nil, and a value under omitempty or omitzero that is
 // zero becomes a nil pointer on the other side. That is what makes the
 // typed conversion equal the JSON round trip.
+//
+// Every function takes an *arena, and allocates through it: a.makeT(n)
+// for a slice, a.newT() for a pointer, one slab per type T, written at
+// the end of the file. A nil arena (the package functions) allocates
+// each value on its own; a Batch's hands out slab slots. String maps and
+// Kubernetes resource lists go through a.cloneStrings and
+// a.resourceListToAPI (share.go), which a sharing Batch answers from the
+// equal maps it converted before.
 package main
 
 import (
