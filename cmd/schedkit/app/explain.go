@@ -93,6 +93,9 @@ type nodeResult struct {
 	// Preemption is the preemption dry run's verdict on the node, for a
 	// pod that fits nowhere.
 	Preemption *nodePreemption `json:"preemption,omitempty"`
+	// Devices is, for a pod with ResourceClaims, DynamicResources'
+	// verdict on the node and the devices each claim gets there.
+	Devices *nodeDevices `json:"devices,omitempty"`
 }
 
 // nodePreemption is what preemption would do on one node: the verdict
@@ -311,6 +314,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 				nr.Preemption.Plugin, nr.Preemption.Reasons = np.Status.Plugin(), np.Status.Reasons()
 			}
 		}
+		nr.Devices = devicesResult(nv.Devices)
 		if !nv.Evaluated && nv.Status.IsSuccess() && !nv.Feasible {
 			notEvaluated++
 		}
