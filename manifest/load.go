@@ -21,10 +21,6 @@ import (
 // resourceclaim controller creates.
 const claimNameStream = 0x636c61696d6e616d
 
-// resourceClaimsResource is the quota resource of ResourceClaims
-// (count/resourceclaims.resource.k8s.io).
-const resourceClaimsResource = "resourceclaims.resource.k8s.io"
-
 // Cluster is what Load builds from manifests: the snapshot of nodes and
 // bound pods, the pending pods in the order kube-scheduler's queue would
 // take them, the objects read, and the report of what was not taken as
@@ -156,9 +152,14 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	if now.IsZero() {
 		now = time.Now()
 	}
-	existing := admission.NamespaceObjects{Services: objs.Services, Now: now}
+	existing := admission.NamespaceObjects{Services: objs.Services, Now: now, DeviceClasses: objs.DeviceClasses}
+	var newResourceClaims []*api.ResourceClaim
 	for _, c := range objs.ResourceClaims {
-		existing.Others = append(existing.Others, admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta})
+		if isStoredMeta(&c.ObjectMeta) {
+			existing.ResourceClaims = append(existing.ResourceClaims, c)
+		} else {
+			newResourceClaims = append(newResourceClaims, c)
+		}
 	}
 	var newClaims []*api.PersistentVolumeClaim
 	for _, c := range objs.PersistentVolumeClaims {
@@ -186,8 +187,9 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	// The resourceclaim controller makes the claims of the pods' template
 	// entries once the pods are created; ResourceQuota admits each claim.
 	claimCtl := workload.NewClaimController(nameRand(opts.Seed, claimNameStream), objs.ResourceClaimTemplates, objs.ResourceClaims)
+	dq := &admission.DRAQuota{DeviceClasses: objs.DeviceClasses}
 	claimCtl.SetCreate(func(c *api.ResourceClaim) error {
-		return chain.AdmitObject(admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta}, c.Namespace)
+		return chain.AdmitObject(admission.CountedResourceClaim(c, dq), c.Namespace)
 	})
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
@@ -216,6 +218,16 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 			continue
 		}
 		replaced[c] = a
+	}
+	// New ResourceClaims read are created as kubectl creates them: the
+	// ResourceClaim quota evaluator charges them; a rejected one is
+	// reported and not stored.
+	for _, c := range newResourceClaims {
+		if err := chain.AdmitObject(admission.CountedResourceClaim(c, dq), c.Namespace); err != nil {
+			src, _ := objs.Source(c)
+			rep.Rejected = append(rep.Rejected, Rejection{Source: src, Object: "ResourceClaim " + c.Namespace + "/" + c.Name, Err: err})
+			replaced[c] = nil
+		}
 	}
 	pods := objs.Pods
 	var createdObjects []any
