@@ -32,7 +32,10 @@ CandidateDropped, CannotHelp, Unresolvable, NotTried, NotEligible,
 Failed; its REASONS then say which pods preemption would evict there, or
 why it cannot help). Tables fit 120 columns (long reasons wrap); -o wide
 spells codes out and adds each feasible node's requested cpu and memory
-now and if the pod were placed there. Every node is scored (no
+now and if the pod were placed there. For a pod with ResourceClaims, the
+chosen node's devices ("devices on NODE: entry/request: driver/pool/device")
+and, -o wide, a DEVICES column for every feasible node; a node another
+plugin rejects also names DynamicResources' own reason. Every node is scored (no
 sampling) unless --config says otherwise. The last line counts the
 outcomes: "6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated".
 `,
