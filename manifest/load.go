@@ -88,11 +88,14 @@ func IsStored(p *api.Pod) bool {
 //
 // Each pod then goes through the resourceclaim controller
 // (workload.ClaimController): the claims of its resourceClaimTemplateName
-// entries are created (ResourceQuota counting
-// count/resourceclaims.resource.k8s.io) and stored, and the pod gets its
-// status.resourceClaimStatuses; a pod whose template is missing gets the
-// controller's FailedResourceClaimCreation event as a warning and stays
-// without a claim.
+// entries are created (ResourceQuota charging them as its ResourceClaim
+// evaluator does: admission.ResourceClaimQuotaUsage) and stored, and the
+// pod gets its status.resourceClaimStatuses; a pod whose template is
+// missing, or whose claim quota refuses, gets the controller's
+// FailedResourceClaimCreation event as a warning and stays without a
+// claim. New ResourceClaims read (no uid, resourceVersion or
+// creationTimestamp) are admitted by ResourceQuota before the pods; a
+// refused one is reported and not stored.
 //
 // With opts.ExpandWorkloads, the pods the workload controllers would
 // create now (workload.ExpandAll, which states the controllers' rules,
