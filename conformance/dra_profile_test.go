@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -69,8 +70,8 @@ func normalizeDRAAnswer(a *regression.PluginsAnswer) {
 // framework with DynamicResources: the same PreFilter verdict, filter
 // verdict per node (code, plugin, reasons), normalised score per plugin
 // and total per feasible node, the same tied best nodes, schedkit's
-// scheduler picks one of them, and on each of them the devices upstream's
-// Reserve allocates are schedkit's.
+// scheduler picks one of them, and on each feasible node the devices
+// upstream's Reserve allocates are schedkit's.
 func TestDRAProfileDifferential(t *testing.T) {
 	plugins := draProfilePlugins()
 	var placed, unschedulable, prefail int
@@ -167,8 +168,8 @@ func TestDRAProfileDifferential(t *testing.T) {
 			rt.Fatalf("scheduler placed the pod on %q; no node is feasible", d.Node)
 		}
 
-		// On each best node, the devices Reserve allocates.
-		for _, node := range got.Best {
+		// On each feasible node, the devices Reserve allocates.
+		for _, node := range slices.Sorted(maps.Keys(got.Total)) {
 			ocs := framework.NewCycleState()
 			if _, st, _ := prof.RunPreFilterPlugins(ctx, ocs, m.Pod, snap.View().Nodes()); !st.IsSuccess() {
 				rt.Fatalf("PreFilter again: %v", st)
