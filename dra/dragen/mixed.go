@@ -13,7 +13,8 @@ import (
 // DynamicResources: nodes with zones, allocatable, taints and cordons,
 // pods bound to them with requests and labels, and the pod to place,
 // which asks for the world's claims (by name, or by template with the
-// claim the resourceclaim controller made for it) and also has
+// claim the resourceclaim controller made for it; the first one
+// sometimes already allocated for one node) and also has
 // requests, tolerations, node affinity and topology spread.
 type Mixed struct {
 	World
@@ -70,6 +71,23 @@ func MixedGen() *rapid.Generator[Mixed] {
 		}
 		for i, c := range m.Allocated {
 			c.UID = fmt.Sprintf("held-uid-%d", i)
+		}
+		if len(m.Claims) > 0 && len(m.Slices) > 0 && chance(t, "pod-claim-allocated", 15) {
+			// The pod's first claim was allocated before, for one node:
+			// the others cannot use it.
+			var devs []api.DeviceRequestAllocationResult
+			for _, sl := range m.Slices {
+				for _, d := range sl.Spec.Devices {
+					devs = append(devs, api.DeviceRequestAllocationResult{Request: "req-0", Driver: sl.Spec.Driver, Pool: sl.Spec.Pool.Name, Device: d.Name})
+				}
+			}
+			if len(devs) > 0 {
+				m.Claims[0].Status.Allocation = &api.AllocationResult{
+					Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{oneOf(t, "pod-claim-device", devs...)}},
+					NodeSelector: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{{
+						Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{oneOf(t, "pod-claim-node", m.Nodes...).Name}}}}}},
+				}
+			}
 		}
 		for _, n := range m.Nodes {
 			n.Labels["kubernetes.io/hostname"] = n.Name
