@@ -53,8 +53,10 @@ func CountResourceName(resource string) api.ResourceName {
 // Resource is its resource, "<plural>" in the core group or
 // "<plural>.<group>" ("pods", "services", "persistentvolumeclaims",
 // "deployments.apps", "configmaps"); Object is the *api.Pod,
-// *api.Service or *api.PersistentVolumeClaim for the first three, and
-// may be nil for the others, which are only counted (count/<resource>,
+// *api.Service or *api.PersistentVolumeClaim for the first three, the
+// *api.ResourceClaim for "resourceclaims.resource.k8s.io" (use
+// CountedResourceClaim; nil charges the count alone), and may be nil for
+// the others, which are only counted (count/<resource>,
 // and the legacy names configmaps, secrets, resourcequotas and
 // replicationcontrollers for those core kinds). Meta names the object in
 // messages (the Object's metadata when nil).
@@ -62,6 +64,9 @@ type Counted struct {
 	Resource string
 	Object   any
 	Meta     *api.ObjectMeta
+	// DRA is what a ResourceClaim's evaluation reads besides the claim
+	// (CountedResourceClaim); nil for the other kinds.
+	DRA *DRAQuota
 }
 
 // CountedPod is the Counted of a pod.
@@ -113,6 +118,17 @@ func evaluatorFor(c Counted, now time.Time) (evaluator, error) {
 			return nil, fmt.Errorf("admission: Counted %q needs a *api.PersistentVolumeClaim, got %T", c.Resource, c.Object)
 		}
 		return claimEval{pvc}, nil
+	case ResourceResourceClaims:
+		if c.Object == nil {
+			// Counted without the claim: what upstream charges for a
+			// claim with no requests.
+			return resourceClaimEval{claim: &api.ResourceClaim{}, q: c.DRA, now: now}, nil
+		}
+		rc, ok := c.Object.(*api.ResourceClaim)
+		if !ok || rc == nil {
+			return nil, fmt.Errorf("admission: Counted %q needs a *api.ResourceClaim, got %T", c.Resource, c.Object)
+		}
+		return resourceClaimEval{claim: rc, q: c.DRA, now: now}, nil
 	case "":
 		return nil, fmt.Errorf("admission: Counted without a resource")
 	}

@@ -23,6 +23,11 @@ type NamespaceObjects struct {
 	// replicationcontrollers names); one without Meta counts in every
 	// namespace.
 	Others []Counted
+	// ResourceClaims are the DRA claims, charged by the ResourceClaim
+	// evaluator with DeviceClasses, the cluster's (Others of resource
+	// resourceclaims.resource.k8s.io are charged by it too).
+	ResourceClaims []*api.ResourceClaim
+	DeviceClasses  []*api.DeviceClass
 	// Now is when the usage is measured: pods past their deletion grace
 	// period are no longer charged.
 	Now time.Time
@@ -69,10 +74,29 @@ func QuotaStatus(q *api.ResourceQuota, objs NamespaceObjects) api.ResourceQuotaS
 			claims = append(claims, claimEval{c})
 		}
 	}
+	dq := &DRAQuota{DeviceClasses: objs.DeviceClasses, Pods: objs.Pods, Claims: objs.ResourceClaims}
+	var rcs []evaluator
+	for _, c := range objs.ResourceClaims {
+		if c.Namespace == q.Namespace {
+			rcs = append(rcs, resourceClaimEval{c, dq, objs.Now})
+		}
+	}
+	for _, o := range objs.Others {
+		if o.Resource != ResourceResourceClaims || (o.Meta != nil && o.Meta.Namespace != q.Namespace) {
+			continue
+		}
+		if o.DRA == nil {
+			o.DRA = dq
+		}
+		if e, err := evaluatorFor(o, objs.Now); err == nil {
+			rcs = append(rcs, e)
+		}
+	}
 	kinds = append(kinds,
 		kind{podEval{&api.Pod{}, objs.Now}, pods},
 		kind{serviceEval{&api.Service{}}, svcs},
-		kind{claimEval{&api.PersistentVolumeClaim{}}, claims})
+		kind{claimEval{&api.PersistentVolumeClaim{}}, claims},
+		kind{resourceClaimEval{&api.ResourceClaim{}, dq, objs.Now}, rcs})
 	// Every other resource a count/ name (or legacy alias) of hard names
 	// is counted, whether or not objs holds such objects.
 	others := map[string][]evaluator{}
@@ -88,7 +112,7 @@ func QuotaStatus(q *api.ResourceQuota, objs NamespaceObjects) api.ResourceQuotaS
 		switch {
 		case len(s) > len("count/") && s[:len("count/")] == "count/":
 			r := s[len("count/"):]
-			if r != ResourcePods && r != ResourceServices && r != ResourcePersistentVolumeClaims {
+			if r != ResourcePods && r != ResourceServices && r != ResourcePersistentVolumeClaims && r != ResourceResourceClaims {
 				addKind(r)
 			}
 		case s == "configmaps", s == "secrets", s == "resourcequotas", s == "replicationcontrollers":

@@ -25,6 +25,62 @@ var quotaNames = []api.ResourceName{
 	"persistentvolumeclaims", "count/persistentvolumeclaims", "requests.storage",
 	"gold.storageclass.storage.k8s.io/requests.storage", "gold.storageclass.storage.k8s.io/persistentvolumeclaims",
 	"count/deployments.apps", "configmaps", "count/configmaps", "example.com/untracked",
+	"count/resourceclaims.resource.k8s.io", "gpu.deviceclass.resource.k8s.io/devices", "tpu.deviceclass.resource.k8s.io/devices",
+	"requests.deviceclass.resource.kubernetes.io/gpu", "requests.deviceclass.resource.kubernetes.io/tpu",
+}
+
+// quotaDeviceClasses draws the cluster's DeviceClasses for the
+// ResourceClaim evaluator: gpu (mapping example.com/gpu, sometimes) and
+// tpu.
+func quotaDeviceClasses() *rapid.Generator[[]*api.DeviceClass] {
+	return rapid.Custom(func(t *rapid.T) []*api.DeviceClass {
+		var out []*api.DeviceClass
+		for _, name := range []string{"gpu", "tpu"} {
+			if rapid.IntRange(0, 3).Draw(t, "noClass") == 0 {
+				continue
+			}
+			c := &api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: name}}
+			if name == "gpu" && rapid.Bool().Draw(t, "extended") {
+				c.Spec.ExtendedResourceName = ptr("example.com/gpu")
+			}
+			out = append(out, c)
+		}
+		return out
+	})
+}
+
+// quotaResourceClaim draws a DRA claim of one or two requests, exact
+// (ExactCount or All) or prioritized lists over gpu and tpu; sometimes
+// the extended resource claim the scheduler makes for a pod.
+func quotaResourceClaim(ns string) *rapid.Generator[*api.ResourceClaim] {
+	return rapid.Custom(func(t *rapid.T) *api.ResourceClaim {
+		c := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: "rc", Namespace: ns}}
+		mode := func() (api.DeviceAllocationMode, int64) {
+			if rapid.IntRange(0, 4).Draw(t, "all") == 0 {
+				return api.DeviceAllocationModeAll, 0
+			}
+			return api.DeviceAllocationModeExactCount, int64(rapid.IntRange(1, 3).Draw(t, "count"))
+		}
+		class := func() string { return rapid.SampledFrom([]string{"gpu", "tpu"}).Draw(t, "class") }
+		for i := range rapid.IntRange(1, 2).Draw(t, "requests") {
+			r := api.DeviceRequest{Name: fmt.Sprintf("req-%d", i)}
+			if rapid.IntRange(0, 2).Draw(t, "firstAvailable") == 0 {
+				for j := range 2 {
+					m, n := mode()
+					r.FirstAvailable = append(r.FirstAvailable, api.DeviceSubRequest{Name: fmt.Sprintf("sub-%d", j), DeviceClassName: class(), AllocationMode: m, Count: n})
+				}
+			} else {
+				m, n := mode()
+				r.Exactly = &api.ExactDeviceRequest{DeviceClassName: class(), AllocationMode: m, Count: n}
+			}
+			c.Spec.Devices.Requests = append(c.Spec.Devices.Requests, r)
+		}
+		if rapid.IntRange(0, 2).Draw(t, "extendedClaim") == 0 {
+			// Its owner is set to an existing pod by resourceQuotaInput.
+			c.Annotations = map[string]string{api.ExtendedResourceClaimAnnotation: "true"}
+		}
+		return c
+	})
 }
 
 var priorityClasses = []string{"", "low", "high"}
@@ -166,7 +222,9 @@ func quotaClaim(ns string) *rapid.Generator[*api.PersistentVolumeClaim] {
 
 func countedObject(ns string) *rapid.Generator[regression.CountedObject] {
 	return rapid.Custom(func(t *rapid.T) regression.CountedObject {
-		switch rapid.IntRange(0, 5).Draw(t, "kind") {
+		switch rapid.IntRange(0, 6).Draw(t, "kind") {
+		case 6:
+			return regression.CountedObject{Resource: "resourceclaims.resource.k8s.io", ResourceClaim: quotaResourceClaim(ns).Draw(t, "resourceClaim")}
 		case 0, 1, 2:
 			return regression.CountedObject{Resource: "pods", Pod: quotaPod(ns).Draw(t, "pod")}
 		case 3:
@@ -208,6 +266,8 @@ func resourceQuotaInput() *rapid.Generator[*regression.ResourceQuotaInput] {
 					o.Service.Name = name
 				case o.Claim != nil:
 					o.Claim.Name = name
+				case o.ResourceClaim != nil:
+					o.ResourceClaim.Name = name
 				default:
 					o.Meta.Name = name
 				}
@@ -215,6 +275,35 @@ func resourceQuotaInput() *rapid.Generator[*regression.ResourceQuotaInput] {
 			}
 		}
 		in.Object = countedObject("ns").Draw(t, "object")
+		in.DeviceClasses = quotaDeviceClasses().Draw(t, "deviceClasses")
+		// An extended resource claim is owned by one of the pods, which
+		// may name it in its status.
+		var pods []*api.Pod
+		for _, o := range in.Existing {
+			if o.Pod != nil {
+				pods = append(pods, o.Pod)
+			}
+		}
+		claims := []*api.ResourceClaim{in.Object.ResourceClaim}
+		for _, o := range in.Existing {
+			claims = append(claims, o.ResourceClaim)
+		}
+		for _, c := range claims {
+			if c == nil || c.Annotations[api.ExtendedResourceClaimAnnotation] != "true" || len(pods) == 0 {
+				continue
+			}
+			p := rapid.SampledFrom(pods).Draw(t, "owner")
+			if p.UID == "" {
+				p.UID = "uid-" + p.Name
+			}
+			c.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: p.Name, UID: p.UID, Controller: ptr(true)}}
+			switch rapid.IntRange(0, 2).Draw(t, "ownerStatus") {
+			case 1:
+				p.Status.ExtendedResourceClaimStatus = &api.PodExtendedResourceClaimStatus{ResourceClaimName: c.Name}
+			case 2:
+				p.Status.ExtendedResourceClaimStatus = &api.PodExtendedResourceClaimStatus{ResourceClaimName: "another"}
+			}
+		}
 		return in
 	})
 }

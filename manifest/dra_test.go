@@ -285,3 +285,70 @@ func TestClaimQuota(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimDeviceQuota: <class>.deviceclass.resource.k8s.io/devices
+// limits the devices the claims made and read request; the shared claim
+// stored counts, a new claim read is refused as kubectl's create is.
+func TestClaimDeviceQuota(t *testing.T) {
+	const name = "gpu.example.com.deviceclass.resource.k8s.io/devices"
+	quota := func(n string) string {
+		return "---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ml}\nspec: {hard: {" + name + ": \"" + n + "\"}}\n"
+	}
+	extra := "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: extra, namespace: ml}\nspec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, count: 2}}]}}\n"
+	for _, c := range []struct {
+		name, input    string
+		stored         int
+		refused        []string
+		rejectedClaims []string
+	}{
+		// shared (1 device) and train's claim (1): the Deployment's two
+		// claims are refused.
+		{"template claims", draObjects + "---\n" + draPods + quota("2"), 2, []string{
+			`is forbidden: exceeded quota: q, requested: ` + name + `=1, used: ` + name + `=2, limited: ` + name + `=2`,
+			`is forbidden: exceeded quota: q, requested: ` + name + `=1, used: ` + name + `=2, limited: ` + name + `=2`,
+		}, nil},
+		// A new claim read asks for 2 with 1 of 2 used: refused before
+		// the pods are created; then as above.
+		{"claim read", draObjects + "---\n" + draPods + extra + quota("2"), 2, []string{
+			`is forbidden: exceeded quota: q, requested: ` + name + `=1, used: ` + name + `=2, limited: ` + name + `=2`,
+			`is forbidden: exceeded quota: q, requested: ` + name + `=1, used: ` + name + `=2, limited: ` + name + `=2`,
+		}, []string{
+			`resourceclaims.resource.k8s.io "extra" is forbidden: exceeded quota: q, requested: ` + name + `=2, used: ` + name + `=1, limited: ` + name + `=2`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewReader()
+			if err := r.Read("dra.yaml", strings.NewReader(c.input)); err != nil {
+				t.Fatal(err)
+			}
+			cl, err := NewCluster(r.Objects(), r.Report(), Options{ExpandWorkloads: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(cluster.ListObjects[api.ResourceClaim](cl.Snapshot.Objects(), "ml"))
+			var refused, rejected []string
+			for _, w := range cl.Report.Warnings {
+				if strings.Contains(w.Message, "create ResourceClaim : ") {
+					refused = append(refused, w.String())
+				}
+			}
+			for _, rj := range cl.Report.Rejected {
+				rejected = append(rejected, rj.Err.Error())
+			}
+			if n != c.stored {
+				t.Errorf("%d claims stored, want %d", n, c.stored)
+			}
+			if len(refused) != len(c.refused) {
+				t.Errorf("refused %v, want %v", refused, c.refused)
+			}
+			for i := range min(len(refused), len(c.refused)) {
+				if !strings.Contains(refused[i], c.refused[i]) {
+					t.Errorf("refusal %q lacks %q", refused[i], c.refused[i])
+				}
+			}
+			if strings.Join(rejected, "\n") != strings.Join(c.rejectedClaims, "\n") {
+				t.Errorf("rejected %q, want %q", rejected, c.rejectedClaims)
+			}
+		})
+	}
+}

@@ -21,10 +21,6 @@ import (
 // resourceclaim controller creates.
 const claimNameStream = 0x636c61696d6e616d
 
-// resourceClaimsResource is the quota resource of ResourceClaims
-// (count/resourceclaims.resource.k8s.io).
-const resourceClaimsResource = "resourceclaims.resource.k8s.io"
-
 // Cluster is what Load builds from manifests: the snapshot of nodes and
 // bound pods, the pending pods in the order kube-scheduler's queue would
 // take them, the objects read, and the report of what was not taken as
@@ -92,11 +88,14 @@ func IsStored(p *api.Pod) bool {
 //
 // Each pod then goes through the resourceclaim controller
 // (workload.ClaimController): the claims of its resourceClaimTemplateName
-// entries are created (ResourceQuota counting
-// count/resourceclaims.resource.k8s.io) and stored, and the pod gets its
-// status.resourceClaimStatuses; a pod whose template is missing gets the
-// controller's FailedResourceClaimCreation event as a warning and stays
-// without a claim.
+// entries are created (ResourceQuota charging them as its ResourceClaim
+// evaluator does: admission.ResourceClaimQuotaUsage) and stored, and the
+// pod gets its status.resourceClaimStatuses; a pod whose template is
+// missing, or whose claim quota refuses, gets the controller's
+// FailedResourceClaimCreation event as a warning and stays without a
+// claim. New ResourceClaims read (no uid, resourceVersion or
+// creationTimestamp) are admitted by ResourceQuota before the pods; a
+// refused one is reported and not stored.
 //
 // With opts.ExpandWorkloads, the pods the workload controllers would
 // create now (workload.ExpandAll, which states the controllers' rules,
@@ -156,9 +155,14 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	if now.IsZero() {
 		now = time.Now()
 	}
-	existing := admission.NamespaceObjects{Services: objs.Services, Now: now}
+	existing := admission.NamespaceObjects{Services: objs.Services, Now: now, DeviceClasses: objs.DeviceClasses}
+	var newResourceClaims []*api.ResourceClaim
 	for _, c := range objs.ResourceClaims {
-		existing.Others = append(existing.Others, admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta})
+		if isStoredMeta(&c.ObjectMeta) {
+			existing.ResourceClaims = append(existing.ResourceClaims, c)
+		} else {
+			newResourceClaims = append(newResourceClaims, c)
+		}
 	}
 	var newClaims []*api.PersistentVolumeClaim
 	for _, c := range objs.PersistentVolumeClaims {
@@ -186,8 +190,9 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	// The resourceclaim controller makes the claims of the pods' template
 	// entries once the pods are created; ResourceQuota admits each claim.
 	claimCtl := workload.NewClaimController(nameRand(opts.Seed, claimNameStream), objs.ResourceClaimTemplates, objs.ResourceClaims)
+	dq := &admission.DRAQuota{DeviceClasses: objs.DeviceClasses}
 	claimCtl.SetCreate(func(c *api.ResourceClaim) error {
-		return chain.AdmitObject(admission.Counted{Resource: resourceClaimsResource, Meta: &c.ObjectMeta}, c.Namespace)
+		return chain.AdmitObject(admission.CountedResourceClaim(c, dq), c.Namespace)
 	})
 	missing := map[string][]*api.Pod{}
 	var missingOrder []string
@@ -216,6 +221,16 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 			continue
 		}
 		replaced[c] = a
+	}
+	// New ResourceClaims read are created as kubectl creates them: the
+	// ResourceClaim quota evaluator charges them; a rejected one is
+	// reported and not stored.
+	for _, c := range newResourceClaims {
+		if err := chain.AdmitObject(admission.CountedResourceClaim(c, dq), c.Namespace); err != nil {
+			src, _ := objs.Source(c)
+			rep.Rejected = append(rep.Rejected, Rejection{Source: src, Object: "ResourceClaim " + c.Namespace + "/" + c.Name, Err: err})
+			replaced[c] = nil
+		}
 	}
 	pods := objs.Pods
 	var createdObjects []any

@@ -34,7 +34,9 @@
 // and weights, the nodes tied at the best total and the pick, and, for a
 // pod that fits nowhere, what preemption would do (a dry run of the
 // PostFilter plugins: the nominated node, the victims, and per node the
-// victims or why it cannot help). Explain's Decision is the one Schedule
+// victims or why it cannot help); for a pod with ResourceClaims, per node
+// DynamicResources' own verdict and the devices each claim gets there
+// (NodeExplanation.Devices). Explain's Decision is the one Schedule
 // returns, and it moves the rotating start index and the random source
 // on as Schedule does; neither assumes, nominates or evicts.
 //

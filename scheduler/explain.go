@@ -92,6 +92,11 @@ type NodeExplanation struct {
 	// cannot help. nil unless Explanation.Preemption is a dry run of
 	// DefaultPreemption.
 	Preemption *NodePreemption
+	// Devices is, for a pod with ResourceClaims, DynamicResources'
+	// verdict on the node and the devices each claim gets there; nil
+	// when the pod has no claims or the profile does not run
+	// DynamicResources.
+	Devices *NodeDevices
 }
 
 // PluginScore is one Score plugin's score of a node.
@@ -217,6 +222,7 @@ func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, er
 			add(ni, false, prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, s.nominated[name]))
 		}
 	}
+	explainDevices(ctx, prof, state, pod, ex, view.Get)
 	var fe *FitError
 	if errors.As(cerr, &fe) {
 		s.explainPreemption(ctx, prof, state, pod, fe, ex)

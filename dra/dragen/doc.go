@@ -20,4 +20,10 @@
 // requests, prioritized lists and matchAttribute / distinctAttribute
 // constraints. The objects pass the API server's validation; selectors
 // use the language Compiler understands, a subset of Kubernetes' CEL.
+//
+// MixedGen draws a World with what the other default plugins read too:
+// zoned, tainted, cordoned nodes with allocatable, bound pods, and a pod
+// that asks for the claims (by name or through a template's generated
+// claim) with requests, tolerations, node affinity and topology spread,
+// for differential runs of the whole profile.
 package dragen

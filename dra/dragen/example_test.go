@@ -22,3 +22,10 @@ func ExampleWorldGen() {
 	fmt.Println(len(w.Classes), "classes")
 	// Output: 4 classes
 }
+
+// Draw a mixed world: the pod names each of the world's claims.
+func ExampleMixedGen() {
+	m := dragen.MixedGen().Example(1)
+	fmt.Println(len(m.Pod.Spec.ResourceClaims) == len(m.Claims), m.Pod.UID)
+	// Output: true pod-uid
+}

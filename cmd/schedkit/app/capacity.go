@@ -26,7 +26,11 @@ Deployment, ReplicaSet, StatefulSet, Job or DaemonSet; several per file or
 several files), on the cluster as read with its pending pods placed first:
 how many more copies fit, on which nodes the scheduler puts them, one after
 the other, and the fit error of the next copy. Shapes are counted
-independently of each other.
+independently of each other. A copy's resourceClaimTemplateName entries
+get claims of their own, as the resourceclaim controller makes them, and
+the devices each copy is allocated are taken before the next: DRA devices
+limit the count as cpu and memory do. Copies naming one claim share it,
+and its devices, on the node it is allocated for.
 `,
 		example: `  schedkit capacity -f examples/manifests --pod examples/manifests/shapes/web.yaml
   schedkit capacity -f examples/manifests --pod examples/manifests/shapes/web.yaml -o json

@@ -2,8 +2,12 @@ package app
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // bundledDRA is the GPU node pool with DRA, read with the bundled cluster.
@@ -29,6 +33,13 @@ func TestDRABundled(t *testing.T) {
 		{[]string{"explain", "-f", bundled, "-f", bundledDRA, "--pod", "ml/finetune-klhd8"}, 0, []string{
 			"ml/finetune-klhd8 → dra-gpu-2",
 			"dra-gpu-1      Unresolvable   DynamicResources: cannot allocate all claims",
+			"  devices on dra-gpu-2: gpu/gpu: gpu.example.com/dra-gpu-2/gpu-2, gpu.example.com/dra-gpu-2/gpu-3\n",
+			// A node another plugin rejects carries DynamicResources' own verdict.
+			"node-c1        Unschedulable  NodeResourcesFit: Insufficient cpu; DynamicResources: cannot allocate all claims\n",
+		}},
+		{[]string{"explain", "-f", bundled, "-f", bundledDRA, "--pod", "ml/finetune-klhd8", "-o", "wide"}, 0, []string{
+			"CPU IF PLACED HERE  MEMORY IF PLACED HERE  DEVICES\n",
+			"4→8/16              16Gi→32Gi/64Gi         gpu/gpu: gpu.example.com/dra-gpu-2/gpu-2, gpu.example.com/dra-gpu-2/gpu-3\n",
 		}},
 		// Each copy gets its own claim; the copies are limited by the
 		// 80Gi GPUs free (the notebook's A100 and the 40Gi ones never
@@ -72,5 +83,62 @@ func TestDescribeDRAJSON(t *testing.T) {
 	}
 	if claims != 3 || devices != 8 {
 		t.Errorf("%d claims, %d devices; want 3 and 8", claims, devices)
+	}
+}
+
+// TestExplainDRAJSON: explain's JSON has each node's devices: the
+// allocator's pick where DynamicResources passes, its reasons elsewhere.
+func TestExplainDRAJSON(t *testing.T) {
+	code, out, errOut := runCmd(t, "", "explain", "-f", bundled, "-f", bundledDRA, "--pod", "ml/finetune-4blzd", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Pods []podResult `json:"pods"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Pods) != 1 {
+		t.Fatalf("%d pods", len(doc.Pods))
+	}
+	nodes := doc.Pods[0].Nodes
+	got := nodes["dra-gpu-2"].Devices
+	want := &nodeDevices{Code: "Success", Claims: []claimDevices{{PodClaim: "gpu", Claim: "finetune-4blzd-gpu-m72kk", Devices: []deviceResult{
+		{Request: "gpu", Driver: "gpu.example.com", Pool: "dra-gpu-2", Device: "gpu-0"},
+		{Request: "gpu", Driver: "gpu.example.com", Pool: "dra-gpu-2", Device: "gpu-1"}}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("dra-gpu-2 devices (-want +got):\n%s", diff)
+	}
+	if d := nodes["node-a1"].Devices; d == nil || d.Code != "UnschedulableAndUnresolvable" || len(d.Reasons) != 1 || d.Reasons[0] != "cannot allocate all claims" {
+		t.Errorf("node-a1 devices %+v", d)
+	}
+	// A pod without claims has no devices.
+	code, out, _ = runCmd(t, "", "explain", "-f", bundled, "-f", bundledDRA, "--pod", "shop/checkout", "-o", "json")
+	if code > 1 || strings.Contains(out, `"devices"`) {
+		t.Errorf("exit %d; a pod without claims has devices:\n%s", code, out)
+	}
+}
+
+// TestExplainDRAHTML: the report has the devices per node and class,
+// before and after the placements, and each pod's chosen devices.
+func TestExplainDRAHTML(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.html")
+	code, out, errOut := runCmd(t, "", "explain", "-f", bundled, "-f", bundledDRA, "--html", path)
+	if code > 1 {
+		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"<tr><td>dra-gpu-1</td><td>gpu.example.com</td><td>4</td><td>1 → 1</td><td>3</td></tr>",
+		"<tr><td>dra-gpu-2</td><td>gpu.example.com</td><td>4</td><td>0 → 4</td><td>0</td></tr>",
+		`<p class="devices">devices on dra-gpu-2: gpu/gpu: gpu.example.com/dra-gpu-2/gpu-0, gpu.example.com/dra-gpu-2/gpu-1</p>`,
+	} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("report lacks %q", w)
+		}
 	}
 }

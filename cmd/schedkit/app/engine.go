@@ -52,6 +52,9 @@ type nodeVerdict struct {
 	// Preemption is the preemption dry run's verdict on the node, for a
 	// pod that fits nowhere; nil otherwise.
 	Preemption *scheduler.NodePreemption
+	// Devices is DynamicResources' verdict and the claims' devices on
+	// the node, for a pod with claims; nil otherwise.
+	Devices *scheduler.NodeDevices
 }
 
 // pluginScore is one score plugin's normalised score and weight.
@@ -113,7 +116,7 @@ func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*exp
 		if ne == nil {
 			continue
 		}
-		nv.Status, nv.Evaluated, nv.Feasible, nv.Preemption = ne.Status, ne.Evaluated, ne.Feasible, ne.Preemption
+		nv.Status, nv.Evaluated, nv.Feasible, nv.Preemption, nv.Devices = ne.Status, ne.Evaluated, ne.Feasible, ne.Preemption, ne.Devices
 		if fit != nil {
 			nv.Evaluated = true
 		}

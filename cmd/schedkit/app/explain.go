@@ -32,7 +32,10 @@ CandidateDropped, CannotHelp, Unresolvable, NotTried, NotEligible,
 Failed; its REASONS then say which pods preemption would evict there, or
 why it cannot help). Tables fit 120 columns (long reasons wrap); -o wide
 spells codes out and adds each feasible node's requested cpu and memory
-now and if the pod were placed there. Every node is scored (no
+now and if the pod were placed there. For a pod with ResourceClaims, the
+chosen node's devices ("devices on NODE: entry/request: driver/pool/device")
+and, -o wide, a DEVICES column for every feasible node; a node another
+plugin rejects also names DynamicResources' own reason. Every node is scored (no
 sampling) unless --config says otherwise. The last line counts the
 outcomes: "6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated".
 `,
@@ -93,6 +96,9 @@ type nodeResult struct {
 	// Preemption is the preemption dry run's verdict on the node, for a
 	// pod that fits nowhere.
 	Preemption *nodePreemption `json:"preemption,omitempty"`
+	// Devices is, for a pod with ResourceClaims, DynamicResources'
+	// verdict on the node and the devices each claim gets there.
+	Devices *nodeDevices `json:"devices,omitempty"`
 }
 
 // nodePreemption is what preemption would do on one node: the verdict
@@ -311,6 +317,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 				nr.Preemption.Plugin, nr.Preemption.Reasons = np.Status.Plugin(), np.Status.Reasons()
 			}
 		}
+		nr.Devices = devicesResult(nv.Devices)
 		if !nv.Evaluated && nv.Status.IsSuccess() && !nv.Feasible {
 			notEvaluated++
 		}

@@ -16,7 +16,10 @@ import (
 // fetched.
 type htmlReport struct {
 	before map[string]usage
-	pods   []htmlPod
+	// devices are, per node, the DRA devices by DeviceClass before the
+	// placements.
+	devices map[string][]describedDevices
+	pods    []htmlPod
 }
 
 type htmlPod struct {
@@ -33,6 +36,16 @@ type htmlPod struct {
 	Heat       []htmlHeatRow
 	Rejected   []htmlRejected
 	Hidden     int
+	// Devices are the chosen node's devices for the pod's claims, as the
+	// table's "devices on" line names them.
+	Devices string
+}
+
+// htmlDevices is one node's devices of one DeviceClass, before and
+// after the placements.
+type htmlDevices struct {
+	Node, DeviceClass                       string
+	Total, AllocatedBefore, Allocated, Free int
 }
 
 type htmlHeatRow struct {
@@ -64,8 +77,10 @@ type htmlBar struct {
 }
 
 func newHTMLReport(snap *cluster.Snapshot) *htmlReport {
-	r := &htmlReport{before: map[string]usage{}}
+	r := &htmlReport{before: map[string]usage{}, devices: map[string][]describedDevices{}}
+	dc := newDeviceCounter(snap.Objects())
 	for _, ni := range snap.Nodes() {
+		r.devices[ni.Node().Name] = dc.count(ni.Node())
 		r.before[ni.Node().Name] = usage{CPU: ni.Requested.MilliCPU, Memory: ni.Requested.Memory, AllocCPU: ni.Allocatable.MilliCPU, AllocMemory: ni.Allocatable.Memory}
 	}
 	return r
@@ -84,6 +99,9 @@ func (h *htmlReport) add(r *podRow) {
 	for _, ps := range r.plugins {
 		hp.Plugins = append(hp.Plugins, fmt.Sprintf("%s ×%d", ps.Plugin, ps.Weight))
 	}
+	if nr, ok := r.res.Nodes[r.res.Node]; ok && nr.Devices != nil && len(nr.Devices.Claims) > 0 {
+		hp.Devices = devicesText(nr.Devices)
+	}
 	for _, name := range r.order {
 		nr := r.res.Nodes[name]
 		if nr.Total != nil {
@@ -95,6 +113,9 @@ func (h *htmlReport) add(r *podRow) {
 			hp.Heat = append(hp.Heat, row)
 		} else if nr.Code != "Success" {
 			rj := htmlRejected{Node: name, Code: nr.Code, Plugin: nr.Plugin, Reasons: joinReasons(nr.Reasons)}
+			if d := devicesRejection(&nr); d != "" {
+				rj.Reasons += "; " + d
+			}
 			if nr.Preemption != nil {
 				hp.Preemption = true
 				rj.Preemption, rj.PreemptionDetail = preemptionText(nr.Preemption)
@@ -148,6 +169,22 @@ func (h *htmlReport) write(path string, snap *cluster.Snapshot, sum explainSumma
 		hb.MemBeforeW, hb.MemAfterW = int(min(hb.MemBefore, 100)*barW/100), int(min(hb.MemAfter, 100)*barW/100)
 		bars = append(bars, hb)
 	}
+	var devices []htmlDevices
+	after := newDeviceCounter(snap.Objects())
+	for _, n := range names {
+		ni, ok := snap.Get(n)
+		if !ok {
+			continue
+		}
+		before := map[string]int{}
+		for _, d := range h.devices[n] {
+			before[d.DeviceClass] = d.Allocated
+		}
+		for _, d := range after.count(ni.Node()) {
+			devices = append(devices, htmlDevices{Node: n, DeviceClass: d.DeviceClass, Total: d.Total,
+				AllocatedBefore: before[d.DeviceClass], Allocated: d.Allocated, Free: d.Free})
+		}
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -156,9 +193,10 @@ func (h *htmlReport) write(path string, snap *cluster.Snapshot, sum explainSumma
 		Summary explainSummary
 		Bars    []htmlBar
 		Height  int
+		Devices []htmlDevices
 		Pods    []htmlPod
 		Version string
-	}{sum, bars, len(bars)*34 + 10, h.pods, KubernetesVersion}
+	}{sum, bars, len(bars)*34 + 10, devices, h.pods, KubernetesVersion}
 	if err := reportTemplate().Execute(f, data); err != nil {
 		f.Close()
 		return err
@@ -197,8 +235,12 @@ svg text{font:12px system-ui,sans-serif}
 <text x="520" y="{{add .Y 26}}">memory {{.MemText}}</text>
 </g>
 {{end}}</svg>
+{{if .Devices}}<h2>DRA devices per node, by DeviceClass</h2>
+<table id="devices"><tr><th>node</th><th>device class</th><th>devices</th><th>allocated before → after</th><th>free after</th></tr>
+{{range .Devices}}<tr><td>{{.Node}}</td><td>{{.DeviceClass}}</td><td>{{.Total}}</td><td>{{.AllocatedBefore}} → {{.Allocated}}</td><td>{{.Free}}</td></tr>{{end}}</table>{{end}}
 {{range .Pods}}<h2 class="{{.Outcome}}">{{.Headline}}</h2>
 {{range .Unverified}}<p class="warn">unverified: {{.}}</p>{{end}}
+{{if .Devices}}<p class="devices">devices on {{.Node}}: {{.Devices}}</p>{{end}}
 {{if .Heat}}{{$p := .}}<svg class="heat" xmlns="http://www.w3.org/2000/svg" width="{{add 220 (mul (len .Plugins) 250)}}" height="{{add 70 (mul (len .Heat) 20)}}" role="img" aria-label="scores of {{.Pod}}">
 <text x="0" y="14">node (total)</text>
 {{range $i, $pl := .Plugins}}<text x="{{add 220 (mul $i 250)}}" y="14" transform="rotate(0)">{{$pl}}</text>{{end}}

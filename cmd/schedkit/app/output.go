@@ -299,8 +299,17 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 			}
 			head = append(head, fmt.Sprintf("%s×%d", name, ps.Weight))
 		}
+		devices := false
+		for _, name := range feasible {
+			if res.Nodes[name].Devices != nil {
+				devices = true
+			}
+		}
 		if wide {
 			head = append(head, "CPU IF PLACED HERE", "MEMORY IF PLACED HERE")
+			if devices {
+				head = append(head, "DEVICES")
+			}
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
 		for _, name := range feasible {
@@ -327,11 +336,18 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 				a.Memory += r.add.Memory
 				cells = append(cells, fmt.Sprintf("%s→%s/%s", fmtCPU(b.CPU), fmtCPU(a.CPU), fmtCPU(b.AllocCPU)),
 					fmt.Sprintf("%s→%s/%s", fmtMem(b.Memory), fmtMem(a.Memory), fmtMem(b.AllocMemory)))
+				if devices {
+					cells = append(cells, devicesText(nr.Devices))
+				}
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
 		tw.Flush()
 		writeTrimmed(w, &buf, limit)
+		// The default table names the chosen node's devices on a line.
+		if nr, ok := res.Nodes[res.Node]; ok && !wide && nr.Devices != nil && len(nr.Devices.Claims) > 0 {
+			io.WriteString(w, wrapText("  devices on "+res.Node+": "+devicesText(nr.Devices), "    ", limit))
+		}
 	}
 	if len(rejected) > 0 {
 		// A pod that fits nowhere: each node's preemption verdict.
@@ -360,6 +376,9 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 			reasons := strings.Join(nr.Reasons, "; ")
 			if nr.Plugin != "" {
 				reasons = nr.Plugin + ": " + reasons
+			}
+			if d := devicesRejection(&nr); d != "" {
+				reasons += "; " + d
 			}
 			if preempt {
 				verdict, detail := preemptionText(nr.Preemption)

@@ -5,16 +5,21 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/admission/plugin/resourcequota"
 	quota "k8s.io/apiserver/pkg/quota/v1"
 	"k8s.io/apiserver/pkg/quota/v1/generic"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/quota/v1/evaluator/core"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -42,6 +47,8 @@ func quotaObject(o *regression.CountedObject) (runtime.Object, schema.GroupResou
 		return MustConvert[corev1.Service](o.Service), schema.GroupResource{Resource: "services"}
 	case o.Claim != nil:
 		return MustConvert[corev1.PersistentVolumeClaim](o.Claim), schema.GroupResource{Resource: "persistentvolumeclaims"}
+	case o.ResourceClaim != nil:
+		return MustConvert[resourceapi.ResourceClaim](o.ResourceClaim), resourceClaimsGR
 	}
 	m := &metav1.PartialObjectMetadata{}
 	if o.Meta != nil {
@@ -50,8 +57,57 @@ func quotaObject(o *regression.CountedObject) (runtime.Object, schema.GroupResou
 	return m, groupResource(o.Resource)
 }
 
-func quotaEvaluator(gr schema.GroupResource, f quota.ListerForResourceFunc, clk *clocktesting.FakeClock) quota.Evaluator {
+var resourceClaimsGR = schema.GroupResource{Group: "resource.k8s.io", Resource: "resourceclaims"}
+
+// draQuota is what upstream's ResourceClaim evaluator reads besides the
+// claim: the extended resource cache of the input's DeviceClasses, the
+// existing pods and the existing claims a pod owns.
+type draQuota struct {
+	classes *extendedresourcecache.ExtendedResourceCache
+	pods    corev1listers.PodLister
+	claims  []*resourceapi.ResourceClaim
+}
+
+func newDRAQuota(in *regression.ResourceQuotaInput) *draQuota {
+	d := &draQuota{classes: extendedresourcecache.NewExtendedResourceCache(klog.Background())}
+	for _, c := range in.DeviceClasses {
+		d.classes.OnAdd(MustConvert[resourceapi.DeviceClass](c), true)
+	}
+	ix := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	for i := range in.Existing {
+		o := &in.Existing[i]
+		switch {
+		case o.Pod != nil:
+			if err := ix.Add(MustConvert[corev1.Pod](o.Pod)); err != nil {
+				panic(err)
+			}
+		case o.ResourceClaim != nil:
+			d.claims = append(d.claims, MustConvert[resourceapi.ResourceClaim](o.ResourceClaim))
+		}
+	}
+	d.pods = corev1listers.NewPodLister(ix)
+	return d
+}
+
+// owned is the claim getter of the evaluator: the extended resource
+// claims of namespace ns whose controller is the pod uid.
+func (d *draQuota) owned(ns string, uid types.UID) ([]*resourceapi.ResourceClaim, error) {
+	var out []*resourceapi.ResourceClaim
+	for _, c := range d.claims {
+		if c.Namespace != ns || c.Annotations[resourceapi.ExtendedResourceClaimAnnotation] != "true" {
+			continue
+		}
+		if ref := metav1.GetControllerOfNoCopy(c); ref != nil && ref.Kind == "Pod" && ref.APIVersion == "v1" && ref.UID == uid {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func quotaEvaluator(gr schema.GroupResource, f quota.ListerForResourceFunc, clk *clocktesting.FakeClock, d *draQuota) quota.Evaluator {
 	switch gr {
+	case resourceClaimsGR:
+		return core.NewResourceClaimEvaluator(f, d.classes, d.pods, d.owned)
 	case schema.GroupResource{Resource: "pods"}:
 		return core.NewPodEvaluator(f, clk)
 	case schema.GroupResource{Resource: "services"}:
@@ -72,6 +128,7 @@ func quotaEvaluator(gr schema.GroupResource, f quota.ListerForResourceFunc, clk 
 // (quota.CalculateUsage as syncResourceQuota uses it) when asked.
 func ResourceQuota(in *regression.ResourceQuotaInput) regression.ResourceQuotaAnswer {
 	clk := clocktesting.NewFakeClock(regression.QuotaNow())
+	d := newDRAQuota(in)
 	var a regression.ResourceQuotaAnswer
 	quotas := make([]corev1.ResourceQuota, len(in.Quotas))
 	for i := range in.Quotas {
@@ -102,9 +159,10 @@ func ResourceQuota(in *regression.ResourceQuotaInput) regression.ResourceQuotaAn
 		// The controller counts the core kinds and every other
 		// resource its quotas name (it discovers every listable one).
 		evals := []quota.Evaluator{
-			quotaEvaluator(schema.GroupResource{Resource: "pods"}, lister, clk),
-			quotaEvaluator(schema.GroupResource{Resource: "services"}, lister, clk),
-			quotaEvaluator(schema.GroupResource{Resource: "persistentvolumeclaims"}, lister, clk),
+			quotaEvaluator(schema.GroupResource{Resource: "pods"}, lister, clk, d),
+			quotaEvaluator(schema.GroupResource{Resource: "services"}, lister, clk, d),
+			quotaEvaluator(schema.GroupResource{Resource: "persistentvolumeclaims"}, lister, clk, d),
+			quotaEvaluator(resourceClaimsGR, lister, clk, d),
 		}
 		seen := map[schema.GroupResource]bool{}
 		for _, q := range quotas {
@@ -118,12 +176,12 @@ func ResourceQuota(in *regression.ResourceQuotaInput) regression.ResourceQuotaAn
 					continue
 				}
 				switch gr.String() {
-				case "pods", "services", "persistentvolumeclaims":
+				case "pods", "services", "persistentvolumeclaims", "resourceclaims.resource.k8s.io":
 					continue
 				}
 				if !seen[gr] {
 					seen[gr] = true
-					evals = append(evals, quotaEvaluator(gr, lister, clk))
+					evals = append(evals, quotaEvaluator(gr, lister, clk, d))
 				}
 			}
 		}
@@ -154,7 +212,7 @@ func ResourceQuota(in *regression.ResourceQuotaInput) regression.ResourceQuotaAn
 	}
 	ns := acc.GetNamespace()
 	attrs := admission.NewAttributesRecord(obj, nil, schema.GroupVersionKind{}, ns, acc.GetName(), gr.WithVersion("v1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
-	out, err := resourcequota.CheckRequest(quotas, attrs, quotaEvaluator(gr, nil, clk), nil)
+	out, err := resourcequota.CheckRequest(quotas, attrs, quotaEvaluator(gr, nil, clk, d), nil)
 	if err != nil {
 		a.Err = err.Error()
 		return a

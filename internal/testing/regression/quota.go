@@ -19,11 +19,15 @@ type CountedObject struct {
 	Pod      *api.Pod                   `json:"pod,omitempty"`
 	Service  *api.Service               `json:"service,omitempty"`
 	Claim    *api.PersistentVolumeClaim `json:"claim,omitempty"`
-	Meta     *api.ObjectMeta            `json:"meta,omitempty"`
+	// ResourceClaim is a DRA claim (resource resourceclaims.resource.k8s.io).
+	ResourceClaim *api.ResourceClaim `json:"resourceClaim,omitempty"`
+	Meta          *api.ObjectMeta    `json:"meta,omitempty"`
 }
 
-func (o *CountedObject) counted() admission.Counted {
+func (o *CountedObject) counted(dq *admission.DRAQuota) admission.Counted {
 	switch {
+	case o.ResourceClaim != nil:
+		return admission.CountedResourceClaim(o.ResourceClaim, dq)
 	case o.Pod != nil:
 		return admission.CountedPod(o.Pod)
 	case o.Service != nil:
@@ -40,10 +44,12 @@ func (o *CountedObject) counted() admission.Counted {
 // (keeping status.used only for names no evaluator tracks); otherwise the
 // quotas' statuses are used as given.
 type ResourceQuotaInput struct {
-	Quotas        []api.ResourceQuota `json:"quotas"`
-	Existing      []CountedObject     `json:"existing,omitempty"`
-	ComputeStatus bool                `json:"computeStatus,omitempty"`
-	Object        CountedObject       `json:"object"`
+	Quotas   []api.ResourceQuota `json:"quotas"`
+	Existing []CountedObject     `json:"existing,omitempty"`
+	// DeviceClasses are the cluster's, for the ResourceClaim evaluator.
+	DeviceClasses []*api.DeviceClass `json:"deviceClasses,omitempty"`
+	ComputeStatus bool               `json:"computeStatus,omitempty"`
+	Object        CountedObject      `json:"object"`
 }
 
 // ResourceQuotaAnswer is the quota statuses used for the decision (when
@@ -59,11 +65,23 @@ type ResourceQuotaAnswer struct {
 func EvalResourceQuota(in *ResourceQuotaInput) ResourceQuotaAnswer {
 	var a ResourceQuotaAnswer
 	quotas := append([]api.ResourceQuota(nil), in.Quotas...)
+	dq := &admission.DRAQuota{DeviceClasses: in.DeviceClasses}
+	for i := range in.Existing {
+		o := &in.Existing[i]
+		switch {
+		case o.Pod != nil:
+			dq.Pods = append(dq.Pods, o.Pod)
+		case o.ResourceClaim != nil:
+			dq.Claims = append(dq.Claims, o.ResourceClaim)
+		}
+	}
 	if in.ComputeStatus {
-		objs := admission.NamespaceObjects{Now: QuotaNow()}
+		objs := admission.NamespaceObjects{Now: QuotaNow(), DeviceClasses: in.DeviceClasses}
 		for i := range in.Existing {
 			o := &in.Existing[i]
 			switch {
+			case o.ResourceClaim != nil:
+				objs.ResourceClaims = append(objs.ResourceClaims, o.ResourceClaim)
 			case o.Pod != nil:
 				objs.Pods = append(objs.Pods, o.Pod)
 			case o.Service != nil:
@@ -71,7 +89,7 @@ func EvalResourceQuota(in *ResourceQuotaInput) ResourceQuotaAnswer {
 			case o.Claim != nil:
 				objs.Claims = append(objs.Claims, o.Claim)
 			default:
-				objs.Others = append(objs.Others, o.counted())
+				objs.Others = append(objs.Others, o.counted(dq))
 			}
 		}
 		for i := range quotas {
@@ -79,7 +97,7 @@ func EvalResourceQuota(in *ResourceQuotaInput) ResourceQuotaAnswer {
 			a.Status = append(a.Status, ListStrings(quotas[i].Status.Used))
 		}
 	}
-	out, err := admission.CheckQuota(quotas, in.Object.counted(), QuotaNow())
+	out, err := admission.CheckQuota(quotas, in.Object.counted(dq), QuotaNow())
 	if err != nil {
 		a.Err = err.Error()
 		return a

@@ -1,0 +1,39 @@
+package dynamicresources
+
+import (
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// NodeDevices returns the pod's claims of cs in spec order, each with
+// the allocation it has on node: an allocated claim's own, or the one
+// Filter found there for a claim to allocate (nil when Filter found
+// none on node or did not run there). ok is false when PreFilter did
+// not resolve claims into cs. explain reads it to show the devices each
+// request gets per node.
+func NodeDevices(cs *framework.CycleState, node string) (claims []*api.ResourceClaim, allocations []*api.AllocationResult, ok bool) {
+	s, err := getState(cs)
+	if err != nil || s.empty() {
+		return nil, nil, false
+	}
+	var found []api.AllocationResult
+	have := false
+	if s.allocator != nil {
+		s.mu.Lock()
+		found, have = s.nodeAllocations[node]
+		s.mu.Unlock()
+	}
+	allocations = make([]*api.AllocationResult, len(s.claims))
+	next := 0
+	for i, c := range s.claims {
+		if a := c.Status.Allocation; a != nil {
+			allocations[i] = a
+			continue
+		}
+		if have && next < len(found) {
+			allocations[i] = &found[next]
+		}
+		next++
+	}
+	return s.claims, allocations, true
+}
