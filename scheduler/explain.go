@@ -221,6 +221,7 @@ func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, er
 	if errors.As(cerr, &fe) {
 		s.explainPreemption(ctx, prof, state, pod, fe, ex)
 	}
+	ex.Unverified = s.unverified(prof, pod, ex.Outcome() == OutcomeUnschedulable)
 	return ex, nil
 }
 

@@ -61,6 +61,7 @@ type options struct {
 	tieBreak    TieBreak
 	checkEngine bool
 	admission   *admission.Policies
+	unmodelled  func(*api.Pod) []string
 }
 
 // TieBreak says how a cycle picks among nodes of equal total score.
@@ -153,6 +154,12 @@ type Scheduler struct {
 	// admission admits new pods (WithAdmission); nil reads pods as
 	// they are.
 	admission *admission.Policies
+	// unmodelled gives a pod's fields read without being modelled
+	// (WithUnmodelledFields); nil when none were given.
+	unmodelled func(*api.Pod) []string
+	// opts are the options New was given, for the sandboxes the
+	// what-ifs verify their answers in.
+	opts options
 	// plain is a test hook: Schedule runs the plain cycle (cycle.go)
 	// instead of the engine, so that tests observe the definition.
 	plain bool
@@ -202,6 +209,8 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 		tieBreak:    o.tieBreak,
 		checkEngine: o.checkEngine,
 		admission:   o.admission,
+		unmodelled:  o.unmodelled,
+		opts:        o,
 		q:           newQueue(),
 	}
 	s.pcg, s.rng = newRand(o.seed)
@@ -302,6 +311,13 @@ type Decision struct {
 	// NotEvaluated are the plugins the profile names that this build
 	// lacks; the decision was made without them.
 	NotEvaluated []string
+	// Unverified says why the decision may differ from kube-scheduler's,
+	// one sentence each: the features the pod uses whose plugins are in
+	// NotEvaluated (with the fields WithUnmodelledFields names), a pod
+	// that fits no node while DefaultPreemption is missing, and the
+	// extended resources it requests that DRA would decide. nil when
+	// the decision is verified.
+	Unverified []string
 }
 
 // Schedule runs one scheduling cycle for pod and returns the decision.
@@ -329,7 +345,7 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error
 		return Decision{}, err
 	}
 	if st := prof.RunPreEnqueuePlugins(ctx, pod); !st.IsSuccess() {
-		return Decision{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}, &GatedError{Pod: pod, Status: st}
+		return Decision{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated(), Unverified: s.unverified(prof, pod, false)}, &GatedError{Pod: pod, Status: st}
 	}
 	var res Decision
 	var state *framework.CycleState
@@ -366,8 +382,10 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error
 				}
 			}
 		}
+		res.Unverified = s.unverified(prof, pod, res.Outcome(err) == OutcomeUnschedulable)
 		return res, err
 	}
+	res.Unverified = s.unverified(prof, pod, false)
 	return res, nil
 }
 

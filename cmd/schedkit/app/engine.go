@@ -20,8 +20,9 @@ type explanation struct {
 	Pod *api.Pod
 	// Outcome is the library's outcome of the cycle.
 	Outcome scheduler.Outcome
-	// NotEvaluated are the profile's plugins this build lacks.
-	NotEvaluated []string
+	// NotEvaluated are the profile's plugins this build lacks;
+	// Unverified the library's marks of the decision.
+	NotEvaluated, Unverified []string
 	// Nodes are every node of the snapshot, in snapshot order.
 	Nodes []nodeVerdict
 	// Evaluated and Feasible are the cycle's counts.
@@ -71,7 +72,7 @@ func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*exp
 		}
 		return nil, errors.New("pod " + podName(pod) + ": no profile has schedulerName " + pod.Spec.SchedulerName)
 	}
-	ex := &explanation{Pod: pod, Outcome: sx.Outcome(), NotEvaluated: sx.NotEvaluated}
+	ex := &explanation{Pod: pod, Outcome: sx.Outcome(), NotEvaluated: sx.NotEvaluated, Unverified: sx.Unverified}
 	byName := make(map[string]*scheduler.NodeExplanation, len(sx.Nodes))
 	for i := range sx.Nodes {
 		byName[sx.Nodes[i].Name] = &sx.Nodes[i]

@@ -154,19 +154,10 @@ type explainer struct {
 	o *options
 	c *manifest.Cluster
 	s *scheduler.Scheduler
-	// unmodelled maps "ns/name" to the fields schedkit read without
-	// modelling.
-	unmodelled map[string][]string
 }
 
 func newExplainer(e *env, o *options, c *manifest.Cluster, s *scheduler.Scheduler) *explainer {
-	x := &explainer{e: e, o: o, c: c, s: s, unmodelled: map[string][]string{}}
-	for _, p := range c.Objects.Pods {
-		if f := c.Objects.UnmodelledFields(p); f != nil {
-			x.unmodelled[podName(p)] = f
-		}
-	}
-	return x
+	return &explainer{e: e, o: o, c: c, s: s}
 }
 
 // run explains the pods in order, assuming each placement unless
@@ -266,7 +257,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 		r.res.Preemption.Victims = append(r.res.Preemption.Victims, podName(v))
 	}
 	r.victims = ex.Victims
-	r.res.Unverified = nonNil(append(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], ex.Outcome == scheduler.OutcomeUnschedulable), draExtendedMarks(p, x.s.Snapshot())...))
+	r.res.Unverified = nonNil(ex.Unverified)
 
 	// Display order: feasible nodes by total, then the others.
 	idx := make([]int, len(ex.Nodes))
@@ -380,12 +371,12 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s, err := newSched(c.Snapshot, config, opts)
+	s, err := newSched(c.Snapshot, config, append(opts, unmodelledFields(c)))
 	if err != nil {
 		return 0, err
 	}
 	if prof, ok := s.Profile(""); ok {
-		e.notEvaluatedWarning(o, prof.NotEvaluated(), c)
+		e.notEvaluatedWarning(o, s, prof.NotEvaluated(), c)
 		if n := antiAffinityNotice(prof.NotEvaluated(), len(c.Snapshot.HavePodsWithRequiredAntiAffinityNodes())); n != "" {
 			e.warnf(o, "%s", n)
 		}
