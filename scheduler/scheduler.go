@@ -583,7 +583,10 @@ func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScor
 // before its descendants. Node i's path is the binary number i+1 without
 // its leading 1, so of two such nodes i < j at depths di <= dj, i comes
 // first unless i+1 > (j+1)>>(dj-di). One pass over the totals finds it.
-func (s *Scheduler) heapRoot(totals []int64) int {
+func (s *Scheduler) heapRoot(totals []int64) int { return heapRootOf(totals) }
+
+// heapRootOf is heapRoot, for the what-ifs that re-rank totals.
+func heapRootOf(totals []int64) int {
 	if len(totals) == 0 {
 		return 0
 	}
