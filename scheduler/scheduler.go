@@ -193,6 +193,11 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	return newWithOptions(snapshot, o)
+}
+
+// newWithOptions is New with the options applied.
+func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 	if o.tieBreak != TieBreakUpstream && o.tieBreak != TieBreakRandom {
 		return nil, fmt.Errorf("tie break %d is not TieBreakUpstream or TieBreakRandom", o.tieBreak)
 	}

@@ -50,11 +50,15 @@ func genWhatIfWorld(t *rapid.T) whatIfWorld {
 			node.Spec.Unschedulable = true
 		}
 		w.nodes = append(w.nodes, node)
+		// At most one bound pod holds the host port: a node's ports are
+		// a set, so two holders could not both be there.
+		portTaken := false
 		for j := range rapid.IntRange(0, 3).Draw(t, "bound") {
 			p := whatIfPod(fmt.Sprintf("b-%s-%d", name, j), rapid.IntRange(0, 4000).Draw(t, "bcpu"), rapid.IntRange(0, 8).Draw(t, "bmem"))
 			p.Spec.NodeName = name
 			p.Spec.Priority = ptr(int32(rapid.IntRange(0, 2).Draw(t, "bprio")))
-			if rapid.IntRange(0, 4).Draw(t, "bport") == 0 {
+			if !portTaken && rapid.IntRange(0, 4).Draw(t, "bport") == 0 {
+				portTaken = true
 				p.Spec.Containers[0].Ports = []api.ContainerPort{{HostPort: 8080, ContainerPort: 8080, Protocol: api.ProtocolTCP}}
 			}
 			w.bound = append(w.bound, p)

@@ -1,0 +1,550 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/quantity"
+	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/taints"
+)
+
+// ChangeKind names what a Suggestion changes.
+type ChangeKind string
+
+// The changes WhyNot tries, the pod's own first.
+const (
+	// ChangeRequests lowers the pod's requests (Suggestion.Requests).
+	ChangeRequests ChangeKind = "requests"
+	// ChangeTolerations adds tolerations of the node's taints.
+	ChangeTolerations ChangeKind = "tolerations"
+	// ChangeHostPorts drops the pod's host ports the node has taken.
+	ChangeHostPorts ChangeKind = "hostPorts"
+	// ChangeNodeLabels sets or removes labels of the node, for the
+	// pod's node selector or required node affinity.
+	ChangeNodeLabels ChangeKind = "nodeLabels"
+	// ChangeUncordon uncordons the node.
+	ChangeUncordon ChangeKind = "uncordon"
+	// ChangeEvict evicts the pods preemption's dry run names there.
+	ChangeEvict ChangeKind = "evict"
+)
+
+// Suggestion is one change that makes a node feasible for a pod that
+// fits nowhere, verified: with the change applied, the cycle's PreFilter
+// and Filter steps pass on the node.
+type Suggestion struct {
+	// Node is the node the change makes feasible.
+	Node string `json:"node"`
+	// Kind is what changes; Text says it in a sentence.
+	Kind ChangeKind `json:"kind"`
+	Text string     `json:"text"`
+	// Cost ranks changes: the lowest is the smallest. A change to the
+	// pod costs less than one to the node, which costs less than
+	// evicting pods; within a kind, less changed costs less.
+	Cost int64 `json:"cost"`
+	// Requests are the pod's new requests (ChangeRequests), as the
+	// scheduler counts them for the whole pod.
+	Requests api.ResourceList `json:"requests,omitempty"`
+	// Tolerations are the tolerations to add (ChangeTolerations).
+	Tolerations []api.Toleration `json:"tolerations,omitempty"`
+	// HostPorts are the pod's host ports to drop (ChangeHostPorts).
+	HostPorts []api.ContainerPort `json:"hostPorts,omitempty"`
+	// Labels are the node labels to set and RemoveLabels those to
+	// remove (ChangeNodeLabels).
+	Labels       map[string]string `json:"labels,omitempty"`
+	RemoveLabels []string          `json:"removeLabels,omitempty"`
+	// Victims are the pods to evict (ChangeEvict), most important first.
+	Victims []*api.Pod `json:"-"`
+	// pod is the changed pod, for the pod's own changes.
+	pod *api.Pod
+	// node is the changed node, for the node's changes.
+	node *api.Node
+}
+
+// WhyNot is, for a pod that fits no node, per node the smallest single
+// change that makes the node feasible, and a count of why nodes fail.
+type WhyNot struct {
+	// Nodes hold one suggestion per node that a single verified change
+	// makes feasible, in the explanation's node order. A node no single
+	// change makes feasible is absent.
+	Nodes []Suggestion `json:"nodes"`
+	// Best is the cheapest of Nodes (the first of equals); nil when
+	// Nodes is empty.
+	Best *Suggestion `json:"best"`
+	// Reasons count the failing nodes by reason, most nodes first (then
+	// by reason): a resource exhausted, an untolerated taint, another
+	// plugin's reason.
+	Reasons []ReasonCount `json:"reasons"`
+}
+
+// ReasonCount is how many nodes fail for one reason.
+type ReasonCount struct {
+	// Reason is "cpu exhausted", "taint dedicated=gpu:NoSchedule" or a
+	// plugin's reason.
+	Reason string `json:"reason"`
+	Nodes  int    `json:"nodes"`
+}
+
+// Summary is the reasons in one line, as Nomad words them: "cpu
+// exhausted on 12 nodes, memory exhausted on 3 nodes, taint
+// dedicated=gpu:NoSchedule on 4 nodes".
+func (w *WhyNot) Summary() string {
+	var parts []string
+	for _, r := range w.Reasons {
+		parts = append(parts, fmt.Sprintf("%s on %d node%s", r.Reason, r.Nodes, plural(r.Nodes)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// ExplainWhyNot is Explain, and for a pod that fits no node it fills
+// in Explanation.WhyNot: per rejected node the smallest single change
+// that makes it feasible. The candidates come from the node's verdict
+// and the pod (lower a request to what is free, tolerate the node's
+// taints, drop a host port it has taken, set or remove the labels a
+// selector or required node affinity term needs, uncordon it, evict
+// the victims preemption's dry run names there); each is verified by
+// applying it to a copy of the cluster and running the cycle's
+// PreFilter and Filter steps for the node, and dropped if the node
+// still fails. The scheduler itself is left as Explain leaves it.
+func (s *Scheduler) ExplainWhyNot(ctx context.Context, pod *api.Pod) (*Explanation, error) {
+	ex, err := s.Explain(ctx, pod)
+	if err != nil || ex.FeasibleNodes > 0 || ex.Node != "" || ex.PreEnqueue != nil {
+		return ex, err
+	}
+	var fe *FitError
+	if !errors.As(ex.Err, &fe) {
+		return ex, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, err := s.whyNot(ctx, ex)
+	if err != nil {
+		return nil, err
+	}
+	ex.WhyNot = w
+	return ex, nil
+}
+
+// whyNot builds the WhyNot of an explanation whose pod fits no node.
+func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error) {
+	w := &WhyNot{Nodes: []Suggestion{}, Reasons: []ReasonCount{}}
+	view := s.snapshot.View()
+	reasons := map[string]int{}
+	var sb *Scheduler
+	defer func() {
+		if sb != nil {
+			sb.Close()
+		}
+	}()
+	for i := range ex.Nodes {
+		ne := &ex.Nodes[i]
+		if ne.Status.IsSuccess() {
+			continue
+		}
+		ni, ok := view.Get(ne.Name)
+		if !ok {
+			continue
+		}
+		for _, r := range failReasons(ex.Pod, ni, ne) {
+			reasons[r]++
+		}
+		cands := candidates(ex.Pod, ni, ne)
+		if len(cands) == 0 {
+			continue
+		}
+		if sb == nil {
+			var err error
+			if sb, err = s.sandbox(); err != nil {
+				return nil, err
+			}
+		}
+		slices.SortStableFunc(cands, func(a, b Suggestion) int { return int(sign(a.Cost - b.Cost)) })
+		for _, c := range cands {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if sb.verify(ctx, ex.Pod, &c) {
+				w.Nodes = append(w.Nodes, c)
+				break
+			}
+		}
+	}
+	for i := range w.Nodes {
+		if w.Best == nil || w.Nodes[i].Cost < w.Best.Cost {
+			w.Best = &w.Nodes[i]
+		}
+	}
+	for _, r := range slices.Sorted(maps.Keys(reasons)) {
+		w.Reasons = append(w.Reasons, ReasonCount{Reason: r, Nodes: reasons[r]})
+	}
+	sort.SliceStable(w.Reasons, func(i, j int) bool { return w.Reasons[i].Nodes > w.Reasons[j].Nodes })
+	return w, nil
+}
+
+// verify applies c in the sandbox s, runs the cycle's PreFilter and
+// Filter steps for the node and undoes the change.
+func (s *Scheduler) verify(ctx context.Context, pod *api.Pod, c *Suggestion) bool {
+	if c.pod != nil {
+		pod = c.pod
+	}
+	var undo []func()
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	if c.node != nil {
+		ni, ok := s.snapshot.Get(c.Node)
+		if !ok {
+			return false
+		}
+		old := ni.Node()
+		if err := s.snapshot.UpdateNode(c.node); err != nil {
+			return false
+		}
+		undo = append(undo, func() { _ = s.snapshot.UpdateNode(old) })
+	}
+	for _, v := range c.Victims {
+		pi, node, ok := s.snapshot.Pod(v.Namespace, v.Name)
+		if !ok || s.snapshot.RemovePod(v) != nil {
+			return false
+		}
+		undo = append(undo, func() { _ = s.snapshot.AddPodInfo(pi, node) })
+	}
+	return s.feasibleOn(ctx, pod, c.Node)
+}
+
+// failReasons are the node's reasons for the summary: each resource
+// NodeResourcesFit finds short ("cpu exhausted"), the first untolerated
+// taint, or the failing plugin's reasons.
+func failReasons(pod *api.Pod, ni *cluster.NodeInfo, ne *NodeExplanation) []string {
+	var out []string
+	switch ne.Status.Plugin() {
+	case "NodeResourcesFit":
+		for _, r := range ne.Status.Reasons() {
+			switch {
+			case strings.HasPrefix(r, "Insufficient "):
+				out = append(out, strings.TrimPrefix(r, "Insufficient ")+" exhausted")
+			case r == "Too many pods":
+				out = append(out, "pods exhausted")
+			default:
+				out = append(out, r)
+			}
+		}
+	case "TaintToleration":
+		if t, ok := taints.FindUntolerated(ni.Node().Spec.Taints, pod.Spec.Tolerations, api.TaintEffectNoSchedule, api.TaintEffectNoExecute); ok {
+			out = append(out, "taint "+taintText(t))
+		}
+	}
+	if len(out) == 0 {
+		out = ne.Status.Reasons()
+	}
+	return out
+}
+
+func taintText(t api.Taint) string {
+	s := t.Key
+	if t.Value != "" {
+		s += "=" + t.Value
+	}
+	return s + ":" + string(t.Effect)
+}
+
+// candidates are the single changes that may make the node feasible,
+// from its verdict: the failing plugin says which to try. Evicting the
+// preemption dry run's victims is tried for any node that has them.
+func candidates(pod *api.Pod, ni *cluster.NodeInfo, ne *NodeExplanation) []Suggestion {
+	var out []Suggestion
+	node := ni.Node()
+	name := node.Name
+	switch ne.Status.Plugin() {
+	case "NodeResourcesFit":
+		if c, ok := lowerRequests(pod, ni); ok {
+			out = append(out, c)
+		}
+	case "TaintToleration":
+		var tols []api.Toleration
+		var texts []string
+		for _, t := range node.Spec.Taints {
+			if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
+				continue
+			}
+			if _, bad := taints.FindUntolerated([]api.Taint{t}, pod.Spec.Tolerations, t.Effect); !bad {
+				continue
+			}
+			tol := api.Toleration{Key: t.Key, Operator: api.TolerationOpEqual, Value: t.Value, Effect: t.Effect}
+			if t.Value == "" {
+				tol.Operator, tol.Value = api.TolerationOpExists, ""
+			}
+			tols = append(tols, tol)
+			texts = append(texts, taintText(t))
+		}
+		if len(tols) > 0 {
+			p := pod.DeepCopy()
+			p.Spec.Tolerations = append(p.Spec.Tolerations, tols...)
+			out = append(out, Suggestion{Node: name, Kind: ChangeTolerations, Cost: 200 + 10*int64(len(tols)),
+				Text: "tolerate taint " + strings.Join(texts, ", "), Tolerations: tols, pod: p})
+		}
+	case "NodePorts":
+		if c, ok := dropHostPorts(pod, ni); ok {
+			out = append(out, c)
+		}
+	case "NodeAffinity":
+		if c, ok := labelNode(pod, node); ok {
+			out = append(out, c)
+		}
+	case "NodeUnschedulable":
+		n := node.DeepCopy()
+		n.Spec.Unschedulable = false
+		out = append(out, Suggestion{Node: name, Kind: ChangeUncordon, Cost: 500, Text: "uncordon node " + name, node: n})
+	}
+	if np := ne.Preemption; np != nil && len(np.Victims) > 0 {
+		var names []string
+		for _, v := range np.Victims {
+			names = append(names, v.Namespace+"/"+v.Name)
+		}
+		out = append(out, Suggestion{Node: name, Kind: ChangeEvict, Cost: 1000 + 100*int64(len(np.Victims)) + 1000*int64(np.NumPDBViolations),
+			Text: "evict " + strings.Join(names, ", ") + " (preemption's choice)", Victims: np.Victims})
+	}
+	return out
+}
+
+// lowerRequests lowers each request of the pod the node cannot hold to
+// what is free there; false when something other than a request is
+// short (the pod count) or nothing is free.
+func lowerRequests(pod *api.Pod, ni *cluster.NodeInfo) (Suggestion, bool) {
+	reqs := resource.SchedulerRequests(pod)
+	want := api.ResourceList{}
+	var texts []string
+	var cost int64
+	for _, name := range slices.Sorted(maps.Keys(reqs)) {
+		q := reqs[name]
+		have := amount(name, q)
+		free := ni.Allocatable.Get(name) - ni.Requested.Get(name)
+		if have <= free {
+			continue
+		}
+		if free <= 0 {
+			return Suggestion{}, false
+		}
+		nq := quantityOf(name, free)
+		want[name] = nq
+		texts = append(texts, fmt.Sprintf("%s to %s (from %s)", name, nq.String(), q.String()))
+		cost += 100 * (have - free) / have
+	}
+	if len(want) == 0 || ni.Requested.AllowedPodNumber >= ni.Allocatable.AllowedPodNumber {
+		return Suggestion{}, false
+	}
+	p := pod.DeepCopy()
+	for name, q := range want {
+		setPodRequest(p, name, amount(name, reqs[name])-amount(name, q))
+	}
+	return Suggestion{Node: ni.Node().Name, Kind: ChangeRequests, Cost: cost, Text: "lower the request of " + strings.Join(texts, ", "), Requests: want, pod: p}, true
+}
+
+// amount is a quantity in scheduler units: millicores for cpu.
+func amount(name api.ResourceName, q quantity.Quantity) int64 {
+	if name == api.ResourceCPU {
+		return q.MilliValue()
+	}
+	return q.Value()
+}
+
+func quantityOf(name api.ResourceName, v int64) quantity.Quantity {
+	switch name {
+	case api.ResourceCPU:
+		return quantity.NewMilliQuantity(v, quantity.DecimalSI)
+	case api.ResourceMemory, api.ResourceEphemeralStorage:
+		return quantity.NewQuantity(v, quantity.BinarySI)
+	}
+	return quantity.NewQuantity(v, quantity.DecimalSI)
+}
+
+// setPodRequest takes excess off the pod's request of name: off the
+// pod-level request when there is one, else off the app containers'
+// requests from the last, and caps the init containers at what the app
+// containers then request.
+func setPodRequest(p *api.Pod, name api.ResourceName, excess int64) {
+	if r := p.Spec.Resources; r != nil {
+		if q, ok := r.Requests[name]; ok {
+			r.Requests[name] = quantityOf(name, max(0, amount(name, q)-excess))
+			return
+		}
+	}
+	target := amount(name, resource.SchedulerRequests(p)[name]) - excess
+	rest := excess
+	for i := len(p.Spec.Containers) - 1; i >= 0 && rest > 0; i-- {
+		c := &p.Spec.Containers[i]
+		q, ok := c.Resources.Requests[name]
+		if !ok {
+			continue
+		}
+		cut := min(rest, amount(name, q))
+		c.Resources.Requests[name] = quantityOf(name, amount(name, q)-cut)
+		rest -= cut
+	}
+	for i := range p.Spec.InitContainers {
+		c := &p.Spec.InitContainers[i]
+		if q, ok := c.Resources.Requests[name]; ok && amount(name, q) > target {
+			c.Resources.Requests[name] = quantityOf(name, max(0, target))
+		}
+	}
+}
+
+// dropHostPorts drops the pod's host ports that the node's pods hold.
+func dropHostPorts(pod *api.Pod, ni *cluster.NodeInfo) (Suggestion, bool) {
+	p := pod.DeepCopy()
+	var dropped []api.ContainerPort
+	var texts []string
+	for ci := range p.Spec.Containers {
+		c := &p.Spec.Containers[ci]
+		for pi := range c.Ports {
+			port := &c.Ports[pi]
+			if port.HostPort <= 0 || !ni.UsedPorts.CheckConflict(port.HostIP, protocolOf(port), port.HostPort) {
+				continue
+			}
+			dropped = append(dropped, *port)
+			texts = append(texts, fmt.Sprintf("%d/%s", port.HostPort, protocolOf(port)))
+			port.HostPort = 0
+		}
+	}
+	if len(dropped) == 0 {
+		return Suggestion{}, false
+	}
+	return Suggestion{Node: ni.Node().Name, Kind: ChangeHostPorts, Cost: 300 + 10*int64(len(dropped)),
+		Text: "host port " + strings.Join(texts, ", ") + " is taken on the node: drop it or pick a free one", HostPorts: dropped, pod: p}, true
+}
+
+func protocolOf(p *api.ContainerPort) api.Protocol {
+	if p.Protocol == "" {
+		return api.ProtocolTCP
+	}
+	return p.Protocol
+}
+
+// labelNode is the fewest label changes that make the node match the
+// pod's node selector and one term of its required node affinity.
+func labelNode(pod *api.Pod, node *api.Node) (Suggestion, bool) {
+	set, remove := map[string]string{}, map[string]bool{}
+	labels := maps.Clone(node.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	for k, v := range pod.Spec.NodeSelector {
+		if cur, ok := labels[k]; !ok || cur != v {
+			set[k], labels[k] = v, v
+		}
+	}
+	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		var best map[string]*string
+		for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			if len(term.MatchFields) > 0 && len(term.MatchExpressions) == 0 {
+				continue
+			}
+			ch, ok := termChanges(term, labels)
+			if ok && (best == nil || len(ch) < len(best)) {
+				best = ch
+			}
+		}
+		if best == nil {
+			return Suggestion{}, false
+		}
+		for k, v := range best {
+			if v == nil {
+				remove[k] = true
+				delete(set, k)
+			} else {
+				set[k] = *v
+			}
+		}
+	}
+	if len(set)+len(remove) == 0 {
+		return Suggestion{}, false
+	}
+	n := node.DeepCopy()
+	if n.Labels == nil {
+		n.Labels = map[string]string{}
+	}
+	var texts []string
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		n.Labels[k] = set[k]
+		texts = append(texts, k+"="+set[k])
+	}
+	rm := slices.Sorted(maps.Keys(remove))
+	for _, k := range rm {
+		delete(n.Labels, k)
+		texts = append(texts, k+"-")
+	}
+	return Suggestion{Node: node.Name, Kind: ChangeNodeLabels, Cost: 400 + 10*int64(len(texts)),
+		Text: "label node " + node.Name + " " + strings.Join(texts, " "), Labels: set, RemoveLabels: rm, node: n}, true
+}
+
+// termChanges are the label changes (nil: remove) that make labels
+// match term; false when no label change can (a field selector).
+func termChanges(term api.NodeSelectorTerm, labels map[string]string) (map[string]*string, bool) {
+	if len(term.MatchFields) > 0 {
+		return nil, false
+	}
+	ch := map[string]*string{}
+	for _, r := range term.MatchExpressions {
+		v, has := labels[r.Key]
+		switch r.Operator {
+		case api.NodeSelectorOpIn:
+			if !has || !slices.Contains(r.Values, v) {
+				if len(r.Values) == 0 {
+					return nil, false
+				}
+				ch[r.Key] = &r.Values[0]
+			}
+		case api.NodeSelectorOpNotIn:
+			if has && slices.Contains(r.Values, v) {
+				ch[r.Key] = nil
+			}
+		case api.NodeSelectorOpExists:
+			if !has {
+				empty := ""
+				ch[r.Key] = &empty
+			}
+		case api.NodeSelectorOpDoesNotExist:
+			if has {
+				ch[r.Key] = nil
+			}
+		case api.NodeSelectorOpGt, api.NodeSelectorOpLt:
+			if len(r.Values) != 1 {
+				return nil, false
+			}
+			bound, err := strconv.ParseInt(r.Values[0], 10, 64)
+			if err != nil {
+				return nil, false
+			}
+			n, err := strconv.ParseInt(v, 10, 64)
+			ok := has && err == nil && ((r.Operator == api.NodeSelectorOpGt && n > bound) || (r.Operator == api.NodeSelectorOpLt && n < bound))
+			if !ok {
+				next := bound + 1
+				if r.Operator == api.NodeSelectorOpLt {
+					next = bound - 1
+				}
+				s := strconv.FormatInt(next, 10)
+				ch[r.Key] = &s
+			}
+		default:
+			return nil, false
+		}
+	}
+	return ch, true
+}

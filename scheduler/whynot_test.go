@@ -1,0 +1,164 @@
+package scheduler
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/quantity"
+)
+
+// applied is w with sg applied from its exported fields alone: the
+// pod's requests, tolerations and host ports, the node's labels and
+// cordon, the victims gone.
+func (w whatIfWorld) applied(sg Suggestion) whatIfWorld {
+	out := whatIfWorld{pod: w.pod.DeepCopy()}
+	for _, n := range w.nodes {
+		if n.Name == sg.Node {
+			n = n.DeepCopy()
+			switch sg.Kind {
+			case ChangeNodeLabels:
+				for k, v := range sg.Labels {
+					n.Labels[k] = v
+				}
+				for _, k := range sg.RemoveLabels {
+					delete(n.Labels, k)
+				}
+			case ChangeUncordon:
+				n.Spec.Unschedulable = false
+			}
+		}
+		out.nodes = append(out.nodes, n)
+	}
+	for _, b := range w.bound {
+		if sg.Kind == ChangeEvict && slices.ContainsFunc(sg.Victims, func(v *api.Pod) bool { return v.Name == b.Name }) {
+			continue
+		}
+		out.bound = append(out.bound, b)
+	}
+	c := &out.pod.Spec.Containers[0]
+	switch sg.Kind {
+	case ChangeRequests:
+		for k, v := range sg.Requests {
+			c.Resources.Requests[k] = v
+		}
+	case ChangeTolerations:
+		out.pod.Spec.Tolerations = append(out.pod.Spec.Tolerations, sg.Tolerations...)
+	case ChangeHostPorts:
+		for i := range c.Ports {
+			for _, d := range sg.HostPorts {
+				if c.Ports[i].HostPort == d.HostPort {
+					c.Ports[i].HostPort = 0
+				}
+			}
+		}
+	}
+	return out
+}
+
+// feasibleIn reports whether a fresh scheduler over w finds node
+// feasible for w's pod (Explain filters every node).
+func feasibleIn(t *rapid.T, w whatIfWorld, node string) bool {
+	s := w.scheduler(t)
+	defer s.Close()
+	ex, err := s.Explain(context.Background(), w.pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ne := range ex.Nodes {
+		if ne.Name == node {
+			return ne.Status.IsSuccess()
+		}
+	}
+	return false
+}
+
+// TestPropertyWhyNotSuggestionsWork: for a pod that fits nowhere, every
+// suggestion, applied to the cluster from its exported fields alone,
+// makes its node feasible in an independent cycle; Best is the cheapest;
+// every rejected node counts in the reasons.
+func TestPropertyWhyNotSuggestionsWork(t *testing.T) {
+	found, kinds := 0, map[ChangeKind]int{}
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWhatIfWorld(t)
+		s := w.scheduler(t)
+		defer s.Close()
+		ex, err := s.ExplainWhyNot(context.Background(), w.pod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex.Node != "" {
+			if ex.WhyNot != nil {
+				t.Fatalf("placed pod has a WhyNot")
+			}
+			return
+		}
+		wn := ex.WhyNot
+		if wn == nil {
+			t.Fatalf("unschedulable pod without WhyNot: %v", ex.Err)
+		}
+		if len(wn.Reasons) == 0 {
+			t.Fatalf("no reasons for %v", ex.Err)
+		}
+		for _, sg := range wn.Nodes {
+			found++
+			kinds[sg.Kind]++
+			if !feasibleIn(t, w.applied(sg), sg.Node) {
+				t.Fatalf("suggestion %q does not make %s feasible", sg.Text, sg.Node)
+			}
+			if wn.Best == nil || wn.Best.Cost > sg.Cost {
+				t.Fatalf("best %v is not the cheapest (%q costs %d)", wn.Best, sg.Text, sg.Cost)
+			}
+		}
+	})
+	if found == 0 {
+		t.Error("no suggestion was ever made")
+	}
+	t.Logf("suggestions by kind: %v", kinds)
+}
+
+// TestWhyNotTable pins the suggestions on a small cluster: a node short
+// of cpu, a tainted one, a cordoned one, and one both tainted and short,
+// which no single change fixes (tolerating its taint fails verification).
+func TestWhyNotTable(t *testing.T) {
+	node := func(name string, cpu int) *api.Node {
+		n := makeNodes(name)[0]
+		n.Status.Allocatable = api.ResourceList{api.ResourceCPU: quantity.NewMilliQuantity(int64(cpu)*1000, quantity.DecimalSI),
+			api.ResourceMemory: quantity.NewQuantity(8<<30, quantity.BinarySI), api.ResourcePods: quantity.NewQuantity(10, quantity.DecimalSI)}
+		return n
+	}
+	gpu := api.Taint{Key: "dedicated", Value: "gpu", Effect: api.TaintEffectNoSchedule}
+	short, tainted, cordoned, both := node("short", 2), node("tainted", 4), node("cordoned", 4), node("both", 1)
+	tainted.Spec.Taints = []api.Taint{gpu}
+	both.Spec.Taints = []api.Taint{gpu}
+	cordoned.Spec.Unschedulable = true
+	w := whatIfWorld{nodes: []*api.Node{short, tainted, cordoned, both}, pod: whatIfPod("p", 3000, 1)}
+	s := w.scheduler(t)
+	defer s.Close()
+	ex, err := s.ExplainWhyNot(context.Background(), w.pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, sg := range ex.WhyNot.Nodes {
+		got[sg.Node] = string(sg.Kind) + ": " + sg.Text
+	}
+	want := map[string]string{
+		"short":    "requests: lower the request of cpu to 2 (from 3)",
+		"tainted":  "tolerations: tolerate taint dedicated=gpu:NoSchedule",
+		"cordoned": "uncordon: uncordon node cordoned",
+	}
+	if !cmp.Equal(got, want) {
+		t.Errorf("suggestions: %s", cmp.Diff(want, got))
+	}
+	if b := ex.WhyNot.Best; b == nil || b.Node != "short" {
+		t.Errorf("best %+v, want the request on short", b)
+	}
+	if got, want := ex.WhyNot.Summary(), "taint dedicated=gpu:NoSchedule on 2 nodes, cpu exhausted on 1 node, node(s) were unschedulable on 1 node"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+}
