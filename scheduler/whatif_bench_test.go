@@ -74,4 +74,3 @@ func BenchmarkLeaveOneOut5000(b *testing.B) {
 		}
 	}
 }
-

@@ -33,6 +33,24 @@ type htmlPod struct {
 	Heat       []htmlHeatRow
 	Rejected   []htmlRejected
 	Hidden     int
+	// WhyNot is --why-not's summary line and per-node changes;
+	// LeaveOneOut what each score plugin did to the winner.
+	WhyNot      string
+	WhyNotRows  []htmlWhyNot
+	LeaveOneOut []htmlInfluence
+}
+
+type htmlWhyNot struct {
+	Node, Kind, Text string
+	Cheapest         bool
+}
+
+type htmlInfluence struct {
+	Plugin  string
+	Weight  int64
+	Without string
+	Decided bool
+	Flip    string
 }
 
 type htmlHeatRow struct {
@@ -83,6 +101,20 @@ func (h *htmlReport) add(r *podRow) {
 		Headline: podHeadline(&r.res), Outcome: r.res.Outcome.String()}
 	for _, ps := range r.plugins {
 		hp.Plugins = append(hp.Plugins, fmt.Sprintf("%s ×%d", ps.Plugin, ps.Weight))
+	}
+	if wn := r.res.WhyNot; wn != nil {
+		hp.WhyNot = wn.Summary
+		for _, sg := range wn.Nodes {
+			hp.WhyNotRows = append(hp.WhyNotRows, htmlWhyNot{Node: sg.Node, Kind: string(sg.Kind), Text: sg.Text,
+				Cheapest: wn.Best != nil && wn.Best.Node == sg.Node})
+		}
+	}
+	for _, inf := range r.res.LeaveOneOut {
+		hi := htmlInfluence{Plugin: inf.Plugin, Weight: inf.Weight, Without: inf.Without, Decided: inf.Without != r.res.Node, Flip: "no weight"}
+		if inf.FlipWeight > 0 {
+			hi.Flip = fmt.Sprintf("weight %d → %s", inf.FlipWeight, inf.FlipNode)
+		}
+		hp.LeaveOneOut = append(hp.LeaveOneOut, hi)
 	}
 	for _, name := range r.order {
 		nr := r.res.Nodes[name]
@@ -207,6 +239,10 @@ svg text{font:12px system-ui,sans-serif}
 {{end}}</svg>{{end}}
 {{if .Rejected}}{{$pre := .Preemption}}<table><tr><th>rejected node</th><th>code</th><th>plugin</th><th>reasons</th>{{if $pre}}<th>preemption</th>{{end}}</tr>
 {{range .Rejected}}<tr><td>{{.Node}}</td><td>{{.Code}}</td><td>{{.Plugin}}</td><td>{{.Reasons}}</td>{{if $pre}}<td>{{.Preemption}}{{if .PreemptionDetail}}: {{.PreemptionDetail}}{{end}}</td>{{end}}</tr>{{end}}</table>{{end}}
+{{if .LeaveOneOut}}<table class="loo"><caption>What decided the winner: each score plugin left out in turn</caption><tr><th>plugin</th><th>weight</th><th>winner without it</th><th>nearest weight that changes the winner</th></tr>
+{{range .LeaveOneOut}}<tr><td>{{.Plugin}}</td><td>{{.Weight}}</td><td{{if .Decided}} class="warn"{{end}}>{{.Without}}{{if .Decided}} (decided by {{.Plugin}}){{end}}</td><td>{{.Flip}}</td></tr>{{end}}</table>{{end}}
+{{if .WhyNot}}<p class="whynot">why not: {{.WhyNot}}</p>{{if .WhyNotRows}}<table class="whynot"><tr><th>node</th><th>change</th><th>smallest change that makes it feasible (verified)</th></tr>
+{{range .WhyNotRows}}<tr><td>{{.Node}}</td><td>{{.Kind}}</td><td>{{.Text}}{{if .Cheapest}} <b>(cheapest)</b>{{end}}</td></tr>{{end}}</table>{{else}}<p>no single change makes a node feasible</p>{{end}}{{end}}
 {{if .Hidden}}<p>{{.Hidden}} more node(s) not shown (--top).</p>{{end}}
 {{end}}
 </body></html>
