@@ -28,7 +28,7 @@ func genWhatIfWorld(t *rapid.T) whatIfWorld {
 		name := fmt.Sprintf("n%d", i)
 		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{
 			"kubernetes.io/hostname":      name,
-			"topology.kubernetes.io/zone": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "zone"),
+			"topology.kubernetes.io/zone": rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone"),
 		}}}
 		if rapid.Bool().Draw(t, "disk") {
 			node.Labels["disk"] = rapid.SampledFrom([]string{"ssd", "hdd"}).Draw(t, "diskType")
@@ -57,6 +57,9 @@ func genWhatIfWorld(t *rapid.T) whatIfWorld {
 			p := whatIfPod(fmt.Sprintf("b-%s-%d", name, j), rapid.IntRange(0, 4000).Draw(t, "bcpu"), rapid.IntRange(0, 8).Draw(t, "bmem"))
 			p.Spec.NodeName = name
 			p.Spec.Priority = ptr(int32(rapid.IntRange(0, 2).Draw(t, "bprio")))
+			if rapid.Bool().Draw(t, "bweb") {
+				p.Labels = map[string]string{"app": "web"}
+			}
 			if !portTaken && rapid.IntRange(0, 4).Draw(t, "bport") == 0 {
 				portTaken = true
 				p.Spec.Containers[0].Ports = []api.ContainerPort{{HostPort: 8080, ContainerPort: 8080, Protocol: api.ProtocolTCP}}
@@ -66,6 +69,13 @@ func genWhatIfWorld(t *rapid.T) whatIfWorld {
 	}
 	p := whatIfPod("p", rapid.IntRange(0, 6000).Draw(t, "cpu"), rapid.IntRange(0, 12).Draw(t, "mem"))
 	p.Spec.Priority = ptr(int32(rapid.IntRange(0, 3).Draw(t, "prio")))
+	p.Labels = map[string]string{"app": "web"}
+	if rapid.IntRange(0, 2).Draw(t, "spread") == 0 {
+		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{
+			MaxSkew: int32(rapid.IntRange(1, 2).Draw(t, "maxSkew")), TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: api.DoNotSchedule,
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+		}}
+	}
 	if rapid.Bool().Draw(t, "selector") {
 		p.Spec.NodeSelector = map[string]string{"disk": "ssd"}
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/quantity"
@@ -33,9 +34,26 @@ const (
 	ChangeNodeLabels ChangeKind = "nodeLabels"
 	// ChangeUncordon uncordons the node.
 	ChangeUncordon ChangeKind = "uncordon"
+	// ChangeSpreadPods adds pods matching the pod's topology spread
+	// constraints to the domains that need them for the node's domain
+	// to be within maxSkew (Suggestion.Spread).
+	ChangeSpreadPods ChangeKind = "spreadPods"
 	// ChangeEvict evicts the pods preemption's dry run names there.
 	ChangeEvict ChangeKind = "evict"
 )
+
+// SpreadNeed is how many more pods a topology domain needs for a node
+// to satisfy a DoNotSchedule topology spread constraint.
+type SpreadNeed struct {
+	// TopologyKey and Value name the domain.
+	TopologyKey string `json:"topologyKey"`
+	Value       string `json:"value"`
+	// Pods is how many more pods matching the constraint's selector it
+	// needs; Node is a node of the domain they would go to (the one the
+	// verification puts them on).
+	Pods int    `json:"pods"`
+	Node string `json:"node"`
+}
 
 // Suggestion is one change that makes a node feasible for a pod that
 // fits nowhere, verified: with the change applied, the cycle's PreFilter
@@ -61,6 +79,9 @@ type Suggestion struct {
 	// remove (ChangeNodeLabels).
 	Labels       map[string]string `json:"labels,omitempty"`
 	RemoveLabels []string          `json:"removeLabels,omitempty"`
+	// Spread are the domains that need more matching pods
+	// (ChangeSpreadPods).
+	Spread []SpreadNeed `json:"spread,omitempty"`
 	// Victims are the pods to evict (ChangeEvict), most important first.
 	Victims []*api.Pod `json:"-"`
 	// pod is the changed pod, for the pod's own changes.
@@ -163,7 +184,7 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 		for _, r := range failReasons(ex.Pod, ni, ne) {
 			reasons[r]++
 		}
-		cands := candidates(ex.Pod, ni, ne)
+		cands := candidates(ex.Pod, view, ni, ne)
 		if len(cands) == 0 {
 			continue
 		}
@@ -219,6 +240,12 @@ func (s *Scheduler) verify(ctx context.Context, pod *api.Pod, c *Suggestion) boo
 		}
 		undo = append(undo, func() { _ = s.snapshot.UpdateNode(old) })
 	}
+	for _, p := range spreadFillers(pod, c.Spread) {
+		if err := s.snapshot.AddPod(p); err != nil {
+			return false
+		}
+		undo = append(undo, func() { _ = s.snapshot.RemovePod(p) })
+	}
 	for _, v := range c.Victims {
 		pi, node, ok := s.snapshot.Pod(v.Namespace, v.Name)
 		if !ok || s.snapshot.RemovePod(v) != nil {
@@ -268,7 +295,7 @@ func taintText(t api.Taint) string {
 // candidates are the single changes that may make the node feasible,
 // from its verdict: the failing plugin says which to try. Evicting the
 // preemption dry run's victims is tried for any node that has them.
-func candidates(pod *api.Pod, ni *cluster.NodeInfo, ne *NodeExplanation) []Suggestion {
+func candidates(pod *api.Pod, view *cluster.View, ni *cluster.NodeInfo, ne *NodeExplanation) []Suggestion {
 	var out []Suggestion
 	node := ni.Node()
 	name := node.Name
@@ -306,6 +333,10 @@ func candidates(pod *api.Pod, ni *cluster.NodeInfo, ne *NodeExplanation) []Sugge
 		}
 	case "NodeAffinity":
 		if c, ok := labelNode(pod, node); ok {
+			out = append(out, c)
+		}
+	case "PodTopologySpread":
+		if c, ok := spreadPods(pod, view, node); ok {
 			out = append(out, c)
 		}
 	case "NodeUnschedulable":
@@ -547,4 +578,109 @@ func termChanges(term api.NodeSelectorTerm, labels map[string]string) (map[strin
 		}
 	}
 	return ch, true
+}
+
+// spreadPods is how many more matching pods the domains below the
+// node's need, per DoNotSchedule constraint the node's domain breaks:
+// with c pods matching in the node's domain, every eligible domain needs
+// at least c+1-maxSkew. Eligible nodes are those the constraint counts
+// (the pod's required node affinity unless nodeAffinityPolicy is
+// Ignore, tolerated taints when nodeTaintsPolicy is Honor). A constraint
+// whose minDomains is not met cannot be fixed this way.
+func spreadPods(pod *api.Pod, view *cluster.View, node *api.Node) (Suggestion, bool) {
+	req := affinity.GetRequiredNodeAffinity(pod)
+	var needs []SpreadNeed
+	for _, c := range pod.Spec.TopologySpreadConstraints {
+		if c.WhenUnsatisfiable != api.DoNotSchedule || c.MaxSkew < 1 {
+			continue
+		}
+		value, ok := node.Labels[c.TopologyKey]
+		if !ok {
+			continue
+		}
+		sel, err := affinity.CompileLabelSelector(c.LabelSelector)
+		if err != nil {
+			return Suggestion{}, false
+		}
+		for _, k := range c.MatchLabelKeys {
+			if v, ok := pod.Labels[k]; ok {
+				r, err := affinity.NewRequirement(k, affinity.OpIn, []string{v})
+				if err != nil {
+					return Suggestion{}, false
+				}
+				sel = sel.Add(r)
+			}
+		}
+		if !sel.Matches(pod.Labels) {
+			// The pods to add are copies of the pod's labels, which
+			// would not count.
+			continue
+		}
+		counts, first := map[string]int{}, map[string]string{}
+		for _, ni := range view.Nodes() {
+			n := ni.Node()
+			v, has := n.Labels[c.TopologyKey]
+			if !has {
+				continue
+			}
+			if c.NodeAffinityPolicy == nil || *c.NodeAffinityPolicy == api.NodeInclusionPolicyHonor {
+				if ok, _ := req.Match(n); !ok {
+					continue
+				}
+			}
+			if c.NodeTaintsPolicy != nil && *c.NodeTaintsPolicy == api.NodeInclusionPolicyHonor {
+				if _, bad := taints.FindUntolerated(n.Spec.Taints, pod.Spec.Tolerations, api.TaintEffectNoSchedule, api.TaintEffectNoExecute); bad {
+					continue
+				}
+			}
+			if _, seen := first[v]; !seen {
+				first[v], counts[v] = n.Name, 0
+			}
+			for _, p := range ni.Pods {
+				if p.Pod.Namespace == pod.Namespace && p.Pod.DeletionTimestamp == nil && sel.Matches(p.Pod.Labels) {
+					counts[v]++
+				}
+			}
+		}
+		if _, ok := counts[value]; !ok {
+			continue
+		}
+		if c.MinDomains != nil && len(counts) < int(*c.MinDomains) {
+			return Suggestion{}, false
+		}
+		target := counts[value] + 1 - int(c.MaxSkew)
+		for _, v := range slices.Sorted(maps.Keys(counts)) {
+			if counts[v] < target {
+				needs = append(needs, SpreadNeed{TopologyKey: c.TopologyKey, Value: v, Pods: target - counts[v], Node: first[v]})
+			}
+		}
+	}
+	if len(needs) == 0 {
+		return Suggestion{}, false
+	}
+	var texts []string
+	total := 0
+	for _, n := range needs {
+		texts = append(texts, fmt.Sprintf("%s=%s needs %d more matching pod%s", n.TopologyKey, n.Value, n.Pods, plural(n.Pods)))
+		total += n.Pods
+	}
+	return Suggestion{Node: node.Name, Kind: ChangeSpreadPods, Cost: 600 + 10*int64(total),
+		Text: "topology spread: " + strings.Join(texts, ", "), Spread: needs}, true
+}
+
+// spreadFillers are the pods the verification adds for needs: copies of
+// pod's labels in its namespace, requesting nothing, on each domain's
+// node.
+func spreadFillers(pod *api.Pod, needs []SpreadNeed) []*api.Pod {
+	var out []*api.Pod
+	for _, n := range needs {
+		for i := range n.Pods {
+			name := fmt.Sprintf("%s-whynot-%s-%s-%d", pod.Name, n.TopologyKey, n.Value, i)
+			p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: pod.Namespace, Labels: pod.Labels}}
+			p.Spec.NodeName = n.Node
+			p.Spec.Containers = []api.Container{{Name: "c"}}
+			out = append(out, p)
+		}
+	}
+	return out
 }

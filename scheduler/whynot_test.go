@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -39,6 +40,14 @@ func (w whatIfWorld) applied(sg Suggestion) whatIfWorld {
 			continue
 		}
 		out.bound = append(out.bound, b)
+	}
+	for _, n := range sg.Spread {
+		for i := range n.Pods {
+			p := makePod(fmt.Sprintf("filler-%s-%d", n.Value, i))
+			p.Labels = w.pod.Labels
+			p.Spec.NodeName = n.Node
+			out.bound = append(out.bound, p)
+		}
 	}
 	c := &out.pod.Spec.Containers[0]
 	switch sg.Kind {
@@ -160,5 +169,44 @@ func TestWhyNotTable(t *testing.T) {
 	}
 	if got, want := ex.WhyNot.Summary(), "taint dedicated=gpu:NoSchedule on 2 nodes, cpu exhausted on 1 node, node(s) were unschedulable on 1 node"; got != want {
 		t.Errorf("summary %q, want %q", got, want)
+	}
+}
+
+// TestWhyNotSpread: a node whose zone holds two matching pods while the
+// other zone holds none breaks maxSkew 1; the other zone needs two more.
+func TestWhyNotSpread(t *testing.T) {
+	a, b := makeNodes("a1", "b1")[0], makeNodes("b1")[0]
+	for n, zone := range map[*api.Node]string{a: "a", b: "b"} {
+		n.Labels["topology.kubernetes.io/zone"] = zone
+		n.Status.Allocatable = api.ResourceList{api.ResourceCPU: quantity.MustParse("4"), api.ResourceMemory: quantity.MustParse("8Gi"), api.ResourcePods: quantity.MustParse("10")}
+	}
+	b.Status.Allocatable[api.ResourceCPU] = quantity.MustParse("1")
+	var bound []*api.Pod
+	for i := range 2 {
+		p := whatIfPod(fmt.Sprintf("web-%d", i), 100, 0)
+		p.Labels, p.Spec.NodeName = map[string]string{"app": "web"}, "a1"
+		bound = append(bound, p)
+	}
+	pod := whatIfPod("p", 2000, 0)
+	pod.Labels = map[string]string{"app": "web"}
+	pod.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone",
+		WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+	w := whatIfWorld{nodes: []*api.Node{a, b}, bound: bound, pod: pod}
+	s := w.scheduler(t)
+	defer s.Close()
+	ex, err := s.ExplainWhyNot(context.Background(), pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, sg := range ex.WhyNot.Nodes {
+		got[sg.Node] = sg.Text
+	}
+	want := map[string]string{
+		"a1": "topology spread: topology.kubernetes.io/zone=b needs 2 more matching pods",
+		"b1": "lower the request of cpu to 1 (from 2)",
+	}
+	if !cmp.Equal(got, want) {
+		t.Errorf("suggestions: %s", cmp.Diff(want, got))
 	}
 }
