@@ -30,7 +30,8 @@ const (
 	// ChangeHostPorts drops the pod's host ports the node has taken.
 	ChangeHostPorts ChangeKind = "hostPorts"
 	// ChangeNodeLabels sets or removes labels of the node, for the
-	// pod's node selector or required node affinity.
+	// pod's node selector or required node affinity, or for the zone
+	// and node affinity of its bound volumes.
 	ChangeNodeLabels ChangeKind = "nodeLabels"
 	// ChangeUncordon uncordons the node.
 	ChangeUncordon ChangeKind = "uncordon"
@@ -137,8 +138,11 @@ func plural(n int) string {
 // that makes it feasible. The candidates come from the node's verdict
 // and the pod (lower a request to what is free, tolerate the node's
 // taints, drop a host port it has taken, set or remove the labels a
-// selector or required node affinity term needs, uncordon it, evict
-// the victims preemption's dry run names there); each is verified by
+// selector or required node affinity term needs, or that put the node
+// where the pod's bound volumes are, add the pods matching a topology
+// spread constraint that the domains below the node's need, uncordon
+// it, evict the victims preemption's dry run names there); each is
+// verified by
 // applying it to a copy of the cluster and running the cycle's
 // PreFilter and Filter steps for the node, and dropped if the node
 // still fails. The scheduler itself is left as Explain leaves it.
@@ -335,6 +339,10 @@ func candidates(pod *api.Pod, view *cluster.View, ni *cluster.NodeInfo, ne *Node
 		if c, ok := labelNode(pod, node); ok {
 			out = append(out, c)
 		}
+	case "VolumeZone", "VolumeBinding":
+		if c, ok := volumeLabels(pod, view.Objects(), node); ok {
+			out = append(out, c)
+		}
 	case "PodTopologySpread":
 		if c, ok := spreadPods(pod, view, node); ok {
 			out = append(out, c)
@@ -507,6 +515,11 @@ func labelNode(pod *api.Pod, node *api.Node) (Suggestion, bool) {
 	if len(set)+len(remove) == 0 {
 		return Suggestion{}, false
 	}
+	return nodeLabelChange(node, set, remove), true
+}
+
+// nodeLabelChange is the suggestion to set and remove node labels.
+func nodeLabelChange(node *api.Node, set map[string]string, remove map[string]bool) Suggestion {
 	n := node.DeepCopy()
 	if n.Labels == nil {
 		n.Labels = map[string]string{}
@@ -522,7 +535,7 @@ func labelNode(pod *api.Pod, node *api.Node) (Suggestion, bool) {
 		texts = append(texts, k+"-")
 	}
 	return Suggestion{Node: node.Name, Kind: ChangeNodeLabels, Cost: 400 + 10*int64(len(texts)),
-		Text: "label node " + node.Name + " " + strings.Join(texts, " "), Labels: set, RemoveLabels: rm, node: n}, true
+		Text: "label node " + node.Name + " " + strings.Join(texts, " "), Labels: set, RemoveLabels: rm, node: n}
 }
 
 // termChanges are the label changes (nil: remove) that make labels
@@ -683,4 +696,83 @@ func spreadFillers(pod *api.Pod, needs []SpreadNeed) []*api.Pod {
 		}
 	}
 	return out
+}
+
+// volumeZoneKeys are the zone and region labels of a volume VolumeZone
+// matches against the node's, each with its current form.
+var volumeZoneKeys = [...][2]string{
+	{"failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"},
+	{"failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region"},
+	{"topology.kubernetes.io/zone", "topology.kubernetes.io/zone"},
+	{"topology.kubernetes.io/region", "topology.kubernetes.io/region"},
+}
+
+// volumeLabels are the node labels that would put the node where the
+// pod's bound volumes are: each zone or region label of the volume the
+// node does not match, and the changes to one term of the volume's
+// required node affinity.
+func volumeLabels(pod *api.Pod, objs *cluster.Objects, node *api.Node) (Suggestion, bool) {
+	set, remove := map[string]string{}, map[string]bool{}
+	labels := maps.Clone(node.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	var volumes []string
+	for _, v := range pod.Spec.Volumes {
+		src := v.PersistentVolumeClaim
+		if src == nil {
+			continue
+		}
+		pvc, ok := cluster.GetObject[api.PersistentVolumeClaim](objs, pod.Namespace, src.ClaimName)
+		if !ok || pvc.Spec.VolumeName == "" {
+			continue
+		}
+		pv, ok := cluster.GetObject[api.PersistentVolume](objs, "", pvc.Spec.VolumeName)
+		if !ok {
+			continue
+		}
+		changed := false
+		for _, keys := range volumeZoneKeys {
+			value, ok := pv.Labels[keys[0]]
+			if !ok {
+				continue
+			}
+			zones := strings.Split(value, "__")
+			key := keys[0]
+			if _, has := labels[key]; !has {
+				key = keys[1]
+			}
+			if cur, has := labels[key]; !has || !slices.Contains(zones, cur) {
+				set[key], labels[key] = zones[0], zones[0]
+				changed = true
+			}
+		}
+		if na := pv.Spec.NodeAffinity; na != nil && na.Required != nil {
+			var best map[string]*string
+			for _, term := range na.Required.NodeSelectorTerms {
+				if ch, ok := termChanges(term, labels); ok && (best == nil || len(ch) < len(best)) {
+					best = ch
+				}
+			}
+			for k, v := range best {
+				changed = true
+				if v == nil {
+					remove[k] = true
+					delete(set, k)
+					delete(labels, k)
+				} else {
+					set[k], labels[k] = *v, *v
+				}
+			}
+		}
+		if changed {
+			volumes = append(volumes, pv.Name)
+		}
+	}
+	if len(set)+len(remove) == 0 {
+		return Suggestion{}, false
+	}
+	sg := nodeLabelChange(node, set, remove)
+	sg.Text += " (where volume " + strings.Join(volumes, ", ") + " is)"
+	return sg, true
 }

@@ -210,3 +210,56 @@ func TestWhyNotSpread(t *testing.T) {
 		t.Errorf("suggestions: %s", cmp.Diff(want, got))
 	}
 }
+
+// TestWhyNotVolumes: a node outside the zone of the pod's bound volume
+// gets the zone label the volume has; a node the volume's node affinity
+// excludes gets the label the affinity needs. Both are verified.
+func TestWhyNotVolumes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pv   func(*api.PersistentVolume)
+		want string
+	}{
+		{"zone", func(pv *api.PersistentVolume) { pv.Labels = map[string]string{"topology.kubernetes.io/zone": "a"} },
+			"label node b1 topology.kubernetes.io/zone=a (where volume pv1 is)"},
+		{"node affinity", func(pv *api.PersistentVolume) {
+			pv.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: "topology.kubernetes.io/zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}}}}}}
+		}, "label node b1 topology.kubernetes.io/zone=a (where volume pv1 is)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := makeNodes("a1")[0], makeNodes("b1")[0]
+			for n, zone := range map[*api.Node]string{a: "a", b: "b"} {
+				n.Labels["topology.kubernetes.io/zone"] = zone
+				n.Status.Allocatable = api.ResourceList{api.ResourceCPU: quantity.MustParse("4"), api.ResourceMemory: quantity.MustParse("8Gi"), api.ResourcePods: quantity.MustParse("10")}
+			}
+			a.Status.Allocatable[api.ResourceCPU] = quantity.MustParse("1")
+			pv := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "pv1"}}
+			pv.Spec.Capacity = api.ResourceList{api.ResourceStorage: quantity.MustParse("1Gi")}
+			pv.Spec.ClaimRef = &api.ObjectReference{Namespace: "default", Name: "data"}
+			tc.pv(pv)
+			pvc := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: "data", Namespace: "default", Annotations: map[string]string{api.AnnBindCompleted: "yes"}}}
+			pvc.Spec.VolumeName, pvc.Status.Phase = "pv1", api.ClaimBound
+			pod := whatIfPod("p", 2000, 0)
+			pod.Spec.Volumes = []api.Volume{{Name: "data", PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: "data"}}}
+			w := whatIfWorld{nodes: []*api.Node{a, b}, pod: pod}
+			s := w.scheduler(t)
+			defer s.Close()
+			if err := s.Snapshot().AddObjects(pv, pvc); err != nil {
+				t.Fatal(err)
+			}
+			ex, err := s.ExplainWhyNot(context.Background(), pod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, sg := range ex.WhyNot.Nodes {
+				got[sg.Node] = sg.Text
+			}
+			want := map[string]string{"a1": "lower the request of cpu to 1 (from 2)", "b1": tc.want}
+			if !cmp.Equal(got, want) {
+				t.Errorf("suggestions: %s\n%v", cmp.Diff(want, got), ex.Err)
+			}
+		})
+	}
+}
