@@ -95,19 +95,42 @@ func all[T cluster.Object](o *cluster.Objects) func(func(any) bool) {
 // reports whether node passes them: what a cycle decides about that one
 // node.
 func (s *Scheduler) feasibleOn(ctx context.Context, pod *api.Pod, node string) bool {
+	return s.preFiltered(ctx, pod).feasibleOn(ctx, node)
+}
+
+// preFilteredPod is a pod after the cycle's PreFilter step, ready to be
+// filtered on any node of the view, as a cycle filters many nodes with
+// one state.
+type preFilteredPod struct {
+	s      *Scheduler
+	prof   *framework.Profile
+	pod    *api.Pod
+	view   *cluster.View
+	state  *framework.CycleState
+	result *framework.PreFilterResult
+	ok     bool
+}
+
+// preFiltered runs PreFilter for pod.
+func (s *Scheduler) preFiltered(ctx context.Context, pod *api.Pod) *preFilteredPod {
+	pf := &preFilteredPod{s: s, pod: pod, view: s.snapshot.View(), state: framework.NewCycleState()}
 	prof, err := s.profileFor(pod)
 	if err != nil {
+		return pf
+	}
+	result, st, _ := prof.RunPreFilterPlugins(ctx, pf.state, pod, pf.view.Nodes())
+	pf.prof, pf.result, pf.ok = prof, result, st.IsSuccess()
+	return pf
+}
+
+// feasibleOn runs Filter on node after PreFilter passed and left it.
+func (pf *preFilteredPod) feasibleOn(ctx context.Context, node string) bool {
+	if !pf.ok || (!pf.result.AllNodes() && !inSet(pf.result.NodeNames, node)) {
 		return false
 	}
-	view := s.snapshot.View()
-	ni, ok := view.Get(node)
+	ni, ok := pf.view.Get(node)
 	if !ok {
 		return false
 	}
-	state := framework.NewCycleState()
-	result, st, _ := prof.RunPreFilterPlugins(ctx, state, pod, view.Nodes())
-	if !st.IsSuccess() || (!result.AllNodes() && !inSet(result.NodeNames, node)) {
-		return false
-	}
-	return prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, s.nominated[node]).IsSuccess()
+	return pf.prof.RunFilterPluginsWithNominatedPods(ctx, pf.state, pf.pod, ni, pf.s.nominated[node]).IsSuccess()
 }

@@ -170,6 +170,9 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 	w := &WhyNot{Nodes: []Suggestion{}, Reasons: []ReasonCount{}}
 	view := s.snapshot.View()
 	reasons := map[string]int{}
+	// pre holds the PreFilter run of each changed pod, by change: a
+	// change to the pod alone is the same for every node it names.
+	pre := map[string]*preFilteredPod{}
 	var sb *Scheduler
 	defer func() {
 		if sb != nil {
@@ -192,16 +195,32 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 		if len(cands) == 0 {
 			continue
 		}
-		if sb == nil {
-			var err error
-			if sb, err = s.sandbox(); err != nil {
-				return nil, err
-			}
-		}
 		slices.SortStableFunc(cands, func(a, b Suggestion) int { return int(sign(a.Cost - b.Cost)) })
 		for _, c := range cands {
 			if err := ctx.Err(); err != nil {
 				return nil, err
+			}
+			// A change to the pod alone is verified against the cluster
+			// as it is, PreFiltered once per change; one to the cluster
+			// in the sandbox, made once.
+			if !c.changesCluster() {
+				key := string(c.Kind) + "\x00" + c.Text
+				pf, ok := pre[key]
+				if !ok {
+					pf = s.preFiltered(ctx, c.pod)
+					pre[key] = pf
+				}
+				if pf.feasibleOn(ctx, c.Node) {
+					w.Nodes = append(w.Nodes, c)
+					break
+				}
+				continue
+			}
+			if sb == nil {
+				var err error
+				if sb, err = s.sandbox(); err != nil {
+					return nil, err
+				}
 			}
 			if sb.verify(ctx, ex.Pod, &c) {
 				w.Nodes = append(w.Nodes, c)
@@ -219,6 +238,12 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 	}
 	sort.SliceStable(w.Reasons, func(i, j int) bool { return w.Reasons[i].Nodes > w.Reasons[j].Nodes })
 	return w, nil
+}
+
+// changesCluster reports whether c changes more than the pod: a node, the
+// pods bound.
+func (c *Suggestion) changesCluster() bool {
+	return c.node != nil || len(c.Victims) > 0 || len(c.Spread) > 0
 }
 
 // verify applies c in the sandbox s, runs the cycle's PreFilter and
@@ -326,7 +351,7 @@ func candidates(pod *api.Pod, view *cluster.View, ni *cluster.NodeInfo, ne *Node
 			texts = append(texts, taintText(t))
 		}
 		if len(tols) > 0 {
-			p := pod.DeepCopy()
+			p := changeablePod(pod)
 			p.Spec.Tolerations = append(p.Spec.Tolerations, tols...)
 			out = append(out, Suggestion{Node: name, Kind: ChangeTolerations, Cost: 200 + 10*int64(len(tols)),
 				Text: "tolerate taint " + strings.Join(texts, ", "), Tolerations: tols, pod: p})
@@ -389,7 +414,7 @@ func lowerRequests(pod *api.Pod, ni *cluster.NodeInfo) (Suggestion, bool) {
 	if len(want) == 0 || ni.Requested.AllowedPodNumber >= ni.Allocatable.AllowedPodNumber {
 		return Suggestion{}, false
 	}
-	p := pod.DeepCopy()
+	p := changeablePod(pod)
 	for name, q := range want {
 		setPodRequest(p, name, amount(name, reqs[name])-amount(name, q))
 	}
@@ -447,7 +472,7 @@ func setPodRequest(p *api.Pod, name api.ResourceName, excess int64) {
 
 // dropHostPorts drops the pod's host ports that the node's pods hold.
 func dropHostPorts(pod *api.Pod, ni *cluster.NodeInfo) (Suggestion, bool) {
-	p := pod.DeepCopy()
+	p := changeablePod(pod)
 	var dropped []api.ContainerPort
 	var texts []string
 	for ci := range p.Spec.Containers {
@@ -775,4 +800,27 @@ func volumeLabels(pod *api.Pod, objs *cluster.Objects, node *api.Node) (Suggesti
 	sg := nodeLabelChange(node, set, remove)
 	sg.Text += " (where volume " + strings.Join(volumes, ", ") + " is)"
 	return sg, true
+}
+
+// changeablePod is a copy of pod whose containers' requests and ports,
+// pod-level requests and tolerations may be changed without touching
+// pod: the parts a suggestion changes are copied, the rest shared. It
+// is much cheaper than DeepCopy, once per node of a large cluster.
+func changeablePod(pod *api.Pod) *api.Pod {
+	p := *pod
+	p.Spec.Tolerations = slices.Clip(p.Spec.Tolerations)
+	p.Spec.Containers = slices.Clone(p.Spec.Containers)
+	p.Spec.InitContainers = slices.Clone(p.Spec.InitContainers)
+	for _, cs := range [][]api.Container{p.Spec.Containers, p.Spec.InitContainers} {
+		for i := range cs {
+			cs[i].Resources.Requests = maps.Clone(cs[i].Resources.Requests)
+			cs[i].Ports = slices.Clone(cs[i].Ports)
+		}
+	}
+	if r := p.Spec.Resources; r != nil {
+		rc := *r
+		rc.Requests = maps.Clone(r.Requests)
+		p.Spec.Resources = &rc
+	}
+	return &p
 }
