@@ -62,6 +62,9 @@ type options struct {
 	checkEngine bool
 	admission   *admission.Policies
 	unmodelled  func(*api.Pod) []string
+	// sandboxOnly is a test hook: WhyNot verifies every change to the
+	// cluster in the sandbox, so that tests compare the two ways.
+	sandboxOnly bool
 }
 
 // TieBreak says how a cycle picks among nodes of equal total score.

@@ -60,6 +60,10 @@ func genWhatIfWorld(t *rapid.T) whatIfWorld {
 			if rapid.Bool().Draw(t, "bweb") {
 				p.Labels = map[string]string{"app": "web"}
 			}
+			if rapid.IntRange(0, 5).Draw(t, "banti") == 0 {
+				p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+					LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "topology.kubernetes.io/zone"}}}}
+			}
 			if !portTaken && rapid.IntRange(0, 4).Draw(t, "bport") == 0 {
 				portTaken = true
 				p.Spec.Containers[0].Ports = []api.ContainerPort{{HostPort: 8080, ContainerPort: 8080, Protocol: api.ProtocolTCP}}
@@ -85,11 +89,18 @@ func genWhatIfWorld(t *rapid.T) whatIfWorld {
 	if rapid.IntRange(0, 3).Draw(t, "port") == 0 {
 		p.Spec.Containers[0].Ports = []api.ContainerPort{{HostPort: 8080, ContainerPort: 80, Protocol: api.ProtocolTCP}}
 	}
+	if rapid.IntRange(0, 5).Draw(t, "anti") == 0 {
+		p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "kubernetes.io/hostname"}}}}
+	}
 	if rapid.Bool().Draw(t, "prefer") {
-		p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{
+		if p.Spec.Affinity == nil {
+			p.Spec.Affinity = &api.Affinity{}
+		}
+		p.Spec.Affinity.NodeAffinity = &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{
 			Weight:     int32(rapid.IntRange(1, 100).Draw(t, "weight")),
 			Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "topology.kubernetes.io/zone", Operator: api.NodeSelectorOpIn, Values: []string{"b"}}}},
-		}}}}
+		}}}
 	}
 	w.pod = p
 	return w

@@ -105,7 +105,15 @@ type WhyNot struct {
 	// by reason): a resource exhausted, an untolerated taint, another
 	// plugin's reason.
 	Reasons []ReasonCount `json:"reasons"`
+	// NotVerified counts the changes left untried because verifying
+	// them needed the sandbox more than maxSandboxChecks times: they
+	// change a topology label the cycle's PreFilter reads.
+	NotVerified int `json:"notVerified,omitempty"`
 }
+
+// maxSandboxChecks bounds the changes one WhyNot verifies in the
+// sandbox, each a PreFilter over the whole cluster.
+const maxSandboxChecks = 64
 
 // ReasonCount is how many nodes fail for one reason.
 type ReasonCount struct {
@@ -173,7 +181,10 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 	// pre holds the PreFilter run of each changed pod, by change: a
 	// change to the pod alone is the same for every node it names.
 	pre := map[string]*preFilteredPod{}
+	base := s.preFiltered(ctx, ex.Pod)
+	sensitive := topologyKeys(ex.Pod, view)
 	var sb *Scheduler
+	sandboxChecks := 0
 	defer func() {
 		if sb != nil {
 			sb.Close()
@@ -216,13 +227,31 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 				}
 				continue
 			}
-			if sb == nil {
-				var err error
-				if sb, err = s.sandbox(); err != nil {
-					return nil, err
-				}
+			// A change to the cluster is verified as preemption's dry run
+			// verifies one: on copies of the node and of the PreFilter
+			// state, through the PreFilter extensions. A change PreFilter
+			// may have read otherwise (a topology label the pod's
+			// constraints or the bound pods' anti-affinity name) is
+			// verified in the sandbox, up to maxSandboxChecks times.
+			feasible, handled := false, false
+			if !s.opts.sandboxOnly {
+				feasible, handled = base.feasibleWith(ctx, &c, sensitive)
 			}
-			if sb.verify(ctx, ex.Pod, &c) {
+			if !handled {
+				if sandboxChecks == maxSandboxChecks && !s.opts.sandboxOnly {
+					w.NotVerified++
+					continue
+				}
+				sandboxChecks++
+				if sb == nil {
+					var err error
+					if sb, err = s.sandbox(); err != nil {
+						return nil, err
+					}
+				}
+				feasible = sb.verify(ctx, ex.Pod, &c)
+			}
+			if feasible {
 				w.Nodes = append(w.Nodes, c)
 				break
 			}
@@ -373,9 +402,9 @@ func candidates(pod *api.Pod, view *cluster.View, ni *cluster.NodeInfo, ne *Node
 			out = append(out, c)
 		}
 	case "NodeUnschedulable":
-		n := node.DeepCopy()
+		n := *node // only the flag changes
 		n.Spec.Unschedulable = false
-		out = append(out, Suggestion{Node: name, Kind: ChangeUncordon, Cost: 500, Text: "uncordon node " + name, node: n})
+		out = append(out, Suggestion{Node: name, Kind: ChangeUncordon, Cost: 500, Text: "uncordon node " + name, node: &n})
 	}
 	if np := ne.Preemption; np != nil && len(np.Victims) > 0 {
 		var names []string
@@ -545,7 +574,8 @@ func labelNode(pod *api.Pod, node *api.Node) (Suggestion, bool) {
 
 // nodeLabelChange is the suggestion to set and remove node labels.
 func nodeLabelChange(node *api.Node, set map[string]string, remove map[string]bool) Suggestion {
-	n := node.DeepCopy()
+	n := *node // only the labels change
+	n.Labels = maps.Clone(node.Labels)
 	if n.Labels == nil {
 		n.Labels = map[string]string{}
 	}
@@ -560,7 +590,7 @@ func nodeLabelChange(node *api.Node, set map[string]string, remove map[string]bo
 		texts = append(texts, k+"-")
 	}
 	return Suggestion{Node: node.Name, Kind: ChangeNodeLabels, Cost: 400 + 10*int64(len(texts)),
-		Text: "label node " + node.Name + " " + strings.Join(texts, " "), Labels: set, RemoveLabels: rm, node: n}
+		Text: "label node " + node.Name + " " + strings.Join(texts, " "), Labels: set, RemoveLabels: rm, node: &n}
 }
 
 // termChanges are the label changes (nil: remove) that make labels
@@ -823,4 +853,49 @@ func changeablePod(pod *api.Pod) *api.Pod {
 		p.Spec.Resources = &rc
 	}
 	return &p
+}
+
+// topologyKeys are the node labels the cycle's PreFilter may read for
+// pod beyond a node's own verdict: the topology keys of its spread
+// constraints and pod (anti-)affinity terms, and of the required
+// anti-affinity of the pods bound; with spread constraints, also the
+// keys of its node selector and required node affinity, which decide
+// the nodes a constraint counts.
+func topologyKeys(pod *api.Pod, view *cluster.View) map[string]bool {
+	keys := map[string]bool{}
+	for _, c := range pod.Spec.TopologySpreadConstraints {
+		keys[c.TopologyKey] = true
+	}
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		for k := range pod.Spec.NodeSelector {
+			keys[k] = true
+		}
+		if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+			for _, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+				for _, r := range t.MatchExpressions {
+					keys[r.Key] = true
+				}
+			}
+		}
+	}
+	if a := pod.Spec.Affinity; a != nil {
+		if pa := a.PodAffinity; pa != nil {
+			for _, t := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+				keys[t.TopologyKey] = true
+			}
+		}
+		if pa := a.PodAntiAffinity; pa != nil {
+			for _, t := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+				keys[t.TopologyKey] = true
+			}
+		}
+	}
+	for _, ni := range view.HavePodsWithRequiredAntiAffinityNodes() {
+		for _, p := range ni.PodsWithRequiredAntiAffinity {
+			for _, t := range p.RequiredAntiAffinityTerms {
+				keys[t.TopologyKey] = true
+			}
+		}
+	}
+	return keys
 }

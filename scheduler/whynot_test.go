@@ -100,6 +100,17 @@ func TestPropertyWhyNotSuggestionsWork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The sandbox, re-running PreFilter on the changed cluster,
+		// agrees with the incremental verification.
+		sb := w.scheduler(t, func(o *options) { o.sandboxOnly = true })
+		defer sb.Close()
+		exSandbox, err := sb.ExplainWhyNot(context.Background(), w.pod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex.WhyNot != nil && !cmp.Equal(texts(ex.WhyNot), texts(exSandbox.WhyNot)) {
+			t.Fatalf("incremental and sandbox verification differ: %s", cmp.Diff(texts(ex.WhyNot), texts(exSandbox.WhyNot)))
+		}
 		if ex.Node != "" {
 			if ex.WhyNot != nil {
 				t.Fatalf("placed pod has a WhyNot")
@@ -262,4 +273,12 @@ func TestWhyNotVolumes(t *testing.T) {
 			}
 		})
 	}
+}
+
+func texts(w *WhyNot) []string {
+	var out []string
+	for _, sg := range w.Nodes {
+		out = append(out, sg.Node+": "+sg.Text)
+	}
+	return out
 }
