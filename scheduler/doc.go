@@ -96,8 +96,11 @@
 // single change that makes the node feasible (WhyNot: lower a request,
 // tolerate taints, drop a taken host port, label or uncordon the node,
 // evict preemption's victims) and a count of why nodes fail. Each
-// suggestion is verified on a copy of the cluster (sandbox.go) by the
-// cycle's PreFilter and Filter steps for its node. LeaveOneOut re-ranks
+// suggestion is verified by the cycle's PreFilter and Filter steps for
+// its node with the change applied: to the pod, to copies of the node
+// and PreFilter state as preemption's dry run does, or to a copy of the
+// cluster (sandbox.go, the one place a fork would replace). LeaveOneOut
+// re-ranks
 // an explanation's totals without each score plugin, and finds the
 // nearest integer weight that changes the winner.
 //

@@ -106,14 +106,14 @@ type WhyNot struct {
 	// plugin's reason.
 	Reasons []ReasonCount `json:"reasons"`
 	// NotVerified counts the changes left untried because verifying
-	// them needed the sandbox more than maxSandboxChecks times: they
-	// change a topology label the cycle's PreFilter reads.
+	// them needed PreFilter to run again more than MaxSandboxChecks
+	// times: they change a label the cycle's PreFilter reads.
 	NotVerified int `json:"notVerified,omitempty"`
 }
 
-// maxSandboxChecks bounds the changes one WhyNot verifies in the
-// sandbox, each a PreFilter over the whole cluster.
-const maxSandboxChecks = 64
+// MaxSandboxChecks bounds the changes one WhyNot verifies by running
+// PreFilter again on the changed cluster, each a pass over every node.
+const MaxSandboxChecks = 64
 
 // ReasonCount is how many nodes fail for one reason.
 type ReasonCount struct {
@@ -149,11 +149,16 @@ func plural(n int) string {
 // selector or required node affinity term needs, or that put the node
 // where the pod's bound volumes are, add the pods matching a topology
 // spread constraint that the domains below the node's need, uncordon
-// it, evict the victims preemption's dry run names there); each is
-// verified by
-// applying it to a copy of the cluster and running the cycle's
-// PreFilter and Filter steps for the node, and dropped if the node
-// still fails. The scheduler itself is left as Explain leaves it.
+// it, evict the victims preemption's dry run names there). Each is
+// verified by the cycle's PreFilter and Filter steps for the node with
+// the change applied, and dropped if the node still fails. A change to
+// the pod is PreFiltered anew; a change to the cluster is applied as
+// preemption's dry run applies evictions, to copies of the node and of
+// the PreFilter state through the PreFilter extensions, or, when it
+// relabels a key PreFilter reads, to a copy of the cluster on which
+// PreFilter runs again (at most MaxSandboxChecks times;
+// WhyNot.NotVerified counts the changes left). The scheduler is left
+// as Explain leaves it.
 func (s *Scheduler) ExplainWhyNot(ctx context.Context, pod *api.Pod) (*Explanation, error) {
 	ex, err := s.Explain(ctx, pod)
 	if err != nil || ex.FeasibleNodes > 0 || ex.Node != "" || ex.PreEnqueue != nil {
@@ -232,13 +237,13 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 			// state, through the PreFilter extensions. A change PreFilter
 			// may have read otherwise (a topology label the pod's
 			// constraints or the bound pods' anti-affinity name) is
-			// verified in the sandbox, up to maxSandboxChecks times.
+			// verified in the sandbox, up to MaxSandboxChecks times.
 			feasible, handled := false, false
 			if !s.opts.sandboxOnly {
 				feasible, handled = base.feasibleWith(ctx, &c, sensitive)
 			}
 			if !handled {
-				if sandboxChecks == maxSandboxChecks && !s.opts.sandboxOnly {
+				if sandboxChecks == MaxSandboxChecks && !s.opts.sandboxOnly {
 					w.NotVerified++
 					continue
 				}

@@ -282,3 +282,33 @@ func texts(w *WhyNot) []string {
 	}
 	return out
 }
+
+// TestWhyNotSandboxBound: label changes PreFilter reads (the pod spreads
+// and selects on the label) are verified on a copy of the cluster at most
+// MaxSandboxChecks times; the rest are counted, not shown.
+func TestWhyNotSandboxBound(t *testing.T) {
+	var nodes []*api.Node
+	for i := range MaxSandboxChecks + 6 {
+		n := makeNodes(fmt.Sprintf("n%03d", i))[0]
+		n.Labels["topology.kubernetes.io/zone"] = "z"
+		n.Status.Allocatable = api.ResourceList{api.ResourceCPU: quantity.MustParse("4"), api.ResourceMemory: quantity.MustParse("8Gi"), api.ResourcePods: quantity.MustParse("10")}
+		nodes = append(nodes, n)
+	}
+	pod := whatIfPod("p", 100, 0)
+	pod.Labels = map[string]string{"app": "web"}
+	pod.Spec.NodeSelector = map[string]string{"disk": "ssd"}
+	pod.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone",
+		WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+	s := whatIfWorld{nodes: nodes, pod: pod}.scheduler(t)
+	defer s.Close()
+	ex, err := s.ExplainWhyNot(context.Background(), pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(ex.WhyNot.Nodes), MaxSandboxChecks; got != want {
+		t.Errorf("%d suggestions, want %d", got, want)
+	}
+	if got, want := ex.WhyNot.NotVerified, 6; got != want {
+		t.Errorf("NotVerified %d, want %d", got, want)
+	}
+}

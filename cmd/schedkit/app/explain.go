@@ -99,6 +99,9 @@ type whyNotResult struct {
 	Best    *scheduler.Suggestion   `json:"best"`
 	Nodes   []scheduler.Suggestion  `json:"nodes"`
 	Reasons []scheduler.ReasonCount `json:"reasons"`
+	// NotVerified counts the changes left untried past the bound on
+	// verifications that re-run PreFilter on a changed cluster.
+	NotVerified int `json:"notVerified,omitempty"`
 }
 
 // nodeResult is one node's verdict for a pod.
@@ -278,7 +281,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 	r.res.Unverified = nonNil(ex.Unverified)
 	r.res.LeaveOneOut = ex.LeaveOneOut
 	if wn := ex.WhyNot; wn != nil {
-		r.res.WhyNot = &whyNotResult{Summary: wn.Summary(), Best: wn.Best, Nodes: wn.Nodes, Reasons: wn.Reasons}
+		r.res.WhyNot = &whyNotResult{Summary: wn.Summary(), Best: wn.Best, Nodes: wn.Nodes, Reasons: wn.Reasons, NotVerified: wn.NotVerified}
 	}
 
 	// Display order: feasible nodes by total, then the others.

@@ -388,6 +388,9 @@ func writeWhyNot(w io.Writer, wn *whyNotResult, limit int) {
 		lim -= 2 // the line is indented
 	}
 	io.WriteString(w, "  "+wrapText("why not: "+wn.Summary, "    ", lim))
+	if wn.NotVerified > 0 {
+		fmt.Fprintf(w, "  note: %d change(s) not verified (each re-runs PreFilter on a changed cluster; the first %d were)\n", wn.NotVerified, scheduler.MaxSandboxChecks)
+	}
 	if len(wn.Nodes) == 0 {
 		io.WriteString(w, "  no single change makes a node feasible\n")
 		return
