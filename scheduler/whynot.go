@@ -445,7 +445,7 @@ func lowerRequests(pod *api.Pod, ni *cluster.NodeInfo) (Suggestion, bool) {
 		texts = append(texts, fmt.Sprintf("%s to %s (from %s)", name, nq.String(), q.String()))
 		cost += 100 * (have - free) / have
 	}
-	if len(want) == 0 || ni.Requested.AllowedPodNumber >= ni.Allocatable.AllowedPodNumber {
+	if len(want) == 0 || int64(ni.NumPods())+1 > ni.Allocatable.AllowedPodNumber {
 		return Suggestion{}, false
 	}
 	p := changeablePod(pod)
