@@ -53,6 +53,12 @@ func (e *GatedError) Error() string {
 }
 
 type options struct {
+	// unmodelled is WithUnmodelledFields's; sandboxOnly is a test hook:
+	// WhyNot verifies every change to the cluster in the sandbox, so
+	// that tests compare the two ways.
+	unmodelled  func(*api.Pod) []string
+	sandboxOnly bool
+
 	profiles    []framework.ProfileConfig
 	registry    framework.Registry
 	percentage  int32
@@ -61,10 +67,6 @@ type options struct {
 	tieBreak    TieBreak
 	checkEngine bool
 	admission   *admission.Policies
-	unmodelled  func(*api.Pod) []string
-	// sandboxOnly is a test hook: WhyNot verifies every change to the
-	// cluster in the sandbox, so that tests compare the two ways.
-	sandboxOnly bool
 }
 
 // TieBreak says how a cycle picks among nodes of equal total score.
@@ -144,6 +146,11 @@ func WithEngineCheck(on bool) Option {
 // serialized, as kube-scheduler's scheduling cycles are. Close releases
 // its helper goroutines.
 type Scheduler struct {
+	// opts are the options New was given, for the sandboxes the
+	// what-ifs verify their answers in; unmodelled is opts.unmodelled.
+	opts       options
+	unmodelled func(*api.Pod) []string
+
 	mu           sync.Mutex
 	snapshot     *cluster.Snapshot
 	profiles     map[string]*framework.Profile
@@ -157,12 +164,6 @@ type Scheduler struct {
 	// admission admits new pods (WithAdmission); nil reads pods as
 	// they are.
 	admission *admission.Policies
-	// unmodelled gives a pod's fields read without being modelled
-	// (WithUnmodelledFields); nil when none were given.
-	unmodelled func(*api.Pod) []string
-	// opts are the options New was given, for the sandboxes the
-	// what-ifs verify their answers in.
-	opts options
 	// plain is a test hook: Schedule runs the plain cycle (cycle.go)
 	// instead of the engine, so that tests observe the definition.
 	plain bool
@@ -211,14 +212,14 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 		o.profiles = []framework.ProfileConfig{{}}
 	}
 	s := &Scheduler{
+		opts:        o,
+		unmodelled:  o.unmodelled,
 		snapshot:    snapshot,
 		profiles:    map[string]*framework.Profile{},
 		percentage:  o.percentage,
 		tieBreak:    o.tieBreak,
 		checkEngine: o.checkEngine,
 		admission:   o.admission,
-		unmodelled:  o.unmodelled,
-		opts:        o,
 		q:           newQueue(),
 	}
 	s.pcg, s.rng = newRand(o.seed)
