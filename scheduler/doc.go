@@ -40,6 +40,25 @@
 // returns, and it moves the rotating start index and the random source
 // on as Schedule does; neither assumes, nominates or evicts.
 //
+// # What-ifs
+//
+// ExplainWhyNot adds, for a pod that fits nowhere, per node the smallest
+// single change that makes the node feasible (WhyNot: lower a request,
+// tolerate taints, drop a taken host port, label or uncordon the node,
+// add the pods a spread constraint needs, evict preemption's victims)
+// and a count of why nodes fail. Each suggestion is verified by the
+// cycle's PreFilter and Filter steps for its node with the change
+// applied: to the pod, to copies of the node and PreFilter state as
+// preemption's dry run does, or to a copy of the cluster (sandbox.go,
+// the one place a fork would replace). LeaveOneOut re-ranks an
+// explanation's totals without each score plugin, and finds the nearest
+// integer weight that changes the winner.
+//
+// Decision.Unverified says why a decision may differ from
+// kube-scheduler's: features the pod uses whose plugins the profile
+// lists as not evaluated (unverified.go), with the fields
+// WithUnmodelledFields names, and extended resources DRA would decide.
+//
 // # The cycle
 //
 // cycle.go is the cycle written plainly, one node and one plugin at a
@@ -91,23 +110,6 @@
 // filters and texts, evicting through the eviction API's
 // PodDisruptionBudget checks; TaintNode applies NoExecute taints over
 // time. Both schedule the evicted pods' replacements.
-//
-// ExplainWhyNot adds, for a pod that fits nowhere, per node the smallest
-// single change that makes the node feasible (WhyNot: lower a request,
-// tolerate taints, drop a taken host port, label or uncordon the node,
-// evict preemption's victims) and a count of why nodes fail. Each
-// suggestion is verified by the cycle's PreFilter and Filter steps for
-// its node with the change applied: to the pod, to copies of the node
-// and PreFilter state as preemption's dry run does, or to a copy of the
-// cluster (sandbox.go, the one place a fork would replace). LeaveOneOut
-// re-ranks
-// an explanation's totals without each score plugin, and finds the
-// nearest integer weight that changes the winner.
-//
-// Decision.Unverified says why a decision may differ from
-// kube-scheduler's: features the pod uses whose plugins the profile
-// lists as not evaluated (unverified.go), with the fields
-// WithUnmodelledFields names, and extended resources DRA would decide.
 //
 // Plugins are looked up by name in a framework.Registry: DefaultRegistry
 // has the plugins this build implements; plugins of the default profile
