@@ -20,6 +20,8 @@ type htmlReport struct {
 }
 
 type htmlPod struct {
+	// htmlWhatIf is the why-not and leave-one-out tables (html_whatif.go).
+	htmlWhatIf
 	Pod, Node, Message string
 	// Headline is the table's first line for the pod: the outcome in
 	// the same words.
@@ -33,24 +35,6 @@ type htmlPod struct {
 	Heat       []htmlHeatRow
 	Rejected   []htmlRejected
 	Hidden     int
-	// WhyNot is --why-not's summary line and per-node changes;
-	// LeaveOneOut what each score plugin did to the winner.
-	WhyNot      string
-	WhyNotRows  []htmlWhyNot
-	LeaveOneOut []htmlInfluence
-}
-
-type htmlWhyNot struct {
-	Node, Kind, Text string
-	Cheapest         bool
-}
-
-type htmlInfluence struct {
-	Plugin  string
-	Weight  int64
-	Without string
-	Decided bool
-	Flip    string
 }
 
 type htmlHeatRow struct {
@@ -97,24 +81,10 @@ func heat(score int64) string {
 }
 
 func (h *htmlReport) add(r *podRow) {
-	hp := htmlPod{Pod: r.res.Pod, Node: r.res.Node, Message: r.res.Message, Unverified: r.res.Unverified, Hidden: r.hidden,
+	hp := htmlPod{htmlWhatIf: whatIfHTML(r), Pod: r.res.Pod, Node: r.res.Node, Message: r.res.Message, Unverified: r.res.Unverified, Hidden: r.hidden,
 		Headline: podHeadline(&r.res), Outcome: r.res.Outcome.String()}
 	for _, ps := range r.plugins {
 		hp.Plugins = append(hp.Plugins, fmt.Sprintf("%s ×%d", ps.Plugin, ps.Weight))
-	}
-	if wn := r.res.WhyNot; wn != nil {
-		hp.WhyNot = wn.Summary
-		for _, sg := range wn.Nodes {
-			hp.WhyNotRows = append(hp.WhyNotRows, htmlWhyNot{Node: sg.Node, Kind: string(sg.Kind), Text: sg.Text,
-				Cheapest: wn.Best != nil && wn.Best.Node == sg.Node})
-		}
-	}
-	for _, inf := range r.res.LeaveOneOut {
-		hi := htmlInfluence{Plugin: inf.Plugin, Weight: inf.Weight, Without: inf.Without, Decided: inf.Without != r.res.Node, Flip: "no weight"}
-		if inf.FlipWeight > 0 {
-			hi.Flip = fmt.Sprintf("weight %d → %s", inf.FlipWeight, inf.FlipNode)
-		}
-		hp.LeaveOneOut = append(hp.LeaveOneOut, hi)
 	}
 	for _, name := range r.order {
 		nr := r.res.Nodes[name]
