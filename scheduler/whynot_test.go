@@ -312,3 +312,25 @@ func TestWhyNotSandboxBound(t *testing.T) {
 		t.Errorf("NotVerified %d, want %d", got, want)
 	}
 }
+
+// TestPropertyWhyNotLeavesSchedulerAsExplain: ExplainWhyNot leaves the
+// scheduler where Explain leaves it: the same start index, random source
+// and snapshot generation.
+func TestPropertyWhyNotLeavesSchedulerAsExplain(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWhatIfWorld(t)
+		a, b := w.scheduler(t), w.scheduler(t)
+		defer a.Close()
+		defer b.Close()
+		ctx := context.Background()
+		if _, err := a.Explain(ctx, w.pod); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.ExplainWhyNot(ctx, w.pod); err != nil {
+			t.Fatal(err)
+		}
+		if a.nextStartNodeIndex != b.nextStartNodeIndex || *a.pcg != *b.pcg || a.snapshot.Generation() != b.snapshot.Generation() {
+			t.Fatalf("start %d/%d, generation %d/%d", a.nextStartNodeIndex, b.nextStartNodeIndex, a.snapshot.Generation(), b.snapshot.Generation())
+		}
+	})
+}
