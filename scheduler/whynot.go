@@ -217,8 +217,7 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 				return nil, err
 			}
 			// A change to the pod alone is verified against the cluster
-			// as it is, PreFiltered once per change; one to the cluster
-			// in the sandbox, made once.
+			// as it is, PreFiltered once per distinct change.
 			if !c.changesCluster() {
 				key := string(c.Kind) + "\x00" + c.Text
 				pf, ok := pre[key]
