@@ -35,6 +35,13 @@ spells codes out and adds each feasible node's requested cpu and memory
 now and if the pod were placed there. Every node is scored (no
 sampling) unless --config says otherwise. The last line counts the
 outcomes: "6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated".
+With --why-not, a pod that fits nowhere also gets why nodes fail ("cpu
+exhausted on 2 nodes, taint dedicated=gpu:NoSchedule on 4 nodes") and,
+per node, the smallest single change that makes it feasible, each
+verified by re-running the cycle's filters with the change applied.
+JSON and the HTML report also say, for each scored pod, which score
+plugin decided the winner (leave-one-out, and the nearest weight that
+changes it).
 `,
 		example: `  schedkit explain -f examples/manifests
   schedkit explain -f examples/manifests --pod deployment/shop/web -ojson
