@@ -11,6 +11,8 @@
 //	d, err := s.Schedule(ctx, pod)   // the Decision: where would the pod go?
 //	ex, _ := s.Explain(ctx, pod)     // the Decision and why: every node, every plugin
 //	placements, _ := s.Simulate(ctx, pods) // queue and place many pods
+//	ex, _ = s.ExplainWhyNot(ctx, pod) // a pod that fits nowhere: what would fix it
+//	ex.LeaveOneOut()                  // which score plugin decided the winner
 //
 // The scheduler reads pods as the API server stored them, as
 // kube-scheduler does: defaulted (requests copied from limits), priority
@@ -39,6 +41,25 @@
 // (NodeExplanation.Devices). Explain's Decision is the one Schedule
 // returns, and it moves the rotating start index and the random source
 // on as Schedule does; neither assumes, nominates or evicts.
+//
+// # What-ifs
+//
+// ExplainWhyNot adds, for a pod that fits nowhere, per node the smallest
+// single change that makes the node feasible (WhyNot: lower a request,
+// tolerate taints, drop a taken host port, label or uncordon the node,
+// add the pods a spread constraint needs, evict preemption's victims)
+// and a count of why nodes fail. Each suggestion is verified by the
+// cycle's PreFilter and Filter steps for its node with the change
+// applied: to the pod, to copies of the node and PreFilter state as
+// preemption's dry run does, or to a copy of the cluster (sandbox.go,
+// the one place a fork would replace). LeaveOneOut re-ranks an
+// explanation's totals without each score plugin, and finds the nearest
+// integer weight that changes the winner.
+//
+// Decision.Unverified says why a decision may differ from
+// kube-scheduler's: features the pod uses whose plugins the profile
+// lists as not evaluated (unverified.go), with the fields
+// WithUnmodelledFields names, and extended resources DRA would decide.
 //
 // # The cycle
 //

@@ -65,6 +65,10 @@ type Explanation struct {
 	// the cycle failed otherwise, or the profile has no PostFilter
 	// plugin. The per-node verdicts are in Nodes[i].Preemption.
 	Preemption *PreemptionExplanation
+	// WhyNot is, for a pod that fits no node, the smallest verified
+	// change per node and why nodes fail; ExplainWhyNot fills it in,
+	// Explain leaves it nil.
+	WhyNot *WhyNot
 }
 
 // NodeExplanation is one node's part of an Explanation.
@@ -227,6 +231,7 @@ func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, er
 	if errors.As(cerr, &fe) {
 		s.explainPreemption(ctx, prof, state, pod, fe, ex)
 	}
+	ex.Unverified = s.unverified(prof, pod, ex.Outcome() == OutcomeUnschedulable)
 	return ex, nil
 }
 

@@ -53,6 +53,12 @@ func (e *GatedError) Error() string {
 }
 
 type options struct {
+	// unmodelled is WithUnmodelledFields's; sandboxOnly is a test hook:
+	// WhyNot verifies every change to the cluster in the sandbox, so
+	// that tests compare the two ways.
+	unmodelled  func(*api.Pod) []string
+	sandboxOnly bool
+
 	profiles    []framework.ProfileConfig
 	registry    framework.Registry
 	percentage  int32
@@ -140,6 +146,11 @@ func WithEngineCheck(on bool) Option {
 // serialized, as kube-scheduler's scheduling cycles are. Close releases
 // its helper goroutines.
 type Scheduler struct {
+	// opts are the options New was given, for the sandboxes the
+	// what-ifs verify their answers in; unmodelled is opts.unmodelled.
+	opts       options
+	unmodelled func(*api.Pod) []string
+
 	mu           sync.Mutex
 	snapshot     *cluster.Snapshot
 	profiles     map[string]*framework.Profile
@@ -186,6 +197,11 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	return newWithOptions(snapshot, o)
+}
+
+// newWithOptions is New with the options applied.
+func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 	if o.tieBreak != TieBreakUpstream && o.tieBreak != TieBreakRandom {
 		return nil, fmt.Errorf("tie break %d is not TieBreakUpstream or TieBreakRandom", o.tieBreak)
 	}
@@ -196,6 +212,8 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 		o.profiles = []framework.ProfileConfig{{}}
 	}
 	s := &Scheduler{
+		opts:        o,
+		unmodelled:  o.unmodelled,
 		snapshot:    snapshot,
 		profiles:    map[string]*framework.Profile{},
 		percentage:  o.percentage,
@@ -302,6 +320,13 @@ type Decision struct {
 	// NotEvaluated are the plugins the profile names that this build
 	// lacks; the decision was made without them.
 	NotEvaluated []string
+	// Unverified says why the decision may differ from kube-scheduler's,
+	// one sentence each: the features the pod uses whose plugins are in
+	// NotEvaluated (with the fields WithUnmodelledFields names), a pod
+	// that fits no node while DefaultPreemption is missing, and the
+	// extended resources it requests that DRA would decide. nil when
+	// the decision is verified.
+	Unverified []string
 }
 
 // Schedule runs one scheduling cycle for pod and returns the decision.
@@ -329,7 +354,7 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error
 		return Decision{}, err
 	}
 	if st := prof.RunPreEnqueuePlugins(ctx, pod); !st.IsSuccess() {
-		return Decision{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated()}, &GatedError{Pod: pod, Status: st}
+		return Decision{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated(), Unverified: s.unverified(prof, pod, false)}, &GatedError{Pod: pod, Status: st}
 	}
 	var res Decision
 	var state *framework.CycleState
@@ -366,8 +391,10 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error
 				}
 			}
 		}
+		res.Unverified = s.unverified(prof, pod, res.Outcome(err) == OutcomeUnschedulable)
 		return res, err
 	}
+	res.Unverified = s.unverified(prof, pod, false)
 	return res, nil
 }
 
@@ -565,7 +592,10 @@ func (s *Scheduler) selectHost(totals []int64, scores []framework.NodePluginScor
 // before its descendants. Node i's path is the binary number i+1 without
 // its leading 1, so of two such nodes i < j at depths di <= dj, i comes
 // first unless i+1 > (j+1)>>(dj-di). One pass over the totals finds it.
-func (s *Scheduler) heapRoot(totals []int64) int {
+func (s *Scheduler) heapRoot(totals []int64) int { return heapRootOf(totals) }
+
+// heapRootOf is heapRoot, for the what-ifs that re-rank totals.
+func heapRootOf(totals []int64) int {
 	if len(totals) == 0 {
 		return 0
 	}

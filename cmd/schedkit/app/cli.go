@@ -71,6 +71,7 @@ type options struct {
 	strict      bool
 	top         int
 	independent bool
+	whyNot      bool
 	pod         string
 	all         bool
 	// namespace and allNamespaces are -n and -A.

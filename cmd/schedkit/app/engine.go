@@ -20,8 +20,9 @@ type explanation struct {
 	Pod *api.Pod
 	// Outcome is the library's outcome of the cycle.
 	Outcome scheduler.Outcome
-	// NotEvaluated are the profile's plugins this build lacks.
-	NotEvaluated []string
+	// NotEvaluated are the profile's plugins this build lacks;
+	// Unverified the library's marks of the decision.
+	NotEvaluated, Unverified []string
 	// Nodes are every node of the snapshot, in snapshot order.
 	Nodes []nodeVerdict
 	// Evaluated and Feasible are the cycle's counts.
@@ -36,6 +37,11 @@ type explanation struct {
 	// Victims the pods it would evict there.
 	Nominated string
 	Victims   []*api.Pod
+	// LeaveOneOut is the library's leave-one-out of the score plugins,
+	// for a pod placed after scoring; WhyNot the smallest verified
+	// changes per node, for a pod that fits nowhere under --why-not.
+	LeaveOneOut []scheduler.PluginInfluence
+	WhyNot      *scheduler.WhyNot
 }
 
 // nodeVerdict is one node's part of an explanation.
@@ -67,14 +73,25 @@ type pluginScore struct {
 // assumed; the rotating start index and the random source move on as a
 // scheduler's do) and translates its Explanation.
 func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*explanation, error) {
-	sx, err := s.Explain(ctx, pod)
+	return explainPodWhyNot(ctx, s, pod, false)
+}
+
+// explainPodWhyNot is explainPod, with scheduler.ExplainWhyNot's
+// suggestions when whyNot is set.
+func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod, whyNot bool) (*explanation, error) {
+	explain := s.Explain
+	if whyNot {
+		explain = s.ExplainWhyNot
+	}
+	sx, err := explain(ctx, pod)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, errors.New("pod " + podName(pod) + ": no profile has schedulerName " + pod.Spec.SchedulerName)
 	}
-	ex := &explanation{Pod: pod, Outcome: sx.Outcome(), NotEvaluated: sx.NotEvaluated}
+	ex := &explanation{Pod: pod, Outcome: sx.Outcome(), NotEvaluated: sx.NotEvaluated, Unverified: sx.Unverified,
+		LeaveOneOut: sx.LeaveOneOut(), WhyNot: sx.WhyNot}
 	byName := make(map[string]*scheduler.NodeExplanation, len(sx.Nodes))
 	for i := range sx.Nodes {
 		byName[sx.Nodes[i].Name] = &sx.Nodes[i]

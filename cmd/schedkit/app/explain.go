@@ -38,11 +38,19 @@ and, -o wide, a DEVICES column for every feasible node; a node another
 plugin rejects also names DynamicResources' own reason. Every node is scored (no
 sampling) unless --config says otherwise. The last line counts the
 outcomes: "6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated".
+With --why-not, a pod that fits nowhere also gets why nodes fail ("cpu
+exhausted on 2 nodes, taint dedicated=gpu:NoSchedule on 4 nodes") and,
+per node, the smallest single change that makes it feasible, each
+verified by re-running the cycle's filters with the change applied.
+JSON and the HTML report also say, for each scored pod, which score
+plugin decided the winner (leave-one-out, and the nearest weight that
+changes it).
 `,
 		example: `  schedkit explain -f examples/manifests
   schedkit explain -f examples/manifests --pod deployment/shop/web -ojson
   schedkit explain -f examples/manifests -n shop --pod worker -o wide
   schedkit explain -f examples/manifests --pod shop/db-0
+  schedkit explain -f examples/manifests --pod shop/checkout --why-not
   schedkit explain -f examples/manifests --config examples/manifests/config/most-allocated.yaml --top 3 --html report.html
   schedkit explain -f examples/manifests --validate=warn
   (a live cluster: kubectl get nodes,pods,pdb,priorityclasses,limitranges -A -o json | schedkit explain -f -)
@@ -52,6 +60,7 @@ outcomes: "6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated".
 			configFlag(fs, o)
 			outputFlag(fs, o, "table", "wide", "json", "yaml")
 			fs.BoolVar(&o.independent, "independent", false, "judge each pod alone against the cluster as read (no earlier placement is assumed)")
+			fs.BoolVar(&o.whyNot, "why-not", false, "for a pod that fits nowhere, the smallest change per node that makes it feasible (lower a request, tolerate a taint, drop a host port, label or uncordon the node, evict pods), each verified by re-running the cycle with it, and why nodes fail")
 			fs.StringVar(&o.pod, "pod", "", "explain only this pod (`NAMESPACE/NAME`, or NAME with -n): a pending pod (the pods before it in the queue are still placed), a bound pod (where it is bound, and what if it were pending now, on the cluster without it) or a workload (KIND/NAMESPACE/NAME such as deployment/shop/web, or NAMESPACE/NAME naming no pod: its pending pods)")
 			namespaceFlags(fs, o)
 			fs.IntVar(&o.top, "top", 0, "show only the `N` best nodes per pod (feasible by total, then rejected); 0 shows all")
@@ -84,6 +93,25 @@ type podResult struct {
 	// Notes are information about the answer (nodes not shown, nodes
 	// not evaluated, no scoring with one feasible node).
 	Notes []string `json:"notes"`
+	// LeaveOneOut is, for a pod placed after scoring, each score
+	// plugin's winner without it and the nearest weight that flips the
+	// winner (scheduler.Explanation.LeaveOneOut).
+	LeaveOneOut []scheduler.PluginInfluence `json:"leaveOneOut,omitempty"`
+	// WhyNot is, with --why-not for a pod that fits nowhere, the
+	// smallest verified change per node (scheduler.WhyNot).
+	WhyNot *whyNotResult `json:"whyNot,omitempty"`
+}
+
+// whyNotResult is scheduler.WhyNot as explain's JSON has it: the
+// summary line, the cheapest change, one per node, the reasons.
+type whyNotResult struct {
+	Summary string                  `json:"summary"`
+	Best    *scheduler.Suggestion   `json:"best"`
+	Nodes   []scheduler.Suggestion  `json:"nodes"`
+	Reasons []scheduler.ReasonCount `json:"reasons"`
+	// NotVerified counts the changes left untried past the bound on
+	// verifications that re-run PreFilter on a changed cluster.
+	NotVerified int `json:"notVerified,omitempty"`
 }
 
 // nodeResult is one node's verdict for a pod.
@@ -160,19 +188,10 @@ type explainer struct {
 	o *options
 	c *manifest.Cluster
 	s *scheduler.Scheduler
-	// unmodelled maps "ns/name" to the fields schedkit read without
-	// modelling.
-	unmodelled map[string][]string
 }
 
 func newExplainer(e *env, o *options, c *manifest.Cluster, s *scheduler.Scheduler) *explainer {
-	x := &explainer{e: e, o: o, c: c, s: s, unmodelled: map[string][]string{}}
-	for _, p := range c.Objects.Pods {
-		if f := c.Objects.UnmodelledFields(p); f != nil {
-			x.unmodelled[podName(p)] = f
-		}
-	}
-	return x
+	return &explainer{e: e, o: o, c: c, s: s}
 }
 
 // run explains the pods in order, assuming each placement unless
@@ -190,7 +209,7 @@ func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod
 			}
 			continue
 		}
-		ex, err := explainPod(ctx, x.s, p)
+		ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot)
 		if err != nil {
 			return &inputError{err}
 		}
@@ -215,7 +234,7 @@ func (x *explainer) whatIf(ctx context.Context, bound *api.Pod, emit func(*podRo
 	}
 	p := bound.DeepCopy()
 	p.Spec.NodeName, p.Status.NominatedNodeName = "", ""
-	ex, err := explainPod(ctx, x.s, p)
+	ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot)
 	if err != nil {
 		return &inputError{err}
 	}
@@ -272,7 +291,11 @@ func (x *explainer) row(ex *explanation) *podRow {
 		r.res.Preemption.Victims = append(r.res.Preemption.Victims, podName(v))
 	}
 	r.victims = ex.Victims
-	r.res.Unverified = nonNil(append(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], ex.Outcome == scheduler.OutcomeUnschedulable), draExtendedMarks(p, x.s.Snapshot())...))
+	r.res.Unverified = nonNil(ex.Unverified)
+	r.res.LeaveOneOut = ex.LeaveOneOut
+	if wn := ex.WhyNot; wn != nil {
+		r.res.WhyNot = &whyNotResult{Summary: wn.Summary(), Best: wn.Best, Nodes: wn.Nodes, Reasons: wn.Reasons, NotVerified: wn.NotVerified}
+	}
 
 	// Display order: feasible nodes by total, then the others.
 	idx := make([]int, len(ex.Nodes))
@@ -387,12 +410,12 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s, err := newSched(c.Snapshot, config, opts)
+	s, err := newSched(c.Snapshot, config, append(opts, unmodelledFields(c)))
 	if err != nil {
 		return 0, err
 	}
 	if prof, ok := s.Profile(""); ok {
-		e.notEvaluatedWarning(o, prof.NotEvaluated(), c)
+		e.notEvaluatedWarning(o, s, prof.NotEvaluated(), c)
 		if n := antiAffinityNotice(prof.NotEvaluated(), len(c.Snapshot.HavePodsWithRequiredAntiAffinityNodes())); n != "" {
 			e.warnf(o, "%s", n)
 		}

@@ -23,6 +23,8 @@ type htmlReport struct {
 }
 
 type htmlPod struct {
+	// htmlWhatIf is the why-not and leave-one-out tables (html_whatif.go).
+	htmlWhatIf
 	Pod, Node, Message string
 	// Headline is the table's first line for the pod: the outcome in
 	// the same words.
@@ -94,7 +96,7 @@ func heat(score int64) string {
 }
 
 func (h *htmlReport) add(r *podRow) {
-	hp := htmlPod{Pod: r.res.Pod, Node: r.res.Node, Message: r.res.Message, Unverified: r.res.Unverified, Hidden: r.hidden,
+	hp := htmlPod{htmlWhatIf: whatIfHTML(r), Pod: r.res.Pod, Node: r.res.Node, Message: r.res.Message, Unverified: r.res.Unverified, Hidden: r.hidden,
 		Headline: podHeadline(&r.res), Outcome: r.res.Outcome.String()}
 	for _, ps := range r.plugins {
 		hp.Plugins = append(hp.Plugins, fmt.Sprintf("%s ×%d", ps.Plugin, ps.Weight))
@@ -249,6 +251,10 @@ svg text{font:12px system-ui,sans-serif}
 {{end}}</svg>{{end}}
 {{if .Rejected}}{{$pre := .Preemption}}<table><tr><th>rejected node</th><th>code</th><th>plugin</th><th>reasons</th>{{if $pre}}<th>preemption</th>{{end}}</tr>
 {{range .Rejected}}<tr><td>{{.Node}}</td><td>{{.Code}}</td><td>{{.Plugin}}</td><td>{{.Reasons}}</td>{{if $pre}}<td>{{.Preemption}}{{if .PreemptionDetail}}: {{.PreemptionDetail}}{{end}}</td>{{end}}</tr>{{end}}</table>{{end}}
+{{if .LeaveOneOut}}<table class="loo"><caption>What decided the winner: each score plugin left out in turn</caption><tr><th>plugin</th><th>weight</th><th>winner without it</th><th>nearest weight that changes the winner</th></tr>
+{{range .LeaveOneOut}}<tr><td>{{.Plugin}}</td><td>{{.Weight}}</td><td{{if .Decided}} class="warn"{{end}}>{{.Without}}{{if .Decided}} (decided by {{.Plugin}}){{end}}</td><td>{{.Flip}}</td></tr>{{end}}</table>{{end}}
+{{if .WhyNot}}<p class="whynot">why not: {{.WhyNot}}</p>{{if .WhyNotRows}}<table class="whynot"><tr><th>node</th><th>change</th><th>smallest change that makes it feasible (verified)</th></tr>
+{{range .WhyNotRows}}<tr><td>{{.Node}}</td><td>{{.Kind}}</td><td>{{.Text}}{{if .Cheapest}} <b>(cheapest)</b>{{end}}</td></tr>{{end}}</table>{{else}}<p>no single change makes a node feasible</p>{{end}}{{end}}
 {{if .Hidden}}<p>{{.Hidden}} more node(s) not shown (--top).</p>{{end}}
 {{end}}
 </body></html>

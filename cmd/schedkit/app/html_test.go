@@ -95,3 +95,53 @@ func TestHTMLReport(t *testing.T) {
 		os.WriteFile(os.Getenv("SCHEDKIT_KEEP_SCREENSHOT"), data, 0o644)
 	}
 }
+
+// TestHTMLWhyNotAndLeaveOneOut: with --why-not the report shows the
+// why-not table of the pod that fits nowhere and, for the placed pods,
+// the leave-one-out table.
+func TestHTMLWhyNotAndLeaveOneOut(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "report.html")
+	if code, _, stderr := runCmd(t, "", "explain", "-f", bundled, "--why-not", "--html", page); code != exitUnschedulable {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, want := range []string{
+		`<table class="whynot">`, "why not: ", "lower the request of cpu to 1 (from 6) <b>(cheapest)</b>",
+		`<table class="loo">`, `<td class="warn">node-a1 (decided by NodeResourcesFit)</td>`, "weight 44 → node-a1",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestWhyNotTableAndJSON: --why-not adds the summary and the per-node
+// changes to the table and "whyNot" to the JSON; leave-one-out is in the
+// JSON of a placed pod.
+func TestWhyNotTableAndJSON(t *testing.T) {
+	code, out, stderr := runCmd(t, "", "explain", "-f", bundled, "--pod", "shop/checkout", "--why-not")
+	if code != exitUnschedulable {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"  why not: node(s) didn't match Pod's node affinity/selector on 4 nodes, cpu exhausted on 2 nodes,",
+		"  node-c1       requests     lower the request of cpu to 1 (from 6) (cheapest)",
+		"  gpu-c1        tolerations  tolerate taint nvidia.com/gpu=present:NoSchedule",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = runCmd(t, "", "explain", "-f", bundled, "--pod", "shop/checkout", "--why-not", "-o", "json")
+	if !strings.Contains(out, `"whyNot":{`) || !strings.Contains(out, `"best":{`) {
+		t.Errorf("JSON lacks whyNot:\n%s", out)
+	}
+	_, out, _ = runCmd(t, "", "explain", "-f", bundled, "--pod", "shop/worker", "-o", "json")
+	if !strings.Contains(out, `"leaveOneOut":[`) || !strings.Contains(out, `"flipWeight":44`) {
+		t.Errorf("JSON lacks leaveOneOut:\n%s", out)
+	}
+}

@@ -182,7 +182,7 @@ func (e *env) newScheduler(c *manifest.Cluster, o *options, config string) (*sch
 	if err != nil {
 		return nil, err
 	}
-	return newSched(c.Snapshot, config, opts)
+	return newSched(c.Snapshot, config, append(opts, unmodelledFields(c)))
 }
 
 // newSched is scheduler.New, with the configuration file named in its

@@ -393,6 +393,39 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 		tw.Flush()
 		writeTrimmed(w, &buf, limit)
 	}
+	writeWhyNot(w, res.WhyNot, limit)
+}
+
+// writeWhyNot prints --why-not's answer: the summary line, then per node
+// the smallest verified change, the cheapest marked.
+func writeWhyNot(w io.Writer, wn *whyNotResult, limit int) {
+	if wn == nil {
+		return
+	}
+	lim := limit
+	if lim > 0 {
+		lim -= 2 // the line is indented
+	}
+	io.WriteString(w, "  "+wrapText("why not: "+wn.Summary, "    ", lim))
+	if wn.NotVerified > 0 {
+		fmt.Fprintf(w, "  note: %d change(s) not verified (each re-runs PreFilter on a changed cluster; the first %d were)\n", wn.NotVerified, scheduler.MaxSandboxChecks)
+	}
+	if len(wn.Nodes) == 0 {
+		io.WriteString(w, "  no single change makes a node feasible\n")
+		return
+	}
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  WHY-NOT NODE\tCHANGE\tSMALLEST CHANGE THAT MAKES IT FEASIBLE (VERIFIED)")
+	for _, sg := range wn.Nodes {
+		text := sg.Text
+		if wn.Best != nil && sg.Node == wn.Best.Node {
+			text += " (cheapest)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", sg.Node, sg.Kind, text)
+	}
+	tw.Flush()
+	writeTrimmed(w, &buf, limit)
 }
 
 // preemptionText is a node's preemption verdict as the table and the

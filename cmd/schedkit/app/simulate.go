@@ -103,11 +103,10 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s, err := newSched(c.Snapshot, config, opts)
+	s, err := newSched(c.Snapshot, config, append(opts, unmodelledFields(c)))
 	if err != nil {
 		return 0, err
 	}
-	x := newExplainer(e, o, c, s)
 	placements, err := s.Simulate(context.Background(), c.Pending)
 	if err != nil {
 		return 0, err
@@ -138,7 +137,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 		default:
 			sp.Message = errString(pl.Err)
 		}
-		sp.Unverified = nonNil(append(unverifiedMarks(pl.Pod, pl.Decision.NotEvaluated, x.unmodelled[sp.Pod], sp.Outcome == scheduler.OutcomeUnschedulable), draExtendedMarks(pl.Pod, x.s.Snapshot())...))
+		sp.Unverified = nonNil(pl.Decision.Unverified)
 		sum.Add(sp.Outcome, len(sp.Unverified) > 0)
 		pods = append(pods, sp)
 	}

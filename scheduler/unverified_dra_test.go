@@ -1,4 +1,4 @@
-package app
+package scheduler
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func TestDRAExtendedMarks(t *testing.T) {
 	class := &api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "gpu"}}
 	class.Spec.ExtendedResourceName = &gpuName
 	fpga := &api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "fpga"}}
-	fpga.Spec.ExtendedResourceName = ptrTo("example.com/fpga")
+	fpga.Spec.ExtendedResourceName = ptr("example.com/fpga")
 	if err := snap.AddObjects(class, fpga); err != nil {
 		t.Fatal(err)
 	}
@@ -51,5 +51,3 @@ func TestDRAExtendedMarks(t *testing.T) {
 		}
 	}
 }
-
-func ptrTo[T any](v T) *T { return &v }

@@ -1,0 +1,199 @@
+package scheduler
+
+import (
+	"context"
+	"slices"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// sandbox returns a scheduler over a copy of s's snapshot, with s's
+// profiles and nominations, that the what-ifs change and change back to
+// verify their answers; s is left as it is. The copy shares the pod and
+// object values (they are read-only) and is built once per question.
+// It is the one place to switch to a copy-on-write fork of s.
+func (s *Scheduler) sandbox() (*Scheduler, error) {
+	view := s.snapshot.View()
+	nodes := make([]*api.Node, 0, view.NumNodes())
+	for _, ni := range view.Nodes() {
+		nodes = append(nodes, ni.Node())
+	}
+	snap, err := cluster.NewSnapshot(nodes, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, ni := range view.Nodes() {
+		for _, p := range ni.Pods {
+			if err := snap.AddPodInfo(p, ni.Node().Name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := copyObjects(snap, view.Objects()); err != nil {
+		return nil, err
+	}
+	o := s.opts
+	o.admission = nil // the pods it is given are admitted already
+	o.parallelism = 1
+	sb, err := newWithOptions(snap, o)
+	if err != nil {
+		return nil, err
+	}
+	sb.nominated = s.nominated
+	return sb, nil
+}
+
+// copyObjects adds every object of o to dst.
+func copyObjects(dst *cluster.Snapshot, o *cluster.Objects) error {
+	var objs []any
+	add := func(seq func(func(any) bool)) {
+		seq(func(x any) bool { objs = append(objs, x); return true })
+	}
+	add(all[api.Namespace](o))
+	add(all[api.Service](o))
+	add(all[api.ReplicationController](o))
+	add(all[api.ReplicaSet](o))
+	add(all[api.StatefulSet](o))
+	add(all[api.Deployment](o))
+	add(all[api.DaemonSet](o))
+	add(all[api.Job](o))
+	add(all[api.CronJob](o))
+	add(all[api.PodDisruptionBudget](o))
+	add(all[api.PersistentVolume](o))
+	add(all[api.PersistentVolumeClaim](o))
+	add(all[api.StorageClass](o))
+	add(all[api.CSINode](o))
+	add(all[api.CSIDriver](o))
+	add(all[api.CSIStorageCapacity](o))
+	add(all[api.VolumeAttachment](o))
+	add(all[api.ResourceQuota](o))
+	add(all[api.LimitRange](o))
+	add(all[api.PriorityClass](o))
+	add(all[api.DeviceClass](o))
+	add(all[api.ResourceSlice](o))
+	add(all[api.ResourceClaim](o))
+	add(all[api.ResourceClaimTemplate](o))
+	add(all[api.DeviceTaintRule](o))
+	if len(objs) == 0 {
+		return nil
+	}
+	return dst.AddObjects(objs...)
+}
+
+func all[T cluster.Object](o *cluster.Objects) func(func(any) bool) {
+	return func(yield func(any) bool) {
+		for x := range cluster.AllObjects[T](o) {
+			if !yield(x) {
+				return
+			}
+		}
+	}
+}
+
+// feasibleOn runs the cycle's PreFilter and Filter steps for pod and
+// reports whether node passes them: what a cycle decides about that one
+// node.
+func (s *Scheduler) feasibleOn(ctx context.Context, pod *api.Pod, node string) bool {
+	return s.preFiltered(ctx, pod).feasibleOn(ctx, node)
+}
+
+// preFilteredPod is a pod after the cycle's PreFilter step, ready to be
+// filtered on any node of the view, as a cycle filters many nodes with
+// one state.
+type preFilteredPod struct {
+	s      *Scheduler
+	prof   *framework.Profile
+	pod    *api.Pod
+	view   *cluster.View
+	state  *framework.CycleState
+	result *framework.PreFilterResult
+	ok     bool
+}
+
+// preFiltered runs PreFilter for pod.
+func (s *Scheduler) preFiltered(ctx context.Context, pod *api.Pod) *preFilteredPod {
+	pf := &preFilteredPod{s: s, pod: pod, view: s.snapshot.View(), state: framework.NewCycleState()}
+	prof, err := s.profileFor(pod)
+	if err != nil {
+		return pf
+	}
+	result, st, _ := prof.RunPreFilterPlugins(ctx, pf.state, pod, pf.view.Nodes())
+	pf.prof, pf.result, pf.ok = prof, result, st.IsSuccess()
+	return pf
+}
+
+// feasibleWith verifies a change to the cluster as preemption's dry
+// run verifies evictions: Filter on a copy of the node with the change
+// applied, with a copy of the PreFilter state the PreFilter extensions
+// (RemovePod, AddPod) bring up to date. handled is false when this
+// cannot decide: PreFilter rejected the pod as the cluster is, or the
+// change relabels a node with a key in sensitive, which PreFilter reads.
+func (pf *preFilteredPod) feasibleWith(ctx context.Context, c *Suggestion, sensitive map[string]bool) (feasible, handled bool) {
+	if !pf.ok {
+		return false, false
+	}
+	ni, ok := pf.view.Get(c.Node)
+	if !ok {
+		return false, true
+	}
+	target, state := ni.Clone(), pf.state.Clone()
+	if c.node != nil {
+		old := ni.Node().Labels
+		for k, v := range c.node.Labels {
+			if ov, has := old[k]; (!has || ov != v) && sensitive[k] {
+				return false, false
+			}
+		}
+		for k := range old {
+			if _, has := c.node.Labels[k]; !has && sensitive[k] {
+				return false, false
+			}
+		}
+		target.SetNode(c.node)
+	}
+	for _, v := range c.Victims {
+		i := slices.IndexFunc(target.Pods, func(p *cluster.PodInfo) bool { return p.Pod.Namespace == v.Namespace && p.Pod.Name == v.Name })
+		if i < 0 {
+			return false, true
+		}
+		pi := target.Pods[i]
+		if err := target.RemovePod(pi.Pod); err != nil {
+			return false, true
+		}
+		if !pf.prof.RunPreFilterExtensionRemovePod(ctx, state, pf.pod, pi, target).IsSuccess() {
+			return false, true
+		}
+	}
+	for _, f := range spreadFillers(pf.pod, c.Spread) {
+		fi := cluster.NewPodInfo(f)
+		at := target
+		if f.Spec.NodeName != c.Node {
+			if at, ok = pf.view.Get(f.Spec.NodeName); !ok {
+				return false, true
+			}
+		} else {
+			target.AddPod(fi)
+		}
+		if !pf.prof.RunPreFilterExtensionAddPod(ctx, state, pf.pod, fi, at).IsSuccess() {
+			return false, true
+		}
+	}
+	if !pf.result.AllNodes() && !inSet(pf.result.NodeNames, c.Node) {
+		return false, true
+	}
+	return pf.prof.RunFilterPluginsWithNominatedPods(ctx, state, pf.pod, target, pf.s.nominated[c.Node]).IsSuccess(), true
+}
+
+// feasibleOn runs Filter on node after PreFilter passed and left it.
+func (pf *preFilteredPod) feasibleOn(ctx context.Context, node string) bool {
+	if !pf.ok || (!pf.result.AllNodes() && !inSet(pf.result.NodeNames, node)) {
+		return false
+	}
+	ni, ok := pf.view.Get(node)
+	if !ok {
+		return false
+	}
+	return pf.prof.RunFilterPluginsWithNominatedPods(ctx, pf.state, pf.pod, ni, pf.s.nominated[node]).IsSuccess()
+}
