@@ -31,6 +31,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/dra/dragen"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/plugins/dynamicresources"
@@ -49,7 +50,7 @@ type upstreamDRA struct {
 	nodes  []fwk.NodeInfo
 }
 
-func newUpstreamDRA(ctx context.Context, t fataler, nodes []*v1.Node, objs ...any) *upstreamDRA {
+func newUpstreamDRA(ctx context.Context, t fataler, frac bool, nodes []*v1.Node, objs ...any) *upstreamDRA {
 	client := fake.NewSimpleClientset()
 	f := informers.NewSharedInformerFactory(client, 0)
 	tracker, err := resourceslicetracker.StartTracker(ctx, resourceslicetracker.Options{
@@ -72,6 +73,7 @@ func newUpstreamDRA(ctx context.Context, t fataler, nodes []*v1.Node, objs ...an
 		t.Fatal(err)
 	}
 	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	fts.EnableDRAFractionalCapacityRange = frac
 	args := &schedconfig.DynamicResourcesArgs{FilterTimeout: &metav1.Duration{Duration: 10 * time.Second},
 		BindingTimeout: &metav1.Duration{Duration: 600 * time.Second}}
 	pl, err := updra.New(ctx, args, fh, fts)
@@ -133,6 +135,12 @@ func ourStatus(s *framework.Status) string {
 // the allocation Reserve keeps per feasible node: same status codes and
 // messages, same scores, same devices.
 func TestDRAPluginDifferential(t *testing.T) {
+	for _, m := range fracModes {
+		t.Run(m.name, func(t *testing.T) { draPluginDifferential(t, m.on) })
+	}
+}
+
+func draPluginDifferential(t *testing.T, frac bool) {
 	var feasible, rejected, prefail int
 	defer func() {
 		t.Logf("nodes: %d feasible, %d rejected; %d pods rejected before Filter", feasible, rejected, prefail)
@@ -142,20 +150,6 @@ func TestDRAPluginDifferential(t *testing.T) {
 		defer cancel()
 		world := dragen.WorldGen().Draw(rt, "world")
 		w := &world
-		// DRAFractionalCapacityRange is off in v1.37.2 by default (its
-		// on-default needs a minimum compatibility version of 1.37, the
-		// default being 1.36), while package dra models it on: worlds
-		// with fractional request policies are left out until dra
-		// follows the gate.
-		for _, sl := range w.Slices {
-			for _, d := range sl.Spec.Devices {
-				for _, c := range d.Capacity {
-					if c.RequestPolicy != nil && strings.Contains(js(rt, c.RequestPolicy), `m"`) {
-						rt.Skip("fractional request policy")
-					}
-				}
-			}
-		}
 		pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "ns", UID: "pod-uid"}}
 		for i, c := range w.Claims {
 			c.UID = fmt.Sprintf("claim-uid-%d", i)
@@ -186,7 +180,7 @@ func TestDRAPluginDifferential(t *testing.T) {
 		for _, n := range w.Nodes {
 			vnodes = append(vnodes, viaJSON[v1.Node](rt, n))
 		}
-		up := newUpstreamDRA(ctx, rt, vnodes, theirs...)
+		up := newUpstreamDRA(ctx, rt, frac, vnodes, theirs...)
 		snap, err := cluster.NewSnapshot(w.Nodes, nil)
 		if err != nil {
 			rt.Fatal(err)
@@ -194,7 +188,7 @@ func TestDRAPluginDifferential(t *testing.T) {
 		if err := snap.AddObjects(ours...); err != nil {
 			rt.Fatal(err)
 		}
-		p, err := dynamicresources.New(nil, draHandle{snap})
+		p, err := dynamicresources.NewWithOptions(dynamicresources.Options{Features: dra.Features{FractionalCapacityRange: frac}})(nil, draHandle{snap})
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -35,9 +35,25 @@ type Input struct {
 	Allocated *AllocatedState
 	// Compiler compiles CEL selectors; nil fails every selector.
 	Compiler Compiler
+	// Features are the feature gates the allocator follows beyond
+	// v1.37.2's defaults; the zero value is the default set.
+	Features Features
 	// NewShareID makes the share ID of an allocation of a device that
 	// allows multiple allocations; nil uses random UUIDs as upstream.
 	NewShareID func() string
+}
+
+// Features are the DRA feature gates whose v1.37.2 default a user may
+// change. The zero value is kube-scheduler v1.37.2's default.
+type Features struct {
+	// FractionalCapacityRange is DRAFractionalCapacityRange: a capacity
+	// request policy range whose bounds are exact in milli units is then
+	// rounded in milli units instead of whole units. It is off by default
+	// in v1.37.2: its beta entry that defaults on requires a minimum
+	// compatibility version of 1.37, and a 1.37 binary's default minimum
+	// compatibility version is its emulation version minus one, 1.36
+	// (component-base's compatibility package).
+	FractionalCapacityRange bool
 }
 
 // Allocator allocates the devices of one pod's claims, node by node. Build
@@ -53,6 +69,7 @@ type Allocator struct {
 	allocated  *AllocatedState
 	sharedDevs map[DeviceID]struct{}
 	newShareID func() string
+	features   Features
 
 	slicesOnNode map[string][]*sliceInfo
 	slicesShared []*sliceInfo
@@ -143,6 +160,7 @@ func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 		claims:       in.Claims,
 		allocated:    in.Allocated,
 		newShareID:   in.NewShareID,
+		features:     in.Features,
 		slicesOnNode: map[string][]*sliceInfo{},
 		byPool:       map[PoolID][]*sliceInfo{},
 		counters:     map[PoolID]counterSets{},

@@ -39,6 +39,7 @@ func (tc allocCase) runWith(ctx context.Context, compiler dra.Compiler) ([]api.A
 	a, err := dra.NewAllocator(ctx, dra.Input{
 		Claims: claims, Classes: tc.classes, Slices: tc.slices, TaintRules: tc.taintRules,
 		Allocated: state, Compiler: compiler, NewShareID: func() string { return fixedShareID },
+		Features: tc.features,
 	})
 	if err != nil {
 		return nil, err

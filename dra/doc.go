@@ -29,9 +29,12 @@
 // DRAAdminAccess (GA), DRAPrioritizedList (GA), DRADeviceTaints (GA, with
 // DRADeviceTaintRules GA), DRAPartitionableDevices (beta, on),
 // DRADeviceBindingConditions with DRAResourceClaimDeviceStatus (beta and
-// GA, on), DRAConsumableCapacity (beta, on) and DRAFractionalCapacityRange
-// (beta, on). That set selects the "incubating" variant, whose behaviour
-// this package models; the alpha features DRADeviceCompatibilityGroups,
+// GA, on) and DRAConsumableCapacity (beta, on). That set selects the
+// "incubating" variant, whose behaviour this package models.
+// DRAFractionalCapacityRange (beta) is off: its default is on only with a
+// minimum compatibility version of 1.37, and a 1.37 scheduler's default
+// minimum compatibility version is 1.36. Features.FractionalCapacityRange
+// turns it on (milli-unit rounding of capacity request ranges). The alpha features DRADeviceCompatibilityGroups,
 // DRADerivedAttributes, DRAListTypeAttributes, DRAOptionalNodeOperations,
 // DRAPartitionableDevicesType and DRANodeAllocatableResources are off: a
 // request with derived attributes is an error and a slice whose devices

@@ -215,7 +215,7 @@ func (s *search) allDevices(claim *api.ResourceClaim, r *request, d *reqData) er
 				if !ok {
 					continue
 				}
-				fits, err := fitsCapacity(nil, r.capacity, c.dev, nil)
+				fits, err := fitsCapacity(nil, r.capacity, c.dev, nil, s.a.features.FractionalCapacityRange)
 				if err != nil {
 					return fmt.Errorf("claim %s, request %s: checking capacity for device %s: %w", kobj(claim), r.name, c.dev.Name, err)
 				}
@@ -452,7 +452,7 @@ func (s *search) capacityInUse(id DeviceID) bool {
 
 // fits checks the request's capacity against what the device has left.
 func (s *search) fits(r *request, c candidate) (bool, error) {
-	return fitsCapacity(s.a.allocated.Capacity[c.id], r.capacity, c.dev, s.capacity[c.id])
+	return fitsCapacity(s.a.allocated.Capacity[c.id], r.capacity, c.dev, s.capacity[c.id], s.a.features.FractionalCapacityRange)
 }
 
 // allocateDevice tries one candidate for the device at p: availability,
@@ -513,7 +513,7 @@ func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool
 		return false, nil, nil
 	}
 	if multi {
-		consumed, err = consumedFromRequest(r.capacity, c.dev.Capacity)
+		consumed, err = consumedFromRequest(r.capacity, c.dev.Capacity, s.a.features.FractionalCapacityRange)
 		if err != nil {
 			s.rollback(p, c, base, sub, st)
 			return false, nil, fmt.Errorf("claim %s, request %s: computing consumed capacity for device %s: %w", kobj(claim), r.name, c.id, err)

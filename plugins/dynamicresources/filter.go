@@ -146,6 +146,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		in := dra.Input{
 			Allocated: dra.NewAllocatedState(pl.allocatedClaims(o)),
 			Compiler:  pl.compiler,
+			Features:  pl.features,
 		}
 		for _, i := range s.toAllocate {
 			in.Claims = append(in.Claims, claims[i])

@@ -22,6 +22,7 @@ type DynamicResources struct {
 	h             framework.Handle
 	filterTimeout time.Duration
 	compiler      dra.Compiler
+	features      dra.Features
 	// none is the state of every pod without claims; never written.
 	none *stateData
 
@@ -41,20 +42,36 @@ var (
 	_ framework.EnqueueExtensions = (*DynamicResources)(nil)
 )
 
-// New is the DynamicResources factory. args is nil, a
-// config.DynamicResourcesArgs or a pointer to one (or its JSON); it is
-// defaulted and validated. Objects are read from h's snapshot.
+// Options are the plugin's settings that are not DynamicResourcesArgs:
+// the scheduler's feature gates. The zero value is v1.37.2's defaults.
+type Options struct {
+	// Features are the DRA feature gates the allocator follows.
+	Features dra.Features
+}
+
+// New is the DynamicResources factory with v1.37.2's default feature
+// gates. args is nil, a config.DynamicResourcesArgs or a pointer to one
+// (or its JSON); it is defaulted and validated. Objects are read from
+// h's snapshot.
 func New(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.DynamicResourcesArgs](args)
-	if err != nil {
-		return nil, err
+	return NewWithOptions(Options{})(args, h)
+}
+
+// NewWithOptions returns the DynamicResources factory for the given
+// options; a registry entry replaced by it turns gates on or off.
+func NewWithOptions(opts Options) framework.PluginFactory {
+	return func(args any, h framework.Handle) (framework.Plugin, error) {
+		a, err := config.ArgsFrom[config.DynamicResourcesArgs](args)
+		if err != nil {
+			return nil, err
+		}
+		c, err := cel.NewCompiler(0)
+		if err != nil {
+			return nil, err
+		}
+		return &DynamicResources{h: h, filterTimeout: a.FilterTimeout.Duration, compiler: dra.CELCompiler(c),
+			features: opts.Features, none: &stateData{}, assumed: map[claimKey]*api.ResourceClaim{}}, nil
 	}
-	c, err := cel.NewCompiler(0)
-	if err != nil {
-		return nil, err
-	}
-	return &DynamicResources{h: h, filterTimeout: a.FilterTimeout.Duration, compiler: dra.CELCompiler(c),
-		none: &stateData{}, assumed: map[claimKey]*api.ResourceClaim{}}, nil
 }
 
 // Name returns Name.
