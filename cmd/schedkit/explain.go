@@ -266,7 +266,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 		r.res.Preemption.Victims = append(r.res.Preemption.Victims, podName(v))
 	}
 	r.victims = ex.Victims
-	r.res.Unverified = nonNil(append(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], ex.Outcome == scheduler.OutcomeUnschedulable), draExtendedMarks(p, x.s.Snapshot())...))
+	r.res.Unverified = nonNil(unverifiedMarks(p, ex.NotEvaluated, x.unmodelled[podName(p)], ex.Outcome == scheduler.OutcomeUnschedulable))
 
 	// Display order: feasible nodes by total, then the others.
 	idx := make([]int, len(ex.Nodes))

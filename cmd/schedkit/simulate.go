@@ -138,7 +138,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 		default:
 			sp.Message = errString(pl.Err)
 		}
-		sp.Unverified = nonNil(append(unverifiedMarks(pl.Pod, pl.Decision.NotEvaluated, x.unmodelled[sp.Pod], sp.Outcome == scheduler.OutcomeUnschedulable), draExtendedMarks(pl.Pod, x.s.Snapshot())...))
+		sp.Unverified = nonNil(unverifiedMarks(pl.Pod, pl.Decision.NotEvaluated, x.unmodelled[sp.Pod], sp.Outcome == scheduler.OutcomeUnschedulable))
 		sum.Add(sp.Outcome, len(sp.Unverified) > 0)
 		pods = append(pods, sp)
 	}

@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/schedkit/schedkit/plugins/dynamicresources"
 	"slices"
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/manifest"
 )
 
@@ -156,18 +154,4 @@ func (e *env) notEvaluatedWarning(o *options, notEvaluated []string, c *manifest
 	if n > 0 {
 		e.warnf(o, "%d pending pod(s) use what plugins not in this build read (%s): their decisions are marked unverified", n, strings.Join(notEvaluated, ", "))
 	}
-}
-
-// draExtendedMarks marks a pod that requests an extended resource a
-// DeviceClass maps (spec.extendedResourceName, or the implicit
-// deviceclass.resource.kubernetes.io/<class>) while some node does not
-// advertise it: kube-scheduler hands such a resource to DynamicResources
-// on those nodes (DRAExtendedResource, GA in v1.37), which schedkit does
-// not model yet, so its Insufficient verdict may be wrong.
-func draExtendedMarks(p *api.Pod, s *cluster.Snapshot) []string {
-	var marks []string
-	for _, name := range dynamicresources.UndelegatedExtendedResources(p, s) {
-		marks = append(marks, fmt.Sprintf("requests %s, which a DeviceClass maps (DRA extended resources not implemented)", name))
-	}
-	return marks
 }

@@ -20,19 +20,29 @@ const maxSubRequests = 8
 // stateData is the pod's claims for one cycle. Filter writes the node's
 // allocation under mu; the rest is read only after PreFilter.
 type stateData struct {
-	// claims are the pod's claims in spec order.
+	// claims are the pod's claims in spec order, then the claim for its
+	// extended resources backed by DRA, if any.
 	claims []*api.ResourceClaim
+	// numUser is how many of claims are the pod's own.
+	numUser int
 	// onNodes is, per claim, the compiled node selector of an allocated
 	// claim; nil means the claim is not allocated or usable anywhere.
 	onNodes []*affinity.NodeSelector
 	// toAllocate are the indexes of the claims without allocation.
 	toAllocate []int
-	allocator  *dra.Allocator
+	// allocator allocates the claims of toAllocate when the extended
+	// resource claim is not among them; ext's variants do otherwise.
+	allocator *dra.Allocator
+	// ext is the pod's extended resources backed by DRA; nil if none.
+	ext *extState
 
 	mu sync.Mutex
 	// nodeAllocations holds the allocation Filter found per node, one
 	// result per claim to allocate.
 	nodeAllocations map[string][]api.AllocationResult
+	// nodeExt is, per node, the variant of the extended resource claim
+	// Filter allocated there.
+	nodeExt map[string]*extVariant
 	// unavailable are the allocated claims some node could not use.
 	unavailable map[int]struct{}
 }
@@ -41,6 +51,14 @@ type stateData struct {
 func (s *stateData) Clone() framework.StateData { return s }
 
 func (s *stateData) empty() bool { return s == nil || len(s.claims) == 0 }
+
+// extClaim returns the extended resource claim, or nil.
+func (s *stateData) extClaim() *api.ResourceClaim {
+	if s.ext == nil {
+		return nil
+	}
+	return s.claims[s.numUser]
+}
 
 func getState(cs *framework.CycleState) (*stateData, error) {
 	v, ok := cs.Read(stateKey)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -92,28 +94,42 @@ func (pl *DynamicResources) PreEnqueue(_ context.Context, pod *api.Pod) *framewo
 	return nil
 }
 
-// PreFilter returns Skip for a pod without claims. Otherwise it resolves
-// the claims (rejecting as PreEnqueue does), checks the classes of the
-// unallocated claims' requests ("request req: device class c does not
-// exist") and builds the allocator over the cluster's classes, slices,
-// taint rules and allocated devices.
+// PreFilter returns Skip for a pod without claims and without extended
+// resources a DeviceClass backs. Otherwise it resolves the claims
+// (rejecting as PreEnqueue does), adds the claim for the pod's extended
+// resources backed by DRA (the one made in an earlier cycle, or a new
+// one without requests), rejects a claim reserved for too many others
+// ("resourceclaim in use"), checks the classes of the unallocated user
+// claims' requests ("request req: device class c does not exist") and
+// builds the allocator over the cluster's classes, slices, taint rules
+// and allocated devices.
 func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	if len(pod.Spec.ResourceClaims) == 0 {
+	o := pl.objects()
+	if len(pod.Spec.ResourceClaims) == 0 && (o == nil || o.Len(cluster.KindDeviceClass) == 0) {
 		cs.Write(stateKey, pl.none)
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	s := &stateData{nodeAllocations: map[string][]api.AllocationResult{}}
 	cs.Write(stateKey, s)
-	o := pl.objects()
 	claims, err := pl.podClaims(o, pod)
 	if err != nil {
 		return nil, unresolvable(err.Error())
+	}
+	s.numUser = len(claims)
+	extClaim, ext := pl.preFilterExtended(o, pod)
+	if ext != nil {
+		claims = append(claims, extClaim)
+		s.ext = ext
+		s.nodeExt = map[string]*extVariant{}
 	}
 	if len(claims) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	s.onNodes = make([]*affinity.NodeSelector, len(claims))
 	for i, c := range claims {
+		if c.Status.Allocation != nil && len(c.Status.ReservedFor) >= api.ResourceClaimReservedForMaxSize && !reservedFor(c, pod) {
+			return nil, unresolvable("resourceclaim in use")
+		}
 		if c.Status.Allocation != nil {
 			if ns := c.Status.Allocation.NodeSelector; ns != nil {
 				sel, err := affinity.NewNodeSelector(ns)
@@ -125,6 +141,10 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			continue
 		}
 		s.toAllocate = append(s.toAllocate, i)
+		if i >= s.numUser {
+			// The extended resource claim's requests depend on the node.
+			continue
+		}
 		for _, r := range c.Spec.Devices.Requests {
 			switch {
 			case r.Exactly != nil:
@@ -142,14 +162,12 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			}
 		}
 	}
+	s.claims = claims
 	if len(s.toAllocate) > 0 {
 		in := dra.Input{
 			Allocated: dra.NewAllocatedState(pl.allocatedClaims(o)),
 			Compiler:  pl.compiler,
 			Features:  pl.features,
-		}
-		for _, i := range s.toAllocate {
-			in.Claims = append(in.Claims, claims[i])
 		}
 		for c := range cluster.AllObjects[api.DeviceClass](o) {
 			in.Classes = append(in.Classes, c)
@@ -160,13 +178,26 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		for r := range cluster.AllObjects[api.DeviceTaintRule](o) {
 			in.TaintRules = append(in.TaintRules, r)
 		}
+		extToAllocate := false
+		for _, i := range s.toAllocate {
+			if i >= s.numUser {
+				extToAllocate = true
+				continue
+			}
+			in.Claims = append(in.Claims, claims[i])
+		}
+		if extToAllocate {
+			// Filter builds one allocator per set of resources DRA
+			// provides on a node.
+			s.ext.base = in
+			return nil, nil
+		}
 		a, err := dra.NewAllocator(ctx, in)
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
 		s.allocator = a
 	}
-	s.claims = claims
 	return nil, nil
 }
 
@@ -200,6 +231,27 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		return nil
 	}
 	node := ni.Node()
+	allocator := s.allocator
+	var variant *extVariant
+	if s.ext != nil {
+		mask, st := s.filterExtended(node, ni)
+		if st != nil {
+			return st
+		}
+		// Nothing DRA provides here and no claim of the pod's own: the
+		// extended resources are the device plugins', which
+		// NodeResourcesFit checks.
+		if mask == 0 && s.numUser == 0 {
+			return nil
+		}
+		if s.extClaim().Status.Allocation == nil {
+			variant = s.variant(ctx, mask)
+			if variant.err != nil {
+				return framework.AsStatus(variant.err)
+			}
+			allocator = variant.allocator
+		}
+	}
 	unavailable := false
 	for i, sel := range s.onNodes {
 		if sel == nil {
@@ -216,14 +268,14 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		}
 	}
 	var results []api.AllocationResult
-	if s.allocator != nil {
+	if allocator != nil {
 		actx := ctx
 		if pl.filterTimeout > 0 {
 			c, cancel := context.WithTimeout(ctx, pl.filterTimeout)
 			defer cancel()
 			actx = c
 		}
-		results, err = s.allocator.Allocate(actx, node)
+		results, err = allocator.Allocate(actx, node)
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
 			return framework.AsStatus(fmt.Errorf("node %s: timed out trying to allocate devices", node.Name))
@@ -241,19 +293,27 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 	if unavailable {
 		return unresolvable("resourceclaim not available on the node")
 	}
-	if s.allocator != nil {
+	if allocator != nil {
 		s.mu.Lock()
 		s.nodeAllocations[node.Name] = results
+		if variant != nil {
+			s.nodeExt[node.Name] = variant
+		}
 		s.mu.Unlock()
 	}
 	return nil
 }
 
-// PostFilter runs when no node fits. When an allocated claim some node
-// could not use is reserved for nobody or only this pod, upstream
-// deallocates it and returns Unschedulable "deallocation of
-// ResourceClaim completed"; this returns that status without changing
-// the snapshot. Otherwise it returns Unschedulable.
+// PostFilter runs when no node fits. It frees what may keep the pod
+// from fitting, as upstream's: an allocated claim some node could not
+// use and that is reserved for nobody or only this pod is deallocated
+// (Unschedulable "deallocation of ResourceClaim completed"); otherwise
+// an extended resource claim made in an earlier cycle is deleted
+// (Unschedulable "deletion of ResourceClaim completed"). The change goes
+// into the plugin's assumed state, so the pod's next attempt and other
+// pods see it, as they would see the API server's. Upstream picks one
+// of several unavailable claims at random; this picks the first. Else
+// it returns Unschedulable.
 func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleState, pod *api.Pod, _ framework.NodeToStatusReader) (*framework.PostFilterResult, *framework.Status) {
 	s, err := getState(cs)
 	if err != nil {
@@ -263,15 +323,33 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 		return nil, framework.NewStatus(framework.Unschedulable)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := range s.claims {
-		if _, ok := s.unavailable[i]; !ok {
+	unavailable := slices.Sorted(maps.Keys(s.unavailable))
+	s.mu.Unlock()
+	ext := s.extClaim()
+	staleExt := ext != nil && ext.Name != specialClaimName
+	for _, i := range unavailable {
+		c := s.claims[i]
+		if i >= s.numUser {
+			if staleExt {
+				break
+			}
 			continue
 		}
-		r := s.claims[i].Status.ReservedFor
+		r := c.Status.ReservedFor
 		if len(r) == 0 || (len(r) == 1 && r[0].UID == pod.UID) {
+			cp := *c
+			cp.Status.ReservedFor, cp.Status.Allocation, cp.Status.Devices = nil, nil, nil
+			pl.mu.Lock()
+			pl.assumed[claimKey{namespaceOf(c), c.Name}] = &cp
+			pl.mu.Unlock()
 			return nil, framework.NewStatus(framework.Unschedulable, "deallocation of ResourceClaim completed")
 		}
+	}
+	if staleExt {
+		pl.mu.Lock()
+		pl.assumed[claimKey{namespaceOf(ext), ext.Name}] = nil
+		pl.mu.Unlock()
+		return nil, framework.NewStatus(framework.Unschedulable, "deletion of ResourceClaim completed")
 	}
 	return nil, framework.NewStatus(framework.Unschedulable)
 }

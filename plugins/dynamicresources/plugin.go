@@ -1,6 +1,10 @@
 package dynamicresources
 
 import (
+	"iter"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -93,32 +97,56 @@ func (pl *DynamicResources) objects() *cluster.Objects {
 }
 
 // claim returns the claim namespace/name: the assumed one if Reserve
-// changed it, else the snapshot's.
+// changed it, else the snapshot's. A claim PostFilter deleted is not
+// found.
 func (pl *DynamicResources) claim(o *cluster.Objects, namespace, name string) (*api.ResourceClaim, bool) {
 	pl.mu.Lock()
 	c, ok := pl.assumed[claimKey{namespace, name}]
 	pl.mu.Unlock()
 	if ok {
-		return c, true
+		return c, c != nil
 	}
 	return cluster.GetObject[api.ResourceClaim](o, namespace, name)
+}
+
+// allClaims yields every claim: the snapshot's, with the assumed ones
+// in place of theirs, then the assumed ones the snapshot lacks.
+func (pl *DynamicResources) allClaims(o *cluster.Objects) iter.Seq[*api.ResourceClaim] {
+	return func(yield func(*api.ResourceClaim) bool) {
+		pl.mu.Lock()
+		assumed := maps.Clone(pl.assumed)
+		pl.mu.Unlock()
+		if o != nil {
+			for c := range cluster.AllObjects[api.ResourceClaim](o) {
+				k := claimKey{namespaceOf(c), c.Name}
+				if a, ok := assumed[k]; ok {
+					delete(assumed, k)
+					if a == nil {
+						continue
+					}
+					c = a
+				}
+				if !yield(c) {
+					return
+				}
+			}
+		}
+		keys := slices.SortedFunc(maps.Keys(assumed), func(a, b claimKey) int {
+			return strings.Compare(a.namespace+"/"+a.name, b.namespace+"/"+b.name)
+		})
+		for _, k := range keys {
+			if c := assumed[k]; c != nil && !yield(c) {
+				return
+			}
+		}
+	}
 }
 
 // allocatedClaims returns every claim with an allocation: the
 // snapshot's, with the assumed ones in place of theirs.
 func (pl *DynamicResources) allocatedClaims(o *cluster.Objects) []*api.ResourceClaim {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
 	var out []*api.ResourceClaim
-	for c := range cluster.AllObjects[api.ResourceClaim](o) {
-		if _, ok := pl.assumed[claimKey{namespaceOf(c), c.Name}]; ok {
-			continue
-		}
-		if c.Status.Allocation != nil {
-			out = append(out, c)
-		}
-	}
-	for _, c := range pl.assumed {
+	for c := range pl.allClaims(o) {
 		if c.Status.Allocation != nil {
 			out = append(out, c)
 		}
