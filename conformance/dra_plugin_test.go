@@ -3,6 +3,8 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -35,6 +38,7 @@ import (
 	"github.com/schedkit/schedkit/dra/dragen"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/plugins/dynamicresources"
+	"github.com/schedkit/schedkit/quantity"
 )
 
 type draHandle struct{ s *cluster.Snapshot }
@@ -65,6 +69,13 @@ func newUpstreamDRA(ctx context.Context, t fataler, frac bool, nodes []*v1.Node,
 	claimsCache := assumecache.NewAssumeCache(klog.Background(), f.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
 	done := []cache.DoneChecker{tracker.HasSyncedChecker(), claimsCache.AddEventHandler(cache.ResourceEventHandlerFuncs{}).HasSyncedChecker()}
 	mgr := updra.NewDRAManager(ctx, claimsCache, tracker, f)
+	// The scheduler feeds the extended resource cache from the class
+	// informer (eventhandlers.go); so does this harness.
+	reg, err := f.Resource().V1().DeviceClasses().Informer().AddEventHandler(mgr.DeviceClassResolver().(*extendedresourcecache.ExtendedResourceCache))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done = append(done, reg.HasSyncedChecker())
 	snap := schedcache.NewSnapshot(nil, nodes)
 	fh, err := runtime.NewFramework(ctx, nil, nil,
 		runtime.WithClientSet(client), runtime.WithInformerFactory(f), runtime.WithEventRecorder(&events.FakeRecorder{}),
@@ -161,6 +172,7 @@ func draPluginDifferential(t *testing.T, frac bool) {
 		for i, c := range w.Allocated {
 			c.UID = fmt.Sprintf("held-uid-%d", i)
 		}
+		ext := drawExtendedResources(rt, w, pod)
 		var ours []any
 		var theirs []any
 		add := func(o any, up any) { ours = append(ours, o); theirs = append(theirs, up) }
@@ -254,7 +266,40 @@ func draPluginDifferential(t *testing.T, frac bool) {
 					want = append(want, a)
 				}
 			}
+			var upDevs []string
+			if ext {
+				all, err := up.claims.ListAllAllocatedDevices()
+				if err != nil {
+					rt.Fatal(err)
+				}
+				for d := range all {
+					upDevs = append(upDevs, d.String())
+				}
+			}
 			up.pl.Unreserve(ctx, ucs2, vpod, name)
+			if ext {
+				// The extended resource claim's UID is random upstream:
+				// compare every device held once reserved.
+				got := heldDevices(append(slices.Clone(world.Allocated), world.Claims...))
+				// ListAllAllocatedDevices counts an in-flight shared
+				// device as the device itself.
+				for _, r := range results {
+					for _, d := range r.Devices.Results {
+						if d.AdminAccess == nil || !*d.AdminAccess {
+							got = append(got, d.Driver+"/"+d.Pool+"/"+d.Device)
+						}
+					}
+				}
+				slices.Sort(got)
+				got = slices.Compact(got)
+				slices.Sort(upDevs)
+				if !slices.Equal(got, upDevs) {
+					rt.Fatalf("node %s: devices held after Reserve %v, upstream %v\npod %s\nresults %s\nnodes %s\nclasses %s", name, got, upDevs, js(rt, pod.Spec), js(rt, results), js(rt, world.Nodes), js(rt, world.Classes))
+				}
+				if len(results) > len(want) {
+					results = results[:len(want)]
+				}
+			}
 			if !ok && len(want) == 0 {
 				continue
 			}
@@ -289,4 +334,75 @@ func normalizeShares(a *resourceapi.AllocationResult) {
 			a.Devices.Results[i].ShareID = &u
 		}
 	}
+}
+
+// drawExtendedResources gives pod, sometimes, a container requesting an
+// extended resource one of w's classes backs (its extendedResourceName
+// or the implicit name), sometimes dropping the pod's claims, and gives
+// each node that resource as a device plugin would (missing, zero or
+// two allocatable). It reports whether it did.
+func drawExtendedResources(rt *rapid.T, w *dragen.World, pod *api.Pod) bool {
+	mode := rapid.IntRange(0, 2).Draw(rt, "ext-mode")
+	if mode == 0 || len(w.Classes) == 0 {
+		return false
+	}
+	w.Classes = slices.Clone(w.Classes)
+	ci := rapid.IntRange(0, len(w.Classes)-1).Draw(rt, "ext-class")
+	name := api.ResourceName(api.ResourceDeviceClassPrefix + w.Classes[ci].Name)
+	if mode == 1 {
+		cp := *w.Classes[ci]
+		n := "example.com/gpu"
+		cp.Spec.ExtendedResourceName = &n
+		w.Classes[ci] = &cp
+		name = api.ResourceName(n)
+	}
+	c := api.Container{Name: "c", Resources: api.ResourceRequirements{Requests: api.ResourceList{
+		name: quantity.NewQuantity(rapid.Int64Range(1, 2).Draw(rt, "ext-count"), quantity.DecimalSI)}}}
+	if rapid.Bool().Draw(rt, "ext-init") {
+		ic := c
+		ic.Name = "init"
+		pod.Spec.InitContainers = []api.Container{ic}
+	}
+	pod.Spec.Containers = []api.Container{c}
+	if rapid.Bool().Draw(rt, "ext-only") {
+		pod.Spec.ResourceClaims = nil
+		w.Claims = nil
+	}
+	w.Nodes = slices.Clone(w.Nodes)
+	for i, n := range w.Nodes {
+		cp := *n
+		cp.Status.Allocatable = maps.Clone(n.Status.Allocatable)
+		switch rapid.IntRange(0, 2).Draw(rt, fmt.Sprintf("ext-node-%d", i)) {
+		case 1:
+			if cp.Status.Allocatable == nil {
+				cp.Status.Allocatable = api.ResourceList{}
+			}
+			cp.Status.Allocatable[name] = quantity.NewQuantity(0, quantity.DecimalSI)
+		case 2:
+			if cp.Status.Allocatable == nil {
+				cp.Status.Allocatable = api.ResourceList{}
+			}
+			cp.Status.Allocatable[name] = quantity.NewQuantity(2, quantity.DecimalSI)
+		}
+		w.Nodes[i] = &cp
+	}
+	return true
+}
+
+// heldDevices are the devices the allocated claims hold, as
+// driver/pool/device, without shared (multi-allocation) ones and those
+// held with admin access, which upstream does not count as in use.
+func heldDevices(claims []*api.ResourceClaim) []string {
+	var out []string
+	for _, c := range claims {
+		if c.Status.Allocation == nil {
+			continue
+		}
+		for _, d := range c.Status.Allocation.Devices.Results {
+			if d.ShareID == nil && (d.AdminAccess == nil || !*d.AdminAccess) {
+				out = append(out, d.Driver+"/"+d.Pool+"/"+d.Device)
+			}
+		}
+	}
+	return out
 }
