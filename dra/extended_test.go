@@ -50,8 +50,8 @@ func TestExtendedRequests(t *testing.T) {
 		classes   map[api.ResourceName]*api.DeviceClass
 		want      []api.DeviceRequest
 	}{
-		"nil":                                        {pod: pod1},
-		"one resource match":                         {pod: pod1, resources: []api.ResourceName{ext}, classes: devMap, want: []api.DeviceRequest{req("container-0-request-0", "class", 1)}},
+		"nil":                {pod: pod1},
+		"one resource match": {pod: pod1, resources: []api.ResourceName{ext}, classes: devMap, want: []api.DeviceRequest{req("container-0-request-0", "class", 1)}},
 		"one resource match, one resource not match": {pod: pod1, resources: []api.ResourceName{ext, ext + "1"}, classes: devMap, want: []api.DeviceRequest{req("container-0-request-0", "class", 1)}},
 		"two resources match": {pod: pod1, resources: []api.ResourceName{ext, ext + "1"}, classes: devMap2,
 			want: []api.DeviceRequest{req("container-0-request-0", "class", 1), req("container-0-request-1", "class1", 2)}},
