@@ -183,7 +183,11 @@ func draAllocatorDifferential(t *testing.T, frac bool) {
 		for _, n := range w.Nodes {
 			node := viaJSON[v1.Node](t, n)
 			want, werr := theirs.Allocate(ctx, node, claims)
+			fits, ferr := ours.Fits(ctx, n, 0)
 			got, gerr := ours.Allocate(ctx, n)
+			if (ferr == nil) != (gerr == nil) || (gerr != nil && ferr.Error() != gerr.Error()) || (gerr == nil && fits != (got != nil)) {
+				t.Fatalf("node %s: Fits %v %v, Allocate %v %v", n.Name, fits, ferr, got != nil, gerr)
+			}
 			if (werr == nil) != (gerr == nil) {
 				t.Fatalf("node %s: error %v, upstream %v (results %s)", n.Name, gerr, werr, js(t, want))
 			}

@@ -76,6 +76,13 @@ type Allocator struct {
 	allSlices    []*sliceInfo
 	byPool       map[PoolID][]*sliceInfo // every slice, input order
 
+	// searches are searches to reuse, with their buffers.
+	searches sync.Pool
+	// localPools are, when no slice is shared by node selector or
+	// allNodes, each node's pools, gathered once: they depend on the
+	// node's name alone.
+	localPools map[string][]*pool
+
 	mu       sync.Mutex
 	counters map[PoolID]counterSets // available counters, computed once per pool
 	selCache []byte                 // per device and request: 0 unknown, 1 no, 2 yes
@@ -300,6 +307,18 @@ func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 		a.byPool[si.pool] = append(a.byPool[si.pool], si)
 	}
 	a.selCache = make([]byte, a.ndev*a.nreq)
+	if len(a.slicesShared) == 0 && len(a.slicesOnNode) > 0 {
+		local := make(map[string][]*pool, len(a.slicesOnNode))
+		for name := range a.slicesOnNode {
+			pools, err := a.gatherPools(&api.Node{ObjectMeta: api.ObjectMeta{Name: name}})
+			if err != nil {
+				local = nil
+				break
+			}
+			local[name] = pools
+		}
+		a.localPools = local
+	}
 	return a, nil
 }
 

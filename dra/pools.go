@@ -51,6 +51,9 @@ func (si *sliceInfo) relevant(node *api.Node) (bool, error) {
 // names or broken counter references is marked invalid. Pools are sorted
 // by driver and pool name, pools with binding conditions last.
 func (a *Allocator) gatherPools(node *api.Node) ([]*pool, error) {
+	if a.localPools != nil {
+		return a.localPools[node.Name], nil
+	}
 	local := a.slicesOnNode[node.Name]
 	if len(local) == 0 && len(a.slicesShared) == 0 {
 		return nil, nil

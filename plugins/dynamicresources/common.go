@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/framework"
 )
@@ -35,13 +36,19 @@ type stateData struct {
 	allocator *dra.Allocator
 	// ext is the pod's extended resources backed by DRA; nil if none.
 	ext *extState
+	// prioritized: a claim to allocate has a firstAvailable request, so
+	// Score needs each node's allocation.
+	prioritized bool
+	// nodeInfo looks a node up in the snapshot.
+	nodeInfo func(string) (*cluster.NodeInfo, bool)
 
 	mu sync.Mutex
-	// nodeAllocations holds the allocation Filter found per node, one
-	// result per claim to allocate.
+	// nodeAllocations holds the allocation found per node, one result
+	// per claim to allocate, built when Score, Reserve or Allocations
+	// first needs it.
 	nodeAllocations map[string][]api.AllocationResult
 	// nodeExt is, per node, the variant of the extended resource claim
-	// Filter allocated there.
+	// allocated there.
 	nodeExt map[string]*extVariant
 	// unavailable are the allocated claims some node could not use.
 	unavailable map[int]struct{}

@@ -166,7 +166,7 @@ func TestExtendedResources(t *testing.T) {
 				}
 				return
 			}
-			claims, st := pl.reserved(cs, tc.pod, nodeName)
+			claims, st := pl.reserved(ctx, cs, tc.pod, ni)
 			if st != nil {
 				t.Fatal(st)
 			}

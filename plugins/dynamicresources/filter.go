@@ -109,7 +109,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		cs.Write(stateKey, pl.none)
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	s := &stateData{nodeAllocations: map[string][]api.AllocationResult{}}
+	s := &stateData{nodeAllocations: map[string][]api.AllocationResult{}, nodeInfo: pl.nodeInfo}
 	cs.Write(stateKey, s)
 	claims, err := pl.podClaims(o, pod)
 	if err != nil {
@@ -141,6 +141,9 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			continue
 		}
 		s.toAllocate = append(s.toAllocate, i)
+		for _, r := range c.Spec.Devices.Requests {
+			s.prioritized = s.prioritized || len(r.FirstAvailable) > 0
+		}
 		if i >= s.numUser {
 			// The extended resource claim's requests depend on the node.
 			continue
@@ -231,26 +234,12 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		return nil
 	}
 	node := ni.Node()
-	allocator := s.allocator
-	var variant *extVariant
-	if s.ext != nil {
-		mask, st := s.filterExtended(node, ni)
-		if st != nil {
-			return st
-		}
-		// Nothing DRA provides here and no claim of the pod's own: the
-		// extended resources are the device plugins', which
-		// NodeResourcesFit checks.
-		if mask == 0 && s.numUser == 0 {
-			return nil
-		}
-		if s.extClaim().Status.Allocation == nil {
-			variant = s.variant(ctx, mask)
-			if variant.err != nil {
-				return framework.AsStatus(variant.err)
-			}
-			allocator = variant.allocator
-		}
+	allocator, _, done, st := s.allocatorFor(ctx, ni)
+	if st != nil {
+		return st
+	}
+	if done {
+		return nil
 	}
 	unavailable := false
 	for i, sel := range s.onNodes {
@@ -267,15 +256,11 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 			s.mu.Unlock()
 		}
 	}
-	var results []api.AllocationResult
 	if allocator != nil {
-		actx := ctx
-		if pl.filterTimeout > 0 {
-			c, cancel := context.WithTimeout(ctx, pl.filterTimeout)
-			defer cancel()
-			actx = c
-		}
-		results, err = allocator.Allocate(actx, node)
+		// Fits searches as Allocate does without building the results
+		// (Score and Reserve build them for the nodes they need) and
+		// bounds the search without a timer.
+		ok, err := allocator.Fits(ctx, node, pl.filterTimeout)
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
 			return framework.AsStatus(fmt.Errorf("node %s: timed out trying to allocate devices", node.Name))
@@ -286,22 +271,74 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		case err != nil:
 			return framework.AsStatus(err)
 		}
-		if len(results) != len(s.toAllocate) {
-			return unresolvable("cannot allocate all claims")
+		if !ok {
+			return errCannotAllocate
 		}
 	}
 	if unavailable {
-		return unresolvable("resourceclaim not available on the node")
-	}
-	if allocator != nil {
-		s.mu.Lock()
-		s.nodeAllocations[node.Name] = results
-		if variant != nil {
-			s.nodeExt[node.Name] = variant
-		}
-		s.mu.Unlock()
+		return errNotAvailable
 	}
 	return nil
+}
+
+// Filter's fixed reasons, shared so that a rejection allocates nothing.
+var (
+	errCannotAllocate = unresolvable("cannot allocate all claims")
+	errNotAvailable   = unresolvable("resourceclaim not available on the node")
+)
+
+// allocatorFor returns the allocator for the claims to allocate on ni
+// (nil: none) and the extended resource claim's variant there; done
+// when the plugin has nothing to check on the node (its extended
+// resources are the device plugins'), or the node's rejection.
+func (s *stateData) allocatorFor(ctx context.Context, ni *cluster.NodeInfo) (*dra.Allocator, *extVariant, bool, *framework.Status) {
+	if s.ext == nil {
+		return s.allocator, nil, false, nil
+	}
+	mask, st := s.filterExtended(ni.Node(), ni)
+	if st != nil {
+		return nil, nil, false, st
+	}
+	if mask == 0 && s.numUser == 0 {
+		return nil, nil, true, nil
+	}
+	if s.extClaim().Status.Allocation != nil {
+		return s.allocator, nil, false, nil
+	}
+	v := s.variant(ctx, mask)
+	if v.err != nil {
+		return nil, nil, false, framework.AsStatus(v.err)
+	}
+	return v.allocator, v, false, nil
+}
+
+// nodeResults returns the allocation of the claims to allocate on ni,
+// built once per node, with the extended resource claim's variant; ok
+// is false when the node was not feasible or needs no allocation.
+func (s *stateData) nodeResults(ctx context.Context, ni *cluster.NodeInfo) ([]api.AllocationResult, *extVariant, bool) {
+	name := ni.Node().Name
+	s.mu.Lock()
+	r, ok := s.nodeAllocations[name]
+	v := s.nodeExt[name]
+	s.mu.Unlock()
+	if ok {
+		return r, v, true
+	}
+	allocator, v, done, st := s.allocatorFor(ctx, ni)
+	if st != nil || done || allocator == nil {
+		return nil, nil, false
+	}
+	r, err := allocator.Allocate(ctx, ni.Node())
+	if err != nil || r == nil {
+		return nil, nil, false
+	}
+	s.mu.Lock()
+	s.nodeAllocations[name] = r
+	if v != nil {
+		s.nodeExt[name] = v
+	}
+	s.mu.Unlock()
+	return r, v, true
 }
 
 // PostFilter runs when no node fits. It frees what may keep the pod

@@ -154,6 +154,14 @@ func (pl *DynamicResources) allocatedClaims(o *cluster.Objects) []*api.ResourceC
 	return out
 }
 
+// nodeInfo returns the snapshot's node name.
+func (pl *DynamicResources) nodeInfo(name string) (*cluster.NodeInfo, bool) {
+	if pl.h == nil || pl.h.Snapshot() == nil {
+		return nil, false
+	}
+	return pl.h.Snapshot().View().Get(name)
+}
+
 func namespaceOf(c *api.ResourceClaim) string {
 	if c.Namespace == "" {
 		return "default"

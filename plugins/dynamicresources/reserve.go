@@ -18,13 +18,14 @@ import (
 // devices per feasible node.
 func Allocations(cs *framework.CycleState, node string) (claims []*api.ResourceClaim, results []api.AllocationResult, ok bool) {
 	s, err := getState(cs)
-	if err != nil || s.empty() {
+	if err != nil || s.empty() || len(s.toAllocate) == 0 || s.nodeInfo == nil {
 		return nil, nil, false
 	}
-	s.mu.Lock()
-	results, ok = s.nodeAllocations[node]
-	variant := s.nodeExt[node]
-	s.mu.Unlock()
+	ni, found := s.nodeInfo(node)
+	if !found {
+		return nil, nil, false
+	}
+	results, variant, ok := s.nodeResults(context.Background(), ni)
 	if !ok {
 		return nil, nil, false
 	}
@@ -41,8 +42,12 @@ func Allocations(cs *framework.CycleState, node string) (claims []*api.ResourceC
 // Reserve records, in the plugin's assumed state, the node's allocation
 // for the pod's unallocated claims and the pod in every claim's
 // reservedFor, so that the next PreFilter sees the devices in use.
-func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState, pod *api.Pod, node string) *framework.Status {
-	updated, st := pl.reserved(cs, pod, node)
+func (pl *DynamicResources) Reserve(ctx context.Context, cs *framework.CycleState, pod *api.Pod, node string) *framework.Status {
+	ni, ok := pl.nodeInfo(node)
+	if !ok {
+		return framework.AsStatus(fmt.Errorf("node %q not found", node))
+	}
+	updated, st := pl.reserved(ctx, cs, pod, ni)
 	if st != nil {
 		return st
 	}
@@ -58,7 +63,7 @@ func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState,
 // extended resource claim gets its generated name, the pod as owner,
 // the finalizer and the node's requests; it is left out when DRA
 // provides none of the pod's extended resources on node.
-func (pl *DynamicResources) reserved(cs *framework.CycleState, pod *api.Pod, node string) ([]*api.ResourceClaim, *framework.Status) {
+func (pl *DynamicResources) reserved(ctx context.Context, cs *framework.CycleState, pod *api.Pod, ni *cluster.NodeInfo) ([]*api.ResourceClaim, *framework.Status) {
 	s, err := getState(cs)
 	if err != nil {
 		return nil, framework.AsStatus(err)
@@ -66,10 +71,7 @@ func (pl *DynamicResources) reserved(cs *framework.CycleState, pod *api.Pod, nod
 	if s.empty() {
 		return nil, nil
 	}
-	s.mu.Lock()
-	results, ok := s.nodeAllocations[node]
-	variant := s.nodeExt[node]
-	s.mu.Unlock()
+	results, variant, ok := s.nodeResults(ctx, ni)
 	needUser := false
 	for _, i := range s.toAllocate {
 		if i < s.numUser {
@@ -165,7 +167,7 @@ func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snap
 	if st := pl.Filter(ctx, cs, pod, ni); st != nil {
 		return fmt.Errorf("dynamicresources: node %s: %s", ni.Node().Name, st.Message())
 	}
-	updated, st := pl.reserved(cs, pod, ni.Node().Name)
+	updated, st := pl.reserved(ctx, cs, pod, ni)
 	if st != nil {
 		return st.AsError()
 	}
