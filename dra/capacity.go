@@ -44,6 +44,10 @@ func fitsCapacity(current ConsumedCapacity, req *api.CapacityRequirements, dev *
 	if len(dev.Capacity) == 0 {
 		return true, nil
 	}
+	if (req == nil || len(req.Requests) == 0) && current == nil && allocating == nil && noPolicies(dev.Capacity) {
+		// Each capacity is consumed whole, on nothing else: it fits.
+		return true, nil
+	}
 	names := sortedCapacityNames(dev.Capacity)
 	consumed := make([]quantity.Quantity, len(names))
 	for i, name := range names {
@@ -74,6 +78,17 @@ func fitsCapacity(current ConsumedCapacity, req *api.CapacityRequirements, dev *
 		}
 	}
 	return true, nil
+}
+
+// noPolicies reports whether no capacity has a request policy or a
+// negative value (which the full check reports as an error).
+func noPolicies(c map[api.QualifiedName]api.DeviceCapacity) bool {
+	for _, v := range c {
+		if v.RequestPolicy != nil || v.Value.Sign() < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func consumedOf(req *api.CapacityRequirements, name api.QualifiedName, c api.DeviceCapacity, frac bool) (quantity.Quantity, error) {

@@ -470,7 +470,7 @@ func (s *search) selectorsMatch(claim *api.ResourceClaim, r *request, c candidat
 		if sel.err != nil {
 			return false, fmt.Errorf("class %s: selector #%d: CEL compile error: %w", r.class.Name, i, sel.err)
 		}
-		ok, err := sel.sel.Matches(s.ctx, c.id.Driver, c.dev)
+		ok, err := s.matches(sel, c)
 		if err != nil {
 			return false, fmt.Errorf("class %s: selector #%d on device %s: CEL runtime error: %w", r.class.Name, i, c.id, err)
 		}
@@ -482,7 +482,7 @@ func (s *search) selectorsMatch(claim *api.ResourceClaim, r *request, c candidat
 		if sel.err != nil {
 			return false, fmt.Errorf("claim %s: selector #%d: CEL compile error: %w", kobj(claim), i, sel.err)
 		}
-		ok, err := sel.sel.Matches(s.ctx, c.id.Driver, c.dev)
+		ok, err := s.matches(sel, c)
 		if err != nil {
 			return false, fmt.Errorf("claim %s: selector #%d on device %s: CEL runtime error: %w", kobj(claim), i, c.id, err)
 		}
@@ -491,6 +491,24 @@ func (s *search) selectorsMatch(claim *api.ResourceClaim, r *request, c candidat
 		}
 	}
 	return true, nil
+}
+
+// matches evaluates a compiled selector on the candidate, through the
+// allocator's MatchCache when it has one.
+func (s *search) matches(sel compiled, c candidate) (bool, error) {
+	mc := s.a.matches
+	if mc == nil {
+		return sel.sel.Matches(s.ctx, c.id.Driver, c.dev)
+	}
+	k := matchKey{sel.expr, c.dev}
+	if v, ok := mc.get(k); ok {
+		return v, nil
+	}
+	ok, err := sel.sel.Matches(s.ctx, c.id.Driver, c.dev)
+	if err == nil {
+		mc.put(k, ok)
+	}
+	return ok, err
 }
 
 func (s *search) allocatingFor(id DeviceID, claim int) bool {

@@ -168,19 +168,15 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	s.claims = claims
 	if len(s.toAllocate) > 0 {
 		in := dra.Input{
-			Allocated: dra.NewAllocatedState(pl.allocatedClaims(o)),
-			Compiler:  pl.compiler,
-			Features:  pl.features,
+			Allocated:  dra.NewAllocatedState(pl.allocatedClaims(o)),
+			Compiler:   pl.compiler,
+			Features:   pl.features,
+			MatchCache: pl.matches,
 		}
 		for c := range cluster.AllObjects[api.DeviceClass](o) {
 			in.Classes = append(in.Classes, c)
 		}
-		for sl := range cluster.AllObjects[api.ResourceSlice](o) {
-			in.Slices = append(in.Slices, sl)
-		}
-		for r := range cluster.AllObjects[api.DeviceTaintRule](o) {
-			in.TaintRules = append(in.TaintRules, r)
-		}
+		in.Index = pl.sliceIndex(o)
 		extToAllocate := false
 		for _, i := range s.toAllocate {
 			if i >= s.numUser {

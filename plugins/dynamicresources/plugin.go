@@ -27,6 +27,8 @@ type DynamicResources struct {
 	filterTimeout time.Duration
 	compiler      dra.Compiler
 	features      dra.Features
+	// matches keeps selector results across pods.
+	matches *dra.MatchCache
 	// none is the state of every pod without claims; never written.
 	none *stateData
 
@@ -34,6 +36,37 @@ type DynamicResources struct {
 	// assumed are the claims Reserve allocated or reserved, by
 	// namespace and name; they replace the snapshot's.
 	assumed map[claimKey]*api.ResourceClaim
+	// index is the slices indexed for the allocators, shared by the
+	// pods while the store's slices and taint rules are those of key.
+	index    *dra.Index
+	indexKey indexKey
+}
+
+// indexKey names a version of a store's slices and taint rules.
+type indexKey struct {
+	o             *cluster.Objects
+	slices, rules int64
+}
+
+// sliceIndex returns the index of o's slices and taint rules, built once
+// per version of them.
+func (pl *DynamicResources) sliceIndex(o *cluster.Objects) *dra.Index {
+	k := indexKey{o, o.KindGeneration(cluster.KindResourceSlice), o.KindGeneration(cluster.KindDeviceTaintRule)}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if pl.index != nil && pl.indexKey == k {
+		return pl.index
+	}
+	var slices []*api.ResourceSlice
+	for sl := range cluster.AllObjects[api.ResourceSlice](o) {
+		slices = append(slices, sl)
+	}
+	var rules []*api.DeviceTaintRule
+	for r := range cluster.AllObjects[api.DeviceTaintRule](o) {
+		rules = append(rules, r)
+	}
+	pl.index, pl.indexKey = dra.NewIndex(slices, rules), k
+	return pl.index
 }
 
 var (
@@ -74,7 +107,7 @@ func NewWithOptions(opts Options) framework.PluginFactory {
 			return nil, err
 		}
 		return &DynamicResources{h: h, filterTimeout: a.FilterTimeout.Duration, compiler: dra.CELCompiler(c),
-			features: opts.Features, none: &stateData{}, assumed: map[claimKey]*api.ResourceClaim{}}, nil
+			features: opts.Features, matches: dra.NewMatchCache(), none: &stateData{}, assumed: map[claimKey]*api.ResourceClaim{}}, nil
 	}
 }
 
