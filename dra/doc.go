@@ -68,7 +68,12 @@
 // selecting nothing) is tolerated and the claim's constraints still hold.
 // A claim gets at most 32 devices.
 //
-// Per pod work (class lookup, selector compilation, slice indexing) is
-// done once in NewAllocator; selector results are cached per device and
-// request across nodes, since they do not depend on the node.
+// Per pod work (class lookup, selector compilation) is done once in
+// NewAllocator; selector results are cached per device and request
+// across nodes, since they do not depend on the node. A scheduler shares
+// more across pods: an Index (NewIndex: the slices with taint rules
+// applied, by node and pool) while the slices do not change, and a
+// MatchCache of selector results per expression and device. Fits is
+// Allocate without the results: with node-local slices it allocates
+// nothing per node once its search buffers are warm.
 package dra
