@@ -64,6 +64,44 @@ func extendedResourceClasses(o *cluster.Objects) map[api.ResourceName]*api.Devic
 	return dra.ExtendedResourceClasses(classes)
 }
 
+// requestsDRAScalar reports whether a container of pod requests a
+// resource a DeviceClass could back, before the classes are read.
+func requestsDRAScalar(pod *api.Pod) bool {
+	for _, cs := range [2][]api.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range cs {
+			for name := range cs[i].Resources.Requests {
+				if dra.IsDRAExtendedResourceName(name) {
+					return true
+				}
+			}
+		}
+	}
+	for name := range pod.Spec.Overhead {
+		if dra.IsDRAExtendedResourceName(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// extendedClasses is extendedResourceClasses of o, built once per
+// version of its DeviceClasses.
+func (pl *DynamicResources) extendedClasses(o *cluster.Objects) map[api.ResourceName]*api.DeviceClass {
+	k := classesKey{o, o.KindGeneration(cluster.KindDeviceClass)}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if pl.classes == nil || pl.classesKey != k {
+		pl.classes, pl.classesKey = extendedResourceClasses(o), k
+	}
+	return pl.classes
+}
+
+// classesKey names a version of a store's DeviceClasses.
+type classesKey struct {
+	o   *cluster.Objects
+	gen int64
+}
+
 // draScalars returns, by name, the DRA extended resources pod requests
 // (upstream counts the pod's requests without status resources), and
 // whether a DeviceClass backs one of them with a nonzero request.
@@ -95,7 +133,10 @@ func draScalars(pod *api.Pod, classes map[api.ResourceName]*api.DeviceClass) ([]
 // the claim made for the pod in an earlier cycle (annotated, the pod its
 // controller) or a new one without requests, named specialClaimName.
 func (pl *DynamicResources) preFilterExtended(o *cluster.Objects, pod *api.Pod) (*api.ResourceClaim, *extState) {
-	classes := extendedResourceClasses(o)
+	if o == nil || o.Len(cluster.KindDeviceClass) == 0 || !requestsDRAScalar(pod) {
+		return nil, nil
+	}
+	classes := pl.extendedClasses(o)
 	if len(classes) == 0 {
 		return nil, nil
 	}

@@ -40,6 +40,10 @@ type DynamicResources struct {
 	// pods while the store's slices and taint rules are those of key.
 	index    *dra.Index
 	indexKey indexKey
+	// classes is the extended resource mapping of the store's classes
+	// named by classesKey.
+	classes    map[api.ResourceName]*api.DeviceClass
+	classesKey classesKey
 }
 
 // indexKey names a version of a store's slices and taint rules.
