@@ -151,12 +151,12 @@ func draStreamWorkloads(nodes int) []draStreamWorkload {
 				claimName := name + "-resource-abcde"
 				p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "test", UID: "uid-test-" + name}}
 				p.Spec.Containers = []api.Container{{Name: "pause", Image: "registry.k8s.io/pause:3.10.1"}}
-				p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "resource", ResourceClaimTemplateName: ptrTo("test-claim-template")}}
+				p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "resource", ResourceClaimTemplateName: draPtr("test-claim-template")}}
 				p.Status.ResourceClaimStatuses = []api.PodResourceClaimStatus{{Name: "resource", ResourceClaimName: &claimName}}
 				c := &api.ResourceClaim{}
 				c.Namespace, c.Name, c.UID = "test", claimName, "uid-claim-"+name
 				c.Annotations = map[string]string{api.PodResourceClaimAnnotation: "resource"}
-				c.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: name, UID: p.UID, Controller: ptrTo(true), BlockOwnerDeletion: ptrTo(true)}}
+				c.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: name, UID: p.UID, Controller: draPtr(true), BlockOwnerDeletion: draPtr(true)}}
 				c.Spec.Devices.Requests = []api.DeviceRequest{{Name: "req-0", Exactly: &api.ExactDeviceRequest{
 					DeviceClassName: "test-class", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}}}
 				return p, c
@@ -173,7 +173,7 @@ func draStreamWorkloads(nodes int) []draStreamWorkload {
 	}
 }
 
-func ptrTo[T any](v T) *T { return &v }
+func draPtr[T any](v T) *T { return &v }
 
 // draStreamLen is the measured pods of a stream: -stream.pods, else 200
 // (the workloads' 2,500 take minutes upstream on a loaded machine).
