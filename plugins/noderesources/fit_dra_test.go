@@ -11,9 +11,9 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-type draHandle struct{ s *cluster.Snapshot }
+type fitDRAHandle struct{ s *cluster.Snapshot }
 
-func (h draHandle) Snapshot() *cluster.Snapshot { return h.s }
+func (h fitDRAHandle) Snapshot() *cluster.Snapshot { return h.s }
 
 // extendedResourceDRA is the resource upstream's test DeviceClass maps.
 const extendedResourceDRA = api.ResourceName("extended.resource.dra.io/something")
@@ -25,7 +25,7 @@ const extendedResourceDRA = api.ResourceName("extended.resource.dra.io/something
 func TestEnoughRequestsDRA(t *testing.T) {
 	class := &api.DeviceClass{}
 	class.Name = "device-class-name"
-	class.Spec.ExtendedResourceName = ptrTo(string(extendedResourceDRA))
+	class.Spec.ExtendedResourceName = fitPtr(string(extendedResourceDRA))
 	tests := []struct {
 		name     string
 		pod      *api.Pod
@@ -65,7 +65,7 @@ func TestEnoughRequestsDRA(t *testing.T) {
 			if err := snap.AddObjects(class); err != nil {
 				t.Fatal(err)
 			}
-			p, err := NewFit(&config.NodeResourcesFitArgs{}, draHandle{snap})
+			p, err := NewFit(&config.NodeResourcesFitArgs{}, fitDRAHandle{snap})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,4 +83,4 @@ func TestEnoughRequestsDRA(t *testing.T) {
 	}
 }
 
-func ptrTo[T any](v T) *T { return &v }
+func fitPtr[T any](v T) *T { return &v }
