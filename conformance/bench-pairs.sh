@@ -8,12 +8,13 @@
 #   conformance/bench-pairs.sh                      # every row, 10 pairs
 #   PAIRS=12 BENCH='Stream/Scheduling(Basic|PodAntiAffinity)/' conformance/bench-pairs.sh
 #   BENCH=FirstDecision BENCHTIME=5x conformance/bench-pairs.sh
+#   BENCH=DRAStream STREAM_PODS=100 conformance/bench-pairs.sh   # DRA workloads, 500 nodes
 #   SUMMARY=DIR conformance/bench-pairs.sh          # summarise DIR again
 #
 # Variables: PAIRS (10), BENCH (a -bench regexp without its "Benchmark"
-# prefix, default '(Stream|FirstDecision|Command)'), BENCHTIME (1x: one stream, one
+# prefix, default '(Stream|DRAStream|FirstDecision|Command)'), BENCHTIME (1x: one stream, one
 # first decision, one command run per sweep), STREAM_PODS (measured pods
-# per stream, 0 = the workload's measurePods up to 1,000), OUT (the
+# per stream, 0 = the workload's measurePods up to 1,000, 200 for DRAStream), OUT (the
 # directory for the raw output).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -81,7 +82,7 @@ if [[ -n "${SUMMARY:-}" ]]; then
 fi
 
 PAIRS=${PAIRS:-10}
-BENCH=${BENCH:-(Stream|FirstDecision|Command)}
+BENCH=${BENCH:-(Stream|DRAStream|FirstDecision|Command)}
 BENCHTIME=${BENCHTIME:-1x}
 STREAM_PODS=${STREAM_PODS:-0}
 OUT=${OUT:-$(mktemp -d /tmp/bench-pairs.XXXXXX)}

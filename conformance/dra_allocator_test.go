@@ -25,11 +25,23 @@ import (
 )
 
 // draFeatures is the allocator feature set kube-scheduler v1.37.2 enables
-// with the default feature gates (it selects the incubating variant).
-var draFeatures = structured.Features{
-	AdminAccess: true, PrioritizedList: true, PartitionableDevices: true, DeviceTaints: true,
-	DeviceBindingAndStatus: true, ConsumableCapacity: true, FractionalCapacityRange: true,
+// with the default feature gates (it selects the incubating variant), with
+// DRAFractionalCapacityRange as frac says. That gate is off by default:
+// its on-default needs a minimum compatibility version of 1.37, the
+// default being 1.36.
+func draFeatures(frac bool) structured.Features {
+	return structured.Features{
+		AdminAccess: true, PrioritizedList: true, PartitionableDevices: true, DeviceTaints: true,
+		DeviceBindingAndStatus: true, ConsumableCapacity: true, FractionalCapacityRange: frac,
+	}
 }
+
+// fracModes are the two settings of DRAFractionalCapacityRange the
+// differential tests run, the default first.
+var fracModes = []struct {
+	name string
+	on   bool
+}{{"default", false}, {"fractional", true}}
 
 // viaJSON converts a schedkit object to its k8s.io type.
 func viaJSON[T any](t fataler, in any) *T {
@@ -117,6 +129,12 @@ func applyRules(slices []*resourceapi.ResourceSlice, rules []*resourceapi.Device
 // package dra/cel's selectors): the same results (share IDs aside, which
 // are random upstream) or the same error text.
 func TestDRAAllocatorDifferential(t *testing.T) {
+	for _, m := range fracModes {
+		t.Run(m.name, func(t *testing.T) { draAllocatorDifferential(t, m.on) })
+	}
+}
+
+func draAllocatorDifferential(t *testing.T, frac bool) {
 	ctx := context.Background()
 	cache := dracel.NewCache(64, dracel.Features{EnableConsumableCapacity: true})
 	ourCEL, err := cel.NewCompiler(0)
@@ -152,18 +170,24 @@ func TestDRAAllocatorDifferential(t *testing.T) {
 		for _, c := range w.Claims {
 			claims = append(claims, viaJSON[resourceapi.ResourceClaim](t, c))
 		}
-		theirs, err := structured.NewAllocator(ctx, draFeatures, upstreamAllocatedState(held), classes, applyRules(slices, rules), cache)
+		theirs, err := structured.NewAllocator(ctx, draFeatures(frac), upstreamAllocatedState(held), classes, applyRules(slices, rules), cache)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ours, err := dra.NewAllocator(ctx, w.Input(dra.CELCompiler(ourCEL)))
+		in := w.Input(dra.CELCompiler(ourCEL))
+		in.Features.FractionalCapacityRange = frac
+		ours, err := dra.NewAllocator(ctx, in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range w.Nodes {
 			node := viaJSON[v1.Node](t, n)
 			want, werr := theirs.Allocate(ctx, node, claims)
+			fits, ferr := ours.Fits(ctx, n, 0)
 			got, gerr := ours.Allocate(ctx, n)
+			if (ferr == nil) != (gerr == nil) || (gerr != nil && ferr.Error() != gerr.Error()) || (gerr == nil && fits != (got != nil)) {
+				t.Fatalf("node %s: Fits %v %v, Allocate %v %v", n.Name, fits, ferr, got != nil, gerr)
+			}
 			if (werr == nil) != (gerr == nil) {
 				t.Fatalf("node %s: error %v, upstream %v (results %s)", n.Name, gerr, werr, js(t, want))
 			}

@@ -3,6 +3,8 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -31,9 +34,11 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/dra/dragen"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/plugins/dynamicresources"
+	"github.com/schedkit/schedkit/quantity"
 )
 
 type draHandle struct{ s *cluster.Snapshot }
@@ -49,7 +54,7 @@ type upstreamDRA struct {
 	nodes  []fwk.NodeInfo
 }
 
-func newUpstreamDRA(ctx context.Context, t fataler, nodes []*v1.Node, objs ...any) *upstreamDRA {
+func newUpstreamDRA(ctx context.Context, t fataler, frac bool, nodes []*v1.Node, objs ...any) *upstreamDRA {
 	client := fake.NewSimpleClientset()
 	f := informers.NewSharedInformerFactory(client, 0)
 	tracker, err := resourceslicetracker.StartTracker(ctx, resourceslicetracker.Options{
@@ -64,6 +69,13 @@ func newUpstreamDRA(ctx context.Context, t fataler, nodes []*v1.Node, objs ...an
 	claimsCache := assumecache.NewAssumeCache(klog.Background(), f.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
 	done := []cache.DoneChecker{tracker.HasSyncedChecker(), claimsCache.AddEventHandler(cache.ResourceEventHandlerFuncs{}).HasSyncedChecker()}
 	mgr := updra.NewDRAManager(ctx, claimsCache, tracker, f)
+	// The scheduler feeds the extended resource cache from the class
+	// informer (eventhandlers.go); so does this harness.
+	reg, err := f.Resource().V1().DeviceClasses().Informer().AddEventHandler(mgr.DeviceClassResolver().(*extendedresourcecache.ExtendedResourceCache))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done = append(done, reg.HasSyncedChecker())
 	snap := schedcache.NewSnapshot(nil, nodes)
 	fh, err := runtime.NewFramework(ctx, nil, nil,
 		runtime.WithClientSet(client), runtime.WithInformerFactory(f), runtime.WithEventRecorder(&events.FakeRecorder{}),
@@ -72,6 +84,7 @@ func newUpstreamDRA(ctx context.Context, t fataler, nodes []*v1.Node, objs ...an
 		t.Fatal(err)
 	}
 	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	fts.EnableDRAFractionalCapacityRange = frac
 	args := &schedconfig.DynamicResourcesArgs{FilterTimeout: &metav1.Duration{Duration: 10 * time.Second},
 		BindingTimeout: &metav1.Duration{Duration: 600 * time.Second}}
 	pl, err := updra.New(ctx, args, fh, fts)
@@ -133,6 +146,12 @@ func ourStatus(s *framework.Status) string {
 // the allocation Reserve keeps per feasible node: same status codes and
 // messages, same scores, same devices.
 func TestDRAPluginDifferential(t *testing.T) {
+	for _, m := range fracModes {
+		t.Run(m.name, func(t *testing.T) { draPluginDifferential(t, m.on) })
+	}
+}
+
+func draPluginDifferential(t *testing.T, frac bool) {
 	var feasible, rejected, prefail int
 	defer func() {
 		t.Logf("nodes: %d feasible, %d rejected; %d pods rejected before Filter", feasible, rejected, prefail)
@@ -142,20 +161,6 @@ func TestDRAPluginDifferential(t *testing.T) {
 		defer cancel()
 		world := dragen.WorldGen().Draw(rt, "world")
 		w := &world
-		// DRAFractionalCapacityRange is off in v1.37.2 by default (its
-		// on-default needs a minimum compatibility version of 1.37, the
-		// default being 1.36), while package dra models it on: worlds
-		// with fractional request policies are left out until dra
-		// follows the gate.
-		for _, sl := range w.Slices {
-			for _, d := range sl.Spec.Devices {
-				for _, c := range d.Capacity {
-					if c.RequestPolicy != nil && strings.Contains(js(rt, c.RequestPolicy), `m"`) {
-						rt.Skip("fractional request policy")
-					}
-				}
-			}
-		}
 		pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "ns", UID: "pod-uid"}}
 		for i, c := range w.Claims {
 			c.UID = fmt.Sprintf("claim-uid-%d", i)
@@ -167,6 +172,7 @@ func TestDRAPluginDifferential(t *testing.T) {
 		for i, c := range w.Allocated {
 			c.UID = fmt.Sprintf("held-uid-%d", i)
 		}
+		ext := drawExtendedResources(rt, w, pod)
 		var ours []any
 		var theirs []any
 		add := func(o any, up any) { ours = append(ours, o); theirs = append(theirs, up) }
@@ -186,7 +192,7 @@ func TestDRAPluginDifferential(t *testing.T) {
 		for _, n := range w.Nodes {
 			vnodes = append(vnodes, viaJSON[v1.Node](rt, n))
 		}
-		up := newUpstreamDRA(ctx, rt, vnodes, theirs...)
+		up := newUpstreamDRA(ctx, rt, frac, vnodes, theirs...)
 		snap, err := cluster.NewSnapshot(w.Nodes, nil)
 		if err != nil {
 			rt.Fatal(err)
@@ -194,7 +200,7 @@ func TestDRAPluginDifferential(t *testing.T) {
 		if err := snap.AddObjects(ours...); err != nil {
 			rt.Fatal(err)
 		}
-		p, err := dynamicresources.New(nil, draHandle{snap})
+		p, err := dynamicresources.NewWithOptions(dynamicresources.Options{Features: dra.Features{FractionalCapacityRange: frac}})(nil, draHandle{snap})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -260,7 +266,40 @@ func TestDRAPluginDifferential(t *testing.T) {
 					want = append(want, a)
 				}
 			}
+			var upDevs []string
+			if ext {
+				all, err := up.claims.ListAllAllocatedDevices()
+				if err != nil {
+					rt.Fatal(err)
+				}
+				for d := range all {
+					upDevs = append(upDevs, d.String())
+				}
+			}
 			up.pl.Unreserve(ctx, ucs2, vpod, name)
+			if ext {
+				// The extended resource claim's UID is random upstream:
+				// compare every device held once reserved.
+				got := heldDevices(append(slices.Clone(world.Allocated), world.Claims...))
+				// ListAllAllocatedDevices counts an in-flight shared
+				// device as the device itself.
+				for _, r := range results {
+					for _, d := range r.Devices.Results {
+						if d.AdminAccess == nil || !*d.AdminAccess {
+							got = append(got, d.Driver+"/"+d.Pool+"/"+d.Device)
+						}
+					}
+				}
+				slices.Sort(got)
+				got = slices.Compact(got)
+				slices.Sort(upDevs)
+				if !slices.Equal(got, upDevs) {
+					rt.Fatalf("node %s: devices held after Reserve %v, upstream %v\npod %s\nresults %s\nnodes %s\nclasses %s", name, got, upDevs, js(rt, pod.Spec), js(rt, results), js(rt, world.Nodes), js(rt, world.Classes))
+				}
+				if len(results) > len(want) {
+					results = results[:len(want)]
+				}
+			}
 			if !ok && len(want) == 0 {
 				continue
 			}
@@ -295,4 +334,75 @@ func normalizeShares(a *resourceapi.AllocationResult) {
 			a.Devices.Results[i].ShareID = &u
 		}
 	}
+}
+
+// drawExtendedResources gives pod, sometimes, a container requesting an
+// extended resource one of w's classes backs (its extendedResourceName
+// or the implicit name), sometimes dropping the pod's claims, and gives
+// each node that resource as a device plugin would (missing, zero or
+// two allocatable). It reports whether it did.
+func drawExtendedResources(rt *rapid.T, w *dragen.World, pod *api.Pod) bool {
+	mode := rapid.IntRange(0, 2).Draw(rt, "ext-mode")
+	if mode == 0 || len(w.Classes) == 0 {
+		return false
+	}
+	w.Classes = slices.Clone(w.Classes)
+	ci := rapid.IntRange(0, len(w.Classes)-1).Draw(rt, "ext-class")
+	name := api.ResourceName(api.ResourceDeviceClassPrefix + w.Classes[ci].Name)
+	if mode == 1 {
+		cp := *w.Classes[ci]
+		n := "example.com/gpu"
+		cp.Spec.ExtendedResourceName = &n
+		w.Classes[ci] = &cp
+		name = api.ResourceName(n)
+	}
+	c := api.Container{Name: "c", Resources: api.ResourceRequirements{Requests: api.ResourceList{
+		name: quantity.NewQuantity(rapid.Int64Range(1, 2).Draw(rt, "ext-count"), quantity.DecimalSI)}}}
+	if rapid.Bool().Draw(rt, "ext-init") {
+		ic := c
+		ic.Name = "init"
+		pod.Spec.InitContainers = []api.Container{ic}
+	}
+	pod.Spec.Containers = []api.Container{c}
+	if rapid.Bool().Draw(rt, "ext-only") {
+		pod.Spec.ResourceClaims = nil
+		w.Claims = nil
+	}
+	w.Nodes = slices.Clone(w.Nodes)
+	for i, n := range w.Nodes {
+		cp := *n
+		cp.Status.Allocatable = maps.Clone(n.Status.Allocatable)
+		switch rapid.IntRange(0, 2).Draw(rt, fmt.Sprintf("ext-node-%d", i)) {
+		case 1:
+			if cp.Status.Allocatable == nil {
+				cp.Status.Allocatable = api.ResourceList{}
+			}
+			cp.Status.Allocatable[name] = quantity.NewQuantity(0, quantity.DecimalSI)
+		case 2:
+			if cp.Status.Allocatable == nil {
+				cp.Status.Allocatable = api.ResourceList{}
+			}
+			cp.Status.Allocatable[name] = quantity.NewQuantity(2, quantity.DecimalSI)
+		}
+		w.Nodes[i] = &cp
+	}
+	return true
+}
+
+// heldDevices are the devices the allocated claims hold, as
+// driver/pool/device, without shared (multi-allocation) ones and those
+// held with admin access, which upstream does not count as in use.
+func heldDevices(claims []*api.ResourceClaim) []string {
+	var out []string
+	for _, c := range claims {
+		if c.Status.Allocation == nil {
+			continue
+		}
+		for _, d := range c.Status.Allocation.Devices.Results {
+			if d.ShareID == nil && (d.AdminAccess == nil || !*d.AdminAccess) {
+				out = append(out, d.Driver+"/"+d.Pool+"/"+d.Device)
+			}
+		}
+	}
+	return out
 }

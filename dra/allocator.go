@@ -35,9 +35,30 @@ type Input struct {
 	Allocated *AllocatedState
 	// Compiler compiles CEL selectors; nil fails every selector.
 	Compiler Compiler
+	// Index, if set, is the slices indexed by NewIndex; Slices and
+	// TaintRules are then not read.
+	Index *Index
+	// MatchCache, if set, keeps selector results across allocators.
+	MatchCache *MatchCache
+	// Features are the feature gates the allocator follows beyond
+	// v1.37.2's defaults; the zero value is the default set.
+	Features Features
 	// NewShareID makes the share ID of an allocation of a device that
 	// allows multiple allocations; nil uses random UUIDs as upstream.
 	NewShareID func() string
+}
+
+// Features are the DRA feature gates whose v1.37.2 default a user may
+// change. The zero value is kube-scheduler v1.37.2's default.
+type Features struct {
+	// FractionalCapacityRange is DRAFractionalCapacityRange: a capacity
+	// request policy range whose bounds are exact in milli units is then
+	// rounded in milli units instead of whole units. It is off by default
+	// in v1.37.2: its beta entry that defaults on requires a minimum
+	// compatibility version of 1.37, and a 1.37 binary's default minimum
+	// compatibility version is its emulation version minus one, 1.36
+	// (component-base's compatibility package).
+	FractionalCapacityRange bool
 }
 
 // Allocator allocates the devices of one pod's claims, node by node. Build
@@ -53,16 +74,36 @@ type Allocator struct {
 	allocated  *AllocatedState
 	sharedDevs map[DeviceID]struct{}
 	newShareID func() string
+	features   Features
+	matches    *MatchCache
 
-	slicesOnNode map[string][]*sliceInfo
-	slicesShared []*sliceInfo
-	allSlices    []*sliceInfo
-	byPool       map[PoolID][]*sliceInfo // every slice, input order
+	// Index is the cluster's slices, shared by the allocators of
+	// several pods when the caller passes one in Input.
+	*Index
+
+	// searches are searches to reuse, with their buffers.
+	searches sync.Pool
 
 	mu       sync.Mutex
 	counters map[PoolID]counterSets // available counters, computed once per pool
 	selCache []byte                 // per device and request: 0 unknown, 1 no, 2 yes
-	ndev     int
+}
+
+// Index is the cluster's ResourceSlices as allocators read them: taint
+// rules applied, node selectors compiled, slices by node and pool, and,
+// when no slice is shared by node selector or allNodes, each node's
+// pools. It depends on the slices and taint rules only: build it once
+// with NewIndex and pass it to the allocators of every pod while they
+// do not change. It is read only and safe for concurrent use.
+type Index struct {
+	slicesOnNode map[string][]*sliceInfo
+	slicesShared []*sliceInfo
+	allSlices    []*sliceInfo
+	byPool       map[PoolID][]*sliceInfo // every slice, input order
+	ndev         int
+	// localPools are each node's pools, gathered once, when they depend
+	// on the node's name alone; nil otherwise.
+	localPools map[string][]*pool
 }
 
 // PoolID names a pool: its driver and name.
@@ -94,8 +135,42 @@ type sliceInfo struct {
 }
 
 type compiled struct {
-	sel Selector
-	err error
+	sel  Selector
+	err  error
+	expr string
+}
+
+// MatchCache remembers, across allocators, whether a CEL expression
+// matched a device: the answer depends on the expression and the device
+// (with its slice's driver) alone. A scheduler keeps one for all pods,
+// so that each device is evaluated once per expression instead of once
+// per pod. Devices are keyed by address: a slice replaced in the
+// snapshot is a new object and is evaluated again. Errors are not kept
+// (their text names the claim). Safe for concurrent use.
+type MatchCache struct {
+	mu sync.RWMutex
+	m  map[matchKey]bool
+}
+
+type matchKey struct {
+	expr string
+	dev  *api.Device
+}
+
+// NewMatchCache returns an empty cache.
+func NewMatchCache() *MatchCache { return &MatchCache{m: map[matchKey]bool{}} }
+
+func (c *MatchCache) get(k matchKey) (bool, bool) {
+	c.mu.RLock()
+	v, ok := c.m[k]
+	c.mu.RUnlock()
+	return v, ok
+}
+
+func (c *MatchCache) put(k matchKey, v bool) {
+	c.mu.Lock()
+	c.m[k] = v
+	c.mu.Unlock()
 }
 
 // request is a request or a subrequest, prepared once per pod.
@@ -140,12 +215,12 @@ type constraintSpec struct {
 // problem from Allocate.
 func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 	a := &Allocator{
-		claims:       in.Claims,
-		allocated:    in.Allocated,
-		newShareID:   in.NewShareID,
-		slicesOnNode: map[string][]*sliceInfo{},
-		byPool:       map[PoolID][]*sliceInfo{},
-		counters:     map[PoolID]counterSets{},
+		claims:     in.Claims,
+		allocated:  in.Allocated,
+		newShareID: in.NewShareID,
+		features:   in.Features,
+		matches:    in.MatchCache,
+		counters:   map[PoolID]counterSets{},
 	}
 	if a.allocated == nil {
 		a.allocated = &AllocatedState{}
@@ -177,6 +252,7 @@ func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 				} else {
 					c.sel, c.err = in.Compiler.Compile(s.CEL.Expression)
 				}
+				c.expr = s.CEL.Expression
 				compiledCache[s.CEL.Expression] = c
 			}
 			out[i] = c
@@ -241,11 +317,22 @@ func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 		a.cons[ci] = cons
 	}
 
-	// Index the slices, with the taint rules applied.
-	for _, s := range in.Slices {
-		s = applyTaintRules(s, in.TaintRules)
-		si := &sliceInfo{s: s, pool: PoolID{s.Spec.Driver, s.Spec.Pool.Name}, base: a.ndev}
-		a.ndev += len(s.Spec.Devices)
+	if in.Index != nil {
+		a.Index = in.Index
+	} else {
+		a.Index = NewIndex(in.Slices, in.TaintRules)
+	}
+	a.selCache = make([]byte, a.ndev*a.nreq)
+	return a, nil
+}
+
+// NewIndex indexes the slices, with the taint rules applied.
+func NewIndex(resourceSlices []*api.ResourceSlice, rules []*api.DeviceTaintRule) *Index {
+	x := &Index{slicesOnNode: map[string][]*sliceInfo{}, byPool: map[PoolID][]*sliceInfo{}}
+	for _, s := range resourceSlices {
+		s = applyTaintRules(s, rules)
+		si := &sliceInfo{s: s, pool: PoolID{s.Spec.Driver, s.Spec.Pool.Name}, base: x.ndev}
+		x.ndev += len(s.Spec.Devices)
 		if s.Spec.NodeSelector != nil {
 			si.nodeSel, si.nodeSelErr = affinity.NewNodeSelector(s.Spec.NodeSelector)
 		}
@@ -274,15 +361,26 @@ func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 			}
 		}
 		if s.Spec.NodeName != nil && *s.Spec.NodeName != "" {
-			a.slicesOnNode[*s.Spec.NodeName] = append(a.slicesOnNode[*s.Spec.NodeName], si)
+			x.slicesOnNode[*s.Spec.NodeName] = append(x.slicesOnNode[*s.Spec.NodeName], si)
 		} else {
-			a.slicesShared = append(a.slicesShared, si)
+			x.slicesShared = append(x.slicesShared, si)
 		}
-		a.allSlices = append(a.allSlices, si)
-		a.byPool[si.pool] = append(a.byPool[si.pool], si)
+		x.allSlices = append(x.allSlices, si)
+		x.byPool[si.pool] = append(x.byPool[si.pool], si)
 	}
-	a.selCache = make([]byte, a.ndev*a.nreq)
-	return a, nil
+	if len(x.slicesShared) == 0 && len(x.slicesOnNode) > 0 {
+		local := make(map[string][]*pool, len(x.slicesOnNode))
+		for name := range x.slicesOnNode {
+			pools, err := x.gatherPools(&api.Node{ObjectMeta: api.ObjectMeta{Name: name}})
+			if err != nil {
+				local = nil
+				break
+			}
+			local[name] = pools
+		}
+		x.localPools = local
+	}
+	return x
 }
 
 // prepare looks up the request's class and compiles its selectors,

@@ -2,6 +2,7 @@ package dra_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -39,6 +40,7 @@ func (tc allocCase) runWith(ctx context.Context, compiler dra.Compiler) ([]api.A
 	a, err := dra.NewAllocator(ctx, dra.Input{
 		Claims: claims, Classes: tc.classes, Slices: tc.slices, TaintRules: tc.taintRules,
 		Allocated: state, Compiler: compiler, NewShareID: func() string { return fixedShareID },
+		Features: tc.features,
 	})
 	if err != nil {
 		return nil, err
@@ -47,7 +49,20 @@ func (tc allocCase) runWith(ctx context.Context, compiler dra.Compiler) ([]api.A
 	if n == nil {
 		n = node(node1, region1)
 	}
-	return a.Allocate(ctx, n)
+	// Fits agrees with Allocate, before and after it (the second search
+	// reuses the first one's buffers).
+	fits, ferr := a.Fits(ctx, n, 0)
+	res, err := a.Allocate(ctx, n)
+	fits2, ferr2 := a.Fits(ctx, n, 0)
+	for _, f := range []struct {
+		ok  bool
+		err error
+	}{{fits, ferr}, {fits2, ferr2}} {
+		if (f.err == nil) != (err == nil) || (err != nil && f.err.Error() != err.Error()) || (err == nil && f.ok != (res != nil)) {
+			return nil, fmt.Errorf("Fits: %v %v, Allocate: %v %v", f.ok, f.err, res != nil, err)
+		}
+	}
+	return res, err
 }
 
 // normalize sorts what upstream's matchers compare as sets: the device

@@ -33,7 +33,7 @@ func sortedCapacityNames(c map[api.QualifiedName]api.DeviceCapacity) []api.Quali
 // claims being allocated (allocating) consume. A request naming a
 // capacity the device lacks does not fit; a request that cannot be
 // represented is an error.
-func fitsCapacity(current ConsumedCapacity, req *api.CapacityRequirements, dev *api.Device, allocating ConsumedCapacity) (bool, error) {
+func fitsCapacity(current ConsumedCapacity, req *api.CapacityRequirements, dev *api.Device, allocating ConsumedCapacity, frac bool) (bool, error) {
 	if req != nil {
 		for name := range req.Requests {
 			if _, ok := dev.Capacity[name]; !ok {
@@ -44,10 +44,14 @@ func fitsCapacity(current ConsumedCapacity, req *api.CapacityRequirements, dev *
 	if len(dev.Capacity) == 0 {
 		return true, nil
 	}
+	if (req == nil || len(req.Requests) == 0) && current == nil && allocating == nil && noPolicies(dev.Capacity) {
+		// Each capacity is consumed whole, on nothing else: it fits.
+		return true, nil
+	}
 	names := sortedCapacityNames(dev.Capacity)
 	consumed := make([]quantity.Quantity, len(names))
 	for i, name := range names {
-		q, err := consumedOf(req, name, dev.Capacity[name])
+		q, err := consumedOf(req, name, dev.Capacity[name], frac)
 		if err != nil {
 			return false, fmt.Errorf("capacity %q: %w", name, err)
 		}
@@ -58,7 +62,7 @@ func fitsCapacity(current ConsumedCapacity, req *api.CapacityRequirements, dev *
 	}
 	for i, name := range names {
 		c := dev.Capacity[name]
-		if violatesPolicy(consumed[i], c.RequestPolicy) {
+		if violatesPolicy(consumed[i], c.RequestPolicy, frac) {
 			return false, nil
 		}
 		sum := consumed[i]
@@ -76,22 +80,33 @@ func fitsCapacity(current ConsumedCapacity, req *api.CapacityRequirements, dev *
 	return true, nil
 }
 
-func consumedOf(req *api.CapacityRequirements, name api.QualifiedName, c api.DeviceCapacity) (quantity.Quantity, error) {
+// noPolicies reports whether no capacity has a request policy or a
+// negative value (which the full check reports as an error).
+func noPolicies(c map[api.QualifiedName]api.DeviceCapacity) bool {
+	for _, v := range c {
+		if v.RequestPolicy != nil || v.Value.Sign() < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func consumedOf(req *api.CapacityRequirements, name api.QualifiedName, c api.DeviceCapacity, frac bool) (quantity.Quantity, error) {
 	var rq *quantity.Quantity
 	if req != nil {
 		if q, ok := req.Requests[name]; ok {
 			rq = &q
 		}
 	}
-	return calculateConsumed(rq, c)
+	return calculateConsumed(rq, c, frac)
 }
 
 // consumedFromRequest is what one allocation of a multi-allocation device
 // consumes of each of its capacities.
-func consumedFromRequest(req *api.CapacityRequirements, caps map[api.QualifiedName]api.DeviceCapacity) (map[api.QualifiedName]quantity.Quantity, error) {
+func consumedFromRequest(req *api.CapacityRequirements, caps map[api.QualifiedName]api.DeviceCapacity, frac bool) (map[api.QualifiedName]quantity.Quantity, error) {
 	out := make(map[api.QualifiedName]quantity.Quantity, len(caps))
 	for _, name := range sortedCapacityNames(caps) {
-		q, err := consumedOf(req, name, caps[name])
+		q, err := consumedOf(req, name, caps[name], frac)
 		if err != nil {
 			return nil, fmt.Errorf("capacity %q: %w", name, err)
 		}
@@ -103,7 +118,7 @@ func consumedFromRequest(req *api.CapacityRequirements, caps map[api.QualifiedNa
 // calculateConsumed resolves a request for one capacity: nothing
 // requested takes the policy's default or the whole capacity; a request
 // is rounded up to the range's next step or the next valid value.
-func calculateConsumed(req *quantity.Quantity, c api.DeviceCapacity) (quantity.Quantity, error) {
+func calculateConsumed(req *quantity.Quantity, c api.DeviceCapacity, frac bool) (quantity.Quantity, error) {
 	if req == nil {
 		if c.RequestPolicy != nil && c.RequestPolicy.Default != nil {
 			return *c.RequestPolicy.Default, nil
@@ -116,7 +131,7 @@ func calculateConsumed(req *quantity.Quantity, c api.DeviceCapacity) (quantity.Q
 	}
 	switch {
 	case p.ValidRange != nil && p.ValidRange.Min != nil:
-		return roundUpRange(*req, p.ValidRange)
+		return roundUpRange(*req, p.ValidRange, frac)
 	case p.ValidValues != nil:
 		for _, v := range p.ValidValues {
 			if req.Cmp(v) <= 0 {
@@ -128,9 +143,9 @@ func calculateConsumed(req *quantity.Quantity, c api.DeviceCapacity) (quantity.Q
 }
 
 // roundUpRange rounds req up to Min, then to Min plus a multiple of Step,
-// in milli units when every bound is exact in milli units (the
-// DRAFractionalCapacityRange path), else in whole units.
-func roundUpRange(req quantity.Quantity, r *api.CapacityRequestPolicyRange) (quantity.Quantity, error) {
+// in milli units when frac (DRAFractionalCapacityRange) is on and every
+// bound is exact in milli units, else in whole units.
+func roundUpRange(req quantity.Quantity, r *api.CapacityRequestPolicyRange, frac bool) (quantity.Quantity, error) {
 	if req.Cmp(*r.Min) < 0 {
 		return *r.Min, nil
 	}
@@ -138,7 +153,7 @@ func roundUpRange(req quantity.Quantity, r *api.CapacityRequestPolicyRange) (qua
 		return req, nil
 	}
 	format := r.Step.Format
-	if useMilli(r) {
+	if useMilli(r, frac) {
 		reqMilli, ok := exactMilli(req)
 		if !ok {
 			return quantity.Quantity{}, fmt.Errorf("%w: request %s is not a representable milli value", errNotRepresentable, req.String())
@@ -178,9 +193,13 @@ func ceilDiv(a, b int64) int64 {
 	return n
 }
 
-// useMilli: milli arithmetic applies when every set bound is exact in
-// milli units and the step is at least 1m.
-func useMilli(r *api.CapacityRequestPolicyRange) bool {
+// useMilli: milli arithmetic applies when DRAFractionalCapacityRange
+// (frac) is on, every set bound is exact in milli units and the step is
+// at least 1m. With the gate off every range is read in whole units.
+func useMilli(r *api.CapacityRequestPolicyRange, frac bool) bool {
+	if !frac {
+		return false
+	}
 	for i, q := range []*quantity.Quantity{r.Min, r.Max, r.Step} {
 		if q == nil {
 			continue
@@ -208,7 +227,7 @@ func exactMilli(q quantity.Quantity) (int64, bool) {
 // violatesPolicy reports whether a resolved amount breaks the capacity's
 // request policy: the default always passes, then the range (max and
 // step) or the valid values.
-func violatesPolicy(v quantity.Quantity, p *api.CapacityRequestPolicy) bool {
+func violatesPolicy(v quantity.Quantity, p *api.CapacityRequestPolicy, frac bool) bool {
 	if p == nil {
 		return false
 	}
@@ -223,7 +242,7 @@ func violatesPolicy(v quantity.Quantity, p *api.CapacityRequestPolicy) bool {
 		}
 		if r.Step != nil {
 			var req, step, lo int64
-			if useMilli(r) {
+			if useMilli(r, frac) {
 				m, ok := exactMilli(v)
 				if !ok {
 					return true

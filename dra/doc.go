@@ -29,9 +29,12 @@
 // DRAAdminAccess (GA), DRAPrioritizedList (GA), DRADeviceTaints (GA, with
 // DRADeviceTaintRules GA), DRAPartitionableDevices (beta, on),
 // DRADeviceBindingConditions with DRAResourceClaimDeviceStatus (beta and
-// GA, on), DRAConsumableCapacity (beta, on) and DRAFractionalCapacityRange
-// (beta, on). That set selects the "incubating" variant, whose behaviour
-// this package models; the alpha features DRADeviceCompatibilityGroups,
+// GA, on) and DRAConsumableCapacity (beta, on). That set selects the
+// "incubating" variant, whose behaviour this package models.
+// DRAFractionalCapacityRange (beta) is off: its default is on only with a
+// minimum compatibility version of 1.37, and a 1.37 scheduler's default
+// minimum compatibility version is 1.36. Features.FractionalCapacityRange
+// turns it on (milli-unit rounding of capacity request ranges). The alpha features DRADeviceCompatibilityGroups,
 // DRADerivedAttributes, DRAListTypeAttributes, DRAOptionalNodeOperations,
 // DRAPartitionableDevicesType and DRANodeAllocatableResources are off: a
 // request with derived attributes is an error and a slice whose devices
@@ -65,7 +68,12 @@
 // selecting nothing) is tolerated and the claim's constraints still hold.
 // A claim gets at most 32 devices.
 //
-// Per pod work (class lookup, selector compilation, slice indexing) is
-// done once in NewAllocator; selector results are cached per device and
-// request across nodes, since they do not depend on the node.
+// Per pod work (class lookup, selector compilation) is done once in
+// NewAllocator; selector results are cached per device and request
+// across nodes, since they do not depend on the node. A scheduler shares
+// more across pods: an Index (NewIndex: the slices with taint rules
+// applied, by node and pool) while the slices do not change, and a
+// MatchCache of selector results per expression and device. Fits is
+// Allocate without the results: with node-local slices it allocates
+// nothing per node once its search buffers are warm.
 package dra

@@ -569,6 +569,9 @@ type allocCase struct {
 	slices                   []*api.ResourceSlice
 	taintRules               []*api.DeviceTaintRule
 	node                     *api.Node
+	// features are the gates beyond v1.37.2's defaults, as upstream's
+	// rows set them.
+	features dra.Features
 
 	expectResults []api.AllocationResult
 	expectError   string // substrings of the error, NUL-separated; "" for none

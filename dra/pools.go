@@ -50,7 +50,10 @@ func (si *sliceInfo) relevant(node *api.Node) (bool, error) {
 // kept (marked) so that All requests fail, a pool with duplicate device
 // names or broken counter references is marked invalid. Pools are sorted
 // by driver and pool name, pools with binding conditions last.
-func (a *Allocator) gatherPools(node *api.Node) ([]*pool, error) {
+func (a *Index) gatherPools(node *api.Node) ([]*pool, error) {
+	if a.localPools != nil {
+		return a.localPools[node.Name], nil
+	}
 	local := a.slicesOnNode[node.Name]
 	if len(local) == 0 && len(a.slicesShared) == 0 {
 		return nil, nil
@@ -131,7 +134,7 @@ func sortPools(ps []*pool) {
 
 // slicesInPool returns the pool's slices of the generation (compatibility
 // group slices left out), or obsolete if a newer generation exists.
-func (a *Allocator) slicesInPool(id PoolID, gen int64) (bool, []*sliceInfo) {
+func (a *Index) slicesInPool(id PoolID, gen int64) (bool, []*sliceInfo) {
 	var out []*sliceInfo
 	for _, si := range a.byPool[id] {
 		switch g := si.s.Spec.Pool.Generation; {

@@ -255,6 +255,25 @@ func (s *search) nodeSelector(devs []devResult) (*api.NodeSelector, error) {
 	return nil, nil
 }
 
+// nodeSelectorErr is nodeSelector's error, without building the
+// selector.
+func (s *search) nodeSelectorErr(devs []devResult) error {
+	for _, d := range devs {
+		sl := d.c.slice.s
+		nodeName, ns := sl.Spec.NodeName, sl.Spec.NodeSelector
+		if deref(sl.Spec.PerDeviceNodeSelection) {
+			nodeName, ns = d.c.dev.NodeName, d.c.dev.NodeSelector
+		}
+		if nodeName != nil || deref(d.c.dev.BindsToNode) {
+			return nil
+		}
+		if ns != nil && len(ns.NodeSelectorTerms) > 1 {
+			return fmt.Errorf("unsupported ResourceSlice.NodeSelector with %d terms", len(ns.NodeSelectorTerms))
+		}
+	}
+	return nil
+}
+
 func addRequirements(from []api.NodeSelectorRequirement, to *[]api.NodeSelectorRequirement) {
 	for _, r := range from {
 		if !slices.ContainsFunc(*to, func(x api.NodeSelectorRequirement) bool { return sameRequirement(x, r) }) {

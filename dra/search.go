@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/quantity"
@@ -25,84 +26,137 @@ var (
 // no node can satisfy, such as a missing class or a CEL runtime error; an
 // error wrapping ErrFailedAllocationOnNode concerns only this node.
 func (a *Allocator) Allocate(ctx context.Context, node *api.Node) ([]api.AllocationResult, error) {
+	out, _, err := a.run(ctx, node, 0, true)
+	return out, err
+}
+
+// Fits reports whether Allocate would find devices for every claim on
+// node, with the same errors, without building the results: after the
+// first nodes it allocates nothing for a node whose pools are its own
+// slices (no slice of the cluster is shared by node selector or
+// allNodes). A positive timeout bounds the search as a context deadline
+// would (the error wraps context.DeadlineExceeded), checked as the
+// search goes, without the timer a context needs.
+func (a *Allocator) Fits(ctx context.Context, node *api.Node, timeout time.Duration) (bool, error) {
+	_, ok, err := a.run(ctx, node, timeout, false)
+	return ok, err
+}
+
+// run is Allocate (build) or Fits.
+func (a *Allocator) run(ctx context.Context, node *api.Node, timeout time.Duration, build bool) ([]api.AllocationResult, bool, error) {
 	pools, err := a.gatherPools(node)
 	if err != nil {
-		return nil, fmt.Errorf("gather pool information: %w", err)
+		return nil, false, fmt.Errorf("gather pool information: %w", err)
 	}
 	if len(a.claims) == 0 {
-		return []api.AllocationResult{}, nil
+		return []api.AllocationResult{}, true, nil
 	}
 	if len(pools) == 0 && ctx.Err() == nil {
 		if err, needs := a.withoutDevices(); err != nil || needs {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	s := &search{a: a, ctx: ctx, node: node, pools: pools}
-	s.data = make([][][]reqData, len(a.claims))
-	s.results = make([][]devResult, len(a.claims))
-	s.cons = make([][]constraint, len(a.claims))
+	s := a.newSearch(ctx, node, pools, build)
+	defer a.searches.Put(s)
+	if timeout > 0 {
+		s.deadline = time.Now().Add(timeout)
+	}
 	for ci, claim := range a.claims {
 		minClaim := 0
-		s.data[ci] = make([][]reqData, len(a.reqs[ci]))
 		for ri := range a.reqs[ci] {
 			e := &a.reqs[ci][ri]
-			s.data[ci][ri] = make([]reqData, len(e.subs))
 			minReq := math.MaxInt
 			for si := range e.subs {
 				r := &e.subs[si]
 				if r.err != nil {
-					return nil, r.err
+					return nil, false, r.err
 				}
-				d := reqData{r: r}
+				d := &s.data[ci][ri][si]
+				*d = reqData{r: r, all: d.all[:0]}
 				if r.mode == api.DeviceAllocationModeAll {
-					if err := s.allDevices(claim, r, &d); err != nil {
-						return nil, err
+					if err := s.allDevices(claim, r, d); err != nil {
+						return nil, false, err
 					}
 					d.n = len(d.all)
 				} else {
 					if r.count > math.MaxInt {
-						return nil, fmt.Errorf("claim %s, request %s: exact count %d is too large", kobj(claim), r.name, r.count)
+						return nil, false, fmt.Errorf("claim %s, request %s: exact count %d is too large", kobj(claim), r.name, r.count)
 					}
 					d.n = int(r.count)
 				}
-				s.data[ci][ri][si] = d
 				minReq = min(minReq, d.n)
 			}
 			if len(e.subs) == 0 {
 				minReq = 0
 			}
 			if minReq > api.AllocationResultsMaxSize-minClaim {
-				return nil, fmt.Errorf("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for",
+				return nil, false, fmt.Errorf("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for",
 					kobj(claim), e.name, minReq, api.AllocationResultsMaxSize, minClaim)
 			}
 			minClaim += minReq
 		}
 		if err := a.consErr[ci]; err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		s.cons[ci] = make([]constraint, len(a.cons[ci]))
 		for i := range a.cons[ci] {
-			s.cons[ci][i] = constraint{spec: &a.cons[ci][i]}
+			s.cons[ci][i] = constraint{spec: &a.cons[ci][i], seen: s.cons[ci][i].seen[:0]}
 		}
-		s.results[ci] = make([]devResult, 0, minClaim)
+		s.results[ci] = slices.Grow(s.results[ci][:0], minClaim)
 	}
 
 	done, err := s.allocateOne(pos{}, false, loc{})
 	if errors.Is(err, errStop) {
-		return nil, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !done {
 		for _, p := range pools {
 			if p.invalid {
-				return nil, fmt.Errorf("invalid resource pools were encountered%w", ErrFailedAllocationOnNode)
+				return nil, false, fmt.Errorf("invalid resource pools were encountered%w", ErrFailedAllocationOnNode)
 			}
 		}
-		return nil, nil
+		return nil, false, nil
 	}
-	return s.build()
+	if !build {
+		for ci, claim := range a.claims {
+			if err := s.nodeSelectorErr(s.results[ci]); err != nil {
+				return nil, false, fmt.Errorf("create NodeSelector for claim %s: %w", claim.Name, err)
+			}
+		}
+		return nil, true, nil
+	}
+	out, err := s.build()
+	return out, err == nil, err
+}
+
+// newSearch returns a search for node from the allocator's pool, its
+// buffers kept from earlier searches and emptied.
+func (a *Allocator) newSearch(ctx context.Context, node *api.Node, pools []*pool, build bool) *search {
+	s, _ := a.searches.Get().(*search)
+	if s == nil {
+		s = &search{a: a}
+		s.data = make([][][]reqData, len(a.claims))
+		s.results = make([][]devResult, len(a.claims))
+		s.cons = make([][]constraint, len(a.claims))
+		for ci := range a.claims {
+			s.data[ci] = make([][]reqData, len(a.reqs[ci]))
+			for ri := range a.reqs[ci] {
+				s.data[ci][ri] = make([]reqData, len(a.reqs[ci][ri].subs))
+			}
+			s.cons[ci] = make([]constraint, len(a.cons[ci]))
+		}
+	}
+	s.ctx, s.node, s.pools, s.building, s.deadline, s.steps = ctx, node, pools, build, time.Time{}, 0
+	// The lists of allocating are kept, emptied, for the next search.
+	for _, id := range s.touched {
+		s.allocating[id] = s.allocating[id][:0]
+	}
+	s.touched = s.touched[:0]
+	clear(s.capacity)
+	clear(s.consumed)
+	return s
 }
 
 // withoutDevices is Allocate on a node without pools, without allocating:
@@ -180,15 +234,23 @@ type pos struct{ claim, req, sub, dev int }
 type loc struct{ pool, slice, dev int }
 
 type search struct {
-	a       *Allocator
-	ctx     context.Context
-	node    *api.Node
-	pools   []*pool
-	data    [][][]reqData
-	cons    [][]constraint
-	results [][]devResult
+	a     *Allocator
+	ctx   context.Context
+	node  *api.Node
+	pools []*pool
+	// building: the results are built (Allocate), so share IDs are
+	// made; Fits leaves them out.
+	building bool
+	// deadline, when set, ends the search as a context deadline would;
+	// steps counts the calls between two looks at the clock.
+	deadline time.Time
+	steps    int
+	data     [][][]reqData
+	cons     [][]constraint
+	results  [][]devResult
 
 	allocating map[DeviceID][]int // claims each device is being allocated to
+	touched    []DeviceID         // keys of allocating whose list was empty
 	capacity   map[DeviceID]ConsumedCapacity
 	consumed   map[PoolID]counterSets
 }
@@ -215,7 +277,7 @@ func (s *search) allDevices(claim *api.ResourceClaim, r *request, d *reqData) er
 				if !ok {
 					continue
 				}
-				fits, err := fitsCapacity(nil, r.capacity, c.dev, nil)
+				fits, err := fitsCapacity(nil, r.capacity, c.dev, nil, s.a.features.FractionalCapacityRange)
 				if err != nil {
 					return fmt.Errorf("claim %s, request %s: checking capacity for device %s: %w", kobj(claim), r.name, c.dev.Name, err)
 				}
@@ -239,6 +301,11 @@ func (s *search) allDevices(claim *api.ResourceClaim, r *request, d *reqData) er
 func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 	if err := s.ctx.Err(); err != nil {
 		return false, fmt.Errorf("filter operation aborted: %w", context.Cause(s.ctx))
+	}
+	if !s.deadline.IsZero() {
+		if s.steps++; s.steps%64 == 1 && time.Now().After(s.deadline) {
+			return false, fmt.Errorf("filter operation aborted: %w", context.DeadlineExceeded)
+		}
 	}
 	if p.claim >= len(s.a.claims) {
 		return true, nil
@@ -297,7 +364,7 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 		}
 		done, err := s.allocateOne(next, inSub, loc{})
 		if err != nil || !done {
-			undo()
+			s.undo(p, d.all[p.dev], undo)
 			return false, err
 		}
 		return true, nil
@@ -351,7 +418,7 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 				if err == nil && done {
 					return true, nil
 				}
-				undo()
+				s.undo(p, c, undo)
 				if err != nil {
 					return false, err
 				}
@@ -403,7 +470,7 @@ func (s *search) selectorsMatch(claim *api.ResourceClaim, r *request, c candidat
 		if sel.err != nil {
 			return false, fmt.Errorf("class %s: selector #%d: CEL compile error: %w", r.class.Name, i, sel.err)
 		}
-		ok, err := sel.sel.Matches(s.ctx, c.id.Driver, c.dev)
+		ok, err := s.matches(sel, c)
 		if err != nil {
 			return false, fmt.Errorf("class %s: selector #%d on device %s: CEL runtime error: %w", r.class.Name, i, c.id, err)
 		}
@@ -415,7 +482,7 @@ func (s *search) selectorsMatch(claim *api.ResourceClaim, r *request, c candidat
 		if sel.err != nil {
 			return false, fmt.Errorf("claim %s: selector #%d: CEL compile error: %w", kobj(claim), i, sel.err)
 		}
-		ok, err := sel.sel.Matches(s.ctx, c.id.Driver, c.dev)
+		ok, err := s.matches(sel, c)
 		if err != nil {
 			return false, fmt.Errorf("claim %s: selector #%d on device %s: CEL runtime error: %w", kobj(claim), i, c.id, err)
 		}
@@ -424,6 +491,24 @@ func (s *search) selectorsMatch(claim *api.ResourceClaim, r *request, c candidat
 		}
 	}
 	return true, nil
+}
+
+// matches evaluates a compiled selector on the candidate, through the
+// allocator's MatchCache when it has one.
+func (s *search) matches(sel compiled, c candidate) (bool, error) {
+	mc := s.a.matches
+	if mc == nil {
+		return sel.sel.Matches(s.ctx, c.id.Driver, c.dev)
+	}
+	k := matchKey{sel.expr, c.dev}
+	if v, ok := mc.get(k); ok {
+		return v, nil
+	}
+	ok, err := sel.sel.Matches(s.ctx, c.id.Driver, c.dev)
+	if err == nil {
+		mc.put(k, ok)
+	}
+	return ok, err
 }
 
 func (s *search) allocatingFor(id DeviceID, claim int) bool {
@@ -452,27 +537,28 @@ func (s *search) capacityInUse(id DeviceID) bool {
 
 // fits checks the request's capacity against what the device has left.
 func (s *search) fits(r *request, c candidate) (bool, error) {
-	return fitsCapacity(s.a.allocated.Capacity[c.id], r.capacity, c.dev, s.capacity[c.id])
+	return fitsCapacity(s.a.allocated.Capacity[c.id], r.capacity, c.dev, s.capacity[c.id], s.a.features.FractionalCapacityRange)
 }
 
 // allocateDevice tries one candidate for the device at p: availability,
 // counters, taints, constraints, capacity. On success the state holds the
-// device and undo releases it.
-func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool, func(), error) {
+// device and s.undo with the returned state releases it (a state, not a
+// closure, so that a search allocates nothing per device).
+func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool, rollback, error) {
 	claim := s.a.claims[p.claim]
 	r := d.r
 	multi := deref(c.dev.AllowMultipleAllocations)
 	if !multi && r.admin && s.allocatingFor(c.id, p.claim) {
-		return false, nil, nil
+		return false, rollback{}, nil
 	}
 	if !r.admin && s.inUse(c.id) {
-		return false, nil, nil
+		return false, rollback{}, nil
 	}
 	skipCounters := multi && s.capacityInUse(c.id)
 	st := rollback{prevResults: len(s.results[p.claim])}
 	if !skipCounters && len(c.dev.ConsumesCounters) > 0 {
 		if !s.reserveCounters(c) {
-			return false, nil, nil
+			return false, rollback{}, nil
 		}
 		st.counters = true
 	}
@@ -482,15 +568,15 @@ func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool
 	}
 	if taintPrevents(c.dev, r.tols) {
 		s.rollback(p, c, base, sub, st)
-		return false, nil, nil
+		return false, rollback{}, nil
 	}
 	for i := range s.cons[p.claim] {
 		if !s.cons[p.claim][i].add(base, sub, c) {
 			s.rollback(p, c, base, sub, st)
 			if must {
-				return false, nil, fmt.Errorf("claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", kobj(claim), r.name, c.id)
+				return false, rollback{}, fmt.Errorf("claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", kobj(claim), r.name, c.id)
 			}
-			return false, nil, nil
+			return false, rollback{}, nil
 		}
 		st.cons++
 	}
@@ -498,7 +584,11 @@ func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool
 		if s.allocating == nil {
 			s.allocating = map[DeviceID][]int{}
 		}
-		s.allocating[c.id] = append(s.allocating[c.id], p.claim)
+		l := s.allocating[c.id]
+		if len(l) == 0 {
+			s.touched = append(s.touched, c.id)
+		}
+		s.allocating[c.id] = append(l, p.claim)
 		st.marked = true
 	}
 	var consumed map[api.QualifiedName]quantity.Quantity
@@ -506,20 +596,22 @@ func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool
 	ok, err := s.fits(r, c)
 	if err != nil {
 		s.rollback(p, c, base, sub, st)
-		return false, nil, fmt.Errorf("claim %s, request %s: rechecking capacity for device %s: %w", kobj(claim), r.name, c.id, err)
+		return false, rollback{}, fmt.Errorf("claim %s, request %s: rechecking capacity for device %s: %w", kobj(claim), r.name, c.id, err)
 	}
 	if !ok {
 		s.rollback(p, c, base, sub, st)
-		return false, nil, nil
+		return false, rollback{}, nil
 	}
 	if multi {
-		consumed, err = consumedFromRequest(r.capacity, c.dev.Capacity)
+		consumed, err = consumedFromRequest(r.capacity, c.dev.Capacity, s.a.features.FractionalCapacityRange)
 		if err != nil {
 			s.rollback(p, c, base, sub, st)
-			return false, nil, fmt.Errorf("claim %s, request %s: computing consumed capacity for device %s: %w", kobj(claim), r.name, c.id, err)
+			return false, rollback{}, fmt.Errorf("claim %s, request %s: computing consumed capacity for device %s: %w", kobj(claim), r.name, c.id, err)
 		}
-		id := s.a.newShareID()
-		shareID = &id
+		if s.building {
+			id := s.a.newShareID()
+			shareID = &id
+		}
 		if s.capacity == nil {
 			s.capacity = map[DeviceID]ConsumedCapacity{}
 		}
@@ -534,13 +626,23 @@ func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool
 	}
 	s.results[p.claim] = append(s.results[p.claim], res)
 	st.result = true
-	return true, func() { s.rollback(p, c, base, sub, st) }, nil
+	return true, st, nil
 }
 
 type rollback struct {
 	counters, marked, capInserted, capExisted, result bool
 	cons, prevResults                                 int
 	consumed                                          map[api.QualifiedName]quantity.Quantity
+}
+
+// undo releases what allocateDevice took for c at p.
+func (s *search) undo(p pos, c candidate, st rollback) {
+	r := s.data[p.claim][p.req][p.sub].r
+	base, sub := r.name, ""
+	if r.parent != "" {
+		base, sub = r.parent, r.name
+	}
+	s.rollback(p, c, base, sub, st)
 }
 
 func (s *search) rollback(p pos, c candidate, base, sub string, st rollback) {

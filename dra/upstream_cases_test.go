@@ -5149,8 +5149,35 @@ func upstreamCases() map[string]allocCase {
 			},
 		},
 
+		// upstream allocatortesting row "consumable-capacity-fractional-range-gate-disabled"
+		// (the v1.37.2 default): 200m against min 200m, step 100m read in
+		// whole units (each 1) consumes 1.
+		"consumable-capacity-fractional-range-gate-disabled": {
+			claimsToAllocate: objects(
+				claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest(&pointTwo)),
+			),
+			classes: objects(classWithAllowMultipleAllocations(classA, driverA, true)),
+			slices: unwrapResourceSlices(
+				sliceWithDevices(slice1, node1, pool1, driverA,
+					device(device1, nil, nil).withAllowMultipleAllocations().withFractionalCapacityRequestPolicyRange(
+						map[api.QualifiedName]quantity.Quantity{capacity0: one},
+					),
+				),
+			),
+			node: node(node1, region1),
+			expectResults: []api.AllocationResult{
+				allocationResult(
+					localNodeSelector(node1),
+					deviceRequestAllocationResult(req0, driverA, pool1, device1).withConsumedCapacity(ptr(fixedShareID), map[api.QualifiedName]quantity.Quantity{
+						capacity0: quantity.NewQuantity(1, quantity.DecimalSI),
+					}),
+				),
+			},
+		},
+
 		// upstream allocatortesting row "consumable-capacity-fractional-range-gate-enabled-round-up"
 		"consumable-capacity-fractional-range-gate-enabled-round-up": {
+			features: dra.Features{FractionalCapacityRange: true},
 			claimsToAllocate: objects(
 				claim(claim0).withRequests(deviceRequest(req0, classA, 1).withCapacityRequest(&pointTwoFive)),
 			),

@@ -99,9 +99,11 @@ type claimAssumer interface {
 // assumeClaims writes the allocation the pod's claims get on node, and
 // the pod in their reservedFor, into the snapshot when the pod's
 // profile has DynamicResources, so that later pods see the devices in
-// use. A pod without claims costs nothing.
+// use. The claim made for the pod's extended resources backed by DRA
+// is added. A pod without claims in a cluster without DeviceClasses
+// costs nothing.
 func (s *Scheduler) assumeClaims(pod *api.Pod, node string) error {
-	if len(pod.Spec.ResourceClaims) == 0 {
+	if len(pod.Spec.ResourceClaims) == 0 && s.snapshot.Objects().Len(cluster.KindDeviceClass) == 0 {
 		return nil
 	}
 	prof, err := s.profileFor(pod)

@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/plugins/dynamicresources"
 )
 
 // WithUnmodelledFields tells the scheduler which fields of a pod were
@@ -136,7 +134,7 @@ func (s *Scheduler) unverified(prof *framework.Profile, pod *api.Pod, unschedula
 		}
 		marks = featureMarks(pod, notEvaluated, unmodelled, unschedulable)
 	}
-	return append(marks, draExtendedMarks(pod, s.snapshot)...)
+	return marks
 }
 
 // featureMarks are the marks of the features pod uses whose plugins are
@@ -161,20 +159,6 @@ func featureMarks(p *api.Pod, notEvaluated, unmodelled []string, unschedulable b
 	if unschedulable && slices.Contains(notEvaluated, "DefaultPreemption") &&
 		(p.Spec.PreemptionPolicy == nil || *p.Spec.PreemptionPolicy != api.PreemptNever) {
 		marks = append(marks, "fits no node; preemption not evaluated (DefaultPreemption not implemented)")
-	}
-	return marks
-}
-
-// draExtendedMarks marks a pod that requests an extended resource a
-// DeviceClass maps (spec.extendedResourceName, or the implicit
-// deviceclass.resource.kubernetes.io/<class>) while some node does not
-// advertise it: kube-scheduler hands such a resource to DynamicResources
-// on those nodes (DRAExtendedResource, GA in v1.37), which schedkit does
-// not model yet, so its Insufficient verdict may be wrong.
-func draExtendedMarks(p *api.Pod, s *cluster.Snapshot) []string {
-	var marks []string
-	for _, name := range dynamicresources.UndelegatedExtendedResources(p, s) {
-		marks = append(marks, fmt.Sprintf("requests %s, which a DeviceClass maps (DRA extended resources not implemented)", name))
 	}
 	return marks
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -92,28 +94,42 @@ func (pl *DynamicResources) PreEnqueue(_ context.Context, pod *api.Pod) *framewo
 	return nil
 }
 
-// PreFilter returns Skip for a pod without claims. Otherwise it resolves
-// the claims (rejecting as PreEnqueue does), checks the classes of the
-// unallocated claims' requests ("request req: device class c does not
-// exist") and builds the allocator over the cluster's classes, slices,
-// taint rules and allocated devices.
+// PreFilter returns Skip for a pod without claims and without extended
+// resources a DeviceClass backs. Otherwise it resolves the claims
+// (rejecting as PreEnqueue does), adds the claim for the pod's extended
+// resources backed by DRA (the one made in an earlier cycle, or a new
+// one without requests), rejects a claim reserved for too many others
+// ("resourceclaim in use"), checks the classes of the unallocated user
+// claims' requests ("request req: device class c does not exist") and
+// builds the allocator over the cluster's classes, slices, taint rules
+// and allocated devices.
 func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	if len(pod.Spec.ResourceClaims) == 0 {
+	o := pl.objects()
+	if len(pod.Spec.ResourceClaims) == 0 && (o == nil || o.Len(cluster.KindDeviceClass) == 0) {
 		cs.Write(stateKey, pl.none)
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	s := &stateData{nodeAllocations: map[string][]api.AllocationResult{}}
+	s := &stateData{nodeAllocations: map[string][]api.AllocationResult{}, nodeInfo: pl.nodeInfo}
 	cs.Write(stateKey, s)
-	o := pl.objects()
 	claims, err := pl.podClaims(o, pod)
 	if err != nil {
 		return nil, unresolvable(err.Error())
+	}
+	s.numUser = len(claims)
+	extClaim, ext := pl.preFilterExtended(o, pod)
+	if ext != nil {
+		claims = append(claims, extClaim)
+		s.ext = ext
+		s.nodeExt = map[string]*extVariant{}
 	}
 	if len(claims) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	s.onNodes = make([]*affinity.NodeSelector, len(claims))
 	for i, c := range claims {
+		if c.Status.Allocation != nil && len(c.Status.ReservedFor) >= api.ResourceClaimReservedForMaxSize && !reservedFor(c, pod) {
+			return nil, unresolvable("resourceclaim in use")
+		}
 		if c.Status.Allocation != nil {
 			if ns := c.Status.Allocation.NodeSelector; ns != nil {
 				sel, err := affinity.NewNodeSelector(ns)
@@ -125,6 +141,13 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			continue
 		}
 		s.toAllocate = append(s.toAllocate, i)
+		for _, r := range c.Spec.Devices.Requests {
+			s.prioritized = s.prioritized || len(r.FirstAvailable) > 0
+		}
+		if i >= s.numUser {
+			// The extended resource claim's requests depend on the node.
+			continue
+		}
 		for _, r := range c.Spec.Devices.Requests {
 			switch {
 			case r.Exactly != nil:
@@ -142,22 +165,31 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 			}
 		}
 	}
+	s.claims = claims
 	if len(s.toAllocate) > 0 {
 		in := dra.Input{
-			Allocated: dra.NewAllocatedState(pl.allocatedClaims(o)),
-			Compiler:  pl.compiler,
-		}
-		for _, i := range s.toAllocate {
-			in.Claims = append(in.Claims, claims[i])
+			Allocated:  dra.NewAllocatedState(pl.allocatedClaims(o)),
+			Compiler:   pl.compiler,
+			Features:   pl.features,
+			MatchCache: pl.matches,
 		}
 		for c := range cluster.AllObjects[api.DeviceClass](o) {
 			in.Classes = append(in.Classes, c)
 		}
-		for sl := range cluster.AllObjects[api.ResourceSlice](o) {
-			in.Slices = append(in.Slices, sl)
+		in.Index = pl.sliceIndex(o)
+		extToAllocate := false
+		for _, i := range s.toAllocate {
+			if i >= s.numUser {
+				extToAllocate = true
+				continue
+			}
+			in.Claims = append(in.Claims, claims[i])
 		}
-		for r := range cluster.AllObjects[api.DeviceTaintRule](o) {
-			in.TaintRules = append(in.TaintRules, r)
+		if extToAllocate {
+			// Filter builds one allocator per set of resources DRA
+			// provides on a node.
+			s.ext.base = in
+			return nil, nil
 		}
 		a, err := dra.NewAllocator(ctx, in)
 		if err != nil {
@@ -165,7 +197,6 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		}
 		s.allocator = a
 	}
-	s.claims = claims
 	return nil, nil
 }
 
@@ -199,6 +230,13 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		return nil
 	}
 	node := ni.Node()
+	allocator, _, done, st := s.allocatorFor(ctx, ni)
+	if st != nil {
+		return st
+	}
+	if done {
+		return nil
+	}
 	unavailable := false
 	for i, sel := range s.onNodes {
 		if sel == nil {
@@ -214,15 +252,11 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 			s.mu.Unlock()
 		}
 	}
-	var results []api.AllocationResult
-	if s.allocator != nil {
-		actx := ctx
-		if pl.filterTimeout > 0 {
-			c, cancel := context.WithTimeout(ctx, pl.filterTimeout)
-			defer cancel()
-			actx = c
-		}
-		results, err = s.allocator.Allocate(actx, node)
+	if allocator != nil {
+		// Fits searches as Allocate does without building the results
+		// (Score and Reserve build them for the nodes they need) and
+		// bounds the search without a timer.
+		ok, err := allocator.Fits(ctx, node, pl.filterTimeout)
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
 			return framework.AsStatus(fmt.Errorf("node %s: timed out trying to allocate devices", node.Name))
@@ -233,26 +267,86 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		case err != nil:
 			return framework.AsStatus(err)
 		}
-		if len(results) != len(s.toAllocate) {
-			return unresolvable("cannot allocate all claims")
+		if !ok {
+			return errCannotAllocate
 		}
 	}
 	if unavailable {
-		return unresolvable("resourceclaim not available on the node")
-	}
-	if s.allocator != nil {
-		s.mu.Lock()
-		s.nodeAllocations[node.Name] = results
-		s.mu.Unlock()
+		return errNotAvailable
 	}
 	return nil
 }
 
-// PostFilter runs when no node fits. When an allocated claim some node
-// could not use is reserved for nobody or only this pod, upstream
-// deallocates it and returns Unschedulable "deallocation of
-// ResourceClaim completed"; this returns that status without changing
-// the snapshot. Otherwise it returns Unschedulable.
+// Filter's fixed reasons, shared so that a rejection allocates nothing.
+var (
+	errCannotAllocate = unresolvable("cannot allocate all claims")
+	errNotAvailable   = unresolvable("resourceclaim not available on the node")
+)
+
+// allocatorFor returns the allocator for the claims to allocate on ni
+// (nil: none) and the extended resource claim's variant there; done
+// when the plugin has nothing to check on the node (its extended
+// resources are the device plugins'), or the node's rejection.
+func (s *stateData) allocatorFor(ctx context.Context, ni *cluster.NodeInfo) (*dra.Allocator, *extVariant, bool, *framework.Status) {
+	if s.ext == nil {
+		return s.allocator, nil, false, nil
+	}
+	mask, st := s.filterExtended(ni.Node(), ni)
+	if st != nil {
+		return nil, nil, false, st
+	}
+	if mask == 0 && s.numUser == 0 {
+		return nil, nil, true, nil
+	}
+	if s.extClaim().Status.Allocation != nil {
+		return s.allocator, nil, false, nil
+	}
+	v := s.variant(ctx, mask)
+	if v.err != nil {
+		return nil, nil, false, framework.AsStatus(v.err)
+	}
+	return v.allocator, v, false, nil
+}
+
+// nodeResults returns the allocation of the claims to allocate on ni,
+// built once per node, with the extended resource claim's variant; ok
+// is false when the node was not feasible or needs no allocation.
+func (s *stateData) nodeResults(ctx context.Context, ni *cluster.NodeInfo) ([]api.AllocationResult, *extVariant, bool) {
+	name := ni.Node().Name
+	s.mu.Lock()
+	r, ok := s.nodeAllocations[name]
+	v := s.nodeExt[name]
+	s.mu.Unlock()
+	if ok {
+		return r, v, true
+	}
+	allocator, v, done, st := s.allocatorFor(ctx, ni)
+	if st != nil || done || allocator == nil {
+		return nil, nil, false
+	}
+	r, err := allocator.Allocate(ctx, ni.Node())
+	if err != nil || r == nil {
+		return nil, nil, false
+	}
+	s.mu.Lock()
+	s.nodeAllocations[name] = r
+	if v != nil {
+		s.nodeExt[name] = v
+	}
+	s.mu.Unlock()
+	return r, v, true
+}
+
+// PostFilter runs when no node fits. It frees what may keep the pod
+// from fitting, as upstream's: an allocated claim some node could not
+// use and that is reserved for nobody or only this pod is deallocated
+// (Unschedulable "deallocation of ResourceClaim completed"); otherwise
+// an extended resource claim made in an earlier cycle is deleted
+// (Unschedulable "deletion of ResourceClaim completed"). The change goes
+// into the plugin's assumed state, so the pod's next attempt and other
+// pods see it, as they would see the API server's. Upstream picks one
+// of several unavailable claims at random; this picks the first. Else
+// it returns Unschedulable.
 func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleState, pod *api.Pod, _ framework.NodeToStatusReader) (*framework.PostFilterResult, *framework.Status) {
 	s, err := getState(cs)
 	if err != nil {
@@ -262,15 +356,33 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 		return nil, framework.NewStatus(framework.Unschedulable)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := range s.claims {
-		if _, ok := s.unavailable[i]; !ok {
+	unavailable := slices.Sorted(maps.Keys(s.unavailable))
+	s.mu.Unlock()
+	ext := s.extClaim()
+	staleExt := ext != nil && ext.Name != specialClaimName
+	for _, i := range unavailable {
+		c := s.claims[i]
+		if i >= s.numUser {
+			if staleExt {
+				break
+			}
 			continue
 		}
-		r := s.claims[i].Status.ReservedFor
+		r := c.Status.ReservedFor
 		if len(r) == 0 || (len(r) == 1 && r[0].UID == pod.UID) {
+			cp := *c
+			cp.Status.ReservedFor, cp.Status.Allocation, cp.Status.Devices = nil, nil, nil
+			pl.mu.Lock()
+			pl.assumed[claimKey{namespaceOf(c), c.Name}] = &cp
+			pl.mu.Unlock()
 			return nil, framework.NewStatus(framework.Unschedulable, "deallocation of ResourceClaim completed")
 		}
+	}
+	if staleExt {
+		pl.mu.Lock()
+		pl.assumed[claimKey{namespaceOf(ext), ext.Name}] = nil
+		pl.mu.Unlock()
+		return nil, framework.NewStatus(framework.Unschedulable, "deletion of ResourceClaim completed")
 	}
 	return nil, framework.NewStatus(framework.Unschedulable)
 }

@@ -1,6 +1,10 @@
 package dynamicresources
 
 import (
+	"iter"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +26,9 @@ type DynamicResources struct {
 	h             framework.Handle
 	filterTimeout time.Duration
 	compiler      dra.Compiler
+	features      dra.Features
+	// matches keeps selector results across pods.
+	matches *dra.MatchCache
 	// none is the state of every pod without claims; never written.
 	none *stateData
 
@@ -29,6 +36,41 @@ type DynamicResources struct {
 	// assumed are the claims Reserve allocated or reserved, by
 	// namespace and name; they replace the snapshot's.
 	assumed map[claimKey]*api.ResourceClaim
+	// index is the slices indexed for the allocators, shared by the
+	// pods while the store's slices and taint rules are those of key.
+	index    *dra.Index
+	indexKey indexKey
+	// classes is the extended resource mapping of the store's classes
+	// named by classesKey.
+	classes    map[api.ResourceName]*api.DeviceClass
+	classesKey classesKey
+}
+
+// indexKey names a version of a store's slices and taint rules.
+type indexKey struct {
+	o             *cluster.Objects
+	slices, rules int64
+}
+
+// sliceIndex returns the index of o's slices and taint rules, built once
+// per version of them.
+func (pl *DynamicResources) sliceIndex(o *cluster.Objects) *dra.Index {
+	k := indexKey{o, o.KindGeneration(cluster.KindResourceSlice), o.KindGeneration(cluster.KindDeviceTaintRule)}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if pl.index != nil && pl.indexKey == k {
+		return pl.index
+	}
+	var slices []*api.ResourceSlice
+	for sl := range cluster.AllObjects[api.ResourceSlice](o) {
+		slices = append(slices, sl)
+	}
+	var rules []*api.DeviceTaintRule
+	for r := range cluster.AllObjects[api.DeviceTaintRule](o) {
+		rules = append(rules, r)
+	}
+	pl.index, pl.indexKey = dra.NewIndex(slices, rules), k
+	return pl.index
 }
 
 var (
@@ -41,20 +83,36 @@ var (
 	_ framework.EnqueueExtensions = (*DynamicResources)(nil)
 )
 
-// New is the DynamicResources factory. args is nil, a
-// config.DynamicResourcesArgs or a pointer to one (or its JSON); it is
-// defaulted and validated. Objects are read from h's snapshot.
+// Options are the plugin's settings that are not DynamicResourcesArgs:
+// the scheduler's feature gates. The zero value is v1.37.2's defaults.
+type Options struct {
+	// Features are the DRA feature gates the allocator follows.
+	Features dra.Features
+}
+
+// New is the DynamicResources factory with v1.37.2's default feature
+// gates. args is nil, a config.DynamicResourcesArgs or a pointer to one
+// (or its JSON); it is defaulted and validated. Objects are read from
+// h's snapshot.
 func New(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.ArgsFrom[config.DynamicResourcesArgs](args)
-	if err != nil {
-		return nil, err
+	return NewWithOptions(Options{})(args, h)
+}
+
+// NewWithOptions returns the DynamicResources factory for the given
+// options; a registry entry replaced by it turns gates on or off.
+func NewWithOptions(opts Options) framework.PluginFactory {
+	return func(args any, h framework.Handle) (framework.Plugin, error) {
+		a, err := config.ArgsFrom[config.DynamicResourcesArgs](args)
+		if err != nil {
+			return nil, err
+		}
+		c, err := cel.NewCompiler(0)
+		if err != nil {
+			return nil, err
+		}
+		return &DynamicResources{h: h, filterTimeout: a.FilterTimeout.Duration, compiler: dra.CELCompiler(c),
+			features: opts.Features, matches: dra.NewMatchCache(), none: &stateData{}, assumed: map[claimKey]*api.ResourceClaim{}}, nil
 	}
-	c, err := cel.NewCompiler(0)
-	if err != nil {
-		return nil, err
-	}
-	return &DynamicResources{h: h, filterTimeout: a.FilterTimeout.Duration, compiler: dra.CELCompiler(c),
-		none: &stateData{}, assumed: map[claimKey]*api.ResourceClaim{}}, nil
 }
 
 // Name returns Name.
@@ -76,37 +134,69 @@ func (pl *DynamicResources) objects() *cluster.Objects {
 }
 
 // claim returns the claim namespace/name: the assumed one if Reserve
-// changed it, else the snapshot's.
+// changed it, else the snapshot's. A claim PostFilter deleted is not
+// found.
 func (pl *DynamicResources) claim(o *cluster.Objects, namespace, name string) (*api.ResourceClaim, bool) {
 	pl.mu.Lock()
 	c, ok := pl.assumed[claimKey{namespace, name}]
 	pl.mu.Unlock()
 	if ok {
-		return c, true
+		return c, c != nil
 	}
 	return cluster.GetObject[api.ResourceClaim](o, namespace, name)
+}
+
+// allClaims yields every claim: the snapshot's, with the assumed ones
+// in place of theirs, then the assumed ones the snapshot lacks.
+func (pl *DynamicResources) allClaims(o *cluster.Objects) iter.Seq[*api.ResourceClaim] {
+	return func(yield func(*api.ResourceClaim) bool) {
+		pl.mu.Lock()
+		assumed := maps.Clone(pl.assumed)
+		pl.mu.Unlock()
+		if o != nil {
+			for c := range cluster.AllObjects[api.ResourceClaim](o) {
+				k := claimKey{namespaceOf(c), c.Name}
+				if a, ok := assumed[k]; ok {
+					delete(assumed, k)
+					if a == nil {
+						continue
+					}
+					c = a
+				}
+				if !yield(c) {
+					return
+				}
+			}
+		}
+		keys := slices.SortedFunc(maps.Keys(assumed), func(a, b claimKey) int {
+			return strings.Compare(a.namespace+"/"+a.name, b.namespace+"/"+b.name)
+		})
+		for _, k := range keys {
+			if c := assumed[k]; c != nil && !yield(c) {
+				return
+			}
+		}
+	}
 }
 
 // allocatedClaims returns every claim with an allocation: the
 // snapshot's, with the assumed ones in place of theirs.
 func (pl *DynamicResources) allocatedClaims(o *cluster.Objects) []*api.ResourceClaim {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
 	var out []*api.ResourceClaim
-	for c := range cluster.AllObjects[api.ResourceClaim](o) {
-		if _, ok := pl.assumed[claimKey{namespaceOf(c), c.Name}]; ok {
-			continue
-		}
-		if c.Status.Allocation != nil {
-			out = append(out, c)
-		}
-	}
-	for _, c := range pl.assumed {
+	for c := range pl.allClaims(o) {
 		if c.Status.Allocation != nil {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// nodeInfo returns the snapshot's node name.
+func (pl *DynamicResources) nodeInfo(name string) (*cluster.NodeInfo, bool) {
+	if pl.h == nil || pl.h.Snapshot() == nil {
+		return nil, false
+	}
+	return pl.h.Snapshot().View().Get(name)
 }
 
 func namespaceOf(c *api.ResourceClaim) string {

@@ -380,3 +380,45 @@ func BenchmarkFilterOneClaim(b *testing.B) {
 		}
 	}
 }
+
+// TestFilterAllocatesNothing: once the search buffers are warm, Filter
+// allocates nothing per node for a pod with one claim (per-pod work is
+// PreFilter's), whether the node fits or not.
+func TestFilterAllocatesNothing(t *testing.T) {
+	var nodes []*api.Node
+	objs := []any{mkClaim(claimName), mkClass()}
+	for i := range 50 {
+		n := mkNode(fmt.Sprintf("node-%d", i))
+		nodes = append(nodes, n)
+		if i%2 == 0 {
+			objs = append(objs, mkSlice(n.Name))
+		}
+	}
+	pl, snap := setup(t, nodes, objs...)
+	ctx := context.Background()
+	pod := podWithClaimName(podName, claimName)
+	cs := framework.NewCycleState()
+	if _, st := pl.PreFilter(ctx, cs, pod, nil); st != nil {
+		t.Fatal(st)
+	}
+	all := snap.View().Nodes()
+	feasible := 0
+	for _, ni := range all {
+		if pl.Filter(ctx, cs, pod, ni) == nil {
+			feasible++
+		}
+	}
+	if feasible != 25 {
+		t.Fatalf("%d feasible nodes, want 25", feasible)
+	}
+	if n := testing.AllocsPerRun(20, func() {
+		for _, ni := range all {
+			_ = pl.Filter(ctx, cs, pod, ni)
+		}
+	}); n >= 1 {
+		// A garbage collection may empty the allocator's pool of
+		// searches once: below one per pass of every node is none per
+		// node.
+		t.Errorf("%v allocations filtering %d nodes", n, len(all))
+	}
+}

@@ -3,6 +3,7 @@ package dynamicresources
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -11,22 +12,29 @@ import (
 
 // Allocations returns the devices Filter found on node for the pod of
 // cs, one result per claim that needed allocation, in the pod's claim
-// order, with the claims they belong to; ok is false when the node was
-// not filtered or the pod needs no allocation. explain reads it to show
-// the devices per feasible node.
+// order (the extended resource claim, with the node's requests, last),
+// with the claims they belong to; ok is false when the node was not
+// filtered or the pod needs no allocation. explain reads it to show the
+// devices per feasible node.
 func Allocations(cs *framework.CycleState, node string) (claims []*api.ResourceClaim, results []api.AllocationResult, ok bool) {
 	s, err := getState(cs)
-	if err != nil || s.empty() || s.allocator == nil {
+	if err != nil || s.empty() || len(s.toAllocate) == 0 || s.nodeInfo == nil {
 		return nil, nil, false
 	}
-	s.mu.Lock()
-	results, ok = s.nodeAllocations[node]
-	s.mu.Unlock()
+	ni, found := s.nodeInfo(node)
+	if !found {
+		return nil, nil, false
+	}
+	results, variant, ok := s.nodeResults(context.Background(), ni)
 	if !ok {
 		return nil, nil, false
 	}
 	for _, i := range s.toAllocate {
-		claims = append(claims, s.claims[i])
+		c := s.claims[i]
+		if i >= s.numUser && variant != nil && variant.claim != nil {
+			c = variant.claim
+		}
+		claims = append(claims, c)
 	}
 	return claims, results, true
 }
@@ -34,8 +42,12 @@ func Allocations(cs *framework.CycleState, node string) (claims []*api.ResourceC
 // Reserve records, in the plugin's assumed state, the node's allocation
 // for the pod's unallocated claims and the pod in every claim's
 // reservedFor, so that the next PreFilter sees the devices in use.
-func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState, pod *api.Pod, node string) *framework.Status {
-	updated, st := pl.reserved(cs, pod, node)
+func (pl *DynamicResources) Reserve(ctx context.Context, cs *framework.CycleState, pod *api.Pod, node string) *framework.Status {
+	ni, ok := pl.nodeInfo(node)
+	if !ok {
+		return framework.AsStatus(fmt.Errorf("node %q not found", node))
+	}
+	updated, st := pl.reserved(ctx, cs, pod, ni)
 	if st != nil {
 		return st
 	}
@@ -47,8 +59,11 @@ func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState,
 	return nil
 }
 
-// reserved returns the pod's claims as Reserve leaves them on node.
-func (pl *DynamicResources) reserved(cs *framework.CycleState, pod *api.Pod, node string) ([]*api.ResourceClaim, *framework.Status) {
+// reserved returns the pod's claims as Reserve leaves them on node. The
+// extended resource claim gets its generated name, the pod as owner,
+// the finalizer and the node's requests; it is left out when DRA
+// provides none of the pod's extended resources on node.
+func (pl *DynamicResources) reserved(ctx context.Context, cs *framework.CycleState, pod *api.Pod, ni *cluster.NodeInfo) ([]*api.ResourceClaim, *framework.Status) {
 	s, err := getState(cs)
 	if err != nil {
 		return nil, framework.AsStatus(err)
@@ -56,30 +71,55 @@ func (pl *DynamicResources) reserved(cs *framework.CycleState, pod *api.Pod, nod
 	if s.empty() {
 		return nil, nil
 	}
-	var results []api.AllocationResult
-	if s.allocator != nil {
-		s.mu.Lock()
-		r, ok := s.nodeAllocations[node]
-		s.mu.Unlock()
-		if !ok {
+	results, variant, ok := s.nodeResults(ctx, ni)
+	needUser := false
+	for _, i := range s.toAllocate {
+		if i < s.numUser {
+			needUser = true
+		}
+	}
+	if len(s.toAllocate) > 0 && !ok {
+		if !needUser {
+			// Only the extended resource claim, and the node's device
+			// plugins provide the resources.
+			results = nil
+		} else {
 			return nil, framework.AsStatus(fmt.Errorf("claim allocation not found for node"))
 		}
-		results = r
 	}
 	ref := api.ResourceClaimConsumerReference{Resource: "pods", Name: pod.Name, UID: pod.UID}
 	out := make([]*api.ResourceClaim, 0, len(s.claims))
 	next := 0
-	for _, c := range s.claims {
-		cp := *c
+	for i, c := range s.claims {
+		isExt := i >= s.numUser
 		if c.Status.Allocation == nil {
+			if next >= len(results) {
+				continue
+			}
 			a := results[next]
 			next++
+			if isExt {
+				if variant == nil || variant.claim == nil {
+					continue
+				}
+				c = variant.claim
+			}
+			cp := *c
 			cp.Status.Allocation = &a
+			if isExt && cp.Name == specialClaimName {
+				cp.Name, cp.UID = generatedName(pod)
+			}
+			if !slices.Contains(cp.Finalizers, api.ResourceClaimFinalizer) {
+				cp.Finalizers = append(slices.Clone(cp.Finalizers), api.ResourceClaimFinalizer)
+			}
+			c = &cp
 		}
 		if !reservedFor(c, pod) {
+			cp := *c
 			cp.Status.ReservedFor = append(append([]api.ResourceClaimConsumerReference(nil), c.Status.ReservedFor...), ref)
+			c = &cp
 		}
-		out = append(out, &cp)
+		out = append(out, c)
 	}
 	return out, nil
 }
@@ -95,14 +135,18 @@ func reservedFor(c *api.ResourceClaim, pod *api.Pod) bool {
 
 // Unreserve drops what Reserve assumed for the pod's claims, restoring
 // the state before it.
-func (pl *DynamicResources) Unreserve(_ context.Context, cs *framework.CycleState, _ *api.Pod, _ string) {
+func (pl *DynamicResources) Unreserve(_ context.Context, cs *framework.CycleState, pod *api.Pod, _ string) {
 	s, err := getState(cs)
 	if err != nil || s.empty() {
 		return
 	}
 	pl.mu.Lock()
-	for _, c := range s.claims {
-		delete(pl.assumed, claimKey{namespaceOf(c), c.Name})
+	for i, c := range s.claims {
+		name := c.Name
+		if i >= s.numUser && name == specialClaimName {
+			name, _ = generatedName(pod)
+		}
+		delete(pl.assumed, claimKey{namespaceOf(c), name})
 	}
 	pl.mu.Unlock()
 }
@@ -113,9 +157,6 @@ func (pl *DynamicResources) Unreserve(_ context.Context, cs *framework.CycleStat
 // from the assumed state. A pod without claims changes nothing; a pod
 // whose claims do not fit the node is an error.
 func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) error {
-	if len(pod.Spec.ResourceClaims) == 0 {
-		return nil
-	}
 	cs := framework.NewCycleState()
 	if _, st := pl.PreFilter(ctx, cs, pod, nil); st != nil {
 		if st.IsSkip() {
@@ -126,11 +167,17 @@ func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snap
 	if st := pl.Filter(ctx, cs, pod, ni); st != nil {
 		return fmt.Errorf("dynamicresources: node %s: %s", ni.Node().Name, st.Message())
 	}
-	updated, st := pl.reserved(cs, pod, ni.Node().Name)
+	updated, st := pl.reserved(ctx, cs, pod, ni)
 	if st != nil {
 		return st.AsError()
 	}
 	for _, c := range updated {
+		if _, ok := cluster.GetObject[api.ResourceClaim](snap.Objects(), namespaceOf(c), c.Name); !ok {
+			if err := snap.AddObjects(c); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := snap.UpdateObject(c); err != nil {
 			return err
 		}

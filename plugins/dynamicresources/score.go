@@ -28,7 +28,7 @@ func (pl *DynamicResources) PreScore(_ context.Context, cs *framework.CycleState
 // Score is upstream's prioritized-list score (DRAPrioritizedList is GA):
 // for every firstAvailable request, 8 minus the index of the subrequest
 // the node's allocation chose; a node without allocation scores 0.
-func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) (int64, *framework.Status) {
+func (pl *DynamicResources) Score(ctx context.Context, cs *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) (int64, *framework.Status) {
 	s, err := getState(cs)
 	if err != nil {
 		return 0, framework.AsStatus(err)
@@ -36,9 +36,16 @@ func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, _
 	if s.empty() {
 		return 0, nil
 	}
-	s.mu.Lock()
-	results, ok := s.nodeAllocations[ni.Node().Name]
-	s.mu.Unlock()
+	if len(s.toAllocate) == 0 {
+		// Upstream scores from Filter's allocations, which a pod with
+		// nothing to allocate does not have.
+		return 0, nil
+	}
+	if !s.prioritized {
+		// Only allocated claims can score; their status says how.
+		return computeScoreAllocated(s.claims)
+	}
+	results, _, ok := s.nodeResults(ctx, ni)
 	if !ok {
 		return 0, nil
 	}
@@ -77,6 +84,23 @@ func computeScore(claims []*api.ResourceClaim, results []api.AllocationResult) (
 				}
 			}
 		}
+	}
+	return score, nil
+}
+
+// computeScoreAllocated is computeScore when no claim to allocate has a
+// firstAvailable request: the allocated claims' subrequests score.
+func computeScoreAllocated(claims []*api.ResourceClaim) (int64, *framework.Status) {
+	var score int64
+	for _, c := range claims {
+		if c.Status.Allocation == nil {
+			continue
+		}
+		n, err := computeScore([]*api.ResourceClaim{c}, nil)
+		if err != nil {
+			return 0, framework.AsStatus(err)
+		}
+		score += n
 	}
 	return score, nil
 }

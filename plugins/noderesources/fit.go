@@ -20,6 +20,7 @@ const (
 // resources. Score rates nodes with the configured strategy over the
 // configured resources.
 type Fit struct {
+	h        framework.Handle
 	ignore   predicates.IgnoreSet
 	strategy config.ScoringStrategyType
 	scorer   priorities.AllocationScorer
@@ -38,12 +39,17 @@ var (
 // NewFit is the NodeResourcesFit factory. args is nil, a
 // config.NodeResourcesFitArgs or a pointer to one. It is defaulted and
 // validated (see config.ArgsFrom), then its scoring strategy is checked.
-func NewFit(args any, _ framework.Handle) (framework.Plugin, error) {
+func NewFit(args any, h framework.Handle) (framework.Plugin, error) {
 	a, err := config.ArgsFrom[config.NodeResourcesFitArgs](args)
 	if err != nil {
 		return nil, err
 	}
-	return newFit(a.IgnoredResources, a.IgnoredResourceGroups, a.ScoringStrategy)
+	pl, err := newFit(a.IgnoredResources, a.IgnoredResourceGroups, a.ScoringStrategy)
+	if err != nil {
+		return nil, err
+	}
+	pl.h = h
+	return pl, nil
 }
 
 // newFit builds the plugin from arguments already defaulted and

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/predicates"
@@ -18,6 +19,10 @@ const fitStateKey framework.StateKey = "PreFilter" + config.NodeResourcesFitName
 type fitState struct {
 	req     cluster.Resource
 	checked []cluster.Scalar
+	// dra are the requested scalars a DeviceClass backs, left out of
+	// checked: a node that has none of one allocatable hands it to
+	// DynamicResources (DRAExtendedResource, GA and locked on).
+	dra []cluster.Scalar
 }
 
 // Clone returns s: the state is never modified after PreFilter.
@@ -29,8 +34,61 @@ func (s *fitState) Clone() framework.StateData { return s }
 func (pl *Fit) PreFilter(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	s := &fitState{req: predicates.PodFitRequest(pod)}
 	s.checked = pl.ignore.Filter(s.req.Scalars)
+	if classes := pl.extendedResourceClasses(s.checked); classes != nil {
+		var keep []cluster.Scalar
+		for _, sc := range s.checked {
+			if _, ok := classes[sc.Name]; ok && sc.Value > 0 {
+				s.dra = append(s.dra, sc)
+				continue
+			}
+			keep = append(keep, sc)
+		}
+		if len(s.dra) > 0 {
+			s.checked = keep
+		}
+	}
 	state.Write(fitStateKey, s)
 	return nil, nil
+}
+
+// extendedResourceClasses returns the extended resources DeviceClasses
+// back, when the snapshot has DeviceClasses and the pod requests a
+// scalar resource; nil otherwise.
+func (pl *Fit) extendedResourceClasses(scalars []cluster.Scalar) map[api.ResourceName]*api.DeviceClass {
+	if len(scalars) == 0 || pl.h == nil || pl.h.Snapshot() == nil {
+		return nil
+	}
+	o := pl.h.Snapshot().Objects()
+	if o.Len(cluster.KindDeviceClass) == 0 {
+		return nil
+	}
+	var classes []*api.DeviceClass
+	for c := range cluster.AllObjects[api.DeviceClass](o) {
+		classes = append(classes, c)
+	}
+	return dra.ExtendedResourceClasses(classes)
+}
+
+// nodeChecked returns the scalars to check on nodeInfo: s.checked and
+// the DRA-backed ones the node has allocatable (a device plugin's), in
+// name order, in buf when it is large enough.
+func (s *fitState) nodeChecked(nodeInfo *cluster.NodeInfo, buf []cluster.Scalar) []cluster.Scalar {
+	if len(s.dra) == 0 {
+		return s.checked
+	}
+	out := buf[:0]
+	i := 0
+	for _, d := range s.dra {
+		if nodeInfo.Allocatable.Scalar(d.Name) <= 0 {
+			continue
+		}
+		for i < len(s.checked) && s.checked[i].Name < d.Name {
+			out = append(out, s.checked[i])
+			i++
+		}
+		out = append(out, d)
+	}
+	return append(out, s.checked[i:]...)
 }
 
 // PreFilterExtensions returns nil: the state does not depend on other
@@ -49,7 +107,8 @@ func (pl *Fit) Filter(_ context.Context, state *framework.CycleState, _ *api.Pod
 	if !ok {
 		return framework.AsStatus(fmt.Errorf("%+v convert to NodeResourcesFit.preFilterState error", d))
 	}
-	return predicates.FitStatus(&s.req, s.checked, nodeInfo)
+	var buf [8]cluster.Scalar
+	return predicates.FitStatus(&s.req, s.nodeChecked(nodeInfo, buf[:]), nodeInfo)
 }
 
 var fitStateMissing = framework.AsStatus(fmt.Errorf("error reading %q from cycleState: not found", fitStateKey))
@@ -64,6 +123,13 @@ func (pl *Fit) FilterNodes(_ context.Context, state *framework.CycleState, _ *ap
 	s, ok := d.(*fitState)
 	if !ok {
 		fill(statuses, framework.AsStatus(fmt.Errorf("%+v convert to NodeResourcesFit.preFilterState error", d)))
+		return
+	}
+	if len(s.dra) > 0 {
+		var buf [8]cluster.Scalar
+		for i, ni := range nodes {
+			statuses[i] = predicates.FitStatus(&s.req, s.nodeChecked(ni, buf[:]), ni)
+		}
 		return
 	}
 	predicates.FitStatuses(&s.req, s.checked, nodes, statuses)

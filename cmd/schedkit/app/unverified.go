@@ -33,25 +33,13 @@ func (e *env) notEvaluatedWarning(o *options, s *scheduler.Scheduler, notEvaluat
 	}
 	n := 0
 	for _, p := range c.Pending {
-		if len(featureMarksOnly(s.Unverified(p))) > 0 {
+		if len(s.Unverified(p)) > 0 {
 			n++
 		}
 	}
 	if n > 0 {
 		e.warnf(o, "%d pending pod(s) use what plugins not in this build read (%s): their decisions are marked unverified", n, strings.Join(notEvaluated, ", "))
 	}
-}
-
-// featureMarksOnly drops the marks of DRA extended resources, which are
-// not about plugins this build lacks.
-func featureMarksOnly(marks []string) []string {
-	var out []string
-	for _, m := range marks {
-		if !strings.HasSuffix(m, "(DRA extended resources not implemented)") {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // unmodelledFields is the scheduler option that hands it the fields of
