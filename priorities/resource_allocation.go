@@ -438,3 +438,13 @@ func NewBalancedScorer(resources []config.ResourceSpec) AllocationScorer {
 
 // NumResources returns how many resources s scores.
 func (s *AllocationScorer) NumResources() int { return len(s.resources) }
+
+// Resources returns the names of the resources s scores, in the order
+// the strategy lists them.
+func (s *AllocationScorer) Resources() []api.ResourceName {
+	out := make([]api.ResourceName, len(s.resources))
+	for i, r := range s.resources {
+		out[i] = r.name
+	}
+	return out
+}

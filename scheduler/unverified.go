@@ -6,7 +6,10 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
 )
 
 // WithUnmodelledFields tells the scheduler which fields of a pod were
@@ -133,6 +136,56 @@ func (s *Scheduler) unverified(prof *framework.Profile, pod *api.Pod, unschedula
 			unmodelled = s.unmodelled(pod)
 		}
 		marks = featureMarks(pod, notEvaluated, unmodelled, unschedulable)
+	}
+	return append(marks, s.draScoringMarks(prof, pod)...)
+}
+
+// draScoringMarks marks a pod that requests an extended resource a
+// DeviceClass maps while a plugin of prof scores that resource
+// (NodeResourcesFit's scoringStrategy or NodeResourcesBalancedAllocation's
+// resources name it) and some node does not advertise it. On such a node
+// kube-scheduler scores the DRA devices behind the resource; schedkit
+// filters them exactly but does not score them. The default profile
+// scores cpu and memory only, so it marks nothing.
+func (s *Scheduler) draScoringMarks(prof *framework.Profile, pod *api.Pod) []string {
+	var scored []api.ResourceName
+	for _, name := range []string{"NodeResourcesFit", "NodeResourcesBalancedAllocation"} {
+		pl, ok := prof.Plugin(name)
+		if !ok {
+			continue
+		}
+		if r, ok := pl.(interface{ ScoredResources() []api.ResourceName }); ok {
+			for _, n := range r.ScoredResources() {
+				if dra.IsDRAExtendedResourceName(n) {
+					scored = append(scored, n)
+				}
+			}
+		}
+	}
+	if len(scored) == 0 {
+		return nil
+	}
+	o := s.snapshot.Objects()
+	if o.Len(cluster.KindDeviceClass) == 0 {
+		return nil
+	}
+	var classes []*api.DeviceClass
+	for c := range cluster.AllObjects[api.DeviceClass](o) {
+		classes = append(classes, c)
+	}
+	mapped := dra.ExtendedResourceClasses(classes)
+	requests := resource.SchedulerRequests(pod)
+	var marks []string
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(scored))) {
+		if q, ok := requests[name]; !ok || q.IsZero() || mapped[name] == nil {
+			continue
+		}
+		for _, ni := range s.snapshot.View().Nodes() {
+			if _, ok := ni.Node().Status.Allocatable[name]; !ok {
+				marks = append(marks, fmt.Sprintf("requests %s, which a DeviceClass maps and the profile scores (scoring of DRA-backed extended resources not implemented)", name))
+				break
+			}
+		}
 	}
 	return marks
 }

@@ -114,3 +114,6 @@ func (pl *BalancedAllocation) ScoreNodes(_ context.Context, state *framework.Cyc
 	pl.scorer.ScoreNodes(nodes, podRequests, "", nil, scores)
 	return -1, nil
 }
+
+// ScoredResources returns the resources the plugin balances.
+func (pl *BalancedAllocation) ScoredResources() []api.ResourceName { return pl.scorer.Resources() }

@@ -3,6 +3,7 @@ package noderesources
 import (
 	"fmt"
 
+	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/predicates"
@@ -89,3 +90,6 @@ func (pl *Fit) FastPath() framework.FastPath {
 func (pl *Fit) EventsToRegister() framework.ClusterEvent {
 	return framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodDelete | framework.AssignedPodUpdate
 }
+
+// ScoredResources returns the resources the scoring strategy scores.
+func (pl *Fit) ScoredResources() []api.ResourceName { return pl.scorer.Resources() }

@@ -38,7 +38,7 @@ func (e *env) notEvaluatedWarning(o *options, s *scheduler.Scheduler, notEvaluat
 		}
 	}
 	if n > 0 {
-		e.warnf(o, "%d pending pod(s) use what plugins not in this build read (%s): their decisions are marked unverified", n, strings.Join(notEvaluated, ", "))
+		e.warnf(o, "%d pending pod(s) use what schedkit does not model (plugins not in this build: %s): their decisions are marked unverified", n, strings.Join(notEvaluated, ", "))
 	}
 }
 
