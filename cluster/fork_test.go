@@ -258,7 +258,7 @@ func BenchmarkForkRevert(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()
-	defer func() { b.ReportMetric(float64((cpuTime() - cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+	defer func() { b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
 	for i := 0; i < b.N; i++ {
 		f := root.Fork()
 		for j := range 100 {
