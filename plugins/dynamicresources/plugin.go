@@ -49,10 +49,19 @@ func New(args any, h framework.Handle) (framework.Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := cel.NewCompiler(0)
+	// A scheduler's forks share its compiler, which is safe for
+	// concurrent use and costly to build.
+	newCompiler := func() (any, error) { return cel.NewCompiler(0) }
+	var made any
+	if sh, ok := h.(framework.SharedValues); ok {
+		made, err = sh.Shared("dynamicresources/cel.Compiler", newCompiler)
+	} else {
+		made, err = newCompiler()
+	}
 	if err != nil {
 		return nil, err
 	}
+	c := made.(*cel.Compiler)
 	return &DynamicResources{h: h, filterTimeout: a.FilterTimeout.Duration, compiler: dra.CELCompiler(c),
 		none: &stateData{}, assumed: map[claimKey]*api.ResourceClaim{}}, nil
 }
