@@ -106,6 +106,9 @@ func TestPropScaleUpFewest(t *testing.T) {
 		var added []*api.Node
 		for _, n := range up.Nodes {
 			added = append(added, n.Node)
+			if len(n.Needed) == 0 {
+				t.Fatalf("new node %s names no pod it is needed for", n.Node.Name)
+			}
 		}
 		left := pendingLeft(t, c.Nodes, c.Pods, pending, added, want)
 		var reported []int

@@ -75,6 +75,11 @@ type ScaleDownOptions struct {
 	// with local storage then move like others.
 	MoveSystemPods   bool
 	MoveLocalStorage bool
+	// Pending are pods waiting for a node: those that fit are placed
+	// first, as cluster-autoscaler's filter-out-schedulable step places
+	// them in its snapshot before scale-down looks (with preemption off:
+	// one that fits only by preempting stays out).
+	Pending []*api.Pod
 	// Now is the time deleted pods are judged at (a pod deleted longer
 	// than its grace period and 30 s ago is gone); zero is time.Now().
 	Now time.Time
@@ -170,6 +175,15 @@ func PlanScaleDown(ctx context.Context, s *scheduler.Scheduler, opt ScaleDownOpt
 		return nil, err
 	}
 	defer state.Close()
+	if len(opt.Pending) > 0 {
+		sim := make([]*api.Pod, len(opt.Pending))
+		for i, p := range opt.Pending {
+			sim[i] = noPreemption(p)
+		}
+		if _, err := state.Simulate(ctx, sim); err != nil {
+			return nil, err
+		}
+	}
 	try, err := state.Fork()
 	if err != nil {
 		return nil, err
@@ -184,7 +198,7 @@ func PlanScaleDown(ctx context.Context, s *scheduler.Scheduler, opt ScaleDownOpt
 	}
 	out := &ScaleDown{}
 	var cands []candidate
-	view := s.Snapshot().View()
+	view := state.Snapshot().View()
 	names := opt.Nodes
 	if len(names) == 0 {
 		for _, ni := range view.Nodes() {

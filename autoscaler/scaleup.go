@@ -83,6 +83,9 @@ type ScaleUp struct {
 type NewNode struct {
 	Group string
 	Node  *api.Node
+	// Needed are the pods that stay pending without this node (with all
+	// the other new nodes): never empty, the proof the node is needed.
+	Needed []*api.Pod
 }
 
 // NotHelped is a pending pod that a new node of no group places, and
@@ -97,19 +100,19 @@ type NotHelped struct {
 // the pods they place, and the waste (LeastWaste's score) of each
 // option it compared.
 type Step struct {
-	Group   string
-	Nodes   int
-	Pods    int
-	Options []Option
+	Group   string   `json:"group"`
+	Nodes   int      `json:"nodes"`
+	Pods    int      `json:"pods"`
+	Options []Option `json:"options"`
 }
 
 // Option is one group's offer at a step: the nodes it needs for the
 // pods it places, and its least-waste score.
 type Option struct {
-	Group string
-	Nodes int
-	Pods  int
-	Waste float64
+	Group string  `json:"group"`
+	Nodes int     `json:"nodes"`
+	Pods  int     `json:"pods"`
+	Waste float64 `json:"waste"`
 }
 
 // PlanScaleUp finds the fewest new nodes from the groups' templates
@@ -213,20 +216,30 @@ func PlanScaleUp(ctx context.Context, s *scheduler.Scheduler, pending []*api.Pod
 			added = append(added, p.newNode(opts[best].group))
 		}
 	}
-	// Drop the nodes the pods do without, latest first.
-	goal, err := p.simulate(added)
-	if err != nil {
-		return nil, err
-	}
-	missing := len(p.unplaced(goal, want))
-	for i := len(added) - 1; i >= 0; i-- {
-		fewer := slices.Delete(slices.Clone(added), i, i+1)
-		placed, err := p.simulate(fewer)
+	// Drop the nodes the pods do without, latest first, until each node
+	// left is needed: without it, some pod placed with it stays pending.
+	for pruned := true; pruned; {
+		pruned = false
+		goal, err := p.simulate(added)
 		if err != nil {
 			return nil, err
 		}
-		if len(p.unplaced(placed, want)) <= missing {
-			added = fewer
+		for i := len(added) - 1; i >= 0; i-- {
+			fewer := slices.Delete(slices.Clone(added), i, i+1)
+			placed, err := p.simulate(fewer)
+			if err != nil {
+				return nil, err
+			}
+			added[i].Needed = nil
+			for _, j := range p.unplaced(placed, want) {
+				if goal[j].Node != "" {
+					added[i].Needed = append(added[i].Needed, pending[j])
+				}
+			}
+			if len(added[i].Needed) == 0 && len(p.unplaced(placed, want)) <= len(p.unplaced(goal, want)) {
+				added, pruned = fewer, true
+				break
+			}
 		}
 	}
 	out.Nodes = added
@@ -451,8 +464,13 @@ func waste(pods []*api.Pod, template *api.Node, nodes int) float64 {
 			}
 		}
 	}
-	capCPU := template.Status.Capacity[api.ResourceCPU]
-	capMem := template.Status.Capacity[api.ResourceMemory]
+	// A template without capacity is read by its allocatable.
+	capacity := template.Status.Capacity
+	if len(capacity) == 0 {
+		capacity = template.Status.Allocatable
+	}
+	capCPU := capacity[api.ResourceCPU]
+	capMem := capacity[api.ResourceMemory]
 	availCPU := capCPU.MilliValue() * int64(nodes)
 	availMem := capMem.Value() * int64(nodes)
 	var w float64
