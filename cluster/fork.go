@@ -114,6 +114,7 @@ func (s *Snapshot) shareWith(dst *Snapshot) {
 	dst.slots, dst.freeSlots = s.slots, slices.Clone(s.freeSlots)
 	dst.nodeSet, dst.objects = s.nodeSet, s.objects
 	dst.view = nil
+	dst.writes++
 	s.shared = sharedParts{tree: true, orphans: true, images: true}
 	dst.shared = s.shared
 	// New epochs for both: what they share is now read-only to each.

@@ -299,3 +299,28 @@ func benchLoadedSnapshot(b *testing.B, n, perNode int) (*Snapshot, []*api.Pod) {
 	}
 	return s, pods
 }
+
+// TestChangesCountsWritesOnly: Changes moves with every write and
+// Reset, not with views, which refresh image states.
+func TestChangesCountsWritesOnly(t *testing.T) {
+	n := mkNode("n", rl("cpu", "1", "pods", "10"), nil, img(10, "app:v1"))
+	s, err := NewSnapshot([]*api.Node{n}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c0 := s.Changes()
+	s.View()
+	if s.Changes() != c0 {
+		t.Fatalf("a view changed Changes: %d → %d", c0, s.Changes())
+	}
+	if err := s.AssumePod(mkPod("default", "p", "u", "").obj(), "elsewhere"); err != nil {
+		t.Fatal(err)
+	}
+	c1 := s.Changes()
+	if c1 == c0 {
+		t.Fatal("a pod of a node not held left Changes as it was")
+	}
+	if err := s.Reset(s.Fork()); err != nil || s.Changes() == c1 {
+		t.Fatalf("Reset: %v, Changes %d → %d", err, c1, s.Changes())
+	}
+}

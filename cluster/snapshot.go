@@ -69,6 +69,8 @@ type Snapshot struct {
 	line *lineage
 	// lid orders the locks of two snapshots of a lineage (Reset).
 	lid uint64
+	// writes counts the changes (Changes).
+	writes uint64
 	// shared marks the writer-only structures a fork still shares with
 	// its origin; each is copied before its first change (see fork.go).
 	shared sharedParts
@@ -232,7 +234,10 @@ func (s *Snapshot) nextGen() int64 {
 }
 
 // changed records a change: the current view is stale.
-func (s *Snapshot) changed() { s.view = nil }
+func (s *Snapshot) changed() {
+	s.view = nil
+	s.writes++
+}
 
 // mutable returns node i for changing, copying it first if a reader may
 // hold it, and stamps it with a new generation.
@@ -263,6 +268,16 @@ func (s *Snapshot) Generation() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.gen
+}
+
+// Changes returns the number of changes made to the snapshot so far:
+// every call that changes what it holds (nodes, pods, objects, Reset)
+// counts, and taking views, which may refresh image states, does not.
+// Comparing two readings tells whether the snapshot changed between them.
+func (s *Snapshot) Changes() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writes
 }
 
 // NumNodes returns the number of nodes.
@@ -573,6 +588,8 @@ func (s *Snapshot) refreshImages() {
 		return
 	}
 	count := func(name string) (int, int64) { c := s.images[name]; return c.nodes, c.size }
+	// A view's refresh of image states is no change of the snapshot.
+	defer func(n uint64) { s.writes = n }(s.writes)
 	var prev *NodeInfo
 	for i := range s.nodes.len() {
 		ni := s.nodes.at(i)
@@ -709,6 +726,7 @@ func (s *Snapshot) place(pod *api.Pod, p *PodInfo, nodeName string) error {
 		s.ownOrphans()
 		s.orphans[nodeName] = append(s.orphans[nodeName], p)
 	}
+	s.writes++ // a pod of a node not held changes no NodeInfo
 	s.pods.put(k, podEntry{info: p, node: nodeName})
 	if pod.UID != "" {
 		s.uids.put(pod.UID, k)
@@ -769,6 +787,7 @@ func (s *Snapshot) detach(k podKey, e podEntry) {
 			s.orphans[e.node] = o
 		}
 	}
+	s.writes++
 	s.pods.del(k)
 	if uid := e.info.Pod.UID; uid != "" {
 		s.uids.del(uid)

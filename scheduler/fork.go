@@ -26,19 +26,19 @@ var ErrForkConflict = errors.New("scheduler: the origin changed since the fork")
 type forkTie struct {
 	origin  *Scheduler
 	version uint64
-	gen     int64
+	gen     uint64 // the origin snapshot's Changes
 	start   int
 	pcg     rand.PCG
 }
 
 // mark records o's state as the fork's base; o's lock is held.
 func (t *forkTie) mark(o *Scheduler) {
-	t.version, t.gen, t.start, t.pcg = o.version, o.snapshot.Generation(), o.nextStartNodeIndex, *o.pcg
+	t.version, t.gen, t.start, t.pcg = o.version, o.snapshot.Changes(), o.nextStartNodeIndex, *o.pcg
 }
 
 // moved reports whether o's state differs from the fork's base.
 func (t *forkTie) moved(o *Scheduler) bool {
-	return o.version != t.version || o.snapshot.Generation() != t.gen || o.nextStartNodeIndex != t.start || *o.pcg != t.pcg
+	return o.version != t.version || o.snapshot.Changes() != t.gen || o.nextStartNodeIndex != t.start || *o.pcg != t.pcg
 }
 
 // Fork returns a scheduler that starts in s's state and then changes
