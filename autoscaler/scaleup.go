@@ -177,12 +177,20 @@ func PlanScaleUp(ctx context.Context, s *scheduler.Scheduler, pending []*api.Pod
 	var added []NewNode
 	prevLeft, prevAdded := -1, 0
 	for len(added) < opt.Max {
-		placed, err := p.simulate(added)
+		// The cluster with the nodes so far and the pending pods placed;
+		// each group's offer is tried on a fork of it.
+		state, err := p.fork(added)
 		if err != nil {
+			return nil, err
+		}
+		placed, err := state.Simulate(ctx, p.pending)
+		if err != nil {
+			state.Close()
 			return nil, err
 		}
 		left := p.unplaced(placed, want)
 		if len(left) == 0 {
+			state.Close()
 			break
 		}
 		if prevLeft >= 0 && len(left) >= prevLeft {
@@ -190,19 +198,22 @@ func PlanScaleUp(ctx context.Context, s *scheduler.Scheduler, pending []*api.Pod
 			// queue ran: they go, and the search ends.
 			added = added[:prevAdded]
 			out.Steps = out.Steps[:len(out.Steps)-1]
+			state.Close()
 			break
 		}
 		prevLeft, prevAdded = len(left), len(added)
 		var opts []offer
 		for _, g := range opt.Groups {
-			o, err := p.offer(added, g, left, opt.Max-len(added))
+			o, err := p.offer(state, g, left, opt.Max-len(added))
 			if err != nil {
+				state.Close()
 				return nil, err
 			}
 			if o.nodes > 0 {
 				opts = append(opts, o)
 			}
 		}
+		state.Close()
 		best := choose(opts, opt.Expander, prio)
 		if best < 0 {
 			break
@@ -398,19 +409,16 @@ func reasonOn(err error, node string) string {
 	return err.Error()
 }
 
-// offer adds nodes of g one at a time to the cluster with the nodes
-// added, while the last one placed a pending pod, and returns what they
-// place.
-func (p *planner) offer(added []NewNode, g NodeGroup, left []int, room int) (offer, error) {
+// offer adds nodes of g one at a time to a fork of state (the cluster
+// with the nodes so far and the pending pods placed), while the last one
+// placed a pending pod, and returns what they place.
+func (p *planner) offer(state *scheduler.Scheduler, g NodeGroup, left []int, room int) (offer, error) {
 	o := offer{group: g}
-	f, err := p.fork(added)
+	f, err := state.Fork()
 	if err != nil {
 		return o, err
 	}
 	defer f.Close()
-	if _, err := f.Simulate(p.ctx, p.pending); err != nil {
-		return o, err
-	}
 	rest := make([]*api.Pod, len(left))
 	for i, j := range left {
 		rest[i] = p.pending[j]
