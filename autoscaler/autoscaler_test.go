@@ -312,7 +312,7 @@ func BenchmarkScaleDown(b *testing.B) {
 	defer s.Close()
 	b.ResetTimer()
 	cpu0 := cpuTime()
-	defer func() { b.ReportMetric(float64((cpuTime() - cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+	defer func() { b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
 	for i := 0; i < b.N; i++ {
 		down, err := PlanScaleDown(context.Background(), s, ScaleDownOptions{})
 		if err != nil {
@@ -357,7 +357,7 @@ func BenchmarkScaleUp(b *testing.B) {
 	opt := ScaleUpOptions{Groups: []NodeGroup{group("small", "8"), group("large", "16")}}
 	b.ResetTimer()
 	cpu0 := cpuTime()
-	defer func() { b.ReportMetric(float64((cpuTime() - cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+	defer func() { b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
 	for i := 0; i < b.N; i++ {
 		up, err := PlanScaleUp(context.Background(), s, pending, opt)
 		if err != nil {
