@@ -71,15 +71,30 @@ func TestPropScaleUpFewest(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := clustergen.Cluster(rapid.IntRange(1, 3).Draw(t, "nodes"), rapid.IntRange(0, 6).Draw(t, "bound")).Draw(t, "cluster")
 		var pending []*api.Pod
-		for i := range rapid.IntRange(1, 6).Draw(t, "pending") {
-			p := clustergen.Pod().Draw(t, "pod")
+		// Copies of one shape (a Deployment's pods) need several nodes
+		// more often than pods of many shapes.
+		copies := rapid.Bool().Draw(t, "copies")
+		shape := clustergen.Pod().Draw(t, "shape")
+		for i := range rapid.IntRange(1, 10).Draw(t, "pending") {
+			p := shape.DeepCopy()
+			if !copies {
+				p = clustergen.Pod().Draw(t, "pod")
+			}
 			p.Name, p.UID = fmt.Sprintf("pending-%d", i), fmt.Sprintf("uid-pending-%d", i)
+			// Claims the cluster lacks would make most pods ones no
+			// group helps: few keep them.
+			if rapid.IntRange(0, 4).Draw(t, "keepVolumes") > 0 {
+				p.Spec.Volumes = nil
+			}
 			pending = append(pending, p)
 		}
 		var groups []NodeGroup
 		for i := range rapid.IntRange(1, 2).Draw(t, "groups") {
 			n := clustergen.Node().Draw(t, "template")
 			n.Name = fmt.Sprintf("group-%d", i)
+			if rapid.Bool().Draw(t, "untainted") {
+				n.Spec.Taints = nil
+			}
 			groups = append(groups, NodeGroup{Template: n})
 		}
 		exp := rapid.SampledFrom([]Expander{LeastWaste, MostPods, Priority}).Draw(t, "expander")
