@@ -154,6 +154,14 @@ func TestPropScaleDownPlaced(t *testing.T) {
 		c := clustergen.Cluster(rapid.IntRange(2, 5).Draw(t, "nodes"), rapid.IntRange(0, 12).Draw(t, "pods")).Draw(t, "cluster")
 		for _, p := range c.Pods {
 			p.Spec.Volumes = nil
+			// Drawn pods are large for drawn nodes: many are made small,
+			// so that they find other nodes.
+			if rapid.Bool().Draw(t, "small") {
+				for i := range p.Spec.Containers {
+					p.Spec.Containers[i].Resources = api.ResourceRequirements{}
+				}
+				p.Spec.InitContainers, p.Spec.Overhead, p.Spec.Resources = nil, nil, nil
+			}
 			switch rapid.IntRange(0, 5).Draw(t, "owner") {
 			case 0:
 			case 1:
