@@ -21,7 +21,7 @@ var ErrNotForked = errors.New("scheduler: not a fork")
 var ErrForkConflict = errors.New("scheduler: the origin changed since the fork")
 
 // forkTie ties a fork to its origin: what the origin's state was when
-// the fork last took or gave it (its version, snapshot generation,
+// the fork last took or gave it (its version, its snapshot's Changes,
 // start index and tie-break source).
 type forkTie struct {
 	origin  *Scheduler
