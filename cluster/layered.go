@@ -5,21 +5,22 @@ package cluster
 // that forking freezes the writer's changes into a layer instead of
 // copying the whole map. Its zero value is empty and ready for writing.
 type layered[K comparable, V any] struct {
-	own  map[K]slot[V]
+	own  changes[K, V]
 	base *layer[K, V]
 	n    int
 }
 
-// slot is a value or, with gone, the deletion of a key a lower layer
-// holds.
-type slot[V any] struct {
-	v    V
-	gone bool
+// changes are values set and keys deleted over the layers below. The
+// deletions are a set of their own, so that values are stored as they
+// are (a snapshot's root map holds every pod: no flag per entry).
+type changes[K comparable, V any] struct {
+	m    map[K]V
+	gone map[K]struct{}
 }
 
-// layer is a frozen map of changes over the layers below it.
+// layer is a frozen set of changes over the layers below it.
 type layer[K comparable, V any] struct {
-	m     map[K]slot[V]
+	changes[K, V]
 	below *layer[K, V]
 	// depth counts the layers from this one down; live is the number
 	// of keys present in this layer and the ones below.
@@ -33,20 +34,33 @@ const maxDepth = 4
 
 // makeLayered returns an empty map with room for n keys.
 func makeLayered[K comparable, V any](n int) layered[K, V] {
-	return layered[K, V]{own: make(map[K]slot[V], n)}
+	return layered[K, V]{own: changes[K, V]{m: make(map[K]V, n)}}
 }
 
 // len returns the number of keys.
 func (l *layered[K, V]) len() int { return l.n }
 
+// find looks k up in c: found or deleted there, or neither.
+func (c *changes[K, V]) find(k K) (v V, found, deleted bool) {
+	if v, ok := c.m[k]; ok {
+		return v, true, false
+	}
+	if len(c.gone) > 0 {
+		if _, ok := c.gone[k]; ok {
+			return v, false, true
+		}
+	}
+	return v, false, false
+}
+
 // get returns the value of k.
 func (l *layered[K, V]) get(k K) (V, bool) {
-	if e, ok := l.own[k]; ok {
-		return e.v, !e.gone
+	if v, found, deleted := l.own.find(k); found || deleted {
+		return v, found
 	}
 	for b := l.base; b != nil; b = b.below {
-		if e, ok := b.m[k]; ok {
-			return e.v, !e.gone
+		if v, found, deleted := b.find(k); found || deleted {
+			return v, found
 		}
 	}
 	var zero V
@@ -56,8 +70,8 @@ func (l *layered[K, V]) get(k K) (V, bool) {
 // inBase reports whether a frozen layer holds k.
 func (l *layered[K, V]) inBase(k K) bool {
 	for b := l.base; b != nil; b = b.below {
-		if e, ok := b.m[k]; ok {
-			return !e.gone
+		if _, found, deleted := b.find(k); found || deleted {
+			return found
 		}
 	}
 	return false
@@ -65,19 +79,22 @@ func (l *layered[K, V]) inBase(k K) bool {
 
 // put sets k, which the map does not hold, to v.
 func (l *layered[K, V]) put(k K, v V) {
-	if l.own == nil {
-		l.own = make(map[K]slot[V])
+	if l.own.m == nil {
+		l.own.m = make(map[K]V)
 	}
-	l.own[k] = slot[V]{v: v}
+	delete(l.own.gone, k)
+	l.own.m[k] = v
 	l.n++
 }
 
 // del removes k, which the map holds.
 func (l *layered[K, V]) del(k K) {
+	delete(l.own.m, k)
 	if l.inBase(k) {
-		l.own[k] = slot[V]{gone: true}
-	} else {
-		delete(l.own, k)
+		if l.own.gone == nil {
+			l.own.gone = make(map[K]struct{})
+		}
+		l.own.gone[k] = struct{}{}
 	}
 	l.n--
 }
@@ -87,25 +104,23 @@ func (l *layered[K, V]) del(k K) {
 func (l *layered[K, V]) share() layered[K, V] {
 	l.freeze()
 	c := *l
-	c.own = make(map[K]slot[V])
+	c.own = changes[K, V]{m: make(map[K]V)}
 	return c
 }
 
 // freeze makes the writer's changes a frozen layer, merging layers when
 // the chain grows deep, and starts a new map of changes.
 func (l *layered[K, V]) freeze() {
-	if len(l.own) == 0 {
-		if l.own == nil {
-			l.own = map[K]slot[V]{}
-		}
+	if len(l.own.m) == 0 && len(l.own.gone) == 0 {
+		l.own = changes[K, V]{m: make(map[K]V)}
 		return
 	}
 	depth := 1
 	if l.base != nil {
 		depth = l.base.depth + 1
 	}
-	l.base = &layer[K, V]{m: l.own, below: l.base, depth: depth, live: l.n}
-	l.own = make(map[K]slot[V])
+	l.base = &layer[K, V]{changes: l.own, below: l.base, depth: depth, live: l.n}
+	l.own = changes[K, V]{m: make(map[K]V)}
 	if depth > maxDepth {
 		l.base = l.base.merged()
 	}
@@ -120,51 +135,56 @@ func (b *layer[K, V]) merged() *layer[K, V] {
 		chain = append(chain, x)
 	}
 	bottom := chain[len(chain)-1]
-	upper := map[K]slot[V]{}
+	upper := changes[K, V]{m: map[K]V{}, gone: map[K]struct{}{}}
 	for i := len(chain) - 2; i >= 0; i-- {
-		for k, e := range chain[i].m {
-			upper[k] = e
+		for k := range chain[i].gone {
+			delete(upper.m, k)
+			upper.gone[k] = struct{}{}
+		}
+		for k, v := range chain[i].m {
+			delete(upper.gone, k)
+			upper.m[k] = v
 		}
 	}
-	if len(upper) <= len(bottom.m)/4 {
-		return &layer[K, V]{m: upper, below: bottom, depth: 2, live: b.live}
+	if len(upper.m)+len(upper.gone) <= len(bottom.m)/4 {
+		return &layer[K, V]{changes: upper, below: bottom, depth: 2, live: b.live}
 	}
-	flat := make(map[K]slot[V], b.live)
-	for k, e := range bottom.m {
-		if !e.gone {
-			flat[k] = e
-		}
+	flat := make(map[K]V, b.live)
+	for k, v := range bottom.m {
+		flat[k] = v
 	}
-	for k, e := range upper {
-		if e.gone {
-			delete(flat, k)
-		} else {
-			flat[k] = e
-		}
+	for k := range upper.gone {
+		delete(flat, k)
 	}
-	return &layer[K, V]{m: flat, depth: 1, live: b.live}
+	for k, v := range upper.m {
+		flat[k] = v
+	}
+	return &layer[K, V]{changes: changes[K, V]{m: flat}, depth: 1, live: b.live}
 }
 
 // all yields every key and value, each key once.
 func (l *layered[K, V]) all(yield func(K, V) bool) {
-	seen := make(map[K]struct{}, len(l.own))
-	visit := func(m map[K]slot[V]) bool {
-		for k, e := range m {
+	seen := make(map[K]struct{}, len(l.own.m))
+	visit := func(c *changes[K, V]) bool {
+		for k := range c.gone {
+			seen[k] = struct{}{}
+		}
+		for k, v := range c.m {
 			if _, dup := seen[k]; dup {
 				continue
 			}
 			seen[k] = struct{}{}
-			if !e.gone && !yield(k, e.v) {
+			if !yield(k, v) {
 				return false
 			}
 		}
 		return true
 	}
-	if !visit(l.own) {
+	if !visit(&l.own) {
 		return
 	}
 	for b := l.base; b != nil; b = b.below {
-		if !visit(b.m) {
+		if !visit(&b.changes) {
 			return
 		}
 	}
