@@ -84,13 +84,18 @@ func checkInvariants(t tb, s *Snapshot) {
 	for _, o := range s.orphans {
 		total += len(o)
 	}
-	if total != len(s.pods) {
-		t.Fatalf("%d pods on nodes and aside, %d indexed", total, len(s.pods))
+	if total != s.pods.len() {
+		t.Fatalf("%d pods on nodes and aside, %d indexed", total, s.pods.len())
 	}
-	for k, e := range s.pods {
-		if e.info.Pod.UID != "" && s.uids[e.info.Pod.UID] != k {
+	n := 0
+	for k, e := range s.pods.all {
+		n++
+		if u, _ := s.uids.get(e.info.Pod.UID); e.info.Pod.UID != "" && u != k {
 			t.Fatalf("uid index of %v wrong", k)
 		}
+	}
+	if n != s.pods.len() {
+		t.Fatalf("%d pods listed, %d counted", n, s.pods.len())
 	}
 }
 

@@ -60,8 +60,20 @@ type Snapshot struct {
 	// cow field, or a structure whose epoch field, differs from epoch may
 	// be held by a reader and is copied before it changes.
 	epoch uint64
-	// gen is the generation counter of the snapshot and its NodeInfos.
+	// gen is the generation of the snapshot, the last number it took
+	// from its lineage's sequence.
 	gen int64
+	// line is the lineage the snapshot shares with its forks (Fork):
+	// the sequences its epochs and generations come from, so that no two
+	// snapshots of a lineage stamp different states alike.
+	line *lineage
+	// lid orders the locks of two snapshots of a lineage (Reset).
+	lid uint64
+	// writes counts the changes (Changes).
+	writes uint64
+	// shared marks the writer-only structures a fork still shares with
+	// its origin; each is copied before its first change (see fork.go).
+	shared sharedParts
 
 	// nodes and index are the nodes and their positions. A view gets
 	// them in kube-scheduler's order (arrange); between views an added
@@ -82,9 +94,10 @@ type Snapshot struct {
 	// last is the last view handed out.
 	last *View
 
-	// pods maps every pod to where it is; uids maps UIDs to pods.
-	pods map[podKey]podEntry
-	uids map[string]podKey
+	// pods maps every pod to where it is; uids maps UIDs to pods. Both
+	// are layered, so that a fork shares them.
+	pods layered[podKey, podEntry]
+	uids layered[string, podKey]
 	// orphans are the pods of nodes not in the snapshot, by node name.
 	orphans map[string][]*PodInfo
 
@@ -193,11 +206,12 @@ func (s *Snapshot) init(nodes, pods int) {
 	if s.epoch != 0 {
 		return
 	}
-	s.epoch = 1
+	s.line = &lineage{}
+	s.epoch = s.line.nextEpoch()
 	s.index = make(map[string]int, nodes)
 	s.nodes = nodeVec{chunks: make([]*nodeChunk, 0, (nodes+chunkLen-1)/chunkLen), epoch: s.epoch}
-	s.pods = make(map[podKey]podEntry, pods)
-	s.uids = make(map[string]podKey, pods)
+	s.pods = makeLayered[podKey, podEntry](pods)
+	s.uids = makeLayered[string, podKey](pods)
 	s.images = make(map[string]imageCount)
 	s.dirtyImages = make(map[string]struct{})
 	s.orphans = make(map[string][]*PodInfo)
@@ -215,12 +229,15 @@ func (s *Snapshot) scratch() api.ResourceList {
 
 // nextGen returns a new generation number.
 func (s *Snapshot) nextGen() int64 {
-	s.gen++
+	s.gen = s.line.nextGen()
 	return s.gen
 }
 
 // changed records a change: the current view is stale.
-func (s *Snapshot) changed() { s.view = nil }
+func (s *Snapshot) changed() {
+	s.view = nil
+	s.writes++
+}
 
 // mutable returns node i for changing, copying it first if a reader may
 // hold it, and stamps it with a new generation.
@@ -253,6 +270,16 @@ func (s *Snapshot) Generation() int64 {
 	return s.gen
 }
 
+// Changes returns the number of changes made to the snapshot so far:
+// every call that changes what it holds (nodes, pods, objects, Reset)
+// counts, and taking views, which may refresh image states, does not.
+// Comparing two readings tells whether the snapshot changed between them.
+func (s *Snapshot) Changes() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writes
+}
+
 // NumNodes returns the number of nodes.
 func (s *Snapshot) NumNodes() int {
 	s.mu.Lock()
@@ -265,7 +292,7 @@ func (s *Snapshot) NumNodes() int {
 func (s *Snapshot) NumPods() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.pods)
+	return s.pods.len()
 }
 
 // Nodes returns the NodeInfos of the current view, in kube-scheduler's
@@ -302,7 +329,7 @@ func (s *Snapshot) Pod(namespace, name string) (*PodInfo, string, bool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.pods[podKey{namespace, name}]
+	e, ok := s.pods.get(podKey{namespace, name})
 	return e.info, e.node, ok
 }
 
@@ -338,7 +365,7 @@ func (s *Snapshot) View() *View {
 	s.view = v
 	s.last = v
 	// From now on everything above is shared with readers.
-	s.epoch++
+	s.epoch = s.line.nextEpoch()
 	return v
 }
 
@@ -381,13 +408,17 @@ func (s *Snapshot) addNode(node *api.Node) error {
 	s.countImages(node, +1)
 	ni.setImageStates(nil, nil) // built by refreshImages
 	s.staleImages = true
-	for _, p := range s.orphans[node.Name] {
-		ni.addPod(p)
+	if ps, ok := s.orphans[node.Name]; ok {
+		for _, p := range ps {
+			ni.addPod(p)
+		}
+		s.ownOrphans()
+		delete(s.orphans, node.Name)
 	}
-	delete(s.orphans, node.Name)
 	ni.Generation = s.nextGen()
 
 	s.ownIndex()
+	s.ownTree()
 	i := s.nodes.len()
 	s.nodes.push(ni, s.epoch)
 	s.index[node.Name] = i
@@ -421,6 +452,7 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 		return fmt.Errorf("node %q: not in the snapshot", node.Name)
 	}
 	old := s.nodes.at(i).node
+	s.ownTree()
 	ni := s.mutable(i)
 	ni.setNodeObject(node)
 	ni.Allocatable = ResourceFromList(node.Status.Allocatable)
@@ -463,7 +495,9 @@ func (s *Snapshot) RemoveNode(name string) error {
 		return fmt.Errorf("node %q: not in the snapshot", name)
 	}
 	ni := s.nodes.at(i)
+	s.ownTree()
 	if len(ni.Pods) > 0 {
+		s.ownOrphans()
 		s.orphans[name] = append([]*PodInfo(nil), ni.Pods...)
 	}
 	s.countImages(ni.node, -1)
@@ -518,6 +552,7 @@ func (s *Snapshot) countImages(node *api.Node, sign int) {
 	if len(node.Status.Images) == 0 {
 		return
 	}
+	s.ownImages()
 	if s.seen == nil {
 		s.seen = make(map[string]struct{})
 	}
@@ -553,6 +588,8 @@ func (s *Snapshot) refreshImages() {
 		return
 	}
 	count := func(name string) (int, int64) { c := s.images[name]; return c.nodes, c.size }
+	// A view's refresh of image states is no change of the snapshot.
+	defer func(n uint64) { s.writes = n }(s.writes)
 	var prev *NodeInfo
 	for i := range s.nodes.len() {
 		ni := s.nodes.at(i)
@@ -672,11 +709,11 @@ func (s *Snapshot) addPod(pod *api.Pod, p *PodInfo, nodeName string) error {
 // would overflow the node's sums.
 func (s *Snapshot) place(pod *api.Pod, p *PodInfo, nodeName string) error {
 	k := keyOf(pod)
-	if e, dup := s.pods[k]; dup {
+	if e, dup := s.pods.get(k); dup {
 		return fmt.Errorf("%w pod %s: already in the snapshot (on node %q)", ErrInvalid, podName(pod), e.node)
 	}
 	if pod.UID != "" {
-		if other, dup := s.uids[pod.UID]; dup {
+		if other, dup := s.uids.get(pod.UID); dup {
 			return fmt.Errorf("%w pod %s: uid %q already used by pod %s/%s", ErrInvalid, podName(pod), pod.UID, other.namespace, other.name)
 		}
 	}
@@ -686,11 +723,13 @@ func (s *Snapshot) place(pod *api.Pod, p *PodInfo, nodeName string) error {
 		}
 		s.mutable(i).addPod(p)
 	} else {
+		s.ownOrphans()
 		s.orphans[nodeName] = append(s.orphans[nodeName], p)
 	}
-	s.pods[k] = podEntry{info: p, node: nodeName}
+	s.writes++ // a pod of a node not held changes no NodeInfo
+	s.pods.put(k, podEntry{info: p, node: nodeName})
 	if pod.UID != "" {
-		s.uids[pod.UID] = k
+		s.uids.put(pod.UID, k)
 	}
 	return nil
 }
@@ -725,7 +764,7 @@ func (s *Snapshot) RemovePod(pod *api.Pod) error {
 
 func (s *Snapshot) lookup(pod *api.Pod) (podKey, podEntry, error) {
 	k := keyOf(pod)
-	e, ok := s.pods[k]
+	e, ok := s.pods.get(k)
 	if !ok || (pod.UID != "" && e.info.Pod.UID != "" && pod.UID != e.info.Pod.UID) {
 		return k, e, fmt.Errorf("pod %s (uid %q): not in the snapshot", podName(pod), pod.UID)
 	}
@@ -739,6 +778,7 @@ func (s *Snapshot) detach(k podKey, e podEntry) {
 			panic("cluster: pod index out of sync: " + err.Error())
 		}
 	} else {
+		s.ownOrphans()
 		o := s.orphans[e.node]
 		o = removeAt(o, indexOfPodInfo(o, e.info))
 		if len(o) == 0 {
@@ -747,9 +787,10 @@ func (s *Snapshot) detach(k podKey, e podEntry) {
 			s.orphans[e.node] = o
 		}
 	}
-	delete(s.pods, k)
+	s.writes++
+	s.pods.del(k)
 	if uid := e.info.Pod.UID; uid != "" {
-		delete(s.uids, uid)
+		s.uids.del(uid)
 	}
 }
 
@@ -777,7 +818,7 @@ func (s *Snapshot) UpdatePod(oldPod, newPod *api.Pod) error {
 		return fmt.Errorf("%w: update of pod %s to a pod named %s", ErrInvalid, podName(oldPod), podName(newPod))
 	}
 	if newPod.UID != "" {
-		if other, dup := s.uids[newPod.UID]; dup && other != k {
+		if other, dup := s.uids.get(newPod.UID); dup && other != k {
 			return fmt.Errorf("%w pod %s: uid %q already used by pod %s/%s", ErrInvalid, podName(newPod), newPod.UID, other.namespace, other.name)
 		}
 	}

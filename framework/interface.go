@@ -174,6 +174,16 @@ type Handle interface {
 	Snapshot() *cluster.Snapshot
 }
 
+// SharedValues is implemented by the handles of schedulers that share
+// values with their forks. A plugin factory asks it for a value that is
+// costly to build and safe for concurrent use, such as a compiled
+// expression environment, so that a fork reuses its origin's instead of
+// building its own: Shared returns the value stored under key, built by
+// build on first use (an error is returned and not stored).
+type SharedValues interface {
+	Shared(key string, build func() (any, error)) (any, error)
+}
+
 // PluginFactory builds a plugin from its arguments (nil for defaults).
 type PluginFactory func(args any, h Handle) (Plugin, error)
 

@@ -113,6 +113,19 @@
 // PodDisruptionBudget checks; TaintNode applies NoExecute taints over
 // time. Both schedule the evicted pods' replacements.
 //
+// # Transactions
+//
+// Fork returns a scheduler that starts in its origin's state and then
+// changes on its own: every method works on it as on the origin, over a
+// copy-on-write fork of the snapshot (cluster.Snapshot.Fork), so a fork
+// of 5,000 nodes running 150,000 pods costs a few hundred microseconds
+// with 100 placements. Commit gives the fork's state to the origin (and
+// fails with ErrForkConflict if the origin moved since); Revert brings
+// the fork back to the origin's state. Forks are independent: each may
+// run on its own goroutine. The fork's plugins are its own and share
+// with the origin only what they declare costly and safe to share
+// (framework.SharedValues, such as DynamicResources' CEL compiler).
+//
 // Plugins are looked up by name in a framework.Registry: DefaultRegistry
 // has the plugins this build implements; plugins of the default profile
 // it lacks are reported in Decision.NotEvaluated.

@@ -9,88 +9,10 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-// sandbox returns a scheduler over a copy of s's snapshot, with s's
-// profiles and nominations, that the what-ifs change and change back to
-// verify their answers; s is left as it is. The copy shares the pod and
-// object values (they are read-only) and is built once per question.
-// It is the one place to switch to a copy-on-write fork of s.
-func (s *Scheduler) sandbox() (*Scheduler, error) {
-	view := s.snapshot.View()
-	nodes := make([]*api.Node, 0, view.NumNodes())
-	for _, ni := range view.Nodes() {
-		nodes = append(nodes, ni.Node())
-	}
-	snap, err := cluster.NewSnapshot(nodes, nil)
-	if err != nil {
-		return nil, err
-	}
-	for _, ni := range view.Nodes() {
-		for _, p := range ni.Pods {
-			if err := snap.AddPodInfo(p, ni.Node().Name); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := copyObjects(snap, view.Objects()); err != nil {
-		return nil, err
-	}
-	o := s.opts
-	o.admission = nil // the pods it is given are admitted already
-	o.parallelism = 1
-	sb, err := newWithOptions(snap, o)
-	if err != nil {
-		return nil, err
-	}
-	sb.nominated = s.nominated
-	return sb, nil
-}
-
-// copyObjects adds every object of o to dst.
-func copyObjects(dst *cluster.Snapshot, o *cluster.Objects) error {
-	var objs []any
-	add := func(seq func(func(any) bool)) {
-		seq(func(x any) bool { objs = append(objs, x); return true })
-	}
-	add(all[api.Namespace](o))
-	add(all[api.Service](o))
-	add(all[api.ReplicationController](o))
-	add(all[api.ReplicaSet](o))
-	add(all[api.StatefulSet](o))
-	add(all[api.Deployment](o))
-	add(all[api.DaemonSet](o))
-	add(all[api.Job](o))
-	add(all[api.CronJob](o))
-	add(all[api.PodDisruptionBudget](o))
-	add(all[api.PersistentVolume](o))
-	add(all[api.PersistentVolumeClaim](o))
-	add(all[api.StorageClass](o))
-	add(all[api.CSINode](o))
-	add(all[api.CSIDriver](o))
-	add(all[api.CSIStorageCapacity](o))
-	add(all[api.VolumeAttachment](o))
-	add(all[api.ResourceQuota](o))
-	add(all[api.LimitRange](o))
-	add(all[api.PriorityClass](o))
-	add(all[api.DeviceClass](o))
-	add(all[api.ResourceSlice](o))
-	add(all[api.ResourceClaim](o))
-	add(all[api.ResourceClaimTemplate](o))
-	add(all[api.DeviceTaintRule](o))
-	if len(objs) == 0 {
-		return nil
-	}
-	return dst.AddObjects(objs...)
-}
-
-func all[T cluster.Object](o *cluster.Objects) func(func(any) bool) {
-	return func(yield func(any) bool) {
-		for x := range cluster.AllObjects[T](o) {
-			if !yield(x) {
-				return
-			}
-		}
-	}
-}
+// sandbox returns a copy-on-write fork of s (Fork) that the what-ifs
+// change and change back to verify their answers; s is left as it is.
+// The caller holds s.mu and closes the fork.
+func (s *Scheduler) sandbox() (*Scheduler, error) { return s.forkLocked() }
 
 // feasibleOn runs the cycle's PreFilter and Filter steps for pod and
 // reports whether node passes them: what a cycle decides about that one

@@ -174,6 +174,17 @@ type Scheduler struct {
 	q         *queue
 	nominated nominator
 
+	// cfgs and registry made the profiles; a fork makes its own from
+	// them. fork is the fork's tie to its origin (fork.go); version
+	// counts the changes of the queue and the snapshot made through the
+	// scheduler, so that Commit sees whether the origin changed.
+	cfgs     []framework.ProfileConfig
+	registry framework.Registry
+	fork     *forkTie
+	version  uint64
+	// shared holds the values plugins share with forks (handle.Shared).
+	shared *sharedValues
+
 	// engine runs the fast cycles (internal/engine).
 	engine *engine.Engine
 
@@ -221,25 +232,14 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 		checkEngine: o.checkEngine,
 		admission:   o.admission,
 		q:           newQueue(),
+		cfgs:        o.profiles,
+		registry:    o.registry,
+		shared:      &sharedValues{m: map[string]any{}},
 	}
 	s.pcg, s.rng = newRand(o.seed)
 	s.nominated = s.q.nominated
-	var queueSort, first string
-	for _, cfg := range o.profiles {
-		p, err := framework.NewProfile(cfg, o.registry, handle{s})
-		if err != nil {
-			return nil, fmt.Errorf("creating profile for scheduler name %s: %w", profileName(cfg.SchedulerName), err)
-		}
-		if _, dup := s.profiles[p.Name()]; dup {
-			return nil, fmt.Errorf("duplicate profile with scheduler name %q", p.Name())
-		}
-		if queueSort == "" {
-			queueSort, first = p.QueueSortName(), p.Name()
-		} else if p.QueueSortName() != queueSort {
-			return nil, fmt.Errorf("different queue sort plugins for profile %q: %q, first: %q", p.Name(), p.QueueSortName(), queueSort+" (profile "+first+")")
-		}
-		s.profiles[p.Name()] = p
-		s.profileNames = append(s.profileNames, p.Name())
+	if err := s.makeProfiles(); err != nil {
+		return nil, err
 	}
 	s.engine = engine.New(o.parallelism)
 	s.selectFn = s.selectTotals
@@ -254,6 +254,29 @@ func (s *Scheduler) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.engine.Close()
+}
+
+// makeProfiles makes the scheduler's profiles from s.cfgs, their plugins
+// bound to s.
+func (s *Scheduler) makeProfiles() error {
+	var queueSort, first string
+	for _, cfg := range s.cfgs {
+		p, err := framework.NewProfile(cfg, s.registry, handle{s})
+		if err != nil {
+			return fmt.Errorf("creating profile for scheduler name %s: %w", profileName(cfg.SchedulerName), err)
+		}
+		if _, dup := s.profiles[p.Name()]; dup {
+			return fmt.Errorf("duplicate profile with scheduler name %q", p.Name())
+		}
+		if queueSort == "" {
+			queueSort, first = p.QueueSortName(), p.Name()
+		} else if p.QueueSortName() != queueSort {
+			return fmt.Errorf("different queue sort plugins for profile %q: %q, first: %q", p.Name(), p.QueueSortName(), queueSort+" (profile "+first+")")
+		}
+		s.profiles[p.Name()] = p
+		s.profileNames = append(s.profileNames, p.Name())
+	}
+	return nil
 }
 
 func newRand(seed uint64) (*rand.PCG, *rand.Rand) {
@@ -271,6 +294,36 @@ func profileName(n string) string {
 type handle struct{ s *Scheduler }
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
+
+// Shared is framework.SharedValues: a scheduler and its forks share the
+// values.
+func (h handle) Shared(key string, build func() (any, error)) (any, error) {
+	return h.s.shared.get(key, build)
+}
+
+// sharedValues are the values a scheduler's plugins share with its
+// forks' (framework.SharedValues).
+type sharedValues struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+func (v *sharedValues) get(key string, build func() (any, error)) (any, error) {
+	if v == nil {
+		return build()
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if x, ok := v.m[key]; ok {
+		return x, nil
+	}
+	x, err := build()
+	if err != nil {
+		return nil, err
+	}
+	v.m[key] = x
+	return x, nil
+}
 
 // Snapshot returns the snapshot the scheduler decides over.
 func (s *Scheduler) Snapshot() *cluster.Snapshot { return s.snapshot }

@@ -53,6 +53,7 @@ func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	if err != nil {
 		return err
 	}
+	s.version++
 	if err := s.assumeVolumes(pod, node); err != nil {
 		return err
 	}
@@ -156,6 +157,7 @@ func (s *Scheduler) RemovePod(pod *api.Pod) error {
 func (s *Scheduler) change(ev framework.ClusterEvent, f func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.version++
 	if err := f(); err != nil {
 		return err
 	}
@@ -175,6 +177,7 @@ func (s *Scheduler) Enqueue(ctx context.Context, pods ...*api.Pod) error {
 			return errors.New("scheduler: nil pod")
 		}
 	}
+	s.version++
 	for _, p := range pods {
 		p, err := s.admit(p)
 		if err != nil {
@@ -193,6 +196,7 @@ func (s *Scheduler) Enqueue(ctx context.Context, pods ...*api.Pod) error {
 func (s *Scheduler) RunQueue(ctx context.Context) ([]Placement, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.version++
 	placed, err := s.run(ctx, s.q)
 	out := make([]Placement, len(placed))
 	for i, e := range placed {
@@ -224,6 +228,7 @@ func (s *Scheduler) Pending() []Placement {
 func (s *Scheduler) Simulate(ctx context.Context, pods []*api.Pod) ([]Placement, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.version++
 	seen := map[podKey]bool{}
 	if s.admission != nil {
 		admitted := make([]*api.Pod, len(pods))

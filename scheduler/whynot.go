@@ -252,6 +252,7 @@ func (s *Scheduler) whyNot(ctx context.Context, ex *Explanation) (*WhyNot, error
 					if sb, err = s.sandbox(); err != nil {
 						return nil, err
 					}
+					defer sb.Close()
 				}
 				feasible = sb.verify(ctx, ex.Pod, &c)
 			}

@@ -39,6 +39,7 @@ var rank = map[string]int{
 	"plugins":                   85, // one package per framework plugin: framework and the function packages below
 	"plugins/internal":          84, // what several plugins share: below them
 	"scheduler":                 90,
+	"autoscaler":                92, // cluster-autoscaler's scale-up and scale-down over scheduler forks
 	"manifest":                  95, // files → objects → snapshot + pending pods; above scheduler, below commands
 	"schedconfig":               95, // configuration files → scheduler options
 	"cmd":                       100,

@@ -106,10 +106,19 @@ func NewWithOptions(opts Options) framework.PluginFactory {
 		if err != nil {
 			return nil, err
 		}
-		c, err := cel.NewCompiler(0)
+		// A scheduler's forks share its compiler, which is safe for
+		// concurrent use and costly to build.
+		newCompiler := func() (any, error) { return cel.NewCompiler(0) }
+		var made any
+		if sh, ok := h.(framework.SharedValues); ok {
+			made, err = sh.Shared("dynamicresources/cel.Compiler", newCompiler)
+		} else {
+			made, err = newCompiler()
+		}
 		if err != nil {
 			return nil, err
 		}
+		c := made.(*cel.Compiler)
 		return &DynamicResources{h: h, filterTimeout: a.FilterTimeout.Duration, compiler: dra.CELCompiler(c),
 			features: opts.Features, matches: dra.NewMatchCache(), none: &stateData{}, assumed: map[claimKey]*api.ResourceClaim{}}, nil
 	}

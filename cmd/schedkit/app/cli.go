@@ -91,6 +91,8 @@ type options struct {
 	// read from it.
 	admissionConfig string
 	admission       *manifest.AdmissionConfig
+	// autoscale are scale-up's and scale-down's flags.
+	autoscale autoscaleOptions
 }
 
 // validateFlag is kubectl's --validate: strict (true, and the flag
@@ -152,7 +154,7 @@ func (l *listFlag) Set(s string) error {
 }
 
 func commands() []*command {
-	return []*command{explainCmd(), simulateCmd(), describeCmd(), capacityCmd(), compareCmd(), drainCmd(), versionCmd()}
+	return []*command{explainCmd(), simulateCmd(), describeCmd(), capacityCmd(), compareCmd(), drainCmd(), scaleUpCmd(), scaleDownCmd(), versionCmd()}
 }
 
 const topUsage = `schedkit: what kube-scheduler v1.37.2 would do with your cluster, and why.

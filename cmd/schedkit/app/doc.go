@@ -16,6 +16,8 @@
 //	schedkit capacity -f DUMP... --pod FILE [--pod FILE]... [-o table|json|yaml]
 //	schedkit compare  -f DUMP... --config A [--config B] [--all] [-o table|json|yaml] [--strict]
 //	schedkit drain    -f DUMP... [kubectl drain's flags] NODE... [-o table|json|yaml] [--strict]
+//	schedkit scale-up -f DUMP... --node-template FILE... [--max N] [--expander least-waste|most-pods|priority] [--priorities FILE] [-o table|json|yaml]
+//	schedkit scale-down -f DUMP... [--node NODE]... [--utilization-threshold 0.5] [cluster-autoscaler's flags] [-o table|json|yaml]
 //	schedkit version
 //
 // -f takes files, folders (with -R, their subfolders), comma lists and "-"
