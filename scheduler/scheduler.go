@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/scheduler/internal/engine"
@@ -61,6 +62,16 @@ type options struct {
 	tieBreak    TieBreak
 	checkEngine bool
 	admission   *admission.Policies
+	gates       features.Gates
+}
+
+// WithFeatureGates sets the feature gates the scheduler follows, as
+// kube-scheduler's --feature-gates: every profile's default plugins
+// follow them (GangScheduling with GenericWorkload on) and Simulate runs
+// PodGroup cycles when GenericWorkload is on. The default is v1.37.2's
+// defaults.
+func WithFeatureGates(g features.Gates) Option {
+	return func(o *options) { o.gates = g }
 }
 
 // TieBreak says how a cycle picks among nodes of equal total score.
@@ -153,6 +164,8 @@ type Scheduler struct {
 	// admission admits new pods (WithAdmission); nil reads pods as
 	// they are.
 	admission *admission.Policies
+	// gates are the feature gates (WithFeatureGates).
+	gates features.Gates
 	// plain is a test hook: Schedule runs the plain cycle (cycle.go)
 	// instead of the engine, so that tests observe the definition.
 	plain bool
@@ -202,12 +215,16 @@ func New(snapshot *cluster.Snapshot, opts ...Option) (*Scheduler, error) {
 		tieBreak:    o.tieBreak,
 		checkEngine: o.checkEngine,
 		admission:   o.admission,
+		gates:       o.gates,
 		q:           newQueue(),
 	}
 	s.pcg, s.rng = newRand(o.seed)
 	s.nominated = s.q.nominated
 	var queueSort, first string
 	for _, cfg := range o.profiles {
+		if cfg.Features.IsDefault() {
+			cfg.Features = o.gates
+		}
 		p, err := framework.NewProfile(cfg, o.registry, handle{s})
 		if err != nil {
 			return nil, fmt.Errorf("creating profile for scheduler name %s: %w", profileName(cfg.SchedulerName), err)

@@ -20,6 +20,7 @@ const module = "github.com/schedkit/schedkit"
 var rank = map[string]int{
 	"field":                     5, // apimachinery's field errors: imports nothing of the module
 	"quantity":                  10,
+	"features":                  8, // feature gates: imports nothing of the module
 	"api":                       20,
 	"resource":                  30,
 	"qos":                       40,
