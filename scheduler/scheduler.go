@@ -166,6 +166,10 @@ type Scheduler struct {
 	admission *admission.Policies
 	// gates are the feature gates (WithFeatureGates).
 	gates features.Gates
+	// current is the queue being run when it is not q (Simulate's);
+	// gangIdx counts the snapshot's pods per PodGroup.
+	current *queue
+	gangIdx gangIndex
 	// plain is a test hook: Schedule runs the plain cycle (cycle.go)
 	// instead of the engine, so that tests observe the definition.
 	plain bool
@@ -341,6 +345,13 @@ func (s *Scheduler) Schedule(ctx context.Context, pod *api.Pod) (Decision, error
 // and the plain cycle, compared; with the plain test hook, the plain
 // cycle), then PostFilter when no node fits.
 func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error) {
+	return s.scheduleOne(ctx, pod, true)
+}
+
+// scheduleOne is schedule; without postFilter a pod that fits nowhere
+// leaves with its FitError alone, as a PodGroup cycle's pods do (the
+// group's PodGroupPostFilter runs instead).
+func (s *Scheduler) scheduleOne(ctx context.Context, pod *api.Pod, postFilter bool) (Decision, error) {
 	prof, err := s.profileFor(pod)
 	if err != nil {
 		return Decision{}, err
@@ -374,7 +385,7 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error
 		var fe *FitError
 		if errors.As(err, &fe) {
 			s.state = nil
-			if prof.HasPostFilterPlugins() {
+			if postFilter && prof.HasPostFilterPlugins() {
 				r, st := prof.RunPostFilterPlugins(ctx, state, pod, fe.Diagnosis.NodeToStatus)
 				fe.Diagnosis.PostFilterMsg = st.Message()
 				if r != nil {
