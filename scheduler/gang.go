@@ -135,7 +135,7 @@ func (s *Scheduler) recheckGated(ctx context.Context, q *queue, k podgroup.Key) 
 type memberResult struct {
 	e      *entry
 	res    Decision
-	err    error            // the pod's own error (a *FitError when rejected)
+	err    error             // the pod's own error (a *FitError when rejected)
 	status *framework.Status // nil on success
 }
 
