@@ -156,7 +156,7 @@ type gangOps interface {
 	feasible(p gangscheduling.Progress) *framework.Status
 	// try runs a pod's cycle (no PostFilter) and assumes it where it
 	// fits; revert undoes the assumption.
-	try(ctx context.Context, e *entry) (res Decision, err error, status *framework.Status, revert func())
+	try(ctx context.Context, e *entry) (res Decision, status *framework.Status, revert func(), err error)
 }
 
 // podGroupAlgorithm is upstream's podGroupSchedulingDefaultAlgorithm: the
@@ -186,7 +186,7 @@ func podGroupAlgorithm(ctx context.Context, ops gangOps, members []*entry, sched
 	}
 	anyScheduled := false
 	for _, e := range members {
-		res, err, pst, revert := ops.try(ctx, e)
+		res, pst, revert, err := ops.try(ctx, e)
 		out.pods = append(out.pods, memberResult{e: e, res: res, err: err, status: pst})
 		if revert != nil {
 			reverts = append(reverts, revert)
@@ -248,29 +248,29 @@ func (o schedOps) feasible(p gangscheduling.Progress) *framework.Status {
 	return gangscheduling.PlacementFeasible(o.pg, p)
 }
 
-func (o schedOps) try(ctx context.Context, e *entry) (Decision, error, *framework.Status, func()) {
+func (o schedOps) try(ctx context.Context, e *entry) (Decision, *framework.Status, func(), error) {
 	s, pod := o.s, e.qpi.Pod
 	res, err := s.scheduleOne(ctx, pod, false)
 	if err != nil {
 		var fe *FitError
 		if errors.As(err, &fe) || errors.Is(err, ErrNoNodesAvailable) {
-			return res, err, framework.NewStatus(framework.Unschedulable).WithError(err), nil
+			return res, framework.NewStatus(framework.Unschedulable).WithError(err), nil, err
 		}
-		return res, err, framework.AsStatus(err), nil
+		return res, framework.AsStatus(err), nil, err
 	}
 	restore := s.claimsBefore(pod)
 	if err := s.assumeClaims(pod, res.Node); err != nil {
 		restore()
-		return Decision{}, err, framework.AsStatus(err), nil
+		return Decision{}, framework.AsStatus(err), nil, err
 	}
 	if err := s.snapshot.AssumePod(pod, res.Node); err != nil {
 		restore()
-		return Decision{}, err, framework.AsStatus(err), nil
+		return Decision{}, framework.AsStatus(err), nil, err
 	}
-	return res, nil, nil, func() {
+	return res, nil, func() {
 		_ = s.snapshot.RemovePod(pod)
 		restore()
-	}
+	}, nil
 }
 
 // claimsBefore returns a function that puts the ResourceClaims of pod's

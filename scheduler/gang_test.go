@@ -38,7 +38,10 @@ func gangGroup(name string, minCount int32) *api.PodGroup {
 	return pg
 }
 
-func gangScheduler(t *testing.T, nodes []*api.Node, groups []*api.PodGroup, gates string) *Scheduler {
+func gangScheduler(t interface {
+	Helper()
+	Fatal(...any)
+}, nodes []*api.Node, groups []*api.PodGroup, gates string) *Scheduler {
 	t.Helper()
 	snap, err := cluster.NewSnapshot(nodes, nil)
 	if err != nil {
