@@ -275,6 +275,9 @@ type handle struct{ s *Scheduler }
 
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
+// FeatureGates returns the feature gates the scheduler follows.
+func (s *Scheduler) FeatureGates() features.Gates { return s.gates }
+
 // Snapshot returns the snapshot the scheduler decides over.
 func (s *Scheduler) Snapshot() *cluster.Snapshot { return s.snapshot }
 

@@ -55,6 +55,7 @@ outcomes: "6 pod(s): 5 placed, 1 preempting, 0 unschedulable, 0 gated".
 			fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report to `FILE`")
 			strictFlag(fs, o)
 			tieFlags(fs, o)
+			gatesFlag(fs, o)
 		},
 		run: runExplain,
 	}
