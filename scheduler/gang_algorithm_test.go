@@ -115,7 +115,9 @@ func TestPodGroupSchedulingAlgorithm(t *testing.T) {
 // opsAdapter makes a fakeGangOps a gangOps.
 type opsAdapter struct{ f *fakeGangOps }
 
-func (a opsAdapter) feasible(p gangscheduling.Progress) *framework.Status { return a.f.feasibleStatus(p) }
+func (a opsAdapter) feasible(p gangscheduling.Progress) *framework.Status {
+	return a.f.feasibleStatus(p)
+}
 func (a opsAdapter) try(ctx context.Context, e *entry) (Decision, *framework.Status, func(), error) {
 	return a.f.try(ctx, e)
 }

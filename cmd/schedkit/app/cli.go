@@ -85,9 +85,9 @@ type options struct {
 	seed     uint64
 	// featureGates is --feature-gates, as kube-scheduler takes it.
 	featureGates string
-	now      timeFlag
-	drain    scheduler.DrainOptions
-	validate validateFlag
+	now          timeFlag
+	drain        scheduler.DrainOptions
+	validate     validateFlag
 	// admissionConfig is --admission-config; admission the configuration
 	// read from it.
 	admissionConfig string
