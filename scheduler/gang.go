@@ -147,6 +147,9 @@ type groupResult struct {
 	withErr      bool
 	pods         []memberResult
 	anyScheduled bool
+	// revert undoes a successful group's assumptions; a group that did
+	// not succeed has none left.
+	revert func()
 }
 
 // gangOps are the steps of the PodGroup algorithm that touch the
@@ -165,13 +168,18 @@ type gangOps interface {
 // met. A group that does not succeed has its assumptions reverted.
 func podGroupAlgorithm(ctx context.Context, ops gangOps, members []*entry, scheduled int) (out groupResult) {
 	var reverts []func()
+	undo := func() {
+		for i := len(reverts) - 1; i >= 0; i-- {
+			reverts[i]()
+		}
+		reverts = nil
+	}
 	defer func() {
 		if !out.status.IsSuccess() {
-			for i := len(reverts) - 1; i >= 0; i-- {
-				reverts[i]()
-			}
+			undo()
 			out.anyScheduled = false
 		}
+		out.revert = undo
 	}()
 	progress := gangscheduling.Progress{Remaining: len(members), Scheduled: scheduled}
 	st := ops.feasible(progress)
@@ -460,10 +468,13 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 	// The pods the cycle did not reach get the group's status as it is
 	// before PodGroupPostFilter adds its outcome.
 	before := out.message()
+	var pre *groupPreemption
 	if out.status.Code() == framework.Unschedulable {
-		out.status = framework.NewStatus(framework.Unschedulable, append(out.status.Reasons(), s.podGroupPostFilter(prof, pg, members).Message())...)
+		var st *framework.Status
+		st, pre = s.podGroupPostFilter(ctx, prof, pg, k, members)
+		out.status = framework.NewStatus(framework.Unschedulable, append(out.status.Reasons(), st.Message())...)
 	}
-	return s.submitGroup(q, k, members, out, before)
+	return s.submitGroup(q, k, members, out, before, pre)
 }
 
 // submitGroup acts on a PodGroup cycle's outcome as upstream's
@@ -471,7 +482,7 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 // (their volumes too) and pass Permit; the pods that did not fit, and on
 // failure every pod, go back to the queue: with their own fit error when
 // they had one, else with the group's status.
-func (s *Scheduler) submitGroup(q *queue, k podgroup.Key, members []*entry, out groupResult, untried string) ([]*entry, error) {
+func (s *Scheduler) submitGroup(q *queue, k podgroup.Key, members []*entry, out groupResult, untried string, pre *groupPreemption) ([]*entry, error) {
 	results := make(map[*entry]memberResult, len(out.pods))
 	for _, r := range out.pods {
 		results[r.e] = r
@@ -495,6 +506,9 @@ func (s *Scheduler) submitGroup(q *queue, k podgroup.Key, members []*entry, out 
 			placed = append(placed, e)
 		case tried && !r.status.IsSuccess():
 			q.park(e, rejectors(r.err), r.err, r.res)
+		case tried && pre != nil:
+			// It fitted, its group waits for the preemption.
+			q.park(e, nil, &GangError{Pod: e.qpi.Pod, Group: k, Message: out.message()}, r.res)
 		case tried:
 			// It fitted, its group did not.
 			msg := errPodGroupUnschedulable.Error() + ", " + out.message()
@@ -508,6 +522,9 @@ func (s *Scheduler) submitGroup(q *queue, k podgroup.Key, members []*entry, out 
 		if q != s.q {
 			s.q.moveOnEvent(framework.AssignedPodAdd)
 		}
+	}
+	if pre != nil {
+		s.actuateGroupPreemption(q, members, pre)
 	}
 	return placed, nil
 }
@@ -525,26 +542,3 @@ func rejectors(err error) map[string]struct{} {
 	return plugins
 }
 
-// podGroupPostFilter is the PodGroupPostFilter extension point for a
-// group that did not fit: DynamicResources has nothing to free for a
-// group without claims, and DefaultPreemption's workload-aware
-// preemption answers as v1.37.2's does when the group may not preempt or
-// no pod may be preempted for it.
-func (s *Scheduler) podGroupPostFilter(prof *framework.Profile, pg *api.PodGroup, members []*entry) *framework.Status {
-	if _, ok := prof.Plugin(config.DefaultPreemptionName); !ok {
-		// No plugin answers: an Unschedulable status without reasons.
-		return framework.NewStatus(framework.Unschedulable)
-	}
-	if preemptionPolicyOf(members[0].qpi.Pod) == api.PreemptNever {
-		return framework.NewStatus(framework.Unschedulable, "pod group preemption: not eligible due to preemptionPolicy=Never.")
-	}
-	prio := pg.PriorityValue()
-	for _, ni := range s.snapshot.View().Nodes() {
-		for _, pi := range ni.Pods {
-			if framework.PodPriority(pi.Pod) < prio {
-				return framework.NewStatus(framework.Unschedulable, "pod group preemption: workload-aware preemption is not modelled")
-			}
-		}
-	}
-	return framework.NewStatus(framework.UnschedulableAndUnresolvable, "pod group preemption: No preemption victims found for incoming preemptor")
-}

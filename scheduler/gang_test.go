@@ -135,3 +135,55 @@ func TestGangErrorType(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// TestSimulateGangPreemption: a gang of higher priority that fits only
+// without lower-priority pods evicts as few of them as it needs
+// (workload-aware preemption) and is placed on the nodes it was
+// nominated to.
+func TestSimulateGangPreemption(t *testing.T) {
+	nodes := []*api.Node{gangNode("n1", "2"), gangNode("n2", "2"), gangNode("n3", "2")}
+	low := func(name, node string) *api.Pod {
+		p := gangPod(name, "2", "")
+		p.Spec.NodeName = node
+		return p
+	}
+	snapPods := []*api.Pod{low("low1", "n1"), low("low2", "n2"), low("low3", "n3")}
+	snap, err := cluster.NewSnapshot(nodes, snapPods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := gangGroup("g", 2)
+	prio := int32(100)
+	pg.Spec.Priority = &prio
+	if err := snap.AddObject(pg); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(snap, WithFeatureGates(features.MustParse("GenericWorkload=true")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := gangPod("a", "2", "g"), gangPod("b", "2", "g")
+	a.Spec.Priority, b.Spec.Priority = &prio, &prio
+	got, err := s.Simulate(context.Background(), []*api.Pod{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range got {
+		if p.Node == "" || len(p.Preemptions) != 1 || p.Outcome() != OutcomePreempting {
+			t.Fatalf("%s: node %q, preemptions %+v, err %v", p.Pod.Name, p.Node, p.Preemptions, p.Err)
+		}
+	}
+	// Two of the three low pods are evicted, the least important first
+	// reprieved: one stays.
+	left := 0
+	for _, ni := range s.Snapshot().View().Nodes() {
+		for _, pi := range ni.Pods {
+			if strings.HasPrefix(pi.Pod.Name, "low") {
+				left++
+			}
+		}
+	}
+	if left != 1 {
+		t.Fatalf("%d low pods left, want 1", left)
+	}
+}
