@@ -541,4 +541,3 @@ func rejectors(err error) map[string]struct{} {
 	}
 	return plugins
 }
-
