@@ -26,14 +26,15 @@ func workloadGates() features.Gates {
 // validated as stored. Other objects have no issues here.
 func validateScheduling(obj any) []objectIssue {
 	var errs field.ErrorList
-	g := workloadGates()
 	switch o := obj.(type) {
 	case *api.PodGroup:
+		g := workloadGates()
 		if !isStoredMeta(&o.ObjectMeta) {
 			podgroup.DropDisabledPodGroupFields(o, g)
 		}
 		errs = podgroup.ValidatePodGroup(o, g)
 	case *api.Workload:
+		g := workloadGates()
 		if !isStoredMeta(&o.ObjectMeta) {
 			podgroup.DropDisabledWorkloadFields(o, g)
 		}
