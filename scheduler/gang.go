@@ -245,6 +245,7 @@ func (g *groupResult) message() string {
 // schedOps are gangOps on the scheduler.
 type schedOps struct {
 	s    *Scheduler
+	q    *queue
 	pg   *api.PodGroup
 	gang bool // the profile has GangScheduling
 }
@@ -275,8 +276,17 @@ func (o schedOps) try(ctx context.Context, e *entry) (Decision, *framework.Statu
 		restore()
 		return Decision{}, framework.AsStatus(err), nil, err
 	}
+	// An assumed pod leaves the nominator (assume's
+	// DeleteNominatedPodIfExists); the revert nominates it again.
+	pi := e.pi
+	if pi != nil && o.q != nil {
+		o.q.nominated.remove(pi)
+	}
 	return res, nil, func() {
 		_ = s.snapshot.RemovePod(pod)
+		if pi != nil && o.q != nil {
+			o.q.nominated.add(pi)
+		}
 		restore()
 	}, nil
 }
@@ -457,7 +467,7 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 	}
 	prof, _ := s.profileFor(members[0].qpi.Pod)
 	_, gang := prof.Plugin(config.GangSchedulingName)
-	ops := schedOps{s: s, pg: pg, gang: gang}
+	ops := schedOps{s: s, q: q, pg: pg, gang: gang}
 	out := podGroupAlgorithm(ctx, ops, members, s.scheduledCount(k))
 	if err := ctx.Err(); err != nil {
 		for _, e := range members {
@@ -471,7 +481,7 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 	var pre *groupPreemption
 	if out.status.Code() == framework.Unschedulable {
 		var st *framework.Status
-		st, pre = s.podGroupPostFilter(ctx, prof, pg, k, members)
+		st, pre = s.podGroupPostFilter(ctx, q, prof, pg, k, members)
 		out.status = framework.NewStatus(framework.Unschedulable, append(out.status.Reasons(), st.Message())...)
 	}
 	return s.submitGroup(q, k, members, out, before, pre)

@@ -132,10 +132,28 @@ func (s *Scheduler) addVictim(v *groupVictim) {
 // before the others), while every member still fits where it went. The
 // status is what the framework returns; a preemption decided is returned
 // for submitGroup to act on.
-func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *framework.Profile, pg *api.PodGroup, k podgroup.Key, members []*entry) (*framework.Status, *groupPreemption) {
-	if _, ok := prof.Plugin(config.DefaultPreemptionName); !ok {
-		return framework.NewStatus(framework.Unschedulable), nil
+func (s *Scheduler) podGroupPostFilter(ctx context.Context, q *queue, prof *framework.Profile, pg *api.PodGroup, k podgroup.Key, members []*entry) (*framework.Status, *groupPreemption) {
+	// The framework runs the plugins in the profile's order and keeps
+	// the reasons of those that leave the group Unschedulable; the first
+	// that succeeds or finds the group unresolvable ends the run.
+	var reasons []string
+	if _, ok := prof.Plugin(config.DynamicResourcesName); ok {
+		// No claim to free here: DynamicResources' PodGroupPostFilter
+		// ends with this reason.
+		reasons = append(reasons, "deallocation and deletion of ResourceClaims completed")
 	}
+	if _, ok := prof.Plugin(config.DefaultPreemptionName); !ok {
+		return framework.NewStatus(framework.Unschedulable, reasons...), nil
+	}
+	st, pre := s.workloadPreemption(ctx, q, prof, pg, k, members)
+	if st.Code() == framework.Unschedulable {
+		return framework.NewStatus(framework.Unschedulable, append(reasons, st.Reasons()...)...), pre
+	}
+	return st, pre
+}
+
+// workloadPreemption is DefaultPreemption's PodGroupPostFilter.
+func (s *Scheduler) workloadPreemption(ctx context.Context, q *queue, prof *framework.Profile, pg *api.PodGroup, k podgroup.Key, members []*entry) (*framework.Status, *groupPreemption) {
 	wrap := func(code framework.Code, msg string) *framework.Status {
 		return framework.NewStatus(code, "pod group preemption: "+msg)
 	}
@@ -164,7 +182,7 @@ func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *framework.Prof
 	if _, ok := prof.Plugin(config.GangSchedulingName); ok {
 		gang = true
 	}
-	out := podGroupAlgorithm(ctx, schedOps{s: s, pg: pg, gang: gang}, members, s.scheduledCount(k))
+	out := podGroupAlgorithm(ctx, schedOps{s: s, q: q, pg: pg, gang: gang}, members, s.scheduledCount(k))
 	type assignment struct {
 		e    *entry
 		node string
