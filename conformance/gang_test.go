@@ -18,11 +18,13 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	kfeatures "k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/conformance/internal/controlplane"
 	"github.com/schedkit/schedkit/features"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/scheduler"
 )
@@ -661,4 +663,30 @@ func schedkitPreempt(t *testing.T, s preemptSpec) (nodes, messages map[string]st
 		// An evicted pod is absent, as upstream's deleted victims are.
 	}
 	return nodes, messages
+}
+
+// TestDefaultPluginsFollowGates: the default profile's multiPoint
+// plugins, in order and with their weights, are kube-scheduler's for
+// GenericWorkload off and on.
+func TestDefaultPluginsFollowGates(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		t.Run(fmt.Sprintf("GenericWorkload=%v", on), func(t *testing.T) {
+			featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, kfeatures.GenericWorkload, on)
+			cfg, err := latest.Default()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, p := range cfg.Profiles[0].Plugins.MultiPoint.Enabled {
+				want = append(want, fmt.Sprintf("%s/%d", p.Name, p.Weight))
+			}
+			var got []string
+			for _, p := range framework.DefaultPluginsFor(features.MustParse(fmt.Sprintf("GenericWorkload=%v", on))) {
+				got = append(got, fmt.Sprintf("%s/%d", p.Name, p.Weight))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("schedkit %v\nupstream %v", got, want)
+			}
+		})
+	}
 }
