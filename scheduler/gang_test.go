@@ -187,3 +187,37 @@ func TestSimulateGangPreemption(t *testing.T) {
 		t.Fatalf("%d low pods left, want 1", left)
 	}
 }
+
+// TestPodGroupPostFilterReasons pins the reasons the framework joins
+// for a group that did not fit: DynamicResources' then DefaultPreemption's
+// when it too leaves the group Unschedulable, DefaultPreemption's alone
+// when it finds the group unresolvable.
+func TestPodGroupPostFilterReasons(t *testing.T) {
+	never := api.PreemptionPolicy("Never")
+	tests := []struct {
+		name   string
+		policy *api.PreemptionPolicy
+		want   string
+	}{
+		{name: "no victims", want: "pod group is unschedulable, minCount (3) cannot be satisfied: 2 scheduled, 0 remaining, pod group preemption: No preemption victims found for incoming preemptor"},
+		{name: "preemptionPolicy Never", policy: &never, want: "pod group is unschedulable, minCount (3) cannot be satisfied: 2 scheduled, 0 remaining, deallocation and deletion of ResourceClaims completed, pod group preemption: not eligible due to preemptionPolicy=Never."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := gangScheduler(t, []*api.Node{gangNode("n1", "2"), gangNode("n2", "2")}, []*api.PodGroup{gangGroup("g", 3)}, "GenericWorkload=true")
+			var pods []*api.Pod
+			for _, n := range []string{"a", "b", "c"} {
+				p := gangPod(n, "2", "g")
+				p.Spec.PreemptionPolicy = tt.policy
+				pods = append(pods, p)
+			}
+			got, err := s.Simulate(context.Background(), pods)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := got[0].Err.Error(); msg != tt.want {
+				t.Errorf("got  %s\nwant %s", msg, tt.want)
+			}
+		})
+	}
+}
