@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
@@ -184,6 +185,70 @@ func TestValidatePodGroup(t *testing.T) {
 			err := s.validatePodGroup(pg, podgroup.Key{Namespace: "default", Name: "pg"}, members)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || err.Error() != tt.wantErr) {
 				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestSubmitPodGroupAlgorithmResult ports the rows of upstream's
+// TestSubmitPodGroupAlgorithmResult about the pods (which are bound,
+// which go back to the queue); schedkit does not write the PodGroup's
+// PodGroupInitiallyScheduled condition.
+func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
+	ok := func() memberResult { return memberResult{res: Decision{Node: "node1"}} }
+	rejected := func() memberResult {
+		return memberResult{status: framework.NewStatus(framework.Unschedulable), err: &FitError{NumAllNodes: 1}}
+	}
+	failed := func() memberResult {
+		return memberResult{status: framework.NewStatus(framework.Error, "plugin returned error"), err: errors.New("plugin returned error")}
+	}
+	tests := []struct {
+		name       string
+		status     *framework.Status
+		pods       map[string]memberResult
+		wantBound  []string
+		wantFailed []string
+	}{
+		{name: "All pods feasible", pods: map[string]memberResult{"p1": ok(), "p2": ok(), "p3": ok()}, wantBound: []string{"p1", "p2", "p3"}},
+		{name: "All pods feasible, but podGroup unschedulable", status: framework.NewStatus(framework.Unschedulable, "not enough capacity for the gang"),
+			pods: map[string]memberResult{"p1": ok(), "p2": ok(), "p3": ok()}, wantFailed: []string{"p1", "p2", "p3"}},
+		{name: "One unschedulable", pods: map[string]memberResult{"p1": ok(), "p2": rejected(), "p3": ok()},
+			wantBound: []string{"p1", "p3"}, wantFailed: []string{"p2"}},
+		{name: "All pods unschedulable", status: framework.NewStatus(framework.Unschedulable, "0/3 nodes are available: insufficient cpu"),
+			pods: map[string]memberResult{"p1": rejected(), "p2": rejected(), "p3": rejected()}, wantFailed: []string{"p1", "p2", "p3"}},
+		{name: "Error for one pod", status: framework.NewStatus(framework.Error, "plugin returned error"),
+			pods: map[string]memberResult{"p1": ok(), "p2": failed(), "p3": failed()}, wantFailed: []string{"p1", "p2", "p3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := gangScheduler(t, []*api.Node{gangNode("node1", "8")}, []*api.PodGroup{gangGroup("pg", 1)}, "GenericWorkload=true")
+			q := newQueue()
+			var members []*entry
+			out := groupResult{status: tt.status}
+			for _, n := range []string{"p1", "p2", "p3"} {
+				e := q.add(context.Background(), s, gangPod(n, "1", "pg"))
+				q.take(e)
+				members = append(members, e)
+				r := tt.pods[n]
+				r.e = e
+				out.pods = append(out.pods, r)
+			}
+			if _, err := s.submitGroup(q, podgroup.Key{Namespace: "default", Name: "pg"}, members, out, "", nil); err != nil {
+				t.Fatal(err)
+			}
+			var bound, failed []string
+			for _, e := range members {
+				if e.where == isPlaced {
+					bound = append(bound, e.qpi.Pod.Name)
+				} else if e.err != nil {
+					// Back in the queue with its error: parked, or
+					// active again (upstream's "One unschedulable"
+					// expects p2 in the active queue).
+					failed = append(failed, e.qpi.Pod.Name)
+				}
+			}
+			if !slices.Equal(bound, tt.wantBound) || !slices.Equal(failed, tt.wantFailed) {
+				t.Errorf("bound %v failed %v, want %v and %v", bound, failed, tt.wantBound, tt.wantFailed)
 			}
 		})
 	}
