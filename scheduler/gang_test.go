@@ -9,7 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/features"
+	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/quantity"
 )
 
@@ -52,7 +52,7 @@ func gangScheduler(t interface {
 			t.Fatal(err)
 		}
 	}
-	s, err := New(snap, WithFeatureGates(features.MustParse(gates)))
+	s, err := New(snap, WithFeatureGates(featuregates.MustParse(gates)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestSimulateGangPreemption(t *testing.T) {
 	if err := snap.AddObject(pg); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(snap, WithFeatureGates(features.MustParse("GenericWorkload=true")))
+	s, err := New(snap, WithFeatureGates(featuregates.MustParse("GenericWorkload=true")))
 	if err != nil {
 		t.Fatal(err)
 	}

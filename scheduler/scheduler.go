@@ -13,7 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/features"
+	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/scheduler/internal/engine"
@@ -62,7 +62,7 @@ type options struct {
 	tieBreak    TieBreak
 	checkEngine bool
 	admission   *admission.Policies
-	gates       features.Gates
+	gates       featuregates.Gates
 }
 
 // WithFeatureGates sets the feature gates the scheduler follows, as
@@ -70,7 +70,7 @@ type options struct {
 // follow them (GangScheduling with GenericWorkload on) and Simulate runs
 // PodGroup cycles when GenericWorkload is on. The default is v1.37.2's
 // defaults.
-func WithFeatureGates(g features.Gates) Option {
+func WithFeatureGates(g featuregates.Gates) Option {
 	return func(o *options) { o.gates = g }
 }
 
@@ -165,7 +165,7 @@ type Scheduler struct {
 	// they are.
 	admission *admission.Policies
 	// gates are the feature gates (WithFeatureGates).
-	gates features.Gates
+	gates featuregates.Gates
 	// current is the queue being run when it is not q (Simulate's);
 	// gangIdx counts the snapshot's pods per PodGroup.
 	current *queue
@@ -276,7 +276,7 @@ type handle struct{ s *Scheduler }
 func (h handle) Snapshot() *cluster.Snapshot { return h.s.snapshot }
 
 // FeatureGates returns the feature gates the scheduler follows.
-func (s *Scheduler) FeatureGates() features.Gates { return s.gates }
+func (s *Scheduler) FeatureGates() featuregates.Gates { return s.gates }
 
 // Snapshot returns the snapshot the scheduler decides over.
 func (s *Scheduler) Snapshot() *cluster.Snapshot { return s.snapshot }
