@@ -221,3 +221,27 @@ func TestPodGroupPostFilterReasons(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainGroup: a member's group explained as its cycle would run,
+// with nothing left assumed.
+func TestExplainGroup(t *testing.T) {
+	s := gangScheduler(t, []*api.Node{gangNode("n1", "2"), gangNode("n2", "2")}, []*api.PodGroup{gangGroup("g", 3)}, "GenericWorkload=true")
+	pods := []*api.Pod{gangPod("a", "2", "g"), gangPod("b", "2", "g"), gangPod("c", "2", "g")}
+	if err := s.Enqueue(context.Background(), pods...); err != nil {
+		t.Fatal(err)
+	}
+	ex, err := s.ExplainGroup(context.Background(), pods[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Fits || len(ex.Members) != 3 || ex.Members[0].Node == "" || ex.Members[2].Err == nil ||
+		ex.Message != "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining" {
+		t.Fatalf("%+v", ex)
+	}
+	if n := s.Snapshot().NumPods(); n != 0 {
+		t.Fatalf("%d pods left assumed", n)
+	}
+	if _, err := s.ExplainGroup(context.Background(), gangPod("solo", "1", "")); !errors.Is(err, ErrNotGangMember) {
+		t.Fatal(err)
+	}
+}

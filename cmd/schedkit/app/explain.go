@@ -339,7 +339,7 @@ func (x *explainer) row(ex *explanation) *podRow {
 		r.res.Notes = append(r.res.Notes, "one feasible node: kube-scheduler does not score then")
 	}
 	if k, ok := podgroup.KeyOf(p); ok && x.s.FeatureGates().GenericWorkload() {
-		r.res.Notes = append(r.res.Notes, fmt.Sprintf("member of PodGroup %s/%s: explain schedules this pod alone; simulate places the gang as one unit", k.Namespace, k.Name))
+		r.res.Notes = append(r.res.Notes, gangNote(x.s, p, k))
 	}
 	req := resource.SchedulerRequests(p)
 	r.add = usage{CPU: req.Cpu().MilliValue(), Memory: req.Memory().Value()}
