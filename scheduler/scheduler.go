@@ -67,8 +67,10 @@ type options struct {
 
 // WithFeatureGates sets the feature gates the scheduler follows, as
 // kube-scheduler's --feature-gates: every profile's default plugins
-// follow them (GangScheduling with GenericWorkload on) and Simulate runs
-// PodGroup cycles when GenericWorkload is on. The default is v1.37.2's
+// follow them (GangScheduling with GenericWorkload on), and with
+// GenericWorkload on Simulate and RunQueue run PodGroup cycles (Schedule
+// and Explain still judge one pod; ExplainGroup runs its group's cycle).
+// A profile whose Features are set keeps them. The default is v1.37.2's
 // defaults.
 func WithFeatureGates(g featuregates.Gates) Option {
 	return func(o *options) { o.gates = g }
