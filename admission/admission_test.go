@@ -211,3 +211,41 @@ func TestAdmitOrder(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestResolvePodGroupPriority pins upstream's
+// plugin/pkg/admission/priority TestAdmitPodGroup rows: the named
+// class, the global default, a missing class and a mismatching priority.
+func TestResolvePodGroupPriority(t *testing.T) {
+	classes := []api.PriorityClass{
+		{ObjectMeta: api.ObjectMeta{Name: "high"}, Value: 1000},
+		{ObjectMeta: api.ObjectMeta{Name: "default"}, Value: 10, GlobalDefault: true},
+	}
+	p := func(v int32) *int32 { return &v }
+	tests := []struct {
+		name, class string
+		priority    *int32
+		want        int32
+		err         string
+	}{
+		{name: "named class", class: "high", want: 1000},
+		{name: "global default", want: 10},
+		{name: "missing class", class: "nope", err: `podgroups.scheduling.k8s.io "g" is forbidden: no PriorityClass with name nope was found`},
+		{name: "priority mismatch", class: "high", priority: p(5), err: `podgroups.scheduling.k8s.io "g" is forbidden: priority set in the pod group (5) must match the priority computed (1000) based on the priority class set in the spec`},
+		{name: "priority matches", class: "high", priority: p(1000), want: 1000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pg := &api.PodGroup{ObjectMeta: api.ObjectMeta{Name: "g"}, Spec: api.PodGroupSpec{PriorityClassName: tt.class, Priority: tt.priority}}
+			err := ResolvePodGroupPriority(pg, classes)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || *pg.Spec.Priority != tt.want {
+				t.Fatalf("err %v, priority %v", err, pg.Spec.Priority)
+			}
+		})
+	}
+}

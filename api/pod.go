@@ -74,6 +74,16 @@ type PodSpec struct {
 	// ResourceClaims are the DRA claims the pod's containers may use,
 	// each named directly or made from a template.
 	ResourceClaims []PodResourceClaim `json:"resourceClaims,omitempty"`
+	// SchedulingGroup joins the pod to a PodGroup (GenericWorkload); the
+	// scheduler schedules the group's pods together.
+	SchedulingGroup *PodSchedulingGroup `json:"schedulingGroup,omitempty"`
+}
+
+// PodSchedulingGroup names the runtime scheduling group a pod belongs to
+// (core/v1 PodSchedulingGroup).
+type PodSchedulingGroup struct {
+	// PodGroupName is the PodGroup in the pod's namespace.
+	PodGroupName *string `json:"podGroupName,omitempty"`
 }
 
 // RestartPolicy is a pod's restart policy.

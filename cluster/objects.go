@@ -46,6 +46,8 @@ const (
 	KindResourceClaim         Kind = "ResourceClaim"
 	KindResourceClaimTemplate Kind = "ResourceClaimTemplate"
 	KindDeviceTaintRule       Kind = "DeviceTaintRule"
+	KindWorkload              Kind = "Workload"
+	KindPodGroup              Kind = "PodGroup"
 )
 
 // Object is the set of api types the object store holds; the generic
@@ -59,7 +61,8 @@ type Object interface {
 		api.VolumeAttachment |
 		api.ResourceQuota | api.LimitRange | api.PriorityClass |
 		api.DeviceClass | api.ResourceSlice | api.ResourceClaim |
-		api.ResourceClaimTemplate | api.DeviceTaintRule
+		api.ResourceClaimTemplate | api.DeviceTaintRule |
+		api.Workload | api.PodGroup
 }
 
 // kind indexes, in the order of Kinds.
@@ -89,6 +92,8 @@ const (
 	kResourceClaim
 	kResourceClaimTemplate
 	kDeviceTaintRule
+	kWorkload
+	kPodGroup
 	numKinds
 )
 
@@ -154,6 +159,10 @@ func kindAt(i int) Kind {
 		return KindResourceClaimTemplate
 	case kDeviceTaintRule:
 		return KindDeviceTaintRule
+	case kWorkload:
+		return KindWorkload
+	case kPodGroup:
+		return KindPodGroup
 	}
 	return ""
 }
@@ -269,6 +278,10 @@ func classify(obj any) (int, *api.ObjectMeta) {
 		return kResourceClaimTemplate, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
 	case *api.DeviceTaintRule:
 		return kDeviceTaintRule, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
+	case *api.Workload:
+		return kWorkload, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
+	case *api.PodGroup:
+		return kPodGroup, metaOrNil(v, func() *api.ObjectMeta { return &v.ObjectMeta })
 	}
 	return -1, nil
 }
@@ -334,6 +347,10 @@ func newTable(i int, epoch uint64) objectTable {
 		return newTableOf[api.ResourceClaimTemplate](epoch)
 	case kDeviceTaintRule:
 		return newTableOf[api.DeviceTaintRule](epoch)
+	case kWorkload:
+		return newTableOf[api.Workload](epoch)
+	case kPodGroup:
+		return newTableOf[api.PodGroup](epoch)
 	}
 	panic(fmt.Sprintf("cluster: no object kind %d", i))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework/config"
 )
 
@@ -48,6 +49,9 @@ type ProfileConfig struct {
 	// extension point on top of the multiPoint plugins above (see
 	// ExtensionPoints).
 	ExtensionPoints *ExtensionPoints
+	// Features are the feature gates the default plugins follow; the
+	// zero value is v1.37.2's defaults.
+	Features features.Gates
 }
 
 // DefaultPlugins returns kube-scheduler v1.37.2's default multiPoint
@@ -57,7 +61,14 @@ type ProfileConfig struct {
 // TopologyAwareWorkloadScheduling and
 // InPlacePodVerticalScalingSchedulerPreemption off).
 func DefaultPlugins() []PluginRef {
-	return []PluginRef{
+	return DefaultPluginsFor(features.Defaults())
+}
+
+// DefaultPluginsFor returns the default multiPoint plugins under gates g,
+// as kube-scheduler's applyFeatureGates builds them: GangScheduling is
+// appended when GenericWorkload is on.
+func DefaultPluginsFor(g features.Gates) []PluginRef {
+	refs := []PluginRef{
 		{Name: config.SchedulingGatesName},
 		{Name: config.PrioritySortName},
 		{Name: config.NodeNameName},
@@ -79,13 +90,17 @@ func DefaultPlugins() []PluginRef {
 		{Name: config.DefaultBinderName},
 		{Name: "NodeDeclaredFeatures"},
 	}
+	if g.GenericWorkload() {
+		refs = append(refs, PluginRef{Name: config.GangSchedulingName})
+	}
+	return refs
 }
 
 // inTreePlugins are kube-scheduler's plugin names: naming one that is not
 // in the Registry puts it in NotEvaluated rather than failing.
 var inTreePlugins = []string{
 	config.PrioritySortName, config.DefaultBinderName, config.DefaultPreemptionName, config.DynamicResourcesName,
-	"GangScheduling", config.ImageLocalityName, config.InterPodAffinityName, config.NodeAffinityName,
+	config.GangSchedulingName, config.ImageLocalityName, config.InterPodAffinityName, config.NodeAffinityName,
 	"NodeDeclaredFeatures", config.NodeNameName, config.NodePortsName,
 	config.NodeResourcesBalancedAllocationName, config.NodeResourcesFitName, config.NodeUnschedulableName,
 	config.NodeVolumeLimitsName, config.PodTopologySpreadName, "DeferredPodScheduling",
@@ -113,7 +128,7 @@ func (cfg *ProfileConfig) MergePlugins() []PluginRef {
 	replaced := map[int]bool{}
 	var out []PluginRef
 	if !disabled["*"] {
-		for _, d := range DefaultPlugins() {
+		for _, d := range DefaultPluginsFor(cfg.Features) {
 			if disabled[d.Name] {
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 )
@@ -205,3 +206,23 @@ func TestNewProfileErrors(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestDefaultPluginsForGates pins upstream's
+// pkg/scheduler/apis/config/v1 TestApplyFeatureGates "Feature gate
+// GenericWorkload enabled": GangScheduling is appended last.
+func TestDefaultPluginsForGates(t *testing.T) {
+	def := framework.DefaultPluginsFor(features.Defaults())
+	on := framework.DefaultPluginsFor(features.MustParse("GenericWorkload=true"))
+	if len(on) != len(def)+1 || on[len(on)-1].Name != config.GangSchedulingName {
+		t.Fatalf("GenericWorkload=true: %v", on)
+	}
+	for _, p := range def {
+		if p.Name == config.GangSchedulingName {
+			t.Fatal("GangScheduling in the default profile with GenericWorkload off")
+		}
+	}
+	cfg := framework.ProfileConfig{Features: features.MustParse("GenericWorkload=true")}
+	if got := cfg.MergePlugins(); got[len(got)-1].Name != config.GangSchedulingName {
+		t.Fatalf("MergePlugins: %v", got)
+	}
+}

@@ -53,6 +53,18 @@
 // not compile is an error naming the file, line, object and field. Claims
 // read keep their allocation and reservedFor: their devices are in use.
 //
+// Workloads and PodGroups are read in scheduling.k8s.io/v1beta1, which
+// v1.37.2 serves with GenericWorkload on and the version enabled by
+// --runtime-config; v1alpha3 and CompositePodGroup are not read. They are
+// validated as such a server validates them on create (package
+// podgroup), a new PodGroup's status is dropped and its priority resolved
+// from its class (admission.ResolvePodGroupPriority). A pod's
+// spec.schedulingGroup is read and validated. Reading does not depend on
+// the scheduler's gates: with GenericWorkload off the scheduler ignores
+// the groups. No in-tree controller makes PodGroups with the scheduler's
+// gates alone (the Job controller's WorkloadWithJob is an alpha gate of
+// kube-controller-manager), so the input carries them.
+//
 // Because kubectl reads YAML 1.1, an unquoted `n`, `y`, `no`, `on` or `off`
 // is a boolean: `name: n` is an error here as it is for kubectl
 // ("cannot unmarshal bool false into Go value of type string"); quote it.

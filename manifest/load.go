@@ -132,6 +132,11 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 		classes[i] = *pc
 		known[pc.Name] = true
 	}
+	// New PodGroups get their priority from their class, as the
+	// Priority admission plugin gives it with GenericWorkload on.
+	if len(objs.PodGroups) > 0 {
+		objs = admitPodGroups(objs, classes, rep)
+	}
 	// LimitRanges as the API server stores them: defaulted on create
 	// (a stored one is already, and defaulting it again changes nothing).
 	rangesByNS := map[string][]api.LimitRange{}

@@ -165,6 +165,11 @@ type Set struct {
 	ResourceClaimTemplates []*api.ResourceClaimTemplate
 	DeviceTaintRules       []*api.DeviceTaintRule
 
+	// Gang scheduling objects (scheduling.k8s.io/v1beta1), which the
+	// scheduler reads with GenericWorkload on.
+	Workloads []*api.Workload
+	PodGroups []*api.PodGroup
+
 	sources map[any]Source
 	// unmodelled has, for the objects that set some, the paths of their
 	// schedulingFields.
@@ -253,6 +258,12 @@ func (o *Set) storeObjects() []any {
 		add(x)
 	}
 	for _, x := range o.DeviceTaintRules {
+		add(x)
+	}
+	for _, x := range o.Workloads {
+		add(x)
+	}
+	for _, x := range o.PodGroups {
 		add(x)
 	}
 	return out
@@ -384,6 +395,8 @@ func kinds() []kindInfo {
 			o.ResourceClaimTemplates = append(o.ResourceClaimTemplates, x)
 		}),
 		kindOf(draGroup, "v1", "DeviceTaintRule", false, func(o *Set, x *api.DeviceTaintRule) { o.DeviceTaintRules = append(o.DeviceTaintRules, x) }),
+		kindOf(schedulingGroup, "v1beta1", "Workload", true, func(o *Set, x *api.Workload) { o.Workloads = append(o.Workloads, x) }),
+		kindOf(schedulingGroup, "v1beta1", "PodGroup", true, func(o *Set, x *api.PodGroup) { o.PodGroups = append(o.PodGroups, x) }),
 	}
 }
 
@@ -855,7 +868,7 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
 	}
-	for _, is := range r.validateDRA(obj.Interface()) {
+	for _, is := range append(r.validateDRA(obj.Interface()), validateScheduling(obj.Interface())...) {
 		failed = true
 		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/field"
+	"github.com/schedkit/schedkit/podgroup"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -69,6 +70,7 @@ func validatePod(p *api.Pod) error {
 			terms(ap.Child("podAntiAffinity"), pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
 		}
 	}
+	errs = append(errs, podgroup.ValidateSchedulingGroup(p.Spec.SchedulingGroup)...)
 	tsc := spec.Child("topologySpreadConstraints")
 	for i, c := range p.Spec.TopologySpreadConstraints {
 		cp := tsc.Index(i)

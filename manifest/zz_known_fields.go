@@ -21,7 +21,7 @@ var knownUnmodelled = map[string][]string{
 	"PersistentVolumeSpec":        {"cephfs", "fc", "flexVolume", "flocker", "glusterfs", "photonPersistentDisk", "quobyte", "scaleIO", "storageos", "vsphereVolume"},
 	"PodCondition":                {"observedGeneration"},
 	"PodDisruptionBudgetStatus":   {"conditions"},
-	"PodSpec":                     {"automountServiceAccountToken", "dnsConfig", "dnsPolicy", "enableServiceLinks", "evictionResponders", "hostAliases", "hostIPC", "hostPID", "hostnameOverride", "imagePullSecrets", "os", "readinessGates", "runtimeClassName", "schedulingGroup", "securityContext", "serviceAccount", "setHostnameAsFQDN", "shareProcessNamespace"},
+	"PodSpec":                     {"automountServiceAccountToken", "dnsConfig", "dnsPolicy", "enableServiceLinks", "evictionResponders", "hostAliases", "hostIPC", "hostPID", "hostnameOverride", "imagePullSecrets", "os", "readinessGates", "runtimeClassName", "securityContext", "serviceAccount", "setHostnameAsFQDN", "shareProcessNamespace"},
 	"PodStatus":                   {"ephemeralContainerStatuses", "hostIPs", "nodeAllocatableResourceClaimStatuses", "observedGeneration", "podIPs", "volumeHealth"},
 	"Service":                     {"status"},
 	"Volume":                      {"cephfs", "fc", "flexVolume", "flocker", "gitRepo", "glusterfs", "image", "photonPersistentDisk", "quobyte", "scaleIO", "storageos", "vsphereVolume"},

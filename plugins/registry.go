@@ -6,6 +6,7 @@ import (
 	"github.com/schedkit/schedkit/plugins/defaultbinder"
 	"github.com/schedkit/schedkit/plugins/defaultpreemption"
 	"github.com/schedkit/schedkit/plugins/dynamicresources"
+	"github.com/schedkit/schedkit/plugins/gangscheduling"
 	"github.com/schedkit/schedkit/plugins/imagelocality"
 	"github.com/schedkit/schedkit/plugins/interpodaffinity"
 	"github.com/schedkit/schedkit/plugins/legacy"
@@ -49,6 +50,7 @@ func NewInTreeRegistry() framework.Registry {
 		config.NodeDeclaredFeaturesName:            nodedeclaredfeatures.New,
 		config.DynamicResourcesName:                dynamicresources.New,
 		defaultpreemption.Name:                     defaultpreemption.New,
+		gangscheduling.Name:                        gangscheduling.New,
 
 		// Optional: removed upstream, enabled by a Policy or a profile.
 		config.NodeLabelName:               legacy.NewNodeLabel,

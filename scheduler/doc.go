@@ -126,6 +126,22 @@
 // with the origin only what they declare costly and safe to share
 // (framework.SharedValues, such as DynamicResources' CEL compiler).
 //
+// # Gangs
+//
+// With WithFeatureGates and GenericWorkload on, the pods of a PodGroup
+// (spec.schedulingGroup, the group in the snapshot's object store) are
+// scheduled as kube-scheduler's PodGroup cycle schedules them
+// (schedule_one_podgroup.go, gang.go here): GangScheduling's PreEnqueue
+// holds the group back until minCount of its pods exist; the queue takes
+// the group's waiting pods out together; they are tried in upstream's
+// member order, each assumed so that the next see it, PlacementFeasible
+// stopping the cycle once minCount is out of reach; a group that does
+// not succeed has every assumption reverted, runs PodGroupPostFilter
+// (workload-aware preemption, gang_preemption.go) and its pods go back to
+// the queue with their own fit error or the group's status (GangError).
+// A gang is thus placed whole or not at all, and never waits at Permit
+// holding resources.
+//
 // Plugins are looked up by name in a framework.Registry: DefaultRegistry
 // has the plugins this build implements; plugins of the default profile
 // it lacks are reported in Decision.NotEvaluated.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/scheduler"
@@ -211,4 +212,28 @@ func ExampleScheduler_Explain_preemption() {
 	// node-a: Candidate, chosen true, evicting batch-2
 	// node-b: CannotHelp: No preemption victims found for incoming pod
 	// batch-2 still on node-a
+}
+
+// A gang of three pods that needs a node more than the cluster has is
+// placed not at all with GenericWorkload on.
+func ExampleWithFeatureGates() {
+	snap, _ := cluster.NewSnapshot([]*api.Node{node("node-a", "2", nil), node("node-b", "2", nil)}, nil)
+	_ = snap.AddObject(&api.PodGroup{ObjectMeta: api.ObjectMeta{Name: "train", Namespace: "default"},
+		Spec: api.PodGroupSpec{SchedulingPolicy: api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: 3}}}})
+	s, _ := scheduler.New(snap, scheduler.WithFeatureGates(features.MustParse("GenericWorkload=true")))
+	var pods []*api.Pod
+	for _, name := range []string{"w0", "w1", "w2"} {
+		p := pod(name, "2")
+		group := "train"
+		p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &group}
+		pods = append(pods, p)
+	}
+	placements, _ := s.Simulate(context.Background(), pods)
+	for _, pl := range placements {
+		fmt.Printf("%s %s: %v\n", pl.Pod.Name, pl.Outcome(), pl.Err)
+	}
+	// Output:
+	// w0 unschedulable: pod group is unschedulable, minCount (3) cannot be satisfied: 2 scheduled, 0 remaining, pod group preemption: No preemption victims found for incoming preemptor
+	// w1 unschedulable: pod group is unschedulable, minCount (3) cannot be satisfied: 2 scheduled, 0 remaining, pod group preemption: No preemption victims found for incoming preemptor
+	// w2 unschedulable: 0/2 nodes are available: 2 Insufficient cpu.
 }

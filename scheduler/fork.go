@@ -69,6 +69,7 @@ func (s *Scheduler) forkLocked() (*Scheduler, error) {
 		tieBreak:    s.tieBreak,
 		checkEngine: s.checkEngine,
 		admission:   s.admission,
+		gates:       s.gates,
 		plain:       s.plain,
 		cfgs:        s.cfgs,
 		registry:    s.registry,

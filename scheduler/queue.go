@@ -132,12 +132,22 @@ func (q *queue) add(ctx context.Context, s *Scheduler, pod *api.Pod) *entry {
 	if st := prof.RunPreEnqueuePlugins(ctx, pod); !st.IsSuccess() {
 		e.where, e.err = inGated, &GatedError{Pod: pod, Status: st}
 		q.gated = append(q.gated, e)
-		return e
+	} else {
+		e.where = inActive
+		heap.Push(&q.active, e)
 	}
-	e.where = inActive
-	heap.Push(&q.active, e)
+	if k, ok := s.groupOf(pod); ok {
+		// A new member may complete its gang's quorum.
+		s.recheckGated(ctx, q, k)
+	}
 	return e
 }
+
+// push adds e to the active queue.
+func (q *queue) push(e *entry) { heap.Push(&q.active, e) }
+
+// removeActive removes e from the active queue.
+func (q *queue) removeActive(e *entry) { heap.Remove(&q.active, e.heapIdx) }
 
 // detach removes a pod that is not placed from wherever it waits.
 func (q *queue) detach(e *entry) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/scheduler/internal/engine"
@@ -67,6 +68,18 @@ type options struct {
 	tieBreak    TieBreak
 	checkEngine bool
 	admission   *admission.Policies
+	gates       featuregates.Gates
+}
+
+// WithFeatureGates sets the feature gates the scheduler follows, as
+// kube-scheduler's --feature-gates: every profile's default plugins
+// follow them (GangScheduling with GenericWorkload on), and with
+// GenericWorkload on Simulate and RunQueue run PodGroup cycles (Schedule
+// and Explain still judge one pod; ExplainGroup runs its group's cycle).
+// A profile whose Features are set keeps them. The default is v1.37.2's
+// defaults.
+func WithFeatureGates(g featuregates.Gates) Option {
+	return func(o *options) { o.gates = g }
 }
 
 // TieBreak says how a cycle picks among nodes of equal total score.
@@ -164,6 +177,12 @@ type Scheduler struct {
 	// admission admits new pods (WithAdmission); nil reads pods as
 	// they are.
 	admission *admission.Policies
+	// gates are the feature gates (WithFeatureGates).
+	gates featuregates.Gates
+	// current is the queue being run when it is not q (Simulate's);
+	// gangIdx counts the snapshot's pods per PodGroup.
+	current *queue
+	gangIdx gangIndex
 	// plain is a test hook: Schedule runs the plain cycle (cycle.go)
 	// instead of the engine, so that tests observe the definition.
 	plain bool
@@ -231,6 +250,7 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 		tieBreak:    o.tieBreak,
 		checkEngine: o.checkEngine,
 		admission:   o.admission,
+		gates:       o.gates,
 		q:           newQueue(),
 		cfgs:        o.profiles,
 		registry:    o.registry,
@@ -261,6 +281,9 @@ func (s *Scheduler) Close() {
 func (s *Scheduler) makeProfiles() error {
 	var queueSort, first string
 	for _, cfg := range s.cfgs {
+		if cfg.Features.IsDefault() {
+			cfg.Features = s.gates
+		}
 		p, err := framework.NewProfile(cfg, s.registry, handle{s})
 		if err != nil {
 			return fmt.Errorf("creating profile for scheduler name %s: %w", profileName(cfg.SchedulerName), err)
@@ -324,6 +347,9 @@ func (v *sharedValues) get(key string, build func() (any, error)) (any, error) {
 	v.m[key] = x
 	return x, nil
 }
+
+// FeatureGates returns the feature gates the scheduler follows.
+func (s *Scheduler) FeatureGates() featuregates.Gates { return s.gates }
 
 // Snapshot returns the snapshot the scheduler decides over.
 func (s *Scheduler) Snapshot() *cluster.Snapshot { return s.snapshot }
@@ -402,6 +428,13 @@ func (s *Scheduler) Schedule(ctx context.Context, pod *api.Pod) (Decision, error
 // and the plain cycle, compared; with the plain test hook, the plain
 // cycle), then PostFilter when no node fits.
 func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error) {
+	return s.scheduleOne(ctx, pod, true)
+}
+
+// scheduleOne is schedule; without postFilter a pod that fits nowhere
+// leaves with its FitError alone, as a PodGroup cycle's pods do (the
+// group's PodGroupPostFilter runs instead).
+func (s *Scheduler) scheduleOne(ctx context.Context, pod *api.Pod, postFilter bool) (Decision, error) {
 	prof, err := s.profileFor(pod)
 	if err != nil {
 		return Decision{}, err
@@ -435,7 +468,7 @@ func (s *Scheduler) schedule(ctx context.Context, pod *api.Pod) (Decision, error
 		var fe *FitError
 		if errors.As(err, &fe) {
 			s.state = nil
-			if prof.HasPostFilterPlugins() {
+			if postFilter && prof.HasPostFilterPlugins() {
 				r, st := prof.RunPostFilterPlugins(ctx, state, pod, fe.Diagnosis.NodeToStatus)
 				fe.Diagnosis.PostFilterMsg = st.Message()
 				if r != nil {

@@ -252,8 +252,8 @@ func (s *Scheduler) Simulate(ctx context.Context, pods []*api.Pod) ([]Placement,
 		seen[k] = true
 	}
 	q := newQueue()
-	s.nominated = q.nominated
-	defer func() { s.nominated = s.q.nominated }()
+	s.nominated, s.current = q.nominated, q
+	defer func() { s.nominated, s.current = s.q.nominated, nil }()
 	for _, p := range pods {
 		q.add(ctx, s, p)
 	}
@@ -277,6 +277,22 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 			return placed, nil
 		}
 		pod := e.qpi.Pod
+		if k, ok := s.groupOf(pod); ok {
+			if pg, ok := (handle{s}).PodGroup(k); ok {
+				got, err := s.runGroup(ctx, q, e, k, pg)
+				placed = append(placed, got...)
+				if err != nil {
+					return placed, err
+				}
+				continue
+			}
+			// The queue holds a pod whose PodGroup does not exist
+			// aside until the group appears.
+			st := framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("waiting for pods's pod group %q to appear in scheduling queue", k.Name))
+			e.where, e.err = inGated, &GatedError{Pod: pod, Status: st.WithPlugin(config.GangSchedulingName)}
+			q.gated = append(q.gated, e)
+			continue
+		}
 		res, err := s.schedule(ctx, pod)
 		if err == nil {
 			err = s.assumeVolumes(pod, res.Node)

@@ -8,6 +8,7 @@ const (
 	DefaultBinderName                   = "DefaultBinder"
 	DefaultPreemptionName               = "DefaultPreemption"
 	DynamicResourcesName                = "DynamicResources"
+	GangSchedulingName                  = "GangScheduling"
 	ImageLocalityName                   = "ImageLocality"
 	InterPodAffinityName                = "InterPodAffinity"
 	NodeAffinityName                    = "NodeAffinity"

@@ -20,6 +20,7 @@ const module = "github.com/schedkit/schedkit"
 var rank = map[string]int{
 	"field":                     5, // apimachinery's field errors: imports nothing of the module
 	"quantity":                  10,
+	"features":                  8, // feature gates: imports nothing of the module
 	"api":                       20,
 	"resource":                  30,
 	"qos":                       40,
@@ -30,6 +31,7 @@ var rank = map[string]int{
 	"dra/cel":                   43, // CEL device selectors: api and quantity below it, cel-go beside
 	"dra":                       48, // the structured allocator: selectors through an interface, node selectors from affinity
 	"dra/dragen":                49,
+	"podgroup":                  48, // Workload and PodGroup validation and the gang's members: api, field and features below
 	"workload":                  48, // the controllers' pods: affinity, taints and resource below, manifest above
 	"cluster":                   50,
 	"framework":                 60,

@@ -84,9 +84,11 @@ type options struct {
 	podFiles listFlag
 	ties     string
 	seed     uint64
-	now      timeFlag
-	drain    scheduler.DrainOptions
-	validate validateFlag
+	// featureGates is --feature-gates, as kube-scheduler takes it.
+	featureGates string
+	now          timeFlag
+	drain        scheduler.DrainOptions
+	validate     validateFlag
 	// admissionConfig is --admission-config; admission the configuration
 	// read from it.
 	admissionConfig string
@@ -330,6 +332,11 @@ func strictFlag(fs *flag.FlagSet, o *options) {
 func tieFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.ties, "ties", "upstream", "how ties between equally scored nodes are broken: upstream (kube-scheduler's deterministic order) or random (seeded)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed for --ties random; it changes tie-breaking only, never the names of the pods workloads add")
+}
+
+// gatesFlag is kube-scheduler's --feature-gates.
+func gatesFlag(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.featureGates, "feature-gates", "", "kube-scheduler's feature gates, `NAME=BOOL,...`, limited to the gates schedkit models (GenericWorkload=true schedules PodGroups as gangs); unset gates keep their v1.37.2 defaults")
 }
 
 // checkOutput validates -o against the command's formats.

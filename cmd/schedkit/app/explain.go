@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/podgroup"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduler"
 )
@@ -67,6 +68,7 @@ changes it).
 			fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report to `FILE`")
 			strictFlag(fs, o)
 			tieFlags(fs, o)
+			gatesFlag(fs, o)
 		},
 		run: runExplain,
 	}
@@ -366,6 +368,9 @@ func (x *explainer) row(ex *explanation) *podRow {
 	if ex.Feasible == 1 && ex.Node != "" {
 		r.res.Notes = append(r.res.Notes, "one feasible node: kube-scheduler does not score then")
 	}
+	if k, ok := podgroup.KeyOf(p); ok && x.s.FeatureGates().GenericWorkload() {
+		r.res.Notes = append(r.res.Notes, gangNote(x.s, p, k))
+	}
 	req := resource.SchedulerRequests(p)
 	r.add = usage{CPU: req.Cpu().MilliValue(), Memory: req.Memory().Value()}
 	return r
@@ -426,6 +431,18 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	}
 	out := newRowWriter(e, o)
 	x := newExplainer(e, o, c, s)
+	if s.FeatureGates().GenericWorkload() {
+		// GangScheduling counts a gang's pending pods in the queue.
+		var members []*api.Pod
+		for _, p := range c.Pending {
+			if _, ok := podgroup.KeyOf(p); ok {
+				members = append(members, p)
+			}
+		}
+		if err := s.Enqueue(context.Background(), members...); err != nil {
+			return 0, err
+		}
+	}
 	var sum explainSummary
 	sum.Nodes = c.Snapshot.NumNodes()
 	emit := func(r *podRow) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/manifest"
 	"github.com/schedkit/schedkit/schedconfig"
 	"github.com/schedkit/schedkit/scheduler"
@@ -144,6 +145,13 @@ func (e *env) notices(o *options, c *manifest.Cluster) {
 // profile with every node scored.
 func (e *env) schedulerOptions(o *options, config string) ([]scheduler.Option, error) {
 	var opts []scheduler.Option
+	if o.featureGates != "" {
+		g, err := featuregates.Parse(o.featureGates)
+		if err != nil {
+			return nil, &usageError{msg: "--feature-gates: " + err.Error()}
+		}
+		opts = append(opts, scheduler.WithFeatureGates(g))
+	}
 	switch o.ties {
 	case "upstream":
 	case "random":

@@ -49,6 +49,11 @@ pods parked as unschedulable retried when a placement may help them. Prints
 each pod's outcome (placed, preempting: placed after evicting victims,
 unschedulable, gated), the summary line ("6 pod(s): 5 placed, 1
 preempting, 0 unschedulable, 0 gated") and the final placement per node.
+With --feature-gates GenericWorkload=true, the pods of a PodGroup
+(spec.schedulingGroup) are scheduled as kube-scheduler's PodGroup cycle
+schedules them, a gang all or nothing, and a table of the groups says
+"gang of 8 fits on nodes ...", "waiting for N more members" or why the
+gang does not fit.
 `,
 		example: `  schedkit simulate -f examples/manifests
   schedkit simulate -f examples/manifests/cluster.yaml,examples/manifests/running.yaml,examples/manifests/pending.yaml,examples/manifests/policy.yaml -o json --strict
@@ -59,6 +64,7 @@ preempting, 0 unschedulable, 0 gated") and the final placement per node.
 			outputFlag(fs, o, "table", "json", "yaml")
 			strictFlag(fs, o)
 			tieFlags(fs, o)
+			gatesFlag(fs, o)
 		},
 		run: runSimulate,
 	}
@@ -141,6 +147,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 		sum.Add(sp.Outcome, len(sp.Unverified) > 0)
 		pods = append(pods, sp)
 	}
+	gangs := gangSummaries(s, placements)
 	nodes := map[string]simNode{}
 	var names []string
 	for _, ni := range s.Snapshot().Nodes() {
@@ -157,7 +164,11 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 				return 0, err
 			}
 		}
-		if err := d.finish([]string{"nodes", "summary"}, nodes, sum); err != nil {
+		keys, values := []string{"nodes", "summary"}, []any{nodes, sum}
+		if gangs != nil {
+			keys, values = append(keys, "gangs"), append(values, gangs)
+		}
+		if err := d.finish(keys, values...); err != nil {
 			return 0, err
 		}
 	} else {
@@ -176,6 +187,15 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\n", sp.Pod, sp.Priority, sp.Outcome, node, sp.Attempts, reason)
 		}
 		tw.Flush()
+		if len(gangs) > 0 {
+			fmt.Fprintln(w)
+			tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "POD GROUP\tMIN COUNT\tPODS\tPLACED\tGANG")
+			for _, g := range gangs {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", g.PodGroup, g.MinCount, g.Pods, g.Placed, g.Message)
+			}
+			tw.Flush()
+		}
 		fmt.Fprintf(w, "\n%s", sum)
 		fmt.Fprintf(w, "\n\n")
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

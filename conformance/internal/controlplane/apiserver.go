@@ -51,6 +51,9 @@ func (c *ControlPlane) startAPIServer(runCtx, startCtx context.Context, dir, etc
 	s.EndpointReconcilerType = "none"
 	s.Etcd.StorageConfig.Transport.ServerList = []string{etcdURL}
 	s.Admission.GenericAdmission.DisablePlugins = disabledAdmission
+	for k, v := range c.runtimeConfig {
+		s.APIEnablement.RuntimeConfig[k] = v
+	}
 
 	keyFile := filepath.Join(dir, "sa.key")
 	if err := writeSigningKey(keyFile); err != nil {

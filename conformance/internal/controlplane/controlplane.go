@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
@@ -29,6 +30,13 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// StartTimeout bounds the start-up; zero is two minutes.
 	StartTimeout time.Duration
+	// FeatureGates, when set, are set on the process's feature gates
+	// before anything starts, as --feature-gates on every component
+	// ("GenericWorkload=true"); they stay set for the process.
+	FeatureGates string
+	// RuntimeConfig is kube-apiserver's --runtime-config, such as
+	// {"scheduling.k8s.io/v1beta1": "true"}.
+	RuntimeConfig map[string]string
 }
 
 // ControlPlane is a running control plane; Stop ends it.
@@ -43,6 +51,8 @@ type ControlPlane struct {
 	stop []func()
 	once sync.Once
 	logf func(format string, args ...any)
+	// runtimeConfig is Options.RuntimeConfig.
+	runtimeConfig map[string]string
 }
 
 // Client returns a client of the API server with a high rate limit.
@@ -81,6 +91,13 @@ func Start(ctx context.Context, opts Options) (_ *ControlPlane, err error) {
 			c.Stop()
 		}
 	}()
+
+	if opts.FeatureGates != "" {
+		if err := utilfeature.DefaultMutableFeatureGate.Set(opts.FeatureGates); err != nil {
+			return nil, fmt.Errorf("feature gates: %w", err)
+		}
+	}
+	c.runtimeConfig = opts.RuntimeConfig
 
 	t0 := time.Now()
 	etcdURL, stopEtcd, err := startEtcd(startCtx, filepath.Join(dir, "etcd"))

@@ -1,0 +1,58 @@
+package app
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const gangExample = "../../../examples/manifests/gang"
+
+// TestSimulateGangs: with GenericWorkload on, simulate places the
+// bundled gangs all or nothing and says so per group.
+func TestSimulateGangs(t *testing.T) {
+	code, out, stderr := runCmd(t, "", "simulate", "-f", bundled, "-f", gangExample, "--feature-gates", "GenericWorkload=true")
+	if code != exitUnschedulable {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, want := range []string{
+		"default/trainer  4          4     4       gang of 4 fits on nodes node-a2, node-b2",
+		"default/sweep    8          8     0       does not fit: minCount (8) cannot be satisfied: 0 scheduled, 7 remaining; the first pod that fits nowhere: default/sweep-0: 0/8 nodes are available: 2 node(s) had untolerated taint(s), 6 Insufficient cpu.",
+		"default/eval     3          2     0       waiting for 1 more member (2 of minCount 3)",
+		"default/eval-0             0         gated",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	code, out, _ = runCmd(t, "", "simulate", "-f", bundled, "-f", gangExample, "--feature-gates", "GenericWorkload=true", "-o", "json")
+	if code != exitUnschedulable {
+		t.Fatalf("exit %d", code)
+	}
+	var doc struct {
+		Gangs []simGang `json:"gangs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Gangs) != 3 || doc.Gangs[0].Placed != 4 || doc.Gangs[2].Waiting != 1 {
+		t.Fatalf("gangs: %+v", doc.Gangs)
+	}
+}
+
+// TestFeatureGatesFlag: the flag's errors are component-base's, and the
+// gates off schedule a gang's pods one by one.
+func TestFeatureGatesFlag(t *testing.T) {
+	code, _, stderr := runCmd(t, "", "simulate", "-f", bundled, "--feature-gates", "GenericWorkload=true,Foo=false")
+	if code != exitBadInput || !strings.Contains(stderr, "--feature-gates: unrecognized feature gate: Foo") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "", "explain", "-f", bundled, "--feature-gates", "DynamicResourceAllocation=false")
+	if code != exitBadInput || !strings.Contains(stderr, "--feature-gates: cannot set feature gate DynamicResourceAllocation to false, feature is locked to true") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, out, _ := runCmd(t, "", "simulate", "-f", bundled, "-f", gangExample)
+	if strings.Contains(out, "POD GROUP") || !strings.Contains(out, "default/sweep-0") {
+		t.Fatalf("gates off:\n%s", out)
+	}
+}
