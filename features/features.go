@@ -87,7 +87,7 @@ var specs = []Spec{
 	{Name: DRAExtendedResource, Default: true, PreRelease: GA, LockToDefault: true, DependsOn: []string{DynamicResourceAllocation}},
 	// The 1.37 entry that turns it on needs --min-compatibility-version
 	// 1.37; kube-scheduler's default is 1.36, so the gate is off.
-	{Name: DRAFractionalCapacityRange, PreRelease: Beta, DependsOn: []string{DRAConsumableCapacity}},
+	{Name: DRAFractionalCapacityRange, PreRelease: Beta, DependsOn: []string{DRAConsumableCapacity}, Modelled: true},
 	{Name: DRAListTypeAttributes, PreRelease: Alpha, DependsOn: []string{DynamicResourceAllocation}},
 	{Name: DRANodeAllocatableResources, PreRelease: Alpha, DependsOn: []string{DynamicResourceAllocation}},
 	{Name: DRAOptionalNodeOperations, PreRelease: Alpha, DependsOn: []string{DynamicResourceAllocation, NodeDeclaredFeatures}},

@@ -13,9 +13,11 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/dra"
 	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/plugins/dynamicresources"
 	"github.com/schedkit/schedkit/scheduler/internal/engine"
 )
 
@@ -240,6 +242,11 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 	}
 	if len(o.profiles) == 0 {
 		o.profiles = []framework.ProfileConfig{{}}
+	}
+	if o.gates.Enabled(featuregates.DRAFractionalCapacityRange) {
+		// The gate is the allocator's: DynamicResources is built with it.
+		o.registry = maps.Clone(o.registry)
+		o.registry[dynamicresources.Name] = dynamicresources.NewWithOptions(dynamicresources.Options{Features: dra.Features{FractionalCapacityRange: true}})
 	}
 	s := &Scheduler{
 		opts:        o,

@@ -221,3 +221,6 @@ func podNamespace(p *api.Pod) string {
 	}
 	return p.Namespace
 }
+
+// Features returns the DRA feature gates the plugin's allocator follows.
+func (pl *DynamicResources) Features() dra.Features { return pl.features }
