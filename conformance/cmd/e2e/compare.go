@@ -432,43 +432,17 @@ func (c *comparer) compareObjects(kind string, upstream []string, sk *skCluster,
 	}
 }
 
-// lockstep replays upstream's bindings, nominations and deletions on
-// schedkit: each bound pod's node must be among schedkit's tied best
-// nodes for it at that point; then schedkit assumes it there.
+// lockstep replays upstream's history (see timeline) on schedkit: each
+// pod's node must be among schedkit's tied best nodes for it at the
+// point upstream reserved it; then schedkit assumes it there.
 func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEvent, pairs map[string]*pair, final map[string]*v1.Pod) error {
-	// Deletions are preemption victims: each goes to the nomination on
-	// its node nearest before it, or after it.
-	victims := map[int][]string{}
-	for i, ev := range events {
-		if ev.kind != evDelete {
-			continue
-		}
-		best := -1
-		for j := i - 1; j >= 0; j-- {
-			if events[j].kind == evNominate && events[j].node == ev.node {
-				best = j
-				break
-			}
-		}
-		if best < 0 {
-			for j := i + 1; j < len(events); j++ {
-				if events[j].kind == evNominate && events[j].node == ev.node {
-					best = j
-					break
-				}
-			}
-		}
-		if best >= 0 {
-			victims[best] = append(victims[best], ev.key)
-		}
-	}
 	skName := func(key string) string {
 		if pr := pairs[key]; pr != nil {
 			return pr.skv.Namespace + "/" + pr.skv.Name
 		}
 		return key
 	}
-	for i, ev := range events {
+	for _, ev := range events {
 		pr := pairs[ev.key]
 		switch ev.kind {
 		case evBind:
@@ -496,7 +470,7 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 			// A nomination without victims is the scheduler announcing
 			// a binding that waits (a volume's provisioning), not a
 			// preemption.
-			if pr == nil || len(victims[i]) == 0 {
+			if pr == nil || len(ev.victims) == 0 {
 				continue
 			}
 			v, err := sk.Explain(ctx, pr.sk)
@@ -514,7 +488,7 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 				c.add("preemption", subj, "nominated node", ev.node, got)
 			}
 			var want []string
-			for _, k := range victims[i] {
+			for _, k := range ev.victims {
 				want = append(want, skName(k))
 			}
 			sort.Strings(want)
@@ -523,7 +497,7 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 			if !slices.Equal(want, got) && v.Nominated == ev.node {
 				c.add("preemption", subj, "victims", "["+strings.Join(want, " ")+"]", "["+strings.Join(got, " ")+"]")
 			}
-		case evDelete:
+		case evDelete, evUnreserve:
 			ns, name, _ := strings.Cut(skName(ev.key), "/")
 			if _, err := sk.RemovePod(ns, name); err != nil {
 				return err

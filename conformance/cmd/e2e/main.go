@@ -113,9 +113,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	t2 := time.Now()
 	settled := settle(ctx, rec, cp, *quiet, *timeout)
 	settleTime := time.Since(t2)
-	events, final, _ := rec.snapshot()
+	watched, final, _ := rec.snapshot()
+	events := timeline(watched, cp.Cycles())
 
 	c := &comparer{}
+	c.compareBindings(events, final)
 	if err := compareAll(ctx, c, cp, sk, verdicts, events, final, rec.deleted()); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 2

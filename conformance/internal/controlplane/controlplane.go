@@ -43,6 +43,8 @@ type ControlPlane struct {
 	stop []func()
 	once sync.Once
 	logf func(format string, args ...any)
+	// cycles records the scheduler's cycles (see Cycles).
+	cycles cycleLog
 }
 
 // Client returns a client of the API server with a high rate limit.

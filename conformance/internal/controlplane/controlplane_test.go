@@ -68,6 +68,16 @@ func TestStartScheduleStop(t *testing.T) {
 	if err != nil || bound != "n1" {
 		t.Fatalf("pod bound to %q: %v", bound, err)
 	}
+	// The recorder saw the cycle: its start, then the Reserve on n1.
+	var steps []Cycle
+	for _, c := range cp.Cycles() {
+		if c.Namespace == "default" && c.Name == "p" {
+			steps = append(steps, c)
+		}
+	}
+	if len(steps) != 2 || steps[0].Step != CycleStart || steps[1].Step != CycleReserve || steps[1].Node != "n1" {
+		t.Errorf("cycles of default/p: %+v, want a start and a Reserve on n1", steps)
+	}
 	t1 := time.Now()
 	cp.Stop()
 	stopped = true
