@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -79,21 +80,21 @@ func (a *applier) applyAll(ctx context.Context, objs []*object) []verdict {
 // between waits, when the apply moves from phase from to phase to, for
 // what admission in the later phases reads.
 func (a *applier) between(ctx context.Context, from, to int, namespaces []string, quotas []*object) {
-	if from <= 0 && to > 0 {
+	if from <= phaseNamespaces && to > phaseNamespaces {
 		for _, ns := range namespaces {
 			if err := a.cp.WaitForServiceAccount(ctx, ns); err != nil {
 				a.logf("%v", err)
 			}
 		}
 	}
-	if from <= 2 && to > 2 {
+	if from <= phasePolicies && to > phasePolicies {
 		for _, q := range quotas {
 			a.waitQuota(ctx, q.u.GetNamespace(), q.u.GetName())
 		}
 	}
-	if from < 5 && to >= 5 {
+	if from < phaseBoundPods && to >= phaseBoundPods {
 		// The scheduler's informers see the nodes and the objects its
-		// plugins read before the first pod arrives.
+		// plugins read before the first new pod arrives.
 		time.Sleep(time.Second)
 	}
 }
@@ -117,8 +118,8 @@ func (a *applier) waitQuota(ctx context.Context, ns, name string) {
 	}
 }
 
-// create creates one object; a Node's status is written through the
-// status subresource too, as a kubelet would report it.
+// create creates one object; a Node's status and a stored pod's are
+// written through the status subresource too.
 func (a *applier) create(ctx context.Context, o *object) error {
 	gvk := o.u.GroupVersionKind()
 	if gvk.Kind == "" || o.u.GetAPIVersion() == "" {
@@ -130,6 +131,11 @@ func (a *applier) create(ctx context.Context, o *object) error {
 	}
 	var ri dynamic.ResourceInterface = a.dyn.Resource(m.Resource)
 	u := o.u.DeepCopy()
+	// A stored object's server-set fields: the API server refuses a
+	// resourceVersion on create and sets the others itself.
+	for _, f := range []string{"resourceVersion", "uid", "creationTimestamp", "managedFields", "generation"} {
+		unstructured.RemoveNestedField(u.Object, "metadata", f)
+	}
 	if m.Scope.Name() == meta.RESTScopeNameNamespace {
 		if u.GetNamespace() == "" {
 			u.SetNamespace(metav1.NamespaceDefault)
@@ -141,7 +147,10 @@ func (a *applier) create(ctx context.Context, o *object) error {
 	if err != nil {
 		return err
 	}
-	if gvk.Kind == "Node" {
+	// A Node's status as a kubelet reports it; a stored pod's as the
+	// cluster it was read from holds it (create resets a pod's status,
+	// and a stored pod in phase Succeeded holds no room).
+	if gvk.Kind == "Node" || storedPod(o) {
 		if status, ok := o.u.Object["status"]; ok {
 			created.Object["status"] = status
 			if _, err := ri.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {

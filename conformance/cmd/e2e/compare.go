@@ -35,6 +35,8 @@ func (d disagreement) prefix() string { return d.subject + ": " + d.field + ":" 
 
 type comparer struct {
 	out []disagreement
+	// trace, when set, receives each step of the lockstep replay.
+	trace func(format string, args ...any)
 }
 
 func (c *comparer) add(cause, subject, field, up, sk string) {
@@ -311,7 +313,11 @@ func (c *comparer) compareEffective(pairs map[string]*pair) {
 		if a, b := list(u.Spec.Overhead), list(s.Spec.Overhead); a != b {
 			c.add("effective pod", subj, "spec.overhead", a, b)
 		}
-		if a, b := tolerations(u.Spec.Tolerations), tolerations(s.Spec.Tolerations); a != b {
+		uTol := u.Spec.Tolerations
+		if pr.sk.stored {
+			uTol = withoutDefaultTolerations(uTol, s.Spec.Tolerations)
+		}
+		if a, b := tolerations(uTol), tolerations(s.Spec.Tolerations); a != b {
 			c.add("effective pod", subj, "spec.tolerations", a, b)
 		}
 		if a, b := int32s(u.Spec.Priority), int32s(s.Spec.Priority); a != b {
@@ -324,6 +330,34 @@ func (c *comparer) compareEffective(pairs map[string]*pair) {
 			c.add("effective pod", subj, "spec.preemptionPolicy", a, b)
 		}
 	}
+}
+
+// withoutDefaultTolerations drops from up the tolerations that the
+// DefaultTolerationSeconds admission plugin adds on create (not-ready and
+// unreachable, NoExecute, 300 s) and that sk lacks. The runner creates a
+// stored pod anew, so the plugin adds them, but a stored pod's admission
+// happened in the cluster it was read from, and schedkit takes it as it
+// is; a bound pod's tolerations decide nothing for other pods.
+func withoutDefaultTolerations(up, sk []v1.Toleration) []v1.Toleration {
+	has := func(key string) bool {
+		for _, t := range sk {
+			if t.Key == key && t.Effect == v1.TaintEffectNoExecute {
+				return true
+			}
+		}
+		return false
+	}
+	var out []v1.Toleration
+	for _, t := range up {
+		added := (t.Key == v1.TaintNodeNotReady || t.Key == v1.TaintNodeUnreachable) &&
+			t.Operator == v1.TolerationOpExists && t.Effect == v1.TaintEffectNoExecute &&
+			t.TolerationSeconds != nil && *t.TolerationSeconds == 300
+		if added && !has(t.Key) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func orDefault(s, d string) string {
@@ -442,8 +476,12 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 		}
 		return key
 	}
+	kinds := [...]string{evBind: "reserve", evNominate: "nominate", evDelete: "delete", evUnreserve: "unreserve", evGone: "gone"}
 	for _, ev := range events {
 		pr := pairs[ev.key]
+		if c.trace != nil {
+			c.trace("%s %s %s %s", ev.at.Format("15:04:05.000000"), kinds[ev.kind], ev.key, ev.node)
+		}
 		switch ev.kind {
 		case evBind:
 			if pr == nil {
@@ -453,6 +491,9 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 			if err != nil {
 				return err
 			}
+			if c.trace != nil {
+				c.trace("  schedkit: node %q tied %v fit error %q nominated %q victims %v", v.Node, v.Tied, v.FitError, v.Nominated, v.Victims)
+			}
 			subj := podSubject(pr.up)
 			n := len(c.out)
 			switch {
@@ -460,7 +501,7 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 				c.add("placement", subj, "placement", ev.node, "preempts on "+v.Nominated+" evicting "+strings.Join(v.Victims, ", "))
 			case v.Node == "":
 				c.add("placement", subj, "placement", ev.node, "unschedulable: "+strconv.Quote(v.FitError))
-			case !slices.Contains(v.Tied, ev.node):
+			case v.Node != ev.node && !slices.Contains(v.Tied, ev.node):
 				c.add("placement", subj, "placement", ev.node, "one of ["+strings.Join(v.Tied, " ")+"]")
 			}
 			if err := sk.Assume(pr.sk, ev.node); err != nil && len(c.out) == n {
@@ -497,7 +538,10 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 			if !slices.Equal(want, got) && v.Nominated == ev.node {
 				c.add("preemption", subj, "victims", "["+strings.Join(want, " ")+"]", "["+strings.Join(got, " ")+"]")
 			}
-		case evDelete, evUnreserve:
+			if err := sk.Nominate(ctx, pr.sk, ev.node); err != nil {
+				return err
+			}
+		case evGone, evUnreserve:
 			ns, name, _ := strings.Cut(skName(ev.key), "/")
 			if _, err := sk.RemovePod(ns, name); err != nil {
 				return err

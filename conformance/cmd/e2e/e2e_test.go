@@ -30,17 +30,22 @@ func TestOrderedPhases(t *testing.T) {
 		}
 		return &object{u: u}
 	}
+	stored := mk("Pod", "n2")
+	stored.u.SetUID("0b0c")
 	in := []*object{mk("Pod", ""), mk("Deployment", ""), mk("Pod", "n1"), mk("Node", ""), mk("Service", ""),
-		mk("LimitRange", ""), mk("StorageClass", ""), mk("Namespace", "")}
+		mk("LimitRange", ""), stored, mk("StorageClass", ""), mk("Namespace", "")}
 	var got []string
 	for _, o := range ordered(in) {
 		k := o.kind()
 		if nodeName(o) != "" {
 			k += "(bound)"
 		}
+		if storedPod(o) {
+			k += "(stored)"
+		}
 		got = append(got, k)
 	}
-	want := "Namespace StorageClass LimitRange Node Service Pod(bound) Deployment Pod"
+	want := "Namespace StorageClass Pod(bound)(stored) LimitRange Node Service Pod(bound) Deployment Pod"
 	if strings.Join(got, " ") != want {
 		t.Errorf("order %v, want %s", got, want)
 	}

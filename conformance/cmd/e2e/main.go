@@ -36,6 +36,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 3*time.Minute, "bound on waiting for the cluster to settle")
 	known := fs.String("known", "", "file of the known disagreements (prefixes up to the values)")
 	verbose := fs.Bool("v", false, "log the control plane's steps and klog's output")
+	trace := fs.Bool("trace", false, "print each step of the lockstep replay on stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -117,6 +118,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	events := timeline(watched, cp.Cycles())
 
 	c := &comparer{}
+	if *trace {
+		c.trace = func(format string, a ...any) { fmt.Fprintf(stderr, "trace: "+format+"\n", a...) }
+	}
 	c.compareBindings(events, final)
 	if err := compareAll(ctx, c, cp, sk, verdicts, events, final, rec.deleted()); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)

@@ -18,10 +18,11 @@ import (
 type eventKind int
 
 const (
-	evBind     eventKind = iota // spec.nodeName set by the scheduler
-	evNominate                  // status.nominatedNodeName set
-	evDelete                    // deletion started (a preemption victim)
-	evUnreserve                 // a Reserve undone: the pod left the scheduler's cache
+	evBind      eventKind = iota // a Reserve (the cycle record) or a binding (the watch)
+	evNominate                   // status.nominatedNodeName set
+	evDelete                     // deletion started (a preemption victim)
+	evUnreserve                  // a Reserve undone: the pod left the scheduler's cache
+	evGone                       // the object removed: the pod leaves every cache
 )
 
 // podEvent is one step of upstream's history.
@@ -126,6 +127,7 @@ func (r *recorder) deletedPod(p *v1.Pod) {
 	if old := r.last[key]; old != nil && old.DeletionTimestamp == nil {
 		r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p, at: r.changed})
 	}
+	r.events = append(r.events, podEvent{kind: evGone, key: key, node: p.Spec.NodeName, pod: p, at: r.changed})
 	delete(r.last, key)
 	r.gone[key] = p
 }

@@ -21,9 +21,11 @@ import (
 //
 // A nomination is observed on the watch after the cycle that made it; it
 // is moved back to that cycle's start: the last start of the pod before
-// it was seen that did not end in a Reserve. Its victims (the deletions
-// on the nominated node nearest it on the watch) follow it at once.
-// Other deletions stay where the watch saw them.
+// it was seen whose cycle did not end in a Reserve. Its victims are the
+// deletions started on the nominated node nearest it on the watch. A pod
+// whose deletion started still holds its room in the scheduler's cache
+// until the object is removed; the removals stay where the watch saw
+// them, which is where the scheduler's informer sees them too.
 func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
 	type entry struct {
 		ev  podEvent
@@ -47,7 +49,7 @@ func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
 		}
 	}
 
-	victims, isVictim := victimsOf(watch)
+	victims := victimsOf(watch)
 	for i, ev := range watch {
 		switch ev.kind {
 		case evNominate:
@@ -57,15 +59,8 @@ func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
 				ev.victims = append(ev.victims, watch[j].key)
 			}
 			add(ev)
-			for _, j := range victims[i] {
-				d := watch[j]
-				d.at = ev.at
-				add(d)
-			}
-		case evDelete:
-			if !isVictim[i] {
-				add(ev)
-			}
+		case evGone:
+			add(ev)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -82,9 +77,10 @@ func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
 }
 
 // preemptionCycle is the start of the cycle that made a nomination seen
-// at seen: the last start before it that no Reserve of the pod followed
-// before seen (a cycle that placed the pod did not preempt). Without a
-// recorded start it is seen.
+// at seen: the last start before it whose cycle did not end in a Reserve
+// (a cycle that placed the pod did not preempt; the watch may see the
+// nomination after the next cycle began). Without such a start it is
+// seen.
 func preemptionCycle(starts, reserves []time.Time, seen time.Time) time.Time {
 	for i := len(starts) - 1; i >= 0; i-- {
 		s := starts[i]
@@ -93,7 +89,7 @@ func preemptionCycle(starts, reserves []time.Time, seen time.Time) time.Time {
 		}
 		placed := false
 		for _, r := range reserves {
-			if r.After(s) && !r.After(seen) && (i+1 == len(starts) || r.Before(starts[i+1])) {
+			if r.After(s) && (i+1 == len(starts) || r.Before(starts[i+1])) {
 				placed = true
 				break
 			}
@@ -108,10 +104,9 @@ func preemptionCycle(starts, reserves []time.Time, seen time.Time) time.Time {
 // victimsOf assigns each deletion on the watch to the nomination on its
 // node nearest before it, or else nearest after it: a preemption deletes
 // its victims right after it nominates the node. It returns the victims
-// (watch indexes) of each nomination and the set of deletions assigned.
-func victimsOf(watch []podEvent) (map[int][]int, map[int]bool) {
+// (watch indexes) of each nomination.
+func victimsOf(watch []podEvent) map[int][]int {
 	victims := map[int][]int{}
-	assigned := map[int]bool{}
 	for i, ev := range watch {
 		if ev.kind != evDelete {
 			continue
@@ -133,10 +128,9 @@ func victimsOf(watch []podEvent) (map[int][]int, map[int]bool) {
 		}
 		if best >= 0 {
 			victims[best] = append(victims[best], i)
-			assigned[i] = true
 		}
 	}
-	return victims, assigned
+	return victims
 }
 
 // compareBindings checks the record against the API server: a pod the
