@@ -22,7 +22,7 @@ status=0
 for f in $folders; do
   args=(-f "testdata/e2e/$f")
   if [ "$f" = large ]; then
-    args+=(--config testdata/e2e/score-all.yaml --timeout 30m --quiet 10s)
+    args+=(--config testdata/e2e/score-all.yaml --timeout 60m --quiet 10s)
   fi
   echo "== $f"
   start=$(date +%s)

@@ -92,7 +92,7 @@ func (a *applier) between(ctx context.Context, from, to int, namespaces []string
 			a.waitQuota(ctx, q.u.GetNamespace(), q.u.GetName())
 		}
 	}
-	if from < phaseBoundPods && to >= phaseBoundPods {
+	if from < phaseWorkloads && to >= phaseWorkloads {
 		// The scheduler's informers see the nodes and the objects its
 		// plugins read before the first new pod arrives.
 		time.Sleep(time.Second)

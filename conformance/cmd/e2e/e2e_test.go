@@ -45,7 +45,7 @@ func TestOrderedPhases(t *testing.T) {
 		}
 		got = append(got, k)
 	}
-	want := "Namespace StorageClass Pod(bound)(stored) LimitRange Node Service Pod(bound) Deployment Pod"
+	want := "Namespace StorageClass Pod(bound)(stored) LimitRange Service Pod(bound) Node Deployment Pod"
 	if strings.Join(got, " ") != want {
 		t.Errorf("order %v, want %s", got, want)
 	}

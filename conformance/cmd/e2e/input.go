@@ -117,16 +117,16 @@ const (
 	phaseClasses
 	phaseStoredPods
 	phasePolicies
-	phaseNodes
 	phaseOthers
 	phaseBoundPods
+	phaseNodes
 	phaseWorkloads
 	phasePendingPods
 )
 
 // rank is the apply phase of an object: namespaces, then classes, then
-// stored pods, then quotas and limit ranges, then nodes, then everything
-// else the pods depend on, then new bound pods, then workloads and new
+// stored pods, then quotas and limit ranges, then everything else the
+// pods depend on, then new bound pods, then nodes, then workloads and new
 // pending pods.
 //
 // A stored pod (see storedPod) is one a dump read from a cluster: it went
@@ -134,6 +134,12 @@ const (
 // added then is in it. It is created before the LimitRanges and the
 // ResourceQuotas, so that they neither change nor refuse it, and the
 // quotas count it as the cluster's quota controller did.
+//
+// Nodes come after every bound pod: until a node exists no pod is
+// placed, so the first cycle that places one sees all the bound pods in
+// the scheduler's cache, as schedkit's snapshot holds them from the
+// start (a stored pending pod created earlier fails on no nodes and is
+// retried when they come).
 func rank(o *object) int {
 	switch o.kind() {
 	case "Namespace":

@@ -24,8 +24,9 @@ import (
 // it was seen whose cycle did not end in a Reserve. Its victims are the
 // deletions started on the nominated node nearest it on the watch. A pod
 // whose deletion started still holds its room in the scheduler's cache
-// until the object is removed; the removals stay where the watch saw
-// them, which is where the scheduler's informer sees them too.
+// until the object is removed; the removals are where the scheduler's
+// own informer delivered them (Cycles), which the runner's watch may see
+// after the cycle they woke.
 func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
 	type entry struct {
 		ev  podEvent
@@ -46,6 +47,8 @@ func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
 			add(podEvent{kind: evBind, key: key, node: c.Node, at: c.At})
 		case controlplane.CycleUnreserve:
 			add(podEvent{kind: evUnreserve, key: key, node: c.Node, at: c.At})
+		case controlplane.CycleRemoved:
+			add(podEvent{kind: evGone, key: key, node: c.Node, at: c.At})
 		}
 	}
 
@@ -58,8 +61,6 @@ func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
 			for _, j := range victims[i] {
 				ev.victims = append(ev.victims, watch[j].key)
 			}
-			add(ev)
-		case evGone:
 			add(ev)
 		}
 	}

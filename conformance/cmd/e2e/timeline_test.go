@@ -11,8 +11,8 @@ import (
 // TestTimeline pins the order the lockstep replays: Reserves in the
 // scheduler's order whatever order the watch saw the bindings in, a
 // nomination at the start of the cycle that made it (not the later one
-// that placed the pod), its victims named, and removals where the watch
-// saw them.
+// that placed the pod), its victims named, and removals where the
+// scheduler's informer saw them.
 func TestTimeline(t *testing.T) {
 	t0 := time.Now()
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
@@ -29,6 +29,7 @@ func TestTimeline(t *testing.T) {
 		cycle(controlplane.CycleStart, "c", "", 5),
 		cycle(controlplane.CycleStart, "d", "", 6),
 		cycle(controlplane.CycleReserve, "d", "n2", 7),
+		cycle(controlplane.CycleRemoved, "a", "n1", 7),
 		cycle(controlplane.CycleStart, "c", "", 8),
 		cycle(controlplane.CycleReserve, "c", "n1", 9),
 		cycle(controlplane.CycleUnreserve, "c", "n1", 10),
@@ -40,7 +41,9 @@ func TestTimeline(t *testing.T) {
 		{kind: evDelete, key: "ns/a", node: "n1", at: at(7)},
 		// Seen after c's second cycle started: still the first one's.
 		{kind: evNominate, key: "ns/c", node: "n1", at: at(8)},
-		{kind: evGone, key: "ns/a", node: "n1", at: at(8)},
+		// The runner's watch saw the removal after c's Reserve; the
+		// scheduler's informer before.
+		{kind: evGone, key: "ns/a", node: "n1", at: at(10)},
 	}
 	var got []string
 	for _, ev := range timeline(watch, cycles) {

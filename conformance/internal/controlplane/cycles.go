@@ -7,6 +7,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
 	fwk "k8s.io/kube-scheduler/framework"
 	kconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
@@ -25,6 +26,9 @@ const (
 	// CycleUnreserve undoes a Reserve: binding failed and the pod left
 	// the cache, to be scheduled again.
 	CycleUnreserve
+	// CycleRemoved is a pod leaving the scheduler's informer (deleted, or
+	// terminal): its room on Node is free from the next cycle on.
+	CycleRemoved
 )
 
 // Cycle is one step of kube-scheduler's scheduling cycles, in the order
@@ -33,7 +37,7 @@ type Cycle struct {
 	Step      CycleStep
 	Namespace string
 	Name      string
-	// Node is the node of a Reserve or Unreserve.
+	// Node is the node of a Reserve, an Unreserve or a removal.
 	Node string
 	// At is when the step ran, on the monotonic clock of this process.
 	At time.Time
@@ -90,6 +94,18 @@ func (r *cycleRecorder) Reserve(_ context.Context, _ fwk.CycleState, p *v1.Pod, 
 
 func (r *cycleRecorder) Unreserve(_ context.Context, _ fwk.CycleState, p *v1.Pod, node string) {
 	r.log.add(CycleUnreserve, p, node)
+}
+
+// removed records a pod the scheduler's informer deleted. It runs as a
+// handler of the informer that feeds the scheduler's cache, so it sees
+// the removal when the cache does, before any cycle the removal wakes.
+func (l *cycleLog) removed(obj any) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	if p, ok := obj.(*v1.Pod); ok {
+		l.add(CycleRemoved, p, p.Spec.NodeName)
+	}
 }
 
 // registry is the out-of-tree registry holding the recorder.
