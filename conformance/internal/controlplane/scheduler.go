@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/kubernetes/pkg/scheduler"
 	kconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
@@ -72,7 +71,7 @@ func (c *ControlPlane) startScheduler(runCtx, startCtx context.Context, cfg *kco
 		broadcaster.Shutdown()
 		factory.Shutdown()
 	})
-	if _, err := factory.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: c.cycles.removed}); err != nil {
+	if _, err := factory.Core().V1().Pods().Informer().AddEventHandler(c.cycles.handlers()); err != nil {
 		return err
 	}
 	factory.Start(runCtx.Done())
