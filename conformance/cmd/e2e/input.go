@@ -179,6 +179,17 @@ func storedPod(o *object) bool {
 	return false
 }
 
+// storedObject reports whether an object has been through an API
+// server, as schedkit's reader decides: a pod as storedPod, any other
+// object by a uid, a resourceVersion or a creationTimestamp.
+func storedObject(o *object) bool {
+	if o.kind() == "Pod" {
+		return storedPod(o)
+	}
+	ts := o.u.GetCreationTimestamp()
+	return o.u.GetUID() != "" || o.u.GetResourceVersion() != "" || !ts.IsZero()
+}
+
 func nodeName(o *object) string {
 	n, _, _ := unstructured.NestedString(o.u.Object, "spec", "nodeName")
 	return n

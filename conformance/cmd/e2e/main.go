@@ -274,11 +274,11 @@ func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane,
 	if err != nil {
 		return err
 	}
+	claimRename := map[string]string{}
 	names = nil
 	for _, r := range claims.Items {
 		names = append(names, r.Namespace+"/"+r.Name)
 	}
-	c.compareObjects("ResourceClaim", names, sk, nil, nil)
 
 	// Pods: upstream's in binding order, then the pending ones.
 	bindOrder := map[string]int{}
@@ -323,6 +323,29 @@ func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane,
 		return err
 	}
 	c.compareEffective(pairs)
+
+	// A pod's claims from templates are named after the pod, with a
+	// random suffix: compared by owner (paired pod) and pod claim name.
+	skClaims := sk.PodClaims()
+	for _, r := range claims.Items {
+		ref := metav1.GetControllerOf(&r)
+		if ref == nil || ref.Kind != "Pod" {
+			continue
+		}
+		pr := pairs[r.Namespace+"/"+ref.Name]
+		if pr == nil {
+			continue
+		}
+		if n, ok := skClaims[pr.skv.Namespace+"/"+pr.skv.Name+"\x00"+r.Annotations["resource.kubernetes.io/pod-claim-name"]]; ok {
+			claimRename[r.Namespace+"/"+r.Name] = n
+		}
+	}
+	c.compareObjects("ResourceClaim", names, sk, nil, func(n string) string {
+		if r, ok := claimRename[n]; ok {
+			return r
+		}
+		return n
+	})
 
 	// Claims: an ephemeral volume's is named after its pod, whose name
 	// is random; it is compared under the schedkit pod's name.

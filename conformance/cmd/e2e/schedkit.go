@@ -187,10 +187,32 @@ func (k *skCluster) StoreObjects(kind string) (names []string, ok bool) {
 		for c := range cluster.AllObjects[api.PersistentVolumeClaim](o) {
 			names = append(names, nsName(c.Namespace, c.Name))
 		}
+	case "ResourceClaim":
+		for c := range cluster.AllObjects[api.ResourceClaim](o) {
+			names = append(names, nsName(c.Namespace, c.Name))
+		}
 	default:
 		return nil, false
 	}
 	return names, true
+}
+
+// PodClaims maps each ResourceClaim of the store that a pod owns, as
+// "namespace/pod\x00pod-claim-name" (the claim's name in the pod's
+// spec.resourceClaims, from the resourceclaim controller's annotation),
+// to the claim's namespace/name: the controller names a claim after its
+// pod with a random suffix, so the claims of the two sides are matched
+// by owner and pod claim name.
+func (k *skCluster) PodClaims() map[string]string {
+	out := map[string]string{}
+	for c := range cluster.AllObjects[api.ResourceClaim](k.c.Snapshot.Objects()) {
+		for _, ref := range c.OwnerReferences {
+			if ref.Kind == "Pod" && ref.Controller != nil && *ref.Controller {
+				out[nsName(c.Namespace, ref.Name)+"\x00"+c.Annotations[api.PodResourceClaimAnnotation]] = nsName(c.Namespace, c.Name)
+			}
+		}
+	}
+	return out
 }
 
 // InputControllerRevisions are the ControllerRevisions read and those
