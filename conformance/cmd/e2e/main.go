@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
+	kconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 
 	"github.com/schedkit/schedkit/conformance/internal/controlplane"
 )
@@ -82,6 +83,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	if n := sk.NumNodes(); n > 100 && !scoresAll(opts.SchedulerConfig) {
+		fmt.Fprintf(stderr, "note: %d nodes and percentageOfNodesToScore is not 100: kube-scheduler filters a rotating sample of them, which the lockstep cannot follow; placements may disagree (see testdata/e2e/score-all.yaml)\n", n)
+	}
 	t0 := time.Now()
 	cp, err := controlplane.Start(ctx, opts)
 	if err != nil {
@@ -163,6 +167,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// scoresAll reports whether cfg makes every profile filter and score
+// every node: percentageOfNodesToScore 100, globally or in each profile.
+func scoresAll(cfg *kconfig.KubeSchedulerConfiguration) bool {
+	if cfg == nil {
+		return false
+	}
+	global := cfg.PercentageOfNodesToScore != nil && *cfg.PercentageOfNodesToScore == 100
+	for _, p := range cfg.Profiles {
+		if p.PercentageOfNodesToScore != nil {
+			if *p.PercentageOfNodesToScore != 100 {
+				return false
+			}
+		} else if !global {
+			return false
+		}
+	}
+	return global || len(cfg.Profiles) > 0
 }
 
 func rejected(vs []verdict) int {

@@ -88,6 +88,9 @@ func skLoad(ctx context.Context, paths []string, configFile string) (*skCluster,
 	return &skCluster{c: c, s: s}, nil
 }
 
+// NumNodes is the number of nodes read.
+func (k *skCluster) NumNodes() int { return k.c.Snapshot.NumNodes() }
+
 // Close releases the scheduler.
 func (k *skCluster) Close() { k.s.Close() }
 
