@@ -18,17 +18,15 @@ go test . -count=1 -timeout 30m -rapid.checks="$checks"
 # internal/controlplane starts and stops a real control plane (~10 s).
 go test ./internal/... -count=1
 
-# The e2e comparison against that control plane on the small folders
-# schedkit agrees on (about 20 s each after the build). daemons keeps its
-# .known file (empty now) for the day a disagreement is accepted there:
-# the step asserts the exact list, so a new one fails and a fixed one
-# must be removed from it. create must agree fully. quota is left to
-# run-e2e.sh: one of its Deployment pods is sometimes bound outside
-# schedkit's tied set, as in web and stateful (the runner replays bindings
-# in watch order, which may not be upstream's scheduling order). All
-# folders: run-e2e.sh.
+# The e2e comparison against that control plane on three small folders
+# (about 20 s each after the build; all three under a minute and a half
+# on the shared 2-core machine). daemons keeps its .known file (empty
+# now) for the day a disagreement is accepted there: the step asserts
+# the exact list, so a new one fails and a fixed one must be removed from
+# it. create and web must agree fully. All folders: run-e2e.sh.
 go run ./cmd/e2e -f testdata/e2e/daemons --known testdata/e2e/daemons.known
 go run ./cmd/e2e -f testdata/e2e/create
+go run ./cmd/e2e -f testdata/e2e/web
 
 # The replay lives in the core module (stdlib and schedkit only).
 cd "$here/.."

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The slow e2e suite: the runner (cmd/e2e) on every folder under
-# testdata/e2e and on the bundled examples/manifests, each against a
+# testdata/e2e and on the bundled examples/manifests (alone, with its
+# dra folder, with its MostAllocated configuration), each against a
 # fresh in-process control plane. It prints each folder's disagreements
 # and summary and exits 1 if any folder disagrees. See README.md.
 #
@@ -22,16 +23,26 @@ status=0
 for f in $folders; do
   args=(-f "testdata/e2e/$f")
   if [ "$f" = large ]; then
-    args+=(--config testdata/e2e/score-all.yaml --timeout 30m --quiet 10s)
+    args+=(--config testdata/e2e/score-all.yaml --timeout 60m --quiet 10s)
   fi
   echo "== $f"
   start=$(date +%s)
   "$bin" "${args[@]}" || status=1
   echo "   ($(( $(date +%s) - start ))s)"
 done
-echo "== examples/manifests"
-start=$(date +%s)
-"$bin" -f ../examples/manifests || status=1
-echo "   ($(( $(date +%s) - start ))s)"
+# The bundled examples: alone, with the DRA pool (as README's describe
+# example reads them) and with the MostAllocated configuration.
+examples=(
+  "-f ../examples/manifests"
+  "-f ../examples/manifests -f ../examples/manifests/dra"
+  "-f ../examples/manifests --config ../examples/manifests/config/most-allocated.yaml"
+)
+for e in "${examples[@]}"; do
+  echo "== ${e//..\//}"
+  start=$(date +%s)
+  # shellcheck disable=SC2086 # the flags split on purpose
+  "$bin" $e || status=1
+  echo "   ($(( $(date +%s) - start ))s)"
+done
 rm -f "$bin"
 exit $status

@@ -35,6 +35,8 @@ func (d disagreement) prefix() string { return d.subject + ": " + d.field + ":" 
 
 type comparer struct {
 	out []disagreement
+	// trace, when set, receives each step of the lockstep replay.
+	trace func(format string, args ...any)
 }
 
 func (c *comparer) add(cause, subject, field, up, sk string) {
@@ -311,7 +313,11 @@ func (c *comparer) compareEffective(pairs map[string]*pair) {
 		if a, b := list(u.Spec.Overhead), list(s.Spec.Overhead); a != b {
 			c.add("effective pod", subj, "spec.overhead", a, b)
 		}
-		if a, b := tolerations(u.Spec.Tolerations), tolerations(s.Spec.Tolerations); a != b {
+		uTol := u.Spec.Tolerations
+		if pr.sk.stored {
+			uTol = withoutDefaultTolerations(uTol, s.Spec.Tolerations)
+		}
+		if a, b := tolerations(uTol), tolerations(s.Spec.Tolerations); a != b {
 			c.add("effective pod", subj, "spec.tolerations", a, b)
 		}
 		if a, b := int32s(u.Spec.Priority), int32s(s.Spec.Priority); a != b {
@@ -324,6 +330,34 @@ func (c *comparer) compareEffective(pairs map[string]*pair) {
 			c.add("effective pod", subj, "spec.preemptionPolicy", a, b)
 		}
 	}
+}
+
+// withoutDefaultTolerations drops from up the tolerations that the
+// DefaultTolerationSeconds admission plugin adds on create (not-ready and
+// unreachable, NoExecute, 300 s) and that sk lacks. The runner creates a
+// stored pod anew, so the plugin adds them, but a stored pod's admission
+// happened in the cluster it was read from, and schedkit takes it as it
+// is; a bound pod's tolerations decide nothing for other pods.
+func withoutDefaultTolerations(up, sk []v1.Toleration) []v1.Toleration {
+	has := func(key string) bool {
+		for _, t := range sk {
+			if t.Key == key && t.Effect == v1.TaintEffectNoExecute {
+				return true
+			}
+		}
+		return false
+	}
+	var out []v1.Toleration
+	for _, t := range up {
+		added := (t.Key == v1.TaintNodeNotReady || t.Key == v1.TaintNodeUnreachable) &&
+			t.Operator == v1.TolerationOpExists && t.Effect == v1.TaintEffectNoExecute &&
+			t.TolerationSeconds != nil && *t.TolerationSeconds == 300
+		if added && !has(t.Key) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func orDefault(s, d string) string {
@@ -432,44 +466,22 @@ func (c *comparer) compareObjects(kind string, upstream []string, sk *skCluster,
 	}
 }
 
-// lockstep replays upstream's bindings, nominations and deletions on
-// schedkit: each bound pod's node must be among schedkit's tied best
-// nodes for it at that point; then schedkit assumes it there.
+// lockstep replays upstream's history (see timeline) on schedkit: each
+// pod's node must be among schedkit's tied best nodes for it at the
+// point upstream reserved it; then schedkit assumes it there.
 func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEvent, pairs map[string]*pair, final map[string]*v1.Pod) error {
-	// Deletions are preemption victims: each goes to the nomination on
-	// its node nearest before it, or after it.
-	victims := map[int][]string{}
-	for i, ev := range events {
-		if ev.kind != evDelete {
-			continue
-		}
-		best := -1
-		for j := i - 1; j >= 0; j-- {
-			if events[j].kind == evNominate && events[j].node == ev.node {
-				best = j
-				break
-			}
-		}
-		if best < 0 {
-			for j := i + 1; j < len(events); j++ {
-				if events[j].kind == evNominate && events[j].node == ev.node {
-					best = j
-					break
-				}
-			}
-		}
-		if best >= 0 {
-			victims[best] = append(victims[best], ev.key)
-		}
-	}
 	skName := func(key string) string {
 		if pr := pairs[key]; pr != nil {
 			return pr.skv.Namespace + "/" + pr.skv.Name
 		}
 		return key
 	}
-	for i, ev := range events {
+	kinds := [...]string{evBind: "reserve", evNominate: "nominate", evDelete: "delete", evUnreserve: "unreserve", evGone: "gone"}
+	for _, ev := range events {
 		pr := pairs[ev.key]
+		if c.trace != nil {
+			c.trace("%s %s %s %s", ev.at.Format("15:04:05.000000"), kinds[ev.kind], ev.key, ev.node)
+		}
 		switch ev.kind {
 		case evBind:
 			if pr == nil {
@@ -479,6 +491,9 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 			if err != nil {
 				return err
 			}
+			if c.trace != nil {
+				c.trace("  schedkit: node %q tied %v fit error %q nominated %q victims %v", v.Node, v.Tied, v.FitError, v.Nominated, v.Victims)
+			}
 			subj := podSubject(pr.up)
 			n := len(c.out)
 			switch {
@@ -486,7 +501,7 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 				c.add("placement", subj, "placement", ev.node, "preempts on "+v.Nominated+" evicting "+strings.Join(v.Victims, ", "))
 			case v.Node == "":
 				c.add("placement", subj, "placement", ev.node, "unschedulable: "+strconv.Quote(v.FitError))
-			case !slices.Contains(v.Tied, ev.node):
+			case v.Node != ev.node && !slices.Contains(v.Tied, ev.node):
 				c.add("placement", subj, "placement", ev.node, "one of ["+strings.Join(v.Tied, " ")+"]")
 			}
 			if err := sk.Assume(pr.sk, ev.node); err != nil && len(c.out) == n {
@@ -496,7 +511,7 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 			// A nomination without victims is the scheduler announcing
 			// a binding that waits (a volume's provisioning), not a
 			// preemption.
-			if pr == nil || len(victims[i]) == 0 {
+			if pr == nil || len(ev.victims) == 0 {
 				continue
 			}
 			v, err := sk.Explain(ctx, pr.sk)
@@ -514,7 +529,7 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 				c.add("preemption", subj, "nominated node", ev.node, got)
 			}
 			var want []string
-			for _, k := range victims[i] {
+			for _, k := range ev.victims {
 				want = append(want, skName(k))
 			}
 			sort.Strings(want)
@@ -523,7 +538,10 @@ func (c *comparer) lockstep(ctx context.Context, sk *skCluster, events []podEven
 			if !slices.Equal(want, got) && v.Nominated == ev.node {
 				c.add("preemption", subj, "victims", "["+strings.Join(want, " ")+"]", "["+strings.Join(got, " ")+"]")
 			}
-		case evDelete:
+			if err := sk.Nominate(ctx, pr.sk, ev.node); err != nil {
+				return err
+			}
+		case evGone, evUnreserve:
 			ns, name, _ := strings.Cut(skName(ev.key), "/")
 			if _, err := sk.RemovePod(ns, name); err != nil {
 				return err

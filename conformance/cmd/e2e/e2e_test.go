@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	kconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 )
 
 func TestBlankPodName(t *testing.T) {
@@ -30,17 +31,22 @@ func TestOrderedPhases(t *testing.T) {
 		}
 		return &object{u: u}
 	}
+	stored := mk("Pod", "n2")
+	stored.u.SetUID("0b0c")
 	in := []*object{mk("Pod", ""), mk("Deployment", ""), mk("Pod", "n1"), mk("Node", ""), mk("Service", ""),
-		mk("LimitRange", ""), mk("StorageClass", ""), mk("Namespace", "")}
+		mk("LimitRange", ""), stored, mk("StorageClass", ""), mk("Namespace", "")}
 	var got []string
 	for _, o := range ordered(in) {
 		k := o.kind()
 		if nodeName(o) != "" {
 			k += "(bound)"
 		}
+		if storedPod(o) {
+			k += "(stored)"
+		}
 		got = append(got, k)
 	}
-	want := "Namespace StorageClass LimitRange Node Service Pod(bound) Deployment Pod"
+	want := "Namespace StorageClass Pod(bound)(stored) LimitRange Service Pod(bound) Node Deployment Pod"
 	if strings.Join(got, " ") != want {
 		t.Errorf("order %v, want %s", got, want)
 	}
@@ -86,5 +92,25 @@ func TestReadObjectsLists(t *testing.T) {
 	}
 	if got := strings.Join(keys, ", "); got != "Node a, Node b, Namespace x" {
 		t.Errorf("objects %s", got)
+	}
+}
+
+func TestScoresAll(t *testing.T) {
+	p := func(v int32) *int32 { return &v }
+	for _, tc := range []struct {
+		name string
+		cfg  *kconfig.KubeSchedulerConfiguration
+		want bool
+	}{
+		{"no config", nil, false},
+		{"global 100", &kconfig.KubeSchedulerConfiguration{PercentageOfNodesToScore: p(100), Profiles: []kconfig.KubeSchedulerProfile{{}}}, true},
+		{"global 50", &kconfig.KubeSchedulerConfiguration{PercentageOfNodesToScore: p(50), Profiles: []kconfig.KubeSchedulerProfile{{}}}, false},
+		{"profile overrides", &kconfig.KubeSchedulerConfiguration{PercentageOfNodesToScore: p(100),
+			Profiles: []kconfig.KubeSchedulerProfile{{}, {PercentageOfNodesToScore: p(30)}}}, false},
+		{"profiles 100", &kconfig.KubeSchedulerConfiguration{Profiles: []kconfig.KubeSchedulerProfile{{PercentageOfNodesToScore: p(100)}}}, true},
+	} {
+		if got := scoresAll(tc.cfg); got != tc.want {
+			t.Errorf("%s: scoresAll = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -111,28 +111,83 @@ func readFile(path string, seq int) ([]*object, error) {
 	}
 }
 
-// rank is the apply phase of a kind: namespaces, then classes, then
-// quotas and limit ranges, then everything the pods depend on (nodes
-// among them), then bound pods, then workloads and pending pods.
+// The apply phases, in order.
+const (
+	phaseNamespaces = iota
+	phaseClasses
+	phaseStoredPods
+	phasePolicies
+	phaseOthers
+	phaseBoundPods
+	phaseNodes
+	phaseWorkloads
+	phasePendingPods
+)
+
+// rank is the apply phase of an object: namespaces, then classes, then
+// stored pods, then quotas and limit ranges, then everything else the
+// pods depend on, then new bound pods, then nodes, then workloads and new
+// pending pods.
+//
+// A stored pod (see storedPod) is one a dump read from a cluster: it went
+// through admission when it was created there, and what LimitRanger
+// added then is in it. It is created before the LimitRanges and the
+// ResourceQuotas, so that they neither change nor refuse it, and the
+// quotas count it as the cluster's quota controller did.
+//
+// Nodes come after every bound pod: until a node exists no pod is
+// placed, so the first cycle that places one sees all the bound pods in
+// the scheduler's cache, as schedkit's snapshot holds them from the
+// start (a stored pending pod created earlier fails on no nodes and is
+// retried when they come).
 func rank(o *object) int {
 	switch o.kind() {
 	case "Namespace":
-		return 0
+		return phaseNamespaces
 	case "PriorityClass", "StorageClass", "DeviceClass", "RuntimeClass", "CSIDriver", "IngressClass":
-		return 1
+		return phaseClasses
 	case "ResourceQuota", "LimitRange":
-		return 2
+		return phasePolicies
 	case "Node":
-		return 3
+		return phaseNodes
 	case "Pod":
-		if nodeName(o) != "" {
-			return 5
+		switch {
+		case storedPod(o):
+			return phaseStoredPods
+		case nodeName(o) != "":
+			return phaseBoundPods
 		}
-		return 7
+		return phasePendingPods
 	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob", "ReplicationController":
-		return 6
+		return phaseWorkloads
 	}
-	return 4
+	return phaseOthers
+}
+
+// storedPod reports whether a pod has been through an API server, as
+// schedkit's reader decides (manifest.IsStored): a uid, a
+// resourceVersion, a creationTimestamp or spec.priority is set.
+func storedPod(o *object) bool {
+	if o.kind() != "Pod" {
+		return false
+	}
+	for _, f := range [][]string{{"metadata", "uid"}, {"metadata", "resourceVersion"}, {"metadata", "creationTimestamp"}, {"spec", "priority"}} {
+		if v, ok, _ := unstructured.NestedFieldNoCopy(o.u.Object, f...); ok && v != nil && v != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// storedObject reports whether an object has been through an API
+// server, as schedkit's reader decides: a pod as storedPod, any other
+// object by a uid, a resourceVersion or a creationTimestamp.
+func storedObject(o *object) bool {
+	if o.kind() == "Pod" {
+		return storedPod(o)
+	}
+	ts := o.u.GetCreationTimestamp()
+	return o.u.GetUID() != "" || o.u.GetResourceVersion() != "" || !ts.IsZero()
 }
 
 func nodeName(o *object) string {

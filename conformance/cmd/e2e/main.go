@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
+	kconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 
 	"github.com/schedkit/schedkit/conformance/internal/controlplane"
 )
@@ -36,6 +37,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 3*time.Minute, "bound on waiting for the cluster to settle")
 	known := fs.String("known", "", "file of the known disagreements (prefixes up to the values)")
 	verbose := fs.Bool("v", false, "log the control plane's steps and klog's output")
+	trace := fs.Bool("trace", false, "print each step of the lockstep replay on stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -81,6 +83,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	if n := sk.NumNodes(); n > 100 && !scoresAll(opts.SchedulerConfig) {
+		fmt.Fprintf(stderr, "note: %d nodes and percentageOfNodesToScore is not 100: kube-scheduler filters a rotating sample of them, which the lockstep cannot follow; placements may disagree (see testdata/e2e/score-all.yaml)\n", n)
+	}
 	t0 := time.Now()
 	cp, err := controlplane.Start(ctx, opts)
 	if err != nil {
@@ -113,9 +118,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	t2 := time.Now()
 	settled := settle(ctx, rec, cp, *quiet, *timeout)
 	settleTime := time.Since(t2)
-	events, final, _ := rec.snapshot()
+	watched, final, _ := rec.snapshot()
+	events := timeline(watched, cp.Cycles())
 
 	c := &comparer{}
+	if *trace {
+		c.trace = func(format string, a ...any) { fmt.Fprintf(stderr, "trace: "+format+"\n", a...) }
+	}
+	c.compareBindings(events, final)
 	if err := compareAll(ctx, c, cp, sk, verdicts, events, final, rec.deleted()); err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 2
@@ -157,6 +167,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// scoresAll reports whether cfg makes every profile filter and score
+// every node: percentageOfNodesToScore 100, globally or in each profile.
+func scoresAll(cfg *kconfig.KubeSchedulerConfiguration) bool {
+	if cfg == nil {
+		return false
+	}
+	global := cfg.PercentageOfNodesToScore != nil && *cfg.PercentageOfNodesToScore == 100
+	for _, p := range cfg.Profiles {
+		if p.PercentageOfNodesToScore != nil {
+			if *p.PercentageOfNodesToScore != 100 {
+				return false
+			}
+		} else if !global {
+			return false
+		}
+	}
+	return global || len(cfg.Profiles) > 0
 }
 
 func rejected(vs []verdict) int {
@@ -268,11 +297,11 @@ func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane,
 	if err != nil {
 		return err
 	}
+	claimRename := map[string]string{}
 	names = nil
 	for _, r := range claims.Items {
 		names = append(names, r.Namespace+"/"+r.Name)
 	}
-	c.compareObjects("ResourceClaim", names, sk, nil, nil)
 
 	// Pods: upstream's in binding order, then the pending ones.
 	bindOrder := map[string]int{}
@@ -317,6 +346,29 @@ func compareAll(ctx context.Context, c *comparer, cp *controlplane.ControlPlane,
 		return err
 	}
 	c.compareEffective(pairs)
+
+	// A pod's claims from templates are named after the pod, with a
+	// random suffix: compared by owner (paired pod) and pod claim name.
+	skClaims := sk.PodClaims()
+	for _, r := range claims.Items {
+		ref := metav1.GetControllerOf(&r)
+		if ref == nil || ref.Kind != "Pod" {
+			continue
+		}
+		pr := pairs[r.Namespace+"/"+ref.Name]
+		if pr == nil {
+			continue
+		}
+		if n, ok := skClaims[pr.skv.Namespace+"/"+pr.skv.Name+"\x00"+r.Annotations["resource.kubernetes.io/pod-claim-name"]]; ok {
+			claimRename[r.Namespace+"/"+r.Name] = n
+		}
+	}
+	c.compareObjects("ResourceClaim", names, sk, nil, func(n string) string {
+		if r, ok := claimRename[n]; ok {
+			return r
+		}
+		return n
+	})
 
 	// Claims: an ephemeral volume's is named after its pod, whose name
 	// is random; it is compared under the schedkit pod's name.

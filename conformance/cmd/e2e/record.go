@@ -18,9 +18,11 @@ import (
 type eventKind int
 
 const (
-	evBind     eventKind = iota // spec.nodeName set by the scheduler
-	evNominate                  // status.nominatedNodeName set
-	evDelete                    // deletion started (a preemption victim)
+	evBind      eventKind = iota // a Reserve (the cycle record) or a binding (the watch)
+	evNominate                   // status.nominatedNodeName set
+	evDelete                     // deletion started (a preemption victim)
+	evUnreserve                  // a Reserve undone: the pod left the scheduler's cache
+	evGone                       // the object removed: the pod leaves every cache
 )
 
 // podEvent is one step of upstream's history.
@@ -29,6 +31,11 @@ type podEvent struct {
 	key  string // namespace/name
 	node string
 	pod  *v1.Pod
+	// at is when the runner saw it, or when the scheduler's cycle ran.
+	at time.Time
+	// victims are the pods (namespace/name) a nomination's preemption
+	// deleted (see timeline).
+	victims []string
 }
 
 // recorder watches pods from before the first object is applied and
@@ -93,16 +100,17 @@ func (r *recorder) observe(ctx context.Context, old, p *v1.Pod) {
 	key := p.Namespace + "/" + p.Name
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.changed = time.Now()
+	now := time.Now()
+	r.changed = now
 	r.last[key] = p
 	if p.Spec.NodeName != "" && (old == nil && scheduled(p) || old != nil && old.Spec.NodeName == "") {
-		r.events = append(r.events, podEvent{kind: evBind, key: key, node: p.Spec.NodeName, pod: p})
+		r.events = append(r.events, podEvent{kind: evBind, key: key, node: p.Spec.NodeName, pod: p, at: now})
 	}
 	if n := p.Status.NominatedNodeName; n != "" && (old == nil || old.Status.NominatedNodeName != n) {
-		r.events = append(r.events, podEvent{kind: evNominate, key: key, node: n, pod: p})
+		r.events = append(r.events, podEvent{kind: evNominate, key: key, node: n, pod: p, at: now})
 	}
 	if p.DeletionTimestamp != nil && (old == nil || old.DeletionTimestamp == nil) {
-		r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p})
+		r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p, at: now})
 		if p.Spec.NodeName != "" {
 			// The kubelet's part: the containers are gone.
 			zero := int64(0)
@@ -117,8 +125,9 @@ func (r *recorder) deletedPod(p *v1.Pod) {
 	defer r.mu.Unlock()
 	r.changed = time.Now()
 	if old := r.last[key]; old != nil && old.DeletionTimestamp == nil {
-		r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p})
+		r.events = append(r.events, podEvent{kind: evDelete, key: key, node: p.Spec.NodeName, pod: p, at: r.changed})
 	}
+	r.events = append(r.events, podEvent{kind: evGone, key: key, node: p.Spec.NodeName, pod: p, at: r.changed})
 	delete(r.last, key)
 	r.gone[key] = p
 }

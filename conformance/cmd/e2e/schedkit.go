@@ -30,6 +30,20 @@ type skCluster struct {
 type skPod struct {
 	JSON []byte
 	p    *api.Pod
+	// nominated is p with status.nominatedNodeName set once upstream
+	// nominated a node for it (see Nominate); nil before.
+	nominated *api.Pod
+	// stored is whether the input pod was a stored one
+	// (manifest.IsStored), taken as it is rather than admitted.
+	stored bool
+}
+
+// pod is the pod as schedkit knows it now: nominated or not.
+func (p *skPod) pod() *api.Pod {
+	if p.nominated != nil {
+		return p.nominated
+	}
+	return p.p
 }
 
 // skRejection is an input object schedkit's reading refused as the API
@@ -74,6 +88,9 @@ func skLoad(ctx context.Context, paths []string, configFile string) (*skCluster,
 	return &skCluster{c: c, s: s}, nil
 }
 
+// NumNodes is the number of nodes read.
+func (k *skCluster) NumNodes() int { return k.c.Snapshot.NumNodes() }
+
 // Close releases the scheduler.
 func (k *skCluster) Close() { k.s.Close() }
 
@@ -112,13 +129,19 @@ func (k *skCluster) Skipped() map[string]int { return k.c.Report.Skipped }
 
 // Pending are the pending pods, in schedkit's queue order.
 func (k *skCluster) Pending() ([]*skPod, error) {
+	stored := map[string]bool{}
+	for _, p := range k.c.Objects.Pods {
+		if manifest.IsStored(p) {
+			stored[nsName(p.Namespace, p.Name)] = true
+		}
+	}
 	out := make([]*skPod, 0, len(k.c.Pending))
 	for _, p := range k.c.Pending {
 		b, err := json.Marshal(p)
 		if err != nil {
 			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
 		}
-		out = append(out, &skPod{JSON: b, p: p})
+		out = append(out, &skPod{JSON: b, p: p, stored: stored[nsName(p.Namespace, p.Name)]})
 	}
 	return out, nil
 }
@@ -139,6 +162,7 @@ func (k *skCluster) Bound() ([]*skPod, error) {
 		if p.Spec.NodeName == "" || refused[p] {
 			continue
 		}
+		stored := manifest.IsStored(p)
 		if pi, _, ok := k.c.Snapshot.Pod(p.Namespace, p.Name); ok {
 			p = pi.Pod
 		}
@@ -146,7 +170,7 @@ func (k *skCluster) Bound() ([]*skPod, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &skPod{JSON: b, p: p})
+		out = append(out, &skPod{JSON: b, p: p, stored: stored})
 	}
 	return out, nil
 }
@@ -166,10 +190,32 @@ func (k *skCluster) StoreObjects(kind string) (names []string, ok bool) {
 		for c := range cluster.AllObjects[api.PersistentVolumeClaim](o) {
 			names = append(names, nsName(c.Namespace, c.Name))
 		}
+	case "ResourceClaim":
+		for c := range cluster.AllObjects[api.ResourceClaim](o) {
+			names = append(names, nsName(c.Namespace, c.Name))
+		}
 	default:
 		return nil, false
 	}
 	return names, true
+}
+
+// PodClaims maps each ResourceClaim of the store that a pod owns, as
+// "namespace/pod\x00pod-claim-name" (the claim's name in the pod's
+// spec.resourceClaims, from the resourceclaim controller's annotation),
+// to the claim's namespace/name: the controller names a claim after its
+// pod with a random suffix, so the claims of the two sides are matched
+// by owner and pod claim name.
+func (k *skCluster) PodClaims() map[string]string {
+	out := map[string]string{}
+	for c := range cluster.AllObjects[api.ResourceClaim](k.c.Snapshot.Objects()) {
+		for _, ref := range c.OwnerReferences {
+			if ref.Kind == "Pod" && ref.Controller != nil && *ref.Controller {
+				out[nsName(c.Namespace, ref.Name)+"\x00"+c.Annotations[api.PodResourceClaimAnnotation]] = nsName(c.Namespace, c.Name)
+			}
+		}
+	}
+	return out
 }
 
 // InputControllerRevisions are the ControllerRevisions read and those
@@ -189,7 +235,7 @@ func (k *skCluster) InputControllerRevisions() []string {
 // Explain is schedkit's decision for p on the cluster as it is now; it
 // changes nothing.
 func (k *skCluster) Explain(ctx context.Context, p *skPod) (*skVerdict, error) {
-	ex, err := k.s.Explain(ctx, p.p)
+	ex, err := k.s.Explain(ctx, p.pod())
 	if err != nil {
 		return nil, err
 	}
@@ -214,8 +260,29 @@ func (k *skCluster) Explain(ctx context.Context, p *skPod) (*skVerdict, error) {
 	return v, nil
 }
 
-// Assume places p on node in schedkit's cluster.
-func (k *skCluster) Assume(p *skPod, node string) error { return k.s.Assume(p.p, node) }
+// Assume places p on node in schedkit's cluster; a nomination it had
+// ends.
+func (k *skCluster) Assume(p *skPod, node string) error {
+	if err := k.s.Assume(p.pod(), node); err != nil {
+		return err
+	}
+	p.nominated = nil
+	return nil
+}
+
+// Nominate records that upstream's preemption nominated node for p: p
+// waits in schedkit's queue with status.nominatedNodeName set, so that
+// the filters of other pods count it on that node as kube-scheduler's
+// do, and its own next cycle tries that node first.
+func (k *skCluster) Nominate(ctx context.Context, p *skPod, node string) error {
+	np := *p.p
+	np.Status.NominatedNodeName = node
+	if err := k.s.Enqueue(ctx, &np); err != nil {
+		return err
+	}
+	p.nominated = &np
+	return nil
+}
 
 // RemovePod removes the bound pod namespace/name from schedkit's
 // cluster (a preemption victim upstream deleted); false when schedkit

@@ -53,6 +53,8 @@ type ControlPlane struct {
 	logf func(format string, args ...any)
 	// runtimeConfig is Options.RuntimeConfig.
 	runtimeConfig map[string]string
+	// cycles records the scheduler's cycles (see Cycles).
+	cycles cycleLog
 }
 
 // Client returns a client of the API server with a high rate limit.

@@ -2,8 +2,10 @@ package controlplane
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,6 +69,43 @@ func TestStartScheduleStop(t *testing.T) {
 	})
 	if err != nil || bound != "n1" {
 		t.Fatalf("pod bound to %q: %v", bound, err)
+	}
+	// The recorder saw the cycle: its start, then the Reserve on n1.
+	var steps []Cycle
+	for _, c := range cp.Cycles() {
+		if c.Namespace == "default" && c.Name == "p" {
+			steps = append(steps, c)
+		}
+	}
+	if len(steps) != 2 || steps[0].Step != CycleStart || steps[1].Step != CycleReserve || steps[1].Node != "n1" {
+		t.Errorf("cycles of default/p: %+v, want a start and a Reserve on n1", steps)
+	}
+	// A graceful deletion, then the kubelet's final one; the next pod's
+	// cycle follows the removal in the record.
+	if err := cs.CoreV1().Pods("default").Delete(ctx, "p", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	zero := int64(0)
+	if err := cs.CoreV1().Pods("default").Delete(ctx, "p", metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+		t.Fatal(err)
+	}
+	pod.Name = "q"
+	if _, err := cs.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	err = wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		p, err := cs.CoreV1().Pods("default").Get(ctx, "q", metav1.GetOptions{})
+		return err == nil && p.Spec.NodeName != "", nil
+	})
+	if err != nil {
+		t.Fatalf("pod q not bound: %v", err)
+	}
+	var order []string
+	for _, c := range cp.Cycles() {
+		order = append(order, fmt.Sprintf("%d %s", c.Step, c.Name))
+	}
+	if want := fmt.Sprintf("%d p,%d p,%d p,%d q,%d q", CycleStart, CycleReserve, CycleRemoved, CycleStart, CycleReserve); strings.Join(order, ",") != want {
+		t.Errorf("cycles %v, want %s", order, want)
 	}
 	t1 := time.Now()
 	cp.Stop()

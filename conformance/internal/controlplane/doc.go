@@ -32,4 +32,8 @@
 // controller are not run: nothing here deletes owners or namespaces.
 // kube-scheduler runs from k8s.io/kubernetes/pkg/scheduler with the
 // profiles of Options.SchedulerConfig (the default profile when nil).
+// Each profile also runs an out-of-tree plugin at PreFilter and Reserve
+// that decides nothing and records the scheduler's cycles: Cycles is the
+// order in which pods were judged and placed, which the API server's
+// bindings, made concurrently, do not keep.
 package controlplane

@@ -34,7 +34,8 @@ func DecodeSchedulerConfig(data []byte) (*kconfig.KubeSchedulerConfiguration, er
 }
 
 // startScheduler starts kube-scheduler with cfg's profiles (the default
-// configuration when nil) and waits for its informers and handlers.
+// configuration when nil), each with the cycle recorder added (see
+// Cycles), and waits for its informers and handlers.
 func (c *ControlPlane) startScheduler(runCtx, startCtx context.Context, cfg *kconfig.KubeSchedulerConfiguration) error {
 	if cfg == nil {
 		var err error
@@ -52,7 +53,8 @@ func (c *ControlPlane) startScheduler(runCtx, startCtx context.Context, cfg *kco
 	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: cs.EventsV1()})
 	sched, err := scheduler.New(runCtx, cs, factory, nil, profile.NewRecorderFactory(broadcaster),
 		scheduler.WithKubeConfig(rc),
-		scheduler.WithProfiles(cfg.Profiles...),
+		scheduler.WithProfiles(withRecorder(cfg.Profiles)...),
+		scheduler.WithFrameworkOutOfTreeRegistry(c.cycles.registry()),
 		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
 		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds),
 		scheduler.WithPodInitialBackoffSeconds(cfg.PodInitialBackoffSeconds),
@@ -69,6 +71,9 @@ func (c *ControlPlane) startScheduler(runCtx, startCtx context.Context, cfg *kco
 		broadcaster.Shutdown()
 		factory.Shutdown()
 	})
+	if _, err := factory.Core().V1().Pods().Informer().AddEventHandler(c.cycles.handlers()); err != nil {
+		return err
+	}
 	factory.Start(runCtx.Done())
 	for typ, ok := range factory.WaitForCacheSync(startCtx.Done()) {
 		if !ok {
