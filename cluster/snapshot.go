@@ -110,6 +110,10 @@ type Snapshot struct {
 	// nodeSet changes whenever a node is added, removed or updated.
 	nodeSet int64
 
+	// podIdx lists the pods of the nodes by namespace and label (see
+	// podindex.go); nil until a view asks for it.
+	podIdx *podIndex
+
 	// objects is the writer's object store (nil until the first
 	// object); a view shares it until the writer's next object change.
 	objects *Objects
@@ -386,6 +390,9 @@ func (s *Snapshot) addNode(node *api.Node) error {
 	}
 	delete(s.orphans, node.Name)
 	ni.Generation = s.nextGen()
+	for _, p := range ni.Pods {
+		s.indexAdd(p, ni.slot)
+	}
 
 	s.ownIndex()
 	i := s.nodes.len()
@@ -497,6 +504,9 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.noteMembership(name, false)
 	s.nodeSet++
 	s.nextGen()
+	for _, p := range ni.Pods {
+		s.indexRemove(p)
+	}
 	s.changed()
 	return nil
 }
@@ -684,7 +694,9 @@ func (s *Snapshot) place(pod *api.Pod, p *PodInfo, nodeName string) error {
 		if err := fits(s.nodes.at(i), p); err != nil {
 			return err
 		}
-		s.mutable(i).addPod(p)
+		ni := s.mutable(i)
+		ni.addPod(p)
+		s.indexAdd(p, ni.slot)
 	} else {
 		s.orphans[nodeName] = append(s.orphans[nodeName], p)
 	}
@@ -735,9 +747,11 @@ func (s *Snapshot) lookup(pod *api.Pod) (podKey, podEntry, error) {
 // detach removes a pod known to be in the snapshot.
 func (s *Snapshot) detach(k podKey, e podEntry) {
 	if i, ok := s.index[e.node]; ok {
-		if _, err := s.mutable(i).removePod(e.info.Pod); err != nil {
+		p, err := s.mutable(i).removePod(e.info.Pod)
+		if err != nil {
 			panic("cluster: pod index out of sync: " + err.Error())
 		}
+		s.indexRemove(p)
 	} else {
 		o := s.orphans[e.node]
 		o = removeAt(o, indexOfPodInfo(o, e.info))
