@@ -9,9 +9,8 @@ import (
 // The pod index lists the pods on the snapshot's nodes by namespace,
 // label key and value, each with the slot of its node, so that the
 // first decision of a new pod shape finds the pods its selectors can
-// match without reading every pod. The snapshot builds it on the first
-// request (View.PodCandidates) and then keeps it as pods are added,
-// assumed and removed and as nodes come and go.
+// match without reading every pod. The snapshot keeps it from the start
+// as pods are added, assumed and removed and as nodes come and go.
 //
 // One list per (namespace, key, value) holds entries that are only
 // appended. An entry records the generation at which its pod came and,
@@ -39,7 +38,7 @@ type indexEntry struct {
 // postings is one list of the index. live counts the entries present.
 // since is the generation of the list's last rebuild: views older than
 // it cannot read the list. pos finds a present pod's entry in a long
-// list.
+// list once a pod left it (made by the first such removal).
 type postings struct {
 	entries []indexEntry
 	live    int
@@ -47,15 +46,13 @@ type postings struct {
 	pos     map[*PodInfo]int32
 }
 
-// podIndex is the snapshot's index of pods by label. since is the
-// generation it was built at.
+// podIndex is the snapshot's index of pods by label.
 type podIndex struct {
 	lists map[labelKey]*postings
-	since int64
 }
 
-// posThreshold is the list length from which a list keeps pos: below
-// it a removal scans the list from its end.
+// posThreshold is the list length from which a removal makes the list
+// keep pos: below it a removal scans the list from its end.
 const posThreshold = 32
 
 // indexAdd lists p, on the node of slot, in the index (if built).
@@ -80,13 +77,6 @@ func (x *podIndex) add(p *PodInfo, slot int32, gen int64) {
 		l.live++
 		if l.pos != nil {
 			l.pos[p] = int32(len(l.entries) - 1)
-		} else if len(l.entries) >= posThreshold {
-			l.pos = make(map[*PodInfo]int32, len(l.entries))
-			for i := range l.entries {
-				if e := &l.entries[i]; atomic.LoadInt64(&e.removed) == 0 {
-					l.pos[e.pod] = int32(i)
-				}
-			}
 		}
 	}
 }
@@ -105,6 +95,14 @@ func (s *Snapshot) indexRemove(p *PodInfo) {
 			continue
 		}
 		i := int32(-1)
+		if l.pos == nil && len(l.entries) >= posThreshold {
+			l.pos = make(map[*PodInfo]int32, l.live)
+			for j := range l.entries {
+				if e := &l.entries[j]; atomic.LoadInt64(&e.removed) == 0 {
+					l.pos[e.pod] = int32(j)
+				}
+			}
+		}
 		if l.pos != nil {
 			if j, ok := l.pos[p]; ok {
 				i = j
@@ -152,17 +150,6 @@ func (l *postings) rebuild(gen int64) {
 	}
 }
 
-// buildPodIndex indexes the pods of the snapshot's nodes.
-func (s *Snapshot) buildPodIndex() *podIndex {
-	x := &podIndex{lists: make(map[labelKey]*postings), since: s.gen}
-	s.nodes.each(func(_ int, ni *NodeInfo) {
-		for _, p := range ni.Pods {
-			x.add(p, ni.slot, 0)
-		}
-	})
-	return x
-}
-
 // PodQuery is a set of pods: those of namespace Namespace or of the
 // namespaces in Namespaces whose labels match Selector.
 type PodQuery struct {
@@ -204,8 +191,7 @@ func (c *PodCandidates) Len() int { return len(c.pods) }
 // a selector that matches nothing has none. It reports false when the
 // index cannot answer: a query without such a requirement (Exists,
 // NotIn, DoesNotExist or no requirement at all), a view not taken from a
-// snapshot, or a view older than the index's lists. The first call
-// builds the index, in one pass over the pods.
+// snapshot, or a view older than the last rebuild of a list it reads.
 func (v *View) PodCandidates(queries []PodQuery) (*PodCandidates, bool) {
 	s := v.snap
 	if s == nil {
@@ -214,11 +200,8 @@ func (v *View) PodCandidates(queries []PodQuery) (*PodCandidates, bool) {
 	var lists [][]indexEntry
 	multi := len(queries) > 1
 	s.mu.Lock()
-	if s.podIdx == nil {
-		s.podIdx = s.buildPodIndex()
-	}
 	x := s.podIdx
-	ok := v.generation >= x.since
+	ok := x != nil
 	slots := int(s.slots)
 	for qi := 0; ok && qi < len(queries); qi++ {
 		q := &queries[qi]

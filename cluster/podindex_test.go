@@ -155,6 +155,27 @@ func TestPropPodCandidates(t *testing.T) {
 				}
 				pods = append(pods, p)
 			},
+			"burst": func(t *rapid.T) {
+				// Enough pods of one label for its list to keep
+				// positions and be rebuilt as they go.
+				for range 40 {
+					p := newPod(t)
+					p.Labels["app"] = "web"
+					if err := s.AssumePod(p, rapid.SampledFrom(nodeNames).Draw(t, "on")); err != nil {
+						t.Fatal(err)
+					}
+					pods = append(pods, p)
+				}
+			},
+			"removeMany": func(t *rapid.T) {
+				for n := rapid.IntRange(1, 40).Draw(t, "n"); n > 0 && len(pods) > 0; n-- {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "which")
+					if err := s.RemovePod(pods[i]); err != nil {
+						t.Fatal(err)
+					}
+					pods = slices.Delete(pods, i, i+1)
+				}
+			},
 			"removePod": func(t *rapid.T) {
 				if len(pods) == 0 {
 					t.Skip("no pods")
@@ -221,7 +242,7 @@ func TestPropPodCandidates(t *testing.T) {
 }
 
 // TestPodCandidatesFallBack: a query the index cannot answer, and a view
-// older than the index, make PodCandidates report false.
+// older than the rebuild of a list, make PodCandidates report false.
 func TestPodCandidatesFallBack(t *testing.T) {
 	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n"}}
 	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", Labels: map[string]string{"app": "web"}}, Spec: api.PodSpec{NodeName: "n"}}
@@ -229,10 +250,26 @@ func TestPodCandidatesFallBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := s.View()
 	if err := s.AddPod(&api.Pod{ObjectMeta: api.ObjectMeta{Name: "q", Namespace: "default"}, Spec: api.PodSpec{NodeName: "n"}}); err != nil {
 		t.Fatal(err)
 	}
+	// 40 pods of a label, then a view, then all of them gone: the
+	// list is rebuilt, and the view cannot read it.
+	var many []*api.Pod
+	for i := range 40 {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprint("m", i), Namespace: "default", Labels: map[string]string{"tier": "x"}}, Spec: api.PodSpec{NodeName: "n"}}
+		if err := s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+		many = append(many, p)
+	}
+	old := s.View()
+	for _, p := range many {
+		if err := s.RemovePod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tierX, _ := affinity.NewRequirement("tier", affinity.OpEquals, []string{"x"})
 	exists, _ := affinity.NewRequirement("app", affinity.OpExists, nil)
 	in, _ := affinity.NewRequirement("app", affinity.OpIn, []string{"web"})
 	for _, tc := range []struct {
@@ -245,13 +282,15 @@ func TestPodCandidatesFallBack(t *testing.T) {
 		{"Everything", s.View(), PodQuery{Namespace: "default", Selector: affinity.Everything()}, false},
 		{"In", s.View(), PodQuery{Namespace: "default", Selector: affinity.NewSelector(in)}, true},
 		{"In and Exists", s.View(), PodQuery{Namespace: "default", Selector: affinity.NewSelector(exists, in)}, true},
-		{"a view older than the index", old, PodQuery{Namespace: "default", Selector: affinity.NewSelector(in)}, false},
+		{"a view older than the index", old, PodQuery{Namespace: "default", Selector: affinity.NewSelector(in)}, true},
+		{"a view older than a list's rebuild", old, PodQuery{Namespace: "default", Selector: affinity.NewSelector(tierX)}, false},
+		{"a rebuilt list", s.View(), PodQuery{Namespace: "default", Selector: affinity.NewSelector(tierX)}, true},
 	} {
 		c, ok := tc.v.PodCandidates([]PodQuery{tc.q})
 		if ok != tc.want {
 			t.Errorf("%s: answered %v, want %v", tc.name, ok, tc.want)
 		}
-		if ok && c.Len() != 1 {
+		if ok && c.Len() != 1 && tc.name != "a rebuilt list" {
 			t.Errorf("%s: %d candidates, want 1", tc.name, c.Len())
 		}
 	}

@@ -207,6 +207,7 @@ func (s *Snapshot) init(nodes, pods int) {
 	s.orphans = make(map[string][]*PodInfo)
 	s.topo = make(map[string]*domainIndex)
 	s.indexEpoch = s.epoch
+	s.podIdx = &podIndex{lists: make(map[labelKey]*postings)}
 }
 
 // scratch returns the writer's scratch resource list.

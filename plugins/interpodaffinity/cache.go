@@ -35,6 +35,9 @@ type affinityCache struct {
 	// nodes lists the snapshot's nodes, a view after another: the
 	// score half counts them all.
 	nodes cluster.NodeList
+	// noIndex makes first syncs read every pod, not the candidates the
+	// snapshot's pod index gives: the plain count tests compare with.
+	noIndex bool
 }
 
 // cacheEntry is the counts of one incoming pod signature of one half:

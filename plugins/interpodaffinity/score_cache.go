@@ -165,13 +165,19 @@ func (c *scoreSums) unshare() {
 
 // sync brings the sums up to date with nodes; the first sync sums into
 // the dense sums over view's topologies (addCold).
-func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View) {
+func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View, noIndex bool) {
 	t := &c.totals
 	first := c.nodes.Len() == 0
 	if first {
 		// No node contributes (none before, or the last sync had no
 		// nodes): the sums are zero, and the dense sums start empty.
 		c.beginCold()
+		// A first sync reads only the pods the preferred terms may
+		// match, and those with terms of their own.
+		if cand, ok := sc.preferredCandidates(); ok && !noIndex {
+			sc.cand = cand
+			defer func() { sc.cand = nil }()
+		}
 	}
 	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
@@ -203,7 +209,7 @@ func (ac *affinityCache) scores(sc *scorer, view *cluster.View) *scoreTotals {
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
 		ac.push(cacheEntry{kind: scoreKind, score: c})
 	}
-	c.sync(sc, nodes, view)
+	c.sync(sc, nodes, view, ac.noIndex)
 	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {
 		c.materialize()
 		c.totals.scores.dense = newDenseScores(&c.totals.scores, view)

@@ -187,6 +187,13 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 			if want := scoresWith(t, fresh.(*InterPodAffinity), snap, pod); !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
+			// A new plugin's first sums come through the snapshot's pod
+			// index; a plugin reading every pod sums the same.
+			plain, _ := New(args, ipaHandle{Snap: snap})
+			plain.(*InterPodAffinity).cache.noIndex = true
+			if want := scoresWith(t, plain.(*InterPodAffinity), snap, pod); !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, plugin reading every pod %v", step, got, want)
+			}
 			// The last cycle's state still scores as it did.
 			if prevState != nil {
 				if again := rawScores(t, cached, prevState, prevPod, prevNodes); !reflect.DeepEqual(again, prevRaw) {
