@@ -33,6 +33,9 @@ const (
 type spreadCache struct {
 	mu    sync.Mutex
 	store sigcache.Store[*cacheEntry]
+	// noIndex makes first syncs read every pod, not the candidates the
+	// snapshot's pod index gives: the plain count tests compare with.
+	noIndex bool
 }
 
 // cacheEntry is the counts of one constraint set of one half.
@@ -157,4 +160,41 @@ type inputs struct {
 	// req is held by value: a pointer to a caller's local would make
 	// the local escape, one allocation a cycle.
 	req affinity.RequiredNodeAffinity
+	// cand, for a first sync, is each node's pods the constraints'
+	// selectors may match (nil: every pod is read).
+	cand *cluster.PodCandidates
+}
+
+// count counts the pods of ni that sel selects in namespace ns
+// (cluster.CountSpreadPods), reading only ni's candidates when in has
+// them.
+func (in *inputs) count(ni *cluster.NodeInfo, sel affinity.Selector, ns string) int {
+	pods := ni.Pods
+	if in.cand != nil {
+		if c, ok := in.cand.Pods(ni); ok {
+			pods = c
+		}
+	}
+	return cluster.CountSpreadPods(pods, sel, ns)
+}
+
+// firstInputs returns in with the candidates, found through view's pod
+// index, of the pods in pod's namespace that the constraints' selectors
+// may match, unless noIndex or the index cannot answer. An empty
+// selector counts no pod and needs no candidates.
+func firstInputs(in inputs, view *cluster.View, cs []affinity.SpreadConstraint, noIndex bool) inputs {
+	if noIndex || view == nil {
+		return in
+	}
+	qs := make([]cluster.PodQuery, 0, len(cs))
+	for i := range cs {
+		if cs[i].Selector.Empty() {
+			continue
+		}
+		qs = append(qs, cluster.PodQuery{Namespace: in.pod.Namespace, Selector: cs[i].Selector})
+	}
+	if cand, ok := view.PodCandidates(qs); ok {
+		in.cand = cand
+	}
+	return in
 }

@@ -165,7 +165,7 @@ func (c *filterCounts) compute(j int, ni *cluster.NodeInfo) {
 		if id < 0 || !counted || !spreadNodeIncluded(&cs[i], pod, node, req) {
 			continue
 		}
-		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
+		n := c.in.count(ni, cs[i].Selector, pod.Namespace)
 		c.cnt[j*k+i] = int32(n)
 		c.domains[i].add(id, n)
 	}
@@ -327,7 +327,13 @@ func (c *spreadCache) counts(s *spreadFilterState, pod *api.Pod, nodes []*cluste
 		// The contributions are computed with this cycle's pod and
 		// constraints (equal to the cached ones in what matters).
 		f.cs = s.constraints
-		f.sync(nodes, topos, inputs{pod: pod, req: s.required})
+		in := inputs{pod: pod, req: s.required}
+		if len(e.track.nodes) == 0 {
+			// A first count reads only the pods the selectors may
+			// match, found through the snapshot's pod index.
+			in = firstInputs(in, s.view, s.constraints, c.noIndex)
+		}
+		f.sync(nodes, topos, in)
 		if e.view = s.view; attempt > 0 {
 			e.view = nil
 		}

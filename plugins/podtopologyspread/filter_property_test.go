@@ -235,6 +235,13 @@ func TestPropertySpreadCache(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
+			// A new plugin's first counts come through the snapshot's
+			// pod index; a plugin reading every pod counts the same.
+			plain, _ := New(nil, spreadHandle{snap})
+			plain.(*PodTopologySpread).cache.noIndex = true
+			if p, _ := spreadCycle(plain.(*PodTopologySpread), pod, view, cut); !reflect.DeepEqual(got, p) {
+				t.Fatalf("step %d: cached plugin %v, plugin reading every pod %v", step, got, p)
+			}
 			if prevState != nil {
 				if st := spreadStatuses(cached, prevState, prevPod, prevNodes, prevCut); !reflect.DeepEqual(st, prevGot) {
 					t.Fatalf("step %d: the previous cycle's state now gives %v, it gave %v", step, st, prevGot)

@@ -173,7 +173,7 @@ func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
 			c.flag[x] |= spreadHasKey
 		}
 		if c.hostname(i) {
-			c.cnt[x] = int32(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
+			c.cnt[x] = int32(c.in.count(ni, cs[i].Selector, pod.Namespace))
 			continue
 		}
 		id := spreadScoreID(c.topos[i], c.noKey[i], ni)
@@ -185,7 +185,7 @@ func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
 		if (c.requireAll && !all) || !spreadNodeIncluded(&cs[i], pod, node, req) {
 			continue
 		}
-		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
+		n := c.in.count(ni, cs[i].Selector, pod.Namespace)
 		c.cnt[x] = int32(n)
 		c.flag[x] |= spreadCounted
 		c.domains[i].tot[id] += int64(n)
@@ -382,7 +382,13 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		topos = spreadScoreTopologies(cs, view, c.topos)
 		e.view = view
 	}
-	c.sync(all, topos, inputs{pod: pod, req: affinity.GetRequiredNodeAffinity(pod)})
+	in := inputs{pod: pod, req: affinity.GetRequiredNodeAffinity(pod)}
+	if len(e.track.nodes) == 0 {
+		// A first count reads only the pods the selectors may match,
+		// found through the snapshot's pod index.
+		in = firstInputs(in, view, cs, sc.noIndex)
+	}
+	c.sync(all, topos, in)
 	c.shared = true
 	s.topos, s.noKey = c.topos, c.noKey
 	for i := range c.domains {

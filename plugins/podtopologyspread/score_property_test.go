@@ -212,6 +212,13 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
+			// A new plugin's first counts come through the snapshot's
+			// pod index; a plugin reading every pod counts the same.
+			plain, _ := New(nil, testHandle{snap})
+			plain.(*PodTopologySpread).cache.noIndex = true
+			if want := spreadScoreCycle(t, plain.(*PodTopologySpread), pod, all, given, cut); !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, plugin reading every pod %v", step, got, want)
+			}
 		}
 	})
 }
