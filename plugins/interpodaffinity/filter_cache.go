@@ -250,12 +250,21 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 			}
 		}
 	}
+	// Later syncs change cold counts in place (a copy of them when a
+	// state holds them), and their dense index with them, while both
+	// are over the view's topologies: a placement then costs its node's
+	// change, not a pass over every domain.
+	warm := cc == nil && t.warm(view)
 	c.nodes.Sync(nodes, compute, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
 		changed = true
 		if cc != nil && sign > 0 && cc.add(t, v, ni) {
 			return
 		}
 		cc = nil
+		if warm && t.addWarm(v, ni, sign, view) {
+			return
+		}
+		warm = false
 		t.apply(v, sign)
 	})
 	if cc != nil {

@@ -265,6 +265,23 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 						t.Fatalf("step %d: the previous cycle's state now gives %s on %s, it gave %s", step, st, ni.Name(), prevGot[ni.Name()])
 					}
 				}
+				// Its counts too, read once AddPod and RemovePod of a
+				// pod that matches nothing made them maps of its own.
+				if len(prevNodes) > 0 {
+					cl := prevState.Clone()
+					quiet := cluster.NewPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Name: "quiet", Namespace: "elsewhere"}})
+					if st := cached.AddPod(context.Background(), cl, prevPod, quiet, prevNodes[0]); st != nil {
+						t.Fatal(st)
+					}
+					if st := cached.RemovePod(context.Background(), cl, prevPod, quiet, prevNodes[0]); st != nil {
+						t.Fatal(st)
+					}
+					for _, ni := range prevNodes {
+						if st := statusString(cached.Filter(context.Background(), cl, prevPod, ni)); st != prevGot[ni.Name()] {
+							t.Fatalf("step %d: the previous cycle's state, its counts as maps, now gives %s on %s, it gave %s", step, st, ni.Name(), prevGot[ni.Name()])
+						}
+					}
+				}
 			}
 			// AddPod on this cycle's state (or a clone) must leave the
 			// cache alone.
