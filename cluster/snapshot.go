@@ -160,6 +160,11 @@ func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
 			return nil, err
 		}
 	}
+	// The first view's order and image states, as the scheduler's
+	// first snapshot update makes them: the first decision then does
+	// not pay for them (View makes them only when something changed).
+	s.arrange()
+	s.refreshImages()
 	return s, nil
 }
 
@@ -439,6 +444,11 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 	if oz, nz := s.tree.key(old), s.tree.key(node); oz != nz {
 		s.tree.remove(oz, node.Name)
 		s.tree.add(nz, node.Name)
+		if s.last == nil {
+			// No view took the order NewSnapshot made ahead: the first
+			// takes the zones' order as they are then.
+			s.relayout = true
+		}
 	}
 	s.nodeSet++
 	for key, d := range s.topo {
