@@ -158,9 +158,24 @@ func (c *filterCounts) compute(j int, ni *cluster.NodeInfo) {
 	cs, pod, req := c.cs, c.in.pod, &c.in.req
 	k := len(cs)
 	node := ni.Node()
-	counted := node != nil && hasSpreadKeys(node, cs)
+	// The node counts if it has every key (hasSpreadKeys), read from
+	// the domain ids: a NodeInfo of the view has NoDomain exactly
+	// where its node lacks the key, and no label is looked up.
+	counted := node != nil
 	for i := range cs {
-		id := c.domainID(c.topos[i], ni)
+		id := cluster.NoDomain
+		if node != nil {
+			id = c.topos[i].ID(ni)
+		}
+		counted = counted && id != cluster.NoDomain
+		c.dom[j*k+i] = id
+	}
+	for i := range cs {
+		id := c.dom[j*k+i]
+		if id == cluster.UnindexedDomain {
+			c.unindexed = true
+			id = cluster.NoDomain
+		}
 		c.dom[j*k+i], c.cnt[j*k+i] = id, -1
 		if id < 0 || !counted || !spreadNodeIncluded(&cs[i], pod, node, req) {
 			continue

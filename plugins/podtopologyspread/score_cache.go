@@ -162,15 +162,31 @@ func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
 	cs, pod, req := c.cs, c.in.pod, &c.in.req
 	k := len(cs)
 	node := ni.Node()
-	all := node != nil && hasSpreadKeys(node, cs)
+	// Whether the node has each key, from the domain ids where there
+	// is a Topology (NoDomain exactly where a NodeInfo of the view
+	// lacks the key), else from its labels.
+	all := node != nil
 	for i := range cs {
 		x := j*k + i
 		c.dom[x], c.cnt[x], c.flag[x] = -1, 0, 0
 		if node == nil {
 			continue
 		}
-		if _, ok := node.Labels[cs[i].TopologyKey]; ok {
+		has := false
+		if t := c.topos[i]; t != nil {
+			has = t.ID(ni) != cluster.NoDomain
+		} else {
+			_, has = node.Labels[cs[i].TopologyKey]
+		}
+		if has {
 			c.flag[x] |= spreadHasKey
+		}
+		all = all && has
+	}
+	for i := range cs {
+		x := j*k + i
+		if node == nil {
+			continue
 		}
 		if c.hostname(i) {
 			c.cnt[x] = int32(c.in.count(ni, cs[i].Selector, pod.Namespace))
