@@ -188,6 +188,8 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 		}
 		pl, _ := New(nil, ipaHandle{Snap: snap})
 		cached := pl.(*InterPodAffinity)
+		// A cache of four, so that the incoming pods below evict.
+		cached.cache.size = 4
 		var incoming []*api.Pod
 		for i := range 6 { // more than the cache holds
 			p := testwrap.IPAPodGen(false).Draw(t, "incoming")

@@ -136,6 +136,8 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 		args := config.InterPodAffinityArgs{HardPodAffinityWeight: &w}
 		pl, _ := New(args, ipaHandle{Snap: snap})
 		cached := pl.(*InterPodAffinity)
+		// A cache of four, so that the incoming pods below evict.
+		cached.cache.size = 4
 		var incoming []*api.Pod
 		for i := range 6 { // more than the cache holds
 			p := testwrap.IPAPodGen(rapid.IntRange(0, 3).Draw(t, "plainIncoming") == 0).Draw(t, "incoming")

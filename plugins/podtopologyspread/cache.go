@@ -19,8 +19,11 @@ import (
 // computed from (nodeTrack), and a cycle recomputes only the positions
 // whose NodeInfo changed. One lock guards the store and every entry.
 
-// cacheSize is how many constraint sets the cache keeps for each half.
-const cacheSize = 4
+// cacheSize is how many constraint sets the cache keeps for each half:
+// enough for the shapes of a cluster's pending pods taken in turn (a
+// dump's queue interleaves a score of them), each of which would
+// otherwise be counted afresh every time it comes back.
+const cacheSize = 24
 
 // Kinds of entries, one per half.
 const (
@@ -36,6 +39,9 @@ type spreadCache struct {
 	// noIndex makes first syncs read every pod, not the candidates the
 	// snapshot's pod index gives: the plain count tests compare with.
 	noIndex bool
+	// size, when set, replaces cacheSize (tests evict with fewer
+	// constraint sets).
+	size int
 }
 
 // cacheEntry is the counts of one constraint set of one half.
@@ -82,7 +88,11 @@ func (c *spreadCache) find(kind uint8, requireAll bool, key *spreadSignature) *c
 // push adds e as the most recent entry. The caller holds mu.
 func (c *spreadCache) push(e *cacheEntry, n int) *cacheEntry {
 	e.track = nodeTrack{nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n)}
-	c.store.Push(e, cacheSize)
+	size := cacheSize
+	if c.size > 0 {
+		size = c.size
+	}
+	c.store.Push(e, size)
 	return e
 }
 

@@ -208,8 +208,10 @@ func TestPropertySpreadCache(t *testing.T) {
 		}
 		pl, _ := New(nil, spreadHandle{snap})
 		cached := pl.(*PodTopologySpread)
+		// A cache of four, so that the incoming pods below evict.
+		cached.cache.size = 4
 		var incoming []*api.Pod
-		for i := range cacheSize + 2 { // more than the cache holds
+		for i := range 6 { // more than the cache holds
 			incoming = append(incoming, testwrap.SpreadIncomingGen(i, api.DoNotSchedule).Draw(t, "incoming"))
 		}
 		extra := 0

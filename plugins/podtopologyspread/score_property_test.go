@@ -175,8 +175,10 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 		}
 		pl, _ := New(nil, testHandle{snap})
 		cached := pl.(*PodTopologySpread)
+		// A cache of four, so that the incoming pods below evict.
+		cached.cache.size = 4
 		var incoming []*api.Pod
-		for i := range cacheSize + 2 { // more than the cache holds
+		for i := range 6 { // more than the cache holds
 			p := testwrap.SpreadIncomingGen(i, api.ScheduleAnyway).Draw(t, "incoming")
 			if rapid.IntRange(0, 2).Draw(t, "systemDefaults") == 0 {
 				p.Spec.TopologySpreadConstraints = nil
