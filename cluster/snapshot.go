@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 )
 
@@ -165,6 +166,17 @@ func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
 	// not pay for them (View makes them only when something changed).
 	s.arrange()
 	s.refreshImages()
+	// The Topologies of the keys the default plugins read (the default
+	// spread constraints, most affinity terms), kept from now on, so
+	// that the first decision does not number them.
+	if s.topoIDs == nil {
+		s.topoIDs = map[string]*Topology{}
+	}
+	for _, key := range []string{affinity.LabelHostname, affinity.LabelTopologyZone} {
+		t := buildTopology(&s.nodes, key)
+		t.epoch, t.dom.epoch = s.epoch, s.epoch
+		s.topoIDs[key] = t
+	}
 	return s, nil
 }
 
