@@ -248,6 +248,45 @@ func (r RequiredNodeAffinity) Match(node *api.Node) (bool, error) {
 	return true, nil
 }
 
+// SingleLabelKey returns the node label key the constraints read when
+// they read exactly one and no node field: Match then depends only on a
+// node's value of that key, or its absence, so that a caller may decide
+// it once per value. Invalid terms read nothing (they never match).
+func (r RequiredNodeAffinity) SingleLabelKey() (string, bool) {
+	key, n := "", 0
+	use := func(k string) bool {
+		if n > 0 && k != key {
+			return false
+		}
+		key, n = k, n+1
+		return true
+	}
+	if r.hasLabel {
+		for i := range r.labels.reqs {
+			if !use(r.labels.reqs[i].key) {
+				return "", false
+			}
+		}
+	}
+	if r.affinity != nil {
+		for i := range r.affinity.terms {
+			t := &r.affinity.terms[i]
+			if t.errs != nil {
+				continue
+			}
+			if t.hasFields {
+				return "", false
+			}
+			for j := range t.labels {
+				if !use(t.labels[j].key) {
+					return "", false
+				}
+			}
+		}
+	}
+	return key, n > 0
+}
+
 // Err returns the compile errors of the required affinity's invalid
 // terms, or nil.
 func (r RequiredNodeAffinity) Err() error {

@@ -344,6 +344,24 @@ func (s Selector) Matches(labels map[string]string) bool {
 	return true
 }
 
+// NumRequirements returns the number of requirements (0 for Nothing
+// and Everything).
+func (s Selector) NumRequirements() int { return len(s.reqs) }
+
+// Equality returns the key and values of requirement i when it admits
+// only the listed values of its key (=, == or In), and false otherwise.
+// The values are the selector's own: do not modify them. An index of
+// labels uses it to find the candidates of a selector without
+// allocating.
+func (s Selector) Equality(i int) (key string, values []string, ok bool) {
+	r := &s.reqs[i]
+	switch r.operator {
+	case OpEquals, OpDoubleEquals, OpIn:
+		return r.key, r.values, true
+	}
+	return "", nil, false
+}
+
 // Empty reports whether the selector places no restriction (Everything).
 // Nothing is not empty.
 func (s Selector) Empty() bool { return !s.nothing && len(s.reqs) == 0 }

@@ -66,6 +66,15 @@
 // counted when the node is added, as the upstream cache does for pods
 // whose node it has not seen.
 //
+// The snapshot also indexes the pods of its nodes by namespace, label
+// key and value as they are added, assumed and removed.
+// View.PodCandidates answers a selector with an =, == or In requirement
+// from the smallest list it names, so that the first count of a new pod
+// shape (InterPodAffinity, PodTopologySpread) reads the pods its
+// selectors may match, not every pod; the lists are only appended to,
+// each entry stamped with the generations its pod came and left at, so
+// every view reads its own pods from them without a copy.
+//
 // Nodes come in kube-scheduler's order, which decides the nodes a cycle
 // evaluates when it scores only a percentage of them from a rotating
 // start index: grouped by ZoneKey (region and zone), zones in the order

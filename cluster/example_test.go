@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/quantity"
@@ -157,4 +158,31 @@ func ExampleView_Topology() {
 	// a2: zone a (2 nodes) 2 pods
 	// b1: zone b (1 nodes) 0 pods
 	// none: no zone
+}
+
+// The pods a selector may match, node by node, found through the
+// snapshot's pod index instead of reading every pod.
+func ExampleView_PodCandidates() {
+	web1, web2, db := pod("web-1", "a", "500m", 0), pod("web-2", "b", "1", 0), pod("db", "b", "2", 0)
+	web1.Labels = map[string]string{"app": "web"}
+	web2.Labels = map[string]string{"app": "web"}
+	db.Labels = map[string]string{"app": "db"}
+	s, err := cluster.NewSnapshot([]*api.Node{node("a", "zone-1", "4"), node("b", "zone-2", "8")}, []*api.Pod{web1, web2, db})
+	if err != nil {
+		panic(err)
+	}
+	sel := affinity.SelectorFromSet(map[string]string{"app": "web"})
+	v := s.View()
+	c, ok := v.PodCandidates([]cluster.PodQuery{{Namespace: "default", Selector: sel}})
+	fmt.Println("answered:", ok)
+	for _, ni := range v.Nodes() {
+		pods, _ := c.Pods(ni)
+		for _, p := range pods {
+			fmt.Println(ni.Name(), p.Pod.Name)
+		}
+	}
+	// Output:
+	// answered: true
+	// a web-1
+	// b web-2
 }

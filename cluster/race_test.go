@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 )
 
@@ -78,6 +79,22 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 					t.Errorf("reader %d: topology sizes sum to %d of %d nodes", r, sized, v.NumNodes())
 					return
 				}
+				// The pod index, read while the writer appends to and
+				// marks its lists, gives this view's pods of app=a1.
+				if c, ok := v.PodCandidates([]PodQuery{{Namespace: "ns", Selector: affinity.SelectorFromSet(map[string]string{"app": "a1"})}}); ok {
+					for _, ni := range v.Nodes() {
+						want := 0
+						for _, p := range ni.Pods {
+							if p.Pod.Labels["app"] == "a1" {
+								want++
+							}
+						}
+						if got, _ := c.Pods(ni); len(got) != want {
+							t.Errorf("reader %d: %s has %d pods of app=a1, %d candidates", r, ni.Name(), want, len(got))
+							return
+						}
+					}
+				}
 				_ = v.HavePodsWithAffinityNodes()
 				_, _ = s.Get("n3")
 				reads.Add(1)
@@ -93,6 +110,7 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 		if i%7 == 0 {
 			p = mkPod("ns", fmt.Sprintf("p%d", i), fmt.Sprintf("u%d", i), node).antiAffinity(zone).container(rl("cpu", "5m")).obj()
 		}
+		p.Labels = map[string]string{"app": fmt.Sprint("a", i%3)}
 		if err := s.AddPod(p); err != nil {
 			t.Fatal(err)
 		}

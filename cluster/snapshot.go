@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 )
 
@@ -123,6 +124,10 @@ type Snapshot struct {
 	// nodeSet changes whenever a node is added, removed or updated.
 	nodeSet int64
 
+	// podIdx lists the pods of the nodes by namespace and label (see
+	// podindex.go); nil until a view asks for it.
+	podIdx *podIndex
+
 	// objects is the writer's object store (nil until the first
 	// object); a view shares it until the writer's next object change.
 	objects *Objects
@@ -168,6 +173,22 @@ func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
 		if err := s.place(pod, infos[i], pod.Spec.NodeName); err != nil {
 			return nil, err
 		}
+	}
+	// The first view's order and image states, as the scheduler's
+	// first snapshot update makes them: the first decision then does
+	// not pay for them (View makes them only when something changed).
+	s.arrange()
+	s.refreshImages()
+	// The Topologies of the keys the default plugins read (the default
+	// spread constraints, most affinity terms), kept from now on, so
+	// that the first decision does not number them.
+	if s.topoIDs == nil {
+		s.topoIDs = map[string]*Topology{}
+	}
+	for _, key := range []string{affinity.LabelHostname, affinity.LabelTopologyZone} {
+		t := buildTopology(&s.nodes, key)
+		t.epoch, t.dom.epoch = s.epoch, s.epoch
+		s.topoIDs[key] = t
 	}
 	return s, nil
 }
@@ -217,6 +238,7 @@ func (s *Snapshot) init(nodes, pods int) {
 	s.orphans = make(map[string][]*PodInfo)
 	s.topo = make(map[string]*domainIndex)
 	s.indexEpoch = s.epoch
+	s.podIdx = &podIndex{lists: make(map[labelKey]*postings)}
 }
 
 // scratch returns the writer's scratch resource list.
@@ -416,6 +438,9 @@ func (s *Snapshot) addNode(node *api.Node) error {
 		delete(s.orphans, node.Name)
 	}
 	ni.Generation = s.nextGen()
+	for _, p := range ni.Pods {
+		s.indexAdd(p, ni.slot)
+	}
 
 	s.ownIndex()
 	s.ownTree()
@@ -463,6 +488,11 @@ func (s *Snapshot) UpdateNode(node *api.Node) error {
 	if oz, nz := s.tree.key(old), s.tree.key(node); oz != nz {
 		s.tree.remove(oz, node.Name)
 		s.tree.add(nz, node.Name)
+		if s.last == nil {
+			// No view took the order NewSnapshot made ahead: the first
+			// takes the zones' order as they are then.
+			s.relayout = true
+		}
 	}
 	s.nodeSet++
 	for key, d := range s.topo {
@@ -531,6 +561,9 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.noteMembership(name, false)
 	s.nodeSet++
 	s.nextGen()
+	for _, p := range ni.Pods {
+		s.indexRemove(p)
+	}
 	s.changed()
 	return nil
 }
@@ -721,7 +754,9 @@ func (s *Snapshot) place(pod *api.Pod, p *PodInfo, nodeName string) error {
 		if err := fits(s.nodes.at(i), p); err != nil {
 			return err
 		}
-		s.mutable(i).addPod(p)
+		ni := s.mutable(i)
+		ni.addPod(p)
+		s.indexAdd(p, ni.slot)
 	} else {
 		s.ownOrphans()
 		s.orphans[nodeName] = append(s.orphans[nodeName], p)
@@ -774,9 +809,11 @@ func (s *Snapshot) lookup(pod *api.Pod) (podKey, podEntry, error) {
 // detach removes a pod known to be in the snapshot.
 func (s *Snapshot) detach(k podKey, e podEntry) {
 	if i, ok := s.index[e.node]; ok {
-		if _, err := s.mutable(i).removePod(e.info.Pod); err != nil {
+		p, err := s.mutable(i).removePod(e.info.Pod)
+		if err != nil {
 			panic("cluster: pod index out of sync: " + err.Error())
 		}
+		s.indexRemove(p)
 	} else {
 		s.ownOrphans()
 		o := s.orphans[e.node]

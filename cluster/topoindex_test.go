@@ -135,8 +135,10 @@ func TestTopologyTable(t *testing.T) {
 	}
 	// The first view's Topology did not change.
 	checkTopology(t, v0, zone, t0)
-	if len(s.topoIDs) != 1 {
-		t.Errorf("snapshot keeps %d keys, want 1", len(s.topoIDs))
+	// It keeps the key asked for and the hostname, which NewSnapshot
+	// numbers ahead with the zone.
+	if _, ok := s.topoIDs[zone]; !ok || len(s.topoIDs) != 2 {
+		t.Errorf("snapshot keeps %d keys, want 2", len(s.topoIDs))
 	}
 }
 

@@ -37,6 +37,10 @@ type expander struct {
 	// owners are the workload controllers read, by kind, namespace and
 	// name, and by kind and uid, built when first needed.
 	owners map[[3]string]bool
+	// rsOrphans are the active pods read whose controller is a
+	// ReplicaSet not read, by namespace in the order read, built when
+	// first needed: each Deployment looks among them only.
+	rsOrphans map[string][]*api.Pod
 	// claimNames are the claims' namespace/name, read and created, built
 	// when first needed.
 	claimNames map[[2]string]bool
@@ -428,13 +432,19 @@ func (e *expander) absentOwners() {
 // there is none. The Deployment controller would find that ReplicaSet in
 // the cluster.
 func (e *expander) absentReplicaSet(d *api.Deployment, sel *affinity.Selector) string {
-	for _, p := range e.objs.Pods {
-		ref := controllerOf(&p.ObjectMeta)
-		if ref == nil || p.Namespace != d.Namespace || ref.Kind != "ReplicaSet" || !isActive(p) || !sel.Matches(p.Labels) {
-			continue
+	if e.rsOrphans == nil {
+		e.rsOrphans = map[string][]*api.Pod{}
+		for _, p := range e.objs.Pods {
+			ref := controllerOf(&p.ObjectMeta)
+			if ref == nil || ref.Kind != "ReplicaSet" || !isActive(p) || e.ownerRead("ReplicaSet", p.Namespace, ref.Name, string(ref.UID)) {
+				continue
+			}
+			e.rsOrphans[p.Namespace] = append(e.rsOrphans[p.Namespace], p)
 		}
-		if !e.ownerRead("ReplicaSet", p.Namespace, ref.Name, string(ref.UID)) {
-			return ref.Name
+	}
+	for _, p := range e.rsOrphans[d.Namespace] {
+		if sel.Matches(p.Labels) {
+			return controllerOf(&p.ObjectMeta).Name
 		}
 	}
 	return ""

@@ -18,8 +18,10 @@ import (
 // entry and the node list.
 
 // cacheSize is how many incoming pod signatures the cache keeps for
-// each half.
-const cacheSize = 4
+// each half: enough for the shapes of a cluster's pending pods taken in
+// turn (a dump's queue interleaves a score of them), each of which
+// would otherwise be counted afresh every time it comes back.
+const cacheSize = 24
 
 // Kinds of entries, one per half.
 const (
@@ -35,6 +37,12 @@ type affinityCache struct {
 	// nodes lists the snapshot's nodes, a view after another: the
 	// score half counts them all.
 	nodes cluster.NodeList
+	// noIndex makes first syncs read every pod, not the candidates the
+	// snapshot's pod index gives: the plain count tests compare with.
+	noIndex bool
+	// size, when set, replaces cacheSize (tests evict with fewer
+	// signatures).
+	size int
 }
 
 // cacheEntry is the counts of one incoming pod signature of one half:
@@ -73,5 +81,9 @@ func (c *affinityCache) findScore(key *scoreKey) *scoreSums {
 
 // push adds e as the most recent entry. The caller holds mu.
 func (c *affinityCache) push(e cacheEntry) {
-	c.store.Push(e, cacheSize)
+	n := cacheSize
+	if c.size > 0 {
+		n = c.size
+	}
+	c.store.Push(e, n)
 }

@@ -37,4 +37,11 @@
 // halves count different terms, so their entries hold different
 // payloads: filterCounts (filter_cache.go) and scoreSums
 // (score_cache.go), under one lock.
+//
+// A new signature's first count reads, on each node, only the pods its
+// terms may match, found through the snapshot's pod index
+// (cluster.View.PodCandidates); a term whose selector the index cannot
+// answer makes it read every pod. The counts are kept by domain id of
+// the view's topologies, and a placement changes them for its node only
+// (filter_cold.go, score_cache.go) while the topologies stay the same.
 package interpodaffinity

@@ -161,8 +161,16 @@ type filterCounts struct {
 // A node without pods with required anti-affinity, and without pods at
 // all or without incoming terms, costs two length checks.
 func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo, c *nodeContribution) bool {
+	return s.contributionOf(ni, ni.Pods, c)
+}
+
+// contributionOf is contribution counting, for the incoming terms, only
+// pods, which hold every pod of ni that matches all affinity terms or
+// some anti-affinity term (ni's candidates of candidates, or all its
+// pods).
+func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*cluster.PodInfo, c *nodeContribution) bool {
 	node := ni.Node()
-	if node == nil || (len(ni.PodsWithRequiredAntiAffinity) == 0 && ((len(s.affinity) == 0 && len(s.anti) == 0) || len(ni.Pods) == 0)) {
+	if node == nil || (len(ni.PodsWithRequiredAntiAffinity) == 0 && ((len(s.affinity) == 0 && len(s.anti) == 0) || len(pods) == 0)) {
 		return false
 	}
 	c.node = node
@@ -175,10 +183,10 @@ func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo, c *nodeContri
 			c.addExisting(t.TopologyKey)
 		}
 	}
-	if (len(s.affinity) == 0 && len(s.anti) == 0) || len(ni.Pods) == 0 {
+	if (len(s.affinity) == 0 && len(s.anti) == 0) || len(pods) == 0 {
 		return !c.zero(len(s.anti))
 	}
-	for _, p := range ni.Pods {
+	for _, p := range pods {
 		if matchesAllTerms(s.affinity, p.Pod) {
 			c.m++
 		}
@@ -223,19 +231,40 @@ func (t *interPodAffinityState) apply(c *nodeContribution, sign int64) {
 // sync brings the cache's counts up to date with nodes, and reports
 // whether they changed. The first sync counts by domain id of view's
 // topologies (coldCounts) and builds the dense index from those counts.
-func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View) bool {
+func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noIndex bool) bool {
 	t := &c.totals
 	changed := false
 	var cc *coldCounts
+	compute := t.contribution
 	if c.nodes.Len() == 0 {
 		cc = t.beginCold(view)
+		// A first count reads only the pods the incoming terms may
+		// match, found through the snapshot's pod index.
+		if cand, ok := termCandidates(view, t.affinity, t.anti); ok && !noIndex {
+			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool {
+				pods, ok := cand.Pods(ni)
+				if !ok {
+					pods = ni.Pods
+				}
+				return t.contributionOf(ni, pods, v)
+			}
+		}
 	}
-	c.nodes.Sync(nodes, t.contribution, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
+	// Later syncs change cold counts in place (a copy of them when a
+	// state holds them), and their dense index with them, while both
+	// are over the view's topologies: a placement then costs its node's
+	// change, not a pass over every domain.
+	warm := cc == nil && t.warm(view)
+	c.nodes.Sync(nodes, compute, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
 		changed = true
 		if cc != nil && sign > 0 && cc.add(t, v, ni) {
 			return
 		}
 		cc = nil
+		if warm && t.addWarm(v, ni, sign, view) {
+			return
+		}
+		warm = false
 		t.apply(v, sign)
 	})
 	if cc != nil {
@@ -263,7 +292,7 @@ func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, no
 	// The contributions are computed with this cycle's pod (equal to
 	// the cached one in what matters).
 	c.totals.pod, c.totals.nsLabels = s.pod, s.nsLabels
-	changed := c.sync(nodes, view)
+	changed := c.sync(nodes, view, ac.noIndex)
 	t := &c.totals
 	if t.dense == nil || !t.dense.sameTopologies(view) {
 		t.thaw()
@@ -286,4 +315,65 @@ func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, no
 		t.idx = newAntiIndex(t, true)
 	}
 	s.shareFrom(t)
+}
+
+// termCandidates finds through view's pod index the pods that may match
+// all of the affinity terms (those matching the first one whose selector
+// the index answers) or one of the anti-affinity terms, as existing pods
+// are matched: by namespace name only. It reports false when the index
+// cannot answer, and for no terms.
+func termCandidates(view *cluster.View, all, anyOf []affinity.AffinityTerm) (*cluster.PodCandidates, bool) {
+	if view == nil || (len(all) == 0 && len(anyOf) == 0) {
+		return nil, false
+	}
+	qs := make([]cluster.PodQuery, 0, 1+len(anyOf))
+	if len(all) > 0 {
+		found := false
+		for i := range all {
+			if q, ok := termQuery(&all[i]); ok && indexable(q.Selector) {
+				qs, found = append(qs, q), true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	for i := range anyOf {
+		q, ok := termQuery(&anyOf[i])
+		if !ok {
+			return nil, false
+		}
+		qs = append(qs, q)
+	}
+	return view.PodCandidates(qs)
+}
+
+// termQuery is the index query of a term matched against existing pods
+// (whose namespace labels are not read: a namespace selector other than
+// Nothing matches them all, and the index does not answer it), and
+// whether the index may answer it.
+func termQuery(t *affinity.AffinityTerm) (cluster.PodQuery, bool) {
+	if !t.NamespaceSelector.MatchesNothing() {
+		return cluster.PodQuery{}, false
+	}
+	ns := t.Namespaces
+	if ns == nil {
+		ns = map[string]struct{}{}
+	}
+	return cluster.PodQuery{Namespaces: ns, Selector: t.Selector}, true
+}
+
+// indexable reports whether the pod index answers sel: it matches
+// nothing, or has an =, == or In requirement.
+func indexable(sel affinity.Selector) bool {
+	if sel.MatchesNothing() {
+		return true
+	}
+	for i := range sel.NumRequirements() {
+		if _, _, ok := sel.Equality(i); ok {
+			return true
+		}
+	}
+	return false
 }

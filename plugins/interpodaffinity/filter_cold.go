@@ -178,3 +178,167 @@ func (cc *coldCounts) denseIndex(s *interPodAffinityState) *denseIndex {
 	mark(cc.existing, s.m.existing.keys, existingPositive)
 	return d
 }
+
+// warm reports whether t's counts are cold, with a dense index, both
+// over view's topologies: addWarm may change them.
+func (t *interPodAffinityState) warm(view *cluster.View) bool {
+	return t.cold != nil && t.dense != nil && t.cold.sameTopologies(view) && t.dense.sameTopologies(view)
+}
+
+// sameTopologies reports whether every key counted so far is counted
+// over view's Topology of the key.
+func (cc *coldCounts) sameTopologies(view *cluster.View) bool {
+	for _, kind := range [][]coldKey{cc.existing, cc.affinity, cc.anti} {
+		for i := range kind {
+			if t := kind[i].topo; t != nil && view.Topology(t.Key()) != t {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// clone returns a copy of cc with counts of its own.
+func (cc *coldCounts) clone() *coldCounts {
+	out := &coldCounts{view: cc.view}
+	for _, p := range []struct{ from, to *[]coldKey }{{&cc.existing, &out.existing}, {&cc.affinity, &out.affinity}, {&cc.anti, &out.anti}} {
+		*p.to = make([]coldKey, len(*p.from))
+		for i, k := range *p.from {
+			(*p.to)[i] = coldKey{topo: k.topo, n: slices.Clone(k.n)}
+		}
+	}
+	return out
+}
+
+// addWarm adds c, the contribution of ni times sign, to cold counts whose
+// Topologies and dense index are view's, and updates the dense index:
+// ni is a NodeInfo of view (sign 1), or nil and c's node is read (sign
+// -1, a node whose labels the Topologies number). It reports false,
+// changing nothing, when a count of c has no key counted yet or a domain
+// the Topologies do not number; the caller then makes the counts plain.
+func (t *interPodAffinityState) addWarm(c *nodeContribution, ni *cluster.NodeInfo, sign int64, view *cluster.View) bool {
+	cc := t.cold
+	type change struct {
+		kind  *[]coldKey
+		at    int
+		id    int32
+		n     int64
+		pairs *int
+		bit   uint8
+	}
+	var buf [8]change
+	ch := buf[:0]
+	idOf := func(topo *cluster.Topology) int32 {
+		if ni != nil {
+			return topo.ID(ni)
+		}
+		v, ok := c.node.Labels[topo.Key()]
+		if !ok {
+			return cluster.NoDomain
+		}
+		if id, ok := topo.Lookup(v); ok {
+			return id
+		}
+		return cluster.UnindexedDomain
+	}
+	// keyAt returns the counts of key at index at of a kind, made over
+	// view's Topology when the kind has none yet.
+	keyAt := func(kind []coldKey, at int, key string) *cluster.Topology {
+		if at < len(kind) && kind[at].topo != nil {
+			return kind[at].topo
+		}
+		return view.Topology(key)
+	}
+	for i := range c.numExisting() {
+		kc := c.existingAt(i)
+		ki := slices.Index(t.m.existing.keys, kc.key)
+		if ki < 0 {
+			return false
+		}
+		id := idOf(keyAt(cc.existing, ki, kc.key))
+		if id < 0 {
+			return false
+		}
+		ch = append(ch, change{&cc.existing, ki, id, kc.n, &t.m.existing.pairs, existingPositive})
+	}
+	if c.m != 0 {
+		for i := range t.affinity {
+			id := idOf(keyAt(cc.affinity, t.affinityOf[i], t.affinity[i].TopologyKey))
+			if id == cluster.UnindexedDomain {
+				return false
+			}
+			if id >= 0 {
+				ch = append(ch, change{&cc.affinity, t.affinityOf[i], id, int64(c.m), &t.m.affinity.pairs, denseAffinity})
+			}
+		}
+	}
+	for i := range t.anti {
+		n := c.antiAt(i)
+		if n == 0 {
+			continue
+		}
+		id := idOf(keyAt(cc.anti, t.antiOf[i], t.anti[i].TopologyKey))
+		if id == cluster.UnindexedDomain {
+			return false
+		}
+		if id >= 0 {
+			ch = append(ch, change{&cc.anti, t.antiOf[i], id, n, &t.m.anti.pairs, antiPositive})
+		}
+	}
+	if t.shared {
+		cc = cc.clone()
+		d := &denseIndex{keys: make([]denseKey, len(t.dense.keys))}
+		for i, k := range t.dense.keys {
+			d.keys[i] = denseKey{topo: k.topo, aff: k.aff, flags: slices.Clone(k.flags)}
+		}
+		t.cold, t.dense, t.shared = cc, d, false
+		// The changes name the old counts' kinds: move them.
+		for i := range ch {
+			switch ch[i].bit {
+			case existingPositive:
+				ch[i].kind = &cc.existing
+			case denseAffinity:
+				ch[i].kind = &cc.affinity
+			default:
+				ch[i].kind = &cc.anti
+			}
+		}
+	}
+	t.idx = nil
+	for _, x := range ch {
+		kind := x.kind
+		for len(*kind) <= x.at {
+			*kind = append(*kind, coldKey{})
+		}
+		k := &(*kind)[x.at]
+		if k.topo == nil {
+			k.topo = view.Topology(keyName(t, x.bit, x.at))
+			k.n = make([]int64, k.topo.NumIDs())
+		}
+		old := k.n[x.id]
+		k.n[x.id] += sign * x.n
+		if now := k.n[x.id]; old == 0 && now != 0 {
+			*x.pairs++
+		} else if old != 0 && now == 0 {
+			*x.pairs--
+		}
+		dk := t.dense.key(k.topo.Key())
+		if k.n[x.id] > 0 {
+			dk.flags[x.id] |= x.bit
+		} else {
+			dk.flags[x.id] &^= x.bit
+		}
+	}
+	return true
+}
+
+// keyName returns the key at index at of the kind of counts bit names.
+func keyName(t *interPodAffinityState, bit uint8, at int) string {
+	switch bit {
+	case existingPositive:
+		return t.m.existing.keys[at]
+	case denseAffinity:
+		return t.m.affinity.keys[at]
+	}
+	return t.m.anti.keys[at]
+}

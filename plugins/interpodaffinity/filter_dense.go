@@ -119,3 +119,14 @@ func (s *interPodAffinityState) filterNode(ni *cluster.NodeInfo) *framework.Stat
 	}
 	return s.filterDense(ni)
 }
+
+// key returns d's key of the topology key; d has every key of the
+// counts it indexes.
+func (d *denseIndex) key(key string) *denseKey {
+	for i := range d.keys {
+		if d.keys[i].topo.Key() == key {
+			return &d.keys[i]
+		}
+	}
+	panic("interpodaffinity: dense index without the key " + key)
+}

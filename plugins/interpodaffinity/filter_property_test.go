@@ -188,6 +188,8 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 		}
 		pl, _ := New(nil, ipaHandle{Snap: snap})
 		cached := pl.(*InterPodAffinity)
+		// A cache of four, so that the incoming pods below evict.
+		cached.cache.size = 4
 		var incoming []*api.Pod
 		for i := range 6 { // more than the cache holds
 			p := testwrap.IPAPodGen(false).Draw(t, "incoming")
@@ -252,6 +254,9 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 			got, state := filterWith(cached, snap, pod)
 			fresh, _ := New(nil, ipaHandle{Snap: snap})
 			want, _ := filterWith(fresh.(*InterPodAffinity), snap, pod)
+			// A new plugin's first count, through the snapshot's pod
+			// index, is a count of every pod.
+			checkColdCounts(t, snap, pod, fmt.Sprintf("step %d", step))
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
 			}
@@ -260,6 +265,23 @@ func TestPropertyInterPodAffinityCache(t *testing.T) {
 				for _, ni := range prevNodes {
 					if st := statusString(cached.Filter(context.Background(), prevState, prevPod, ni)); st != prevGot[ni.Name()] {
 						t.Fatalf("step %d: the previous cycle's state now gives %s on %s, it gave %s", step, st, ni.Name(), prevGot[ni.Name()])
+					}
+				}
+				// Its counts too, read once AddPod and RemovePod of a
+				// pod that matches nothing made them maps of its own.
+				if len(prevNodes) > 0 {
+					cl := prevState.Clone()
+					quiet := cluster.NewPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Name: "quiet", Namespace: "elsewhere"}})
+					if st := cached.AddPod(context.Background(), cl, prevPod, quiet, prevNodes[0]); st != nil {
+						t.Fatal(st)
+					}
+					if st := cached.RemovePod(context.Background(), cl, prevPod, quiet, prevNodes[0]); st != nil {
+						t.Fatal(st)
+					}
+					for _, ni := range prevNodes {
+						if st := statusString(cached.Filter(context.Background(), cl, prevPod, ni)); st != prevGot[ni.Name()] {
+							t.Fatalf("step %d: the previous cycle's state, its counts as maps, now gives %s on %s, it gave %s", step, st, ni.Name(), prevGot[ni.Name()])
+						}
 					}
 				}
 			}
@@ -369,6 +391,38 @@ func TestInterPodAffinityFilterNodesWithoutState(t *testing.T) {
 // its counts, once in maps, are those of a count from scratch into maps
 // (countAll), pairs included, and stay so after AddPod and RemovePod of
 // the same pod.
+// checkColdCounts checks a new plugin's first counts of pod on snap
+// (found through the snapshot's pod index) against a count of every pod
+// (countAll), and returns the plugin and its cycle state (nil when
+// PreFilter skips).
+func checkColdCounts(t *rapid.T, snap *cluster.Snapshot, pod *api.Pod, when string) (*InterPodAffinity, *framework.CycleState) {
+	pl, _ := New(nil, ipaHandle{Snap: snap})
+	p := pl.(*InterPodAffinity)
+	state := framework.NewCycleState()
+	view := snap.View()
+	nodes := view.Nodes()
+	if _, st := p.PreFilter(context.Background(), state, pod, nodes); st != nil {
+		return p, nil
+	}
+	s, _ := readInterPodAffinityState(state)
+	ref := &interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}
+	p.countAll(ref, view, nodes)
+	compareCounts(t, when, ref, s.Clone().(*interPodAffinityState))
+	return p, state
+}
+
+// compareCounts fails unless got's counts are ref's, pairs included.
+func compareCounts(t *rapid.T, when string, ref, got *interPodAffinityState) {
+	for _, pair := range []struct {
+		name string
+		a, b topologyCounts
+	}{{"existingAnti", ref.m.existing, got.m.existing}, {"affinity", ref.m.affinity, got.m.affinity}, {"anti", ref.m.anti, got.m.anti}} {
+		if a, b := countsOf(pair.a), countsOf(pair.b); !reflect.DeepEqual(a, b) || pair.a.pairs != pair.b.pairs {
+			t.Fatalf("%s: %s counts %v (%d pairs), counted from scratch %v (%d pairs)", when, pair.name, b, pair.b.pairs, a, pair.a.pairs)
+		}
+	}
+}
+
 func TestPropertyInterPodAffinityColdCounts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := testwrap.IPAClusterGen().Draw(t, "cluster")

@@ -104,6 +104,9 @@ type scorer struct {
 	// view is the cycle's; topos the Topologies of the keys hasKey saw.
 	view  *cluster.View
 	topos []*cluster.Topology
+	// cand, during a first sync, is each node's pods that the
+	// preferred terms may match (nil: every pod is read).
+	cand *cluster.PodCandidates
 }
 
 // keyWeight is a weight under a topology key.
@@ -189,10 +192,44 @@ func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
 		return false
 	}
 	ns.node = node
+	if sc.hasPreferred && sc.cand != nil {
+		if cand, ok := sc.cand.Pods(ni); ok {
+			// The pods the preferred terms may match, and those whose
+			// own terms may match the incoming pod: each pod once.
+			for _, p := range cand {
+				if !p.HasAffinity() {
+					sc.existing(p, ni, ns)
+				}
+			}
+			for _, p := range ni.PodsWithAffinity {
+				sc.existing(p, ni, ns)
+			}
+			return ns.matched != 0
+		}
+	}
 	for _, p := range pods {
 		sc.existing(p, ni, ns)
 	}
 	return ns.matched != 0
+}
+
+// preferredCandidates finds through the view's pod index the pods the
+// incoming pod's preferred terms may match, for a first sync.
+func (sc *scorer) preferredCandidates() (*cluster.PodCandidates, bool) {
+	if !sc.hasPreferred || sc.view == nil || len(sc.pref)+len(sc.prefAnti) == 0 {
+		return nil, false
+	}
+	qs := make([]cluster.PodQuery, 0, len(sc.pref)+len(sc.prefAnti))
+	for _, terms := range [][]affinity.WeightedAffinityTerm{sc.pref, sc.prefAnti} {
+		for i := range terms {
+			q, ok := termQuery(&terms[i].AffinityTerm)
+			if !ok {
+				return nil, false
+			}
+			qs = append(qs, q)
+		}
+	}
+	return sc.view.PodCandidates(qs)
 }
 
 // existing is upstream's processExistingPod for existing pod p on the

@@ -3,6 +3,7 @@ package interpodaffinity
 import (
 	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/cluster"
@@ -165,21 +166,84 @@ func (c *scoreSums) unshare() {
 
 // sync brings the sums up to date with nodes; the first sync sums into
 // the dense sums over view's topologies (addCold).
-func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View) {
+func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View, noIndex bool) {
 	t := &c.totals
 	first := c.nodes.Len() == 0
 	if first {
 		// No node contributes (none before, or the last sync had no
 		// nodes): the sums are zero, and the dense sums start empty.
 		c.beginCold()
+		// A first sync reads only the pods the preferred terms may
+		// match, and those with terms of their own.
+		if cand, ok := sc.preferredCandidates(); ok && !noIndex {
+			sc.cand = cand
+			defer func() { sc.cand = nil }()
+		}
 	}
+	// Later syncs change the dense sums in place (a copy of them when a
+	// state holds them) while they are over the view's topologies, so
+	// that a placement costs its node's change, not a pass over every
+	// domain.
+	dense := !first && t.scores.cold && sameTopologies(t.scores.dense, view)
 	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
 			return
 		}
 		first = false
+		if dense && c.addDense(v, ni, sign) {
+			return
+		}
+		dense = false
 		c.mutable().apply(v, sign)
 	})
+}
+
+// addDense adds ns, times sign, to the dense sums of cold totals whose
+// topologies are the view's: ni is ns's NodeInfo of the view (sign 1),
+// or nil and ns's node is read (sign -1, a node whose labels are those
+// the topologies number). It reports false, adding nothing, when a
+// domain is no domain of the topologies.
+func (c *scoreSums) addDense(ns *nodeScore, ni *cluster.NodeInfo, sign int64) bool {
+	t := &c.totals
+	var ids, at [4]int32
+	if ns.numWeights() > len(ids) {
+		return false
+	}
+	for j := range ns.numWeights() {
+		kw := ns.weightAt(j)
+		i := 0
+		for i < len(t.scores.dense) && t.scores.dense[i].topo.Key() != kw.key {
+			i++
+		}
+		if i == len(t.scores.dense) {
+			return false
+		}
+		d := &t.scores.dense[i]
+		id := cluster.UnindexedDomain
+		if ni != nil {
+			id = d.topo.ID(ni)
+		} else if v, ok := ns.node.Labels[kw.key]; ok {
+			if x, ok := d.topo.Lookup(v); ok {
+				id = x
+			}
+		}
+		if id < 0 {
+			return false
+		}
+		ids[j], at[j] = id, int32(i)
+	}
+	if c.shared {
+		d := make([]denseScore, len(t.scores.dense))
+		for i, x := range t.scores.dense {
+			d[i] = denseScore{topo: x.topo, w: slices.Clone(x.w)}
+		}
+		t.scores.dense, c.shared = d, false
+	}
+	t.matched += sign * ns.matched
+	for j := range ns.numWeights() {
+		t.scores.dense[at[j]].w[ids[j]] += sign * ns.weightAt(j).w
+	}
+	return true
 }
 
 // scores returns the sums for sc's incoming pod over the view's nodes,
@@ -203,7 +267,7 @@ func (ac *affinityCache) scores(sc *scorer, view *cluster.View) *scoreTotals {
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
 		ac.push(cacheEntry{kind: scoreKind, score: c})
 	}
-	c.sync(sc, nodes, view)
+	c.sync(sc, nodes, view, ac.noIndex)
 	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {
 		c.materialize()
 		c.totals.scores.dense = newDenseScores(&c.totals.scores, view)

@@ -136,6 +136,8 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 		args := config.InterPodAffinityArgs{HardPodAffinityWeight: &w}
 		pl, _ := New(args, ipaHandle{Snap: snap})
 		cached := pl.(*InterPodAffinity)
+		// A cache of four, so that the incoming pods below evict.
+		cached.cache.size = 4
 		var incoming []*api.Pod
 		for i := range 6 { // more than the cache holds
 			p := testwrap.IPAPodGen(rapid.IntRange(0, 3).Draw(t, "plainIncoming") == 0).Draw(t, "incoming")
@@ -186,6 +188,13 @@ func TestPropertyInterPodAffinityScoreCache(t *testing.T) {
 			fresh, _ := New(args, ipaHandle{Snap: snap})
 			if want := scoresWith(t, fresh.(*InterPodAffinity), snap, pod); !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			// A new plugin's first sums come through the snapshot's pod
+			// index; a plugin reading every pod sums the same.
+			plain, _ := New(args, ipaHandle{Snap: snap})
+			plain.(*InterPodAffinity).cache.noIndex = true
+			if want := scoresWith(t, plain.(*InterPodAffinity), snap, pod); !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, plugin reading every pod %v", step, got, want)
 			}
 			// The last cycle's state still scores as it did.
 			if prevState != nil {

@@ -7,6 +7,9 @@
 // scales them onto [0, 100].
 //
 // PreFilter compiles the pod's required terms once per cycle and narrows
-// the nodes to those its matchFields name. PreScore compiles the
+// the nodes to those its matchFields name. When the pod's constraints
+// read one node label key, it decides them once per domain of the
+// view's Topology of the key, and Filter reads a node's verdict by its
+// domain id. PreScore compiles the
 // preferred terms. Both halves read only what their own step wrote.
 package nodeaffinity

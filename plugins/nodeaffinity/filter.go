@@ -14,9 +14,59 @@ import (
 const filterStateKey framework.StateKey = "PreFilter" + config.NodeAffinityName
 
 // filterState is the pod's compiled nodeSelector and required
-// affinity.
+// affinity. When they read one node label key only, topo is the view's
+// Topology of the key and verdict the result of Match by its domain id
+// (noKey for a node without the key): a node's check is then two slice
+// reads, not a look-up in its labels.
 type filterState struct {
 	required affinity.RequiredNodeAffinity
+	topo     *cluster.Topology
+	verdict  []bool
+	noKey    bool
+}
+
+// maxVerdicts bounds the domains PreFilter decides ahead: a key with a
+// value per node (a hostname) is cheaper to match node by node.
+const maxVerdicts = 256
+
+// byDomain decides s.required once per domain of the view's Topology of
+// the one key it reads, if it reads one.
+func (s *filterState) byDomain(view *cluster.View) {
+	key, ok := s.required.SingleLabelKey()
+	if !ok || view == nil {
+		return
+	}
+	t := view.Topology(key)
+	if t.NumIDs() > maxVerdicts {
+		return
+	}
+	labels := map[string]string{key: ""}
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Labels: labels}}
+	s.verdict = make([]bool, t.NumIDs())
+	for id := range s.verdict {
+		if t.Size(int32(id)) == 0 {
+			continue
+		}
+		labels[key] = t.Value(int32(id))
+		s.verdict[id], _ = s.required.Match(node)
+	}
+	s.noKey, _ = s.required.Match(&api.Node{})
+	s.topo = t
+}
+
+// match is s.required.Match for ni's node, by domain when it can be.
+func (s *filterState) match(ni *cluster.NodeInfo) bool {
+	node := ni.Node()
+	if s.topo != nil && node != nil {
+		switch id := s.topo.ID(ni); {
+		case id >= 0:
+			return s.verdict[id]
+		case id == cluster.NoDomain:
+			return s.noKey
+		}
+	}
+	ok, _ := s.required.Match(node)
+	return ok
 }
 
 // Clone returns s: the state is never modified after PreFilter.
@@ -33,7 +83,11 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	if noNodeAffinity && pl.addedRequired == nil && pod.Spec.NodeSelector == nil {
 		return nil, skipStatus
 	}
-	state.Write(filterStateKey, &filterState{required: affinity.GetRequiredNodeAffinity(pod)})
+	s := &filterState{required: affinity.GetRequiredNodeAffinity(pod)}
+	if pl.handle != nil && pl.handle.Snapshot() != nil {
+		s.byDomain(pl.handle.Snapshot().View())
+	}
+	state.Write(filterStateKey, s)
 	names, all := predicates.RequiredNodeNames(pod)
 	switch {
 	case all:
@@ -66,7 +120,7 @@ func (pl *NodeAffinity) Filter(_ context.Context, state *framework.CycleState, p
 	if s == nil {
 		s = &filterState{required: affinity.GetRequiredNodeAffinity(pod)}
 	}
-	if ok, _ := s.required.Match(node); !ok {
+	if !s.match(nodeInfo) {
 		return nodeAffinityStatus
 	}
 	return nil
@@ -92,7 +146,7 @@ func (pl *NodeAffinity) FilterNodes(_ context.Context, state *framework.CycleSta
 				s = &filterState{required: affinity.GetRequiredNodeAffinity(pod)}
 			}
 		}
-		if ok, _ := s.required.Match(node); !ok {
+		if !s.match(ni) {
 			statuses[i] = nodeAffinityStatus
 		}
 	}

@@ -17,6 +17,9 @@ const Name = config.NodeAffinityName
 // the added required affinity. Score favours nodes that match the pod's
 // and the added preferred terms.
 type NodeAffinity struct {
+	// handle gives the snapshot whose topologies PreFilter reads; nil
+	// in tests without one.
+	handle         framework.Handle
 	addedRequired  *affinity.NodeSelector
 	addedPreferred *affinity.PreferredSchedulingTerms
 }
@@ -34,12 +37,12 @@ var (
 // New is the NodeAffinity factory. args is nil, a
 // config.NodeAffinityArgs or a pointer to one. It is validated, and the
 // added affinity is compiled, required terms first.
-func New(args any, _ framework.Handle) (framework.Plugin, error) {
+func New(args any, h framework.Handle) (framework.Plugin, error) {
 	a, err := config.ArgsFrom[config.NodeAffinityArgs](args)
 	if err != nil {
 		return nil, err
 	}
-	pl := &NodeAffinity{}
+	pl := &NodeAffinity{handle: h}
 	if a.AddedAffinity == nil {
 		return pl, nil
 	}

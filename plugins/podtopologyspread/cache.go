@@ -19,8 +19,11 @@ import (
 // computed from (nodeTrack), and a cycle recomputes only the positions
 // whose NodeInfo changed. One lock guards the store and every entry.
 
-// cacheSize is how many constraint sets the cache keeps for each half.
-const cacheSize = 4
+// cacheSize is how many constraint sets the cache keeps for each half:
+// enough for the shapes of a cluster's pending pods taken in turn (a
+// dump's queue interleaves a score of them), each of which would
+// otherwise be counted afresh every time it comes back.
+const cacheSize = 24
 
 // Kinds of entries, one per half.
 const (
@@ -33,6 +36,12 @@ const (
 type spreadCache struct {
 	mu    sync.Mutex
 	store sigcache.Store[*cacheEntry]
+	// noIndex makes first syncs read every pod, not the candidates the
+	// snapshot's pod index gives: the plain count tests compare with.
+	noIndex bool
+	// size, when set, replaces cacheSize (tests evict with fewer
+	// constraint sets).
+	size int
 }
 
 // cacheEntry is the counts of one constraint set of one half.
@@ -79,7 +88,11 @@ func (c *spreadCache) find(kind uint8, requireAll bool, key *spreadSignature) *c
 // push adds e as the most recent entry. The caller holds mu.
 func (c *spreadCache) push(e *cacheEntry, n int) *cacheEntry {
 	e.track = nodeTrack{nodes: make([]*cluster.NodeInfo, 0, n), gens: make([]int64, 0, n)}
-	c.store.Push(e, cacheSize)
+	size := cacheSize
+	if c.size > 0 {
+		size = c.size
+	}
+	c.store.Push(e, size)
 	return e
 }
 
@@ -157,4 +170,41 @@ type inputs struct {
 	// req is held by value: a pointer to a caller's local would make
 	// the local escape, one allocation a cycle.
 	req affinity.RequiredNodeAffinity
+	// cand, for a first sync, is each node's pods the constraints'
+	// selectors may match (nil: every pod is read).
+	cand *cluster.PodCandidates
+}
+
+// count counts the pods of ni that sel selects in namespace ns
+// (cluster.CountSpreadPods), reading only ni's candidates when in has
+// them.
+func (in *inputs) count(ni *cluster.NodeInfo, sel affinity.Selector, ns string) int {
+	pods := ni.Pods
+	if in.cand != nil {
+		if c, ok := in.cand.Pods(ni); ok {
+			pods = c
+		}
+	}
+	return cluster.CountSpreadPods(pods, sel, ns)
+}
+
+// firstInputs returns in with the candidates, found through view's pod
+// index, of the pods in pod's namespace that the constraints' selectors
+// may match, unless noIndex or the index cannot answer. An empty
+// selector counts no pod and needs no candidates.
+func firstInputs(in inputs, view *cluster.View, cs []affinity.SpreadConstraint, noIndex bool) inputs {
+	if noIndex || view == nil {
+		return in
+	}
+	qs := make([]cluster.PodQuery, 0, len(cs))
+	for i := range cs {
+		if cs[i].Selector.Empty() {
+			continue
+		}
+		qs = append(qs, cluster.PodQuery{Namespace: in.pod.Namespace, Selector: cs[i].Selector})
+	}
+	if cand, ok := view.PodCandidates(qs); ok {
+		in.cand = cand
+	}
+	return in
 }

@@ -31,5 +31,8 @@
 // cycle recounts only the nodes whose NodeInfo changed since. When a
 // later view numbers a key's domains otherwise, the kept totals move to
 // the new ids. The halves' counts are their own payloads,
-// filterCounts (filter_cache.go) and scoreCounts (score_cache.go).
+// filterCounts (filter_cache.go) and scoreCounts (score_cache.go). A
+// constraint set's first count reads, on each node, only the pods its
+// selectors may match, found through the snapshot's pod index
+// (cluster.View.PodCandidates).
 package podtopologyspread

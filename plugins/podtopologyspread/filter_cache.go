@@ -158,14 +158,29 @@ func (c *filterCounts) compute(j int, ni *cluster.NodeInfo) {
 	cs, pod, req := c.cs, c.in.pod, &c.in.req
 	k := len(cs)
 	node := ni.Node()
-	counted := node != nil && hasSpreadKeys(node, cs)
+	// The node counts if it has every key (hasSpreadKeys), read from
+	// the domain ids: a NodeInfo of the view has NoDomain exactly
+	// where its node lacks the key, and no label is looked up.
+	counted := node != nil
 	for i := range cs {
-		id := c.domainID(c.topos[i], ni)
+		id := cluster.NoDomain
+		if node != nil {
+			id = c.topos[i].ID(ni)
+		}
+		counted = counted && id != cluster.NoDomain
+		c.dom[j*k+i] = id
+	}
+	for i := range cs {
+		id := c.dom[j*k+i]
+		if id == cluster.UnindexedDomain {
+			c.unindexed = true
+			id = cluster.NoDomain
+		}
 		c.dom[j*k+i], c.cnt[j*k+i] = id, -1
 		if id < 0 || !counted || !spreadNodeIncluded(&cs[i], pod, node, req) {
 			continue
 		}
-		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
+		n := c.in.count(ni, cs[i].Selector, pod.Namespace)
 		c.cnt[j*k+i] = int32(n)
 		c.domains[i].add(id, n)
 	}
@@ -327,7 +342,13 @@ func (c *spreadCache) counts(s *spreadFilterState, pod *api.Pod, nodes []*cluste
 		// The contributions are computed with this cycle's pod and
 		// constraints (equal to the cached ones in what matters).
 		f.cs = s.constraints
-		f.sync(nodes, topos, inputs{pod: pod, req: s.required})
+		in := inputs{pod: pod, req: s.required}
+		if len(e.track.nodes) == 0 {
+			// A first count reads only the pods the selectors may
+			// match, found through the snapshot's pod index.
+			in = firstInputs(in, s.view, s.constraints, c.noIndex)
+		}
+		f.sync(nodes, topos, in)
 		if e.view = s.view; attempt > 0 {
 			e.view = nil
 		}

@@ -208,8 +208,10 @@ func TestPropertySpreadCache(t *testing.T) {
 		}
 		pl, _ := New(nil, spreadHandle{snap})
 		cached := pl.(*PodTopologySpread)
+		// A cache of four, so that the incoming pods below evict.
+		cached.cache.size = 4
 		var incoming []*api.Pod
-		for i := range cacheSize + 2 { // more than the cache holds
+		for i := range 6 { // more than the cache holds
 			incoming = append(incoming, testwrap.SpreadIncomingGen(i, api.DoNotSchedule).Draw(t, "incoming"))
 		}
 		extra := 0
@@ -234,6 +236,13 @@ func TestPropertySpreadCache(t *testing.T) {
 			spreadFastAgrees(t, want)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			// A new plugin's first counts come through the snapshot's
+			// pod index; a plugin reading every pod counts the same.
+			plain, _ := New(nil, spreadHandle{snap})
+			plain.(*PodTopologySpread).cache.noIndex = true
+			if p, _ := spreadCycle(plain.(*PodTopologySpread), pod, view, cut); !reflect.DeepEqual(got, p) {
+				t.Fatalf("step %d: cached plugin %v, plugin reading every pod %v", step, got, p)
 			}
 			if prevState != nil {
 				if st := spreadStatuses(cached, prevState, prevPod, prevNodes, prevCut); !reflect.DeepEqual(st, prevGot) {

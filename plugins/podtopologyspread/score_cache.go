@@ -162,18 +162,34 @@ func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
 	cs, pod, req := c.cs, c.in.pod, &c.in.req
 	k := len(cs)
 	node := ni.Node()
-	all := node != nil && hasSpreadKeys(node, cs)
+	// Whether the node has each key, from the domain ids where there
+	// is a Topology (NoDomain exactly where a NodeInfo of the view
+	// lacks the key), else from its labels.
+	all := node != nil
 	for i := range cs {
 		x := j*k + i
 		c.dom[x], c.cnt[x], c.flag[x] = -1, 0, 0
 		if node == nil {
 			continue
 		}
-		if _, ok := node.Labels[cs[i].TopologyKey]; ok {
+		has := false
+		if t := c.topos[i]; t != nil {
+			has = t.ID(ni) != cluster.NoDomain
+		} else {
+			_, has = node.Labels[cs[i].TopologyKey]
+		}
+		if has {
 			c.flag[x] |= spreadHasKey
 		}
+		all = all && has
+	}
+	for i := range cs {
+		x := j*k + i
+		if node == nil {
+			continue
+		}
 		if c.hostname(i) {
-			c.cnt[x] = int32(cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace))
+			c.cnt[x] = int32(c.in.count(ni, cs[i].Selector, pod.Namespace))
 			continue
 		}
 		id := spreadScoreID(c.topos[i], c.noKey[i], ni)
@@ -185,7 +201,7 @@ func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
 		if (c.requireAll && !all) || !spreadNodeIncluded(&cs[i], pod, node, req) {
 			continue
 		}
-		n := cluster.CountSpreadPods(ni.Pods, cs[i].Selector, pod.Namespace)
+		n := c.in.count(ni, cs[i].Selector, pod.Namespace)
 		c.cnt[x] = int32(n)
 		c.flag[x] |= spreadCounted
 		c.domains[i].tot[id] += int64(n)
@@ -382,7 +398,13 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		topos = spreadScoreTopologies(cs, view, c.topos)
 		e.view = view
 	}
-	c.sync(all, topos, inputs{pod: pod, req: affinity.GetRequiredNodeAffinity(pod)})
+	in := inputs{pod: pod, req: affinity.GetRequiredNodeAffinity(pod)}
+	if len(e.track.nodes) == 0 {
+		// A first count reads only the pods the selectors may match,
+		// found through the snapshot's pod index.
+		in = firstInputs(in, view, cs, sc.noIndex)
+	}
+	c.sync(all, topos, in)
 	c.shared = true
 	s.topos, s.noKey = c.topos, c.noKey
 	for i := range c.domains {

@@ -175,8 +175,10 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 		}
 		pl, _ := New(nil, testHandle{snap})
 		cached := pl.(*PodTopologySpread)
+		// A cache of four, so that the incoming pods below evict.
+		cached.cache.size = 4
 		var incoming []*api.Pod
-		for i := range cacheSize + 2 { // more than the cache holds
+		for i := range 6 { // more than the cache holds
 			p := testwrap.SpreadIncomingGen(i, api.ScheduleAnyway).Draw(t, "incoming")
 			if rapid.IntRange(0, 2).Draw(t, "systemDefaults") == 0 {
 				p.Spec.TopologySpreadConstraints = nil
@@ -211,6 +213,13 @@ func TestPropertySpreadScoreCache(t *testing.T) {
 			want := spreadScoreCycle(t, fresh.(*PodTopologySpread), pod, all, given, cut)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: cached plugin %v, new plugin %v", step, got, want)
+			}
+			// A new plugin's first counts come through the snapshot's
+			// pod index; a plugin reading every pod counts the same.
+			plain, _ := New(nil, testHandle{snap})
+			plain.(*PodTopologySpread).cache.noIndex = true
+			if want := spreadScoreCycle(t, plain.(*PodTopologySpread), pod, all, given, cut); !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: cached plugin %v, plugin reading every pod %v", step, got, want)
 			}
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -113,6 +114,7 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 		helpersWanted: offerLater, helpAfter: chunk, helpers: &fs.helpers,
 		fromBack: numToFind == numAll, eager: eager, pos: fs.pos,
 	}
+	j.pubCond.L = &j.pubMu
 	j.limit.Store(int64(numAll))
 	j.firstFailed.Store(int64(numAll))
 	j.deal.reset(chunks)
@@ -285,6 +287,12 @@ type filterJob struct {
 	pos       []*cluster.NodeInfo
 	published atomic.Bool
 	scoreRun  atomic.Pointer[scoreRun]
+	// pubMu and pubCond let a goroutine that polled for the run for
+	// awaitSpin sleep until it is published: a long PreScore (the
+	// first decision of a pod shape) would otherwise cost a helper's
+	// CPU time for as long.
+	pubMu   sync.Mutex
+	pubCond sync.Cond
 
 	// helpersWanted is how many helpers the calling goroutine offers
 	// the job to once it has filtered helpAfter nodes with chunks left,
@@ -466,16 +474,35 @@ func (e *Engine) publishEager(ctx context.Context, c *Cycle, pi *profileInfo, ch
 // publish makes run the pass's score run.
 func (j *filterJob) publish(run *scoreRun) {
 	j.scoreRun.Store(run)
+	j.pubMu.Lock()
 	j.published.Store(true)
+	j.pubMu.Unlock()
+	j.pubCond.Broadcast()
 }
 
+// awaitSpin is how long awaitRun polls before it sleeps.
+const awaitSpin = 20 * time.Microsecond
+
 // awaitRun returns the published score run, polling until there is one
-// (the calling goroutine publishes it right after the early PreScore).
+// (the calling goroutine publishes it right after the early PreScore)
+// for awaitSpin, then sleeping until it is published.
 func (j *filterJob) awaitRun() *scoreRun {
+	var since time.Time
 	for i := 1; !j.published.Load(); i++ {
-		if i%pollYield == 0 {
-			runtime.Gosched()
+		if i%pollYield != 0 {
+			continue
 		}
+		if since.IsZero() {
+			since = time.Now()
+		} else if time.Since(since) > awaitSpin {
+			j.pubMu.Lock()
+			for !j.published.Load() {
+				j.pubCond.Wait()
+			}
+			j.pubMu.Unlock()
+			break
+		}
+		runtime.Gosched()
 	}
 	return j.scoreRun.Load()
 }

@@ -1,0 +1,346 @@
+package cluster
+
+import (
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/affinity"
+)
+
+// The pod index lists the pods on the snapshot's nodes by namespace,
+// label key and value, each with the slot of its node, so that the
+// first decision of a new pod shape finds the pods its selectors can
+// match without reading every pod. The snapshot keeps it from the start
+// as pods are added, assumed and removed and as nodes come and go.
+//
+// One list per (namespace, key, value) holds entries that are only
+// appended. An entry records the generation at which its pod came and,
+// once the pod leaves, the generation at which it left (stored
+// atomically: readers of older views read it concurrently). A view of
+// generation g sees an entry iff it came at or before g and did not
+// leave by g, so every view reads exactly its own pods from the same
+// lists without a copy. A list whose entries are mostly gone is rebuilt
+// into a new array; views older than the rebuild cannot read it and
+// fall back to the plain walk.
+
+// labelKey names one list of the index.
+type labelKey struct{ ns, key, value string }
+
+// indexEntry is one pod of a list: its PodInfo, its node's slot, the
+// generation it came at and the one it left at (0 while present; read
+// and written atomically).
+type indexEntry struct {
+	pod     *PodInfo
+	slot    int32
+	added   int64
+	removed int64
+}
+
+// postings is one list of the index. live counts the entries present.
+// since is the generation of the list's last rebuild: views older than
+// it cannot read the list. pos finds a present pod's entry in a long
+// list once a pod left it (made by the first such removal).
+type postings struct {
+	entries []indexEntry
+	live    int
+	since   int64
+	pos     map[*PodInfo]int32
+}
+
+// podIndex is the snapshot's index of pods by label.
+type podIndex struct {
+	lists map[labelKey]*postings
+}
+
+// posThreshold is the list length from which a removal makes the list
+// keep pos: below it a removal scans the list from its end.
+const posThreshold = 32
+
+// indexAdd lists p, on the node of slot, in the index (if built).
+func (s *Snapshot) indexAdd(p *PodInfo, slot int32) {
+	x := s.podIdx
+	if x == nil {
+		return
+	}
+	x.add(p, slot, s.gen)
+}
+
+func (x *podIndex) add(p *PodInfo, slot int32, gen int64) {
+	ns := p.Pod.Namespace
+	for k, v := range p.Pod.Labels {
+		lk := labelKey{ns, k, v}
+		l := x.lists[lk]
+		if l == nil {
+			l = &postings{}
+			x.lists[lk] = l
+		}
+		l.entries = append(l.entries, indexEntry{pod: p, slot: slot, added: gen})
+		l.live++
+		if l.pos != nil {
+			l.pos[p] = int32(len(l.entries) - 1)
+		}
+	}
+}
+
+// indexRemove marks p gone from the index (if built) at the current
+// generation.
+func (s *Snapshot) indexRemove(p *PodInfo) {
+	x := s.podIdx
+	if x == nil {
+		return
+	}
+	ns := p.Pod.Namespace
+	for k, v := range p.Pod.Labels {
+		l := x.lists[labelKey{ns, k, v}]
+		if l == nil {
+			continue
+		}
+		i := int32(-1)
+		if l.pos == nil && len(l.entries) >= posThreshold {
+			l.pos = make(map[*PodInfo]int32, l.live)
+			for j := range l.entries {
+				if e := &l.entries[j]; atomic.LoadInt64(&e.removed) == 0 {
+					l.pos[e.pod] = int32(j)
+				}
+			}
+		}
+		if l.pos != nil {
+			if j, ok := l.pos[p]; ok {
+				i = j
+				delete(l.pos, p)
+			}
+		} else {
+			for j := len(l.entries) - 1; j >= 0; j-- {
+				if e := &l.entries[j]; e.pod == p && atomic.LoadInt64(&e.removed) == 0 {
+					i = int32(j)
+					break
+				}
+			}
+		}
+		if i < 0 {
+			continue
+		}
+		atomic.StoreInt64(&l.entries[i].removed, s.gen)
+		l.live--
+		if len(l.entries) > 2*l.live+posThreshold {
+			l.rebuild(s.gen)
+		}
+	}
+}
+
+// rebuild copies the present entries of l into a new array; views older
+// than gen can no longer read l.
+func (l *postings) rebuild(gen int64) {
+	out := make([]indexEntry, 0, l.live)
+	for i := range l.entries {
+		e := &l.entries[i]
+		if atomic.LoadInt64(&e.removed) == 0 {
+			out = append(out, indexEntry{pod: e.pod, slot: e.slot, added: e.added})
+		}
+	}
+	l.entries, l.since = out, gen
+	if l.pos != nil {
+		if len(out) < posThreshold {
+			l.pos = nil
+		} else {
+			clear(l.pos)
+			for i := range out {
+				l.pos[out[i].pod] = int32(i)
+			}
+		}
+	}
+}
+
+// PodQuery is a set of pods: those of namespace Namespace or of the
+// namespaces in Namespaces whose labels match Selector.
+type PodQuery struct {
+	Namespace  string
+	Namespaces map[string]struct{}
+	Selector   affinity.Selector
+}
+
+// PodCandidates is, per node of one view, the pods that the queries it
+// was made for may match: every pod of the node that one of them
+// matches, once, and possibly others. A plugin counting the pods its
+// selectors match reads a node's candidates (Pods) instead of all its
+// pods and tests each as it would test every pod.
+type PodCandidates struct {
+	// bySlot is the view's NodeInfo of each slot; pods[start[s]:start[s+1]]
+	// are slot s's candidates.
+	bySlot []*NodeInfo
+	start  []int32
+	pods   []*PodInfo
+}
+
+// Pods returns the candidates on ni, and false if ni is not a NodeInfo
+// of the view the candidates are of (the caller then reads ni.Pods).
+func (c *PodCandidates) Pods(ni *NodeInfo) ([]*PodInfo, bool) {
+	s := int(ni.slot) - 1
+	if c == nil || s < 0 || s >= len(c.bySlot) || c.bySlot[s] != ni {
+		return nil, false
+	}
+	return c.pods[c.start[s]:c.start[s+1]], true
+}
+
+// Len returns the number of candidates over all nodes.
+func (c *PodCandidates) Len() int { return len(c.pods) }
+
+// PodCandidates finds, through the snapshot's pod index, the pods of the
+// view that the queries may match. Each query's candidates are the pods
+// listed under the values of one of its selector's requirements that
+// admit only listed values (=, == or In), the one with the fewest pods;
+// a selector that matches nothing has none. It reports false when the
+// index cannot answer: a query without such a requirement (Exists,
+// NotIn, DoesNotExist or no requirement at all), a view not taken from a
+// snapshot, or a view older than the last rebuild of a list it reads.
+func (v *View) PodCandidates(queries []PodQuery) (*PodCandidates, bool) {
+	s := v.snap
+	if s == nil {
+		return nil, false
+	}
+	var lists [][]indexEntry
+	multi := len(queries) > 1
+	s.mu.Lock()
+	x := s.podIdx
+	ok := x != nil
+	slots := int(s.slots)
+	for qi := 0; ok && qi < len(queries); qi++ {
+		q := &queries[qi]
+		if q.Selector.MatchesNothing() {
+			continue
+		}
+		best, bestN := -1, 0
+		for i := range q.Selector.NumRequirements() {
+			key, values, eq := q.Selector.Equality(i)
+			if !eq {
+				continue
+			}
+			n := 0
+			q.eachList(x, key, values, func(l *postings) { n += len(l.entries) })
+			if best < 0 || n < bestN {
+				best, bestN = i, n
+			}
+		}
+		if best < 0 {
+			ok = false
+			break
+		}
+		key, values, _ := q.Selector.Equality(best)
+		q.eachList(x, key, values, func(l *postings) {
+			if l.since > v.generation {
+				ok = false
+			}
+			lists = append(lists, l.entries)
+		})
+	}
+	s.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	if len(lists) > 1 {
+		multi = true
+	}
+	g := v.generation
+	c := &PodCandidates{bySlot: make([]*NodeInfo, slots), start: make([]int32, slots+1)}
+	v.nodes.each(func(_ int, ni *NodeInfo) {
+		if s := int(ni.slot) - 1; s >= 0 && s < slots {
+			c.bySlot[s] = ni
+		}
+	})
+	present := func(e *indexEntry) bool {
+		if e.added > g || int(e.slot) < 1 || int(e.slot) > slots {
+			return false
+		}
+		r := atomic.LoadInt64(&e.removed)
+		return r == 0 || r > g
+	}
+	total := 0
+	for _, l := range lists {
+		for i := range l {
+			if e := &l[i]; present(e) {
+				c.start[e.slot]++
+				total++
+			}
+		}
+	}
+	// start[s+1] counted slot s; turn the counts into starts.
+	for s := 1; s <= slots; s++ {
+		c.start[s] += c.start[s-1]
+	}
+	c.pods = make([]*PodInfo, total)
+	fill := make([]int32, slots)
+	copy(fill, c.start[:slots])
+	for _, l := range lists {
+		for i := range l {
+			if e := &l[i]; present(e) {
+				s := e.slot - 1
+				c.pods[fill[s]] = e.pod
+				fill[s]++
+			}
+		}
+	}
+	if multi {
+		c.dedupe()
+	}
+	return c, true
+}
+
+// eachList calls f with each list of the index under the query's
+// namespaces, key and values.
+func (q *PodQuery) eachList(x *podIndex, key string, values []string, f func(*postings)) {
+	each := func(ns string) {
+		for _, val := range values {
+			if l := x.lists[labelKey{ns, key, val}]; l != nil {
+				f(l)
+			}
+		}
+	}
+	if q.Namespaces == nil {
+		each(q.Namespace)
+		return
+	}
+	if _, dup := q.Namespaces[q.Namespace]; !dup && q.Namespace != "" {
+		each(q.Namespace)
+	}
+	for ns := range q.Namespaces {
+		each(ns)
+	}
+}
+
+// dedupe keeps each pod once per slot, in place.
+func (c *PodCandidates) dedupe() {
+	out := c.pods[:0]
+	var seen map[*PodInfo]struct{}
+	prev := int32(0)
+	for s := range len(c.bySlot) {
+		lo, hi := c.start[s], c.start[s+1]
+		c.start[s] = prev
+		group := c.pods[lo:hi]
+		first := len(out)
+		if len(group) > 16 {
+			if seen == nil {
+				seen = make(map[*PodInfo]struct{}, len(group))
+			}
+			clear(seen)
+		}
+		for _, p := range group {
+			dup := false
+			if seen != nil && len(group) > 16 {
+				_, dup = seen[p]
+				seen[p] = struct{}{}
+			} else {
+				for _, q := range out[first:] {
+					if q == p {
+						dup = true
+						break
+					}
+				}
+			}
+			if !dup {
+				out = append(out, p)
+			}
+		}
+		prev = int32(len(out))
+	}
+	c.start[len(c.bySlot)] = prev
+	c.pods = out
+}

@@ -1,0 +1,297 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/affinity"
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster/clustergen"
+)
+
+// drawIndexQuery draws a query over the labels TestPropPodCandidates
+// gives its pods, and whether the index can answer it.
+func drawIndexQuery(t *rapid.T) (PodQuery, bool) {
+	q := PodQuery{Namespace: rapid.SampledFrom([]string{"default", "team-a", ""}).Draw(t, "ns")}
+	if rapid.Bool().Draw(t, "nsSet") {
+		q.Namespaces = map[string]struct{}{}
+		for _, ns := range clustergen.Namespaces {
+			if rapid.Bool().Draw(t, "in "+ns) {
+				q.Namespaces[ns] = struct{}{}
+			}
+		}
+	}
+	var reqs []affinity.Requirement
+	indexable := false
+	for range rapid.IntRange(0, 3).Draw(t, "reqs") {
+		key := rapid.SampledFrom([]string{"app", "tier"}).Draw(t, "key")
+		op := rapid.SampledFrom([]affinity.Operator{affinity.OpEquals, affinity.OpIn, affinity.OpNotIn, affinity.OpExists, affinity.OpDoesNotExist}).Draw(t, "op")
+		var values []string
+		switch op {
+		case affinity.OpEquals:
+			values = []string{rapid.SampledFrom([]string{"x", "y", "web"}).Draw(t, "value")}
+		case affinity.OpIn, affinity.OpNotIn:
+			values = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"x", "y", "web", "db"}), 1, 3, rapid.ID[string]).Draw(t, "values")
+		}
+		r, err := affinity.NewRequirement(key, op, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+		indexable = indexable || op == affinity.OpEquals || op == affinity.OpIn
+	}
+	q.Selector = affinity.NewSelector(reqs...)
+	if rapid.IntRange(0, 9).Draw(t, "nothing") == 0 {
+		q.Selector, indexable = affinity.Nothing(), true
+	}
+	return q, indexable
+}
+
+// queryMatches is what a plugin tests for each pod: the query's
+// namespaces, then its selector.
+func queryMatches(q *PodQuery, p *PodInfo) bool {
+	_, in := q.Namespaces[p.Pod.Namespace]
+	if q.Namespaces == nil || q.Namespace != "" {
+		in = in || p.Pod.Namespace == q.Namespace
+	}
+	return in && q.Selector.Matches(p.Pod.Labels)
+}
+
+// checkCandidates checks the index's candidates of v for queries
+// against every pod of v: each node's candidates are pods of that node,
+// each once, and include every pod a query matches. With mustAnswer the
+// index must answer.
+func checkCandidates(t *rapid.T, v *View, queries []PodQuery, mustAnswer bool) {
+	c, ok := v.PodCandidates(queries)
+	if !ok {
+		if mustAnswer {
+			t.Fatalf("the index did not answer %d indexable queries on the current view", len(queries))
+		}
+		return
+	}
+	total := 0
+	for _, ni := range v.Nodes() {
+		cands, ok := c.Pods(ni)
+		if !ok {
+			t.Fatalf("node %s of the view has no candidates", ni.Name())
+		}
+		total += len(cands)
+		for i, p := range cands {
+			if !slices.Contains(ni.Pods, p) {
+				t.Fatalf("candidate %s is not on node %s", podName(p.Pod), ni.Name())
+			}
+			if slices.Contains(cands[:i], p) {
+				t.Fatalf("candidate %s twice on node %s", podName(p.Pod), ni.Name())
+			}
+		}
+		for _, p := range ni.Pods {
+			for qi := range queries {
+				if queryMatches(&queries[qi], p) && !slices.Contains(cands, p) {
+					t.Fatalf("pod %s on %s matches query %d (%v) but is no candidate", podName(p.Pod), ni.Name(), qi, queries[qi].Selector.String())
+				}
+			}
+		}
+		if _, ok := c.Pods(ni.Clone()); ok {
+			t.Fatalf("a clone of %s has candidates", ni.Name())
+		}
+	}
+	if total != c.Len() {
+		t.Fatalf("%d candidates on the view's nodes, %d in all", total, c.Len())
+	}
+}
+
+// TestPropPodCandidates: after any sequence of pod additions,
+// assumptions, updates and removals and of node additions and removals,
+// the pod index's candidates of every view taken along the way (each
+// read later, after more changes) hold each pod a query matches, on its
+// node, once; and the current view's queries with an =/In requirement
+// are always answered.
+func TestPropPodCandidates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, err := NewSnapshot(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodeNames := []string{"node-0", "node-1", "node-2", "node-3"}
+		for _, name := range nodeNames[:2] {
+			n := clustergen.Node().Draw(t, "node")
+			n.Name = name
+			if err := s.AddNode(n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		present := map[string]bool{"node-0": true, "node-1": true}
+		var pods []*api.Pod
+		next := 0
+		newPod := func(t *rapid.T) *api.Pod {
+			p := clustergen.Pod().Draw(t, "pod")
+			p.Name, p.UID = fmt.Sprintf("pod-%d", next), fmt.Sprintf("uid-%d", next)
+			next++
+			p.Labels = map[string]string{}
+			for _, k := range []string{"app", "tier"} {
+				if rapid.IntRange(0, 3).Draw(t, "has "+k) > 0 {
+					p.Labels[k] = rapid.SampledFrom([]string{"x", "y", "web", "db"}).Draw(t, k)
+				}
+			}
+			return p
+		}
+		var views []*View
+		t.Repeat(map[string]func(*rapid.T){
+			"addPod": func(t *rapid.T) {
+				p := newPod(t)
+				p.Spec.NodeName = rapid.SampledFrom(nodeNames).Draw(t, "on")
+				if err := s.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+				pods = append(pods, p)
+			},
+			"assumePod": func(t *rapid.T) {
+				p := newPod(t)
+				if err := s.AssumePod(p, rapid.SampledFrom(nodeNames).Draw(t, "on")); err != nil {
+					t.Fatal(err)
+				}
+				pods = append(pods, p)
+			},
+			"burst": func(t *rapid.T) {
+				// Enough pods of one label for its list to keep
+				// positions and be rebuilt as they go.
+				for range 40 {
+					p := newPod(t)
+					p.Labels["app"] = "web"
+					if err := s.AssumePod(p, rapid.SampledFrom(nodeNames).Draw(t, "on")); err != nil {
+						t.Fatal(err)
+					}
+					pods = append(pods, p)
+				}
+			},
+			"removeMany": func(t *rapid.T) {
+				for n := rapid.IntRange(1, 40).Draw(t, "n"); n > 0 && len(pods) > 0; n-- {
+					i := rapid.IntRange(0, len(pods)-1).Draw(t, "which")
+					if err := s.RemovePod(pods[i]); err != nil {
+						t.Fatal(err)
+					}
+					pods = slices.Delete(pods, i, i+1)
+				}
+			},
+			"removePod": func(t *rapid.T) {
+				if len(pods) == 0 {
+					t.Skip("no pods")
+				}
+				i := rapid.IntRange(0, len(pods)-1).Draw(t, "which")
+				if err := s.RemovePod(pods[i]); err != nil {
+					t.Fatal(err)
+				}
+				pods = slices.Delete(pods, i, i+1)
+			},
+			"updatePod": func(t *rapid.T) {
+				if len(pods) == 0 {
+					t.Skip("no pods")
+				}
+				i := rapid.IntRange(0, len(pods)-1).Draw(t, "which")
+				p := newPod(t)
+				p.Namespace, p.Name, p.UID = pods[i].Namespace, pods[i].Name, pods[i].UID
+				p.Spec.NodeName = rapid.SampledFrom(nodeNames).Draw(t, "on")
+				if err := s.UpdatePod(pods[i], p); err != nil {
+					t.Fatal(err)
+				}
+				pods[i] = p
+			},
+			"addNode": func(t *rapid.T) {
+				name := rapid.SampledFrom(nodeNames).Draw(t, "name")
+				if present[name] {
+					t.Skip("present")
+				}
+				n := clustergen.Node().Draw(t, "node")
+				n.Name = name
+				if err := s.AddNode(n); err != nil {
+					t.Fatal(err)
+				}
+				present[name] = true
+			},
+			"removeNode": func(t *rapid.T) {
+				name := rapid.SampledFrom(nodeNames).Draw(t, "name")
+				if !present[name] {
+					t.Skip("absent")
+				}
+				if err := s.RemoveNode(name); err != nil {
+					t.Fatal(err)
+				}
+				delete(present, name)
+			},
+			"view": func(t *rapid.T) {
+				views = append(views, s.View())
+			},
+			"query": func(t *rapid.T) {
+				var queries []PodQuery
+				all := true
+				for range rapid.IntRange(1, 3).Draw(t, "queries") {
+					q, ok := drawIndexQuery(t)
+					queries = append(queries, q)
+					all = all && ok
+				}
+				checkCandidates(t, s.View(), queries, all)
+				for _, v := range views {
+					checkCandidates(t, v, queries, false)
+				}
+			},
+		})
+	})
+}
+
+// TestPodCandidatesFallBack: a query the index cannot answer, and a view
+// older than the rebuild of a list, make PodCandidates report false.
+func TestPodCandidatesFallBack(t *testing.T) {
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n"}}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", Labels: map[string]string{"app": "web"}}, Spec: api.PodSpec{NodeName: "n"}}
+	s, err := NewSnapshot([]*api.Node{node}, []*api.Pod{pod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddPod(&api.Pod{ObjectMeta: api.ObjectMeta{Name: "q", Namespace: "default"}, Spec: api.PodSpec{NodeName: "n"}}); err != nil {
+		t.Fatal(err)
+	}
+	// 40 pods of a label, then a view, then all of them gone: the
+	// list is rebuilt, and the view cannot read it.
+	var many []*api.Pod
+	for i := range 40 {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprint("m", i), Namespace: "default", Labels: map[string]string{"tier": "x"}}, Spec: api.PodSpec{NodeName: "n"}}
+		if err := s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+		many = append(many, p)
+	}
+	old := s.View()
+	for _, p := range many {
+		if err := s.RemovePod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tierX, _ := affinity.NewRequirement("tier", affinity.OpEquals, []string{"x"})
+	exists, _ := affinity.NewRequirement("app", affinity.OpExists, nil)
+	in, _ := affinity.NewRequirement("app", affinity.OpIn, []string{"web"})
+	for _, tc := range []struct {
+		name string
+		v    *View
+		q    PodQuery
+		want bool
+	}{
+		{"Exists alone", s.View(), PodQuery{Namespace: "default", Selector: affinity.NewSelector(exists)}, false},
+		{"Everything", s.View(), PodQuery{Namespace: "default", Selector: affinity.Everything()}, false},
+		{"In", s.View(), PodQuery{Namespace: "default", Selector: affinity.NewSelector(in)}, true},
+		{"In and Exists", s.View(), PodQuery{Namespace: "default", Selector: affinity.NewSelector(exists, in)}, true},
+		{"a view older than the index", old, PodQuery{Namespace: "default", Selector: affinity.NewSelector(in)}, true},
+		{"a view older than a list's rebuild", old, PodQuery{Namespace: "default", Selector: affinity.NewSelector(tierX)}, false},
+		{"a rebuilt list", s.View(), PodQuery{Namespace: "default", Selector: affinity.NewSelector(tierX)}, true},
+	} {
+		c, ok := tc.v.PodCandidates([]PodQuery{tc.q})
+		if ok != tc.want {
+			t.Errorf("%s: answered %v, want %v", tc.name, ok, tc.want)
+		}
+		if ok && c.Len() != 1 && tc.name != "a rebuilt list" {
+			t.Errorf("%s: %d candidates, want 1", tc.name, c.Len())
+		}
+	}
+}
