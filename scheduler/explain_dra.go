@@ -79,7 +79,11 @@ func explainDevices(ctx context.Context, prof *framework.Profile, state *framewo
 		}
 		nd := &NodeDevices{Status: st}
 		if st.IsSuccess() {
-			claims, allocs, ok := dynamicresources.NodeDevices(state, ne.Name)
+			ni, ok := nodeInfo(ne.Name)
+			if !ok {
+				continue
+			}
+			claims, allocs, ok := dynamicresources.NodeDevices(ctx, state, ni)
 			if !ok {
 				continue
 			}

@@ -1,17 +1,20 @@
 package dynamicresources
 
 import (
+	"context"
+
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 )
 
 // NodeDevices returns the pod's claims of cs in spec order, each with
-// the allocation it has on node: an allocated claim's own, or the one
-// Filter found there for a claim to allocate (nil when Filter found
-// none on node or did not run there). ok is false when PreFilter did
+// the allocation it has on ni: an allocated claim's own, or the one the
+// allocator finds there for a claim to allocate, searched once per node
+// and kept in cs (nil when no allocation fits there). ok is false when PreFilter did
 // not resolve claims into cs. explain reads it to show the devices each
 // request gets per node.
-func NodeDevices(cs *framework.CycleState, node string) (claims []*api.ResourceClaim, allocations []*api.AllocationResult, ok bool) {
+func NodeDevices(ctx context.Context, cs *framework.CycleState, ni *cluster.NodeInfo) (claims []*api.ResourceClaim, allocations []*api.AllocationResult, ok bool) {
 	s, err := getState(cs)
 	if err != nil || s.empty() {
 		return nil, nil, false
@@ -19,9 +22,7 @@ func NodeDevices(cs *framework.CycleState, node string) (claims []*api.ResourceC
 	var found []api.AllocationResult
 	have := false
 	if s.allocator != nil {
-		s.mu.Lock()
-		found, have = s.nodeAllocations[node]
-		s.mu.Unlock()
+		found, _, have = s.nodeResults(ctx, ni)
 	}
 	allocations = make([]*api.AllocationResult, len(s.claims))
 	next := 0
