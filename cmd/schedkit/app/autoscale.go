@@ -177,11 +177,7 @@ func runScaleUp(e *env, o *options, args []string) (int, error) {
 	for _, n := range objs.Nodes {
 		groups = append(groups, autoscaler.NodeGroup{Template: n})
 	}
-	config, err := oneConfig(o)
-	if err != nil {
-		return 0, err
-	}
-	opts, err := e.schedulerOptions(o, config)
+	config, opts, err := e.configOptions(o)
 	if err != nil {
 		return 0, err
 	}
@@ -330,11 +326,7 @@ func runScaleDown(e *env, o *options, args []string) (int, error) {
 	if a.threshold <= 0 || a.threshold > 1 {
 		return 0, &usageError{msg: fmt.Sprintf("--utilization-threshold %g: must be in (0, 1]", a.threshold)}
 	}
-	config, err := oneConfig(o)
-	if err != nil {
-		return 0, err
-	}
-	opts, err := e.schedulerOptions(o, config)
+	config, opts, err := e.configOptions(o)
 	if err != nil {
 		return 0, err
 	}
@@ -342,10 +334,8 @@ func runScaleDown(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, n := range a.nodes {
-		if _, ok := c.Snapshot.Get(n); !ok {
-			return 0, &usageError{msg: fmt.Sprintf("node %q is not among the manifests' nodes", n)}
-		}
+	if err := knownNodes(c, a.nodes); err != nil {
+		return 0, err
 	}
 	s, err := newSched(c.Snapshot, config, opts)
 	if err != nil {

@@ -94,11 +94,7 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 	if len(o.podFiles) == 0 {
 		return 0, &usageError{msg: "no pod shape given (--pod FILE)"}
 	}
-	config, err := oneConfig(o)
-	if err != nil {
-		return 0, err
-	}
-	opts, err := e.schedulerOptions(o, config)
+	config, opts, err := e.configOptions(o)
 	if err != nil {
 		return 0, err
 	}

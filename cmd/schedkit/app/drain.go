@@ -127,11 +127,7 @@ func runDrain(e *env, o *options, args []string) (int, error) {
 	if err := checkOutput(o, "table", "json", "yaml"); err != nil {
 		return 0, err
 	}
-	config, err := oneConfig(o)
-	if err != nil {
-		return 0, err
-	}
-	opts, err := e.schedulerOptions(o, config)
+	config, opts, err := e.configOptions(o)
 	if err != nil {
 		return 0, err
 	}
@@ -139,10 +135,8 @@ func runDrain(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, n := range args {
-		if _, ok := c.Snapshot.Get(n); !ok {
-			return 0, &usageError{msg: fmt.Sprintf("node %q is not among the manifests' nodes", n)}
-		}
+	if err := knownNodes(c, args); err != nil {
+		return 0, err
 	}
 	s, err := newSched(c.Snapshot, config, opts)
 	if err != nil {

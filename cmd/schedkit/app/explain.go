@@ -393,11 +393,7 @@ func runExplain(e *env, o *options, args []string) (int, error) {
 	if o.top < 0 {
 		return 0, &usageError{msg: fmt.Sprintf("--top %d: must be 0 (all) or more", o.top)}
 	}
-	config, err := oneConfig(o)
-	if err != nil {
-		return 0, err
-	}
-	opts, err := e.schedulerOptions(o, config)
+	config, opts, err := e.configOptions(o)
 	if err != nil {
 		return 0, err
 	}

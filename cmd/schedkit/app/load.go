@@ -173,6 +173,30 @@ func (e *env) schedulerOptions(o *options, config string) ([]scheduler.Option, e
 	return append(opts, cfg.Options()...), nil
 }
 
+// configOptions is oneConfig and the scheduler options for it.
+func (e *env) configOptions(o *options) (string, []scheduler.Option, error) {
+	config, err := oneConfig(o)
+	if err != nil {
+		return "", nil, err
+	}
+	opts, err := e.schedulerOptions(o, config)
+	if err != nil {
+		return "", nil, err
+	}
+	return config, opts, nil
+}
+
+// knownNodes is a usage error naming the first of names that is not a
+// node of c.
+func knownNodes(c *manifest.Cluster, names []string) error {
+	for _, n := range names {
+		if _, ok := c.Snapshot.Get(n); !ok {
+			return &usageError{msg: fmt.Sprintf("node %q is not among the manifests' nodes", n)}
+		}
+	}
+	return nil
+}
+
 // oneConfig is the single --config of commands that take one.
 func oneConfig(o *options) (string, error) {
 	switch len(o.configs) {

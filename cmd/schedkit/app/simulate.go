@@ -97,11 +97,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 	if err := checkOutput(o, "table", "json", "yaml"); err != nil {
 		return 0, err
 	}
-	config, err := oneConfig(o)
-	if err != nil {
-		return 0, err
-	}
-	opts, err := e.schedulerOptions(o, config)
+	config, opts, err := e.configOptions(o)
 	if err != nil {
 		return 0, err
 	}
