@@ -70,7 +70,10 @@ func (s *stateData) extClaim() *api.ResourceClaim {
 func getState(cs *framework.CycleState) (*stateData, error) {
 	v, ok := cs.Read(stateKey)
 	if !ok {
-		return nil, fmt.Errorf("error reading %q from cycleState: %w", stateKey, errNotFound)
+		// Upstream returns the cycle state's own error, whose text
+		// reaches the fit error when PostFilter runs without PreFilter
+		// having run (a PreFilter before it was unresolvable).
+		return nil, errNotFound
 	}
 	s, ok := v.(*stateData)
 	if !ok {
