@@ -1,0 +1,7 @@
+//go:build race
+
+package dra_test
+
+// raceEnabled: sync.Pool drops items at random under the race detector,
+// so allocation counts are not pinned.
+const raceEnabled = true

@@ -1,0 +1,6 @@
+//go:build !race
+
+package dynamicresources
+
+// raceEnabled is false: allocation counts are pinned.
+const raceEnabled = false
