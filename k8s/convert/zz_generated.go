@@ -33,7 +33,7 @@
 //     hostPID, hostIPC, shareProcessNamespace, securityContext,
 //     imagePullSecrets, hostAliases, dnsConfig, readinessGates,
 //     runtimeClassName, enableServiceLinks, setHostnameAsFQDN, os,
-//     hostnameOverride, schedulingGroup, evictionResponders
+//     hostnameOverride, evictionResponders
 //   v1.PodStatus: observedGeneration, hostIPs, podIPs,
 //     ephemeralContainerStatuses, nodeAllocatableResourceClaimStatuses,
 //     volumeHealth
@@ -1256,6 +1256,12 @@ func corePodSpecToAPI(in *corev1.PodSpec, out *api.PodSpec, a *arena) error {
 			}
 		}
 	}
+	if in.SchedulingGroup != nil {
+		out.SchedulingGroup = a.newApiPodSchedulingGroup()
+		if err := corePodSchedulingGroupToAPI(in.SchedulingGroup, out.SchedulingGroup, a); err != nil {
+			return inField("schedulingGroup", err)
+		}
+	}
 	return nil
 }
 
@@ -1381,6 +1387,12 @@ func corePodSpecFromAPI(in *api.PodSpec, out *corev1.PodSpec, a *arena) error {
 			if err := corePodResourceClaimFromAPI(&in.ResourceClaims[i17], &out.ResourceClaims[i17], a); err != nil {
 				return inField("resourceClaims", atIndex(i17, err))
 			}
+		}
+	}
+	if in.SchedulingGroup != nil {
+		out.SchedulingGroup = a.newCorev1PodSchedulingGroup()
+		if err := corePodSchedulingGroupFromAPI(in.SchedulingGroup, out.SchedulingGroup, a); err != nil {
+			return inField("schedulingGroup", err)
 		}
 	}
 	return nil
@@ -4500,6 +4512,24 @@ func corePodResourceClaimFromAPI(in *api.PodResourceClaim, out *corev1.PodResour
 		p2 := a.newString()
 		*p2 = string(*in.ResourceClaimTemplateName)
 		out.ResourceClaimTemplateName = p2
+	}
+	return nil
+}
+
+func corePodSchedulingGroupToAPI(in *corev1.PodSchedulingGroup, out *api.PodSchedulingGroup, a *arena) error {
+	if in.PodGroupName != nil {
+		p1 := a.newString()
+		*p1 = string(*in.PodGroupName)
+		out.PodGroupName = p1
+	}
+	return nil
+}
+
+func corePodSchedulingGroupFromAPI(in *api.PodSchedulingGroup, out *corev1.PodSchedulingGroup, a *arena) error {
+	if in.PodGroupName != nil {
+		p1 := a.newString()
+		*p1 = string(*in.PodGroupName)
+		out.PodGroupName = p1
 	}
 	return nil
 }
@@ -10235,6 +10265,7 @@ type arena struct {
 	sApiPodResourceClaim                                   slab[api.PodResourceClaim]
 	sApiPodResourceClaimStatus                             slab[api.PodResourceClaimStatus]
 	sApiPodSchedulingGate                                  slab[api.PodSchedulingGate]
+	sApiPodSchedulingGroup                                 slab[api.PodSchedulingGroup]
 	sApiPodTemplateSpec                                    slab[api.PodTemplateSpec]
 	sApiPortworxVolumeSource                               slab[api.PortworxVolumeSource]
 	sApiPreemptionPolicy                                   slab[api.PreemptionPolicy]
@@ -10396,6 +10427,7 @@ type arena struct {
 	sCorev1PodResourceClaim                                slab[corev1.PodResourceClaim]
 	sCorev1PodResourceClaimStatus                          slab[corev1.PodResourceClaimStatus]
 	sCorev1PodSchedulingGate                               slab[corev1.PodSchedulingGate]
+	sCorev1PodSchedulingGroup                              slab[corev1.PodSchedulingGroup]
 	sCorev1PodTemplateSpec                                 slab[corev1.PodTemplateSpec]
 	sCorev1PortworxVolumeSource                            slab[corev1.PortworxVolumeSource]
 	sCorev1PreemptionPolicy                                slab[corev1.PreemptionPolicy]
@@ -11399,6 +11431,13 @@ func (a *arena) makeApiPodSchedulingGate(n int) []api.PodSchedulingGate {
 		return make([]api.PodSchedulingGate, n)
 	}
 	return a.sApiPodSchedulingGate.take(n)
+}
+
+func (a *arena) newApiPodSchedulingGroup() *api.PodSchedulingGroup {
+	if a == nil {
+		return new(api.PodSchedulingGroup)
+	}
+	return a.sApiPodSchedulingGroup.one()
 }
 
 func (a *arena) newApiPodTemplateSpec() *api.PodTemplateSpec {
@@ -12547,6 +12586,13 @@ func (a *arena) makeCorev1PodSchedulingGate(n int) []corev1.PodSchedulingGate {
 		return make([]corev1.PodSchedulingGate, n)
 	}
 	return a.sCorev1PodSchedulingGate.take(n)
+}
+
+func (a *arena) newCorev1PodSchedulingGroup() *corev1.PodSchedulingGroup {
+	if a == nil {
+		return new(corev1.PodSchedulingGroup)
+	}
+	return a.sCorev1PodSchedulingGroup.one()
 }
 
 func (a *arena) newCorev1PodTemplateSpec() *corev1.PodTemplateSpec {

@@ -60,7 +60,7 @@ type options struct {
 }
 
 // WithKinds limits the objects watched besides nodes and pods to kinds
-// (all of cluster.Kinds by default), for a caller whose credentials may
+// (defaultKinds by default), for a caller whose credentials may
 // not list the others or whose decisions do not read them.
 func WithKinds(kinds ...cluster.Kind) Option {
 	return func(o *options) { o.kinds = slices.Clone(kinds) }
@@ -76,7 +76,7 @@ func NewFromClient(client kubernetes.Interface, opts ...Option) (*Cluster, error
 // the object kinds, and returns the Cluster they keep up to date. Call
 // Start, then WaitForSync before the first decision.
 func New(factory informers.SharedInformerFactory, opts ...Option) (*Cluster, error) {
-	o := options{kinds: cluster.Kinds()}
+	o := options{kinds: defaultKinds()}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -106,6 +106,18 @@ func New(factory informers.SharedInformerFactory, opts ...Option) (*Cluster, err
 		}
 	}
 	return c, nil
+}
+
+// defaultKinds are the kinds New watches by default: every kind of
+// cluster.Kinds but Workload and PodGroup, which v1.37.2 serves
+// (scheduling.k8s.io/v1beta1) only with GenericWorkload on and which
+// package convert does not convert yet. Without them a pod's
+// spec.schedulingGroup is decided as with GenericWorkload off, the
+// scheduler's default.
+func defaultKinds() []cluster.Kind {
+	return slices.DeleteFunc(cluster.Kinds(), func(k cluster.Kind) bool {
+		return k == cluster.KindWorkload || k == cluster.KindPodGroup
+	})
 }
 
 // informerFor returns the factory's informer of kind k.
