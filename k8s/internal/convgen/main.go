@@ -37,14 +37,9 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/k8s/k8sgen"
 	"github.com/schedkit/schedkit/quantity"
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
-	resourcev1 "k8s.io/api/resource/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
-	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -59,37 +54,26 @@ type top struct {
 	s, k  reflect.Type
 }
 
+// tops are the kinds k8sgen.Kinds lists, the one list of what package
+// convert handles, each with its API group/version.
 func tops() []top {
-	return []top{
-		{"Node", "core/v1", reflect.TypeFor[api.Node](), reflect.TypeFor[corev1.Node]()},
-		{"Pod", "core/v1", reflect.TypeFor[api.Pod](), reflect.TypeFor[corev1.Pod]()},
-		{"Namespace", "core/v1", reflect.TypeFor[api.Namespace](), reflect.TypeFor[corev1.Namespace]()},
-		{"Service", "core/v1", reflect.TypeFor[api.Service](), reflect.TypeFor[corev1.Service]()},
-		{"ReplicationController", "core/v1", reflect.TypeFor[api.ReplicationController](), reflect.TypeFor[corev1.ReplicationController]()},
-		{"LimitRange", "core/v1", reflect.TypeFor[api.LimitRange](), reflect.TypeFor[corev1.LimitRange]()},
-		{"ResourceQuota", "core/v1", reflect.TypeFor[api.ResourceQuota](), reflect.TypeFor[corev1.ResourceQuota]()},
-		{"PersistentVolume", "core/v1", reflect.TypeFor[api.PersistentVolume](), reflect.TypeFor[corev1.PersistentVolume]()},
-		{"PersistentVolumeClaim", "core/v1", reflect.TypeFor[api.PersistentVolumeClaim](), reflect.TypeFor[corev1.PersistentVolumeClaim]()},
-		{"ReplicaSet", "apps/v1", reflect.TypeFor[api.ReplicaSet](), reflect.TypeFor[appsv1.ReplicaSet]()},
-		{"Deployment", "apps/v1", reflect.TypeFor[api.Deployment](), reflect.TypeFor[appsv1.Deployment]()},
-		{"StatefulSet", "apps/v1", reflect.TypeFor[api.StatefulSet](), reflect.TypeFor[appsv1.StatefulSet]()},
-		{"DaemonSet", "apps/v1", reflect.TypeFor[api.DaemonSet](), reflect.TypeFor[appsv1.DaemonSet]()},
-		{"ControllerRevision", "apps/v1", reflect.TypeFor[api.ControllerRevision](), reflect.TypeFor[appsv1.ControllerRevision]()},
-		{"Job", "batch/v1", reflect.TypeFor[api.Job](), reflect.TypeFor[batchv1.Job]()},
-		{"CronJob", "batch/v1", reflect.TypeFor[api.CronJob](), reflect.TypeFor[batchv1.CronJob]()},
-		{"PodDisruptionBudget", "policy/v1", reflect.TypeFor[api.PodDisruptionBudget](), reflect.TypeFor[policyv1.PodDisruptionBudget]()},
-		{"PriorityClass", "scheduling.k8s.io/v1", reflect.TypeFor[api.PriorityClass](), reflect.TypeFor[schedulingv1.PriorityClass]()},
-		{"StorageClass", "storage.k8s.io/v1", reflect.TypeFor[api.StorageClass](), reflect.TypeFor[storagev1.StorageClass]()},
-		{"CSINode", "storage.k8s.io/v1", reflect.TypeFor[api.CSINode](), reflect.TypeFor[storagev1.CSINode]()},
-		{"CSIDriver", "storage.k8s.io/v1", reflect.TypeFor[api.CSIDriver](), reflect.TypeFor[storagev1.CSIDriver]()},
-		{"CSIStorageCapacity", "storage.k8s.io/v1", reflect.TypeFor[api.CSIStorageCapacity](), reflect.TypeFor[storagev1.CSIStorageCapacity]()},
-		{"VolumeAttachment", "storage.k8s.io/v1", reflect.TypeFor[api.VolumeAttachment](), reflect.TypeFor[storagev1.VolumeAttachment]()},
-		{"DeviceClass", "resource.k8s.io/v1", reflect.TypeFor[api.DeviceClass](), reflect.TypeFor[resourcev1.DeviceClass]()},
-		{"ResourceSlice", "resource.k8s.io/v1", reflect.TypeFor[api.ResourceSlice](), reflect.TypeFor[resourcev1.ResourceSlice]()},
-		{"ResourceClaim", "resource.k8s.io/v1", reflect.TypeFor[api.ResourceClaim](), reflect.TypeFor[resourcev1.ResourceClaim]()},
-		{"ResourceClaimTemplate", "resource.k8s.io/v1", reflect.TypeFor[api.ResourceClaimTemplate](), reflect.TypeFor[resourcev1.ResourceClaimTemplate]()},
-		{"DeviceTaintRule", "resource.k8s.io/v1", reflect.TypeFor[api.DeviceTaintRule](), reflect.TypeFor[resourcev1.DeviceTaintRule]()},
+	var out []top
+	for _, k := range k8sgen.Kinds() {
+		out = append(out, top{k.Name, groupVersion(k.K8s), k.API, k.K8s})
 	}
+	return out
+}
+
+// groupVersion is the API group/version of the k8s.io/api type t, as the
+// doc comments name it: core/v1, apps/v1, storage.k8s.io/v1.
+func groupVersion(t reflect.Type) string {
+	parts := strings.Split(t.PkgPath(), "/")
+	g, v := parts[len(parts)-2], parts[len(parts)-1]
+	switch g {
+	case "core", "apps", "batch", "policy":
+		return g + "/" + v
+	}
+	return g + ".k8s.io/" + v
 }
 
 // Special types, converted by hand-written helpers in package convert.
