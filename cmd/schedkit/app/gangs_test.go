@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/scheduler"
 )
 
 const gangExample = "../../../examples/manifests/gang"
@@ -30,7 +32,7 @@ func TestSimulateGangs(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	var doc struct {
-		Gangs []simGang `json:"gangs"`
+		Gangs []scheduler.GangSummary `json:"gangs"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)

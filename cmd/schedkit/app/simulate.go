@@ -143,7 +143,7 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 		sum.Add(sp.Outcome, len(sp.Unverified) > 0)
 		pods = append(pods, sp)
 	}
-	gangs := gangSummaries(s, placements)
+	gangs := s.Gangs(placements)
 	nodes := map[string]simNode{}
 	var names []string
 	for _, ni := range s.Snapshot().Nodes() {
