@@ -355,6 +355,9 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var store []any
 	for _, o := range objs.storeObjects() {
 		if a, ok := replaced[o]; ok {
@@ -368,6 +371,9 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	store = append(store, createdObjects...)
 	sortByKey(store, objectKeyOf)
 	if err := snap.AddObjects(store...); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var revisions []*api.ControllerRevision
