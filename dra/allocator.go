@@ -32,7 +32,11 @@ type Input struct {
 	// devices it selects.
 	TaintRules []*api.DeviceTaintRule
 	// Allocated is what the allocated claims hold; nil is nothing.
+	// InUse, if set, is read instead.
 	Allocated *AllocatedState
+	// InUse is what the allocated claims hold, as a Tracker keeps it
+	// across pods; nil reads Allocated.
+	InUse *InUse
 	// Compiler compiles CEL selectors; nil fails every selector.
 	Compiler Compiler
 	// Index, if set, is the slices indexed by NewIndex; Slices and
@@ -71,8 +75,7 @@ type Allocator struct {
 	nreq       int              // flat count of requests and subrequests
 	cons       [][]constraintSpec
 	consErr    []error // per claim: the first empty constraint
-	allocated  *AllocatedState
-	sharedDevs map[DeviceID]struct{}
+	use        *InUse
 	newShareID func() string
 	features   Features
 	matches    *MatchCache
@@ -216,23 +219,17 @@ type constraintSpec struct {
 func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 	a := &Allocator{
 		claims:     in.Claims,
-		allocated:  in.Allocated,
+		use:        in.InUse,
 		newShareID: in.NewShareID,
 		features:   in.Features,
 		matches:    in.MatchCache,
 		counters:   map[PoolID]counterSets{},
 	}
-	if a.allocated == nil {
-		a.allocated = &AllocatedState{}
+	if a.use == nil {
+		a.use = inUseFromState(in.Allocated)
 	}
 	if a.newShareID == nil {
 		a.newShareID = randomUUID
-	}
-	if len(a.allocated.SharedDevices) > 0 {
-		a.sharedDevs = make(map[DeviceID]struct{}, len(a.allocated.SharedDevices))
-		for sid := range a.allocated.SharedDevices {
-			a.sharedDevs[sid.DeviceID] = struct{}{}
-		}
 	}
 	classes := make(map[string]*api.DeviceClass, len(in.Classes))
 	for _, c := range in.Classes {

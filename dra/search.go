@@ -217,6 +217,7 @@ type candidate struct {
 	slice *sliceInfo
 	gidx  int // global device index
 	pool  *pool
+	use   *poolUse // what allocated claims hold in the pool
 }
 
 type devResult struct {
@@ -266,10 +267,11 @@ func (s *search) allDevices(claim *api.ResourceClaim, r *request, d *reqData) er
 		if p.invalid {
 			return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently invalid", kobj(claim), r.name, p.id)
 		}
+		use := s.a.use.pool(p.id)
 		for _, si := range p.targeting {
 			for di := range si.s.Spec.Devices {
 				c := candidate{id: DeviceID{si.s.Spec.Driver, si.s.Spec.Pool.Name, si.s.Spec.Devices[di].Name},
-					dev: &si.s.Spec.Devices[di], slice: si, gidx: si.base + di, pool: p}
+					dev: &si.s.Spec.Devices[di], slice: si, gidx: si.base + di, pool: p, use: use}
 				ok, err := s.selectable(claim, r, c)
 				if err != nil {
 					return err
@@ -374,6 +376,7 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 		if pl.incomplete || pl.invalid {
 			continue
 		}
+		use := s.a.use.pool(pl.id)
 		sliceStart := 0
 		if pi == start.pool {
 			sliceStart = start.slice
@@ -386,11 +389,11 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 			}
 			for di := devStart; di < len(si.s.Spec.Devices); di++ {
 				c := candidate{id: DeviceID{pl.id.Driver, pl.id.Pool, si.s.Spec.Devices[di].Name},
-					dev: &si.s.Spec.Devices[di], slice: si, gidx: si.base + di, pool: pl}
+					dev: &si.s.Spec.Devices[di], slice: si, gidx: si.base + di, pool: pl, use: use}
 				if r.admin && s.allocatingFor(c.id, p.claim) {
 					continue
 				}
-				if !r.admin && s.inUse(c.id) {
+				if !r.admin && s.inUse(c) {
 					continue
 				}
 				ok, err := s.selectable(claim, r, c)
@@ -515,29 +518,27 @@ func (s *search) allocatingFor(id DeviceID, claim int) bool {
 	return slices.Contains(s.allocating[id], claim)
 }
 
-func (s *search) inUse(id DeviceID) bool {
-	if _, ok := s.a.allocated.Devices[id]; ok {
+func (s *search) inUse(c candidate) bool {
+	if d, _ := c.use.device(c.id.Device); d.held > 0 {
 		return true
 	}
-	return len(s.allocating[id]) > 0
+	return len(s.allocating[c.id]) > 0
 }
 
 // capacityInUse reports whether a multi-allocation device already has a
 // share, allocated or being allocated.
-func (s *search) capacityInUse(id DeviceID) bool {
-	if _, ok := s.a.allocated.Capacity[id]; ok {
+func (s *search) capacityInUse(c candidate) bool {
+	if d, _ := c.use.device(c.id.Device); d.shares > 0 || d.capShares > 0 {
 		return true
 	}
-	if _, ok := s.a.sharedDevs[id]; ok {
-		return true
-	}
-	_, ok := s.capacity[id]
+	_, ok := s.capacity[c.id]
 	return ok
 }
 
 // fits checks the request's capacity against what the device has left.
 func (s *search) fits(r *request, c candidate) (bool, error) {
-	return fitsCapacity(s.a.allocated.Capacity[c.id], r.capacity, c.dev, s.capacity[c.id], s.a.features.FractionalCapacityRange)
+	d, _ := c.use.device(c.id.Device)
+	return fitsCapacity(d.capacity, r.capacity, c.dev, s.capacity[c.id], s.a.features.FractionalCapacityRange)
 }
 
 // allocateDevice tries one candidate for the device at p: availability,
@@ -551,10 +552,10 @@ func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool
 	if !multi && r.admin && s.allocatingFor(c.id, p.claim) {
 		return false, rollback{}, nil
 	}
-	if !r.admin && s.inUse(c.id) {
+	if !r.admin && s.inUse(c) {
 		return false, rollback{}, nil
 	}
-	skipCounters := multi && s.capacityInUse(c.id)
+	skipCounters := multi && s.capacityInUse(c)
 	st := rollback{prevResults: len(s.results[p.claim])}
 	if !skipCounters && len(c.dev.ConsumesCounters) > 0 {
 		if !s.reserveCounters(c) {
