@@ -168,7 +168,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	s.claims = claims
 	if len(s.toAllocate) > 0 {
 		in := dra.Input{
-			Allocated:  dra.NewAllocatedState(pl.allocatedClaims(o)),
+			InUse:      pl.inUse(o),
 			Compiler:   pl.compiler,
 			Features:   pl.features,
 			MatchCache: pl.matches,
@@ -372,16 +372,12 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 		if len(r) == 0 || (len(r) == 1 && r[0].UID == pod.UID) {
 			cp := *c
 			cp.Status.ReservedFor, cp.Status.Allocation, cp.Status.Devices = nil, nil, nil
-			pl.mu.Lock()
-			pl.assumed[claimKey{namespaceOf(c), c.Name}] = &cp
-			pl.mu.Unlock()
+			pl.setAssumed(claimKey{namespaceOf(c), c.Name}, &cp)
 			return nil, framework.NewStatus(framework.Unschedulable, "deallocation of ResourceClaim completed")
 		}
 	}
 	if staleExt {
-		pl.mu.Lock()
-		pl.assumed[claimKey{namespaceOf(ext), ext.Name}] = nil
-		pl.mu.Unlock()
+		pl.setAssumed(claimKey{namespaceOf(ext), ext.Name}, nil)
 		return nil, framework.NewStatus(framework.Unschedulable, "deletion of ResourceClaim completed")
 	}
 	return nil, framework.NewStatus(framework.Unschedulable)
