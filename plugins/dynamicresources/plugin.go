@@ -77,7 +77,7 @@ var (
 	_ framework.PreFilterPlugin   = (*DynamicResources)(nil)
 	_ framework.FilterPlugin      = (*DynamicResources)(nil)
 	_ framework.PostFilterPlugin  = (*DynamicResources)(nil)
-	_ framework.PreScorePlugin    = (*DynamicResources)(nil)
+	_ framework.ScoreSkipper      = (*DynamicResources)(nil)
 	_ framework.ScorePlugin       = (*DynamicResources)(nil)
 	_ framework.EnqueueExtensions = (*DynamicResources)(nil)
 )
