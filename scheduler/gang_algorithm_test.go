@@ -233,7 +233,8 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 				r.e = e
 				out.pods = append(out.pods, r)
 			}
-			if _, err := s.submitGroup(q, podgroup.Key{Namespace: "default", Name: "pg"}, members, out, "", nil); err != nil {
+			pg, _ := handle{s}.PodGroup(podgroup.Key{Namespace: "default", Name: "pg"})
+			if _, err := s.submitGroup(q, pg, podgroup.Key{Namespace: "default", Name: "pg"}, members, out, "", nil); err != nil {
 				t.Fatal(err)
 			}
 			var bound, failed []string

@@ -27,6 +27,10 @@ type GangSummary struct {
 	Waiting int `json:"waiting"`
 	// Message is the summary's sentence, as simulate prints it.
 	Message string `json:"message"`
+	// Condition is the PodGroupInitiallyScheduled condition the
+	// PodGroup cycles wrote on the group, as kube-scheduler patches
+	// status.conditions; nil when no cycle ran for it.
+	Condition *api.Condition `json:"condition,omitempty"`
 }
 
 // Gangs groups Simulate's placements by PodGroup, in the order of their
@@ -64,6 +68,11 @@ func (s *Scheduler) Gangs(placements []Placement) []GangSummary {
 		pg, ok := cluster.GetObject[api.PodGroup](s.Snapshot().Objects(), k.Namespace, k.Name)
 		if ok {
 			g.MinCount = pg.MinCount()
+			for _, c := range pg.Status.Conditions {
+				if c.Type == api.PodGroupInitiallyScheduled {
+					g.Condition = &c
+				}
+			}
 		}
 		var firstErr, groupErr error
 		var firstPod *api.Pod

@@ -18,9 +18,9 @@ func TestSimulateGangs(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
 	for _, want := range []string{
-		"default/trainer  4          4     4       gang of 4 fits on nodes node-a2, node-b2",
-		"default/sweep    8          8     0       does not fit: minCount (8) cannot be satisfied: 0 scheduled, 7 remaining; the first pod that fits nowhere: default/sweep-0: 0/8 nodes are available: 2 node(s) had untolerated taint(s), 6 Insufficient cpu.",
-		"default/eval     3          2     0       waiting for 1 more member (2 of minCount 3)",
+		"default/trainer  4          4     4       True (Scheduled)       gang of 4 fits on nodes node-a2, node-b2",
+		"default/sweep    8          8     0       False (Unschedulable)  does not fit: minCount (8) cannot be satisfied: 0 scheduled, 7 remaining; the first pod that fits nowhere: default/sweep-0: 0/8 nodes are available: 2 node(s) had untolerated taint(s), 6 Insufficient cpu.",
+		"default/eval     3          2     0       -                      waiting for 1 more member (2 of minCount 3)",
 		"default/eval-0             0         gated",
 	} {
 		if !strings.Contains(out, want) {
@@ -39,6 +39,18 @@ func TestSimulateGangs(t *testing.T) {
 	}
 	if len(doc.Gangs) != 3 || doc.Gangs[0].Placed != 4 || doc.Gangs[2].Waiting != 1 {
 		t.Fatalf("gangs: %+v", doc.Gangs)
+	}
+	// The PodGroupInitiallyScheduled condition, as kube-scheduler's
+	// updatePodGroupCondition writes it; a gated group has none.
+	if c := doc.Gangs[0].Condition; c == nil || c.Status != "True" || c.Reason != "Scheduled" {
+		t.Errorf("trainer condition: %+v", c)
+	}
+	want := "minCount (8) cannot be satisfied: 0 scheduled, 7 remaining, pod group preemption: No preemption victims found for incoming preemptor"
+	if c := doc.Gangs[1].Condition; c == nil || c.Status != "False" || c.Reason != "Unschedulable" || c.Message != want {
+		t.Errorf("sweep condition: %+v", c)
+	}
+	if c := doc.Gangs[2].Condition; c != nil {
+		t.Errorf("eval condition: %+v", c)
 	}
 }
 
