@@ -2,6 +2,8 @@ package app
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +70,64 @@ func TestFeatureGatesFlag(t *testing.T) {
 	_, out, _ := runCmd(t, "", "simulate", "-f", bundled, "-f", gangExample)
 	if strings.Contains(out, "POD GROUP") || !strings.Contains(out, "default/sweep-0") {
 		t.Fatalf("gates off:\n%s", out)
+	}
+}
+
+// TestCapacityGangs: with GenericWorkload on, capacity counts whole
+// gangs of a shape naming a PodGroup, lists each gang's nodes, and says
+// which member of the next gang fits nowhere; with the gate off the same
+// shape counts pods.
+func TestCapacityGangs(t *testing.T) {
+	shape := "../../../examples/manifests/shapes/gang.yaml"
+	code, out, stderr := runCmd(t, "", "capacity", "-f", bundled, "--pod", shape, "--feature-gates", "GenericWorkload=true")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, want := range []string{
+		"default/trainer  2 gang(s) of 4  node-a1×2 node-a2×2 node-b2×2 node-c1×1 node-c2×1  default/trainer-gang-copy-3-0: 0/8 nodes are available: 2 node(s) had untolerated taint(s), 6 Insufficient cpu.",
+		"default/trainer: gangs of PodGroup default/trainer-gang (minCount 4)",
+		"  default/trainer-gang-copy-1 on nodes node-b2, node-b2, node-a1, node-a2",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	_, out, _ = runCmd(t, "", "capacity", "-f", bundled, "--pod", shape)
+	if !strings.Contains(out, "default/trainer  8 ") {
+		t.Errorf("gate off:\n%s", out)
+	}
+	// A shape naming a PodGroup nobody gives is an input error.
+	missing := filepath.Join(t.TempDir(), "pod.yaml")
+	doc := "apiVersion: v1\nkind: Pod\nmetadata: {name: w, namespace: default}\nspec:\n  schedulingGroup: {podGroupName: nope}\n  containers: [{name: c, image: i}]\n"
+	if err := os.WriteFile(missing, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCmd(t, "", "capacity", "-f", bundled, "--pod", missing, "--feature-gates", "GenericWorkload=true")
+	if want := "--pod: pod default/w: PodGroup default/nope not found in the --pod files, the cluster, or a Workload's podGroupTemplates"; code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Fatalf("missing PodGroup: exit %d: %s", code, stderr)
+	}
+	// A Workload's podGroupTemplate of the name the shape gives.
+	wl := filepath.Join(t.TempDir(), "workload.yaml")
+	doc = `apiVersion: v1
+kind: List
+items:
+- apiVersion: scheduling.k8s.io/v1beta1
+  kind: Workload
+  metadata: {name: job, namespace: default}
+  spec:
+    podGroupTemplates: [{name: workers, schedulingPolicy: {gang: {minCount: 5}}}]
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: w, namespace: default}
+  spec:
+    schedulingGroup: {podGroupName: workers}
+    containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]
+`
+	if err := os.WriteFile(wl, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCmd(t, "", "capacity", "-f", bundled, "--pod", wl, "--feature-gates", "GenericWorkload=true")
+	if code != exitOK || !strings.Contains(out, "default/w  1 gang(s) of 5") {
+		t.Fatalf("workload template: exit %d:\n%s\n%s", code, out, stderr)
 	}
 }
