@@ -131,3 +131,45 @@ items:
 		t.Fatalf("workload template: exit %d:\n%s\n%s", code, out, stderr)
 	}
 }
+
+// TestCompareGangs: with GenericWorkload on, compare runs each
+// configuration's queue with gangs as units and gives each gang's
+// outcome under A and B; with the gate off it explains pod by pod.
+func TestCompareGangs(t *testing.T) {
+	cfg := "../../../examples/manifests/config/most-allocated.yaml"
+	code, out, stderr := runCmd(t, "", "compare", "-f", bundled, "-f", gangExample, "--config", cfg, "--feature-gates", "GenericWorkload=true")
+	if code != exitUnschedulable {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, want := range []string{
+		"default/trainer-0          node-c2  node-b2  -        -        -        -        -      moved",
+		"default/trainer  A       gang of 4 fits on nodes node-a1, node-c1, node-c2\n",
+		"                 B       gang of 4 fits on nodes node-a2, node-b2 (differs)\n",
+		"default/eval     A       waiting for 1 more member (2 of minCount 3)\n                 B       waiting for 1 more member (2 of minCount 3)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	_, out, _ = runCmd(t, "", "compare", "-f", bundled, "-f", gangExample, "--config", cfg, "--feature-gates", "GenericWorkload=true", "-o", "json")
+	var doc struct {
+		Summary struct {
+			Gangs []struct {
+				PodGroup string                `json:"podGroup"`
+				A        scheduler.GangSummary `json:"gangA"`
+				B        scheduler.GangSummary `json:"gangB"`
+				Moved    bool                  `json:"moved"`
+			} `json:"gangs"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if g := doc.Summary.Gangs; len(g) != 3 || g[0].A.Placed != 4 || g[0].B.Placed != 4 || !g[0].Moved || g[2].Moved {
+		t.Fatalf("gangs: %+v", g)
+	}
+	_, out, _ = runCmd(t, "", "compare", "-f", bundled, "-f", gangExample, "--config", cfg)
+	if strings.Contains(out, "POD GROUP") {
+		t.Fatalf("gate off:\n%s", out)
+	}
+}
