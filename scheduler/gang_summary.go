@@ -97,6 +97,12 @@ func (s *Scheduler) Gangs(placements []Placement) []GangSummary {
 		switch {
 		case !ok:
 			g.Message = fmt.Sprintf("PodGroup %s not found: its pods wait for it", g.PodGroup)
+		case g.Placed > 0 && inSnapshot[k] > g.Placed:
+			// New pods joining a group already scheduled.
+			g.Message = fmt.Sprintf("%d pod(s) join the gang's %d scheduled on nodes %s", g.Placed, inSnapshot[k]-g.Placed, strings.Join(g.Nodes, ", "))
+			if left := g.Pods - g.Placed; left > 0 {
+				g.Message += fmt.Sprintf("; %d pod(s) left pending", left)
+			}
 		case g.Placed > 0:
 			g.Message = fmt.Sprintf("gang of %d fits on nodes %s", g.Placed, strings.Join(g.Nodes, ", "))
 			if left := g.Pods - g.Placed; left > 0 {

@@ -173,3 +173,37 @@ func TestCompareGangs(t *testing.T) {
 		t.Fatalf("gate off:\n%s", out)
 	}
 }
+
+// TestWhatIfGangs: drain, scale-up and scale-down take --feature-gates;
+// with GenericWorkload on a gang is one unit: drain's replacements join
+// their placed PodGroup, scale-down keeps a node whose gang members
+// cannot move together, and scale-up puts the gang-aware answer beside
+// cluster-autoscaler's pod-by-pod plan.
+func TestWhatIfGangs(t *testing.T) {
+	on := []string{"--feature-gates", "GenericWorkload=true"}
+	args := append([]string{"drain", "-f", bundled, "-f", "testdata/gang-bound.yaml", "--ignore-daemonsets", "node-a1"}, on...)
+	_, out, stderr := runCmd(t, "", args...)
+	if want := "default/ring  3          2     2       2 pod(s) join the gang's 1 scheduled on nodes node-a2, node-c1"; !strings.Contains(out, want) {
+		t.Errorf("drain: missing %q in\n%s\n%s", want, out, stderr)
+	}
+	args = append([]string{"scale-down", "-f", "testdata/gang-scaledown.yaml", "--node", "n1", "--utilization-threshold", "0.9"}, on...)
+	_, out, _ = runCmd(t, "", args...)
+	if want := "failed to find place for default/ring-0: pod group is unschedulable, minCount (3) cannot be satisfied: 2 scheduled, 0 remaining"; !strings.Contains(out, want) {
+		t.Errorf("scale-down: missing %q in\n%s", want, out)
+	}
+	args = append([]string{"scale-up", "-f", bundled, "-f", gangExample, "--node-template", "../../../examples/manifests/nodegroups/templates.yaml"}, on...)
+	_, out, _ = runCmd(t, "", args...)
+	for _, want := range []string{
+		"cluster-autoscaler v1.37 counts a gang's pods one by one; with the new nodes, each gang as kube-scheduler places it:",
+		"default/sweep    yes     gang of 8 fits on nodes",
+		"default/eval     no      waiting for 1 more member (2 of minCount 3)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scale-up: missing %q in\n%s", want, out)
+		}
+	}
+	_, out, _ = runCmd(t, "", "scale-up", "-f", bundled, "-f", gangExample, "--node-template", "../../../examples/manifests/nodegroups/templates.yaml")
+	if strings.Contains(out, "POD GROUP") {
+		t.Errorf("scale-up, gate off:\n%s", out)
+	}
+}
