@@ -461,7 +461,7 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 	slices.SortStableFunc(members, podGroupMemberLess)
 	if err := s.validatePodGroup(pg, k, members); err != nil {
 		for _, e := range members {
-			q.park(e, nil, err, Decision{})
+			q.parkBackoff(e, err, Decision{})
 		}
 		s.setGroupCondition(pg, api.ConditionFalse, api.PodGroupReasonSchedulerError, err.Error())
 		return nil, nil
@@ -489,10 +489,11 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 }
 
 // submitGroup acts on a PodGroup cycle's outcome as upstream's
-// submitPodGroupAlgorithmResult: on success the placed pods stay assumed
-// (their volumes too) and pass Permit; the pods that did not fit, and on
-// failure every pod, go back to the queue: with their own fit error when
-// they had one, else with the group's status.
+// submitPodGroupAlgorithmResult and AddAttemptedPodGroupIfNeeded: on
+// success the placed pods stay assumed (their volumes too) and pass
+// Permit, and the pods that did not fit go back to the active queue; on
+// failure every pod backs off (parkBackoff), with its own fit error when
+// it had one, else with the group's status.
 func (s *Scheduler) submitGroup(q *queue, pg *api.PodGroup, k podgroup.Key, members []*entry, out groupResult, untried string, pre *groupPreemption) ([]*entry, error) {
 	results := make(map[*entry]memberResult, len(out.pods))
 	for _, r := range out.pods {
@@ -507,7 +508,7 @@ func (s *Scheduler) submitGroup(q *queue, pg *api.PodGroup, k podgroup.Key, memb
 			if tried && r.status.IsError() {
 				err = r.err
 			}
-			q.park(e, nil, err, r.res)
+			q.parkBackoff(e, err, r.res)
 		case tried && r.status.IsSuccess() && out.status.IsSuccess():
 			pod := e.qpi.Pod
 			if err := s.assumeVolumes(pod, r.res.Node); err != nil {
@@ -515,17 +516,25 @@ func (s *Scheduler) submitGroup(q *queue, pg *api.PodGroup, k podgroup.Key, memb
 			}
 			q.placed(e, r.res.Node, r.res)
 			placed = append(placed, e)
+		case tried && !r.status.IsSuccess() && out.status.IsSuccess():
+			// The group succeeded without it: upstream requeues the
+			// group's remaining pods to the active queue at once, their
+			// timestamp kept.
+			e.qpi.UnschedulablePlugins = rejectors(r.err)
+			e.err, e.result, e.backoff = r.err, r.res, false
+			e.where = inActive
+			q.push(e)
 		case tried && !r.status.IsSuccess():
-			q.park(e, rejectors(r.err), r.err, r.res)
+			q.parkBackoff(e, r.err, r.res)
 		case tried && pre != nil:
 			// It fitted, its group waits for the preemption.
-			q.park(e, nil, &GangError{Pod: e.qpi.Pod, Group: k, Message: out.message()}, r.res)
+			q.parkBackoff(e, &GangError{Pod: e.qpi.Pod, Group: k, Message: out.message()}, r.res)
 		case tried:
 			// It fitted, its group did not.
 			msg := errPodGroupUnschedulable.Error() + ", " + out.message()
-			q.park(e, nil, &GangError{Pod: e.qpi.Pod, Group: k, Message: msg}, r.res)
+			q.parkBackoff(e, &GangError{Pod: e.qpi.Pod, Group: k, Message: msg}, r.res)
 		default:
-			q.park(e, nil, &GangError{Pod: e.qpi.Pod, Group: k, Message: untried}, r.res)
+			q.parkBackoff(e, &GangError{Pod: e.qpi.Pod, Group: k, Message: untried}, r.res)
 		}
 	}
 	for range placed {

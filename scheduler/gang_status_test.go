@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
@@ -61,5 +62,47 @@ func TestPodGroupCondition(t *testing.T) {
 	}
 	if c := groupCondition(t, s, "fits"); c == nil || c.Status != api.ConditionTrue {
 		t.Errorf("fits after a failed extra pod: %+v", c)
+	}
+}
+
+// TestGangBackoff: a failed gang backs off instead of waiting for an
+// event, as upstream's AddAttemptedPodGroupIfNeeded puts it in the
+// backoff queue (PodGroups have no queueing hints in v1.37): the pods
+// created with it run first, and the gang is retried once the active
+// queue is empty, on the cluster as they left it. Here g needs a pod
+// app=x on its node; x arrives after g's first cycle, then y (lower
+// priority) takes the room g needed before g's backoff is over.
+func TestGangBackoff(t *testing.T) {
+	s := gangScheduler(t, []*api.Node{gangNode("n1", "4")}, []*api.PodGroup{gangGroup("g", 2)}, "GenericWorkload=true")
+	prio := func(p *api.Pod, v int32) *api.Pod { p.Spec.Priority = &v; return p }
+	var pods []*api.Pod
+	for i := range 2 {
+		p := prio(gangPod(fmt.Sprintf("g-%d", i), "1", "g"), 100)
+		p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "x"}}, TopologyKey: "kubernetes.io/hostname"}}}}
+		pods = append(pods, p)
+	}
+	x := prio(gangPod("x", "1", ""), 50)
+	x.Labels = map[string]string{"app": "x"}
+	pods = append(pods, x, prio(gangPod("y", "2", ""), 0))
+	group := gangGroup("g", 2)
+	group.Spec.Priority = ptr(int32(100))
+	if err := s.snapshot.UpdateObject(group); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Simulate(context.Background(), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var where []string
+	for _, p := range got {
+		where = append(where, p.Pod.Name+"="+p.Node)
+	}
+	if w := fmt.Sprint(where); w != "[g-0= g-1= x=n1 y=n1]" {
+		t.Fatalf("placements %s\n%s", w, outcomes(got))
+	}
+	// Tried twice: its first cycle, and once after the queue emptied.
+	if got[0].Attempts != 2 {
+		t.Fatalf("g-0 attempts %d, want 2", got[0].Attempts)
 	}
 }
