@@ -432,6 +432,9 @@ func NewIndex(resourceSlices []*api.ResourceSlice, rules []*api.DeviceTaintRule)
 				local = nil
 				break
 			}
+			for _, p := range pools {
+				p.stable = true
+			}
 			local[name] = pools
 		}
 		x.localPools = local

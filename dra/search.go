@@ -377,7 +377,7 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 		if pl.incomplete || pl.invalid {
 			continue
 		}
-		use := s.a.use.pool(pl.id)
+		uses := pl.uses(s.a.use)
 		sliceStart := 0
 		if pi == start.pool {
 			sliceStart = start.slice
@@ -391,7 +391,7 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 			for di := devStart; di < len(si.s.Spec.Devices); di++ {
 				c := candidate{id: DeviceID{pl.id.Driver, pl.id.Pool, si.s.Spec.Devices[di].Name},
 					dev: &si.s.Spec.Devices[di], slice: si, gidx: si.base + di, pool: pl}
-				c.use, _ = use.device(c.id.Device)
+				c.use = uses.of(sli, di, c.id.Device)
 				if r.admin && s.allocatingFor(c.id, p.claim) {
 					continue
 				}
