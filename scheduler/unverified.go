@@ -32,78 +32,82 @@ type feature struct {
 	uses func(p *api.Pod, unmodelled []string) string
 }
 
-// features are checked in this order. The plugins come from kube-scheduler
-// v1.37.2's default profile; the marks follow the profile's NotEvaluated
-// list, so a plugin that lands stops marking pods.
-var features = [...]feature{
-	{[]string{"DynamicResources"}, func(p *api.Pod, unmodelled []string) string {
-		if len(p.Spec.ResourceClaims) > 0 || slices.Contains(unmodelled, "spec.resourceClaims") {
-			return "resourceClaims"
-		}
-		for _, c := range slices.Concat(p.Spec.InitContainers, p.Spec.Containers) {
-			if len(c.Resources.Claims) > 0 {
-				return "resources.claims"
+// features returns the features, in the order they are checked. The
+// plugins come from kube-scheduler v1.37.2's default profile; the marks
+// follow the profile's NotEvaluated list, so a plugin that lands stops
+// marking pods. The table is built per call: it is not package state a
+// caller could change.
+func features() [6]feature {
+	return [...]feature{
+		{[]string{"DynamicResources"}, func(p *api.Pod, unmodelled []string) string {
+			if len(p.Spec.ResourceClaims) > 0 || slices.Contains(unmodelled, "spec.resourceClaims") {
+				return "resourceClaims"
 			}
-		}
-		return ""
-	}},
-	{[]string{"InterPodAffinity"}, func(p *api.Pod, _ []string) string {
-		a := p.Spec.Affinity
-		switch {
-		case a != nil && a.PodAffinity != nil && a.PodAntiAffinity != nil:
-			return "podAffinity and podAntiAffinity"
-		case a != nil && a.PodAffinity != nil:
-			return "podAffinity"
-		case a != nil && a.PodAntiAffinity != nil:
-			return "podAntiAffinity"
-		}
-		return ""
-	}},
-	{[]string{"PodTopologySpread"}, func(p *api.Pod, _ []string) string {
-		if len(p.Spec.TopologySpreadConstraints) > 0 {
-			return "topologySpreadConstraints"
-		}
-		return ""
-	}},
-	{[]string{"VolumeBinding", "VolumeZone", "VolumeRestrictions", "NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
-		for _, v := range p.Spec.Volumes {
+			for _, c := range slices.Concat(p.Spec.InitContainers, p.Spec.Containers) {
+				if len(c.Resources.Claims) > 0 {
+					return "resources.claims"
+				}
+			}
+			return ""
+		}},
+		{[]string{"InterPodAffinity"}, func(p *api.Pod, _ []string) string {
+			a := p.Spec.Affinity
 			switch {
-			case v.PersistentVolumeClaim != nil:
-				return "persistentVolumeClaim volumes"
-			case v.Ephemeral != nil:
-				return "ephemeral volumes"
+			case a != nil && a.PodAffinity != nil && a.PodAntiAffinity != nil:
+				return "podAffinity and podAntiAffinity"
+			case a != nil && a.PodAffinity != nil:
+				return "podAffinity"
+			case a != nil && a.PodAntiAffinity != nil:
+				return "podAntiAffinity"
 			}
-		}
-		return ""
-	}},
-	{[]string{"VolumeRestrictions", "NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
-		for _, v := range p.Spec.Volumes {
-			switch {
-			case v.GCEPersistentDisk != nil:
-				return "gcePersistentDisk volumes"
-			case v.AWSElasticBlockStore != nil:
-				return "awsElasticBlockStore volumes"
-			case v.ISCSI != nil:
-				return "iscsi volumes"
-			case v.RBD != nil:
-				return "rbd volumes"
+			return ""
+		}},
+		{[]string{"PodTopologySpread"}, func(p *api.Pod, _ []string) string {
+			if len(p.Spec.TopologySpreadConstraints) > 0 {
+				return "topologySpreadConstraints"
 			}
-		}
-		return ""
-	}},
-	{[]string{"NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
-		for _, v := range p.Spec.Volumes {
-			switch {
-			case v.CSI != nil:
-				return "inline csi volumes"
-			case v.AzureDisk != nil:
-				return "azureDisk volumes"
-			case v.Cinder != nil:
-				return "cinder volumes"
+			return ""
+		}},
+		{[]string{"VolumeBinding", "VolumeZone", "VolumeRestrictions", "NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
+			for _, v := range p.Spec.Volumes {
+				switch {
+				case v.PersistentVolumeClaim != nil:
+					return "persistentVolumeClaim volumes"
+				case v.Ephemeral != nil:
+					return "ephemeral volumes"
+				}
 			}
-		}
-		return ""
-	}},
+			return ""
+		}},
+		{[]string{"VolumeRestrictions", "NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
+			for _, v := range p.Spec.Volumes {
+				switch {
+				case v.GCEPersistentDisk != nil:
+					return "gcePersistentDisk volumes"
+				case v.AWSElasticBlockStore != nil:
+					return "awsElasticBlockStore volumes"
+				case v.ISCSI != nil:
+					return "iscsi volumes"
+				case v.RBD != nil:
+					return "rbd volumes"
+				}
+			}
+			return ""
+		}},
+		{[]string{"NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
+			for _, v := range p.Spec.Volumes {
+				switch {
+				case v.CSI != nil:
+					return "inline csi volumes"
+				case v.AzureDisk != nil:
+					return "azureDisk volumes"
+				case v.Cinder != nil:
+					return "cinder volumes"
+				}
+			}
+			return ""
+		}},
+	}
 }
 
 // Unverified lists why a decision about pod under its profile may be
@@ -195,7 +199,7 @@ func (s *Scheduler) draScoringMarks(prof *framework.Profile, pod *api.Pod) []str
 // DefaultPreemption is missing.
 func featureMarks(p *api.Pod, notEvaluated, unmodelled []string, unschedulable bool) []string {
 	var marks []string
-	for _, f := range features {
+	for _, f := range features() {
 		var missing []string
 		for _, pl := range f.plugins {
 			if slices.Contains(notEvaluated, pl) {
