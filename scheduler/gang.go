@@ -268,7 +268,9 @@ func (o schedOps) try(ctx context.Context, e *entry) (Decision, *framework.Statu
 		return res, framework.AsStatus(err), nil, err
 	}
 	restore := s.claimsBefore(pod)
-	if err := s.assumeClaims(pod, res.Node); err != nil {
+	// The claim events wait: the placement is tentative, and the
+	// group's pods go back to the queue together.
+	if _, err := s.assumeClaims(pod, res.Node); err != nil {
 		restore()
 		return Decision{}, framework.AsStatus(err), nil, err
 	}

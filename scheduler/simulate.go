@@ -57,7 +57,8 @@ func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	if err := s.assumeVolumes(pod, node); err != nil {
 		return err
 	}
-	if err := s.assumeClaims(pod, node); err != nil {
+	claimEvents, err := s.assumeClaims(pod, node)
+	if err != nil {
 		return err
 	}
 	if err := s.snapshot.AssumePod(pod, node); err != nil {
@@ -67,6 +68,7 @@ func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 		s.q.detach(e)
 		s.q.placed(e, node, Decision{Node: node})
 	}
+	s.emit(s.q, claimEvents...)
 	s.q.moveOnEvent(framework.AssignedPodAdd)
 	return nil
 }
@@ -94,34 +96,34 @@ func (s *Scheduler) assumeVolumes(pod *api.Pod, node string) error {
 // claimAssumer is DynamicResources' Reserve in a simulation (see
 // dynamicresources.AssumeClaims).
 type claimAssumer interface {
-	AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) error
+	AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) ([]framework.Event, error)
 }
 
 // assumeClaims writes the allocation the pod's claims get on node, and
 // the pod in their reservedFor, into the snapshot when the pod's
 // profile has DynamicResources, so that later pods see the devices in
 // use. The claim made for the pod's extended resources backed by DRA
-// is added. A pod without claims in a cluster without DeviceClasses
-// costs nothing.
-func (s *Scheduler) assumeClaims(pod *api.Pod, node string) error {
+// is added. It returns the claim events the writes are. A pod without
+// claims in a cluster without DeviceClasses costs nothing.
+func (s *Scheduler) assumeClaims(pod *api.Pod, node string) ([]framework.Event, error) {
 	if len(pod.Spec.ResourceClaims) == 0 && s.snapshot.Objects().Len(cluster.KindDeviceClass) == 0 {
-		return nil
+		return nil, nil
 	}
 	prof, err := s.profileFor(pod)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	pl, ok := prof.Plugin(config.DynamicResourcesName)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	a, ok := pl.(claimAssumer)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	ni, ok := s.snapshot.View().Get(node)
 	if !ok {
-		return fmt.Errorf("scheduler: assume %s/%s: node %q not in the snapshot", pod.Namespace, pod.Name, node)
+		return nil, fmt.Errorf("scheduler: assume %s/%s: node %q not in the snapshot", pod.Namespace, pod.Name, node)
 	}
 	return a.AssumeClaims(context.Background(), s.snapshot, pod, ni)
 }
@@ -149,9 +151,24 @@ func (s *Scheduler) AddPod(pod *api.Pod) error {
 }
 
 // RemovePod removes a bound or assumed pod from the snapshot and requeues
-// the parked pods the freed room may help.
+// the parked pods the freed room may help. The claims reserved for the
+// pod are released as the resourceclaim controller releases them (see
+// releaseClaims), and the parked pods the freed devices may help are
+// requeued too.
 func (s *Scheduler) RemovePod(pod *api.Pod) error {
-	return s.change(framework.AssignedPodDelete, func() error { return s.snapshot.RemovePod(pod) })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.version++
+	if err := s.snapshot.RemovePod(pod); err != nil {
+		return err
+	}
+	events, err := s.releaseClaims(pod)
+	if err != nil {
+		return err
+	}
+	s.emit(s.q, events...)
+	s.q.moveOnEvent(framework.AssignedPodDelete)
+	return nil
 }
 
 func (s *Scheduler) change(ev framework.ClusterEvent, f func() error) error {
@@ -297,8 +314,9 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 		if err == nil {
 			err = s.assumeVolumes(pod, res.Node)
 		}
+		var claimEvents []framework.Event
 		if err == nil {
-			err = s.assumeClaims(pod, res.Node)
+			claimEvents, err = s.assumeClaims(pod, res.Node)
 		}
 		if err == nil {
 			err = s.snapshot.AssumePod(pod, res.Node)
@@ -306,6 +324,7 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 		if err == nil {
 			q.placed(e, res.Node, res)
 			placed = append(placed, e)
+			s.emit(q, claimEvents...)
 			q.moveOnEvent(framework.AssignedPodAdd)
 			if q != s.q {
 				s.q.moveOnEvent(framework.AssignedPodAdd)
@@ -327,6 +346,9 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 			}
 		}
 		q.park(e, plugins, err, res)
+		// The claims PostFilter freed reach the queue as the API
+		// server's events would, the pod's own queue among them.
+		s.emit(q, takeEvents(e.prof)...)
 		p, perr := s.preempt(q, e, res.PostFilterResult)
 		if perr != nil {
 			return placed, perr

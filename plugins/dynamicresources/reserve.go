@@ -154,38 +154,44 @@ func (pl *DynamicResources) Unreserve(_ context.Context, cs *framework.CycleStat
 // AssumeClaims is the plugin's part of the scheduler's Assume: it runs
 // PreFilter and Filter for pod on node and writes the claims as Reserve
 // leaves them (allocated, reserved for the pod) into snap, dropping them
-// from the assumed state. A pod without claims changes nothing; a pod
-// whose claims do not fit the node is an error.
-func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) error {
+// from the assumed state. It returns the claim events the writes are (an
+// add for the claim made for the pod's extended resources, an update
+// for the others), for the scheduling queue. A pod without claims
+// changes nothing; a pod whose claims do not fit the node is an error.
+func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) ([]framework.Event, error) {
 	cs := framework.NewCycleState()
 	if _, st := pl.PreFilter(ctx, cs, pod, nil); st != nil {
 		if st.IsSkip() {
-			return nil
+			return nil, nil
 		}
-		return fmt.Errorf("dynamicresources: %s", st.Message())
+		return nil, fmt.Errorf("dynamicresources: %s", st.Message())
 	}
 	if st := pl.Filter(ctx, cs, pod, ni); st != nil {
-		return fmt.Errorf("dynamicresources: node %s: %s", ni.Node().Name, st.Message())
+		return nil, fmt.Errorf("dynamicresources: node %s: %s", ni.Node().Name, st.Message())
 	}
 	updated, st := pl.reserved(ctx, cs, pod, ni)
 	if st != nil {
-		return st.AsError()
+		return nil, st.AsError()
 	}
+	events := make([]framework.Event, 0, len(updated))
 	for _, c := range updated {
-		if _, ok := cluster.GetObject[api.ResourceClaim](snap.Objects(), namespaceOf(c), c.Name); !ok {
+		old, ok := cluster.GetObject[api.ResourceClaim](snap.Objects(), namespaceOf(c), c.Name)
+		if !ok {
 			if err := snap.AddObjects(c); err != nil {
-				return err
+				return nil, err
 			}
+			events = append(events, framework.Event{Kind: framework.ResourceClaimAdd, New: c})
 			continue
 		}
 		if err := snap.UpdateObject(c); err != nil {
-			return err
+			return nil, err
 		}
+		events = append(events, framework.Event{Kind: framework.ResourceClaimUpdate, Old: old, New: c})
 	}
 	pl.mu.Lock()
 	for _, c := range updated {
 		delete(pl.assumed, claimKey{namespaceOf(c), c.Name})
 	}
 	pl.mu.Unlock()
-	return nil
+	return events, nil
 }

@@ -84,12 +84,5 @@ func (pl *Fit) FastPath() framework.FastPath {
 	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
 }
 
-// EventsToRegister returns NodeAdd, NodeUpdate, AssignedPodDelete and
-// AssignedPodUpdate. A new node or a node with more allocatable has
-// room, and a pod that leaves or shrinks frees some.
-func (pl *Fit) EventsToRegister() framework.ClusterEvent {
-	return framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodDelete | framework.AssignedPodUpdate
-}
-
 // ScoredResources returns the resources the scoring strategy scores.
 func (pl *Fit) ScoredResources() []api.ResourceName { return pl.scorer.Resources() }
