@@ -6,10 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/resource"
 )
 
 // WithUnmodelledFields tells the scheduler which fields of a pod were
@@ -112,8 +109,7 @@ func features() [6]feature {
 
 // Unverified lists why a decision about pod under its profile may be
 // wrong, before any cycle runs: each feature the pod uses whose plugins
-// the profile lists as not evaluated, and each extended resource it
-// requests that DRA would decide (Decision.Unverified holds the same
+// the profile lists as not evaluated (Decision.Unverified holds the same
 // marks, plus the one for a pod that fits no node while DefaultPreemption
 // is missing). It is nil for a pod no profile serves.
 func (s *Scheduler) Unverified(pod *api.Pod) []string {
@@ -140,56 +136,6 @@ func (s *Scheduler) unverified(prof *framework.Profile, pod *api.Pod, unschedula
 			unmodelled = s.unmodelled(pod)
 		}
 		marks = featureMarks(pod, notEvaluated, unmodelled, unschedulable)
-	}
-	return append(marks, s.draScoringMarks(prof, pod)...)
-}
-
-// draScoringMarks marks a pod that requests an extended resource a
-// DeviceClass maps while a plugin of prof scores that resource
-// (NodeResourcesFit's scoringStrategy or NodeResourcesBalancedAllocation's
-// resources name it) and some node does not advertise it. On such a node
-// kube-scheduler scores the DRA devices behind the resource; schedkit
-// filters them exactly but does not score them. The default profile
-// scores cpu and memory only, so it marks nothing.
-func (s *Scheduler) draScoringMarks(prof *framework.Profile, pod *api.Pod) []string {
-	var scored []api.ResourceName
-	for _, name := range []string{"NodeResourcesFit", "NodeResourcesBalancedAllocation"} {
-		pl, ok := prof.Plugin(name)
-		if !ok {
-			continue
-		}
-		if r, ok := pl.(interface{ ScoredResources() []api.ResourceName }); ok {
-			for _, n := range r.ScoredResources() {
-				if dra.IsDRAExtendedResourceName(n) {
-					scored = append(scored, n)
-				}
-			}
-		}
-	}
-	if len(scored) == 0 {
-		return nil
-	}
-	o := s.snapshot.Objects()
-	if o.Len(cluster.KindDeviceClass) == 0 {
-		return nil
-	}
-	var classes []*api.DeviceClass
-	for c := range cluster.AllObjects[api.DeviceClass](o) {
-		classes = append(classes, c)
-	}
-	mapped := dra.ExtendedResourceClasses(classes)
-	requests := resource.SchedulerRequests(pod)
-	var marks []string
-	for _, name := range slices.Compact(slices.Sorted(slices.Values(scored))) {
-		if q, ok := requests[name]; !ok || q.IsZero() || mapped[name] == nil {
-			continue
-		}
-		for _, ni := range s.snapshot.View().Nodes() {
-			if _, ok := ni.Node().Status.Allocatable[name]; !ok {
-				marks = append(marks, fmt.Sprintf("requests %s, which a DeviceClass maps and the profile scores (scoring of DRA-backed extended resources not implemented)", name))
-				break
-			}
-		}
 	}
 	return marks
 }

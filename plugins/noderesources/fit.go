@@ -26,6 +26,7 @@ type Fit struct {
 	strategy config.ScoringStrategyType
 	scorer   priorities.AllocationScorer
 	shape    priorities.FunctionShape
+	dra      *draScoring
 }
 
 var (
@@ -50,6 +51,7 @@ func NewFit(args any, h framework.Handle) (framework.Plugin, error) {
 		return nil, err
 	}
 	pl.h = h
+	pl.dra = newDRAScoring(h, pl.scorer.Resources())
 	return pl, nil
 }
 
