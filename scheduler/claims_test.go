@@ -184,3 +184,61 @@ func TestPostFilterDeallocationRequeues(t *testing.T) {
 		t.Fatalf("node %q after %d attempts, err %v", out[0].Node, out[0].Attempts, out[0].Err)
 	}
 }
+
+// TestExtendedResourceClaimStatus: a pod whose example.com/gpu a
+// DeviceClass backs is placed with the claim DynamicResources makes for
+// it, and the placed pod (and the snapshot's) carries
+// status.extendedResourceClaimStatus as upstream's PreBind patches it:
+// the claim's generated name (<pod>-extended-resources- and five
+// characters) and one request mapping per container.
+func TestExtendedResourceClaimStatus(t *testing.T) {
+	n := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1", Labels: map[string]string{"kubernetes.io/hostname": "n1"}}}
+	n.Status.Allocatable = api.ResourceList{"cpu": quantity.MustParse("2"), "memory": quantity.MustParse("8Gi"), "pods": quantity.MustParse("10")}
+	snap, err := cluster.NewSnapshot([]*api.Node{n}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	class := &api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "gpu"}}
+	class.Spec.ExtendedResourceName = ptr("example.com/gpu")
+	sl := &api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: "n1-gpu"}}
+	sl.Spec.Driver, sl.Spec.NodeName = "gpu.example.com", ptr("n1")
+	sl.Spec.Pool = api.ResourcePool{Name: "n1", ResourceSliceCount: 1}
+	sl.Spec.Devices = []api.Device{{Name: "gpu-0"}, {Name: "gpu-1"}}
+	if err := snap.AddObjects(class, sl); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p := makePod("trainer")
+	p.Spec.Containers = []api.Container{{Name: "main", Image: "i", Resources: api.ResourceRequirements{
+		Requests: api.ResourceList{"example.com/gpu": quantity.MustParse("2")}}}}
+	out, err := s.Simulate(context.Background(), []*api.Pod{p})
+	if err != nil || out[0].Node != "n1" {
+		t.Fatalf("placement %+v, err %v", out[0], err)
+	}
+	st := out[0].Pod.Status.ExtendedResourceClaimStatus
+	if st == nil {
+		t.Fatal("no extendedResourceClaimStatus")
+	}
+	if len(st.ResourceClaimName) != len("trainer-extended-resources-")+5 || st.ResourceClaimName[:len("trainer-extended-resources-")] != "trainer-extended-resources-" {
+		t.Errorf("claim name %q", st.ResourceClaimName)
+	}
+	want := []api.ContainerExtendedResourceRequest{{ContainerName: "main", ResourceName: "example.com/gpu", RequestName: "container-0-request-0"}}
+	if len(st.RequestMappings) != 1 || st.RequestMappings[0] != want[0] {
+		t.Errorf("mappings %+v, want %+v", st.RequestMappings, want)
+	}
+	if p.Status.ExtendedResourceClaimStatus != nil {
+		t.Error("the pod given was modified")
+	}
+	c, ok := cluster.GetObject[api.ResourceClaim](s.Snapshot().Objects(), "default", st.ResourceClaimName)
+	if !ok || c.Status.Allocation == nil || len(c.Status.Allocation.Devices.Results) != 2 {
+		t.Fatalf("claim %s: %v %+v", st.ResourceClaimName, ok, c)
+	}
+	pi, _, ok := s.Snapshot().Pod("default", "trainer")
+	if !ok || pi.Pod.Status.ExtendedResourceClaimStatus == nil || pi.Pod.Status.ExtendedResourceClaimStatus.ResourceClaimName != st.ResourceClaimName {
+		t.Errorf("snapshot's pod lacks the status")
+	}
+}

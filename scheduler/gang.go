@@ -270,10 +270,12 @@ func (o schedOps) try(ctx context.Context, e *entry) (Decision, *framework.Statu
 	restore := s.claimsBefore(pod)
 	// The claim events wait: the placement is tentative, and the
 	// group's pods go back to the queue together.
-	if _, err := s.assumeClaims(pod, res.Node); err != nil {
+	assumed, err := s.assumeClaims(pod, res.Node)
+	if err != nil {
 		restore()
 		return Decision{}, framework.AsStatus(err), nil, err
 	}
+	pod = withExtendedClaimStatus(pod, assumed.ExtendedResourceClaimStatus)
 	if err := s.snapshot.AssumePod(pod, res.Node); err != nil {
 		restore()
 		return Decision{}, framework.AsStatus(err), nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/plugins/dynamicresources"
 	"github.com/schedkit/schedkit/predicates"
 )
 
@@ -57,18 +58,20 @@ func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	if err := s.assumeVolumes(pod, node); err != nil {
 		return err
 	}
-	claimEvents, err := s.assumeClaims(pod, node)
+	assumed, err := s.assumeClaims(pod, node)
 	if err != nil {
 		return err
 	}
+	pod = withExtendedClaimStatus(pod, assumed.ExtendedResourceClaimStatus)
 	if err := s.snapshot.AssumePod(pod, node); err != nil {
 		return err
 	}
 	if e, ok := s.q.byKey[keyOf(pod)]; ok && e.where != isPlaced {
 		s.q.detach(e)
+		e.qpi.Pod = pod
 		s.q.placed(e, node, Decision{Node: node})
 	}
-	s.emit(s.q, claimEvents...)
+	s.emit(s.q, assumed.Events...)
 	s.q.moveOnEvent(framework.AssignedPodAdd)
 	return nil
 }
@@ -96,36 +99,50 @@ func (s *Scheduler) assumeVolumes(pod *api.Pod, node string) error {
 // claimAssumer is DynamicResources' Reserve in a simulation (see
 // dynamicresources.AssumeClaims).
 type claimAssumer interface {
-	AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) ([]framework.Event, error)
+	AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) (dynamicresources.Assumed, error)
 }
 
 // assumeClaims writes the allocation the pod's claims get on node, and
 // the pod in their reservedFor, into the snapshot when the pod's
 // profile has DynamicResources, so that later pods see the devices in
 // use. The claim made for the pod's extended resources backed by DRA
-// is added. It returns the claim events the writes are. A pod without
-// claims in a cluster without DeviceClasses costs nothing.
-func (s *Scheduler) assumeClaims(pod *api.Pod, node string) ([]framework.Event, error) {
+// is added. It returns what the plugin wrote: the claim events, and the
+// pod's status.extendedResourceClaimStatus. A pod without claims in a
+// cluster without DeviceClasses costs nothing.
+func (s *Scheduler) assumeClaims(pod *api.Pod, node string) (dynamicresources.Assumed, error) {
+	var none dynamicresources.Assumed
 	if len(pod.Spec.ResourceClaims) == 0 && s.snapshot.Objects().Len(cluster.KindDeviceClass) == 0 {
-		return nil, nil
+		return none, nil
 	}
 	prof, err := s.profileFor(pod)
 	if err != nil {
-		return nil, nil
+		return none, nil
 	}
 	pl, ok := prof.Plugin(config.DynamicResourcesName)
 	if !ok {
-		return nil, nil
+		return none, nil
 	}
 	a, ok := pl.(claimAssumer)
 	if !ok {
-		return nil, nil
+		return none, nil
 	}
 	ni, ok := s.snapshot.View().Get(node)
 	if !ok {
-		return nil, fmt.Errorf("scheduler: assume %s/%s: node %q not in the snapshot", pod.Namespace, pod.Name, node)
+		return none, fmt.Errorf("scheduler: assume %s/%s: node %q not in the snapshot", pod.Namespace, pod.Name, node)
 	}
 	return a.AssumeClaims(context.Background(), s.snapshot, pod, ni)
+}
+
+// withExtendedClaimStatus returns pod with st as its
+// status.extendedResourceClaimStatus, as DynamicResources' PreBind
+// patches it: a copy when st is not nil, pod itself otherwise.
+func withExtendedClaimStatus(pod *api.Pod, st *api.PodExtendedResourceClaimStatus) *api.Pod {
+	if st == nil {
+		return pod
+	}
+	cp := *pod
+	cp.Status.ExtendedResourceClaimStatus = st
+	return &cp
 }
 
 // AddNode adds a node to the snapshot and requeues the parked pods a new
@@ -314,17 +331,19 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 		if err == nil {
 			err = s.assumeVolumes(pod, res.Node)
 		}
-		var claimEvents []framework.Event
+		var assumed dynamicresources.Assumed
 		if err == nil {
-			claimEvents, err = s.assumeClaims(pod, res.Node)
+			assumed, err = s.assumeClaims(pod, res.Node)
 		}
 		if err == nil {
+			pod = withExtendedClaimStatus(pod, assumed.ExtendedResourceClaimStatus)
 			err = s.snapshot.AssumePod(pod, res.Node)
 		}
 		if err == nil {
+			e.qpi.Pod = pod
 			q.placed(e, res.Node, res)
 			placed = append(placed, e)
-			s.emit(q, claimEvents...)
+			s.emit(q, assumed.Events...)
 			q.moveOnEvent(framework.AssignedPodAdd)
 			if q != s.q {
 				s.q.moveOnEvent(framework.AssignedPodAdd)
