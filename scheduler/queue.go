@@ -234,6 +234,13 @@ func (q *queue) nominate(e *entry, node string) {
 // the active queue: those rejected by a plugin that registered ev, and
 // those that failed with an error (no rejecting plugin).
 func (q *queue) moveOnEvent(ev framework.ClusterEvent) int {
+	return q.moveOn(framework.Event{Kind: ev})
+}
+
+// moveOn is moveOnEvent for an event with its objects: a rejecting
+// plugin that registered the event and has queueing hints decides from
+// them, as kube-scheduler's isPodWorthRequeuing.
+func (q *queue) moveOn(ev framework.Event) int {
 	q.events++
 	moved := 0
 	kept := q.parked[:0]
@@ -287,12 +294,12 @@ func (q *queue) flushBackoff() int {
 	return moved
 }
 
-func interested(e *entry, ev framework.ClusterEvent) bool {
+func interested(e *entry, ev framework.Event) bool {
 	if len(e.qpi.UnschedulablePlugins) == 0 {
 		return true
 	}
 	for pl := range e.qpi.UnschedulablePlugins {
-		if eventsOf(e.prof, pl)&ev != 0 {
+		if eventsOf(e.prof, pl)&ev.Kind != 0 && e.prof.QueueingHint(pl, e.qpi.Pod, ev) == framework.Queue {
 			return true
 		}
 	}
