@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
@@ -240,5 +241,42 @@ func TestExtendedResourceClaimStatus(t *testing.T) {
 	pi, _, ok := s.Snapshot().Pod("default", "trainer")
 	if !ok || pi.Pod.Status.ExtendedResourceClaimStatus == nil || pi.Pod.Status.ExtendedResourceClaimStatus.ResourceClaimName != st.ResourceClaimName {
 		t.Errorf("snapshot's pod lacks the status")
+	}
+}
+
+// TestClaimCreatedAdmitsGatedPod: a pod whose claim does not exist yet
+// is held back by DynamicResources' PreEnqueue; creating the claim is a
+// ResourceClaim add its hint queues the pod on, and the pod is placed.
+func TestClaimCreatedAdmitsGatedPod(t *testing.T) {
+	s, victim := oneGPUCluster(t)
+	ctx := context.Background()
+	if err := s.RemovePod(victim); err != nil {
+		t.Fatal(err)
+	}
+	p := draPod("late", "later")
+	p.Spec.Containers[0].Resources.Requests = nil
+	if err := s.Enqueue(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if placed, err := s.RunQueue(ctx); err != nil || len(placed) != 0 {
+		t.Fatalf("placed %+v, err %v", placed, err)
+	}
+	var ge *GatedError
+	if pend := s.Pending(); len(pend) != 1 || !errors.As(pend[0].Err, &ge) {
+		t.Fatalf("pending %+v", pend)
+	}
+	// An unrelated claim leaves it held back.
+	if err := s.AddObjects(draClaim("unrelated", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if placed, err := s.RunQueue(ctx); err != nil || len(placed) != 0 {
+		t.Fatalf("placed after an unrelated claim %+v, err %v", placed, err)
+	}
+	if err := s.AddObjects(draClaim("later", 1)); err != nil {
+		t.Fatal(err)
+	}
+	placed, err := s.RunQueue(ctx)
+	if err != nil || len(placed) != 1 || placed[0].Node != "n1" {
+		t.Fatalf("placed %+v, err %v", placed, err)
 	}
 }
