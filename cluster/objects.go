@@ -878,3 +878,80 @@ func (s *Snapshot) RemoveObjectKey(k ObjectKey) error {
 	s.commit(nil, []entry{e})
 	return nil
 }
+
+// ChangedObjects yields the objects of type T that differ between two
+// stores, by namespace and then name: (old, new) for a replaced object,
+// (nil, new) for an added one and (old, nil) for a removed one. Objects
+// are compared by identity, as the store never modifies one.
+//
+// A store shares the namespaces a change did not touch with the store
+// it was derived from (a later view of the same snapshot, or a fork's),
+// so the cost follows the namespaces that changed, not the store's
+// size. Any two stores may be compared; unrelated ones are read whole.
+func ChangedObjects[T Object](from, to *Objects) iter.Seq2[*T, *T] {
+	return func(yield func(*T, *T) bool) {
+		a, b := typedTable[T](from), typedTable[T](to)
+		if a == b {
+			return
+		}
+		var an, bn []string
+		if a != nil {
+			an = a.namespaces
+		}
+		if b != nil {
+			bn = b.namespaces
+		}
+		for len(an) > 0 || len(bn) > 0 {
+			var sa, sb *space[T]
+			switch {
+			case len(bn) == 0 || (len(an) > 0 && an[0] < bn[0]):
+				sa, an = a.spaces[an[0]], an[1:]
+			case len(an) == 0 || bn[0] < an[0]:
+				sb, bn = b.spaces[bn[0]], bn[1:]
+			default:
+				sa, sb = a.spaces[an[0]], b.spaces[bn[0]]
+				an, bn = an[1:], bn[1:]
+			}
+			if sa != sb && !changedInSpace(sa, sb, yield) {
+				return
+			}
+		}
+	}
+}
+
+// changedInSpace yields the differences between two versions of a
+// namespace (either may be nil) and reports whether to go on.
+func changedInSpace[T Object](a, b *space[T], yield func(*T, *T) bool) bool {
+	var an, bn []string
+	var ao, bo []*T
+	if a != nil {
+		an, ao = a.names, a.sorted
+	}
+	if b != nil {
+		bn, bo = b.names, b.sorted
+	}
+	i, j := 0, 0
+	for i < len(an) || j < len(bn) {
+		switch {
+		case i < len(an) && j < len(bn) && ao[i] == bo[j]:
+			// The same object: unchanged, and so is its name.
+			i, j = i+1, j+1
+		case j == len(bn) || (i < len(an) && an[i] < bn[j]):
+			if !yield(ao[i], nil) {
+				return false
+			}
+			i++
+		case i == len(an) || bn[j] < an[i]:
+			if !yield(nil, bo[j]) {
+				return false
+			}
+			j++
+		default:
+			if ao[i] != bo[j] && !yield(ao[i], bo[j]) {
+				return false
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return true
+}

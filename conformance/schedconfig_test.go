@@ -293,12 +293,6 @@ func schedkitProfiles(data []byte) (map[string]profileAnswer, error) {
 		p, _ := s.Profile(name)
 		ans := profileAnswer{Points: map[string][]string{}, Weights: map[string]int64{}, Args: map[string]any{}}
 		for point, names := range p.ListPlugins() {
-			if point == "PreScore" {
-				// Known divergence: schedkit's DynamicResources has a
-				// PreScore (Skip for pods without claims, scores
-				// unchanged) that upstream's lacks.
-				names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "DynamicResources" })
-			}
 			if len(names) > 0 {
 				ans.Points[point] = names
 			}

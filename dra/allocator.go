@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -32,7 +33,11 @@ type Input struct {
 	// devices it selects.
 	TaintRules []*api.DeviceTaintRule
 	// Allocated is what the allocated claims hold; nil is nothing.
+	// InUse, if set, is read instead.
 	Allocated *AllocatedState
+	// InUse is what the allocated claims hold, as a Tracker keeps it
+	// across pods; nil reads Allocated.
+	InUse *InUse
 	// Compiler compiles CEL selectors; nil fails every selector.
 	Compiler Compiler
 	// Index, if set, is the slices indexed by NewIndex; Slices and
@@ -71,8 +76,7 @@ type Allocator struct {
 	nreq       int              // flat count of requests and subrequests
 	cons       [][]constraintSpec
 	consErr    []error // per claim: the first empty constraint
-	allocated  *AllocatedState
-	sharedDevs map[DeviceID]struct{}
+	use        *InUse
 	newShareID func() string
 	features   Features
 	matches    *MatchCache
@@ -86,7 +90,6 @@ type Allocator struct {
 
 	mu       sync.Mutex
 	counters map[PoolID]counterSets // available counters, computed once per pool
-	selCache []byte                 // per device and request: 0 unknown, 1 no, 2 yes
 }
 
 // Index is the cluster's ResourceSlices as allocators read them: taint
@@ -94,7 +97,10 @@ type Allocator struct {
 // when no slice is shared by node selector or allNodes, each node's
 // pools. It depends on the slices and taint rules only: build it once
 // with NewIndex and pass it to the allocators of every pod while they
-// do not change. It is read only and safe for concurrent use.
+// do not change. It also keeps what selectors answered for its devices
+// (per list of class and request selectors), so that each device is
+// evaluated once per list for all the pods that read the index, not once
+// per pod. It is safe for concurrent use.
 type Index struct {
 	slicesOnNode map[string][]*sliceInfo
 	slicesShared []*sliceInfo
@@ -104,6 +110,46 @@ type Index struct {
 	// localPools are each node's pools, gathered once, when they depend
 	// on the node's name alone; nil otherwise.
 	localPools map[string][]*pool
+
+	// matched are the selector results per selector list (see
+	// selectorResults), kept for every pod that reads the index.
+	mu      sync.Mutex
+	matched map[string]*selectorResults
+}
+
+// selectorResults is, per device of an index, whether a list of
+// selectors matches it: 0 not known yet, 1 no, 2 yes. It is filled as
+// searches read devices, from several goroutines. A selector error is
+// not kept: its text names the claim.
+type selectorResults struct {
+	v []atomic.Uint32
+}
+
+// selectorResults returns the results of the request's class selectors
+// and own selectors, in order, shared with every request of the same
+// lists: whether they match depends on the expressions and the device
+// alone.
+func (x *Index) selectorResults(r *request) *selectorResults {
+	var b strings.Builder
+	for _, list := range [2][]compiled{r.classSels, r.sels} {
+		for _, c := range list {
+			b.WriteString(c.expr)
+			b.WriteByte(0)
+		}
+		b.WriteByte(1)
+	}
+	key := b.String()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if m := x.matched[key]; m != nil {
+		return m
+	}
+	if x.matched == nil {
+		x.matched = map[string]*selectorResults{}
+	}
+	m := &selectorResults{v: make([]atomic.Uint32, x.ndev)}
+	x.matched[key] = m
+	return m
 }
 
 // PoolID names a pool: its driver and name.
@@ -131,7 +177,11 @@ type sliceInfo struct {
 	devSelErr  []error
 	compat     bool     // a device declares compatibility groups (alpha, off)
 	names      []string // device names, sorted
-	dupNames   bool     // two devices of the slice share a name
+	// plainCapacity is, per device, whether no capacity has a request
+	// policy or a negative value: a request for no capacity fits it
+	// whole when nothing else consumes it.
+	plainCapacity []bool
+	dupNames      bool // two devices of the slice share a name
 }
 
 type compiled struct {
@@ -175,7 +225,10 @@ func (c *MatchCache) put(k matchKey, v bool) {
 
 // request is a request or a subrequest, prepared once per pod.
 type request struct {
-	flat      int // index into the selector cache
+	flat int // the request's place among the claims' requests
+	// matched keeps, per device of the index, whether the class's and
+	// the request's selectors match it.
+	matched   *selectorResults
 	name      string
 	parent    string // for a subrequest, its request's name
 	className string
@@ -216,23 +269,17 @@ type constraintSpec struct {
 func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 	a := &Allocator{
 		claims:     in.Claims,
-		allocated:  in.Allocated,
+		use:        in.InUse,
 		newShareID: in.NewShareID,
 		features:   in.Features,
 		matches:    in.MatchCache,
 		counters:   map[PoolID]counterSets{},
 	}
-	if a.allocated == nil {
-		a.allocated = &AllocatedState{}
+	if a.use == nil {
+		a.use = inUseFromState(in.Allocated)
 	}
 	if a.newShareID == nil {
 		a.newShareID = randomUUID
-	}
-	if len(a.allocated.SharedDevices) > 0 {
-		a.sharedDevs = make(map[DeviceID]struct{}, len(a.allocated.SharedDevices))
-		for sid := range a.allocated.SharedDevices {
-			a.sharedDevs[sid.DeviceID] = struct{}{}
-		}
 	}
 	classes := make(map[string]*api.DeviceClass, len(in.Classes))
 	for _, c := range in.Classes {
@@ -322,7 +369,14 @@ func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 	} else {
 		a.Index = NewIndex(in.Slices, in.TaintRules)
 	}
-	a.selCache = make([]byte, a.ndev*a.nreq)
+	for ci := range a.reqs {
+		for ri := range a.reqs[ci] {
+			for si := range a.reqs[ci][ri].subs {
+				r := &a.reqs[ci][ri].subs[si]
+				r.matched = a.Index.selectorResults(r)
+			}
+		}
+	}
 	return a, nil
 }
 
@@ -346,8 +400,10 @@ func NewIndex(resourceSlices []*api.ResourceSlice, rules []*api.DeviceTaintRule)
 			}
 		}
 		si.names = make([]string, len(s.Spec.Devices))
+		si.plainCapacity = make([]bool, len(s.Spec.Devices))
 		for i := range s.Spec.Devices {
 			si.names[i] = s.Spec.Devices[i].Name
+			si.plainCapacity[i] = noPolicies(s.Spec.Devices[i].Capacity)
 		}
 		slices.Sort(si.names)
 		for i := 1; i < len(si.names); i++ {
@@ -375,6 +431,9 @@ func NewIndex(resourceSlices []*api.ResourceSlice, rules []*api.DeviceTaintRule)
 			if err != nil {
 				local = nil
 				break
+			}
+			for _, p := range pools {
+				p.stable = true
 			}
 			local[name] = pools
 		}

@@ -369,11 +369,12 @@ func (a *Allocator) availableCounters(p *pool) counterSets {
 		}
 		cs[name] = m
 	}
+	use := a.use.pool(p.id)
 	for _, group := range [2][]*sliceInfo{p.targeting, p.notTargeting} {
 		for _, si := range group {
 			for i := range si.s.Spec.Devices {
 				d := &si.s.Spec.Devices[i]
-				if !a.allocatedDevice(DeviceID{si.s.Spec.Driver, si.s.Spec.Pool.Name, d.Name}) {
+				if _, held := use.device(d.Name); !held {
 					continue
 				}
 				for _, dc := range d.ConsumesCounters {
@@ -392,15 +393,4 @@ func (a *Allocator) availableCounters(p *pool) counterSets {
 	}
 	a.counters[p.id] = cs
 	return cs
-}
-
-func (a *Allocator) allocatedDevice(id DeviceID) bool {
-	if _, ok := a.allocated.Devices[id]; ok {
-		return true
-	}
-	if _, ok := a.sharedDevs[id]; ok {
-		return true
-	}
-	_, ok := a.allocated.Capacity[id]
-	return ok
 }

@@ -69,11 +69,13 @@
 // A claim gets at most 32 devices.
 //
 // Per pod work (class lookup, selector compilation) is done once in
-// NewAllocator; selector results are cached per device and request
-// across nodes, since they do not depend on the node. A scheduler shares
-// more across pods: an Index (NewIndex: the slices with taint rules
-// applied, by node and pool) while the slices do not change, and a
-// MatchCache of selector results per expression and device. Fits is
+// NewAllocator. A scheduler shares more across pods: an Index (NewIndex:
+// the slices with taint rules applied, by node and pool) while the
+// slices do not change, which keeps the selectors' answers per device
+// for every request with the same selectors; a MatchCache of selector
+// results per expression and device, for a new Index; and an InUse, the
+// allocated devices as a Tracker keeps them while claims change one by
+// one, instead of an AllocatedState built from every claim. Fits is
 // Allocate without the results: with node-local slices it allocates
 // nothing per node once its search buffers are warm.
 package dra

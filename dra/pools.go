@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/api"
 )
@@ -17,6 +18,56 @@ type pool struct {
 	targeting    []*sliceInfo // device slices reachable from the node, by name
 	notTargeting []*sliceInfo // the pool's other device slices, when they were needed
 	counterSets  map[string]*api.CounterSet
+	// stable: the pool is the Index's own (a node's local pools), read
+	// by every pod, so it keeps what the allocated claims hold of its
+	// devices for the InUse it was read from.
+	stable bool
+	held   atomic.Pointer[poolHeld]
+}
+
+// poolHeld is what the allocated claims of one InUse's pool hold of
+// each device of the pool's slices, in slice and device order.
+type poolHeld struct {
+	use  *poolUse
+	devs [][]deviceUse
+}
+
+// poolUses is a pool's devices' use as a search reads it: from the
+// pool's poolHeld when it has one, else from the pool's poolUse.
+type poolUses struct {
+	held *poolHeld
+	use  *poolUse
+}
+
+// uses returns the pool's devices' use in u. A stable pool keeps it per
+// version of the pool's use: a pod whose allocated claims changed
+// nothing in the pool reads it without looking devices up.
+func (p *pool) uses(u *InUse) poolUses {
+	pu := u.pool(p.id)
+	if !p.stable || pu == nil {
+		return poolUses{use: pu}
+	}
+	if h := p.held.Load(); h != nil && h.use == pu {
+		return poolUses{held: h}
+	}
+	h := &poolHeld{use: pu, devs: make([][]deviceUse, len(p.targeting))}
+	for i, si := range p.targeting {
+		h.devs[i] = make([]deviceUse, len(si.s.Spec.Devices))
+		for di := range si.s.Spec.Devices {
+			h.devs[i][di], _ = pu.device(si.s.Spec.Devices[di].Name)
+		}
+	}
+	p.held.Store(h)
+	return poolUses{held: h}
+}
+
+// of returns the use of device di of the pool's slice sli, named name.
+func (u poolUses) of(sli, di int, name string) deviceUse {
+	if u.held != nil {
+		return u.held.devs[sli][di]
+	}
+	d, _ := u.use.device(name)
+	return d
 }
 
 // relevant reports whether the slice has devices for the node.

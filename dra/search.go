@@ -58,9 +58,7 @@ func (a *Allocator) run(ctx context.Context, node *api.Node, timeout time.Durati
 	}
 	s := a.newSearch(ctx, node, pools, build)
 	defer a.searches.Put(s)
-	if timeout > 0 {
-		s.deadline = time.Now().Add(timeout)
-	}
+	s.timeout = timeout
 	for ci, claim := range a.claims {
 		minClaim := 0
 		for ri := range a.reqs[ci] {
@@ -148,12 +146,8 @@ func (a *Allocator) newSearch(ctx context.Context, node *api.Node, pools []*pool
 			s.cons[ci] = make([]constraint, len(a.cons[ci]))
 		}
 	}
-	s.ctx, s.node, s.pools, s.building, s.deadline, s.steps = ctx, node, pools, build, time.Time{}, 0
-	// The lists of allocating are kept, emptied, for the next search.
-	for _, id := range s.touched {
-		s.allocating[id] = s.allocating[id][:0]
-	}
-	s.touched = s.touched[:0]
+	s.ctx, s.node, s.pools, s.building, s.timeout, s.deadline, s.steps = ctx, node, pools, build, 0, time.Time{}, 0
+	s.allocating = s.allocating[:0]
 	clear(s.capacity)
 	clear(s.consumed)
 	return s
@@ -217,6 +211,8 @@ type candidate struct {
 	slice *sliceInfo
 	gidx  int // global device index
 	pool  *pool
+	// use is what allocated claims hold of the device.
+	use deviceUse
 }
 
 type devResult struct {
@@ -241,16 +237,21 @@ type search struct {
 	// building: the results are built (Allocate), so share IDs are
 	// made; Fits leaves them out.
 	building bool
-	// deadline, when set, ends the search as a context deadline would;
-	// steps counts the calls between two looks at the clock.
+	// timeout, when positive, ends the search as a context deadline
+	// would. The clock is read every 64 steps, the first time to set
+	// deadline: a search that ends sooner, as most do, never reads
+	// it, and one that ends later is bounded 64 steps late.
+	timeout  time.Duration
 	deadline time.Time
 	steps    int
 	data     [][][]reqData
 	cons     [][]constraint
 	results  [][]devResult
 
-	allocating map[DeviceID][]int // claims each device is being allocated to
-	touched    []DeviceID         // keys of allocating whose list was empty
+	// allocating are the devices being allocated, with their claims,
+	// in the order taken: a claim gets at most 32 devices, so a list
+	// is read faster than a map is hashed.
+	allocating []allocatingDevice
 	capacity   map[DeviceID]ConsumedCapacity
 	consumed   map[PoolID]counterSets
 }
@@ -266,10 +267,12 @@ func (s *search) allDevices(claim *api.ResourceClaim, r *request, d *reqData) er
 		if p.invalid {
 			return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently invalid", kobj(claim), r.name, p.id)
 		}
+		use := s.a.use.pool(p.id)
 		for _, si := range p.targeting {
 			for di := range si.s.Spec.Devices {
 				c := candidate{id: DeviceID{si.s.Spec.Driver, si.s.Spec.Pool.Name, si.s.Spec.Devices[di].Name},
 					dev: &si.s.Spec.Devices[di], slice: si, gidx: si.base + di, pool: p}
+				c.use, _ = use.device(c.id.Device)
 				ok, err := s.selectable(claim, r, c)
 				if err != nil {
 					return err
@@ -302,8 +305,8 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 	if err := s.ctx.Err(); err != nil {
 		return false, fmt.Errorf("filter operation aborted: %w", context.Cause(s.ctx))
 	}
-	if !s.deadline.IsZero() {
-		if s.steps++; s.steps%64 == 1 && time.Now().After(s.deadline) {
+	if s.timeout > 0 {
+		if s.steps++; s.steps%64 == 0 && s.pastDeadline() {
 			return false, fmt.Errorf("filter operation aborted: %w", context.DeadlineExceeded)
 		}
 	}
@@ -374,6 +377,7 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 		if pl.incomplete || pl.invalid {
 			continue
 		}
+		uses := pl.uses(s.a.use)
 		sliceStart := 0
 		if pi == start.pool {
 			sliceStart = start.slice
@@ -387,10 +391,11 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 			for di := devStart; di < len(si.s.Spec.Devices); di++ {
 				c := candidate{id: DeviceID{pl.id.Driver, pl.id.Pool, si.s.Spec.Devices[di].Name},
 					dev: &si.s.Spec.Devices[di], slice: si, gidx: si.base + di, pool: pl}
+				c.use = uses.of(sli, di, c.id.Device)
 				if r.admin && s.allocatingFor(c.id, p.claim) {
 					continue
 				}
-				if !r.admin && s.inUse(c.id) {
+				if !r.admin && s.inUse(c) {
 					continue
 				}
 				ok, err := s.selectable(claim, r, c)
@@ -428,15 +433,27 @@ func (s *search) allocateOne(p pos, inSub bool, start loc) (bool, error) {
 	return false, nil
 }
 
+// pastDeadline reports whether the search ran out of time, starting
+// the clock on its first call.
+func (s *search) pastDeadline() bool {
+	now := time.Now()
+	if s.deadline.IsZero() {
+		s.deadline = now.Add(s.timeout)
+		return false
+	}
+	return now.After(s.deadline)
+}
+
 // selectable checks the class's and the request's selectors and, for a
-// slice with per-device node selection, the device's nodes. Results are
-// cached per device and request for the Allocator's lifetime: they do not
-// depend on the node, except the per-device node check, done every time.
+// slice with per-device node selection, the device's nodes. Selector
+// results are kept per device in the Index, for every request with the
+// same selectors: they do not depend on the node or the pod. The
+// per-device node check is done every time.
 func (s *search) selectable(claim *api.ResourceClaim, r *request, c candidate) (bool, error) {
-	key := c.gidx*s.a.nreq + r.flat
-	s.a.mu.Lock()
-	v := s.a.selCache[key]
-	s.a.mu.Unlock()
+	var v uint32
+	if r.matched != nil {
+		v = r.matched.v[c.gidx].Load()
+	}
 	if v == 0 {
 		ok, err := s.selectorsMatch(claim, r, c)
 		if err != nil {
@@ -446,9 +463,9 @@ func (s *search) selectable(claim *api.ResourceClaim, r *request, c candidate) (
 		if ok {
 			v = 2
 		}
-		s.a.mu.Lock()
-		s.a.selCache[key] = v
-		s.a.mu.Unlock()
+		if r.matched != nil {
+			r.matched.v[c.gidx].Store(v)
+		}
 	}
 	if v == 1 {
 		return false, nil
@@ -511,33 +528,51 @@ func (s *search) matches(sel compiled, c candidate) (bool, error) {
 	return ok, err
 }
 
-func (s *search) allocatingFor(id DeviceID, claim int) bool {
-	return slices.Contains(s.allocating[id], claim)
+// allocatingDevice is a device being allocated to a claim.
+type allocatingDevice struct {
+	id    DeviceID
+	claim int
 }
 
-func (s *search) inUse(id DeviceID) bool {
-	if _, ok := s.a.allocated.Devices[id]; ok {
+func (s *search) allocatingFor(id DeviceID, claim int) bool {
+	return slices.Contains(s.allocating, allocatingDevice{id, claim})
+}
+
+// beingAllocated reports whether some claim is being allocated the
+// device.
+func (s *search) beingAllocated(id DeviceID) bool {
+	for i := range s.allocating {
+		if s.allocating[i].id == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *search) inUse(c candidate) bool {
+	if c.use.held > 0 {
 		return true
 	}
-	return len(s.allocating[id]) > 0
+	return s.beingAllocated(c.id)
 }
 
 // capacityInUse reports whether a multi-allocation device already has a
 // share, allocated or being allocated.
-func (s *search) capacityInUse(id DeviceID) bool {
-	if _, ok := s.a.allocated.Capacity[id]; ok {
+func (s *search) capacityInUse(c candidate) bool {
+	if c.use.shares > 0 || c.use.capShares > 0 {
 		return true
 	}
-	if _, ok := s.a.sharedDevs[id]; ok {
-		return true
-	}
-	_, ok := s.capacity[id]
+	_, ok := s.capacity[c.id]
 	return ok
 }
 
 // fits checks the request's capacity against what the device has left.
 func (s *search) fits(r *request, c candidate) (bool, error) {
-	return fitsCapacity(s.a.allocated.Capacity[c.id], r.capacity, c.dev, s.capacity[c.id], s.a.features.FractionalCapacityRange)
+	if (r.capacity == nil || len(r.capacity.Requests) == 0) && c.use.capacity == nil && c.slice.plainCapacity[c.gidx-c.slice.base] && len(s.capacity) == 0 {
+		// fitsCapacity's first answer, known from the index.
+		return true, nil
+	}
+	return fitsCapacity(c.use.capacity, r.capacity, c.dev, s.capacity[c.id], s.a.features.FractionalCapacityRange)
 }
 
 // allocateDevice tries one candidate for the device at p: availability,
@@ -551,10 +586,10 @@ func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool
 	if !multi && r.admin && s.allocatingFor(c.id, p.claim) {
 		return false, rollback{}, nil
 	}
-	if !r.admin && s.inUse(c.id) {
+	if !r.admin && s.inUse(c) {
 		return false, rollback{}, nil
 	}
-	skipCounters := multi && s.capacityInUse(c.id)
+	skipCounters := multi && s.capacityInUse(c)
 	st := rollback{prevResults: len(s.results[p.claim])}
 	if !skipCounters && len(c.dev.ConsumesCounters) > 0 {
 		if !s.reserveCounters(c) {
@@ -581,14 +616,7 @@ func (s *search) allocateDevice(p pos, d *reqData, c candidate, must bool) (bool
 		st.cons++
 	}
 	if !multi {
-		if s.allocating == nil {
-			s.allocating = map[DeviceID][]int{}
-		}
-		l := s.allocating[c.id]
-		if len(l) == 0 {
-			s.touched = append(s.touched, c.id)
-		}
-		s.allocating[c.id] = append(l, p.claim)
+		s.allocating = append(s.allocating, allocatingDevice{c.id, p.claim})
 		st.marked = true
 	}
 	var consumed map[api.QualifiedName]quantity.Quantity
@@ -656,9 +684,12 @@ func (s *search) rollback(p pos, c candidate, base, sub string, st rollback) {
 		}
 	}
 	if st.marked {
-		l := s.allocating[c.id]
-		if i := slices.Index(l, p.claim); i >= 0 {
-			s.allocating[c.id] = slices.Delete(l, i, i+1)
+		// Devices are released in the reverse order they were taken.
+		for i := len(s.allocating) - 1; i >= 0; i-- {
+			if s.allocating[i] == (allocatingDevice{c.id, p.claim}) {
+				s.allocating = slices.Delete(s.allocating, i, i+1)
+				break
+			}
 		}
 	}
 	for i := st.cons - 1; i >= 0; i-- {

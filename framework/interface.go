@@ -139,6 +139,21 @@ type PreScorePlugin interface {
 	PreScore(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo) *Status
 }
 
+// ScoreSkipper is a Score plugin that can tell, once per cycle, that
+// its Score is 0 on every node for the pod and its NormalizeScore
+// leaves them 0: the cycle then leaves it out, as a PreScore Skip
+// would, without the plugin being a PreScore plugin. It lets a plugin
+// whose upstream counterpart has no PreScore keep the profile's plugin
+// sets upstream's while the pods it does not concern stay on the fast
+// path. A plugin that is also a PreScore plugin is asked through its
+// PreScore only.
+type ScoreSkipper interface {
+	ScorePlugin
+	// SkipScore runs once per cycle where PreScore plugins run, after
+	// them, with the cycle's state; true skips the plugin's Score.
+	SkipScore(state *CycleState, pod *api.Pod) bool
+}
+
 // NodeScore is a node's score from one plugin.
 type NodeScore struct {
 	// Name of the node.

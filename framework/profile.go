@@ -211,6 +211,10 @@ type Profile struct {
 	scoreWeights  []int64
 	enqueueEvents map[string]ClusterEvent
 	hinters       map[string][]QueueingHinter
+
+	// listedPreScore is how many of preScore are PreScore plugins; the
+	// others run ScoreSkippers (addScoreSkippers).
+	listedPreScore int
 }
 
 // extensionPoint is one row of extensionPoints.
@@ -338,6 +342,7 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle) (*Profile, error) {
 		return nil, fmt.Errorf("only one queue sort plugin required for profile with scheduler name %q, but got %d", p.name, len(p.queueSortAll))
 	}
 	p.queueSort = p.queueSortAll[0]
+	p.addScoreSkippers()
 	return p, nil
 }
 
@@ -402,7 +407,7 @@ func (p *Profile) ListPlugins() map[string][]string {
 		"PreFilter":  names(len(p.preFilter), func(i int) Plugin { return p.preFilter[i] }),
 		"Filter":     slices.Clone(p.filterNames),
 		"PostFilter": names(len(p.postFilter), func(i int) Plugin { return p.postFilter[i] }),
-		"PreScore":   names(len(p.preScore), func(i int) Plugin { return p.preScore[i] }),
+		"PreScore":   names(p.listedPreScore, func(i int) Plugin { return p.preScore[i] }),
 		"Score":      slices.Clone(p.scoreNames),
 	}
 }
@@ -468,7 +473,9 @@ func (p *Profile) FilterPlugins() []FilterPlugin { return slices.Clone(p.filter)
 // (the parts of plugins that implement PreFilterPlugin).
 func (p *Profile) PreFilterPlugins() []PreFilterPlugin { return slices.Clone(p.preFilter) }
 
-// PreScorePlugins returns the PreScore plugins in the order they run.
+// PreScorePlugins returns the PreScore plugins in the order they run,
+// then the ScoreSkippers that are not PreScore plugins, each asked as a
+// PreScore that returns Skip when its SkipScore says so.
 func (p *Profile) PreScorePlugins() []PreScorePlugin { return slices.Clone(p.preScore) }
 
 // WeightedScorePlugin is a Score plugin of a profile with its weight

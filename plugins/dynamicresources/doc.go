@@ -12,8 +12,12 @@
 // PreFilter resolves the claims (a template entry through the pod's
 // status.resourceClaimStatuses), checks classes, remembers the node
 // selector of allocated claims and builds one dra.Allocator for the
-// unallocated ones. Filter checks the allocated claims' node selectors
-// and runs the allocator; the devices found are kept per node for Score
+// unallocated ones. The devices allocated claims hold are kept across
+// pods (a dra.Tracker): Reserve, Unreserve, PostFilter and Assume change
+// them claim by claim, and a new snapshot store by the claims that
+// differ from the last one's, so that PreFilter costs what changed.
+// Filter checks the allocated claims' node selectors and runs the
+// allocator; the devices found are kept per node for Score
 // (firstAvailable scoring: 8 minus the chosen subrequest's index) and
 // Reserve. Reserve keeps the allocation in the plugin's assumed state
 // so that the next pod sees the devices in use; Unreserve drops it, and

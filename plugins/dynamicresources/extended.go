@@ -158,25 +158,6 @@ func (pl *DynamicResources) preFilterExtended(o *cluster.Objects, pod *api.Pod) 
 	return c, ext
 }
 
-// findExtendedClaim returns the claim annotated as the extended resource
-// claim whose controller is pod, if any, in the store's order.
-func (pl *DynamicResources) findExtendedClaim(o *cluster.Objects, pod *api.Pod) *api.ResourceClaim {
-	var found *api.ResourceClaim
-	for c := range pl.allClaims(o) {
-		if c.Annotations[api.ExtendedResourceClaimAnnotation] != "true" {
-			continue
-		}
-		for _, or := range c.OwnerReferences {
-			if or.Name == pod.Name && or.Controller != nil && *or.Controller && or.UID == pod.UID {
-				if found == nil || namespaceOf(c)+"/"+c.Name < namespaceOf(found)+"/"+found.Name {
-					found = c
-				}
-			}
-		}
-	}
-	return found
-}
-
 // filterExtended decides the extended resource claim on node: which
 // resources DRA provides there (backed by a class, none allocatable),
 // returned as a bit set; an UnschedulableAndUnresolvable status when the

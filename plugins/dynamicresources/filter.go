@@ -168,7 +168,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	s.claims = claims
 	if len(s.toAllocate) > 0 {
 		in := dra.Input{
-			Allocated:  dra.NewAllocatedState(pl.allocatedClaims(o)),
+			InUse:      pl.inUse(o),
 			Compiler:   pl.compiler,
 			Features:   pl.features,
 			MatchCache: pl.matches,
@@ -373,16 +373,16 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 		if len(r) == 0 || (len(r) == 1 && r[0].UID == pod.UID) {
 			cp := *c
 			cp.Status.ReservedFor, cp.Status.Allocation, cp.Status.Devices = nil, nil, nil
+			pl.setAssumed(claimKey{namespaceOf(c), c.Name}, &cp)
 			pl.mu.Lock()
-			pl.assumed[claimKey{namespaceOf(c), c.Name}] = &cp
 			pl.events = append(pl.events, framework.Event{Kind: framework.ResourceClaimUpdate, Old: c, New: &cp})
 			pl.mu.Unlock()
 			return nil, framework.NewStatus(framework.Unschedulable, "deallocation of ResourceClaim completed")
 		}
 	}
 	if staleExt {
+		pl.setAssumed(claimKey{namespaceOf(ext), ext.Name}, nil)
 		pl.mu.Lock()
-		pl.assumed[claimKey{namespaceOf(ext), ext.Name}] = nil
 		pl.events = append(pl.events, framework.Event{Kind: framework.ResourceClaimDelete, Old: ext})
 		pl.mu.Unlock()
 		return nil, framework.NewStatus(framework.Unschedulable, "deletion of ResourceClaim completed")

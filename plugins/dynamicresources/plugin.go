@@ -1,10 +1,6 @@
 package dynamicresources
 
 import (
-	"iter"
-	"maps"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -34,10 +30,13 @@ type DynamicResources struct {
 
 	mu sync.Mutex
 	// assumed are the claims Reserve allocated or reserved, by
-	// namespace and name; they replace the snapshot's.
+	// namespace and name; they replace the snapshot's. Change them
+	// with setAssumed and dropAssumed.
 	assumed map[claimKey]*api.ResourceClaim
 	// events are the claim changes PostFilter made, until TakeEvents.
 	events []framework.Event
+	// tracked follows the claims with the assumed ones.
+	tracked claimTracker
 	// index is the slices indexed for the allocators, shared by the
 	// pods while the store's slices and taint rules are those of key.
 	index    *dra.Index
@@ -80,7 +79,7 @@ var (
 	_ framework.PreFilterPlugin   = (*DynamicResources)(nil)
 	_ framework.FilterPlugin      = (*DynamicResources)(nil)
 	_ framework.PostFilterPlugin  = (*DynamicResources)(nil)
-	_ framework.PreScorePlugin    = (*DynamicResources)(nil)
+	_ framework.ScoreSkipper      = (*DynamicResources)(nil)
 	_ framework.ScorePlugin       = (*DynamicResources)(nil)
 	_ framework.EnqueueExtensions = (*DynamicResources)(nil)
 )
@@ -147,51 +146,6 @@ func (pl *DynamicResources) claim(o *cluster.Objects, namespace, name string) (*
 		return c, c != nil
 	}
 	return cluster.GetObject[api.ResourceClaim](o, namespace, name)
-}
-
-// allClaims yields every claim: the snapshot's, with the assumed ones
-// in place of theirs, then the assumed ones the snapshot lacks.
-func (pl *DynamicResources) allClaims(o *cluster.Objects) iter.Seq[*api.ResourceClaim] {
-	return func(yield func(*api.ResourceClaim) bool) {
-		pl.mu.Lock()
-		assumed := maps.Clone(pl.assumed)
-		pl.mu.Unlock()
-		if o != nil {
-			for c := range cluster.AllObjects[api.ResourceClaim](o) {
-				k := claimKey{namespaceOf(c), c.Name}
-				if a, ok := assumed[k]; ok {
-					delete(assumed, k)
-					if a == nil {
-						continue
-					}
-					c = a
-				}
-				if !yield(c) {
-					return
-				}
-			}
-		}
-		keys := slices.SortedFunc(maps.Keys(assumed), func(a, b claimKey) int {
-			return strings.Compare(a.namespace+"/"+a.name, b.namespace+"/"+b.name)
-		})
-		for _, k := range keys {
-			if c := assumed[k]; c != nil && !yield(c) {
-				return
-			}
-		}
-	}
-}
-
-// allocatedClaims returns every claim with an allocation: the
-// snapshot's, with the assumed ones in place of theirs.
-func (pl *DynamicResources) allocatedClaims(o *cluster.Objects) []*api.ResourceClaim {
-	var out []*api.ResourceClaim
-	for c := range pl.allClaims(o) {
-		if c.Status.Allocation != nil {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // nodeInfo returns the snapshot's node name.

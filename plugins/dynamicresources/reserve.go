@@ -51,11 +51,9 @@ func (pl *DynamicResources) Reserve(ctx context.Context, cs *framework.CycleStat
 	if st != nil {
 		return st
 	}
-	pl.mu.Lock()
 	for _, c := range updated {
-		pl.assumed[claimKey{namespaceOf(c), c.Name}] = c
+		pl.setAssumed(claimKey{namespaceOf(c), c.Name}, c)
 	}
-	pl.mu.Unlock()
 	return nil
 }
 
@@ -140,15 +138,15 @@ func (pl *DynamicResources) Unreserve(_ context.Context, cs *framework.CycleStat
 	if err != nil || s.empty() {
 		return
 	}
-	pl.mu.Lock()
+	keys := make([]claimKey, 0, len(s.claims))
 	for i, c := range s.claims {
 		name := c.Name
 		if i >= s.numUser && name == specialClaimName {
 			name, _ = generatedName(pod)
 		}
-		delete(pl.assumed, claimKey{namespaceOf(c), name})
+		keys = append(keys, claimKey{namespaceOf(c), name})
 	}
-	pl.mu.Unlock()
+	pl.dropAssumed(keys...)
 }
 
 // Assumed is what AssumeClaims wrote for a pod.
@@ -204,11 +202,11 @@ func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snap
 		}
 		out.Events = append(out.Events, framework.Event{Kind: framework.ResourceClaimUpdate, Old: old, New: c})
 	}
-	pl.mu.Lock()
+	keys := make([]claimKey, 0, len(updated))
 	for _, c := range updated {
-		delete(pl.assumed, claimKey{namespaceOf(c), c.Name})
+		keys = append(keys, claimKey{namespaceOf(c), c.Name})
 	}
-	pl.mu.Unlock()
+	pl.dropAssumed(keys...)
 	return out, nil
 }
 

@@ -11,18 +11,14 @@ import (
 	"github.com/schedkit/schedkit/priorities"
 )
 
-// PreScore returns Skip for a pod without claims to allocate or use,
-// whose Score upstream is 0 on every node: skipping it changes no total
-// and keeps such pods on the scheduler's fast path.
-func (pl *DynamicResources) PreScore(_ context.Context, cs *framework.CycleState, _ *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
+// SkipScore reports whether the pod has no claims to allocate or use:
+// its Score is then 0 on every node, upstream's too, so leaving it out
+// changes no total and keeps such pods on the scheduler's fast path.
+// Upstream's plugin has no PreScore; this is the framework's
+// ScoreSkipper, asked once per cycle.
+func (pl *DynamicResources) SkipScore(cs *framework.CycleState, _ *api.Pod) bool {
 	s, err := getState(cs)
-	if err != nil {
-		return framework.AsStatus(err)
-	}
-	if s.empty() {
-		return framework.NewStatus(framework.Skip)
-	}
-	return nil
+	return err == nil && s.empty()
 }
 
 // Score is upstream's prioritized-list score (DRAPrioritizedList is GA):
