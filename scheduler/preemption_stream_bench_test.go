@@ -80,43 +80,48 @@ func streamPlace(ctx context.Context, b testing.TB, s *Scheduler, pod *api.Pod) 
 // of priority 0 and streams 3-cpu pods of priority 10, each preempting
 // three; Unschedulable streams plain pods over n nodes with a 9-cpu pod
 // of priority 10, which fits nowhere, before every 20th. Every node is
-// scored. Each op is a stream of 100 measured pods on a fresh cluster
+// scored (all-nodes), or the default adaptive sampling (sampled). Each op is a stream of 100 measured pods on a fresh cluster
 // built off the clock.
 func BenchmarkPreemptionStream(b *testing.B) {
 	ctx := context.Background()
 	const measured = 100
 	for _, n := range []int{500, 5000} {
-		b.Run(fmt.Sprintf("PreemptionBasic/%d", n), func(b *testing.B) {
-			nodes := preemptStreamNodes(n / 5)
-			var init []*api.Pod
-			for i := range 4 * len(nodes) {
-				init = append(init, preemptStreamPod(fmt.Sprintf("init-%05d", i), "init", "900m", 0, nodes[i%len(nodes)].Name))
-			}
-			var stream []*api.Pod
-			for i := range measured {
-				stream = append(stream, preemptStreamPod(fmt.Sprintf("pod-high-priority-%05d", i), "measure", "3", 10, ""))
-			}
-			runPreemptStream(ctx, b, nodes, init, stream, measured)
-		})
-		b.Run(fmt.Sprintf("Unschedulable/%d", n), func(b *testing.B) {
-			nodes := preemptStreamNodes(n)
-			var init []*api.Pod
-			for i := range max(100*n/5000, 1) {
-				init = append(init, preemptStreamPod(fmt.Sprintf("init-%05d", i), "init", "100m", 0, nodes[i%len(nodes)].Name))
-			}
-			var stream []*api.Pod
-			for i := range measured {
-				if i%20 == 0 {
-					stream = append(stream, preemptStreamPod(fmt.Sprintf("pod-h-%05d", i/20), "churn", "9", 10, ""))
+		for _, v := range []struct {
+			name string
+			pct  int32
+		}{{"all-nodes", 100}, {"sampled", 0}} {
+			b.Run(fmt.Sprintf("PreemptionBasic/%s/%d", v.name, n), func(b *testing.B) {
+				nodes := preemptStreamNodes(n / 5)
+				var init []*api.Pod
+				for i := range 4 * len(nodes) {
+					init = append(init, preemptStreamPod(fmt.Sprintf("init-%05d", i), "init", "900m", 0, nodes[i%len(nodes)].Name))
 				}
-				stream = append(stream, preemptStreamPod(fmt.Sprintf("measured-%05d", i), "measure", "100m", 0, ""))
-			}
-			runPreemptStream(ctx, b, nodes, init, stream, measured)
-		})
+				var stream []*api.Pod
+				for i := range measured {
+					stream = append(stream, preemptStreamPod(fmt.Sprintf("pod-high-priority-%05d", i), "measure", "3", 10, ""))
+				}
+				runPreemptStream(ctx, b, nodes, init, stream, measured, v.pct)
+			})
+			b.Run(fmt.Sprintf("Unschedulable/%s/%d", v.name, n), func(b *testing.B) {
+				nodes := preemptStreamNodes(n)
+				var init []*api.Pod
+				for i := range max(100*n/5000, 1) {
+					init = append(init, preemptStreamPod(fmt.Sprintf("init-%05d", i), "init", "100m", 0, nodes[i%len(nodes)].Name))
+				}
+				var stream []*api.Pod
+				for i := range measured {
+					if i%20 == 0 {
+						stream = append(stream, preemptStreamPod(fmt.Sprintf("pod-h-%05d", i/20), "churn", "9", 10, ""))
+					}
+					stream = append(stream, preemptStreamPod(fmt.Sprintf("measured-%05d", i), "measure", "100m", 0, ""))
+				}
+				runPreemptStream(ctx, b, nodes, init, stream, measured, v.pct)
+			})
+		}
 	}
 }
 
-func runPreemptStream(ctx context.Context, b *testing.B, nodes []*api.Node, init, stream []*api.Pod, measured int) {
+func runPreemptStream(ctx context.Context, b *testing.B, nodes []*api.Node, init, stream []*api.Pod, measured int, pct int32) {
 	b.ReportAllocs()
 	pods := 0
 	var cpu time.Duration
@@ -126,7 +131,7 @@ func runPreemptStream(ctx context.Context, b *testing.B, nodes []*api.Node, init
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := New(snap, WithPercentageOfNodesToScore(100), WithParallelism(2), WithSeed(1))
+		s, err := New(snap, WithPercentageOfNodesToScore(pct), WithParallelism(2), WithSeed(1))
 		if err != nil {
 			b.Fatal(err)
 		}
