@@ -3,12 +3,14 @@ package scheduler
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 )
 
 // nominator maps node names to the queued pods nominated to them
@@ -72,6 +74,11 @@ type entry struct {
 	// preemptedBy is the pod whose preemption evicted this one.
 	preemptions []Preemption
 	preemptedBy *api.Pod
+	// backoff marks a PodGroup member parked by its group's failed
+	// cycle: it waits out the group's backoff, not a cluster event;
+	// backoffAt is q.events when it failed.
+	backoff   bool
+	backoffAt int64
 }
 
 // queue is kube-scheduler's scheduling queue without time: an active
@@ -87,6 +94,9 @@ type queue struct {
 	all       []*entry
 	nominated nominator
 	clock     int64
+	// events counts the cluster events the queue saw (moveOnEvent): a
+	// group backing off is retried only after one.
+	events int64
 }
 
 func newQueue() *queue {
@@ -199,6 +209,7 @@ func (q *queue) placed(e *entry, node string, res Decision) {
 // pods, with the plugins that rejected it; its timestamp is refreshed as
 // kube-scheduler does when a pod comes back to the queue.
 func (q *queue) park(e *entry, plugins map[string]struct{}, err error, res Decision) {
+	e.backoff = false
 	e.qpi.UnschedulablePlugins = plugins
 	e.qpi.Timestamp = q.tick()
 	e.err, e.result = err, res
@@ -225,10 +236,18 @@ func (q *queue) nominate(e *entry, node string) {
 // the active queue: those rejected by a plugin that registered ev, and
 // those that failed with an error (no rejecting plugin).
 func (q *queue) moveOnEvent(ev framework.ClusterEvent) int {
+	return q.moveOn(framework.Event{Kind: ev})
+}
+
+// moveOn is moveOnEvent for an event with its objects: a rejecting
+// plugin that registered the event and has queueing hints decides from
+// them, as kube-scheduler's isPodWorthRequeuing.
+func (q *queue) moveOn(ev framework.Event) int {
+	q.events++
 	moved := 0
 	kept := q.parked[:0]
 	for _, e := range q.parked {
-		if !interested(e, ev) {
+		if e.backoff || !interested(e, ev) {
 			kept = append(kept, e)
 			continue
 		}
@@ -238,15 +257,95 @@ func (q *queue) moveOnEvent(ev framework.ClusterEvent) int {
 	}
 	clear(q.parked[len(kept):])
 	q.parked = kept
+	return moved + q.regate(ev)
+}
+
+// regate runs the PreEnqueue plugins again for the pods a PreEnqueue
+// plugin holds back that registered ev and whose hint queues them (such
+// as DynamicResources for a pod whose claim was just created), and moves
+// those now admitted to the active queue. PodGroup members wait for
+// their group instead (recheckGated).
+func (q *queue) regate(ev framework.Event) int {
+	if len(q.gated) == 0 || ev.Kind&(framework.NodeAdd|framework.NodeUpdate|framework.NodeDelete|
+		framework.AssignedPodAdd|framework.AssignedPodUpdate|framework.AssignedPodDelete) != 0 {
+		// Gated pods wait for object events only: no in-tree
+		// PreEnqueue plugin registers node or assigned-pod events.
+		return 0
+	}
+	moved := 0
+	kept := q.gated[:0]
+	for _, e := range q.gated {
+		var ge *GatedError
+		if !errors.As(e.err, &ge) || ge.Status == nil || !e.wantsAgain(ge.Status.Plugin(), ev) {
+			kept = append(kept, e)
+			continue
+		}
+		st := e.prof.RunPreEnqueuePlugins(context.Background(), e.qpi.Pod)
+		if !st.IsSuccess() {
+			e.err = &GatedError{Pod: e.qpi.Pod, Status: st}
+			kept = append(kept, e)
+			continue
+		}
+		e.where, e.err = inActive, nil
+		heap.Push(&q.active, e)
+		moved++
+	}
+	clear(q.gated[len(kept):])
+	q.gated = kept
 	return moved
 }
 
-func interested(e *entry, ev framework.ClusterEvent) bool {
+// parkBackoff parks a member of a PodGroup whose cycle failed, as
+// upstream's AddAttemptedPodGroupIfNeeded puts a rejected or failed group
+// in the backoff queue rather than among the unschedulable entities:
+// PodGroups have no queueing hints in v1.37, so no event moves it; its
+// backoff does (flushBackoff).
+func (q *queue) parkBackoff(e *entry, err error, res Decision) {
+	q.park(e, nil, err, res)
+	e.backoff, e.backoffAt = true, q.events
+}
+
+// flushBackoff moves the PodGroup members whose backoff is over back to
+// the active queue, and returns how many it moved. A simulation has no
+// clock: a group's backoff (1 s doubling to 10 s) outlasts the cycles of
+// the pods created with it, so it is over once the active queue is
+// empty, as SchedulerPopFromBackoffQ then pops the backoff queue. A group
+// retried with nothing changed since its failure fails the same way, so
+// only the members that failed before the last cluster event are moved;
+// the others stay unschedulable.
+func (q *queue) flushBackoff() int {
+	moved := 0
+	kept := q.parked[:0]
+	for _, e := range q.parked {
+		if !e.backoff || e.backoffAt == q.events {
+			kept = append(kept, e)
+			continue
+		}
+		e.backoff = false
+		e.where = inActive
+		heap.Push(&q.active, e)
+		moved++
+	}
+	clear(q.parked[len(kept):])
+	q.parked = kept
+	return moved
+}
+
+// wantsAgain reports whether the PreEnqueue plugin that holds e back
+// registered ev and its hint queues e.
+func (e *entry) wantsAgain(plugin string, ev framework.Event) bool {
+	if e.prof == nil || plugin == "" || plugin == config.GangSchedulingName {
+		return false
+	}
+	return eventsOf(e.prof, plugin)&ev.Kind != 0 && e.prof.QueueingHint(plugin, e.qpi.Pod, ev) == framework.Queue
+}
+
+func interested(e *entry, ev framework.Event) bool {
 	if len(e.qpi.UnschedulablePlugins) == 0 {
 		return true
 	}
 	for pl := range e.qpi.UnschedulablePlugins {
-		if eventsOf(e.prof, pl)&ev != 0 {
+		if eventsOf(e.prof, pl)&ev.Kind != 0 && e.prof.QueueingHint(pl, e.qpi.Pod, ev) == framework.Queue {
 			return true
 		}
 	}
