@@ -344,3 +344,111 @@ func (c *PodCandidates) dedupe() {
 	c.start[len(c.bySlot)] = prev
 	c.pods = out
 }
+
+// PodCounts is, per node of one view, how many pods each of the queries
+// it was made for matches: exact counts, not candidates.
+type PodCounts struct {
+	// bySlot is the view's NodeInfo of each slot; n[q][s] is query q's
+	// count on slot s.
+	bySlot []*NodeInfo
+	n      [][]int32
+}
+
+// Count returns the number of pods on ni that query q matches, and false
+// if ni is not a NodeInfo of the view the counts are of (the caller then
+// tests ni.Pods itself).
+func (c *PodCounts) Count(q int, ni *NodeInfo) (int32, bool) {
+	s := int(ni.slot) - 1
+	if c == nil || s < 0 || s >= len(c.bySlot) || c.bySlot[s] != ni {
+		return 0, false
+	}
+	return c.n[q][s], true
+}
+
+// exactQuery reports whether every pod listed under q's namespaces and
+// the values of its selector's one requirement matches q: the selector is
+// Nothing, or a single =, == or In requirement whose values are distinct
+// (each pod is then in one list at most).
+func exactQuery(q *PodQuery) bool {
+	if q.Selector.MatchesNothing() {
+		return true
+	}
+	if q.Selector.NumRequirements() != 1 {
+		return false
+	}
+	_, values, ok := q.Selector.Equality(0)
+	if !ok {
+		return false
+	}
+	for i := range values {
+		for j := range i {
+			if values[j] == values[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// CountPods counts, through the snapshot's pod index, the pods of the
+// view each query matches on each node, reading the index's entries and
+// no pod. It reports false when the index cannot count a query exactly:
+// a selector other than Nothing or one =, == or In requirement with
+// distinct values, a view not taken from a snapshot, or a view older
+// than the last rebuild of a list it reads.
+func (v *View) CountPods(queries []PodQuery) (*PodCounts, bool) {
+	s := v.snap
+	if s == nil {
+		return nil, false
+	}
+	for i := range queries {
+		if !exactQuery(&queries[i]) {
+			return nil, false
+		}
+	}
+	lists := make([][][]indexEntry, len(queries))
+	s.mu.Lock()
+	x := s.podIdx
+	ok := x != nil
+	slots := int(s.slots)
+	for qi := 0; ok && qi < len(queries); qi++ {
+		q := &queries[qi]
+		if q.Selector.MatchesNothing() {
+			continue
+		}
+		key, values, _ := q.Selector.Equality(0)
+		q.eachList(x, key, values, func(l *postings) {
+			if l.since > v.generation {
+				ok = false
+			}
+			lists[qi] = append(lists[qi], l.entries)
+		})
+	}
+	s.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	g := v.generation
+	c := &PodCounts{bySlot: make([]*NodeInfo, slots), n: make([][]int32, len(queries))}
+	v.nodes.each(func(_ int, ni *NodeInfo) {
+		if s := int(ni.slot) - 1; s >= 0 && s < slots {
+			c.bySlot[s] = ni
+		}
+	})
+	for qi := range queries {
+		n := make([]int32, slots)
+		for _, l := range lists[qi] {
+			for i := range l {
+				e := &l[i]
+				if e.added > g || int(e.slot) < 1 || int(e.slot) > slots {
+					continue
+				}
+				if r := atomic.LoadInt64(&e.removed); r == 0 || r > g {
+					n[e.slot-1]++
+				}
+			}
+		}
+		c.n[qi] = n
+	}
+	return c, true
+}

@@ -103,6 +103,47 @@ func checkCandidates(t *rapid.T, v *View, queries []PodQuery, mustAnswer bool) {
 	}
 }
 
+// checkCounts checks the index's counts of v for queries against every
+// pod of v: each node's count of a query is the number of its pods the
+// query matches. With current, the index must answer when every query
+// is one it counts exactly.
+func checkCounts(t *rapid.T, v *View, queries []PodQuery, current bool) {
+	c, ok := v.CountPods(queries)
+	exact := true
+	for i := range queries {
+		exact = exact && exactQuery(&queries[i])
+	}
+	if !ok {
+		if current && exact {
+			t.Fatalf("the index did not count %d exact queries on the current view", len(queries))
+		}
+		return
+	}
+	if !exact {
+		t.Fatalf("the index counted a query it cannot count exactly")
+	}
+	for _, ni := range v.Nodes() {
+		for qi := range queries {
+			n, ok := c.Count(qi, ni)
+			if !ok {
+				t.Fatalf("node %s of the view has no count", ni.Name())
+			}
+			want := 0
+			for _, p := range ni.Pods {
+				if queryMatches(&queries[qi], p) {
+					want++
+				}
+			}
+			if int(n) != want {
+				t.Fatalf("node %s: query %d (%v) counts %d pods, %d match", ni.Name(), qi, queries[qi].Selector.String(), n, want)
+			}
+		}
+		if _, ok := c.Count(0, ni.Clone()); ok {
+			t.Fatalf("a clone of %s has counts", ni.Name())
+		}
+	}
+}
+
 // TestPropPodCandidates: after any sequence of pod additions,
 // assumptions, updates and removals and of node additions and removals,
 // the pod index's candidates of every view taken along the way (each
@@ -233,8 +274,10 @@ func TestPropPodCandidates(t *testing.T) {
 					all = all && ok
 				}
 				checkCandidates(t, s.View(), queries, all)
+				checkCounts(t, s.View(), queries, true)
 				for _, v := range views {
 					checkCandidates(t, v, queries, false)
+					checkCounts(t, v, queries, false)
 				}
 			},
 		})

@@ -69,10 +69,10 @@ type moreContribution struct {
 	existing []keyCount
 }
 
-// addAnti counts a pod matching anti-affinity term i of n.
-func (c *nodeContribution) addAnti(i, n int) {
+// addAnti counts k pods matching anti-affinity term i of n.
+func (c *nodeContribution) addAnti(i, n int, k int32) {
 	if i < len(c.anti) {
-		c.anti[i]++
+		c.anti[i] += k
 		return
 	}
 	if c.more == nil {
@@ -81,7 +81,7 @@ func (c *nodeContribution) addAnti(i, n int) {
 	if c.more.anti == nil {
 		c.more.anti = make([]int64, n-len(c.anti))
 	}
-	c.more.anti[i-len(c.anti)]++
+	c.more.anti[i-len(c.anti)] += int64(k)
 }
 
 // antiAt returns the count of anti-affinity term i.
@@ -174,15 +174,7 @@ func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*clu
 		return false
 	}
 	c.node = node
-	for _, p := range ni.PodsWithRequiredAntiAffinity {
-		for i := range p.RequiredAntiAffinityTerms {
-			t := &p.RequiredAntiAffinityTerms[i]
-			if _, ok := node.Labels[t.TopologyKey]; !ok || !t.Matches(s.pod, s.nsLabels) {
-				continue
-			}
-			c.addExisting(t.TopologyKey)
-		}
-	}
+	s.existingOf(ni, c)
 	if (len(s.affinity) == 0 && len(s.anti) == 0) || len(pods) == 0 {
 		return !c.zero(len(s.anti))
 	}
@@ -192,11 +184,62 @@ func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*clu
 		}
 		for i := range s.anti {
 			if s.anti[i].Matches(p.Pod, nil) {
-				c.addAnti(i, len(s.anti))
+				c.addAnti(i, len(s.anti), 1)
 			}
 		}
 	}
 	return !c.zero(len(s.anti))
+}
+
+// existingOf counts into c the required anti-affinity terms of ni's
+// pods that match the incoming pod, per key the node has.
+func (s *interPodAffinityState) existingOf(ni *cluster.NodeInfo, c *nodeContribution) {
+	for _, p := range ni.PodsWithRequiredAntiAffinity {
+		for i := range p.RequiredAntiAffinityTerms {
+			t := &p.RequiredAntiAffinityTerms[i]
+			if _, ok := c.node.Labels[t.TopologyKey]; !ok || !t.Matches(s.pod, s.nsLabels) {
+				continue
+			}
+			c.addExisting(t.TopologyKey)
+		}
+	}
+}
+
+// contributionCounted is contribution with the pods matching the
+// incoming terms counted by the snapshot's pod index (termCounts): no
+// pod of ni is read but those with required anti-affinity. It reports
+// false as its second result, computing nothing, when cnt has no counts
+// for ni.
+func (s *interPodAffinityState) contributionCounted(ni *cluster.NodeInfo, cnt *cluster.PodCounts, c *nodeContribution) (nonZero, ok bool) {
+	q := 0
+	var m int32
+	if len(s.affinity) == 1 {
+		if m, ok = cnt.Count(0, ni); !ok {
+			return false, false
+		}
+		q = 1
+	}
+	terms := m != 0
+	for i := range s.anti {
+		n, ok := cnt.Count(q+i, ni)
+		if !ok {
+			return false, false
+		}
+		terms = terms || n != 0
+	}
+	node := ni.Node()
+	if node == nil || (len(ni.PodsWithRequiredAntiAffinity) == 0 && !terms) {
+		return false, true
+	}
+	c.node = node
+	s.existingOf(ni, c)
+	c.m = m
+	for i := range s.anti {
+		if n, _ := cnt.Count(q+i, ni); n != 0 {
+			c.addAnti(i, len(s.anti), n)
+		}
+	}
+	return !c.zero(len(s.anti)), true
 }
 
 // apply adds c, times sign, to the counts of t, which it makes mutable.
@@ -239,8 +282,16 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 	if c.nodes.Len() == 0 {
 		cc = t.beginCold(view)
 		// A first count reads only the pods the incoming terms may
-		// match, found through the snapshot's pod index.
-		if cand, ok := termCandidates(view, t.affinity, t.anti); ok && !noIndex {
+		// match, found through the snapshot's pod index, and none at
+		// all where the index counts them.
+		if cnt, ok := termCounts(view, t.affinity, t.anti); ok && !noIndex {
+			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool {
+				if nonZero, ok := t.contributionCounted(ni, cnt, v); ok {
+					return nonZero
+				}
+				return t.contribution(ni, v)
+			}
+		} else if cand, ok := termCandidates(view, t.affinity, t.anti); ok && !noIndex {
 			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool {
 				pods, ok := cand.Pods(ni)
 				if !ok {
@@ -347,6 +398,28 @@ func termCandidates(view *cluster.View, all, anyOf []affinity.AffinityTerm) (*cl
 		qs = append(qs, q)
 	}
 	return view.PodCandidates(qs)
+}
+
+// termCounts counts through view's pod index, per node, the pods
+// matching the one affinity term (if any) and each anti-affinity term,
+// in that order, as existing pods are matched. It reports false when
+// the index cannot count them exactly, with more than one affinity term
+// (a pod must match them all), and for no terms.
+func termCounts(view *cluster.View, all, anyOf []affinity.AffinityTerm) (*cluster.PodCounts, bool) {
+	if view == nil || len(all) > 1 || len(all)+len(anyOf) == 0 {
+		return nil, false
+	}
+	qs := make([]cluster.PodQuery, 0, len(all)+len(anyOf))
+	for _, terms := range [][]affinity.AffinityTerm{all, anyOf} {
+		for i := range terms {
+			q, ok := termQuery(&terms[i])
+			if !ok {
+				return nil, false
+			}
+			qs = append(qs, q)
+		}
+	}
+	return view.CountPods(qs)
 }
 
 // termQuery is the index query of a term matched against existing pods

@@ -107,6 +107,10 @@ type scorer struct {
 	// cand, during a first sync, is each node's pods that the
 	// preferred terms may match (nil: every pod is read).
 	cand *cluster.PodCandidates
+	// counts, during a first sync, is each node's number of pods that
+	// each preferred term matches, pref's then prefAnti's (nil: the
+	// pods are read).
+	counts *cluster.PodCounts
 }
 
 // keyWeight is a weight under a topology key.
@@ -158,23 +162,32 @@ func (sc *scorer) hasKey(ni *cluster.NodeInfo, key string) bool {
 // term adds weight*sign to the weight of ns (ni's contribution) for t's
 // key when pod matches t and the node has the key.
 func (sc *scorer) term(ns *nodeScore, ni *cluster.NodeInfo, t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
-	if !t.Matches(pod, nsLabels) || !sc.hasKey(ni, t.TopologyKey) {
+	if !t.Matches(pod, nsLabels) {
 		return
 	}
-	ns.matched++
-	w := int64(weight * sign)
+	sc.termN(ns, ni, t.TopologyKey, weight, sign, 1)
+}
+
+// termN adds k matches of a term of key and weight*sign to ns (ni's
+// contribution) when the node has the key.
+func (sc *scorer) termN(ns *nodeScore, ni *cluster.NodeInfo, key string, weight, sign, k int32) {
+	if !sc.hasKey(ni, key) {
+		return
+	}
+	ns.matched += int64(k)
+	w := int64(weight*sign) * int64(k)
 	for i := range ns.numWeights() {
-		if kw := ns.weightAt(i); kw.key == t.TopologyKey {
+		if kw := ns.weightAt(i); kw.key == key {
 			kw.w += w
 			return
 		}
 	}
 	if ns.n < len(ns.weights) {
-		ns.weights[ns.n] = keyWeight{t.TopologyKey, w}
+		ns.weights[ns.n] = keyWeight{key, w}
 		ns.n++
 		return
 	}
-	ns.more = append(ns.more, keyWeight{t.TopologyKey, w})
+	ns.more = append(ns.more, keyWeight{key, w})
 }
 
 // node computes ni's contribution into ns (which holds the zero value):
@@ -192,6 +205,9 @@ func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
 		return false
 	}
 	ns.node = node
+	if sc.hasPreferred && sc.counts != nil && sc.counted(ni, ns) {
+		return ns.matched != 0
+	}
 	if sc.hasPreferred && sc.cand != nil {
 		if cand, ok := sc.cand.Pods(ni); ok {
 			// The pods the preferred terms may match, and those whose
@@ -211,6 +227,51 @@ func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
 		sc.existing(p, ni, ns)
 	}
 	return ns.matched != 0
+}
+
+// counted adds to ns the preferred terms' matches on ni that sc.counts
+// counts, then the terms of ni's pods with pod (anti-)affinity. It
+// reports false, adding nothing, when the counts have no count for ni.
+func (sc *scorer) counted(ni *cluster.NodeInfo, ns *nodeScore) bool {
+	if _, ok := sc.counts.Count(0, ni); !ok {
+		return false
+	}
+	q := 0
+	for _, terms := range [2][]affinity.WeightedAffinityTerm{sc.pref, sc.prefAnti} {
+		sign := int32(1)
+		if q >= len(sc.pref) {
+			sign = -1
+		}
+		for i := range terms {
+			if k, _ := sc.counts.Count(q, ni); k != 0 {
+				sc.termN(ns, ni, terms[i].TopologyKey, terms[i].Weight, sign, k)
+			}
+			q++
+		}
+	}
+	for _, p := range ni.PodsWithAffinity {
+		sc.own(p, ni, ns)
+	}
+	return true
+}
+
+// preferredCounts counts through the view's pod index the pods each
+// preferred term matches, for a first sync.
+func (sc *scorer) preferredCounts() (*cluster.PodCounts, bool) {
+	if !sc.hasPreferred || sc.view == nil || len(sc.pref)+len(sc.prefAnti) == 0 {
+		return nil, false
+	}
+	qs := make([]cluster.PodQuery, 0, len(sc.pref)+len(sc.prefAnti))
+	for _, terms := range [][]affinity.WeightedAffinityTerm{sc.pref, sc.prefAnti} {
+		for i := range terms {
+			q, ok := termQuery(&terms[i].AffinityTerm)
+			if !ok {
+				return nil, false
+			}
+			qs = append(qs, q)
+		}
+	}
+	return sc.view.CountPods(qs)
 }
 
 // preferredCandidates finds through the view's pod index the pods the
@@ -241,6 +302,12 @@ func (sc *scorer) existing(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeSco
 	for i := range sc.prefAnti {
 		sc.term(ns, ni, &sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
 	}
+	sc.own(p, ni, ns)
+}
+
+// own is the part of existing that reads p's own terms: those that
+// match the incoming pod.
+func (sc *scorer) own(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
 	if sc.hardWeight > 0 {
 		for i := range p.RequiredAffinityTerms {
 			sc.term(ns, ni, &p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)
