@@ -95,23 +95,23 @@ func (c *nodeContribution) antiAt(i int) int64 {
 	return 0
 }
 
-// addExisting counts a term of key.
-func (c *nodeContribution) addExisting(key string) {
+// addExisting counts k terms of key.
+func (c *nodeContribution) addExisting(key string, k int64) {
 	for i := range c.numExisting() {
 		if kc := c.existingAt(i); kc.key == key {
-			kc.n++
+			kc.n += k
 			return
 		}
 	}
 	if int(c.nExisting) < len(c.existing) {
-		c.existing[c.nExisting] = keyCount{key: key, n: 1}
+		c.existing[c.nExisting] = keyCount{key: key, n: k}
 		c.nExisting++
 		return
 	}
 	if c.more == nil {
 		c.more = &moreContribution{}
 	}
-	c.more.existing = append(c.more.existing, keyCount{key: key, n: 1})
+	c.more.existing = append(c.more.existing, keyCount{key: key, n: k})
 }
 
 // numExisting returns the number of keys of existing anti-affinity.
@@ -161,20 +161,20 @@ type filterCounts struct {
 // A node without pods with required anti-affinity, and without pods at
 // all or without incoming terms, costs two length checks.
 func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo, c *nodeContribution) bool {
-	return s.contributionOf(ni, ni.Pods, c)
+	return s.contributionOf(ni, ni.Pods, c, nil)
 }
 
 // contributionOf is contribution counting, for the incoming terms, only
 // pods, which hold every pod of ni that matches all affinity terms or
 // some anti-affinity term (ni's candidates of candidates, or all its
 // pods).
-func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*cluster.PodInfo, c *nodeContribution) bool {
+func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*cluster.PodInfo, c *nodeContribution, ex *cluster.TermCounts) bool {
 	node := ni.Node()
 	if node == nil || (len(ni.PodsWithRequiredAntiAffinity) == 0 && ((len(s.affinity) == 0 && len(s.anti) == 0) || len(pods) == 0)) {
 		return false
 	}
 	c.node = node
-	s.existingOf(ni, c)
+	s.existingOf(ni, c, ex)
 	if (len(s.affinity) == 0 && len(s.anti) == 0) || len(pods) == 0 {
 		return !c.zero(len(s.anti))
 	}
@@ -192,17 +192,37 @@ func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*clu
 }
 
 // existingOf counts into c the required anti-affinity terms of ni's
-// pods that match the incoming pod, per key the node has.
-func (s *interPodAffinityState) existingOf(ni *cluster.NodeInfo, c *nodeContribution) {
+// pods that match the incoming pod, per key the node has: from ex (the
+// index's counts, existingCounts) when it counts ni, else from the pods.
+func (s *interPodAffinityState) existingOf(ni *cluster.NodeInfo, c *nodeContribution, ex *cluster.TermCounts) {
+	if ex.Has(ni) {
+		for k, key := range ex.Keys {
+			if n, _, _ := ex.At(k, ni); n != 0 {
+				if _, ok := c.node.Labels[key]; ok {
+					c.addExisting(key, int64(n))
+				}
+			}
+		}
+		return
+	}
 	for _, p := range ni.PodsWithRequiredAntiAffinity {
 		for i := range p.RequiredAntiAffinityTerms {
 			t := &p.RequiredAntiAffinityTerms[i]
 			if _, ok := c.node.Labels[t.TopologyKey]; !ok || !t.Matches(s.pod, s.nsLabels) {
 				continue
 			}
-			c.addExisting(t.TopologyKey)
+			c.addExisting(t.TopologyKey, 1)
 		}
 	}
+}
+
+// existingCounts counts through view's index of the pods' terms, per
+// node and key, the required anti-affinity terms of existing pods that
+// match the incoming pod of s: one match per group of equal terms.
+func (s *interPodAffinityState) existingCounts(view *cluster.View) (*cluster.TermCounts, bool) {
+	return view.CountTerms(func(kind cluster.TermKind, t *affinity.AffinityTerm, _ int32) (int64, bool) {
+		return 0, kind == cluster.RequiredAntiAffinity && t.Matches(s.pod, s.nsLabels)
+	})
 }
 
 // contributionCounted is contribution with the pods matching the
@@ -210,7 +230,7 @@ func (s *interPodAffinityState) existingOf(ni *cluster.NodeInfo, c *nodeContribu
 // pod of ni is read but those with required anti-affinity. It reports
 // false as its second result, computing nothing, when cnt has no counts
 // for ni.
-func (s *interPodAffinityState) contributionCounted(ni *cluster.NodeInfo, cnt *cluster.PodCounts, c *nodeContribution) (nonZero, ok bool) {
+func (s *interPodAffinityState) contributionCounted(ni *cluster.NodeInfo, cnt *cluster.PodCounts, c *nodeContribution, ex *cluster.TermCounts) (nonZero, ok bool) {
 	q := 0
 	var m int32
 	if len(s.affinity) == 1 {
@@ -232,7 +252,7 @@ func (s *interPodAffinityState) contributionCounted(ni *cluster.NodeInfo, cnt *c
 		return false, true
 	}
 	c.node = node
-	s.existingOf(ni, c)
+	s.existingOf(ni, c, ex)
 	c.m = m
 	for i := range s.anti {
 		if n, _ := cnt.Count(q+i, ni); n != 0 {
@@ -281,15 +301,22 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 	compute := t.contribution
 	if c.nodes.Len() == 0 {
 		cc = t.beginCold(view)
+		// The existing pods' terms are matched once per group of equal
+		// terms, through the snapshot's index of them.
+		var ex *cluster.TermCounts
+		if !noIndex {
+			ex, _ = t.existingCounts(view)
+			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool { return t.contributionOf(ni, ni.Pods, v, ex) }
+		}
 		// A first count reads only the pods the incoming terms may
 		// match, found through the snapshot's pod index, and none at
 		// all where the index counts them.
 		if cnt, ok := termCounts(view, t.affinity, t.anti); ok && !noIndex {
 			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool {
-				if nonZero, ok := t.contributionCounted(ni, cnt, v); ok {
+				if nonZero, ok := t.contributionCounted(ni, cnt, v, ex); ok {
 					return nonZero
 				}
-				return t.contribution(ni, v)
+				return t.contributionOf(ni, ni.Pods, v, ex)
 			}
 		} else if cand, ok := termCandidates(view, t.affinity, t.anti); ok && !noIndex {
 			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool {
@@ -297,7 +324,7 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 				if !ok {
 					pods = ni.Pods
 				}
-				return t.contributionOf(ni, pods, v)
+				return t.contributionOf(ni, pods, v, ex)
 			}
 		}
 	}

@@ -111,6 +111,10 @@ type scorer struct {
 	// each preferred term matches, pref's then prefAnti's (nil: the
 	// pods are read).
 	counts *cluster.PodCounts
+	// ownIdx, during a first sync, is each node's matches and weights
+	// of the existing pods' own terms, per key (nil: the pods are
+	// read).
+	ownIdx *cluster.TermCounts
 }
 
 // keyWeight is a weight under a topology key.
@@ -174,8 +178,12 @@ func (sc *scorer) termN(ns *nodeScore, ni *cluster.NodeInfo, key string, weight,
 	if !sc.hasKey(ni, key) {
 		return
 	}
+	ns.add(key, k, int64(weight*sign)*int64(k))
+}
+
+// add adds k matched terms of key with weight w in all.
+func (ns *nodeScore) add(key string, k int32, w int64) {
 	ns.matched += int64(k)
-	w := int64(weight*sign) * int64(k)
 	for i := range ns.numWeights() {
 		if kw := ns.weightAt(i); kw.key == key {
 			kw.w += w
@@ -205,35 +213,34 @@ func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
 		return false
 	}
 	ns.node = node
-	if sc.hasPreferred && sc.counts != nil && sc.counted(ni, ns) {
-		return ns.matched != 0
-	}
-	if sc.hasPreferred && sc.cand != nil {
+	if sc.hasPreferred && !sc.counted(ni, ns) {
+		// The incoming pod's terms over the pods they may match.
 		if cand, ok := sc.cand.Pods(ni); ok {
-			// The pods the preferred terms may match, and those whose
-			// own terms may match the incoming pod: each pod once.
-			for _, p := range cand {
-				if !p.HasAffinity() {
-					sc.existing(p, ni, ns)
-				}
-			}
-			for _, p := range ni.PodsWithAffinity {
-				sc.existing(p, ni, ns)
-			}
-			return ns.matched != 0
+			pods = cand
+		}
+		for _, p := range pods {
+			sc.incoming(p, ni, ns)
 		}
 	}
-	for _, p := range pods {
-		sc.existing(p, ni, ns)
+	if sc.ownIdx.Has(ni) {
+		for k, key := range sc.ownIdx.Keys {
+			if n, w, _ := sc.ownIdx.At(k, ni); n != 0 && sc.hasKey(ni, key) {
+				ns.add(key, n, w)
+			}
+		}
+		return ns.matched != 0
+	}
+	for _, p := range ni.PodsWithAffinity {
+		sc.own(p, ni, ns)
 	}
 	return ns.matched != 0
 }
 
 // counted adds to ns the preferred terms' matches on ni that sc.counts
-// counts, then the terms of ni's pods with pod (anti-)affinity. It
-// reports false, adding nothing, when the counts have no count for ni.
+// counts. It reports false, adding nothing, when there are no counts
+// for ni.
 func (sc *scorer) counted(ni *cluster.NodeInfo, ns *nodeScore) bool {
-	if _, ok := sc.counts.Count(0, ni); !ok {
+	if _, ok := sc.counts.Count(0, ni); sc.counts == nil || !ok {
 		return false
 	}
 	q := 0
@@ -249,10 +256,30 @@ func (sc *scorer) counted(ni *cluster.NodeInfo, ns *nodeScore) bool {
 			q++
 		}
 	}
-	for _, p := range ni.PodsWithAffinity {
-		sc.own(p, ni, ns)
-	}
 	return true
+}
+
+// ownCounts counts through the view's index of the pods' terms, per
+// node and key, the existing pods' terms that match the incoming pod,
+// with the weights own gives them: one match per group of equal terms.
+func (sc *scorer) ownCounts() (*cluster.TermCounts, bool) {
+	if sc.view == nil {
+		return nil, false
+	}
+	return sc.view.CountTerms(func(kind cluster.TermKind, t *affinity.AffinityTerm, w int32) (int64, bool) {
+		switch kind {
+		case cluster.RequiredAffinity:
+			w = sc.hardWeight
+			if w <= 0 {
+				return 0, false
+			}
+		case cluster.PreferredAntiAffinity:
+			w = -w
+		case cluster.RequiredAntiAffinity:
+			return 0, false
+		}
+		return int64(w), t.Matches(sc.pod, sc.nsLabels)
+	})
 }
 
 // preferredCounts counts through the view's pod index the pods each
@@ -296,13 +323,19 @@ func (sc *scorer) preferredCandidates() (*cluster.PodCandidates, bool) {
 // existing is upstream's processExistingPod for existing pod p on the
 // node of ni, into ns.
 func (sc *scorer) existing(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
+	sc.incoming(p, ni, ns)
+	sc.own(p, ni, ns)
+}
+
+// incoming is the part of existing that matches the incoming pod's
+// preferred terms against p.
+func (sc *scorer) incoming(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
 	for i := range sc.pref {
 		sc.term(ns, ni, &sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
 	}
 	for i := range sc.prefAnti {
 		sc.term(ns, ni, &sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
 	}
-	sc.own(p, ni, ns)
 }
 
 // own is the part of existing that reads p's own terms: those that

@@ -175,6 +175,10 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 		c.beginCold()
 		// A first sync reads only the pods the preferred terms may
 		// match, and those with terms of their own.
+		if own, ok := sc.ownCounts(); ok && !noIndex {
+			sc.ownIdx = own
+			defer func() { sc.ownIdx = nil }()
+		}
 		switch cnt, ok := sc.preferredCounts(); {
 		case noIndex:
 		case ok:
