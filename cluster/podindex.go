@@ -72,14 +72,14 @@ func (s *Snapshot) indexAdd(p *PodInfo, slot int32) {
 
 func (x *podIndex) add(p *PodInfo, slot int32, gen int64) {
 	if p.hasAffinity {
-		x.eachTerm(p, func(k string, kind TermKind, t *affinity.AffinityTerm, w int32) {
-			g := x.terms[k]
+		x.eachTerm(p, func(k []byte, kind TermKind, t *affinity.AffinityTerm, w int32) {
+			g := x.terms[string(k)]
 			if g == nil {
 				if x.terms == nil {
 					x.terms = map[string]*termGroup{}
 				}
 				g = &termGroup{kind: kind, term: *t, weight: w}
-				x.terms[k] = g
+				x.terms[string(k)] = g
 			}
 			g.postings.add(p, slot, gen)
 		})
@@ -113,8 +113,8 @@ func (s *Snapshot) indexRemove(p *PodInfo) {
 		return
 	}
 	if p.hasAffinity {
-		x.eachTerm(p, func(k string, _ TermKind, _ *affinity.AffinityTerm, _ int32) {
-			if g := x.terms[k]; g != nil {
+		x.eachTerm(p, func(k []byte, _ TermKind, _ *affinity.AffinityTerm, _ int32) {
+			if g := x.terms[string(k)]; g != nil {
 				g.postings.remove(p, s.gen)
 			}
 		})
@@ -515,15 +515,16 @@ type termGroup struct {
 }
 
 // eachTerm calls f with the group key, kind, term and weight of each of
-// p's terms. The key is x's scratch, valid during the call.
-func (x *podIndex) eachTerm(p *PodInfo, f func(key string, kind TermKind, t *affinity.AffinityTerm, weight int32)) {
+// p's terms. The key is x's scratch, valid during the call (looking it
+// up as a map's string key does not allocate).
+func (x *podIndex) eachTerm(p *PodInfo, f func(key []byte, kind TermKind, t *affinity.AffinityTerm, weight int32)) {
 	one := func(kind TermKind, i int, t *affinity.AffinityTerm, w int32) {
 		b := append(x.key[:0], byte(kind))
 		b = binary.AppendUvarint(b, uint64(i))
 		b = binary.AppendVarint(b, int64(w))
 		b = t.AppendKey(b)
 		x.key = b
-		f(string(b), kind, t, w)
+		f(b, kind, t, w)
 	}
 	for i := range p.RequiredAffinityTerms {
 		one(RequiredAffinity, i, &p.RequiredAffinityTerms[i], 0)
