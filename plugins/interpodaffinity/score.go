@@ -320,15 +320,10 @@ func (sc *scorer) preferredCandidates() (*cluster.PodCandidates, bool) {
 	return sc.view.PodCandidates(qs)
 }
 
-// existing is upstream's processExistingPod for existing pod p on the
-// node of ni, into ns.
-func (sc *scorer) existing(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
-	sc.incoming(p, ni, ns)
-	sc.own(p, ni, ns)
-}
-
-// incoming is the part of existing that matches the incoming pod's
-// preferred terms against p.
+// incoming and own are upstream's processExistingPod for existing pod p
+// on the node of ni, into ns, in two parts: incoming matches the
+// incoming pod's preferred terms against p, own p's terms against the
+// incoming pod.
 func (sc *scorer) incoming(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
 	for i := range sc.pref {
 		sc.term(ns, ni, &sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
@@ -338,8 +333,6 @@ func (sc *scorer) incoming(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeSco
 	}
 }
 
-// own is the part of existing that reads p's own terms: those that
-// match the incoming pod.
 func (sc *scorer) own(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
 	if sc.hardWeight > 0 {
 		for i := range p.RequiredAffinityTerms {
