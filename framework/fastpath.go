@@ -54,6 +54,15 @@ import (
 //     cache, when every node is to be scored. A Score plugin without it,
 //     whose PreScore does not skip for the pod, makes that cycle score
 //     after Filter.
+//   - ScoresIfAllFit (a PreScore and/or Score plugin): ScoresAnyNodes
+//     for the cycles in which every node filtered passes Filter.
+//     PreScore given those nodes (in any order) writes what it writes
+//     given the feasible nodes then, and Score reads only what the
+//     plugin's own PreScore wrote. It suits a plugin whose PreScore
+//     depends on the set of feasible nodes (PodTopologySpread weighs a
+//     constraint by the domains of the scored nodes): the scheduler may
+//     score such a cycle as nodes pass Filter, and drops that work and
+//     scores after Filter when some node did not pass.
 //
 // A template for a plugin joining the fast path (see the package
 // documentation, "Joining the fast path"):
@@ -84,6 +93,9 @@ type FastPath struct {
 	// ScoresAnyNodes promises that PreScore and Score do not depend on
 	// the nodes Filter passed.
 	ScoresAnyNodes bool
+	// ScoresIfAllFit promises ScoresAnyNodes for the cycles in which
+	// every node filtered passes Filter.
+	ScoresIfAllFit bool
 }
 
 // FastPathOf returns pl's FastPath, the zero FastPath if pl is not a

@@ -78,7 +78,13 @@
 //     of the profile do not try eager scoring (profileInfo.lateScored: a
 //     guess that chooses the path, never the outcome). A PreScore that fails before Filter is run again in its place, after Filter,
 //     so that its error is reported only when two or more nodes fit, as
-//     upstream.
+//     upstream. A plugin that promises ScoresIfAllFit (PodTopologySpread)
+//     is scored eagerly like one that promises ScoresAnyNodes; if a node
+//     was rejected and such a plugin did not skip, the eager run is
+//     dropped and the cycle scores the feasible nodes after Filter,
+//     PreScore included; while the last cycle that filtered every node
+//     rejected one, cycles of the profile do not try eager scoring
+//     (profileInfo.someRejected, a guess like lateScored).
 //   - Memory: a cycle's buffers are kept for the next; what goroutines
 //     write chunk by chunk is laid out a cache line's worth apart (no
 //     unsafe: aligning the buffers' start on cache lines with unsafe gained
