@@ -291,3 +291,32 @@ func (pl *PodTopologySpread) NormalizeScore(_ context.Context, state *framework.
 	}
 	return nil
 }
+
+// NormalizeNodes is NormalizeScore over the raw scores of nodes, in
+// place. It reads the nodes' names only when some node is not scored.
+func (pl *PodTopologySpread) NormalizeNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) *framework.Status {
+	s, err := readSpreadScoreState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	some := len(s.ignored) > 0
+	var lo int64 = math.MaxInt64
+	var hi int64
+	for i, sc := range scores {
+		if some && s.isIgnored(nodes[i].Name()) {
+			continue
+		}
+		lo, hi = min(lo, sc), max(hi, sc)
+	}
+	for i, sc := range scores {
+		switch {
+		case some && s.isIgnored(nodes[i].Name()):
+			scores[i] = 0
+		case hi == 0:
+			scores[i] = framework.MaxNodeScore
+		default:
+			scores[i] = framework.MaxNodeScore * (hi + lo - sc) / hi
+		}
+	}
+	return nil
+}

@@ -54,7 +54,8 @@
 //     nodes shared with helpers (ScoreNodes where offered) into one
 //     reusable row per plugin, then normalises each row in plugin order
 //     (NormalizeByMax given the row's highest score where offered, else
-//     NormalizeScore over a reusable NodeScoreList), then sums the
+//     NormalizeNodes over the row where offered, else NormalizeScore
+//     over a reusable NodeScoreList), then sums the
 //     weighted rows over chunks again with each chunk's best node. It
 //     allocates nothing per node; its totals, ties and errors are
 //     framework.Profile.RunScorePlugins', which stays the readable
@@ -68,8 +69,9 @@
 //     publishes the score run; each chunk's passing nodes are scored
 //     right after the chunk is filtered, while their data is in the CPU's
 //     cache. A plugin that normalises other than by max is scored so too,
-//     and normalised over every scored node (NormalizeScore over a reused
-//     NodeScoreList) once Filter is done, when every chunk is summed
+//     and normalised over every scored node (NormalizeNodes over its row
+//     when every node fit and it offers it, else NormalizeScore over a
+//     reused NodeScoreList) once Filter is done, when every chunk is summed
 //     again. The other PreScore plugins run after Filter over the
 //     feasible nodes, into the cycle's state, as upstream; if one of the
 //     Score plugins that do not promise it did not skip, the cycle scores

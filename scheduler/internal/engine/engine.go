@@ -101,6 +101,9 @@ type profileInfo struct {
 	scoreBatch []func(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo, []int64) (int, *framework.Status)
 	normalizes []bool
 	normByMax  []normalizer
+	// normNodes[k] is score plugin k's FastPath.NormalizeNodes (nil
+	// when it normalises by max or does not offer it).
+	normNodes []func(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo, []int64) *framework.Status
 	// eagerOK: the plugin may be scored as nodes pass Filter (it is
 	// ScoresAnyNodes, and so is its PreScore part; a normaliser not by
 	// max then normalises once every node is scored); hasPreScore: it has
@@ -147,8 +150,12 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		fp := framework.FastPathOf(ws.ScorePlugin)
 		norm := ws.ScoreExtensions() != nil
 		var byMax normalizer
+		var byNodes func(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo, []int64) *framework.Status
 		if norm {
 			byMax = fp.NormalizeByMax
+			if byMax == nil {
+				byNodes = fp.NormalizeNodes
+			}
 		}
 		ok := fp.ScoresAnyNodes || fp.ScoresIfAllFit
 		ifAllFit := fp.ScoresIfAllFit && !fp.ScoresAnyNodes
@@ -161,6 +168,7 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		pi.scoreBatch = append(pi.scoreBatch, fp.ScoreNodes)
 		pi.normalizes = append(pi.normalizes, norm)
 		pi.normByMax = append(pi.normByMax, byMax)
+		pi.normNodes = append(pi.normNodes, byNodes)
 		pi.eagerOK = append(pi.eagerOK, ok && (!hasPreScore || early))
 		pi.hasPreScore = append(pi.hasPreScore, hasPreScore)
 		pi.late = append(pi.late, hasPreScore && !early)
