@@ -273,6 +273,9 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 			return placed, err
 		}
 		e := q.pop()
+		if e == nil && q.flushBackoff() > 0 {
+			e = q.pop()
+		}
 		if e == nil {
 			return placed, nil
 		}
