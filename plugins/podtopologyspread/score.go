@@ -308,6 +308,12 @@ func (pl *PodTopologySpread) NormalizeNodes(_ context.Context, state *framework.
 		}
 		lo, hi = min(lo, sc), max(hi, sc)
 	}
+	// Raw scores take few values (one per domain tuple and count): a
+	// small memo saves most divisions.
+	var memo [8]struct{ raw, norm int64 }
+	for i := range memo {
+		memo[i].raw = -1
+	}
 	for i, sc := range scores {
 		switch {
 		case some && s.isIgnored(nodes[i].Name()):
@@ -315,7 +321,11 @@ func (pl *PodTopologySpread) NormalizeNodes(_ context.Context, state *framework.
 		case hi == 0:
 			scores[i] = framework.MaxNodeScore
 		default:
-			scores[i] = framework.MaxNodeScore * (hi + lo - sc) / hi
+			m := &memo[sc&7]
+			if m.raw != sc {
+				m.raw, m.norm = sc, framework.MaxNodeScore*(hi+lo-sc)/hi
+			}
+			scores[i] = m.norm
 		}
 	}
 	return nil
