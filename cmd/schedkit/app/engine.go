@@ -92,11 +92,15 @@ func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod,
 	}
 	ex := &explanation{Pod: pod, Outcome: sx.Outcome(), NotEvaluated: sx.NotEvaluated, Unverified: sx.Unverified,
 		LeaveOneOut: sx.LeaveOneOut(), WhyNot: sx.WhyNot}
-	byName := make(map[string]*scheduler.NodeExplanation, len(sx.Nodes))
+	// Each node's explanation by its position in the view.
+	view := s.Snapshot().View()
+	nodes := view.Nodes()
+	byPos := make([]*scheduler.NodeExplanation, len(nodes))
 	for i := range sx.Nodes {
-		byName[sx.Nodes[i].Name] = &sx.Nodes[i]
+		if j, ok := view.Index(sx.Nodes[i].Name); ok {
+			byPos[j] = &sx.Nodes[i]
+		}
 	}
-	nodes := s.Snapshot().View().Nodes()
 	ex.Nodes = make([]nodeVerdict, len(nodes))
 	for i, ni := range nodes {
 		ex.Nodes[i].Name = ni.Node().Name
@@ -129,7 +133,7 @@ func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod,
 	var best int64
 	for i := range ex.Nodes {
 		nv := &ex.Nodes[i]
-		ne := byName[nv.Name]
+		ne := byPos[i]
 		if ne == nil {
 			continue
 		}
