@@ -69,16 +69,13 @@ type pluginScore struct {
 	Normalized, Weight int64
 }
 
-// explainPod runs one cycle for pod with scheduler.Explain (nothing is
-// assumed; the rotating start index and the random source move on as a
-// scheduler's do) and translates its Explanation.
-func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*explanation, error) {
-	return explainPodWhyNot(ctx, s, pod, false)
-}
-
-// explainPodWhyNot is explainPod, with scheduler.ExplainWhyNot's
-// suggestions when whyNot is set.
-func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod, whyNot bool) (*explanation, error) {
+// explainPodWhyNot runs one cycle for pod with scheduler.Explain
+// (nothing is assumed; the rotating start index and the random source
+// move on as a scheduler's do) and translates its Explanation, with
+// scheduler.ExplainWhyNot's suggestions when whyNot is set, and the leave-one-out of the score
+// plugins only when loo is set (the tables do not print it; it ranks
+// every node again for each plugin).
+func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod, whyNot, loo bool) (*explanation, error) {
 	explain := s.Explain
 	if whyNot {
 		explain = s.ExplainWhyNot
@@ -91,7 +88,10 @@ func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod,
 		return nil, errors.New("pod " + podName(pod) + ": no profile has schedulerName " + pod.Spec.SchedulerName)
 	}
 	ex := &explanation{Pod: pod, Outcome: sx.Outcome(), NotEvaluated: sx.NotEvaluated, Unverified: sx.Unverified,
-		LeaveOneOut: sx.LeaveOneOut(), WhyNot: sx.WhyNot}
+		WhyNot: sx.WhyNot}
+	if loo {
+		ex.LeaveOneOut = sx.LeaveOneOut()
+	}
 	// Each node's explanation by its position in the view.
 	view := s.Snapshot().View()
 	nodes := view.Nodes()

@@ -243,6 +243,12 @@ func newExplainer(e *env, o *options, c *manifest.Cluster, s *scheduler.Schedule
 	return &explainer{e: e, o: o, c: c, s: s}
 }
 
+// printsLeaveOneOut reports whether the output shows the leave-one-out
+// of the score plugins: JSON, YAML and the HTML report do, tables not.
+func (x *explainer) printsLeaveOneOut() bool {
+	return x.o.output == "json" || x.o.output == "yaml" || x.o.html != ""
+}
+
 // run explains the pods in order, assuming each placement unless
 // --independent, and calls emit for each pod that want selects.
 func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod) bool, emit func(*podRow) error) error {
@@ -258,7 +264,7 @@ func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod
 			}
 			continue
 		}
-		ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot)
+		ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot, x.printsLeaveOneOut())
 		if err != nil {
 			return &inputError{err}
 		}
@@ -283,7 +289,7 @@ func (x *explainer) whatIf(ctx context.Context, bound *api.Pod, emit func(*podRo
 	}
 	p := bound.DeepCopy()
 	p.Spec.NodeName, p.Status.NominatedNodeName = "", ""
-	ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot)
+	ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot, x.printsLeaveOneOut())
 	if err != nil {
 		return &inputError{err}
 	}
@@ -313,7 +319,7 @@ func (x *explainer) commit(p *api.Pod, r *podRow) error {
 
 // place schedules and commits a pod that is not shown.
 func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
-	ex, err := explainPod(ctx, x.s, p)
+	ex, err := explainPodWhyNot(ctx, x.s, p, false, false)
 	if err != nil {
 		return "", &inputError{err}
 	}
