@@ -121,6 +121,8 @@ type rowWriter struct {
 	n    int
 	// legend are the score plugins the tables headed, first use first.
 	legend []string
+	// scratch is the tables' memory, reused pod after pod.
+	scratch rowScratch
 }
 
 func newRowWriter(e *env, o *options) *rowWriter {
@@ -147,7 +149,7 @@ func (rw *rowWriter) row(r *podRow) error {
 			rw.legend = append(rw.legend, ps.Plugin)
 		}
 	}
-	writeRowTable(rw.w, r, rw.wide)
+	writeRowTable(rw.w, r, rw.wide, &rw.scratch)
 	return rw.w.Flush()
 }
 
@@ -263,7 +265,7 @@ func podHeadline(res *podResult) string {
 // notes, then the feasible nodes with their totals and each plugin's
 // normalised score, then the rejected nodes with their reasons. A gated
 // pod is its headline alone: no cycle ran.
-func writeRowTable(w io.Writer, r *podRow, wide bool) {
+func writeRowTable(w io.Writer, r *podRow, wide bool, sc *rowScratch) {
 	res := &r.res
 	limit := maxWidth
 	if wide {
@@ -290,7 +292,7 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 			rejected = append(rejected, i)
 		}
 	}
-	var out []byte
+	out := sc.out[:0]
 	if len(feasible) > 0 {
 		head := []string{"  NODE", "VERDICT", "TOTAL"}
 		for _, ps := range r.plugins {
@@ -312,7 +314,7 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 				head = append(head, "DEVICES")
 			}
 		}
-		t := newTable(len(head), len(feasible)+1)
+		t := sc.t.reset(len(head))
 		for _, h := range head {
 			t.cell(h)
 		}
@@ -350,7 +352,8 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 				}
 			}
 		}
-		out = writeTrimmedBytes(out, t.appendTo(nil), limit)
+		sc.laid = t.appendTo(sc.laid[:0])
+		out = writeTrimmedBytes(out, sc.laid, limit)
 		// The default table names the chosen node's devices on a line.
 		if nr, ok := r.nodeNamed(res.Node); ok && !wide && nr.Devices != nil && len(nr.Devices.Claims) > 0 {
 			out = append(out, wrapText("  devices on "+res.Node+": "+devicesText(nr.Devices), "    ", limit)...)
@@ -370,7 +373,7 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 			head = append(head, "PREEMPTION")
 		}
 		head = append(head, "REASONS")
-		t := newTable(len(head), len(rejected)+1)
+		t := sc.t.reset(len(head))
 		for _, h := range head {
 			t.cell(h)
 		}
@@ -407,9 +410,11 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 			}
 			t.end()
 		}
-		out = writeTrimmedBytes(out, t.appendTo(nil), limit)
+		sc.laid = t.appendTo(sc.laid[:0])
+		out = writeTrimmedBytes(out, sc.laid, limit)
 	}
 	w.Write(out)
+	sc.out = out
 	writeWhyNot(w, res.WhyNot, limit)
 }
 

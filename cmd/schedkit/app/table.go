@@ -28,6 +28,19 @@ func newTable(ncol, rows int) *table {
 	return &table{ncol: ncol, buf: make([]byte, 0, rows*ncol*8), ends: make([]int, 0, rows*ncol)}
 }
 
+// reset empties t, keeping its memory, for rows of ncol cells.
+func (t *table) reset(ncol int) *table {
+	t.ncol, t.buf, t.ends = ncol, t.buf[:0], t.ends[:0]
+	return t
+}
+
+// rowScratch is the memory one pod's tables reuse from the previous
+// pod's: the cells and the laid out text.
+type rowScratch struct {
+	t         table
+	laid, out []byte
+}
+
 // str appends s to the cell being written.
 func (t *table) str(s string) { t.buf = append(t.buf, s...) }
 
