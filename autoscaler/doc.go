@@ -13,6 +13,13 @@
 // the queue's order), so an answer is what kube-scheduler would do with
 // the nodes added or removed.
 //
+// With GenericWorkload on, PlanScaleDown places a gang member's
+// replacement as a new pod joining its PodGroup, so a node stays when the
+// gang's replacements cannot be placed together. cluster-autoscaler
+// v1.37 ignores PodGroups: PlanScaleUp given a scheduler with the gate
+// off makes its plan, and GangsAfterScaleUp says beside it which gangs
+// fit whole with the new nodes.
+//
 // # Internals
 //
 // Both run on forks of the scheduler (scheduler.Scheduler.Fork): a

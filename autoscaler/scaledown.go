@@ -281,7 +281,11 @@ func PlanScaleDown(ctx context.Context, s *scheduler.Scheduler, opt ScaleDownOpt
 
 // removeNode removes the node and its pods from f and schedules the
 // replacements of move. It returns the moves, or the first pod that
-// found no place (or whose placement preempted) and why.
+// found no place (or whose placement preempted) and why. With
+// GenericWorkload on, the replacements of a PodGroup's pods join their
+// group as new pods do and run one PodGroup cycle: placed as a unit or
+// not at all, so a node is kept when a gang's replacements cannot be
+// placed together.
 func removeNode(ctx context.Context, f *scheduler.Scheduler, node string, move, gone []*api.Pod) ([]Move, *api.Pod, string, error) {
 	for _, p := range append(slices.Clip(move), gone...) {
 		if err := f.RemovePod(p); err != nil {
@@ -294,6 +298,12 @@ func removeNode(ctx context.Context, f *scheduler.Scheduler, node string, move, 
 	repl := make([]*api.Pod, len(move))
 	for i, p := range move {
 		repl[i] = replacement(p)
+		if gangMember(f, p) {
+			// The group's scheduled members keep their policy; a
+			// replacement that preempts is refused below.
+			repl[i] = p.DeepCopy()
+			repl[i].Spec.NodeName, repl[i].Status, repl[i].DeletionTimestamp = "", api.PodStatus{Phase: api.PodPending}, nil
+		}
 	}
 	placed, err := f.Simulate(ctx, repl)
 	if err != nil {

@@ -140,7 +140,12 @@
 // (workload-aware preemption, gang_preemption.go) and its pods go back to
 // the queue with their own fit error or the group's status (GangError).
 // A gang is thus placed whole or not at all, and never waits at Permit
-// holding resources.
+// holding resources. Each cycle writes the PodGroup's
+// PodGroupInitiallyScheduled condition; a failed group backs off and is
+// retried once the active queue is empty, if a cluster event came since
+// (queue.go, flushBackoff). GangCapacity counts the gangs of a shape that
+// still fit; Drain's replacements of a group's pods join the group as
+// new pods.
 //
 // Plugins are looked up by name in a framework.Registry: DefaultRegistry
 // has the plugins this build implements; plugins of the default profile

@@ -135,6 +135,9 @@ type DrainReport struct {
 	Errors []*DrainError
 	// Pending are the placements of DrainOptions.Pending.
 	Pending []Placement
+	// Gangs summarise the PodGroups of the replacements and the pending
+	// pods, with GenericWorkload on (Gangs); nil otherwise.
+	Gangs []GangSummary
 }
 
 // Drain is a what-if of `kubectl drain` with the flags opt gives. The
@@ -151,7 +154,11 @@ type DrainReport struct {
 // never wrote (observedGeneration 0 and no counts) is given the status
 // it would compute from the snapshot's pods. Evicted pods leave the
 // snapshot. The replacements of those a controller recreates are
-// scheduled together with opt.Pending, with Simulate.
+// scheduled together with opt.Pending, with Simulate. With
+// GenericWorkload on, a replacement of a PodGroup's pod joins its
+// group as a new pod does in kube-scheduler: the replacements of one
+// group run one PodGroup cycle, counting the members still scheduled
+// toward minCount, all placed or none.
 //
 // A DaemonSet pod whose DaemonSet is missing from an object store that
 // holds DaemonSets is orphaned, as kubectl finds it: refused, or evicted
@@ -253,10 +260,15 @@ func (s *Scheduler) Drain(ctx context.Context, nodes []string, now time.Time, op
 	if err != nil {
 		return nil, err
 	}
+	var scheduled []Placement
 	for j, m := range moved {
 		rep.Pods[idx[j]].Moved = m
+		if m.Replaced {
+			scheduled = append(scheduled, m.Placement)
+		}
 	}
 	rep.Pending = pending
+	rep.Gangs = s.Gangs(append(scheduled, pending...))
 	return rep, nil
 }
 

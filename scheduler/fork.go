@@ -165,6 +165,7 @@ func (q *queue) cloneFor(profiles map[string]*framework.Profile) *queue {
 		all:       make([]*entry, len(q.all)),
 		nominated: make(nominator, len(q.nominated)),
 		clock:     q.clock,
+		events:    q.events,
 	}
 	copies := make(map[*entry]*entry, len(q.all))
 	for i, e := range q.all {

@@ -268,10 +268,14 @@ func (o schedOps) try(ctx context.Context, e *entry) (Decision, *framework.Statu
 		return res, framework.AsStatus(err), nil, err
 	}
 	restore := s.claimsBefore(pod)
-	if err := s.assumeClaims(pod, res.Node); err != nil {
+	// The claim events wait: the placement is tentative, and the
+	// group's pods go back to the queue together.
+	assumed, err := s.assumeClaims(pod, res.Node)
+	if err != nil {
 		restore()
 		return Decision{}, framework.AsStatus(err), nil, err
 	}
+	pod = withExtendedClaimStatus(pod, assumed.ExtendedResourceClaimStatus)
 	if err := s.snapshot.AssumePod(pod, res.Node); err != nil {
 		restore()
 		return Decision{}, framework.AsStatus(err), nil, err
@@ -461,8 +465,9 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 	slices.SortStableFunc(members, podGroupMemberLess)
 	if err := s.validatePodGroup(pg, k, members); err != nil {
 		for _, e := range members {
-			q.park(e, nil, err, Decision{})
+			q.parkBackoff(e, err, Decision{})
 		}
+		s.setGroupCondition(pg, api.ConditionFalse, api.PodGroupReasonSchedulerError, err.Error())
 		return nil, nil
 	}
 	prof, _ := s.profileFor(members[0].qpi.Pod)
@@ -484,15 +489,16 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 		st, pre = s.podGroupPostFilter(ctx, q, prof, pg, k, members)
 		out.status = framework.NewStatus(framework.Unschedulable, append(out.status.Reasons(), st.Message())...)
 	}
-	return s.submitGroup(q, k, members, out, before, pre)
+	return s.submitGroup(q, pg, k, members, out, before, pre)
 }
 
 // submitGroup acts on a PodGroup cycle's outcome as upstream's
-// submitPodGroupAlgorithmResult: on success the placed pods stay assumed
-// (their volumes too) and pass Permit; the pods that did not fit, and on
-// failure every pod, go back to the queue: with their own fit error when
-// they had one, else with the group's status.
-func (s *Scheduler) submitGroup(q *queue, k podgroup.Key, members []*entry, out groupResult, untried string, pre *groupPreemption) ([]*entry, error) {
+// submitPodGroupAlgorithmResult and AddAttemptedPodGroupIfNeeded: on
+// success the placed pods stay assumed (their volumes too) and pass
+// Permit, and the pods that did not fit go back to the active queue; on
+// failure every pod backs off (parkBackoff), with its own fit error when
+// it had one, else with the group's status.
+func (s *Scheduler) submitGroup(q *queue, pg *api.PodGroup, k podgroup.Key, members []*entry, out groupResult, untried string, pre *groupPreemption) ([]*entry, error) {
 	results := make(map[*entry]memberResult, len(out.pods))
 	for _, r := range out.pods {
 		results[r.e] = r
@@ -506,7 +512,7 @@ func (s *Scheduler) submitGroup(q *queue, k podgroup.Key, members []*entry, out 
 			if tried && r.status.IsError() {
 				err = r.err
 			}
-			q.park(e, nil, err, r.res)
+			q.parkBackoff(e, err, r.res)
 		case tried && r.status.IsSuccess() && out.status.IsSuccess():
 			pod := e.qpi.Pod
 			if err := s.assumeVolumes(pod, r.res.Node); err != nil {
@@ -514,17 +520,25 @@ func (s *Scheduler) submitGroup(q *queue, k podgroup.Key, members []*entry, out 
 			}
 			q.placed(e, r.res.Node, r.res)
 			placed = append(placed, e)
+		case tried && !r.status.IsSuccess() && out.status.IsSuccess():
+			// The group succeeded without it: upstream requeues the
+			// group's remaining pods to the active queue at once, their
+			// timestamp kept.
+			e.qpi.UnschedulablePlugins = rejectors(r.err)
+			e.err, e.result, e.backoff = r.err, r.res, false
+			e.where = inActive
+			q.push(e)
 		case tried && !r.status.IsSuccess():
-			q.park(e, rejectors(r.err), r.err, r.res)
+			q.parkBackoff(e, r.err, r.res)
 		case tried && pre != nil:
 			// It fitted, its group waits for the preemption.
-			q.park(e, nil, &GangError{Pod: e.qpi.Pod, Group: k, Message: out.message()}, r.res)
+			q.parkBackoff(e, &GangError{Pod: e.qpi.Pod, Group: k, Message: out.message()}, r.res)
 		case tried:
 			// It fitted, its group did not.
 			msg := errPodGroupUnschedulable.Error() + ", " + out.message()
-			q.park(e, nil, &GangError{Pod: e.qpi.Pod, Group: k, Message: msg}, r.res)
+			q.parkBackoff(e, &GangError{Pod: e.qpi.Pod, Group: k, Message: msg}, r.res)
 		default:
-			q.park(e, nil, &GangError{Pod: e.qpi.Pod, Group: k, Message: untried}, r.res)
+			q.parkBackoff(e, &GangError{Pod: e.qpi.Pod, Group: k, Message: untried}, r.res)
 		}
 	}
 	for range placed {
@@ -536,7 +550,46 @@ func (s *Scheduler) submitGroup(q *queue, k podgroup.Key, members []*entry, out 
 	if pre != nil {
 		s.actuateGroupPreemption(q, members, pre)
 	}
+	switch {
+	case out.status.IsSuccess():
+		s.setGroupCondition(pg, api.ConditionTrue, "Scheduled", out.status.Message())
+	case out.status.IsError():
+		s.setGroupCondition(pg, api.ConditionFalse, api.PodGroupReasonSchedulerError, out.status.AsError().Error())
+	default:
+		s.setGroupCondition(pg, api.ConditionFalse, api.PodGroupReasonUnschedulable, out.message())
+	}
 	return placed, nil
+}
+
+// setGroupCondition writes the PodGroupInitiallyScheduled condition on
+// the snapshot's PodGroup, as kube-scheduler patches it after each
+// PodGroup cycle. A condition already True stays: a later cycle for
+// extra pods does not regress it. The transition time is left unset,
+// since a simulation has no clock.
+func (s *Scheduler) setGroupCondition(pg *api.PodGroup, status api.ConditionStatus, reason, message string) {
+	cur, ok := handle{s}.PodGroup(podgroup.Key{Namespace: pg.Namespace, Name: pg.Name})
+	if !ok {
+		return
+	}
+	i := slices.IndexFunc(cur.Status.Conditions, func(c api.Condition) bool { return c.Type == api.PodGroupInitiallyScheduled })
+	c := api.Condition{Type: api.PodGroupInitiallyScheduled, Status: status, ObservedGeneration: cur.Generation, Reason: reason, Message: message}
+	if i >= 0 {
+		old := cur.Status.Conditions[i]
+		if old.Status == api.ConditionTrue && status != api.ConditionTrue {
+			return
+		}
+		c.LastTransitionTime = old.LastTransitionTime
+		if old == c {
+			return
+		}
+	}
+	upd := cur.DeepCopy()
+	if i >= 0 {
+		upd.Status.Conditions[i] = c
+	} else {
+		upd.Status.Conditions = append(upd.Status.Conditions, c)
+	}
+	_ = s.snapshot.UpdateObject(upd)
 }
 
 // rejectors are the plugins a pod's fit error names, nil for any change.

@@ -192,8 +192,9 @@ func TestValidatePodGroup(t *testing.T) {
 
 // TestSubmitPodGroupAlgorithmResult ports the rows of upstream's
 // TestSubmitPodGroupAlgorithmResult about the pods (which are bound,
-// which go back to the queue); schedkit does not write the PodGroup's
-// PodGroupInitiallyScheduled condition.
+// which go back to the queue, and where: the active queue after a
+// success, the backoff after a failure, as AddAttemptedPodGroupIfNeeded
+// requeues them); TestPodGroupCondition pins the condition.
 func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 	ok := func() memberResult { return memberResult{res: Decision{Node: "node1"}} }
 	rejected := func() memberResult {
@@ -233,7 +234,8 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 				r.e = e
 				out.pods = append(out.pods, r)
 			}
-			if _, err := s.submitGroup(q, podgroup.Key{Namespace: "default", Name: "pg"}, members, out, "", nil); err != nil {
+			pg, _ := handle{s}.PodGroup(podgroup.Key{Namespace: "default", Name: "pg"})
+			if _, err := s.submitGroup(q, pg, podgroup.Key{Namespace: "default", Name: "pg"}, members, out, "", nil); err != nil {
 				t.Fatal(err)
 			}
 			var bound, failed []string
@@ -241,10 +243,14 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 				if e.where == isPlaced {
 					bound = append(bound, e.qpi.Pod.Name)
 				} else if e.err != nil {
-					// Back in the queue with its error: parked, or
-					// active again (upstream's "One unschedulable"
-					// expects p2 in the active queue).
+					// Back in the queue with its error: active again
+					// after a success (upstream's "One unschedulable"
+					// expects p2 in the active queue), backing off
+					// after a failure.
 					failed = append(failed, e.qpi.Pod.Name)
+					if succeeded := tt.status.IsSuccess(); succeeded != (e.where == inActive) || !succeeded != e.backoff {
+						t.Errorf("%s: where %d, backoff %v after a group status %v", e.qpi.Pod.Name, e.where, e.backoff, tt.status)
+					}
 				}
 			}
 			if !slices.Equal(bound, tt.wantBound) || !slices.Equal(failed, tt.wantFailed) {

@@ -27,6 +27,10 @@ type GangSummary struct {
 	Waiting int `json:"waiting"`
 	// Message is the summary's sentence, as simulate prints it.
 	Message string `json:"message"`
+	// Condition is the PodGroupInitiallyScheduled condition the
+	// PodGroup cycles wrote on the group, as kube-scheduler patches
+	// status.conditions; nil when no cycle ran for it.
+	Condition *api.Condition `json:"condition,omitempty"`
 }
 
 // Gangs groups Simulate's placements by PodGroup, in the order of their
@@ -64,6 +68,11 @@ func (s *Scheduler) Gangs(placements []Placement) []GangSummary {
 		pg, ok := cluster.GetObject[api.PodGroup](s.Snapshot().Objects(), k.Namespace, k.Name)
 		if ok {
 			g.MinCount = pg.MinCount()
+			for _, c := range pg.Status.Conditions {
+				if c.Type == api.PodGroupInitiallyScheduled {
+					g.Condition = &c
+				}
+			}
 		}
 		var firstErr, groupErr error
 		var firstPod *api.Pod
@@ -88,6 +97,12 @@ func (s *Scheduler) Gangs(placements []Placement) []GangSummary {
 		switch {
 		case !ok:
 			g.Message = fmt.Sprintf("PodGroup %s not found: its pods wait for it", g.PodGroup)
+		case g.Placed > 0 && inSnapshot[k] > g.Placed:
+			// New pods joining a group already scheduled.
+			g.Message = fmt.Sprintf("%d pod(s) join the gang's %d scheduled on nodes %s", g.Placed, inSnapshot[k]-g.Placed, strings.Join(g.Nodes, ", "))
+			if left := g.Pods - g.Placed; left > 0 {
+				g.Message += fmt.Sprintf("; %d pod(s) left pending", left)
+			}
 		case g.Placed > 0:
 			g.Message = fmt.Sprintf("gang of %d fits on nodes %s", g.Placed, strings.Join(g.Nodes, ", "))
 			if left := g.Pods - g.Placed; left > 0 {

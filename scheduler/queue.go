@@ -72,6 +72,11 @@ type entry struct {
 	// preemptedBy is the pod whose preemption evicted this one.
 	preemptions []Preemption
 	preemptedBy *api.Pod
+	// backoff marks a PodGroup member parked by its group's failed
+	// cycle: it waits out the group's backoff, not a cluster event;
+	// backoffAt is q.events when it failed.
+	backoff   bool
+	backoffAt int64
 }
 
 // queue is kube-scheduler's scheduling queue without time: an active
@@ -87,6 +92,9 @@ type queue struct {
 	all       []*entry
 	nominated nominator
 	clock     int64
+	// events counts the cluster events the queue saw (moveOnEvent): a
+	// group backing off is retried only after one.
+	events int64
 }
 
 func newQueue() *queue {
@@ -199,6 +207,7 @@ func (q *queue) placed(e *entry, node string, res Decision) {
 // pods, with the plugins that rejected it; its timestamp is refreshed as
 // kube-scheduler does when a pod comes back to the queue.
 func (q *queue) park(e *entry, plugins map[string]struct{}, err error, res Decision) {
+	e.backoff = false
 	e.qpi.UnschedulablePlugins = plugins
 	e.qpi.Timestamp = q.tick()
 	e.err, e.result = err, res
@@ -225,10 +234,18 @@ func (q *queue) nominate(e *entry, node string) {
 // the active queue: those rejected by a plugin that registered ev, and
 // those that failed with an error (no rejecting plugin).
 func (q *queue) moveOnEvent(ev framework.ClusterEvent) int {
+	return q.moveOn(framework.Event{Kind: ev})
+}
+
+// moveOn is moveOnEvent for an event with its objects: a rejecting
+// plugin that registered the event and has queueing hints decides from
+// them, as kube-scheduler's isPodWorthRequeuing.
+func (q *queue) moveOn(ev framework.Event) int {
+	q.events++
 	moved := 0
 	kept := q.parked[:0]
 	for _, e := range q.parked {
-		if !interested(e, ev) {
+		if e.backoff || !interested(e, ev) {
 			kept = append(kept, e)
 			continue
 		}
@@ -241,12 +258,48 @@ func (q *queue) moveOnEvent(ev framework.ClusterEvent) int {
 	return moved
 }
 
-func interested(e *entry, ev framework.ClusterEvent) bool {
+// parkBackoff parks a member of a PodGroup whose cycle failed, as
+// upstream's AddAttemptedPodGroupIfNeeded puts a rejected or failed group
+// in the backoff queue rather than among the unschedulable entities:
+// PodGroups have no queueing hints in v1.37, so no event moves it; its
+// backoff does (flushBackoff).
+func (q *queue) parkBackoff(e *entry, err error, res Decision) {
+	q.park(e, nil, err, res)
+	e.backoff, e.backoffAt = true, q.events
+}
+
+// flushBackoff moves the PodGroup members whose backoff is over back to
+// the active queue, and returns how many it moved. A simulation has no
+// clock: a group's backoff (1 s doubling to 10 s) outlasts the cycles of
+// the pods created with it, so it is over once the active queue is
+// empty, as SchedulerPopFromBackoffQ then pops the backoff queue. A group
+// retried with nothing changed since its failure fails the same way, so
+// only the members that failed before the last cluster event are moved;
+// the others stay unschedulable.
+func (q *queue) flushBackoff() int {
+	moved := 0
+	kept := q.parked[:0]
+	for _, e := range q.parked {
+		if !e.backoff || e.backoffAt == q.events {
+			kept = append(kept, e)
+			continue
+		}
+		e.backoff = false
+		e.where = inActive
+		heap.Push(&q.active, e)
+		moved++
+	}
+	clear(q.parked[len(kept):])
+	q.parked = kept
+	return moved
+}
+
+func interested(e *entry, ev framework.Event) bool {
 	if len(e.qpi.UnschedulablePlugins) == 0 {
 		return true
 	}
 	for pl := range e.qpi.UnschedulablePlugins {
-		if eventsOf(e.prof, pl)&ev != 0 {
+		if eventsOf(e.prof, pl)&ev.Kind != 0 && e.prof.QueueingHint(pl, e.qpi.Pod, ev) == framework.Queue {
 			return true
 		}
 	}

@@ -36,6 +36,8 @@ type DynamicResources struct {
 	// assumed are the claims Reserve allocated or reserved, by
 	// namespace and name; they replace the snapshot's.
 	assumed map[claimKey]*api.ResourceClaim
+	// events are the claim changes PostFilter made, until TakeEvents.
+	events []framework.Event
 	// index is the slices indexed for the allocators, shared by the
 	// pods while the store's slices and taint rules are those of key.
 	index    *dra.Index
@@ -126,14 +128,6 @@ func NewWithOptions(opts Options) framework.PluginFactory {
 
 // Name returns Name.
 func (pl *DynamicResources) Name() string { return Name }
-
-// EventsToRegister returns NodeAdd and NodeUpdate: a new node or a
-// node's new labels or allocatable may offer the devices a claim needs.
-// Upstream also registers claim, class and slice changes, which the
-// framework's events do not model.
-func (pl *DynamicResources) EventsToRegister() framework.ClusterEvent {
-	return framework.NodeAdd | framework.NodeUpdate
-}
 
 func (pl *DynamicResources) objects() *cluster.Objects {
 	if pl.h == nil || pl.h.Snapshot() == nil {

@@ -14,7 +14,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/autoscaler"
+	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/scheduler"
 )
 
 // autoscaleOptions are the flags of scale-up and scale-down.
@@ -57,6 +59,7 @@ at random). Exit 1 when a pod stays pending.
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
+			gatesFlag(fs, o)
 			outputFlag(fs, o, "table", "json", "yaml")
 			fs.Var(&o.autoscale.templates, "node-template", "node group template `FILE` (Node manifests, one group each; repeatable, comma lists)")
 			fs.IntVar(&o.autoscale.max, "max", 100, "the most new nodes")
@@ -87,7 +90,10 @@ disruptions, or a pod's replacement finds no other node (without
 preempting). The pending pods that fit are placed first, as
 cluster-autoscaler's filter-out-schedulable step places them. Prints the
 nodes removed with where each pod goes, and each node kept with the pod
-and reason that keep it.
+and reason that keep it. With --feature-gates GenericWorkload=true, the
+replacements of a PodGroup's pods join their group and are placed as one
+unit or not at all: a node stays when a gang's replacements cannot be
+placed together.
 `,
 		example: `  schedkit scale-down -f examples/manifests
   schedkit scale-down -f examples/manifests --utilization-threshold 0.7 --node node-b2 --node node-a2 -o json
@@ -95,6 +101,7 @@ and reason that keep it.
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
+			gatesFlag(fs, o)
 			outputFlag(fs, o, "table", "json", "yaml")
 			fs.Var(&o.autoscale.nodes, "node", "a candidate `NODE`, tried in the order given (repeatable, comma lists; default every node)")
 			fs.Float64Var(&o.autoscale.threshold, "utilization-threshold", 0.5, "nodes below this utilisation are candidates (--scale-down-utilization-threshold)")
@@ -113,6 +120,9 @@ type scaleUpDoc struct {
 	Steps     []autoscaler.Step `json:"steps"`
 	Pods      []scaleUpPod      `json:"pods"`
 	NotHelped []notHelpedPod    `json:"notHelped"`
+	// Gangs is the gang-aware answer beside cluster-autoscaler's plan,
+	// with GenericWorkload on.
+	Gangs []autoscaler.GangHelp `json:"gangs,omitempty"`
 }
 
 type scaleUpNode struct {
@@ -190,12 +200,30 @@ func runScaleUp(e *env, o *options, args []string) (int, error) {
 		return 0, err
 	}
 	defer s.Close()
-	up, err := autoscaler.PlanScaleUp(context.Background(), s, c.Pending, autoscaler.ScaleUpOptions{
+	ca := s
+	if s.FeatureGates().GenericWorkload() {
+		// cluster-autoscaler v1.37 ignores PodGroups: its plan takes a
+		// gang's pods one by one, as with the gate off.
+		g, err := s.FeatureGates().With(map[string]bool{featuregates.GenericWorkload: false})
+		if err != nil {
+			return 0, err
+		}
+		if ca, err = newSched(c.Snapshot, config, append(slices.Clip(opts), scheduler.WithFeatureGates(g))); err != nil {
+			return 0, err
+		}
+		defer ca.Close()
+	}
+	ctx := context.Background()
+	up, err := autoscaler.PlanScaleUp(ctx, ca, c.Pending, autoscaler.ScaleUpOptions{
 		Groups: groups, Max: a.max, Expander: exp, Priorities: prio})
 	if err != nil {
 		return 0, &usageError{msg: err.Error()}
 	}
-	doc := scaleUpDoc{Nodes: []scaleUpNode{}, Steps: up.Steps, Pods: []scaleUpPod{}, NotHelped: []notHelpedPod{}}
+	gangs, err := autoscaler.GangsAfterScaleUp(ctx, s, c.Pending, up)
+	if err != nil {
+		return 0, err
+	}
+	doc := scaleUpDoc{Nodes: []scaleUpNode{}, Steps: up.Steps, Pods: []scaleUpPod{}, NotHelped: []notHelpedPod{}, Gangs: gangs}
 	if doc.Steps == nil {
 		doc.Steps = []autoscaler.Step{}
 	}
@@ -231,7 +259,11 @@ func runScaleUp(e *env, o *options, args []string) (int, error) {
 				return 0, err
 			}
 		}
-		return code, d.finish([]string{"steps", "pods", "notHelped"}, doc.Steps, doc.Pods, doc.NotHelped)
+		keys, values := []string{"steps", "pods", "notHelped"}, []any{doc.Steps, doc.Pods, doc.NotHelped}
+		if doc.Gangs != nil {
+			keys, values = append(keys, "gangs"), append(values, doc.Gangs)
+		}
+		return code, d.finish(keys, values...)
 	}
 	w := bufio.NewWriter(e.stdout)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -287,6 +319,19 @@ func runScaleUp(e *env, o *options, args []string) (int, error) {
 		fmt.Fprintf(w, " (%s)", strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(w, "; %d pending pod(s): %d placed, %d still pending, %d that no group helps\n", len(doc.Pods), placed, pending-len(doc.NotHelped), len(doc.NotHelped))
+	if len(doc.Gangs) > 0 {
+		fmt.Fprintln(w, "\ncluster-autoscaler v1.37 counts a gang's pods one by one; with the new nodes, each gang as kube-scheduler places it:")
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "POD GROUP\tHELPED\tGANG")
+		for _, g := range doc.Gangs {
+			helped := "no"
+			if g.Helped {
+				helped = "yes"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", g.PodGroup, helped, g.Message)
+		}
+		tw.Flush()
+	}
 	return code, w.Flush()
 }
 

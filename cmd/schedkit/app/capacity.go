@@ -14,6 +14,8 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/podgroup"
+	"github.com/schedkit/schedkit/scheduler"
 	"github.com/schedkit/schedkit/workload"
 )
 
@@ -31,6 +33,14 @@ get claims of their own, as the resourceclaim controller makes them, and
 the devices each copy is allocated are taken before the next: DRA devices
 limit the count as cpu and memory do. Copies naming one claim share it,
 and its devices, on the node it is allocated for.
+
+With --feature-gates GenericWorkload=true, a shape whose
+spec.schedulingGroup names a PodGroup (of the --pod files or the cluster,
+or a podGroupTemplate of that name of a Workload in the --pod files) is a
+gang: each copy is a new PodGroup NAME-copy-N with minCount members, each
+with claims of its own, placed all or nothing by the PodGroup cycle. The
+count is of gangs, each listed with its members' nodes, and NEXT COPY is
+the fit error of the next gang's first member that fits nowhere.
 `,
 		example: `  schedkit capacity -f examples/manifests --pod examples/manifests/shapes/web.yaml
   schedkit capacity -f examples/manifests --pod examples/manifests/shapes/web.yaml -o json
@@ -38,6 +48,7 @@ and its devices, on the node it is allocated for.
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
+			gatesFlag(fs, o)
 			fs.Var(&o.podFiles, "pod", "pod shape `FILE` (Pod or workload manifests; repeatable, comma lists)")
 			outputFlag(fs, o, "table", "json", "yaml")
 		},
@@ -45,19 +56,25 @@ and its devices, on the node it is allocated for.
 	}
 }
 
-// capacityResult is one shape's answer.
+// capacityResult is one shape's answer. For a gang shape Fits counts
+// gangs, PerNode their members, and Gangs lists them.
 type capacityResult struct {
-	Pod     string         `json:"pod"`
-	Fits    int            `json:"fits"`
-	PerNode map[string]int `json:"perNode"`
-	Next    string         `json:"next"`
+	Pod      string              `json:"pod"`
+	Fits     int                 `json:"fits"`
+	PerNode  map[string]int      `json:"perNode"`
+	Next     string              `json:"next"`
+	PodGroup string              `json:"podGroup,omitempty"`
+	MinCount int                 `json:"minCount,omitempty"`
+	Gangs    []scheduler.GangFit `json:"gangs,omitempty"`
+	NextPod  string              `json:"nextPod,omitempty"`
 }
 
-// shapes reads the pod shapes of files: pods, and workloads' templates.
-func shapes(o *options) ([]*api.Pod, error) {
+// shapes reads the pod shapes of files: pods, and workloads' templates;
+// and the files' objects, for the PodGroups and Workloads of gangs.
+func shapes(o *options) ([]*api.Pod, *manifest.Set, error) {
 	objs, _, err := manifest.ReadFiles(manifest.Options{Recursive: o.recursive, Validate: o.validate.v}, o.podFiles...)
 	if err != nil {
-		return nil, &inputError{err}
+		return nil, nil, &inputError{err}
 	}
 	out := append([]*api.Pod(nil), objs.Pods...)
 	tmpl := func(ns, name string, t api.PodTemplateSpec) {
@@ -79,9 +96,80 @@ func shapes(o *options) ([]*api.Pod, error) {
 		tmpl(d.Namespace, d.Name, d.Spec.Template)
 	}
 	if len(out) == 0 {
-		return nil, &usageError{msg: fmt.Sprintf("--pod %s: no Pod or workload in the file(s)", strings.Join(o.podFiles, ","))}
+		return nil, nil, &usageError{msg: fmt.Sprintf("--pod %s: no Pod or workload in the file(s)", strings.Join(o.podFiles, ","))}
 	}
-	return out, nil
+	return out, objs, nil
+}
+
+// gangGroup is the PodGroup a gang shape's copies repeat: the one its
+// schedulingGroup names among the --pod files' PodGroups, then the
+// cluster's, then a PodGroup made from the podGroupTemplate of that name
+// of a Workload of the --pod files. ok is false for a shape that is not
+// a gang, or when GenericWorkload is off.
+func gangGroup(s *scheduler.Scheduler, shape *api.Pod, objs *manifest.Set, classes []api.PriorityClass) (*api.PodGroup, bool, error) {
+	if !s.FeatureGates().GenericWorkload() {
+		return nil, false, nil
+	}
+	k, ok := podgroup.KeyOf(shape)
+	if !ok {
+		return nil, false, nil
+	}
+	var pg *api.PodGroup
+	for _, g := range objs.PodGroups {
+		if g.Namespace == k.Namespace && g.Name == k.Name {
+			pg = g.DeepCopy()
+		}
+	}
+	if pg == nil {
+		if g, ok := cluster.GetObject[api.PodGroup](s.Snapshot().Objects(), k.Namespace, k.Name); ok {
+			return g, true, nil
+		}
+	}
+	for _, w := range objs.Workloads {
+		if pg != nil || w.Namespace != k.Namespace {
+			continue
+		}
+		for _, t := range w.Spec.PodGroupTemplates {
+			if t.Name == k.Name {
+				pg = &api.PodGroup{ObjectMeta: api.ObjectMeta{Name: k.Name, Namespace: k.Namespace}, Spec: api.PodGroupSpec{
+					WorkloadRef:      &api.WorkloadReference{WorkloadName: w.Name, TemplateName: t.Name},
+					SchedulingPolicy: t.SchedulingPolicy, DisruptionMode: t.DisruptionMode,
+					PriorityClassName: t.PriorityClassName, Priority: t.Priority, PreemptionPolicy: t.PreemptionPolicy,
+				}}
+				pg.Kind, pg.APIVersion = "PodGroup", "scheduling.k8s.io/v1beta1"
+				break
+			}
+		}
+	}
+	if pg == nil {
+		return nil, false, &inputError{fmt.Errorf("--pod: pod %s: PodGroup %s/%s not found in the --pod files, the cluster, or a Workload's podGroupTemplates", podName(shape), k.Namespace, k.Name)}
+	}
+	if err := admission.ResolvePodGroupPriority(pg, classes); err != nil {
+		return nil, false, &inputError{fmt.Errorf("--pod: PodGroup %s/%s: %w", k.Namespace, k.Name, err)}
+	}
+	return pg, true, nil
+}
+
+// gangCapacity counts the gangs of a gang shape that fit.
+func gangCapacity(ctx context.Context, s *scheduler.Scheduler, shape *api.Pod, pg *api.PodGroup, claims *copyClaims, limit int) (capacityResult, error) {
+	r := capacityResult{Pod: podName(shape), PerNode: map[string]int{}, PodGroup: pg.Namespace + "/" + pg.Name, MinCount: pg.MinCount()}
+	got, err := s.GangCapacity(ctx, scheduler.GangShape{PodGroup: pg, Member: shape, Prepare: claims.make}, limit)
+	if err != nil {
+		return r, err
+	}
+	r.Gangs, r.Fits = got.Gangs, len(got.Gangs)
+	for _, g := range got.Gangs {
+		for _, n := range g.Nodes {
+			r.PerNode[n]++
+		}
+	}
+	if got.Next != nil {
+		r.Next = got.Next.Error()
+	}
+	if got.NextPod != nil {
+		r.NextPod = podName(got.NextPod)
+	}
+	return r, nil
 }
 
 func runCapacity(e *env, o *options, args []string) (int, error) {
@@ -98,7 +186,7 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	shapes, err := shapes(o)
+	shapes, shapeObjs, err := shapes(o)
 	if err != nil {
 		return 0, err
 	}
@@ -142,6 +230,18 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 		// Each copy gets the claims its template entries make, as the
 		// resourceclaim controller would make them once it is created.
 		claims := newCopyClaims(cl.Snapshot, o.seed)
+		pg, gang, err := gangGroup(s, admitted, shapeObjs, classes)
+		if err != nil {
+			return 0, err
+		}
+		if gang {
+			r, err := gangCapacity(ctx, s, admitted, pg, claims, limit)
+			if err != nil {
+				return 0, err
+			}
+			results = append(results, r)
+			continue
+		}
 		for i := 1; ; i++ {
 			cp := admitted.DeepCopy()
 			cp.Name = fmt.Sprintf("%s-copy-%d", shape.Name, i)
@@ -182,9 +282,25 @@ func runCapacity(e *env, o *options, args []string) (int, error) {
 			where = append(where, fmt.Sprintf("%s×%d", n, k))
 		}
 		sort.Strings(where)
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", r.Pod, r.Fits, strings.Join(where, " "), r.Next)
+		fits, next := fmt.Sprint(r.Fits), r.Next
+		if r.PodGroup != "" {
+			fits = fmt.Sprintf("%d gang(s) of %d", r.Fits, r.MinCount)
+			if r.NextPod != "" {
+				next = r.NextPod + ": " + next
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Pod, fits, strings.Join(where, " "), next)
 	}
 	tw.Flush()
+	for _, r := range results {
+		if len(r.Gangs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s: gangs of PodGroup %s (minCount %d)\n", r.Pod, r.PodGroup, r.MinCount)
+		for _, g := range r.Gangs {
+			fmt.Fprintf(w, "  %s on nodes %s\n", g.PodGroup, strings.Join(g.Nodes, ", "))
+		}
+	}
 	return exitOK, w.Flush()
 }
 

@@ -8,7 +8,9 @@ import (
 	"math"
 	"text/tabwriter"
 
+	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/manifest"
+	"github.com/schedkit/schedkit/podgroup"
 	"github.com/schedkit/schedkit/scheduler"
 )
 
@@ -27,6 +29,12 @@ per-node cpu and memory utilisation (requested/allocatable) after
 placement.
 "--config default" (or a single --config) stands for kube-scheduler's
 default profile with every node scored.
+
+With --feature-gates GenericWorkload=true and pending pods of a PodGroup,
+each configuration runs the whole queue as simulate does, a gang as one
+unit, and a table gives each gang's outcome under A and under B ("gang of
+8 fits on nodes ...", "waiting for N more members", "does not fit: ...").
+The queue's run keeps no scores: totals and shares are then "-".
 `,
 		example: `  schedkit compare -f examples/manifests --config examples/manifests/config/most-allocated.yaml
   schedkit compare -f examples/manifests --config default --config examples/manifests/config/most-allocated.yaml --all -o json
@@ -34,6 +42,7 @@ default profile with every node scored.
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
+			gatesFlag(fs, o)
 			outputFlag(fs, o, "table", "json", "yaml")
 			strictFlag(fs, o)
 			tieFlags(fs, o)
@@ -75,7 +84,8 @@ type spread struct {
 }
 
 // compareSummary is compare's tail: the pods that land differently and
-// each configuration's outcomes and spread.
+// each configuration's outcomes and spread, and with GenericWorkload on
+// each gang's outcome under both.
 type compareSummary struct {
 	ConfigA, ConfigB string            `json:"-"`
 	Moved            int               `json:"moved"`
@@ -83,6 +93,84 @@ type compareSummary struct {
 	B                scheduler.Summary `json:"summaryB"`
 	SpreadA          spread            `json:"spreadA"`
 	SpreadB          spread            `json:"spreadB"`
+	Gangs            []comparedGang    `json:"gangs,omitempty"`
+}
+
+// comparedGang is one PodGroup's outcome under A and under B.
+type comparedGang struct {
+	PodGroup string                 `json:"podGroup"`
+	A        *scheduler.GangSummary `json:"gangA"`
+	B        *scheduler.GangSummary `json:"gangB"`
+	Moved    bool                   `json:"moved"`
+}
+
+// placement is one configuration's run: each pod's outcome, the spread,
+// the summary, and the gangs when the queue ran them as units.
+type placement struct {
+	pods   map[string]outcome
+	spread spread
+	sum    scheduler.Summary
+	gangs  []scheduler.GangSummary
+	queue  bool // the outcomes are the queue's run: no scores
+}
+
+// simulateUnder runs the whole queue under s, as simulate does: with
+// GenericWorkload on, a gang's pods are scheduled as one unit.
+func simulateUnder(ctx context.Context, s *scheduler.Scheduler, pending []*api.Pod) (placement, error) {
+	pls, err := s.Simulate(ctx, pending)
+	if err != nil {
+		return placement{}, err
+	}
+	out := placement{pods: map[string]outcome{}, gangs: s.Gangs(pls), queue: true}
+	for i := range pls {
+		pl := &pls[i]
+		oc := outcome{outcome: pl.Outcome(), node: pl.Node}
+		if n := len(pl.Preemptions); n > 0 && oc.outcome == scheduler.OutcomePreempting {
+			last := pl.Preemptions[n-1]
+			pre := preemptionResult{Node: last.Node, Victims: []string{}}
+			for _, v := range last.Victims {
+				pre.Victims = append(pre.Victims, podName(v))
+			}
+			oc.pre = &pre
+		}
+		out.sum.Add(oc.outcome, len(pl.Decision.Unverified) > 0)
+		out.pods[podName(pl.Pod)] = oc
+	}
+	out.spread = spreadOf(s)
+	return out, nil
+}
+
+// hasGangs reports whether any pending pod names a PodGroup.
+func hasGangs(pending []*api.Pod) bool {
+	for _, p := range pending {
+		if _, ok := podgroup.KeyOf(p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// compareGangs pairs the gangs of A and B by PodGroup, in A's order then
+// B's.
+func compareGangs(a, b []scheduler.GangSummary) []comparedGang {
+	var out []comparedGang
+	idx := map[string]int{}
+	for i := range a {
+		idx[a[i].PodGroup] = len(out)
+		out = append(out, comparedGang{PodGroup: a[i].PodGroup, A: &a[i]})
+	}
+	for i := range b {
+		if j, ok := idx[b[i].PodGroup]; ok {
+			out[j].B = &b[i]
+			continue
+		}
+		out = append(out, comparedGang{PodGroup: b[i].PodGroup, B: &b[i]})
+	}
+	for i := range out {
+		g := &out[i]
+		g.Moved = g.A == nil || g.B == nil || g.A.Message != g.B.Message
+	}
+	return out
 }
 
 // outcome is a pod's result under one configuration.
@@ -109,20 +197,24 @@ func (oc outcome) where() string {
 }
 
 // placeUnder schedules the pending pods under one configuration on a copy
-// of the cluster.
-func (e *env) placeUnder(c *manifest.Cluster, o *options, config string) (map[string]outcome, spread, scheduler.Summary, error) {
-	var sum scheduler.Summary
+// of the cluster: pod by pod as explain does, or with GenericWorkload on
+// and a gang pending, the whole queue as simulate does.
+func (e *env) placeUnder(c *manifest.Cluster, o *options, config string) (placement, error) {
 	if config == "default" {
 		config = ""
 	}
 	cl, err := manifest.NewCluster(c.Objects, nil, loadOptions(e, o))
 	if err != nil {
-		return nil, spread{}, sum, &inputError{err}
+		return placement{}, &inputError{err}
 	}
 	s, err := e.newScheduler(cl, o, config)
 	if err != nil {
-		return nil, spread{}, sum, err
+		return placement{}, err
 	}
+	if s.FeatureGates().GenericWorkload() && hasGangs(cl.Pending) {
+		return simulateUnder(context.Background(), s, cl.Pending)
+	}
+	var sum scheduler.Summary
 	out := map[string]outcome{}
 	x := newExplainer(e, &options{}, cl, s)
 	err = x.run(context.Background(), cl.Pending, nil, func(r *podRow) error {
@@ -146,9 +238,9 @@ func (e *env) placeUnder(c *manifest.Cluster, o *options, config string) (map[st
 		return nil
 	})
 	if err != nil {
-		return nil, spread{}, sum, err
+		return placement{}, err
 	}
-	return out, spreadOf(s), sum, nil
+	return placement{pods: out, spread: spreadOf(s), sum: sum}, nil
 }
 
 func spreadOf(s *scheduler.Scheduler) spread {
@@ -213,15 +305,19 @@ func runCompare(e *env, o *options, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ra, sa, ua, err := e.placeUnder(c, o, a)
+	runA, err := e.placeUnder(c, o, a)
 	if err != nil {
 		return 0, err
 	}
-	rb, sb, ub, err := e.placeUnder(c, o, b)
+	runB, err := e.placeUnder(c, o, b)
 	if err != nil {
 		return 0, err
 	}
+	ra, sa, ua, rb, sb, ub := runA.pods, runA.spread, runA.sum, runB.pods, runB.spread, runB.sum
 	sum := compareSummary{ConfigA: a, ConfigB: b, A: ua, B: ub, SpreadA: sa, SpreadB: sb}
+	if runA.gangs != nil || runB.gangs != nil {
+		sum.Gangs = compareGangs(runA.gangs, runB.gangs)
+	}
 	var pods []comparedPod
 	for _, p := range c.Pending {
 		name := podName(p)
@@ -263,7 +359,7 @@ func runCompare(e *env, o *options, args []string) (int, error) {
 			}
 			// A total is a placed pod's: "-" for the others.
 			total := func(oc outcome) (string, string) {
-				if oc.outcome != scheduler.OutcomePlaced {
+				if oc.outcome != scheduler.OutcomePlaced || runA.queue {
 					return "-", "-"
 				}
 				return fmt.Sprint(oc.total), fmt.Sprintf("%.1f%%", oc.share)
@@ -277,6 +373,26 @@ func runCompare(e *env, o *options, args []string) (int, error) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Pod, pa.where(), pb.where(), ta, tb, sa, sb, delta, change)
 		}
 		tw.Flush()
+		fmt.Fprintln(w)
+	}
+	if len(sum.Gangs) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "POD GROUP\tCONFIG\tGANG")
+		for _, g := range sum.Gangs {
+			msg := func(gs *scheduler.GangSummary) string {
+				if gs == nil {
+					return "-"
+				}
+				return gs.Message
+			}
+			change := ""
+			if g.Moved {
+				change = " (differs)"
+			}
+			fmt.Fprintf(tw, "%s\tA\t%s\n\tB\t%s%s\n", g.PodGroup, msg(g.A), msg(g.B), change)
+		}
+		tw.Flush()
+		fmt.Fprintln(w, "with GenericWorkload on, each configuration ran the whole queue as simulate does, a gang as one unit: no totals")
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%d pod(s) land differently", sum.Moved)

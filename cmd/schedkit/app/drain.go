@@ -28,7 +28,11 @@ disruption controller would compute), or deleted with --disable-eviction.
 Replacements are scheduled with the cluster's other pending pods. Prints
 each pod's outcome; kubectl's warnings and errors go to stderr. Exit 1
 when a node is not drained, an eviction is blocked or a replacement stays
-Pending, or one fits only by preempting.
+Pending, or one fits only by preempting. With --feature-gates
+GenericWorkload=true, the replacements of a PodGroup's pods join their
+group as new pods do in kube-scheduler: one PodGroup cycle over them,
+the members still scheduled counting toward minCount, all placed or none;
+a table gives each group's outcome.
 `,
 		example: `  schedkit drain -f examples/manifests --ignore-daemonsets node-b1
   schedkit drain -f examples/manifests --ignore-daemonsets --delete-emptydir-data node-b1 node-c1 -o json
@@ -36,6 +40,7 @@ Pending, or one fits only by preempting.
 		flags: func(fs *flag.FlagSet, o *options) {
 			inputFlags(fs, o)
 			configFlag(fs, o)
+			gatesFlag(fs, o)
 			outputFlag(fs, o, "table", "json", "yaml")
 			strictFlag(fs, o)
 			tieFlags(fs, o)
@@ -203,7 +208,11 @@ func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
 				return 0, err
 			}
 		}
-		return code, d.finish([]string{"summary", "scheduled"}, sum, sched)
+		keys, values := []string{"summary", "scheduled"}, []any{sum, sched}
+		if rep.Gangs != nil {
+			keys, values = append(keys, "gangs"), append(values, rep.Gangs)
+		}
+		return code, d.finish(keys, values...)
 	}
 	w := bufio.NewWriter(e.stdout)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -216,6 +225,15 @@ func writeDrain(e *env, o *options, rep *scheduler.DrainReport) (int, error) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Pod, r.From, r.Outcome, node, r.Message)
 	}
 	tw.Flush()
+	if len(rep.Gangs) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "POD GROUP\tMIN COUNT\tPODS\tPLACED\tGANG")
+		for _, g := range rep.Gangs {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", g.PodGroup, g.MinCount, g.Pods, g.Placed, g.Message)
+		}
+		tw.Flush()
+	}
 	fmt.Fprintf(w, "\n%d moved, %d pending, %d blocked, %d stay", sum.Moved, sum.Pending, sum.Blocked, sum.Stays)
 	if sum.Gone > 0 {
 		fmt.Fprintf(w, ", %d gone", sum.Gone)

@@ -186,9 +186,13 @@ func runSimulate(e *env, o *options, args []string) (int, error) {
 		if len(gangs) > 0 {
 			fmt.Fprintln(w)
 			tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "POD GROUP\tMIN COUNT\tPODS\tPLACED\tGANG")
+			fmt.Fprintln(tw, "POD GROUP\tMIN COUNT\tPODS\tPLACED\tSCHEDULED\tGANG")
 			for _, g := range gangs {
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", g.PodGroup, g.MinCount, g.Pods, g.Placed, g.Message)
+				cond := "-"
+				if c := g.Condition; c != nil {
+					cond = fmt.Sprintf("%s (%s)", c.Status, c.Reason)
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", g.PodGroup, g.MinCount, g.Pods, g.Placed, cond, g.Message)
 			}
 			tw.Flush()
 		}
