@@ -311,7 +311,7 @@ func (p *Profile) RunScorePlugins(ctx context.Context, state *CycleState, pod *a
 		if na > 0 {
 			b := backing[3*na*i : 3*na*(i+1)]
 			out[i].RawScores = b[0:0:na]
-			out[i].NormalizedScores = b[na:na:2*na]
+			out[i].NormalizedScores = b[na : na : 2*na]
 			out[i].Scores = b[2*na : 2*na : 3*na]
 		}
 		for j, k := range active {
