@@ -1,7 +1,9 @@
 package affinity
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
@@ -270,3 +272,23 @@ func (m multiError) Error() string {
 }
 
 func (m multiError) Unwrap() []error { return m }
+
+// AppendKey appends to b an encoding of t in which two terms are equal
+// only if they match the same pods over the same topology key: the
+// selectors' keys, the namespaces sorted, the topology key. An index
+// groups the equal terms of many pods by it.
+func (t *AffinityTerm) AppendKey(b []byte) []byte {
+	b = t.Selector.AppendKey(b)
+	b = t.NamespaceSelector.AppendKey(b)
+	var buf [4]string
+	ns := buf[:0]
+	for n := range t.Namespaces {
+		ns = append(ns, n)
+	}
+	slices.Sort(ns)
+	b = binary.AppendUvarint(b, uint64(len(ns)))
+	for _, n := range ns {
+		b = appendString(b, n)
+	}
+	return appendString(b, t.TopologyKey)
+}

@@ -1,6 +1,7 @@
 package affinity
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -409,4 +410,30 @@ func (s Selector) String() string {
 		s.reqs[i].appendTo(&b)
 	}
 	return b.String()
+}
+
+// AppendKey appends to b an encoding of s in which two selectors are
+// equal only if they match the same labels: requirements in order, each
+// field length-prefixed. An index groups equal selectors by it.
+func (s Selector) AppendKey(b []byte) []byte {
+	if s.nothing {
+		return append(b, 'N')
+	}
+	b = append(b, 'S')
+	b = binary.AppendUvarint(b, uint64(len(s.reqs)))
+	for i := range s.reqs {
+		r := &s.reqs[i]
+		b = appendString(b, r.key)
+		b = appendString(b, string(r.operator))
+		b = binary.AppendUvarint(b, uint64(len(r.values)))
+		for _, v := range r.values {
+			b = appendString(b, v)
+		}
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
 }

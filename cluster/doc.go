@@ -74,6 +74,11 @@
 // selectors may match, not every pod; the lists are only appended to,
 // each entry stamped with the generations its pod came and left at, so
 // every view reads its own pods from them without a copy.
+// View.CountPods counts, per node, the pods of a selector of one such
+// requirement without reading them. The index also groups the pods'
+// pod (anti)-affinity terms by kind, position, weight and term (the
+// replicas of a workload share a group): View.CountTerms tests each
+// group once and counts its terms per node and topology key.
 //
 // Nodes come in kube-scheduler's order, which decides the nodes a cycle
 // evaluates when it scores only a percentage of them from a rotating

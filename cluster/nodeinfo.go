@@ -213,6 +213,51 @@ func (n *NodeInfo) cowClone() *NodeInfo {
 	return c
 }
 
+// CopyInto makes dst a copy of n that its caller may change, as Clone
+// does, in dst's memory: the pod lists, resources, ports and claim
+// counts reuse dst's slices and map. A dry run that tries node after
+// node then allocates nothing per node. ImageStates is shared, as it is
+// only ever replaced. dst belongs to no snapshot: its Slot is -1, so
+// that no per-node memo takes it, or its changes, for n's.
+func (n *NodeInfo) CopyInto(dst *NodeInfo) {
+	*dst = NodeInfo{
+		node:                         n.node,
+		unschedulable:                n.unschedulable,
+		taints:                       n.taints,
+		ImageStates:                  n.ImageStates,
+		images:                       n.images,
+		Pods:                         append(dst.Pods[:0], n.Pods...),
+		PodsWithAffinity:             append(dst.PodsWithAffinity[:0], n.PodsWithAffinity...),
+		PodsWithRequiredAntiAffinity: append(dst.PodsWithRequiredAntiAffinity[:0], n.PodsWithRequiredAntiAffinity...),
+		Requested:                    copyResource(dst.Requested, n.Requested),
+		NonZeroRequested:             copyResource(dst.NonZeroRequested, n.NonZeroRequested),
+		Allocatable:                  copyResource(dst.Allocatable, n.Allocatable),
+		UsedPorts:                    HostPortInfo{entries: append(dst.UsedPorts.entries[:0], n.UsedPorts.entries...)},
+		PVCRefCounts:                 dst.PVCRefCounts,
+		Generation:                   n.Generation,
+	}
+	clear(dst.PVCRefCounts)
+	if len(n.PVCRefCounts) == 0 {
+		dst.PVCRefCounts = nil
+		return
+	}
+	if dst.PVCRefCounts == nil {
+		dst.PVCRefCounts = make(map[string]int, len(n.PVCRefCounts))
+	}
+	maps.Copy(dst.PVCRefCounts, n.PVCRefCounts)
+}
+
+// copyResource is src with its scalars copied into dst's memory.
+func copyResource(dst, src Resource) Resource {
+	scalars := append(dst.Scalars[:0], src.Scalars...)
+	dst = src
+	dst.Scalars = scalars
+	if len(scalars) == 0 {
+		dst.Scalars = nil
+	}
+	return dst
+}
+
 // clonePods copies s with a little room to grow, so that the writer's
 // next append does not copy again.
 func clonePods(s []*PodInfo) []*PodInfo {

@@ -322,3 +322,41 @@ func TestNewNodeInfoAllocatable(t *testing.T) {
 		t.Errorf("AllocatableWithDefault overrode allocatable: %v", got)
 	}
 }
+
+// TestNodeInfoCopyInto: a copy made in another NodeInfo's memory equals
+// a Clone but for its Slot (-1: it belongs to no snapshot), changing it
+// leaves the original as it was, and copying again into the same memory
+// allocates nothing.
+func TestNodeInfoCopyInto(t *testing.T) {
+	node := mkNode("n", rl("cpu", "4", "example.com/gpu", "2"), nil, img(10, "a:v1"))
+	pods := upstreamNodeInfoPods()
+	pods[0] = mkPod("ns", "pvc", "u9", "").pvc("c").container(rl("example.com/gpu", "1")).obj()
+	ni := NewNodeInfo(node, pods...)
+	other := NewNodeInfo(mkNode("m", rl("cpu", "1"), nil), mkPod("ns", "o", "uo", "").container(rl("cpu", "1"), tcp("", 7)).pvc("d").obj())
+	var c NodeInfo
+	other.CopyInto(&c)
+	ni.CopyInto(&c)
+	want := ni.Clone()
+	want.slot = 0
+	opts := []cmp.Option{cmp.AllowUnexported(NodeInfo{}, HostPortInfo{}, hostPortEntry{}, PodInfo{}), cmpopts.IgnoreFields(NodeInfo{}, "images"), cmp.Comparer(qEq)}
+	if diff := cmp.Diff(want, &c, opts...); diff != "" {
+		t.Fatalf("copy differs from a clone (-clone +copy):\n%s", diff)
+	}
+	if c.Slot() != -1 {
+		t.Errorf("copy's Slot = %d, want -1", c.Slot())
+	}
+	c.AddPod(NewPodInfo(mkPod("ns", "x", "ux", "").container(rl("cpu", "1", "example.com/gpu", "1"), tcp("", 99)).pvc("c").obj()))
+	if err := c.RemovePod(pods[1]); err != nil {
+		t.Fatal(err)
+	}
+	if ni.Requested.Scalar("example.com/gpu") != 1 || len(ni.Pods) != 2 || ni.UsedPorts.Len() != 1 || ni.PVCRefCounts["ns/c"] != 1 {
+		t.Errorf("original changed through its copy: %v pvc=%v", ni, ni.PVCRefCounts)
+	}
+	ni.CopyInto(&c)
+	if raceEnabled {
+		return // allocation counts vary under the race detector
+	}
+	if allocs := testing.AllocsPerRun(20, func() { ni.CopyInto(&c) }); allocs != 0 {
+		t.Errorf("CopyInto into a used copy: %v allocations, want 0", allocs)
+	}
+}

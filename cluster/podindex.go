@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"encoding/binary"
+	"slices"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -46,9 +48,13 @@ type postings struct {
 	pos     map[*PodInfo]int32
 }
 
-// podIndex is the snapshot's index of pods by label.
+// podIndex is the snapshot's index of pods by label, and of the pods'
+// pod (anti-)affinity terms by kind, position and term (termGroup).
 type podIndex struct {
 	lists map[labelKey]*postings
+	terms map[string]*termGroup
+	// key is scratch for the keys of terms.
+	key []byte
 }
 
 // posThreshold is the list length from which a removal makes the list
@@ -65,6 +71,19 @@ func (s *Snapshot) indexAdd(p *PodInfo, slot int32) {
 }
 
 func (x *podIndex) add(p *PodInfo, slot int32, gen int64) {
+	if p.hasAffinity {
+		x.eachTerm(p, func(k []byte, kind TermKind, t *affinity.AffinityTerm, w int32) {
+			g := x.terms[string(k)]
+			if g == nil {
+				if x.terms == nil {
+					x.terms = map[string]*termGroup{}
+				}
+				g = &termGroup{kind: kind, term: *t, weight: w}
+				x.terms[string(k)] = g
+			}
+			g.postings.add(p, slot, gen)
+		})
+	}
 	ns := p.Pod.Namespace
 	for k, v := range p.Pod.Labels {
 		lk := labelKey{ns, k, v}
@@ -73,11 +92,16 @@ func (x *podIndex) add(p *PodInfo, slot int32, gen int64) {
 			l = &postings{}
 			x.lists[lk] = l
 		}
-		l.entries = append(l.entries, indexEntry{pod: p, slot: slot, added: gen})
-		l.live++
-		if l.pos != nil {
-			l.pos[p] = int32(len(l.entries) - 1)
-		}
+		l.add(p, slot, gen)
+	}
+}
+
+// add appends p, on the node of slot, to l at generation gen.
+func (l *postings) add(p *PodInfo, slot int32, gen int64) {
+	l.entries = append(l.entries, indexEntry{pod: p, slot: slot, added: gen})
+	l.live++
+	if l.pos != nil {
+		l.pos[p] = int32(len(l.entries) - 1)
 	}
 }
 
@@ -88,42 +112,53 @@ func (s *Snapshot) indexRemove(p *PodInfo) {
 	if x == nil {
 		return
 	}
+	if p.hasAffinity {
+		x.eachTerm(p, func(k []byte, _ TermKind, _ *affinity.AffinityTerm, _ int32) {
+			if g := x.terms[string(k)]; g != nil {
+				g.postings.remove(p, s.gen)
+			}
+		})
+	}
 	ns := p.Pod.Namespace
 	for k, v := range p.Pod.Labels {
-		l := x.lists[labelKey{ns, k, v}]
-		if l == nil {
-			continue
+		if l := x.lists[labelKey{ns, k, v}]; l != nil {
+			l.remove(p, s.gen)
 		}
-		i := int32(-1)
-		if l.pos == nil && len(l.entries) >= posThreshold {
-			l.pos = make(map[*PodInfo]int32, l.live)
-			for j := range l.entries {
-				if e := &l.entries[j]; atomic.LoadInt64(&e.removed) == 0 {
-					l.pos[e.pod] = int32(j)
-				}
+	}
+}
+
+// remove marks p's entry of l gone at generation gen, rebuilding l when
+// most of its entries are gone.
+func (l *postings) remove(p *PodInfo, gen int64) {
+	i := int32(-1)
+	if l.pos == nil && len(l.entries) >= posThreshold {
+		l.pos = make(map[*PodInfo]int32, l.live)
+		for j := range l.entries {
+			if e := &l.entries[j]; atomic.LoadInt64(&e.removed) == 0 {
+				l.pos[e.pod] = int32(j)
 			}
 		}
-		if l.pos != nil {
-			if j, ok := l.pos[p]; ok {
-				i = j
-				delete(l.pos, p)
+	}
+	if l.pos != nil {
+		if j, ok := l.pos[p]; ok {
+			i = j
+			delete(l.pos, p)
+		}
+	} else {
+		for j := len(l.entries) - 1; j >= 0; j-- {
+			if e := &l.entries[j]; e.pod == p && atomic.LoadInt64(&e.removed) == 0 {
+				i = int32(j)
+				break
 			}
-		} else {
-			for j := len(l.entries) - 1; j >= 0; j-- {
-				if e := &l.entries[j]; e.pod == p && atomic.LoadInt64(&e.removed) == 0 {
-					i = int32(j)
-					break
-				}
-			}
 		}
-		if i < 0 {
-			continue
-		}
-		atomic.StoreInt64(&l.entries[i].removed, s.gen)
-		l.live--
-		if len(l.entries) > 2*l.live+posThreshold {
-			l.rebuild(s.gen)
-		}
+	}
+	if i < 0 {
+		return
+	}
+	atomic.StoreInt64(&l.entries[i].removed, gen)
+	l.live--
+	if len(l.entries) > 2*l.live+posThreshold {
+		l.rebuild(gen)
 	}
 }
 
@@ -343,4 +378,276 @@ func (c *PodCandidates) dedupe() {
 	}
 	c.start[len(c.bySlot)] = prev
 	c.pods = out
+}
+
+// PodCounts is, per node of one view, how many pods each of the queries
+// it was made for matches: exact counts, not candidates.
+type PodCounts struct {
+	// bySlot is the view's NodeInfo of each slot; n[q][s] is query q's
+	// count on slot s.
+	bySlot []*NodeInfo
+	n      [][]int32
+}
+
+// Count returns the number of pods on ni that query q matches, and false
+// if ni is not a NodeInfo of the view the counts are of (the caller then
+// tests ni.Pods itself).
+func (c *PodCounts) Count(q int, ni *NodeInfo) (int32, bool) {
+	s := int(ni.slot) - 1
+	if c == nil || s < 0 || s >= len(c.bySlot) || c.bySlot[s] != ni {
+		return 0, false
+	}
+	return c.n[q][s], true
+}
+
+// exactQuery reports whether every pod listed under q's namespaces and
+// the values of its selector's one requirement matches q: the selector is
+// Nothing, or a single =, == or In requirement whose values are distinct
+// (each pod is then in one list at most).
+func exactQuery(q *PodQuery) bool {
+	if q.Selector.MatchesNothing() {
+		return true
+	}
+	if q.Selector.NumRequirements() != 1 {
+		return false
+	}
+	_, values, ok := q.Selector.Equality(0)
+	if !ok {
+		return false
+	}
+	for i := range values {
+		for j := range i {
+			if values[j] == values[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// CountPods counts, through the snapshot's pod index, the pods of the
+// view each query matches on each node, reading the index's entries and
+// no pod. It reports false when the index cannot count a query exactly:
+// a selector other than Nothing or one =, == or In requirement with
+// distinct values, a view not taken from a snapshot, or a view older
+// than the last rebuild of a list it reads.
+func (v *View) CountPods(queries []PodQuery) (*PodCounts, bool) {
+	s := v.snap
+	if s == nil {
+		return nil, false
+	}
+	for i := range queries {
+		if !exactQuery(&queries[i]) {
+			return nil, false
+		}
+	}
+	lists := make([][][]indexEntry, len(queries))
+	s.mu.Lock()
+	x := s.podIdx
+	ok := x != nil
+	slots := int(s.slots)
+	for qi := 0; ok && qi < len(queries); qi++ {
+		q := &queries[qi]
+		if q.Selector.MatchesNothing() {
+			continue
+		}
+		key, values, _ := q.Selector.Equality(0)
+		q.eachList(x, key, values, func(l *postings) {
+			if l.since > v.generation {
+				ok = false
+			}
+			lists[qi] = append(lists[qi], l.entries)
+		})
+	}
+	s.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	g := v.generation
+	c := &PodCounts{bySlot: make([]*NodeInfo, slots), n: make([][]int32, len(queries))}
+	v.nodes.each(func(_ int, ni *NodeInfo) {
+		if s := int(ni.slot) - 1; s >= 0 && s < slots {
+			c.bySlot[s] = ni
+		}
+	})
+	for qi := range queries {
+		n := make([]int32, slots)
+		for _, l := range lists[qi] {
+			for i := range l {
+				e := &l[i]
+				if e.added > g || int(e.slot) < 1 || int(e.slot) > slots {
+					continue
+				}
+				if r := atomic.LoadInt64(&e.removed); r == 0 || r > g {
+					n[e.slot-1]++
+				}
+			}
+		}
+		c.n[qi] = n
+	}
+	return c, true
+}
+
+// TermKind is a kind of a pod's pod (anti-)affinity terms.
+type TermKind uint8
+
+// The kinds of terms, as PodInfo holds them.
+const (
+	// RequiredAffinity is PodInfo.RequiredAffinityTerms.
+	RequiredAffinity TermKind = iota
+	// RequiredAntiAffinity is PodInfo.RequiredAntiAffinityTerms.
+	RequiredAntiAffinity
+	// PreferredAffinity is PodInfo.PreferredAffinityTerms.
+	PreferredAffinity
+	// PreferredAntiAffinity is PodInfo.PreferredAntiAffinityTerms.
+	PreferredAntiAffinity
+)
+
+// termGroup is the pods whose term of one kind at one position of their
+// list is the same term (with the same weight): the replicas of a
+// workload, as a rule. A pod is in a group once, as its position names
+// one term.
+type termGroup struct {
+	kind   TermKind
+	term   affinity.AffinityTerm
+	weight int32
+	postings
+}
+
+// eachTerm calls f with the group key, kind, term and weight of each of
+// p's terms. The key is x's scratch, valid during the call (looking it
+// up as a map's string key does not allocate).
+func (x *podIndex) eachTerm(p *PodInfo, f func(key []byte, kind TermKind, t *affinity.AffinityTerm, weight int32)) {
+	one := func(kind TermKind, i int, t *affinity.AffinityTerm, w int32) {
+		b := append(x.key[:0], byte(kind))
+		b = binary.AppendUvarint(b, uint64(i))
+		b = binary.AppendVarint(b, int64(w))
+		b = t.AppendKey(b)
+		x.key = b
+		f(b, kind, t, w)
+	}
+	for i := range p.RequiredAffinityTerms {
+		one(RequiredAffinity, i, &p.RequiredAffinityTerms[i], 0)
+	}
+	for i := range p.RequiredAntiAffinityTerms {
+		one(RequiredAntiAffinity, i, &p.RequiredAntiAffinityTerms[i], 0)
+	}
+	for i := range p.PreferredAffinityTerms {
+		one(PreferredAffinity, i, &p.PreferredAffinityTerms[i].AffinityTerm, p.PreferredAffinityTerms[i].Weight)
+	}
+	for i := range p.PreferredAntiAffinityTerms {
+		one(PreferredAntiAffinity, i, &p.PreferredAntiAffinityTerms[i].AffinityTerm, p.PreferredAntiAffinityTerms[i].Weight)
+	}
+}
+
+// TermCounts is, per node of one view and per topology key, how many
+// terms of the node's pods a caller selected (View.CountTerms) and the
+// sum of the values it gave them.
+type TermCounts struct {
+	bySlot []*NodeInfo
+	// Keys are the topology keys of the selected terms; n[k][s] and
+	// w[k][s] are key k's count and sum on slot s.
+	Keys []string
+	n    [][]int32
+	w    [][]int64
+}
+
+// Has reports whether ni is a NodeInfo of the view the counts are of.
+func (c *TermCounts) Has(ni *NodeInfo) bool {
+	s := int(ni.slot) - 1
+	return c != nil && s >= 0 && s < len(c.bySlot) && c.bySlot[s] == ni
+}
+
+// At returns the count and the sum of key k on ni, and false if ni is
+// not a NodeInfo of the view the counts are of.
+func (c *TermCounts) At(k int, ni *NodeInfo) (n int32, w int64, ok bool) {
+	s := int(ni.slot) - 1
+	if c == nil || s < 0 || s >= len(c.bySlot) || c.bySlot[s] != ni {
+		return 0, 0, false
+	}
+	return c.n[k][s], c.w[k][s], true
+}
+
+// CountTerms counts, through the snapshot's index of the pods' terms,
+// the terms of the view's pods that selected chooses: it is called once
+// per group of equal terms (of one kind, at one position of the pods'
+// lists, with one weight), not once per pod, and gives the value each
+// such term adds to its node's sum. Counts and sums are by node and by
+// the term's topology key, whether or not the node has that label. It
+// reports false when the index cannot answer: a view not taken from a
+// snapshot, or one older than the last rebuild of a group it reads.
+func (v *View) CountTerms(selected func(kind TermKind, t *affinity.AffinityTerm, weight int32) (int64, bool)) (*TermCounts, bool) {
+	s := v.snap
+	if s == nil {
+		return nil, false
+	}
+	type group struct {
+		g       *termGroup
+		entries []indexEntry
+	}
+	var groups []group
+	s.mu.Lock()
+	x := s.podIdx
+	ok := x != nil
+	slots := int(s.slots)
+	if ok {
+		for _, g := range x.terms {
+			if g.since > v.generation {
+				ok = false
+				break
+			}
+			if len(g.entries) > 0 {
+				groups = append(groups, group{g, g.entries})
+			}
+		}
+	}
+	s.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	g := v.generation
+	c := &TermCounts{bySlot: make([]*NodeInfo, slots)}
+	v.nodes.each(func(_ int, ni *NodeInfo) {
+		if s := int(ni.slot) - 1; s >= 0 && s < slots {
+			c.bySlot[s] = ni
+		}
+	})
+	for _, gr := range groups {
+		w, ok := selected(gr.g.kind, &gr.g.term, gr.g.weight)
+		if !ok {
+			continue
+		}
+		k := slices.Index(c.Keys, gr.g.term.TopologyKey)
+		if k < 0 {
+			k = len(c.Keys)
+			c.Keys = append(c.Keys, gr.g.term.TopologyKey)
+			c.n = append(c.n, make([]int32, slots))
+			c.w = append(c.w, make([]int64, slots))
+		}
+		n, sum := c.n[k], c.w[k]
+		for i := range gr.entries {
+			e := &gr.entries[i]
+			if e.added > g || int(e.slot) < 1 || int(e.slot) > slots {
+				continue
+			}
+			if r := atomic.LoadInt64(&e.removed); r == 0 || r > g {
+				n[e.slot-1]++
+				sum[e.slot-1] += w
+			}
+		}
+	}
+	c.sortKeys()
+	return c, true
+}
+
+// sortKeys puts the keys in order, their counts with them, so that the
+// counts do not depend on the order the groups were read in.
+func (c *TermCounts) sortKeys() {
+	for i := 1; i < len(c.Keys); i++ {
+		for j := i; j > 0 && c.Keys[j] < c.Keys[j-1]; j-- {
+			c.Keys[j], c.Keys[j-1] = c.Keys[j-1], c.Keys[j]
+			c.n[j], c.n[j-1] = c.n[j-1], c.n[j]
+			c.w[j], c.w[j-1] = c.w[j-1], c.w[j]
+		}
+	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -103,6 +104,133 @@ func checkCandidates(t *rapid.T, v *View, queries []PodQuery, mustAnswer bool) {
 	}
 }
 
+// checkCounts checks the index's counts of v for queries against every
+// pod of v: each node's count of a query is the number of its pods the
+// query matches. With current, the index must answer when every query
+// is one it counts exactly.
+func checkCounts(t *rapid.T, v *View, queries []PodQuery, current bool) {
+	c, ok := v.CountPods(queries)
+	exact := true
+	for i := range queries {
+		exact = exact && exactQuery(&queries[i])
+	}
+	if !ok {
+		if current && exact {
+			t.Fatalf("the index did not count %d exact queries on the current view", len(queries))
+		}
+		return
+	}
+	if !exact {
+		t.Fatalf("the index counted a query it cannot count exactly")
+	}
+	for _, ni := range v.Nodes() {
+		for qi := range queries {
+			n, ok := c.Count(qi, ni)
+			if !ok {
+				t.Fatalf("node %s of the view has no count", ni.Name())
+			}
+			want := 0
+			for _, p := range ni.Pods {
+				if queryMatches(&queries[qi], p) {
+					want++
+				}
+			}
+			if int(n) != want {
+				t.Fatalf("node %s: query %d (%v) counts %d pods, %d match", ni.Name(), qi, queries[qi].Selector.String(), n, want)
+			}
+		}
+		if _, ok := c.Count(0, ni.Clone()); ok {
+			t.Fatalf("a clone of %s has counts", ni.Name())
+		}
+	}
+}
+
+// drawIndexAffinity draws nil or pod (anti-)affinity of terms from a
+// small pool, so that many pods share terms.
+func drawIndexAffinity(t *rapid.T) *api.Affinity {
+	if rapid.IntRange(0, 2).Draw(t, "affinity") == 0 {
+		return nil
+	}
+	term := func() api.PodAffinityTerm {
+		return api.PodAffinityTerm{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"x", "web"}).Draw(t, "termApp")}},
+			TopologyKey:   rapid.SampledFrom([]string{"kubernetes.io/hostname", "zone"}).Draw(t, "termKey")}
+	}
+	terms := func() []api.PodAffinityTerm {
+		var out []api.PodAffinityTerm
+		for range rapid.IntRange(0, 2).Draw(t, "terms") {
+			out = append(out, term())
+		}
+		return out
+	}
+	weighted := func() []api.WeightedPodAffinityTerm {
+		var out []api.WeightedPodAffinityTerm
+		for range rapid.IntRange(0, 2).Draw(t, "weighted") {
+			out = append(out, api.WeightedPodAffinityTerm{Weight: rapid.Int32Range(1, 3).Draw(t, "weight"), PodAffinityTerm: term()})
+		}
+		return out
+	}
+	return &api.Affinity{
+		PodAffinity:     &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms(), PreferredDuringSchedulingIgnoredDuringExecution: weighted()},
+		PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms(), PreferredDuringSchedulingIgnoredDuringExecution: weighted()},
+	}
+}
+
+// checkTerms checks the index's counts of the pods' terms of v against
+// every pod of v: per node and topology key, the number of terms of
+// each kind and the sum of their values, the value of a term being its
+// kind's number times ten plus its weight. With current, the index
+// must answer.
+func checkTerms(t *rapid.T, v *View, current bool) {
+	value := func(kind TermKind, w int32) int64 { return int64(kind)*10 + int64(w) }
+	c, ok := v.CountTerms(func(kind TermKind, _ *affinity.AffinityTerm, w int32) (int64, bool) {
+		return value(kind, w), kind != PreferredAffinity
+	})
+	if !ok {
+		if current {
+			t.Fatalf("the index did not count the terms of the current view")
+		}
+		return
+	}
+	for _, ni := range v.Nodes() {
+		want := map[string][2]int64{}
+		add := func(kind TermKind, tm *affinity.AffinityTerm, w int32) {
+			if kind == PreferredAffinity {
+				return
+			}
+			x := want[tm.TopologyKey]
+			want[tm.TopologyKey] = [2]int64{x[0] + 1, x[1] + value(kind, w)}
+		}
+		for _, p := range ni.Pods {
+			for i := range p.RequiredAffinityTerms {
+				add(RequiredAffinity, &p.RequiredAffinityTerms[i], 0)
+			}
+			for i := range p.RequiredAntiAffinityTerms {
+				add(RequiredAntiAffinity, &p.RequiredAntiAffinityTerms[i], 0)
+			}
+			for i := range p.PreferredAffinityTerms {
+				add(PreferredAffinity, &p.PreferredAffinityTerms[i].AffinityTerm, p.PreferredAffinityTerms[i].Weight)
+			}
+			for i := range p.PreferredAntiAffinityTerms {
+				add(PreferredAntiAffinity, &p.PreferredAntiAffinityTerms[i].AffinityTerm, p.PreferredAntiAffinityTerms[i].Weight)
+			}
+		}
+		got := map[string][2]int64{}
+		for k, key := range c.Keys {
+			n, w, ok := c.At(k, ni)
+			if !ok {
+				t.Fatalf("node %s of the view has no term counts", ni.Name())
+			}
+			if n != 0 || w != 0 {
+				got[key] = [2]int64{int64(n), w}
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("node %s: terms counted %v, its pods have %v", ni.Name(), got, want)
+		}
+	}
+}
+
 // TestPropPodCandidates: after any sequence of pod additions,
 // assumptions, updates and removals and of node additions and removals,
 // the pod index's candidates of every view taken along the way (each
@@ -136,6 +264,7 @@ func TestPropPodCandidates(t *testing.T) {
 					p.Labels[k] = rapid.SampledFrom([]string{"x", "y", "web", "db"}).Draw(t, k)
 				}
 			}
+			p.Spec.Affinity = drawIndexAffinity(t)
 			return p
 		}
 		var views []*View
@@ -233,8 +362,12 @@ func TestPropPodCandidates(t *testing.T) {
 					all = all && ok
 				}
 				checkCandidates(t, s.View(), queries, all)
+				checkCounts(t, s.View(), queries, true)
+				checkTerms(t, s.View(), true)
 				for _, v := range views {
 					checkCandidates(t, v, queries, false)
+					checkCounts(t, v, queries, false)
+					checkTerms(t, v, false)
 				}
 			},
 		})

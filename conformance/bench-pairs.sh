@@ -9,13 +9,14 @@
 #   PAIRS=12 BENCH='Stream/Scheduling(Basic|PodAntiAffinity)/' conformance/bench-pairs.sh
 #   BENCH=FirstDecision BENCHTIME=5x conformance/bench-pairs.sh
 #   BENCH=DRAStream STREAM_PODS=100 conformance/bench-pairs.sh   # DRA workloads, 500 nodes
+#   BENCH=GangStream conformance/bench-pairs.sh     # 100 gangs of 8, anti-affinity, 5,000 nodes
 #   SUMMARY=DIR conformance/bench-pairs.sh          # summarise DIR again
 #
 # Variables: PAIRS (10), BENCH (a -bench regexp without its "Benchmark"
 # prefix, default '(Stream|DRAStream|FirstDecision|Command)'), BENCHTIME (1x: one stream, one
 # first decision, one command run per sweep), STREAM_PODS (measured pods
-# per stream, 0 = the workload's measurePods up to 1,000, 200 for DRAStream), OUT (the
-# directory for the raw output).
+# per stream, 0 = the workload's measurePods up to 1,000, 200 for DRAStream), GANGS
+# (gangs per GangStream op, 100), OUT (the directory for the raw output).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -42,6 +43,8 @@ summarise() {
 		for (i = 3; i < NF; i++) {
 			if ($(i+1) == "ns/pod") { wall = $i; unitw = "pod" }
 			if ($(i+1) == "cpu-ns/pod") cpu = $i
+			if ($(i+1) == "ns/gang") { wall = $i; unitw = "gang" }
+			if ($(i+1) == "cpu-ns/gang") cpu = $i
 		}
 		if (wall == "") for (i = 3; i < NF; i++) {
 			if ($(i+1) == "ns/op") { wall = $i; unitw = "op" }
@@ -85,15 +88,16 @@ PAIRS=${PAIRS:-10}
 BENCH=${BENCH:-(Stream|DRAStream|FirstDecision|Command)}
 BENCHTIME=${BENCHTIME:-1x}
 STREAM_PODS=${STREAM_PODS:-0}
+GANGS=${GANGS:-100}
 OUT=${OUT:-$(mktemp -d /tmp/bench-pairs.XXXXXX)}
 mkdir -p "$OUT"
 go test -c -o "$OUT/conformance.test" .
-{ echo "# $(date -u +%FT%TZ) $(git rev-parse --short HEAD) PAIRS=$PAIRS BENCH=$BENCH BENCHTIME=$BENCHTIME STREAM_PODS=$STREAM_PODS"; nproc; } > "$OUT/load.txt"
+{ echo "# $(date -u +%FT%TZ) $(git rev-parse --short HEAD) PAIRS=$PAIRS BENCH=$BENCH BENCHTIME=$BENCHTIME STREAM_PODS=$STREAM_PODS GANGS=$GANGS"; nproc; } > "$OUT/load.txt"
 for i in $(seq 1 "$PAIRS"); do
 	for side in upstream schedkit; do
 		echo "pair $i $side $(uptime)" >> "$OUT/load.txt"
 		"$OUT/conformance.test" -test.run "^\$" -test.bench "^Benchmark$BENCH" -bench.side "$side" \
-			-test.benchtime "$BENCHTIME" -stream.pods "$STREAM_PODS" | grep '^Benchmark' | tee -a "$OUT/$side.txt" >&2
+			-test.benchtime "$BENCHTIME" -stream.pods "$STREAM_PODS" -gang.count "$GANGS" | grep '^Benchmark' | tee -a "$OUT/$side.txt" >&2
 	done
 done
 echo "raw output and load: $OUT" >&2

@@ -13,12 +13,16 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
+	upconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	schedframework "k8s.io/kubernetes/pkg/scheduler/framework"
 
+	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/conformance/internal/upstream"
+	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/dra/dragen"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/internal/testing/regression"
 	"github.com/schedkit/schedkit/plugins/dynamicresources"
 	"github.com/schedkit/schedkit/scheduler"
@@ -228,4 +232,99 @@ func upNode(f *upstream.DRAFramework, name string) fwk.NodeInfo {
 		}
 	}
 	return nil
+}
+
+// TestDRAExtendedScoringDifferential draws DRA worlds whose pod requests
+// an extended resource a DeviceClass backs (drawExtendedResources: the
+// class's extendedResourceName or its implicit name, nodes with none,
+// zero or two of it allocatable) and runs it through NodeResourcesFit
+// and NodeResourcesBalancedAllocation scoring that resource beside cpu
+// and memory (LeastAllocated or MostAllocated, a drawn weight), with
+// DynamicResources: upstream's and schedkit's filter verdicts, scores
+// and totals agree. On a node without the resource allocatable both
+// score the class's devices there (calculateDRAResourceTotals).
+// BalancedAllocation scores the resource only when the class has no CEL
+// selector: v1.37.2's NewBalancedAllocation leaves the scorer's CEL
+// cache nil, and upstream panics on a selector there.
+func TestDRAExtendedScoringDifferential(t *testing.T) {
+	plugins := []regression.PluginRef{{Name: "NodeResourcesFit", Weight: 1}, {Name: "NodeResourcesBalancedAllocation", Weight: 1},
+		{Name: dynamicresources.Name, Weight: 2}}
+	rapid.Check(t, func(rt *rapid.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		m := dragen.MixedGen().Draw(rt, "mixed")
+		for _, sl := range m.Slices {
+			for _, d := range sl.Spec.Devices {
+				for _, c := range d.Capacity {
+					if c.RequestPolicy != nil && strings.Contains(js(rt, c.RequestPolicy), `m"`) {
+						rt.Skip("fractional request policy")
+					}
+				}
+			}
+		}
+		if !drawExtendedResources(rt, &m.World, m.Pod) {
+			rt.Skip("no extended resource")
+		}
+		var ext api.ResourceName
+		for n := range m.Pod.Spec.Containers[0].Resources.Requests {
+			ext = n
+		}
+		balanced := []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
+		upBalanced := []upconfig.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
+		if c := dra.ExtendedResourceClasses(m.Classes)[ext]; c != nil && !slices.ContainsFunc(c.Spec.Selectors, func(s api.DeviceSelector) bool { return s.CEL != nil }) {
+			balanced = append(balanced, config.ResourceSpec{Name: string(ext), Weight: 1})
+			upBalanced = append(upBalanced, upconfig.ResourceSpec{Name: string(ext), Weight: 1})
+		}
+		strategy := rapid.SampledFrom([]string{"LeastAllocated", "MostAllocated"}).Draw(rt, "strategy")
+		weight := rapid.Int64Range(1, 5).Draw(rt, "ext-weight")
+		ours := map[string]any{
+			"NodeResourcesFit": &config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: config.ScoringStrategyType(strategy),
+				Resources: []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: string(ext), Weight: weight}}}},
+			"NodeResourcesBalancedAllocation": &config.NodeResourcesBalancedAllocationArgs{Resources: balanced},
+		}
+		theirs := []upconfig.PluginConfig{
+			{Name: "NodeResourcesFit", Args: &upconfig.NodeResourcesFitArgs{ScoringStrategy: &upconfig.ScoringStrategy{Type: upconfig.ScoringStrategyType(strategy),
+				Resources: []upconfig.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: string(ext), Weight: weight}}}}},
+			{Name: "NodeResourcesBalancedAllocation", Args: &upconfig.NodeResourcesBalancedAllocationArgs{Resources: upBalanced}},
+		}
+		var objs, upObjs []any
+		add := func(o, up any) { objs = append(objs, o); upObjs = append(upObjs, up) }
+		for _, c := range m.Classes {
+			add(c, viaJSON[resourceapi.DeviceClass](rt, c))
+		}
+		for _, s := range m.Slices {
+			add(s, viaJSON[resourceapi.ResourceSlice](rt, s))
+		}
+		for _, r := range m.TaintRules {
+			add(r, viaJSON[resourceapi.DeviceTaintRule](rt, r))
+		}
+		for _, c := range append(slices.Clone(m.Claims), m.Allocated...) {
+			add(c, viaJSON[resourceapi.ResourceClaim](rt, c))
+		}
+		vnodes, vpods := upstream.ConvertCluster(m.Nodes, m.Pods)
+		up, err := upstream.NewDRAFramework(ctx, vnodes, vpods, upObjs, plugins, theirs...)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		defer up.Close()
+		snap, err := cluster.NewSnapshot(m.Nodes, m.Pods)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if err := snap.AddObjects(objs...); err != nil {
+			rt.Fatal(err)
+		}
+		prof, err := regression.ProfileWithArgs(snap, plugins, ours)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		got := regression.RunCycle(prof, snap.View().Nodes(), m.Pod)
+		want := up.RunCycle(ctx, up.NodeInfos(), viaJSON[v1.Pod](rt, m.Pod))
+		normalizeDRAAnswer(&got)
+		normalizeDRAAnswer(&want)
+		if g, w := js(rt, got), js(rt, want); g != w {
+			rt.Fatalf("cycle (%s, %s weight %d):\n got %s\nwant %s\nslices %s\nclasses %s\nheld %s", strategy, ext, weight, g, w,
+				js(rt, m.Slices), js(rt, m.Classes), js(rt, m.Allocated))
+		}
+	})
 }

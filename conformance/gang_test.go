@@ -41,11 +41,15 @@ type gangUnit struct {
 	group    string // "" for an ordinary pod
 	minCount int
 	pods     []string // CPU requests
+	// spread: the gang's pods avoid each other by hostname (required
+	// pod anti-affinity on the gang's label).
+	spread bool
 }
 
 // genGangSpec draws a small cluster and a mix of gangs (most with
 // minCount their size, some with fewer, some waiting for members that
-// never come) and ordinary pods.
+// never come; a third of them spread by required hostname
+// anti-affinity) and ordinary pods.
 func genGangSpec(seed uint64) gangSpec {
 	r := rand.New(rand.NewPCG(seed, seed*7919))
 	var s gangSpec
@@ -66,6 +70,7 @@ func genGangSpec(seed uint64) gangSpec {
 		}
 		u := gangUnit{group: fmt.Sprintf("g%d", g), minCount: minCount}
 		cpu := cpus[r.IntN(len(cpus))]
+		u.spread = r.IntN(3) == 0
 		for range size {
 			u.pods = append(u.pods, cpu)
 		}
@@ -92,6 +97,16 @@ func (s gangSpec) podNames() (names, groups []string) {
 		}
 	}
 	return names, groups
+}
+
+// spreads reports whether group's pods avoid each other by hostname.
+func (s gangSpec) spreads(group string) bool {
+	for _, u := range s.units {
+		if u.group == group {
+			return u.spread
+		}
+	}
+	return false
 }
 
 func (s gangSpec) cpus() []string {
@@ -138,6 +153,11 @@ func schedkitGangs(t *testing.T, s gangSpec) (nodes map[string]string, messages 
 					Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceCPU: quantity.MustParse(cpu)}}}}}}
 		if g := groups[i]; g != "" {
 			p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &g}
+			if s.spreads(g) {
+				p.Labels = map[string]string{"gang": g}
+				p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+					LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"gang": g}}, TopologyKey: "kubernetes.io/hostname"}}}}
+			}
 		}
 		pods = append(pods, p)
 	}
@@ -207,6 +227,11 @@ func upstreamGangs(t *testing.T, cp *controlplane.ControlPlane, s gangSpec, ns s
 						Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: k8sresource.MustParse(cpus[i])}}}}}}
 			if g := groups[i]; g != "" {
 				p.Spec.SchedulingGroup = &v1.PodSchedulingGroup{PodGroupName: &g}
+				if s.spreads(g) {
+					p.Labels = map[string]string{"gang": g}
+					p.Spec.Affinity = &v1.Affinity{PodAntiAffinity: &v1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []v1.PodAffinityTerm{{
+						LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"gang": g}}, TopologyKey: "kubernetes.io/hostname"}}}}
+				}
 			}
 			if _, err := cs.CoreV1().Pods(ns).Create(ctx, p, metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
 	"github.com/schedkit/schedkit/scheduler"
@@ -93,4 +94,55 @@ func (k *skStream) place(ctx context.Context, pod *api.Pod) (string, error) {
 		return "", fmt.Errorf("assume %s/%s on %s: %w", pod.Namespace, pod.Name, res.Node, err)
 	}
 	return res.Node, nil
+}
+
+// skGangs is schedkit's side of a gang stream: a scheduler with
+// GenericWorkload on and GangScheduling in its profile; each gang is
+// its PodGroup added to the snapshot, then Simulate of its pods (one
+// PodGroup cycle, the placed pods assumed).
+type skGangs struct {
+	s *scheduler.Scheduler
+}
+
+// newSkGangs is newSkStream with GangScheduling and GenericWorkload on.
+func newSkGangs(nodes []*api.Node, pods []*api.Pod, objects []any, pct int32, parallelism int) (*skGangs, error) {
+	snap, err := cluster.NewSnapshot(nodes, pods)
+	if err != nil {
+		return nil, err
+	}
+	if len(objects) > 0 {
+		if err := snap.AddObjects(objects...); err != nil {
+			return nil, err
+		}
+	}
+	prof := skProfile()
+	prof.Plugins = append(prof.Plugins, framework.PluginRef{Name: config.GangSchedulingName})
+	s, err := scheduler.New(snap, scheduler.WithProfiles(prof), scheduler.WithParallelism(parallelism),
+		scheduler.WithPercentageOfNodesToScore(pct), scheduler.WithSeed(1),
+		scheduler.WithFeatureGates(features.MustParse("GenericWorkload=true")))
+	if err != nil {
+		return nil, err
+	}
+	return &skGangs{s: s}, nil
+}
+
+// Close releases the scheduler's helpers.
+func (k *skGangs) Close() { k.s.Close() }
+
+// addGroup adds a gang's PodGroup to the snapshot, as the informer
+// delivers it before its pods are scheduled.
+func (k *skGangs) addGroup(pg *api.PodGroup) error { return k.s.Snapshot().AddObject(pg) }
+
+// placeGroup runs the gang's PodGroup cycle and returns each pod's node
+// ("" when not placed) in the order of pods.
+func (k *skGangs) placeGroup(ctx context.Context, pods []*api.Pod) ([]string, error) {
+	placements, err := k.s.Simulate(ctx, pods)
+	if err != nil {
+		return nil, err
+	}
+	nodes := make([]string, len(placements))
+	for i, pl := range placements {
+		nodes[i] = pl.Node
+	}
+	return nodes, nil
 }

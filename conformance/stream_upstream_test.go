@@ -17,6 +17,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/gangscheduling"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
@@ -73,6 +74,13 @@ func streamPluginNames() []string {
 // objects (schedkit's, converted), scoring pct percent of the nodes (0:
 // adaptive) with the given parallelism.
 func newUpStream(nodes []*v1.Node, pods []*v1.Pod, objects []any, pct int32, parallelism int) (*upStream, error) {
+	return newUpStreamFor(nodes, pods, objects, pct, parallelism, false)
+}
+
+// newUpStreamFor is newUpStream; with gangs, GangScheduling runs too and
+// the cache tracks PodGroups and their members (GenericWorkload on), as
+// kube-scheduler's cache does for its PodGroup cycles.
+func newUpStreamFor(nodes []*v1.Node, pods []*v1.Pod, objects []any, pct int32, parallelism int, gangs bool) (*upStream, error) {
 	metrics.Register()
 	ctx, cancel := context.WithCancel(context.Background())
 	u := &upStream{ctx: ctx, cancel: cancel, logger: klog.FromContext(ctx), pct: pct}
@@ -94,7 +102,12 @@ func newUpStream(nodes []*v1.Node, pods []*v1.Pod, objects []any, pct int32, par
 		QueueSort: config.PluginSet{Enabled: []config.Plugin{{Name: queuesort.Name}}},
 		Bind:      config.PluginSet{Enabled: []config.Plugin{{Name: defaultbinder.Name}}},
 	}}
-	for _, name := range streamPluginNames() {
+	names := streamPluginNames()
+	if gangs {
+		reg[gangscheduling.Name] = runtime.FactoryAdapter(plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate), gangscheduling.New)
+		names = append(names, gangscheduling.Name)
+	}
+	for _, name := range names {
 		profile.Plugins.MultiPoint.Enabled = append(profile.Plugins.MultiPoint.Enabled, config.Plugin{Name: name, Weight: defaultWeight(name)})
 		for _, a := range args {
 			if a.Name == name {
@@ -102,7 +115,7 @@ func newUpStream(nodes []*v1.Node, pods []*v1.Pod, objects []any, pct int32, par
 			}
 		}
 	}
-	u.cache = cache.New(ctx, nil, false, false)
+	u.cache = cache.New(ctx, nil, gangs, false)
 	for _, n := range nodes {
 		u.cache.AddNode(u.logger, n)
 	}
@@ -118,9 +131,12 @@ func newUpStream(nodes []*v1.Node, pods []*v1.Pod, objects []any, pct int32, par
 		cancel()
 		return nil, err
 	}
-	u.fw, err = runtime.NewFramework(ctx, reg, profile, append(opts,
-		runtime.WithSnapshotSharedLister(u.snap), runtime.WithMutableSnapshotLister(u.snap), runtime.WithPodNominator(emptyNominator{}),
-		runtime.WithParallelism(parallelism))...)
+	opts = append(opts, runtime.WithSnapshotSharedLister(u.snap), runtime.WithMutableSnapshotLister(u.snap), runtime.WithPodNominator(emptyNominator{}),
+		runtime.WithParallelism(parallelism))
+	if gangs {
+		opts = append(opts, runtime.WithPodGroupManager(u.cache), runtime.WithPodActivator(noActivator{}), runtime.WithWaitingPods(runtime.NewWaitingPodsMap()))
+	}
+	u.fw, err = runtime.NewFramework(ctx, reg, profile, opts...)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -160,11 +176,16 @@ var errUpNoFit = errors.New("upstream: no node fits")
 
 // cycle is UpdateSnapshot and schedulePod for pod.
 func (u *upStream) cycle(pod *v1.Pod, wantTied bool) (upCycle, error) {
-	ctx := u.ctx
 	if err := u.cache.UpdateSnapshot(u.logger, u.snap); err != nil {
 		return upCycle{}, err
 	}
-	state := schedframework.NewCycleState()
+	return u.schedulePod(schedframework.NewCycleState(), pod, wantTied)
+}
+
+// schedulePod is schedulePod for pod on the current snapshot, with the
+// cycle's state (a PodGroup cycle marks it as one of its pods').
+func (u *upStream) schedulePod(state *schedframework.CycleState, pod *v1.Pod, wantTied bool) (upCycle, error) {
+	ctx := u.ctx
 	out := upCycle{state: state, statuses: schedframework.NewDefaultNodeToStatus()}
 	all, err := u.snap.NodeInfos().List()
 	if err != nil {

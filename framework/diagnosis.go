@@ -163,10 +163,16 @@ func (f *FitError) Error() string {
 		// only repeat it.
 		fmt.Fprintf(&b, " %v.", pre)
 	} else if m := f.Diagnosis.NodeToStatus; m != nil {
-		counts := map[string]int{}
+		// Nodes rejected alike share a status: counting the statuses
+		// first reads each one's reasons once, not once a node.
+		byStatus := map[*Status]int{}
 		for _, s := range m.statuses {
+			byStatus[s]++
+		}
+		counts := map[string]int{}
+		for s, n := range byStatus {
 			for _, r := range s.Reasons() {
-				counts[r]++
+				counts[r] += n
 			}
 		}
 		if absent := f.NumAllNodes - m.Len(); absent > 0 {

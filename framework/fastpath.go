@@ -42,6 +42,13 @@ import (
 //     exactly the same: its NormalizeScore once per cycle over a
 //     NodeScoreList of every scored node, in node order, after every
 //     Score; the cycle's other plugins keep their fast forms.
+//   - NormalizeNodes (a Score plugin whose ScoreExtensions is not nil and
+//     that is not by max): NormalizeNodes(ctx, state, pod, nodes, scores)
+//     sets scores[i] to what NormalizeScore sets for nodes[i], given a
+//     NodeScoreList of the nodes' names and scores in that order, and
+//     returns NormalizeScore's status. It lets the scheduler normalise a
+//     cycle's row of raw scores without building that list (a read of
+//     every node's name).
 //   - ScoresAnyNodes (a PreScore and/or Score plugin): PreScore's status
 //     and everything it writes to the CycleState are the same for every
 //     non-empty list of nodes it is given; PreScore and Score do not
@@ -54,6 +61,15 @@ import (
 //     cache, when every node is to be scored. A Score plugin without it,
 //     whose PreScore does not skip for the pod, makes that cycle score
 //     after Filter.
+//   - ScoresIfAllFit (a PreScore and/or Score plugin): ScoresAnyNodes
+//     for the cycles in which every node filtered passes Filter.
+//     PreScore given those nodes (in any order) writes what it writes
+//     given the feasible nodes then, and Score reads only what the
+//     plugin's own PreScore wrote. It suits a plugin whose PreScore
+//     depends on the set of feasible nodes (PodTopologySpread weighs a
+//     constraint by the domains of the scored nodes): the scheduler may
+//     score such a cycle as nodes pass Filter, and drops that work and
+//     scores after Filter when some node did not pass.
 //
 // A template for a plugin joining the fast path (see the package
 // documentation, "Joining the fast path"):
@@ -81,9 +97,15 @@ type FastPath struct {
 	// NormalizeByMax is NormalizeScore given the cycle's highest raw
 	// score; nil if NormalizeScore is not by-max.
 	NormalizeByMax func(scores []int64, highest int64)
+	// NormalizeNodes is NormalizeScore over the raw scores of nodes, in
+	// place; nil if not offered.
+	NormalizeNodes func(ctx context.Context, state *CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) *Status
 	// ScoresAnyNodes promises that PreScore and Score do not depend on
 	// the nodes Filter passed.
 	ScoresAnyNodes bool
+	// ScoresIfAllFit promises ScoresAnyNodes for the cycles in which
+	// every node filtered passes Filter.
+	ScoresIfAllFit bool
 }
 
 // FastPathOf returns pl's FastPath, the zero FastPath if pl is not a

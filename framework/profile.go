@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework/config"
 )
@@ -209,6 +210,7 @@ type Profile struct {
 	scoreNames    []string
 	scoreWeights  []int64
 	enqueueEvents map[string]ClusterEvent
+	hinters       map[string][]QueueingHinter
 
 	// listedPreScore is how many of preScore are PreScore plugins; the
 	// others run ScoreSkippers (addScoreSkippers).
@@ -315,6 +317,12 @@ func NewProfile(cfg ProfileConfig, r Registry, h Handle) (*Profile, error) {
 					p.enqueueEvents = map[string]ClusterEvent{}
 				}
 				p.enqueueEvents[ref.Name] |= x.EventsToRegister()
+				if h, ok := x.(QueueingHinter); ok {
+					if p.hinters == nil {
+						p.hinters = map[string][]QueueingHinter{}
+					}
+					p.hinters[ref.Name] = append(p.hinters[ref.Name], h)
+				}
 			}
 		}
 		p.plugins = append(p.plugins, PluginRef{Name: ref.Name, Weight: ref.Weight})
@@ -432,6 +440,29 @@ func (p *Profile) HasScorePlugins() bool { return len(p.score) > 0 }
 func (p *Profile) EventsOf(plugin string) (ClusterEvent, bool) {
 	e, ok := p.enqueueEvents[plugin]
 	return e, ok
+}
+
+// QueueingHint is the verdict of the named plugin, which registered ev's
+// kind, on ev for a pod it rejected: Queue if the plugin has no hints or
+// ev carries no object, else Queue if one of its parts' hints says so.
+func (p *Profile) QueueingHint(plugin string, pod *api.Pod, ev Event) QueueingHint {
+	hs := p.hinters[plugin]
+	if len(hs) == 0 || (ev.Old == nil && ev.New == nil) {
+		return Queue
+	}
+	var hinted ClusterEvent
+	for _, h := range hs {
+		registered := h.EventsToRegister()
+		hinted |= registered
+		if registered&ev.Kind != 0 && h.QueueingHint(pod, ev) == Queue {
+			return Queue
+		}
+	}
+	if hinted&ev.Kind == 0 {
+		// A part without hints registered the event.
+		return Queue
+	}
+	return QueueSkip
 }
 
 // FilterPlugins returns the Filter plugins in the order they run (the

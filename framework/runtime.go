@@ -302,8 +302,18 @@ func (p *Profile) RunScorePlugins(ctx context.Context, state *CycleState, pod *a
 		lists[j] = make(NodeScoreList, len(nodes))
 	}
 	out := make([]NodePluginScores, len(nodes))
+	// One array backs every node's three lists, each capped at the
+	// plugins scored: a node's lists cost no allocation of their own.
+	na := len(active)
+	backing := make([]PluginScore, 3*na*len(nodes))
 	for i, ni := range nodes {
 		out[i].Name = ni.Node().Name
+		if na > 0 {
+			b := backing[3*na*i : 3*na*(i+1)]
+			out[i].RawScores = b[0:0:na]
+			out[i].NormalizedScores = b[na : na : 2*na]
+			out[i].Scores = b[2*na : 2*na : 3*na]
+		}
 		for j, k := range active {
 			sc, st := p.score[k].Score(ctx, state, pod, ni)
 			if !st.IsSuccess() {

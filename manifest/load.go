@@ -274,7 +274,11 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 					}
 					missing[name] = append(missing[name], p)
 				} else if p.Spec.Priority == nil {
-					ready = p.DeepCopy()
+					// ResolvePriority sets three fields of the spec
+					// itself: a shallow copy keeps the pod read as it
+					// was without copying what it points to.
+					cp := *p
+					ready = &cp
 					if err := admission.ResolvePriority(ready, classes); err != nil {
 						return nil, &Error{Source: src, Object: "Pod " + podName(p), Err: err}
 					}

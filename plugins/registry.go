@@ -72,8 +72,11 @@ func EventsOf(plugin string) (framework.ClusterEvent, bool) {
 	switch plugin {
 	case config.DynamicResourcesName:
 		// A new node or a node's new labels may offer the devices a
-		// claim needs.
-		return framework.NodeAdd | framework.NodeUpdate, true
+		// claim needs; claims, classes and slices change what is free.
+		return framework.NodeAdd | framework.NodeUpdate |
+			framework.ResourceClaimAdd | framework.ResourceClaimUpdate | framework.ResourceClaimDelete |
+			framework.PodGeneratedResourceClaim | framework.DeviceClassAdd | framework.DeviceClassUpdate |
+			framework.ResourceSliceAdd | framework.ResourceSliceUpdate, true
 	}
 	return 0, false
 }

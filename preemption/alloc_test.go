@@ -8,10 +8,11 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-// TestPostFilterAllocsPerNode: a dry run over full nodes allocates about
-// two objects per node it tries (the node's copy, in package cluster)
-// and a few per attempt; the cycle state is not copied when no PreFilter
-// extension is active, nor a status built per reprieve.
+// TestPostFilterAllocsPerNode: a dry run over full nodes allocates a few
+// objects per attempt and none per node it tries but the victims' block
+// (the nodes are copied into one NodeInfo's memory, the cycle state is
+// not copied when no PreFilter extension is active, nor a status built
+// per reprieve).
 func TestPostFilterAllocsPerNode(t *testing.T) {
 	const n = 300 // 100 tried: minCandidateNodesAbsolute
 	var nodes []*api.Node
@@ -37,8 +38,8 @@ func TestPostFilterAllocsPerNode(t *testing.T) {
 		}
 	})
 	const tried = 100
-	if perNode := allocs / tried; perNode > 3 {
-		t.Errorf("%.0f allocations for %d nodes tried (%.2f per node), want at most 3 per node", allocs, tried, perNode)
+	if perNode := allocs / tried; perNode > 1 {
+		t.Errorf("%.0f allocations for %d nodes tried (%.2f per node), want at most 1 per node", allocs, tried, perNode)
 	}
 	t.Logf("%.0f allocations, %.2f per node tried", allocs, allocs/tried)
 }

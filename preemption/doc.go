@@ -52,11 +52,14 @@
 //     the others.
 //
 // Cost: a dry run lists the PreFilter extensions and filters the failed
-// cycle did not skip once, then copies each node it tries (its NodeInfo,
-// and the cycle state only when some PreFilter extension is active:
-// filters only read the state) and allocates little else per node; the
-// answers are those of the profile's RunPreFilterExtensionAddPod,
-// RunPreFilterExtensionRemovePod and RunFilterPluginsWithNominatedPods.
+// cycle did not skip once. A node without a pod of lower priority is
+// answered without a copy. Each other node it tries is copied into one
+// NodeInfo's memory, reused from node to node (cluster.NodeInfo.CopyInto),
+// and the cycle state is copied only when some PreFilter extension is
+// active (filters only read the state): a dry run allocates the victims'
+// lists and nothing else per node. The answers are those of the
+// profile's RunPreFilterExtensionAddPod, RunPreFilterExtensionRemovePod
+// and RunFilterPluginsWithNominatedPods.
 //
 // The plugin only decides; the scheduler acts on the result
 // (framework.PostFilterResult): package scheduler removes the victims

@@ -40,13 +40,15 @@ func newFitter(prof *framework.Profile, state *framework.CycleState) *fitter {
 		f.exts = append(f.exts, ext)
 		f.extNames = append(f.extNames, pl.Name())
 	}
-	names := prof.ListPlugins()["Filter"]
-	for i, pl := range prof.FilterPlugins() {
-		if isSkipped(skip, names[i]) {
+	// A filter's name is its plugin's (the profile's Filter list names
+	// them so), read without building the profile's lists.
+	for _, pl := range prof.FilterPlugins() {
+		name := pl.Name()
+		if isSkipped(skip, name) {
 			continue
 		}
 		f.filters = append(f.filters, pl)
-		f.filterNames = append(f.filterNames, names[i])
+		f.filterNames = append(f.filterNames, name)
 	}
 	return f
 }

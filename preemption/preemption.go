@@ -227,13 +227,22 @@ func dryRun(ctx context.Context, prof *framework.Profile, ph Handle, state *fram
 	var errs []error
 	var sc scratch
 	f := newFitter(prof, state)
+	noVictims := framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
+	prio := framework.PodPriority(pod)
 	for i := range potential {
 		if ctx.Err() != nil {
 			break
 		}
 		ni := potential[(int(o.Offset)+i)%len(potential)]
 		name := ni.Node().Name
-		victims, violations, st := sc.selectVictims(ctx, f, f.stateFor(state), pod, ni.Clone(), ph.NominatedPodsForNode(name), pdbs)
+		var victims []*api.Pod
+		var violations int
+		// A node without a pod of lower priority needs no copy: it has
+		// no victims. The statuses are immutable, so its nodes share one.
+		st := noVictims
+		if hasLowerPriority(ni, prio) {
+			victims, violations, st = sc.selectVictims(ctx, f, f.stateFor(state), pod, sc.copyNode(ni), ph.NominatedPodsForNode(name), pdbs)
+		}
 		if st.IsSuccess() && len(victims) != 0 {
 			c := Candidate{Node: name, Victims: victims, NumPDBViolations: violations}
 			list := &nonViolating

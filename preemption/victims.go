@@ -254,6 +254,34 @@ type scratch struct {
 	// the node's lists of pods when a reprieve adds to an empty one (see
 	// lend).
 	podList, withAffinity, withAntiAffinity []*cluster.PodInfo
+	// node is the copy of the node being tried (copyNode).
+	node cluster.NodeInfo
+}
+
+// hasLowerPriority reports whether ni holds a pod of lower priority
+// than prio: a potential victim.
+func hasLowerPriority(ni *cluster.NodeInfo, prio int32) bool {
+	for _, pi := range ni.Pods {
+		if framework.PodPriority(pi.Pod) < prio {
+			return true
+		}
+	}
+	return false
+}
+
+// copyNode is the dry run's copy of ni, in the scratch's memory: the
+// copy of the node tried before is overwritten. The lists a reprieve
+// emptied get their memory back first.
+func (sc *scratch) copyNode(ni *cluster.NodeInfo) *cluster.NodeInfo {
+	c := &sc.node
+	lend(&c.Pods, &sc.podList)
+	lend(&c.PodsWithAffinity, &sc.withAffinity)
+	lend(&c.PodsWithRequiredAntiAffinity, &sc.withAntiAffinity)
+	ni.CopyInto(c)
+	reclaim(c.Pods, &sc.podList)
+	reclaim(c.PodsWithAffinity, &sc.withAffinity)
+	reclaim(c.PodsWithRequiredAntiAffinity, &sc.withAntiAffinity)
+	return c
 }
 
 // lend gives an emptied list of the dry run's own NodeInfo copy the

@@ -47,8 +47,9 @@ func compileResources(specs []config.ResourceSpec) []scoredResource {
 	return out
 }
 
-// AllocationScorer is upstream's resourceAllocationScorer without DRA:
-// the pod's and the node's amounts of each scored resource. Build one
+// AllocationScorer is upstream's resourceAllocationScorer: the pod's and
+// the node's amounts of each scored resource (DRA's devices through
+// ExtendedAmounts). Build one
 // with NewFitScorer or NewBalancedScorer, once per plugin, and reuse it
 // for every pod.
 type AllocationScorer struct {
@@ -108,7 +109,12 @@ func (s *AllocationScorer) PodRequestsInto(pod *api.Pod, out []int64) []int64 {
 // (requested), as upstream's calculateNodeAllocatableRequest. A resource
 // the node lacks, or a scalar resource the pod does not request, is left
 // all zero and so ignored by the scorers.
-func (s *AllocationScorer) vectors(ni *cluster.NodeInfo, podRequests, requested, allocated, allocatable []int64) {
+//
+// ext, when not nil, gives the amounts of a scalar resource the node has
+// none allocatable of: DRA's devices behind an extended resource, as
+// upstream's calculateResourceAllocatableRequest asks the DRA manager.
+// It is used when it reports some allocatable.
+func (s *AllocationScorer) vectors(ni *cluster.NodeInfo, podRequests, requested, allocated, allocatable []int64, ext ExtendedAmounts) {
 	used := &ni.NonZeroRequested
 	if s.useRequested {
 		used = &ni.Requested
@@ -131,6 +137,11 @@ func (s *AllocationScorer) vectors(ni *cluster.NodeInfo, podRequests, requested,
 				continue
 			}
 			alloc, inUse = ni.Allocatable.Scalar(r.name), ni.Requested.Scalar(r.name)
+			if alloc == 0 && ext != nil {
+				if a, u := ext(i, ni); a > 0 {
+					alloc, inUse = a, u
+				}
+			}
 		}
 		if alloc == 0 {
 			requested[i], allocated[i], allocatable[i] = 0, 0, 0
@@ -141,10 +152,22 @@ func (s *AllocationScorer) vectors(ni *cluster.NodeInfo, podRequests, requested,
 	}
 }
 
+// ExtendedAmounts returns, for the scored resource at index i, the
+// node's allocatable amount and what is in use when something other
+// than the node's allocatable provides it (DRA devices); allocatable 0
+// means nothing does.
+type ExtendedAmounts func(i int, ni *cluster.NodeInfo) (allocatable, inUse int64)
+
 // Score scores the node with the strategy ("" for balanced allocation),
 // building the node vectors on the stack when there are at most
 // stackResources resources.
 func (s *AllocationScorer) Score(ni *cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape) int64 {
+	return s.ScoreExt(ni, podRequests, strategy, shape, nil)
+}
+
+// ScoreExt is Score with ext for the scalar resources the node has none
+// allocatable of (see vectors).
+func (s *AllocationScorer) ScoreExt(ni *cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape, ext ExtendedAmounts) int64 {
 	n := len(s.resources)
 	var rb, ab, cb [stackResources]int64
 	var requested, allocated, allocatable []int64
@@ -153,7 +176,7 @@ func (s *AllocationScorer) Score(ni *cluster.NodeInfo, podRequests []int64, stra
 	} else {
 		requested, allocated, allocatable = make([]int64, n), make([]int64, n), make([]int64, n)
 	}
-	s.vectors(ni, podRequests, requested, allocated, allocatable)
+	s.vectors(ni, podRequests, requested, allocated, allocatable, ext)
 	switch strategy {
 	case config.LeastAllocated:
 		return leastAllocatedScore(requested, allocatable, s.resources)
@@ -171,6 +194,11 @@ func (s *AllocationScorer) Score(ni *cluster.NodeInfo, podRequests []int64, stra
 // own for LeastAllocated, MostAllocated and balanced allocation, which
 // compute what score computes with the same operations.
 func (s *AllocationScorer) ScoreNodes(nodes []*cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape, scores []int64) {
+	s.ScoreNodesExt(nodes, podRequests, strategy, shape, scores, nil)
+}
+
+// ScoreNodesExt is ScoreNodes with ext (see ScoreExt).
+func (s *AllocationScorer) ScoreNodesExt(nodes []*cluster.NodeInfo, podRequests []int64, strategy config.ScoringStrategyType, shape FunctionShape, scores []int64, ext ExtendedAmounts) {
 	if len(s.resources) == 2 && s.resources[0].kind == kindCPU && s.resources[1].kind == kindMemory {
 		switch strategy {
 		case config.LeastAllocated, config.MostAllocated:
@@ -182,7 +210,7 @@ func (s *AllocationScorer) ScoreNodes(nodes []*cluster.NodeInfo, podRequests []i
 		}
 	}
 	for i, ni := range nodes {
-		scores[i] = s.Score(ni, podRequests, strategy, shape)
+		scores[i] = s.ScoreExt(ni, podRequests, strategy, shape, ext)
 	}
 }
 

@@ -158,3 +158,80 @@ func TestEagerGuessFollowsLatePreScore(t *testing.T) {
 		}
 	}
 }
+
+// allFitScore scores eagerly only when every node fits
+// (FastPath.ScoresIfAllFit): its PreScore records and keeps the number
+// of nodes it is given, and Score reverses the table's order for an odd
+// number, so that a cycle scored with the wrong list picks another node.
+type allFitScore struct {
+	scores map[string]int64
+	calls  *[]int
+}
+
+type allFitState struct{ odd bool }
+
+func (s *allFitState) Clone() framework.StateData { c := *s; return &c }
+
+func (allFitScore) Name() string { return "AllFit" }
+func (allFitScore) FastPath() framework.FastPath {
+	return framework.FastPath{ScoresIfAllFit: true}
+}
+func (p allFitScore) PreScore(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo) *framework.Status {
+	*p.calls = append(*p.calls, len(nodes))
+	state.Write("PreScoreAllFit", &allFitState{odd: len(nodes)%2 == 1})
+	return nil
+}
+func (p allFitScore) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, ni *cluster.NodeInfo) (int64, *framework.Status) {
+	v, ok := state.Read("PreScoreAllFit")
+	if !ok {
+		return 0, framework.NewStatus(framework.Error, "no PreScore state")
+	}
+	if v.(*allFitState).odd {
+		return 100 - p.scores[ni.Node().Name], nil
+	}
+	return p.scores[ni.Node().Name], nil
+}
+func (allFitScore) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+// A Score plugin that promises ScoresIfAllFit is scored eagerly in a
+// cycle where every node fits (its PreScore runs over every node before
+// Filter); in one where a node is rejected, the eager run is dropped and
+// the nodes are scored after Filter, PreScore given the feasible nodes;
+// the next cycles do not try eager scoring while a node was rejected in
+// the last. Every decision is the plain cycle's: WithEngineCheck runs
+// the plain cycle first (PreScore over the feasible nodes), then the
+// engine, and compares.
+func TestEagerIfAllFit(t *testing.T) {
+	ctx := context.Background()
+	names := make([]string, 300)
+	scores := map[string]int64{}
+	for i := range names {
+		names[i] = fmt.Sprintf("n%03d", i)
+		scores[names[i]] = int64(i*37) % 100
+	}
+	for _, tc := range []struct {
+		reject bool
+		want   [][]int // PreScore's node counts, cycle by cycle
+	}{
+		{false, [][]int{{300, 300}, {300, 300}}},
+		{true, [][]int{{299, 300, 299}, {299, 299}, {299, 299}}},
+	} {
+		codes := map[string]framework.Code{}
+		if tc.reject {
+			codes[names[5]] = framework.Unschedulable // 299 nodes fit
+		}
+		var calls []int
+		plugins := []weighted{w(tableFilter{code: codes}), w(allFitScore{scores, &calls})}
+		s := testScheduler(t, makeNodes(names...), nil, plugins, WithEngineCheck(true), WithPercentageOfNodesToScore(100))
+		for i, want := range tc.want {
+			calls = calls[:0]
+			if _, err := s.Schedule(ctx, makePod(fmt.Sprint("p", i))); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(calls, want) {
+				t.Errorf("reject %v, cycle %d: PreScore over %v nodes, want %v", tc.reject, i, calls, want)
+			}
+		}
+		s.Close()
+	}
+}

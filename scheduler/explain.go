@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -168,62 +167,79 @@ func (s *Scheduler) Explain(ctx context.Context, pod *api.Pod) (*Explanation, er
 	ex.SkippedScores = slices.Sorted(maps.Keys(state.SkipScorePlugins))
 	ex.ScoredForReport = len(rec.feasible) == 1 && len(rec.scores) == 1
 
-	scores := map[string]*framework.NodePluginScores{}
+	// Per node, by its position in the view: its scores (1 + the index
+	// into rec.scores, 0 for none), whether it was feasible, whether it
+	// is in ex.Nodes yet. Slices, not maps: a cluster's every node is
+	// looked up once or twice per pod.
+	view := s.snapshot.View()
+	all := view.Nodes()
+	scoreAt := make([]int32, len(all))
+	feasibleAt := make([]bool, len(all))
+	seen := make([]bool, len(all))
+	nPlugin := 0
 	for i := range rec.scores {
-		scores[rec.scores[i].Name] = &rec.scores[i]
+		if j, ok := view.Index(rec.scores[i].Name); ok {
+			scoreAt[j] = int32(i) + 1
+		}
+		nPlugin += len(rec.scores[i].RawScores)
 	}
-	feasible := map[string]bool{}
 	for _, ni := range rec.feasible {
-		feasible[ni.Node().Name] = true
+		if j, ok := view.Index(ni.Node().Name); ok {
+			feasibleAt[j] = true
+		}
 	}
 	for _, i := range rec.tied {
 		ex.Tied = append(ex.Tied, rec.feasible[i].Node().Name)
 	}
 
-	// The nodes the cycle filtered, in its order, then the others.
-	view := s.snapshot.View()
-	seen := map[string]bool{}
-	add := func(ni *cluster.NodeInfo, evaluated bool, st *framework.Status) {
-		name := ni.Node().Name
-		seen[name] = true
-		ne := NodeExplanation{Name: name, Evaluated: evaluated, Status: st, Feasible: feasible[name]}
-		if sc := scores[name]; sc != nil && ne.Feasible {
+	// The nodes the cycle filtered, in its order, then the others. One
+	// array holds every node's scores (each node's slice is capped).
+	ex.Nodes = make([]NodeExplanation, 0, len(all))
+	scoreArr := make([]PluginScore, 0, nPlugin)
+	add := func(j int, evaluated bool, st *framework.Status) {
+		name := all[j].Node().Name
+		seen[j] = true
+		ne := NodeExplanation{Name: name, Evaluated: evaluated, Status: st, Feasible: feasibleAt[j]}
+		if k := scoreAt[j]; k > 0 && ne.Feasible {
+			sc := &rec.scores[k-1]
 			ne.Total = sc.TotalScore
+			start := len(scoreArr)
 			for j := range sc.RawScores {
 				p := sc.RawScores[j].Name
 				ps := PluginScore{Plugin: p, Raw: sc.RawScores[j].Score, Weight: prof.ScoreWeight(p)}
 				if j < len(sc.NormalizedScores) {
 					ps.Normalized, ps.Weighted = sc.NormalizedScores[j].Score, sc.Scores[j].Score
 				}
-				ne.Scores = append(ne.Scores, ps)
+				scoreArr = append(scoreArr, ps)
 			}
+			ne.Scores = scoreArr[start:len(scoreArr):len(scoreArr)]
 		}
 		ex.Nodes = append(ex.Nodes, ne)
 	}
 	if n := rec.nominated; n != "" {
-		if ni, ok := view.Get(n); ok {
-			add(ni, true, nominatedStatus(rec, n, feasible[n]))
+		if j, ok := view.Index(n); ok {
+			add(j, true, nominatedStatus(rec, n, feasibleAt[j]))
 		}
 	}
 	for _, ni := range rec.filtered {
-		if !seen[ni.Node().Name] {
-			add(ni, true, rec.statuses[ni.Node().Name])
+		if j, ok := view.Index(ni.Node().Name); ok && !seen[j] {
+			add(j, true, rec.statuses[ni.Node().Name])
 		}
 	}
 	absent := framework.NewStatus(framework.UnschedulableAndUnresolvable,
 		"node(s) didn't satisfy plugin(s) "+bracket(rec.narrowedBy))
-	for _, ni := range view.Nodes() {
-		name := ni.Node().Name
-		if seen[name] {
+	for j, ni := range all {
+		if seen[j] {
 			continue
 		}
+		name := ni.Node().Name
 		switch {
 		case rec.preFilter != nil:
-			add(ni, false, rec.preFilter)
+			add(j, false, rec.preFilter)
 		case !rec.preFilterResult.AllNodes() && !inSet(rec.preFilterResult.NodeNames, name):
-			add(ni, false, absent)
+			add(j, false, absent)
 		default:
-			add(ni, false, prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, s.nominated[name]))
+			add(j, false, prof.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, s.nominated[name]))
 		}
 	}
 	explainDevices(ctx, prof, state, pod, ex, view.Get)

@@ -268,10 +268,14 @@ func (o schedOps) try(ctx context.Context, e *entry) (Decision, *framework.Statu
 		return res, framework.AsStatus(err), nil, err
 	}
 	restore := s.claimsBefore(pod)
-	if err := s.assumeClaims(pod, res.Node); err != nil {
+	// The claim events wait: the placement is tentative, and the
+	// group's pods go back to the queue together.
+	assumed, err := s.assumeClaims(pod, res.Node)
+	if err != nil {
 		restore()
 		return Decision{}, framework.AsStatus(err), nil, err
 	}
+	pod = withExtendedClaimStatus(pod, assumed.ExtendedResourceClaimStatus)
 	if err := s.snapshot.AssumePod(pod, res.Node); err != nil {
 		restore()
 		return Decision{}, framework.AsStatus(err), nil, err

@@ -319,6 +319,13 @@ func (s *Scheduler) actuateGroupPreemption(q *queue, members []*entry, pre *grou
 		q.nominate(e, node)
 		e.preemptions = append(e.preemptions, Preemption{Attempt: e.qpi.Attempts, Node: node, Victims: byNode[node]})
 	}
+	for _, p := range all {
+		// The victims' claims are released as the resourceclaim
+		// controller releases them; an error leaves a claim reserved.
+		if evs, err := s.releaseClaims(p); err == nil {
+			s.emit(q, evs...)
+		}
+	}
 	q.moveOnEvent(framework.AssignedPodDelete)
 	if q != s.q {
 		s.q.moveOnEvent(framework.AssignedPodDelete)

@@ -43,7 +43,8 @@ type Preemption struct {
 // preempt acts on a PostFilter result for the parked pod e of q, as
 // kube-scheduler's preemption executor and the API server would: the
 // pod is nominated to the node (or its nomination cleared), the victims
-// are deleted from the snapshot, the pods of lower priority nominated to
+// are deleted from the snapshot (their claims released, see
+// releaseClaims), the pods of lower priority nominated to
 // the node lose their nomination, and the parked pods the deletions may
 // help are moved back to the active queue (the preemptor among them). It
 // returns the preemption, nil when nothing was evicted.
@@ -56,10 +57,16 @@ func (s *Scheduler) preempt(q *queue, e *entry, r *framework.PostFilterResult) (
 		return nil, nil
 	}
 	prio := framework.PodPriority(e.qpi.Pod)
+	var claimEvents []framework.Event
 	for _, v := range r.Victims {
 		if err := s.snapshot.RemovePod(v); err != nil {
 			return nil, err
 		}
+		evs, err := s.releaseClaims(v)
+		if err != nil {
+			return nil, err
+		}
+		claimEvents = append(claimEvents, evs...)
 		if ve, ok := q.byKey[keyOf(v)]; ok && ve.where == isPlaced && ve.node != "" {
 			ve.node, ve.preemptedBy = "", e.qpi.Pod
 		}
@@ -74,6 +81,7 @@ func (s *Scheduler) preempt(q *queue, e *entry, r *framework.PostFilterResult) (
 			}
 		}
 	}
+	s.emit(q, claimEvents...)
 	q.moveOnEvent(framework.AssignedPodDelete)
 	if q != s.q {
 		s.q.moveOnEvent(framework.AssignedPodDelete)

@@ -3,12 +3,14 @@ package scheduler
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/config"
 )
 
 // nominator maps node names to the queued pods nominated to them
@@ -234,6 +236,13 @@ func (q *queue) nominate(e *entry, node string) {
 // the active queue: those rejected by a plugin that registered ev, and
 // those that failed with an error (no rejecting plugin).
 func (q *queue) moveOnEvent(ev framework.ClusterEvent) int {
+	return q.moveOn(framework.Event{Kind: ev})
+}
+
+// moveOn is moveOnEvent for an event with its objects: a rejecting
+// plugin that registered the event and has queueing hints decides from
+// them, as kube-scheduler's isPodWorthRequeuing.
+func (q *queue) moveOn(ev framework.Event) int {
 	q.events++
 	moved := 0
 	kept := q.parked[:0]
@@ -248,6 +257,41 @@ func (q *queue) moveOnEvent(ev framework.ClusterEvent) int {
 	}
 	clear(q.parked[len(kept):])
 	q.parked = kept
+	return moved + q.regate(ev)
+}
+
+// regate runs the PreEnqueue plugins again for the pods a PreEnqueue
+// plugin holds back that registered ev and whose hint queues them (such
+// as DynamicResources for a pod whose claim was just created), and moves
+// those now admitted to the active queue. PodGroup members wait for
+// their group instead (recheckGated).
+func (q *queue) regate(ev framework.Event) int {
+	if len(q.gated) == 0 || ev.Kind&(framework.NodeAdd|framework.NodeUpdate|framework.NodeDelete|
+		framework.AssignedPodAdd|framework.AssignedPodUpdate|framework.AssignedPodDelete) != 0 {
+		// Gated pods wait for object events only: no in-tree
+		// PreEnqueue plugin registers node or assigned-pod events.
+		return 0
+	}
+	moved := 0
+	kept := q.gated[:0]
+	for _, e := range q.gated {
+		var ge *GatedError
+		if !errors.As(e.err, &ge) || ge.Status == nil || !e.wantsAgain(ge.Status.Plugin(), ev) {
+			kept = append(kept, e)
+			continue
+		}
+		st := e.prof.RunPreEnqueuePlugins(context.Background(), e.qpi.Pod)
+		if !st.IsSuccess() {
+			e.err = &GatedError{Pod: e.qpi.Pod, Status: st}
+			kept = append(kept, e)
+			continue
+		}
+		e.where, e.err = inActive, nil
+		heap.Push(&q.active, e)
+		moved++
+	}
+	clear(q.gated[len(kept):])
+	q.gated = kept
 	return moved
 }
 
@@ -287,12 +331,21 @@ func (q *queue) flushBackoff() int {
 	return moved
 }
 
-func interested(e *entry, ev framework.ClusterEvent) bool {
+// wantsAgain reports whether the PreEnqueue plugin that holds e back
+// registered ev and its hint queues e.
+func (e *entry) wantsAgain(plugin string, ev framework.Event) bool {
+	if e.prof == nil || plugin == "" || plugin == config.GangSchedulingName {
+		return false
+	}
+	return eventsOf(e.prof, plugin)&ev.Kind != 0 && e.prof.QueueingHint(plugin, e.qpi.Pod, ev) == framework.Queue
+}
+
+func interested(e *entry, ev framework.Event) bool {
 	if len(e.qpi.UnschedulablePlugins) == 0 {
 		return true
 	}
 	for pl := range e.qpi.UnschedulablePlugins {
-		if eventsOf(e.prof, pl)&ev != 0 {
+		if eventsOf(e.prof, pl)&ev.Kind != 0 && e.prof.QueueingHint(pl, e.qpi.Pod, ev) == framework.Queue {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/plugins/dynamicresources"
 	"github.com/schedkit/schedkit/predicates"
 )
 
@@ -57,16 +58,20 @@ func (s *Scheduler) Assume(pod *api.Pod, node string) error {
 	if err := s.assumeVolumes(pod, node); err != nil {
 		return err
 	}
-	if err := s.assumeClaims(pod, node); err != nil {
+	assumed, err := s.assumeClaims(pod, node)
+	if err != nil {
 		return err
 	}
+	pod = withExtendedClaimStatus(pod, assumed.ExtendedResourceClaimStatus)
 	if err := s.snapshot.AssumePod(pod, node); err != nil {
 		return err
 	}
 	if e, ok := s.q.byKey[keyOf(pod)]; ok && e.where != isPlaced {
 		s.q.detach(e)
+		e.qpi.Pod = pod
 		s.q.placed(e, node, Decision{Node: node})
 	}
+	s.emit(s.q, assumed.Events...)
 	s.q.moveOnEvent(framework.AssignedPodAdd)
 	return nil
 }
@@ -94,36 +99,50 @@ func (s *Scheduler) assumeVolumes(pod *api.Pod, node string) error {
 // claimAssumer is DynamicResources' Reserve in a simulation (see
 // dynamicresources.AssumeClaims).
 type claimAssumer interface {
-	AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) error
+	AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) (dynamicresources.Assumed, error)
 }
 
 // assumeClaims writes the allocation the pod's claims get on node, and
 // the pod in their reservedFor, into the snapshot when the pod's
 // profile has DynamicResources, so that later pods see the devices in
 // use. The claim made for the pod's extended resources backed by DRA
-// is added. A pod without claims in a cluster without DeviceClasses
-// costs nothing.
-func (s *Scheduler) assumeClaims(pod *api.Pod, node string) error {
+// is added. It returns what the plugin wrote: the claim events, and the
+// pod's status.extendedResourceClaimStatus. A pod without claims in a
+// cluster without DeviceClasses costs nothing.
+func (s *Scheduler) assumeClaims(pod *api.Pod, node string) (dynamicresources.Assumed, error) {
+	var none dynamicresources.Assumed
 	if len(pod.Spec.ResourceClaims) == 0 && s.snapshot.Objects().Len(cluster.KindDeviceClass) == 0 {
-		return nil
+		return none, nil
 	}
 	prof, err := s.profileFor(pod)
 	if err != nil {
-		return nil
+		return none, nil
 	}
 	pl, ok := prof.Plugin(config.DynamicResourcesName)
 	if !ok {
-		return nil
+		return none, nil
 	}
 	a, ok := pl.(claimAssumer)
 	if !ok {
-		return nil
+		return none, nil
 	}
 	ni, ok := s.snapshot.View().Get(node)
 	if !ok {
-		return fmt.Errorf("scheduler: assume %s/%s: node %q not in the snapshot", pod.Namespace, pod.Name, node)
+		return none, fmt.Errorf("scheduler: assume %s/%s: node %q not in the snapshot", pod.Namespace, pod.Name, node)
 	}
 	return a.AssumeClaims(context.Background(), s.snapshot, pod, ni)
+}
+
+// withExtendedClaimStatus returns pod with st as its
+// status.extendedResourceClaimStatus, as DynamicResources' PreBind
+// patches it: a copy when st is not nil, pod itself otherwise.
+func withExtendedClaimStatus(pod *api.Pod, st *api.PodExtendedResourceClaimStatus) *api.Pod {
+	if st == nil {
+		return pod
+	}
+	cp := *pod
+	cp.Status.ExtendedResourceClaimStatus = st
+	return &cp
 }
 
 // AddNode adds a node to the snapshot and requeues the parked pods a new
@@ -149,9 +168,24 @@ func (s *Scheduler) AddPod(pod *api.Pod) error {
 }
 
 // RemovePod removes a bound or assumed pod from the snapshot and requeues
-// the parked pods the freed room may help.
+// the parked pods the freed room may help. The claims reserved for the
+// pod are released as the resourceclaim controller releases them (see
+// releaseClaims), and the parked pods the freed devices may help are
+// requeued too.
 func (s *Scheduler) RemovePod(pod *api.Pod) error {
-	return s.change(framework.AssignedPodDelete, func() error { return s.snapshot.RemovePod(pod) })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.version++
+	if err := s.snapshot.RemovePod(pod); err != nil {
+		return err
+	}
+	events, err := s.releaseClaims(pod)
+	if err != nil {
+		return err
+	}
+	s.emit(s.q, events...)
+	s.q.moveOnEvent(framework.AssignedPodDelete)
+	return nil
 }
 
 func (s *Scheduler) change(ev framework.ClusterEvent, f func() error) error {
@@ -300,15 +334,19 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 		if err == nil {
 			err = s.assumeVolumes(pod, res.Node)
 		}
+		var assumed dynamicresources.Assumed
 		if err == nil {
-			err = s.assumeClaims(pod, res.Node)
+			assumed, err = s.assumeClaims(pod, res.Node)
 		}
 		if err == nil {
+			pod = withExtendedClaimStatus(pod, assumed.ExtendedResourceClaimStatus)
 			err = s.snapshot.AssumePod(pod, res.Node)
 		}
 		if err == nil {
+			e.qpi.Pod = pod
 			q.placed(e, res.Node, res)
 			placed = append(placed, e)
+			s.emit(q, assumed.Events...)
 			q.moveOnEvent(framework.AssignedPodAdd)
 			if q != s.q {
 				s.q.moveOnEvent(framework.AssignedPodAdd)
@@ -330,6 +368,9 @@ func (s *Scheduler) run(ctx context.Context, q *queue) ([]*entry, error) {
 			}
 		}
 		q.park(e, plugins, err, res)
+		// The claims PostFilter freed reach the queue as the API
+		// server's events would, the pod's own queue among them.
+		s.emit(q, takeEvents(e.prof)...)
 		p, perr := s.preempt(q, e, res.PostFilterResult)
 		if perr != nil {
 			return placed, perr

@@ -6,10 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
-	"github.com/schedkit/schedkit/cluster"
-	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/resource"
 )
 
 // WithUnmodelledFields tells the scheduler which fields of a pod were
@@ -32,84 +29,87 @@ type feature struct {
 	uses func(p *api.Pod, unmodelled []string) string
 }
 
-// features are checked in this order. The plugins come from kube-scheduler
-// v1.37.2's default profile; the marks follow the profile's NotEvaluated
-// list, so a plugin that lands stops marking pods.
-var features = [...]feature{
-	{[]string{"DynamicResources"}, func(p *api.Pod, unmodelled []string) string {
-		if len(p.Spec.ResourceClaims) > 0 || slices.Contains(unmodelled, "spec.resourceClaims") {
-			return "resourceClaims"
-		}
-		for _, c := range slices.Concat(p.Spec.InitContainers, p.Spec.Containers) {
-			if len(c.Resources.Claims) > 0 {
-				return "resources.claims"
+// features returns the features, in the order they are checked. The
+// plugins come from kube-scheduler v1.37.2's default profile; the marks
+// follow the profile's NotEvaluated list, so a plugin that lands stops
+// marking pods. The table is built per call: it is not package state a
+// caller could change.
+func features() [6]feature {
+	return [...]feature{
+		{[]string{"DynamicResources"}, func(p *api.Pod, unmodelled []string) string {
+			if len(p.Spec.ResourceClaims) > 0 || slices.Contains(unmodelled, "spec.resourceClaims") {
+				return "resourceClaims"
 			}
-		}
-		return ""
-	}},
-	{[]string{"InterPodAffinity"}, func(p *api.Pod, _ []string) string {
-		a := p.Spec.Affinity
-		switch {
-		case a != nil && a.PodAffinity != nil && a.PodAntiAffinity != nil:
-			return "podAffinity and podAntiAffinity"
-		case a != nil && a.PodAffinity != nil:
-			return "podAffinity"
-		case a != nil && a.PodAntiAffinity != nil:
-			return "podAntiAffinity"
-		}
-		return ""
-	}},
-	{[]string{"PodTopologySpread"}, func(p *api.Pod, _ []string) string {
-		if len(p.Spec.TopologySpreadConstraints) > 0 {
-			return "topologySpreadConstraints"
-		}
-		return ""
-	}},
-	{[]string{"VolumeBinding", "VolumeZone", "VolumeRestrictions", "NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
-		for _, v := range p.Spec.Volumes {
+			for _, c := range slices.Concat(p.Spec.InitContainers, p.Spec.Containers) {
+				if len(c.Resources.Claims) > 0 {
+					return "resources.claims"
+				}
+			}
+			return ""
+		}},
+		{[]string{"InterPodAffinity"}, func(p *api.Pod, _ []string) string {
+			a := p.Spec.Affinity
 			switch {
-			case v.PersistentVolumeClaim != nil:
-				return "persistentVolumeClaim volumes"
-			case v.Ephemeral != nil:
-				return "ephemeral volumes"
+			case a != nil && a.PodAffinity != nil && a.PodAntiAffinity != nil:
+				return "podAffinity and podAntiAffinity"
+			case a != nil && a.PodAffinity != nil:
+				return "podAffinity"
+			case a != nil && a.PodAntiAffinity != nil:
+				return "podAntiAffinity"
 			}
-		}
-		return ""
-	}},
-	{[]string{"VolumeRestrictions", "NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
-		for _, v := range p.Spec.Volumes {
-			switch {
-			case v.GCEPersistentDisk != nil:
-				return "gcePersistentDisk volumes"
-			case v.AWSElasticBlockStore != nil:
-				return "awsElasticBlockStore volumes"
-			case v.ISCSI != nil:
-				return "iscsi volumes"
-			case v.RBD != nil:
-				return "rbd volumes"
+			return ""
+		}},
+		{[]string{"PodTopologySpread"}, func(p *api.Pod, _ []string) string {
+			if len(p.Spec.TopologySpreadConstraints) > 0 {
+				return "topologySpreadConstraints"
 			}
-		}
-		return ""
-	}},
-	{[]string{"NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
-		for _, v := range p.Spec.Volumes {
-			switch {
-			case v.CSI != nil:
-				return "inline csi volumes"
-			case v.AzureDisk != nil:
-				return "azureDisk volumes"
-			case v.Cinder != nil:
-				return "cinder volumes"
+			return ""
+		}},
+		{[]string{"VolumeBinding", "VolumeZone", "VolumeRestrictions", "NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
+			for _, v := range p.Spec.Volumes {
+				switch {
+				case v.PersistentVolumeClaim != nil:
+					return "persistentVolumeClaim volumes"
+				case v.Ephemeral != nil:
+					return "ephemeral volumes"
+				}
 			}
-		}
-		return ""
-	}},
+			return ""
+		}},
+		{[]string{"VolumeRestrictions", "NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
+			for _, v := range p.Spec.Volumes {
+				switch {
+				case v.GCEPersistentDisk != nil:
+					return "gcePersistentDisk volumes"
+				case v.AWSElasticBlockStore != nil:
+					return "awsElasticBlockStore volumes"
+				case v.ISCSI != nil:
+					return "iscsi volumes"
+				case v.RBD != nil:
+					return "rbd volumes"
+				}
+			}
+			return ""
+		}},
+		{[]string{"NodeVolumeLimits"}, func(p *api.Pod, _ []string) string {
+			for _, v := range p.Spec.Volumes {
+				switch {
+				case v.CSI != nil:
+					return "inline csi volumes"
+				case v.AzureDisk != nil:
+					return "azureDisk volumes"
+				case v.Cinder != nil:
+					return "cinder volumes"
+				}
+			}
+			return ""
+		}},
+	}
 }
 
 // Unverified lists why a decision about pod under its profile may be
 // wrong, before any cycle runs: each feature the pod uses whose plugins
-// the profile lists as not evaluated, and each extended resource it
-// requests that DRA would decide (Decision.Unverified holds the same
+// the profile lists as not evaluated (Decision.Unverified holds the same
 // marks, plus the one for a pod that fits no node while DefaultPreemption
 // is missing). It is nil for a pod no profile serves.
 func (s *Scheduler) Unverified(pod *api.Pod) []string {
@@ -137,56 +137,6 @@ func (s *Scheduler) unverified(prof *framework.Profile, pod *api.Pod, unschedula
 		}
 		marks = featureMarks(pod, notEvaluated, unmodelled, unschedulable)
 	}
-	return append(marks, s.draScoringMarks(prof, pod)...)
-}
-
-// draScoringMarks marks a pod that requests an extended resource a
-// DeviceClass maps while a plugin of prof scores that resource
-// (NodeResourcesFit's scoringStrategy or NodeResourcesBalancedAllocation's
-// resources name it) and some node does not advertise it. On such a node
-// kube-scheduler scores the DRA devices behind the resource; schedkit
-// filters them exactly but does not score them. The default profile
-// scores cpu and memory only, so it marks nothing.
-func (s *Scheduler) draScoringMarks(prof *framework.Profile, pod *api.Pod) []string {
-	var scored []api.ResourceName
-	for _, name := range []string{"NodeResourcesFit", "NodeResourcesBalancedAllocation"} {
-		pl, ok := prof.Plugin(name)
-		if !ok {
-			continue
-		}
-		if r, ok := pl.(interface{ ScoredResources() []api.ResourceName }); ok {
-			for _, n := range r.ScoredResources() {
-				if dra.IsDRAExtendedResourceName(n) {
-					scored = append(scored, n)
-				}
-			}
-		}
-	}
-	if len(scored) == 0 {
-		return nil
-	}
-	o := s.snapshot.Objects()
-	if o.Len(cluster.KindDeviceClass) == 0 {
-		return nil
-	}
-	var classes []*api.DeviceClass
-	for c := range cluster.AllObjects[api.DeviceClass](o) {
-		classes = append(classes, c)
-	}
-	mapped := dra.ExtendedResourceClasses(classes)
-	requests := resource.SchedulerRequests(pod)
-	var marks []string
-	for _, name := range slices.Compact(slices.Sorted(slices.Values(scored))) {
-		if q, ok := requests[name]; !ok || q.IsZero() || mapped[name] == nil {
-			continue
-		}
-		for _, ni := range s.snapshot.View().Nodes() {
-			if _, ok := ni.Node().Status.Allocatable[name]; !ok {
-				marks = append(marks, fmt.Sprintf("requests %s, which a DeviceClass maps and the profile scores (scoring of DRA-backed extended resources not implemented)", name))
-				break
-			}
-		}
-	}
 	return marks
 }
 
@@ -195,7 +145,7 @@ func (s *Scheduler) draScoringMarks(prof *framework.Profile, pod *api.Pod) []str
 // DefaultPreemption is missing.
 func featureMarks(p *api.Pod, notEvaluated, unmodelled []string, unschedulable bool) []string {
 	var marks []string
-	for _, f := range features {
+	for _, f := range features() {
 		var missing []string
 		for _, pl := range f.plugins {
 			if slices.Contains(notEvaluated, pl) {

@@ -54,6 +54,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -917,6 +918,60 @@ func resourceDeviceTaintRuleFromAPI(in *api.DeviceTaintRule, out *resourcev1.Dev
 		return inField("spec", err)
 	}
 	if err := resourceDeviceTaintRuleStatusFromAPI(&in.Status, &out.Status, a); err != nil {
+		return inField("status", err)
+	}
+	return nil
+}
+
+func schedulingv1beta1WorkloadToAPI(in *schedulingv1beta1.Workload, out *api.Workload, a *arena) error {
+	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
+	out.TypeMeta.Kind = in.TypeMeta.Kind
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
+		return inField("metadata", err)
+	}
+	if err := schedulingv1beta1WorkloadSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
+		return inField("spec", err)
+	}
+	return nil
+}
+
+func schedulingv1beta1WorkloadFromAPI(in *api.Workload, out *schedulingv1beta1.Workload, a *arena) error {
+	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
+	out.TypeMeta.Kind = in.TypeMeta.Kind
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
+		return inField("metadata", err)
+	}
+	if err := schedulingv1beta1WorkloadSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
+		return inField("spec", err)
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupToAPI(in *schedulingv1beta1.PodGroup, out *api.PodGroup, a *arena) error {
+	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
+	out.TypeMeta.Kind = in.TypeMeta.Kind
+	if err := metaObjectMetaToAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
+		return inField("metadata", err)
+	}
+	if err := schedulingv1beta1PodGroupSpecToAPI(&in.Spec, &out.Spec, a); err != nil {
+		return inField("spec", err)
+	}
+	if err := schedulingv1beta1PodGroupStatusToAPI(&in.Status, &out.Status, a); err != nil {
+		return inField("status", err)
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupFromAPI(in *api.PodGroup, out *schedulingv1beta1.PodGroup, a *arena) error {
+	out.TypeMeta.APIVersion = in.TypeMeta.APIVersion
+	out.TypeMeta.Kind = in.TypeMeta.Kind
+	if err := metaObjectMetaFromAPI(&in.ObjectMeta, &out.ObjectMeta, a); err != nil {
+		return inField("metadata", err)
+	}
+	if err := schedulingv1beta1PodGroupSpecFromAPI(&in.Spec, &out.Spec, a); err != nil {
+		return inField("spec", err)
+	}
+	if err := schedulingv1beta1PodGroupStatusFromAPI(&in.Status, &out.Status, a); err != nil {
 		return inField("status", err)
 	}
 	return nil
@@ -3778,6 +3833,196 @@ func resourceDeviceTaintRuleStatusFromAPI(in *api.DeviceTaintRuleStatus, out *re
 	return nil
 }
 
+func schedulingv1beta1WorkloadSpecToAPI(in *schedulingv1beta1.WorkloadSpec, out *api.WorkloadSpec, a *arena) error {
+	if in.ControllerRef != nil {
+		out.ControllerRef = a.newApiWorkloadControllerReference()
+		if err := schedulingv1beta1TypedLocalObjectReferenceAsWorkloadControllerReferenceToAPI(in.ControllerRef, out.ControllerRef, a); err != nil {
+			return inField("controllerRef", err)
+		}
+	}
+	if in.PodGroupTemplates != nil {
+		out.PodGroupTemplates = a.makeApiPodGroupTemplate(len(in.PodGroupTemplates))
+		for i1 := range in.PodGroupTemplates {
+			if err := schedulingv1beta1PodGroupTemplateToAPI(&in.PodGroupTemplates[i1], &out.PodGroupTemplates[i1], a); err != nil {
+				return inField("podGroupTemplates", atIndex(i1, err))
+			}
+		}
+	}
+	if len(in.CompositePodGroupTemplates) > 0 {
+		out.CompositePodGroupTemplates = a.makeApiCompositePodGroupTemplate(len(in.CompositePodGroupTemplates))
+		for i2 := range in.CompositePodGroupTemplates {
+			if err := schedulingv1beta1CompositePodGroupTemplateToAPI(&in.CompositePodGroupTemplates[i2], &out.CompositePodGroupTemplates[i2], a); err != nil {
+				return inField("compositePodGroupTemplates", atIndex(i2, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1WorkloadSpecFromAPI(in *api.WorkloadSpec, out *schedulingv1beta1.WorkloadSpec, a *arena) error {
+	if in.ControllerRef != nil {
+		out.ControllerRef = a.newSchedulingv1beta1TypedLocalObjectReference()
+		if err := schedulingv1beta1TypedLocalObjectReferenceAsWorkloadControllerReferenceFromAPI(in.ControllerRef, out.ControllerRef, a); err != nil {
+			return inField("controllerRef", err)
+		}
+	}
+	if in.PodGroupTemplates != nil {
+		out.PodGroupTemplates = a.makeSchedulingv1beta1PodGroupTemplate(len(in.PodGroupTemplates))
+		for i1 := range in.PodGroupTemplates {
+			if err := schedulingv1beta1PodGroupTemplateFromAPI(&in.PodGroupTemplates[i1], &out.PodGroupTemplates[i1], a); err != nil {
+				return inField("podGroupTemplates", atIndex(i1, err))
+			}
+		}
+	}
+	if len(in.CompositePodGroupTemplates) > 0 {
+		out.CompositePodGroupTemplates = a.makeSchedulingv1beta1CompositePodGroupTemplate(len(in.CompositePodGroupTemplates))
+		for i2 := range in.CompositePodGroupTemplates {
+			if err := schedulingv1beta1CompositePodGroupTemplateFromAPI(&in.CompositePodGroupTemplates[i2], &out.CompositePodGroupTemplates[i2], a); err != nil {
+				return inField("compositePodGroupTemplates", atIndex(i2, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupSpecToAPI(in *schedulingv1beta1.PodGroupSpec, out *api.PodGroupSpec, a *arena) error {
+	if in.ParentCompositePodGroupName != nil {
+		p1 := a.newString()
+		*p1 = string(*in.ParentCompositePodGroupName)
+		out.ParentCompositePodGroupName = p1
+	}
+	if in.WorkloadRef != nil {
+		out.WorkloadRef = a.newApiWorkloadReference()
+		if err := schedulingv1beta1WorkloadReferenceToAPI(in.WorkloadRef, out.WorkloadRef, a); err != nil {
+			return inField("workloadRef", err)
+		}
+	}
+	if err := schedulingv1beta1PodGroupSchedulingPolicyToAPI(&in.SchedulingPolicy, &out.SchedulingPolicy, a); err != nil {
+		return inField("schedulingPolicy", err)
+	}
+	if in.SchedulingConstraints != nil {
+		out.SchedulingConstraints = a.newApiPodGroupSchedulingConstraints()
+		if err := schedulingv1beta1PodGroupSchedulingConstraintsToAPI(in.SchedulingConstraints, out.SchedulingConstraints, a); err != nil {
+			return inField("schedulingConstraints", err)
+		}
+	}
+	if len(in.ResourceClaims) > 0 {
+		out.ResourceClaims = a.makeApiPodGroupResourceClaim(len(in.ResourceClaims))
+		for i2 := range in.ResourceClaims {
+			if err := schedulingv1beta1PodGroupResourceClaimToAPI(&in.ResourceClaims[i2], &out.ResourceClaims[i2], a); err != nil {
+				return inField("resourceClaims", atIndex(i2, err))
+			}
+		}
+	}
+	if in.DisruptionMode != nil {
+		out.DisruptionMode = a.newApiDisruptionMode()
+		if err := schedulingv1beta1DisruptionModeToAPI(in.DisruptionMode, out.DisruptionMode, a); err != nil {
+			return inField("disruptionMode", err)
+		}
+	}
+	out.PriorityClassName = in.PriorityClassName
+	if in.Priority != nil {
+		p3 := a.newInt32()
+		*p3 = int32(*in.Priority)
+		out.Priority = p3
+	}
+	if in.PreemptionPolicy != nil {
+		p4 := a.newApiPreemptionPolicy()
+		*p4 = api.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p4
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupSpecFromAPI(in *api.PodGroupSpec, out *schedulingv1beta1.PodGroupSpec, a *arena) error {
+	if in.ParentCompositePodGroupName != nil {
+		p1 := a.newString()
+		*p1 = string(*in.ParentCompositePodGroupName)
+		out.ParentCompositePodGroupName = p1
+	}
+	if in.WorkloadRef != nil {
+		out.WorkloadRef = a.newSchedulingv1beta1WorkloadReference()
+		if err := schedulingv1beta1WorkloadReferenceFromAPI(in.WorkloadRef, out.WorkloadRef, a); err != nil {
+			return inField("workloadRef", err)
+		}
+	}
+	if err := schedulingv1beta1PodGroupSchedulingPolicyFromAPI(&in.SchedulingPolicy, &out.SchedulingPolicy, a); err != nil {
+		return inField("schedulingPolicy", err)
+	}
+	if in.SchedulingConstraints != nil {
+		out.SchedulingConstraints = a.newSchedulingv1beta1PodGroupSchedulingConstraints()
+		if err := schedulingv1beta1PodGroupSchedulingConstraintsFromAPI(in.SchedulingConstraints, out.SchedulingConstraints, a); err != nil {
+			return inField("schedulingConstraints", err)
+		}
+	}
+	if len(in.ResourceClaims) > 0 {
+		out.ResourceClaims = a.makeSchedulingv1beta1PodGroupResourceClaim(len(in.ResourceClaims))
+		for i2 := range in.ResourceClaims {
+			if err := schedulingv1beta1PodGroupResourceClaimFromAPI(&in.ResourceClaims[i2], &out.ResourceClaims[i2], a); err != nil {
+				return inField("resourceClaims", atIndex(i2, err))
+			}
+		}
+	}
+	if in.DisruptionMode != nil {
+		out.DisruptionMode = a.newSchedulingv1beta1DisruptionMode()
+		if err := schedulingv1beta1DisruptionModeFromAPI(in.DisruptionMode, out.DisruptionMode, a); err != nil {
+			return inField("disruptionMode", err)
+		}
+	}
+	out.PriorityClassName = in.PriorityClassName
+	if in.Priority != nil {
+		p3 := a.newInt32()
+		*p3 = int32(*in.Priority)
+		out.Priority = p3
+	}
+	if in.PreemptionPolicy != nil {
+		p4 := a.newSchedulingv1beta1PreemptionPolicy()
+		*p4 = schedulingv1beta1.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p4
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupStatusToAPI(in *schedulingv1beta1.PodGroupStatus, out *api.PodGroupStatus, a *arena) error {
+	if len(in.Conditions) > 0 {
+		out.Conditions = a.makeApiCondition(len(in.Conditions))
+		for i1 := range in.Conditions {
+			if err := metaConditionToAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
+				return inField("conditions", atIndex(i1, err))
+			}
+		}
+	}
+	if len(in.ResourceClaimStatuses) > 0 {
+		out.ResourceClaimStatuses = a.makeApiPodGroupResourceClaimStatus(len(in.ResourceClaimStatuses))
+		for i2 := range in.ResourceClaimStatuses {
+			if err := schedulingv1beta1PodGroupResourceClaimStatusToAPI(&in.ResourceClaimStatuses[i2], &out.ResourceClaimStatuses[i2], a); err != nil {
+				return inField("resourceClaimStatuses", atIndex(i2, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupStatusFromAPI(in *api.PodGroupStatus, out *schedulingv1beta1.PodGroupStatus, a *arena) error {
+	if len(in.Conditions) > 0 {
+		out.Conditions = a.makeMetav1Condition(len(in.Conditions))
+		for i1 := range in.Conditions {
+			if err := metaConditionFromAPI(&in.Conditions[i1], &out.Conditions[i1], a); err != nil {
+				return inField("conditions", atIndex(i1, err))
+			}
+		}
+	}
+	if len(in.ResourceClaimStatuses) > 0 {
+		out.ResourceClaimStatuses = a.makeSchedulingv1beta1PodGroupResourceClaimStatus(len(in.ResourceClaimStatuses))
+		for i2 := range in.ResourceClaimStatuses {
+			if err := schedulingv1beta1PodGroupResourceClaimStatusFromAPI(&in.ResourceClaimStatuses[i2], &out.ResourceClaimStatuses[i2], a); err != nil {
+				return inField("resourceClaimStatuses", atIndex(i2, err))
+			}
+		}
+	}
+	return nil
+}
+
 func metaOwnerReferenceToAPI(in *metav1.OwnerReference, out *api.OwnerReference, a *arena) error {
 	out.APIVersion = in.APIVersion
 	out.Kind = in.Kind
@@ -6347,6 +6592,342 @@ func metaConditionFromAPI(in *api.Condition, out *metav1.Condition, a *arena) er
 	return nil
 }
 
+func schedulingv1beta1TypedLocalObjectReferenceAsWorkloadControllerReferenceToAPI(in *schedulingv1beta1.TypedLocalObjectReference, out *api.WorkloadControllerReference, a *arena) error {
+	out.APIGroup = in.APIGroup
+	out.Kind = in.Kind
+	out.Name = in.Name
+	return nil
+}
+
+func schedulingv1beta1TypedLocalObjectReferenceAsWorkloadControllerReferenceFromAPI(in *api.WorkloadControllerReference, out *schedulingv1beta1.TypedLocalObjectReference, a *arena) error {
+	out.APIGroup = in.APIGroup
+	out.Kind = in.Kind
+	out.Name = in.Name
+	return nil
+}
+
+func schedulingv1beta1PodGroupTemplateToAPI(in *schedulingv1beta1.PodGroupTemplate, out *api.PodGroupTemplate, a *arena) error {
+	out.Name = in.Name
+	if err := schedulingv1beta1PodGroupSchedulingPolicyToAPI(&in.SchedulingPolicy, &out.SchedulingPolicy, a); err != nil {
+		return inField("schedulingPolicy", err)
+	}
+	if in.SchedulingConstraints != nil {
+		out.SchedulingConstraints = a.newApiPodGroupSchedulingConstraints()
+		if err := schedulingv1beta1PodGroupSchedulingConstraintsToAPI(in.SchedulingConstraints, out.SchedulingConstraints, a); err != nil {
+			return inField("schedulingConstraints", err)
+		}
+	}
+	if len(in.ResourceClaims) > 0 {
+		out.ResourceClaims = a.makeApiPodGroupResourceClaim(len(in.ResourceClaims))
+		for i1 := range in.ResourceClaims {
+			if err := schedulingv1beta1PodGroupResourceClaimToAPI(&in.ResourceClaims[i1], &out.ResourceClaims[i1], a); err != nil {
+				return inField("resourceClaims", atIndex(i1, err))
+			}
+		}
+	}
+	if in.DisruptionMode != nil {
+		out.DisruptionMode = a.newApiDisruptionMode()
+		if err := schedulingv1beta1DisruptionModeToAPI(in.DisruptionMode, out.DisruptionMode, a); err != nil {
+			return inField("disruptionMode", err)
+		}
+	}
+	out.PriorityClassName = in.PriorityClassName
+	if in.Priority != nil {
+		p2 := a.newInt32()
+		*p2 = int32(*in.Priority)
+		out.Priority = p2
+	}
+	if in.PreemptionPolicy != nil {
+		p3 := a.newApiPreemptionPolicy()
+		*p3 = api.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p3
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupTemplateFromAPI(in *api.PodGroupTemplate, out *schedulingv1beta1.PodGroupTemplate, a *arena) error {
+	out.Name = in.Name
+	if err := schedulingv1beta1PodGroupSchedulingPolicyFromAPI(&in.SchedulingPolicy, &out.SchedulingPolicy, a); err != nil {
+		return inField("schedulingPolicy", err)
+	}
+	if in.SchedulingConstraints != nil {
+		out.SchedulingConstraints = a.newSchedulingv1beta1PodGroupSchedulingConstraints()
+		if err := schedulingv1beta1PodGroupSchedulingConstraintsFromAPI(in.SchedulingConstraints, out.SchedulingConstraints, a); err != nil {
+			return inField("schedulingConstraints", err)
+		}
+	}
+	if len(in.ResourceClaims) > 0 {
+		out.ResourceClaims = a.makeSchedulingv1beta1PodGroupResourceClaim(len(in.ResourceClaims))
+		for i1 := range in.ResourceClaims {
+			if err := schedulingv1beta1PodGroupResourceClaimFromAPI(&in.ResourceClaims[i1], &out.ResourceClaims[i1], a); err != nil {
+				return inField("resourceClaims", atIndex(i1, err))
+			}
+		}
+	}
+	if in.DisruptionMode != nil {
+		out.DisruptionMode = a.newSchedulingv1beta1DisruptionMode()
+		if err := schedulingv1beta1DisruptionModeFromAPI(in.DisruptionMode, out.DisruptionMode, a); err != nil {
+			return inField("disruptionMode", err)
+		}
+	}
+	out.PriorityClassName = in.PriorityClassName
+	if in.Priority != nil {
+		p2 := a.newInt32()
+		*p2 = int32(*in.Priority)
+		out.Priority = p2
+	}
+	if in.PreemptionPolicy != nil {
+		p3 := a.newSchedulingv1beta1PreemptionPolicy()
+		*p3 = schedulingv1beta1.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p3
+	}
+	return nil
+}
+
+func schedulingv1beta1CompositePodGroupTemplateToAPI(in *schedulingv1beta1.CompositePodGroupTemplate, out *api.CompositePodGroupTemplate, a *arena) error {
+	out.Name = in.Name
+	if err := schedulingv1beta1CompositePodGroupSchedulingPolicyToAPI(&in.SchedulingPolicy, &out.SchedulingPolicy, a); err != nil {
+		return inField("schedulingPolicy", err)
+	}
+	if in.SchedulingConstraints != nil {
+		out.SchedulingConstraints = a.newApiPodGroupSchedulingConstraints()
+		if err := schedulingv1beta1CompositePodGroupSchedulingConstraintsAsPodGroupSchedulingConstraintsToAPI(in.SchedulingConstraints, out.SchedulingConstraints, a); err != nil {
+			return inField("schedulingConstraints", err)
+		}
+	}
+	if in.DisruptionMode != nil {
+		out.DisruptionMode = a.newApiDisruptionMode()
+		if err := schedulingv1beta1CompositeDisruptionModeAsDisruptionModeToAPI(in.DisruptionMode, out.DisruptionMode, a); err != nil {
+			return inField("disruptionMode", err)
+		}
+	}
+	out.PriorityClassName = in.PriorityClassName
+	if in.Priority != nil {
+		p1 := a.newInt32()
+		*p1 = int32(*in.Priority)
+		out.Priority = p1
+	}
+	if in.PreemptionPolicy != nil {
+		p2 := a.newApiPreemptionPolicy()
+		*p2 = api.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p2
+	}
+	if len(in.PodGroupTemplates) > 0 {
+		out.PodGroupTemplates = a.makeApiPodGroupTemplate(len(in.PodGroupTemplates))
+		for i3 := range in.PodGroupTemplates {
+			if err := schedulingv1beta1PodGroupTemplateToAPI(&in.PodGroupTemplates[i3], &out.PodGroupTemplates[i3], a); err != nil {
+				return inField("podGroupTemplates", atIndex(i3, err))
+			}
+		}
+	}
+	if len(in.CompositePodGroupTemplates) > 0 {
+		out.CompositePodGroupTemplates = a.makeApiCompositePodGroupTemplate(len(in.CompositePodGroupTemplates))
+		for i4 := range in.CompositePodGroupTemplates {
+			if err := schedulingv1beta1CompositePodGroupTemplateToAPI(&in.CompositePodGroupTemplates[i4], &out.CompositePodGroupTemplates[i4], a); err != nil {
+				return inField("compositePodGroupTemplates", atIndex(i4, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1CompositePodGroupTemplateFromAPI(in *api.CompositePodGroupTemplate, out *schedulingv1beta1.CompositePodGroupTemplate, a *arena) error {
+	out.Name = in.Name
+	if err := schedulingv1beta1CompositePodGroupSchedulingPolicyFromAPI(&in.SchedulingPolicy, &out.SchedulingPolicy, a); err != nil {
+		return inField("schedulingPolicy", err)
+	}
+	if in.SchedulingConstraints != nil {
+		out.SchedulingConstraints = a.newSchedulingv1beta1CompositePodGroupSchedulingConstraints()
+		if err := schedulingv1beta1CompositePodGroupSchedulingConstraintsAsPodGroupSchedulingConstraintsFromAPI(in.SchedulingConstraints, out.SchedulingConstraints, a); err != nil {
+			return inField("schedulingConstraints", err)
+		}
+	}
+	if in.DisruptionMode != nil {
+		out.DisruptionMode = a.newSchedulingv1beta1CompositeDisruptionMode()
+		if err := schedulingv1beta1CompositeDisruptionModeAsDisruptionModeFromAPI(in.DisruptionMode, out.DisruptionMode, a); err != nil {
+			return inField("disruptionMode", err)
+		}
+	}
+	out.PriorityClassName = in.PriorityClassName
+	if in.Priority != nil {
+		p1 := a.newInt32()
+		*p1 = int32(*in.Priority)
+		out.Priority = p1
+	}
+	if in.PreemptionPolicy != nil {
+		p2 := a.newSchedulingv1beta1PreemptionPolicy()
+		*p2 = schedulingv1beta1.PreemptionPolicy(*in.PreemptionPolicy)
+		out.PreemptionPolicy = p2
+	}
+	if len(in.PodGroupTemplates) > 0 {
+		out.PodGroupTemplates = a.makeSchedulingv1beta1PodGroupTemplate(len(in.PodGroupTemplates))
+		for i3 := range in.PodGroupTemplates {
+			if err := schedulingv1beta1PodGroupTemplateFromAPI(&in.PodGroupTemplates[i3], &out.PodGroupTemplates[i3], a); err != nil {
+				return inField("podGroupTemplates", atIndex(i3, err))
+			}
+		}
+	}
+	if len(in.CompositePodGroupTemplates) > 0 {
+		out.CompositePodGroupTemplates = a.makeSchedulingv1beta1CompositePodGroupTemplate(len(in.CompositePodGroupTemplates))
+		for i4 := range in.CompositePodGroupTemplates {
+			if err := schedulingv1beta1CompositePodGroupTemplateFromAPI(&in.CompositePodGroupTemplates[i4], &out.CompositePodGroupTemplates[i4], a); err != nil {
+				return inField("compositePodGroupTemplates", atIndex(i4, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1WorkloadReferenceToAPI(in *schedulingv1beta1.WorkloadReference, out *api.WorkloadReference, a *arena) error {
+	out.WorkloadName = in.WorkloadName
+	out.TemplateName = in.TemplateName
+	return nil
+}
+
+func schedulingv1beta1WorkloadReferenceFromAPI(in *api.WorkloadReference, out *schedulingv1beta1.WorkloadReference, a *arena) error {
+	out.WorkloadName = in.WorkloadName
+	out.TemplateName = in.TemplateName
+	return nil
+}
+
+func schedulingv1beta1PodGroupSchedulingPolicyToAPI(in *schedulingv1beta1.PodGroupSchedulingPolicy, out *api.PodGroupSchedulingPolicy, a *arena) error {
+	if in.Basic != nil {
+		out.Basic = a.newApiBasicSchedulingPolicy()
+		if err := schedulingv1beta1BasicSchedulingPolicyToAPI(in.Basic, out.Basic, a); err != nil {
+			return inField("basic", err)
+		}
+	}
+	if in.Gang != nil {
+		out.Gang = a.newApiGangSchedulingPolicy()
+		if err := schedulingv1beta1GangSchedulingPolicyToAPI(in.Gang, out.Gang, a); err != nil {
+			return inField("gang", err)
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupSchedulingPolicyFromAPI(in *api.PodGroupSchedulingPolicy, out *schedulingv1beta1.PodGroupSchedulingPolicy, a *arena) error {
+	if in.Basic != nil {
+		out.Basic = a.newSchedulingv1beta1BasicSchedulingPolicy()
+		if err := schedulingv1beta1BasicSchedulingPolicyFromAPI(in.Basic, out.Basic, a); err != nil {
+			return inField("basic", err)
+		}
+	}
+	if in.Gang != nil {
+		out.Gang = a.newSchedulingv1beta1GangSchedulingPolicy()
+		if err := schedulingv1beta1GangSchedulingPolicyFromAPI(in.Gang, out.Gang, a); err != nil {
+			return inField("gang", err)
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupSchedulingConstraintsToAPI(in *schedulingv1beta1.PodGroupSchedulingConstraints, out *api.PodGroupSchedulingConstraints, a *arena) error {
+	if len(in.Topology) > 0 {
+		out.Topology = a.makeApiTopologyConstraint(len(in.Topology))
+		for i1 := range in.Topology {
+			if err := schedulingv1beta1TopologyConstraintToAPI(&in.Topology[i1], &out.Topology[i1], a); err != nil {
+				return inField("topology", atIndex(i1, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupSchedulingConstraintsFromAPI(in *api.PodGroupSchedulingConstraints, out *schedulingv1beta1.PodGroupSchedulingConstraints, a *arena) error {
+	if len(in.Topology) > 0 {
+		out.Topology = a.makeSchedulingv1beta1TopologyConstraint(len(in.Topology))
+		for i1 := range in.Topology {
+			if err := schedulingv1beta1TopologyConstraintFromAPI(&in.Topology[i1], &out.Topology[i1], a); err != nil {
+				return inField("topology", atIndex(i1, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupResourceClaimToAPI(in *schedulingv1beta1.PodGroupResourceClaim, out *api.PodGroupResourceClaim, a *arena) error {
+	out.Name = in.Name
+	if in.ResourceClaimName != nil {
+		p1 := a.newString()
+		*p1 = string(*in.ResourceClaimName)
+		out.ResourceClaimName = p1
+	}
+	if in.ResourceClaimTemplateName != nil {
+		p2 := a.newString()
+		*p2 = string(*in.ResourceClaimTemplateName)
+		out.ResourceClaimTemplateName = p2
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupResourceClaimFromAPI(in *api.PodGroupResourceClaim, out *schedulingv1beta1.PodGroupResourceClaim, a *arena) error {
+	out.Name = in.Name
+	if in.ResourceClaimName != nil {
+		p1 := a.newString()
+		*p1 = string(*in.ResourceClaimName)
+		out.ResourceClaimName = p1
+	}
+	if in.ResourceClaimTemplateName != nil {
+		p2 := a.newString()
+		*p2 = string(*in.ResourceClaimTemplateName)
+		out.ResourceClaimTemplateName = p2
+	}
+	return nil
+}
+
+func schedulingv1beta1DisruptionModeToAPI(in *schedulingv1beta1.DisruptionMode, out *api.DisruptionMode, a *arena) error {
+	if in.Single != nil {
+		out.Single = a.newApiSingleDisruptionMode()
+		if err := schedulingv1beta1SingleDisruptionModeToAPI(in.Single, out.Single, a); err != nil {
+			return inField("single", err)
+		}
+	}
+	if in.All != nil {
+		out.All = a.newApiAllDisruptionMode()
+		if err := schedulingv1beta1AllDisruptionModeToAPI(in.All, out.All, a); err != nil {
+			return inField("all", err)
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1DisruptionModeFromAPI(in *api.DisruptionMode, out *schedulingv1beta1.DisruptionMode, a *arena) error {
+	if in.Single != nil {
+		out.Single = a.newSchedulingv1beta1SingleDisruptionMode()
+		if err := schedulingv1beta1SingleDisruptionModeFromAPI(in.Single, out.Single, a); err != nil {
+			return inField("single", err)
+		}
+	}
+	if in.All != nil {
+		out.All = a.newSchedulingv1beta1AllDisruptionMode()
+		if err := schedulingv1beta1AllDisruptionModeFromAPI(in.All, out.All, a); err != nil {
+			return inField("all", err)
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupResourceClaimStatusToAPI(in *schedulingv1beta1.PodGroupResourceClaimStatus, out *api.PodGroupResourceClaimStatus, a *arena) error {
+	out.Name = in.Name
+	if in.ResourceClaimName != nil {
+		p1 := a.newString()
+		*p1 = string(*in.ResourceClaimName)
+		out.ResourceClaimName = p1
+	}
+	return nil
+}
+
+func schedulingv1beta1PodGroupResourceClaimStatusFromAPI(in *api.PodGroupResourceClaimStatus, out *schedulingv1beta1.PodGroupResourceClaimStatus, a *arena) error {
+	out.Name = in.Name
+	if in.ResourceClaimName != nil {
+		p1 := a.newString()
+		*p1 = string(*in.ResourceClaimName)
+		out.ResourceClaimName = p1
+	}
+	return nil
+}
+
 func coreEmptyDirVolumeSourceToAPI(in *corev1.EmptyDirVolumeSource, out *api.EmptyDirVolumeSource, a *arena) error {
 	out.Medium = string(in.Medium)
 	if in.SizeLimit != nil {
@@ -7691,6 +8272,138 @@ func resourceNetworkDeviceDataFromAPI(in *api.NetworkDeviceData, out *resourcev1
 	return nil
 }
 
+func schedulingv1beta1CompositePodGroupSchedulingPolicyToAPI(in *schedulingv1beta1.CompositePodGroupSchedulingPolicy, out *api.CompositePodGroupSchedulingPolicy, a *arena) error {
+	if in.Basic != nil {
+		out.Basic = a.newApiBasicSchedulingPolicy()
+		if err := schedulingv1beta1CompositeBasicSchedulingPolicyAsBasicSchedulingPolicyToAPI(in.Basic, out.Basic, a); err != nil {
+			return inField("basic", err)
+		}
+	}
+	if in.Gang != nil {
+		out.Gang = a.newApiCompositeGangSchedulingPolicy()
+		if err := schedulingv1beta1CompositeGangSchedulingPolicyToAPI(in.Gang, out.Gang, a); err != nil {
+			return inField("gang", err)
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1CompositePodGroupSchedulingPolicyFromAPI(in *api.CompositePodGroupSchedulingPolicy, out *schedulingv1beta1.CompositePodGroupSchedulingPolicy, a *arena) error {
+	if in.Basic != nil {
+		out.Basic = a.newSchedulingv1beta1CompositeBasicSchedulingPolicy()
+		if err := schedulingv1beta1CompositeBasicSchedulingPolicyAsBasicSchedulingPolicyFromAPI(in.Basic, out.Basic, a); err != nil {
+			return inField("basic", err)
+		}
+	}
+	if in.Gang != nil {
+		out.Gang = a.newSchedulingv1beta1CompositeGangSchedulingPolicy()
+		if err := schedulingv1beta1CompositeGangSchedulingPolicyFromAPI(in.Gang, out.Gang, a); err != nil {
+			return inField("gang", err)
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1CompositePodGroupSchedulingConstraintsAsPodGroupSchedulingConstraintsToAPI(in *schedulingv1beta1.CompositePodGroupSchedulingConstraints, out *api.PodGroupSchedulingConstraints, a *arena) error {
+	if len(in.Topology) > 0 {
+		out.Topology = a.makeApiTopologyConstraint(len(in.Topology))
+		for i1 := range in.Topology {
+			if err := schedulingv1beta1TopologyConstraintToAPI(&in.Topology[i1], &out.Topology[i1], a); err != nil {
+				return inField("topology", atIndex(i1, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1CompositePodGroupSchedulingConstraintsAsPodGroupSchedulingConstraintsFromAPI(in *api.PodGroupSchedulingConstraints, out *schedulingv1beta1.CompositePodGroupSchedulingConstraints, a *arena) error {
+	if len(in.Topology) > 0 {
+		out.Topology = a.makeSchedulingv1beta1TopologyConstraint(len(in.Topology))
+		for i1 := range in.Topology {
+			if err := schedulingv1beta1TopologyConstraintFromAPI(&in.Topology[i1], &out.Topology[i1], a); err != nil {
+				return inField("topology", atIndex(i1, err))
+			}
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1CompositeDisruptionModeAsDisruptionModeToAPI(in *schedulingv1beta1.CompositeDisruptionMode, out *api.DisruptionMode, a *arena) error {
+	if in.Single != nil {
+		out.Single = a.newApiSingleDisruptionMode()
+		if err := schedulingv1beta1SingleCompositeDisruptionModeAsSingleDisruptionModeToAPI(in.Single, out.Single, a); err != nil {
+			return inField("single", err)
+		}
+	}
+	if in.All != nil {
+		out.All = a.newApiAllDisruptionMode()
+		if err := schedulingv1beta1AllCompositeDisruptionModeAsAllDisruptionModeToAPI(in.All, out.All, a); err != nil {
+			return inField("all", err)
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1CompositeDisruptionModeAsDisruptionModeFromAPI(in *api.DisruptionMode, out *schedulingv1beta1.CompositeDisruptionMode, a *arena) error {
+	if in.Single != nil {
+		out.Single = a.newSchedulingv1beta1SingleCompositeDisruptionMode()
+		if err := schedulingv1beta1SingleCompositeDisruptionModeAsSingleDisruptionModeFromAPI(in.Single, out.Single, a); err != nil {
+			return inField("single", err)
+		}
+	}
+	if in.All != nil {
+		out.All = a.newSchedulingv1beta1AllCompositeDisruptionMode()
+		if err := schedulingv1beta1AllCompositeDisruptionModeAsAllDisruptionModeFromAPI(in.All, out.All, a); err != nil {
+			return inField("all", err)
+		}
+	}
+	return nil
+}
+
+func schedulingv1beta1BasicSchedulingPolicyToAPI(in *schedulingv1beta1.BasicSchedulingPolicy, out *api.BasicSchedulingPolicy, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1BasicSchedulingPolicyFromAPI(in *api.BasicSchedulingPolicy, out *schedulingv1beta1.BasicSchedulingPolicy, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1GangSchedulingPolicyToAPI(in *schedulingv1beta1.GangSchedulingPolicy, out *api.GangSchedulingPolicy, a *arena) error {
+	out.MinCount = in.MinCount
+	return nil
+}
+
+func schedulingv1beta1GangSchedulingPolicyFromAPI(in *api.GangSchedulingPolicy, out *schedulingv1beta1.GangSchedulingPolicy, a *arena) error {
+	out.MinCount = in.MinCount
+	return nil
+}
+
+func schedulingv1beta1TopologyConstraintToAPI(in *schedulingv1beta1.TopologyConstraint, out *api.TopologyConstraint, a *arena) error {
+	out.Key = in.Key
+	return nil
+}
+
+func schedulingv1beta1TopologyConstraintFromAPI(in *api.TopologyConstraint, out *schedulingv1beta1.TopologyConstraint, a *arena) error {
+	out.Key = in.Key
+	return nil
+}
+
+func schedulingv1beta1SingleDisruptionModeToAPI(in *schedulingv1beta1.SingleDisruptionMode, out *api.SingleDisruptionMode, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1SingleDisruptionModeFromAPI(in *api.SingleDisruptionMode, out *schedulingv1beta1.SingleDisruptionMode, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1AllDisruptionModeToAPI(in *schedulingv1beta1.AllDisruptionMode, out *api.AllDisruptionMode, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1AllDisruptionModeFromAPI(in *api.AllDisruptionMode, out *schedulingv1beta1.AllDisruptionMode, a *arena) error {
+	return nil
+}
+
 func coreKeyToPathToAPI(in *corev1.KeyToPath, out *api.KeyToPath, a *arena) error {
 	out.Key = in.Key
 	out.Path = in.Path
@@ -8510,6 +9223,40 @@ func resourceDeviceAllocationConfigurationFromAPI(in *api.DeviceAllocationConfig
 			return inField("opaque", err)
 		}
 	}
+	return nil
+}
+
+func schedulingv1beta1CompositeBasicSchedulingPolicyAsBasicSchedulingPolicyToAPI(in *schedulingv1beta1.CompositeBasicSchedulingPolicy, out *api.BasicSchedulingPolicy, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1CompositeBasicSchedulingPolicyAsBasicSchedulingPolicyFromAPI(in *api.BasicSchedulingPolicy, out *schedulingv1beta1.CompositeBasicSchedulingPolicy, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1CompositeGangSchedulingPolicyToAPI(in *schedulingv1beta1.CompositeGangSchedulingPolicy, out *api.CompositeGangSchedulingPolicy, a *arena) error {
+	out.MinGroupCount = in.MinGroupCount
+	return nil
+}
+
+func schedulingv1beta1CompositeGangSchedulingPolicyFromAPI(in *api.CompositeGangSchedulingPolicy, out *schedulingv1beta1.CompositeGangSchedulingPolicy, a *arena) error {
+	out.MinGroupCount = in.MinGroupCount
+	return nil
+}
+
+func schedulingv1beta1SingleCompositeDisruptionModeAsSingleDisruptionModeToAPI(in *schedulingv1beta1.SingleCompositeDisruptionMode, out *api.SingleDisruptionMode, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1SingleCompositeDisruptionModeAsSingleDisruptionModeFromAPI(in *api.SingleDisruptionMode, out *schedulingv1beta1.SingleCompositeDisruptionMode, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1AllCompositeDisruptionModeAsAllDisruptionModeToAPI(in *schedulingv1beta1.AllCompositeDisruptionMode, out *api.AllDisruptionMode, a *arena) error {
+	return nil
+}
+
+func schedulingv1beta1AllCompositeDisruptionModeAsAllDisruptionModeFromAPI(in *api.AllDisruptionMode, out *schedulingv1beta1.AllCompositeDisruptionMode, a *arena) error {
 	return nil
 }
 
@@ -10011,6 +10758,90 @@ func (b *Batch) DeviceTaintRuleFromAPI(in *api.DeviceTaintRule) (*resourcev1.Dev
 	return fromAPIDeviceTaintRule(in, &b.a)
 }
 
+func toAPIWorkload(in *schedulingv1beta1.Workload, a *arena) (*api.Workload, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newApiWorkload()
+	if err := schedulingv1beta1WorkloadToAPI(in, out, a); err != nil {
+		return nil, objectError("Workload", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIWorkload(in *api.Workload, a *arena) (*schedulingv1beta1.Workload, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newSchedulingv1beta1Workload()
+	if err := schedulingv1beta1WorkloadFromAPI(in, out, a); err != nil {
+		return nil, objectError("Workload", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+// WorkloadToAPI converts a scheduling.k8s.io/v1beta1 Workload into schedkit's api, carrying every field schedkit models.
+func WorkloadToAPI(in *schedulingv1beta1.Workload) (*api.Workload, error) {
+	return toAPIWorkload(in, nil)
+}
+
+// WorkloadFromAPI converts schedkit's Workload into a scheduling.k8s.io/v1beta1 Workload.
+func WorkloadFromAPI(in *api.Workload) (*schedulingv1beta1.Workload, error) {
+	return fromAPIWorkload(in, nil)
+}
+
+// WorkloadToAPI is the package's WorkloadToAPI, allocating from b's slabs.
+func (b *Batch) WorkloadToAPI(in *schedulingv1beta1.Workload) (*api.Workload, error) {
+	return toAPIWorkload(in, &b.a)
+}
+
+// WorkloadFromAPI is the package's WorkloadFromAPI, allocating from b's slabs.
+func (b *Batch) WorkloadFromAPI(in *api.Workload) (*schedulingv1beta1.Workload, error) {
+	return fromAPIWorkload(in, &b.a)
+}
+
+func toAPIPodGroup(in *schedulingv1beta1.PodGroup, a *arena) (*api.PodGroup, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newApiPodGroup()
+	if err := schedulingv1beta1PodGroupToAPI(in, out, a); err != nil {
+		return nil, objectError("PodGroup", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+func fromAPIPodGroup(in *api.PodGroup, a *arena) (*schedulingv1beta1.PodGroup, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := a.newSchedulingv1beta1PodGroup()
+	if err := schedulingv1beta1PodGroupFromAPI(in, out, a); err != nil {
+		return nil, objectError("PodGroup", in.Namespace, in.Name, err)
+	}
+	return out, nil
+}
+
+// PodGroupToAPI converts a scheduling.k8s.io/v1beta1 PodGroup into schedkit's api, carrying every field schedkit models.
+func PodGroupToAPI(in *schedulingv1beta1.PodGroup) (*api.PodGroup, error) {
+	return toAPIPodGroup(in, nil)
+}
+
+// PodGroupFromAPI converts schedkit's PodGroup into a scheduling.k8s.io/v1beta1 PodGroup.
+func PodGroupFromAPI(in *api.PodGroup) (*schedulingv1beta1.PodGroup, error) {
+	return fromAPIPodGroup(in, nil)
+}
+
+// PodGroupToAPI is the package's PodGroupToAPI, allocating from b's slabs.
+func (b *Batch) PodGroupToAPI(in *schedulingv1beta1.PodGroup) (*api.PodGroup, error) {
+	return toAPIPodGroup(in, &b.a)
+}
+
+// PodGroupFromAPI is the package's PodGroupFromAPI, allocating from b's slabs.
+func (b *Batch) PodGroupFromAPI(in *api.PodGroup) (*schedulingv1beta1.PodGroup, error) {
+	return fromAPIPodGroup(in, &b.a)
+}
+
 func toAPI(obj any, a *arena) (any, error) {
 	switch o := obj.(type) {
 	case *corev1.Node:
@@ -10069,6 +10900,10 @@ func toAPI(obj any, a *arena) (any, error) {
 		return toAPIResourceClaimTemplate(o, a)
 	case *resourcev1.DeviceTaintRule:
 		return toAPIDeviceTaintRule(o, a)
+	case *schedulingv1beta1.Workload:
+		return toAPIWorkload(o, a)
+	case *schedulingv1beta1.PodGroup:
+		return toAPIPodGroup(o, a)
 	}
 	return nil, unsupported(obj)
 }
@@ -10131,6 +10966,10 @@ func fromAPI(obj any, a *arena) (any, error) {
 		return fromAPIResourceClaimTemplate(o, a)
 	case *api.DeviceTaintRule:
 		return fromAPIDeviceTaintRule(o, a)
+	case *api.Workload:
+		return fromAPIWorkload(o, a)
+	case *api.PodGroup:
+		return fromAPIPodGroup(o, a)
 	}
 	return nil, unsupported(obj)
 }
@@ -10138,396 +10977,434 @@ func fromAPI(obj any, a *arena) (any, error) {
 // arena holds a Batch's slabs, one per type the conversions allocate.
 type arena struct {
 	shared
-	sApiAWSElasticBlockStoreVolumeSource                   slab[api.AWSElasticBlockStoreVolumeSource]
-	sApiAffinity                                           slab[api.Affinity]
-	sApiAllocatedDeviceStatus                              slab[api.AllocatedDeviceStatus]
-	sApiAllocationResult                                   slab[api.AllocationResult]
-	sApiAzureDataDiskCachingMode                           slab[api.AzureDataDiskCachingMode]
-	sApiAzureDataDiskKind                                  slab[api.AzureDataDiskKind]
-	sApiAzureDiskVolumeSource                              slab[api.AzureDiskVolumeSource]
-	sApiAzureFilePersistentVolumeSource                    slab[api.AzureFilePersistentVolumeSource]
-	sApiAzureFileVolumeSource                              slab[api.AzureFileVolumeSource]
-	sApiCELDeviceSelector                                  slab[api.CELDeviceSelector]
-	sApiCSIDriver                                          slab[api.CSIDriver]
-	sApiCSINode                                            slab[api.CSINode]
-	sApiCSINodeDriver                                      slab[api.CSINodeDriver]
-	sApiCSIPersistentVolumeSource                          slab[api.CSIPersistentVolumeSource]
-	sApiCSIStorageCapacity                                 slab[api.CSIStorageCapacity]
-	sApiCSIVolumeSource                                    slab[api.CSIVolumeSource]
-	sApiCapacityRequestPolicy                              slab[api.CapacityRequestPolicy]
-	sApiCapacityRequestPolicyRange                         slab[api.CapacityRequestPolicyRange]
-	sApiCapacityRequirements                               slab[api.CapacityRequirements]
-	sApiCinderPersistentVolumeSource                       slab[api.CinderPersistentVolumeSource]
-	sApiCinderVolumeSource                                 slab[api.CinderVolumeSource]
-	sApiClientIPConfig                                     slab[api.ClientIPConfig]
-	sApiClusterTrustBundleProjection                       slab[api.ClusterTrustBundleProjection]
-	sApiCompletionMode                                     slab[api.CompletionMode]
-	sApiCondition                                          slab[api.Condition]
-	sApiConfigMapProjection                                slab[api.ConfigMapProjection]
-	sApiConfigMapVolumeSource                              slab[api.ConfigMapVolumeSource]
-	sApiContainer                                          slab[api.Container]
-	sApiContainerExtendedResourceRequest                   slab[api.ContainerExtendedResourceRequest]
-	sApiContainerImage                                     slab[api.ContainerImage]
-	sApiContainerPort                                      slab[api.ContainerPort]
-	sApiContainerResourceClaim                             slab[api.ContainerResourceClaim]
-	sApiContainerRestartPolicy                             slab[api.ContainerRestartPolicy]
-	sApiContainerRestartRule                               slab[api.ContainerRestartRule]
-	sApiContainerRestartRuleOnExitCodes                    slab[api.ContainerRestartRuleOnExitCodes]
-	sApiContainerStateRunning                              slab[api.ContainerStateRunning]
-	sApiContainerStateTerminated                           slab[api.ContainerStateTerminated]
-	sApiContainerStateWaiting                              slab[api.ContainerStateWaiting]
-	sApiContainerStatus                                    slab[api.ContainerStatus]
-	sApiControllerRevision                                 slab[api.ControllerRevision]
-	sApiCounterSet                                         slab[api.CounterSet]
-	sApiCronJob                                            slab[api.CronJob]
-	sApiDaemonSet                                          slab[api.DaemonSet]
-	sApiDeployment                                         slab[api.Deployment]
-	sApiDeploymentCondition                                slab[api.DeploymentCondition]
-	sApiDevice                                             slab[api.Device]
-	sApiDeviceAllocationConfiguration                      slab[api.DeviceAllocationConfiguration]
-	sApiDeviceClaimConfiguration                           slab[api.DeviceClaimConfiguration]
-	sApiDeviceClass                                        slab[api.DeviceClass]
-	sApiDeviceClassConfiguration                           slab[api.DeviceClassConfiguration]
-	sApiDeviceConstraint                                   slab[api.DeviceConstraint]
-	sApiDeviceCounterConsumption                           slab[api.DeviceCounterConsumption]
-	sApiDeviceDerivedAttribute                             slab[api.DeviceDerivedAttribute]
-	sApiDeviceRequest                                      slab[api.DeviceRequest]
-	sApiDeviceRequestAllocationResult                      slab[api.DeviceRequestAllocationResult]
-	sApiDeviceSelector                                     slab[api.DeviceSelector]
-	sApiDeviceSubRequest                                   slab[api.DeviceSubRequest]
-	sApiDeviceTaint                                        slab[api.DeviceTaint]
-	sApiDeviceTaintRule                                    slab[api.DeviceTaintRule]
-	sApiDeviceTaintSelector                                slab[api.DeviceTaintSelector]
-	sApiDeviceToleration                                   slab[api.DeviceToleration]
-	sApiDownwardAPIProjection                              slab[api.DownwardAPIProjection]
-	sApiDownwardAPIVolumeFile                              slab[api.DownwardAPIVolumeFile]
-	sApiDownwardAPIVolumeSource                            slab[api.DownwardAPIVolumeSource]
-	sApiEmptyDirVolumeSource                               slab[api.EmptyDirVolumeSource]
-	sApiEphemeralContainer                                 slab[api.EphemeralContainer]
-	sApiEphemeralVolumeSource                              slab[api.EphemeralVolumeSource]
-	sApiExactDeviceRequest                                 slab[api.ExactDeviceRequest]
-	sApiFSGroupPolicy                                      slab[api.FSGroupPolicy]
-	sApiFullyQualifiedName                                 slab[api.FullyQualifiedName]
-	sApiGCEPersistentDiskVolumeSource                      slab[api.GCEPersistentDiskVolumeSource]
-	sApiHostPathType                                       slab[api.HostPathType]
-	sApiHostPathVolumeSource                               slab[api.HostPathVolumeSource]
-	sApiISCSIPersistentVolumeSource                        slab[api.ISCSIPersistentVolumeSource]
-	sApiISCSIVolumeSource                                  slab[api.ISCSIVolumeSource]
-	sApiIntOrString                                        slab[api.IntOrString]
-	sApiJob                                                slab[api.Job]
-	sApiJobCondition                                       slab[api.JobCondition]
-	sApiKeyToPath                                          slab[api.KeyToPath]
-	sApiLabelSelector                                      slab[api.LabelSelector]
-	sApiLabelSelectorRequirement                           slab[api.LabelSelectorRequirement]
-	sApiLimitRange                                         slab[api.LimitRange]
-	sApiLimitRangeItem                                     slab[api.LimitRangeItem]
-	sApiLocalObjectReference                               slab[api.LocalObjectReference]
-	sApiLocalVolumeSource                                  slab[api.LocalVolumeSource]
-	sApiModifyVolumeStatus                                 slab[api.ModifyVolumeStatus]
-	sApiNFSVolumeSource                                    slab[api.NFSVolumeSource]
-	sApiNamespace                                          slab[api.Namespace]
-	sApiNetworkDeviceData                                  slab[api.NetworkDeviceData]
-	sApiNode                                               slab[api.Node]
-	sApiNodeAddress                                        slab[api.NodeAddress]
-	sApiNodeAffinity                                       slab[api.NodeAffinity]
-	sApiNodeAllocatableMapping                             slab[api.NodeAllocatableMapping]
-	sApiNodeAllocatableOverhead                            slab[api.NodeAllocatableOverhead]
-	sApiNodeCondition                                      slab[api.NodeCondition]
-	sApiNodeInclusionPolicy                                slab[api.NodeInclusionPolicy]
-	sApiNodeSelector                                       slab[api.NodeSelector]
-	sApiNodeSelectorRequirement                            slab[api.NodeSelectorRequirement]
-	sApiNodeSelectorTerm                                   slab[api.NodeSelectorTerm]
-	sApiObjectFieldSelector                                slab[api.ObjectFieldSelector]
-	sApiObjectReference                                    slab[api.ObjectReference]
-	sApiOpaqueDeviceConfiguration                          slab[api.OpaqueDeviceConfiguration]
-	sApiOwnerReference                                     slab[api.OwnerReference]
-	sApiPersistentVolume                                   slab[api.PersistentVolume]
-	sApiPersistentVolumeAccessMode                         slab[api.PersistentVolumeAccessMode]
-	sApiPersistentVolumeClaim                              slab[api.PersistentVolumeClaim]
-	sApiPersistentVolumeClaimCondition                     slab[api.PersistentVolumeClaimCondition]
-	sApiPersistentVolumeClaimTemplate                      slab[api.PersistentVolumeClaimTemplate]
-	sApiPersistentVolumeClaimVolumeSource                  slab[api.PersistentVolumeClaimVolumeSource]
-	sApiPersistentVolumeMode                               slab[api.PersistentVolumeMode]
-	sApiPersistentVolumeReclaimPolicy                      slab[api.PersistentVolumeReclaimPolicy]
-	sApiPersistentVolumeSpec                               slab[api.PersistentVolumeSpec]
-	sApiPod                                                slab[api.Pod]
-	sApiPodAffinity                                        slab[api.PodAffinity]
-	sApiPodAffinityTerm                                    slab[api.PodAffinityTerm]
-	sApiPodAntiAffinity                                    slab[api.PodAntiAffinity]
-	sApiPodCertificateProjection                           slab[api.PodCertificateProjection]
-	sApiPodCondition                                       slab[api.PodCondition]
-	sApiPodDisruptionBudget                                slab[api.PodDisruptionBudget]
-	sApiPodExtendedResourceClaimStatus                     slab[api.PodExtendedResourceClaimStatus]
-	sApiPodFailurePolicy                                   slab[api.PodFailurePolicy]
-	sApiPodFailurePolicyOnExitCodesRequirement             slab[api.PodFailurePolicyOnExitCodesRequirement]
-	sApiPodFailurePolicyOnPodConditionsPattern             slab[api.PodFailurePolicyOnPodConditionsPattern]
-	sApiPodFailurePolicyRule                               slab[api.PodFailurePolicyRule]
-	sApiPodResourceClaim                                   slab[api.PodResourceClaim]
-	sApiPodResourceClaimStatus                             slab[api.PodResourceClaimStatus]
-	sApiPodSchedulingGate                                  slab[api.PodSchedulingGate]
-	sApiPodSchedulingGroup                                 slab[api.PodSchedulingGroup]
-	sApiPodTemplateSpec                                    slab[api.PodTemplateSpec]
-	sApiPortworxVolumeSource                               slab[api.PortworxVolumeSource]
-	sApiPreemptionPolicy                                   slab[api.PreemptionPolicy]
-	sApiPreferredSchedulingTerm                            slab[api.PreferredSchedulingTerm]
-	sApiPriorityClass                                      slab[api.PriorityClass]
-	sApiProjectedVolumeSource                              slab[api.ProjectedVolumeSource]
-	sApiQualifiedName                                      slab[api.QualifiedName]
-	sApiRBDPersistentVolumeSource                          slab[api.RBDPersistentVolumeSource]
-	sApiRBDVolumeSource                                    slab[api.RBDVolumeSource]
-	sApiReplicaSet                                         slab[api.ReplicaSet]
-	sApiReplicationController                              slab[api.ReplicationController]
-	sApiResourceClaim                                      slab[api.ResourceClaim]
-	sApiResourceClaimConsumerReference                     slab[api.ResourceClaimConsumerReference]
-	sApiResourceClaimTemplate                              slab[api.ResourceClaimTemplate]
-	sApiResourceFieldSelector                              slab[api.ResourceFieldSelector]
-	sApiResourceQuota                                      slab[api.ResourceQuota]
-	sApiResourceQuotaScope                                 slab[api.ResourceQuotaScope]
-	sApiResourceRequirements                               slab[api.ResourceRequirements]
-	sApiResourceSlice                                      slab[api.ResourceSlice]
-	sApiRollingUpdateDaemonSet                             slab[api.RollingUpdateDaemonSet]
-	sApiRollingUpdateDeployment                            slab[api.RollingUpdateDeployment]
-	sApiRollingUpdateStatefulSetStrategy                   slab[api.RollingUpdateStatefulSetStrategy]
-	sApiScopeSelector                                      slab[api.ScopeSelector]
-	sApiScopedResourceSelectorRequirement                  slab[api.ScopedResourceSelectorRequirement]
-	sApiSecretProjection                                   slab[api.SecretProjection]
-	sApiSecretReference                                    slab[api.SecretReference]
-	sApiSecretVolumeSource                                 slab[api.SecretVolumeSource]
-	sApiService                                            slab[api.Service]
-	sApiServiceAccountTokenProjection                      slab[api.ServiceAccountTokenProjection]
-	sApiServicePort                                        slab[api.ServicePort]
-	sApiSessionAffinityConfig                              slab[api.SessionAffinityConfig]
-	sApiSkipNodeOperation                                  slab[api.SkipNodeOperation]
-	sApiStatefulSet                                        slab[api.StatefulSet]
-	sApiStatefulSetOrdinals                                slab[api.StatefulSetOrdinals]
-	sApiStatefulSetPersistentVolumeClaimRetentionPolicy    slab[api.StatefulSetPersistentVolumeClaimRetentionPolicy]
-	sApiStorageClass                                       slab[api.StorageClass]
-	sApiSuccessPolicy                                      slab[api.SuccessPolicy]
-	sApiSuccessPolicyRule                                  slab[api.SuccessPolicyRule]
-	sApiTaint                                              slab[api.Taint]
-	sApiTime                                               slab[api.Time]
-	sApiTokenRequest                                       slab[api.TokenRequest]
-	sApiToleration                                         slab[api.Toleration]
-	sApiTopologySelectorLabelRequirement                   slab[api.TopologySelectorLabelRequirement]
-	sApiTopologySelectorTerm                               slab[api.TopologySelectorTerm]
-	sApiTopologySpreadConstraint                           slab[api.TopologySpreadConstraint]
-	sApiTypedLocalObjectReference                          slab[api.TypedLocalObjectReference]
-	sApiTypedObjectReference                               slab[api.TypedObjectReference]
-	sApiVolume                                             slab[api.Volume]
-	sApiVolumeAttachment                                   slab[api.VolumeAttachment]
-	sApiVolumeBindingMode                                  slab[api.VolumeBindingMode]
-	sApiVolumeError                                        slab[api.VolumeError]
-	sApiVolumeLifecycleMode                                slab[api.VolumeLifecycleMode]
-	sApiVolumeMount                                        slab[api.VolumeMount]
-	sApiVolumeNodeAffinity                                 slab[api.VolumeNodeAffinity]
-	sApiVolumeNodeResources                                slab[api.VolumeNodeResources]
-	sApiVolumeProjection                                   slab[api.VolumeProjection]
-	sApiWeightedPodAffinityTerm                            slab[api.WeightedPodAffinityTerm]
-	sApiWorkloadCondition                                  slab[api.WorkloadCondition]
-	sAppsv1ControllerRevision                              slab[appsv1.ControllerRevision]
-	sAppsv1DaemonSet                                       slab[appsv1.DaemonSet]
-	sAppsv1DaemonSetCondition                              slab[appsv1.DaemonSetCondition]
-	sAppsv1Deployment                                      slab[appsv1.Deployment]
-	sAppsv1DeploymentCondition                             slab[appsv1.DeploymentCondition]
-	sAppsv1ReplicaSet                                      slab[appsv1.ReplicaSet]
-	sAppsv1ReplicaSetCondition                             slab[appsv1.ReplicaSetCondition]
-	sAppsv1RollingUpdateDaemonSet                          slab[appsv1.RollingUpdateDaemonSet]
-	sAppsv1RollingUpdateDeployment                         slab[appsv1.RollingUpdateDeployment]
-	sAppsv1RollingUpdateStatefulSetStrategy                slab[appsv1.RollingUpdateStatefulSetStrategy]
-	sAppsv1StatefulSet                                     slab[appsv1.StatefulSet]
-	sAppsv1StatefulSetCondition                            slab[appsv1.StatefulSetCondition]
-	sAppsv1StatefulSetOrdinals                             slab[appsv1.StatefulSetOrdinals]
-	sAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy slab[appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy]
-	sBatchv1CompletionMode                                 slab[batchv1.CompletionMode]
-	sBatchv1CronJob                                        slab[batchv1.CronJob]
-	sBatchv1Job                                            slab[batchv1.Job]
-	sBatchv1JobCondition                                   slab[batchv1.JobCondition]
-	sBatchv1PodFailurePolicy                               slab[batchv1.PodFailurePolicy]
-	sBatchv1PodFailurePolicyOnExitCodesRequirement         slab[batchv1.PodFailurePolicyOnExitCodesRequirement]
-	sBatchv1PodFailurePolicyOnPodConditionsPattern         slab[batchv1.PodFailurePolicyOnPodConditionsPattern]
-	sBatchv1PodFailurePolicyRule                           slab[batchv1.PodFailurePolicyRule]
-	sBatchv1PodReplacementPolicy                           slab[batchv1.PodReplacementPolicy]
-	sBatchv1SuccessPolicy                                  slab[batchv1.SuccessPolicy]
-	sBatchv1SuccessPolicyRule                              slab[batchv1.SuccessPolicyRule]
-	sBool                                                  slab[bool]
-	sCorev1AWSElasticBlockStoreVolumeSource                slab[corev1.AWSElasticBlockStoreVolumeSource]
-	sCorev1Affinity                                        slab[corev1.Affinity]
-	sCorev1AzureDataDiskCachingMode                        slab[corev1.AzureDataDiskCachingMode]
-	sCorev1AzureDataDiskKind                               slab[corev1.AzureDataDiskKind]
-	sCorev1AzureDiskVolumeSource                           slab[corev1.AzureDiskVolumeSource]
-	sCorev1AzureFilePersistentVolumeSource                 slab[corev1.AzureFilePersistentVolumeSource]
-	sCorev1AzureFileVolumeSource                           slab[corev1.AzureFileVolumeSource]
-	sCorev1CSIPersistentVolumeSource                       slab[corev1.CSIPersistentVolumeSource]
-	sCorev1CSIVolumeSource                                 slab[corev1.CSIVolumeSource]
-	sCorev1CinderPersistentVolumeSource                    slab[corev1.CinderPersistentVolumeSource]
-	sCorev1CinderVolumeSource                              slab[corev1.CinderVolumeSource]
-	sCorev1ClientIPConfig                                  slab[corev1.ClientIPConfig]
-	sCorev1ClusterTrustBundleProjection                    slab[corev1.ClusterTrustBundleProjection]
-	sCorev1ConfigMapProjection                             slab[corev1.ConfigMapProjection]
-	sCorev1ConfigMapVolumeSource                           slab[corev1.ConfigMapVolumeSource]
-	sCorev1Container                                       slab[corev1.Container]
-	sCorev1ContainerExtendedResourceRequest                slab[corev1.ContainerExtendedResourceRequest]
-	sCorev1ContainerImage                                  slab[corev1.ContainerImage]
-	sCorev1ContainerPort                                   slab[corev1.ContainerPort]
-	sCorev1ContainerRestartPolicy                          slab[corev1.ContainerRestartPolicy]
-	sCorev1ContainerRestartRule                            slab[corev1.ContainerRestartRule]
-	sCorev1ContainerRestartRuleOnExitCodes                 slab[corev1.ContainerRestartRuleOnExitCodes]
-	sCorev1ContainerStateRunning                           slab[corev1.ContainerStateRunning]
-	sCorev1ContainerStateTerminated                        slab[corev1.ContainerStateTerminated]
-	sCorev1ContainerStateWaiting                           slab[corev1.ContainerStateWaiting]
-	sCorev1ContainerStatus                                 slab[corev1.ContainerStatus]
-	sCorev1DownwardAPIProjection                           slab[corev1.DownwardAPIProjection]
-	sCorev1DownwardAPIVolumeFile                           slab[corev1.DownwardAPIVolumeFile]
-	sCorev1DownwardAPIVolumeSource                         slab[corev1.DownwardAPIVolumeSource]
-	sCorev1EmptyDirVolumeSource                            slab[corev1.EmptyDirVolumeSource]
-	sCorev1EphemeralContainer                              slab[corev1.EphemeralContainer]
-	sCorev1EphemeralVolumeSource                           slab[corev1.EphemeralVolumeSource]
-	sCorev1GCEPersistentDiskVolumeSource                   slab[corev1.GCEPersistentDiskVolumeSource]
-	sCorev1HostPathType                                    slab[corev1.HostPathType]
-	sCorev1HostPathVolumeSource                            slab[corev1.HostPathVolumeSource]
-	sCorev1IPFamily                                        slab[corev1.IPFamily]
-	sCorev1IPFamilyPolicy                                  slab[corev1.IPFamilyPolicy]
-	sCorev1ISCSIPersistentVolumeSource                     slab[corev1.ISCSIPersistentVolumeSource]
-	sCorev1ISCSIVolumeSource                               slab[corev1.ISCSIVolumeSource]
-	sCorev1KeyToPath                                       slab[corev1.KeyToPath]
-	sCorev1LimitRange                                      slab[corev1.LimitRange]
-	sCorev1LimitRangeItem                                  slab[corev1.LimitRangeItem]
-	sCorev1LocalObjectReference                            slab[corev1.LocalObjectReference]
-	sCorev1LocalVolumeSource                               slab[corev1.LocalVolumeSource]
-	sCorev1ModifyVolumeStatus                              slab[corev1.ModifyVolumeStatus]
-	sCorev1MountPropagationMode                            slab[corev1.MountPropagationMode]
-	sCorev1NFSVolumeSource                                 slab[corev1.NFSVolumeSource]
-	sCorev1Namespace                                       slab[corev1.Namespace]
-	sCorev1Node                                            slab[corev1.Node]
-	sCorev1NodeAddress                                     slab[corev1.NodeAddress]
-	sCorev1NodeAffinity                                    slab[corev1.NodeAffinity]
-	sCorev1NodeCondition                                   slab[corev1.NodeCondition]
-	sCorev1NodeInclusionPolicy                             slab[corev1.NodeInclusionPolicy]
-	sCorev1NodeSelector                                    slab[corev1.NodeSelector]
-	sCorev1NodeSelectorRequirement                         slab[corev1.NodeSelectorRequirement]
-	sCorev1NodeSelectorTerm                                slab[corev1.NodeSelectorTerm]
-	sCorev1ObjectFieldSelector                             slab[corev1.ObjectFieldSelector]
-	sCorev1ObjectReference                                 slab[corev1.ObjectReference]
-	sCorev1PersistentVolume                                slab[corev1.PersistentVolume]
-	sCorev1PersistentVolumeAccessMode                      slab[corev1.PersistentVolumeAccessMode]
-	sCorev1PersistentVolumeClaim                           slab[corev1.PersistentVolumeClaim]
-	sCorev1PersistentVolumeClaimCondition                  slab[corev1.PersistentVolumeClaimCondition]
-	sCorev1PersistentVolumeClaimTemplate                   slab[corev1.PersistentVolumeClaimTemplate]
-	sCorev1PersistentVolumeClaimVolumeSource               slab[corev1.PersistentVolumeClaimVolumeSource]
-	sCorev1PersistentVolumeMode                            slab[corev1.PersistentVolumeMode]
-	sCorev1PersistentVolumeReclaimPolicy                   slab[corev1.PersistentVolumeReclaimPolicy]
-	sCorev1PersistentVolumeSpec                            slab[corev1.PersistentVolumeSpec]
-	sCorev1Pod                                             slab[corev1.Pod]
-	sCorev1PodAffinity                                     slab[corev1.PodAffinity]
-	sCorev1PodAffinityTerm                                 slab[corev1.PodAffinityTerm]
-	sCorev1PodAntiAffinity                                 slab[corev1.PodAntiAffinity]
-	sCorev1PodCertificateProjection                        slab[corev1.PodCertificateProjection]
-	sCorev1PodCondition                                    slab[corev1.PodCondition]
-	sCorev1PodExtendedResourceClaimStatus                  slab[corev1.PodExtendedResourceClaimStatus]
-	sCorev1PodResourceClaim                                slab[corev1.PodResourceClaim]
-	sCorev1PodResourceClaimStatus                          slab[corev1.PodResourceClaimStatus]
-	sCorev1PodSchedulingGate                               slab[corev1.PodSchedulingGate]
-	sCorev1PodSchedulingGroup                              slab[corev1.PodSchedulingGroup]
-	sCorev1PodTemplateSpec                                 slab[corev1.PodTemplateSpec]
-	sCorev1PortworxVolumeSource                            slab[corev1.PortworxVolumeSource]
-	sCorev1PreemptionPolicy                                slab[corev1.PreemptionPolicy]
-	sCorev1PreferredSchedulingTerm                         slab[corev1.PreferredSchedulingTerm]
-	sCorev1ProjectedVolumeSource                           slab[corev1.ProjectedVolumeSource]
-	sCorev1RBDPersistentVolumeSource                       slab[corev1.RBDPersistentVolumeSource]
-	sCorev1RBDVolumeSource                                 slab[corev1.RBDVolumeSource]
-	sCorev1RecursiveReadOnlyMode                           slab[corev1.RecursiveReadOnlyMode]
-	sCorev1ReplicationController                           slab[corev1.ReplicationController]
-	sCorev1ReplicationControllerCondition                  slab[corev1.ReplicationControllerCondition]
-	sCorev1ResourceClaim                                   slab[corev1.ResourceClaim]
-	sCorev1ResourceFieldSelector                           slab[corev1.ResourceFieldSelector]
-	sCorev1ResourceQuota                                   slab[corev1.ResourceQuota]
-	sCorev1ResourceQuotaScope                              slab[corev1.ResourceQuotaScope]
-	sCorev1ResourceRequirements                            slab[corev1.ResourceRequirements]
-	sCorev1ScopeSelector                                   slab[corev1.ScopeSelector]
-	sCorev1ScopedResourceSelectorRequirement               slab[corev1.ScopedResourceSelectorRequirement]
-	sCorev1SecretProjection                                slab[corev1.SecretProjection]
-	sCorev1SecretReference                                 slab[corev1.SecretReference]
-	sCorev1SecretVolumeSource                              slab[corev1.SecretVolumeSource]
-	sCorev1Service                                         slab[corev1.Service]
-	sCorev1ServiceAccountTokenProjection                   slab[corev1.ServiceAccountTokenProjection]
-	sCorev1ServiceInternalTrafficPolicy                    slab[corev1.ServiceInternalTrafficPolicy]
-	sCorev1ServicePort                                     slab[corev1.ServicePort]
-	sCorev1SessionAffinityConfig                           slab[corev1.SessionAffinityConfig]
-	sCorev1Taint                                           slab[corev1.Taint]
-	sCorev1Toleration                                      slab[corev1.Toleration]
-	sCorev1TopologySelectorLabelRequirement                slab[corev1.TopologySelectorLabelRequirement]
-	sCorev1TopologySelectorTerm                            slab[corev1.TopologySelectorTerm]
-	sCorev1TopologySpreadConstraint                        slab[corev1.TopologySpreadConstraint]
-	sCorev1TypedLocalObjectReference                       slab[corev1.TypedLocalObjectReference]
-	sCorev1TypedObjectReference                            slab[corev1.TypedObjectReference]
-	sCorev1Volume                                          slab[corev1.Volume]
-	sCorev1VolumeMount                                     slab[corev1.VolumeMount]
-	sCorev1VolumeNodeAffinity                              slab[corev1.VolumeNodeAffinity]
-	sCorev1VolumeProjection                                slab[corev1.VolumeProjection]
-	sCorev1WeightedPodAffinityTerm                         slab[corev1.WeightedPodAffinityTerm]
-	sInt32                                                 slab[int32]
-	sInt64                                                 slab[int64]
-	sIntstrIntOrString                                     slab[intstr.IntOrString]
-	sMetav1Condition                                       slab[metav1.Condition]
-	sMetav1LabelSelector                                   slab[metav1.LabelSelector]
-	sMetav1LabelSelectorRequirement                        slab[metav1.LabelSelectorRequirement]
-	sMetav1OwnerReference                                  slab[metav1.OwnerReference]
-	sMetav1Time                                            slab[metav1.Time]
-	sPolicyv1PodDisruptionBudget                           slab[policyv1.PodDisruptionBudget]
-	sPolicyv1UnhealthyPodEvictionPolicyType                slab[policyv1.UnhealthyPodEvictionPolicyType]
-	sQuantityQuantity                                      slab[quantity.Quantity]
-	sResourceQuantity                                      slab[resource.Quantity]
-	sResourcev1AllocatedDeviceStatus                       slab[resourcev1.AllocatedDeviceStatus]
-	sResourcev1AllocationResult                            slab[resourcev1.AllocationResult]
-	sResourcev1CELDeviceSelector                           slab[resourcev1.CELDeviceSelector]
-	sResourcev1CapacityRequestPolicy                       slab[resourcev1.CapacityRequestPolicy]
-	sResourcev1CapacityRequestPolicyRange                  slab[resourcev1.CapacityRequestPolicyRange]
-	sResourcev1CapacityRequirements                        slab[resourcev1.CapacityRequirements]
-	sResourcev1CounterSet                                  slab[resourcev1.CounterSet]
-	sResourcev1Device                                      slab[resourcev1.Device]
-	sResourcev1DeviceAllocationConfiguration               slab[resourcev1.DeviceAllocationConfiguration]
-	sResourcev1DeviceClaimConfiguration                    slab[resourcev1.DeviceClaimConfiguration]
-	sResourcev1DeviceClass                                 slab[resourcev1.DeviceClass]
-	sResourcev1DeviceClassConfiguration                    slab[resourcev1.DeviceClassConfiguration]
-	sResourcev1DeviceConstraint                            slab[resourcev1.DeviceConstraint]
-	sResourcev1DeviceCounterConsumption                    slab[resourcev1.DeviceCounterConsumption]
-	sResourcev1DeviceDerivedAttribute                      slab[resourcev1.DeviceDerivedAttribute]
-	sResourcev1DeviceRequest                               slab[resourcev1.DeviceRequest]
-	sResourcev1DeviceRequestAllocationResult               slab[resourcev1.DeviceRequestAllocationResult]
-	sResourcev1DeviceSelector                              slab[resourcev1.DeviceSelector]
-	sResourcev1DeviceSubRequest                            slab[resourcev1.DeviceSubRequest]
-	sResourcev1DeviceTaint                                 slab[resourcev1.DeviceTaint]
-	sResourcev1DeviceTaintRule                             slab[resourcev1.DeviceTaintRule]
-	sResourcev1DeviceTaintSelector                         slab[resourcev1.DeviceTaintSelector]
-	sResourcev1DeviceToleration                            slab[resourcev1.DeviceToleration]
-	sResourcev1ExactDeviceRequest                          slab[resourcev1.ExactDeviceRequest]
-	sResourcev1FullyQualifiedName                          slab[resourcev1.FullyQualifiedName]
-	sResourcev1NetworkDeviceData                           slab[resourcev1.NetworkDeviceData]
-	sResourcev1NodeAllocatableMapping                      slab[resourcev1.NodeAllocatableMapping]
-	sResourcev1NodeAllocatableOverhead                     slab[resourcev1.NodeAllocatableOverhead]
-	sResourcev1OpaqueDeviceConfiguration                   slab[resourcev1.OpaqueDeviceConfiguration]
-	sResourcev1QualifiedName                               slab[resourcev1.QualifiedName]
-	sResourcev1ResourceClaim                               slab[resourcev1.ResourceClaim]
-	sResourcev1ResourceClaimConsumerReference              slab[resourcev1.ResourceClaimConsumerReference]
-	sResourcev1ResourceClaimTemplate                       slab[resourcev1.ResourceClaimTemplate]
-	sResourcev1ResourceSlice                               slab[resourcev1.ResourceSlice]
-	sResourcev1SkipNodeOperation                           slab[resourcev1.SkipNodeOperation]
-	sRuntimeRawExtension                                   slab[runtime.RawExtension]
-	sSchedulingv1PriorityClass                             slab[schedulingv1.PriorityClass]
-	sStoragev1CSIDriver                                    slab[storagev1.CSIDriver]
-	sStoragev1CSINode                                      slab[storagev1.CSINode]
-	sStoragev1CSINodeDriver                                slab[storagev1.CSINodeDriver]
-	sStoragev1CSIStorageCapacity                           slab[storagev1.CSIStorageCapacity]
-	sStoragev1FSGroupPolicy                                slab[storagev1.FSGroupPolicy]
-	sStoragev1StorageClass                                 slab[storagev1.StorageClass]
-	sStoragev1TokenRequest                                 slab[storagev1.TokenRequest]
-	sStoragev1VolumeAttachment                             slab[storagev1.VolumeAttachment]
-	sStoragev1VolumeBindingMode                            slab[storagev1.VolumeBindingMode]
-	sStoragev1VolumeError                                  slab[storagev1.VolumeError]
-	sStoragev1VolumeLifecycleMode                          slab[storagev1.VolumeLifecycleMode]
-	sStoragev1VolumeNodeResources                          slab[storagev1.VolumeNodeResources]
-	sString                                                slab[string]
-	sTypesUID                                              slab[types.UID]
+	sApiAWSElasticBlockStoreVolumeSource                     slab[api.AWSElasticBlockStoreVolumeSource]
+	sApiAffinity                                             slab[api.Affinity]
+	sApiAllDisruptionMode                                    slab[api.AllDisruptionMode]
+	sApiAllocatedDeviceStatus                                slab[api.AllocatedDeviceStatus]
+	sApiAllocationResult                                     slab[api.AllocationResult]
+	sApiAzureDataDiskCachingMode                             slab[api.AzureDataDiskCachingMode]
+	sApiAzureDataDiskKind                                    slab[api.AzureDataDiskKind]
+	sApiAzureDiskVolumeSource                                slab[api.AzureDiskVolumeSource]
+	sApiAzureFilePersistentVolumeSource                      slab[api.AzureFilePersistentVolumeSource]
+	sApiAzureFileVolumeSource                                slab[api.AzureFileVolumeSource]
+	sApiBasicSchedulingPolicy                                slab[api.BasicSchedulingPolicy]
+	sApiCELDeviceSelector                                    slab[api.CELDeviceSelector]
+	sApiCSIDriver                                            slab[api.CSIDriver]
+	sApiCSINode                                              slab[api.CSINode]
+	sApiCSINodeDriver                                        slab[api.CSINodeDriver]
+	sApiCSIPersistentVolumeSource                            slab[api.CSIPersistentVolumeSource]
+	sApiCSIStorageCapacity                                   slab[api.CSIStorageCapacity]
+	sApiCSIVolumeSource                                      slab[api.CSIVolumeSource]
+	sApiCapacityRequestPolicy                                slab[api.CapacityRequestPolicy]
+	sApiCapacityRequestPolicyRange                           slab[api.CapacityRequestPolicyRange]
+	sApiCapacityRequirements                                 slab[api.CapacityRequirements]
+	sApiCinderPersistentVolumeSource                         slab[api.CinderPersistentVolumeSource]
+	sApiCinderVolumeSource                                   slab[api.CinderVolumeSource]
+	sApiClientIPConfig                                       slab[api.ClientIPConfig]
+	sApiClusterTrustBundleProjection                         slab[api.ClusterTrustBundleProjection]
+	sApiCompletionMode                                       slab[api.CompletionMode]
+	sApiCompositeGangSchedulingPolicy                        slab[api.CompositeGangSchedulingPolicy]
+	sApiCompositePodGroupTemplate                            slab[api.CompositePodGroupTemplate]
+	sApiCondition                                            slab[api.Condition]
+	sApiConfigMapProjection                                  slab[api.ConfigMapProjection]
+	sApiConfigMapVolumeSource                                slab[api.ConfigMapVolumeSource]
+	sApiContainer                                            slab[api.Container]
+	sApiContainerExtendedResourceRequest                     slab[api.ContainerExtendedResourceRequest]
+	sApiContainerImage                                       slab[api.ContainerImage]
+	sApiContainerPort                                        slab[api.ContainerPort]
+	sApiContainerResourceClaim                               slab[api.ContainerResourceClaim]
+	sApiContainerRestartPolicy                               slab[api.ContainerRestartPolicy]
+	sApiContainerRestartRule                                 slab[api.ContainerRestartRule]
+	sApiContainerRestartRuleOnExitCodes                      slab[api.ContainerRestartRuleOnExitCodes]
+	sApiContainerStateRunning                                slab[api.ContainerStateRunning]
+	sApiContainerStateTerminated                             slab[api.ContainerStateTerminated]
+	sApiContainerStateWaiting                                slab[api.ContainerStateWaiting]
+	sApiContainerStatus                                      slab[api.ContainerStatus]
+	sApiControllerRevision                                   slab[api.ControllerRevision]
+	sApiCounterSet                                           slab[api.CounterSet]
+	sApiCronJob                                              slab[api.CronJob]
+	sApiDaemonSet                                            slab[api.DaemonSet]
+	sApiDeployment                                           slab[api.Deployment]
+	sApiDeploymentCondition                                  slab[api.DeploymentCondition]
+	sApiDevice                                               slab[api.Device]
+	sApiDeviceAllocationConfiguration                        slab[api.DeviceAllocationConfiguration]
+	sApiDeviceClaimConfiguration                             slab[api.DeviceClaimConfiguration]
+	sApiDeviceClass                                          slab[api.DeviceClass]
+	sApiDeviceClassConfiguration                             slab[api.DeviceClassConfiguration]
+	sApiDeviceConstraint                                     slab[api.DeviceConstraint]
+	sApiDeviceCounterConsumption                             slab[api.DeviceCounterConsumption]
+	sApiDeviceDerivedAttribute                               slab[api.DeviceDerivedAttribute]
+	sApiDeviceRequest                                        slab[api.DeviceRequest]
+	sApiDeviceRequestAllocationResult                        slab[api.DeviceRequestAllocationResult]
+	sApiDeviceSelector                                       slab[api.DeviceSelector]
+	sApiDeviceSubRequest                                     slab[api.DeviceSubRequest]
+	sApiDeviceTaint                                          slab[api.DeviceTaint]
+	sApiDeviceTaintRule                                      slab[api.DeviceTaintRule]
+	sApiDeviceTaintSelector                                  slab[api.DeviceTaintSelector]
+	sApiDeviceToleration                                     slab[api.DeviceToleration]
+	sApiDisruptionMode                                       slab[api.DisruptionMode]
+	sApiDownwardAPIProjection                                slab[api.DownwardAPIProjection]
+	sApiDownwardAPIVolumeFile                                slab[api.DownwardAPIVolumeFile]
+	sApiDownwardAPIVolumeSource                              slab[api.DownwardAPIVolumeSource]
+	sApiEmptyDirVolumeSource                                 slab[api.EmptyDirVolumeSource]
+	sApiEphemeralContainer                                   slab[api.EphemeralContainer]
+	sApiEphemeralVolumeSource                                slab[api.EphemeralVolumeSource]
+	sApiExactDeviceRequest                                   slab[api.ExactDeviceRequest]
+	sApiFSGroupPolicy                                        slab[api.FSGroupPolicy]
+	sApiFullyQualifiedName                                   slab[api.FullyQualifiedName]
+	sApiGCEPersistentDiskVolumeSource                        slab[api.GCEPersistentDiskVolumeSource]
+	sApiGangSchedulingPolicy                                 slab[api.GangSchedulingPolicy]
+	sApiHostPathType                                         slab[api.HostPathType]
+	sApiHostPathVolumeSource                                 slab[api.HostPathVolumeSource]
+	sApiISCSIPersistentVolumeSource                          slab[api.ISCSIPersistentVolumeSource]
+	sApiISCSIVolumeSource                                    slab[api.ISCSIVolumeSource]
+	sApiIntOrString                                          slab[api.IntOrString]
+	sApiJob                                                  slab[api.Job]
+	sApiJobCondition                                         slab[api.JobCondition]
+	sApiKeyToPath                                            slab[api.KeyToPath]
+	sApiLabelSelector                                        slab[api.LabelSelector]
+	sApiLabelSelectorRequirement                             slab[api.LabelSelectorRequirement]
+	sApiLimitRange                                           slab[api.LimitRange]
+	sApiLimitRangeItem                                       slab[api.LimitRangeItem]
+	sApiLocalObjectReference                                 slab[api.LocalObjectReference]
+	sApiLocalVolumeSource                                    slab[api.LocalVolumeSource]
+	sApiModifyVolumeStatus                                   slab[api.ModifyVolumeStatus]
+	sApiNFSVolumeSource                                      slab[api.NFSVolumeSource]
+	sApiNamespace                                            slab[api.Namespace]
+	sApiNetworkDeviceData                                    slab[api.NetworkDeviceData]
+	sApiNode                                                 slab[api.Node]
+	sApiNodeAddress                                          slab[api.NodeAddress]
+	sApiNodeAffinity                                         slab[api.NodeAffinity]
+	sApiNodeAllocatableMapping                               slab[api.NodeAllocatableMapping]
+	sApiNodeAllocatableOverhead                              slab[api.NodeAllocatableOverhead]
+	sApiNodeCondition                                        slab[api.NodeCondition]
+	sApiNodeInclusionPolicy                                  slab[api.NodeInclusionPolicy]
+	sApiNodeSelector                                         slab[api.NodeSelector]
+	sApiNodeSelectorRequirement                              slab[api.NodeSelectorRequirement]
+	sApiNodeSelectorTerm                                     slab[api.NodeSelectorTerm]
+	sApiObjectFieldSelector                                  slab[api.ObjectFieldSelector]
+	sApiObjectReference                                      slab[api.ObjectReference]
+	sApiOpaqueDeviceConfiguration                            slab[api.OpaqueDeviceConfiguration]
+	sApiOwnerReference                                       slab[api.OwnerReference]
+	sApiPersistentVolume                                     slab[api.PersistentVolume]
+	sApiPersistentVolumeAccessMode                           slab[api.PersistentVolumeAccessMode]
+	sApiPersistentVolumeClaim                                slab[api.PersistentVolumeClaim]
+	sApiPersistentVolumeClaimCondition                       slab[api.PersistentVolumeClaimCondition]
+	sApiPersistentVolumeClaimTemplate                        slab[api.PersistentVolumeClaimTemplate]
+	sApiPersistentVolumeClaimVolumeSource                    slab[api.PersistentVolumeClaimVolumeSource]
+	sApiPersistentVolumeMode                                 slab[api.PersistentVolumeMode]
+	sApiPersistentVolumeReclaimPolicy                        slab[api.PersistentVolumeReclaimPolicy]
+	sApiPersistentVolumeSpec                                 slab[api.PersistentVolumeSpec]
+	sApiPod                                                  slab[api.Pod]
+	sApiPodAffinity                                          slab[api.PodAffinity]
+	sApiPodAffinityTerm                                      slab[api.PodAffinityTerm]
+	sApiPodAntiAffinity                                      slab[api.PodAntiAffinity]
+	sApiPodCertificateProjection                             slab[api.PodCertificateProjection]
+	sApiPodCondition                                         slab[api.PodCondition]
+	sApiPodDisruptionBudget                                  slab[api.PodDisruptionBudget]
+	sApiPodExtendedResourceClaimStatus                       slab[api.PodExtendedResourceClaimStatus]
+	sApiPodFailurePolicy                                     slab[api.PodFailurePolicy]
+	sApiPodFailurePolicyOnExitCodesRequirement               slab[api.PodFailurePolicyOnExitCodesRequirement]
+	sApiPodFailurePolicyOnPodConditionsPattern               slab[api.PodFailurePolicyOnPodConditionsPattern]
+	sApiPodFailurePolicyRule                                 slab[api.PodFailurePolicyRule]
+	sApiPodGroup                                             slab[api.PodGroup]
+	sApiPodGroupResourceClaim                                slab[api.PodGroupResourceClaim]
+	sApiPodGroupResourceClaimStatus                          slab[api.PodGroupResourceClaimStatus]
+	sApiPodGroupSchedulingConstraints                        slab[api.PodGroupSchedulingConstraints]
+	sApiPodGroupTemplate                                     slab[api.PodGroupTemplate]
+	sApiPodResourceClaim                                     slab[api.PodResourceClaim]
+	sApiPodResourceClaimStatus                               slab[api.PodResourceClaimStatus]
+	sApiPodSchedulingGate                                    slab[api.PodSchedulingGate]
+	sApiPodSchedulingGroup                                   slab[api.PodSchedulingGroup]
+	sApiPodTemplateSpec                                      slab[api.PodTemplateSpec]
+	sApiPortworxVolumeSource                                 slab[api.PortworxVolumeSource]
+	sApiPreemptionPolicy                                     slab[api.PreemptionPolicy]
+	sApiPreferredSchedulingTerm                              slab[api.PreferredSchedulingTerm]
+	sApiPriorityClass                                        slab[api.PriorityClass]
+	sApiProjectedVolumeSource                                slab[api.ProjectedVolumeSource]
+	sApiQualifiedName                                        slab[api.QualifiedName]
+	sApiRBDPersistentVolumeSource                            slab[api.RBDPersistentVolumeSource]
+	sApiRBDVolumeSource                                      slab[api.RBDVolumeSource]
+	sApiReplicaSet                                           slab[api.ReplicaSet]
+	sApiReplicationController                                slab[api.ReplicationController]
+	sApiResourceClaim                                        slab[api.ResourceClaim]
+	sApiResourceClaimConsumerReference                       slab[api.ResourceClaimConsumerReference]
+	sApiResourceClaimTemplate                                slab[api.ResourceClaimTemplate]
+	sApiResourceFieldSelector                                slab[api.ResourceFieldSelector]
+	sApiResourceQuota                                        slab[api.ResourceQuota]
+	sApiResourceQuotaScope                                   slab[api.ResourceQuotaScope]
+	sApiResourceRequirements                                 slab[api.ResourceRequirements]
+	sApiResourceSlice                                        slab[api.ResourceSlice]
+	sApiRollingUpdateDaemonSet                               slab[api.RollingUpdateDaemonSet]
+	sApiRollingUpdateDeployment                              slab[api.RollingUpdateDeployment]
+	sApiRollingUpdateStatefulSetStrategy                     slab[api.RollingUpdateStatefulSetStrategy]
+	sApiScopeSelector                                        slab[api.ScopeSelector]
+	sApiScopedResourceSelectorRequirement                    slab[api.ScopedResourceSelectorRequirement]
+	sApiSecretProjection                                     slab[api.SecretProjection]
+	sApiSecretReference                                      slab[api.SecretReference]
+	sApiSecretVolumeSource                                   slab[api.SecretVolumeSource]
+	sApiService                                              slab[api.Service]
+	sApiServiceAccountTokenProjection                        slab[api.ServiceAccountTokenProjection]
+	sApiServicePort                                          slab[api.ServicePort]
+	sApiSessionAffinityConfig                                slab[api.SessionAffinityConfig]
+	sApiSingleDisruptionMode                                 slab[api.SingleDisruptionMode]
+	sApiSkipNodeOperation                                    slab[api.SkipNodeOperation]
+	sApiStatefulSet                                          slab[api.StatefulSet]
+	sApiStatefulSetOrdinals                                  slab[api.StatefulSetOrdinals]
+	sApiStatefulSetPersistentVolumeClaimRetentionPolicy      slab[api.StatefulSetPersistentVolumeClaimRetentionPolicy]
+	sApiStorageClass                                         slab[api.StorageClass]
+	sApiSuccessPolicy                                        slab[api.SuccessPolicy]
+	sApiSuccessPolicyRule                                    slab[api.SuccessPolicyRule]
+	sApiTaint                                                slab[api.Taint]
+	sApiTime                                                 slab[api.Time]
+	sApiTokenRequest                                         slab[api.TokenRequest]
+	sApiToleration                                           slab[api.Toleration]
+	sApiTopologyConstraint                                   slab[api.TopologyConstraint]
+	sApiTopologySelectorLabelRequirement                     slab[api.TopologySelectorLabelRequirement]
+	sApiTopologySelectorTerm                                 slab[api.TopologySelectorTerm]
+	sApiTopologySpreadConstraint                             slab[api.TopologySpreadConstraint]
+	sApiTypedLocalObjectReference                            slab[api.TypedLocalObjectReference]
+	sApiTypedObjectReference                                 slab[api.TypedObjectReference]
+	sApiVolume                                               slab[api.Volume]
+	sApiVolumeAttachment                                     slab[api.VolumeAttachment]
+	sApiVolumeBindingMode                                    slab[api.VolumeBindingMode]
+	sApiVolumeError                                          slab[api.VolumeError]
+	sApiVolumeLifecycleMode                                  slab[api.VolumeLifecycleMode]
+	sApiVolumeMount                                          slab[api.VolumeMount]
+	sApiVolumeNodeAffinity                                   slab[api.VolumeNodeAffinity]
+	sApiVolumeNodeResources                                  slab[api.VolumeNodeResources]
+	sApiVolumeProjection                                     slab[api.VolumeProjection]
+	sApiWeightedPodAffinityTerm                              slab[api.WeightedPodAffinityTerm]
+	sApiWorkload                                             slab[api.Workload]
+	sApiWorkloadCondition                                    slab[api.WorkloadCondition]
+	sApiWorkloadControllerReference                          slab[api.WorkloadControllerReference]
+	sApiWorkloadReference                                    slab[api.WorkloadReference]
+	sAppsv1ControllerRevision                                slab[appsv1.ControllerRevision]
+	sAppsv1DaemonSet                                         slab[appsv1.DaemonSet]
+	sAppsv1DaemonSetCondition                                slab[appsv1.DaemonSetCondition]
+	sAppsv1Deployment                                        slab[appsv1.Deployment]
+	sAppsv1DeploymentCondition                               slab[appsv1.DeploymentCondition]
+	sAppsv1ReplicaSet                                        slab[appsv1.ReplicaSet]
+	sAppsv1ReplicaSetCondition                               slab[appsv1.ReplicaSetCondition]
+	sAppsv1RollingUpdateDaemonSet                            slab[appsv1.RollingUpdateDaemonSet]
+	sAppsv1RollingUpdateDeployment                           slab[appsv1.RollingUpdateDeployment]
+	sAppsv1RollingUpdateStatefulSetStrategy                  slab[appsv1.RollingUpdateStatefulSetStrategy]
+	sAppsv1StatefulSet                                       slab[appsv1.StatefulSet]
+	sAppsv1StatefulSetCondition                              slab[appsv1.StatefulSetCondition]
+	sAppsv1StatefulSetOrdinals                               slab[appsv1.StatefulSetOrdinals]
+	sAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy   slab[appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy]
+	sBatchv1CompletionMode                                   slab[batchv1.CompletionMode]
+	sBatchv1CronJob                                          slab[batchv1.CronJob]
+	sBatchv1Job                                              slab[batchv1.Job]
+	sBatchv1JobCondition                                     slab[batchv1.JobCondition]
+	sBatchv1PodFailurePolicy                                 slab[batchv1.PodFailurePolicy]
+	sBatchv1PodFailurePolicyOnExitCodesRequirement           slab[batchv1.PodFailurePolicyOnExitCodesRequirement]
+	sBatchv1PodFailurePolicyOnPodConditionsPattern           slab[batchv1.PodFailurePolicyOnPodConditionsPattern]
+	sBatchv1PodFailurePolicyRule                             slab[batchv1.PodFailurePolicyRule]
+	sBatchv1PodReplacementPolicy                             slab[batchv1.PodReplacementPolicy]
+	sBatchv1SuccessPolicy                                    slab[batchv1.SuccessPolicy]
+	sBatchv1SuccessPolicyRule                                slab[batchv1.SuccessPolicyRule]
+	sBool                                                    slab[bool]
+	sCorev1AWSElasticBlockStoreVolumeSource                  slab[corev1.AWSElasticBlockStoreVolumeSource]
+	sCorev1Affinity                                          slab[corev1.Affinity]
+	sCorev1AzureDataDiskCachingMode                          slab[corev1.AzureDataDiskCachingMode]
+	sCorev1AzureDataDiskKind                                 slab[corev1.AzureDataDiskKind]
+	sCorev1AzureDiskVolumeSource                             slab[corev1.AzureDiskVolumeSource]
+	sCorev1AzureFilePersistentVolumeSource                   slab[corev1.AzureFilePersistentVolumeSource]
+	sCorev1AzureFileVolumeSource                             slab[corev1.AzureFileVolumeSource]
+	sCorev1CSIPersistentVolumeSource                         slab[corev1.CSIPersistentVolumeSource]
+	sCorev1CSIVolumeSource                                   slab[corev1.CSIVolumeSource]
+	sCorev1CinderPersistentVolumeSource                      slab[corev1.CinderPersistentVolumeSource]
+	sCorev1CinderVolumeSource                                slab[corev1.CinderVolumeSource]
+	sCorev1ClientIPConfig                                    slab[corev1.ClientIPConfig]
+	sCorev1ClusterTrustBundleProjection                      slab[corev1.ClusterTrustBundleProjection]
+	sCorev1ConfigMapProjection                               slab[corev1.ConfigMapProjection]
+	sCorev1ConfigMapVolumeSource                             slab[corev1.ConfigMapVolumeSource]
+	sCorev1Container                                         slab[corev1.Container]
+	sCorev1ContainerExtendedResourceRequest                  slab[corev1.ContainerExtendedResourceRequest]
+	sCorev1ContainerImage                                    slab[corev1.ContainerImage]
+	sCorev1ContainerPort                                     slab[corev1.ContainerPort]
+	sCorev1ContainerRestartPolicy                            slab[corev1.ContainerRestartPolicy]
+	sCorev1ContainerRestartRule                              slab[corev1.ContainerRestartRule]
+	sCorev1ContainerRestartRuleOnExitCodes                   slab[corev1.ContainerRestartRuleOnExitCodes]
+	sCorev1ContainerStateRunning                             slab[corev1.ContainerStateRunning]
+	sCorev1ContainerStateTerminated                          slab[corev1.ContainerStateTerminated]
+	sCorev1ContainerStateWaiting                             slab[corev1.ContainerStateWaiting]
+	sCorev1ContainerStatus                                   slab[corev1.ContainerStatus]
+	sCorev1DownwardAPIProjection                             slab[corev1.DownwardAPIProjection]
+	sCorev1DownwardAPIVolumeFile                             slab[corev1.DownwardAPIVolumeFile]
+	sCorev1DownwardAPIVolumeSource                           slab[corev1.DownwardAPIVolumeSource]
+	sCorev1EmptyDirVolumeSource                              slab[corev1.EmptyDirVolumeSource]
+	sCorev1EphemeralContainer                                slab[corev1.EphemeralContainer]
+	sCorev1EphemeralVolumeSource                             slab[corev1.EphemeralVolumeSource]
+	sCorev1GCEPersistentDiskVolumeSource                     slab[corev1.GCEPersistentDiskVolumeSource]
+	sCorev1HostPathType                                      slab[corev1.HostPathType]
+	sCorev1HostPathVolumeSource                              slab[corev1.HostPathVolumeSource]
+	sCorev1IPFamily                                          slab[corev1.IPFamily]
+	sCorev1IPFamilyPolicy                                    slab[corev1.IPFamilyPolicy]
+	sCorev1ISCSIPersistentVolumeSource                       slab[corev1.ISCSIPersistentVolumeSource]
+	sCorev1ISCSIVolumeSource                                 slab[corev1.ISCSIVolumeSource]
+	sCorev1KeyToPath                                         slab[corev1.KeyToPath]
+	sCorev1LimitRange                                        slab[corev1.LimitRange]
+	sCorev1LimitRangeItem                                    slab[corev1.LimitRangeItem]
+	sCorev1LocalObjectReference                              slab[corev1.LocalObjectReference]
+	sCorev1LocalVolumeSource                                 slab[corev1.LocalVolumeSource]
+	sCorev1ModifyVolumeStatus                                slab[corev1.ModifyVolumeStatus]
+	sCorev1MountPropagationMode                              slab[corev1.MountPropagationMode]
+	sCorev1NFSVolumeSource                                   slab[corev1.NFSVolumeSource]
+	sCorev1Namespace                                         slab[corev1.Namespace]
+	sCorev1Node                                              slab[corev1.Node]
+	sCorev1NodeAddress                                       slab[corev1.NodeAddress]
+	sCorev1NodeAffinity                                      slab[corev1.NodeAffinity]
+	sCorev1NodeCondition                                     slab[corev1.NodeCondition]
+	sCorev1NodeInclusionPolicy                               slab[corev1.NodeInclusionPolicy]
+	sCorev1NodeSelector                                      slab[corev1.NodeSelector]
+	sCorev1NodeSelectorRequirement                           slab[corev1.NodeSelectorRequirement]
+	sCorev1NodeSelectorTerm                                  slab[corev1.NodeSelectorTerm]
+	sCorev1ObjectFieldSelector                               slab[corev1.ObjectFieldSelector]
+	sCorev1ObjectReference                                   slab[corev1.ObjectReference]
+	sCorev1PersistentVolume                                  slab[corev1.PersistentVolume]
+	sCorev1PersistentVolumeAccessMode                        slab[corev1.PersistentVolumeAccessMode]
+	sCorev1PersistentVolumeClaim                             slab[corev1.PersistentVolumeClaim]
+	sCorev1PersistentVolumeClaimCondition                    slab[corev1.PersistentVolumeClaimCondition]
+	sCorev1PersistentVolumeClaimTemplate                     slab[corev1.PersistentVolumeClaimTemplate]
+	sCorev1PersistentVolumeClaimVolumeSource                 slab[corev1.PersistentVolumeClaimVolumeSource]
+	sCorev1PersistentVolumeMode                              slab[corev1.PersistentVolumeMode]
+	sCorev1PersistentVolumeReclaimPolicy                     slab[corev1.PersistentVolumeReclaimPolicy]
+	sCorev1PersistentVolumeSpec                              slab[corev1.PersistentVolumeSpec]
+	sCorev1Pod                                               slab[corev1.Pod]
+	sCorev1PodAffinity                                       slab[corev1.PodAffinity]
+	sCorev1PodAffinityTerm                                   slab[corev1.PodAffinityTerm]
+	sCorev1PodAntiAffinity                                   slab[corev1.PodAntiAffinity]
+	sCorev1PodCertificateProjection                          slab[corev1.PodCertificateProjection]
+	sCorev1PodCondition                                      slab[corev1.PodCondition]
+	sCorev1PodExtendedResourceClaimStatus                    slab[corev1.PodExtendedResourceClaimStatus]
+	sCorev1PodResourceClaim                                  slab[corev1.PodResourceClaim]
+	sCorev1PodResourceClaimStatus                            slab[corev1.PodResourceClaimStatus]
+	sCorev1PodSchedulingGate                                 slab[corev1.PodSchedulingGate]
+	sCorev1PodSchedulingGroup                                slab[corev1.PodSchedulingGroup]
+	sCorev1PodTemplateSpec                                   slab[corev1.PodTemplateSpec]
+	sCorev1PortworxVolumeSource                              slab[corev1.PortworxVolumeSource]
+	sCorev1PreemptionPolicy                                  slab[corev1.PreemptionPolicy]
+	sCorev1PreferredSchedulingTerm                           slab[corev1.PreferredSchedulingTerm]
+	sCorev1ProjectedVolumeSource                             slab[corev1.ProjectedVolumeSource]
+	sCorev1RBDPersistentVolumeSource                         slab[corev1.RBDPersistentVolumeSource]
+	sCorev1RBDVolumeSource                                   slab[corev1.RBDVolumeSource]
+	sCorev1RecursiveReadOnlyMode                             slab[corev1.RecursiveReadOnlyMode]
+	sCorev1ReplicationController                             slab[corev1.ReplicationController]
+	sCorev1ReplicationControllerCondition                    slab[corev1.ReplicationControllerCondition]
+	sCorev1ResourceClaim                                     slab[corev1.ResourceClaim]
+	sCorev1ResourceFieldSelector                             slab[corev1.ResourceFieldSelector]
+	sCorev1ResourceQuota                                     slab[corev1.ResourceQuota]
+	sCorev1ResourceQuotaScope                                slab[corev1.ResourceQuotaScope]
+	sCorev1ResourceRequirements                              slab[corev1.ResourceRequirements]
+	sCorev1ScopeSelector                                     slab[corev1.ScopeSelector]
+	sCorev1ScopedResourceSelectorRequirement                 slab[corev1.ScopedResourceSelectorRequirement]
+	sCorev1SecretProjection                                  slab[corev1.SecretProjection]
+	sCorev1SecretReference                                   slab[corev1.SecretReference]
+	sCorev1SecretVolumeSource                                slab[corev1.SecretVolumeSource]
+	sCorev1Service                                           slab[corev1.Service]
+	sCorev1ServiceAccountTokenProjection                     slab[corev1.ServiceAccountTokenProjection]
+	sCorev1ServiceInternalTrafficPolicy                      slab[corev1.ServiceInternalTrafficPolicy]
+	sCorev1ServicePort                                       slab[corev1.ServicePort]
+	sCorev1SessionAffinityConfig                             slab[corev1.SessionAffinityConfig]
+	sCorev1Taint                                             slab[corev1.Taint]
+	sCorev1Toleration                                        slab[corev1.Toleration]
+	sCorev1TopologySelectorLabelRequirement                  slab[corev1.TopologySelectorLabelRequirement]
+	sCorev1TopologySelectorTerm                              slab[corev1.TopologySelectorTerm]
+	sCorev1TopologySpreadConstraint                          slab[corev1.TopologySpreadConstraint]
+	sCorev1TypedLocalObjectReference                         slab[corev1.TypedLocalObjectReference]
+	sCorev1TypedObjectReference                              slab[corev1.TypedObjectReference]
+	sCorev1Volume                                            slab[corev1.Volume]
+	sCorev1VolumeMount                                       slab[corev1.VolumeMount]
+	sCorev1VolumeNodeAffinity                                slab[corev1.VolumeNodeAffinity]
+	sCorev1VolumeProjection                                  slab[corev1.VolumeProjection]
+	sCorev1WeightedPodAffinityTerm                           slab[corev1.WeightedPodAffinityTerm]
+	sInt32                                                   slab[int32]
+	sInt64                                                   slab[int64]
+	sIntstrIntOrString                                       slab[intstr.IntOrString]
+	sMetav1Condition                                         slab[metav1.Condition]
+	sMetav1LabelSelector                                     slab[metav1.LabelSelector]
+	sMetav1LabelSelectorRequirement                          slab[metav1.LabelSelectorRequirement]
+	sMetav1OwnerReference                                    slab[metav1.OwnerReference]
+	sMetav1Time                                              slab[metav1.Time]
+	sPolicyv1PodDisruptionBudget                             slab[policyv1.PodDisruptionBudget]
+	sPolicyv1UnhealthyPodEvictionPolicyType                  slab[policyv1.UnhealthyPodEvictionPolicyType]
+	sQuantityQuantity                                        slab[quantity.Quantity]
+	sResourceQuantity                                        slab[resource.Quantity]
+	sResourcev1AllocatedDeviceStatus                         slab[resourcev1.AllocatedDeviceStatus]
+	sResourcev1AllocationResult                              slab[resourcev1.AllocationResult]
+	sResourcev1CELDeviceSelector                             slab[resourcev1.CELDeviceSelector]
+	sResourcev1CapacityRequestPolicy                         slab[resourcev1.CapacityRequestPolicy]
+	sResourcev1CapacityRequestPolicyRange                    slab[resourcev1.CapacityRequestPolicyRange]
+	sResourcev1CapacityRequirements                          slab[resourcev1.CapacityRequirements]
+	sResourcev1CounterSet                                    slab[resourcev1.CounterSet]
+	sResourcev1Device                                        slab[resourcev1.Device]
+	sResourcev1DeviceAllocationConfiguration                 slab[resourcev1.DeviceAllocationConfiguration]
+	sResourcev1DeviceClaimConfiguration                      slab[resourcev1.DeviceClaimConfiguration]
+	sResourcev1DeviceClass                                   slab[resourcev1.DeviceClass]
+	sResourcev1DeviceClassConfiguration                      slab[resourcev1.DeviceClassConfiguration]
+	sResourcev1DeviceConstraint                              slab[resourcev1.DeviceConstraint]
+	sResourcev1DeviceCounterConsumption                      slab[resourcev1.DeviceCounterConsumption]
+	sResourcev1DeviceDerivedAttribute                        slab[resourcev1.DeviceDerivedAttribute]
+	sResourcev1DeviceRequest                                 slab[resourcev1.DeviceRequest]
+	sResourcev1DeviceRequestAllocationResult                 slab[resourcev1.DeviceRequestAllocationResult]
+	sResourcev1DeviceSelector                                slab[resourcev1.DeviceSelector]
+	sResourcev1DeviceSubRequest                              slab[resourcev1.DeviceSubRequest]
+	sResourcev1DeviceTaint                                   slab[resourcev1.DeviceTaint]
+	sResourcev1DeviceTaintRule                               slab[resourcev1.DeviceTaintRule]
+	sResourcev1DeviceTaintSelector                           slab[resourcev1.DeviceTaintSelector]
+	sResourcev1DeviceToleration                              slab[resourcev1.DeviceToleration]
+	sResourcev1ExactDeviceRequest                            slab[resourcev1.ExactDeviceRequest]
+	sResourcev1FullyQualifiedName                            slab[resourcev1.FullyQualifiedName]
+	sResourcev1NetworkDeviceData                             slab[resourcev1.NetworkDeviceData]
+	sResourcev1NodeAllocatableMapping                        slab[resourcev1.NodeAllocatableMapping]
+	sResourcev1NodeAllocatableOverhead                       slab[resourcev1.NodeAllocatableOverhead]
+	sResourcev1OpaqueDeviceConfiguration                     slab[resourcev1.OpaqueDeviceConfiguration]
+	sResourcev1QualifiedName                                 slab[resourcev1.QualifiedName]
+	sResourcev1ResourceClaim                                 slab[resourcev1.ResourceClaim]
+	sResourcev1ResourceClaimConsumerReference                slab[resourcev1.ResourceClaimConsumerReference]
+	sResourcev1ResourceClaimTemplate                         slab[resourcev1.ResourceClaimTemplate]
+	sResourcev1ResourceSlice                                 slab[resourcev1.ResourceSlice]
+	sResourcev1SkipNodeOperation                             slab[resourcev1.SkipNodeOperation]
+	sRuntimeRawExtension                                     slab[runtime.RawExtension]
+	sSchedulingv1PriorityClass                               slab[schedulingv1.PriorityClass]
+	sSchedulingv1beta1AllCompositeDisruptionMode             slab[schedulingv1beta1.AllCompositeDisruptionMode]
+	sSchedulingv1beta1AllDisruptionMode                      slab[schedulingv1beta1.AllDisruptionMode]
+	sSchedulingv1beta1BasicSchedulingPolicy                  slab[schedulingv1beta1.BasicSchedulingPolicy]
+	sSchedulingv1beta1CompositeBasicSchedulingPolicy         slab[schedulingv1beta1.CompositeBasicSchedulingPolicy]
+	sSchedulingv1beta1CompositeDisruptionMode                slab[schedulingv1beta1.CompositeDisruptionMode]
+	sSchedulingv1beta1CompositeGangSchedulingPolicy          slab[schedulingv1beta1.CompositeGangSchedulingPolicy]
+	sSchedulingv1beta1CompositePodGroupSchedulingConstraints slab[schedulingv1beta1.CompositePodGroupSchedulingConstraints]
+	sSchedulingv1beta1CompositePodGroupTemplate              slab[schedulingv1beta1.CompositePodGroupTemplate]
+	sSchedulingv1beta1DisruptionMode                         slab[schedulingv1beta1.DisruptionMode]
+	sSchedulingv1beta1GangSchedulingPolicy                   slab[schedulingv1beta1.GangSchedulingPolicy]
+	sSchedulingv1beta1PodGroup                               slab[schedulingv1beta1.PodGroup]
+	sSchedulingv1beta1PodGroupResourceClaim                  slab[schedulingv1beta1.PodGroupResourceClaim]
+	sSchedulingv1beta1PodGroupResourceClaimStatus            slab[schedulingv1beta1.PodGroupResourceClaimStatus]
+	sSchedulingv1beta1PodGroupSchedulingConstraints          slab[schedulingv1beta1.PodGroupSchedulingConstraints]
+	sSchedulingv1beta1PodGroupTemplate                       slab[schedulingv1beta1.PodGroupTemplate]
+	sSchedulingv1beta1PreemptionPolicy                       slab[schedulingv1beta1.PreemptionPolicy]
+	sSchedulingv1beta1SingleCompositeDisruptionMode          slab[schedulingv1beta1.SingleCompositeDisruptionMode]
+	sSchedulingv1beta1SingleDisruptionMode                   slab[schedulingv1beta1.SingleDisruptionMode]
+	sSchedulingv1beta1TopologyConstraint                     slab[schedulingv1beta1.TopologyConstraint]
+	sSchedulingv1beta1TypedLocalObjectReference              slab[schedulingv1beta1.TypedLocalObjectReference]
+	sSchedulingv1beta1Workload                               slab[schedulingv1beta1.Workload]
+	sSchedulingv1beta1WorkloadReference                      slab[schedulingv1beta1.WorkloadReference]
+	sStoragev1CSIDriver                                      slab[storagev1.CSIDriver]
+	sStoragev1CSINode                                        slab[storagev1.CSINode]
+	sStoragev1CSINodeDriver                                  slab[storagev1.CSINodeDriver]
+	sStoragev1CSIStorageCapacity                             slab[storagev1.CSIStorageCapacity]
+	sStoragev1FSGroupPolicy                                  slab[storagev1.FSGroupPolicy]
+	sStoragev1StorageClass                                   slab[storagev1.StorageClass]
+	sStoragev1TokenRequest                                   slab[storagev1.TokenRequest]
+	sStoragev1VolumeAttachment                               slab[storagev1.VolumeAttachment]
+	sStoragev1VolumeBindingMode                              slab[storagev1.VolumeBindingMode]
+	sStoragev1VolumeError                                    slab[storagev1.VolumeError]
+	sStoragev1VolumeLifecycleMode                            slab[storagev1.VolumeLifecycleMode]
+	sStoragev1VolumeNodeResources                            slab[storagev1.VolumeNodeResources]
+	sString                                                  slab[string]
+	sTypesUID                                                slab[types.UID]
 }
 
 func (a *arena) newApiAWSElasticBlockStoreVolumeSource() *api.AWSElasticBlockStoreVolumeSource {
@@ -10542,6 +11419,13 @@ func (a *arena) newApiAffinity() *api.Affinity {
 		return new(api.Affinity)
 	}
 	return a.sApiAffinity.one()
+}
+
+func (a *arena) newApiAllDisruptionMode() *api.AllDisruptionMode {
+	if a == nil {
+		return new(api.AllDisruptionMode)
+	}
+	return a.sApiAllDisruptionMode.one()
 }
 
 func (a *arena) makeApiAllocatedDeviceStatus(n int) []api.AllocatedDeviceStatus {
@@ -10591,6 +11475,13 @@ func (a *arena) newApiAzureFileVolumeSource() *api.AzureFileVolumeSource {
 		return new(api.AzureFileVolumeSource)
 	}
 	return a.sApiAzureFileVolumeSource.one()
+}
+
+func (a *arena) newApiBasicSchedulingPolicy() *api.BasicSchedulingPolicy {
+	if a == nil {
+		return new(api.BasicSchedulingPolicy)
+	}
+	return a.sApiBasicSchedulingPolicy.one()
 }
 
 func (a *arena) newApiCELDeviceSelector() *api.CELDeviceSelector {
@@ -10696,6 +11587,20 @@ func (a *arena) newApiCompletionMode() *api.CompletionMode {
 		return new(api.CompletionMode)
 	}
 	return a.sApiCompletionMode.one()
+}
+
+func (a *arena) newApiCompositeGangSchedulingPolicy() *api.CompositeGangSchedulingPolicy {
+	if a == nil {
+		return new(api.CompositeGangSchedulingPolicy)
+	}
+	return a.sApiCompositeGangSchedulingPolicy.one()
+}
+
+func (a *arena) makeApiCompositePodGroupTemplate(n int) []api.CompositePodGroupTemplate {
+	if a == nil {
+		return make([]api.CompositePodGroupTemplate, n)
+	}
+	return a.sApiCompositePodGroupTemplate.take(n)
 }
 
 func (a *arena) makeApiCondition(n int) []api.Condition {
@@ -10957,6 +11862,13 @@ func (a *arena) makeApiDeviceToleration(n int) []api.DeviceToleration {
 	return a.sApiDeviceToleration.take(n)
 }
 
+func (a *arena) newApiDisruptionMode() *api.DisruptionMode {
+	if a == nil {
+		return new(api.DisruptionMode)
+	}
+	return a.sApiDisruptionMode.one()
+}
+
 func (a *arena) newApiDownwardAPIProjection() *api.DownwardAPIProjection {
 	if a == nil {
 		return new(api.DownwardAPIProjection)
@@ -11025,6 +11937,13 @@ func (a *arena) newApiGCEPersistentDiskVolumeSource() *api.GCEPersistentDiskVolu
 		return new(api.GCEPersistentDiskVolumeSource)
 	}
 	return a.sApiGCEPersistentDiskVolumeSource.one()
+}
+
+func (a *arena) newApiGangSchedulingPolicy() *api.GangSchedulingPolicy {
+	if a == nil {
+		return new(api.GangSchedulingPolicy)
+	}
+	return a.sApiGangSchedulingPolicy.one()
 }
 
 func (a *arena) newApiHostPathType() *api.HostPathType {
@@ -11412,6 +12331,41 @@ func (a *arena) makeApiPodFailurePolicyRule(n int) []api.PodFailurePolicyRule {
 	return a.sApiPodFailurePolicyRule.take(n)
 }
 
+func (a *arena) newApiPodGroup() *api.PodGroup {
+	if a == nil {
+		return new(api.PodGroup)
+	}
+	return a.sApiPodGroup.one()
+}
+
+func (a *arena) makeApiPodGroupResourceClaim(n int) []api.PodGroupResourceClaim {
+	if a == nil {
+		return make([]api.PodGroupResourceClaim, n)
+	}
+	return a.sApiPodGroupResourceClaim.take(n)
+}
+
+func (a *arena) makeApiPodGroupResourceClaimStatus(n int) []api.PodGroupResourceClaimStatus {
+	if a == nil {
+		return make([]api.PodGroupResourceClaimStatus, n)
+	}
+	return a.sApiPodGroupResourceClaimStatus.take(n)
+}
+
+func (a *arena) newApiPodGroupSchedulingConstraints() *api.PodGroupSchedulingConstraints {
+	if a == nil {
+		return new(api.PodGroupSchedulingConstraints)
+	}
+	return a.sApiPodGroupSchedulingConstraints.one()
+}
+
+func (a *arena) makeApiPodGroupTemplate(n int) []api.PodGroupTemplate {
+	if a == nil {
+		return make([]api.PodGroupTemplate, n)
+	}
+	return a.sApiPodGroupTemplate.take(n)
+}
+
 func (a *arena) makeApiPodResourceClaim(n int) []api.PodResourceClaim {
 	if a == nil {
 		return make([]api.PodResourceClaim, n)
@@ -11657,6 +12611,13 @@ func (a *arena) newApiSessionAffinityConfig() *api.SessionAffinityConfig {
 	return a.sApiSessionAffinityConfig.one()
 }
 
+func (a *arena) newApiSingleDisruptionMode() *api.SingleDisruptionMode {
+	if a == nil {
+		return new(api.SingleDisruptionMode)
+	}
+	return a.sApiSingleDisruptionMode.one()
+}
+
 func (a *arena) makeApiSkipNodeOperation(n int) []api.SkipNodeOperation {
 	if a == nil {
 		return make([]api.SkipNodeOperation, n)
@@ -11732,6 +12693,13 @@ func (a *arena) makeApiToleration(n int) []api.Toleration {
 		return make([]api.Toleration, n)
 	}
 	return a.sApiToleration.take(n)
+}
+
+func (a *arena) makeApiTopologyConstraint(n int) []api.TopologyConstraint {
+	if a == nil {
+		return make([]api.TopologyConstraint, n)
+	}
+	return a.sApiTopologyConstraint.take(n)
 }
 
 func (a *arena) makeApiTopologySelectorLabelRequirement(n int) []api.TopologySelectorLabelRequirement {
@@ -11839,11 +12807,32 @@ func (a *arena) makeApiWeightedPodAffinityTerm(n int) []api.WeightedPodAffinityT
 	return a.sApiWeightedPodAffinityTerm.take(n)
 }
 
+func (a *arena) newApiWorkload() *api.Workload {
+	if a == nil {
+		return new(api.Workload)
+	}
+	return a.sApiWorkload.one()
+}
+
 func (a *arena) makeApiWorkloadCondition(n int) []api.WorkloadCondition {
 	if a == nil {
 		return make([]api.WorkloadCondition, n)
 	}
 	return a.sApiWorkloadCondition.take(n)
+}
+
+func (a *arena) newApiWorkloadControllerReference() *api.WorkloadControllerReference {
+	if a == nil {
+		return new(api.WorkloadControllerReference)
+	}
+	return a.sApiWorkloadControllerReference.one()
+}
+
+func (a *arena) newApiWorkloadReference() *api.WorkloadReference {
+	if a == nil {
+		return new(api.WorkloadReference)
+	}
+	return a.sApiWorkloadReference.one()
 }
 
 func (a *arena) newAppsv1ControllerRevision() *appsv1.ControllerRevision {
@@ -13223,6 +14212,160 @@ func (a *arena) newSchedulingv1PriorityClass() *schedulingv1.PriorityClass {
 		return new(schedulingv1.PriorityClass)
 	}
 	return a.sSchedulingv1PriorityClass.one()
+}
+
+func (a *arena) newSchedulingv1beta1AllCompositeDisruptionMode() *schedulingv1beta1.AllCompositeDisruptionMode {
+	if a == nil {
+		return new(schedulingv1beta1.AllCompositeDisruptionMode)
+	}
+	return a.sSchedulingv1beta1AllCompositeDisruptionMode.one()
+}
+
+func (a *arena) newSchedulingv1beta1AllDisruptionMode() *schedulingv1beta1.AllDisruptionMode {
+	if a == nil {
+		return new(schedulingv1beta1.AllDisruptionMode)
+	}
+	return a.sSchedulingv1beta1AllDisruptionMode.one()
+}
+
+func (a *arena) newSchedulingv1beta1BasicSchedulingPolicy() *schedulingv1beta1.BasicSchedulingPolicy {
+	if a == nil {
+		return new(schedulingv1beta1.BasicSchedulingPolicy)
+	}
+	return a.sSchedulingv1beta1BasicSchedulingPolicy.one()
+}
+
+func (a *arena) newSchedulingv1beta1CompositeBasicSchedulingPolicy() *schedulingv1beta1.CompositeBasicSchedulingPolicy {
+	if a == nil {
+		return new(schedulingv1beta1.CompositeBasicSchedulingPolicy)
+	}
+	return a.sSchedulingv1beta1CompositeBasicSchedulingPolicy.one()
+}
+
+func (a *arena) newSchedulingv1beta1CompositeDisruptionMode() *schedulingv1beta1.CompositeDisruptionMode {
+	if a == nil {
+		return new(schedulingv1beta1.CompositeDisruptionMode)
+	}
+	return a.sSchedulingv1beta1CompositeDisruptionMode.one()
+}
+
+func (a *arena) newSchedulingv1beta1CompositeGangSchedulingPolicy() *schedulingv1beta1.CompositeGangSchedulingPolicy {
+	if a == nil {
+		return new(schedulingv1beta1.CompositeGangSchedulingPolicy)
+	}
+	return a.sSchedulingv1beta1CompositeGangSchedulingPolicy.one()
+}
+
+func (a *arena) newSchedulingv1beta1CompositePodGroupSchedulingConstraints() *schedulingv1beta1.CompositePodGroupSchedulingConstraints {
+	if a == nil {
+		return new(schedulingv1beta1.CompositePodGroupSchedulingConstraints)
+	}
+	return a.sSchedulingv1beta1CompositePodGroupSchedulingConstraints.one()
+}
+
+func (a *arena) makeSchedulingv1beta1CompositePodGroupTemplate(n int) []schedulingv1beta1.CompositePodGroupTemplate {
+	if a == nil {
+		return make([]schedulingv1beta1.CompositePodGroupTemplate, n)
+	}
+	return a.sSchedulingv1beta1CompositePodGroupTemplate.take(n)
+}
+
+func (a *arena) newSchedulingv1beta1DisruptionMode() *schedulingv1beta1.DisruptionMode {
+	if a == nil {
+		return new(schedulingv1beta1.DisruptionMode)
+	}
+	return a.sSchedulingv1beta1DisruptionMode.one()
+}
+
+func (a *arena) newSchedulingv1beta1GangSchedulingPolicy() *schedulingv1beta1.GangSchedulingPolicy {
+	if a == nil {
+		return new(schedulingv1beta1.GangSchedulingPolicy)
+	}
+	return a.sSchedulingv1beta1GangSchedulingPolicy.one()
+}
+
+func (a *arena) newSchedulingv1beta1PodGroup() *schedulingv1beta1.PodGroup {
+	if a == nil {
+		return new(schedulingv1beta1.PodGroup)
+	}
+	return a.sSchedulingv1beta1PodGroup.one()
+}
+
+func (a *arena) makeSchedulingv1beta1PodGroupResourceClaim(n int) []schedulingv1beta1.PodGroupResourceClaim {
+	if a == nil {
+		return make([]schedulingv1beta1.PodGroupResourceClaim, n)
+	}
+	return a.sSchedulingv1beta1PodGroupResourceClaim.take(n)
+}
+
+func (a *arena) makeSchedulingv1beta1PodGroupResourceClaimStatus(n int) []schedulingv1beta1.PodGroupResourceClaimStatus {
+	if a == nil {
+		return make([]schedulingv1beta1.PodGroupResourceClaimStatus, n)
+	}
+	return a.sSchedulingv1beta1PodGroupResourceClaimStatus.take(n)
+}
+
+func (a *arena) newSchedulingv1beta1PodGroupSchedulingConstraints() *schedulingv1beta1.PodGroupSchedulingConstraints {
+	if a == nil {
+		return new(schedulingv1beta1.PodGroupSchedulingConstraints)
+	}
+	return a.sSchedulingv1beta1PodGroupSchedulingConstraints.one()
+}
+
+func (a *arena) makeSchedulingv1beta1PodGroupTemplate(n int) []schedulingv1beta1.PodGroupTemplate {
+	if a == nil {
+		return make([]schedulingv1beta1.PodGroupTemplate, n)
+	}
+	return a.sSchedulingv1beta1PodGroupTemplate.take(n)
+}
+
+func (a *arena) newSchedulingv1beta1PreemptionPolicy() *schedulingv1beta1.PreemptionPolicy {
+	if a == nil {
+		return new(schedulingv1beta1.PreemptionPolicy)
+	}
+	return a.sSchedulingv1beta1PreemptionPolicy.one()
+}
+
+func (a *arena) newSchedulingv1beta1SingleCompositeDisruptionMode() *schedulingv1beta1.SingleCompositeDisruptionMode {
+	if a == nil {
+		return new(schedulingv1beta1.SingleCompositeDisruptionMode)
+	}
+	return a.sSchedulingv1beta1SingleCompositeDisruptionMode.one()
+}
+
+func (a *arena) newSchedulingv1beta1SingleDisruptionMode() *schedulingv1beta1.SingleDisruptionMode {
+	if a == nil {
+		return new(schedulingv1beta1.SingleDisruptionMode)
+	}
+	return a.sSchedulingv1beta1SingleDisruptionMode.one()
+}
+
+func (a *arena) makeSchedulingv1beta1TopologyConstraint(n int) []schedulingv1beta1.TopologyConstraint {
+	if a == nil {
+		return make([]schedulingv1beta1.TopologyConstraint, n)
+	}
+	return a.sSchedulingv1beta1TopologyConstraint.take(n)
+}
+
+func (a *arena) newSchedulingv1beta1TypedLocalObjectReference() *schedulingv1beta1.TypedLocalObjectReference {
+	if a == nil {
+		return new(schedulingv1beta1.TypedLocalObjectReference)
+	}
+	return a.sSchedulingv1beta1TypedLocalObjectReference.one()
+}
+
+func (a *arena) newSchedulingv1beta1Workload() *schedulingv1beta1.Workload {
+	if a == nil {
+		return new(schedulingv1beta1.Workload)
+	}
+	return a.sSchedulingv1beta1Workload.one()
+}
+
+func (a *arena) newSchedulingv1beta1WorkloadReference() *schedulingv1beta1.WorkloadReference {
+	if a == nil {
+		return new(schedulingv1beta1.WorkloadReference)
+	}
+	return a.sSchedulingv1beta1WorkloadReference.one()
 }
 
 func (a *arena) newStoragev1CSIDriver() *storagev1.CSIDriver {

@@ -23,5 +23,5 @@ func Example() {
 	fmt.Println(len(k8sgen.Kinds()), "kinds, first", k8sgen.Kinds()[0].Name)
 	// Output:
 	// every pod converts: true
-	// 28 kinds, first Node
+	// 30 kinds, first Node
 }

@@ -14,6 +14,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -85,6 +86,8 @@ func Kinds() []Kind {
 		{"ResourceClaim", reflect.TypeFor[resourcev1.ResourceClaim](), reflect.TypeFor[api.ResourceClaim]()},
 		{"ResourceClaimTemplate", reflect.TypeFor[resourcev1.ResourceClaimTemplate](), reflect.TypeFor[api.ResourceClaimTemplate]()},
 		{"DeviceTaintRule", reflect.TypeFor[resourcev1.DeviceTaintRule](), reflect.TypeFor[api.DeviceTaintRule]()},
+		{"Workload", reflect.TypeFor[schedulingv1beta1.Workload](), reflect.TypeFor[api.Workload]()},
+		{"PodGroup", reflect.TypeFor[schedulingv1beta1.PodGroup](), reflect.TypeFor[api.PodGroup]()},
 	}
 }
 

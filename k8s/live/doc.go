@@ -13,7 +13,11 @@
 //
 // The snapshot holds the nodes, the pods kube-scheduler sees as assigned
 // (bound to a node and not Succeeded or Failed, see Assigned) and the
-// objects of cluster.Kinds (or those WithKinds names). Pods not assigned
+// objects of cluster.Kinds (or those WithKinds names): Workloads and
+// PodGroups only when the server serves scheduling.k8s.io/v1beta1's
+// (v1.37.2 serves them with GenericWorkload on; NewFromClient asks its
+// discovery, New with WithDiscovery), since an informer of a resource
+// not served never syncs. Pods not assigned
 // and not finished nor being deleted are the pending pods, returned by
 // Pending for the caller to queue; finished pods are dropped.
 //

@@ -12,6 +12,8 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/k8s/convert"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -56,20 +58,30 @@ type Stats struct {
 type Option func(*options)
 
 type options struct {
-	kinds []cluster.Kind
+	kinds     []cluster.Kind
+	kindsSet  bool
+	discovery discovery.ServerResourcesInterface
 }
 
 // WithKinds limits the objects watched besides nodes and pods to kinds
 // (defaultKinds by default), for a caller whose credentials may
 // not list the others or whose decisions do not read them.
 func WithKinds(kinds ...cluster.Kind) Option {
-	return func(o *options) { o.kinds = slices.Clone(kinds) }
+	return func(o *options) { o.kinds, o.kindsSet = slices.Clone(kinds), true }
+}
+
+// WithDiscovery asks d which API versions the server serves: Workloads
+// and PodGroups (scheduling.k8s.io/v1beta1, which v1.37.2 serves only
+// with GenericWorkload on) are watched by default when it serves them.
+// NewFromClient passes its client's discovery.
+func WithDiscovery(d discovery.ServerResourcesInterface) Option {
+	return func(o *options) { o.discovery = d }
 }
 
 // NewFromClient is New with a shared informer factory of client without
-// resync.
+// resync, and WithDiscovery of the client.
 func NewFromClient(client kubernetes.Interface, opts ...Option) (*Cluster, error) {
-	return New(informers.NewSharedInformerFactory(client, 0), opts...)
+	return New(informers.NewSharedInformerFactory(client, 0), append([]Option{WithDiscovery(client.Discovery())}, opts...)...)
 }
 
 // New registers event handlers on factory's informers for nodes, pods and
@@ -79,6 +91,13 @@ func New(factory informers.SharedInformerFactory, opts ...Option) (*Cluster, err
 	o := options{kinds: defaultKinds()}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if !o.kindsSet && o.discovery != nil {
+		served, err := servedGangKinds(o.discovery)
+		if err != nil {
+			return nil, err
+		}
+		o.kinds = append(o.kinds, served...)
 	}
 	snap, err := cluster.NewSnapshot(nil, nil)
 	if err != nil {
@@ -108,16 +127,44 @@ func New(factory informers.SharedInformerFactory, opts ...Option) (*Cluster, err
 	return c, nil
 }
 
-// defaultKinds are the kinds New watches by default: every kind of
-// cluster.Kinds but Workload and PodGroup, which v1.37.2 serves
-// (scheduling.k8s.io/v1beta1) only with GenericWorkload on and which
-// package convert does not convert yet. Without them a pod's
-// spec.schedulingGroup is decided as with GenericWorkload off, the
-// scheduler's default.
+// defaultKinds are the kinds New watches by default whatever the server
+// serves: every kind of cluster.Kinds but Workload and PodGroup, which
+// v1.37.2 serves (scheduling.k8s.io/v1beta1) only with GenericWorkload
+// on; an informer of a resource the server does not serve would never
+// sync. WithDiscovery adds them when they are served.
 func defaultKinds() []cluster.Kind {
-	return slices.DeleteFunc(cluster.Kinds(), func(k cluster.Kind) bool {
-		return k == cluster.KindWorkload || k == cluster.KindPodGroup
-	})
+	return slices.DeleteFunc(cluster.Kinds(), isGangKind)
+}
+
+func isGangKind(k cluster.Kind) bool { return k == cluster.KindWorkload || k == cluster.KindPodGroup }
+
+// schedulingV1beta1 is the API version of Workload and PodGroup.
+const schedulingV1beta1 = "scheduling.k8s.io/v1beta1"
+
+// servedGangKinds returns Workload and PodGroup for those of them the
+// server serves in scheduling.k8s.io/v1beta1; none when it does not
+// serve the version.
+func servedGangKinds(d discovery.ServerResourcesInterface) ([]cluster.Kind, error) {
+	list, err := d.ServerResourcesForGroupVersion(schedulingV1beta1)
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("live: discovery of %s: %w", schedulingV1beta1, err)
+	}
+	var out []cluster.Kind
+	for _, r := range list.APIResources {
+		switch {
+		case strings.Contains(r.Name, "/"):
+			// A subresource (podgroups/status).
+		case r.Kind == "Workload":
+			out = append(out, cluster.KindWorkload)
+		case r.Kind == "PodGroup":
+			out = append(out, cluster.KindPodGroup)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // informerFor returns the factory's informer of kind k.
@@ -173,6 +220,10 @@ func informerFor(f informers.SharedInformerFactory, k cluster.Kind) (cache.Share
 		return f.Resource().V1().ResourceClaimTemplates().Informer(), nil
 	case cluster.KindDeviceTaintRule:
 		return f.Resource().V1().DeviceTaintRules().Informer(), nil
+	case cluster.KindWorkload:
+		return f.Scheduling().V1beta1().Workloads().Informer(), nil
+	case cluster.KindPodGroup:
+		return f.Scheduling().V1beta1().PodGroups().Informer(), nil
 	}
 	return nil, fmt.Errorf("live: no informer for kind %q", k)
 }

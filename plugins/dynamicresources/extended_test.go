@@ -206,7 +206,7 @@ func TestExtendedClaimAssumed(t *testing.T) {
 	ctx := context.Background()
 	ni := snap.View().Nodes()[0]
 	p1 := podRequesting(map[api.ResourceName]string{extName: "1"})
-	if err := pl.AssumeClaims(ctx, snap, p1, ni); err != nil {
+	if _, err := pl.AssumeClaims(ctx, snap, p1, ni); err != nil {
 		t.Fatal(err)
 	}
 	name, _ := generatedName(p1)

@@ -344,7 +344,8 @@ func (s *stateData) nodeResults(ctx context.Context, ni *cluster.NodeInfo) ([]ap
 // an extended resource claim made in an earlier cycle is deleted
 // (Unschedulable "deletion of ResourceClaim completed"). The change goes
 // into the plugin's assumed state, so the pod's next attempt and other
-// pods see it, as they would see the API server's. Upstream picks one
+// pods see it, as they would see the API server's, and is kept as a
+// claim event for TakeEvents. Upstream picks one
 // of several unavailable claims at random; this picks the first. Else
 // it returns Unschedulable.
 func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleState, pod *api.Pod, _ framework.NodeToStatusReader) (*framework.PostFilterResult, *framework.Status) {
@@ -373,11 +374,17 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 			cp := *c
 			cp.Status.ReservedFor, cp.Status.Allocation, cp.Status.Devices = nil, nil, nil
 			pl.setAssumed(claimKey{namespaceOf(c), c.Name}, &cp)
+			pl.mu.Lock()
+			pl.events = append(pl.events, framework.Event{Kind: framework.ResourceClaimUpdate, Old: c, New: &cp})
+			pl.mu.Unlock()
 			return nil, framework.NewStatus(framework.Unschedulable, "deallocation of ResourceClaim completed")
 		}
 	}
 	if staleExt {
 		pl.setAssumed(claimKey{namespaceOf(ext), ext.Name}, nil)
+		pl.mu.Lock()
+		pl.events = append(pl.events, framework.Event{Kind: framework.ResourceClaimDelete, Old: ext})
+		pl.mu.Unlock()
 		return nil, framework.NewStatus(framework.Unschedulable, "deletion of ResourceClaim completed")
 	}
 	return nil, framework.NewStatus(framework.Unschedulable)

@@ -33,6 +33,8 @@ type DynamicResources struct {
 	// namespace and name; they replace the snapshot's. Change them
 	// with setAssumed and dropAssumed.
 	assumed map[claimKey]*api.ResourceClaim
+	// events are the claim changes PostFilter made, until TakeEvents.
+	events []framework.Event
 	// tracked follows the claims with the assumed ones.
 	tracked claimTracker
 	// index is the slices indexed for the allocators, shared by the
@@ -125,14 +127,6 @@ func NewWithOptions(opts Options) framework.PluginFactory {
 
 // Name returns Name.
 func (pl *DynamicResources) Name() string { return Name }
-
-// EventsToRegister returns NodeAdd and NodeUpdate: a new node or a
-// node's new labels or allocatable may offer the devices a claim needs.
-// Upstream also registers claim, class and slice changes, which the
-// framework's events do not model.
-func (pl *DynamicResources) EventsToRegister() framework.ClusterEvent {
-	return framework.NodeAdd | framework.NodeUpdate
-}
 
 func (pl *DynamicResources) objects() *cluster.Objects {
 	if pl.h == nil || pl.h.Snapshot() == nil {

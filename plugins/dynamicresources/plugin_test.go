@@ -310,7 +310,7 @@ func TestReserveHidesDevices(t *testing.T) {
 		t.Errorf("p2 after p1's Unreserve: %s", got)
 	}
 	// AssumeClaims writes p1's allocation into the snapshot.
-	if err := pl.AssumeClaims(ctx, snap, p1, ni); err != nil {
+	if _, err := pl.AssumeClaims(ctx, snap, p1, ni); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := cluster.GetObject[api.ResourceClaim](snap.Objects(), "default", "c1")
@@ -347,7 +347,7 @@ func TestNeverDoubleBooks(t *testing.T) {
 		p := podWithClaimName(fmt.Sprintf("p%d", i), fmt.Sprintf("c%d", i))
 		p.UID = fmt.Sprintf("uid-%d", i)
 		ni := snap.View().Nodes()[0]
-		if err := pl.AssumeClaims(ctx, snap, p, ni); err != nil {
+		if _, err := pl.AssumeClaims(ctx, snap, p, ni); err != nil {
 			continue
 		}
 		placed++

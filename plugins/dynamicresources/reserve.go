@@ -149,41 +149,88 @@ func (pl *DynamicResources) Unreserve(_ context.Context, cs *framework.CycleStat
 	pl.dropAssumed(keys...)
 }
 
+// Assumed is what AssumeClaims wrote for a pod.
+type Assumed struct {
+	// Events are the claim writes as events for the scheduling queue:
+	// an add for the claim made for the pod's extended resources, an
+	// update for the others.
+	Events []framework.Event
+	// ExtendedResourceClaimStatus is the pod's
+	// status.extendedResourceClaimStatus as upstream's PreBind patches
+	// it when it binds the claim for the pod's extended resources: the
+	// claim's name and the node's container request mappings. It is nil
+	// when the node's device plugins provide them all, or the claim was
+	// reserved for the pod already.
+	ExtendedResourceClaimStatus *api.PodExtendedResourceClaimStatus
+}
+
 // AssumeClaims is the plugin's part of the scheduler's Assume: it runs
 // PreFilter and Filter for pod on node and writes the claims as Reserve
 // leaves them (allocated, reserved for the pod) into snap, dropping them
-// from the assumed state. A pod without claims changes nothing; a pod
-// whose claims do not fit the node is an error.
-func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) error {
+// from the assumed state, and returns what it wrote. A pod without
+// claims changes nothing; a pod whose claims do not fit the node is an
+// error.
+func (pl *DynamicResources) AssumeClaims(ctx context.Context, snap *cluster.Snapshot, pod *api.Pod, ni *cluster.NodeInfo) (Assumed, error) {
+	var out Assumed
 	cs := framework.NewCycleState()
 	if _, st := pl.PreFilter(ctx, cs, pod, nil); st != nil {
 		if st.IsSkip() {
-			return nil
+			return out, nil
 		}
-		return fmt.Errorf("dynamicresources: %s", st.Message())
+		return out, fmt.Errorf("dynamicresources: %s", st.Message())
 	}
 	if st := pl.Filter(ctx, cs, pod, ni); st != nil {
-		return fmt.Errorf("dynamicresources: node %s: %s", ni.Node().Name, st.Message())
+		return out, fmt.Errorf("dynamicresources: node %s: %s", ni.Node().Name, st.Message())
 	}
 	updated, st := pl.reserved(ctx, cs, pod, ni)
 	if st != nil {
-		return st.AsError()
+		return out, st.AsError()
 	}
+	out.ExtendedResourceClaimStatus = extendedStatus(ctx, cs, pod, ni)
+	out.Events = make([]framework.Event, 0, len(updated))
 	for _, c := range updated {
-		if _, ok := cluster.GetObject[api.ResourceClaim](snap.Objects(), namespaceOf(c), c.Name); !ok {
+		old, ok := cluster.GetObject[api.ResourceClaim](snap.Objects(), namespaceOf(c), c.Name)
+		if !ok {
 			if err := snap.AddObjects(c); err != nil {
-				return err
+				return out, err
 			}
+			out.Events = append(out.Events, framework.Event{Kind: framework.ResourceClaimAdd, New: c})
 			continue
 		}
 		if err := snap.UpdateObject(c); err != nil {
-			return err
+			return out, err
 		}
+		out.Events = append(out.Events, framework.Event{Kind: framework.ResourceClaimUpdate, Old: old, New: c})
 	}
 	keys := make([]claimKey, 0, len(updated))
 	for _, c := range updated {
 		keys = append(keys, claimKey{namespaceOf(c), c.Name})
 	}
 	pl.dropAssumed(keys...)
-	return nil
+	return out, nil
+}
+
+// extendedStatus is the status PreBind's patchPodExtendedResourceClaimStatus
+// writes for the cycle of cs on ni: the extended resource claim's name
+// (generated for a new one) and the node's request mappings; nil when
+// DRA provides none of the pod's extended resources there or the claim
+// is already reserved for the pod (PreBind does not bind it again).
+func extendedStatus(ctx context.Context, cs *framework.CycleState, pod *api.Pod, ni *cluster.NodeInfo) *api.PodExtendedResourceClaimStatus {
+	s, err := getState(cs)
+	if err != nil || s.empty() || s.ext == nil {
+		return nil
+	}
+	ext := s.extClaim()
+	if reservedFor(ext, pod) {
+		return nil
+	}
+	_, variant, ok := s.nodeResults(ctx, ni)
+	if !ok || variant == nil || variant.claim == nil || len(variant.mappings) == 0 {
+		return nil
+	}
+	name := ext.Name
+	if name == specialClaimName {
+		name, _ = generatedName(pod)
+	}
+	return &api.PodExtendedResourceClaimStatus{RequestMappings: slices.Clone(variant.mappings), ResourceClaimName: name}
 }

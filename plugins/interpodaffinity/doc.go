@@ -38,10 +38,15 @@
 // payloads: filterCounts (filter_cache.go) and scoreSums
 // (score_cache.go), under one lock.
 //
-// A new signature's first count reads, on each node, only the pods its
-// terms may match, found through the snapshot's pod index
-// (cluster.View.PodCandidates); a term whose selector the index cannot
-// answer makes it read every pod. The counts are kept by domain id of
+// A new signature's first count reads no pod where the snapshot's pod
+// index counts the pods its terms match (cluster.View.CountPods: one
+// affinity term at most, each a selector of one =, == or In
+// requirement) and, on each node, only the pods its terms may match
+// where the index lists candidates (cluster.View.PodCandidates); a
+// term whose selector the index cannot answer makes it read every pod.
+// The existing pods' own terms (required anti-affinity for Filter, the
+// terms PreScore weighs) are matched once per group of equal terms
+// (cluster.View.CountTerms), not once per pod. The counts are kept by domain id of
 // the view's topologies, and a placement changes them for its node only
 // (filter_cold.go, score_cache.go) while the topologies stay the same.
 package interpodaffinity

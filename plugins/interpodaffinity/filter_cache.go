@@ -69,10 +69,10 @@ type moreContribution struct {
 	existing []keyCount
 }
 
-// addAnti counts a pod matching anti-affinity term i of n.
-func (c *nodeContribution) addAnti(i, n int) {
+// addAnti counts k pods matching anti-affinity term i of n.
+func (c *nodeContribution) addAnti(i, n int, k int32) {
 	if i < len(c.anti) {
-		c.anti[i]++
+		c.anti[i] += k
 		return
 	}
 	if c.more == nil {
@@ -81,7 +81,7 @@ func (c *nodeContribution) addAnti(i, n int) {
 	if c.more.anti == nil {
 		c.more.anti = make([]int64, n-len(c.anti))
 	}
-	c.more.anti[i-len(c.anti)]++
+	c.more.anti[i-len(c.anti)] += int64(k)
 }
 
 // antiAt returns the count of anti-affinity term i.
@@ -95,23 +95,23 @@ func (c *nodeContribution) antiAt(i int) int64 {
 	return 0
 }
 
-// addExisting counts a term of key.
-func (c *nodeContribution) addExisting(key string) {
+// addExisting counts k terms of key.
+func (c *nodeContribution) addExisting(key string, k int64) {
 	for i := range c.numExisting() {
 		if kc := c.existingAt(i); kc.key == key {
-			kc.n++
+			kc.n += k
 			return
 		}
 	}
 	if int(c.nExisting) < len(c.existing) {
-		c.existing[c.nExisting] = keyCount{key: key, n: 1}
+		c.existing[c.nExisting] = keyCount{key: key, n: k}
 		c.nExisting++
 		return
 	}
 	if c.more == nil {
 		c.more = &moreContribution{}
 	}
-	c.more.existing = append(c.more.existing, keyCount{key: key, n: 1})
+	c.more.existing = append(c.more.existing, keyCount{key: key, n: k})
 }
 
 // numExisting returns the number of keys of existing anti-affinity.
@@ -161,28 +161,20 @@ type filterCounts struct {
 // A node without pods with required anti-affinity, and without pods at
 // all or without incoming terms, costs two length checks.
 func (s *interPodAffinityState) contribution(ni *cluster.NodeInfo, c *nodeContribution) bool {
-	return s.contributionOf(ni, ni.Pods, c)
+	return s.contributionOf(ni, ni.Pods, c, nil)
 }
 
 // contributionOf is contribution counting, for the incoming terms, only
 // pods, which hold every pod of ni that matches all affinity terms or
 // some anti-affinity term (ni's candidates of candidates, or all its
 // pods).
-func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*cluster.PodInfo, c *nodeContribution) bool {
+func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*cluster.PodInfo, c *nodeContribution, ex *cluster.TermCounts) bool {
 	node := ni.Node()
 	if node == nil || (len(ni.PodsWithRequiredAntiAffinity) == 0 && ((len(s.affinity) == 0 && len(s.anti) == 0) || len(pods) == 0)) {
 		return false
 	}
 	c.node = node
-	for _, p := range ni.PodsWithRequiredAntiAffinity {
-		for i := range p.RequiredAntiAffinityTerms {
-			t := &p.RequiredAntiAffinityTerms[i]
-			if _, ok := node.Labels[t.TopologyKey]; !ok || !t.Matches(s.pod, s.nsLabels) {
-				continue
-			}
-			c.addExisting(t.TopologyKey)
-		}
-	}
+	s.existingOf(ni, c, ex)
 	if (len(s.affinity) == 0 && len(s.anti) == 0) || len(pods) == 0 {
 		return !c.zero(len(s.anti))
 	}
@@ -192,11 +184,82 @@ func (s *interPodAffinityState) contributionOf(ni *cluster.NodeInfo, pods []*clu
 		}
 		for i := range s.anti {
 			if s.anti[i].Matches(p.Pod, nil) {
-				c.addAnti(i, len(s.anti))
+				c.addAnti(i, len(s.anti), 1)
 			}
 		}
 	}
 	return !c.zero(len(s.anti))
+}
+
+// existingOf counts into c the required anti-affinity terms of ni's
+// pods that match the incoming pod, per key the node has: from ex (the
+// index's counts, existingCounts) when it counts ni, else from the pods.
+func (s *interPodAffinityState) existingOf(ni *cluster.NodeInfo, c *nodeContribution, ex *cluster.TermCounts) {
+	if ex.Has(ni) {
+		for k, key := range ex.Keys {
+			if n, _, _ := ex.At(k, ni); n != 0 {
+				if _, ok := c.node.Labels[key]; ok {
+					c.addExisting(key, int64(n))
+				}
+			}
+		}
+		return
+	}
+	for _, p := range ni.PodsWithRequiredAntiAffinity {
+		for i := range p.RequiredAntiAffinityTerms {
+			t := &p.RequiredAntiAffinityTerms[i]
+			if _, ok := c.node.Labels[t.TopologyKey]; !ok || !t.Matches(s.pod, s.nsLabels) {
+				continue
+			}
+			c.addExisting(t.TopologyKey, 1)
+		}
+	}
+}
+
+// existingCounts counts through view's index of the pods' terms, per
+// node and key, the required anti-affinity terms of existing pods that
+// match the incoming pod of s: one match per group of equal terms.
+func (s *interPodAffinityState) existingCounts(view *cluster.View) (*cluster.TermCounts, bool) {
+	return view.CountTerms(func(kind cluster.TermKind, t *affinity.AffinityTerm, _ int32) (int64, bool) {
+		return 0, kind == cluster.RequiredAntiAffinity && t.Matches(s.pod, s.nsLabels)
+	})
+}
+
+// contributionCounted is contribution with the pods matching the
+// incoming terms counted by the snapshot's pod index (termCounts): no
+// pod of ni is read but those with required anti-affinity. It reports
+// false as its second result, computing nothing, when cnt has no counts
+// for ni.
+func (s *interPodAffinityState) contributionCounted(ni *cluster.NodeInfo, cnt *cluster.PodCounts, c *nodeContribution, ex *cluster.TermCounts) (nonZero, ok bool) {
+	q := 0
+	var m int32
+	if len(s.affinity) == 1 {
+		if m, ok = cnt.Count(0, ni); !ok {
+			return false, false
+		}
+		q = 1
+	}
+	terms := m != 0
+	for i := range s.anti {
+		n, ok := cnt.Count(q+i, ni)
+		if !ok {
+			return false, false
+		}
+		terms = terms || n != 0
+	}
+	node := ni.Node()
+	if node == nil || (len(ni.PodsWithRequiredAntiAffinity) == 0 && !terms) {
+		return false, true
+	}
+	c.node = node
+	s.existingOf(ni, c, ex)
+	c.m = m
+	for i := range s.anti {
+		if n, _ := cnt.Count(q+i, ni); n != 0 {
+			c.addAnti(i, len(s.anti), n)
+		}
+	}
+	return !c.zero(len(s.anti)), true
 }
 
 // apply adds c, times sign, to the counts of t, which it makes mutable.
@@ -238,15 +301,30 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 	compute := t.contribution
 	if c.nodes.Len() == 0 {
 		cc = t.beginCold(view)
+		// The existing pods' terms are matched once per group of equal
+		// terms, through the snapshot's index of them.
+		var ex *cluster.TermCounts
+		if !noIndex {
+			ex, _ = t.existingCounts(view)
+			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool { return t.contributionOf(ni, ni.Pods, v, ex) }
+		}
 		// A first count reads only the pods the incoming terms may
-		// match, found through the snapshot's pod index.
-		if cand, ok := termCandidates(view, t.affinity, t.anti); ok && !noIndex {
+		// match, found through the snapshot's pod index, and none at
+		// all where the index counts them.
+		if cnt, ok := termCounts(view, t.affinity, t.anti); ok && !noIndex {
+			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool {
+				if nonZero, ok := t.contributionCounted(ni, cnt, v, ex); ok {
+					return nonZero
+				}
+				return t.contributionOf(ni, ni.Pods, v, ex)
+			}
+		} else if cand, ok := termCandidates(view, t.affinity, t.anti); ok && !noIndex {
 			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool {
 				pods, ok := cand.Pods(ni)
 				if !ok {
 					pods = ni.Pods
 				}
-				return t.contributionOf(ni, pods, v)
+				return t.contributionOf(ni, pods, v, ex)
 			}
 		}
 	}
@@ -347,6 +425,28 @@ func termCandidates(view *cluster.View, all, anyOf []affinity.AffinityTerm) (*cl
 		qs = append(qs, q)
 	}
 	return view.PodCandidates(qs)
+}
+
+// termCounts counts through view's pod index, per node, the pods
+// matching the one affinity term (if any) and each anti-affinity term,
+// in that order, as existing pods are matched. It reports false when
+// the index cannot count them exactly, with more than one affinity term
+// (a pod must match them all), and for no terms.
+func termCounts(view *cluster.View, all, anyOf []affinity.AffinityTerm) (*cluster.PodCounts, bool) {
+	if view == nil || len(all) > 1 || len(all)+len(anyOf) == 0 {
+		return nil, false
+	}
+	qs := make([]cluster.PodQuery, 0, len(all)+len(anyOf))
+	for _, terms := range [][]affinity.AffinityTerm{all, anyOf} {
+		for i := range terms {
+			q, ok := termQuery(&terms[i])
+			if !ok {
+				return nil, false
+			}
+			qs = append(qs, q)
+		}
+	}
+	return view.CountPods(qs)
 }
 
 // termQuery is the index query of a term matched against existing pods

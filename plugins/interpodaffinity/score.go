@@ -107,6 +107,14 @@ type scorer struct {
 	// cand, during a first sync, is each node's pods that the
 	// preferred terms may match (nil: every pod is read).
 	cand *cluster.PodCandidates
+	// counts, during a first sync, is each node's number of pods that
+	// each preferred term matches, pref's then prefAnti's (nil: the
+	// pods are read).
+	counts *cluster.PodCounts
+	// ownIdx, during a first sync, is each node's matches and weights
+	// of the existing pods' own terms, per key (nil: the pods are
+	// read).
+	ownIdx *cluster.TermCounts
 }
 
 // keyWeight is a weight under a topology key.
@@ -158,23 +166,36 @@ func (sc *scorer) hasKey(ni *cluster.NodeInfo, key string) bool {
 // term adds weight*sign to the weight of ns (ni's contribution) for t's
 // key when pod matches t and the node has the key.
 func (sc *scorer) term(ns *nodeScore, ni *cluster.NodeInfo, t *affinity.AffinityTerm, weight, sign int32, pod *api.Pod, nsLabels map[string]string) {
-	if !t.Matches(pod, nsLabels) || !sc.hasKey(ni, t.TopologyKey) {
+	if !t.Matches(pod, nsLabels) {
 		return
 	}
-	ns.matched++
-	w := int64(weight * sign)
+	sc.termN(ns, ni, t.TopologyKey, weight, sign, 1)
+}
+
+// termN adds k matches of a term of key and weight*sign to ns (ni's
+// contribution) when the node has the key.
+func (sc *scorer) termN(ns *nodeScore, ni *cluster.NodeInfo, key string, weight, sign, k int32) {
+	if !sc.hasKey(ni, key) {
+		return
+	}
+	ns.add(key, k, int64(weight*sign)*int64(k))
+}
+
+// add adds k matched terms of key with weight w in all.
+func (ns *nodeScore) add(key string, k int32, w int64) {
+	ns.matched += int64(k)
 	for i := range ns.numWeights() {
-		if kw := ns.weightAt(i); kw.key == t.TopologyKey {
+		if kw := ns.weightAt(i); kw.key == key {
 			kw.w += w
 			return
 		}
 	}
 	if ns.n < len(ns.weights) {
-		ns.weights[ns.n] = keyWeight{t.TopologyKey, w}
+		ns.weights[ns.n] = keyWeight{key, w}
 		ns.n++
 		return
 	}
-	ns.more = append(ns.more, keyWeight{t.TopologyKey, w})
+	ns.more = append(ns.more, keyWeight{key, w})
 }
 
 // node computes ni's contribution into ns (which holds the zero value):
@@ -192,25 +213,92 @@ func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
 		return false
 	}
 	ns.node = node
-	if sc.hasPreferred && sc.cand != nil {
+	if sc.hasPreferred && !sc.counted(ni, ns) {
+		// The incoming pod's terms over the pods they may match.
 		if cand, ok := sc.cand.Pods(ni); ok {
-			// The pods the preferred terms may match, and those whose
-			// own terms may match the incoming pod: each pod once.
-			for _, p := range cand {
-				if !p.HasAffinity() {
-					sc.existing(p, ni, ns)
-				}
-			}
-			for _, p := range ni.PodsWithAffinity {
-				sc.existing(p, ni, ns)
-			}
-			return ns.matched != 0
+			pods = cand
+		}
+		for _, p := range pods {
+			sc.incoming(p, ni, ns)
 		}
 	}
-	for _, p := range pods {
-		sc.existing(p, ni, ns)
+	if sc.ownIdx.Has(ni) {
+		for k, key := range sc.ownIdx.Keys {
+			if n, w, _ := sc.ownIdx.At(k, ni); n != 0 && sc.hasKey(ni, key) {
+				ns.add(key, n, w)
+			}
+		}
+		return ns.matched != 0
+	}
+	for _, p := range ni.PodsWithAffinity {
+		sc.own(p, ni, ns)
 	}
 	return ns.matched != 0
+}
+
+// counted adds to ns the preferred terms' matches on ni that sc.counts
+// counts. It reports false, adding nothing, when there are no counts
+// for ni.
+func (sc *scorer) counted(ni *cluster.NodeInfo, ns *nodeScore) bool {
+	if _, ok := sc.counts.Count(0, ni); sc.counts == nil || !ok {
+		return false
+	}
+	q := 0
+	for _, terms := range [2][]affinity.WeightedAffinityTerm{sc.pref, sc.prefAnti} {
+		sign := int32(1)
+		if q >= len(sc.pref) {
+			sign = -1
+		}
+		for i := range terms {
+			if k, _ := sc.counts.Count(q, ni); k != 0 {
+				sc.termN(ns, ni, terms[i].TopologyKey, terms[i].Weight, sign, k)
+			}
+			q++
+		}
+	}
+	return true
+}
+
+// ownCounts counts through the view's index of the pods' terms, per
+// node and key, the existing pods' terms that match the incoming pod,
+// with the weights own gives them: one match per group of equal terms.
+func (sc *scorer) ownCounts() (*cluster.TermCounts, bool) {
+	if sc.view == nil {
+		return nil, false
+	}
+	return sc.view.CountTerms(func(kind cluster.TermKind, t *affinity.AffinityTerm, w int32) (int64, bool) {
+		switch kind {
+		case cluster.RequiredAffinity:
+			w = sc.hardWeight
+			if w <= 0 {
+				return 0, false
+			}
+		case cluster.PreferredAntiAffinity:
+			w = -w
+		case cluster.RequiredAntiAffinity:
+			return 0, false
+		}
+		return int64(w), t.Matches(sc.pod, sc.nsLabels)
+	})
+}
+
+// preferredCounts counts through the view's pod index the pods each
+// preferred term matches, for a first sync.
+func (sc *scorer) preferredCounts() (*cluster.PodCounts, bool) {
+	if !sc.hasPreferred || sc.view == nil || len(sc.pref)+len(sc.prefAnti) == 0 {
+		return nil, false
+	}
+	qs := make([]cluster.PodQuery, 0, len(sc.pref)+len(sc.prefAnti))
+	for _, terms := range [][]affinity.WeightedAffinityTerm{sc.pref, sc.prefAnti} {
+		for i := range terms {
+			q, ok := termQuery(&terms[i].AffinityTerm)
+			if !ok {
+				return nil, false
+			}
+			qs = append(qs, q)
+		}
+	}
+	return sc.view.CountPods(qs)
 }
 
 // preferredCandidates finds through the view's pod index the pods the
@@ -232,15 +320,20 @@ func (sc *scorer) preferredCandidates() (*cluster.PodCandidates, bool) {
 	return sc.view.PodCandidates(qs)
 }
 
-// existing is upstream's processExistingPod for existing pod p on the
-// node of ni, into ns.
-func (sc *scorer) existing(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
+// incoming and own are upstream's processExistingPod for existing pod p
+// on the node of ni, into ns, in two parts: incoming matches the
+// incoming pod's preferred terms against p, own p's terms against the
+// incoming pod.
+func (sc *scorer) incoming(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
 	for i := range sc.pref {
 		sc.term(ns, ni, &sc.pref[i].AffinityTerm, sc.pref[i].Weight, 1, p.Pod, nil)
 	}
 	for i := range sc.prefAnti {
 		sc.term(ns, ni, &sc.prefAnti[i].AffinityTerm, sc.prefAnti[i].Weight, -1, p.Pod, nil)
 	}
+}
+
+func (sc *scorer) own(p *cluster.PodInfo, ni *cluster.NodeInfo, ns *nodeScore) {
 	if sc.hardWeight > 0 {
 		for i := range p.RequiredAffinityTerms {
 			sc.term(ns, ni, &p.RequiredAffinityTerms[i], sc.hardWeight, 1, sc.pod, sc.nsLabels)

@@ -175,9 +175,22 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 		c.beginCold()
 		// A first sync reads only the pods the preferred terms may
 		// match, and those with terms of their own.
-		if cand, ok := sc.preferredCandidates(); ok && !noIndex {
-			sc.cand = cand
-			defer func() { sc.cand = nil }()
+		if own, ok := sc.ownCounts(); ok && !noIndex {
+			sc.ownIdx = own
+			defer func() { sc.ownIdx = nil }()
+		}
+		switch cnt, ok := sc.preferredCounts(); {
+		case noIndex:
+		case ok:
+			// Or only the pods with terms of their own, where the
+			// index counts the matches of the preferred terms.
+			sc.counts = cnt
+			defer func() { sc.counts = nil }()
+		default:
+			if cand, ok := sc.preferredCandidates(); ok {
+				sc.cand = cand
+				defer func() { sc.cand = nil }()
+			}
 		}
 	}
 	// Later syncs change the dense sums in place (a copy of them when a

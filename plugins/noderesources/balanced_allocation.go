@@ -17,6 +17,7 @@ const balancedStateKey framework.StateKey = "PreScore" + config.NodeResourcesBal
 // use the pod makes (or keeps) balanced.
 type BalancedAllocation struct {
 	scorer priorities.AllocationScorer
+	dra    *draScoring
 }
 
 var (
@@ -27,12 +28,14 @@ var (
 // NewBalancedAllocation is the NodeResourcesBalancedAllocation
 // factory. args is nil, a config.NodeResourcesBalancedAllocationArgs or a
 // pointer to one; it is defaulted and validated.
-func NewBalancedAllocation(args any, _ framework.Handle) (framework.Plugin, error) {
+func NewBalancedAllocation(args any, h framework.Handle) (framework.Plugin, error) {
 	a, err := config.ArgsFrom[config.NodeResourcesBalancedAllocationArgs](args)
 	if err != nil {
 		return nil, err
 	}
-	return &BalancedAllocation{scorer: priorities.NewBalancedScorer(a.Resources)}, nil
+	pl := &BalancedAllocation{scorer: priorities.NewBalancedScorer(a.Resources)}
+	pl.dra = newDRAScoring(h, pl.scorer.Resources())
+	return pl, nil
 }
 
 // Name returns BalancedAllocationName.
@@ -41,14 +44,40 @@ func (pl *BalancedAllocation) Name() string {
 }
 
 // PreScore stores the pod's requests, or returns Skip when the pod
-// requests none of the scored resources, as upstream.
+// requests none of the scored resources, as upstream. Extended
+// resources DRA backs are scored as Fit scores them (draScoring).
 func (pl *BalancedAllocation) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
 	st := newPodRequestsState(&pl.scorer, pod)
 	if priorities.IsBestEffort(st.podRequests) {
 		return skipStatus
 	}
+	d, status := pl.dra.forPod()
+	if status != nil {
+		return status
+	}
+	st.dra = d
 	state.Write(balancedStateKey, st)
 	return nil
+}
+
+// scoreState returns the PreScore state, or computes it as upstream's
+// Score does without one; nil for a pod that requests nothing scored.
+func (pl *BalancedAllocation) scoreState(state *framework.CycleState, pod *api.Pod) (*podRequestsState, *framework.Status) {
+	if d, ok := state.Read(balancedStateKey); ok {
+		if s, ok := d.(*podRequestsState); ok {
+			return s, nil
+		}
+	}
+	st := newPodRequestsState(&pl.scorer, pod)
+	if priorities.IsBestEffort(st.podRequests) {
+		return nil, nil
+	}
+	d, status := pl.dra.forPod()
+	if status != nil {
+		return nil, status
+	}
+	st.dra = d
+	return st, nil
 }
 
 var skipStatus = framework.NewStatus(framework.Skip)
@@ -56,22 +85,14 @@ var skipStatus = framework.NewStatus(framework.Skip)
 // Score scores the node. Without PreScore state it computes the pod's
 // requests itself and scores a pod that requests nothing 0, as upstream.
 func (pl *BalancedAllocation) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	var podRequests []int64
-	if d, ok := state.Read(balancedStateKey); ok {
-		if s, ok := d.(*podRequestsState); ok {
-			podRequests = s.podRequests
-		}
-	}
-	if podRequests == nil {
-		podRequests = pl.scorer.PodRequests(pod)
-		if priorities.IsBestEffort(podRequests) {
-			return 0, nil
-		}
+	st, status := pl.scoreState(state, pod)
+	if status != nil || st == nil {
+		return 0, status
 	}
 	if pl.scorer.NumResources() == 0 {
 		return 0, errResourcesNotFound
 	}
-	return pl.scorer.Score(nodeInfo, podRequests, "", nil), nil
+	return pl.scorer.ScoreExt(nodeInfo, st.podRequests, "", nil, st.dra.amounts()), nil
 }
 
 // ScoreExtensions returns nil.
@@ -95,23 +116,18 @@ func (pl *BalancedAllocation) ScoreNodes(_ context.Context, state *framework.Cyc
 	if len(nodes) == 0 {
 		return -1, nil
 	}
-	var podRequests []int64
-	if d, ok := state.Read(balancedStateKey); ok {
-		if s, ok := d.(*podRequestsState); ok {
-			podRequests = s.podRequests
-		}
+	st, status := pl.scoreState(state, pod)
+	if status != nil {
+		return 0, status
 	}
-	if podRequests == nil {
-		podRequests = pl.scorer.PodRequests(pod)
-		if priorities.IsBestEffort(podRequests) {
-			clear(scores)
-			return -1, nil
-		}
+	if st == nil {
+		clear(scores)
+		return -1, nil
 	}
 	if pl.scorer.NumResources() == 0 {
 		return 0, errResourcesNotFound
 	}
-	pl.scorer.ScoreNodes(nodes, podRequests, "", nil, scores)
+	pl.scorer.ScoreNodesExt(nodes, st.podRequests, "", nil, scores, st.dra.amounts())
 	return -1, nil
 }
 

@@ -13,6 +13,8 @@ const stackResources = 8
 // podRequestsState is the pod's request of each scored resource.
 type podRequestsState struct {
 	podRequests []int64
+	// dra scores the extended resources DRA backs; nil if none is.
+	dra *draScore
 	// buf holds podRequests when there are few resources.
 	buf [stackResources]int64
 }

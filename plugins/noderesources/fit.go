@@ -26,6 +26,7 @@ type Fit struct {
 	strategy config.ScoringStrategyType
 	scorer   priorities.AllocationScorer
 	shape    priorities.FunctionShape
+	dra      *draScoring
 }
 
 var (
@@ -50,6 +51,7 @@ func NewFit(args any, h framework.Handle) (framework.Plugin, error) {
 		return nil, err
 	}
 	pl.h = h
+	pl.dra = newDRAScoring(h, pl.scorer.Resources())
 	return pl, nil
 }
 
@@ -82,13 +84,6 @@ func (pl *Fit) Name() string { return FitName }
 // Score reads the node alone.
 func (pl *Fit) FastPath() framework.FastPath {
 	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
-}
-
-// EventsToRegister returns NodeAdd, NodeUpdate, AssignedPodDelete and
-// AssignedPodUpdate. A new node or a node with more allocatable has
-// room, and a pod that leaves or shrinks frees some.
-func (pl *Fit) EventsToRegister() framework.ClusterEvent {
-	return framework.NodeAdd | framework.NodeUpdate | framework.AssignedPodDelete | framework.AssignedPodUpdate
 }
 
 // ScoredResources returns the resources the scoring strategy scores.

@@ -12,10 +12,35 @@ import (
 const fitScoreStateKey framework.StateKey = "PreScore" + config.NodeResourcesFitName
 
 // PreScore stores the pod's request of each scored resource (with the
-// scheduler's non-zero defaults for cpu and memory). It never skips.
+// scheduler's non-zero defaults for cpu and memory) and, when a scored
+// resource is an extended resource a DeviceClass backs, what scoring
+// its devices needs (draScoring). It never skips.
 func (pl *Fit) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
-	state.Write(fitScoreStateKey, newPodRequestsState(&pl.scorer, pod))
+	st := newPodRequestsState(&pl.scorer, pod)
+	d, status := pl.dra.forPod()
+	if status != nil {
+		return status
+	}
+	st.dra = d
+	state.Write(fitScoreStateKey, st)
 	return nil
+}
+
+// scoreState returns the PreScore state, or computes it as upstream's
+// Score does without one.
+func (pl *Fit) scoreState(state *framework.CycleState, pod *api.Pod) (*podRequestsState, *framework.Status) {
+	if d, ok := state.Read(fitScoreStateKey); ok {
+		if s, ok := d.(*podRequestsState); ok {
+			return s, nil
+		}
+	}
+	st := newPodRequestsState(&pl.scorer, pod)
+	d, status := pl.dra.forPod()
+	if status != nil {
+		return nil, status
+	}
+	st.dra = d
+	return st, nil
 }
 
 var errResourcesNotFound = framework.NewStatus(framework.Error, "resources not found")
@@ -23,19 +48,14 @@ var errResourcesNotFound = framework.NewStatus(framework.Error, "resources not f
 // Score scores the node. Without PreScore state it computes the pod's
 // requests itself, as upstream.
 func (pl *Fit) Score(_ context.Context, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
-	var podRequests []int64
-	if d, ok := state.Read(fitScoreStateKey); ok {
-		if s, ok := d.(*podRequestsState); ok {
-			podRequests = s.podRequests
-		}
-	}
-	if podRequests == nil {
-		podRequests = pl.scorer.PodRequests(pod)
+	st, status := pl.scoreState(state, pod)
+	if status != nil {
+		return 0, status
 	}
 	if pl.scorer.NumResources() == 0 {
 		return 0, errResourcesNotFound
 	}
-	return pl.scorer.Score(nodeInfo, podRequests, pl.strategy, pl.shape), nil
+	return pl.scorer.ScoreExt(nodeInfo, st.podRequests, pl.strategy, pl.shape, st.dra.amounts()), nil
 }
 
 // ScoreExtensions returns nil: scores are already in [0, 100].
@@ -46,18 +66,13 @@ func (pl *Fit) ScoreNodes(_ context.Context, state *framework.CycleState, pod *a
 	if len(nodes) == 0 {
 		return -1, nil
 	}
-	var podRequests []int64
-	if d, ok := state.Read(fitScoreStateKey); ok {
-		if s, ok := d.(*podRequestsState); ok {
-			podRequests = s.podRequests
-		}
-	}
-	if podRequests == nil {
-		podRequests = pl.scorer.PodRequests(pod)
+	st, status := pl.scoreState(state, pod)
+	if status != nil {
+		return 0, status
 	}
 	if pl.scorer.NumResources() == 0 {
 		return 0, errResourcesNotFound
 	}
-	pl.scorer.ScoreNodes(nodes, podRequests, pl.strategy, pl.shape, scores)
+	pl.scorer.ScoreNodesExt(nodes, st.podRequests, pl.strategy, pl.shape, scores, st.dra.amounts())
 	return -1, nil
 }

@@ -53,12 +53,15 @@ func New(args any, h framework.Handle) (framework.Plugin, error) {
 // Name returns Name.
 func (pl *PodTopologySpread) Name() string { return Name }
 
-// FastPath offers FilterNodes and ScoreNodes. NormalizeScore is not by
-// max, it reads the lowest score too. PreScore depends on the nodes
-// Filter passed: those lacking a key are not scored, and the weights
-// count the scored nodes' domains.
+// FastPath offers FilterNodes, ScoreNodes, NormalizeNodes and
+// ScoresIfAllFit. NormalizeScore is not by max, it reads the lowest
+// score too. PreScore
+// depends on the set of nodes Filter passed (the weights count the
+// scored nodes' domains), not on their order, and it reads nothing
+// from the cycle state: given every node filtered, it computes what it
+// computes after Filter when all of them pass, so ScoresIfAllFit holds.
 func (pl *PodTopologySpread) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes}
+	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, NormalizeNodes: pl.NormalizeNodes, ScoresIfAllFit: true}
 }
 
 // EventsToRegister returns the three node events and the three

@@ -44,6 +44,10 @@ type spreadScoreState struct {
 	scored    []spreadScored
 	view      *cluster.View
 	viewNodes []*cluster.NodeInfo
+	// inViewOrder is set when PreScore was given the view's nodes
+	// in their order (not necessarily the same slice): scored[p] is
+	// then the raw score of the view's node p.
+	inViewOrder bool
 	// byView[p], built on Score's first call, is the index in scored of
 	// the view's node p, -1 if PreScore was not given it.
 	byViewOnce sync.Once
@@ -76,9 +80,28 @@ func (s *spreadScoreState) isIgnored(name string) bool {
 // precomputed returns the raw score PreScore computed for ni, if it was
 // given ni.
 func (s *spreadScoreState) precomputed(ni *cluster.NodeInfo) (int64, bool) {
-	p, ok := s.view.Index(ni.Name())
-	if !ok {
-		return 0, false
+	hint := -1
+	return s.lookup(&hint, ni)
+}
+
+// lookup is precomputed for ni, trying first the view's node after
+// position *hint (a chunk of nodes is mostly consecutive nodes of the
+// view, in its order), then the view's index of node names; it sets
+// *hint to ni's position in the view when it finds it.
+func (s *spreadScoreState) lookup(hint *int, ni *cluster.NodeInfo) (int64, bool) {
+	p := *hint + 1
+	if p >= len(s.viewNodes) {
+		p = 0
+	}
+	if p < 0 || p >= len(s.viewNodes) || s.viewNodes[p] != ni {
+		var ok bool
+		if p, ok = s.view.Index(ni.Name()); !ok || p >= len(s.viewNodes) || s.viewNodes[p] != ni {
+			return 0, false
+		}
+	}
+	*hint = p
+	if s.inViewOrder {
+		return s.scored[p].score, true
 	}
 	s.byViewOnce.Do(func() {
 		s.byView = make([]int32, s.view.NumNodes())
@@ -91,7 +114,7 @@ func (s *spreadScoreState) precomputed(ni *cluster.NodeInfo) (int64, bool) {
 			}
 		}
 	})
-	if q := s.byView[p]; q >= 0 && s.viewNodes[p] == ni {
+	if q := s.byView[p]; q >= 0 {
 		return s.scored[q].score, true
 	}
 	return 0, false
@@ -207,7 +230,10 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 // ScoreNodes is Score for each node, reading the state once. For nodes
 // sliced from the list PreScore was given it reads the raw score PreScore
 // computed, so its cost per node depends neither on the node's pods nor
-// on its labels.
+// on its labels; for other nodes PreScore was given (those of an eager
+// run, in rotation order) it finds that score by the nodes' positions in
+// the view, looking up by name only where a chunk's nodes are not
+// consecutive there.
 func (pl *PodTopologySpread) ScoreNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
 	if len(nodes) == 0 {
 		return -1, nil
@@ -217,8 +243,13 @@ func (pl *PodTopologySpread) ScoreNodes(_ context.Context, state *framework.Cycl
 		return 0, framework.AsStatus(err)
 	}
 	off := s.base - cap(nodes)
+	hint := -1
 	for i, ni := range nodes {
 		if score, ok := s.at(off+i, ni); ok {
+			scores[i] = score
+			continue
+		}
+		if score, ok := s.lookup(&hint, ni); ok {
 			scores[i] = score
 			continue
 		}
@@ -256,6 +287,45 @@ func (pl *PodTopologySpread) NormalizeScore(_ context.Context, state *framework.
 			scores[i].Score = framework.MaxNodeScore
 		default:
 			scores[i].Score = framework.MaxNodeScore * (hi + lo - scores[i].Score) / hi
+		}
+	}
+	return nil
+}
+
+// NormalizeNodes is NormalizeScore over the raw scores of nodes, in
+// place. It reads the nodes' names only when some node is not scored.
+func (pl *PodTopologySpread) NormalizeNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, nodes []*cluster.NodeInfo, scores []int64) *framework.Status {
+	s, err := readSpreadScoreState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	some := len(s.ignored) > 0
+	var lo int64 = math.MaxInt64
+	var hi int64
+	for i, sc := range scores {
+		if some && s.isIgnored(nodes[i].Name()) {
+			continue
+		}
+		lo, hi = min(lo, sc), max(hi, sc)
+	}
+	// Raw scores take few values (one per domain tuple and count): a
+	// small memo saves most divisions.
+	var memo [8]struct{ raw, norm int64 }
+	for i := range memo {
+		memo[i].raw = -1
+	}
+	for i, sc := range scores {
+		switch {
+		case some && s.isIgnored(nodes[i].Name()):
+			scores[i] = 0
+		case hi == 0:
+			scores[i] = framework.MaxNodeScore
+		default:
+			m := &memo[sc&7]
+			if m.raw != sc {
+				m.raw, m.norm = sc, framework.MaxNodeScore*(hi+lo-sc)/hi
+			}
+			scores[i] = m.norm
 		}
 	}
 	return nil

@@ -467,10 +467,12 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 
 	// The raw scores, by position in nodes.
 	s.base, s.view, s.viewNodes = cap(nodes), view, all
+	s.inViewOrder = len(nodes) == len(all)
 	s.scored = make([]spreadScored, len(nodes))
 	for q, ni := range nodes {
 		p := int(c.pos[q])
 		s.scored[q].view = int32(p)
+		s.inViewOrder = s.inViewOrder && p == q
 		if p < 0 {
 			s.scored[q].score = s.score(ni)
 			continue

@@ -102,7 +102,8 @@ func TestSpreadScoreProperties(t *testing.T) {
 
 // spreadScoreCycle runs PreScore over nodes, then Score over every node of
 // all (given or not), ScoreNodes over nodes whole and in two slices, and
-// NormalizeScore over nodes' scores; a skipped pod gives {"": -1}.
+// NormalizeScore over nodes' scores (checking NormalizeNodes against
+// it); a skipped pod gives {"": -1}.
 func spreadScoreCycle(t *rapid.T, p *PodTopologySpread, pod *api.Pod, all, nodes []*cluster.NodeInfo, cut int) map[string]int64 {
 	ctx := context.Background()
 	state := framework.NewCycleState()
@@ -148,11 +149,25 @@ func spreadScoreCycle(t *rapid.T, p *PodTopologySpread, pod *api.Pod, all, nodes
 	for i, ni := range nodes {
 		out["chunks:"+ni.Name()] = scores[i]
 	}
+	byNodes := make([]int64, len(list))
+	for i := range list {
+		byNodes[i] = list[i].Score
+	}
 	if st := p.NormalizeScore(ctx, state, pod, list); !st.IsSuccess() {
 		t.Fatal(st)
 	}
 	for _, s := range list {
 		out["normalized:"+s.Name] = s.Score
+	}
+	// NormalizeNodes normalises the raw scores in place as
+	// NormalizeScore does the list.
+	if st := p.NormalizeNodes(ctx, state, pod, nodes, byNodes); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	for i := range list {
+		if byNodes[i] != list[i].Score {
+			t.Fatalf("%s: NormalizeNodes %d, NormalizeScore %d", list[i].Name, byNodes[i], list[i].Score)
+		}
 	}
 	return out
 }

@@ -223,7 +223,7 @@ func (e *env) placeUnder(c *manifest.Cluster, o *options, config string) (placem
 			pre := r.res.Preemption
 			oc.pre = &pre
 		}
-		if nr, ok := r.res.Nodes[r.res.Node]; ok && nr.Total != nil {
+		if nr, ok := r.nodeNamed(r.res.Node); ok && nr.Total != nil {
 			oc.total = *nr.Total
 			var max int64
 			for _, ps := range r.plugins {

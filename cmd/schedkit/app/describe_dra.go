@@ -39,7 +39,8 @@ type describedDevices struct {
 	Free        int    `json:"free"`
 }
 
-// describeClaims lists p's claim entries with the claims in the store.
+// describeClaims lists p's claim entries with the claims in the store,
+// and the claim of its status.extendedResourceClaimStatus last.
 func describeClaims(objs *cluster.Objects, p *api.Pod) []describedClaim {
 	var out []describedClaim
 	for _, pc := range p.Spec.ResourceClaims {
@@ -64,8 +65,24 @@ func describeClaims(objs *cluster.Objects, p *api.Pod) []describedClaim {
 		}
 		out = append(out, d)
 	}
+	if st := p.Status.ExtendedResourceClaimStatus; st != nil {
+		// The claim DynamicResources made for the pod's extended
+		// resources, as its PreBind names it in the pod's status.
+		d := describedClaim{Name: extendedClaimEntry, ResourceClaim: st.ResourceClaimName}
+		if c, ok := cluster.GetObject[api.ResourceClaim](objs, p.Namespace, st.ResourceClaimName); ok && c.Status.Allocation != nil {
+			for _, r := range c.Status.Allocation.Devices.Results {
+				d.Allocation = append(d.Allocation, r.Driver+"/"+r.Pool+"/"+r.Device)
+			}
+		}
+		out = append(out, d)
+	}
 	return out
 }
+
+// extendedClaimEntry names, in describe, the claim of the pod's
+// status.extendedResourceClaimStatus: it has no spec.resourceClaims
+// entry.
+const extendedClaimEntry = "<extended-resources>"
 
 // deviceCounter counts the devices each DeviceClass selects per node.
 type deviceCounter struct {

@@ -69,16 +69,13 @@ type pluginScore struct {
 	Normalized, Weight int64
 }
 
-// explainPod runs one cycle for pod with scheduler.Explain (nothing is
-// assumed; the rotating start index and the random source move on as a
-// scheduler's do) and translates its Explanation.
-func explainPod(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod) (*explanation, error) {
-	return explainPodWhyNot(ctx, s, pod, false)
-}
-
-// explainPodWhyNot is explainPod, with scheduler.ExplainWhyNot's
-// suggestions when whyNot is set.
-func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod, whyNot bool) (*explanation, error) {
+// explainPodWhyNot runs one cycle for pod with scheduler.Explain
+// (nothing is assumed; the rotating start index and the random source
+// move on as a scheduler's do) and translates its Explanation, with
+// scheduler.ExplainWhyNot's suggestions when whyNot is set, and the leave-one-out of the score
+// plugins only when loo is set (the tables do not print it; it ranks
+// every node again for each plugin).
+func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod, whyNot, loo bool) (*explanation, error) {
 	explain := s.Explain
 	if whyNot {
 		explain = s.ExplainWhyNot
@@ -91,12 +88,19 @@ func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod,
 		return nil, errors.New("pod " + podName(pod) + ": no profile has schedulerName " + pod.Spec.SchedulerName)
 	}
 	ex := &explanation{Pod: pod, Outcome: sx.Outcome(), NotEvaluated: sx.NotEvaluated, Unverified: sx.Unverified,
-		LeaveOneOut: sx.LeaveOneOut(), WhyNot: sx.WhyNot}
-	byName := make(map[string]*scheduler.NodeExplanation, len(sx.Nodes))
-	for i := range sx.Nodes {
-		byName[sx.Nodes[i].Name] = &sx.Nodes[i]
+		WhyNot: sx.WhyNot}
+	if loo {
+		ex.LeaveOneOut = sx.LeaveOneOut()
 	}
-	nodes := s.Snapshot().View().Nodes()
+	// Each node's explanation by its position in the view.
+	view := s.Snapshot().View()
+	nodes := view.Nodes()
+	byPos := make([]*scheduler.NodeExplanation, len(nodes))
+	for i := range sx.Nodes {
+		if j, ok := view.Index(sx.Nodes[i].Name); ok {
+			byPos[j] = &sx.Nodes[i]
+		}
+	}
 	ex.Nodes = make([]nodeVerdict, len(nodes))
 	for i, ni := range nodes {
 		ex.Nodes[i].Name = ni.Node().Name
@@ -129,7 +133,7 @@ func explainPodWhyNot(ctx context.Context, s *scheduler.Scheduler, pod *api.Pod,
 	var best int64
 	for i := range ex.Nodes {
 		nv := &ex.Nodes[i]
-		ne := byName[nv.Name]
+		ne := byPos[i]
 		if ne == nil {
 			continue
 		}

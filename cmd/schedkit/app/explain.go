@@ -171,17 +171,64 @@ type usage struct {
 type podRow struct {
 	res podResult
 	// order is the nodes shown, best first; hidden counts the others.
+	// nodes are their verdicts, in that order: res.Nodes is left nil
+	// until nodeMap fills it, for the formats that print the map.
+	// scores are, in that order, each scored node's normalised scores
+	// in the profile's order (nodeMap makes their Scores of them).
 	order  []string
+	nodes  []nodeResult
+	scores [][]pluginScore
 	hidden int
 	// plugins are the score plugins with their weights, profile order.
 	plugins []pluginScore
-	// before is each shown node's usage before the placement; the chosen
-	// node's usage after is before plus the pod's requests (add).
-	before map[string]usage
+	// before is each shown node's usage before the placement, in order;
+	// the chosen node's usage after is before plus the pod's requests
+	// (add).
+	before []usage
 	add    usage
 	// victims are the pods a preempting pod evicts from the nominated
 	// node (res.Preemption).
 	victims []*api.Pod
+}
+
+// nodeNamed is the verdict on the named node among those shown.
+func (r *podRow) nodeNamed(name string) (*nodeResult, bool) {
+	if i := slices.Index(r.order, name); i >= 0 {
+		return &r.nodes[i], true
+	}
+	return nil, false
+}
+
+// score is the i-th shown node's normalised score of a plugin, if it
+// was scored by it.
+func (r *podRow) score(i int, plugin string) (int64, bool) {
+	for _, ps := range r.scores[i] {
+		if ps.Plugin == plugin {
+			return ps.Normalized, true
+		}
+	}
+	return 0, false
+}
+
+// nodeMap fills res.Nodes, each scored node's Scores by plugin, from
+// the shown nodes: what the JSON and YAML of a pod print.
+func (r *podRow) nodeMap() map[string]nodeResult {
+	if r.res.Nodes != nil {
+		return r.res.Nodes
+	}
+	m := make(map[string]nodeResult, len(r.order))
+	for i, name := range r.order {
+		nr := r.nodes[i]
+		if nr.Total != nil {
+			nr.Scores = make(map[string]int64, len(r.scores[i]))
+			for _, ps := range r.scores[i] {
+				nr.Scores[ps.Plugin] = ps.Normalized
+			}
+		}
+		m[name] = nr
+	}
+	r.res.Nodes = m
+	return m
 }
 
 // explainer runs the explanations of a cluster's pending pods.
@@ -194,6 +241,12 @@ type explainer struct {
 
 func newExplainer(e *env, o *options, c *manifest.Cluster, s *scheduler.Scheduler) *explainer {
 	return &explainer{e: e, o: o, c: c, s: s}
+}
+
+// printsLeaveOneOut reports whether the output shows the leave-one-out
+// of the score plugins: JSON, YAML and the HTML report do, tables not.
+func (x *explainer) printsLeaveOneOut() bool {
+	return x.o.output == "json" || x.o.output == "yaml" || x.o.html != ""
 }
 
 // run explains the pods in order, assuming each placement unless
@@ -211,7 +264,7 @@ func (x *explainer) run(ctx context.Context, pods []*api.Pod, want func(*api.Pod
 			}
 			continue
 		}
-		ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot)
+		ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot, x.printsLeaveOneOut())
 		if err != nil {
 			return &inputError{err}
 		}
@@ -236,7 +289,7 @@ func (x *explainer) whatIf(ctx context.Context, bound *api.Pod, emit func(*podRo
 	}
 	p := bound.DeepCopy()
 	p.Spec.NodeName, p.Status.NominatedNodeName = "", ""
-	ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot)
+	ex, err := explainPodWhyNot(ctx, x.s, p, x.o.whyNot, x.printsLeaveOneOut())
 	if err != nil {
 		return &inputError{err}
 	}
@@ -266,7 +319,7 @@ func (x *explainer) commit(p *api.Pod, r *podRow) error {
 
 // place schedules and commits a pod that is not shown.
 func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
-	ex, err := explainPod(ctx, x.s, p)
+	ex, err := explainPodWhyNot(ctx, x.s, p, false, false)
 	if err != nil {
 		return "", &inputError{err}
 	}
@@ -278,10 +331,10 @@ func (x *explainer) place(ctx context.Context, p *api.Pod) (string, error) {
 func (x *explainer) row(ex *explanation) *podRow {
 	p := ex.Pod
 	r := &podRow{res: podResult{
-		Pod: podName(p), Outcome: ex.Outcome, Node: ex.Node, Nodes: map[string]nodeResult{}, Tied: nonNil(ex.Tied),
+		Pod: podName(p), Outcome: ex.Outcome, Node: ex.Node, Tied: nonNil(ex.Tied),
 		Preemption: preemptionResult{Node: ex.Nominated, Victims: []string{}}, NotEvaluated: nonNil(ex.NotEvaluated),
 		Notes: []string{},
-	}, before: map[string]usage{}}
+	}}
 	var gated *scheduler.GatedError
 	switch {
 	case errors.As(ex.Err, &gated):
@@ -327,6 +380,10 @@ func (x *explainer) row(ex *explanation) *podRow {
 	}
 	notEvaluated := 0
 	view := x.s.Snapshot().View()
+	r.order = make([]string, 0, len(idx))
+	r.nodes = make([]nodeResult, 0, len(idx))
+	r.scores = make([][]pluginScore, 0, len(idx))
+	r.before = make([]usage, 0, len(idx))
 	for _, i := range idx {
 		nv := &ex.Nodes[i]
 		r.order = append(r.order, nv.Name)
@@ -346,21 +403,21 @@ func (x *explainer) row(ex *explanation) *podRow {
 		if !nv.Evaluated && nv.Status.IsSuccess() && !nv.Feasible {
 			notEvaluated++
 		}
+		var scores []pluginScore
 		if nv.Scored {
-			nr.Scores = map[string]int64{}
-			for _, ps := range nv.Scores {
-				nr.Scores[ps.Plugin] = ps.Normalized
-			}
-			t := nv.Total
-			nr.Total = &t
+			scores = nv.Scores
+			nr.Total = &nv.Total
 			if r.plugins == nil {
 				r.plugins = nv.Scores
 			}
 		}
-		r.res.Nodes[nv.Name] = nr
+		r.nodes = append(r.nodes, nr)
+		r.scores = append(r.scores, scores)
+		var u usage
 		if ni, ok := view.Get(nv.Name); ok {
-			r.before[nv.Name] = usage{CPU: ni.Requested.MilliCPU, Memory: ni.Requested.Memory, AllocCPU: ni.Allocatable.MilliCPU, AllocMemory: ni.Allocatable.Memory}
+			u = usage{CPU: ni.Requested.MilliCPU, Memory: ni.Requested.Memory, AllocCPU: ni.Allocatable.MilliCPU, AllocMemory: ni.Allocatable.Memory}
 		}
+		r.before = append(r.before, u)
 	}
 	if notEvaluated > 0 {
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d feasible node(s) not evaluated by the cycle (percentageOfNodesToScore sampling)", notEvaluated))

@@ -101,15 +101,15 @@ func (h *htmlReport) add(r *podRow) {
 	for _, ps := range r.plugins {
 		hp.Plugins = append(hp.Plugins, fmt.Sprintf("%s ×%d", ps.Plugin, ps.Weight))
 	}
-	if nr, ok := r.res.Nodes[r.res.Node]; ok && nr.Devices != nil && len(nr.Devices.Claims) > 0 {
+	if nr, ok := r.nodeNamed(r.res.Node); ok && nr.Devices != nil && len(nr.Devices.Claims) > 0 {
 		hp.Devices = devicesText(nr.Devices)
 	}
-	for _, name := range r.order {
-		nr := r.res.Nodes[name]
+	for i, name := range r.order {
+		nr := r.nodes[i]
 		if nr.Total != nil {
 			row := htmlHeatRow{Node: name, Chosen: name == r.res.Node, Total: *nr.Total}
 			for _, ps := range r.plugins {
-				v := nr.Scores[ps.Plugin]
+				v, _ := r.score(i, ps.Plugin)
 				row.Cells = append(row.Cells, htmlCell{Score: v, Fill: heat(v)})
 			}
 			hp.Heat = append(hp.Heat, row)

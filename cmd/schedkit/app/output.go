@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -120,6 +121,8 @@ type rowWriter struct {
 	n    int
 	// legend are the score plugins the tables headed, first use first.
 	legend []string
+	// scratch is the tables' memory, reused pod after pod.
+	scratch rowScratch
 }
 
 func newRowWriter(e *env, o *options) *rowWriter {
@@ -134,6 +137,7 @@ func newRowWriter(e *env, o *options) *rowWriter {
 
 func (rw *rowWriter) row(r *podRow) error {
 	if rw.doc != nil {
+		r.nodeMap()
 		return rw.doc.item(&r.res)
 	}
 	if rw.n > 0 {
@@ -145,7 +149,7 @@ func (rw *rowWriter) row(r *podRow) error {
 			rw.legend = append(rw.legend, ps.Plugin)
 		}
 	}
-	writeRowTable(rw.w, r, rw.wide)
+	writeRowTable(rw.w, r, rw.wide, &rw.scratch)
 	return rw.w.Flush()
 }
 
@@ -261,7 +265,7 @@ func podHeadline(res *podResult) string {
 // notes, then the feasible nodes with their totals and each plugin's
 // normalised score, then the rejected nodes with their reasons. A gated
 // pod is its headline alone: no cycle ran.
-func writeRowTable(w io.Writer, r *podRow, wide bool) {
+func writeRowTable(w io.Writer, r *podRow, wide bool, sc *rowScratch) {
 	res := &r.res
 	limit := maxWidth
 	if wide {
@@ -280,28 +284,27 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 	if res.Outcome == scheduler.OutcomeGated {
 		return
 	}
-	var feasible, rejected []string
-	for _, name := range r.order {
-		if nr := res.Nodes[name]; nr.Total != nil || nr.Code == "Success" {
-			feasible = append(feasible, name)
+	var feasible, rejected []int
+	for i := range r.order {
+		if nr := &r.nodes[i]; nr.Total != nil || nr.Code == "Success" {
+			feasible = append(feasible, i)
 		} else {
-			rejected = append(rejected, name)
+			rejected = append(rejected, i)
 		}
 	}
+	out := sc.out[:0]
 	if len(feasible) > 0 {
-		var buf bytes.Buffer
-		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 		head := []string{"  NODE", "VERDICT", "TOTAL"}
 		for _, ps := range r.plugins {
 			name := ps.Plugin
 			if !wide {
 				name = shortPlugin(name)
 			}
-			head = append(head, fmt.Sprintf("%s×%d", name, ps.Weight))
+			head = append(head, name+"×"+strconv.FormatInt(ps.Weight, 10))
 		}
 		devices := false
-		for _, name := range feasible {
-			if res.Nodes[name].Devices != nil {
+		for _, i := range feasible {
+			if r.nodes[i].Devices != nil {
 				devices = true
 			}
 		}
@@ -311,88 +314,107 @@ func writeRowTable(w io.Writer, r *podRow, wide bool) {
 				head = append(head, "DEVICES")
 			}
 		}
-		fmt.Fprintln(tw, strings.Join(head, "\t"))
-		for _, name := range feasible {
-			nr := res.Nodes[name]
-			verdict, total := "feasible", "-"
+		t := sc.t.reset(len(head))
+		for _, h := range head {
+			t.cell(h)
+		}
+		for _, i := range feasible {
+			name, nr := r.order[i], &r.nodes[i]
+			verdict := "feasible"
 			if name == res.Node {
 				verdict = "chosen"
 			}
+			t.cell("  ", name)
+			t.cell(verdict)
 			if nr.Total != nil {
-				total = fmt.Sprint(*nr.Total)
+				t.int(*nr.Total)
+				t.end()
+			} else {
+				t.cell("-")
 			}
-			cells := []string{"  " + name, verdict, total}
 			for _, ps := range r.plugins {
-				if v, ok := nr.Scores[ps.Plugin]; ok {
-					cells = append(cells, fmt.Sprint(v))
+				if v, ok := r.score(i, ps.Plugin); ok {
+					t.int(v)
+					t.end()
 				} else {
-					cells = append(cells, "-")
+					t.cell("-")
 				}
 			}
 			if wide {
-				b := r.before[name]
+				b := r.before[i]
 				a := b
 				a.CPU += r.add.CPU
 				a.Memory += r.add.Memory
-				cells = append(cells, fmt.Sprintf("%s→%s/%s", fmtCPU(b.CPU), fmtCPU(a.CPU), fmtCPU(b.AllocCPU)),
-					fmt.Sprintf("%s→%s/%s", fmtMem(b.Memory), fmtMem(a.Memory), fmtMem(b.AllocMemory)))
+				t.cell(fmtCPU(b.CPU), "→", fmtCPU(a.CPU), "/", fmtCPU(b.AllocCPU))
+				t.cell(fmtMem(b.Memory), "→", fmtMem(a.Memory), "/", fmtMem(b.AllocMemory))
 				if devices {
-					cells = append(cells, devicesText(nr.Devices))
+					t.cell(devicesText(nr.Devices))
 				}
 			}
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
-		tw.Flush()
-		writeTrimmed(w, &buf, limit)
+		sc.laid = t.appendTo(sc.laid[:0])
+		out = writeTrimmedBytes(out, sc.laid, limit)
 		// The default table names the chosen node's devices on a line.
-		if nr, ok := res.Nodes[res.Node]; ok && !wide && nr.Devices != nil && len(nr.Devices.Claims) > 0 {
-			io.WriteString(w, wrapText("  devices on "+res.Node+": "+devicesText(nr.Devices), "    ", limit))
+		if nr, ok := r.nodeNamed(res.Node); ok && !wide && nr.Devices != nil && len(nr.Devices.Claims) > 0 {
+			out = append(out, wrapText("  devices on "+res.Node+": "+devicesText(nr.Devices), "    ", limit)...)
 		}
 	}
 	if len(rejected) > 0 {
 		// A pod that fits nowhere: each node's preemption verdict.
 		preempt := false
-		for _, name := range rejected {
-			if res.Nodes[name].Preemption != nil {
+		for _, i := range rejected {
+			if r.nodes[i].Preemption != nil {
 				preempt = true
 				break
 			}
 		}
-		var buf bytes.Buffer
-		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 		head := []string{"  REJECTED NODE", "VERDICT"}
 		if preempt {
 			head = append(head, "PREEMPTION")
 		}
 		head = append(head, "REASONS")
-		fmt.Fprintln(tw, strings.Join(head, "\t"))
-		for _, name := range rejected {
-			nr := res.Nodes[name]
+		t := sc.t.reset(len(head))
+		for _, h := range head {
+			t.cell(h)
+		}
+		for _, i := range rejected {
+			name, nr := r.order[i], &r.nodes[i]
 			code := nr.Code
 			if !wide {
 				code = shortCode(code)
 			}
-			cells := []string{"  " + name, code}
-			reasons := strings.Join(nr.Reasons, "; ")
-			if nr.Plugin != "" {
-				reasons = nr.Plugin + ": " + reasons
-			}
-			if d := devicesRejection(&nr); d != "" {
-				reasons += "; " + d
-			}
+			t.cell("  ", name)
+			t.cell(code)
+			var verdict, detail string
 			if preempt {
-				verdict, detail := preemptionText(nr.Preemption)
-				cells = append(cells, verdict)
-				if detail != "" {
-					reasons += "; " + detail
-				}
+				verdict, detail = preemptionText(nr.Preemption)
+				t.cell(verdict)
 			}
-			cells = append(cells, reasons)
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+			if nr.Plugin != "" {
+				t.str(nr.Plugin)
+				t.str(": ")
+			}
+			for j, reason := range nr.Reasons {
+				if j > 0 {
+					t.str("; ")
+				}
+				t.str(reason)
+			}
+			if d := devicesRejection(nr); d != "" {
+				t.str("; ")
+				t.str(d)
+			}
+			if detail != "" {
+				t.str("; ")
+				t.str(detail)
+			}
+			t.end()
 		}
-		tw.Flush()
-		writeTrimmed(w, &buf, limit)
+		sc.laid = t.appendTo(sc.laid[:0])
+		out = writeTrimmedBytes(out, sc.laid, limit)
 	}
+	w.Write(out)
+	sc.out = out
 	writeWhyNot(w, res.WhyNot, limit)
 }
 
@@ -473,28 +495,50 @@ func preemptionText(np *nodePreemption) (verdict, detail string) {
 // indented to the last column (whose header is the first line's last
 // word), so that nothing is cut.
 func writeTrimmed(w io.Writer, buf *bytes.Buffer, limit int) {
+	w.Write(writeTrimmedBytes(nil, buf.Bytes(), limit))
+}
+
+// writeTrimmedBytes is writeTrimmed appending to out: a line that fits
+// is copied as it is, without a string of its own.
+func writeTrimmedBytes(out, b []byte, limit int) []byte {
 	col := -1
-	for i, line := range slices.Collect(strings.Lines(buf.String())) {
-		line = strings.TrimRight(line, " \n")
-		if i == 0 {
-			col = utf8.RuneCountInString(line[:strings.LastIndex(line, " ")+1])
+	for i := 0; len(b) > 0; i++ {
+		var line []byte
+		if k := bytes.IndexByte(b, '\n'); k >= 0 {
+			line, b = b[:k+1], b[k+1:]
+		} else {
+			line, b = b, nil
 		}
-		if limit == 0 || utf8.RuneCountInString(line) <= limit || col <= 0 || col >= limit-20 {
-			io.WriteString(w, line+"\n")
+		line = bytes.TrimRight(line, " \n")
+		if i == 0 {
+			col = utf8.RuneCount(line[:bytes.LastIndexByte(line, ' ')+1])
+		}
+		if limit == 0 || col <= 0 || col >= limit-20 || utf8.RuneCount(line) <= limit {
+			out = append(out, line...)
+			out = append(out, '\n')
 			continue
 		}
-		indent := strings.Repeat(" ", col)
-		for utf8.RuneCountInString(line) > limit {
-			r := []rune(line)
-			cut := strings.LastIndex(string(r[:limit]), " ")
-			if cut <= len(string(r[:col])) {
-				break
-			}
-			io.WriteString(w, strings.TrimRight(line[:cut], " ")+"\n")
-			line = indent + strings.TrimLeft(line[cut:], " ")
-		}
-		io.WriteString(w, line+"\n")
+		out = wrapLine(out, string(line), col, limit)
 	}
+	return out
+}
+
+// wrapLine appends a line longer than limit, wrapped at spaces past col
+// onto lines indented to col.
+func wrapLine(out []byte, line string, col, limit int) []byte {
+	indent := strings.Repeat(" ", col)
+	for utf8.RuneCountInString(line) > limit {
+		r := []rune(line)
+		cut := strings.LastIndex(string(r[:limit]), " ")
+		if cut <= len(string(r[:col])) {
+			break
+		}
+		out = append(out, strings.TrimRight(line[:cut], " ")...)
+		out = append(out, '\n')
+		line = indent + strings.TrimLeft(line[cut:], " ")
+	}
+	out = append(out, line...)
+	return append(out, '\n')
 }
 
 // fmtCPU prints millicores as Kubernetes would ("2", "1500m").

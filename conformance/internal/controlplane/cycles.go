@@ -64,6 +64,11 @@ type cycleLog struct {
 	mu      sync.Mutex
 	cycles  []Cycle
 	pending map[string]*removal
+	// removed holds the uids whose removal a cycle has recorded. The
+	// scheduler's cache and our handlers hear of a deletion
+	// independently, so the informer's delete can reach us after a cycle
+	// already found the pod gone; it must not record the removal again.
+	removed map[types.UID]bool
 }
 
 // removal is a bound pod whose deletion started.
@@ -123,6 +128,9 @@ func (l *cycleLog) terminating(p *v1.Pod, gone bool) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.removed[p.UID] {
+		return
+	}
 	if l.pending == nil {
 		l.pending = map[string]*removal{}
 	}
@@ -153,6 +161,10 @@ func (l *cycleLog) cycleStart(p *v1.Pod, snap fwk.SharedLister) {
 		if !holds(ni, r.uid) {
 			removed = append(removed, r)
 			delete(l.pending, key)
+			if l.removed == nil {
+				l.removed = map[types.UID]bool{}
+			}
+			l.removed[r.uid] = true
 		}
 	}
 	sort.Slice(removed, func(i, j int) bool {

@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -42,11 +43,12 @@ type DRAFramework struct {
 
 // NewDRAFramework builds upstream's framework running plugins (names of
 // Plugins or DynamicResources), in the order given, with their weights
-// and the default profile's arguments, over nodes, pods and the DRA
+// and the default profile's arguments (an override replaces the
+// arguments of the plugin it names), over nodes, pods and the DRA
 // objects (*resourceapi.DeviceClass, ResourceSlice, DeviceTaintRule,
 // ResourceClaim). The informers are started and synced before it
 // returns; Close stops them.
-func NewDRAFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, draObjects []any, plugins []regression.PluginRef) (*DRAFramework, error) {
+func NewDRAFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, draObjects []any, plugins []regression.PluginRef, overrides ...config.PluginConfig) (*DRAFramework, error) {
 	metrics.Register()
 	ctx, cancel := context.WithCancel(ctx)
 	fail := func(err error) (*DRAFramework, error) {
@@ -95,6 +97,14 @@ func NewDRAFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, draO
 	claimsCache := assumecache.NewAssumeCache(klog.Background(), f.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
 	done := []cache.DoneChecker{tracker.HasSyncedChecker(), claimsCache.AddEventHandler(cache.ResourceEventHandlerFuncs{}).HasSyncedChecker()}
 	mgr := updra.NewDRAManager(ctx, claimsCache, tracker, f)
+	// The extended resource cache learns the classes as the scheduler's
+	// event handlers feed it: NodeResourcesFit's delegation and the
+	// scoring of DRA-backed resources read it.
+	erReg, err := f.Resource().V1().DeviceClasses().Informer().AddEventHandler(mgr.DeviceClassResolver().(*extendedresourcecache.ExtendedResourceCache))
+	if err != nil {
+		return fail(err)
+	}
+	done = append(done, erReg.HasSyncedChecker())
 
 	reg := runtime.Registry{queuesort.Name: queuesort.New, defaultbinder.Name: defaultbinder.New,
 		updra.Name: runtime.FactoryAdapter(fts, updra.New)}
@@ -119,6 +129,10 @@ func NewDRAFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, draO
 		}
 		profile.Plugins.MultiPoint.Enabled = append(profile.Plugins.MultiPoint.Enabled, config.Plugin{Name: p.Name, Weight: p.Weight})
 		weights[p.Name] = max(int64(p.Weight), 1)
+		if j := slices.IndexFunc(overrides, func(a config.PluginConfig) bool { return a.Name == p.Name }); j >= 0 {
+			profile.PluginConfig = append(profile.PluginConfig, overrides[j])
+			continue
+		}
 		i := slices.IndexFunc(args, func(a config.PluginConfig) bool { return a.Name == p.Name })
 		if i >= 0 {
 			profile.PluginConfig = append(profile.PluginConfig, args[i])

@@ -132,8 +132,13 @@ func isScalarReason(r string) bool {
 // Profile returns schedkit's profile running exactly plugins, in order,
 // besides the queue sort and bind plugins every profile needs.
 func Profile(snap *cluster.Snapshot, plugins []PluginRef) (*framework.Profile, error) {
+	return ProfileWithArgs(snap, plugins, nil)
+}
+
+// ProfileWithArgs is Profile with plugin arguments, by plugin name.
+func ProfileWithArgs(snap *cluster.Snapshot, plugins []PluginRef, args map[string]any) (*framework.Profile, error) {
 	cfg := framework.ProfileConfig{Disabled: []string{"*"}, Plugins: []framework.PluginRef{
-		{Name: queuesort.Name}, {Name: defaultbinder.Name}}}
+		{Name: queuesort.Name}, {Name: defaultbinder.Name}}, PluginArgs: args}
 	for _, p := range plugins {
 		cfg.Plugins = append(cfg.Plugins, framework.PluginRef{Name: p.Name, Weight: p.Weight})
 	}

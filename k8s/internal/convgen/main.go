@@ -101,6 +101,7 @@ var aliases = map[string]string{
 	"k8s.io/api/batch/v1":                   "batchv1",
 	"k8s.io/api/policy/v1":                  "policyv1",
 	"k8s.io/api/scheduling/v1":              "schedulingv1",
+	"k8s.io/api/scheduling/v1beta1":         "schedulingv1beta1",
 	"k8s.io/api/storage/v1":                 "storagev1",
 	"k8s.io/api/resource/v1":                "resourcev1",
 	"k8s.io/apimachinery/pkg/apis/meta/v1":  "metav1",

@@ -54,7 +54,8 @@
 //     nodes shared with helpers (ScoreNodes where offered) into one
 //     reusable row per plugin, then normalises each row in plugin order
 //     (NormalizeByMax given the row's highest score where offered, else
-//     NormalizeScore over a reusable NodeScoreList), then sums the
+//     NormalizeNodes over the row where offered, else NormalizeScore
+//     over a reusable NodeScoreList), then sums the
 //     weighted rows over chunks again with each chunk's best node. It
 //     allocates nothing per node; its totals, ties and errors are
 //     framework.Profile.RunScorePlugins', which stays the readable
@@ -68,8 +69,9 @@
 //     publishes the score run; each chunk's passing nodes are scored
 //     right after the chunk is filtered, while their data is in the CPU's
 //     cache. A plugin that normalises other than by max is scored so too,
-//     and normalised over every scored node (NormalizeScore over a reused
-//     NodeScoreList) once Filter is done, when every chunk is summed
+//     and normalised over every scored node (NormalizeNodes over its row
+//     when every node fit and it offers it, else NormalizeScore over a
+//     reused NodeScoreList) once Filter is done, when every chunk is summed
 //     again. The other PreScore plugins run after Filter over the
 //     feasible nodes, into the cycle's state, as upstream; if one of the
 //     Score plugins that do not promise it did not skip, the cycle scores
@@ -78,7 +80,13 @@
 //     of the profile do not try eager scoring (profileInfo.lateScored: a
 //     guess that chooses the path, never the outcome). A PreScore that fails before Filter is run again in its place, after Filter,
 //     so that its error is reported only when two or more nodes fit, as
-//     upstream.
+//     upstream. A plugin that promises ScoresIfAllFit (PodTopologySpread)
+//     is scored eagerly like one that promises ScoresAnyNodes; if a node
+//     was rejected and such a plugin did not skip, the eager run is
+//     dropped and the cycle scores the feasible nodes after Filter,
+//     PreScore included; while the last cycle that filtered every node
+//     rejected one, cycles of the profile do not try eager scoring
+//     (profileInfo.someRejected, a guess like lateScored).
 //   - Memory: a cycle's buffers are kept for the next; what goroutines
 //     write chunk by chunk is laid out a cache line's worth apart (no
 //     unsafe: aligning the buffers' start on cache lines with unsafe gained

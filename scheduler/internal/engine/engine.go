@@ -101,6 +101,9 @@ type profileInfo struct {
 	scoreBatch []func(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo, []int64) (int, *framework.Status)
 	normalizes []bool
 	normByMax  []normalizer
+	// normNodes[k] is score plugin k's FastPath.NormalizeNodes (nil
+	// when it normalises by max or does not offer it).
+	normNodes []func(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo, []int64) *framework.Status
 	// eagerOK: the plugin may be scored as nodes pass Filter (it is
 	// ScoresAnyNodes, and so is its PreScore part; a normaliser not by
 	// max then normalises once every node is scored); hasPreScore: it has
@@ -113,6 +116,14 @@ type profileInfo struct {
 	// dropped after Filter and every node scored again); the guess
 	// changes the path only, never the outcome.
 	lateScored []bool
+	// ifAllFit[k]: score plugin k scores eagerly only in cycles in
+	// which every node filtered fits (FastPath.ScoresIfAllFit, not
+	// ScoresAnyNodes); anyIfAllFit: some plugin does. someRejected is
+	// whether the last cycle that filtered every node rejected one:
+	// while it did, cycles do not score eagerly (the eager run would be
+	// dropped); a guess that chooses the path only, like lateScored.
+	ifAllFit                  []bool
+	anyIfAllFit, someRejected bool
 }
 
 func (e *Engine) info(p *framework.Profile) *profileInfo {
@@ -129,7 +140,8 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 	pi.filterStamps = make([]stampCache, len(pi.filters))
 	earlyPreScore := map[string]bool{}
 	for _, ps := range p.PreScorePlugins() {
-		early := framework.FastPathOf(ps).ScoresAnyNodes
+		fp := framework.FastPathOf(ps)
+		early := fp.ScoresAnyNodes || fp.ScoresIfAllFit
 		pi.preScore = append(pi.preScore, ps)
 		pi.preScoreEarly = append(pi.preScoreEarly, early)
 		earlyPreScore[ps.Name()] = early
@@ -138,10 +150,17 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		fp := framework.FastPathOf(ws.ScorePlugin)
 		norm := ws.ScoreExtensions() != nil
 		var byMax normalizer
+		var byNodes func(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo, []int64) *framework.Status
 		if norm {
 			byMax = fp.NormalizeByMax
+			if byMax == nil {
+				byNodes = fp.NormalizeNodes
+			}
 		}
-		ok := fp.ScoresAnyNodes
+		ok := fp.ScoresAnyNodes || fp.ScoresIfAllFit
+		ifAllFit := fp.ScoresIfAllFit && !fp.ScoresAnyNodes
+		pi.ifAllFit = append(pi.ifAllFit, ifAllFit)
+		pi.anyIfAllFit = pi.anyIfAllFit || ifAllFit
 		early, hasPreScore := earlyPreScore[ws.Name()]
 		pi.score = append(pi.score, ws.ScorePlugin)
 		pi.scoreNames = append(pi.scoreNames, ws.Name())
@@ -149,6 +168,7 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		pi.scoreBatch = append(pi.scoreBatch, fp.ScoreNodes)
 		pi.normalizes = append(pi.normalizes, norm)
 		pi.normByMax = append(pi.normByMax, byMax)
+		pi.normNodes = append(pi.normNodes, byNodes)
 		pi.eagerOK = append(pi.eagerOK, ok && (!hasPreScore || early))
 		pi.hasPreScore = append(pi.hasPreScore, hasPreScore)
 		pi.late = append(pi.late, hasPreScore && !early)
@@ -231,7 +251,8 @@ type Outcome struct {
 // Filter, each chunk scored as it passes) when c.Eager, every node is to
 // be filtered, no pod is nominated, and every Score plugin is
 // ScoresAnyNodes or skips at PreScore (a normaliser not by max then runs
-// over every scored node once Filter is done). Otherwise the cycle
+// over every scored node once Filter is done), or is ScoresIfAllFit and
+// every node fits. Otherwise the cycle
 // scores the general way (scoreGeneral: any normalisation, the same
 // totals as framework.Profile.RunScorePlugins, which stays the
 // reference).
@@ -240,7 +261,8 @@ func (e *Engine) Run(ctx context.Context, c *Cycle) (Outcome, error) {
 	if len(pi.filters) > 64 {
 		return e.runPlain(ctx, c, pi)
 	}
-	eager := c.Eager && c.NumToFind >= len(c.Nodes) && len(c.Nodes) > 1 && len(c.Nominated) == 0 && pi.eagerPossible() && !pi.expectLateScore()
+	eager := c.Eager && c.NumToFind >= len(c.Nodes) && len(c.Nodes) > 1 && len(c.Nominated) == 0 && pi.eagerPossible() &&
+		!pi.expectLateScore() && !(pi.anyIfAllFit && pi.someRejected)
 	res := e.filterPass(ctx, c, pi, eager)
 	if res.err != nil {
 		if res.run != nil {
@@ -249,6 +271,10 @@ func (e *Engine) Run(ctx context.Context, c *Cycle) (Outcome, error) {
 		return Outcome{Rejected: res.rejected, Feasible: len(res.feasible) + res.fit}, res.err
 	}
 	out := Outcome{Feasible: len(res.feasible) + res.fit, Rejected: res.rejected, Filtered: true}
+	allFit := out.Feasible == len(c.Nodes)
+	if pi.anyIfAllFit && c.NumToFind >= len(c.Nodes) {
+		pi.someRejected = !allFit
+	}
 	switch {
 	case out.Feasible == 0:
 		return out, nil
@@ -257,15 +283,21 @@ func (e *Engine) Run(ctx context.Context, c *Cycle) (Outcome, error) {
 		return out, nil
 	}
 	if run := res.run; run != nil {
-		node, ties, ok, err := e.finishEager(ctx, c, pi, run)
-		if err != nil || ok {
-			out.Node, out.Ties, out.Path = node, ties, "eager"
-			return out, err
+		if allFit || !pi.ifAllFitActive(e.preSkip) {
+			node, ties, ok, err := e.finishEager(ctx, c, pi, run)
+			if err != nil || ok {
+				out.Node, out.Ties, out.Path = node, ties, "eager"
+				return out, err
+			}
+		} else {
+			// A plugin scored as if every node fit, and one did not.
+			run.discard()
 		}
-		// A plugin that does not score eagerly did not skip: score the
-		// nodes after Filter, PreScore included, as a cycle without
-		// eager scoring does.
-		node, ties, err = e.score(ctx, c, pi, run.scoredNodes(), true, &out)
+		// A plugin that does not score eagerly did not skip, or one
+		// that scores eagerly only when every node fits did not skip
+		// and a node was rejected: score the nodes after Filter,
+		// PreScore included, as a cycle without eager scoring does.
+		node, ties, err := e.score(ctx, c, pi, run.scoredNodes(), true, &out)
 		out.Node, out.Ties = node, ties
 		return out, err
 	}
@@ -365,6 +397,17 @@ func (e *Engine) score(ctx context.Context, c *Cycle, pi *profileInfo, nodes []*
 		best = c.Select(totals)
 	}
 	return nodes[best], ties, nil
+}
+
+// ifAllFitActive reports whether a score plugin that scores eagerly only
+// when every node fits is not in skip, the early PreScore skips.
+func (pi *profileInfo) ifAllFitActive(skip map[string]struct{}) bool {
+	for k, name := range pi.scoreNames {
+		if pi.ifAllFit[k] && !skipped(skip, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // expectLateScore reports whether a Score plugin that does not score

@@ -199,10 +199,16 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 	}
 	rejectedCount := nrej
 	if diag := c.Diagnosis; len(feasible) == 0 || diag.NodeToStatus.Len() > 0 {
+		// Nodes rejected alike share a status: its plugin is recorded
+		// once a run of them.
+		var last *framework.Status
 		for i := range stop {
 			if !j.passed(i) {
 				diag.NodeToStatus.Set(nodes[(start+i)%numAll].Node().Name, status[i])
-				diag.AddPluginStatus(status[i])
+				if status[i] != last {
+					diag.AddPluginStatus(status[i])
+					last = status[i]
+				}
 			}
 		}
 		rejectedCount = diag.NodeToStatus.Len()

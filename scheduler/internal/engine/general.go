@@ -151,6 +151,13 @@ func (e *Engine) scoreGeneral(ctx context.Context, pi *profileInfo, state *frame
 // scores of nodes, through the buffer's NodeScoreList, and leaves the
 // normalised scores in row. Its error is the plain scoring's.
 func (gb *generalBuffer) normalize(ctx context.Context, pi *profileInfo, k int, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, row []int64) *framework.Status {
+	if nn := pi.normNodes[k]; nn != nil {
+		if st := nn(ctx, state, pod, nodes, row); !st.IsSuccess() {
+			err := fmt.Errorf("plugin %q failed with: %w", pi.scoreNames[k], st.AsError())
+			return framework.AsStatus(fmt.Errorf("running Normalize on Score plugins: %w", err))
+		}
+		return nil
+	}
 	l := grow(gb.list, len(row))
 	gb.list = l
 	for i, ni := range nodes {

@@ -251,6 +251,15 @@ func (r *scoreRun) normalize() bool {
 func (r *scoreRun) normalizeGeneral(j, k int) bool {
 	job, buf := r.job, r.buf
 	row := job.scores[j*job.stride : j*job.stride+r.n]
+	if nn := r.pi.normNodes[k]; nn != nil && r.scoredCount() == r.n {
+		// Every node scored, in one row: normalised in place.
+		if st := nn(job.ctx, job.state, job.pod, r.nodes[:r.n], row); !st.IsSuccess() {
+			err := fmt.Errorf("plugin %q failed with: %w", r.pi.scoreNames[k], st.AsError())
+			job.normErr = framework.AsStatus(fmt.Errorf("running Normalize on Score plugins: %w", err))
+			return false
+		}
+		return true
+	}
 	if cap(buf.list) < r.n {
 		buf.list = make(framework.NodeScoreList, 0, r.n)
 	}
