@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"runtime"
@@ -155,6 +156,13 @@ func keyOf(pod *api.Pod) podKey { return podKey{podNamespace(pod), pod.Name} }
 // apart from the order of Nodes (and so the indexes of View.Index and
 // Domains), on that of nodes.
 func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
+	return NewSnapshotContext(context.Background(), nodes, pods)
+}
+
+// NewSnapshotContext is NewSnapshot that stops early when ctx is done:
+// it then returns ctx.Err(). Building a snapshot of many pods takes a
+// while; a caller with a deadline need not wait for all of it.
+func NewSnapshotContext(ctx context.Context, nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
 	s := &Snapshot{}
 	s.init(len(nodes), len(pods))
 	for _, node := range nodes {
@@ -162,8 +170,16 @@ func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
 			return nil, err
 		}
 	}
-	infos, errs := podInfosParallel(pods)
+	infos, errs := podInfosParallel(ctx, pods)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for i, pod := range pods {
+		if i%512 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
@@ -194,8 +210,9 @@ func NewSnapshot(nodes []*api.Node, pods []*api.Pod) (*Snapshot, error) {
 }
 
 // podInfosParallel derives the PodInfos of many pods on GOMAXPROCS
-// goroutines; each pod's error, if any, is at its index.
-func podInfosParallel(pods []*api.Pod) ([]*PodInfo, []error) {
+// goroutines; each pod's error, if any, is at its index. Once ctx is
+// done the workers stop and the rest are left nil.
+func podInfosParallel(ctx context.Context, pods []*api.Pod) ([]*PodInfo, []error) {
 	infos := make([]*PodInfo, len(pods))
 	errs := make([]error, len(pods))
 	const chunk = 512
@@ -209,7 +226,7 @@ func podInfosParallel(pods []*api.Pod) ([]*PodInfo, []error) {
 			scratch := make(api.ResourceList, 8)
 			for {
 				start := int(next.Add(chunk)) - chunk
-				if start >= len(pods) {
+				if start >= len(pods) || ctx.Err() != nil {
 					return
 				}
 				for i := start; i < min(start+chunk, len(pods)); i++ {

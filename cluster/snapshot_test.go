@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -450,4 +452,26 @@ func TestZeroSnapshot(t *testing.T) {
 		t.Fatalf("got %v", ni)
 	}
 	checkInvariants(t, &s)
+}
+
+// TestNewSnapshotContextCancelled: a done context stops the build with
+// its error, and a live one builds what NewSnapshot builds.
+func TestNewSnapshotContextCancelled(t *testing.T) {
+	nodes := []*api.Node{{ObjectMeta: api.ObjectMeta{Name: "n1"}}}
+	var pods []*api.Pod
+	for i := range 2000 {
+		pods = append(pods, &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("p%d", i)}, Spec: api.PodSpec{NodeName: "n1"}})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewSnapshotContext(ctx, nodes, pods); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: error %v, want context.Canceled", err)
+	}
+	s, err := NewSnapshotContext(context.Background(), nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ni, _ := s.Get("n1"); ni == nil || len(ni.Pods) != len(pods) {
+		t.Fatalf("live context: node n1 holds %v", ni)
+	}
 }

@@ -355,7 +355,7 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	nodes := slices.Clone(objs.Nodes)
 	sortByKey(nodes, func(n *api.Node) (string, string) { return "", n.Name })
 	sortByKey(bound, func(p *api.Pod) (string, string) { return p.Namespace, p.Name })
-	snap, err := cluster.NewSnapshot(nodes, bound)
+	snap, err := cluster.NewSnapshotContext(ctx, nodes, bound)
 	if err != nil {
 		return nil, err
 	}
