@@ -226,10 +226,17 @@ func validExtendedName(n string) bool {
 	return api.ResourceName(n).IsExtended() && len(affinity.ValidateLabelKey("requests."+n)) == 0
 }
 
-// ValidateResourceSlice validates a slice's spec: driver and pool names,
-// exactly one node selection, device and counter set limits, attributes,
-// capacities with their request policies, taints and binding conditions.
+// ValidateResourceSlice validates a slice's spec as a default v1.37.2 API
+// server does: see ValidateResourceSliceWith.
 func ValidateResourceSlice(s *api.ResourceSlice) field.ErrorList {
+	return ValidateResourceSliceWith(Features{}, s)
+}
+
+// ValidateResourceSliceWith validates a slice's spec: driver and pool
+// names, exactly one node selection, device and counter set limits,
+// attributes, capacities with their request policies (by the gates of f:
+// ValidateRequestPolicyWith), taints and binding conditions.
+func ValidateResourceSliceWith(f Features, s *api.ResourceSlice) field.ErrorList {
 	spec, p := &s.Spec, field.NewPath("spec")
 	errs := validateDriverName(spec.Driver, p.Child("driver"))
 	errs = append(errs, validatePoolName(spec.Pool.Name, p.Child("pool", "name"))...)
@@ -286,7 +293,7 @@ func ValidateResourceSlice(s *api.ResourceSlice) field.ErrorList {
 		maxDevices = api.ResourceSliceMaxDevicesWithAdvancedFeatures
 	}
 	errs = append(errs, validateSet(spec.Devices, maxDevices, func(d api.Device, p *field.Path) field.ErrorList {
-		return validateDevice(d, p, spec.PerDeviceNodeSelection)
+		return validateDevice(f, d, p, spec.PerDeviceNodeSelection)
 	}, func(d api.Device) string { return d.Name }, p.Child("devices"))...)
 	errs = append(errs, validateSet(spec.SharedCounters, api.ResourceSliceMaxCounterSets, validateCounterSet,
 		func(c api.CounterSet) string { return c.Name }, p.Child("sharedCounters"))...)
@@ -339,7 +346,7 @@ func sortedKeys[K ~string, V any](m map[K]V) []K {
 
 var attributeKeyMax = api.DeviceMaxDomainLength + 1 + api.DeviceMaxIDLength
 
-func validateDevice(d api.Device, p *field.Path, perDevice *bool) field.ErrorList {
+func validateDevice(f Features, d api.Device, p *field.Path, perDevice *bool) field.ErrorList {
 	multi := d.AllowMultipleAllocations != nil && *d.AllowMultipleAllocations
 	errs := validateDNS1123Label(d.Name, p.Child("name"))
 	if n := len(d.Attributes) + len(d.Capacity); n > api.ResourceSliceMaxAttributesAndCapacitiesPerDevice {
@@ -370,7 +377,7 @@ func validateDevice(d api.Device, p *field.Path, perDevice *bool) field.ErrorLis
 			errs = append(errs, field.Forbidden(cp.Child("requestPolicy"), "allowMultipleAllocations must be true"))
 			continue
 		}
-		errs = append(errs, ValidateRequestPolicy(c.Value, c.RequestPolicy, cp.Child("requestPolicy"))...)
+		errs = append(errs, ValidateRequestPolicyWith(f, c.Value, c.RequestPolicy, cp.Child("requestPolicy"))...)
 	}
 	errs = append(errs, validateSlice(d.Taints, api.DeviceTaintsMaxLength, validateDeviceTaint, p.Child("taints"))...)
 	errs = append(errs, validateSet(d.ConsumesCounters, api.ResourceSliceMaxDeviceCounterConsumptionsPerDevice, func(c api.DeviceCounterConsumption, p *field.Path) field.ErrorList {
@@ -494,10 +501,22 @@ func validateDeviceAttribute(a api.DeviceAttribute, p *field.Path) field.ErrorLi
 }
 
 // ValidateRequestPolicy validates a capacity's request policy against the
-// capacity's value: one of validValues and validRange, a default that is
-// valid, sorted unique values within the capacity, a range within the
-// capacity whose default and max are steps from min.
+// capacity's value as a default v1.37.2 API server does, with
+// DRAFractionalCapacityRange off: see ValidateRequestPolicyWith.
 func ValidateRequestPolicy(capacity quantity.Quantity, pol *api.CapacityRequestPolicy, p *field.Path) field.ErrorList {
+	return ValidateRequestPolicyWith(Features{}, capacity, pol, p)
+}
+
+// ValidateRequestPolicyWith validates a capacity's request policy against
+// the capacity's value: one of validValues and validRange, a default that
+// is valid, sorted unique values within the capacity, a range within the
+// capacity whose default and max are steps from min. The gate decides
+// the arithmetic, as upstream's: off, values are told apart by their
+// integer values rounded up (500m and 1 are duplicates) and steps are
+// counted in whole units; on, values are told apart exactly and a range
+// with a fractional bound is counted in milli units, each bound exact in
+// them.
+func ValidateRequestPolicyWith(f Features, capacity quantity.Quantity, pol *api.CapacityRequestPolicy, p *field.Path) field.ErrorList {
 	if len(pol.ValidValues) > 0 && pol.ValidRange != nil {
 		return field.ErrorList{field.Forbidden(p, `exactly one policy can be specified, cannot specify "validValues" and "validRange" at the same time`)}
 	}
@@ -506,17 +525,17 @@ func ValidateRequestPolicy(capacity quantity.Quantity, pol *api.CapacityRequestP
 		if pol.Default == nil {
 			return field.ErrorList{field.Required(p.Child("default"), "required when validValues is defined")}
 		}
-		return validateValidValues(*pol.Default, capacity, pol.ValidValues, p.Child("validValues"))
+		return validateValidValues(f, *pol.Default, capacity, pol.ValidValues, p.Child("validValues"))
 	case pol.ValidRange != nil:
 		if pol.Default == nil {
 			return field.ErrorList{field.Required(p.Child("default"), "required when validRange is defined")}
 		}
-		return validateRange(*pol.Default, capacity, *pol.ValidRange, p.Child("validRange"))
+		return validateRange(f, *pol.Default, capacity, *pol.ValidRange, p.Child("validRange"))
 	}
 	return nil
 }
 
-func validateValidValues(def, capacity quantity.Quantity, values []quantity.Quantity, p *field.Path) field.ErrorList {
+func validateValidValues(f Features, def, capacity quantity.Quantity, values []quantity.Quantity, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i := 0; i+1 < len(values); i++ {
 		if values[i].Cmp(values[i+1]) > 0 {
@@ -524,6 +543,10 @@ func validateValidValues(def, capacity quantity.Quantity, values []quantity.Quan
 		}
 	}
 	found := false
+	key := quantityKeyInt
+	if f.FractionalCapacityRange {
+		key = quantityKey
+	}
 	errs = append(errs, validateSet(values, capacityRequestPolicyDiscreteMaxOptions, func(v quantity.Quantity, p *field.Path) field.ErrorList {
 		var errs field.ErrorList
 		if v.Cmp(capacity) > 0 {
@@ -533,12 +556,16 @@ func validateValidValues(def, capacity quantity.Quantity, values []quantity.Quan
 			found = true
 		}
 		return errs
-	}, quantityKey, p)...)
+	}, key, p)...)
 	if !found {
 		errs = append(errs, field.Invalid(p, def.String(), "default value is not valid according to the requestPolicy"))
 	}
 	return errs
 }
+
+// quantityKeyInt names a valid value as upstream's integer key does with
+// DRAFractionalCapacityRange off: its value rounded up to a whole number.
+func quantityKeyInt(q quantity.Quantity) string { return strconv.FormatInt(q.Value(), 10) }
 
 // quantityKey names a valid value as upstream's decimal key does: a whole
 // value as its integer, a fraction in milli units with three decimals.
@@ -556,7 +583,7 @@ func quantityKey(q quantity.Quantity) string {
 	return q.String()
 }
 
-func validateRange(def, capacity quantity.Quantity, r api.CapacityRequestPolicyRange, p *field.Path) field.ErrorList {
+func validateRange(f Features, def, capacity quantity.Quantity, r api.CapacityRequestPolicyRange, p *field.Path) field.ErrorList {
 	if r.Min == nil {
 		return field.ErrorList{field.Required(p.Child("min"), "required when validRange is defined")}
 	}
@@ -583,7 +610,7 @@ func validateRange(def, capacity quantity.Quantity, r api.CapacityRequestPolicyR
 		name string
 	}
 	bounds := []named{{&def, "default"}, {r.Min, "min"}, {r.Max, "max"}, {r.Step, "step"}}
-	milli := isFractional(def) || slices.ContainsFunc([]*quantity.Quantity{r.Min, r.Max, r.Step}, func(q *quantity.Quantity) bool { return q != nil && isFractional(*q) })
+	milli := f.FractionalCapacityRange && isFractional(def) || f.FractionalCapacityRange && slices.ContainsFunc([]*quantity.Quantity{r.Min, r.Max, r.Step}, func(q *quantity.Quantity) bool { return q != nil && isFractional(*q) })
 	if milli {
 		bad := false
 		for _, b := range bounds {

@@ -109,7 +109,30 @@ func TestValidateRequestPolicy(t *testing.T) {
 			field.Invalid(vr.Child("min"), "10u", "value cannot be represented as a milli value"),
 		}},
 	} {
+		// The rows are upstream's with DRAFractionalCapacityRange on.
 		t.Run(name, func(t *testing.T) {
+			wantErrs(t, tc.want, ValidateRequestPolicyWith(Features{FractionalCapacityRange: true}, tc.value, tc.pol, pol))
+		})
+	}
+	// With the gate off, as a default v1.37.2 API server validates:
+	// values keyed by their integer values rounded up, steps counted in
+	// whole units, no milli checks (validateRequestPolicyValidValues'
+	// quantityKeyInt, validateRequestPolicyRange without useMilli).
+	for name, tc := range map[string]struct {
+		value quantity.Quantity
+		pol   *api.CapacityRequestPolicy
+		want  field.ErrorList
+	}{
+		"fractional-values-round-to-duplicates": {maxC, policy(qptr(q("100m")), []quantity.Quantity{q("100m"), q("200m"), q("1")}, nil), field.ErrorList{
+			field.Duplicate(vv.Index(1), "1"), field.Duplicate(vv.Index(2), "1")}},
+		"fractional-step-rounded":            {q("1"), policy(qptr(q("250m")), nil, rng(qptr(q("200m")), qptr(q("1")), qptr(q("100m")))), nil},
+		"fractional-default-integer-range":   {maxC, policy(qptr(q("100m")), nil, rng(&zero, nil, qptr(q("1")))), nil},
+		"too-fine-precision-not-checked":     {q("1"), policy(qptr(q("20u")), nil, rng(qptr(q("10u")), nil, nil)), nil},
+		"large-bounds-fractional-step":       {q("100P"), policy(qptr(q("20P")), nil, rng(qptr(q("10P")), nil, qptr(q("100m")))), nil},
+		"integer-rows-unchanged":             {maxC, policy(&one, []quantity.Quantity{one, one}, nil), field.ErrorList{field.Duplicate(vv.Index(1), "1073741824")}},
+		"negative-min-with-step-still-fails": {maxC, policy(&zero, nil, rng(&negOne, nil, &one)), field.ErrorList{field.Invalid(vr.Child("min"), "-1", "must be greater than or equal to 0")}},
+	} {
+		t.Run("gate-off/"+name, func(t *testing.T) {
 			wantErrs(t, tc.want, ValidateRequestPolicy(tc.value, tc.pol, pol))
 		})
 	}

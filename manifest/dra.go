@@ -36,7 +36,7 @@ func (r *Reader) validateDRA(obj any) []objectIssue {
 	case *api.DeviceClass:
 		errs = dra.ValidateDeviceClass(o, r.celCheck())
 	case *api.ResourceSlice:
-		errs = dra.ValidateResourceSlice(o)
+		errs = dra.ValidateResourceSliceWith(r.draFeatures, o)
 	case *api.ResourceClaim:
 		dra.SetDefaults(&o.Spec)
 		errs = dra.ValidateResourceClaim(o, r.celCheck())

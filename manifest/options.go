@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/schedkit/schedkit/dra"
 )
 
 // FieldValidation is how fields Kubernetes does not know, and fields
@@ -65,4 +67,8 @@ type Options struct {
 	// Progress, when set, is called as ReadFiles and Load read: after
 	// each read from an input, with the bytes and objects so far.
 	Progress func(ReadProgress)
+	// DRAFeatures are the DRA feature gates ResourceSlices are validated
+	// by; the zero value is v1.37.2's defaults (DRAFractionalCapacityRange
+	// off).
+	DRAFeatures dra.Features
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/dra/cel"
 )
 
@@ -443,6 +444,8 @@ type Reader struct {
 	raw []byte
 	// validate is how unknown and duplicate fields are taken.
 	validate FieldValidation
+	// draFeatures are the DRA gates slices are validated by.
+	draFeatures dra.Features
 	// ctx stops reading when done (SetContext); progress hears of each
 	// read (SetProgress); bytes and objects are what it is told.
 	ctx      context.Context
@@ -457,6 +460,12 @@ type Reader struct {
 // SetFieldValidation sets how unknown and duplicate fields are taken
 // (ValidateStrict unless set).
 func (r *Reader) SetFieldValidation(v FieldValidation) { r.validate = v }
+
+// SetDRAFeatures sets the DRA feature gates ResourceSlices are validated
+// by (v1.37.2's defaults unless set): with DRAFractionalCapacityRange on,
+// capacity request policies are validated as an API server with it on
+// validates them.
+func (r *Reader) SetDRAFeatures(f dra.Features) { r.draFeatures = f }
 
 // NewReader returns an empty Reader.
 func NewReader() *Reader {
@@ -1088,6 +1097,7 @@ func readFiles(ctx context.Context, opts Options, paths ...string) (*Set, *Repor
 	r := NewReader()
 	r.SetSeed(opts.Seed)
 	r.SetFieldValidation(opts.Validate)
+	r.SetDRAFeatures(opts.DRAFeatures)
 	if ctx.Done() != nil {
 		r.SetContext(ctx)
 	}

@@ -142,3 +142,47 @@ func TestExplainDRAHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestPolicyGate: a ResourceSlice's capacity request policy is
+// validated as a default v1.37.2 API server validates it, with
+// DRAFractionalCapacityRange off (500m and 1 are then the same value),
+// and as one with the gate on under --feature-gates.
+func TestRequestPolicyGate(t *testing.T) {
+	dir := t.TempDir()
+	slice := `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s1}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    allowMultipleAllocations: true
+    capacity:
+      memory:
+        value: "2"
+        requestPolicy:
+          default: 500m
+          validValues: ["500m", "1"]
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+`
+	path := filepath.Join(dir, "slice.yaml")
+	if err := os.WriteFile(path, []byte(slice), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "", "simulate", "-f", path)
+	want := `spec.devices[0].capacity[memory].requestPolicy.validValues[1]: Duplicate value: "1"`
+	if code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("gate off: exit %d, stderr %q, want 2 and %s", code, stderr, want)
+	}
+	code, out, stderr := runCmd(t, "", "simulate", "-f", path, "--feature-gates", "DRAFractionalCapacityRange=true")
+	if code != 0 {
+		t.Errorf("gate on: exit %d\n%s\n%s", code, out, stderr)
+	}
+}

@@ -95,7 +95,13 @@ const nameSeed = 1
 // --now, fields validated as --validate says, admission configured by
 // --admission-config (read by load).
 func loadOptions(e *env, o *options) manifest.Options {
-	return manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: nameSeed, Now: o.now.t, Validate: o.validate.v, Admission: o.admission}
+	opts := manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: nameSeed, Now: o.now.t, Validate: o.validate.v, Admission: o.admission}
+	// A bad --feature-gates is reported by schedulerOptions; here it
+	// leaves the defaults.
+	if g, err := featuregates.Parse(o.featureGates); err == nil && o.featureGates != "" {
+		opts.DRAFeatures.FractionalCapacityRange = g.Enabled(featuregates.DRAFractionalCapacityRange)
+	}
+	return opts
 }
 
 // warnf prints a warning, something that may make an answer wrong, and
