@@ -285,18 +285,9 @@ func (sc *scorer) ownCounts() (*cluster.TermCounts, bool) {
 // preferredCounts counts through the view's pod index the pods each
 // preferred term matches, for a first sync.
 func (sc *scorer) preferredCounts() (*cluster.PodCounts, bool) {
-	if !sc.hasPreferred || sc.view == nil || len(sc.pref)+len(sc.prefAnti) == 0 {
+	qs, ok := sc.preferredQueries()
+	if !ok {
 		return nil, false
-	}
-	qs := make([]cluster.PodQuery, 0, len(sc.pref)+len(sc.prefAnti))
-	for _, terms := range [][]affinity.WeightedAffinityTerm{sc.pref, sc.prefAnti} {
-		for i := range terms {
-			q, ok := termQuery(&terms[i].AffinityTerm)
-			if !ok {
-				return nil, false
-			}
-			qs = append(qs, q)
-		}
 	}
 	return sc.view.CountPods(qs)
 }
@@ -304,6 +295,17 @@ func (sc *scorer) preferredCounts() (*cluster.PodCounts, bool) {
 // preferredCandidates finds through the view's pod index the pods the
 // incoming pod's preferred terms may match, for a first sync.
 func (sc *scorer) preferredCandidates() (*cluster.PodCandidates, bool) {
+	qs, ok := sc.preferredQueries()
+	if !ok {
+		return nil, false
+	}
+	return sc.view.PodCandidates(qs)
+}
+
+// preferredQueries are the index queries of the incoming pod's preferred
+// terms, affinity then anti-affinity; false when there is no view, no
+// preferred term, or a term the index cannot answer.
+func (sc *scorer) preferredQueries() ([]cluster.PodQuery, bool) {
 	if !sc.hasPreferred || sc.view == nil || len(sc.pref)+len(sc.prefAnti) == 0 {
 		return nil, false
 	}
@@ -317,7 +319,7 @@ func (sc *scorer) preferredCandidates() (*cluster.PodCandidates, bool) {
 			qs = append(qs, q)
 		}
 	}
-	return sc.view.PodCandidates(qs)
+	return qs, true
 }
 
 // incoming and own are upstream's processExistingPod for existing pod p
