@@ -580,6 +580,9 @@ func BenchmarkDRACELMatches(b *testing.B) {
 // decides, and upstream iterates the attribute and capacity maps in Go's
 // random order, schedkit in sorted order. The results still agree.
 func mapOrderCost(expr string) bool {
-	overMap := strings.Contains(expr, "device.attributes[") || strings.Contains(expr, "device.capacity[")
+	// The device itself is a map too: dyn(device).exists(k, …) stops at
+	// a key whose place follows map order.
+	overMap := strings.Contains(expr, "device.attributes[") || strings.Contains(expr, "device.capacity[") ||
+		strings.Contains(expr, "dyn(device)") || strings.Contains(expr, "device.exists(") || strings.Contains(expr, "device.all(")
 	return overMap && (strings.Contains(expr, ".exists(") || strings.Contains(expr, ".all("))
 }
