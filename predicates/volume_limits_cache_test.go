@@ -92,7 +92,7 @@ func TestVolumeLimitsCacheMatchesRecount(t *testing.T) {
 				}
 				var fresh attachedVolumes
 				fresh.compute(s.Objects(), ni, nil, nil)
-				if e.csiNode != fresh.csiNode || e.limited != fresh.limited || e.status.Message() != fresh.status.Message() ||
+				if e.csiNode != fresh.csiNode || e.limited != fresh.limited || e.mask != fresh.mask || e.status.Message() != fresh.status.Message() ||
 					!slices.Equal(e.attached, fresh.attached) || !slices.Equal(e.vaVols, fresh.vaVols) || !slices.Equal(e.uses, fresh.uses) {
 					t.Fatalf("step %d, node %s: kept %+v, recount %+v", step, ni.Node().Name, e, &fresh)
 				}
