@@ -77,11 +77,17 @@ type victim struct {
 }
 
 func newVictim(pi *cluster.PodInfo, idx int) victim {
-	v := victim{pi: pi, prio: framework.PodPriority(pi.Pod), idx: idx}
-	if st := pi.Pod.Status.StartTime; st != nil {
+	v := victim{pi: pi, prio: pi.Priority(), idx: idx}
+	v.readStart()
+	return v
+}
+
+// readStart fills in the start time, which only ordering victims reads:
+// a node with one potential victim leaves its pod object unread.
+func (v *victim) readStart() {
+	if st := v.pi.Pod.Status.StartTime; st != nil {
 		v.start, v.hasStart = st.Time, true
 	}
-	return v
 }
 
 // moreImportant is upstream's MoreImportantVictim for single pods:
@@ -306,7 +312,7 @@ func (sc *scratch) addTracked(ni *cluster.NodeInfo, v *victim) {
 // than prio: a potential victim.
 func hasLowerPriority(ni *cluster.NodeInfo, prio int32) bool {
 	for _, pi := range ni.Pods {
-		if framework.PodPriority(pi.Pod) < prio {
+		if pi.Priority() < prio {
 			return true
 		}
 	}
@@ -398,8 +404,8 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 	prio := framework.PodPriority(pod)
 	sc.potential = sc.potential[:0]
 	for i, pi := range nodeInfo.Pods {
-		if framework.PodPriority(pi.Pod) < prio {
-			sc.potential = append(sc.potential, newVictim(pi, i))
+		if pi.Priority() < prio {
+			sc.potential = append(sc.potential, victim{pi: pi, prio: pi.Priority(), idx: i})
 		}
 	}
 	potential := sc.potential
@@ -417,6 +423,11 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 	}
 	// Sorted through a pointer: a victimList in an interface would be
 	// allocated per node.
+	if len(potential) > 1 {
+		for i := range potential {
+			potential[i].readStart()
+		}
+	}
 	sort.Sort(&sc.potential)
 	violatingV, nonViolatingV := sc.filterPDBViolation(potential, pdbs)
 
