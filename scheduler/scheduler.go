@@ -510,13 +510,15 @@ func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, st
 	}
 	if s.nts == nil {
 		// A cycle that fails records a status for every node it
-		// filtered: the map is sized for them all up front, as growing
-		// it entry by entry rehashes it several times. (A FitError takes
-		// it; a cycle that succeeds keeps it for the next.)
-		s.nts = framework.NewNodeToStatus(make(map[string]*framework.Status, numAll), framework.NewStatus(framework.UnschedulableAndUnresolvable))
-		s.absent = s.nts.AbsentNodesStatus()
+		// filtered: by the nodes' slots, in one slice sized for them
+		// all. (A FitError takes it; a cycle that succeeds keeps it for
+		// the next.)
+		if s.absent == nil {
+			s.absent = framework.NewStatus(framework.UnschedulableAndUnresolvable)
+		}
+		s.nts = framework.NewNodeToStatusFor(view, s.absent)
 	} else {
-		s.nts.Reset(s.absent)
+		s.nts.ResetFor(view, s.absent)
 	}
 	s.diag = framework.Diagnosis{NodeToStatus: s.nts}
 	diag := &s.diag
