@@ -100,3 +100,56 @@ func TestVolumeLimitsCacheMatchesRecount(t *testing.T) {
 		}
 	})
 }
+
+// Filter runs concurrently over a snapshot's nodes (the scheduler's
+// workers) on one cache, filling and replacing entries: under -race it
+// must not race, and every verdict is the plain function's.
+func TestVolumeLimitsCacheConcurrentFilter(t *testing.T) {
+	var objs []any
+	var nodes []*api.Node
+	var pods []*api.Pod
+	for i := range 300 {
+		n := fmt.Sprintf("n-%d", i)
+		nodes = append(nodes, testNode(n, nil))
+		objs = append(objs, csiNodeOf(n, map[string]int32{"a": 1}))
+		c := fmt.Sprintf("c-%d", i)
+		cl := claim(c)
+		cl.Spec.VolumeName = c
+		objs = append(objs, csiPV(c, "a", c), cl)
+		if i%2 == 0 {
+			pods = append(pods, volPod("p-"+n, n, pvcVol(c)))
+		}
+	}
+	objs = append(objs, csiPV("in", "a", "in"), func() *api.PersistentVolumeClaim { c := claim("in"); c.Spec.VolumeName = "in"; return c }())
+	s := storageSnap(t, nodes, pods, objs...)
+	incoming := volPod("incoming", "", pvcVol("in"))
+	var cache VolumeLimitsCache
+	for round := range 3 {
+		if round > 0 {
+			if err := s.AssumePod(volPod(fmt.Sprintf("r-%d", round), "", pvcVol("c-1")), "n-1"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		state := NewCachedVolumeLimitsState(s.Objects(), incoming, &cache)
+		plain := NewVolumeLimitsState(s.Objects(), incoming)
+		ni := s.Nodes()
+		done := make(chan string, 4)
+		for w := range 4 {
+			go func() {
+				for k := range ni {
+					n := ni[(k+w*len(ni)/4)%len(ni)]
+					if got, want := state.Filter(n), plain.Filter(n); got.Code() != want.Code() || got.Message() != want.Message() {
+						done <- fmt.Sprintf("round %d, node %s: cached %v, plain %v", round, n.Node().Name, got, want)
+						return
+					}
+				}
+				done <- ""
+			}()
+		}
+		for range 4 {
+			if msg := <-done; msg != "" {
+				t.Fatal(msg)
+			}
+		}
+	}
+}
