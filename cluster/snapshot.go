@@ -128,6 +128,9 @@ type Snapshot struct {
 	// podIdx lists the pods of the nodes by namespace and label (see
 	// podindex.go); nil until a view asks for it.
 	podIdx *podIndex
+	// affinityPods counts the pods of the nodes with pod (anti-)affinity,
+	// kept as pods and nodes come and go (indexAdd, indexRemove).
+	affinityPods affinityCounts
 
 	// objects is the writer's object store (nil until the first
 	// object); a view shares it until the writer's next object change.
@@ -394,6 +397,7 @@ func (s *Snapshot) View() *View {
 		generation: s.gen,
 		snap:       s,
 		nodeSet:    s.nodeSet,
+		affinity:   s.affinityPods,
 	}
 	if len(s.topo) > 0 {
 		v.topo = maps.Clone(s.topo)
