@@ -16,6 +16,17 @@ import (
 type NodeToStatus struct {
 	statuses map[string]*Status
 	absent   *Status
+	// hint sizes the map when the first entry comes (NewNodeToStatusFor).
+	hint int
+}
+
+// NewNodeToStatusFor returns an empty NodeToStatus for a cycle over up
+// to n nodes, with absent the status of the nodes without an entry. Its
+// map is made, sized for n entries, when the first node gets one: a
+// cycle in which every node passes Filter allocates nothing, and one
+// that rejects many nodes does not rehash the map as it grows.
+func NewNodeToStatusFor(n int, absent *Status) *NodeToStatus {
+	return &NodeToStatus{absent: absent, hint: n}
 }
 
 // NewDefaultNodeToStatus returns an empty NodeToStatus whose absent nodes
@@ -50,7 +61,7 @@ func (m *NodeToStatus) Get(nodeName string) *Status {
 // Set records the status of a node.
 func (m *NodeToStatus) Set(nodeName string, s *Status) {
 	if m.statuses == nil {
-		m.statuses = make(map[string]*Status)
+		m.statuses = make(map[string]*Status, m.hint)
 	}
 	m.statuses[nodeName] = s
 }

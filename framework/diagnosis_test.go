@@ -146,3 +146,31 @@ func TestNodeToStatus(t *testing.T) {
 		t.Errorf("PendingPlugins = %v", d.PendingPlugins)
 	}
 }
+
+// TestNodeToStatusForMakesMapOnFirstSet checks that framework.NewNodeToStatusFor
+// allocates no map until a node gets a status, and then behaves as
+// NewNodeToStatus.
+func TestNodeToStatusForMakesMapOnFirstSet(t *testing.T) {
+	absent := framework.NewStatus(framework.UnschedulableAndUnresolvable)
+	m := framework.NewNodeToStatusFor(5000, absent)
+	if allocs := testing.AllocsPerRun(10, func() {
+		m.Reset(absent)
+		_ = m.Get("a")
+		_ = m.Len()
+	}); allocs != 0 {
+		t.Errorf("an empty NodeToStatusFor allocates %v times", allocs)
+	}
+	st := framework.NewStatus(framework.Unschedulable, "no")
+	m.Set("b", st)
+	m.Set("a", st)
+	if m.Get("a") != st || m.Get("c") != absent || m.Len() != 2 {
+		t.Errorf("Get a = %v, c = %v, Len = %d", m.Get("a"), m.Get("c"), m.Len())
+	}
+	if got := m.NodeNames(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("NodeNames = %v", got)
+	}
+	m.Reset(absent)
+	if m.Len() != 0 {
+		t.Errorf("Len after Reset = %d", m.Len())
+	}
+}

@@ -503,10 +503,11 @@ func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, st
 	}
 	if s.nts == nil {
 		// A cycle that fails records a status for every node it
-		// filtered: the map is sized for them all up front, as growing
-		// it entry by entry rehashes it several times. (A FitError takes
-		// it; a cycle that succeeds keeps it for the next.)
-		s.nts = framework.NewNodeToStatus(make(map[string]*framework.Status, numAll), framework.NewStatus(framework.UnschedulableAndUnresolvable))
+		// filtered: the map is sized for them all when the first node
+		// is rejected, as growing it entry by entry rehashes it several
+		// times, and not made at all while every node fits. (A FitError
+		// takes it; a cycle that succeeds keeps it for the next.)
+		s.nts = framework.NewNodeToStatusFor(numAll, framework.NewStatus(framework.UnschedulableAndUnresolvable))
 		s.absent = s.nts.AbsentNodesStatus()
 	} else {
 		s.nts.Reset(s.absent)
