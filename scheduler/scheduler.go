@@ -269,6 +269,9 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 		return nil, err
 	}
 	s.engine = engine.New(o.parallelism)
+	for _, name := range s.profileNames {
+		s.engine.Prepare(s.profiles[name])
+	}
 	s.selectFn = s.selectTotals
 	s.parallelism = s.engine.Parallelism()
 	return s, nil
