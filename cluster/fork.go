@@ -120,6 +120,8 @@ func (s *Snapshot) shareWith(dst *Snapshot) {
 	// longer holds an index of its pods.
 	dst.podIdx = nil
 	dst.view = nil
+	// dst's positions are s's, but its log is its own from now on.
+	dst.restartLog()
 	dst.writes++
 	s.shared = sharedParts{tree: true, orphans: true, images: true}
 	dst.shared = s.shared

@@ -17,6 +17,11 @@ type View struct {
 	nodeSet  int64
 	affinity affinityCounts
 
+	// logTag and changes are the snapshot's log of node changes as the
+	// view was made (see changeLog).
+	logTag  *logTag
+	changes []int32
+
 	objects *Objects
 
 	mu      sync.Mutex
