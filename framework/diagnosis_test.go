@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -147,14 +149,23 @@ func TestNodeToStatus(t *testing.T) {
 	}
 }
 
-// TestNodeToStatusForMakesMapOnFirstSet checks that framework.NewNodeToStatusFor
-// allocates no map until a node gets a status, and then behaves as
-// NewNodeToStatus.
-func TestNodeToStatusForMakesMapOnFirstSet(t *testing.T) {
+// TestNodeToStatusForAllocatesOnFirstSet checks that NewNodeToStatusFor
+// allocates nothing until a node gets a status, and then answers as a
+// map would.
+func TestNodeToStatusForAllocatesOnFirstSet(t *testing.T) {
+	var nodes []*api.Node
+	for _, n := range []string{"a", "b", "c"} {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: n}})
+	}
+	snap, err := cluster.NewSnapshot(nodes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := snap.View()
 	absent := framework.NewStatus(framework.UnschedulableAndUnresolvable)
-	m := framework.NewNodeToStatusFor(5000, absent)
+	m := framework.NewNodeToStatusFor(view, absent)
 	if allocs := testing.AllocsPerRun(10, func() {
-		m.Reset(absent)
+		m.ResetFor(view, absent)
 		_ = m.Get("a")
 		_ = m.Len()
 	}); allocs != 0 {
@@ -169,7 +180,7 @@ func TestNodeToStatusForMakesMapOnFirstSet(t *testing.T) {
 	if got := m.NodeNames(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
 		t.Errorf("NodeNames = %v", got)
 	}
-	m.Reset(absent)
+	m.ResetFor(view, absent)
 	if m.Len() != 0 {
 		t.Errorf("Len after Reset = %d", m.Len())
 	}
