@@ -106,8 +106,11 @@ type scoreCounts struct {
 	track *nodeTrack
 	// cls is the score class of each position (score_class.go).
 	cls classes
-	// list lists the views' nodes for sync.
-	list cluster.NodeList
+	// list lists the views' nodes for sync, and ranges are the
+	// positions it listed anew (pairs lo, hi), which alone may have
+	// changed since the track's last sync.
+	list   cluster.NodeList
+	ranges []int
 }
 
 // hostname reports whether constraint i is over kubernetes.io/hostname.
@@ -288,9 +291,10 @@ func (c *scoreCounts) setTopologies(topos []*cluster.Topology) bool {
 }
 
 // sync brings the counts up to date with nodes (the view's), position
-// by position, and with topos, the view's Topologies of the constraints'
-// keys (nil for hostname constraints).
-func (c *scoreCounts) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, in inputs) {
+// by position (only those of ranges, see nodeTrack.syncRanges), and with
+// topos, the view's Topologies of the constraints' keys (nil for
+// hostname constraints).
+func (c *scoreCounts) sync(nodes []*cluster.NodeInfo, ranges []int, topos []*cluster.Topology, in inputs) {
 	renumber := c.setTopologies(topos)
 	// Ids of the old Topologies stay valid until every contribution is
 	// moved: the totals grow to cover both (and the no-key id).
@@ -306,7 +310,7 @@ func (c *scoreCounts) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology,
 	}
 	c.in = in
 	had := len(c.track.nodes) > 0
-	c.track.sync(nodes, renumber, c)
+	c.track.syncRanges(nodes, renumber, ranges, c)
 	c.in = inputs{}
 	if renumber && had || len(c.cls.keys) > 2*len(nodes)+classLinear {
 		// Domain ids moved, or most classes are no node's any more.
@@ -403,8 +407,9 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 	}
 	c := e.score
 	// The view's nodes, listed anew only where they changed since the
-	// counts' last cycle.
-	all := c.list.Update(view)
+	// counts' last cycle: the positions to sync.
+	c.ranges = c.ranges[:0]
+	all := c.list.UpdateChanged(view, func(lo, hi int) { c.ranges = append(c.ranges, lo, hi) })
 	// The contributions are computed with this cycle's pod and
 	// constraints (equal to the cached ones in what matters).
 	c.setConstraints(cs)
@@ -419,7 +424,7 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		// found through the snapshot's pod index.
 		in = firstInputs(in, view, cs, sc.noIndex)
 	}
-	c.sync(all, topos, in)
+	c.sync(all, c.ranges, topos, in)
 	c.shared = true
 	s.topos, s.noKey = c.topos, c.noKey
 	for i := range c.domains {
