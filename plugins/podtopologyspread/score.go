@@ -259,6 +259,24 @@ func (pl *PodTopologySpread) ScoreNodes(_ context.Context, state *framework.Cycl
 		return 0, framework.AsStatus(err)
 	}
 	off := s.base - cap(nodes)
+	if s.inViewOrder {
+		// The view's node p is expected next: nodes sliced from
+		// PreScore's start at off, a chunk of another list (in rotation
+		// order) runs along the view from its first node's position.
+		p := off
+		for i, ni := range nodes {
+			if p < 0 || p >= s.numView || s.view.NodeAt(p) != ni {
+				var ok bool
+				if p, ok = s.view.Index(ni.Name()); !ok || p >= s.numView || s.view.NodeAt(p) != ni {
+					scores[i], p = s.score(ni), -1
+					continue
+				}
+			}
+			scores[i] = s.atView(p)
+			p++
+		}
+		return -1, nil
+	}
 	hint := -1
 	for i, ni := range nodes {
 		if score, ok := s.at(off+i, ni); ok {
