@@ -116,7 +116,11 @@ type NodeList struct {
 // Update makes l list the nodes of v, in the order of v.Nodes(), and
 // returns them. The slice is l's own and changes at the next Update; do
 // not modify it or keep it past then.
-func (l *NodeList) Update(v *View) []*NodeInfo {
+func (l *NodeList) Update(v *View) []*NodeInfo { return l.update(v, nil) }
+
+// update is Update, calling changed (when not nil) with each range
+// [lo, hi) of positions it lists anew.
+func (l *NodeList) update(v *View, changed func(lo, hi int)) []*NodeInfo {
 	n := v.nodes.n
 	old := len(l.nodes)
 	if cap(l.nodes) < n {
@@ -139,6 +143,9 @@ func (l *NodeList) Update(v *View) []*NodeInfo {
 			continue
 		}
 		copy(l.nodes[lo:hi], ch.nodes[:hi-lo])
+		if changed != nil {
+			changed(lo, hi)
+		}
 	}
 	if cap(l.chunks) < len(chunks) {
 		l.chunks = make([]*nodeChunk, len(chunks), len(chunks)+len(chunks)/8+1)

@@ -129,7 +129,17 @@ type contributions interface {
 // renumber, the Topologies changed: the contributions of unchanged
 // NodeInfos move to their new ids, and the others are recomputed.
 func (t *nodeTrack) sync(nodes []*cluster.NodeInfo, renumber bool, p contributions) {
+	t.syncRanges(nodes, renumber, nil, p)
+}
+
+// syncRanges is sync when only the positions of ranges (pairs lo, hi:
+// the positions [lo, hi)) may hold another NodeInfo or generation than
+// at the track's last sync, and every position past its length is in
+// one; nil ranges is every position. With renumber every position is
+// looked at.
+func (t *nodeTrack) syncRanges(nodes []*cluster.NodeInfo, renumber bool, ranges []int, p contributions) {
 	if renumber {
+		ranges = nil
 		for j := range min(len(t.nodes), len(nodes)) {
 			if ni := nodes[j]; t.same(j, ni) {
 				p.renumber(j, ni)
@@ -145,7 +155,20 @@ func (t *nodeTrack) sync(nodes []*cluster.NodeInfo, renumber bool, p contributio
 		t.nodes, t.gens = t.nodes[:n], t.gens[:n]
 		p.truncate(n)
 	}
-	for j, ni := range nodes {
+	if ranges == nil {
+		t.syncRange(nodes, 0, len(nodes), p)
+		return
+	}
+	for r := 0; r+1 < len(ranges); r += 2 {
+		t.syncRange(nodes, ranges[r], ranges[r+1], p)
+	}
+}
+
+// syncRange syncs the positions [lo, hi) of nodes, in order; positions
+// past the track's length are added.
+func (t *nodeTrack) syncRange(nodes []*cluster.NodeInfo, lo, hi int, p contributions) {
+	for j := lo; j < hi; j++ {
+		ni := nodes[j]
 		if j < len(t.nodes) {
 			if t.same(j, ni) {
 				continue

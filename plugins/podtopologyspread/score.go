@@ -35,21 +35,25 @@ type spreadScoreState struct {
 	ignored map[string]struct{}
 	weights []float64
 	ns      string
-	// base is the capacity of the node slice PreScore was given and
-	// scored[q] the raw score of its node q: a slice nodes[a:] of it has
-	// capacity base-a, so ScoreNodes finds its nodes' scores without a
-	// lookup (and checks the node against the view's, which never
-	// change).
-	base      int
-	scored    []spreadScored
-	view      *cluster.View
-	viewNodes []*cluster.NodeInfo
-	// inViewOrder is set when PreScore was given the view's nodes
-	// in their order (not necessarily the same slice): scored[p] is
-	// then the raw score of the view's node p.
+	// base is the capacity of the node slice PreScore was given: a slice
+	// nodes[a:] of it has capacity base-a, so ScoreNodes finds its
+	// nodes' scores without a lookup (and checks the node against the
+	// view's, which never change). numView is the view's number of
+	// nodes.
+	base    int
+	view    *cluster.View
+	numView int
+	// inViewOrder is set when PreScore was given the view's nodes in
+	// their order (not necessarily the same slice): the raw score of
+	// the view's node p is then table[class of p in cls], cls being the
+	// cache's chunks of classes, read only (score_class.go).
 	inViewOrder bool
-	// byView[p], built on Score's first call, is the index in scored of
-	// the view's node p, -1 if PreScore was not given it.
+	cls         []*classChunk
+	table       []int64
+	// Otherwise scored[q] is the raw score of PreScore's node q, and
+	// byView[p], built on Score's first call, the index in scored of the
+	// view's node p, -1 if PreScore was not given it.
+	scored     []spreadScored
 	byViewOnce sync.Once
 	byView     []int32
 	// For a node PreScore was not given, constraint i (not
@@ -64,6 +68,12 @@ type spreadScoreState struct {
 	tot        [][]int64
 	registered [][]bool
 	extra      []map[string]struct{}
+}
+
+// atView returns the raw score PreScore computed for the view's node p,
+// which it was given in view order.
+func (s *spreadScoreState) atView(p int) int64 {
+	return s.table[s.cls[p>>classBits].v[p&classMask]]
 }
 
 // Clone returns s: the state is never modified after PreScore.
@@ -90,18 +100,18 @@ func (s *spreadScoreState) precomputed(ni *cluster.NodeInfo) (int64, bool) {
 // *hint to ni's position in the view when it finds it.
 func (s *spreadScoreState) lookup(hint *int, ni *cluster.NodeInfo) (int64, bool) {
 	p := *hint + 1
-	if p >= len(s.viewNodes) {
+	if p >= s.numView {
 		p = 0
 	}
-	if p < 0 || p >= len(s.viewNodes) || s.viewNodes[p] != ni {
+	if p < 0 || p >= s.numView || s.view.NodeAt(p) != ni {
 		var ok bool
-		if p, ok = s.view.Index(ni.Name()); !ok || p >= len(s.viewNodes) || s.viewNodes[p] != ni {
+		if p, ok = s.view.Index(ni.Name()); !ok || p >= s.numView || s.view.NodeAt(p) != ni {
 			return 0, false
 		}
 	}
 	*hint = p
 	if s.inViewOrder {
-		return s.scored[p].score, true
+		return s.atView(p), true
 	}
 	s.byViewOnce.Do(func() {
 		s.byView = make([]int32, s.view.NumNodes())
@@ -123,11 +133,17 @@ func (s *spreadScoreState) lookup(hint *int, ni *cluster.NodeInfo) (int64, bool)
 // at returns the raw score PreScore computed for ni if ni is the node it
 // was given at position q.
 func (s *spreadScoreState) at(q int, ni *cluster.NodeInfo) (int64, bool) {
+	if s.inViewOrder {
+		if q < 0 || q >= s.numView || s.view.NodeAt(q) != ni {
+			return 0, false
+		}
+		return s.atView(q), true
+	}
 	if q < 0 || q >= len(s.scored) {
 		return 0, false
 	}
 	e := s.scored[q]
-	if e.view < 0 || s.viewNodes[e.view] != ni {
+	if e.view < 0 || s.view.NodeAt(int(e.view)) != ni {
 		return 0, false
 	}
 	return e.score, true
@@ -243,6 +259,24 @@ func (pl *PodTopologySpread) ScoreNodes(_ context.Context, state *framework.Cycl
 		return 0, framework.AsStatus(err)
 	}
 	off := s.base - cap(nodes)
+	if s.inViewOrder {
+		// The view's node p is expected next: nodes sliced from
+		// PreScore's start at off, a chunk of another list (in rotation
+		// order) runs along the view from its first node's position.
+		p := off
+		for i, ni := range nodes {
+			if p < 0 || p >= s.numView || s.view.NodeAt(p) != ni {
+				var ok bool
+				if p, ok = s.view.Index(ni.Name()); !ok || p >= s.numView || s.view.NodeAt(p) != ni {
+					scores[i], p = s.score(ni), -1
+					continue
+				}
+			}
+			scores[i] = s.atView(p)
+			p++
+		}
+		return -1, nil
+	}
 	hint := -1
 	for i, ni := range nodes {
 		if score, ok := s.at(off+i, ni); ok {

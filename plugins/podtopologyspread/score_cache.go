@@ -104,6 +104,13 @@ type scoreCounts struct {
 	in inputs
 	// track is the entry's: positions reads its nodes.
 	track *nodeTrack
+	// cls is the score class of each position (score_class.go).
+	cls classes
+	// list lists the views' nodes for sync, and ranges are the
+	// positions it listed anew (pairs lo, hi), which alone may have
+	// changed since the track's last sync.
+	list   cluster.NodeList
+	ranges []int
 }
 
 // hostname reports whether constraint i is over kubernetes.io/hostname.
@@ -147,6 +154,7 @@ func (c *scoreCounts) unshare() {
 
 // drop removes the contribution at position j from the totals.
 func (c *scoreCounts) drop(j int) {
+	c.dropClass(j)
 	k := len(c.domains)
 	for i := range c.domains {
 		if c.flag[j*k+i]&spreadCounted != 0 {
@@ -207,6 +215,7 @@ func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
 		c.domains[i].tot[id] += int64(n)
 	}
 	c.all[j] = all
+	c.setClass(j)
 }
 
 // renumber moves the contribution at position j, whose NodeInfo ni is
@@ -258,6 +267,7 @@ func (c *scoreCounts) truncate(n int) {
 
 // extend adds a position that contributes nothing.
 func (c *scoreCounts) extend() {
+	c.cls.set(len(c.all), -1)
 	c.all = append(c.all, false)
 	for range len(c.domains) {
 		c.dom, c.cnt, c.flag = append(c.dom, -1), append(c.cnt, 0), append(c.flag, 0)
@@ -281,9 +291,10 @@ func (c *scoreCounts) setTopologies(topos []*cluster.Topology) bool {
 }
 
 // sync brings the counts up to date with nodes (the view's), position
-// by position, and with topos, the view's Topologies of the constraints'
-// keys (nil for hostname constraints).
-func (c *scoreCounts) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology, in inputs) {
+// by position (only those of ranges, see nodeTrack.syncRanges), and with
+// topos, the view's Topologies of the constraints' keys (nil for
+// hostname constraints).
+func (c *scoreCounts) sync(nodes []*cluster.NodeInfo, ranges []int, topos []*cluster.Topology, in inputs) {
 	renumber := c.setTopologies(topos)
 	// Ids of the old Topologies stay valid until every contribution is
 	// moved: the totals grow to cover both (and the no-key id).
@@ -298,8 +309,13 @@ func (c *scoreCounts) sync(nodes []*cluster.NodeInfo, topos []*cluster.Topology,
 		c.unshare()
 	}
 	c.in = in
-	c.track.sync(nodes, renumber, c)
+	had := len(c.track.nodes) > 0
+	c.track.syncRanges(nodes, renumber, ranges, c)
 	c.in = inputs{}
+	if renumber && had || len(c.cls.keys) > 2*len(nodes)+classLinear {
+		// Domain ids moved, or most classes are no node's any more.
+		c.reclass()
+	}
 	if renumber {
 		// Every id is now one of topos: ids past theirs count nothing.
 		for i, t := range topos {
@@ -382,14 +398,18 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	e := sc.find(scoreKind, requireAll, &key)
-	all := view.Nodes()
 	if e == nil {
+		n := view.NumNodes()
 		se := &scoreEntry{cacheEntry: cacheEntry{key: newSpreadSignature(pod, cs, true), kind: scoreKind, requireAll: requireAll}}
-		e = sc.push(&se.cacheEntry, len(all))
+		e = sc.push(&se.cacheEntry, n)
 		e.score = &se.counts
-		e.score.init(requireAll, cs, &e.track, len(all))
+		e.score.init(requireAll, cs, &e.track, n)
 	}
 	c := e.score
+	// The view's nodes, listed anew only where they changed since the
+	// counts' last cycle: the positions to sync.
+	c.ranges = c.ranges[:0]
+	all := c.list.UpdateChanged(view, func(lo, hi int) { c.ranges = append(c.ranges, lo, hi) })
 	// The contributions are computed with this cycle's pod and
 	// constraints (equal to the cached ones in what matters).
 	c.setConstraints(cs)
@@ -404,7 +424,7 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		// found through the snapshot's pod index.
 		in = firstInputs(in, view, cs, sc.noIndex)
 	}
-	c.sync(all, topos, in)
+	c.sync(all, c.ranges, topos, in)
 	c.shared = true
 	s.topos, s.noKey = c.topos, c.noKey
 	for i := range c.domains {
@@ -414,46 +434,101 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		}
 	}
 
-	// The domains of the scored nodes, and the nodes not scored.
-	c.positions(nodes, view)
-	sizes := make([]int, k)
-	for q, ni := range nodes {
-		p := int(c.pos[q])
-		if requireAll && !(p >= 0 && c.all[p] || p < 0 && hasSpreadKeys(ni.Node(), cs)) {
-			if s.ignored == nil {
-				s.ignored = map[string]struct{}{}
-			}
-			s.ignored[ni.Name()] = struct{}{}
-			continue
+	// The domains of the scored nodes, and the nodes not scored: from
+	// the classes of the positions, not per node, when PreScore was
+	// given the view's nodes in order.
+	s.base, s.view, s.numView = cap(nodes), view, len(all)
+	inOrder := len(nodes) == len(all)
+	for q := range nodes {
+		if !inOrder {
+			break
 		}
+		inOrder = nodes[q] == all[q]
+	}
+	cl := &c.cls
+	sizes := make([]int, k)
+	register := func(key *classKey) {
 		for i := range cs {
 			if c.hostname(i) {
 				continue
 			}
-			if p >= 0 {
-				if id := c.dom[p*k+i]; !s.registered[i][id] {
-					s.registered[i][id] = true
-					sizes[i]++
-				}
-				continue
-			}
-			if id := spreadScoreID(s.topos[i], s.noKey[i], ni); id >= 0 {
-				if !s.registered[i][id] {
-					s.registered[i][id] = true
-					sizes[i]++
-				}
-				continue
-			}
-			if s.extra == nil {
-				s.extra = make([]map[string]struct{}, k)
-			}
-			if s.extra[i] == nil {
-				s.extra[i] = map[string]struct{}{}
-			}
-			v := ni.Node().Labels[cs[i].TopologyKey]
-			if _, ok := s.extra[i][v]; !ok {
-				s.extra[i][v] = struct{}{}
+			if _, id := key.at(i); id >= 0 && !s.registered[i][id] {
+				s.registered[i][id] = true
 				sizes[i]++
+			}
+		}
+	}
+	ignore := func(name string) {
+		if s.ignored == nil {
+			s.ignored = map[string]struct{}{}
+		}
+		s.ignored[name] = struct{}{}
+	}
+	if inOrder {
+		some := false
+		for id := range cl.keys {
+			if cl.nodes[id] == 0 {
+				continue
+			}
+			if key := &cl.keys[id]; !key.ignored {
+				register(key)
+			} else {
+				some = true
+			}
+		}
+		if some {
+			for p, ni := range all {
+				if cl.keys[cl.at(p)].ignored {
+					ignore(ni.Name())
+				}
+			}
+		}
+	} else {
+		c.positions(nodes, view)
+		if cl.stamp++; cl.stamp == 0 {
+			clear(cl.seen)
+			cl.stamp = 1
+		}
+		if len(cl.seen) < len(cl.keys) {
+			cl.seen = append(cl.seen, make([]uint32, len(cl.keys)-len(cl.seen))...)
+		}
+		for q, ni := range nodes {
+			if p := int(c.pos[q]); p >= 0 {
+				id := cl.at(p)
+				if key := &cl.keys[id]; key.ignored {
+					ignore(ni.Name())
+				} else if cl.seen[id] != cl.stamp {
+					cl.seen[id] = cl.stamp
+					register(key)
+				}
+				continue
+			}
+			if requireAll && !hasSpreadKeys(ni.Node(), cs) {
+				ignore(ni.Name())
+				continue
+			}
+			for i := range cs {
+				if c.hostname(i) {
+					continue
+				}
+				if id := spreadScoreID(s.topos[i], s.noKey[i], ni); id >= 0 {
+					if !s.registered[i][id] {
+						s.registered[i][id] = true
+						sizes[i]++
+					}
+					continue
+				}
+				if s.extra == nil {
+					s.extra = make([]map[string]struct{}, k)
+				}
+				if s.extra[i] == nil {
+					s.extra[i] = map[string]struct{}{}
+				}
+				v := ni.Node().Labels[cs[i].TopologyKey]
+				if _, ok := s.extra[i][v]; !ok {
+					s.extra[i][v] = struct{}{}
+					sizes[i]++
+				}
 			}
 		}
 	}
@@ -465,33 +540,21 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		s.weights[i] = priorities.SpreadTopologyWeight(size)
 	}
 
-	// The raw scores, by position in nodes.
-	s.base, s.view, s.viewNodes = cap(nodes), view, all
-	s.inViewOrder = len(nodes) == len(all)
+	// The raw scores: one per class, and per given node when PreScore
+	// was not given the view's nodes in order.
+	table := c.classScores(s.weights, s.tot)
+	if inOrder {
+		s.inViewOrder, s.cls, s.table = true, cl.share(), table
+		return
+	}
 	s.scored = make([]spreadScored, len(nodes))
 	for q, ni := range nodes {
 		p := int(c.pos[q])
 		s.scored[q].view = int32(p)
-		s.inViewOrder = s.inViewOrder && p == q
 		if p < 0 {
 			s.scored[q].score = s.score(ni)
 			continue
 		}
-		if requireAll && !c.all[p] {
-			continue
-		}
-		var score float64
-		for i := range cs {
-			x := p*k + i
-			if c.flag[x]&spreadHasKey == 0 {
-				continue
-			}
-			n := int64(c.cnt[x])
-			if !c.hostname(i) {
-				n = s.tot[i][c.dom[x]]
-			}
-			score += priorities.SpreadScoreForCount(n, cs[i].MaxSkew, s.weights[i])
-		}
-		s.scored[q].score = roundScore(score)
+		s.scored[q].score = table[cl.at(p)]
 	}
 }

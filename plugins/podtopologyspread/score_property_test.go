@@ -372,10 +372,10 @@ func TestPropertySpreadScoreCacheRenumbered(t *testing.T) {
 					}
 				}
 			}
-			kept.sync(in, topos, inputs{pod: pod, req: req})
+			kept.sync(in, nil, topos, inputs{pod: pod, req: req})
 			kept.shared = rapid.Bool().Draw(t, "shared")
 			fresh := newScoreCounts(requireAll, cs, &nodeTrack{}, len(in))
-			fresh.sync(in, topos, inputs{pod: pod, req: req})
+			fresh.sync(in, nil, topos, inputs{pod: pod, req: req})
 			for i := range cs {
 				if a, b := kept.domains[i].tot, fresh.domains[i].tot; !reflect.DeepEqual(a, b) {
 					t.Fatalf("round %d, constraint %d: kept totals %v, fresh %v", round, i, a, b)
