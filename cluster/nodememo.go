@@ -20,6 +20,8 @@ type NodeMemo[V any] struct {
 	len  int32
 	// free lists the indexes of values no node holds.
 	free []int32
+	// mark is the view of the last SyncView (zero after a Sync).
+	mark ChangeMark
 }
 
 // memoPage is the number of values in a page of NodeMemo.vals.
@@ -51,21 +53,45 @@ func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) b
 		m.at = append(m.at, make([]int32, len(nodes)-old)...)
 	}
 	for i, ni := range nodes {
-		if m.nodes[i] == ni && m.gens[i] == ni.Generation {
-			continue
-		}
-		m.drop(i, change)
-		j := m.slot()
-		if v := m.val(j); compute(ni, v) {
-			m.free = m.free[:len(m.free)-1]
-			m.at[i] = j + 1
-			change(v, ni, 1)
-		} else {
-			var zero V
-			*v = zero
-		}
-		m.nodes[i], m.gens[i] = ni, ni.Generation
+		m.syncAt(i, ni, compute, change)
 	}
+	m.mark = ChangeMark{}
+}
+
+// SyncView is Sync with the nodes of view v, in the order of v.Nodes():
+// when the memo last synced with an earlier view of the same log of
+// node changes (View.ChangedSince), it recomputes the nodes logged since
+// and reads no other node, so that following a snapshot costs what
+// changed, not a pass over the nodes; otherwise it compares every node
+// as Sync does. The values are those Sync would keep.
+func (m *NodeMemo[V]) SyncView(v *View, nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
+	changed, ok := v.ChangedSince(m.mark)
+	if !ok || len(nodes) != len(m.nodes) || len(nodes) != v.NumNodes() {
+		m.Sync(nodes, compute, change)
+	} else {
+		for _, i := range changed {
+			m.syncAt(int(i), nodes[i], compute, change)
+		}
+	}
+	m.mark = v.Mark()
+}
+
+// syncAt brings position i up to date with ni.
+func (m *NodeMemo[V]) syncAt(i int, ni *NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
+	if m.nodes[i] == ni && m.gens[i] == ni.Generation {
+		return
+	}
+	m.drop(i, change)
+	j := m.slot()
+	if v := m.val(j); compute(ni, v) {
+		m.free = m.free[:len(m.free)-1]
+		m.at[i] = j + 1
+		change(v, ni, 1)
+	} else {
+		var zero V
+		*v = zero
+	}
+	m.nodes[i], m.gens[i] = ni, ni.Generation
 }
 
 // slot returns the index of a value no node holds, the last of free

@@ -45,7 +45,8 @@ func NewDefaultNodeToStatus() *NodeToStatus {
 // NewNodeToStatusFor returns an empty NodeToStatus for the nodes of
 // view, with absent the status of the nodes it has no entry for. Its
 // entries for view's nodes live in one slice indexed by their slots,
-// allocated at the first.
+// made for all of them when the first node gets an entry: a cycle in
+// which every node fits allocates nothing.
 func NewNodeToStatusFor(view *cluster.View, absent *Status) *NodeToStatus {
 	return &NodeToStatus{absent: absent, view: view}
 }
