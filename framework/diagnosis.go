@@ -17,18 +17,24 @@ import (
 //
 // One made with NewNodeToStatusFor keeps the entries of its view's nodes
 // in a slice indexed by NodeInfo.Slot, and other names in a map. A
-// failed cycle then records a thousand nodes with one allocation and no
-// hashing. The two forms answer every query alike.
+// failed cycle then records a thousand nodes in two bytes each, without
+// hashing: the slice holds indexes into a table of the statuses (nodes
+// rejected alike share one), so the collector has no pointers to scan
+// in it. The two forms answer every query alike.
 type NodeToStatus struct {
 	statuses map[string]*Status
 	absent   *Status
 
-	// view's nodes have their entries in bySlot (nil: none); inSlots
-	// counts them.
+	// view's nodes have their entries in bySlot: 0 for none, else 1 +
+	// an index into table. inSlots counts them.
 	view    *cluster.View
-	bySlot  []*Status
+	bySlot  []uint16
+	table   []*Status
 	inSlots int
 }
+
+// maxTable bounds the status table: uint16 indexes, 0 meaning none.
+const maxTable = 1<<16 - 1
 
 // NewDefaultNodeToStatus returns an empty NodeToStatus whose absent nodes
 // are UnschedulableAndUnresolvable, as kube-scheduler's.
@@ -54,6 +60,8 @@ func (m *NodeToStatus) Reset(absent *Status) {
 		clear(m.bySlot)
 		m.inSlots = 0
 	}
+	clear(m.table)
+	m.table = m.table[:0]
 	m.absent = absent
 }
 
@@ -100,8 +108,8 @@ func (m *NodeToStatus) GetNode(view *cluster.View, ni *cluster.NodeInfo) *Status
 
 // slotEntry is ni's entry by slot, nil when it has none there.
 func (m *NodeToStatus) slotEntry(ni *cluster.NodeInfo) *Status {
-	if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) {
-		return m.bySlot[sl]
+	if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) && m.bySlot[sl] != 0 {
+		return m.table[m.bySlot[sl]-1]
 	}
 	return nil
 }
@@ -109,8 +117,7 @@ func (m *NodeToStatus) slotEntry(ni *cluster.NodeInfo) *Status {
 // Set records the status of a node.
 func (m *NodeToStatus) Set(nodeName string, s *Status) {
 	if m.view != nil && s != nil {
-		if ni, ok := m.view.Get(nodeName); ok && ni.Slot() >= 0 {
-			m.setSlot(ni, s)
+		if ni, ok := m.view.Get(nodeName); ok && ni.Slot() >= 0 && m.setSlot(ni, s) {
 			return
 		}
 	}
@@ -121,30 +128,51 @@ func (m *NodeToStatus) Set(nodeName string, s *Status) {
 // NewNodeToStatusFor or ResetFor): its slot is written without looking
 // its name up. Without a view it is Set.
 func (m *NodeToStatus) SetNode(ni *cluster.NodeInfo, s *Status) {
-	if m.view == nil || s == nil || ni.Slot() < 0 {
-		m.Set(ni.Node().Name, s)
-		return
+	if m.view == nil || s == nil || ni.Slot() < 0 || !m.setSlot(ni, s) {
+		m.setMap(ni.Node().Name, s)
 	}
-	m.setSlot(ni, s)
 }
 
-// setSlot records s, not nil, in ni's slot. An entry of the same node
-// in the map is dropped.
-func (m *NodeToStatus) setSlot(ni *cluster.NodeInfo, s *Status) {
+// setSlot records s, not nil, in ni's slot, and reports false when the
+// table is full (the caller then uses the map). An entry of the same
+// node in the map is dropped.
+func (m *NodeToStatus) setSlot(ni *cluster.NodeInfo, s *Status) bool {
+	k := m.tableIndex(s)
+	if k < 0 {
+		return false
+	}
 	sl := ni.Slot()
-	if m.bySlot == nil {
-		m.bySlot = make([]*Status, max(sl+1, m.view.NumNodes()))
-	}
 	if sl >= len(m.bySlot) {
-		m.bySlot = append(m.bySlot, make([]*Status, sl+1-len(m.bySlot))...)
+		// Sized for the view's nodes at the first entry: a dry run
+		// whose nodes all help allocates none.
+		grown := make([]uint16, max(sl+1, m.view.NumNodes(), 2*len(m.bySlot)))
+		copy(grown, m.bySlot)
+		m.bySlot = grown
 	}
-	if m.bySlot[sl] == nil {
+	if m.bySlot[sl] == 0 {
 		m.inSlots++
 	}
-	m.bySlot[sl] = s
+	m.bySlot[sl] = uint16(k + 1)
 	if len(m.statuses) > 0 {
 		delete(m.statuses, ni.Node().Name)
 	}
+	return true
+}
+
+// tableIndex is s's index in the table, added if the last few entries
+// are not s (nodes rejected alike come in runs), -1 when the table is
+// full.
+func (m *NodeToStatus) tableIndex(s *Status) int {
+	for k := len(m.table) - 1; k >= max(0, len(m.table)-4); k-- {
+		if m.table[k] == s {
+			return k
+		}
+	}
+	if len(m.table) == maxTable {
+		return -1
+	}
+	m.table = append(m.table, s)
+	return len(m.table) - 1
 }
 
 // setMap records s (nil is an entry too: Success) in the map. An entry
@@ -152,8 +180,8 @@ func (m *NodeToStatus) setSlot(ni *cluster.NodeInfo, s *Status) {
 func (m *NodeToStatus) setMap(nodeName string, s *Status) {
 	if m.inSlots > 0 {
 		if ni, ok := m.view.Get(nodeName); ok {
-			if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) && m.bySlot[sl] != nil {
-				m.bySlot[sl] = nil
+			if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) && m.bySlot[sl] != 0 {
+				m.bySlot[sl] = 0
 				m.inSlots--
 			}
 		}
@@ -193,8 +221,8 @@ func (m *NodeToStatus) NodeNames() []string {
 func (m *NodeToStatus) each(fn func(name string, s *Status)) {
 	if m.inSlots > 0 {
 		for _, ni := range m.view.Nodes() {
-			if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) && m.bySlot[sl] != nil {
-				fn(ni.Node().Name, m.bySlot[sl])
+			if s := m.slotEntry(ni); s != nil {
+				fn(ni.Node().Name, s)
 			}
 		}
 	}

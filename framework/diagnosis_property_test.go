@@ -34,6 +34,10 @@ func TestNodeToStatusForAgrees(t *testing.T) {
 			framework.NewStatus(framework.UnschedulableAndUnresolvable, "b"),
 			framework.NewStatus(framework.Unschedulable, "c", "d"),
 		}
+		// More statuses than the table's runs look back over.
+		for i := range 6 {
+			statuses = append(statuses, framework.NewStatus(framework.Unschedulable, fmt.Sprint("e", i)))
+		}
 		names := func(t *rapid.T) string {
 			return fmt.Sprintf("n%d", rapid.IntRange(0, n+2).Draw(t, "node"))
 		}

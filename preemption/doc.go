@@ -57,9 +57,14 @@
 // NodeInfo's memory, reused from node to node (cluster.NodeInfo.CopyInto),
 // and the cycle state is copied only when some PreFilter extension is
 // active (filters only read the state): a dry run allocates the victims'
-// lists and nothing else per node. The answers are those of the
-// profile's RunPreFilterExtensionAddPod, RunPreFilterExtensionRemovePod
-// and RunFilterPluginsWithNominatedPods.
+// lists and nothing else per node. Victims are removed from the copy by
+// their tracked positions (cluster.NodeInfo.RemovePodAt), not searched
+// for by UID; a filter's shared status is named once a dry run; the
+// verdicts of the nodes that cannot help are kept by node slot
+// (framework.NewNodeToStatusFor). The answers are those of the profile's
+// RunPreFilterExtensionAddPod, RunPreFilterExtensionRemovePod and
+// RunFilterPluginsWithNominatedPods, and of RemovePod by UID
+// (TestTrackedRemovalMatchesPlain).
 //
 // The plugin only decides; the scheduler acts on the result
 // (framework.PostFilterResult): package scheduler removes the victims

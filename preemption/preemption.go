@@ -105,6 +105,25 @@ type Outcome struct {
 // set, Outcome.DryRun lists every node the dry run tried. With the same
 // random source, record changes nothing else.
 func Attempt(ctx context.Context, h framework.Handle, pct, abs int32, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader, record bool) *Outcome {
+	return AttemptWith(ctx, nil, h, pct, abs, state, pod, m, record)
+}
+
+// Memory is what successive attempts reuse: the list of potential nodes
+// and the dry run's working memory (its node copy, its lists of pods).
+// Nothing an Outcome holds lives in it. The zero value is ready; it is
+// not safe for concurrent use.
+type Memory struct {
+	potential []*cluster.NodeInfo
+	sc        scratch
+}
+
+// AttemptWith is Attempt in mem's memory (nil: fresh memory). A plugin
+// keeps one Memory for its attempts, so that a stream of preempting
+// pods does not allocate and collect a list of the nodes per pod.
+func AttemptWith(ctx context.Context, mem *Memory, h framework.Handle, pct, abs int32, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader, record bool) *Outcome {
+	if mem == nil {
+		mem = &Memory{}
+	}
 	o := &Outcome{record: record}
 	ph, ok := h.(Handle)
 	if !ok {
@@ -135,7 +154,11 @@ func Attempt(ctx context.Context, h framework.Handle, pct, abs int32, state *fra
 		o.Status = framework.AsStatus(errors.New("no nodes available"))
 		return o
 	}
-	potential := nodesForStatusCode(view, allNodes, m, framework.Unschedulable)
+	potential := nodesForStatusCode(mem.potential[:0], view, allNodes, m, framework.Unschedulable)
+	if potential != nil {
+		mem.potential = potential
+		defer clear(potential) // the nodes are not kept alive
+	}
 	o.NumPotential = len(potential)
 	var errs []error
 	if len(potential) == 0 {
@@ -144,7 +167,7 @@ func Attempt(ctx context.Context, h framework.Handle, pct, abs int32, state *fra
 		pdbs := compilePDBs(snap.Objects())
 		o.Offset = ph.RandInt31n(int32(len(potential)))
 		o.NumCandidates = CalculateNumCandidates(int32(len(potential)), pct, abs)
-		errs = dryRun(ctx, prof, ph, state, pod, view, potential, pdbs, o)
+		errs = dryRun(ctx, &mem.sc, prof, ph, state, pod, view, potential, pdbs, o)
 	}
 	if len(errs) > 0 && len(o.Candidates) == 0 {
 		o.Status = framework.AsStatus(aggregate(errs))
@@ -185,14 +208,16 @@ func CalculateNumCandidates(numNodes, pct, abs int32) int32 {
 // explicit nodes in map order when the absent nodes lack the code).
 // A NodeToStatus of view's nodes is read by slot, without looking names
 // up.
-func nodesForStatusCode(view *cluster.View, all []*cluster.NodeInfo, m framework.NodeToStatusReader, code framework.Code) []*cluster.NodeInfo {
+func nodesForStatusCode(out []*cluster.NodeInfo, view *cluster.View, all []*cluster.NodeInfo, m framework.NodeToStatusReader, code framework.Code) []*cluster.NodeInfo {
 	nts, _ := m.(*framework.NodeToStatus)
 	if nts != nil && nts.AbsentNodesStatus().Code() != code && nts.Len() == 0 {
 		return nil
 	}
 	// One block for the worst case: growing the list node by node costs
 	// more.
-	out := make([]*cluster.NodeInfo, 0, len(all))
+	if cap(out) < len(all) {
+		out = make([]*cluster.NodeInfo, 0, len(all))
+	}
 	if nts != nil {
 		for _, ni := range all {
 			if nts.GetNode(view, ni).Code() == code {
@@ -230,14 +255,16 @@ func (l *candidateList) add(c Candidate) bool {
 // dryRun is upstream's DryRunPreemption with one worker: the potential
 // nodes from the offset on, until some candidate violates no budget and
 // there are numCandidates in all.
-func dryRun(ctx context.Context, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, view *cluster.View, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
+func dryRun(ctx context.Context, sc *scratch, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, view *cluster.View, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
 	num := int(o.NumCandidates)
 	nonViolating := candidateList{cap: num}
 	violating := candidateList{cap: num}
 	// The nodes that cannot help are view's: recorded by slot.
 	o.NodeStatuses = framework.NewNodeToStatusFor(view, framework.NewStatus(framework.UnschedulableAndUnresolvable))
 	var errs []error
-	var sc scratch
+	// The victims returned are carved from the slab: a new one each
+	// dry run, as the candidates keep theirs.
+	sc.slab = nil
 	f := newFitter(prof, state)
 	noVictims := framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
 	prio := framework.PodPriority(pod)

@@ -2,6 +2,7 @@ package defaultpreemption
 
 import (
 	"context"
+	"sync"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/framework"
@@ -16,6 +17,11 @@ const Name = config.DefaultPreemptionName
 type DefaultPreemption struct {
 	h        framework.Handle
 	pct, abs int32
+
+	// mu guards mem, the memory successive attempts reuse; an attempt
+	// that finds it taken runs in fresh memory.
+	mu  sync.Mutex
+	mem preemption.Memory
 }
 
 var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
@@ -36,7 +42,7 @@ func (pl *DefaultPreemption) Name() string { return Name }
 // PostFilter runs a preemption attempt and prefixes its message with
 // "preemption: ", as upstream's DefaultPreemption.PostFilter.
 func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader) (*framework.PostFilterResult, *framework.Status) {
-	o := preemption.Attempt(ctx, pl.h, pl.pct, pl.abs, state, pod, m, false)
+	o := pl.attempt(ctx, state, pod, m, false)
 	if msg := o.Status.Message(); msg != "" {
 		return o.Result, framework.NewStatus(o.Status.Code(), "preemption: "+msg)
 	}
@@ -48,5 +54,15 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 // is cloned, not modified. m holds the filters' status of each node.
 // With the same random source it decides what PostFilter decides.
 func (pl *DefaultPreemption) Preempt(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader) *preemption.Outcome {
-	return preemption.Attempt(ctx, pl.h, pl.pct, pl.abs, state, pod, m, true)
+	return pl.attempt(ctx, state, pod, m, true)
+}
+
+// attempt runs preemption.AttemptWith in the plugin's memory when no
+// other attempt holds it.
+func (pl *DefaultPreemption) attempt(ctx context.Context, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader, record bool) *preemption.Outcome {
+	if !pl.mu.TryLock() {
+		return preemption.Attempt(ctx, pl.h, pl.pct, pl.abs, state, pod, m, record)
+	}
+	defer pl.mu.Unlock()
+	return preemption.AttemptWith(ctx, &pl.mem, pl.h, pl.pct, pl.abs, state, pod, m, record)
 }
