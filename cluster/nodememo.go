@@ -20,6 +20,10 @@ type NodeMemo[V any] struct {
 	len  int32
 	// free lists the indexes of values no node holds.
 	free []int32
+	// chunks are the chunks of the view the last SyncView synced (valid
+	// when viewed: the last sync was a SyncView).
+	chunks []*nodeChunk
+	viewed bool
 }
 
 // memoPage is the number of values in a page of NodeMemo.vals.
@@ -50,21 +54,53 @@ func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) b
 		m.gens = append(m.gens, make([]int64, len(nodes)-old)...)
 		m.at = append(m.at, make([]int32, len(nodes)-old)...)
 	}
+	m.viewed = false
 	for i, ni := range nodes {
-		if m.nodes[i] == ni && m.gens[i] == ni.Generation {
+		m.syncAt(i, ni, compute, change)
+	}
+}
+
+// syncAt brings position i up to date with ni.
+func (m *NodeMemo[V]) syncAt(i int, ni *NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
+	if m.nodes[i] == ni && m.gens[i] == ni.Generation {
+		return
+	}
+	m.drop(i, change)
+	j := m.slot()
+	if v := m.val(j); compute(ni, v) {
+		m.free = m.free[:len(m.free)-1]
+		m.at[i] = j + 1
+		change(v, ni, 1)
+	} else {
+		var zero V
+		*v = zero
+	}
+	m.nodes[i], m.gens[i] = ni, ni.Generation
+}
+
+// SyncView is Sync over v.Nodes(), reading only the nodes of the chunks
+// of v's node list that are not the chunks the last SyncView read. A
+// chunk a view holds never changes, nor do its NodeInfos, so the same
+// chunk holds the very nodes, at the same generations, already synced:
+// after one placement a sync costs the changed node's chunk and a pass
+// over the chunk pointers, not a read of every node.
+func (m *NodeMemo[V]) SyncView(v *View, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
+	n, chunks := v.nodes.n, v.nodes.chunks
+	if !m.viewed || len(m.nodes) != n || len(m.chunks) != len(chunks) {
+		m.Sync(v.Nodes(), compute, change)
+		m.chunks = append(m.chunks[:0], chunks...)
+		m.viewed = true
+		return
+	}
+	for c, ch := range chunks {
+		if m.chunks[c] == ch {
 			continue
 		}
-		m.drop(i, change)
-		j := m.slot()
-		if v := m.val(j); compute(ni, v) {
-			m.free = m.free[:len(m.free)-1]
-			m.at[i] = j + 1
-			change(v, ni, 1)
-		} else {
-			var zero V
-			*v = zero
+		lo := c << chunkBits
+		for i, ni := range ch.nodes[:min(chunkLen, n-lo)] {
+			m.syncAt(lo+i, ni, compute, change)
 		}
-		m.nodes[i], m.gens[i] = ni, ni.Generation
+		m.chunks[c] = ch
 	}
 }
 
@@ -98,7 +134,8 @@ func (m *NodeMemo[V]) drop(i int, change func(v *V, ni *NodeInfo, sign int64)) {
 	m.at[i] = 0
 }
 
-// Len returns the number of nodes of the last Sync (0 before the first).
+// Len returns the number of nodes of the last Sync or SyncView (0
+// before the first).
 func (m *NodeMemo[V]) Len() int { return len(m.nodes) }
 
 // NewNodeMemo returns an empty NodeMemo with room for n nodes.

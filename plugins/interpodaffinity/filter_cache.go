@@ -333,7 +333,9 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 	// are over the view's topologies: a placement then costs its node's
 	// change, not a pass over every domain.
 	warm := cc == nil && t.warm(view)
-	c.nodes.Sync(nodes, compute, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
+	// nodes are view's (counts is called with the snapshot's nodes
+	// only): the memo reads only the chunks of them that changed.
+	c.nodes.SyncView(view, compute, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
 		changed = true
 		if cc != nil && sign > 0 && cc.add(t, v, ni) {
 			return

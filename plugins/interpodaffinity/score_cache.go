@@ -198,7 +198,9 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 	// that a placement costs its node's change, not a pass over every
 	// domain.
 	dense := !first && t.scores.cold && sameTopologies(t.scores.dense, view)
-	c.nodes.Sync(nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
+	// nodes are view's: the memo reads only the chunks of them that
+	// changed.
+	c.nodes.SyncView(view, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
 			return
 		}
