@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -655,4 +657,58 @@ func rejectors(err error) map[string]struct{} {
 		return nil
 	}
 	return plugins
+}
+
+// The backoff queue's defaults (podInitialBackoffSeconds,
+// podMaxBackoffSeconds); schedkit's queue does not read other values.
+const (
+	podInitialBackoff = time.Second
+	podMaxBackoff     = 10 * time.Second
+	// backoffWindow is the backoff queue's ordering window: backoff
+	// ends are truncated to it, and those in one window leave in the
+	// active queue's order.
+	backoffWindow = time.Second
+)
+
+// groupBackoff is upstream's calculateBackoffDuration for an entity of
+// size pods that failed failures times: the initial backoff doubled per
+// failure after the first, at most the maximum times the square root of
+// the size.
+func groupBackoff(failures, size int) time.Duration {
+	if failures == 0 {
+		return 0
+	}
+	limit := podMaxBackoff
+	if size > 1 {
+		limit = time.Duration(float64(limit) * math.Sqrt(float64(size)))
+	}
+	shift := failures - 1
+	if shift >= 63 || podInitialBackoff > limit>>shift {
+		return limit
+	}
+	return podInitialBackoff << shift
+}
+
+// backoffEnd is when the backoff of e's group ends on the simulated
+// clock (the queue's logical one): its last failure plus the group's
+// backoff, truncated to the ordering window.
+func (q *queue) backoffEnd(e *entry) time.Time {
+	size := 0
+	k, _ := podgroup.KeyOf(e.qpi.Pod)
+	for _, o := range q.parked {
+		if pk, ok := podgroup.KeyOf(o.qpi.Pod); ok && pk == k && o.backoff {
+			size++
+		}
+	}
+	return e.qpi.Timestamp.Add(groupBackoff(e.failures, size)).Truncate(backoffWindow)
+}
+
+// backoffBefore orders the backoff queue as upstream's
+// lessBackoffCompletedWithPriority: the earlier backoff end first, then
+// the active queue's order.
+func (q *queue) backoffBefore(a, b *entry) bool {
+	if ea, eb := q.backoffEnd(a), q.backoffEnd(b); !ea.Equal(eb) {
+		return ea.Before(eb)
+	}
+	return activeHeap{a, b}.Less(0, 1)
 }
