@@ -113,12 +113,15 @@ func (s *Snapshot) shareWith(dst *Snapshot) {
 	dst.topoIDs = maps.Clone(s.topoIDs)
 	dst.slots, dst.freeSlots = s.slots, slices.Clone(s.freeSlots)
 	dst.nodeSet, dst.objects = s.nodeSet, s.objects
+	dst.affinityPods = s.affinityPods
 	// The pod index is its writer's alone (its lists grow in place), so
 	// dst drops its own and reads every pod from now on: a fork never
 	// has one, and an origin that takes a fork's state by Reset no
 	// longer holds an index of its pods.
 	dst.podIdx = nil
 	dst.view = nil
+	// dst's positions are s's, but its log is its own from now on.
+	dst.restartLog()
 	dst.writes++
 	s.shared = sharedParts{tree: true, orphans: true, images: true}
 	dst.shared = s.shared

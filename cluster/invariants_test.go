@@ -44,8 +44,10 @@ func checkInvariants(t tb, s *Snapshot) {
 			sizes[name] = st.Size
 		}
 	}
-	total := 0
+	total, withAffinity, withAnti := 0, 0, 0
 	for i, ni := range v.Nodes() {
+		withAffinity += len(ni.PodsWithAffinity)
+		withAnti += len(ni.PodsWithRequiredAntiAffinity)
 		if j, ok := v.Index(ni.Name()); !ok || j != i {
 			t.Fatalf("index of %s = %d, %v; want %d", ni.Name(), j, ok, i)
 		}
@@ -73,6 +75,10 @@ func checkInvariants(t tb, s *Snapshot) {
 			t.Fatalf("node %s generation %d > snapshot %d", ni.Name(), ni.Generation, v.Generation())
 		}
 		total += len(ni.Pods)
+	}
+	if v.NumPodsWithAffinity() != withAffinity || v.NumPodsWithRequiredAntiAffinity() != withAnti {
+		t.Fatalf("view counts %d pods with affinity, %d with required anti-affinity; the nodes hold %d, %d",
+			v.NumPodsWithAffinity(), v.NumPodsWithRequiredAntiAffinity(), withAffinity, withAnti)
 	}
 	for key := range maps.Keys(v.topo) {
 		if diff := cmp.Diff(buildDomains(v.Nodes(), key).domains, v.Domains(key), cmpopts.EquateEmpty()); diff != "" {

@@ -20,10 +20,8 @@ type NodeMemo[V any] struct {
 	len  int32
 	// free lists the indexes of values no node holds.
 	free []int32
-	// chunks are the chunks of the view the last SyncView synced (valid
-	// when viewed: the last sync was a SyncView).
-	chunks []*nodeChunk
-	viewed bool
+	// mark is the view of the last SyncView (zero after a Sync).
+	mark ChangeMark
 }
 
 // memoPage is the number of values in a page of NodeMemo.vals.
@@ -54,10 +52,28 @@ func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) b
 		m.gens = append(m.gens, make([]int64, len(nodes)-old)...)
 		m.at = append(m.at, make([]int32, len(nodes)-old)...)
 	}
-	m.viewed = false
 	for i, ni := range nodes {
 		m.syncAt(i, ni, compute, change)
 	}
+	m.mark = ChangeMark{}
+}
+
+// SyncView is Sync with the nodes of view v, in the order of v.Nodes():
+// when the memo last synced with an earlier view of the same log of
+// node changes (View.ChangedSince), it recomputes the nodes logged since
+// and reads no other node, so that following a snapshot costs what
+// changed, not a pass over the nodes; otherwise it compares every node
+// as Sync does. The values are those Sync would keep.
+func (m *NodeMemo[V]) SyncView(v *View, nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
+	changed, ok := v.ChangedSince(m.mark)
+	if !ok || len(nodes) != len(m.nodes) || len(nodes) != v.NumNodes() {
+		m.Sync(nodes, compute, change)
+	} else {
+		for _, i := range changed {
+			m.syncAt(int(i), nodes[i], compute, change)
+		}
+	}
+	m.mark = v.Mark()
 }
 
 // syncAt brings position i up to date with ni.
@@ -76,32 +92,6 @@ func (m *NodeMemo[V]) syncAt(i int, ni *NodeInfo, compute func(ni *NodeInfo, v *
 		*v = zero
 	}
 	m.nodes[i], m.gens[i] = ni, ni.Generation
-}
-
-// SyncView is Sync over v.Nodes(), reading only the nodes of the chunks
-// of v's node list that are not the chunks the last SyncView read. A
-// chunk a view holds never changes, nor do its NodeInfos, so the same
-// chunk holds the very nodes, at the same generations, already synced:
-// after one placement a sync costs the changed node's chunk and a pass
-// over the chunk pointers, not a read of every node.
-func (m *NodeMemo[V]) SyncView(v *View, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
-	n, chunks := v.nodes.n, v.nodes.chunks
-	if !m.viewed || len(m.nodes) != n || len(m.chunks) != len(chunks) {
-		m.Sync(v.Nodes(), compute, change)
-		m.chunks = append(m.chunks[:0], chunks...)
-		m.viewed = true
-		return
-	}
-	for c, ch := range chunks {
-		if m.chunks[c] == ch {
-			continue
-		}
-		lo := c << chunkBits
-		for i, ni := range ch.nodes[:min(chunkLen, n-lo)] {
-			m.syncAt(lo+i, ni, compute, change)
-		}
-		m.chunks[c] = ch
-	}
 }
 
 // slot returns the index of a value no node holds, the last of free
@@ -134,8 +124,7 @@ func (m *NodeMemo[V]) drop(i int, change func(v *V, ni *NodeInfo, sign int64)) {
 	m.at[i] = 0
 }
 
-// Len returns the number of nodes of the last Sync or SyncView (0
-// before the first).
+// Len returns the number of nodes of the last Sync (0 before the first).
 func (m *NodeMemo[V]) Len() int { return len(m.nodes) }
 
 // NewNodeMemo returns an empty NodeMemo with room for n nodes.

@@ -172,6 +172,7 @@ func (s *Snapshot) arrange() {
 			if !moved {
 				moved = true
 				s.ownIndex()
+				s.restartLog()
 			}
 			other := s.nodes.at(k)
 			s.nodes.set(k, s.nodes.at(j), s.epoch)

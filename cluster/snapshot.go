@@ -128,6 +128,9 @@ type Snapshot struct {
 	// podIdx lists the pods of the nodes by namespace and label (see
 	// podindex.go); nil until a view asks for it.
 	podIdx *podIndex
+	// affinityPods counts the pods of the nodes with pod (anti-)affinity,
+	// kept as pods and nodes come and go (indexAdd, indexRemove).
+	affinityPods affinityCounts
 
 	// objects is the writer's object store (nil until the first
 	// object); a view shares it until the writer's next object change.
@@ -135,6 +138,13 @@ type Snapshot struct {
 
 	// view is the current view, nil when the snapshot changed since.
 	view *View
+
+	// logTag and logPos are the log of node changes (see changeLog):
+	// the positions of the nodes changed in place since the log began.
+	// logTag is nil when positions moved since the last view; the next
+	// view begins a new log.
+	logTag *logTag
+	logPos []int32
 }
 
 type podKey struct{ namespace, name string }
@@ -289,6 +299,7 @@ func (s *Snapshot) mutable(i int) *NodeInfo {
 	}
 	ni.Generation = s.nextGen()
 	s.changed()
+	s.logChange(i)
 	return ni
 }
 
@@ -394,7 +405,12 @@ func (s *Snapshot) View() *View {
 		generation: s.gen,
 		snap:       s,
 		nodeSet:    s.nodeSet,
+		affinity:   s.affinityPods,
 	}
+	if s.logTag == nil {
+		s.logTag, s.logPos = new(logTag), nil
+	}
+	v.logTag, v.changes = s.logTag, s.logPos[:len(s.logPos):len(s.logPos)]
 	if len(s.topo) > 0 {
 		v.topo = maps.Clone(s.topo)
 	}
@@ -462,6 +478,7 @@ func (s *Snapshot) addNode(node *api.Node) error {
 	s.ownIndex()
 	s.ownTree()
 	i := s.nodes.len()
+	s.restartLog()
 	s.nodes.push(ni, s.epoch)
 	s.index[node.Name] = i
 	s.tree.add(s.tree.key(node), node.Name)
@@ -568,6 +585,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 	}
 	s.setTopologies(int(ni.slot)-1, nil)
 	s.freeSlots = append(s.freeSlots, ni.slot-1)
+	s.restartLog()
 	s.nodes.set(i, moved, s.epoch)
 	s.nodes.pop(s.epoch)
 	if last != i {

@@ -13,8 +13,14 @@ type View struct {
 	index      map[string]int
 	generation int64
 
-	snap    *Snapshot
-	nodeSet int64
+	snap     *Snapshot
+	nodeSet  int64
+	affinity affinityCounts
+
+	// logTag and changes are the snapshot's log of node changes as the
+	// view was made (see changeLog).
+	logTag  *logTag
+	changes []int32
 
 	objects *Objects
 
@@ -91,6 +97,16 @@ func (v *View) Domains(key string) map[string][]int {
 	v.snap.adoptDomains(key, d, v.nodeSet)
 	return d.domains
 }
+
+// NumPodsWithAffinity returns the number of pods on the view's nodes
+// with pod affinity or anti-affinity (required or preferred). The
+// snapshot keeps the count as pods come and go, so that a plugin learns
+// that there are none without reading every node.
+func (v *View) NumPodsWithAffinity() int { return v.affinity.withAffinity }
+
+// NumPodsWithRequiredAntiAffinity returns the number of pods on the
+// view's nodes with required pod anti-affinity; see NumPodsWithAffinity.
+func (v *View) NumPodsWithRequiredAntiAffinity() int { return v.affinity.withRequiredAnti }
 
 // HavePodsWithAffinityNodes returns the nodes with at least one pod with
 // inter-pod affinity or anti-affinity, in the order of Nodes.

@@ -18,15 +18,17 @@ go test . -count=1 -timeout 30m -rapid.checks="$checks"
 # internal/controlplane starts and stops a real control plane (~10 s).
 go test ./internal/... -count=1
 
-# The e2e comparison against that control plane on three small folders
-# (about 20 s each after the build; all three under a minute and a half
-# on the shared 2-core machine). daemons keeps its .known file (empty
+# The e2e comparison against that control plane on four small folders
+# (about 20 s each after the build; all four under two minutes on the
+# shared 2-core machine). daemons keeps its .known file (empty
 # now) for the day a disagreement is accepted there: the step asserts
 # the exact list, so a new one fails and a fixed one must be removed from
-# it. create and web must agree fully. All folders: run-e2e.sh.
+# it. create, web and dra-events must agree fully. All folders: run-e2e.sh.
 go run ./cmd/e2e -f testdata/e2e/daemons --known testdata/e2e/daemons.known
 go run ./cmd/e2e -f testdata/e2e/create
 go run ./cmd/e2e -f testdata/e2e/web
+# DRA: template and shared claims, more pods than devices (12-28 s).
+go run ./cmd/e2e -f testdata/e2e/dra-events
 
 # The replay lives in the core module (stdlib and schedkit only).
 cd "$here/.."

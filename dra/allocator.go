@@ -90,6 +90,11 @@ type Allocator struct {
 
 	mu       sync.Mutex
 	counters map[PoolID]counterSets // available counters, computed once per pool
+
+	// shape names the allocator's claims, classes and features in its
+	// Index, whose nodes keep Fits answers per shape when keep is set.
+	shape uint64
+	keep  bool
 }
 
 // Index is the cluster's ResourceSlices as allocators read them: taint
@@ -115,6 +120,10 @@ type Index struct {
 	// selectorResults), kept for every pod that reads the index.
 	mu      sync.Mutex
 	matched map[string]*selectorResults
+	// shapes are the allocator shapes seen, oldest first, with the
+	// last id given (see verdict).
+	shapes    []shape
+	lastShape uint64
 }
 
 // selectorResults is, per device of an index, whether a list of
@@ -377,6 +386,7 @@ func NewAllocator(ctx context.Context, in Input) (*Allocator, error) {
 			}
 		}
 	}
+	a.shape, a.keep = a.Index.shapeOf(a)
 	return a, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/api"
@@ -23,6 +24,11 @@ type pool struct {
 	// devices for the InUse it was read from.
 	stable bool
 	held   atomic.Pointer[poolHeld]
+	// verdicts are the Fits answers kept for the node whose first
+	// pool this stable pool is (see verdict), made on first use under
+	// mu.
+	mu       sync.Mutex
+	verdicts *verdicts
 }
 
 // poolHeld is what the allocated claims of one InUse's pool hold of

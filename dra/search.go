@@ -56,6 +56,12 @@ func (a *Allocator) run(ctx context.Context, node *api.Node, timeout time.Durati
 			return nil, false, err
 		}
 	}
+	keep := !build && a.keep && len(pools) > 0 && pools[0].stable
+	if keep && ctx.Err() == nil {
+		if ok, found := a.keptVerdict(pools); found {
+			return nil, ok, nil
+		}
+	}
 	s := a.newSearch(ctx, node, pools, build)
 	defer a.searches.Put(s)
 	s.timeout = timeout
@@ -115,6 +121,9 @@ func (a *Allocator) run(ctx context.Context, node *api.Node, timeout time.Durati
 				return nil, false, fmt.Errorf("invalid resource pools were encountered%w", ErrFailedAllocationOnNode)
 			}
 		}
+		if keep {
+			a.keepVerdict(pools, false)
+		}
 		return nil, false, nil
 	}
 	if !build {
@@ -122,6 +131,9 @@ func (a *Allocator) run(ctx context.Context, node *api.Node, timeout time.Durati
 			if err := s.nodeSelectorErr(s.results[ci]); err != nil {
 				return nil, false, fmt.Errorf("create NodeSelector for claim %s: %w", claim.Name, err)
 			}
+		}
+		if keep {
+			a.keepVerdict(pools, true)
 		}
 		return nil, true, nil
 	}

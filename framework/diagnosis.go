@@ -38,13 +38,11 @@ func NewDefaultNodeToStatus() *NodeToStatus {
 
 // NewNodeToStatusFor returns an empty NodeToStatus for the nodes of
 // view, with absent the status of the nodes it has no entry for. Its
-// entries for view's nodes live in one slice indexed by their slots.
+// entries for view's nodes live in one slice indexed by their slots,
+// made for all of them when the first node gets an entry: a cycle in
+// which every node fits allocates nothing.
 func NewNodeToStatusFor(view *cluster.View, absent *Status) *NodeToStatus {
-	m := &NodeToStatus{absent: absent, view: view}
-	if view != nil {
-		m.bySlot = make([]*Status, view.NumNodes())
-	}
-	return m
+	return &NodeToStatus{absent: absent, view: view}
 }
 
 // Reset empties m for another cycle, keeping its memory, with absent
@@ -134,6 +132,9 @@ func (m *NodeToStatus) SetNode(ni *cluster.NodeInfo, s *Status) {
 // in the map is dropped.
 func (m *NodeToStatus) setSlot(ni *cluster.NodeInfo, s *Status) {
 	sl := ni.Slot()
+	if m.bySlot == nil {
+		m.bySlot = make([]*Status, max(sl+1, m.view.NumNodes()))
+	}
 	if sl >= len(m.bySlot) {
 		m.bySlot = append(m.bySlot, make([]*Status, sl+1-len(m.bySlot))...)
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -144,5 +146,42 @@ func TestNodeToStatus(t *testing.T) {
 	}
 	if _, ok := d.PendingPlugins["Q"]; !ok {
 		t.Errorf("PendingPlugins = %v", d.PendingPlugins)
+	}
+}
+
+// TestNodeToStatusForAllocatesOnFirstSet checks that NewNodeToStatusFor
+// allocates nothing until a node gets a status, and then answers as a
+// map would.
+func TestNodeToStatusForAllocatesOnFirstSet(t *testing.T) {
+	var nodes []*api.Node
+	for _, n := range []string{"a", "b", "c"} {
+		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: n}})
+	}
+	snap, err := cluster.NewSnapshot(nodes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := snap.View()
+	absent := framework.NewStatus(framework.UnschedulableAndUnresolvable)
+	m := framework.NewNodeToStatusFor(view, absent)
+	if allocs := testing.AllocsPerRun(10, func() {
+		m.ResetFor(view, absent)
+		_ = m.Get("a")
+		_ = m.Len()
+	}); allocs != 0 {
+		t.Errorf("an empty NodeToStatusFor allocates %v times", allocs)
+	}
+	st := framework.NewStatus(framework.Unschedulable, "no")
+	m.Set("b", st)
+	m.Set("a", st)
+	if m.Get("a") != st || m.Get("c") != absent || m.Len() != 2 {
+		t.Errorf("Get a = %v, c = %v, Len = %d", m.Get("a"), m.Get("c"), m.Len())
+	}
+	if got := m.NodeNames(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("NodeNames = %v", got)
+	}
+	m.ResetFor(view, absent)
+	if m.Len() != 0 {
+		t.Errorf("Len after Reset = %d", m.Len())
 	}
 }

@@ -9,18 +9,22 @@ import (
 	"github.com/schedkit/schedkit/framework/config"
 )
 
-// releaseClaims is the resourceclaim controller's answer to pod leaving
-// the cluster (deleted, preempted, evicted): every claim of the pod's
-// namespace reserved for it loses that reservation, and a claim then
-// reserved for nobody that carries the scheduler's finalizer is
-// deallocated, freeing its devices. It returns the claim updates as
-// events for the scheduling queue; a deallocation requeues every pod
-// DynamicResources rejected, as upstream's hint does.
+// releaseClaims is the resourceclaim controller's and the garbage
+// collector's answer to pod leaving the cluster (deleted, preempted,
+// evicted): every claim of the pod's namespace reserved for it loses
+// that reservation, and a claim then reserved for nobody that carries
+// the scheduler's finalizer is deallocated, freeing its devices
+// (v1.37.2 pkg/controller/resourceclaim, syncClaim). A claim whose
+// owners are all the pod (one generated from the pod's template, or the
+// scheduler's extended resource claim) is then deleted, as the garbage
+// collector deletes the dependents of a deleted owner. It returns the
+// claim updates and deletions as events for the scheduling queue; a
+// deallocation requeues every pod DynamicResources rejected, as
+// upstream's hint does.
 //
-// Upstream's controller then deletes a claim generated for the pod once
-// the pod is gone. schedkit keeps it, deallocated and unreserved: an
-// evicted pod's replacement keeps the pod's name and UID here, and takes
-// the claim again.
+// An evicted pod's replacement (same name and UID here) starts without
+// resourceClaimStatuses, so it waits for a claim no controller makes in
+// the simulation, as it would without this deletion.
 func (s *Scheduler) releaseClaims(pod *api.Pod) ([]framework.Event, error) {
 	o := s.snapshot.Objects()
 	if o.Len(cluster.KindResourceClaim) == 0 {
@@ -31,7 +35,16 @@ func (s *Scheduler) releaseClaims(pod *api.Pod) ([]framework.Event, error) {
 		kept := slices.DeleteFunc(slices.Clone(c.Status.ReservedFor), func(r api.ResourceClaimConsumerReference) bool {
 			return r.APIGroup == "" && r.Resource == "pods" && r.Name == pod.Name && r.UID == pod.UID
 		})
+		// A claim the finalizer protects while other pods use it
+		// stays until they leave.
+		owned := ownedOnlyBy(c, pod) && (len(kept) == 0 || !slices.Contains(c.Finalizers, api.ResourceClaimFinalizer))
 		if len(kept) == len(c.Status.ReservedFor) {
+			if owned {
+				if err := s.snapshot.RemoveObject(c); err != nil {
+					return nil, err
+				}
+				events = append(events, framework.Event{Kind: framework.ResourceClaimDelete, Old: c})
+			}
 			continue
 		}
 		cp := *c
@@ -47,8 +60,29 @@ func (s *Scheduler) releaseClaims(pod *api.Pod) ([]framework.Event, error) {
 			return nil, err
 		}
 		events = append(events, framework.Event{Kind: framework.ResourceClaimUpdate, Old: c, New: &cp})
+		if owned {
+			if err := s.snapshot.RemoveObject(&cp); err != nil {
+				return nil, err
+			}
+			events = append(events, framework.Event{Kind: framework.ResourceClaimDelete, Old: &cp})
+		}
 	}
 	return events, nil
+}
+
+// ownedOnlyBy reports whether every owner of the claim is the pod (by
+// name and UID), and there is one: the garbage collector deletes such a
+// claim once the pod is gone.
+func ownedOnlyBy(c *api.ResourceClaim, pod *api.Pod) bool {
+	if len(c.OwnerReferences) == 0 {
+		return false
+	}
+	for _, o := range c.OwnerReferences {
+		if o.APIVersion != "v1" || o.Kind != "Pod" || o.Name != pod.Name || o.UID != pod.UID {
+			return false
+		}
+	}
+	return true
 }
 
 // emit moves the parked pods of q, and of the scheduler's own queue when

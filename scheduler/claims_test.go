@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
@@ -274,6 +275,58 @@ func TestClaimCreatedAdmitsGatedPod(t *testing.T) {
 	}
 	if err := s.AddObjects(draClaim("later", 1)); err != nil {
 		t.Fatal(err)
+	}
+	placed, err := s.RunQueue(ctx)
+	if err != nil || len(placed) != 1 || placed[0].Node != "n1" {
+		t.Fatalf("placed %+v, err %v", placed, err)
+	}
+}
+
+// TestRemovePodDeletesGeneratedClaim pins what v1.37.2 does when a pod
+// with a claim generated from its template leaves: the resourceclaim
+// controller drops the pod from the claims' reservedFor and deallocates
+// those reserved for nobody (syncClaim), and the garbage collector
+// deletes the claims whose only owner is the pod (the generated one).
+// A shared claim the pod used is deallocated and kept; a generated
+// claim of another pod is kept. The waiting pod gets the freed device.
+func TestRemovePodDeletesGeneratedClaim(t *testing.T) {
+	s, victim := oneGPUCluster(t)
+	ctx := context.Background()
+	o := s.Snapshot().Objects()
+	held, _ := cluster.GetObject[api.ResourceClaim](o, "default", "held")
+	gen := *held
+	gen.Name, gen.UID = "victim-accel-x7k2q", "claim-gen"
+	gen.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "victim", UID: "victim", Controller: ptr(true), BlockOwnerDeletion: ptr(true)}}
+	gen.Annotations = map[string]string{api.PodResourceClaimAnnotation: "accel"}
+	shared := *held
+	shared.Name, shared.UID, shared.Status.Allocation = "shared", "claim-shared", nil
+	shared.Status.ReservedFor = slices.Clone(held.Status.ReservedFor)
+	others := *draClaim("other-gen", 1)
+	others.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "other", UID: "other", Controller: ptr(true)}}
+	if err := s.Snapshot().RemoveObject(held); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Snapshot().AddObjects(&gen, &shared, &others); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Enqueue(ctx, waiter()); err != nil {
+		t.Fatal(err)
+	}
+	if placed, err := s.RunQueue(ctx); err != nil || len(placed) != 0 {
+		t.Fatalf("placed %v, err %v", placed, err)
+	}
+	if err := s.RemovePod(victim); err != nil {
+		t.Fatal(err)
+	}
+	o = s.Snapshot().Objects()
+	if c, ok := cluster.GetObject[api.ResourceClaim](o, "default", gen.Name); ok {
+		t.Errorf("generated claim kept after its pod left: %+v", c.Status)
+	}
+	if c, ok := cluster.GetObject[api.ResourceClaim](o, "default", "shared"); !ok || len(c.Status.ReservedFor) != 0 {
+		t.Errorf("shared claim: found %v, %+v", ok, c)
+	}
+	if _, ok := cluster.GetObject[api.ResourceClaim](o, "default", "other-gen"); !ok {
+		t.Error("another pod's generated claim was deleted")
 	}
 	placed, err := s.RunQueue(ctx)
 	if err != nil || len(placed) != 1 || placed[0].Node != "n1" {

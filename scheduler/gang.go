@@ -88,7 +88,8 @@ func (x *gangIndex) sync(snap *cluster.Snapshot) {
 	if x.counts == nil {
 		x.counts = map[podgroup.Key]int{}
 	}
-	x.memo.SyncView(snap.View(), nodeGroupCounts, func(v *[]groupCount, _ *cluster.NodeInfo, sign int64) {
+	view := snap.View()
+	x.memo.SyncView(view, view.Nodes(), nodeGroupCounts, func(v *[]groupCount, _ *cluster.NodeInfo, sign int64) {
 		for _, c := range *v {
 			n := x.counts[c.key] + int(sign)*c.n
 			if n == 0 {

@@ -264,6 +264,9 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 		return nil, err
 	}
 	s.engine = engine.New(o.parallelism)
+	for _, name := range s.profileNames {
+		s.engine.Prepare(s.profiles[name])
+	}
 	s.selectFn = s.selectTotals
 	s.parallelism = s.engine.Parallelism()
 	return s, nil
@@ -520,8 +523,9 @@ func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, st
 	if s.nts == nil {
 		// A cycle that fails records a status for every node it
 		// filtered: by the nodes' slots, in one slice sized for them
-		// all. (A FitError takes it; a cycle that succeeds keeps it for
-		// the next.)
+		// all when the first node is rejected (none while every node
+		// fits). (A FitError takes it; a cycle that succeeds keeps it
+		// for the next.)
 		if s.absent == nil {
 			s.absent = framework.NewStatus(framework.UnschedulableAndUnresolvable)
 		}

@@ -15,8 +15,8 @@ import (
 // allocations hold (a dra.Tracker, whose InUse a pod's allocator reads)
 // and the extended resource claims by the UID of their controller. The
 // store it follows is o: when the snapshot's store is another, sync
-// applies the claims that differ (cluster.ChangedObjects) except those
-// the assumed state overrides. Every change of the assumed state goes
+// applies the claims that differ (cluster.ChangedObjects), dropping
+// their assumed versions. Every change of the assumed state goes
 // through track. It is guarded by the plugin's mu.
 type claimTracker struct {
 	o       *cluster.Objects
@@ -53,9 +53,13 @@ func (pl *DynamicResources) syncLocked(o *cluster.Objects) {
 			obj = old
 		}
 		k := claimKey{namespaceOf(obj), obj.Name}
-		if _, ok := pl.assumed[k]; !ok {
-			pl.track(k, c)
-		}
+		// The store's claim changed after it was assumed: the newer
+		// object replaces the assumed one, as upstream's assume cache
+		// takes the informer's newer object and drops it on delete. A
+		// claim deleted and made again under its name is such a
+		// change, so it is never read as the assumed one.
+		delete(pl.assumed, k)
+		pl.track(k, c)
 	}
 	t.o = o
 }

@@ -3,6 +3,7 @@ package dynamicresources
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -127,4 +128,72 @@ func name(c *api.ResourceClaim) string {
 		return "none"
 	}
 	return fmt.Sprintf("%s/%s", c.Namespace, c.Name)
+}
+
+// TestStoreChangeSupersedesAssumed pins claim identity across a claim
+// deleted and made again under its name, as upstream's assume cache
+// has it (an informer update replaces the assumed object, a delete
+// drops it): PostFilter's deallocation of claim "c" is assumed; the
+// store then deletes "c" and adds a new claim "c" (another UID) holding
+// d2. The plugin reads the new claim, and the devices in use are d2's,
+// not the old claim's d1, nor none as the deallocated copy would say.
+// The same holds for an update of the store's claim, and for a claim
+// deleted after it was assumed (it is then gone).
+func TestStoreChangeSupersedesAssumed(t *testing.T) {
+	alloc := func(uid, dev string) *api.ResourceClaim {
+		c := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "c", UID: uid}}
+		c.Status.Allocation = &api.AllocationResult{Devices: api.DeviceAllocationResult{Results: []api.DeviceRequestAllocationResult{{
+			Request: "req", Driver: driver, Pool: nodeName, Device: dev}}}}
+		return c
+	}
+	held := func(pl *DynamicResources) []string {
+		var out []string
+		for _, d := range []string{"d1", "d2"} {
+			if pl.inUse(pl.objects()).Held(dra.DeviceID{Driver: driver, Pool: nodeName, Device: d}) {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*cluster.Snapshot) error
+		want   *api.ResourceClaim // nil: no claim "c"
+		held   []string
+	}{
+		{"recreated", func(s *cluster.Snapshot) error {
+			if err := s.RemoveObject(alloc("uid-1", "d1")); err != nil {
+				return err
+			}
+			return s.AddObject(alloc("uid-2", "d2"))
+		}, alloc("uid-2", "d2"), []string{"d2"}},
+		{"updated", func(s *cluster.Snapshot) error { return s.UpdateObject(alloc("uid-1", "d2")) }, alloc("uid-1", "d2"), []string{"d2"}},
+		{"deleted", func(s *cluster.Snapshot) error { return s.RemoveObject(alloc("uid-1", "d1")) }, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl, snap := setup(t, []*api.Node{mkNode(nodeName)}, alloc("uid-1", "d1"))
+			o := pl.objects()
+			old, _ := pl.claim(o, "default", "c")
+			cp := *old
+			cp.Status.Allocation = nil
+			pl.setAssumed(claimKey{"default", "c"}, &cp)
+			if got := held(pl); len(got) != 0 {
+				t.Fatalf("assumed deallocation: %v held", got)
+			}
+			if err := tc.change(snap); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := pl.claim(pl.objects(), "default", "c")
+			switch {
+			case tc.want == nil && ok:
+				t.Errorf("claim %s (uid %s) read after it was deleted", got.Name, got.UID)
+			case tc.want != nil && (!ok || got.UID != tc.want.UID || got.Status.Allocation == nil ||
+				got.Status.Allocation.Devices.Results[0].Device != tc.want.Status.Allocation.Devices.Results[0].Device):
+				t.Errorf("claim read: %+v, want the store's %+v", got, tc.want)
+			}
+			if h := held(pl); !slices.Equal(h, tc.held) {
+				t.Errorf("devices held %v, want %v", h, tc.held)
+			}
+		})
+	}
 }

@@ -30,8 +30,9 @@ type DynamicResources struct {
 
 	mu sync.Mutex
 	// assumed are the claims Reserve allocated or reserved, by
-	// namespace and name; they replace the snapshot's. Change them
-	// with setAssumed and dropAssumed.
+	// namespace and name; they replace the snapshot's until the
+	// snapshot's claim of that name changes. Change them with
+	// setAssumed and dropAssumed.
 	assumed map[claimKey]*api.ResourceClaim
 	// events are the claim changes PostFilter made, until TakeEvents.
 	events []framework.Event
@@ -136,10 +137,14 @@ func (pl *DynamicResources) objects() *cluster.Objects {
 }
 
 // claim returns the claim namespace/name: the assumed one if Reserve
-// changed it, else the snapshot's. A claim PostFilter deleted is not
-// found.
+// or PostFilter changed it since the snapshot's last changed, else the
+// snapshot's. A claim PostFilter deleted is not found.
 func (pl *DynamicResources) claim(o *cluster.Objects, namespace, name string) (*api.ResourceClaim, bool) {
 	pl.mu.Lock()
+	if o != nil {
+		// A store change supersedes the assumed claim (syncLocked).
+		pl.syncLocked(o)
+	}
 	c, ok := pl.assumed[claimKey{namespace, name}]
 	pl.mu.Unlock()
 	if ok {

@@ -383,13 +383,14 @@ func BenchmarkFilterOneClaim(b *testing.B) {
 
 // TestFilterAllocatesNothing: once the search buffers are warm, Filter
 // allocates nothing per node for a pod with one claim (per-pod work is
-// PreFilter's), whether the node fits or not.
+// PreFilter's), whether the node fits or not; nor for later pods of the
+// same claim shape, which read the answers kept per node, alike.
 func TestFilterAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not pinned under the race detector")
 	}
 	var nodes []*api.Node
-	objs := []any{mkClaim(claimName), mkClass()}
+	objs := []any{mkClaim(claimName), mkClass(), mkClaim("second-claim"), mkClaim("third-claim")}
 	for i := range 50 {
 		n := mkNode(fmt.Sprintf("node-%d", i))
 		nodes = append(nodes, n)
@@ -423,5 +424,30 @@ func TestFilterAllocatesNothing(t *testing.T) {
 		// searches once: below one per pass of every node is none per
 		// node.
 		t.Errorf("%v allocations filtering %d nodes", n, len(all))
+	}
+	// The second pod of the shape keeps its answers, the third reads
+	// them.
+	for _, claim := range []string{"second-claim", "third-claim"} {
+		pod := podWithClaimName(podName, claim)
+		cs := framework.NewCycleState()
+		if _, st := pl.PreFilter(ctx, cs, pod, nil); st != nil {
+			t.Fatal(st)
+		}
+		feasible := 0
+		for _, ni := range all {
+			if pl.Filter(ctx, cs, pod, ni) == nil {
+				feasible++
+			}
+		}
+		if feasible != 25 {
+			t.Fatalf("%s: %d feasible nodes, want 25", claim, feasible)
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			for _, ni := range all {
+				_ = pl.Filter(ctx, cs, pod, ni)
+			}
+		}); n >= 1 {
+			t.Errorf("%s: %v allocations filtering %d nodes", claim, n, len(all))
+		}
 	}
 }

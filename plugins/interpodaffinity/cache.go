@@ -14,7 +14,8 @@ import (
 // things, as upstream's preFilterState and preScoreState do, but follow
 // the snapshot the same way: an entry memoizes each node's contribution
 // by NodeInfo and generation (cluster.NodeMemo), and a cycle recomputes
-// only the nodes whose NodeInfo changed. One lock guards the store, every
+// only the nodes whose NodeInfo changed, found through the snapshot's
+// log of node changes (NodeMemo.SyncView) without reading the others. One lock guards the store, every
 // entry and the node list.
 
 // cacheSize is how many incoming pod signatures the cache keeps for

@@ -238,7 +238,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 		// Not the snapshot's nodes: count as upstream does, existing
 		// pods' anti-affinity on the snapshot's nodes.
 		pl.countAll(s, view, nodes)
-	case len(s.affinity) == 0 && len(s.anti) == 0 && !anyRequiredAnti(nodes):
+	case len(s.affinity) == 0 && len(s.anti) == 0 && view.NumPodsWithRequiredAntiAffinity() == 0:
 		// No pod with required anti-affinity anywhere and no term of
 		// the pod's own: nothing to count, Skip.
 	default:
@@ -257,17 +257,6 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	}
 	state.Write(filterStateKey, s)
 	return nil, nil
-}
-
-// anyRequiredAnti reports whether a node has a pod with required
-// anti-affinity. It reads one field of each node and allocates nothing.
-func anyRequiredAnti(nodes []*cluster.NodeInfo) bool {
-	for _, ni := range nodes {
-		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // countAll counts from scratch: existing pods' required anti-affinity

@@ -333,9 +333,7 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 	// are over the view's topologies: a placement then costs its node's
 	// change, not a pass over every domain.
 	warm := cc == nil && t.warm(view)
-	// nodes are view's (counts is called with the snapshot's nodes
-	// only): the memo reads only the chunks of them that changed.
-	c.nodes.SyncView(view, compute, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
+	c.nodes.SyncView(view, nodes, compute, func(v *nodeContribution, ni *cluster.NodeInfo, sign int64) {
 		changed = true
 		if cc != nil && sign > 0 && cc.add(t, v, ni) {
 			return

@@ -198,9 +198,7 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 	// that a placement costs its node's change, not a pass over every
 	// domain.
 	dense := !first && t.scores.cold && sameTopologies(t.scores.dense, view)
-	// nodes are view's: the memo reads only the chunks of them that
-	// changed.
-	c.nodes.SyncView(view, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
+	c.nodes.SyncView(view, nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
 			return
 		}
@@ -269,12 +267,13 @@ func (ac *affinityCache) scores(sc *scorer, view *cluster.View) *scoreTotals {
 	key := scoreKey{hasPreferred: sc.hasPreferred, namespace: sc.pod.Namespace, labels: sc.pod.Labels, nsLabels: sc.nsLabels, pref: sc.pref, prefAnti: sc.prefAnti}
 	ac.mu.Lock()
 	defer ac.mu.Unlock()
-	nodes := ac.nodes.Update(view)
-	if !sc.hasPreferred && !anyAffinity(nodes) {
+	if !sc.hasPreferred && view.NumPodsWithAffinity() == 0 {
 		// Only pods with pod (anti-)affinity are read, and there are
-		// none: nothing to score.
+		// none: nothing to score. The view counts them, so that this
+		// costs no pass over the nodes.
 		return nil
 	}
+	nodes := ac.nodes.Update(view)
 	c := ac.findScore(&key)
 	if c == nil {
 		c = &scoreSums{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
@@ -290,15 +289,4 @@ func (ac *affinityCache) scores(sc *scorer, view *cluster.View) *scoreTotals {
 	c.shared = true
 	out := c.totals
 	return &out
-}
-
-// anyAffinity reports whether a node has a pod with pod (anti-)affinity.
-// It reads one field of each node and allocates nothing.
-func anyAffinity(nodes []*cluster.NodeInfo) bool {
-	for _, ni := range nodes {
-		if len(ni.PodsWithAffinity) > 0 {
-			return true
-		}
-	}
-	return false
 }

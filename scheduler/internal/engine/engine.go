@@ -126,6 +126,13 @@ type profileInfo struct {
 	anyIfAllFit, someRejected bool
 }
 
+// Prepare builds the engine's tables for profile p (its plugins' fast
+// paths, names and weights) now rather than in p's first cycle: they
+// depend on the profile alone, so a scheduler builds them when it is
+// made, as kube-scheduler's framework lists its plugins when it is made.
+// It is not safe to call during a cycle.
+func (e *Engine) Prepare(p *framework.Profile) { e.info(p) }
+
 func (e *Engine) info(p *framework.Profile) *profileInfo {
 	if pi, ok := e.profiles[p]; ok {
 		return pi
