@@ -11,8 +11,10 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	k8sresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -23,6 +25,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/conformance/internal/controlplane"
+	"github.com/schedkit/schedkit/conformance/internal/upstream"
 	"github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/quantity"
@@ -34,6 +37,9 @@ import (
 // pod.
 type gangSpec struct {
 	nodeCPU []string
+	// devices is the number of devices of gangDriver on each node (its
+	// ResourceSlice; none for 0).
+	devices []int
 	units   []gangUnit
 }
 
@@ -41,15 +47,131 @@ type gangUnit struct {
 	group    string // "" for an ordinary pod
 	minCount int
 	pods     []string // CPU requests
-	// spread: the gang's pods avoid each other by hostname (required
-	// pod anti-affinity on the gang's label).
-	spread bool
+	// affinity is how the gang's pods relate to each other by pod
+	// (anti-)affinity on the gang's label: "" none, or one of
+	// gangAffinities.
+	affinity string
+	// claim: each pod takes one device of gangClass by a claim made
+	// from the namespace's template gangTemplate.
+	claim bool
+}
+
+// The gangs' devices: one class, one driver, a template claim of one
+// device.
+const (
+	gangClass    = "gang-gpu"
+	gangDriver   = "gpu.example.com"
+	gangTemplate = "gpu"
+	gangClaim    = "gpu" // the pods' claim entry
+)
+
+// gangDRAObjects are the DRA objects of a spec's cluster in namespace
+// ns, for nodes named by node: the class, each node's slice, and the
+// template.
+func (s gangSpec) gangDRAObjects(ns string, node func(i int) string) (*api.DeviceClass, []*api.ResourceSlice, *api.ResourceClaimTemplate) {
+	class := &api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: gangClass}}
+	var sls []*api.ResourceSlice
+	for i, n := range s.devices {
+		if n == 0 {
+			continue
+		}
+		name := node(i)
+		sl := &api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: name + "-gpu"},
+			Spec: api.ResourceSliceSpec{Driver: gangDriver, NodeName: &name,
+				Pool: api.ResourcePool{Name: name, ResourceSliceCount: 1}}}
+		for d := range n {
+			sl.Spec.Devices = append(sl.Spec.Devices, api.Device{Name: fmt.Sprintf("gpu-%d", d)})
+		}
+		sls = append(sls, sl)
+	}
+	tmpl := &api.ResourceClaimTemplate{ObjectMeta: api.ObjectMeta{Name: gangTemplate, Namespace: ns},
+		Spec: api.ResourceClaimTemplateSpec{Spec: api.ResourceClaimSpec{Devices: api.DeviceClaim{Requests: []api.DeviceRequest{{
+			Name: "gpu", Exactly: &api.ExactDeviceRequest{DeviceClassName: gangClass, AllocationMode: api.DeviceAllocationModeExactCount, Count: 1}}}}}}}
+	return class, sls, tmpl
+}
+
+// claims reports whether group's pods take a device.
+func (s gangSpec) claims(group string) bool {
+	for _, u := range s.units {
+		if u.group == group {
+			return u.claim
+		}
+	}
+	return false
+}
+
+// gangAffinities are the members' pod (anti-)affinity kinds, each on the
+// gang's own label: required anti-affinity by hostname (the pods spread
+// one a node), required affinity by zone and by hostname (the pods
+// together; the first member matches its own term), preferred affinity
+// by zone and by hostname, preferred anti-affinity by zone.
+var gangAffinities = []string{"anti-host", "req-zone", "req-host", "pref-zone", "pref-host", "pref-anti-zone"}
+
+// zoneOf is the zone of the spec's node i: two zones, alternating.
+func zoneOf(i int) string { return fmt.Sprintf("zone-%d", i%2) }
+
+// gangTerm is the term of an affinity kind on group g's label.
+func gangTerm(kind, g string) (key string, required, anti bool, weight int32) {
+	key = "kubernetes.io/hostname"
+	if strings.HasSuffix(kind, "zone") {
+		key = "topology.kubernetes.io/zone"
+	}
+	switch kind {
+	case "pref-zone":
+		weight = 50
+	case "pref-host":
+		weight = 20
+	case "pref-anti-zone":
+		weight = 30
+	}
+	return key, strings.HasPrefix(kind, "req-") || kind == "anti-host", strings.Contains(kind, "anti"), weight
+}
+
+// skGangAffinity is schedkit's affinity of a member of group g.
+func skGangAffinity(kind, g string) *api.Affinity {
+	if kind == "" {
+		return nil
+	}
+	key, required, anti, weight := gangTerm(kind, g)
+	term := api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"gang": g}}, TopologyKey: key}
+	var req []api.PodAffinityTerm
+	var pref []api.WeightedPodAffinityTerm
+	if required {
+		req = []api.PodAffinityTerm{term}
+	} else {
+		pref = []api.WeightedPodAffinityTerm{{Weight: weight, PodAffinityTerm: term}}
+	}
+	if anti {
+		return &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: req, PreferredDuringSchedulingIgnoredDuringExecution: pref}}
+	}
+	return &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: req, PreferredDuringSchedulingIgnoredDuringExecution: pref}}
+}
+
+// upGangAffinity is skGangAffinity for upstream.
+func upGangAffinity(kind, g string) *v1.Affinity {
+	if kind == "" {
+		return nil
+	}
+	key, required, anti, weight := gangTerm(kind, g)
+	term := v1.PodAffinityTerm{LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"gang": g}}, TopologyKey: key}
+	var req []v1.PodAffinityTerm
+	var pref []v1.WeightedPodAffinityTerm
+	if required {
+		req = []v1.PodAffinityTerm{term}
+	} else {
+		pref = []v1.WeightedPodAffinityTerm{{Weight: weight, PodAffinityTerm: term}}
+	}
+	if anti {
+		return &v1.Affinity{PodAntiAffinity: &v1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: req, PreferredDuringSchedulingIgnoredDuringExecution: pref}}
+	}
+	return &v1.Affinity{PodAffinity: &v1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: req, PreferredDuringSchedulingIgnoredDuringExecution: pref}}
 }
 
 // genGangSpec draws a small cluster and a mix of gangs (most with
 // minCount their size, some with fewer, some waiting for members that
-// never come; a third of them spread by required hostname
-// anti-affinity) and ordinary pods.
+// never come; half of them with pod (anti-)affinity among their
+// members, gangAffinities) and ordinary pods. The nodes are in two
+// zones.
 func genGangSpec(seed uint64) gangSpec {
 	r := rand.New(rand.NewPCG(seed, seed*7919))
 	var s gangSpec
@@ -58,6 +180,10 @@ func genGangSpec(seed uint64) gangSpec {
 	sizes := []string{"2", "3", "4", "5", "6", "8"}
 	r.Shuffle(len(sizes), func(i, j int) { sizes[i], sizes[j] = sizes[j], sizes[i] })
 	s.nodeCPU = sizes[:3+r.IntN(4)]
+	// A small device pool: 0 to 2 devices a node.
+	for range s.nodeCPU {
+		s.devices = append(s.devices, r.IntN(3))
+	}
 	cpus := []string{"500m", "1", "1500m", "2"}
 	for g := range 3 + r.IntN(3) {
 		size := 2 + r.IntN(4)
@@ -70,7 +196,10 @@ func genGangSpec(seed uint64) gangSpec {
 		}
 		u := gangUnit{group: fmt.Sprintf("g%d", g), minCount: minCount}
 		cpu := cpus[r.IntN(len(cpus))]
-		u.spread = r.IntN(3) == 0
+		if r.IntN(2) == 0 {
+			u.affinity = gangAffinities[r.IntN(len(gangAffinities))]
+		}
+		u.claim = r.IntN(3) == 0
 		for range size {
 			u.pods = append(u.pods, cpu)
 		}
@@ -99,14 +228,14 @@ func (s gangSpec) podNames() (names, groups []string) {
 	return names, groups
 }
 
-// spreads reports whether group's pods avoid each other by hostname.
-func (s gangSpec) spreads(group string) bool {
+// affinity is the affinity kind of group's pods.
+func (s gangSpec) affinity(group string) string {
 	for _, u := range s.units {
 		if u.group == group {
-			return u.spread
+			return u.affinity
 		}
 	}
-	return false
+	return ""
 }
 
 func (s gangSpec) cpus() []string {
@@ -125,12 +254,24 @@ func schedkitGangs(t *testing.T, s gangSpec) (nodes map[string]string, messages 
 	for i, cpu := range s.nodeCPU {
 		name := fmt.Sprintf("node-%d", i)
 		alloc := api.ResourceList{api.ResourceCPU: quantity.MustParse(cpu), api.ResourceMemory: quantity.MustParse("8Gi"), api.ResourcePods: quantity.MustParse("110")}
-		skNodes = append(skNodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
+		skNodes = append(skNodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name, "topology.kubernetes.io/zone": zoneOf(i)}},
 			Status: api.NodeStatus{Capacity: alloc, Allocatable: alloc}})
 	}
 	snap, err := cluster.NewSnapshot(skNodes, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	class, sls, tmpl := s.gangDRAObjects("default", func(i int) string { return fmt.Sprintf("node-%d", i) })
+	if err := snap.AddObject(class); err != nil {
+		t.Fatal(err)
+	}
+	if err := snap.AddObject(tmpl); err != nil {
+		t.Fatal(err)
+	}
+	for _, sl := range sls {
+		if err := snap.AddObject(sl); err != nil {
+			t.Fatal(err)
+		}
 	}
 	zero := int32(0)
 	for _, u := range s.units {
@@ -153,10 +294,24 @@ func schedkitGangs(t *testing.T, s gangSpec) (nodes map[string]string, messages 
 					Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceCPU: quantity.MustParse(cpu)}}}}}}
 		if g := groups[i]; g != "" {
 			p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &g}
-			if s.spreads(g) {
+			if kind := s.affinity(g); kind != "" {
 				p.Labels = map[string]string{"gang": g}
-				p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
-					LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"gang": g}}, TopologyKey: "kubernetes.io/hostname"}}}}
+				p.Spec.Affinity = skGangAffinity(kind, g)
+			}
+			if s.claims(g) {
+				// The claim the resourceclaim controller makes from the
+				// template: owned by the pod, named in its status.
+				name, entry, template := p.Name+"-gpu", gangClaim, gangTemplate
+				yes := true
+				claim := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default",
+					OwnerReferences: []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: p.Name, UID: p.UID, Controller: &yes, BlockOwnerDeletion: &yes}}},
+					Spec: tmpl.Spec.Spec}
+				if err := snap.AddObject(claim); err != nil {
+					t.Fatal(err)
+				}
+				p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: entry, ResourceClaimTemplateName: &template}}
+				p.Spec.Containers[0].Resources.Claims = []api.ContainerResourceClaim{{Name: entry}}
+				p.Status.ResourceClaimStatuses = []api.PodResourceClaimStatus{{Name: entry, ResourceClaimName: &name}}
 			}
 		}
 		pods = append(pods, p)
@@ -195,7 +350,7 @@ func upstreamGangs(t *testing.T, cp *controlplane.ControlPlane, s gangSpec, ns s
 	for i, cpu := range s.nodeCPU {
 		name := fmt.Sprintf("%s-node-%d", ns, i)
 		alloc := v1.ResourceList{v1.ResourceCPU: k8sresource.MustParse(cpu), v1.ResourceMemory: k8sresource.MustParse("8Gi"), v1.ResourcePods: k8sresource.MustParse("110")}
-		n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name, "case": ns}},
+		n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name, "topology.kubernetes.io/zone": zoneOf(i), "case": ns}},
 			Spec:   v1.NodeSpec{Taints: nil},
 			Status: v1.NodeStatus{Capacity: alloc, Allocatable: alloc}}
 		created, err := cs.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{})
@@ -204,6 +359,18 @@ func upstreamGangs(t *testing.T, cp *controlplane.ControlPlane, s gangSpec, ns s
 		}
 		created.Status = n.Status
 		if _, err := cs.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	class, sls, tmpl := s.gangDRAObjects(ns, func(i int) string { return fmt.Sprintf("%s-node-%d", ns, i) })
+	if _, err := cs.ResourceV1().DeviceClasses().Create(ctx, upstream.MustConvert[resourceapi.DeviceClass](class), metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	if _, err := cs.ResourceV1().ResourceClaimTemplates(ns).Create(ctx, upstream.MustConvert[resourceapi.ResourceClaimTemplate](tmpl), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sl := range sls {
+		if _, err := cs.ResourceV1().ResourceSlices().Create(ctx, upstream.MustConvert[resourceapi.ResourceSlice](sl), metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -227,10 +394,14 @@ func upstreamGangs(t *testing.T, cp *controlplane.ControlPlane, s gangSpec, ns s
 						Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: k8sresource.MustParse(cpus[i])}}}}}}
 			if g := groups[i]; g != "" {
 				p.Spec.SchedulingGroup = &v1.PodSchedulingGroup{PodGroupName: &g}
-				if s.spreads(g) {
+				if kind := s.affinity(g); kind != "" {
 					p.Labels = map[string]string{"gang": g}
-					p.Spec.Affinity = &v1.Affinity{PodAntiAffinity: &v1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []v1.PodAffinityTerm{{
-						LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"gang": g}}, TopologyKey: "kubernetes.io/hostname"}}}}
+					p.Spec.Affinity = upGangAffinity(kind, g)
+				}
+				if s.claims(g) {
+					template := gangTemplate
+					p.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: gangClaim, ResourceClaimTemplateName: &template}}
+					p.Spec.Containers[0].Resources.Claims = []v1.ResourceClaim{{Name: gangClaim}}
 				}
 			}
 			if _, err := cs.CoreV1().Pods(ns).Create(ctx, p, metav1.CreateOptions{}); err != nil {
@@ -373,7 +544,14 @@ func TestGangsAgainstUpstream(t *testing.T) {
 			var summary []string
 			for _, u := range spec.units {
 				if u.group != "" {
-					summary = append(summary, fmt.Sprintf("%s %d/%d (minCount %d)", u.group, placedUp[u.group], len(u.pods), u.minCount))
+					what := u.affinity
+					if u.claim {
+						what = strings.TrimPrefix(what+"+claim", "+")
+					}
+					if what != "" {
+						what = ", " + what
+					}
+					summary = append(summary, fmt.Sprintf("%s %d/%d (minCount %d%s)", u.group, placedUp[u.group], len(u.pods), u.minCount, what))
 				}
 			}
 			t.Logf("upstream bound: %s; ordinary pods bound %d", strings.Join(summary, ", "), placedUp[""])
@@ -405,11 +583,14 @@ func TestGangsAgainstUpstream(t *testing.T) {
 }
 
 // preemptSpec is a workload-aware preemption case: low-priority pods
-// created first, one by one, then gangs of high priority.
+// created first, one by one, then low-priority gangs whose PodGroups
+// have disruption mode All (a victim evicted whole), then gangs of high
+// priority.
 type preemptSpec struct {
-	nodeCPU []string
-	low     []string // CPU of each low-priority pod
-	gangs   [][]string
+	nodeCPU  []string
+	low      []string // CPU of each low-priority pod
+	lowGangs [][]string
+	gangs    [][]string
 }
 
 func genPreemptSpec(seed uint64) preemptSpec {
@@ -419,6 +600,14 @@ func genPreemptSpec(seed uint64) preemptSpec {
 	s := preemptSpec{nodeCPU: sizes[:3+r.IntN(2)]}
 	for range 3 + r.IntN(5) {
 		s.low = append(s.low, []string{"500m", "1", "1500m", "2"}[r.IntN(4)])
+	}
+	for range r.IntN(3) {
+		var g []string
+		cpu := []string{"500m", "1"}[r.IntN(2)]
+		for range 2 + r.IntN(2) {
+			g = append(g, cpu)
+		}
+		s.lowGangs = append(s.lowGangs, g)
 	}
 	for range 1 + r.IntN(2) {
 		var g []string
@@ -479,10 +668,7 @@ func TestGangPreemptionAgainstUpstream(t *testing.T) {
 					t.Errorf("pod %s: upstream says %q, schedkit %q", n, m, skMsg[n])
 				}
 			}
-			t.Logf("nodes %v: %v", spec.nodeCPU, up)
-			if t.Failed() {
-				t.Logf("spec: %+v", spec)
-			}
+			t.Logf("spec %+v: upstream %v", spec, up)
 			for i := range spec.nodeCPU {
 				_ = cs.CoreV1().Nodes().Delete(ctx, fmt.Sprintf("%s-node-%d", ns, i), metav1.DeleteOptions{})
 			}
@@ -490,12 +676,19 @@ func TestGangPreemptionAgainstUpstream(t *testing.T) {
 	}
 }
 
-// preemptUnits lists the case's pods unit by unit: name, CPU, group
-// ("" for a low pod).
+// units lists the case's pods unit by unit: name, CPU, group ("" for a
+// low pod; "v<i>" for a low gang, "g<i>" for a high one).
 func (s preemptSpec) units() [][][3]string {
 	var out [][][3]string
 	for i, cpu := range s.low {
 		out = append(out, [][3]string{{fmt.Sprintf("low-%d", i), cpu, ""}})
+	}
+	for g, pods := range s.lowGangs {
+		var u [][3]string
+		for i, cpu := range pods {
+			u = append(u, [3]string{fmt.Sprintf("v%d-%d", g, i), cpu, fmt.Sprintf("v%d", g)})
+		}
+		out = append(out, u)
 	}
 	for g, pods := range s.gangs {
 		var u [][3]string
@@ -581,7 +774,7 @@ func upstreamPreempt(t *testing.T, cp *controlplane.ControlPlane, s preemptSpec,
 	for _, u := range s.units() {
 		class := "gang-low"
 		group := u[0][2]
-		if group != "" {
+		if strings.HasPrefix(group, "g") {
 			class = "gang-high"
 		}
 		for _, p := range u {
@@ -599,8 +792,11 @@ func upstreamPreempt(t *testing.T, cp *controlplane.ControlPlane, s preemptSpec,
 		}
 		if group != "" {
 			pg := &schedulingv1beta1.PodGroup{ObjectMeta: metav1.ObjectMeta{Name: group, Namespace: ns},
-				Spec: schedulingv1beta1.PodGroupSpec{PriorityClassName: "gang-high",
+				Spec: schedulingv1beta1.PodGroupSpec{PriorityClassName: class,
 					SchedulingPolicy: schedulingv1beta1.PodGroupSchedulingPolicy{Gang: &schedulingv1beta1.GangSchedulingPolicy{MinCount: int32(len(u))}}}}
+			if class == "gang-low" {
+				pg.Spec.DisruptionMode = &schedulingv1beta1.DisruptionMode{All: &schedulingv1beta1.AllDisruptionMode{}}
+			}
 			if _, err := cs.SchedulingV1beta1().PodGroups(ns).Create(ctx, pg, metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -629,6 +825,15 @@ func schedkitPreempt(t *testing.T, s preemptSpec) (nodes, messages map[string]st
 		t.Fatal(err)
 	}
 	low, high := int32(10), int32(1000)
+	for g, pods := range s.lowGangs {
+		pg := &api.PodGroup{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("v%d", g), Namespace: "default"},
+			Spec: api.PodGroupSpec{PriorityClassName: "gang-low", Priority: &low,
+				SchedulingPolicy: api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: int32(len(pods))}},
+				DisruptionMode:   &api.DisruptionMode{All: &api.AllDisruptionMode{}}}}
+		if err := snap.AddObject(pg); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for g, pods := range s.gangs {
 		pg := &api.PodGroup{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("g%d", g), Namespace: "default"},
 			Spec: api.PodGroupSpec{PriorityClassName: "gang-high", Priority: &high,
@@ -648,7 +853,7 @@ func schedkitPreempt(t *testing.T, s preemptSpec) (nodes, messages map[string]st
 		var pods []*api.Pod
 		for _, p := range u {
 			prio := &low
-			if p[2] != "" {
+			if strings.HasPrefix(p[2], "g") {
 				prio = &high
 			}
 			pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: p[0], Namespace: "default", UID: p[0]},

@@ -142,8 +142,9 @@
 // A gang is thus placed whole or not at all, and never waits at Permit
 // holding resources. Each cycle writes the PodGroup's
 // PodGroupInitiallyScheduled condition; a failed group backs off and is
-// retried once the active queue is empty, if a cluster event came since
-// (queue.go, flushBackoff). GangCapacity counts the gangs of a shape that
+// retried once the active queue is empty, if a cluster event came since,
+// one group at a time in the order their backoffs end on the simulated
+// clock (queue.go, flushBackoff). GangCapacity counts the gangs of a shape that
 // still fit; Drain's replacements of a group's pods join the group as
 // new pods.
 //

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
@@ -60,27 +62,68 @@ func (s *Scheduler) groupOf(pod *api.Pod) (podgroup.Key, bool) {
 	return podgroup.KeyOf(pod)
 }
 
-// gangIndex counts the snapshot's pods per group at one generation.
+// gangIndex counts the snapshot's pods per group. Each node's members
+// are kept in a memo, so that a new generation recounts only the nodes
+// that changed since the last count (an assumed or removed pod changes
+// one), not every pod of the cluster, and reads no unchanged node.
 type gangIndex struct {
 	gen    int64
 	built  bool
+	memo   cluster.NodeMemo[[]groupCount]
 	counts map[podgroup.Key]int
+}
+
+// groupCount is the number of a node's pods of one group.
+type groupCount struct {
+	key podgroup.Key
+	n   int
+}
+
+// sync brings the counts up to the snapshot's current generation.
+func (x *gangIndex) sync(snap *cluster.Snapshot) {
+	gen := snap.Generation()
+	if x.built && x.gen == gen {
+		return
+	}
+	if x.counts == nil {
+		x.counts = map[podgroup.Key]int{}
+	}
+	view := snap.View()
+	x.memo.SyncView(view, view.Nodes(), nodeGroupCounts, func(v *[]groupCount, _ *cluster.NodeInfo, sign int64) {
+		for _, c := range *v {
+			n := x.counts[c.key] + int(sign)*c.n
+			if n == 0 {
+				delete(x.counts, c.key)
+			} else {
+				x.counts[c.key] = n
+			}
+		}
+	})
+	x.gen, x.built = gen, true
+}
+
+// nodeGroupCounts counts ni's pods per group, in the order the groups
+// first appear; it reports whether ni holds any group's pod.
+func nodeGroupCounts(ni *cluster.NodeInfo, v *[]groupCount) bool {
+	var out []groupCount
+	for _, pi := range ni.Pods {
+		k, ok := podgroup.KeyOf(pi.Pod)
+		if !ok {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(c groupCount) bool { return c.key == k }); i >= 0 {
+			out[i].n++
+		} else {
+			out = append(out, groupCount{key: k, n: 1})
+		}
+	}
+	*v = out
+	return len(out) > 0
 }
 
 // scheduledCount is the number of the snapshot's pods of group k.
 func (s *Scheduler) scheduledCount(k podgroup.Key) int {
-	gen := s.snapshot.Generation()
-	if !s.gangIdx.built || s.gangIdx.gen != gen {
-		counts := map[podgroup.Key]int{}
-		for _, ni := range s.snapshot.View().Nodes() {
-			for _, pi := range ni.Pods {
-				if pk, ok := podgroup.KeyOf(pi.Pod); ok {
-					counts[pk]++
-				}
-			}
-		}
-		s.gangIdx = gangIndex{gen: gen, built: true, counts: counts}
-	}
+	s.gangIdx.sync(s.snapshot)
 	return s.gangIdx.counts[k]
 }
 
@@ -248,6 +291,9 @@ type schedOps struct {
 	q    *queue
 	pg   *api.PodGroup
 	gang bool // the profile has GangScheduling
+	// queued: the members passed PreEnqueue on joining the queue, so
+	// that try does not run it again.
+	queued bool
 }
 
 func (o schedOps) feasible(p gangscheduling.Progress) *framework.Status {
@@ -259,7 +305,13 @@ func (o schedOps) feasible(p gangscheduling.Progress) *framework.Status {
 
 func (o schedOps) try(ctx context.Context, e *entry) (Decision, *framework.Status, func(), error) {
 	s, pod := o.s, e.qpi.Pod
-	res, err := s.scheduleOne(ctx, pod, false)
+	var res Decision
+	var err error
+	if prof := e.prof; o.queued && prof != nil {
+		res, err = s.scheduleQueued(ctx, prof, pod, false)
+	} else {
+		res, err = s.scheduleOne(ctx, pod, false)
+	}
 	if err != nil {
 		var fe *FitError
 		if errors.As(err, &fe) || errors.Is(err, ErrNoNodesAvailable) {
@@ -383,11 +435,14 @@ func (s *Scheduler) validatePodGroup(pg *api.PodGroup, k podgroup.Key, members [
 			return err
 		}
 	}
-	for _, ni := range s.snapshot.View().Nodes() {
-		for _, pi := range ni.Pods {
-			if pk, ok := podgroup.KeyOf(pi.Pod); ok && pk == k {
-				if err := check(pi.Pod); err != nil {
-					return err
+	if s.scheduledCount(k) > 0 {
+		// Only a group with pods in the snapshot has more to check.
+		for _, ni := range s.snapshot.View().Nodes() {
+			for _, pi := range ni.Pods {
+				if pk, ok := podgroup.KeyOf(pi.Pod); ok && pk == k {
+					if err := check(pi.Pod); err != nil {
+						return err
+					}
 				}
 			}
 		}
@@ -472,7 +527,7 @@ func (s *Scheduler) runGroup(ctx context.Context, q *queue, first *entry, k podg
 	}
 	prof, _ := s.profileFor(members[0].qpi.Pod)
 	_, gang := prof.Plugin(config.GangSchedulingName)
-	ops := schedOps{s: s, q: q, pg: pg, gang: gang}
+	ops := schedOps{s: s, q: q, pg: pg, gang: gang, queued: true}
 	out := podGroupAlgorithm(ctx, ops, members, s.scheduledCount(k))
 	if err := ctx.Err(); err != nil {
 		for _, e := range members {
@@ -603,4 +658,58 @@ func rejectors(err error) map[string]struct{} {
 		return nil
 	}
 	return plugins
+}
+
+// The backoff queue's defaults (podInitialBackoffSeconds,
+// podMaxBackoffSeconds); schedkit's queue does not read other values.
+const (
+	podInitialBackoff = time.Second
+	podMaxBackoff     = 10 * time.Second
+	// backoffWindow is the backoff queue's ordering window: backoff
+	// ends are truncated to it, and those in one window leave in the
+	// active queue's order.
+	backoffWindow = time.Second
+)
+
+// groupBackoff is upstream's calculateBackoffDuration for an entity of
+// size pods that failed failures times: the initial backoff doubled per
+// failure after the first, at most the maximum times the square root of
+// the size.
+func groupBackoff(failures, size int) time.Duration {
+	if failures == 0 {
+		return 0
+	}
+	limit := podMaxBackoff
+	if size > 1 {
+		limit = time.Duration(float64(limit) * math.Sqrt(float64(size)))
+	}
+	shift := failures - 1
+	if shift >= 63 || podInitialBackoff > limit>>shift {
+		return limit
+	}
+	return podInitialBackoff << shift
+}
+
+// backoffEnd is when the backoff of e's group ends on the simulated
+// clock (the queue's logical one): its last failure plus the group's
+// backoff, truncated to the ordering window.
+func (q *queue) backoffEnd(e *entry) time.Time {
+	size := 0
+	k, _ := podgroup.KeyOf(e.qpi.Pod)
+	for _, o := range q.parked {
+		if pk, ok := podgroup.KeyOf(o.qpi.Pod); ok && pk == k && o.backoff {
+			size++
+		}
+	}
+	return e.qpi.Timestamp.Add(groupBackoff(e.failures, size)).Truncate(backoffWindow)
+}
+
+// backoffBefore orders the backoff queue as upstream's
+// lessBackoffCompletedWithPriority: the earlier backoff end first, then
+// the active queue's order.
+func (q *queue) backoffBefore(a, b *entry) bool {
+	if ea, eb := q.backoffEnd(a), q.backoffEnd(b); !ea.Equal(eb) {
+		return ea.Before(eb)
+	}
+	return activeHeap{a, b}.Less(0, 1)
 }

@@ -158,7 +158,7 @@ func (s *Scheduler) placeGangCopy(ctx context.Context, shape GangShape, name str
 	}
 	prof, _ := s.profileFor(members[0].qpi.Pod)
 	_, gang := prof.Plugin(config.GangSchedulingName)
-	res := podGroupAlgorithm(ctx, schedOps{s: s, q: q, pg: pg, gang: gang}, members, s.scheduledCount(k))
+	res := podGroupAlgorithm(ctx, schedOps{s: s, q: q, pg: pg, gang: gang, queued: true}, members, s.scheduledCount(k))
 	if res.status.IsError() {
 		return out, res.status.AsError()
 	}

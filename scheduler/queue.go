@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/config"
+	"github.com/schedkit/schedkit/podgroup"
 )
 
 // nominator maps node names to the queued pods nominated to them
@@ -76,9 +77,12 @@ type entry struct {
 	preemptedBy *api.Pod
 	// backoff marks a PodGroup member parked by its group's failed
 	// cycle: it waits out the group's backoff, not a cluster event;
-	// backoffAt is q.events when it failed.
+	// backoffAt is q.events when it failed, and failures counts its
+	// group's failed cycles (upstream's unschedulable count, which
+	// sets the backoff's length).
 	backoff   bool
 	backoffAt int64
+	failures  int
 }
 
 // queue is kube-scheduler's scheduling queue without time: an active
@@ -303,21 +307,33 @@ func (q *queue) regate(ev framework.Event) int {
 func (q *queue) parkBackoff(e *entry, err error, res Decision) {
 	q.park(e, nil, err, res)
 	e.backoff, e.backoffAt = true, q.events
+	e.failures++
 }
 
-// flushBackoff moves the PodGroup members whose backoff is over back to
-// the active queue, and returns how many it moved. A simulation has no
-// clock: a group's backoff (1 s doubling to 10 s) outlasts the cycles of
-// the pods created with it, so it is over once the active queue is
-// empty, as SchedulerPopFromBackoffQ then pops the backoff queue. A group
+// flushBackoff moves the members of the next PodGroup to leave the
+// backoff queue back to the active queue, and returns how many it moved.
+// It is called once the active queue is empty, when
+// SchedulerPopFromBackoffQ pops the backoff queue's head whether or not
+// its backoff is over: the group whose backoff ends first on the
+// simulated clock (backoffBefore), its members tried together. A group
 // retried with nothing changed since its failure fails the same way, so
-// only the members that failed before the last cluster event are moved;
-// the others stay unschedulable.
+// only groups that failed before the last cluster event leave; the
+// others stay unschedulable.
 func (q *queue) flushBackoff() int {
+	var next *entry
+	for _, e := range q.parked {
+		if e.backoff && e.backoffAt != q.events && (next == nil || q.backoffBefore(e, next)) {
+			next = e
+		}
+	}
+	if next == nil {
+		return 0
+	}
+	k, _ := podgroup.KeyOf(next.qpi.Pod)
 	moved := 0
 	kept := q.parked[:0]
 	for _, e := range q.parked {
-		if !e.backoff || e.backoffAt == q.events {
+		if pk, ok := podgroup.KeyOf(e.qpi.Pod); !e.backoff || e.backoffAt == q.events || !ok || pk != k {
 			kept = append(kept, e)
 			continue
 		}

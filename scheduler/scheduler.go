@@ -459,6 +459,15 @@ func (s *Scheduler) scheduleOne(ctx context.Context, pod *api.Pod, postFilter bo
 	if st := prof.RunPreEnqueuePlugins(ctx, pod); !st.IsSuccess() {
 		return Decision{Profile: prof.Name(), NotEvaluated: prof.NotEvaluated(), Unverified: s.unverified(prof, pod, false)}, &GatedError{Pod: pod, Status: st}
 	}
+	return s.scheduleQueued(ctx, prof, pod, postFilter)
+}
+
+// scheduleQueued is scheduleOne for a pod of prof that passed
+// PreEnqueue when it joined the queue and cannot fail it since (a
+// member of a PodGroup cycle: its group's counts only grow in the
+// cycle), as upstream's scheduling cycle does not run PreEnqueue.
+func (s *Scheduler) scheduleQueued(ctx context.Context, prof *framework.Profile, pod *api.Pod, postFilter bool) (Decision, error) {
+	var err error
 	var res Decision
 	var state *framework.CycleState
 	start := s.nextStartNodeIndex

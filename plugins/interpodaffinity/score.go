@@ -204,12 +204,17 @@ func (ns *nodeScore) add(key string, k int32, w int64) {
 // (anti-)affinity); nothing for a node without labels. It reports
 // whether the contribution adds anything (a matched term).
 func (sc *scorer) node(ni *cluster.NodeInfo, ns *nodeScore) bool {
-	node := ni.Node()
 	pods := ni.PodsWithAffinity
 	if sc.hasPreferred {
 		pods = ni.Pods
 	}
-	if node == nil || len(node.Labels) == 0 || len(pods) == 0 {
+	// The pods first: most nodes have none to read, and their Node is
+	// then not read at all.
+	if len(pods) == 0 {
+		return false
+	}
+	node := ni.Node()
+	if node == nil || len(node.Labels) == 0 {
 		return false
 	}
 	ns.node = node
