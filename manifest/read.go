@@ -1035,7 +1035,7 @@ func (r *Reader) streamedItem(src Source, b []byte) func(defKind, defVersion str
 	if h := scanHeader(b); h.plain && !h.items && h.kind != "" && h.apiVersion != "" {
 		var effects []func()
 		r.deferred = &effects
-		r.rawDocument(src, b, "", "")
+		r.rawDocumentHeader(src, b, h, "", "")
 		r.deferred = nil
 		return func(string, string) {
 			for _, f := range effects {
@@ -1051,7 +1051,11 @@ func (r *Reader) streamedItem(src Source, b []byte) func(defKind, defVersion str
 // has been scanned: it is one valid JSON value): straight into its typed
 // object when it can, else through the generic tree.
 func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
-	h := scanHeader(b)
+	r.rawDocumentHeader(src, b, scanHeader(b), defKind, defVersion)
+}
+
+// rawDocumentHeader is rawDocument with b's header already scanned.
+func (r *Reader) rawDocumentHeader(src Source, b []byte, h header, defKind, defVersion string) {
 	kind, apiVersion := h.kind, h.apiVersion
 	if kind == "" {
 		kind = defKind
@@ -1073,7 +1077,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 	r.dec.noted = r.dec.noted[:0]
 	r.dec.path.reset(0)
 	fd := fastDecoder{d: r.dec, b: b, line: int32(src.Line), seen: r.seen0[:0]}
-	err := fd.decode(obj.Elem())
+	err := fd.decode(obj.Elem(), r.dec.plan(ki.typ))
 	r.seen0 = fd.seen[:0]
 	if err != nil {
 		v := parseValue(b, src.Line)
