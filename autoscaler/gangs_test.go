@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	featuregates "github.com/schedkit/schedkit/features"
@@ -135,6 +137,25 @@ func TestGangsAfterScaleUp(t *testing.T) {
 	}
 	if len(up.Nodes) != 2 || len(got) != 1 || !got[0].Helped || got[0].Placed != 4 {
 		t.Fatalf("nodes %d: %+v", len(up.Nodes), got)
+	}
+	// With the gate on, PlanScaleUp plans as cluster-autoscaler does,
+	// with it off; gs is not changed.
+	for _, max := range []int{1, 0} {
+		off, err := PlanScaleUp(ctx, ca, pending, ScaleUpOptions{Groups: group, Max: max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		on, err := PlanScaleUp(ctx, gs, pending, ScaleUpOptions{Groups: group, Max: max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		errText := cmp.Comparer(func(a, b error) bool { return fmt.Sprint(a) == fmt.Sprint(b) })
+		if diff := cmp.Diff(off, on, errText); diff != "" {
+			t.Errorf("max %d: gate on plans differently (-off +on):\n%s", max, diff)
+		}
+	}
+	if !gs.FeatureGates().GenericWorkload() || len(gs.Snapshot().Nodes()) != 1 {
+		t.Errorf("PlanScaleUp changed its scheduler")
 	}
 	if got, _ := GangsAfterScaleUp(ctx, ca, pending, up); got != nil {
 		t.Fatalf("gate off: %+v", got)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/quantity"
 	"github.com/schedkit/schedkit/scheduler"
 )
@@ -128,7 +129,9 @@ type Option struct {
 // are added. Last, each new node is left out in turn, latest first, and
 // dropped when the pods all place without it, so that with any one node
 // fewer some pod stays pending. s is not changed: all of it runs on
-// forks.
+// forks. With GenericWorkload on, the plan is made with the gate off, as
+// cluster-autoscaler v1.37 makes it: a gang's pods count one by one
+// (GangsAfterScaleUp says which gangs the plan lets place whole).
 func PlanScaleUp(ctx context.Context, s *scheduler.Scheduler, pending []*api.Pod, opt ScaleUpOptions) (*ScaleUp, error) {
 	if len(opt.Groups) == 0 {
 		return nil, errors.New("autoscaler: no node groups")
@@ -160,6 +163,18 @@ func PlanScaleUp(ctx context.Context, s *scheduler.Scheduler, pending []*api.Pod
 	sim := make([]*api.Pod, len(pending))
 	for i, pod := range pending {
 		sim[i] = noPreemption(pod)
+	}
+	if s.FeatureGates().GenericWorkload() {
+		// cluster-autoscaler v1.37 ignores PodGroups: its plan takes a
+		// gang's pods one by one, as with the gate off.
+		g, err := s.FeatureGates().With(map[string]bool{featuregates.GenericWorkload: false})
+		if err != nil {
+			return nil, err
+		}
+		if s, err = s.ForkWithFeatureGates(g); err != nil {
+			return nil, err
+		}
+		defer s.Close()
 	}
 	p := &planner{ctx: ctx, s: s, pending: sim, opt: opt, next: map[string]int{}}
 	out := &ScaleUp{}

@@ -101,6 +101,21 @@ func (n *NodeInfo) removePod(pod *api.Pod) (*PodInfo, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("pod %s is not on node %q", podName(pod), n.Name())
 	}
+	return n.removePodAt(i), nil
+}
+
+// RemovePodAt removes n.Pods[i] as RemovePod of that pod does, without
+// searching for it: the last pod takes position i. It returns the pod
+// removed. A caller that knows where its pods are (a preemption dry run
+// removing victims from its copy of a node) saves a search by UID per
+// pod. It panics if i is out of range, as an index does.
+func (n *NodeInfo) RemovePodAt(i int) *PodInfo {
+	p := n.removePodAt(i)
+	n.Generation++
+	return p
+}
+
+func (n *NodeInfo) removePodAt(i int) *PodInfo {
 	p := n.Pods[i]
 	n.Pods = removeAt(n.Pods, i)
 	if p.hasAffinity {
@@ -123,7 +138,7 @@ func (n *NodeInfo) removePod(pod *api.Pod) (*PodInfo, error) {
 	if len(n.PVCRefCounts) == 0 {
 		n.PVCRefCounts = nil
 	}
-	return p, nil
+	return p
 }
 
 // samePod reports whether a and b are the same pod: by UID when both

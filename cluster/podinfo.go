@@ -68,7 +68,10 @@ func (p *PodInfo) compileAffinity() error {
 // rejects bad quantities. A non-nil scratch list is reused for the
 // pod's total requests.
 func newPodInfo(pod *api.Pod, check bool, scratch api.ResourceList) (*PodInfo, error) {
-	p := &PodInfo{Pod: pod}
+	p := &PodInfo{Pod: pod, priorityKnown: true}
+	if pr := pod.Spec.Priority; pr != nil {
+		p.priority = *pr
+	}
 	if ok, err := p.containerRequests(check); !ok {
 		if err := p.podRequests(check, scratch); err != nil {
 			return nil, err

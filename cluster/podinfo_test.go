@@ -94,3 +94,21 @@ func TestPodInfoRequestsAreSchedulerRequests(t *testing.T) {
 		}
 	})
 }
+
+// TestPodInfoPriority: Priority is spec.priority, 0 without one, whether
+// NewPodInfo read it or the PodInfo is a literal.
+func TestPodInfoPriority(t *testing.T) {
+	p7 := int32(7)
+	for _, pod := range []*api.Pod{{}, {Spec: api.PodSpec{Priority: &p7}}} {
+		want := int32(0)
+		if pod.Spec.Priority != nil {
+			want = *pod.Spec.Priority
+		}
+		if got := NewPodInfo(pod).Priority(); got != want {
+			t.Errorf("NewPodInfo: Priority() = %d, want %d", got, want)
+		}
+		if got := (&PodInfo{Pod: pod}).Priority(); got != want {
+			t.Errorf("literal: Priority() = %d, want %d", got, want)
+		}
+	}
+}

@@ -42,6 +42,12 @@ type Scalar struct {
 type PodInfo struct {
 	// Pod is the pod itself; do not modify it.
 	Pod *api.Pod
+	// priority is Pod.Spec.Priority (0 when nil), read once by
+	// NewPodInfo: a preemption dry run reads it for every pod of every
+	// node it tries, and the pod is three pointers away. priorityKnown
+	// is false in a PodInfo built as a literal.
+	priority      int32
+	priorityKnown bool
 	// Requests are the pod's effective requests (resource.PodRequests).
 	Requests Resource
 	// NonZeroMilliCPU is the CPU request with the scheduler's default for
@@ -71,6 +77,18 @@ type PodInfo struct {
 
 	hasAffinity             bool
 	hasRequiredAntiAffinity bool
+}
+
+// Priority is the pod's spec.priority, 0 when it has none (as
+// kube-scheduler's corev1helpers.PodPriority).
+func (p *PodInfo) Priority() int32 {
+	if p.priorityKnown {
+		return p.priority
+	}
+	if pr := p.Pod.Spec.Priority; pr != nil {
+		return *pr
+	}
+	return 0
 }
 
 // HasAffinity reports whether the pod has any inter-pod affinity or

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 )
 
 // NodeToStatus holds the filter status of each rejected node of a cycle,
@@ -13,9 +14,20 @@ import (
 // those cut by a PreFilterResult, or all nodes when PreFilter rejected the
 // pod. Nodes that passed Filter have no entry. It implements
 // NodeToStatusReader.
+//
+// One made with NewNodeToStatusFor keeps the entries of its view's nodes
+// in a slice indexed by NodeInfo.Slot, and other names in a map. A
+// failed cycle then records a thousand nodes with one allocation and no
+// hashing. The two forms answer every query alike.
 type NodeToStatus struct {
 	statuses map[string]*Status
 	absent   *Status
+
+	// view's nodes have their entries in bySlot (nil: none); inSlots
+	// counts them.
+	view    *cluster.View
+	bySlot  []*Status
+	inSlots int
 }
 
 // NewDefaultNodeToStatus returns an empty NodeToStatus whose absent nodes
@@ -24,12 +36,34 @@ func NewDefaultNodeToStatus() *NodeToStatus {
 	return &NodeToStatus{absent: NewStatus(UnschedulableAndUnresolvable)}
 }
 
+// NewNodeToStatusFor returns an empty NodeToStatus for the nodes of
+// view, with absent the status of the nodes it has no entry for. Its
+// entries for view's nodes live in one slice indexed by their slots.
+func NewNodeToStatusFor(view *cluster.View, absent *Status) *NodeToStatus {
+	m := &NodeToStatus{absent: absent, view: view}
+	if view != nil {
+		m.bySlot = make([]*Status, view.NumNodes())
+	}
+	return m
+}
+
 // Reset empties m for another cycle, keeping its memory, with absent
 // the status of the nodes it has no entry for. Nothing may read m after
 // Reset.
 func (m *NodeToStatus) Reset(absent *Status) {
 	clear(m.statuses)
+	if m.inSlots > 0 {
+		clear(m.bySlot)
+		m.inSlots = 0
+	}
 	m.absent = absent
+}
+
+// ResetFor is Reset for the nodes of view: m then holds their entries
+// by slot, as one made with NewNodeToStatusFor.
+func (m *NodeToStatus) ResetFor(view *cluster.View, absent *Status) {
+	m.Reset(absent)
+	m.view = view
 }
 
 // NewNodeToStatus returns a NodeToStatus with the given entries and absent
@@ -41,14 +75,88 @@ func NewNodeToStatus(statuses map[string]*Status, absent *Status) *NodeToStatus 
 // Get returns the status of the named node, the absent status if it has
 // no entry.
 func (m *NodeToStatus) Get(nodeName string) *Status {
+	if m.inSlots > 0 {
+		if ni, ok := m.view.Get(nodeName); ok {
+			if s := m.slotEntry(ni); s != nil {
+				return s
+			}
+		}
+	}
 	if s, ok := m.statuses[nodeName]; ok {
 		return s
 	}
 	return m.absent
 }
 
+// GetNode is Get(ni.Node().Name) for a node of view. It reads the slot
+// of ni without looking its name up when view is m's.
+func (m *NodeToStatus) GetNode(view *cluster.View, ni *cluster.NodeInfo) *Status {
+	if view != nil && view == m.view && len(m.statuses) == 0 {
+		if s := m.slotEntry(ni); s != nil {
+			return s
+		}
+		return m.absent
+	}
+	return m.Get(ni.Node().Name)
+}
+
+// slotEntry is ni's entry by slot, nil when it has none there.
+func (m *NodeToStatus) slotEntry(ni *cluster.NodeInfo) *Status {
+	if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) {
+		return m.bySlot[sl]
+	}
+	return nil
+}
+
 // Set records the status of a node.
 func (m *NodeToStatus) Set(nodeName string, s *Status) {
+	if m.view != nil && s != nil {
+		if ni, ok := m.view.Get(nodeName); ok && ni.Slot() >= 0 {
+			m.setSlot(ni, s)
+			return
+		}
+	}
+	m.setMap(nodeName, s)
+}
+
+// SetNode is Set(ni.Node().Name, s) for ni, a node of m's view (of
+// NewNodeToStatusFor or ResetFor): its slot is written without looking
+// its name up. Without a view it is Set.
+func (m *NodeToStatus) SetNode(ni *cluster.NodeInfo, s *Status) {
+	if m.view == nil || s == nil || ni.Slot() < 0 {
+		m.Set(ni.Node().Name, s)
+		return
+	}
+	m.setSlot(ni, s)
+}
+
+// setSlot records s, not nil, in ni's slot. An entry of the same node
+// in the map is dropped.
+func (m *NodeToStatus) setSlot(ni *cluster.NodeInfo, s *Status) {
+	sl := ni.Slot()
+	if sl >= len(m.bySlot) {
+		m.bySlot = append(m.bySlot, make([]*Status, sl+1-len(m.bySlot))...)
+	}
+	if m.bySlot[sl] == nil {
+		m.inSlots++
+	}
+	m.bySlot[sl] = s
+	if len(m.statuses) > 0 {
+		delete(m.statuses, ni.Node().Name)
+	}
+}
+
+// setMap records s (nil is an entry too: Success) in the map. An entry
+// of the same node in a slot is dropped.
+func (m *NodeToStatus) setMap(nodeName string, s *Status) {
+	if m.inSlots > 0 {
+		if ni, ok := m.view.Get(nodeName); ok {
+			if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) && m.bySlot[sl] != nil {
+				m.bySlot[sl] = nil
+				m.inSlots--
+			}
+		}
+	}
 	if m.statuses == nil {
 		m.statuses = make(map[string]*Status)
 	}
@@ -56,7 +164,7 @@ func (m *NodeToStatus) Set(nodeName string, s *Status) {
 }
 
 // Len is the number of nodes with an entry; absent nodes are not counted.
-func (m *NodeToStatus) Len() int { return len(m.statuses) }
+func (m *NodeToStatus) Len() int { return len(m.statuses) + m.inSlots }
 
 // AbsentNodesStatus returns the status of nodes without an entry.
 func (m *NodeToStatus) AbsentNodesStatus() *Status { return m.absent }
@@ -68,18 +176,30 @@ func (m *NodeToStatus) SetAbsentNodesStatus(s *Status) { m.absent = s }
 // order.
 func (m *NodeToStatus) ForEachExplicitNode(fn func(nodeName string, s *Status)) {
 	for _, n := range m.NodeNames() {
-		fn(n, m.statuses[n])
+		fn(n, m.Get(n))
 	}
 }
 
 // NodeNames returns the names of the nodes with an entry, sorted.
 func (m *NodeToStatus) NodeNames() []string {
-	names := make([]string, 0, len(m.statuses))
-	for n := range m.statuses {
-		names = append(names, n)
-	}
+	names := make([]string, 0, m.Len())
+	m.each(func(name string, _ *Status) { names = append(names, name) })
 	sort.Strings(names)
 	return names
+}
+
+// each calls fn for every entry, in no order.
+func (m *NodeToStatus) each(fn func(name string, s *Status)) {
+	if m.inSlots > 0 {
+		for _, ni := range m.view.Nodes() {
+			if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) && m.bySlot[sl] != nil {
+				fn(ni.Node().Name, m.bySlot[sl])
+			}
+		}
+	}
+	for n, s := range m.statuses {
+		fn(n, s)
+	}
 }
 
 // Diagnosis explains why a pod fits no node.
@@ -166,9 +286,7 @@ func (f *FitError) Error() string {
 		// Nodes rejected alike share a status: counting the statuses
 		// first reads each one's reasons once, not once a node.
 		byStatus := map[*Status]int{}
-		for _, s := range m.statuses {
-			byStatus[s]++
-		}
+		m.each(func(_ string, s *Status) { byStatus[s]++ })
 		counts := map[string]int{}
 		for s, n := range byStatus {
 			for _, r := range s.Reasons() {

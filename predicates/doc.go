@@ -22,8 +22,9 @@
 // Some filters compile a pod once and then check many nodes:
 // VolumeBindingState, VolumeZoneState, VolumeLimitsState,
 // ServiceAffinityState and FeatureMask. A plugin computes one per cycle.
-// A VolumeLimitsCache, kept by a plugin across cycles, holds the volumes
-// attached to each node, derived again only for the nodes that changed.
+// A VolumeLimitsCache, kept by a plugin across cycles, holds each node's
+// CSINode, attached volumes and per-driver counts, derived again only for
+// the nodes that changed.
 //
 // Reasons and status codes are upstream's, word for word. Rejections
 // with fixed reasons return shared, immutable *framework.Status values,

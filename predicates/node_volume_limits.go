@@ -383,12 +383,38 @@ type VolumeLimitsState struct {
 	objs   *cluster.Objects
 	vols   [2][]attachable
 	status [2]*framework.Status
-	// cache, if set, keeps what Filter derives from each node's pods
-	// and attachments across cycles.
+	// drivers group vols by CSI driver, in name order: the per-node
+	// check reads them without looking anything up.
+	drivers [2][]podDriver
+	// cache, if set, keeps what Filter derives from each node (its
+	// CSINode, and its pods' and attachments' volumes) across cycles.
 	cache *VolumeLimitsCache
 	// objGen keys the cache's entries: the generation of the last change
 	// to the kinds an entry is derived from.
 	objGen int64
+}
+
+// podDriver is one CSI driver of the pod's volumes: the volumes (in
+// the state's vols) and, when its CSIDriver sets
+// preventPodSchedulingIfMissing, the status of a node whose CSINode
+// does not list it.
+type podDriver struct {
+	name string
+	vols []attachable
+	// bits are vols' handleBit, in order.
+	bits    []uint64
+	missing *framework.Status
+}
+
+// handleBit is the bit of a volume's handle in attachedVolumes.mask
+// (FNV-1a, folded to 6 bits): a volume whose bit a node's mask lacks is
+// not attached there, found without reading the node's volumes.
+func handleBit(a attachable) uint64 {
+	h := uint32(2166136261)
+	for i := 0; i < len(a.handle); i++ {
+		h = (h ^ uint32(a.handle[i])) * 16777619
+	}
+	return 1 << ((h ^ h>>6 ^ h>>12 ^ h>>18 ^ h>>24) & 63)
 }
 
 // Clone returns s: the state is never modified after PreFilter.
@@ -401,9 +427,10 @@ func NewVolumeLimitsState(objs *cluster.Objects, pod *api.Pod) *VolumeLimitsStat
 }
 
 // NewCachedVolumeLimitsState is NewVolumeLimitsState whose Filter reads
-// the volumes attached to each node from c, which computes them once
-// per NodeInfo and object generation. c is shared by the cycles of one
-// snapshot's scheduler.
+// what it derives from each node (its CSINode and the volumes attached
+// to it) from c, which computes it once per NodeInfo, Generation and
+// object generation: a cycle after a placement recomputes the one node
+// that changed. c is shared by the cycles of one snapshot's scheduler.
 func NewCachedVolumeLimitsState(objs *cluster.Objects, pod *api.Pod, c *VolumeLimitsCache) *VolumeLimitsState {
 	return newVolumeLimitsState(objs, pod, c)
 }
@@ -418,6 +445,7 @@ func newVolumeLimitsState(objs *cluster.Objects, pod *api.Pod, c *VolumeLimitsCa
 		switch {
 		case err == nil:
 			s.vols[i] = vols
+			s.drivers[i] = groupDrivers(objs, vols)
 		case errorsAsClaim(err):
 			s.status[i] = framework.NewStatus(framework.UnschedulableAndUnresolvable, err.Error())
 		default:
@@ -427,20 +455,50 @@ func newVolumeLimitsState(objs *cluster.Objects, pod *api.Pod, c *VolumeLimitsCa
 	return s
 }
 
+// groupDrivers sorts vols by driver name (stably) and returns one
+// podDriver per driver, in that order. Upstream checks the drivers in
+// map order, so which missing driver it names is random when several
+// are missing; schedkit names the first by name.
+func groupDrivers(objs *cluster.Objects, vols []attachable) []podDriver {
+	if len(vols) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(vols, func(a, b attachable) int { return strings.Compare(a.driver, b.driver) })
+	var out []podDriver
+	for i := 0; i < len(vols); {
+		j := i + 1
+		for j < len(vols) && vols[j].driver == vols[i].driver {
+			j++
+		}
+		d := podDriver{name: vols[i].driver, vols: vols[i:j:j], bits: make([]uint64, j-i)}
+		for k := range d.vols {
+			d.bits[k] = handleBit(d.vols[k])
+		}
+		if driverRequired(objs, d.name) {
+			d.missing = framework.NewStatus(framework.Unschedulable, d.name+" CSI driver is not installed on the node")
+		}
+		out = append(out, d)
+		i = j
+	}
+	return out
+}
+
 func errorsAsClaim(err error) bool {
 	var ce *claimLookupError
 	return errors.As(err, &ce)
 }
 
-// driverInstalled reports whether a node may use the driver's volumes
-// (VolumeLimitScaling, on in v1.37): unless the driver's CSIDriver object
-// sets preventPodSchedulingIfMissing, always; otherwise only if the
-// node's CSINode lists it.
-func driverInstalled(objs *cluster.Objects, driver string, csiNode *api.CSINode) bool {
+// driverRequired reports whether a node must list the driver in its
+// CSINode to use its volumes (VolumeLimitScaling, on in v1.37): the
+// driver's CSIDriver object sets preventPodSchedulingIfMissing.
+func driverRequired(objs *cluster.Objects, driver string) bool {
 	d, ok := cluster.GetObject[api.CSIDriver](objs, "", driver)
-	if !ok || d.Spec.PreventPodSchedulingIfMissing == nil || !*d.Spec.PreventPodSchedulingIfMissing {
-		return true
-	}
+	return ok && d.Spec.PreventPodSchedulingIfMissing != nil && *d.Spec.PreventPodSchedulingIfMissing
+}
+
+// listsDriver reports whether the node's CSINode (nil for none) lists
+// the driver.
+func listsDriver(csiNode *api.CSINode, driver string) bool {
 	if csiNode == nil {
 		return false
 	}
@@ -450,20 +508,6 @@ func driverInstalled(objs *cluster.Objects, driver string, csiNode *api.CSINode)
 		}
 	}
 	return false
-}
-
-// volumeLimit returns the node's limit for driver from its CSINode (the
-// last entry for the driver with an allocatable count).
-func volumeLimit(csiNode *api.CSINode, driver string) (int64, bool) {
-	var limit int64
-	found := false
-	for i := range csiNode.Spec.Drivers {
-		d := &csiNode.Spec.Drivers[i]
-		if d.Name == driver && d.Allocatable != nil && d.Allocatable.Count != nil {
-			limit, found = int64(*d.Allocatable.Count), true
-		}
-	}
-	return limit, found
 }
 
 func hasVolumeLimits(csiNode *api.CSINode) bool {
@@ -480,92 +524,80 @@ func hasVolumeLimits(csiNode *api.CSINode) bool {
 
 // Filter is NodeVolumeLimits' Filter for one node.
 func (s *VolumeLimitsState) Filter(nodeInfo *cluster.NodeInfo) *framework.Status {
-	node := nodeInfo.Node()
-	if node == nil {
+	if nodeInfo.Node() == nil {
 		return framework.AsStatus(errors.New("node not found"))
 	}
-	csiNode, _ := cluster.GetObject[api.CSINode](s.objs, "", node.Name)
+	if s.cache == nil || nodeInfo.Slot() < 0 {
+		// Buffers on the stack: a node with a few volumes costs no
+		// allocation.
+		var e attachedVolumes
+		var attachedBuf [4]attachable
+		var usesBuf [2]driverUse
+		e.compute(s.objs, nodeInfo, attachedBuf[:0], usesBuf[:0])
+		return s.filter(&e)
+	}
+	e, held := s.cache.lookup(nodeInfo, s.objGen)
+	if e == nil {
+		e = s.cache.newEntry(!held)
+		e.ni, e.gen, e.objGen = nodeInfo, nodeInfo.Generation, s.objGen
+		e.compute(s.objs, nodeInfo, e.attachedBuf[:0], e.usesBuf[:0])
+		s.cache.store(e)
+	}
+	return s.filter(e)
+}
+
+// filter is Filter on the node e was derived from.
+func (s *VolumeLimitsState) filter(e *attachedVolumes) *framework.Status {
 	idx := 0
-	if csiNode != nil {
+	if e.csiNode != nil {
 		idx = 1
 	}
 	if st := s.status[idx]; st != nil {
 		return st
 	}
-	vols := s.vols[idx]
-	if len(vols) == 0 {
+	drivers := s.drivers[idx]
+	if len(drivers) == 0 {
 		return nil
 	}
-	// Drivers in name order: upstream checks them in map order, so which
-	// missing driver it names is random when several are missing.
-	var missing string
-	for _, v := range vols {
-		if (missing == "" || v.driver < missing) && !driverInstalled(s.objs, v.driver, csiNode) {
-			missing = v.driver
+	for i := range drivers {
+		if d := &drivers[i]; d.missing != nil && !listsDriver(e.csiNode, d.name) {
+			return d.missing
 		}
 	}
-	if missing != "" {
-		return framework.NewStatus(framework.Unschedulable, missing+" CSI driver is not installed on the node")
-	}
-	if !hasVolumeLimits(csiNode) {
+	if !e.limited {
 		return nil
 	}
-	var attached, vaVols []attachable
-	if e := s.cache.lookup(nodeInfo, s.objGen); e != nil {
-		if e.status != nil {
-			return e.status
-		}
-		attached, vaVols = e.attached, e.vaVols
-	} else if s.cache != nil {
-		e := &attachedVolumes{ni: nodeInfo, gen: nodeInfo.Generation, objGen: s.objGen}
-		st := e.compute(s.objs, nodeInfo, nil, nil)
-		s.cache.store(e)
-		if st != nil {
-			return st
-		}
-		attached, vaVols = e.attached, e.vaVols
-	} else {
-		// Small buffers on the stack: a node with a few volumes costs
-		// no allocation.
-		var attachedBuf [16]attachable
-		var vaBuf [8]attachable
-		var e attachedVolumes
-		if st := e.compute(s.objs, nodeInfo, attachedBuf[:0], vaBuf[:0]); st != nil {
-			return st
-		}
-		attached, vaVols = e.attached, e.vaVols
+	if e.status != nil {
+		return e.status
 	}
 	// For each driver the pod adds volumes of (not attached yet) that has
 	// a limit: the volumes attached plus the new ones must not exceed it.
-	for i, v := range vols {
-		if slices.ContainsFunc(vols[:i], func(w attachable) bool { return w.driver == v.driver }) {
+	for i := range drivers {
+		d := &drivers[i]
+		u := e.use(d.name)
+		if u == nil {
 			continue
 		}
-		limit, ok := volumeLimit(csiNode, v.driver)
-		if !ok {
-			continue
-		}
-		used, added := 0, 0
-		for _, a := range attached {
-			if a.driver == v.driver {
-				used++
-			}
-		}
-		for _, a := range vaVols {
-			if a.driver == v.driver {
-				used++
-			}
-		}
-		for _, w := range vols {
-			if w.driver == v.driver && !slices.ContainsFunc(attached, w.same) {
+		added := 0
+		for k, w := range d.vols {
+			if e.mask&d.bits[k] == 0 || !containsAttachable(e.attached, w) {
 				added++
 			}
 		}
-		if added > 0 && int64(used+added) > limit {
+		if added > 0 && int64(u.used+added) > u.limit {
 			return maxVolumeCountStatus
 		}
 	}
 	return nil
+}
+
+func containsAttachable(set []attachable, a attachable) bool {
+	for i := range set {
+		if set[i].same(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // attachmentVolumes appends to set the distinct volumes of the node's
@@ -586,7 +618,7 @@ func attachmentVolumes(objs *cluster.Objects, node string, attached, set []attac
 			continue
 		}
 		a := attachable{driver: va.Spec.Attacher, handle: pv.Spec.CSI.VolumeHandle}
-		if slices.ContainsFunc(attached, a.same) {
+		if containsAttachable(attached, a) {
 			continue
 		}
 		set = addAttachable(set, a)
@@ -603,25 +635,59 @@ func NodeVolumeLimits(objs *cluster.Objects, pod *api.Pod, nodeInfo *cluster.Nod
 	return NewVolumeLimitsState(objs, pod).Filter(nodeInfo)
 }
 
-// attachedVolumes is what NodeVolumeLimits' Filter derives from a node
-// with a CSINode object, the same for every incoming pod: the distinct
-// volumes its pods use (attached), and those of its VolumeAttachments
-// that no pod there uses (vaVols), or the status of a pod's volume that
-// cannot be counted. Cached, it is immutable and keyed by the NodeInfo,
-// its Generation and the generation of the objects it was derived from.
+// attachedVolumes is what NodeVolumeLimits' Filter derives from a node,
+// the same for every incoming pod: its CSINode and, when that sets
+// volume limits, the distinct volumes its pods use (attached), those of
+// its VolumeAttachments that no pod there uses (vaVols) and, per driver
+// with a limit, the limit and the volumes counted against it; or the
+// status of a pod's volume that cannot be counted. Cached, it is
+// immutable and keyed by the NodeInfo, its Generation and the
+// generation of the objects it was derived from.
 type attachedVolumes struct {
-	ni       *cluster.NodeInfo
-	gen      int64
-	objGen   int64
-	attached []attachable
-	vaVols   []attachable
-	status   *framework.Status
+	// What Filter reads at every node comes first, in two cache lines.
+	ni      *cluster.NodeInfo
+	gen     int64
+	objGen  int64
+	csiNode *api.CSINode
+	status  *framework.Status
+	// mask has the handleBit of each volume in attached.
+	mask    uint64
+	limited bool
+	uses    []driverUse
+	usesBuf [2]driverUse
+	// The slices start in the buffers: a node with a few volumes and
+	// drivers costs one allocation (none in a page of entries).
+	attached    []attachable
+	vaVols      []attachable
+	attachedBuf [4]attachable
 }
 
-// compute fills e from the node's pods and attachments, appending to
-// the buffers given; a status that rejects the node is returned and kept
-// in e.
-func (e *attachedVolumes) compute(objs *cluster.Objects, ni *cluster.NodeInfo, attached, vaVols []attachable) *framework.Status {
+// driverUse is a driver's volume limit on a node and the volumes
+// counted against it there.
+type driverUse struct {
+	driver string
+	limit  int64
+	used   int
+}
+
+// use returns the driver's limit and use, nil if the node sets no limit
+// for it.
+func (e *attachedVolumes) use(driver string) *driverUse {
+	for i := range e.uses {
+		if e.uses[i].driver == driver {
+			return &e.uses[i]
+		}
+	}
+	return nil
+}
+
+// compute fills e (zero but for its key) from the node's CSINode, pods
+// and attachments, appending to the buffers given.
+func (e *attachedVolumes) compute(objs *cluster.Objects, ni *cluster.NodeInfo, attached []attachable, uses []driverUse) {
+	e.csiNode, _ = cluster.GetObject[api.CSINode](objs, "", ni.Node().Name)
+	if e.limited = hasVolumeLimits(e.csiNode); !e.limited {
+		return
+	}
 	for _, p := range ni.Pods {
 		if len(p.Pod.Spec.Volumes) == 0 {
 			continue
@@ -629,54 +695,105 @@ func (e *attachedVolumes) compute(objs *cluster.Objects, ni *cluster.NodeInfo, a
 		var err error
 		if attached, err = podAttachable(objs, true, p.Pod, false, attached); err != nil {
 			e.status = framework.AsStatus(err)
-			return e.status
+			return
 		}
 	}
 	e.attached = attached
+	for _, a := range attached {
+		e.mask |= handleBit(a)
+	}
 	// The node's VolumeAttachments count too, unless a pod on the node
 	// already counted their volume (the pod's own volumes are not
 	// matched against them: a volume attached to the node that no pod
 	// there uses counts twice, as upstream counts it).
-	e.vaVols = attachmentVolumes(objs, ni.Node().Name, attached, vaVols)
-	return nil
+	e.vaVols = attachmentVolumes(objs, ni.Node().Name, attached, nil)
+	// The limit of a driver is the last entry for it with an
+	// allocatable count.
+	e.uses = uses
+	for i := range e.csiNode.Spec.Drivers {
+		d := &e.csiNode.Spec.Drivers[i]
+		if d.Allocatable == nil || d.Allocatable.Count == nil {
+			continue
+		}
+		if u := e.use(d.Name); u != nil {
+			u.limit = int64(*d.Allocatable.Count)
+			continue
+		}
+		e.uses = append(e.uses, driverUse{driver: d.Name, limit: int64(*d.Allocatable.Count)})
+	}
+	for i := range e.uses {
+		u := &e.uses[i]
+		for _, a := range e.attached {
+			if a.driver == u.driver {
+				u.used++
+			}
+		}
+		for _, a := range e.vaVols {
+			if a.driver == u.driver {
+				u.used++
+			}
+		}
+	}
 }
 
 // attachedGeneration is the generation of the last change to the kinds
-// a attachedVolumes is derived from: claims, volumes, classes and
-// attachments. (The CSINode is looked up per cycle.)
+// a attachedVolumes is derived from: CSINodes, claims, volumes, classes
+// and attachments.
 func attachedGeneration(objs *cluster.Objects) int64 {
-	return max(objs.KindGeneration(cluster.KindPersistentVolumeClaim), objs.KindGeneration(cluster.KindPersistentVolume),
-		objs.KindGeneration(cluster.KindStorageClass), objs.KindGeneration(cluster.KindVolumeAttachment))
+	return max(objs.KindGeneration(cluster.KindCSINode), objs.KindGeneration(cluster.KindPersistentVolumeClaim),
+		objs.KindGeneration(cluster.KindPersistentVolume), objs.KindGeneration(cluster.KindStorageClass),
+		objs.KindGeneration(cluster.KindVolumeAttachment))
 }
 
-// VolumeLimitsCache keeps, per node slot of one snapshot, the volumes
-// NodeVolumeLimits' Filter counts as attached to the node, so that a
-// cycle derives them only for the nodes that changed since the last
-// (a stream of pods changes one node a cycle) and costs, on the others,
-// a lookup and the pod's own volumes. Entries are immutable and
-// published atomically: Filter runs concurrently for different nodes,
-// and a lost race only costs a recomputation. Its zero value is empty
-// and ready to use.
+// VolumeLimitsCache keeps, per node slot of one snapshot, what
+// NodeVolumeLimits' Filter derives from the node (its CSINode and the
+// volumes counted as attached to it), so that a cycle derives it only
+// for the nodes that changed since the last (a stream of pods changes
+// one node a cycle) and costs, on the others, a lookup and the pod's own
+// volumes. Entries are immutable and published atomically: Filter runs
+// concurrently for different nodes, and a lost race only costs a
+// recomputation. The first entry of each slot is taken from a page of
+// entries, so that filling the cache costs a few allocations whatever
+// the node count; an entry that replaces another is allocated alone, so
+// that a page is garbage once its nodes all changed. Its zero value is
+// empty and ready to use.
 type VolumeLimitsCache struct {
-	mu    sync.Mutex // held to grow slots
+	mu    sync.Mutex // held to grow slots and to take from page
 	slots atomic.Pointer[[]atomic.Pointer[attachedVolumes]]
+	page  []attachedVolumes
 }
+
+// volumeLimitsPage is the number of entries of a page.
+const volumeLimitsPage = 256
 
 // lookup returns ni's entry if it was derived from ni as it is, at
-// objGen; nil otherwise (or for a nil cache).
-func (c *VolumeLimitsCache) lookup(ni *cluster.NodeInfo, objGen int64) *attachedVolumes {
-	if c == nil {
-		return nil
-	}
+// objGen, else nil; held reports whether the slot holds an entry.
+func (c *VolumeLimitsCache) lookup(ni *cluster.NodeInfo, objGen int64) (e *attachedVolumes, held bool) {
 	i := ni.Slot()
 	t := c.slots.Load()
 	if i < 0 || t == nil || i >= len(*t) {
-		return nil
+		return nil, false
 	}
-	if e := (*t)[i].Load(); e != nil && e.ni == ni && e.gen == ni.Generation && e.objGen == objGen {
-		return e
+	if e = (*t)[i].Load(); e != nil && e.ni == ni && e.gen == ni.Generation && e.objGen == objGen {
+		return e, true
 	}
-	return nil
+	return nil, e != nil
+}
+
+// newEntry returns a zero entry: from the current page when first (a
+// slot's first entry), else allocated alone.
+func (c *VolumeLimitsCache) newEntry(first bool) *attachedVolumes {
+	if !first {
+		return new(attachedVolumes)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.page) == 0 {
+		c.page = make([]attachedVolumes, volumeLimitsPage)
+	}
+	e := &c.page[0]
+	c.page = c.page[1:]
+	return e
 }
 
 // store publishes e as the entry of its node's slot.

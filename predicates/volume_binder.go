@@ -2,6 +2,7 @@ package predicates
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -176,6 +177,10 @@ type podVolumes struct {
 	scratch sync.Pool
 	// delay are the unbound WaitForFirstConsumer claims, in volume order.
 	delay []*vbClaim
+	// everyNode is set when find reports no conflict, no error and no
+	// volume on any node: every claim is bound to an existing volume
+	// without node affinity (translated to CSI too, without error).
+	everyNode bool
 	// matching are the delay claims without a selected node, sorted by
 	// increasing request (with sort.Sort, as upstream, so that equal
 	// requests keep upstream's order).
@@ -365,6 +370,9 @@ func resolvePodVolumes(objs *cluster.Objects, pod *api.Pod) (pv *podVolumes, imm
 		}
 	}
 	sort.Sort(byRequest(pv.matching))
+	pv.everyNode = len(pv.delay) == 0 && !slices.ContainsFunc(pv.bound, func(b vbBound) bool {
+		return b.pv == nil || b.pv.affinity != nil || b.plugin != "" && (b.migrateErr != nil || b.migrated.affinity != nil)
+	})
 	return pv, immediate, nil
 }
 

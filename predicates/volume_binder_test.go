@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -72,6 +73,7 @@ func runBinderRows(t *testing.T, rows []binderRow) {
 				}
 				pod = b.Pod
 			}
+			checkFitsEveryNode(t, snap.Objects(), pod, node)
 			got := CheckVolumeBinding(snap.Objects(), pod, node)
 			if !got.Equal(tc.want) {
 				t.Fatalf("status %v (%v), want %v (%v)", got, got.Code(), tc.want, tc.want.Code())
@@ -338,4 +340,70 @@ func TestAssumePodVolumesUpstream(t *testing.T) {
 
 func unresolvable(reasons ...string) *framework.Status {
 	return framework.NewStatus(framework.UnschedulableAndUnresolvable, reasons...)
+}
+
+// checkFitsEveryNode checks PreFilter's shortcut: when it says the pod's
+// claims fit every node, the binder's full check on node finds no
+// conflict, no error and no volume to bind or provision.
+func checkFitsEveryNode(t *testing.T, objs *cluster.Objects, pod *api.Pod, node *api.Node) {
+	t.Helper()
+	s, _ := PrepareVolumeBinding(objs, pod)
+	if s == nil || !s.FitsEveryNode() {
+		return
+	}
+	var nv nodeVolumes
+	conflicts, err := s.vols.find(node, &nv)
+	if conflicts != 0 || err != nil || len(nv.static) != 0 || len(nv.dynamic) != 0 {
+		t.Fatalf("FitsEveryNode, but find: conflicts %b, error %v, %d to bind, %d to provision", conflicts, err, len(nv.static), len(nv.dynamic))
+	}
+}
+
+// FitsEveryNode is set for bound claims whose volumes have no node
+// affinity (translated to CSI too), and only then.
+func TestVolumeBindingFitsEveryNode(t *testing.T) {
+	ebs := func(name string, labels ...string) *api.PersistentVolume {
+		pv := makePV(name, "").labels(labels...).PersistentVolume
+		pv.Spec.AWSElasticBlockStore = &api.AWSElasticBlockStoreVolumeSource{VolumeID: "vol-" + name}
+		return pv
+	}
+	for _, tc := range []struct {
+		name string
+		pvcs []*api.PersistentVolumeClaim
+		pvs  []*api.PersistentVolume
+		want bool
+	}{
+		{"bound, no affinity", []*api.PersistentVolumeClaim{makePVC("c", "").boundTo("v").PersistentVolumeClaim}, []*api.PersistentVolume{makePV("v", "").PersistentVolume}, true},
+		{"bound, affinity", []*api.PersistentVolumeClaim{makePVC("c", "").boundTo("v").PersistentVolumeClaim}, []*api.PersistentVolume{makePV("v", "").affinity(vbNodeKey, "node1").PersistentVolume}, false},
+		{"bound, missing volume", []*api.PersistentVolumeClaim{makePVC("c", "").boundTo("v").PersistentVolumeClaim}, nil, false},
+		{"in-tree EBS, no zone", []*api.PersistentVolumeClaim{makePVC("c", "").boundTo("v").PersistentVolumeClaim}, []*api.PersistentVolume{ebs("v")}, true},
+		{"in-tree EBS, zone label", []*api.PersistentVolumeClaim{makePVC("c", "").boundTo("v").PersistentVolumeClaim}, []*api.PersistentVolume{ebs("v", LabelTopologyZone, "z1")}, false},
+		{"unbound WaitForFirstConsumer", []*api.PersistentVolumeClaim{makePVC("c", provClass.Name).PersistentVolumeClaim}, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			objs := []any{provClass, capDriver}
+			for _, o := range tc.pvcs {
+				objs = append(objs, o)
+			}
+			for _, o := range tc.pvs {
+				objs = append(objs, o)
+			}
+			node := binderNode()
+			snap, err := vbSnapshot([]*api.Node{node}, objs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := makeVBPod("p")
+			for _, c := range tc.pvcs {
+				b = b.pvc(c.Name)
+			}
+			s, st := PrepareVolumeBinding(snap.Objects(), b.Pod)
+			if s == nil {
+				t.Fatal(st)
+			}
+			if got := s.FitsEveryNode(); got != tc.want {
+				t.Fatalf("FitsEveryNode %v, want %v", got, tc.want)
+			}
+			checkFitsEveryNode(t, snap.Objects(), b.Pod, node)
+		})
+	}
 }

@@ -61,6 +61,12 @@ var NoClaimsState = &VolumeBindingState{}
 // Clone returns s: the state is never modified after PreFilter.
 func (s *VolumeBindingState) Clone() framework.StateData { return s }
 
+// FitsEveryNode reports whether the pod's claims let every node pass
+// Filter and score 0 there: all are bound to existing volumes without
+// node affinity (as translated to CSI too). PreFilter decides it once,
+// so that the per-node work is none.
+func (s *VolumeBindingState) FitsEveryNode() bool { return s.vols != nil && s.vols.everyNode }
+
 // HasClaims reports whether the pod has claims (the score half scores a
 // pod without claims 0 at once).
 func (s *VolumeBindingState) HasClaims() bool { return s.vols != nil }
@@ -73,7 +79,7 @@ func (s *VolumeBindingState) HasClaims() bool { return s.vols != nil }
 // static false). Sizes are in bytes, rounded up. It returns the binder's
 // error, if any.
 func (s *VolumeBindingState) VolumeStorage(node *api.Node, add func(class string, requested, capacity int64, static bool)) error {
-	if s.vols == nil {
+	if s.vols == nil || s.vols.everyNode {
 		return nil
 	}
 	nv := s.vols.scratchVolumes()
@@ -122,6 +128,9 @@ func PrepareVolumeBinding(objs *cluster.Objects, pod *api.Pod) (*VolumeBindingSt
 
 // Filter is VolumeBinding's Filter for one node.
 func (s *VolumeBindingState) Filter(node *api.Node) *framework.Status {
+	if s.vols.everyNode {
+		return nil
+	}
 	nv := s.vols.scratchVolumes()
 	defer s.vols.release(nv)
 	conflicts, err := s.vols.find(node, nv)

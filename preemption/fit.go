@@ -22,6 +22,33 @@ type fitter struct {
 	extNames    []string
 	filters     []framework.FilterPlugin
 	filterNames []string
+	// named remembers the statuses filter named: a filter's shared
+	// status (NodeResourcesFit's "Insufficient cpu") is copied with
+	// its plugin's name once a dry run, not once a node.
+	named []namedStatus
+}
+
+// namedStatus is st with the name of filter i.
+type namedStatus struct {
+	st, named *framework.Status
+	i         int
+}
+
+// withPlugin is st.WithPlugin(f.filterNames[i]), the same status each
+// time for the same st and i (statuses are immutable). A few are kept:
+// plugins that build a status per node fill the list once and then
+// copy as WithPlugin does.
+func (f *fitter) withPlugin(st *framework.Status, i int) *framework.Status {
+	for _, n := range f.named {
+		if n.st == st && n.i == i {
+			return n.named
+		}
+	}
+	named := st.WithPlugin(f.filterNames[i])
+	if len(f.named) < 8 {
+		f.named = append(f.named, namedStatus{st: st, named: named, i: i})
+	}
+	return named
 }
 
 // newFitter lists prof's PreFilter extensions and filters not skipped in
@@ -97,8 +124,9 @@ func (f *fitter) filter(ctx context.Context, state *framework.CycleState, pod *a
 		if st := pl.Filter(ctx, state, pod, ni); !st.IsSuccess() {
 			if !st.IsRejected() {
 				st = framework.AsStatus(fmt.Errorf("running %q filter plugin: %w", f.filterNames[i], st.AsError()))
+				return st.WithPlugin(f.filterNames[i])
 			}
-			return st.WithPlugin(f.filterNames[i])
+			return f.withPlugin(st, i)
 		}
 	}
 	return nil

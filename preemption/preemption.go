@@ -135,7 +135,7 @@ func Attempt(ctx context.Context, h framework.Handle, pct, abs int32, state *fra
 		o.Status = framework.AsStatus(errors.New("no nodes available"))
 		return o
 	}
-	potential := nodesForStatusCode(allNodes, m, framework.Unschedulable)
+	potential := nodesForStatusCode(view, allNodes, m, framework.Unschedulable)
 	o.NumPotential = len(potential)
 	var errs []error
 	if len(potential) == 0 {
@@ -144,7 +144,7 @@ func Attempt(ctx context.Context, h framework.Handle, pct, abs int32, state *fra
 		pdbs := compilePDBs(snap.Objects())
 		o.Offset = ph.RandInt31n(int32(len(potential)))
 		o.NumCandidates = CalculateNumCandidates(int32(len(potential)), pct, abs)
-		errs = dryRun(ctx, prof, ph, state, pod, potential, pdbs, o)
+		errs = dryRun(ctx, prof, ph, state, pod, view, potential, pdbs, o)
 	}
 	if len(errs) > 0 && len(o.Candidates) == 0 {
 		o.Status = framework.AsStatus(aggregate(errs))
@@ -183,13 +183,24 @@ func CalculateNumCandidates(numNodes, pct, abs int32) int32 {
 // nodesForStatusCode is upstream's NodeToStatus.NodesForStatusCode: the
 // nodes whose status has the code, in snapshot order (upstream lists the
 // explicit nodes in map order when the absent nodes lack the code).
-func nodesForStatusCode(all []*cluster.NodeInfo, m framework.NodeToStatusReader, code framework.Code) []*cluster.NodeInfo {
-	if nts, ok := m.(*framework.NodeToStatus); ok && nts.AbsentNodesStatus().Code() != code && nts.Len() == 0 {
+// A NodeToStatus of view's nodes is read by slot, without looking names
+// up.
+func nodesForStatusCode(view *cluster.View, all []*cluster.NodeInfo, m framework.NodeToStatusReader, code framework.Code) []*cluster.NodeInfo {
+	nts, _ := m.(*framework.NodeToStatus)
+	if nts != nil && nts.AbsentNodesStatus().Code() != code && nts.Len() == 0 {
 		return nil
 	}
 	// One block for the worst case: growing the list node by node costs
 	// more.
 	out := make([]*cluster.NodeInfo, 0, len(all))
+	if nts != nil {
+		for _, ni := range all {
+			if nts.GetNode(view, ni).Code() == code {
+				out = append(out, ni)
+			}
+		}
+		return out
+	}
 	for _, ni := range all {
 		if m.Get(ni.Node().Name).Code() == code {
 			out = append(out, ni)
@@ -219,11 +230,12 @@ func (l *candidateList) add(c Candidate) bool {
 // dryRun is upstream's DryRunPreemption with one worker: the potential
 // nodes from the offset on, until some candidate violates no budget and
 // there are numCandidates in all.
-func dryRun(ctx context.Context, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
+func dryRun(ctx context.Context, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, view *cluster.View, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
 	num := int(o.NumCandidates)
 	nonViolating := candidateList{cap: num}
 	violating := candidateList{cap: num}
-	o.NodeStatuses = framework.NewDefaultNodeToStatus()
+	// The nodes that cannot help are view's: recorded by slot.
+	o.NodeStatuses = framework.NewNodeToStatusFor(view, framework.NewStatus(framework.UnschedulableAndUnresolvable))
 	var errs []error
 	var sc scratch
 	f := newFitter(prof, state)
@@ -264,7 +276,7 @@ func dryRun(ctx context.Context, prof *framework.Profile, ph Handle, state *fram
 		if st.Code() == framework.Error {
 			errs = append(errs, st.AsError())
 		}
-		o.NodeStatuses.Set(name, st)
+		o.NodeStatuses.SetNode(ni, st)
 		if o.record {
 			o.DryRun = append(o.DryRun, DryRunNode{Node: name, Status: st})
 		}

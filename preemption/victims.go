@@ -77,11 +77,17 @@ type victim struct {
 }
 
 func newVictim(pi *cluster.PodInfo, idx int) victim {
-	v := victim{pi: pi, prio: framework.PodPriority(pi.Pod), idx: idx}
-	if st := pi.Pod.Status.StartTime; st != nil {
+	v := victim{pi: pi, prio: pi.Priority(), idx: idx}
+	v.readStart()
+	return v
+}
+
+// readStart fills in the start time, which only ordering victims reads:
+// a node with one potential victim leaves its pod object unread.
+func (v *victim) readStart() {
+	if st := v.pi.Pod.Status.StartTime; st != nil {
 		v.start, v.hasStart = st.Time, true
 	}
-	return v
 }
 
 // moreImportant is upstream's MoreImportantVictim for single pods:
@@ -256,13 +262,57 @@ type scratch struct {
 	podList, withAffinity, withAntiAffinity []*cluster.PodInfo
 	// node is the copy of the node being tried (copyNode).
 	node cluster.NodeInfo
+	// pos and at follow the pods of the node being tried: pos[k] is
+	// where the pod first at position k is now, at[i] which pod is at
+	// position i (see track).
+	pos, at []int32
+	// plain removes victims with RemovePod, searching by UID: the
+	// reference the tracked removal is checked against.
+	plain bool
+}
+
+// track starts following the n pods of the node being tried by their
+// positions. A pod removed is replaced by the last one, as RemovePod
+// does, and a pod added back goes last: so the dry run knows where
+// each victim is without searching for it.
+func (sc *scratch) track(n int) {
+	if cap(sc.pos) < n {
+		sc.pos, sc.at = make([]int32, n, n+n/2), make([]int32, n, n+n/2)
+	}
+	sc.pos, sc.at = sc.pos[:n], sc.at[:n]
+	for i := range n {
+		sc.pos[i], sc.at[i] = int32(i), int32(i)
+	}
+}
+
+// removeTracked removes v's pod from ni as ni.RemovePod(v.pi.Pod) does.
+func (sc *scratch) removeTracked(ni *cluster.NodeInfo, v *victim) error {
+	if sc.plain {
+		return ni.RemovePod(v.pi.Pod)
+	}
+	i, last := sc.pos[v.idx], int32(len(ni.Pods)-1)
+	ni.RemovePodAt(int(i))
+	if i != last {
+		moved := sc.at[last]
+		sc.at[i], sc.pos[moved] = moved, i
+	}
+	return nil
+}
+
+// addTracked adds v's pod back to ni, last.
+func (sc *scratch) addTracked(ni *cluster.NodeInfo, v *victim) {
+	ni.AddPod(v.pi)
+	if !sc.plain {
+		last := int32(len(ni.Pods) - 1)
+		sc.at[last], sc.pos[v.idx] = int32(v.idx), last
+	}
 }
 
 // hasLowerPriority reports whether ni holds a pod of lower priority
 // than prio: a potential victim.
 func hasLowerPriority(ni *cluster.NodeInfo, prio int32) bool {
 	for _, pi := range ni.Pods {
-		if framework.PodPriority(pi.Pod) < prio {
+		if pi.Priority() < prio {
 			return true
 		}
 	}
@@ -330,7 +380,7 @@ func selectVictimsOnNode(ctx context.Context, prof *framework.Profile, state *fr
 // nodeInfo are modified.
 func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framework.CycleState, pod *api.Pod, nodeInfo *cluster.NodeInfo, nominated []*cluster.PodInfo, pdbs []pdbInfo) ([]*api.Pod, int, *framework.Status) {
 	remove := func(v *victim) *framework.Status {
-		if err := nodeInfo.RemovePod(v.pi.Pod); err != nil {
+		if err := sc.removeTracked(nodeInfo, v); err != nil {
 			return framework.AsStatus(err)
 		}
 		return f.removePod(ctx, state, pod, v.pi, nodeInfo)
@@ -341,7 +391,7 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 		lend(&nodeInfo.Pods, &sc.podList)
 		lend(&nodeInfo.PodsWithAffinity, &sc.withAffinity)
 		lend(&nodeInfo.PodsWithRequiredAntiAffinity, &sc.withAntiAffinity)
-		nodeInfo.AddPod(v.pi)
+		sc.addTracked(nodeInfo, v)
 		return f.addPod(ctx, state, pod, v.pi, nodeInfo)
 	}
 	defer func() {
@@ -354,14 +404,15 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 	prio := framework.PodPriority(pod)
 	sc.potential = sc.potential[:0]
 	for i, pi := range nodeInfo.Pods {
-		if framework.PodPriority(pi.Pod) < prio {
-			sc.potential = append(sc.potential, newVictim(pi, i))
+		if pi.Priority() < prio {
+			sc.potential = append(sc.potential, victim{pi: pi, prio: pi.Priority(), idx: i})
 		}
 	}
 	potential := sc.potential
 	if len(potential) == 0 {
 		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
 	}
+	sc.track(len(nodeInfo.Pods))
 	for i := range potential {
 		if st := remove(&potential[i]); !st.IsSuccess() {
 			return nil, 0, st
@@ -372,6 +423,11 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 	}
 	// Sorted through a pointer: a victimList in an interface would be
 	// allocated per node.
+	if len(potential) > 1 {
+		for i := range potential {
+			potential[i].readStart()
+		}
+	}
 	sort.Sort(&sc.potential)
 	violatingV, nonViolatingV := sc.filterPDBViolation(potential, pdbs)
 

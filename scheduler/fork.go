@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduler/internal/engine"
 )
@@ -59,9 +60,28 @@ func (s *Scheduler) Fork() (*Scheduler, error) {
 	return s.forkLocked()
 }
 
+// ForkWithFeatureGates is Fork for a scheduler that follows the gates g
+// instead of s's: the fork's profiles are made as New makes them with
+// WithFeatureGates(g) and the rest of s's options. A what-if that models
+// a component ignoring a gate runs on such a fork (cluster-autoscaler
+// v1.37 plans gangs' pods one by one: autoscaler.PlanScaleUp).
+func (s *Scheduler) ForkWithFeatureGates(g featuregates.Gates) (*Scheduler, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.forkGates(g, registryFor(s.opts.registry, g))
+}
+
 // forkLocked is Fork for a caller that holds s.mu.
 func (s *Scheduler) forkLocked() (*Scheduler, error) {
+	return s.forkGates(s.gates, s.registry)
+}
+
+// forkGates is a fork following g, its profiles made from registry, for
+// a caller that holds s.mu.
+func (s *Scheduler) forkGates(g featuregates.Gates, registry framework.Registry) (*Scheduler, error) {
 	f := &Scheduler{
+		opts:        s.opts,
+		unmodelled:  s.unmodelled,
 		snapshot:    s.snapshot.Fork(),
 		profiles:    map[string]*framework.Profile{},
 		percentage:  s.percentage,
@@ -69,10 +89,10 @@ func (s *Scheduler) forkLocked() (*Scheduler, error) {
 		tieBreak:    s.tieBreak,
 		checkEngine: s.checkEngine,
 		admission:   s.admission,
-		gates:       s.gates,
+		gates:       g,
 		plain:       s.plain,
 		cfgs:        s.cfgs,
-		registry:    s.registry,
+		registry:    registry,
 		shared:      s.shared,
 	}
 	f.pcg, f.rng = newRand(0)

@@ -243,11 +243,6 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 	if len(o.profiles) == 0 {
 		o.profiles = []framework.ProfileConfig{{}}
 	}
-	if o.gates.Enabled(featuregates.DRAFractionalCapacityRange) {
-		// The gate is the allocator's: DynamicResources is built with it.
-		o.registry = maps.Clone(o.registry)
-		o.registry[dynamicresources.Name] = dynamicresources.NewWithOptions(dynamicresources.Options{Features: dra.Features{FractionalCapacityRange: true}})
-	}
 	s := &Scheduler{
 		opts:        o,
 		unmodelled:  o.unmodelled,
@@ -260,7 +255,7 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 		gates:       o.gates,
 		q:           newQueue(),
 		cfgs:        o.profiles,
-		registry:    o.registry,
+		registry:    registryFor(o.registry, o.gates),
 		shared:      &sharedValues{m: map[string]any{}},
 	}
 	s.pcg, s.rng = newRand(o.seed)
@@ -272,6 +267,18 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 	s.selectFn = s.selectTotals
 	s.parallelism = s.engine.Parallelism()
 	return s, nil
+}
+
+// registryFor is the registry the profiles are made from under gates g:
+// base, with DynamicResources built with the gates its allocator reads.
+// base is not changed.
+func registryFor(base framework.Registry, g featuregates.Gates) framework.Registry {
+	if !g.Enabled(featuregates.DRAFractionalCapacityRange) {
+		return base
+	}
+	r := maps.Clone(base)
+	r[dynamicresources.Name] = dynamicresources.NewWithOptions(dynamicresources.Options{Features: dra.Features{FractionalCapacityRange: true}})
+	return r
 }
 
 // Close stops the scheduler's helper goroutines and waits for them to
@@ -503,13 +510,15 @@ func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, st
 	}
 	if s.nts == nil {
 		// A cycle that fails records a status for every node it
-		// filtered: the map is sized for them all up front, as growing
-		// it entry by entry rehashes it several times. (A FitError takes
-		// it; a cycle that succeeds keeps it for the next.)
-		s.nts = framework.NewNodeToStatus(make(map[string]*framework.Status, numAll), framework.NewStatus(framework.UnschedulableAndUnresolvable))
-		s.absent = s.nts.AbsentNodesStatus()
+		// filtered: by the nodes' slots, in one slice sized for them
+		// all. (A FitError takes it; a cycle that succeeds keeps it for
+		// the next.)
+		if s.absent == nil {
+			s.absent = framework.NewStatus(framework.UnschedulableAndUnresolvable)
+		}
+		s.nts = framework.NewNodeToStatusFor(view, s.absent)
 	} else {
-		s.nts.Reset(s.absent)
+		s.nts.ResetFor(view, s.absent)
 	}
 	s.diag = framework.Diagnosis{NodeToStatus: s.nts}
 	diag := &s.diag

@@ -52,6 +52,15 @@ func TestDecisionUnverified(t *testing.T) {
 	if got, want := s.Unverified(claims), []string{"uses resourceClaims (DynamicResources not implemented)"}; !cmp.Equal(got, want) {
 		t.Errorf("unmodelled claims: %q, want %q", got, want)
 	}
+	// A fork marks as its origin does: what-ifs run on forks.
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, want := f.Unverified(claims), s.Unverified(claims); !cmp.Equal(got, want) {
+		t.Errorf("fork, unmodelled claims: %q, want %q", got, want)
+	}
 	full, err := New(snap)
 	if err != nil {
 		t.Fatal(err)

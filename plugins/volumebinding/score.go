@@ -15,6 +15,7 @@ import (
 type volumeStorage interface {
 	framework.StateData
 	HasClaims() bool
+	FitsEveryNode() bool
 	VolumeStorage(node *api.Node, add func(class string, requested, capacity int64, static bool)) error
 }
 
@@ -83,10 +84,11 @@ func (pl *VolumeBinding) FastPath() framework.FastPath {
 	return framework.FastPath{ScoresAnyNodes: true, ScoreNodes: pl.ScoreNodes}
 }
 
-// ScoreNodes is Score over nodes: all 0 for a pod without claims (one
-// state look-up for the lot), Score node by node otherwise.
+// ScoreNodes is Score over nodes: all 0 for a pod without claims or
+// whose claims fit every node (one state look-up for the lot), Score
+// node by node otherwise.
 func (pl *VolumeBinding) ScoreNodes(ctx context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
-	if s, ok := readVolumeStorage(state); !ok || !s.HasClaims() {
+	if s, ok := readVolumeStorage(state); !ok || !s.HasClaims() || s.FitsEveryNode() {
 		clear(scores[:len(nodes)])
 		return -1, nil
 	}
@@ -126,7 +128,7 @@ func readVolumeStorage(state *framework.CycleState) (volumeStorage, bool) {
 // scorer's score; 0 without state or storage.
 func (pl *VolumeBinding) Score(_ context.Context, state *framework.CycleState, _ *api.Pod, nodeInfo *cluster.NodeInfo) (int64, *framework.Status) {
 	s, ok := readVolumeStorage(state)
-	if !ok || !s.HasClaims() {
+	if !ok || !s.HasClaims() || s.FitsEveryNode() {
 		return 0, nil
 	}
 	g := pl.groupsOf()

@@ -14,9 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/autoscaler"
-	featuregates "github.com/schedkit/schedkit/features"
 	"github.com/schedkit/schedkit/manifest"
-	"github.com/schedkit/schedkit/scheduler"
 )
 
 // autoscaleOptions are the flags of scale-up and scale-down.
@@ -200,21 +198,8 @@ func runScaleUp(e *env, o *options, args []string) (int, error) {
 		return 0, err
 	}
 	defer s.Close()
-	ca := s
-	if s.FeatureGates().GenericWorkload() {
-		// cluster-autoscaler v1.37 ignores PodGroups: its plan takes a
-		// gang's pods one by one, as with the gate off.
-		g, err := s.FeatureGates().With(map[string]bool{featuregates.GenericWorkload: false})
-		if err != nil {
-			return 0, err
-		}
-		if ca, err = newSched(c.Snapshot, config, append(slices.Clip(opts), scheduler.WithFeatureGates(g))); err != nil {
-			return 0, err
-		}
-		defer ca.Close()
-	}
 	ctx := context.Background()
-	up, err := autoscaler.PlanScaleUp(ctx, ca, c.Pending, autoscaler.ScaleUpOptions{
+	up, err := autoscaler.PlanScaleUp(ctx, s, c.Pending, autoscaler.ScaleUpOptions{
 		Groups: groups, Max: a.max, Expander: exp, Priorities: prio})
 	if err != nil {
 		return 0, &usageError{msg: err.Error()}

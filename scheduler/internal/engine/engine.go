@@ -326,7 +326,7 @@ func (e *Engine) runPlain(ctx context.Context, c *Cycle, pi *profileInfo) (Outco
 			out.Feasible = len(feasible)
 			return out, st.AsError()
 		default:
-			c.Diagnosis.NodeToStatus.Set(ni.Node().Name, st)
+			c.Diagnosis.NodeToStatus.SetNode(ni, st)
 			c.Diagnosis.AddPluginStatus(st)
 		}
 	}

@@ -204,7 +204,7 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 		var last *framework.Status
 		for i := range stop {
 			if !j.passed(i) {
-				diag.NodeToStatus.Set(nodes[(start+i)%numAll].Node().Name, status[i])
+				diag.NodeToStatus.SetNode(nodes[(start+i)%numAll], status[i])
 				if status[i] != last {
 					diag.AddPluginStatus(status[i])
 					last = status[i]
