@@ -468,7 +468,7 @@ func (d *decoder) internKey(k []byte) string {
 	s := string(k)
 	if len(d.strs) < maxInterned {
 		if d.strs == nil {
-			d.strs = map[string]string{}
+			d.strs = make(map[string]string, 1024)
 		}
 		d.strs[s] = s
 	}
@@ -536,6 +536,19 @@ type plan struct {
 	// keyString: a map whose key type is string itself (no conversion);
 	// stringMap: map[string]string (labels, annotations, selectors).
 	keyString, stringMap bool
+	// unique: a string field whose values seldom repeat (uniqueFields),
+	// copied rather than interned.
+	unique bool
+}
+
+// uniqueFields are the string fields, by struct type name and JSON name,
+// whose values are one an object (names, uids, addresses): interning
+// them would fill the decoder's table with strings that never recur and
+// leave no room for those that do.
+var uniqueFields = map[string]map[string]bool{
+	"ObjectMeta":      {"name": true, "uid": true, "resourceVersion": true},
+	"PodStatus":       {"podIP": true, "hostIP": true},
+	"ContainerStatus": {"containerID": true},
 }
 
 // fieldPlan is a struct field: its index path and its type's plan (nil
@@ -562,8 +575,13 @@ func (d *decoder) plan(t reflect.Type) *plan {
 	case reflect.Struct:
 		p.si = d.info(t)
 		p.fields = make(map[string]*fieldPlan, len(p.si.fields))
+		unique := uniqueFields[t.Name()]
 		for name, fi := range p.si.fields {
-			p.fields[name] = &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type}
+			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type}
+			if unique[name] && fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t) {
+				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: true}
+			}
+			p.fields[name] = fp
 		}
 	case reflect.Map:
 		p.keyString = t.Key() == reflect.TypeFor[string]()
@@ -644,7 +662,11 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 			return errFallback
 		}
 		b := f.raw()
-		rv.SetString(f.d.intern(b))
+		if p.unique {
+			rv.SetString(unquote(b))
+		} else {
+			rv.SetString(f.d.intern(b))
+		}
 	case reflect.Bool:
 		switch c {
 		case 't':

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -917,6 +918,20 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 	ki.add(&r.objs, ptr)
 }
 
+// reserve makes room in the duplicate index and the sources for n more
+// objects at once, rather than by doubling as they are taken.
+func (r *Reader) reserve(n int) {
+	if n <= len(r.seen) {
+		return
+	}
+	seen := make(map[objectKey]Source, len(r.seen)+n)
+	maps.Copy(seen, r.seen)
+	r.seen = seen
+	sources := make(map[any]Source, len(r.objs.sources)+n)
+	maps.Copy(sources, r.objs.sources)
+	r.objs.sources = sources
+}
+
 // bigDocument reads a JSON object too large to hold from the stream s:
 // the items of a List one at a time, each decoded as it is read, and the
 // other fields into the generic tree. The items' effects wait until the
@@ -1006,6 +1021,7 @@ func (r *Reader) bigDocument(s *stream, src Source) error {
 		if kind != "List" {
 			itemKind = strings.TrimSuffix(kind, "List")
 		}
+		r.reserve(len(items))
 		for _, f := range items {
 			f(r, itemKind, apiVersion)
 		}
