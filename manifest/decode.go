@@ -49,6 +49,8 @@ type decoder struct {
 	unmarshalers map[reflect.Type]bool
 	// strs are the short strings decoded so far (see intern).
 	strs map[string]string
+	// plans are the fast decoder's plans by type (see plan).
+	plans map[reflect.Type]*plan
 }
 
 func newDecoder() *decoder {

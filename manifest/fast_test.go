@@ -269,78 +269,117 @@ func anySlice[T any](xs []T) []any {
 // written as Lists (kind before or after items, typed lists whose items
 // leave kind out), concatenated streams and single documents, with drawn
 // unknown fields, duplicate keys, wrong types, escapes and white space.
+// drawListInput draws what TestFastPathMatchesTree reads: clustergen
+// objects as a List (kind before or after its items), a typed list, a
+// concatenated stream, with drawn mutations; and the generator it drew
+// with. pad skipped ConfigMaps are put among the objects at drawn
+// places, to make the text longer than what is held whole.
+func drawListInput(t *rapid.T, pad int) (in []byte, g *gen) {
+	var buf bytes.Buffer
+	objs := clustergen.Cluster(rapid.IntRange(0, 3).Draw(t, "nodes"), rapid.IntRange(0, 5).Draw(t, "pods")).Draw(t, "cluster")
+	var items []any
+	for _, n := range objs.Nodes {
+		items = append(items, n)
+	}
+	for i, p := range objs.Pods {
+		p.Name = fmt.Sprint(p.Name, "-", i)
+		items = append(items, p)
+	}
+	items = append(items, clustergen.StoreObjects().Draw(t, "store")...)
+	g = &gen{rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))}
+	var docs []any
+	for _, it := range items {
+		typeMeta(it)
+		b, err := json.Marshal(it)
+		if err != nil {
+			t.Skip("no JSON form:", err)
+		}
+		var x any
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.UseNumber()
+		if err := d.Decode(&x); err != nil {
+			t.Fatal(err)
+		}
+		d0 := toOrdered(x)
+		if g.intn(0, 1) == 0 {
+			d0 = mutate(g, d0, 0)
+		}
+		docs = append(docs, d0)
+	}
+	if rapid.Bool().Draw(t, "skippedKind") {
+		docs = append(docs, []jkv{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", []jkv{{"name", "c"}}}})
+	}
+	for k := range pad {
+		cm := []jkv{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", []jkv{{"name", fmt.Sprint("pad-", k)}}}, {"data", []jkv{{"k", strings.Repeat("v", 40)}}}}
+		i := g.intn(0, len(docs))
+		docs = append(docs[:i], append([]any{cm}, docs[i:]...)...)
+	}
+	switch form := rapid.IntRange(0, 3).Draw(t, "form"); form {
+	case 0, 1: // a List, kind before or after its items (kubectl sorts keys)
+		list := []jkv{{"apiVersion", "v1"}, {"items", docs}, {"kind", "List"}, {"metadata", []jkv{{"resourceVersion", ""}}}}
+		if form == 1 {
+			list[1], list[2] = list[2], list[1]
+		}
+		writeJSON(g, &buf, list)
+	case 2: // a typed list: items without kind
+		var nodes []any
+		for _, d := range docs {
+			if o, ok := d.([]jkv); ok {
+				var kept []jkv
+				for _, e := range o {
+					if e.key != "kind" && e.key != "apiVersion" {
+						kept = append(kept, e)
+					}
+				}
+				nodes = append(nodes, kept)
+			}
+		}
+		writeJSON(g, &buf, []jkv{{"kind", "PodList"}, {"apiVersion", "v1"}, {"items", nodes}})
+	case 3: // a concatenated stream
+		for _, d := range docs {
+			writeJSON(g, &buf, d)
+			buf.WriteString(rapid.SampledFrom([]string{"", "\n", " \n\n"}).Draw(t, "sep"))
+		}
+	}
+	if g.intn(0, 19) == 0 && buf.Len() > 2 {
+		buf.Truncate(g.intn(1, buf.Len()-1))
+	}
+	return buf.Bytes(), g
+}
+
 func TestFastPathMatchesTree(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		objs := clustergen.Cluster(rapid.IntRange(0, 3).Draw(t, "nodes"), rapid.IntRange(0, 5).Draw(t, "pods")).Draw(t, "cluster")
-		var items []any
-		for _, n := range objs.Nodes {
-			items = append(items, n)
-		}
-		for i, p := range objs.Pods {
-			p.Name = fmt.Sprint(p.Name, "-", i)
-			items = append(items, p)
-		}
-		items = append(items, clustergen.StoreObjects().Draw(t, "store")...)
-		g := &gen{rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))}
-		var docs []any
-		for _, it := range items {
-			typeMeta(it)
-			b, err := json.Marshal(it)
-			if err != nil {
-				t.Skip("no JSON form:", err)
-			}
-			var x any
-			d := json.NewDecoder(bytes.NewReader(b))
-			d.UseNumber()
-			if err := d.Decode(&x); err != nil {
-				t.Fatal(err)
-			}
-			d0 := toOrdered(x)
-			if g.intn(0, 1) == 0 {
-				d0 = mutate(g, d0, 0)
-			}
-			docs = append(docs, d0)
-		}
-		if rapid.Bool().Draw(t, "skippedKind") {
-			docs = append(docs, []jkv{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", []jkv{{"name", "c"}}}})
-		}
-		var in bytes.Buffer
-		switch form := rapid.IntRange(0, 3).Draw(t, "form"); form {
-		case 0, 1: // a List, kind before or after its items (kubectl sorts keys)
-			list := []jkv{{"apiVersion", "v1"}, {"items", docs}, {"kind", "List"}, {"metadata", []jkv{{"resourceVersion", ""}}}}
-			if form == 1 {
-				list[1], list[2] = list[2], list[1]
-			}
-			writeJSON(g, &in, list)
-		case 2: // a typed list: items without kind
-			var nodes []any
-			for _, d := range docs {
-				if o, ok := d.([]jkv); ok {
-					var kept []jkv
-					for _, e := range o {
-						if e.key != "kind" && e.key != "apiVersion" {
-							kept = append(kept, e)
-						}
-					}
-					nodes = append(nodes, kept)
-				}
-			}
-			writeJSON(g, &in, []jkv{{"kind", "PodList"}, {"apiVersion", "v1"}, {"items", nodes}})
-		case 3: // a concatenated stream
-			for _, d := range docs {
-				writeJSON(g, &in, d)
-				in.WriteString(rapid.SampledFrom([]string{"", "\n", " \n\n"}).Draw(t, "sep"))
-			}
-		}
-		if g.intn(0, 19) == 0 && in.Len() > 2 {
-			in.Truncate(g.intn(1, in.Len()-1))
-		}
+		in, _ := drawListInput(t, 0)
 		big := rapid.SampledFrom([]int64{1, 64, 0}).Draw(t, "big")
-		want := readAll(in.Bytes(), true, 0, false)
-		got := readAll(in.Bytes(), false, big, rapid.Bool().Draw(t, "oneByte"))
+		want := readAll(in, true, 0, false)
+		got := readAll(in, false, big, rapid.Bool().Draw(t, "oneByte"))
 		opts := cmp.Comparer(func(a, b quantity.Quantity) bool { return a.Cmp(b) == 0 && a.String() == b.String() })
 		if diff := cmp.Diff(want, got, opts); diff != "" {
-			t.Fatalf("tree (-) and fast (+) paths differ on\n%s\n%s", in.Bytes(), diff)
+			t.Fatalf("tree (-) and fast (+) paths differ on\n%s\n%s", in, diff)
+		}
+	})
+}
+
+// TestParallelItemsSameAsSequential is the property that a streamed
+// List's items decoded by workers, in chunks of drawn sizes, read the
+// same objects in the same order, with the same sources, warnings,
+// errors (the first one included) and skipped counts as the items
+// decoded one by one by the reading goroutine, on TestFastPathMatchesTree's
+// inputs.
+func TestParallelItemsSameAsSequential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in, _ := drawListInput(t, 400)
+		workers := rapid.IntRange(2, 4).Draw(t, "workers")
+		chunk := rapid.SampledFrom([]int{1, 200, 2000, 0}).Draw(t, "chunk")
+		oneByte := rapid.Bool().Draw(t, "oneByte")
+		want := readWith(in, func(r *Reader) { r.bigJSON, r.workers = 1, 1 }, oneByte)
+		got := readWith(in, func(r *Reader) { r.bigJSON, r.workers, r.itemChunk = 1, workers, chunk }, oneByte)
+		opts := cmp.Comparer(func(a, b quantity.Quantity) bool { return a.Cmp(b) == 0 && a.String() == b.String() })
+		if diff := cmp.Diff(want, got, opts); diff != "" {
+			t.Fatalf("sequential (-) and parallel (+) items differ on\n%s\n%s", in, diff)
+		}
+		if first := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }; first(want.Errors) != first(got.Errors) {
+			t.Fatalf("first errors differ: %q, %q", first(want.Errors), first(got.Errors))
 		}
 	})
 }

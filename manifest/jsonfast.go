@@ -468,7 +468,7 @@ func (d *decoder) internKey(k []byte) string {
 	s := string(k)
 	if len(d.strs) < maxInterned {
 		if d.strs == nil {
-			d.strs = map[string]string{}
+			d.strs = make(map[string]string, 1024)
 		}
 		d.strs[s] = s
 	}
@@ -519,16 +519,102 @@ func canonical(b []byte, line int32) []byte {
 	return v.appendJSON(nil)
 }
 
-func (f *fastDecoder) decode(rv reflect.Value) error {
+// plan is what the fast decoder needs of a type, worked out once a
+// decoder: its kind, whether it decodes itself, its fields (structs) and
+// element plan (pointers, slices, maps). The plans spare every value the
+// type-keyed map lookups and the walk over struct tags.
+type plan struct {
+	d           *decoder
+	t           reflect.Type
+	kind        reflect.Kind
+	unmarshaler bool
+	// si and fields: a struct's JSON fields, with their plans.
+	si     *structInfo
+	fields map[string]*fieldPlan
+	// elem is the plan of the element type (nil until needed).
+	elem *plan
+	// keyString: a map whose key type is string itself (no conversion);
+	// stringMap: map[string]string (labels, annotations, selectors).
+	keyString, stringMap bool
+	// unique: a string field whose values seldom repeat (uniqueFields),
+	// copied rather than interned.
+	unique bool
+}
+
+// uniqueFields are the string fields, by struct type name and JSON name,
+// whose values are one an object (names, uids, addresses): interning
+// them would fill the decoder's table with strings that never recur and
+// leave no room for those that do.
+var uniqueFields = map[string]map[string]bool{
+	"ObjectMeta":      {"name": true, "uid": true, "resourceVersion": true},
+	"PodStatus":       {"podIP": true, "hostIP": true},
+	"ContainerStatus": {"containerID": true},
+}
+
+// fieldPlan is a struct field: its index path and its type's plan (nil
+// until needed).
+type fieldPlan struct {
+	index []int
+	t     reflect.Type
+	p     *plan
+}
+
+var stringMapType = reflect.TypeFor[map[string]string]()
+
+// plan returns the plan of t, made on first use.
+func (d *decoder) plan(t reflect.Type) *plan {
+	if p, ok := d.plans[t]; ok {
+		return p
+	}
+	p := &plan{d: d, t: t, kind: t.Kind(), unmarshaler: d.isUnmarshaler(t)}
+	if d.plans == nil {
+		d.plans = map[reflect.Type]*plan{}
+	}
+	d.plans[t] = p
+	switch p.kind {
+	case reflect.Struct:
+		p.si = d.info(t)
+		p.fields = make(map[string]*fieldPlan, len(p.si.fields))
+		unique := uniqueFields[t.Name()]
+		for name, fi := range p.si.fields {
+			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type}
+			if unique[name] && fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t) {
+				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: true}
+			}
+			p.fields[name] = fp
+		}
+	case reflect.Map:
+		p.keyString = t.Key() == reflect.TypeFor[string]()
+		p.stringMap = t == stringMapType
+	}
+	return p
+}
+
+// elemPlan is the plan of p's element type.
+func (p *plan) elemPlan() *plan {
+	if p.elem == nil {
+		p.elem = p.d.plan(p.t.Elem())
+	}
+	return p.elem
+}
+
+// plan is the plan of the field's type.
+func (fp *fieldPlan) plan(d *decoder) *plan {
+	if fp.p == nil {
+		fp.p = d.plan(fp.t)
+	}
+	return fp.p
+}
+
+func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 	f.space()
 	if f.i >= len(f.b) {
 		return errFallback
 	}
 	c := f.b[f.i]
-	t := rv.Type()
-	u := f.d.isUnmarshaler(t)
+	u := p.unmarshaler
 	if c == 'n' {
-		switch t.Kind() {
+		switch p.kind {
 		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
 			f.i += 4
 			rv.SetZero()
@@ -547,33 +633,40 @@ func (f *fastDecoder) decode(rv reflect.Value) error {
 		}
 		return nil
 	}
-	switch t.Kind() {
+	switch p.kind {
 	case reflect.Pointer:
 		if rv.IsNil() {
-			rv.Set(reflect.New(t.Elem()))
+			rv.Set(reflect.New(p.t.Elem()))
 		}
-		return f.decode(rv.Elem())
+		return f.decode(rv.Elem(), p.elemPlan())
 	case reflect.Struct:
 		if c != '{' {
 			return errFallback
 		}
-		return f.object(rv)
+		return f.object(rv, p)
 	case reflect.Map:
-		if c != '{' || t.Key().Kind() != reflect.String {
+		if c != '{' || p.t.Key().Kind() != reflect.String {
 			return errFallback
 		}
-		return f.mapValue(rv, t)
+		if p.stringMap {
+			return f.stringMap(rv)
+		}
+		return f.mapValue(rv, p)
 	case reflect.Slice:
 		if c != '[' {
 			return errFallback
 		}
-		return f.slice(rv, t)
+		return f.slice(rv, p)
 	case reflect.String:
 		if c != '"' {
 			return errFallback
 		}
 		b := f.raw()
-		rv.SetString(f.d.intern(b))
+		if p.unique {
+			rv.SetString(unquote(b))
+		} else {
+			rv.SetString(f.d.intern(b))
+		}
 	case reflect.Bool:
 		switch c {
 		case 't':
@@ -589,7 +682,7 @@ func (f *fastDecoder) decode(rv reflect.Value) error {
 		if c != '-' && (c < '0' || c > '9') {
 			return errFallback
 		}
-		n, err := strconv.ParseInt(string(f.raw()), 10, t.Bits())
+		n, err := strconv.ParseInt(string(f.raw()), 10, p.t.Bits())
 		if err != nil {
 			return errFallback
 		}
@@ -598,7 +691,7 @@ func (f *fastDecoder) decode(rv reflect.Value) error {
 		if c != '-' && (c < '0' || c > '9') {
 			return errFallback
 		}
-		n, err := strconv.ParseUint(string(f.raw()), 10, t.Bits())
+		n, err := strconv.ParseUint(string(f.raw()), 10, p.t.Bits())
 		if err != nil {
 			return errFallback
 		}
@@ -607,7 +700,7 @@ func (f *fastDecoder) decode(rv reflect.Value) error {
 		if c != '-' && (c < '0' || c > '9') {
 			return errFallback
 		}
-		x, err := strconv.ParseFloat(string(f.raw()), t.Bits())
+		x, err := strconv.ParseFloat(string(f.raw()), p.t.Bits())
 		if err != nil {
 			return errFallback
 		}
@@ -664,19 +757,18 @@ func (f *fastDecoder) entries(fn func(key []byte, line int32) error) error {
 	}
 }
 
-func (f *fastDecoder) object(rv reflect.Value) error {
+func (f *fastDecoder) object(rv reflect.Value, p *plan) error {
 	d := f.d
-	si := d.info(rv.Type())
+	si := p.si
 	return f.entries(func(kb []byte, line int32) error {
-		fi, ok := si.fields[string(kb)]
+		fp, ok := p.fields[string(kb)]
 		if !ok {
-			k := string(kb)
-			if !si.known[k] {
-				d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(k)))
-			} else if si.noted[k] {
+			if !si.known[string(kb)] {
+				d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(string(kb))))
+			} else if si.noted[string(kb)] {
 				f.space()
 				if f.b[f.i] != 'n' {
-					d.noted = append(d.noted, d.path.child(k))
+					d.noted = append(d.noted, d.path.child(string(kb)))
 				}
 			}
 			f.space()
@@ -684,40 +776,45 @@ func (f *fastDecoder) object(rv reflect.Value) error {
 			return nil
 		}
 		fv := rv
-		for _, x := range fi.index {
-			if fv.Kind() == reflect.Pointer {
-				if fv.IsNil() {
-					fv.Set(reflect.New(fv.Type().Elem()))
+		if len(fp.index) == 1 {
+			fv = fv.Field(fp.index[0])
+		} else {
+			for _, x := range fp.index {
+				if fv.Kind() == reflect.Pointer {
+					if fv.IsNil() {
+						fv.Set(reflect.New(fv.Type().Elem()))
+					}
+					fv = fv.Elem()
 				}
-				fv = fv.Elem()
+				fv = fv.Field(x)
 			}
-			fv = fv.Field(x)
 		}
-		n := d.path.field(string(kb))
-		err := f.decode(fv)
+		n := d.path.fieldBytes(kb)
+		err := f.decode(fv, fp.plan(d))
 		d.path.reset(n)
 		return err
 	})
 }
 
-func (f *fastDecoder) mapValue(rv reflect.Value, t reflect.Type) error {
+func (f *fastDecoder) mapValue(rv reflect.Value, p *plan) error {
 	d := f.d
 	// Count the entries first, to size the map as the tree decoder does.
-	m := reflect.MakeMapWithSize(t, f.count('}'))
-	kt, et := t.Key(), t.Elem()
+	m := reflect.MakeMapWithSize(p.t, f.count('}'))
+	ep := p.elemPlan()
+	// One element and one key value for the whole map: SetMapIndex
+	// copies them in.
+	ev := reflect.New(p.t.Elem()).Elem()
+	kv := reflect.New(p.t.Key()).Elem()
 	err := f.entries(func(kb []byte, _ int32) error {
-		k := f.d.internKey(kb)
-		ev := reflect.New(et).Elem()
+		k := d.internKey(kb)
+		ev.SetZero()
 		n := d.path.field(k)
-		err := f.decode(ev)
+		err := f.decode(ev, ep)
 		d.path.reset(n)
 		if err != nil {
 			return err
 		}
-		kv := reflect.ValueOf(k)
-		if kt != kv.Type() {
-			kv = kv.Convert(kt)
-		}
+		kv.SetString(k)
 		m.SetMapIndex(kv, ev)
 		return nil
 	})
@@ -725,6 +822,33 @@ func (f *fastDecoder) mapValue(rv reflect.Value, t reflect.Type) error {
 		return err
 	}
 	rv.Set(m)
+	return nil
+}
+
+// stringMap is mapValue for map[string]string, without reflection per
+// entry: a string value is interned, null is the empty string (as the
+// tree decoder leaves a string for null), anything else declines.
+func (f *fastDecoder) stringMap(rv reflect.Value) error {
+	d := f.d
+	m := make(map[string]string, f.count('}'))
+	err := f.entries(func(kb []byte, _ int32) error {
+		k := d.internKey(kb)
+		f.space()
+		switch f.b[f.i] {
+		case '"':
+			m[k] = d.intern(f.raw())
+		case 'n':
+			f.i += 4
+			m[k] = ""
+		default:
+			return errFallback
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rv.Set(reflect.ValueOf(m))
 	return nil
 }
 
@@ -753,14 +877,15 @@ func (f *fastDecoder) count(close byte) int {
 	}
 }
 
-func (f *fastDecoder) slice(rv reflect.Value, t reflect.Type) error {
+func (f *fastDecoder) slice(rv reflect.Value, p *plan) error {
 	n := f.count(']')
-	s := reflect.MakeSlice(t, n, n)
+	s := reflect.MakeSlice(p.t, n, n)
+	ep := p.elemPlan()
 	f.i++ // '['
 	for k := range n {
-		p := f.d.path.index(k)
-		err := f.decode(s.Index(k))
-		f.d.path.reset(p)
+		q := f.d.path.index(k)
+		err := f.decode(s.Index(k), ep)
+		f.d.path.reset(q)
 		if err != nil {
 			return err
 		}

@@ -415,15 +415,37 @@ func admitNew(p *api.Pod, classes []api.PriorityClass, ranges []api.LimitRange, 
 
 // sortByKey sorts l stably by the namespace and name key gives, as the
 // API server lists objects (etcd keys: cluster-scoped objects by name).
+// Each element's key is taken once; a list already in order (a dump
+// kubectl wrote) is left as it is.
 func sortByKey[T any](l []T, key func(T) (string, string)) {
-	slices.SortStableFunc(l, func(a, b T) int {
-		na, ma := key(a)
-		nb, mb := key(b)
-		if c := strings.Compare(na, nb); c != 0 {
-			return c
+	type keyed struct {
+		ns, name string
+		v        T
+	}
+	ks := make([]keyed, len(l))
+	sorted := true
+	for i, v := range l {
+		ns, name := key(v)
+		ks[i] = keyed{ns, name, v}
+		if i > 0 && compareKeys(ks[i-1].ns, ks[i-1].name, ns, name) > 0 {
+			sorted = false
 		}
-		return strings.Compare(ma, mb)
-	})
+	}
+	if sorted {
+		return
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return compareKeys(a.ns, a.name, b.ns, b.name) })
+	for i := range ks {
+		l[i] = ks[i].v
+	}
+}
+
+// compareKeys orders namespace and name keys.
+func compareKeys(na, ma, nb, mb string) int {
+	if c := strings.Compare(na, nb); c != 0 {
+		return c
+	}
+	return strings.Compare(ma, mb)
 }
 
 // objectKeyOf is the namespace and name of an object of the store

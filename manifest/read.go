@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -419,7 +420,7 @@ type Reader struct {
 	seen   map[objectKey]Source
 	// deferred collects the effects of a List's items while the List is
 	// streamed (see later).
-	deferred *[]func()
+	deferred *[]func(*Reader)
 	// seen0 is the fast decoder's key stack, kept between documents.
 	seen0 [][]byte
 	// wholeYAML reads every YAML document whole (the reference the
@@ -455,6 +456,10 @@ type Reader struct {
 	// listed counts the items of the List being read, for progress
 	// before the List's effects apply.
 	listed int
+	// workers is how many goroutines decode a streamed List's items (0:
+	// one a core; 1: the reading one alone); itemChunk is how many bytes
+	// of items a worker is given at a time (0: itemChunkSize).
+	workers, itemChunk int
 }
 
 // SetFieldValidation sets how unknown and duplicate fields are taken
@@ -660,12 +665,12 @@ func (r *Reader) warnf(src Source, line int, object, format string, args ...any)
 // later applies an effect on what was read (objects, errors, warnings,
 // counts): at once, or, while a large List is being streamed, when the
 // List is known to be one (see bigDocument).
-func (r *Reader) later(f func()) {
+func (r *Reader) later(f func(*Reader)) {
 	if r.deferred != nil {
 		*r.deferred = append(*r.deferred, f)
 		return
 	}
-	f()
+	f(r)
 }
 
 // document reads one document or list item; kind and apiVersion are the
@@ -673,7 +678,7 @@ func (r *Reader) later(f func()) {
 func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 	line, vk := int(v.line), v.kind
 	if vk != kindMap {
-		r.later(func() { r.errorf(src, line, "", "a document must be an object, not a %s", vk) })
+		r.later(func(r *Reader) { r.errorf(src, line, "", "a document must be an object, not a %s", vk) })
 		return
 	}
 	kind, apiVersion := v.str("kind"), v.str("apiVersion")
@@ -684,7 +689,7 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		apiVersion = defVersion
 	}
 	if kind == "" {
-		r.later(func() { r.errorf(src, line, "", "Object 'Kind' is missing") })
+		r.later(func(r *Reader) { r.errorf(src, line, "", "Object 'Kind' is missing") })
 		return
 	}
 	if items, ok := v.get("items"); ok && (kind == "List" || strings.HasSuffix(kind, "List")) {
@@ -694,7 +699,9 @@ func (r *Reader) document(src Source, v *value, defKind, defVersion string) {
 		if items.kind != kindList {
 			ik := items.kind
 			line := int(items.line)
-			r.later(func() { r.errorf(src, line, kind, "items: cannot unmarshal %s into Go value of type array", ik) })
+			r.later(func(r *Reader) {
+				r.errorf(src, line, kind, "items: cannot unmarshal %s into Go value of type array", ik)
+			})
 			return
 		}
 		itemKind := ""
@@ -735,7 +742,7 @@ func (r *Reader) kindFor(src Source, line int, kind, apiVersion string) (*kindIn
 	if apiVersion == "" {
 		// The API server's decoder needs both; kubectl refuses the
 		// document before sending it.
-		r.later(func() { r.errorf(src, line, "", "Object 'apiVersion' is missing (kind %s)", kind) })
+		r.later(func(r *Reader) { r.errorf(src, line, "", "Object 'apiVersion' is missing (kind %s)", kind) })
 		return nil, ""
 	}
 	ki := r.kinds[kind]
@@ -747,13 +754,13 @@ func (r *Reader) kindFor(src Source, line int, kind, apiVersion string) (*kindIn
 		// serve (removed, such as policy/v1beta1, or never served): kubectl
 		// finds no REST mapping for it.
 		served := strings.TrimPrefix(ki.group+"/"+ki.version, "/")
-		r.later(func() {
+		r.later(func(r *Reader) {
 			r.errorf(src, line, "", "no matches for kind %q in version %q: Kubernetes v1.37.2 serves %s in %s only", kind, apiVersion, kind, served)
 		})
 		return nil, ""
 	}
 	if ki == nil && removedGroupVersions[apiVersion] {
-		r.later(func() {
+		r.later(func(r *Reader) {
 			r.errorf(src, line, "", "no matches for kind %q in version %q: Kubernetes v1.37.2 does not serve %s", kind, apiVersion, apiVersion)
 		})
 		return nil, ""
@@ -763,7 +770,7 @@ func (r *Reader) kindFor(src Source, line int, kind, apiVersion string) (*kindIn
 		if group != "" {
 			key += "." + group
 		}
-		r.later(func() { r.report.Skipped[key]++ })
+		r.later(func(r *Reader) { r.report.Skipped[key]++ })
 		return nil, ""
 	}
 	return ki, version
@@ -834,7 +841,7 @@ func (r *Reader) finish(src Source, line int, ki *kindInfo, kind, apiVersion, ve
 	}
 	raw := r.raw
 	r.raw = nil
-	r.later(func() {
+	r.later(func(r *Reader) {
 		r.take(src, line, ki, kind, apiVersion, version, obj, meta, tm, issues, noted)
 		if _, taken := r.objs.sources[obj.Interface()]; taken && raw != nil {
 			if r.objs.raw == nil {
@@ -911,6 +918,20 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 	ki.add(&r.objs, ptr)
 }
 
+// reserve makes room in the duplicate index and the sources for n more
+// objects at once, rather than by doubling as they are taken.
+func (r *Reader) reserve(n int) {
+	if n <= len(r.seen) {
+		return
+	}
+	seen := make(map[objectKey]Source, len(r.seen)+n)
+	maps.Copy(seen, r.seen)
+	r.seen = seen
+	sources := make(map[any]Source, len(r.objs.sources)+n)
+	maps.Copy(sources, r.objs.sources)
+	r.objs.sources = sources
+}
+
 // bigDocument reads a JSON object too large to hold from the stream s:
 // the items of a List one at a time, each decoded as it is read, and the
 // other fields into the generic tree. The items' effects wait until the
@@ -939,7 +960,7 @@ func (r *Reader) bigDocument(s *stream, src Source) error {
 		streamed bool
 	}
 	var entries []entry
-	var items []func(defKind, defVersion string)
+	var items []itemApply
 	if c, err := s.space(); err != nil {
 		return fail(0, unexpected(err))
 	} else if c == '}' {
@@ -964,27 +985,9 @@ func (r *Reader) bigDocument(s *stream, src Source) error {
 			}
 			if key == "items" && c == '[' {
 				s.jsOff++
-				items = items[:0]
-				if c, err := s.space(); err != nil {
-					return fail(0, unexpected(err))
-				} else if c == ']' {
-					s.jsOff++
-				} else {
-					for i := 0; ; i++ {
-						b, off, err := s.value()
-						if err != nil {
-							return fail(off, err)
-						}
-						isrc := src
-						isrc.Item, isrc.Line = i, t.lineAt(off)
-						items = append(items, r.streamedItem(isrc, b))
-						r.listed++
-						if c, err := s.expect(",]", "after array element"); err != nil {
-							return fail(0, err)
-						} else if c == ']' {
-							break
-						}
-					}
+				var err error
+				if items, err = r.streamItems(s, src, fail); err != nil {
+					return err
 				}
 				entries = append(entries, entry{key: key, v: value{kind: kindList, line: kl}, streamed: true})
 			} else {
@@ -1018,8 +1021,9 @@ func (r *Reader) bigDocument(s *stream, src Source) error {
 		if kind != "List" {
 			itemKind = strings.TrimSuffix(kind, "List")
 		}
+		r.reserve(len(items))
 		for _, f := range items {
-			f(itemKind, apiVersion)
+			f(r, itemKind, apiVersion)
 		}
 		return nil
 	}
@@ -1027,31 +1031,86 @@ func (r *Reader) bigDocument(s *stream, src Source) error {
 	return nil
 }
 
+// itemApply applies a streamed item's effects on r once the List's kind
+// and apiVersion are known.
+type itemApply func(r *Reader, defKind, defVersion string)
+
 // streamedItem decodes an item of a streamed List (b, valid only during
 // the call) and returns what applies its effects once the List's kind and
 // apiVersion are known. An item that names its own kind and apiVersion
-// is decoded at once; another is kept as bytes until then.
-func (r *Reader) streamedItem(src Source, b []byte) func(defKind, defVersion string) {
+// is decoded at once; another is kept as bytes until then. The effects
+// are applied to the Reader given then, so that a worker's Reader may
+// decode what the reading one applies.
+func (r *Reader) streamedItem(src Source, b []byte) itemApply {
 	if h := scanHeader(b); h.plain && !h.items && h.kind != "" && h.apiVersion != "" {
-		var effects []func()
+		var effects []func(*Reader)
 		r.deferred = &effects
-		r.rawDocument(src, b, "", "")
+		r.rawDocumentHeader(src, b, h, "", "")
 		r.deferred = nil
-		return func(string, string) {
+		return func(r *Reader, _, _ string) {
 			for _, f := range effects {
-				f()
+				f(r)
 			}
 		}
 	}
 	b = bytes.Clone(b)
-	return func(defKind, defVersion string) { r.rawDocument(src, b, defKind, defVersion) }
+	return func(r *Reader, defKind, defVersion string) { r.rawDocument(src, b, defKind, defVersion) }
+}
+
+// streamItems reads the items of a streamed List, the stream at the
+// first byte after its '[', through its ']'. Items are delimited here, in
+// order, and decoded here or, with workers (itemWorkers), in chunks on
+// the other cores by Readers of their own; their effects are returned in
+// the items' order either way, so what is read, reported and refused is
+// the same. fail words a syntax error at an offset.
+func (r *Reader) streamItems(s *stream, src Source, fail func(int64, error) error) ([]itemApply, error) {
+	t := s.t
+	var items []itemApply
+	if c, err := s.space(); err != nil {
+		return nil, fail(0, unexpected(err))
+	} else if c == ']' {
+		s.jsOff++
+		return nil, nil
+	}
+	var pool *itemPool
+	if n := r.itemWorkers(); n > 1 {
+		pool = newItemPool(r, n)
+		defer pool.drop() // on an error; after wait, nothing is left
+	}
+	for i := 0; ; i++ {
+		b, off, err := s.value()
+		if err != nil {
+			return nil, fail(off, err)
+		}
+		isrc := src
+		isrc.Item, isrc.Line = i, t.lineAt(off)
+		if pool != nil {
+			pool.add(isrc, b)
+		} else {
+			items = append(items, r.streamedItem(isrc, b))
+		}
+		r.listed++
+		if c, err := s.expect(",]", "after array element"); err != nil {
+			return nil, fail(0, err)
+		} else if c == ']' {
+			break
+		}
+	}
+	if pool != nil {
+		items = pool.wait()
+	}
+	return items, nil
 }
 
 // rawDocument reads one JSON document or list item from its bytes (b
 // has been scanned: it is one valid JSON value): straight into its typed
 // object when it can, else through the generic tree.
 func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
-	h := scanHeader(b)
+	r.rawDocumentHeader(src, b, scanHeader(b), defKind, defVersion)
+}
+
+// rawDocumentHeader is rawDocument with b's header already scanned.
+func (r *Reader) rawDocumentHeader(src Source, b []byte, h header, defKind, defVersion string) {
 	kind, apiVersion := h.kind, h.apiVersion
 	if kind == "" {
 		kind = defKind
@@ -1073,7 +1132,7 @@ func (r *Reader) rawDocument(src Source, b []byte, defKind, defVersion string) {
 	r.dec.noted = r.dec.noted[:0]
 	r.dec.path.reset(0)
 	fd := fastDecoder{d: r.dec, b: b, line: int32(src.Line), seen: r.seen0[:0]}
-	err := fd.decode(obj.Elem())
+	err := fd.decode(obj.Elem(), r.dec.plan(ki.typ))
 	r.seen0 = fd.seen[:0]
 	if err != nil {
 		v := parseValue(b, src.Line)

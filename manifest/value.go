@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -264,9 +265,21 @@ func (p *jsonPath) field(name string) int {
 	return n
 }
 
+// fieldBytes is field for a name given as bytes.
+func (p *jsonPath) fieldBytes(name []byte) int {
+	n := len(p.b)
+	if n > 0 {
+		p.b = append(p.b, '.')
+	}
+	p.b = append(p.b, name...)
+	return n
+}
+
 func (p *jsonPath) index(i int) int {
 	n := len(p.b)
-	p.b = fmt.Appendf(p.b, "[%d]", i)
+	p.b = append(p.b, '[')
+	p.b = strconv.AppendInt(p.b, int64(i), 10)
+	p.b = append(p.b, ']')
 	return n
 }
 

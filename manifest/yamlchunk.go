@@ -484,14 +484,14 @@ func (r *Reader) yamlList(s *stream, src Source, h *yamlHead) {
 		isrc.Item, isrc.Line = i, int(v.line)
 		if v.kind != kindMap || (v.str("kind") != "" && v.str("apiVersion") != "") {
 			// The List's kind and apiVersion do not change what it reads.
-			var effects []func()
+			var effects []func(*Reader)
 			r.deferred = &effects
 			r.document(isrc, &v, "", "")
 			r.deferred = nil
 			br.reuse() // decoding keeps nothing of the tree
 			items = append(items, func(string, string) {
 				for _, f := range effects {
-					f()
+					f(r)
 				}
 			})
 		} else {

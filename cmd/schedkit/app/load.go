@@ -35,7 +35,7 @@ func (e *env) load(o *options) (*manifest.Cluster, error) {
 		}
 		o.admission = ac
 	}
-	e.beforeLoad()
+	e.beforeLoad(o.files)
 	opts := loadOptions(e, o)
 	prog := newReadProgress(e)
 	opts.Progress = prog.tick

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -11,22 +13,68 @@ import (
 // objects) and then, for explain, simulate and the others, allocates
 // short-lived results per pod. With Go's default pacing the heap may grow
 // to twice what is live before it is collected, so the command paces the
-// collector itself, unless GOGC or GOMEMLIMIT says otherwise: tighter
-// while reading (GOGC 70), then a soft memory limit 60 % above what the
-// loaded cluster holds, plus 32 MiB, so that per-pod garbage is collected
-// before it doubles the process. On internal/testing/gendump's 2,000-node dump
-// this keeps explain under 300 MB for about half a second of CPU more
-// (BENCHMARKS.md).
+// collector itself, unless GOGC or GOMEMLIMIT says otherwise. Reading
+// leaves little garbage (the objects read are what is live), yet every
+// collection while the heap grows marks all that was read so far: on the
+// command's 2,000-node dump GOGC 70 made 11 collections marking 630 MB.
+// So while reading files of known size the collector waits for a soft
+// memory limit (loadLimit) and collects once or not at all; from
+// standard input, whose size is not known, it runs at GOGC 70. Then a
+// soft memory limit 60 % above what the loaded cluster holds, plus 32
+// MiB, so that per-pod garbage is collected before it doubles the
+// process (BENCHMARKS.md).
+
+// loadLimit is the soft memory limit while reading files of size bytes:
+// 270 MiB, which keeps the process under 300 MB with the runtime's own
+// memory, or 8 bytes a byte of input when that is more (a JSON dump's
+// objects hold about 6 bytes a byte of it), so that a larger input is
+// not collected over and over against a limit below what it holds.
+func loadLimit(size int64) int64 { return max(270<<20, 8*size) }
+
+// inputSize is the size of the regular files the paths name (folders
+// walked), and false when a path is standard input or cannot be read.
+func inputSize(paths []string) (int64, bool) {
+	var n int64
+	for _, p := range paths {
+		if p == "-" {
+			return 0, false
+		}
+		err := filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() {
+				info, err := d.Info()
+				if err != nil {
+					return err
+				}
+				n += info.Size()
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, false
+		}
+	}
+	return n, true
+}
 
 // gcTuned reports whether the command paces the collector (the user set
 // neither GOGC nor GOMEMLIMIT).
 func gcTuned() bool { return os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" }
 
-// beforeLoad tightens the collector for reading.
-func (e *env) beforeLoad() {
-	if e.paceGC {
-		debug.SetGCPercent(70)
+// beforeLoad paces the collector for reading paths.
+func (e *env) beforeLoad(paths []string) {
+	if !e.paceGC {
+		return
 	}
+	size, ok := inputSize(paths)
+	if !ok {
+		debug.SetGCPercent(70)
+		return
+	}
+	debug.SetMemoryLimit(loadLimit(size))
+	debug.SetGCPercent(-1)
 }
 
 // afterLoad sets the soft memory limit from what the loaded cluster
