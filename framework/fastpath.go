@@ -70,6 +70,19 @@ import (
 //     constraint by the domains of the scored nodes): the scheduler may
 //     score such a cycle as nodes pass Filter, and drops that work and
 //     scores after Filter when some node did not pass.
+//   - NodeLocalFilter (a Filter plugin, with its PreFilter if it has
+//     one): the status Filter returns for a node, through whatever the
+//     plugin's PreFilter wrote to the CycleState, is a function of the
+//     pod, the node's NodeInfo (its node and its pods, which its
+//     Generation versions) and the snapshot's objects (View.Objects)
+//     alone; PreFilter's status and result are functions of the pod and
+//     the objects. Neither changes with the other nodes or pods, the
+//     clock, or the pod's name, generateName, UID, resourceVersion,
+//     generation, creationTimestamp or status.nominatedNodeName (a
+//     PreFilter may still keep answers by topology domain, which are
+//     each node's own). It lets DefaultPreemption's dry run keep each
+//     node's verdict for the next preemptor of the same shape while the
+//     node and the objects stay the same (package preemption, "Cost").
 //
 // A template for a plugin joining the fast path (see the package
 // documentation, "Joining the fast path"):
@@ -106,6 +119,9 @@ type FastPath struct {
 	// ScoresIfAllFit promises ScoresAnyNodes for the cycles in which
 	// every node filtered passes Filter.
 	ScoresIfAllFit bool
+	// NodeLocalFilter promises that Filter's verdict on a node depends
+	// on the pod's shape, the node and the snapshot's objects alone.
+	NodeLocalFilter bool
 }
 
 // FastPathOf returns pl's FastPath, the zero FastPath if pl is not a

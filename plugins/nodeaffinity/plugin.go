@@ -68,7 +68,7 @@ func (pl *NodeAffinity) Name() string { return Name }
 // ScoresAnyNodes. ScoresAnyNodes holds because PreScore reads the pod's
 // preferred terms alone and Score the node's labels.
 func (pl *NodeAffinity) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true, NormalizeByMax: pl.NormalizeByMax}
+	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true, NormalizeByMax: pl.NormalizeByMax, NodeLocalFilter: true}
 }
 
 // EventsToRegister returns NodeAdd and NodeUpdate. A new node may match

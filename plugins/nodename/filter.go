@@ -28,7 +28,7 @@ func (pl *NodeName) Filter(_ context.Context, _ *framework.CycleState, pod *api.
 
 // FastPath offers FilterNodes (framework.FastPathPlugin).
 func (pl *NodeName) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes}
+	return framework.FastPath{FilterNodes: pl.FilterNodes, NodeLocalFilter: true}
 }
 
 // FilterNodes is Filter for each node; a pod that names no node fits

@@ -55,7 +55,7 @@ var nodePortsStateMissing = framework.AsStatus(fmt.Errorf("reading %q from cycle
 
 // FastPath offers FilterNodes (framework.FastPathPlugin).
 func (pl *NodePorts) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes}
+	return framework.FastPath{FilterNodes: pl.FilterNodes, NodeLocalFilter: true}
 }
 
 // FilterNodes is Filter for each node, reading the state once.

@@ -83,7 +83,7 @@ func (pl *Fit) Name() string { return FitName }
 // ScoresAnyNodes holds because PreScore computes the pod's requests and
 // Score reads the node alone.
 func (pl *Fit) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
+	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true, NodeLocalFilter: true}
 }
 
 // ScoredResources returns the resources the scoring strategy scores.

@@ -16,7 +16,7 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, 
 
 // FastPath offers FilterNodes (framework.FastPathPlugin).
 func (pl *NodeUnschedulable) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes}
+	return framework.FastPath{FilterNodes: pl.FilterNodes, NodeLocalFilter: true}
 }
 
 // FilterNodes is Filter for each node.

@@ -36,7 +36,7 @@ func (pl *TaintToleration) Name() string { return Name }
 // ScoresAnyNodes. ScoresAnyNodes holds because PreScore reads the pod's
 // tolerations alone and Score the node's taints.
 func (pl *TaintToleration) FastPath() framework.FastPath {
-	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true, NormalizeByMax: pl.NormalizeByMax}
+	return framework.FastPath{FilterNodes: pl.FilterNodes, ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true, NormalizeByMax: pl.NormalizeByMax, NodeLocalFilter: true}
 }
 
 // EventsToRegister returns NodeAdd and NodeUpdate. A new node may lack
