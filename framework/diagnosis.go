@@ -106,6 +106,29 @@ func (m *NodeToStatus) GetNode(view *cluster.View, ni *cluster.NodeInfo) *Status
 	return m.Get(ni.Node().Name)
 }
 
+// CountCode returns how many of view's nodes have a status of code c,
+// counted from the entries by slot without reading the nodes, and true;
+// or 0 and false when m does not hold view's nodes by slot alone (it was
+// not made for view, or some entry is by name).
+func (m *NodeToStatus) CountCode(view *cluster.View, c Code) (int, bool) {
+	if view == nil || view != m.view || len(m.statuses) != 0 {
+		return 0, false
+	}
+	n := 0
+	if m.absent.Code() == c {
+		n = view.NumNodes() - m.inSlots
+	}
+	if m.inSlots == 0 {
+		return n, true
+	}
+	for _, e := range m.bySlot {
+		if e != 0 && m.table[e-1].Code() == c {
+			n++
+		}
+	}
+	return n, true
+}
+
 // slotEntry is ni's entry by slot, nil when it has none there.
 func (m *NodeToStatus) slotEntry(ni *cluster.NodeInfo) *Status {
 	if sl := ni.Slot(); sl >= 0 && sl < len(m.bySlot) && m.bySlot[sl] != 0 {

@@ -15,7 +15,8 @@ import (
 // TestNodeToStatusForAgrees checks that a NodeToStatus kept by slot
 // (NewNodeToStatusFor) answers every query as the map form does, over
 // generated sequences of Set, SetNode, Reset and SetAbsentNodesStatus,
-// with names inside and outside the view and nil statuses.
+// with names inside and outside the view and nil statuses; and that
+// CountCode, which reads the slots alone, counts what Get finds.
 func TestNodeToStatusForAgrees(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 12).Draw(t, "nodes")
@@ -80,6 +81,24 @@ func TestNodeToStatusForAgrees(t *testing.T) {
 			for _, ni := range view.Nodes() {
 				if a, b := plain.Get(ni.Node().Name), bySlot.GetNode(view, ni); a != b {
 					t.Fatalf("GetNode(%s): map %v, by slot %v", ni.Node().Name, a, b)
+				}
+			}
+			for _, c := range []framework.Code{framework.Success, framework.Unschedulable, framework.UnschedulableAndUnresolvable} {
+				if _, ok := plain.CountCode(view, c); ok {
+					t.Fatalf("CountCode(%v) answered for a NodeToStatus by name", c)
+				}
+				got, ok := bySlot.CountCode(view, c)
+				if !ok {
+					continue
+				}
+				want := 0
+				for _, ni := range view.Nodes() {
+					if plain.Get(ni.Node().Name).Code() == c {
+						want++
+					}
+				}
+				if got != want {
+					t.Fatalf("CountCode(%v) = %d, %d nodes have it", c, got, want)
 				}
 			}
 			fa := &framework.FitError{Pod: &api.Pod{}, NumAllNodes: n, Diagnosis: framework.Diagnosis{NodeToStatus: plain}}
