@@ -66,6 +66,24 @@
 // RunFilterPluginsWithNominatedPods, and of RemovePod by UID
 // (TestTrackedRemovalMatchesPlain).
 //
+// Successive attempts in one Memory (DefaultPreemption's) keep each
+// node's verdict — its victims, their budget violations and what
+// PickOneNodeForPreemption compares of them, or why the node cannot
+// help — for the preemptor's shape: the pod but for its name, UID and
+// nomination. A node that did not change since (the same NodeInfo at the
+// same Generation) is then answered without a copy, as long as the
+// shape, the profile, the filters the cycle runs and the snapshot's
+// objects are the same, every filter running is node-local
+// (framework.FastPath.NodeLocalFilter: NodeResourcesFit, NodePorts,
+// NodeAffinity, TaintToleration, NodeName, NodeUnschedulable), no
+// PreFilter extension is active, and no pod is nominated to the node.
+// The nodes tried, their order, the candidates and the choice are those
+// of a dry run of every node (TestMemoMatchesPlain): in a stream of
+// preemptors of one shape, only the nodes the last preemption changed
+// are tried again. When every node's status is Unschedulable, the
+// potential nodes are the view's list itself, counted from the statuses
+// by slot (framework.NodeToStatus.CountCode) without reading a node.
+//
 // The plugin only decides; the scheduler acts on the result
 // (framework.PostFilterResult): package scheduler removes the victims
 // from its snapshot, nominates the pod and schedules it again.

@@ -15,3 +15,7 @@ func SelectVictimsOnNodeBy(plain bool, ctx context.Context, prof *framework.Prof
 	sc := &scratch{plain: plain}
 	return sc.selectVictims(ctx, newFitter(prof, state), state, pod, nodeInfo, nominated, unwrap(pdbs))
 }
+
+// MemoHits is how many nodes' verdicts attempts in m read from its memo
+// rather than dry-running the node again.
+func MemoHits(m *Memory) int { return m.memo.hits }

@@ -17,7 +17,11 @@ import (
 // Filters only read the cycle state, so when no extension is active the
 // dry run needs no copy of the state per node.
 type fitter struct {
-	prof        *framework.Profile
+	prof *framework.Profile
+	// preFilters and allFilters are prof's PreFilter and Filter
+	// plugins, listed once per profile.
+	preFilters  []framework.PreFilterPlugin
+	allFilters  []framework.FilterPlugin
 	exts        []framework.PreFilterExtensions
 	extNames    []string
 	filters     []framework.FilterPlugin
@@ -54,12 +58,25 @@ func (f *fitter) withPlugin(st *framework.Status, i int) *framework.Status {
 // newFitter lists prof's PreFilter extensions and filters not skipped in
 // state.
 func newFitter(prof *framework.Profile, state *framework.CycleState) *fitter {
-	f := &fitter{prof: prof}
+	f := &fitter{}
+	f.reset(prof, state)
+	return f
+}
+
+// reset makes f the fitter of prof and state, in f's memory. The named
+// statuses are kept when the filters are the same.
+func (f *fitter) reset(prof *framework.Profile, state *framework.CycleState) {
 	var skip map[string]struct{}
 	if state != nil {
 		skip = state.SkipFilterPlugins
 	}
-	for _, pl := range prof.PreFilterPlugins() {
+	same := f.prof == prof
+	if !same {
+		f.preFilters, f.allFilters = prof.PreFilterPlugins(), prof.FilterPlugins()
+	}
+	clear(f.exts)
+	f.exts, f.extNames = f.exts[:0], f.extNames[:0]
+	for _, pl := range f.preFilters {
 		ext := pl.PreFilterExtensions()
 		if ext == nil || isSkipped(skip, pl.Name()) {
 			continue
@@ -68,16 +85,33 @@ func newFitter(prof *framework.Profile, state *framework.CycleState) *fitter {
 		f.extNames = append(f.extNames, pl.Name())
 	}
 	// A filter's name is its plugin's (the profile's Filter list names
-	// them so), read without building the profile's lists.
-	for _, pl := range prof.FilterPlugins() {
+	// them so).
+	clear(f.filters)
+	f.filters = f.filters[:0]
+	n := 0
+	for _, pl := range f.allFilters {
 		name := pl.Name()
 		if isSkipped(skip, name) {
 			continue
 		}
 		f.filters = append(f.filters, pl)
-		f.filterNames = append(f.filterNames, name)
+		if n < len(f.filterNames) && f.filterNames[n] == name {
+			n++
+			continue
+		}
+		same = false
+		f.filterNames = append(f.filterNames[:n], name)
+		n++
 	}
-	return f
+	if n != len(f.filterNames) {
+		same = false
+		f.filterNames = f.filterNames[:n]
+	}
+	f.prof = prof
+	if !same {
+		clear(f.named)
+		f.named = f.named[:0]
+	}
 }
 
 func isSkipped(set map[string]struct{}, name string) bool {

@@ -115,6 +115,12 @@ func Attempt(ctx context.Context, h framework.Handle, pct, abs int32, state *fra
 type Memory struct {
 	potential []*cluster.NodeInfo
 	sc        scratch
+	fit       fitter
+	// memo keeps the nodes' verdicts from attempt to attempt; off
+	// leaves it unused (an attempt in fresh memory, the tests' plain
+	// reference).
+	memo verdicts
+	off  bool
 }
 
 // AttemptWith is Attempt in mem's memory (nil: fresh memory). A plugin
@@ -122,7 +128,7 @@ type Memory struct {
 // pods does not allocate and collect a list of the nodes per pod.
 func AttemptWith(ctx context.Context, mem *Memory, h framework.Handle, pct, abs int32, state *framework.CycleState, pod *api.Pod, m framework.NodeToStatusReader, record bool) *Outcome {
 	if mem == nil {
-		mem = &Memory{}
+		mem = &Memory{off: true}
 	}
 	o := &Outcome{record: record}
 	ph, ok := h.(Handle)
@@ -154,8 +160,8 @@ func AttemptWith(ctx context.Context, mem *Memory, h framework.Handle, pct, abs 
 		o.Status = framework.AsStatus(errors.New("no nodes available"))
 		return o
 	}
-	potential := nodesForStatusCode(mem.potential[:0], view, allNodes, m, framework.Unschedulable)
-	if potential != nil {
+	potential, own := nodesForStatusCode(mem.potential[:0], view, allNodes, m, framework.Unschedulable)
+	if own {
 		mem.potential = potential
 		defer clear(potential) // the nodes are not kept alive
 	}
@@ -167,7 +173,7 @@ func AttemptWith(ctx context.Context, mem *Memory, h framework.Handle, pct, abs 
 		pdbs := compilePDBs(snap.Objects())
 		o.Offset = ph.RandInt31n(int32(len(potential)))
 		o.NumCandidates = CalculateNumCandidates(int32(len(potential)), pct, abs)
-		errs = dryRun(ctx, &mem.sc, prof, ph, state, pod, view, potential, pdbs, o)
+		errs = dryRun(ctx, mem, prof, ph, state, pod, view, potential, pdbs, o)
 	}
 	if len(errs) > 0 && len(o.Candidates) == 0 {
 		o.Status = framework.AsStatus(aggregate(errs))
@@ -182,7 +188,7 @@ func AttemptWith(ctx context.Context, mem *Memory, h framework.Handle, pct, abs 
 	}
 
 	// 4) The best candidate (no extenders: step 3 is upstream's).
-	best := PickOneNodeForPreemption(o.Candidates, func(n int) int { return int(ph.RandInt31n(int32(n))) })
+	best := mem.sc.pickOne(o.Candidates, mem.sc.candScores, func(n int) int { return int(ph.RandInt31n(int32(n))) })
 	o.Chosen = best
 	o.Result = &framework.PostFilterResult{NominatedNodeName: best.Node, Victims: best.Victims, NumPDBViolations: best.NumPDBViolations}
 	o.Status = framework.NewStatus(framework.Success, fmt.Sprintf("found a potential placement for pod on node %v, preempting %d victims", best.Node, len(best.Victims)))
@@ -207,11 +213,20 @@ func CalculateNumCandidates(numNodes, pct, abs int32) int32 {
 // nodes whose status has the code, in snapshot order (upstream lists the
 // explicit nodes in map order when the absent nodes lack the code).
 // A NodeToStatus of view's nodes is read by slot, without looking names
-// up.
-func nodesForStatusCode(out []*cluster.NodeInfo, view *cluster.View, all []*cluster.NodeInfo, m framework.NodeToStatusReader, code framework.Code) []*cluster.NodeInfo {
+// up; when every node has the code, the list is all itself (own false:
+// the caller must not change it), else it is built in out (own true).
+func nodesForStatusCode(out []*cluster.NodeInfo, view *cluster.View, all []*cluster.NodeInfo, m framework.NodeToStatusReader, code framework.Code) (_ []*cluster.NodeInfo, own bool) {
 	nts, _ := m.(*framework.NodeToStatus)
-	if nts != nil && nts.AbsentNodesStatus().Code() != code && nts.Len() == 0 {
-		return nil
+	if nts != nil {
+		if n, ok := nts.CountCode(view, code); ok && (n == 0 || n == len(all)) {
+			if n == 0 {
+				return nil, false
+			}
+			return all, false
+		}
+		if nts.AbsentNodesStatus().Code() != code && nts.Len() == 0 {
+			return nil, false
+		}
 	}
 	// One block for the worst case: growing the list node by node costs
 	// more.
@@ -224,29 +239,32 @@ func nodesForStatusCode(out []*cluster.NodeInfo, view *cluster.View, all []*clus
 				out = append(out, ni)
 			}
 		}
-		return out
+		return out, true
 	}
 	for _, ni := range all {
 		if m.Get(ni.Node().Name).Code() == code {
 			out = append(out, ni)
 		}
 	}
-	return out
+	return out, true
 }
 
-// candidateList keeps at most cap candidates, as upstream's.
+// candidateList keeps at most cap candidates, as upstream's, with what
+// PickOneNodeForPreemption compares of each.
 type candidateList struct {
-	items []Candidate
-	cap   int
+	items  []Candidate
+	scores []candidateScore
+	cap    int
 }
 
-// add keeps c if there is room and reports whether it did.
-func (l *candidateList) add(c Candidate) bool {
+// add keeps c, of score s, if there is room and reports whether it did.
+func (l *candidateList) add(c Candidate, s *candidateScore) bool {
 	if len(l.items) < l.cap {
 		if l.items == nil {
 			l.items = make([]Candidate, 0, l.cap)
 		}
 		l.items = append(l.items, c)
+		l.scores = append(l.scores, *s)
 		return true
 	}
 	return false
@@ -255,32 +273,52 @@ func (l *candidateList) add(c Candidate) bool {
 // dryRun is upstream's DryRunPreemption with one worker: the potential
 // nodes from the offset on, until some candidate violates no budget and
 // there are numCandidates in all.
-func dryRun(ctx context.Context, sc *scratch, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, view *cluster.View, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
+func dryRun(ctx context.Context, mem *Memory, prof *framework.Profile, ph Handle, state *framework.CycleState, pod *api.Pod, view *cluster.View, potential []*cluster.NodeInfo, pdbs []pdbInfo, o *Outcome) []error {
+	sc := &mem.sc
 	num := int(o.NumCandidates)
-	nonViolating := candidateList{cap: num}
-	violating := candidateList{cap: num}
+	nonViolating := candidateList{cap: num, scores: sc.scores[:0]}
+	violating := candidateList{cap: num, scores: sc.violatingScores[:0]}
+	defer func() { sc.scores, sc.violatingScores = nonViolating.scores, violating.scores }()
 	// The nodes that cannot help are view's: recorded by slot.
 	o.NodeStatuses = framework.NewNodeToStatusFor(view, framework.NewStatus(framework.UnschedulableAndUnresolvable))
 	var errs []error
 	// The victims returned are carved from the slab: a new one each
 	// dry run, as the candidates keep theirs.
 	sc.slab = nil
-	f := newFitter(prof, state)
-	noVictims := framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
+	f := &mem.fit
+	f.reset(prof, state)
+	var memo *verdicts
+	if !mem.off {
+		memo = mem.memo.prepare(prof, f, view.Objects(), pod)
+	}
 	prio := framework.PodPriority(pod)
+	var score candidateScore
 	for i := range potential {
 		if ctx.Err() != nil {
 			break
 		}
 		ni := potential[(int(o.Offset)+i)%len(potential)]
 		name := ni.Node().Name
+		nominated := ph.NominatedPodsForNode(name)
 		var victims []*api.Pod
 		var violations int
-		// A node without a pod of lower priority needs no copy: it has
-		// no victims. The statuses are immutable, so its nodes share one.
-		st := noVictims
-		if hasLowerPriority(ni, prio) {
-			victims, violations, st = sc.selectVictims(ctx, f, f.stateFor(state), pod, sc.copyNode(ni), ph.NominatedPodsForNode(name), pdbs)
+		var st *framework.Status
+		if v := memo.get(ni, nominated); v != nil {
+			violations, st, score = v.violations, v.st, v.score
+			if len(v.victims) != 0 {
+				victims = sc.pods(len(v.victims))
+				copy(victims, v.victims)
+			}
+		} else {
+			// A node without a pod of lower priority needs no copy: it
+			// has no victims. The statuses are immutable, so its nodes
+			// share one.
+			st = noVictims
+			if hasLowerPriority(ni, prio) {
+				victims, violations, st = sc.selectVictims(ctx, f, f.stateFor(state), pod, sc.copyNode(ni), nominated, pdbs)
+			}
+			score = scoreOf(victims, violations)
+			memo.put(ni, nominated, victims, violations, st, &score)
 		}
 		if st.IsSuccess() && len(victims) != 0 {
 			c := Candidate{Node: name, Victims: victims, NumPDBViolations: violations}
@@ -288,7 +326,7 @@ func dryRun(ctx context.Context, sc *scratch, prof *framework.Profile, ph Handle
 			if violations != 0 {
 				list = &violating
 			}
-			kept := list.add(c)
+			kept := list.add(c, &score)
 			if o.record {
 				o.DryRun = append(o.DryRun, DryRunNode{Node: name, Victims: victims, NumPDBViolations: violations, Status: st, Candidate: kept})
 			}
@@ -311,6 +349,7 @@ func dryRun(ctx context.Context, sc *scratch, prof *framework.Profile, ph Handle
 	// Upstream stops the workers when its context is cancelled and
 	// reports nothing for it.
 	o.Candidates = append(nonViolating.items, violating.items...)
+	sc.candScores = append(append(sc.candScores[:0], nonViolating.scores...), violating.scores...)
 	return errs
 }
 

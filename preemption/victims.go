@@ -3,7 +3,9 @@ package preemption
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -24,6 +26,10 @@ const (
 	// priority.
 	NoVictimsFound = "No preemption victims found for incoming pod"
 )
+
+// noVictims is the status of every node without pods of lower priority
+// (statuses are immutable).
+var noVictims = framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
 
 // PodEligibleToPreemptOthers is upstream's check of whether pod may
 // preempt: not with preemptionPolicy Never, and not while its nominated
@@ -266,6 +272,10 @@ type scratch struct {
 	// where the pod first at position k is now, at[i] which pod is at
 	// position i (see track).
 	pos, at []int32
+	// scores and violatingScores are the candidate lists' scores,
+	// candScores those of the candidates in order; tied is pickOne's.
+	scores, violatingScores, candScores []candidateScore
+	tied                                []int
 	// plain removes victims with RemovePod, searching by UID: the
 	// reference the tracked removal is checked against.
 	plain bool
@@ -410,7 +420,7 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 	}
 	potential := sc.potential
 	if len(potential) == 0 {
-		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
+		return nil, 0, noVictims
 	}
 	sc.track(len(nodeInfo.Pods))
 	for i := range potential {
@@ -470,20 +480,25 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 	return out, numViolating, nil
 }
 
-// candidateKey is what PickOneNodeForPreemption compares, per rule.
-func candidateScores(c *Candidate) [5]int64 {
-	var s [5]int64
-	s[0] = -int64(c.NumPDBViolations)
-	if len(c.Victims) > 0 {
-		s[1] = -int64(framework.PodPriority(c.Victims[0]))
+// candidateScore is what PickOneNodeForPreemption compares of a
+// candidate, rule by rule, higher first.
+type candidateScore [5]int64
+
+// scoreOf is the score of a candidate with victims, most important
+// first, of which violations violate a budget.
+func scoreOf(victims []*api.Pod, violations int) candidateScore {
+	var s candidateScore
+	s[0] = -int64(violations)
+	if len(victims) > 0 {
+		s[1] = -int64(framework.PodPriority(victims[0]))
 	}
 	var sum int64
-	for _, p := range c.Victims {
+	for _, p := range victims {
 		sum += int64(framework.PodPriority(p)) + int64(math.MaxInt32+1)
 	}
 	s[2] = -sum
-	s[3] = -int64(len(c.Victims))
-	s[4] = latestStart(c.Victims)
+	s[3] = -int64(len(victims))
+	s[4] = latestStart(victims)
 	return s
 }
 
@@ -519,19 +534,28 @@ func latestStart(pods []*api.Pod) int64 {
 // upstream takes the first in map order. It returns nil for no
 // candidates and does not call pick for one.
 func PickOneNodeForPreemption(candidates []Candidate, pick func(n int) int) *Candidate {
+	scores := make([]candidateScore, len(candidates))
+	for i := range candidates {
+		scores[i] = scoreOf(candidates[i].Victims, candidates[i].NumPDBViolations)
+	}
+	return (&scratch{}).pickOne(candidates, scores, pick)
+}
+
+// pickOne is PickOneNodeForPreemption given each candidate's score, in
+// sc's memory.
+func (sc *scratch) pickOne(candidates []Candidate, scores []candidateScore, pick func(n int) int) *Candidate {
 	if len(candidates) == 0 {
 		return nil
 	}
 	if len(candidates) == 1 {
 		return &candidates[0]
 	}
-	scores := make([][5]int64, len(candidates))
-	tied := make([]int, len(candidates))
+	tied := sc.tied[:0]
 	for i := range candidates {
-		scores[i] = candidateScores(&candidates[i])
-		tied[i] = i
+		tied = append(tied, i)
 	}
-	for rule := range 5 {
+	sc.tied = tied
+	for rule := range len(candidateScore{}) {
 		best := int64(math.MinInt64)
 		for _, i := range tied {
 			best = max(best, scores[i][rule])
@@ -549,7 +573,8 @@ func PickOneNodeForPreemption(candidates []Candidate, pick func(n int) int) *Can
 			return &candidates[tied[0]]
 		}
 	}
-	sort.Slice(tied, func(a, b int) bool { return candidates[tied[a]].Node < candidates[tied[b]].Node })
+	// Node names are unique: any sort orders them alike.
+	slices.SortFunc(tied, func(a, b int) int { return strings.Compare(candidates[a].Node, candidates[b].Node) })
 	k := pick(len(tied))
 	if k < 0 || k >= len(tied) {
 		k = 0
