@@ -44,6 +44,7 @@ type verdicts struct {
 type verdict struct {
 	ni         *cluster.NodeInfo
 	gen        int64
+	name       string
 	victims    []*api.Pod
 	violations int
 	st         *framework.Status
@@ -119,10 +120,11 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// get returns ni's kept verdict, nil when there is none for ni as it is
-// or pods are nominated to it. m may be nil.
-func (m *verdicts) get(ni *cluster.NodeInfo, nominated []*cluster.PodInfo) *verdict {
-	if m == nil || len(nominated) != 0 {
+// get returns ni's kept verdict, nil when there is none for ni as it
+// is. m may be nil. The caller still checks that no pod is nominated to
+// the node (by the verdict's name, which saves reading the node).
+func (m *verdicts) get(ni *cluster.NodeInfo) *verdict {
+	if m == nil {
 		return nil
 	}
 	sl := ni.Slot()
@@ -130,7 +132,6 @@ func (m *verdicts) get(ni *cluster.NodeInfo, nominated []*cluster.PodInfo) *verd
 		return nil
 	}
 	if v := &m.bySlot[sl]; v.ni == ni && v.gen == ni.Generation {
-		m.hits++
 		return v
 	}
 	return nil
@@ -138,7 +139,7 @@ func (m *verdicts) get(ni *cluster.NodeInfo, nominated []*cluster.PodInfo) *verd
 
 // put keeps ni's verdict unless it is an error or pods are nominated to
 // ni. m may be nil.
-func (m *verdicts) put(ni *cluster.NodeInfo, nominated []*cluster.PodInfo, victims []*api.Pod, violations int, st *framework.Status, score *candidateScore) {
+func (m *verdicts) put(ni *cluster.NodeInfo, name string, nominated []*cluster.PodInfo, victims []*api.Pod, violations int, st *framework.Status, score *candidateScore) {
 	sl := ni.Slot()
 	if m == nil || len(nominated) != 0 || sl < 0 || st.Code() == framework.Error {
 		return
@@ -146,7 +147,7 @@ func (m *verdicts) put(ni *cluster.NodeInfo, nominated []*cluster.PodInfo, victi
 	if sl >= len(m.bySlot) {
 		m.bySlot = append(m.bySlot, make([]verdict, sl+1-len(m.bySlot))...)
 	}
-	v := verdict{ni: ni, gen: ni.Generation, violations: violations, st: st, score: *score}
+	v := verdict{ni: ni, gen: ni.Generation, name: name, violations: violations, st: st, score: *score}
 	if len(victims) != 0 {
 		if cap(m.slab)-len(m.slab) < len(victims) {
 			m.slab = make([]*api.Pod, 0, max(len(victims), 256))

@@ -298,12 +298,19 @@ func dryRun(ctx context.Context, mem *Memory, prof *framework.Profile, ph Handle
 			break
 		}
 		ni := potential[(int(o.Offset)+i)%len(potential)]
-		name := ni.Node().Name
+		v := memo.get(ni)
+		var name string
+		if v != nil {
+			name = v.name
+		} else {
+			name = ni.Node().Name
+		}
 		nominated := ph.NominatedPodsForNode(name)
 		var victims []*api.Pod
 		var violations int
 		var st *framework.Status
-		if v := memo.get(ni, nominated); v != nil {
+		if v != nil && len(nominated) == 0 {
+			memo.hits++
 			violations, st, score = v.violations, v.st, v.score
 			if len(v.victims) != 0 {
 				victims = sc.pods(len(v.victims))
@@ -318,7 +325,7 @@ func dryRun(ctx context.Context, mem *Memory, prof *framework.Profile, ph Handle
 				victims, violations, st = sc.selectVictims(ctx, f, f.stateFor(state), pod, sc.copyNode(ni), nominated, pdbs)
 			}
 			score = scoreOf(victims, violations)
-			memo.put(ni, nominated, victims, violations, st, &score)
+			memo.put(ni, name, nominated, victims, violations, st, &score)
 		}
 		if st.IsSuccess() && len(victims) != 0 {
 			c := Candidate{Node: name, Victims: victims, NumPDBViolations: violations}

@@ -3,9 +3,7 @@ package preemption
 import (
 	"context"
 	"math"
-	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -573,11 +571,47 @@ func (sc *scratch) pickOne(candidates []Candidate, scores []candidateScore, pick
 			return &candidates[tied[0]]
 		}
 	}
-	// Node names are unique: any sort orders them alike.
-	slices.SortFunc(tied, func(a, b int) int { return strings.Compare(candidates[a].Node, candidates[b].Node) })
 	k := pick(len(tied))
 	if k < 0 || k >= len(tied) {
 		k = 0
 	}
-	return &candidates[tied[k]]
+	return &candidates[nthByName(candidates, tied, k)]
+}
+
+// nthByName returns the candidate of tied that is k-th in the order of
+// node names (unique: any sort orders them alike), by selection in
+// place rather than sorting them all.
+func nthByName(candidates []Candidate, tied []int, k int) int {
+	less := func(a, b int) bool { return candidates[a].Node < candidates[b].Node }
+	lo, hi := 0, len(tied)-1
+	for lo < hi {
+		// Median of three, moved to hi, as the pivot.
+		mid := lo + (hi-lo)/2
+		if less(tied[mid], tied[lo]) {
+			tied[mid], tied[lo] = tied[lo], tied[mid]
+		}
+		if less(tied[hi], tied[lo]) {
+			tied[hi], tied[lo] = tied[lo], tied[hi]
+		}
+		if less(tied[mid], tied[hi]) {
+			tied[mid], tied[hi] = tied[hi], tied[mid]
+		}
+		p := lo
+		for i := lo; i < hi; i++ {
+			if less(tied[i], tied[hi]) {
+				tied[i], tied[p] = tied[p], tied[i]
+				p++
+			}
+		}
+		tied[p], tied[hi] = tied[hi], tied[p]
+		switch {
+		case k == p:
+			return tied[p]
+		case k < p:
+			hi = p - 1
+		default:
+			lo = p + 1
+		}
+	}
+	return tied[k]
 }
