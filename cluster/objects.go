@@ -738,6 +738,16 @@ func (v *View) Objects() *Objects { return v.objects }
 // Objects returns the object store of the current view; see View.
 func (s *Snapshot) Objects() *Objects { return s.View().Objects() }
 
+// NumObjects returns the number of objects of kind k, as
+// Objects().Len(k) does, without taking a View: a writer checking for
+// objects between two changes of pods does not pay for a view (and for
+// copying the nodes the next change writes again).
+func (s *Snapshot) NumObjects(k Kind) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.objects.Len(k)
+}
+
 // writableObjects returns the writer's object store, copied first if a
 // view holds it.
 func (s *Snapshot) writableObjects() *Objects {

@@ -26,7 +26,8 @@ func serviceNames(l []*api.Service) []string {
 
 // TestObjectsWriters checks the writers' validation: each row applies
 // its objects to a snapshot holding svc default/a and pv p1, and expects
-// an error wrapping want (nil for success) and, on failure, no change.
+// an error wrapping want (nil for success) and, on failure, no change;
+// NumObjects, read before a view is taken, counts what the view holds.
 func TestObjectsWriters(t *testing.T) {
 	var nilSvc *api.Service
 	tests := []struct {
@@ -68,6 +69,11 @@ func TestObjectsWriters(t *testing.T) {
 			}
 			before := s.Objects()
 			err := tt.op(s)
+			for _, k := range []Kind{KindService, KindPersistentVolume, KindResourceClaim} {
+				if n := s.NumObjects(k); n != s.Objects().Len(k) {
+					t.Errorf("NumObjects(%s) = %d, the view has %d", k, n, s.Objects().Len(k))
+				}
+			}
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("unexpected error %v", err)

@@ -26,10 +26,10 @@ import (
 // resourceClaimStatuses, so it waits for a claim no controller makes in
 // the simulation, as it would without this deletion.
 func (s *Scheduler) releaseClaims(pod *api.Pod) ([]framework.Event, error) {
-	o := s.snapshot.Objects()
-	if o.Len(cluster.KindResourceClaim) == 0 {
+	if s.snapshot.NumObjects(cluster.KindResourceClaim) == 0 {
 		return nil, nil
 	}
+	o := s.snapshot.Objects()
 	var events []framework.Event
 	for _, c := range slices.Clone(cluster.ListObjects[api.ResourceClaim](o, pod.Namespace)) {
 		kept := slices.DeleteFunc(slices.Clone(c.Status.ReservedFor), func(r api.ResourceClaimConsumerReference) bool {

@@ -111,7 +111,7 @@ type claimAssumer interface {
 // cluster without DeviceClasses costs nothing.
 func (s *Scheduler) assumeClaims(pod *api.Pod, node string) (dynamicresources.Assumed, error) {
 	var none dynamicresources.Assumed
-	if len(pod.Spec.ResourceClaims) == 0 && s.snapshot.Objects().Len(cluster.KindDeviceClass) == 0 {
+	if len(pod.Spec.ResourceClaims) == 0 && s.snapshot.NumObjects(cluster.KindDeviceClass) == 0 {
 		return none, nil
 	}
 	prof, err := s.profileFor(pod)
