@@ -280,11 +280,12 @@ func dryRun(ctx context.Context, mem *Memory, prof *framework.Profile, ph Handle
 	violating := candidateList{cap: num, scores: sc.violatingScores[:0]}
 	defer func() { sc.scores, sc.violatingScores = nonViolating.scores, violating.scores }()
 	// The nodes that cannot help are view's: recorded by slot.
-	o.NodeStatuses = framework.NewNodeToStatusFor(view, framework.NewStatus(framework.UnschedulableAndUnresolvable))
+	o.NodeStatuses = framework.NewNodeToStatusFor(view, unresolvable)
 	var errs []error
 	// The victims returned are carved from the slab: a new one each
-	// dry run, as the candidates keep theirs.
-	sc.slab = nil
+	// dry run, as the candidates keep theirs, with room for a few
+	// victims a candidate.
+	sc.slab, sc.slabSize = nil, 4*num
 	f := &mem.fit
 	f.reset(prof, state)
 	var memo *verdicts

@@ -25,9 +25,13 @@ const (
 	NoVictimsFound = "No preemption victims found for incoming pod"
 )
 
-// noVictims is the status of every node without pods of lower priority
-// (statuses are immutable).
-var noVictims = framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
+// noVictims is the status of every node without pods of lower priority,
+// unresolvable that of the nodes a dry run did not reach (statuses are
+// immutable).
+var (
+	noVictims    = framework.NewStatus(framework.UnschedulableAndUnresolvable, NoVictimsFound)
+	unresolvable = framework.NewStatus(framework.UnschedulableAndUnresolvable)
+)
 
 // PodEligibleToPreemptOthers is upstream's check of whether pod may
 // preempt: not with preemptionPolicy Never, and not while its nominated
@@ -260,6 +264,8 @@ type scratch struct {
 	// slab holds the victims returned, carved into slices of their own
 	// capacity, so that a dry run allocates them in a few blocks.
 	slab []*api.Pod
+	// slabSize is the least size of a slab's block.
+	slabSize int
 	// podList, withAffinity and withAntiAffinity lend their memory to
 	// the node's lists of pods when a reprieve adds to an empty one (see
 	// lend).
@@ -364,7 +370,7 @@ func reclaim(list []*cluster.PodInfo, buf *[]*cluster.PodInfo) {
 // pods returns n fresh elements of the slab, with capacity n.
 func (sc *scratch) pods(n int) []*api.Pod {
 	if cap(sc.slab)-len(sc.slab) < n {
-		sc.slab = make([]*api.Pod, 0, max(n, 256))
+		sc.slab = make([]*api.Pod, 0, max(n, sc.slabSize, 256))
 	}
 	l := len(sc.slab)
 	sc.slab = sc.slab[:l+n]
