@@ -447,6 +447,9 @@ func TestLoadReleasesFinishedPodsClaims(t *testing.T) {
 	if len(rels) != 2 {
 		t.Fatalf("released %+v, want 2", rels)
 	}
+	if got, want := rels[0].String(), "ResourceClaim ml/done-gpu-abcde: reservation of pod(s) done dropped (done or replaced); deallocated; deleted (its pod is done or replaced)"; got != want {
+		t.Errorf("release message %q, want %q", got, want)
+	}
 	if rels[0].Claim.Name != "done-gpu-abcde" || !rels[0].Deleted || !rels[0].Deallocated || !slices.Equal(rels[0].Unreserved, []string{"done"}) {
 		t.Errorf("first release %+v", rels[0])
 	}

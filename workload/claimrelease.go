@@ -2,6 +2,7 @@ package workload
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/schedkit/schedkit/api"
 )
@@ -124,4 +125,24 @@ func releaseClaim(c *api.ResourceClaim, pods map[[2]string]*api.Pod) (ClaimRelea
 	}
 	r.Updated = cur
 	return r, true
+}
+
+// String says what the controller did, as "ResourceClaim ns/name:
+// reservation of pod(s) a, b dropped (done or replaced); deallocated;
+// deleted".
+func (r ClaimRelease) String() string {
+	var parts []string
+	if len(r.Unreserved) > 0 {
+		parts = append(parts, "reservation of pod(s) "+strings.Join(r.Unreserved, ", ")+" dropped (done or replaced)")
+	}
+	if r.Deallocated {
+		parts = append(parts, "deallocated")
+	}
+	switch {
+	case r.Deleted && r.Claim.DeletionTimestamp != nil:
+		parts = append(parts, "deleted (it was being deleted)")
+	case r.Deleted:
+		parts = append(parts, "deleted (its pod is done or replaced)")
+	}
+	return "ResourceClaim " + nsOf(r.Claim.Namespace) + "/" + r.Claim.Name + ": " + strings.Join(parts, "; ")
 }
