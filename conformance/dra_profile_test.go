@@ -323,8 +323,8 @@ func TestDRAExtendedScoringDifferential(t *testing.T) {
 		normalizeDRAAnswer(&got)
 		normalizeDRAAnswer(&want)
 		if g, w := js(rt, got), js(rt, want); g != w {
-			rt.Fatalf("cycle (%s, %s weight %d):\n got %s\nwant %s\nslices %s\nclasses %s\nheld %s", strategy, ext, weight, g, w,
-				js(rt, m.Slices), js(rt, m.Classes), js(rt, m.Allocated))
+			rt.Fatalf("cycle (%s, %s weight %d):\n got %s\nwant %s\nslices %s\nclasses %s\nheld %s\nclaims %s\nnodes %s\npod %s", strategy, ext, weight, g, w,
+				js(rt, m.Slices), js(rt, m.Classes), js(rt, m.Allocated), js(rt, m.Claims), js(rt, m.Nodes), js(rt, m.Pod))
 		}
 	})
 }

@@ -27,7 +27,9 @@ go test ./internal/... -count=1
 go run ./cmd/e2e -f testdata/e2e/daemons --known testdata/e2e/daemons.known
 go run ./cmd/e2e -f testdata/e2e/create
 go run ./cmd/e2e -f testdata/e2e/web
-# DRA: template and shared claims, more pods than devices (12-28 s).
+# DRA: template and shared claims, more pods than devices, a finished
+# pod's device freed at start, a running pod deleted mid-run and its
+# device given to a waiting pod (15-30 s).
 go run ./cmd/e2e -f testdata/e2e/dra-events
 
 # The replay lives in the core module (stdlib and schedkit only).

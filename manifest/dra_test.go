@@ -1,11 +1,13 @@
 package manifest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
+	"github.com/schedkit/schedkit/workload"
 )
 
 const draObjects = `apiVersion: resource.k8s.io/v1
@@ -231,6 +233,9 @@ func TestLoadMakesTemplateClaims(t *testing.T) {
 		if cl == nil {
 			t.Fatalf("pod %s names claim %s, not in the store", p.Name, *sts[0].ResourceClaimName)
 		}
+		if cl.UID != workload.ClaimUID("ml", cl.Name) {
+			t.Errorf("claim %s uid %q", cl.Name, cl.UID)
+		}
 		if cl.GenerateName != p.Name+"-gpu-" || !strings.HasPrefix(cl.Name, cl.GenerateName) {
 			t.Errorf("claim %s generateName %q for pod %s", cl.Name, cl.GenerateName, p.Name)
 		}
@@ -350,5 +355,111 @@ func TestClaimDeviceQuota(t *testing.T) {
 				t.Errorf("rejected %q, want %q", rejected, c.rejectedClaims)
 			}
 		})
+	}
+}
+
+const finishedDump = `
+apiVersion: v1
+kind: Pod
+metadata: {name: done, namespace: ml, uid: u-done}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: i}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+status:
+  phase: Succeeded
+  resourceClaimStatuses: [{name: gpu, resourceClaimName: done-gpu-abcde}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: runs, namespace: ml, uid: u-runs}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: i}]
+  resourceClaims: [{name: gpu, resourceClaimName: team-gpu}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: failed, namespace: ml, uid: u-failed}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: i}]
+  resourceClaims: [{name: gpu, resourceClaimName: team-gpu}]
+status: {phase: Failed}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: done-gpu-abcde
+  namespace: ml
+  uid: c1
+  resourceVersion: "1"
+  finalizers: [resource.kubernetes.io/delete-protection]
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: done, uid: u-done, controller: true}]
+spec:
+  devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}
+status:
+  allocation: {devices: {results: [{request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}]}}
+  reservedFor: [{resource: pods, name: done, uid: u-done}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: team-gpu
+  namespace: ml
+  uid: c2
+  resourceVersion: "1"
+  finalizers: [resource.kubernetes.io/delete-protection]
+spec:
+  devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}
+status:
+  allocation: {devices: {results: [{request: gpu, driver: gpu.example.com, pool: n1, device: gpu-1}]}}
+  reservedFor: [{resource: pods, name: runs, uid: u-runs}, {resource: pods, name: failed, uid: u-failed}]
+`
+
+// TestLoadReleasesFinishedPodsClaims: at load the resourceclaim
+// controller deletes the generated claim of a Succeeded pod (its device
+// is free) and drops a Failed pod's reservation of a shared claim that a
+// running pod keeps; both are in the report.
+func TestLoadReleasesFinishedPodsClaims(t *testing.T) {
+	r := NewReader()
+	if err := r.Read("dump.yaml", strings.NewReader(draObjects+"---\n"+finishedDump)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster(r.Objects(), r.Report(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cluster.GetObject[api.ResourceClaim](c.Snapshot.Objects(), "ml", "done-gpu-abcde"); ok {
+		t.Error("the finished pod's generated claim is still stored")
+	}
+	shared, ok := cluster.GetObject[api.ResourceClaim](c.Snapshot.Objects(), "ml", "team-gpu")
+	if !ok {
+		t.Fatal("team-gpu claim missing")
+	}
+	if rf := shared.Status.ReservedFor; len(rf) != 1 || rf[0].Name != "runs" || shared.Status.Allocation == nil {
+		t.Errorf("shared claim reservedFor %+v allocation %v", rf, shared.Status.Allocation)
+	}
+	// draObjects' claim, reserved for a pod the input does not hold,
+	// is not among them.
+	rels := c.Report.ReleasedClaims
+	if len(rels) != 2 {
+		t.Fatalf("released %+v, want 2", rels)
+	}
+	if got, want := rels[0].String(), "ResourceClaim ml/done-gpu-abcde: reservation of pod(s) done dropped (done or replaced); deallocated; deleted (its pod is done or replaced)"; got != want {
+		t.Errorf("release message %q, want %q", got, want)
+	}
+	if rels[0].Claim.Name != "done-gpu-abcde" || !rels[0].Deleted || !rels[0].Deallocated || !slices.Equal(rels[0].Unreserved, []string{"done"}) {
+		t.Errorf("first release %+v", rels[0])
+	}
+	if rels[1].Claim.Name != "team-gpu" || rels[1].Deleted || rels[1].Deallocated || !slices.Equal(rels[1].Unreserved, []string{"failed"}) {
+		t.Errorf("second release %+v", rels[1])
+	}
+	// The objects read are not changed.
+	for _, cl := range r.Objects().ResourceClaims {
+		if len(cl.Status.ReservedFor) == 0 {
+			t.Errorf("claim %s read changed", cl.Name)
+		}
 	}
 }

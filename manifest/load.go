@@ -97,6 +97,15 @@ func IsStored(p *api.Pod) bool {
 // creationTimestamp) are admitted by ResourceQuota before the pods; a
 // refused one is reported and not stored.
 //
+// Stored ResourceClaims first go through the resourceclaim
+// controller's cleanup (workload.ReleaseClaims): reservations of pods
+// read that are done (Succeeded, Failed, deleted before being
+// scheduled) or replaced (another uid) are dropped, a claim left
+// unreserved is deallocated, and an unreserved claim generated for such
+// a pod is deleted; each change is in Report.ReleasedClaims. A pod that
+// is not among the objects is taken as not read: its reservations and
+// claims stay.
+//
 // With opts.ExpandWorkloads, the pods the workload controllers would
 // create now (workload.ExpandAll, which states the controllers' rules,
 // over Workloads(objs, opts)) are added as new pods after those read,
@@ -126,6 +135,7 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 	}
 	read := objs
 	objs = withExistingNamespaces(objs, rep)
+	objs = releaseClaims(objs, rep)
 	classes := make([]api.PriorityClass, len(objs.PriorityClasses))
 	known := map[string]bool{admission.SystemClusterCritical: true, admission.SystemNodeCritical: true}
 	for i, pc := range objs.PriorityClasses {
@@ -458,4 +468,37 @@ func objectKeyOf(obj any) (string, string) {
 	}
 	m := v.Addr().Interface().(*api.ObjectMeta)
 	return m.Namespace, m.Name
+}
+
+// releaseClaims applies the resourceclaim controller's cleanup of the
+// stored claims (workload.ReleaseClaims) to objs, recording each change
+// in rep; objs is returned when nothing changes.
+func releaseClaims(objs *Set, rep *Report) *Set {
+	var stored []*api.ResourceClaim
+	for _, c := range objs.ResourceClaims {
+		if isStoredMeta(&c.ObjectMeta) {
+			stored = append(stored, c)
+		}
+	}
+	rels := workload.ReleaseClaims(stored, objs.Pods)
+	if len(rels) == 0 {
+		return objs
+	}
+	by := make(map[*api.ResourceClaim]*api.ResourceClaim, len(rels))
+	for _, r := range rels {
+		by[r.Claim] = r.Updated
+	}
+	out := *objs
+	out.ResourceClaims = make([]*api.ResourceClaim, 0, len(objs.ResourceClaims))
+	for _, c := range objs.ResourceClaims {
+		if u, ok := by[c]; ok {
+			if u == nil {
+				continue
+			}
+			c = u
+		}
+		out.ResourceClaims = append(out.ResourceClaims, c)
+	}
+	rep.ReleasedClaims = append(rep.ReleasedClaims, rels...)
+	return &out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/dra"
 	"github.com/schedkit/schedkit/dra/cel"
+	"github.com/schedkit/schedkit/workload"
 )
 
 // Source says where an object was read.
@@ -300,6 +301,11 @@ type Report struct {
 	// TerminalPods counts the pods in phase Succeeded or Failed, which
 	// the scheduler ignores.
 	TerminalPods int
+	// ReleasedClaims are the stored ResourceClaims the resourceclaim
+	// controller changes or deletes at load because pods that reserved
+	// or own them are done or replaced (workload.ReleaseClaims), in
+	// reading order.
+	ReleasedClaims []workload.ClaimRelease
 	// Objects counts the objects read of the kinds schedkit models (the
 	// skipped ones are in Skipped): with them, 0 means the input held no
 	// object at all.

@@ -333,3 +333,34 @@ func TestRemovePodDeletesGeneratedClaim(t *testing.T) {
 		t.Fatalf("placed %+v, err %v", placed, err)
 	}
 }
+
+// TestSharedClaimNewPodsWithoutUID: two new pods (no uid yet, as pods
+// read from manifests are) sharing a claim are both in its reservedFor,
+// so removing one keeps the device allocated to the other. Upstream's
+// pods always have uids and match reservations by uid alone; here a pod
+// without one is matched by name too.
+func TestSharedClaimNewPodsWithoutUID(t *testing.T) {
+	s, victim := oneGPUCluster(t)
+	if err := s.RemovePod(victim); err != nil {
+		t.Fatal(err)
+	}
+	a, b := waiter(), waiter()
+	a.UID, b.UID, b.Name = "", "", "waiter-2"
+	for _, p := range []*api.Pod{a, b} {
+		if err := s.Assume(p, "n1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := cluster.GetObject[api.ResourceClaim](s.Snapshot().Objects(), "default", "wanted")
+	if len(c.Status.ReservedFor) != 2 {
+		t.Fatalf("reservedFor %+v, want both pods", c.Status.ReservedFor)
+	}
+	pi, _, _ := s.Snapshot().Pod("default", "waiter")
+	if err := s.RemovePod(pi.Pod); err != nil {
+		t.Fatal(err)
+	}
+	c, _ = cluster.GetObject[api.ResourceClaim](s.Snapshot().Objects(), "default", "wanted")
+	if c.Status.Allocation == nil || len(c.Status.ReservedFor) != 1 || c.Status.ReservedFor[0].Name != "waiter-2" {
+		t.Fatalf("after the first pod left: reservedFor %+v, allocated %v", c.Status.ReservedFor, c.Status.Allocation != nil)
+	}
+}

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"crypto/sha1"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -226,7 +227,8 @@ func ClaimGenerateName(pod, entry string) string {
 }
 
 // generate creates the claim of a pod's entry from tpl, named as the API
-// server names an object with only generateName.
+// server names an object with only generateName, with the UID ClaimUID
+// gives it.
 func (c *ClaimController) generate(p *api.Pod, ns, entry string, tpl *api.ResourceClaimTemplate) *api.ResourceClaim {
 	yes := true
 	annotations := maps.Clone(tpl.Spec.ObjectMeta.Annotations)
@@ -248,5 +250,21 @@ func (c *ClaimController) generate(p *api.Pod, ns, entry string, tpl *api.Resour
 		Spec: spec,
 	}
 	cl.Name = GenerateName(c.rng, gen, func(n string) bool { return c.names[[2]string{ns, n}] })
+	cl.UID = ClaimUID(ns, cl.Name)
 	return cl
+}
+
+// ClaimUID is the UID a claim the controller generates gets: the API
+// server gives every object it creates a random version 4 UUID; this one
+// is a name-based version 5 UUID (SHA-1, RFC 9562) of
+// "resourceclaims/<namespace>/<name>", so the same input loads to the
+// same UIDs and the owner and reservedFor references that name the claim
+// or its pod can be followed by UID as in a real cluster. Claim names
+// are unique within a namespace, so these UIDs are unique too.
+func ClaimUID(namespace, name string) string {
+	sum := sha1.Sum([]byte("resourceclaims/" + nsOf(namespace) + "/" + name))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x50
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

@@ -121,7 +121,7 @@ func TestClaimControllerSync(t *testing.T) {
 			}
 			if row.create {
 				cl := got.Created[0]
-				wantMeta := api.ObjectMeta{Name: cl.Name, GenerateName: "clientPod-acme-resource-", Namespace: rcNamespace,
+				wantMeta := api.ObjectMeta{Name: cl.Name, GenerateName: "clientPod-acme-resource-", Namespace: rcNamespace, UID: ClaimUID(rcNamespace, cl.Name),
 					OwnerReferences: rcOwner(row.pod), Annotations: map[string]string{PodResourceClaimAnnotation: rcEntry}}
 				if diff := cmp.Diff(wantMeta, cl.ObjectMeta); diff != "" {
 					t.Errorf("claim metadata (-want +got):\n%s", diff)
@@ -169,6 +169,25 @@ func TestClaimFromTemplate(t *testing.T) {
 	second := c.Sync(func() *api.Pod { p := rcTestPod(); p.Name, p.UID = "clientPod", "other"; return p }())
 	if second.Created[0].Name == cl.Name {
 		t.Errorf("name %q drawn twice", cl.Name)
+	}
+}
+
+// TestClaimUID: generated claims' UIDs are version 5 UUIDs of their
+// namespace and name, the same on every load, distinct across names and
+// namespaces, and the default namespace is "default".
+func TestClaimUID(t *testing.T) {
+	u := ClaimUID("ns", "pod-gpu-abcde")
+	if len(u) != 36 || u[14] != '5' || !strings.ContainsRune("89ab", rune(u[19])) {
+		t.Fatalf("ClaimUID = %q, not a version 5 UUID", u)
+	}
+	if u != ClaimUID("ns", "pod-gpu-abcde") {
+		t.Fatal("ClaimUID is not deterministic")
+	}
+	if u == ClaimUID("ns2", "pod-gpu-abcde") || u == ClaimUID("ns", "pod-gpu-abcdf") {
+		t.Fatal("ClaimUID collides")
+	}
+	if ClaimUID("", "c") != ClaimUID("default", "c") {
+		t.Fatal("empty namespace is not default")
 	}
 }
 

@@ -370,7 +370,7 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 			continue
 		}
 		r := c.Status.ReservedFor
-		if len(r) == 0 || (len(r) == 1 && r[0].UID == pod.UID) {
+		if len(r) == 0 || (len(r) == 1 && isPodRef(r[0], pod)) {
 			cp := *c
 			cp.Status.ReservedFor, cp.Status.Allocation, cp.Status.Devices = nil, nil, nil
 			pl.setAssumed(claimKey{namespaceOf(c), c.Name}, &cp)

@@ -124,11 +124,18 @@ func (pl *DynamicResources) reserved(ctx context.Context, cs *framework.CycleSta
 
 func reservedFor(c *api.ResourceClaim, pod *api.Pod) bool {
 	for _, r := range c.Status.ReservedFor {
-		if r.UID == pod.UID {
+		if isPodRef(r, pod) {
 			return true
 		}
 	}
 	return false
+}
+
+// isPodRef reports whether a reservedFor entry names pod. Upstream
+// compares uids alone, every pod having one; a new pod read from a
+// manifest has none yet, so without a uid the name must match too.
+func isPodRef(r api.ResourceClaimConsumerReference, pod *api.Pod) bool {
+	return r.UID == pod.UID && (pod.UID != "" || r.Resource == "pods" && r.APIGroup == "" && r.Name == pod.Name)
 }
 
 // Unreserve drops what Reserve assumed for the pod's claims, restoring

@@ -128,6 +128,10 @@ func (e *env) notices(o *options, c *manifest.Cluster) {
 	for _, wr := range c.Report.Warnings {
 		e.warnf(o, "%s", wr)
 	}
+	// The resourceclaim controller's cleanup of finished pods' claims.
+	for _, r := range c.Report.ReleasedClaims {
+		e.notef("%s", r)
+	}
 	nodes := make(map[string]bool, len(c.Objects.Nodes))
 	for _, n := range c.Objects.Nodes {
 		nodes[n.Name] = true

@@ -540,3 +540,36 @@ func TestNowFlag(t *testing.T) {
 		t.Errorf("--now yesterday: exit %d:\n%s", code, stderr)
 	}
 }
+
+// TestNoteReleasedClaims: a claim the resourceclaim controller releases
+// at load (its pod has Succeeded) is a note on stderr.
+func TestNoteReleasedClaims(t *testing.T) {
+	const in = `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done, namespace: default, uid: u-done}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: i}]
+  resourceClaims: [{name: gpu, resourceClaimName: gpu}]
+status: {phase: Succeeded}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: gpu, namespace: default, uid: c1, finalizers: [resource.kubernetes.io/delete-protection]}
+spec:
+  devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}
+status:
+  allocation: {devices: {results: [{request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}]}}
+  reservedFor: [{resource: pods, name: done, uid: u-done}]
+`
+	_, _, stderr := runCmd(t, in, "explain", "-f", "-")
+	want := "note: ResourceClaim default/gpu: reservation of pod(s) done dropped (done or replaced); deallocated\n"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}

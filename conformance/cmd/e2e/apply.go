@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
@@ -35,6 +36,9 @@ type applier struct {
 	dyn    dynamic.Interface
 	mapper meta.RESTMapper
 	logf   func(string, ...any)
+	// uids maps the uid an input object was read with to the one the
+	// API server gave it on create (see remapUIDs).
+	uids map[types.UID]types.UID
 }
 
 func newApplier(cp *controlplane.ControlPlane, logf func(string, ...any)) (*applier, error) {
@@ -44,7 +48,7 @@ func newApplier(cp *controlplane.ControlPlane, logf func(string, ...any)) (*appl
 		return nil, err
 	}
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(cp.Client().Discovery()))
-	return &applier{cp: cp, cs: cp.Client(), dyn: dyn, mapper: mapper, logf: logf}, nil
+	return &applier{cp: cp, cs: cp.Client(), dyn: dyn, mapper: mapper, logf: logf, uids: map[types.UID]types.UID{}}, nil
 }
 
 // applyAll creates objs phase by phase (see rank) and returns the
@@ -174,6 +178,7 @@ func (a *applier) create(ctx context.Context, o *object) error {
 	}
 	var ri dynamic.ResourceInterface = a.dyn.Resource(m.Resource)
 	u := o.u.DeepCopy()
+	a.remapUIDs(u)
 	// A stored object's server-set fields: the API server refuses a
 	// resourceVersion on create and sets the others itself.
 	for _, f := range []string{"resourceVersion", "uid", "creationTimestamp", "managedFields", "generation"} {
@@ -190,12 +195,15 @@ func (a *applier) create(ctx context.Context, o *object) error {
 	if err != nil {
 		return err
 	}
+	if old := o.u.GetUID(); old != "" {
+		a.uids[old] = created.GetUID()
+	}
 	// A Node's status as a kubelet reports it; a stored object's as the
 	// cluster it was read from holds it: create resets the status, and a
 	// stored pod in phase Succeeded holds no room, a stored claim's
 	// allocation holds its devices.
 	if gvk.Kind == "Node" || storedObject(o) && hasStatus[gvk.Kind] {
-		if status, ok := o.u.Object["status"]; ok {
+		if status, ok := u.Object["status"]; ok {
 			created.Object["status"] = status
 			if _, err := ri.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 				return fmt.Errorf("status: %w", err)
@@ -203,4 +211,46 @@ func (a *applier) create(ctx context.Context, o *object) error {
 		}
 	}
 	return nil
+}
+
+// remapUIDs rewrites, in u, the uids that name objects the runner created
+// earlier to the uids the API server gave them: the owner references,
+// and a ResourceClaim's status.reservedFor entries. The stored pods are
+// created before the claims (see rank), so a claim reserved for or owned
+// by a pod of the input still names it; without this, the resourceclaim
+// controller would take the pod as replaced (another uid), drop its
+// reservation and deallocate the claim, and the garbage collector would
+// delete a claim whose owner it cannot find, where schedkit keeps both.
+// A uid of an object not created yet (a pod's ReplicaSet) is left.
+func (a *applier) remapUIDs(u *unstructured.Unstructured) {
+	if refs := u.GetOwnerReferences(); len(refs) > 0 {
+		changed := false
+		for i, r := range refs {
+			if n, ok := a.uids[r.UID]; ok {
+				refs[i].UID, changed = n, true
+			}
+		}
+		if changed {
+			u.SetOwnerReferences(refs)
+		}
+	}
+	if u.GetKind() != "ResourceClaim" {
+		return
+	}
+	rf, ok, _ := unstructured.NestedSlice(u.Object, "status", "reservedFor")
+	if !ok {
+		return
+	}
+	for _, e := range rf {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		if uid, ok := m["uid"].(string); ok {
+			if n, ok := a.uids[types.UID(uid)]; ok {
+				m["uid"] = string(n)
+			}
+		}
+	}
+	_ = unstructured.SetNestedSlice(u.Object, rf, "status", "reservedFor")
 }

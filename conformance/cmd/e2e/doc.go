@@ -17,6 +17,11 @@
 // ties at random): it exits 0 when they are the same, 1 listing the new
 // and the fixed ones.
 //
+// A pod of the input annotated conformance.schedkit.io/delete-after-settle:
+// "true" is deleted (grace period 0) once the cluster has settled, and
+// the cluster settles again before the comparison: a user's deletion in
+// the middle of the run, replayed in the lockstep as upstream recorded it.
+//
 // Internals: input.go reads the objects as kubectl does and orders them
 // in apply phases; apply.go creates them; record.go keeps upstream's
 // pod history through an informer and stands in for the kubelet's and

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	kconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 )
 
@@ -112,5 +113,31 @@ func TestScoresAll(t *testing.T) {
 		if got := scoresAll(tc.cfg); got != tc.want {
 			t.Errorf("%s: scoresAll = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestRemapUIDs: a claim's owner reference and reservedFor entries that
+// name a created pod by its input uid get the pod's new uid; others stay.
+func TestRemapUIDs(t *testing.T) {
+	a := &applier{uids: map[types.UID]types.UID{"old-pod": "new-pod"}}
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+		"metadata": map[string]any{"name": "c", "ownerReferences": []any{
+			map[string]any{"apiVersion": "v1", "kind": "Pod", "name": "p", "uid": "old-pod", "controller": true},
+			map[string]any{"apiVersion": "v1", "kind": "Pod", "name": "q", "uid": "other"},
+		}},
+		"status": map[string]any{"reservedFor": []any{
+			map[string]any{"resource": "pods", "name": "p", "uid": "old-pod"},
+			map[string]any{"resource": "pods", "name": "q", "uid": "other"},
+		}},
+	}}
+	a.remapUIDs(u)
+	refs := u.GetOwnerReferences()
+	if refs[0].UID != "new-pod" || refs[1].UID != "other" {
+		t.Errorf("owner references %+v", refs)
+	}
+	rf, _, _ := unstructured.NestedSlice(u.Object, "status", "reservedFor")
+	if rf[0].(map[string]any)["uid"] != "new-pod" || rf[1].(map[string]any)["uid"] != "other" {
+		t.Errorf("reservedFor %v", rf)
 	}
 }

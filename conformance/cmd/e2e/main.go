@@ -117,9 +117,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	applyTime := time.Since(t1)
 	t2 := time.Now()
 	settled := settle(ctx, rec, cp, *quiet, *timeout)
+	// Then the pods the input marks to delete once the cluster settled
+	// go, as a user deletes them, and the cluster settles again.
+	userDeleted := map[string]bool{}
+	if dels := deleteAfterSettle(objs); len(dels) > 0 {
+		zero := int64(0)
+		for _, o := range dels {
+			ns := o.u.GetNamespace()
+			if ns == "" {
+				ns = metav1.NamespaceDefault
+			}
+			userDeleted[ns+"/"+o.u.GetName()] = true
+			if err := cp.Client().CoreV1().Pods(ns).Delete(ctx, o.u.GetName(), metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+				logf("delete pod %s/%s: %v", ns, o.u.GetName(), err)
+			}
+		}
+		settled = settle(ctx, rec, cp, *quiet, *timeout) && settled
+	}
 	settleTime := time.Since(t2)
 	watched, final, _ := rec.snapshot()
-	events := timeline(watched, cp.Cycles())
+	events := timeline(watched, cp.Cycles(), userDeleted)
 
 	c := &comparer{}
 	if *trace {
@@ -458,4 +475,22 @@ func silenceKlog() {
 	_ = fs.Set("alsologtostderr", "false")
 	_ = fs.Set("stderrthreshold", "FATAL")
 	klog.SetOutput(io.Discard)
+}
+
+// deleteAfterSettleAnnotation marks an input pod the runner deletes
+// (grace period 0, as a kubelet-less force delete) once the cluster has
+// settled after the apply; the lockstep then replays its removal, and
+// what it frees, as it replays a preemption victim's.
+const deleteAfterSettleAnnotation = "conformance.schedkit.io/delete-after-settle"
+
+// deleteAfterSettle are the input pods annotated to be deleted after the
+// first settle, in reading order.
+func deleteAfterSettle(objs []*object) []*object {
+	var out []*object
+	for _, o := range objs {
+		if o.kind() == "Pod" && o.u.GetAnnotations()[deleteAfterSettleAnnotation] == "true" {
+			out = append(out, o)
+		}
+	}
+	return out
 }

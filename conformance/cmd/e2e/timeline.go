@@ -26,8 +26,10 @@ import (
 // whose deletion started still holds its room in the scheduler's cache
 // until the object is removed; the removals are where the scheduler's
 // own informer delivered them (Cycles), which the runner's watch may see
-// after the cycle they woke.
-func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
+// after the cycle they woke. The deletions of the pods in userDeleted
+// (keys), which the runner made (deleteAfterSettle), are no preemption's
+// victims.
+func timeline(watch []podEvent, cycles []controlplane.Cycle, userDeleted map[string]bool) []podEvent {
 	type entry struct {
 		ev  podEvent
 		seq int
@@ -52,7 +54,7 @@ func timeline(watch []podEvent, cycles []controlplane.Cycle) []podEvent {
 		}
 	}
 
-	victims := victimsOf(watch)
+	victims := victimsOf(watch, userDeleted)
 	for i, ev := range watch {
 		switch ev.kind {
 		case evNominate:
@@ -105,11 +107,12 @@ func preemptionCycle(starts, reserves []time.Time, seen time.Time) time.Time {
 // victimsOf assigns each deletion on the watch to the nomination on its
 // node nearest before it, or else nearest after it: a preemption deletes
 // its victims right after it nominates the node. It returns the victims
-// (watch indexes) of each nomination.
-func victimsOf(watch []podEvent) map[int][]int {
+// (watch indexes) of each nomination. Deletions of pods in userDeleted
+// are left out.
+func victimsOf(watch []podEvent, userDeleted map[string]bool) map[int][]int {
 	victims := map[int][]int{}
 	for i, ev := range watch {
-		if ev.kind != evDelete {
+		if ev.kind != evDelete || userDeleted[ev.key] {
 			continue
 		}
 		best := -1

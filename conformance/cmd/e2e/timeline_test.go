@@ -46,7 +46,7 @@ func TestTimeline(t *testing.T) {
 		{kind: evGone, key: "ns/a", node: "n1", at: at(10)},
 	}
 	var got []string
-	for _, ev := range timeline(watch, cycles) {
+	for _, ev := range timeline(watch, cycles, nil) {
 		s := [...]string{evBind: "reserve", evNominate: "nominate", evDelete: "delete", evUnreserve: "unreserve", evGone: "gone"}[ev.kind] +
 			" " + ev.key + " " + ev.node
 		if len(ev.victims) > 0 {
@@ -65,5 +65,20 @@ func TestTimeline(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("timeline:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestUserDeletedIsNoVictim: a deletion the runner made is not given to
+// a nomination on its node as a victim; another pod's still is.
+func TestUserDeletedIsNoVictim(t *testing.T) {
+	t0 := time.Now()
+	watch := []podEvent{
+		{kind: evNominate, key: "ns/p", node: "n1", at: t0},
+		{kind: evDelete, key: "ns/user", node: "n1", at: t0.Add(time.Millisecond)},
+		{kind: evDelete, key: "ns/victim", node: "n1", at: t0.Add(2 * time.Millisecond)},
+	}
+	got := victimsOf(watch, map[string]bool{"ns/user": true})
+	if len(got) != 1 || len(got[0]) != 1 || watch[got[0][0]].key != "ns/victim" {
+		t.Errorf("victims %v, want ns/victim alone", got)
 	}
 }

@@ -150,5 +150,5 @@ func NewDRAFramework(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, draO
 	f.Start(ctx.Done())
 	f.WaitForCacheSync(ctx.Done())
 	cache.WaitFor(ctx, "event handlers", done...)
-	return &DRAFramework{Framework: &Framework{FW: fw, Snapshot: snap, weights: weights, cancel: cancel}, Claims: mgr.ResourceClaims()}, nil
+	return &DRAFramework{Framework: &Framework{FW: fw, Snapshot: snap, weights: weights, cancel: cancel, order: nodeOrder(nodes)}, Claims: mgr.ResourceClaims()}, nil
 }

@@ -97,6 +97,16 @@ type Framework struct {
 	Snapshot *cache.Snapshot
 	weights  map[string]int64
 	cancel   context.CancelFunc
+	// order is the nodes' names in the order they were given:
+	// cache.NewSnapshot lists them in map order.
+	order []string
+	// listed and ordered cache NodeInfos: the snapshot's list last
+	// seen and that list in order, so that a measured cycle does not
+	// pay for the reordering.
+	mu      sync.Mutex
+	listed  []fwk.NodeInfo // the snapshot's own slice
+	seen    []fwk.NodeInfo // its elements then
+	ordered []fwk.NodeInfo
 }
 
 // Close stops the framework's background goroutines (its metrics
@@ -175,16 +185,52 @@ func NewFrameworkObjects(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, 
 		cancel()
 		return nil, err
 	}
-	return &Framework{FW: f, Snapshot: snap, weights: weights, cancel: cancel}, nil
+	return &Framework{FW: f, Snapshot: snap, weights: weights, cancel: cancel, order: nodeOrder(nodes)}, nil
 }
 
-// NodeInfos lists the snapshot's nodes.
+// NodeInfos lists the snapshot's nodes in the order they were given,
+// the order schedkit's snapshot visits them in: the snapshot's own list
+// is in map order, so a cycle that stops at the first node's error
+// would otherwise stop at a random node.
 func (f *Framework) NodeInfos() []fwk.NodeInfo {
 	l, err := f.Snapshot.NodeInfos().List()
 	if err != nil {
 		panic(err)
 	}
-	return l
+	if f.order == nil {
+		return l
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(l) > 0 && len(l) == len(f.listed) && &l[0] == &f.listed[0] && slices.Equal(l, f.seen) {
+		return f.ordered
+	}
+	byName := make(map[string]fwk.NodeInfo, len(l))
+	for _, ni := range l {
+		byName[ni.Node().Name] = ni
+	}
+	out := make([]fwk.NodeInfo, 0, len(l))
+	for _, n := range f.order {
+		if ni, ok := byName[n]; ok {
+			out = append(out, ni)
+			delete(byName, n)
+		}
+	}
+	for _, ni := range l {
+		if _, ok := byName[ni.Node().Name]; ok {
+			out = append(out, ni)
+		}
+	}
+	f.listed, f.seen, f.ordered = l, slices.Clone(l), out
+	return out
+}
+
+func nodeOrder(nodes []*v1.Node) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Name
+	}
+	return out
 }
 
 func statusAnswer(s *fwk.Status) regression.StatusAnswer {
