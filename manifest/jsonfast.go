@@ -8,6 +8,9 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/quantity"
 )
 
 // The fast JSON path. A JSON document (or, in a large List, one item) is
@@ -539,7 +542,25 @@ type plan struct {
 	// unique: a string field whose values seldom repeat (uniqueFields),
 	// copied rather than interned.
 	unique bool
+	// memo holds the values of a memoTypes type decoded so far, by
+	// their JSON bytes (up to maxMemo of them); resourceList: the type
+	// is api.ResourceList, whose entries are set without reflection.
+	memo         map[string]reflect.Value
+	resourceList bool
 }
+
+// memoTypes are the types that decode themselves from their JSON bytes
+// alone into plain values that may be copied (a Quantity's decimal is
+// immutable and shared by its copies): quantities and times recur across
+// the objects of a dump, and a repeated one is copied from the first
+// rather than parsed again.
+var memoTypes = map[reflect.Type]bool{reflect.TypeFor[quantity.Quantity](): true, reflect.TypeFor[api.Time](): true}
+
+// maxMemo bounds a memo's entries: values that do not recur (most
+// timestamps) stop being remembered.
+const maxMemo = 1 << 12
+
+var resourceListType = reflect.TypeFor[api.ResourceList]()
 
 // uniqueFields are the string fields, by struct type name and JSON name,
 // whose values are one an object (names, uids, addresses): interning
@@ -586,6 +607,10 @@ func (d *decoder) plan(t reflect.Type) *plan {
 	case reflect.Map:
 		p.keyString = t.Key() == reflect.TypeFor[string]()
 		p.stringMap = t == stringMapType
+		p.resourceList = t == resourceListType
+	}
+	if p.unmarshaler && memoTypes[t] {
+		p.memo = map[string]reflect.Value{}
 	}
 	return p
 }
@@ -628,8 +653,19 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 	if u {
 		line := f.line
 		b := f.raw()
+		if p.memo != nil {
+			if v, ok := p.memo[string(b)]; ok {
+				rv.Set(v)
+				return nil
+			}
+		}
 		if err := rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(canonical(b, line)); err != nil {
 			return errFallback
+		}
+		if p.memo != nil && len(p.memo) < maxMemo {
+			v := reflect.New(p.t).Elem()
+			v.Set(rv)
+			p.memo[string(b)] = v
 		}
 		return nil
 	}
@@ -650,6 +686,9 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 		}
 		if p.stringMap {
 			return f.stringMap(rv)
+		}
+		if p.resourceList {
+			return f.resourceList(rv, p)
 		}
 		return f.mapValue(rv, p)
 	case reflect.Slice:
@@ -822,6 +861,33 @@ func (f *fastDecoder) mapValue(rv reflect.Value, p *plan) error {
 		return err
 	}
 	rv.Set(m)
+	return nil
+}
+
+// resourceList is mapValue for api.ResourceList, each quantity decoded
+// into one variable and set without reflection.
+func (f *fastDecoder) resourceList(rv reflect.Value, p *plan) error {
+	d := f.d
+	m := make(api.ResourceList, f.count('}'))
+	ep := p.elemPlan()
+	var q quantity.Quantity
+	qv := reflect.ValueOf(&q).Elem()
+	err := f.entries(func(kb []byte, _ int32) error {
+		k := d.internKey(kb)
+		q = quantity.Quantity{}
+		n := d.path.field(k)
+		err := f.decode(qv, ep)
+		d.path.reset(n)
+		if err != nil {
+			return err
+		}
+		m[api.ResourceName(k)] = q
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rv.Set(reflect.ValueOf(m))
 	return nil
 }
 
