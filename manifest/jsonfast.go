@@ -547,6 +547,9 @@ type plan struct {
 	// is api.ResourceList, whose entries are set without reflection.
 	memo         map[string]reflect.Value
 	resourceList bool
+	// lists are the non-empty resource lists decoded so far by their
+	// JSON text, when the decoder shares them (up to maxMemo).
+	lists map[string]api.ResourceList
 }
 
 // memoTypes are the types that decode themselves from their JSON bytes
@@ -608,6 +611,9 @@ func (d *decoder) plan(t reflect.Type) *plan {
 		p.keyString = t.Key() == reflect.TypeFor[string]()
 		p.stringMap = t == stringMapType
 		p.resourceList = t == resourceListType
+		if p.resourceList && d.shareLists {
+			p.lists = map[string]api.ResourceList{}
+		}
 	}
 	if p.unmarshaler && memoTypes[t] {
 		p.memo = map[string]reflect.Value{}
@@ -868,6 +874,15 @@ func (f *fastDecoder) mapValue(rv reflect.Value, p *plan) error {
 // into one variable and set without reflection.
 func (f *fastDecoder) resourceList(rv reflect.Value, p *plan) error {
 	d := f.d
+	start := f.i
+	if p.lists != nil {
+		end, _ := skipValue(f.b, start)
+		if m, ok := p.lists[string(f.b[start:end])]; ok {
+			f.skip()
+			rv.Set(reflect.ValueOf(m))
+			return nil
+		}
+	}
 	m := make(api.ResourceList, f.count('}'))
 	ep := p.elemPlan()
 	var q quantity.Quantity
@@ -886,6 +901,9 @@ func (f *fastDecoder) resourceList(rv reflect.Value, p *plan) error {
 	})
 	if err != nil {
 		return err
+	}
+	if p.lists != nil && len(m) > 0 && len(p.lists) < maxMemo {
+		p.lists[string(f.b[start:f.i])] = m
 	}
 	rv.Set(reflect.ValueOf(m))
 	return nil
