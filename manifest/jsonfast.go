@@ -531,9 +531,11 @@ type plan struct {
 	t           reflect.Type
 	kind        reflect.Kind
 	unmarshaler bool
-	// si and fields: a struct's JSON fields, with their plans.
+	// si and fields: a struct's JSON fields, with their plans; first is
+	// the field the last object of the type began with (see object).
 	si     *structInfo
 	fields map[string]*fieldPlan
+	first  *fieldPlan
 	// elem is the plan of the element type (nil until needed).
 	elem *plan
 	// keyString: a map whose key type is string itself (no conversion);
@@ -581,6 +583,10 @@ type fieldPlan struct {
 	index []int
 	t     reflect.Type
 	p     *plan
+	// name is the field's JSON name; next is the field that followed it
+	// in the last object of its type decoded (see object).
+	name string
+	next *fieldPlan
 }
 
 var stringMapType = reflect.TypeFor[map[string]string]()
@@ -601,7 +607,7 @@ func (d *decoder) plan(t reflect.Type) *plan {
 		p.fields = make(map[string]*fieldPlan, len(p.si.fields))
 		unique := uniqueFields[t.Name()]
 		for name, fi := range p.si.fields {
-			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type}
+			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type, name: name}
 			if unique[name] && fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t) {
 				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: true}
 			}
@@ -802,11 +808,33 @@ func (f *fastDecoder) entries(fn func(key []byte, line int32) error) error {
 	}
 }
 
+// object decodes a struct. The objects of a dump write their fields in
+// one order, so each field remembers the one that followed it last time
+// and a key is first compared with that guess, sparing the lookup by
+// name; a wrong guess is looked up and remembered.
 func (f *fastDecoder) object(rv reflect.Value, p *plan) error {
 	d := f.d
 	si := p.si
+	var prev *fieldPlan
 	return f.entries(func(kb []byte, line int32) error {
-		fp, ok := p.fields[string(kb)]
+		guess := p.first
+		if prev != nil {
+			guess = prev.next
+		}
+		fp, ok := guess, guess != nil && guess.name == string(kb)
+		if !ok {
+			fp, ok = p.fields[string(kb)]
+			if ok {
+				if prev != nil {
+					prev.next = fp
+				} else {
+					p.first = fp
+				}
+			}
+		}
+		if ok {
+			prev = fp
+		}
 		if !ok {
 			if !si.known[string(kb)] {
 				d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(string(kb))))
