@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/schedkit/schedkit/api"
@@ -1019,11 +1020,16 @@ type header struct {
 	hasKind, hasAPI  bool
 	items            bool
 	// plain: an object without duplicate top-level keys or escaped keys,
-	// whose kind and apiVersion are strings or absent.
+	// whose kind and apiVersion are strings or absent; or, once both are
+	// strings and the kind is not a list's, an object whose other keys
+	// are not looked at (the fast decoder declines a duplicate or escaped
+	// key, and items mean nothing to a kind that is not a list's).
 	plain bool
 }
 
-// scanHeader reads the top-level keys of the scanned object b.
+// scanHeader reads the top-level keys of the scanned object b, up to its
+// kind and apiVersion when they are strings and the kind does not end
+// in "List".
 func scanHeader(b []byte) header {
 	var h header
 	i := skipSpace(b, 0)
@@ -1071,6 +1077,10 @@ func scanHeader(b []byte) header {
 			}
 		case "items":
 			h.items = true
+		}
+		if h.hasKind && h.hasAPI && !h.items && !strings.HasSuffix(h.kind, "List") {
+			h.plain = true
+			return h
 		}
 		i = skipSpace(b, i)
 		if b[i] == '}' {
