@@ -51,6 +51,9 @@ type decoder struct {
 	strs map[string]string
 	// plans are the fast decoder's plans by type (see plan).
 	plans map[reflect.Type]*plan
+	// shareLists: the fast decoder gives resource lists of equal JSON
+	// one map (SetShareResourceLists).
+	shareLists bool
 }
 
 func newDecoder() *decoder {

@@ -352,7 +352,8 @@ func TestFastPathMatchesTree(t *testing.T) {
 		in, _ := drawListInput(t, 0)
 		big := rapid.SampledFrom([]int64{1, 64, 0}).Draw(t, "big")
 		want := readAll(in, true, 0, false)
-		got := readAll(in, false, big, rapid.Bool().Draw(t, "oneByte"))
+		share := rapid.Bool().Draw(t, "share")
+		got := readWith(in, func(r *Reader) { r.bigJSON = big; r.SetShareResourceLists(share) }, rapid.Bool().Draw(t, "oneByte"))
 		opts := cmp.Comparer(func(a, b quantity.Quantity) bool { return a.Cmp(b) == 0 && a.String() == b.String() })
 		if diff := cmp.Diff(want, got, opts); diff != "" {
 			t.Fatalf("tree (-) and fast (+) paths differ on\n%s\n%s", in, diff)

@@ -63,6 +63,9 @@ func FuzzFastPath(f *testing.F) {
 		`{kind: Node, metadata: {name: a}}`,
 		`{"kind":"List","apiVersion":"v1","items":[{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","allNodes":true,"pool":{"name":"p","generation":1,"resourceSliceCount":1},"devices":[{"name":"d0","attributes":{"model":{"string":"x"},"n":{"int":3}},"capacity":{"memory":{"value":"1Gi"}}}]}}]}`,
 		`{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"t","namespace":"ml"},"spec":{"spec":{"devices":{"requests":[{"name":"g","exactly":{"deviceClassName":"c","selectors":[{"cel":{"expression":"device.driver == \"x\""}}]}}]}}}}`,
+		// Repeated quantities and times (the memo), a null quantity, a bad one after a good one.
+		`{"kind":"List","apiVersion":"v1","items":[{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","creationTimestamp":"2026-01-01T00:00:00Z"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m","memory":"1.0Gi","x":null}}}]}},` +
+			`{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b","creationTimestamp":"2026-01-01T00:00:00Z"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m","memory":"1.0Gi","x":null},"limits":{"cpu":"100m","memory":"1x"}}}]}}]}`,
 		`{"kind":"ControllerRevision","apiVersion":"apps/v1","metadata":{"name":"r"},"data":{"spec":{"template":{"$patch":"replace","spec":{"x":[1.50,2e3,"\u003c&"]}}}},"revision":2}`,
 	} {
 		f.Add(s)

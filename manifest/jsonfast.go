@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/schedkit/schedkit/api"
+	"github.com/schedkit/schedkit/quantity"
 )
 
 // The fast JSON path. A JSON document (or, in a large List, one item) is
@@ -528,9 +532,11 @@ type plan struct {
 	t           reflect.Type
 	kind        reflect.Kind
 	unmarshaler bool
-	// si and fields: a struct's JSON fields, with their plans.
+	// si and fields: a struct's JSON fields, with their plans; first is
+	// the field the last object of the type began with (see object).
 	si     *structInfo
 	fields map[string]*fieldPlan
+	first  *fieldPlan
 	// elem is the plan of the element type (nil until needed).
 	elem *plan
 	// keyString: a map whose key type is string itself (no conversion);
@@ -539,7 +545,28 @@ type plan struct {
 	// unique: a string field whose values seldom repeat (uniqueFields),
 	// copied rather than interned.
 	unique bool
+	// memo holds the values of a memoTypes type decoded so far, by
+	// their JSON bytes (up to maxMemo of them); resourceList: the type
+	// is api.ResourceList, whose entries are set without reflection.
+	memo         map[string]reflect.Value
+	resourceList bool
+	// lists are the non-empty resource lists decoded so far by their
+	// JSON text, when the decoder shares them (up to maxMemo).
+	lists map[string]api.ResourceList
 }
+
+// memoTypes are the types that decode themselves from their JSON bytes
+// alone into plain values that may be copied (a Quantity's decimal is
+// immutable and shared by its copies): quantities and times recur across
+// the objects of a dump, and a repeated one is copied from the first
+// rather than parsed again.
+var memoTypes = map[reflect.Type]bool{reflect.TypeFor[quantity.Quantity](): true, reflect.TypeFor[api.Time](): true}
+
+// maxMemo bounds a memo's entries: values that do not recur (most
+// timestamps) stop being remembered.
+const maxMemo = 1 << 12
+
+var resourceListType = reflect.TypeFor[api.ResourceList]()
 
 // uniqueFields are the string fields, by struct type name and JSON name,
 // whose values are one an object (names, uids, addresses): interning
@@ -557,6 +584,10 @@ type fieldPlan struct {
 	index []int
 	t     reflect.Type
 	p     *plan
+	// name is the field's JSON name; next is the field that followed it
+	// in the last object of its type decoded (see object).
+	name string
+	next *fieldPlan
 }
 
 var stringMapType = reflect.TypeFor[map[string]string]()
@@ -577,7 +608,7 @@ func (d *decoder) plan(t reflect.Type) *plan {
 		p.fields = make(map[string]*fieldPlan, len(p.si.fields))
 		unique := uniqueFields[t.Name()]
 		for name, fi := range p.si.fields {
-			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type}
+			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type, name: name}
 			if unique[name] && fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t) {
 				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: true}
 			}
@@ -586,6 +617,13 @@ func (d *decoder) plan(t reflect.Type) *plan {
 	case reflect.Map:
 		p.keyString = t.Key() == reflect.TypeFor[string]()
 		p.stringMap = t == stringMapType
+		p.resourceList = t == resourceListType
+		if p.resourceList && d.shareLists {
+			p.lists = map[string]api.ResourceList{}
+		}
+	}
+	if p.unmarshaler && memoTypes[t] {
+		p.memo = map[string]reflect.Value{}
 	}
 	return p
 }
@@ -628,8 +666,19 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 	if u {
 		line := f.line
 		b := f.raw()
+		if p.memo != nil {
+			if v, ok := p.memo[string(b)]; ok {
+				rv.Set(v)
+				return nil
+			}
+		}
 		if err := rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(canonical(b, line)); err != nil {
 			return errFallback
+		}
+		if p.memo != nil && len(p.memo) < maxMemo {
+			v := reflect.New(p.t).Elem()
+			v.Set(rv)
+			p.memo[string(b)] = v
 		}
 		return nil
 	}
@@ -650,6 +699,9 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 		}
 		if p.stringMap {
 			return f.stringMap(rv)
+		}
+		if p.resourceList {
+			return f.resourceList(rv, p)
 		}
 		return f.mapValue(rv, p)
 	case reflect.Slice:
@@ -757,11 +809,33 @@ func (f *fastDecoder) entries(fn func(key []byte, line int32) error) error {
 	}
 }
 
+// object decodes a struct. The objects of a dump write their fields in
+// one order, so each field remembers the one that followed it last time
+// and a key is first compared with that guess, sparing the lookup by
+// name; a wrong guess is looked up and remembered.
 func (f *fastDecoder) object(rv reflect.Value, p *plan) error {
 	d := f.d
 	si := p.si
+	var prev *fieldPlan
 	return f.entries(func(kb []byte, line int32) error {
-		fp, ok := p.fields[string(kb)]
+		guess := p.first
+		if prev != nil {
+			guess = prev.next
+		}
+		fp, ok := guess, guess != nil && guess.name == string(kb)
+		if !ok {
+			fp, ok = p.fields[string(kb)]
+			if ok {
+				if prev != nil {
+					prev.next = fp
+				} else {
+					p.first = fp
+				}
+			}
+		}
+		if ok {
+			prev = fp
+		}
 		if !ok {
 			if !si.known[string(kb)] {
 				d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(string(kb))))
@@ -822,6 +896,45 @@ func (f *fastDecoder) mapValue(rv reflect.Value, p *plan) error {
 		return err
 	}
 	rv.Set(m)
+	return nil
+}
+
+// resourceList is mapValue for api.ResourceList, each quantity decoded
+// into one variable and set without reflection.
+func (f *fastDecoder) resourceList(rv reflect.Value, p *plan) error {
+	d := f.d
+	start := f.i
+	if p.lists != nil {
+		end, _ := skipValue(f.b, start)
+		if m, ok := p.lists[string(f.b[start:end])]; ok {
+			f.skip()
+			rv.Set(reflect.ValueOf(m))
+			return nil
+		}
+	}
+	m := make(api.ResourceList, f.count('}'))
+	ep := p.elemPlan()
+	var q quantity.Quantity
+	qv := reflect.ValueOf(&q).Elem()
+	err := f.entries(func(kb []byte, _ int32) error {
+		k := d.internKey(kb)
+		q = quantity.Quantity{}
+		n := d.path.field(k)
+		err := f.decode(qv, ep)
+		d.path.reset(n)
+		if err != nil {
+			return err
+		}
+		m[api.ResourceName(k)] = q
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if p.lists != nil && len(m) > 0 && len(p.lists) < maxMemo {
+		p.lists[string(f.b[start:f.i])] = m
+	}
+	rv.Set(reflect.ValueOf(m))
 	return nil
 }
 
@@ -907,11 +1020,16 @@ type header struct {
 	hasKind, hasAPI  bool
 	items            bool
 	// plain: an object without duplicate top-level keys or escaped keys,
-	// whose kind and apiVersion are strings or absent.
+	// whose kind and apiVersion are strings or absent; or, once both are
+	// strings and the kind is not a list's, an object whose other keys
+	// are not looked at (the fast decoder declines a duplicate or escaped
+	// key, and items mean nothing to a kind that is not a list's).
 	plain bool
 }
 
-// scanHeader reads the top-level keys of the scanned object b.
+// scanHeader reads the top-level keys of the scanned object b, up to its
+// kind and apiVersion when they are strings and the kind does not end
+// in "List".
 func scanHeader(b []byte) header {
 	var h header
 	i := skipSpace(b, 0)
@@ -959,6 +1077,10 @@ func scanHeader(b []byte) header {
 			}
 		case "items":
 			h.items = true
+		}
+		if h.hasKind && h.hasAPI && !h.items && !strings.HasSuffix(h.kind, "List") {
+			h.plain = true
+			return h
 		}
 		i = skipSpace(b, i)
 		if b[i] == '}' {

@@ -286,9 +286,12 @@ func newCluster(ctx context.Context, objs *Set, rep *Report, opts Options) (*Clu
 				} else if p.Spec.Priority == nil {
 					// ResolvePriority sets three fields of the spec
 					// itself: a shallow copy keeps the pod read as it
-					// was without copying what it points to.
-					cp := *p
-					ready = &cp
+					// was without copying what it points to, unless
+					// the caller does not need it as read.
+					if !opts.PriorityInPlace {
+						cp := *p
+						ready = &cp
+					}
 					if err := admission.ResolvePriority(ready, classes); err != nil {
 						return nil, &Error{Source: src, Object: "Pod " + podName(p), Err: err}
 					}

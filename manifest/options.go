@@ -71,4 +71,17 @@ type Options struct {
 	// by; the zero value is v1.37.2's defaults (DRAFractionalCapacityRange
 	// off).
 	DRAFeatures dra.Features
+	// PriorityInPlace makes NewCluster and Load give a stored pod
+	// without spec.priority its PriorityClass's value on the pod read
+	// rather than on a copy (Cluster.Objects then holds it resolved):
+	// for a caller that does not need the pods as read, it spares a copy
+	// of every such pod. A later NewCluster over those objects takes
+	// them as stored with that priority, which is what it would resolve.
+	PriorityInPlace bool
+	// ShareResourceLists makes the readers of ReadFiles and Load share
+	// one map among the objects whose resource lists (requests, limits,
+	// capacity, allocatable, ...) have the same JSON text and are not
+	// empty (Reader.SetShareResourceLists): for a caller that changes no
+	// list of an object without copying it, it spares a map per object.
+	ShareResourceLists bool
 }

@@ -94,7 +94,9 @@ func newItemPool(r *Reader, n int) *itemPool {
 // worker returns a Reader that decodes for r: the kinds r reads, its own
 // decoding state; its effects are applied to r.
 func (r *Reader) worker() *Reader {
-	return &Reader{kinds: r.kinds, dec: newDecoder(), validate: r.validate, draFeatures: r.draFeatures}
+	w := &Reader{kinds: r.kinds, dec: newDecoder(), validate: r.validate, draFeatures: r.draFeatures}
+	w.dec.shareLists = r.dec.shareLists
+	return w
 }
 
 // add copies the item b, read from src, into the current chunk, handing

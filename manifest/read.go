@@ -478,6 +478,13 @@ func (r *Reader) SetFieldValidation(v FieldValidation) { r.validate = v }
 // validates them.
 func (r *Reader) SetDRAFeatures(f dra.Features) { r.draFeatures = f }
 
+// SetShareResourceLists makes the fast JSON path give the objects whose
+// api.ResourceList fields have the same JSON text, not empty, one map
+// (each decoding goroutine its own): a dump's pods of one template then
+// hold one map of requests instead of one each. The objects must then be
+// taken as read-only there: change a list only after copying it.
+func (r *Reader) SetShareResourceLists(share bool) { r.dec.shareLists = share }
+
 // NewReader returns an empty Reader.
 func NewReader() *Reader {
 	r := &Reader{
@@ -1163,6 +1170,7 @@ func readFiles(ctx context.Context, opts Options, paths ...string) (*Set, *Repor
 	r.SetSeed(opts.Seed)
 	r.SetFieldValidation(opts.Validate)
 	r.SetDRAFeatures(opts.DRAFeatures)
+	r.SetShareResourceLists(opts.ShareResourceLists)
 	if ctx.Done() != nil {
 		r.SetContext(ctx)
 	}

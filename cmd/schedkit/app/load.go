@@ -93,9 +93,11 @@ const nameSeed = 1
 // loadOptions are the manifest options of the flags: workloads expanded
 // unless --no-workloads, their pods named with nameSeed, time judged at
 // --now, fields validated as --validate says, admission configured by
-// --admission-config (read by load).
+// --admission-config (read by load), stored pods given their priority
+// in place and equal resource lists shared (the command needs no pod as
+// read and changes no list it read).
 func loadOptions(e *env, o *options) manifest.Options {
-	opts := manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: nameSeed, Now: o.now.t, Validate: o.validate.v, Admission: o.admission}
+	opts := manifest.Options{Recursive: o.recursive, Stdin: e.stdin, ExpandWorkloads: !o.noExpand, Seed: nameSeed, Now: o.now.t, Validate: o.validate.v, Admission: o.admission, PriorityInPlace: true, ShareResourceLists: true}
 	// A bad --feature-gates is reported by schedulerOptions; here it
 	// leaves the defaults.
 	if g, err := featuregates.Parse(o.featureGates); err == nil && o.featureGates != "" {

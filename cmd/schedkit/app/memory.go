@@ -2,6 +2,7 @@ package app
 
 import (
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -22,7 +23,9 @@ import (
 // standard input, whose size is not known, it runs at GOGC 70. Then a
 // soft memory limit 60 % above what the loaded cluster holds, plus 32
 // MiB, so that per-pod garbage is collected before it doubles the
-// process (BENCHMARKS.md).
+// process (BENCHMARKS.md); measured by the first collection after
+// reading rather than by one forced at its end, which a run making
+// little garbage (simulate on that dump) never needs (afterLoad).
 
 // loadLimit is the soft memory limit while reading files of size bytes:
 // 270 MiB, which keeps the process under 300 MB with the runtime's own
@@ -77,20 +80,47 @@ func (e *env) beforeLoad(paths []string) {
 	debug.SetGCPercent(-1)
 }
 
-// afterLoad sets the soft memory limit from what the loaded cluster
-// holds.
+// afterLoad paces the collector for what follows the reading. The
+// limit for it comes from what the loaded cluster holds, which only a
+// collection measures; but marking the whole cluster costs about as
+// much as deciding 500 pods, and a run that makes little garbage needs
+// no collection at all. So when the heap has room left under the
+// reading's limit (the objects take at most 85 % of it), the limit stays
+// and nothing is collected now: the first collection after loading,
+// when garbage reaches the limit, measures what is live, and its
+// cleanup (setLimitFromLive) sets the limit from that. Otherwise (no
+// room, or a limit from --admission-config's reading of standard input
+// unknown) the collection runs now.
 func (e *env) afterLoad() {
 	if !e.paceGC {
 		return
 	}
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	limit := debug.SetMemoryLimit(-1)
+	if s[0].Value.Kind() == metrics.KindUint64 && limit != math.MaxInt64 && int64(s[0].Value.Uint64()) <= limit/100*85 {
+		// The sentinel is unreachable at once: any collection from now
+		// on runs its cleanup.
+		held := int64(s[0].Value.Uint64())
+		runtime.AddCleanup(new([64]byte), func(int64) { setLimitFromLive(held) }, held)
+		return
+	}
 	runtime.GC()
+	setLimitFromLive(math.MaxInt64)
+}
+
+// setLimitFromLive sets the soft memory limit 60 % above what the last
+// collection found live, at most held (the heap at the end of reading,
+// which holds the whole cluster: what a later collection finds beyond it
+// is the run's own), plus 32 MiB, and GOGC 100.
+func setLimitFromLive(held int64) {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		debug.SetGCPercent(100)
 		return
 	}
-	live := int64(s[0].Value.Uint64())
+	live := min(int64(s[0].Value.Uint64()), held)
 	debug.SetMemoryLimit(live + live*3/5 + 32<<20)
 	debug.SetGCPercent(100)
 }
