@@ -202,13 +202,12 @@ type inputs struct {
 // (cluster.CountSpreadPods), reading only ni's candidates when in has
 // them.
 func (in *inputs) count(ni *cluster.NodeInfo, sel affinity.Selector, ns string) int {
-	pods := ni.Pods
 	if in.cand != nil {
 		if c, ok := in.cand.Pods(ni); ok {
-			pods = c
+			return cluster.CountSpreadPods(c, sel, ns)
 		}
 	}
-	return cluster.CountSpreadPods(pods, sel, ns)
+	return cluster.CountSpreadPods(ni.Pods, sel, ns)
 }
 
 // firstInputs returns in with the candidates, found through view's pod
