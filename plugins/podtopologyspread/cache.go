@@ -196,6 +196,10 @@ type inputs struct {
 	// cand, for a first sync, is each node's pods the constraints'
 	// selectors may match (nil: every pod is read).
 	cand *cluster.PodCandidates
+	// host, for a score sync with a kubernetes.io/hostname
+	// constraint, is the view's Topology of that key: whether a node
+	// has the label is then read from its domain id, not its labels.
+	host *cluster.Topology
 }
 
 // count counts the pods of ni that sel selects in namespace ns

@@ -183,6 +183,10 @@ func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
 		has := false
 		if t := c.topos[i]; t != nil {
 			has = t.ID(ni) != cluster.NoDomain
+		} else if c.host[i] && c.in.host != nil {
+			// NoDomain exactly where the node lacks the label, for a
+			// NodeInfo of the view or any other.
+			has = c.in.host.ID(ni) != cluster.NoDomain
 		} else {
 			_, has = node.Labels[cs[i].TopologyKey]
 		}
@@ -423,6 +427,9 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		// A first count reads only the pods the selectors may match,
 		// found through the snapshot's pod index.
 		in = firstInputs(in, view, cs, sc.noIndex)
+	}
+	if slices.Contains(c.host, true) {
+		in.host = view.Topology(affinity.LabelHostname)
 	}
 	c.sync(all, c.ranges, topos, in)
 	c.shared = true
