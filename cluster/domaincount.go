@@ -41,8 +41,10 @@ func (v *View) KeyOnEveryNode(t *Topology) bool {
 // would test every pod of a node). It reports false, having added
 // nothing, when the index cannot answer as PodCandidates cannot, when t
 // is not the view's Topology of its key, or when a requirement's values
-// repeat (a pod would be met twice).
-func (v *View) CountByDomain(t *Topology, q *PodQuery, match func(*PodInfo) bool, counts []int) bool {
+// repeat (a pod would be met twice), or, with limit >= 0, when the
+// index lists more than limit pods for it (reading them would cost the
+// caller more than what it saves).
+func (v *View) CountByDomain(t *Topology, q *PodQuery, match func(*PodInfo) bool, counts []int, limit int) bool {
 	s := v.snap
 	if s == nil || t == nil || v.Topology(t.key) != t || len(counts) < t.NumIDs() {
 		return false
@@ -67,7 +69,7 @@ func (v *View) CountByDomain(t *Topology, q *PodQuery, match func(*PodInfo) bool
 				best, bestN = i, n
 			}
 		}
-		if best < 0 {
+		if best < 0 || limit >= 0 && bestN > limit {
 			ok = false
 		} else {
 			key, values, _ := q.Selector.Equality(best)

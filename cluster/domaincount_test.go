@@ -52,7 +52,7 @@ func TestCountByDomain(t *testing.T) {
 		t.Helper()
 		topo := v.Topology("zone")
 		got := make([]int, topo.NumIDs())
-		if !v.CountByDomain(topo, &q, all, got) {
+		if !v.CountByDomain(topo, &q, all, got, -1) {
 			t.Fatal("CountByDomain declined")
 		}
 		if w := want(v, topo); fmt.Sprint(got) != fmt.Sprint(w) {
@@ -79,11 +79,14 @@ func TestCountByDomain(t *testing.T) {
 	v := snap.View()
 	topo := v.Topology("zone")
 	for _, q := range []PodQuery{dup, exists} {
-		if v.CountByDomain(topo, &q, all, make([]int, topo.NumIDs())) {
+		if v.CountByDomain(topo, &q, all, make([]int, topo.NumIDs()), -1) {
 			t.Fatalf("CountByDomain answered %v", q.Selector)
 		}
 	}
-	if v.CountByDomain(NewTopology("zone", v.Nodes()), &q, all, make([]int, 3)) {
+	if v.CountByDomain(topo, &q, all, make([]int, topo.NumIDs()), 2) {
+		t.Fatal("CountByDomain answered past its limit")
+	}
+	if v.CountByDomain(NewTopology("zone", v.Nodes()), &q, all, make([]int, 3), -1) {
 		t.Fatal("CountByDomain answered for a Topology of no view")
 	}
 }

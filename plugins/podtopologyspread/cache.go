@@ -42,6 +42,9 @@ type spreadCache struct {
 	// size, when set, replaces cacheSize (tests evict with fewer
 	// constraint sets).
 	size int
+	// indexed are the last constraint sets whose first score cycle
+	// read the pod index (indexScores) and have no entry yet.
+	indexed []indexedSignature
 }
 
 // cacheEntry is the counts of one constraint set of one half.

@@ -388,10 +388,10 @@ const maxIndexDomains = 64
 // pass over the nodes: nodes are the view's, every node is counted (it
 // carries every constraint's key, and no constraint leaves a node out by
 // the pod's node affinity or by taints), each constraint's key has few
-// domains, and the index can answer each selector. The counts of a
-// constraint are then, per domain, the matching pods of its nodes, and
-// every domain with a node is eligible. It reports false, having changed
-// nothing, otherwise.
+// domains, and the index can answer each selector with fewer candidates
+// than nodes. The counts of a constraint are then, per domain, the
+// matching pods of its nodes, and every domain with a node is eligible.
+// It reports false, having changed nothing, otherwise.
 func indexCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) bool {
 	view, cs := s.view, s.constraints
 	if view == nil || !everyNodeIncluded(cs, pod) || !view.SameNodes(nodes) {
@@ -422,7 +422,7 @@ func indexCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) 
 		match := func(p *cluster.PodInfo) bool {
 			return p.Pod.DeletionTimestamp == nil && p.Pod.Namespace == pod.Namespace && sel.Matches(p.Pod.Labels)
 		}
-		if !view.CountByDomain(t, &q, match, d.counts) {
+		if !view.CountByDomain(t, &q, match, d.counts, len(nodes)) {
 			return false
 		}
 	}
