@@ -129,7 +129,14 @@ type NodeInfo struct {
 	// slot is 1 + the node's slot in its snapshot (see Topology), 0
 	// for a NodeInfo no snapshot made. (It sits in unschedulable's
 	// padding.)
-	slot   int32
+	slot int32
+	// Generation changes whenever the NodeInfo changes. It and Pods sit
+	// next to the node and its slot: a pass that follows the nodes of a
+	// view by NodeInfo and generation (a plugin's per-node counts) then
+	// reads one cache line of each node.
+	Generation int64
+	// Pods on the node.
+	Pods   []*PodInfo
 	taints []api.Taint
 	// ImageStates maps each image name the node reports (as in
 	// node.Status.Images, not normalized) to its summary. The map is
@@ -140,8 +147,6 @@ type NodeInfo struct {
 	ImageStates map[string]*ImageStateSummary
 	// images indexes ImageStates for LookupImage.
 	images *imageIndex
-	// Pods on the node.
-	Pods []*PodInfo
 	// Requested is the sum of the pods' requests.
 	Requested Resource
 	// Allocatable is the node's allocatable resources.
@@ -159,9 +164,6 @@ type NodeInfo struct {
 	// PVCRefCounts maps "namespace/claim" to the number of pods on the
 	// node using the claim; nil when no pod uses one.
 	PVCRefCounts map[string]int
-	// Generation changes whenever the NodeInfo changes.
-	Generation int64
-
 	// cow is the snapshot epoch in which the snapshot's writer created
 	// this NodeInfo and may still change it in place; see Snapshot.
 	cow uint64

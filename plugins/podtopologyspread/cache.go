@@ -42,6 +42,9 @@ type spreadCache struct {
 	// size, when set, replaces cacheSize (tests evict with fewer
 	// constraint sets).
 	size int
+	// indexed are the last constraint sets whose first score cycle
+	// read the pod index (indexScores) and have no entry yet.
+	indexed []indexedSignature
 }
 
 // cacheEntry is the counts of one constraint set of one half.
@@ -196,19 +199,22 @@ type inputs struct {
 	// cand, for a first sync, is each node's pods the constraints'
 	// selectors may match (nil: every pod is read).
 	cand *cluster.PodCandidates
+	// host, for a score sync with a kubernetes.io/hostname
+	// constraint, is the view's Topology of that key: whether a node
+	// has the label is then read from its domain id, not its labels.
+	host *cluster.Topology
 }
 
 // count counts the pods of ni that sel selects in namespace ns
 // (cluster.CountSpreadPods), reading only ni's candidates when in has
 // them.
 func (in *inputs) count(ni *cluster.NodeInfo, sel affinity.Selector, ns string) int {
-	pods := ni.Pods
 	if in.cand != nil {
 		if c, ok := in.cand.Pods(ni); ok {
-			pods = c
+			return cluster.CountSpreadPods(c, sel, ns)
 		}
 	}
-	return cluster.CountSpreadPods(pods, sel, ns)
+	return cluster.CountSpreadPods(ni.Pods, sel, ns)
 }
 
 // firstInputs returns in with the candidates, found through view's pod

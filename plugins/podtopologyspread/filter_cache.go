@@ -317,6 +317,9 @@ func spreadTopologies(cs []affinity.SpreadConstraint, view *cluster.View, nodes 
 // creating or refreshing the entry for the signature of s's constraints.
 // s's constraints, selfMatch, required and view are set.
 func (c *spreadCache) counts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) {
+	if !c.noIndex && indexCounts(s, pod, nodes) {
+		return
+	}
 	key := newSpreadSignature(pod, s.constraints, false)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -371,4 +374,98 @@ func (c *spreadCache) counts(s *spreadFilterState, pod *api.Pod, nodes []*cluste
 		s.domains[i] = spreadStateDomains{refs: d.refs, counts: d.counts, n: d.live}
 	}
 	copy(s.paths, f.paths)
+}
+
+// maxIndexDomains is the most domains a constraint may have for its
+// counts to be read from the pod index (indexCounts): the critical paths
+// take the domains in the order of their first node, which is found by
+// reading nodes until every domain is met.
+const maxIndexDomains = 64
+
+// indexCounts fills s's Topologies, counts and critical paths from the
+// snapshot's pod index, reading no node's pods and keeping nothing in the
+// cache, when that gives what a full count gives and costs less than a
+// pass over the nodes: nodes are the view's, every node is counted (it
+// carries every constraint's key, and no constraint leaves a node out by
+// the pod's node affinity or by taints), each constraint's key has few
+// domains, and the index can answer each selector with fewer candidates
+// than nodes. The counts of a constraint are then, per domain, the
+// matching pods of its nodes, and every domain with a node is eligible.
+// It reports false, having changed nothing, otherwise.
+func indexCounts(s *spreadFilterState, pod *api.Pod, nodes []*cluster.NodeInfo) bool {
+	view, cs := s.view, s.constraints
+	if view == nil || !everyNodeIncluded(cs, pod) || !view.SameNodes(nodes) {
+		return false
+	}
+	topos := spreadTopologies(cs, view, nodes, nil)
+	for i, t := range topos {
+		if t.NumDomains() > maxIndexDomains || !view.KeyOnEveryNode(t) || cs[i].TopologyKey != t.Key() {
+			return false
+		}
+	}
+	domains := make([]spreadStateDomains, len(cs))
+	for i := range cs {
+		t := topos[i]
+		d := &domains[i]
+		d.refs, d.counts = make([]int32, t.NumIDs()), make([]int, t.NumIDs())
+		for id := range d.refs {
+			if n := t.Size(int32(id)); n > 0 {
+				d.refs[id] = int32(n)
+				d.n++
+			}
+		}
+		sel := cs[i].Selector
+		if sel.Empty() {
+			continue // counts no pod (cluster.CountSpreadPods)
+		}
+		q := cluster.PodQuery{Namespace: pod.Namespace, Selector: sel}
+		match := func(p *cluster.PodInfo) bool {
+			return p.Pod.DeletionTimestamp == nil && p.Pod.Namespace == pod.Namespace && sel.Matches(p.Pod.Labels)
+		}
+		if !view.CountByDomain(t, &q, match, d.counts, len(nodes)) {
+			return false
+		}
+	}
+	// Each constraint's domains in the order of their first node, as
+	// filterCounts.buildPaths takes them.
+	paths := make([]criticalPaths, len(cs))
+	for i := range cs {
+		d, t := &domains[i], topos[i]
+		p := newCriticalPaths()
+		seen := make([]bool, len(d.refs))
+		left := d.n
+		for _, ni := range nodes {
+			if left == 0 {
+				break
+			}
+			if id := t.ID(ni); id >= 0 && !seen[id] {
+				seen[id] = true
+				left--
+				p.update(id, d.counts[id])
+			}
+		}
+		paths[i] = p
+	}
+	s.topos, s.domains = topos, domains
+	copy(s.paths, paths)
+	return true
+}
+
+// everyNodeIncluded reports whether no constraint leaves a node out of
+// its counts by the pod's node affinity or by taints
+// (spreadNodeIncluded is true of every node): none honors taints, and
+// those that honor node affinity see a pod without a nodeSelector or
+// required node affinity.
+func everyNodeIncluded(cs []affinity.SpreadConstraint, pod *api.Pod) bool {
+	noAffinity := len(pod.Spec.NodeSelector) == 0 && (pod.Spec.Affinity == nil || pod.Spec.Affinity.NodeAffinity == nil ||
+		pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil)
+	for i := range cs {
+		if cs[i].NodeTaintsPolicy == api.NodeInclusionPolicyHonor {
+			return false
+		}
+		if cs[i].NodeAffinityPolicy == api.NodeInclusionPolicyHonor && !noAffinity {
+			return false
+		}
+	}
+	return true
 }

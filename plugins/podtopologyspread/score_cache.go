@@ -183,6 +183,10 @@ func (c *scoreCounts) compute(j int, ni *cluster.NodeInfo) {
 		has := false
 		if t := c.topos[i]; t != nil {
 			has = t.ID(ni) != cluster.NoDomain
+		} else if c.host[i] && c.in.host != nil {
+			// NoDomain exactly where the node lacks the label, for a
+			// NodeInfo of the view or any other.
+			has = c.in.host.ID(ni) != cluster.NoDomain
 		} else {
 			_, has = node.Labels[cs[i].TopologyKey]
 		}
@@ -398,6 +402,13 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	e := sc.find(scoreKind, requireAll, &key)
+	if e == nil && !sc.noIndex && !sc.seenIndexed(requireAll, &key) && indexScores(s, pod, view, nodes) {
+		// The constraints' first cycle: from the index. The next one
+		// counts them in an entry, which later cycles keep up to date.
+		sc.indexed = append(sc.indexed[max(0, len(sc.indexed)-cacheSize+1):],
+			indexedSignature{key: newSpreadSignature(pod, cs, true), requireAll: requireAll})
+		return
+	}
 	if e == nil {
 		n := view.NumNodes()
 		se := &scoreEntry{cacheEntry: cacheEntry{key: newSpreadSignature(pod, cs, true), kind: scoreKind, requireAll: requireAll}}
@@ -423,6 +434,9 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		// A first count reads only the pods the selectors may match,
 		// found through the snapshot's pod index.
 		in = firstInputs(in, view, cs, sc.noIndex)
+	}
+	if slices.Contains(c.host, true) {
+		in.host = view.Topology(affinity.LabelHostname)
 	}
 	c.sync(all, c.ranges, topos, in)
 	c.shared = true
@@ -557,4 +571,142 @@ func (sc *spreadCache) scores(s *spreadScoreState, pod *api.Pod, view *cluster.V
 		}
 		s.scored[q].score = table[cl.at(p)]
 	}
+}
+
+// indexedSignature is a constraint set whose first score cycle read the
+// pod index (indexScores).
+type indexedSignature struct {
+	key        spreadSignature
+	requireAll bool
+}
+
+// seenIndexed reports whether key's last first cycle read the pod index,
+// forgetting it: this cycle then counts key in an entry. The caller holds
+// mu.
+func (sc *spreadCache) seenIndexed(requireAll bool, key *spreadSignature) bool {
+	for i := range sc.indexed {
+		if x := &sc.indexed[i]; x.requireAll == requireAll && x.key.Equal(key) {
+			sc.indexed = slices.Delete(sc.indexed, i, i+1)
+			return true
+		}
+	}
+	return false
+}
+
+// indexScores fills s for the nodes PreScore was given from the
+// snapshot's pod index, reading no node's pods and keeping nothing in
+// the cache, when that gives what the counts of an entry give: the nodes
+// are the view's, every node of the view carries every constraint's key
+// (each its own kubernetes.io/hostname value), no constraint leaves a
+// node out by the pod's node affinity or by taints, and the index answers
+// each selector with fewer candidates than nodes. Every node is then
+// counted and scored: a domain's total is its candidates' matches
+// (cluster.View.CountByDomain), a hostname constraint's count on a node
+// is its matches, and each given node's raw score is computed from them
+// as Score computes it. It reports false, having changed nothing,
+// otherwise.
+func indexScores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []*cluster.NodeInfo) bool {
+	cs := s.constraints
+	k := len(cs)
+	if !everyNodeIncluded(cs, pod) {
+		return false
+	}
+	numView := view.NumNodes()
+	keyTopos := make([]*cluster.Topology, k)
+	host := make([]bool, k)
+	for i := range cs {
+		t := view.Topology(cs[i].TopologyKey)
+		host[i] = cs[i].TopologyKey == affinity.LabelHostname
+		if !view.KeyOnEveryNode(t) || host[i] && t.NumDomains() != numView {
+			return false
+		}
+		keyTopos[i] = t
+	}
+	counts := make([][]int, k)
+	for i := range cs {
+		t := keyTopos[i]
+		counts[i] = make([]int, t.NumIDs()+1)
+		sel := cs[i].Selector
+		if sel.Empty() {
+			continue // counts no pod (cluster.CountSpreadPods)
+		}
+		q := cluster.PodQuery{Namespace: pod.Namespace, Selector: sel}
+		match := func(p *cluster.PodInfo) bool {
+			return p.Pod.DeletionTimestamp == nil && p.Pod.Namespace == pod.Namespace && sel.Matches(p.Pod.Labels)
+		}
+		if !view.CountByDomain(t, &q, match, counts[i], numView) {
+			return false
+		}
+	}
+	// Each given node's position in the view (they are the view's, as a
+	// rule in rotation order with gaps), and its domain ids.
+	pos := make([]int32, len(nodes))
+	ids := make([]int32, len(nodes)*k)
+	p := -1
+	for q, ni := range nodes {
+		at := -1
+		for range min(64, numView) {
+			if p++; p >= numView {
+				p = 0
+			}
+			if view.NodeAt(p) == ni {
+				at = p
+				break
+			}
+		}
+		if at < 0 {
+			if x, ok := view.Index(ni.Name()); ok && x < numView && view.NodeAt(x) == ni {
+				at = x
+			} else {
+				return false // not a NodeInfo of the view
+			}
+		}
+		p, pos[q] = at, int32(at)
+		for i, t := range keyTopos {
+			ids[q*k+i] = t.ID(ni)
+		}
+	}
+	topos, noKey := make([]*cluster.Topology, k), make([]int32, k)
+	sizes := make([]int, k)
+	for i := range cs {
+		noKey[i] = -1
+		if host[i] {
+			sizes[i] = len(nodes)
+			continue
+		}
+		t := keyTopos[i]
+		topos[i], noKey[i] = t, spreadNoKeyID(t)
+		tot := make([]int64, len(counts[i]))
+		for id, n := range counts[i] {
+			tot[id] = int64(n)
+		}
+		registered := make([]bool, len(tot))
+		for q := range nodes {
+			if id := ids[q*k+i]; !registered[id] {
+				registered[id] = true
+				sizes[i]++
+			}
+		}
+		s.tot[i], s.registered[i] = tot, registered
+	}
+	for i := range cs {
+		s.weights[i] = priorities.SpreadTopologyWeight(sizes[i])
+	}
+	s.topos, s.noKey = topos, noKey
+	s.base, s.view, s.numView = cap(nodes), view, numView
+	s.scored = make([]spreadScored, len(nodes))
+	for q := range nodes {
+		var score float64
+		for i := range cs {
+			var n int64
+			if id := ids[q*k+i]; host[i] {
+				n = int64(counts[i][id])
+			} else {
+				n = s.tot[i][id]
+			}
+			score += priorities.SpreadScoreForCount(n, cs[i].MaxSkew, s.weights[i])
+		}
+		s.scored[q] = spreadScored{score: roundScore(score), view: pos[q]}
+	}
+	return true
 }

@@ -65,6 +65,8 @@ type classes struct {
 	// nodes[c] is the number of positions of class c.
 	nodes []int32
 	index map[classKey]int32
+	// last is the class setClass gave last (a guess, checked).
+	last int32
 	// stamp and seen are PreScore's scratch: class c is among the
 	// scored nodes' when seen[c] == stamp.
 	stamp uint32
@@ -169,7 +171,13 @@ func (sc *scoreCounts) classOf(j int) classKey {
 // setClass sets the class of position j from its contribution.
 func (sc *scoreCounts) setClass(j int) {
 	key := sc.classOf(j)
-	id := sc.cls.intern(&key)
+	// Neighbouring positions mostly share a class: try the last one
+	// first.
+	id := sc.cls.last
+	if id < 0 || int(id) >= len(sc.cls.keys) || sc.cls.keys[id] != key {
+		id = sc.cls.intern(&key)
+		sc.cls.last = id
+	}
 	sc.cls.nodes[id]++
 	sc.cls.set(j, id)
 }
