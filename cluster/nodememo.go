@@ -22,6 +22,12 @@ type NodeMemo[V any] struct {
 	free []int32
 	// mark is the view of the last SyncView (zero after a Sync).
 	mark ChangeMark
+	// lazy marks, by position, a node recorded by SeedView whose value
+	// was never computed (bit i%64 of lazy[i/64]); nil when none is.
+	lazy []uint64
+	// compute is the compute of the last Sync or SyncView, which a lazy
+	// position's value is computed with when it is dropped.
+	compute func(ni *NodeInfo, v *V) bool
 }
 
 // memoPage is the number of values in a page of NodeMemo.vals.
@@ -40,12 +46,19 @@ func (m *NodeMemo[V]) val(j int32) *V { return &m.vals[j/memoPage][j%memoPage] }
 // caller keeping totals of the values updates them by the difference
 // only.
 func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
+	m.compute = compute
+	defer func() { m.compute = nil }()
 	for i := len(nodes); i < len(m.nodes); i++ {
 		m.drop(i, change)
 	}
 	if len(m.nodes) > len(nodes) {
 		clear(m.nodes[len(nodes):])
 		m.nodes, m.gens, m.at = m.nodes[:len(nodes)], m.gens[:len(nodes)], m.at[:len(nodes)]
+		if m.lazy != nil {
+			for i := len(nodes); i < len(m.lazy)*64; i++ {
+				m.setLazy(i, false)
+			}
+		}
 	}
 	if old := len(m.nodes); old < len(nodes) {
 		m.nodes = append(m.nodes, make([]*NodeInfo, len(nodes)-old)...)
@@ -69,16 +82,57 @@ func (m *NodeMemo[V]) SyncView(v *View, nodes []*NodeInfo, compute func(ni *Node
 	if !ok || len(nodes) != len(m.nodes) || len(nodes) != v.NumNodes() {
 		m.Sync(nodes, compute, change)
 	} else {
+		m.compute = compute
 		for _, i := range changed {
 			m.syncAt(int(i), nodes[i], compute, change)
 		}
+		m.compute = nil
 	}
 	m.mark = v.Mark()
 }
 
+// SeedView is a first SyncView (of an empty memo) whose caller has added
+// the values of every node of view v (nodes, in the order of v.Nodes())
+// to its totals by other means, such as the snapshot's indexes: it
+// records the nodes as synced with v without reading them or computing
+// their values. A seeded node's value is computed only when the node
+// changes or goes, from its NodeInfo of v (a view's NodeInfos never
+// change), by the compute of that Sync or SyncView, and handed to change
+// with sign -1, as a kept value would be. The caller's totals must be
+// those of the values compute gives, or later syncs follow them wrongly.
+func (m *NodeMemo[V]) SeedView(v *View, nodes []*NodeInfo) {
+	m.Sync(nil, func(*NodeInfo, *V) bool { return false }, func(*V, *NodeInfo, int64) {})
+	m.nodes = append(m.nodes[:0], nodes...)
+	m.gens = append(m.gens[:0], make([]int64, len(nodes))...)
+	m.at = append(m.at[:0], make([]int32, len(nodes))...)
+	m.lazy = make([]uint64, (len(nodes)+63)/64)
+	for i := range m.lazy {
+		m.lazy[i] = ^uint64(0)
+	}
+	m.mark = v.Mark()
+}
+
+// isLazy reports whether position i is a seeded node whose value was
+// never computed.
+func (m *NodeMemo[V]) isLazy(i int) bool {
+	return i/64 < len(m.lazy) && m.lazy[i/64]&(1<<(i%64)) != 0
+}
+
+// setLazy sets or clears position i's lazy bit.
+func (m *NodeMemo[V]) setLazy(i int, on bool) {
+	if i/64 >= len(m.lazy) {
+		return
+	}
+	if on {
+		m.lazy[i/64] |= 1 << (i % 64)
+	} else {
+		m.lazy[i/64] &^= 1 << (i % 64)
+	}
+}
+
 // syncAt brings position i up to date with ni.
 func (m *NodeMemo[V]) syncAt(i int, ni *NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
-	if m.nodes[i] == ni && m.gens[i] == ni.Generation {
+	if m.nodes[i] == ni && (m.gens[i] == ni.Generation || m.isLazy(i)) {
 		return
 	}
 	m.drop(i, change)
@@ -112,6 +166,21 @@ func (m *NodeMemo[V]) slot() int32 {
 // drop hands the value of position i, if any, to change with sign -1
 // and frees it.
 func (m *NodeMemo[V]) drop(i int, change func(v *V, ni *NodeInfo, sign int64)) {
+	if m.isLazy(i) {
+		// The value of a seeded node, computed from the NodeInfo it
+		// was seeded with.
+		m.setLazy(i, false)
+		if old := m.nodes[i]; old != nil {
+			j := m.slot()
+			v := m.val(j)
+			if m.compute(old, v) {
+				change(v, nil, -1)
+			}
+			var zero V
+			*v = zero
+		}
+		return
+	}
 	j := m.at[i] - 1
 	if j < 0 {
 		return

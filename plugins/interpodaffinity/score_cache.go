@@ -179,7 +179,14 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 			sc.ownIdx = own
 			defer func() { sc.ownIdx = nil }()
 		}
-		switch cnt, ok := sc.preferredCounts(); {
+		cnt, ok := sc.preferredCounts()
+		// Where the index counts both the existing pods' terms and the
+		// incoming pod's preferred terms, the sums by domain are read
+		// from it alone: no node is read (seed).
+		if !noIndex && sc.ownIdx != nil && (ok || !sc.hasPreferred) && c.seed(sc, cnt, nodes, view) {
+			return
+		}
+		switch {
 		case noIndex:
 		case ok:
 			// Or only the pods with terms of their own, where the
@@ -209,6 +216,76 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 		dense = false
 		c.mutable().apply(v, sign)
 	})
+}
+
+// seed is a first sync whose sums by domain are read from the
+// snapshot's indexes: sc.ownIdx, the existing pods' terms matching the
+// incoming pod with their weights, and cnt (when the pod has preferred
+// terms), the pods each preferred term matches. They are those the
+// nodes' contributions give: a node adds its weights to its domain of
+// each key it has, and counts a matched term there. The memo records the
+// nodes unread (NodeMemo.SeedView). It reports false, with the sums zero
+// and cold, when the index cannot answer.
+func (c *scoreSums) seed(sc *scorer, cnt *cluster.PodCounts, nodes []*cluster.NodeInfo, view *cluster.View) bool {
+	t := &c.totals
+	// of returns the dense sums of key, adding the key.
+	of := func(key string) *denseScore {
+		for i := range t.scores.dense {
+			if t.scores.dense[i].topo.Key() == key {
+				return &t.scores.dense[i]
+			}
+		}
+		topo := view.Topology(key)
+		t.scores.scores = append(t.scores.scores, topologyScore{key: key})
+		t.scores.dense = append(t.scores.dense, denseScore{topo: topo, w: make([]int64, topo.NumIDs())})
+		return &t.scores.dense[len(t.scores.dense)-1]
+	}
+	ok := true
+	own := sc.ownIdx
+	for k := 0; ok && k < len(own.Keys); k++ {
+		topo := view.Topology(own.Keys[k])
+		n, w := make([]int64, topo.NumIDs()), make([]int64, topo.NumIDs())
+		_, matched, done := own.AddByDomain(k, topo, n, w)
+		ok = ok && done
+		if matched == 0 {
+			continue
+		}
+		d := of(own.Keys[k])
+		for id, x := range w {
+			d.w[id] += x
+		}
+		t.matched += matched
+	}
+	if sc.hasPreferred {
+		q := 0
+		for _, terms := range [2][]affinity.WeightedAffinityTerm{sc.pref, sc.prefAnti} {
+			sign := int64(1)
+			if q >= len(sc.pref) {
+				sign = -1
+			}
+			for i := 0; ok && i < len(terms); i++ {
+				topo := view.Topology(terms[i].TopologyKey)
+				w := make([]int64, topo.NumIDs())
+				_, matched, done := cnt.AddByDomain(q, topo, int64(terms[i].Weight*int32(sign)), w)
+				ok = ok && done
+				q++
+				if matched == 0 {
+					continue
+				}
+				d := of(terms[i].TopologyKey)
+				for id, x := range w {
+					d.w[id] += x
+				}
+				t.matched += matched
+			}
+		}
+	}
+	if !ok {
+		c.beginCold()
+		return false
+	}
+	c.nodes.SeedView(view, nodes)
+	return true
 }
 
 // addDense adds ns, times sign, to the dense sums of cold totals whose
