@@ -22,9 +22,14 @@ type NodeMemo[V any] struct {
 	free []int32
 	// mark is the view of the last SyncView (zero after a Sync).
 	mark ChangeMark
-	// lazy marks, by position, a node recorded by SeedView whose value
-	// was never computed (bit i%64 of lazy[i/64]); nil when none is.
+	// lazy marks, by position, a node of seed (the view of SeedView)
+	// whose value was never computed (bit i%64 of lazy[i/64]); nil when
+	// none is. A lazy position's nodes entry is nil: its node is seed's.
 	lazy []uint64
+	seed *View
+	// seeded is the number of nodes SeedView recorded while nodes,
+	// gens and at are not made yet (0 once they are).
+	seeded int
 	// compute is the compute of the last Sync or SyncView, which a lazy
 	// position's value is computed with when it is dropped.
 	compute func(ni *NodeInfo, v *V) bool
@@ -48,6 +53,7 @@ func (m *NodeMemo[V]) val(j int32) *V { return &m.vals[j/memoPage][j%memoPage] }
 func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
 	m.compute = compute
 	defer func() { m.compute = nil }()
+	m.makeSeeded()
 	for i := len(nodes); i < len(m.nodes); i++ {
 		m.drop(i, change)
 	}
@@ -79,9 +85,10 @@ func (m *NodeMemo[V]) Sync(nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) b
 // as Sync does. The values are those Sync would keep.
 func (m *NodeMemo[V]) SyncView(v *View, nodes []*NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
 	changed, ok := v.ChangedSince(m.mark)
-	if !ok || len(nodes) != len(m.nodes) || len(nodes) != v.NumNodes() {
+	if !ok || len(nodes) != m.Len() || len(nodes) != v.NumNodes() {
 		m.Sync(nodes, compute, change)
-	} else {
+	} else if len(changed) > 0 {
+		m.makeSeeded()
 		m.compute = compute
 		for _, i := range changed {
 			m.syncAt(int(i), nodes[i], compute, change)
@@ -91,25 +98,54 @@ func (m *NodeMemo[V]) SyncView(v *View, nodes []*NodeInfo, compute func(ni *Node
 	m.mark = v.Mark()
 }
 
+// Current reports whether the memo is in sync with view v: its last
+// SyncView was with v, or with an earlier view of the same log of node
+// changes and no node changed since. SyncView with v then changes
+// nothing (a caller may skip listing v's nodes for it).
+func (m *NodeMemo[V]) Current(v *View) bool {
+	changed, ok := v.ChangedSince(m.mark)
+	return ok && len(changed) == 0 && m.Len() == v.NumNodes()
+}
+
 // SeedView is a first SyncView (of an empty memo) whose caller has added
-// the values of every node of view v (nodes, in the order of v.Nodes())
-// to its totals by other means, such as the snapshot's indexes: it
-// records the nodes as synced with v without reading them or computing
-// their values. A seeded node's value is computed only when the node
+// the values of every node of view v to its totals by other means, such
+// as the snapshot's indexes: it records the nodes of v as synced without
+// reading them or computing their values (nor listing them: it keeps v
+// until they have all changed). A seeded node's value is computed only when the node
 // changes or goes, from its NodeInfo of v (a view's NodeInfos never
 // change), by the compute of that Sync or SyncView, and handed to change
 // with sign -1, as a kept value would be. The caller's totals must be
 // those of the values compute gives, or later syncs follow them wrongly.
-func (m *NodeMemo[V]) SeedView(v *View, nodes []*NodeInfo) {
+func (m *NodeMemo[V]) SeedView(v *View) {
 	m.Sync(nil, func(*NodeInfo, *V) bool { return false }, func(*V, *NodeInfo, int64) {})
-	m.nodes = append(m.nodes[:0], nodes...)
-	m.gens = append(m.gens[:0], make([]int64, len(nodes))...)
-	m.at = append(m.at[:0], make([]int32, len(nodes))...)
-	m.lazy = make([]uint64, (len(nodes)+63)/64)
+	n := v.NumNodes()
+	m.nodes, m.gens, m.at, m.seeded = nil, nil, nil, n
+	m.lazy = make([]uint64, (n+63)/64)
 	for i := range m.lazy {
 		m.lazy[i] = ^uint64(0)
 	}
+	if r := n % 64; r != 0 {
+		m.lazy[len(m.lazy)-1] = 1<<r - 1
+	}
+	m.seed = v
 	m.mark = v.Mark()
+}
+
+// makeSeeded makes the positions SeedView recorded, if not made yet:
+// the first sync after it that recomputes a node pays for them.
+func (m *NodeMemo[V]) makeSeeded() {
+	if n := m.seeded; n > 0 {
+		m.nodes, m.gens, m.at, m.seeded = make([]*NodeInfo, n), make([]int64, n), make([]int32, n), 0
+	}
+}
+
+// lazyNode returns the NodeInfo of seed at lazy position i, or nil if
+// i is not lazy.
+func (m *NodeMemo[V]) lazyNode(i int) *NodeInfo {
+	if i/64 >= len(m.lazy) || m.lazy[i/64]&(1<<(i%64)) == 0 || i >= m.seed.nodes.len() {
+		return nil
+	}
+	return m.seed.nodes.at(i)
 }
 
 // isLazy reports whether position i is a seeded node whose value was
@@ -132,7 +168,10 @@ func (m *NodeMemo[V]) setLazy(i int, on bool) {
 
 // syncAt brings position i up to date with ni.
 func (m *NodeMemo[V]) syncAt(i int, ni *NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
-	if m.nodes[i] == ni && (m.gens[i] == ni.Generation || m.isLazy(i)) {
+	if m.nodes[i] == ni && m.gens[i] == ni.Generation {
+		return
+	}
+	if old := m.lazyNode(i); old != nil && old == ni {
 		return
 	}
 	m.drop(i, change)
@@ -166,11 +205,11 @@ func (m *NodeMemo[V]) slot() int32 {
 // drop hands the value of position i, if any, to change with sign -1
 // and frees it.
 func (m *NodeMemo[V]) drop(i int, change func(v *V, ni *NodeInfo, sign int64)) {
-	if m.isLazy(i) {
+	if old := m.lazyNode(i); old != nil || m.isLazy(i) {
 		// The value of a seeded node, computed from the NodeInfo it
 		// was seeded with.
 		m.setLazy(i, false)
-		if old := m.nodes[i]; old != nil {
+		if old != nil {
 			j := m.slot()
 			v := m.val(j)
 			if m.compute(old, v) {
@@ -194,7 +233,7 @@ func (m *NodeMemo[V]) drop(i int, change func(v *V, ni *NodeInfo, sign int64)) {
 }
 
 // Len returns the number of nodes of the last Sync (0 before the first).
-func (m *NodeMemo[V]) Len() int { return len(m.nodes) }
+func (m *NodeMemo[V]) Len() int { return len(m.nodes) + m.seeded }
 
 // NewNodeMemo returns an empty NodeMemo with room for n nodes.
 func NewNodeMemo[V any](n int) NodeMemo[V] {

@@ -650,19 +650,32 @@ func (c *TermCounts) At(k int, ni *NodeInfo) (n int32, w int64, ok bool) {
 		return 0, 0, false
 	}
 	s := ni.slot - 1
+	if c.w[k] == nil {
+		return c.n[k][s], 0, true
+	}
 	return c.n[k][s], c.w[k][s], true
 }
 
-// AddByDomain adds key k's counts on each node to n, and its sums to w
-// (when not nil), at the id of the node's domain in t (n and w have
-// t.NumIDs() entries), skipping the nodes without the key. It returns
-// the number of entries of n it made non-zero and the sum of the counts
-// it added. As PodCounts.AddByDomain, it reads no NodeInfo, and it
+// AddByDomain adds key k's counts on each node to n (when not nil), and
+// its sums to w (when not nil), at the id of the node's domain in t (n
+// and w have t.NumIDs() entries), skipping the nodes without the key.
+// It returns the number of entries of n it made non-zero (0 without n)
+// and the sum of the counts it added. As PodCounts.AddByDomain, it reads no NodeInfo, and it
 // reports false, adding nothing, when t is not the view's Topology of
 // key k.
 func (c *TermCounts) AddByDomain(k int, t *Topology, n, w []int64) (made int, matched int64, ok bool) {
-	if c == nil || t == nil || t.Key() != c.Keys[k] || c.slots.view.Topology(t.Key()) != t || len(n) < t.NumIDs() || (w != nil && len(w) < t.NumIDs()) {
+	if c == nil || t == nil || t.Key() != c.Keys[k] || c.slots.view.Topology(t.Key()) != t || (n != nil && len(n) < t.NumIDs()) ||
+		(w != nil && len(w) < t.NumIDs()) || (n == nil && w == nil) {
 		return 0, 0, false
+	}
+	if n == nil {
+		// The sums alone (made is then 0).
+		if c.w[k] == nil {
+			_, matched = addByDomain(c.n[k], nil, 0, t, w, nil)
+		} else {
+			_, matched = addByDomain(c.n[k], c.w[k], 1, t, w, nil)
+		}
+		return 0, matched, true
 	}
 	if w == nil {
 		made, matched = addByDomain(c.n[k], nil, 1, t, n, nil)
@@ -674,7 +687,12 @@ func (c *TermCounts) AddByDomain(k int, t *Topology, n, w []int64) (made int, ma
 			before++
 		}
 	}
-	_, matched = addByDomain(c.n[k], c.w[k], 1, t, w, n)
+	if c.w[k] == nil {
+		// Every value was 0: the counts alone.
+		_, matched = addByDomain(c.n[k], nil, 0, t, w, n)
+	} else {
+		_, matched = addByDomain(c.n[k], c.w[k], 1, t, w, n)
+	}
 	for _, x := range n[:t.NumIDs()] {
 		if x != 0 {
 			made++
@@ -732,7 +750,11 @@ func (v *View) CountTerms(selected func(kind TermKind, t *affinity.AffinityTerm,
 			k = len(c.Keys)
 			c.Keys = append(c.Keys, gr.g.term.TopologyKey)
 			c.n = append(c.n, make([]int32, slots))
-			c.w = append(c.w, make([]int64, slots))
+			c.w = append(c.w, nil)
+		}
+		// The sums of a key made only once a term gives a value.
+		if c.w[k] == nil && w != 0 {
+			c.w[k] = make([]int64, slots)
 		}
 		n, sum := c.n[k], c.w[k]
 		for i := range gr.entries {
@@ -742,7 +764,9 @@ func (v *View) CountTerms(selected func(kind TermKind, t *affinity.AffinityTerm,
 			}
 			if r := atomic.LoadInt64(&e.removed); r == 0 || r > g {
 				n[e.slot-1]++
-				sum[e.slot-1] += w
+				if sum != nil {
+					sum[e.slot-1] += w
+				}
 			}
 		}
 	}

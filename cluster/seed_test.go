@@ -155,7 +155,7 @@ func TestPropSeedViewFollowsSnapshot(t *testing.T) {
 			t.Fatalf("seeded totals %v, counted %v", seeded, want)
 		}
 		var m NodeMemo[value]
-		m.SeedView(view, view.Nodes())
+		m.SeedView(view)
 		tot := seeded
 		change := func(v *value, _ *NodeInfo, sign int64) { apply(tot, v, sign) }
 		for step := range rapid.IntRange(1, 8).Draw(t, "steps") {

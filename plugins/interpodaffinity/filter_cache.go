@@ -311,7 +311,7 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 			// too, the counts by domain are read from it alone: no
 			// node is read (seed).
 			cnt, ok := termCounts(view, t.affinity, t.anti)
-			if ex != nil && (ok || len(t.affinity)+len(t.anti) == 0) && c.seed(view, nodes, cc, cnt, ex) {
+			if ex != nil && (ok || len(t.affinity)+len(t.anti) == 0) && c.seed(view, cc, cnt, ex) {
 				t.dense = cc.denseIndex(t)
 				return true
 			}
@@ -369,7 +369,7 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 // adds its counts to its domain of each key it has. The memo records the
 // nodes unread (NodeMemo.SeedView). It reports false, with the counts
 // zero and cold over a new coldCounts, when the index cannot answer.
-func (c *filterCounts) seed(view *cluster.View, nodes []*cluster.NodeInfo, cc *coldCounts, cnt *cluster.PodCounts, ex *cluster.TermCounts) bool {
+func (c *filterCounts) seed(view *cluster.View, cc *coldCounts, cnt *cluster.PodCounts, ex *cluster.TermCounts) bool {
 	t := &c.totals
 	ok := true
 	q := 0
@@ -409,7 +409,7 @@ func (c *filterCounts) seed(view *cluster.View, nodes []*cluster.NodeInfo, cc *c
 		return false
 	}
 	t.idx, t.dense = nil, nil
-	c.nodes.SeedView(view, nodes)
+	c.nodes.SeedView(view)
 	return true
 }
 
@@ -422,8 +422,9 @@ func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, no
 	defer ac.mu.Unlock()
 	c := ac.findFilter(&key)
 	if c == nil {
-		c = &filterCounts{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
-			nodes: cluster.NewNodeMemo[nodeContribution](len(nodes))}
+		// The memo is sized by its first sync (none at all when it
+		// seeds).
+		c = &filterCounts{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}}
 		c.key.labels = maps.Clone(s.pod.Labels)
 		c.key.nsLabels = maps.Clone(s.nsLabels)
 		c.totals.indexTerms()

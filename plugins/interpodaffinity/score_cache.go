@@ -166,7 +166,7 @@ func (c *scoreSums) unshare() {
 
 // sync brings the sums up to date with nodes; the first sync sums into
 // the dense sums over view's topologies (addCold).
-func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View, noIndex bool) {
+func (c *scoreSums) sync(sc *scorer, list func() []*cluster.NodeInfo, view *cluster.View, noIndex bool) {
 	t := &c.totals
 	first := c.nodes.Len() == 0
 	if first {
@@ -183,7 +183,7 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 		// Where the index counts both the existing pods' terms and the
 		// incoming pod's preferred terms, the sums by domain are read
 		// from it alone: no node is read (seed).
-		if !noIndex && sc.ownIdx != nil && (ok || !sc.hasPreferred) && c.seed(sc, cnt, nodes, view) {
+		if !noIndex && sc.ownIdx != nil && (ok || !sc.hasPreferred) && c.seed(sc, cnt, view) {
 			return
 		}
 		switch {
@@ -204,8 +204,13 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 	// state holds them) while they are over the view's topologies, so
 	// that a placement costs its node's change, not a pass over every
 	// domain.
+	if !first && c.nodes.Current(view) {
+		// Nothing changed since the last sync: not even the node list
+		// is needed.
+		return
+	}
 	dense := !first && t.scores.cold && sameTopologies(t.scores.dense, view)
-	c.nodes.SyncView(view, nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
+	c.nodes.SyncView(view, list(), sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
 			return
 		}
@@ -226,35 +231,37 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 // each key it has, and counts a matched term there. The memo records the
 // nodes unread (NodeMemo.SeedView). It reports false, with the sums zero
 // and cold, when the index cannot answer.
-func (c *scoreSums) seed(sc *scorer, cnt *cluster.PodCounts, nodes []*cluster.NodeInfo, view *cluster.View) bool {
+func (c *scoreSums) seed(sc *scorer, cnt *cluster.PodCounts, view *cluster.View) bool {
 	t := &c.totals
-	// of returns the dense sums of key, adding the key.
-	of := func(key string) *denseScore {
-		for i := range t.scores.dense {
-			if t.scores.dense[i].topo.Key() == key {
-				return &t.scores.dense[i]
-			}
+	// add adds to the dense sums of key (added, or taken out again
+	// when nothing matched) what sum adds, and counts its matches.
+	add := func(key string, sum func(topo *cluster.Topology, w []int64) (int64, bool)) bool {
+		i := 0
+		for i < len(t.scores.dense) && t.scores.dense[i].topo.Key() != key {
+			i++
 		}
-		topo := view.Topology(key)
-		t.scores.scores = append(t.scores.scores, topologyScore{key: key})
-		t.scores.dense = append(t.scores.dense, denseScore{topo: topo, w: make([]int64, topo.NumIDs())})
-		return &t.scores.dense[len(t.scores.dense)-1]
+		created := i == len(t.scores.dense)
+		if created {
+			topo := view.Topology(key)
+			t.scores.scores = append(t.scores.scores, topologyScore{key: key})
+			t.scores.dense = append(t.scores.dense, denseScore{topo: topo, w: make([]int64, topo.NumIDs())})
+		}
+		d := &t.scores.dense[i]
+		matched, ok := sum(d.topo, d.w)
+		t.matched += matched
+		if created && matched == 0 && ok {
+			// A key nothing matched under: the sums have none.
+			t.scores.scores, t.scores.dense = t.scores.scores[:i], t.scores.dense[:i]
+		}
+		return ok
 	}
 	ok := true
 	own := sc.ownIdx
 	for k := 0; ok && k < len(own.Keys); k++ {
-		topo := view.Topology(own.Keys[k])
-		n, w := make([]int64, topo.NumIDs()), make([]int64, topo.NumIDs())
-		_, matched, done := own.AddByDomain(k, topo, n, w)
-		ok = ok && done
-		if matched == 0 {
-			continue
-		}
-		d := of(own.Keys[k])
-		for id, x := range w {
-			d.w[id] += x
-		}
-		t.matched += matched
+		ok = add(own.Keys[k], func(topo *cluster.Topology, w []int64) (int64, bool) {
+			_, matched, done := own.AddByDomain(k, topo, nil, w)
+			return matched, done
+		})
 	}
 	if sc.hasPreferred {
 		q := 0
@@ -264,19 +271,11 @@ func (c *scoreSums) seed(sc *scorer, cnt *cluster.PodCounts, nodes []*cluster.No
 				sign = -1
 			}
 			for i := 0; ok && i < len(terms); i++ {
-				topo := view.Topology(terms[i].TopologyKey)
-				w := make([]int64, topo.NumIDs())
-				_, matched, done := cnt.AddByDomain(q, topo, int64(terms[i].Weight*int32(sign)), w)
-				ok = ok && done
+				ok = add(terms[i].TopologyKey, func(topo *cluster.Topology, w []int64) (int64, bool) {
+					_, matched, done := cnt.AddByDomain(q, topo, int64(terms[i].Weight*int32(sign)), w)
+					return matched, done
+				})
 				q++
-				if matched == 0 {
-					continue
-				}
-				d := of(terms[i].TopologyKey)
-				for id, x := range w {
-					d.w[id] += x
-				}
-				t.matched += matched
 			}
 		}
 	}
@@ -284,7 +283,7 @@ func (c *scoreSums) seed(sc *scorer, cnt *cluster.PodCounts, nodes []*cluster.No
 		c.beginCold()
 		return false
 	}
-	c.nodes.SeedView(view, nodes)
+	c.nodes.SeedView(view)
 	return true
 }
 
@@ -350,15 +349,18 @@ func (ac *affinityCache) scores(sc *scorer, view *cluster.View) *scoreTotals {
 		// costs no pass over the nodes.
 		return nil
 	}
-	nodes := ac.nodes.Update(view)
 	c := ac.findScore(&key)
 	if c == nil {
-		c = &scoreSums{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
+		// The memo is sized by its first sync (none at all when it
+		// seeds).
+		c = &scoreSums{key: key}
 		c.key.labels = maps.Clone(sc.pod.Labels)
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
 		ac.push(cacheEntry{kind: scoreKind, score: c})
 	}
-	c.sync(sc, nodes, view, ac.noIndex)
+	// The node list only when the memo syncs node by node (a seeded
+	// first sync reads none).
+	c.sync(sc, func() []*cluster.NodeInfo { return ac.nodes.Update(view) }, view, ac.noIndex)
 	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {
 		c.materialize()
 		c.totals.scores.dense = newDenseScores(&c.totals.scores, view)
