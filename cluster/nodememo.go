@@ -28,12 +28,30 @@ type NodeMemo[V any] struct {
 	lazy []uint64
 	seed *View
 	// seeded is the number of nodes SeedView recorded while nodes,
-	// gens and at are not made yet (0 once they are).
+	// gens and at are not made yet (0 once they are); sparse then holds
+	// the positions synced since, until they are too many
+	// (sparseLimit).
 	seeded int
+	sparse map[int32]memoPos
 	// compute is the compute of the last Sync or SyncView, which a lazy
 	// position's value is computed with when it is dropped.
 	compute func(ni *NodeInfo, v *V) bool
 }
+
+// memoPos is one position of a seeded memo whose arrays are not made:
+// its node, generation and 1 + value index, as nodes, gens and at hold
+// them.
+type memoPos struct {
+	node *NodeInfo
+	gen  int64
+	at   int32
+}
+
+// sparseLimit is the number of positions a seeded memo holds in its map
+// before it makes its arrays: a few nodes changed since the seed (the
+// replicas of a workload placed one by one) cost no arrays over every
+// node.
+func sparseLimit(n int) int { return max(16, n/64) }
 
 // memoPage is the number of values in a page of NodeMemo.vals.
 const memoPage = 256
@@ -88,7 +106,9 @@ func (m *NodeMemo[V]) SyncView(v *View, nodes []*NodeInfo, compute func(ni *Node
 	if !ok || len(nodes) != m.Len() || len(nodes) != v.NumNodes() {
 		m.Sync(nodes, compute, change)
 	} else if len(changed) > 0 {
-		m.makeSeeded()
+		if m.seeded > 0 && len(m.sparse)+len(changed) > sparseLimit(m.seeded) {
+			m.makeSeeded()
+		}
 		m.compute = compute
 		for _, i := range changed {
 			m.syncAt(int(i), nodes[i], compute, change)
@@ -119,7 +139,7 @@ func (m *NodeMemo[V]) Current(v *View) bool {
 func (m *NodeMemo[V]) SeedView(v *View) {
 	m.Sync(nil, func(*NodeInfo, *V) bool { return false }, func(*V, *NodeInfo, int64) {})
 	n := v.NumNodes()
-	m.nodes, m.gens, m.at, m.seeded = nil, nil, nil, n
+	m.nodes, m.gens, m.at, m.seeded, m.sparse = nil, nil, nil, n, nil
 	m.lazy = make([]uint64, (n+63)/64)
 	for i := range m.lazy {
 		m.lazy[i] = ^uint64(0)
@@ -136,7 +156,31 @@ func (m *NodeMemo[V]) SeedView(v *View) {
 func (m *NodeMemo[V]) makeSeeded() {
 	if n := m.seeded; n > 0 {
 		m.nodes, m.gens, m.at, m.seeded = make([]*NodeInfo, n), make([]int64, n), make([]int32, n), 0
+		for i, p := range m.sparse {
+			m.nodes[i], m.gens[i], m.at[i] = p.node, p.gen, p.at
+		}
+		m.sparse = nil
 	}
+}
+
+// pos returns position i's node, generation and 1 + value index.
+func (m *NodeMemo[V]) pos(i int) memoPos {
+	if m.seeded > 0 {
+		return m.sparse[int32(i)]
+	}
+	return memoPos{m.nodes[i], m.gens[i], m.at[i]}
+}
+
+// setPos sets position i.
+func (m *NodeMemo[V]) setPos(i int, p memoPos) {
+	if m.seeded > 0 {
+		if m.sparse == nil {
+			m.sparse = map[int32]memoPos{}
+		}
+		m.sparse[int32(i)] = p
+		return
+	}
+	m.nodes[i], m.gens[i], m.at[i] = p.node, p.gen, p.at
 }
 
 // lazyNode returns the NodeInfo of seed at lazy position i, or nil if
@@ -168,7 +212,7 @@ func (m *NodeMemo[V]) setLazy(i int, on bool) {
 
 // syncAt brings position i up to date with ni.
 func (m *NodeMemo[V]) syncAt(i int, ni *NodeInfo, compute func(ni *NodeInfo, v *V) bool, change func(v *V, ni *NodeInfo, sign int64)) {
-	if m.nodes[i] == ni && m.gens[i] == ni.Generation {
+	if p := m.pos(i); p.node == ni && p.gen == ni.Generation {
 		return
 	}
 	if old := m.lazyNode(i); old != nil && old == ni {
@@ -176,15 +220,16 @@ func (m *NodeMemo[V]) syncAt(i int, ni *NodeInfo, compute func(ni *NodeInfo, v *
 	}
 	m.drop(i, change)
 	j := m.slot()
+	p := memoPos{node: ni, gen: ni.Generation}
 	if v := m.val(j); compute(ni, v) {
 		m.free = m.free[:len(m.free)-1]
-		m.at[i] = j + 1
+		p.at = j + 1
 		change(v, ni, 1)
 	} else {
 		var zero V
 		*v = zero
 	}
-	m.nodes[i], m.gens[i] = ni, ni.Generation
+	m.setPos(i, p)
 }
 
 // slot returns the index of a value no node holds, the last of free
@@ -220,7 +265,8 @@ func (m *NodeMemo[V]) drop(i int, change func(v *V, ni *NodeInfo, sign int64)) {
 		}
 		return
 	}
-	j := m.at[i] - 1
+	p := m.pos(i)
+	j := p.at - 1
 	if j < 0 {
 		return
 	}
@@ -229,7 +275,8 @@ func (m *NodeMemo[V]) drop(i int, change func(v *V, ni *NodeInfo, sign int64)) {
 	var zero V
 	*v = zero
 	m.free = append(m.free, j)
-	m.at[i] = 0
+	p.at = 0
+	m.setPos(i, p)
 }
 
 // Len returns the number of nodes of the last Sync (0 before the first).

@@ -39,7 +39,7 @@ func TestPropSeedViewFollowsSnapshot(t *testing.T) {
 			return p
 		}
 		var nodes []*api.Node
-		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
+		for i := range rapid.IntRange(1, 30).Draw(t, "nodes") {
 			nodes = append(nodes, mkNode(fmt.Sprintf("n%d", i)))
 		}
 		var pods []*api.Pod
@@ -158,9 +158,9 @@ func TestPropSeedViewFollowsSnapshot(t *testing.T) {
 		m.SeedView(view)
 		tot := seeded
 		change := func(v *value, _ *NodeInfo, sign int64) { apply(tot, v, sign) }
-		for step := range rapid.IntRange(1, 8).Draw(t, "steps") {
-			switch rapid.IntRange(0, 4).Draw(t, "change") {
-			case 0, 1:
+		for step := range rapid.IntRange(1, 40).Draw(t, "steps") { // past sparseLimit
+			switch rapid.IntRange(0, 12).Draw(t, "change") {
+			case 0, 1, 5, 6, 7, 8, 9, 10, 11, 12:
 				nd := snap.View().Nodes()
 				if len(nd) == 0 {
 					continue
