@@ -78,7 +78,11 @@
 // requirement without reading them. The index also groups the pods'
 // pod (anti)-affinity terms by kind, position, weight and term (the
 // replicas of a workload share a group): View.CountTerms tests each
-// group once and counts its terms per node and topology key.
+// group once and counts its terms per node and topology key. Both
+// counts add up by domain of a Topology without reading any NodeInfo
+// (PodCounts.AddByDomain, TermCounts.AddByDomain), and a NodeMemo seeded
+// with the view (SeedView) follows later views from there, so that a
+// plugin's first count of a new shape costs the pods and terms it reads.
 //
 // Nodes come in kube-scheduler's order, which decides the nodes a cycle
 // evaluates when it scores only a percentage of them from a rotating

@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/binary"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/affinity"
@@ -404,21 +405,90 @@ func (c *PodCandidates) dedupe() {
 // PodCounts is, per node of one view, how many pods each of the queries
 // it was made for matches: exact counts, not candidates.
 type PodCounts struct {
-	// bySlot is the view's NodeInfo of each slot; n[q][s] is query q's
-	// count on slot s.
-	bySlot []*NodeInfo
-	n      [][]int32
+	// slots lists the view's NodeInfo of each slot (built on the first
+	// Count, so that counts read only by domain cost no pass over the
+	// nodes); n[q][s] is query q's count on slot s.
+	slots slotTable
+	n     [][]int32
 }
 
 // Count returns the number of pods on ni that query q matches, and false
 // if ni is not a NodeInfo of the view the counts are of (the caller then
 // tests ni.Pods itself).
 func (c *PodCounts) Count(q int, ni *NodeInfo) (int32, bool) {
-	s := int(ni.slot) - 1
-	if c == nil || s < 0 || s >= len(c.bySlot) || c.bySlot[s] != ni {
+	if c == nil || !c.slots.has(ni) {
 		return 0, false
 	}
-	return c.n[q][s], true
+	return c.n[q][ni.slot-1], true
+}
+
+// AddByDomain adds query q's count on each node, times mul, to dst at
+// the id of the node's domain in t (dst has t.NumIDs() entries),
+// skipping the nodes without t's key. It returns the number of entries
+// of dst it made non-zero (less those it made zero) and the sum of the
+// counts it added. It reads no NodeInfo: its cost is in the number of
+// slots, not in the nodes' memory. It reports false, adding nothing,
+// when t is not the view's Topology of its key.
+func (c *PodCounts) AddByDomain(q int, t *Topology, mul int64, dst []int64) (made int, matched int64, ok bool) {
+	if c == nil || t == nil || c.slots.view.Topology(t.Key()) != t || len(dst) < t.NumIDs() {
+		return 0, 0, false
+	}
+	made, matched = addByDomain(c.n[q], nil, mul, t, dst, nil)
+	return made, matched, true
+}
+
+// addByDomain adds n[s]*mul (or w[s] when w is not nil) to dst at the
+// domain id of slot s in t, and, when cnt is not nil, n[s] to cnt
+// there. It returns the entries of dst made non-zero less those made
+// zero, and the sum of the n[s] added.
+func addByDomain(n []int32, w []int64, mul int64, t *Topology, dst []int64, cnt []int64) (made int, matched int64) {
+	for s, k := range n {
+		if k == 0 || s >= len(t.ids) {
+			continue
+		}
+		id := t.ids[s]
+		if id < 0 {
+			continue
+		}
+		x := int64(k) * mul
+		if w != nil {
+			x = w[s]
+		}
+		old := dst[id]
+		dst[id] += x
+		if old == 0 && dst[id] != 0 {
+			made++
+		} else if old != 0 && dst[id] == 0 {
+			made--
+		}
+		if cnt != nil {
+			cnt[id] += int64(k)
+		}
+		matched += int64(k)
+	}
+	return made, matched
+}
+
+// slotTable is the NodeInfo of each slot of a view, made on first use.
+type slotTable struct {
+	view  *View
+	n     int
+	once  sync.Once
+	nodes []*NodeInfo
+}
+
+// has reports whether ni is the view's NodeInfo of its slot.
+func (t *slotTable) has(ni *NodeInfo) bool {
+	t.once.Do(func() {
+		t.nodes = make([]*NodeInfo, t.n)
+		t.view.nodes.each(func(_ int, ni *NodeInfo) {
+			if s := int(ni.slot) - 1; s >= 0 && s < t.n {
+				t.nodes[s] = ni
+			}
+		})
+	})
+	s := int(ni.slot) - 1
+	return s >= 0 && s < len(t.nodes) && t.nodes[s] == ni
 }
 
 // exactQuery reports whether every pod listed under q's namespaces and
@@ -485,12 +555,7 @@ func (v *View) CountPods(queries []PodQuery) (*PodCounts, bool) {
 		return nil, false
 	}
 	g := v.generation
-	c := &PodCounts{bySlot: make([]*NodeInfo, slots), n: make([][]int32, len(queries))}
-	v.nodes.each(func(_ int, ni *NodeInfo) {
-		if s := int(ni.slot) - 1; s >= 0 && s < slots {
-			c.bySlot[s] = ni
-		}
-	})
+	c := &PodCounts{slots: slotTable{view: v, n: slots}, n: make([][]int32, len(queries))}
 	for qi := range queries {
 		n := make([]int32, slots)
 		for _, l := range lists[qi] {
@@ -565,7 +630,7 @@ func (x *podIndex) eachTerm(p *PodInfo, f func(key []byte, kind TermKind, t *aff
 // terms of the node's pods a caller selected (View.CountTerms) and the
 // sum of the values it gave them.
 type TermCounts struct {
-	bySlot []*NodeInfo
+	slots slotTable
 	// Keys are the topology keys of the selected terms; n[k][s] and
 	// w[k][s] are key k's count and sum on slot s.
 	Keys []string
@@ -575,18 +640,65 @@ type TermCounts struct {
 
 // Has reports whether ni is a NodeInfo of the view the counts are of.
 func (c *TermCounts) Has(ni *NodeInfo) bool {
-	s := int(ni.slot) - 1
-	return c != nil && s >= 0 && s < len(c.bySlot) && c.bySlot[s] == ni
+	return c != nil && c.slots.has(ni)
 }
 
 // At returns the count and the sum of key k on ni, and false if ni is
 // not a NodeInfo of the view the counts are of.
 func (c *TermCounts) At(k int, ni *NodeInfo) (n int32, w int64, ok bool) {
-	s := int(ni.slot) - 1
-	if c == nil || s < 0 || s >= len(c.bySlot) || c.bySlot[s] != ni {
+	if !c.Has(ni) {
 		return 0, 0, false
 	}
+	s := ni.slot - 1
+	if c.w[k] == nil {
+		return c.n[k][s], 0, true
+	}
 	return c.n[k][s], c.w[k][s], true
+}
+
+// AddByDomain adds key k's counts on each node to n (when not nil), and
+// its sums to w (when not nil), at the id of the node's domain in t (n
+// and w have t.NumIDs() entries), skipping the nodes without the key.
+// It returns the number of entries of n it made non-zero (0 without n)
+// and the sum of the counts it added. As PodCounts.AddByDomain, it reads no NodeInfo, and it
+// reports false, adding nothing, when t is not the view's Topology of
+// key k.
+func (c *TermCounts) AddByDomain(k int, t *Topology, n, w []int64) (made int, matched int64, ok bool) {
+	if c == nil || t == nil || t.Key() != c.Keys[k] || c.slots.view.Topology(t.Key()) != t || (n != nil && len(n) < t.NumIDs()) ||
+		(w != nil && len(w) < t.NumIDs()) || (n == nil && w == nil) {
+		return 0, 0, false
+	}
+	if n == nil {
+		// The sums alone (made is then 0).
+		if c.w[k] == nil {
+			_, matched = addByDomain(c.n[k], nil, 0, t, w, nil)
+		} else {
+			_, matched = addByDomain(c.n[k], c.w[k], 1, t, w, nil)
+		}
+		return 0, matched, true
+	}
+	if w == nil {
+		made, matched = addByDomain(c.n[k], nil, 1, t, n, nil)
+		return made, matched, true
+	}
+	before := 0
+	for _, x := range n[:t.NumIDs()] {
+		if x != 0 {
+			before++
+		}
+	}
+	if c.w[k] == nil {
+		// Every value was 0: the counts alone.
+		_, matched = addByDomain(c.n[k], nil, 0, t, w, n)
+	} else {
+		_, matched = addByDomain(c.n[k], c.w[k], 1, t, w, n)
+	}
+	for _, x := range n[:t.NumIDs()] {
+		if x != 0 {
+			made++
+		}
+	}
+	return made - before, matched, true
 }
 
 // CountTerms counts, through the snapshot's index of the pods' terms,
@@ -627,12 +739,7 @@ func (v *View) CountTerms(selected func(kind TermKind, t *affinity.AffinityTerm,
 		return nil, false
 	}
 	g := v.generation
-	c := &TermCounts{bySlot: make([]*NodeInfo, slots)}
-	v.nodes.each(func(_ int, ni *NodeInfo) {
-		if s := int(ni.slot) - 1; s >= 0 && s < slots {
-			c.bySlot[s] = ni
-		}
-	})
+	c := &TermCounts{slots: slotTable{view: v, n: slots}}
 	for _, gr := range groups {
 		w, ok := selected(gr.g.kind, &gr.g.term, gr.g.weight)
 		if !ok {
@@ -643,7 +750,11 @@ func (v *View) CountTerms(selected func(kind TermKind, t *affinity.AffinityTerm,
 			k = len(c.Keys)
 			c.Keys = append(c.Keys, gr.g.term.TopologyKey)
 			c.n = append(c.n, make([]int32, slots))
-			c.w = append(c.w, make([]int64, slots))
+			c.w = append(c.w, nil)
+		}
+		// The sums of a key made only once a term gives a value.
+		if c.w[k] == nil && w != 0 {
+			c.w[k] = make([]int64, slots)
 		}
 		n, sum := c.n[k], c.w[k]
 		for i := range gr.entries {
@@ -653,7 +764,9 @@ func (v *View) CountTerms(selected func(kind TermKind, t *affinity.AffinityTerm,
 			}
 			if r := atomic.LoadInt64(&e.removed); r == 0 || r > g {
 				n[e.slot-1]++
-				sum[e.slot-1] += w
+				if sum != nil {
+					sum[e.slot-1] += w
+				}
 			}
 		}
 	}

@@ -38,12 +38,20 @@
 // payloads: filterCounts (filter_cache.go) and scoreSums
 // (score_cache.go), under one lock.
 //
-// A new signature's first count reads no pod where the snapshot's pod
-// index counts the pods its terms match (cluster.View.CountPods: one
-// affinity term at most, each a selector of one =, == or In
-// requirement) and, on each node, only the pods its terms may match
-// where the index lists candidates (cluster.View.PodCandidates); a
-// term whose selector the index cannot answer makes it read every pod.
+// A new signature's first count reads no node at all where the
+// snapshot's pod index counts the pods its terms match
+// (cluster.View.CountPods: one affinity term at most, each a selector
+// of one =, == or In requirement) and the existing pods' terms
+// (cluster.View.CountTerms): the counts by domain id are summed from
+// the index by slot (PodCounts.AddByDomain, TermCounts.AddByDomain), and
+// the memo records the view's nodes unread (cluster.NodeMemo.SeedView),
+// computing a node's contribution only when the node later changes, from
+// its NodeInfo of that view. A first decision then costs the pods and
+// terms its selectors read, not the number of nodes (filterCounts.seed,
+// scoreSums.seed). Otherwise a first count reads, on each node, only the
+// pods its terms may match where the index lists candidates
+// (cluster.View.PodCandidates); a term whose selector the index cannot
+// answer makes it read every pod.
 // The existing pods' own terms (required anti-affinity for Filter, the
 // terms PreScore weighs) are matched once per group of equal terms
 // (cluster.View.CountTerms), not once per pod. The counts are kept by domain id of

@@ -3,6 +3,7 @@ package interpodaffinity
 import (
 	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
@@ -306,6 +307,15 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 		var ex *cluster.TermCounts
 		if !noIndex {
 			ex, _ = t.existingCounts(view)
+			// Where the index counts the pods of every incoming term
+			// too, the counts by domain are read from it alone: no
+			// node is read (seed).
+			cnt, ok := termCounts(view, t.affinity, t.anti)
+			if ex != nil && (ok || len(t.affinity)+len(t.anti) == 0) && c.seed(view, cc, cnt, ex) {
+				t.dense = cc.denseIndex(t)
+				return true
+			}
+			cc = t.beginCold(view)
 			compute = func(ni *cluster.NodeInfo, v *nodeContribution) bool { return t.contributionOf(ni, ni.Pods, v, ex) }
 		}
 		// A first count reads only the pods the incoming terms may
@@ -351,6 +361,58 @@ func (c *filterCounts) sync(nodes []*cluster.NodeInfo, view *cluster.View, noInd
 	return changed
 }
 
+// seed is a first sync whose counts by domain are read from the
+// snapshot's indexes: cnt, the pods of the view matching the incoming
+// terms per node (the affinity term's, then each anti-affinity term's),
+// and ex, the existing pods' required anti-affinity terms matching the
+// incoming pod. They are those the nodes' contributions give: a node
+// adds its counts to its domain of each key it has. The memo records the
+// nodes unread (NodeMemo.SeedView). It reports false, with the counts
+// zero and cold over a new coldCounts, when the index cannot answer.
+func (c *filterCounts) seed(view *cluster.View, cc *coldCounts, cnt *cluster.PodCounts, ex *cluster.TermCounts) bool {
+	t := &c.totals
+	ok := true
+	q := 0
+	if len(t.affinity) == 1 {
+		k := cc.key(&cc.affinity, t.affinityOf[0], t.affinity[0].TopologyKey)
+		made, _, done := cnt.AddByDomain(0, k.topo, 1, k.n)
+		t.m.affinity.pairs += made
+		ok, q = ok && done, 1
+	}
+	for i := 0; ok && i < len(t.anti); i++ {
+		k := cc.key(&cc.anti, t.antiOf[i], t.anti[i].TopologyKey)
+		made, _, done := cnt.AddByDomain(q+i, k.topo, 1, k.n)
+		t.m.anti.pairs += made
+		ok = ok && done
+	}
+	for k := 0; ok && k < len(ex.Keys); k++ {
+		key := ex.Keys[k]
+		topo := view.Topology(key)
+		n := make([]int64, topo.NumIDs())
+		made, _, done := ex.AddByDomain(k, topo, n, nil)
+		ok = ok && done
+		if made == 0 {
+			continue
+		}
+		t.m.existing.of(key)
+		ki := slices.Index(t.m.existing.keys, key)
+		for len(cc.existing) <= ki {
+			cc.existing = append(cc.existing, coldKey{})
+		}
+		cc.existing[ki] = coldKey{topo: topo, n: n}
+		t.m.existing.pairs += made
+	}
+	if !ok {
+		t.m.existing = topologyCounts{}
+		t.m.affinity.pairs, t.m.anti.pairs = 0, 0
+		t.beginCold(view)
+		return false
+	}
+	t.idx, t.dense = nil, nil
+	c.nodes.SeedView(view)
+	return true
+}
+
 // counts fills s's counts from the cache, creating or refreshing the
 // entry for s's signature. s's terms and namespace labels are set; its
 // counts are empty.
@@ -360,8 +422,9 @@ func (ac *affinityCache) counts(s *interPodAffinityState, view *cluster.View, no
 	defer ac.mu.Unlock()
 	c := ac.findFilter(&key)
 	if c == nil {
-		c = &filterCounts{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti},
-			nodes: cluster.NewNodeMemo[nodeContribution](len(nodes))}
+		// The memo is sized by its first sync (none at all when it
+		// seeds).
+		c = &filterCounts{key: key, totals: interPodAffinityState{pod: s.pod, nsLabels: s.nsLabels, affinity: s.affinity, anti: s.anti}}
 		c.key.labels = maps.Clone(s.pod.Labels)
 		c.key.nsLabels = maps.Clone(s.nsLabels)
 		c.totals.indexTerms()

@@ -166,7 +166,7 @@ func (c *scoreSums) unshare() {
 
 // sync brings the sums up to date with nodes; the first sync sums into
 // the dense sums over view's topologies (addCold).
-func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.View, noIndex bool) {
+func (c *scoreSums) sync(sc *scorer, list func() []*cluster.NodeInfo, view *cluster.View, noIndex bool) {
 	t := &c.totals
 	first := c.nodes.Len() == 0
 	if first {
@@ -179,7 +179,14 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 			sc.ownIdx = own
 			defer func() { sc.ownIdx = nil }()
 		}
-		switch cnt, ok := sc.preferredCounts(); {
+		cnt, ok := sc.preferredCounts()
+		// Where the index counts both the existing pods' terms and the
+		// incoming pod's preferred terms, the sums by domain are read
+		// from it alone: no node is read (seed).
+		if !noIndex && sc.ownIdx != nil && (ok || !sc.hasPreferred) && c.seed(sc, cnt, view) {
+			return
+		}
+		switch {
 		case noIndex:
 		case ok:
 			// Or only the pods with terms of their own, where the
@@ -197,8 +204,13 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 	// state holds them) while they are over the view's topologies, so
 	// that a placement costs its node's change, not a pass over every
 	// domain.
+	if !first && c.nodes.Current(view) {
+		// Nothing changed since the last sync: not even the node list
+		// is needed.
+		return
+	}
 	dense := !first && t.scores.cold && sameTopologies(t.scores.dense, view)
-	c.nodes.SyncView(view, nodes, sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
+	c.nodes.SyncView(view, list(), sc.node, func(v *nodeScore, ni *cluster.NodeInfo, sign int64) {
 		if first && t.addCold(v, ni, view) {
 			return
 		}
@@ -209,6 +221,70 @@ func (c *scoreSums) sync(sc *scorer, nodes []*cluster.NodeInfo, view *cluster.Vi
 		dense = false
 		c.mutable().apply(v, sign)
 	})
+}
+
+// seed is a first sync whose sums by domain are read from the
+// snapshot's indexes: sc.ownIdx, the existing pods' terms matching the
+// incoming pod with their weights, and cnt (when the pod has preferred
+// terms), the pods each preferred term matches. They are those the
+// nodes' contributions give: a node adds its weights to its domain of
+// each key it has, and counts a matched term there. The memo records the
+// nodes unread (NodeMemo.SeedView). It reports false, with the sums zero
+// and cold, when the index cannot answer.
+func (c *scoreSums) seed(sc *scorer, cnt *cluster.PodCounts, view *cluster.View) bool {
+	t := &c.totals
+	// add adds to the dense sums of key (added, or taken out again
+	// when nothing matched) what sum adds, and counts its matches.
+	add := func(key string, sum func(topo *cluster.Topology, w []int64) (int64, bool)) bool {
+		i := 0
+		for i < len(t.scores.dense) && t.scores.dense[i].topo.Key() != key {
+			i++
+		}
+		created := i == len(t.scores.dense)
+		if created {
+			topo := view.Topology(key)
+			t.scores.scores = append(t.scores.scores, topologyScore{key: key})
+			t.scores.dense = append(t.scores.dense, denseScore{topo: topo, w: make([]int64, topo.NumIDs())})
+		}
+		d := &t.scores.dense[i]
+		matched, ok := sum(d.topo, d.w)
+		t.matched += matched
+		if created && matched == 0 && ok {
+			// A key nothing matched under: the sums have none.
+			t.scores.scores, t.scores.dense = t.scores.scores[:i], t.scores.dense[:i]
+		}
+		return ok
+	}
+	ok := true
+	own := sc.ownIdx
+	for k := 0; ok && k < len(own.Keys); k++ {
+		ok = add(own.Keys[k], func(topo *cluster.Topology, w []int64) (int64, bool) {
+			_, matched, done := own.AddByDomain(k, topo, nil, w)
+			return matched, done
+		})
+	}
+	if sc.hasPreferred {
+		q := 0
+		for _, terms := range [2][]affinity.WeightedAffinityTerm{sc.pref, sc.prefAnti} {
+			sign := int64(1)
+			if q >= len(sc.pref) {
+				sign = -1
+			}
+			for i := 0; ok && i < len(terms); i++ {
+				ok = add(terms[i].TopologyKey, func(topo *cluster.Topology, w []int64) (int64, bool) {
+					_, matched, done := cnt.AddByDomain(q, topo, int64(terms[i].Weight*int32(sign)), w)
+					return matched, done
+				})
+				q++
+			}
+		}
+	}
+	if !ok {
+		c.beginCold()
+		return false
+	}
+	c.nodes.SeedView(view)
+	return true
 }
 
 // addDense adds ns, times sign, to the dense sums of cold totals whose
@@ -273,15 +349,18 @@ func (ac *affinityCache) scores(sc *scorer, view *cluster.View) *scoreTotals {
 		// costs no pass over the nodes.
 		return nil
 	}
-	nodes := ac.nodes.Update(view)
 	c := ac.findScore(&key)
 	if c == nil {
-		c = &scoreSums{key: key, nodes: cluster.NewNodeMemo[nodeScore](len(nodes))}
+		// The memo is sized by its first sync (none at all when it
+		// seeds).
+		c = &scoreSums{key: key}
 		c.key.labels = maps.Clone(sc.pod.Labels)
 		c.key.nsLabels = maps.Clone(sc.nsLabels)
 		ac.push(cacheEntry{kind: scoreKind, score: c})
 	}
-	c.sync(sc, nodes, view, ac.noIndex)
+	// The node list only when the memo syncs node by node (a seeded
+	// first sync reads none).
+	c.sync(sc, func() []*cluster.NodeInfo { return ac.nodes.Update(view) }, view, ac.noIndex)
 	if d := c.totals.scores.dense; d == nil || !sameTopologies(d, view) {
 		c.materialize()
 		c.totals.scores.dense = newDenseScores(&c.totals.scores, view)
