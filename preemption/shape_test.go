@@ -106,8 +106,8 @@ func TestShapeSeesEveryField(t *testing.T) {
 	}
 	base := shapeBase()
 	var m verdicts
-	m.setShape(base)
-	if !m.alike(base.DeepCopy()) {
+	m.shape.Set(base)
+	if !m.shape.Alike(base.DeepCopy()) {
 		t.Fatal("a copy of the pod has another shape")
 	}
 	fields := 0
@@ -117,7 +117,7 @@ func TestShapeSeesEveryField(t *testing.T) {
 		if strings.HasPrefix(path, "Pod.ObjectMeta.CreationTimestamp") {
 			want = true
 		}
-		if got := m.alike(p); got != want {
+		if got := m.shape.Alike(p); got != want {
 			t.Errorf("%s changed: same shape %v, want %v", path, got, want)
 		}
 	})

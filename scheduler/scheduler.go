@@ -556,7 +556,7 @@ func (s *Scheduler) engineCycle(ctx context.Context, prof *framework.Profile, st
 	c := &s.cycle
 	*c = engine.Cycle{
 		Profile: prof, State: state, Pod: pod, Nodes: nodes, Start: start,
-		NumToFind: s.numToFind(prof, len(nodes)), Nominated: s.nominated, Diagnosis: diag,
+		NumToFind: s.numToFind(prof, len(nodes)), Nominated: s.nominated, Diagnosis: diag, Objects: view.Objects(),
 		Eager: true, Select: s.selectFn,
 	}
 	out, err := s.engine.Run(ctx, c)

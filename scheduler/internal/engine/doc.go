@@ -32,6 +32,15 @@
 //     of one goroutine: the first nodes to fit in rotation order, the
 //     rejected nodes met before the next fitting one, and the diagnosis
 //     only when none fits.
+//   - Verdicts of unchanged nodes (memo.go): while every Filter plugin
+//     active in a cycle is framework.FastPath.NodeLocalFilter and no pod
+//     is nominated, the engine keeps each node's verdict by slot for the
+//     pod's shape (framework.PodShape), the profile, the skip mask and
+//     the snapshot's objects; the next cycle of that shape filters only
+//     the nodes whose NodeInfo or Generation changed, and reads the
+//     others' passes and statuses (the same objects) from the memo. In
+//     a stream of pods of one template that fit nowhere but by
+//     preemption, that is one node a pod. Error statuses are not kept.
 //   - Helpers (pool.go): the calling goroutine shares a pass with helper
 //     goroutines of the Engine's own pool, which Close stops. A helper
 //     polls for 50 µs after a job before it parks, so that back-to-back

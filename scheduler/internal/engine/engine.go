@@ -28,6 +28,7 @@ type Engine struct {
 	profiles map[*framework.Profile]*profileInfo
 
 	filter   filterScratch
+	memo     filterMemo
 	scoreBuf scoreBuffer
 	general  generalBuffer
 	// preState is an eager cycle's PreScore state: the early PreScore
@@ -91,6 +92,8 @@ type profileInfo struct {
 	filterBatch  []func(context.Context, *framework.CycleState, *api.Pod, []*cluster.NodeInfo, []*framework.Status)
 	filterStamps []stampCache
 	scratch      sync.Pool // of *blockScratch
+	// nodeLocal[i]: Filter plugin i is FastPath.NodeLocalFilter.
+	nodeLocal []bool
 
 	preScore      []framework.PreScorePlugin
 	preScoreEarly []bool // ScoresAnyNodes: may run before Filter
@@ -143,6 +146,7 @@ func (e *Engine) info(p *framework.Profile) *profileInfo {
 		pi.filters = append(pi.filters, f)
 		pi.filterNames = append(pi.filterNames, f.Name())
 		pi.filterBatch = append(pi.filterBatch, framework.FastPathOf(f).FilterNodes)
+		pi.nodeLocal = append(pi.nodeLocal, framework.FastPathOf(f).NodeLocalFilter)
 	}
 	pi.filterStamps = make([]stampCache, len(pi.filters))
 	earlyPreScore := map[string]bool{}
@@ -221,6 +225,10 @@ type Cycle struct {
 	// Eager allows scoring nodes as they pass Filter when every node is
 	// filtered (the plugins decide whether it applies: see Run).
 	Eager bool
+	// Objects are the snapshot's objects (View.Objects), when the
+	// filters' verdicts of unchanged nodes may be kept for the next
+	// cycle of a pod of the same shape (see filterMemo); nil keeps none.
+	Objects *cluster.Objects
 	// Select picks the winner among totals (in filtering order) when two
 	// or more nodes share the highest total: the scheduler's tie-break.
 	Select func(totals []int64) int

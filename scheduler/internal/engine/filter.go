@@ -63,6 +63,7 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 		return passResult{feasible: feasible}
 	}
 	mask := pi.skipMask(c.State)
+	memo := e.memo.prepare(c, pi, mask)
 	par := e.parallelism
 	chunk := nodeChunkSize(numAll, par) // a multiple of 64
 	helpers := 0
@@ -112,7 +113,7 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 		start: start, numToFind: numToFind, chunk: chunk, chunks: chunks,
 		passBits: passBits, stride: stride, chunkPass: chunkPass, pass: pass, status: status, chunkCnt: chunkCnt, chunkEnd: chunkEnd,
 		helpersWanted: offerLater, helpAfter: chunk, helpers: &fs.helpers,
-		fromBack: numToFind == numAll, eager: eager, pos: fs.pos,
+		fromBack: numToFind == numAll, eager: eager, pos: fs.pos, memo: memo,
 	}
 	j.pubCond.L = &j.pubMu
 	j.limit.Store(int64(numAll))
@@ -269,6 +270,8 @@ type filterJob struct {
 	status    []*framework.Status
 	chunkCnt  []int32
 	chunkEnd  []bool
+	// memo keeps the nodes' verdicts for the next pass (nil: not kept).
+	memo *filterMemo
 
 	// limit is the last index whose outcome can matter: the node that
 	// fits beyond numToFind, or the first node whose filters failed.
@@ -392,10 +395,10 @@ func (j *filterJob) run(first bool) {
 			// for the nodes that do not pass.
 			a, n := (j.start+lo)%numAll, end-lo
 			if k := numAll - a; k < n {
-				fit = int32(j.pi.filterOnNodes(j.ctx, j.state, j.pod, j.nodes[a:], status[lo:lo+k], bits[:], 0, j.mask))
-				fit += int32(j.pi.filterOnNodes(j.ctx, j.state, j.pod, j.nodes[:n-k], status[lo+k:end], bits[:], k, j.mask))
+				fit = int32(j.filterOnNodes(j.nodes[a:], status[lo:lo+k], bits[:], 0))
+				fit += int32(j.filterOnNodes(j.nodes[:n-k], status[lo+k:end], bits[:], k))
 			} else {
-				fit = int32(j.pi.filterOnNodes(j.ctx, j.state, j.pod, j.nodes[a:a+n], status[lo:end], bits[:], 0, j.mask))
+				fit = int32(j.filterOnNodes(j.nodes[a:a+n], status[lo:end], bits[:], 0))
 			}
 			if int(fit) < n {
 				for w := 0; w < (n+63)>>6; w++ {
@@ -443,6 +446,15 @@ func (j *filterJob) run(first bool) {
 		}
 		filtered += end - lo
 	}
+}
+
+// filterOnNodes filters nodes as pi.filterOnNodes does, through the
+// memo when the pass keeps one.
+func (j *filterJob) filterOnNodes(nodes []*cluster.NodeInfo, statuses []*framework.Status, passed []uint64, off int) int {
+	if j.memo != nil {
+		return j.memo.filterOnNodes(j.pi, j, nodes, statuses, passed, off)
+	}
+	return j.pi.filterOnNodes(j.ctx, j.state, j.pod, nodes, statuses, passed, off, j.mask)
 }
 
 // scoreChunk places the nodes of chunk c (positions [lo, end) in
