@@ -384,3 +384,66 @@ func TestParallelItemsSameAsSequential(t *testing.T) {
 		}
 	})
 }
+
+// TestCountMatchesSkip is the property that count's flat pass finds, for
+// every object and array of valid JSON (TestFastPathMatchesTree's inputs
+// and escapes that look like brackets), as many entries as skipping them
+// one by one does.
+func TestCountMatchesSkip(t *testing.T) {
+	slow := func(b []byte, at int) int {
+		close := byte('}')
+		if b[at] == '[' {
+			close = ']'
+		}
+		i := skipSpace(b, at+1)
+		n := 0
+		for b[i] != close {
+			if close == '}' {
+				i, _ = skipString(b, i)
+				i = skipSpace(b, i) + 1
+			}
+			i, _ = skipValue(b, skipSpace(b, i))
+			n++
+			if i = skipSpace(b, i); b[i] == ',' {
+				i = skipSpace(b, i+1)
+			}
+		}
+		return n
+	}
+	// walk checks the value at i and those it holds, returning its end.
+	var walk func(t *rapid.T, b []byte, i int) int
+	walk = func(t *rapid.T, b []byte, i int) int {
+		i = skipSpace(b, i)
+		if b[i] != '{' && b[i] != '[' {
+			end, _ := skipValue(b, i)
+			return end
+		}
+		f := fastDecoder{b: b, i: i}
+		if got, want := f.count(b[i]+2), slow(b, i); got != want {
+			t.Fatalf("count at %d of %s: %d, skipping: %d", i, b, got, want)
+		}
+		obj := b[i] == '{'
+		i = skipSpace(b, i+1)
+		for b[i] != '}' && b[i] != ']' {
+			if obj {
+				i, _ = skipString(b, i)
+				i = skipSpace(b, i) + 1
+			}
+			i = skipSpace(b, walk(t, b, i))
+			if b[i] == ',' {
+				i = skipSpace(b, i+1)
+			}
+		}
+		return i + 1
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		in, _ := drawListInput(t, 0)
+		in = append(in, ` {"a\"[{":["]\\",{"x":[],"y\\":"\\\"}"},[[]],"\u005d,"],"b":{}} `...)
+		for i := skipSpace(in, 0); i < len(in); i = skipSpace(in, i) {
+			if _, err := skipValue(in, i); err != nil {
+				return // a truncated or invalid document: not scanned JSON
+			}
+			i = walk(t, in, i)
+		}
+	})
+}

@@ -966,28 +966,39 @@ func (f *fastDecoder) stringMap(rv reflect.Value) error {
 }
 
 // count returns how many entries or items the object or array at f.i
-// holds.
+// holds. The bytes were scanned (valid JSON), so one flat pass counts
+// the separators at depth 0 instead of skipping each value in turn: a
+// string is passed over to its closing quote (an escape's next byte is
+// never the quote that ends it), brackets and braces only nest.
 func (f *fastDecoder) count(close byte) int {
 	b := f.b
 	i := skipSpace(b, f.i+1)
 	if b[i] == close {
 		return 0
 	}
-	n := 0
-	for {
-		i = skipSpace(b, i)
-		if close == '}' {
-			i, _ = skipString(b, i)
-			i = skipSpace(b, i) + 1
+	n, depth := 1, 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
 		}
-		i, _ = skipValue(b, i)
-		n++
-		i = skipSpace(b, i)
-		if b[i] == close {
-			return n
-		}
-		i++
 	}
+	return n
 }
 
 func (f *fastDecoder) slice(rv reflect.Value, p *plan) error {

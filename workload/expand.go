@@ -59,7 +59,8 @@ type expander struct {
 
 func newExpander(objs *Input, seed uint64) *expander {
 	e := &expander{objs: objs, rng: rand.New(rand.NewPCG(seed, 0x6d616e6966657374)),
-		podByName: map[[2]string]*api.Pod{}, names: map[[2]string]bool{}, now: objs.Now}
+		podByName: make(map[[2]string]*api.Pod, len(objs.Pods)),
+		names:     make(map[[2]string]bool, len(objs.Pods)), now: objs.Now}
 	e.podIndex, e.rsIndex = newClaimIndex(), newClaimIndex()
 	e.rsReplicas = map[*api.ReplicaSet]int{}
 	for _, p := range objs.Pods {
