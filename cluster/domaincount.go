@@ -57,18 +57,7 @@ func (v *View) CountByDomain(t *Topology, q *PodQuery, match func(*PodInfo) bool
 	x := s.podIdx
 	ok := x != nil
 	if ok {
-		best, bestN := -1, 0
-		for i := range q.Selector.NumRequirements() {
-			key, values, eq := q.Selector.Equality(i)
-			if !eq {
-				continue
-			}
-			n := 0
-			q.eachList(x, key, values, func(l *postings) { n += len(l.entries) })
-			if best < 0 || n < bestN {
-				best, bestN = i, n
-			}
-		}
+		best, bestN := q.narrowest(x)
 		if best < 0 || limit >= 0 && bestN > limit {
 			ok = false
 		} else {

@@ -265,18 +265,7 @@ func (v *View) PodCandidates(queries []PodQuery) (*PodCandidates, bool) {
 		if q.Selector.MatchesNothing() {
 			continue
 		}
-		best, bestN := -1, 0
-		for i := range q.Selector.NumRequirements() {
-			key, values, eq := q.Selector.Equality(i)
-			if !eq {
-				continue
-			}
-			n := 0
-			q.eachList(x, key, values, func(l *postings) { n += len(l.entries) })
-			if best < 0 || n < bestN {
-				best, bestN = i, n
-			}
-		}
+		best, _ := q.narrowest(x)
 		if best < 0 {
 			ok = false
 			break
@@ -343,6 +332,25 @@ func (v *View) PodCandidates(queries []PodQuery) (*PodCandidates, bool) {
 
 // eachList calls f with each list of the index under the query's
 // namespaces, key and values.
+// narrowest returns the equality requirement of q's selector whose
+// postings hold the fewest entries, and that count; -1 when the selector
+// has no equality requirement.
+func (q *PodQuery) narrowest(x *podIndex) (best, n int) {
+	best = -1
+	for i := range q.Selector.NumRequirements() {
+		key, values, eq := q.Selector.Equality(i)
+		if !eq {
+			continue
+		}
+		c := 0
+		q.eachList(x, key, values, func(l *postings) { c += len(l.entries) })
+		if best < 0 || c < n {
+			best, n = i, c
+		}
+	}
+	return best, n
+}
+
 func (q *PodQuery) eachList(x *podIndex, key string, values []string, f func(*postings)) {
 	each := func(ns string) {
 		for _, val := range values {

@@ -1,6 +1,8 @@
 package preemption
 
 import (
+	"slices"
+
 	"github.com/schedkit/schedkit/api"
 	"github.com/schedkit/schedkit/cluster"
 	"github.com/schedkit/schedkit/framework"
@@ -74,7 +76,7 @@ func (m *verdicts) prepare(prof *framework.Profile, f *fitter, objects *cluster.
 	if !m.usable(prof, f) {
 		return nil
 	}
-	if m.shape.Held() && m.prof == prof && m.objects == objects && equalStrings(m.filters, f.filterNames) && m.shape.Alike(pod) {
+	if m.shape.Held() && m.prof == prof && m.objects == objects && slices.Equal(m.filters, f.filterNames) && m.shape.Alike(pod) {
 		return m
 	}
 	m.shape.Set(pod)
@@ -83,18 +85,6 @@ func (m *verdicts) prepare(prof *framework.Profile, f *fitter, objects *cluster.
 	clear(m.bySlot)
 	m.slab = nil
 	return m
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // get returns ni's kept verdict, nil when there is none for ni as it
