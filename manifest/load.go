@@ -102,8 +102,8 @@ func IsStored(p *api.Pod) bool {
 // controller's cleanup (workload.ReleaseClaims): reservations of pods
 // read that are done (Succeeded, Failed, deleted before being
 // scheduled) or replaced (another uid) are dropped, a claim left
-// unreserved is deallocated, and an unreserved claim generated for such
-// a pod is deleted; each change is in Report.ReleasedClaims. A pod that
+// unreserved is deallocated when it has the controller's finalizer, and
+// an unreserved claim generated for such a pod is deleted; each change is in Report.ReleasedClaims. A pod that
 // is not among the objects is taken as not read: its reservations and
 // claims stay.
 //
