@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -276,11 +275,44 @@ const (
 	dns1035LabelFmt     = "[a-z]([-a-z0-9]*[a-z0-9])?"
 )
 
-var (
-	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRE     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-)
+// isLabelByte reports whether c may stand inside an RFC 1123 or 1035
+// label ([-a-z0-9]).
+func isLabelByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' }
+
+// isDNS1123Label reports whether s matches dns1123LabelFmt whole: a
+// byte scan, as every object name is checked while a dump is read.
+func isDNS1123Label(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isLabelByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isDNS1123Subdomain reports whether s matches dns1123SubdomainFmt
+// whole: labels joined by single dots.
+func isDNS1123Subdomain(s string) bool {
+	for {
+		i := strings.IndexByte(s, '.')
+		if i < 0 {
+			return isDNS1123Label(s)
+		}
+		if !isDNS1123Label(s[:i]) {
+			return false
+		}
+		s = s[i+1:]
+	}
+}
+
+// isDNS1035Label reports whether s matches dns1035LabelFmt whole: an
+// RFC 1123 label that starts with a letter.
+func isDNS1035Label(s string) bool {
+	return s != "" && s[0] >= 'a' && s[0] <= 'z' && isDNS1123Label(s)
+}
 
 // regexMessage is apimachinery's RegexError text.
 func regexMessage(msg, format string, examples ...string) string {
@@ -307,21 +339,21 @@ func nameMessages(kind, name string) []string {
 		if len(name) > 63 {
 			out = append(out, "must be no more than 63 characters")
 		}
-		if !dns1123LabelRE.MatchString(name) {
+		if !isDNS1123Label(name) {
 			out = append(out, regexMessage("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, "my-name", "123-abc"))
 		}
 	case "Service":
 		if len(name) > 63 {
 			out = append(out, "must be no more than 63 characters")
 		}
-		if !dns1035LabelRE.MatchString(name) {
+		if !isDNS1035Label(name) {
 			out = append(out, regexMessage("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035LabelFmt, "my-name", "abc-123"))
 		}
 	default:
 		if len(name) > 253 {
 			out = append(out, "must be no more than 253 characters")
 		}
-		if !dns1123SubdomainRE.MatchString(name) {
+		if !isDNS1123Subdomain(name) {
 			out = append(out, regexMessage("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))
 		}
 	}
