@@ -428,9 +428,15 @@ func (f *fastDecoder) space() {
 	}
 }
 
-// skip passes over the value at f.i, counting its lines.
+// skip passes over the value at f.i, counting its lines. A string, the
+// commonest value, holds no raw newline (the scan refused control
+// characters in strings), so its lines are not counted.
 func (f *fastDecoder) skip() {
 	start := f.i
+	if start < len(f.b) && f.b[start] == '"' {
+		f.i, _ = skipString(f.b, start)
+		return
+	}
 	end, _ := skipValue(f.b, f.i)
 	f.line += int32(bytes.Count(f.b[start:end], []byte{'\n'}))
 	f.i = end
@@ -907,7 +913,8 @@ func (f *fastDecoder) resourceList(rv reflect.Value, p *plan) error {
 	if p.lists != nil {
 		end, _ := skipValue(f.b, start)
 		if m, ok := p.lists[string(f.b[start:end])]; ok {
-			f.skip()
+			f.line += int32(bytes.Count(f.b[start:end], []byte{'\n'}))
+			f.i = end
 			rv.Set(reflect.ValueOf(m))
 			return nil
 		}
