@@ -25,7 +25,9 @@ type expander struct {
 	// rsReplicas are the replicas Deployments give their ReplicaSets now,
 	// where they change them.
 	rsReplicas map[*api.ReplicaSet]int
-	// names are the pod names taken, by namespace/name.
+	// names are the pod names taken by the pods made, by namespace/name;
+	// the pods read hold theirs in podByName, not copied here (one map
+	// entry a pod read fewer).
 	names    map[[2]string]bool
 	pods     []*api.Pod
 	warnings []Warning
@@ -60,11 +62,10 @@ type expander struct {
 func newExpander(objs *Input, seed uint64) *expander {
 	e := &expander{objs: objs, rng: rand.New(rand.NewPCG(seed, 0x6d616e6966657374)),
 		podByName: make(map[[2]string]*api.Pod, len(objs.Pods)),
-		names:     make(map[[2]string]bool, len(objs.Pods)), now: objs.Now}
+		names:     map[[2]string]bool{}, now: objs.Now}
 	e.podIndex, e.rsIndex = newClaimIndex(), newClaimIndex()
 	e.rsReplicas = map[*api.ReplicaSet]int{}
 	for _, p := range objs.Pods {
-		e.names[[2]string{p.Namespace, p.Name}] = true
 		e.podByName[[2]string{p.Namespace, p.Name}] = p
 		e.podIndex.add(&p.ObjectMeta, p)
 	}
@@ -127,10 +128,16 @@ func (e *expander) warn(obj any, object, format string, args ...any) {
 	e.warnings = append(e.warnings, Warning{Workload: obj, Object: object, Message: fmt.Sprintf(format, args...)})
 }
 
+// taken reports whether a pod read or made is named ns/name.
+func (e *expander) taken(ns, name string) bool {
+	k := [2]string{ns, name}
+	return e.podByName[k] != nil || e.names[k]
+}
+
 // uniqueName is the name the API server gives a pod created with
 // generateName prefix, not yet taken in ns.
 func (e *expander) uniqueName(ns, prefix string) string {
-	n := GenerateName(e.rng, prefix, func(n string) bool { return e.names[[2]string{ns, n}] })
+	n := GenerateName(e.rng, prefix, func(n string) bool { return e.taken(ns, n) })
 	e.names[[2]string{ns, n}] = true
 	return n
 }
