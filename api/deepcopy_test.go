@@ -1,3 +1,5 @@
+//go:build !deepcopygen
+
 package api
 
 import (
@@ -7,6 +9,65 @@ import (
 
 	"github.com/schedkit/schedkit/quantity"
 )
+
+// deepCopyReflect is the reference the generated DeepCopy methods
+// follow: a copy of v that shares no maps, slices or pointers with it,
+// nil for nil. Structs with unexported fields (time.Time, quantities)
+// are immutable values and are copied whole.
+func deepCopyReflect[T any](v *T) *T {
+	if v == nil {
+		return nil
+	}
+	out := new(T)
+	deepCopyValue(reflect.ValueOf(out).Elem(), reflect.ValueOf(v).Elem())
+	return out
+}
+
+// deepCopyValue sets dst (settable) to a deep copy of src; both have the
+// same type.
+func deepCopyValue(dst, src reflect.Value) {
+	switch src.Kind() {
+	case reflect.Pointer:
+		if src.IsNil() {
+			return
+		}
+		p := reflect.New(src.Type().Elem())
+		deepCopyValue(p.Elem(), src.Elem())
+		dst.Set(p)
+	case reflect.Slice:
+		if src.IsNil() {
+			return
+		}
+		s := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
+		for i := range src.Len() {
+			deepCopyValue(s.Index(i), src.Index(i))
+		}
+		dst.Set(s)
+	case reflect.Map:
+		if src.IsNil() {
+			return
+		}
+		m := reflect.MakeMapWithSize(src.Type(), src.Len())
+		for it := src.MapRange(); it.Next(); {
+			k := reflect.New(src.Type().Key()).Elem()
+			deepCopyValue(k, it.Key())
+			v := reflect.New(src.Type().Elem()).Elem()
+			deepCopyValue(v, it.Value())
+			m.SetMapIndex(k, v)
+		}
+		dst.Set(m)
+	case reflect.Struct:
+		if opaqueStruct(src.Type()) {
+			dst.Set(src)
+			return
+		}
+		for i := range src.NumField() {
+			deepCopyValue(dst.Field(i), src.Field(i))
+		}
+	default:
+		dst.Set(src)
+	}
+}
 
 // DeepCopy copies everything and shares nothing: changing the copy's
 // maps, slices and pointers leaves the original as it was.

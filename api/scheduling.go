@@ -228,12 +228,6 @@ const (
 	PodGroupReasonSchedulerError = "SchedulerError"
 )
 
-// DeepCopy returns a copy of the Workload that shares nothing with it.
-func (w *Workload) DeepCopy() *Workload { return deepCopy(w) }
-
-// DeepCopy returns a copy of the PodGroup that shares nothing with it.
-func (g *PodGroup) DeepCopy() *PodGroup { return deepCopy(g) }
-
 // MinCount is the group's quorum: Gang's minCount, 1 for a basic group
 // (as the GangScheduling plugin counts it).
 func (g *PodGroup) MinCount() int {
