@@ -62,6 +62,11 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 		fs.feasible = feasible
 		return passResult{feasible: feasible}
 	}
+	if k := min(numToFind, maxNodeChunk); cap(feasible) < k && !eager {
+		// Room for the nodes to find at once (up to a chunk's worth),
+		// rather than by doubling.
+		feasible = make([]*cluster.NodeInfo, 0, k)
+	}
 	mask := pi.skipMask(c.State)
 	memo := e.memo.prepare(c, pi, mask)
 	par := e.parallelism
