@@ -269,6 +269,11 @@ func newWithOptions(snapshot *cluster.Snapshot, o options) (*Scheduler, error) {
 	}
 	s.selectFn = s.selectTotals
 	s.parallelism = s.engine.Parallelism()
+	// The snapshot's view and the cycles' node list are made now, as
+	// kube-scheduler's cache makes its snapshot's node list before a
+	// cycle, so that the first cycle finds them; a change of the
+	// snapshot before it costs that cycle only the parts it changed.
+	s.nodeList.Update(snapshot.View())
 	return s, nil
 }
 

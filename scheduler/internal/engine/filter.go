@@ -62,6 +62,11 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 		fs.feasible = feasible
 		return passResult{feasible: feasible}
 	}
+	if k := min(numToFind, maxNodeChunk); cap(feasible) < k && !eager {
+		// Room for the nodes to find at once (up to a chunk's worth),
+		// rather than by doubling.
+		feasible = make([]*cluster.NodeInfo, 0, k)
+	}
 	mask := pi.skipMask(c.State)
 	memo := e.memo.prepare(c, pi, mask)
 	par := e.parallelism
@@ -80,7 +85,16 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 	}
 	chunks := (numAll + chunk - 1) / chunk
 	stride := bitStride(chunk)
-	fs.status = grow(fs.status, numAll)
+	// A pass shared with helpers sizes the statuses for every node
+	// first; a pass on one goroutine as it goes (filterJob.growStatus),
+	// since a sampled pass reaches a tenth of the nodes.
+	var status []*framework.Status
+	if helpers > 0 {
+		fs.status = grow(fs.status, numAll)
+		status = fs.status[:numAll]
+	} else {
+		status = fs.status[:min(cap(fs.status), numAll)]
+	}
 	fs.passBits = grow(fs.passBits, chunks*stride)
 	if cap(fs.chunkCnt) < chunks {
 		fs.chunkCnt = make([]int32, chunks)
@@ -89,7 +103,7 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 	if cap(fs.chunkPass) < chunks*passStride {
 		fs.chunkPass = grow(fs.chunkPass, chunks*passStride)
 	}
-	status, passBits := fs.status[:numAll], fs.passBits[:chunks*stride]
+	passBits := fs.passBits[:chunks*stride]
 	chunkCnt, chunkEnd, chunkPass := fs.chunkCnt[:chunks], fs.chunkEnd[:chunks], fs.chunkPass[:chunks*passStride]
 	clear(chunkEnd)
 	if fs.pass++; fs.pass == 0 {
@@ -130,6 +144,9 @@ func (e *Engine) filterPass(ctx context.Context, c *Cycle, pi *profileInfo, eage
 	}
 	j.run(true)
 	j.helpers.Wait()
+	if status = j.status; cap(status) > cap(fs.status) {
+		fs.status = status
+	}
 
 	if run != nil && j.firstFailed.Load() == int64(numAll) && ctx.Err() == nil {
 		// Every node was filtered, and those that passed scored: unless
@@ -365,6 +382,9 @@ func (j *filterJob) run(first bool) {
 			j.helpersWanted = 0
 		}
 		lo, end := c*j.chunk, min((c+1)*j.chunk, numAll)
+		if end > len(status) {
+			status = j.growStatus(end)
+		}
 		fit := int32(0)
 		// The chunk's bits, set locally and stored whole: chunks start
 		// at multiples of 64, so no two share a word.
@@ -446,6 +466,20 @@ func (j *filterJob) run(first bool) {
 		}
 		filtered += end - lo
 	}
+}
+
+// growStatus makes room in j.status for the statuses of the first n
+// nodes, keeping those recorded, and returns it. Only a pass without
+// helpers grows it (filterPass sizes it for every node otherwise), on
+// its one goroutine.
+func (j *filterJob) growStatus(n int) []*framework.Status {
+	if n > cap(j.status) {
+		s := make([]*framework.Status, min(max(n, 2*cap(j.status)), len(j.nodes)))
+		copy(s, j.status)
+		j.status = s
+	}
+	j.status = j.status[:cap(j.status)]
+	return j.status
 }
 
 // filterOnNodes filters nodes as pi.filterOnNodes does, through the

@@ -19,9 +19,15 @@ import (
 // active filters (the skip mask), the objects and the shape, and each
 // verdict by its NodeInfo and Generation. Error statuses are not kept.
 //
-// Entries of distinct slots are written by the goroutines of a pass
-// concurrently, each node by the goroutine filtering it; the slice is
-// sized before the pass and never grown during it.
+// The verdicts are kept in pages of memoPageLen slots, each allocated
+// when a slot of it is first written, so that a pass costs memory in
+// proportion to the nodes it filters (a sampled first cycle filters a
+// tenth of them). Entries of distinct slots are written by the
+// goroutines of a pass concurrently, each node by the goroutine
+// filtering it; a page is published by compare-and-swap, since nodes of
+// one page may be filtered by several goroutines (PreFilter may leave
+// any subset of the nodes). The page table is sized before the pass and
+// never grown during it.
 type filterMemo struct {
 	shape   framework.PodShape
 	prof    *framework.Profile
@@ -29,10 +35,12 @@ type filterMemo struct {
 	objects *cluster.Objects
 	// epoch numbers the key: an entry of another epoch is stale, so
 	// that a new key costs no pass over the entries.
-	epoch  uint32
-	bySlot []memoVerdict
-	// maxSlot is the highest slot a pass met beyond bySlot, for the
-	// next pass to size it.
+	epoch uint32
+	// pages holds the verdict of slot sl at pages[sl>>memoPageBits]
+	// [sl&memoPageMask]; a nil page holds none.
+	pages []atomic.Pointer[memoPage]
+	// maxSlot is the highest slot a pass met beyond pages, for the next
+	// pass to size it.
 	maxSlot atomic.Int64
 	// scratch holds memoBlocks, one per goroutine filtering a block.
 	scratch sync.Pool
@@ -50,6 +58,16 @@ type memoVerdict struct {
 	epoch uint32
 	st    *framework.Status
 }
+
+// memoPageBits sets the slots of a memo page: 128 verdicts, 4 KiB.
+const (
+	memoPageBits = 7
+	memoPageLen  = 1 << memoPageBits
+	memoPageMask = memoPageLen - 1
+)
+
+// memoPage holds the verdicts of memoPageLen consecutive slots.
+type memoPage [memoPageLen]memoVerdict
 
 // memoBlock is filterMemo's scratch for one block of nodes.
 type memoBlock struct {
@@ -82,12 +100,19 @@ func (m *filterMemo) prepare(c *Cycle, pi *profileInfo, mask uint64) *filterMemo
 		m.shape.Set(c.Pod)
 		m.prof, m.mask, m.objects = c.Profile, mask, c.Objects
 		if m.epoch++; m.epoch == 0 {
-			clear(m.bySlot)
+			for i := range m.pages {
+				if p := m.pages[i].Load(); p != nil {
+					clear(p[:])
+				}
+			}
 			m.epoch = 1
 		}
 	}
-	if n := max(int(m.maxSlot.Load())+1, len(c.Nodes)); n > len(m.bySlot) {
-		m.bySlot = append(m.bySlot, make([]memoVerdict, n-len(m.bySlot))...)
+	m.size(max(int(m.maxSlot.Load())+1, len(c.Nodes)))
+	if c.NumToFind >= len(c.Nodes) {
+		// Every node is filtered: the pages are made at once, in one
+		// allocation, rather than one by one in the pass.
+		m.fill()
 	}
 	if m.scratch.New == nil {
 		m.scratch.New = func() any { return new(memoBlock) }
@@ -95,13 +120,49 @@ func (m *filterMemo) prepare(c *Cycle, pi *profileInfo, mask uint64) *filterMemo
 	return m
 }
 
+// size makes the page table cover the slots [0, n), before a pass.
+func (m *filterMemo) size(n int) {
+	if np := (n + memoPageMask) >> memoPageBits; np > len(m.pages) {
+		pages := make([]atomic.Pointer[memoPage], np)
+		for i := range m.pages {
+			pages[i].Store(m.pages[i].Load())
+		}
+		m.pages = pages
+	}
+}
+
+// fill makes every missing page, in one allocation, before a pass.
+func (m *filterMemo) fill() {
+	missing := 0
+	for i := range m.pages {
+		if m.pages[i].Load() == nil {
+			missing++
+		}
+	}
+	if missing == 0 {
+		return
+	}
+	slab := make([]memoPage, missing)
+	for i := range m.pages {
+		if m.pages[i].Load() == nil {
+			m.pages[i].Store(&slab[0])
+			slab = slab[1:]
+		}
+	}
+}
+
 // get returns ni's kept verdict, nil when there is none for ni as it is.
 func (m *filterMemo) get(ni *cluster.NodeInfo) *memoVerdict {
 	sl := ni.Slot()
-	if sl < 0 || sl >= len(m.bySlot) {
+	pg := sl >> memoPageBits
+	if sl < 0 || pg >= len(m.pages) {
 		return nil
 	}
-	if v := &m.bySlot[sl]; v.ni == ni && v.gen == ni.Generation && v.epoch == m.epoch {
+	p := m.pages[pg].Load()
+	if p == nil {
+		return nil
+	}
+	if v := &p[sl&memoPageMask]; v.ni == ni && v.gen == ni.Generation && v.epoch == m.epoch {
 		return v
 	}
 	return nil
@@ -113,7 +174,8 @@ func (m *filterMemo) put(ni *cluster.NodeInfo, st *framework.Status) {
 	if sl < 0 || st.Code() == framework.Error {
 		return
 	}
-	if sl >= len(m.bySlot) {
+	pg := sl >> memoPageBits
+	if pg >= len(m.pages) {
 		for {
 			cur := m.maxSlot.Load()
 			if int64(sl) <= cur || m.maxSlot.CompareAndSwap(cur, int64(sl)) {
@@ -121,7 +183,15 @@ func (m *filterMemo) put(ni *cluster.NodeInfo, st *framework.Status) {
 			}
 		}
 	}
-	m.bySlot[sl] = memoVerdict{ni: ni, gen: ni.Generation, epoch: m.epoch, st: st}
+	p := m.pages[pg].Load()
+	if p == nil {
+		// Another goroutine may make the page meanwhile: the first
+		// published is kept.
+		if p = new(memoPage); !m.pages[pg].CompareAndSwap(nil, p) {
+			p = m.pages[pg].Load()
+		}
+	}
+	p[sl&memoPageMask] = memoVerdict{ni: ni, gen: ni.Generation, epoch: m.epoch, st: st}
 }
 
 // filterOnNodes is pi.filterOnNodes with the verdicts of m: the nodes

@@ -27,8 +27,8 @@ type scoreBuffer struct {
 	scores     []int64                 // plugin-major raw scores
 	chunkMax   []int64                 // per chunk and active plugin
 	chunkSums  []chunkSum              // per chunk
-	normTmp    []int64                 // per node: a normalised score
 	feasible   []*cluster.NodeInfo     // scoredNodes' list, reused
+	normBufs   sync.Pool               // of *normBuf, one per goroutine summing a chunk
 	byMaxJob   *byMaxJob
 	run        scoreRun
 	best, ties int
@@ -182,7 +182,6 @@ func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleSt
 	maxStride := alignedStride(np) // a chunk's highest scores fill whole cache lines
 	buf.chunkMax = grow(buf.chunkMax, chunks*maxStride)
 	buf.chunkSums = grow(buf.chunkSums, chunks)
-	buf.normTmp = grow(buf.normTmp, n)
 	buf.highest = grow(buf.highest, np)
 	r := &buf.run
 	*r = scoreRun{pi: pi, buf: buf, n: n, chunks: chunks, chunk: chunk, nodes: nodes}
@@ -193,10 +192,11 @@ func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleSt
 	}
 	if buf.byMaxJob == nil {
 		buf.byMaxJob = new(byMaxJob)
+		buf.normBufs.New = func() any { return new(normBuf) }
 	}
 	r.job = buf.byMaxJob
 	*r.job = byMaxJob{pi: pi, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm, general: buf.general,
-		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: maxStride, stride: stride, sums: buf.chunkSums, norm: buf.normTmp,
+		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: maxStride, stride: stride, sums: buf.chunkSums, normBufs: &buf.normBufs,
 		highest: buf.highest, normalizes: r.normalizes, anyGeneral: anyGeneral}
 	r.job.fe.init(n)
 	return r
@@ -420,7 +420,7 @@ type byMaxJob struct {
 	chunkMax  []int64
 	maxStride int        // chunkMax entries per chunk
 	sums      []chunkSum // per chunk
-	norm      []int64    // per node: a normalised score, summed next
+	normBufs  *sync.Pool // of *normBuf
 	highest   []int64
 	// normalizes is whether some plugin normalises (then sum finds the
 	// chunks' best nodes, else score does); anyGeneral whether one
@@ -526,7 +526,7 @@ func (job *byMaxJob) score(lo, hi int) {
 			h = max(h, sc)
 		}
 		job.chunkMax[c*job.maxStride+j] = h
-		if !addNormalized(t, out, job.norm[lo:hi], mn, h, job.pi.weights[k], !summed) {
+		if !job.addNormalized(t, out, mn, h, job.pi.weights[k], !summed) {
 			stale = true
 		}
 		summed = true
@@ -570,7 +570,7 @@ func (job *byMaxJob) sum(c int) {
 		out := job.scores[j*job.stride+lo : j*job.stride+hi]
 		var ok bool
 		if mn := job.maxNorm[j]; mn != nil && !job.general[j] {
-			ok = addNormalized(t, out, job.norm[lo:hi], mn, job.highest[j], job.pi.weights[k], j == 0)
+			ok = job.addNormalized(t, out, mn, job.highest[j], job.pi.weights[k], j == 0)
 		} else {
 			ok = addWeighted(t, out, job.pi.weights[k], j == 0)
 		}
@@ -582,14 +582,27 @@ func (job *byMaxJob) sum(c int) {
 	job.sums[c].best = bestOf(t, lo)
 }
 
+// normBlock is how many scores addNormalized normalises at a time, in
+// a normBuf: NormalizeByMax rescales each score from it and the highest
+// alone, so any part of a row may be normalised apart.
+const normBlock = 128
+
+// normBuf holds normalised scores on their way to the totals.
+type normBuf [normBlock]int64
+
 // addNormalized adds (or, when first, sets) raw's scores normalised by
-// mn given highest, times w, into totals, leaving raw as it is (tmp, as
-// long as raw, holds the normalised scores), and reports whether every
-// normalised score is in range.
-func addNormalized(totals, raw, tmp []int64, mn normalizer, highest, w int64, first bool) bool {
-	tmp = tmp[:copy(tmp, raw)]
-	mn(tmp, highest)
-	return addWeighted(totals, tmp, w, first)
+// mn given highest, times w, into totals, leaving raw as it is, and
+// reports whether every normalised score is in range.
+func (job *byMaxJob) addNormalized(totals, raw []int64, mn normalizer, highest, w int64, first bool) bool {
+	tmp := job.normBufs.Get().(*normBuf)
+	ok := true
+	for lo := 0; lo < len(raw); lo += normBlock {
+		t := tmp[:copy(tmp[:], raw[lo:])]
+		mn(t, highest)
+		ok = addWeighted(totals[lo:], t, w, first) && ok
+	}
+	job.normBufs.Put(tmp)
+	return ok
 }
 
 // bestOf sums up the totals of a chunk starting at node lo.
