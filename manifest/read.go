@@ -348,10 +348,17 @@ type kindInfo struct {
 	namespaced           bool
 	typ                  reflect.Type
 	add                  func(o *Set, obj any)
+	// meta and typeMeta are the index paths of the type's ObjectMeta
+	// and TypeMeta fields: looked up once, not by name per object.
+	meta, typeMeta []int
 }
 
 func kindOf[T any](group, version, kind string, namespaced bool, add func(o *Set, obj *T)) kindInfo {
-	return kindInfo{group, version, kind, namespaced, reflect.TypeFor[T](), func(o *Set, obj any) { add(o, obj.(*T)) }}
+	t := reflect.TypeFor[T]()
+	meta, _ := t.FieldByName("ObjectMeta")
+	tm, _ := t.FieldByName("TypeMeta")
+	return kindInfo{group: group, version: version, kind: kind, namespaced: namespaced, typ: t,
+		add: func(o *Set, obj any) { add(o, obj.(*T)) }, meta: meta.Index, typeMeta: tm.Index}
 }
 
 // kinds are the kinds read into a Set.
@@ -841,8 +848,8 @@ func (r *Reader) finish(src Source, line int, ki *kindInfo, kind, apiVersion, ve
 	if r.deferred != nil {
 		issues, noted = slices.Clone(issues), slices.Clone(noted)
 	}
-	meta := obj.Elem().FieldByName("ObjectMeta").Addr().Interface().(*api.ObjectMeta)
-	tm := obj.Elem().FieldByName("TypeMeta").Addr().Interface().(*api.TypeMeta)
+	meta := obj.Elem().FieldByIndex(ki.meta).Addr().Interface().(*api.ObjectMeta)
+	tm := obj.Elem().FieldByIndex(ki.typeMeta).Addr().Interface().(*api.TypeMeta)
 	tm.Kind = kind
 	if tm.APIVersion == "" {
 		tm.APIVersion = strings.TrimPrefix(ki.group+"/"+ki.version, "/")
