@@ -1008,24 +1008,46 @@ func (f *fastDecoder) count(close byte) int {
 	return n
 }
 
+// slice decodes an array into a slice of its length. Most arrays of a
+// dump hold one element, so the first is decoded into a slice of one
+// before the others are counted: a single element is not passed over
+// twice, and a longer array's first element is copied into the slice
+// that holds them all.
 func (f *fastDecoder) slice(rv reflect.Value, p *plan) error {
-	n := f.count(']')
-	s := reflect.MakeSlice(p.t, n, n)
-	ep := p.elemPlan()
 	f.i++ // '['
-	for k := range n {
-		q := f.d.path.index(k)
-		err := f.decode(s.Index(k), ep)
-		f.d.path.reset(q)
-		if err != nil {
-			return err
-		}
-		f.space()
-		f.i++ // ',' or ']'
-	}
-	if n == 0 {
-		f.space()
+	f.space()
+	if f.b[f.i] == ']' {
 		f.i++
+		rv.Set(reflect.MakeSlice(p.t, 0, 0))
+		return nil
+	}
+	ep := p.elemPlan()
+	s := reflect.MakeSlice(p.t, 1, 1)
+	q := f.d.path.index(0)
+	err := f.decode(s.Index(0), ep)
+	f.d.path.reset(q)
+	if err != nil {
+		return err
+	}
+	f.space()
+	if f.b[f.i] == ',' {
+		n := 1 + f.count(']')
+		all := reflect.MakeSlice(p.t, n, n)
+		reflect.Copy(all, s)
+		s = all
+		f.i++
+		for k := 1; k < n; k++ {
+			q := f.d.path.index(k)
+			err := f.decode(s.Index(k), ep)
+			f.d.path.reset(q)
+			if err != nil {
+				return err
+			}
+			f.space()
+			f.i++ // ',' or ']'
+		}
+	} else {
+		f.i++ // ']'
 	}
 	rv.Set(s)
 	return nil
