@@ -40,7 +40,9 @@ type syntaxError struct {
 
 func (e *syntaxError) Error() string { return e.msg }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isSpace reports whether c is JSON white space; any byte above the
+// space is not, which the common case (compact JSON) tests alone.
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && isSpace(b[i]) {
