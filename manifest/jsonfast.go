@@ -487,6 +487,36 @@ func (d *decoder) internKey(k []byte) string {
 	return s
 }
 
+// sharedString is intern with a one-entry cache, *last: a string field
+// often holds what it held in the last object, which is then shared
+// without a lookup. Only strings intern shares are remembered, from
+// unescaped bytes, so bytes equal to *last are an unescaped string of
+// the same content.
+func (d *decoder) sharedString(last *string, b []byte) string {
+	in := b[1 : len(b)-1]
+	if len(in) == len(*last) && string(in) == *last {
+		return *last
+	}
+	if len(in) > maxInternLen || !plainString(b) {
+		return unquote(b)
+	}
+	s := d.internKey(in)
+	*last = s
+	return s
+}
+
+// sharedKey is sharedString for an object key's bytes k (unescaped).
+func (d *decoder) sharedKey(last *string, k []byte) string {
+	if len(k) == len(*last) && string(k) == *last {
+		return *last
+	}
+	s := d.internKey(k)
+	if len(k) <= maxInternLen {
+		*last = s
+	}
+	return s
+}
+
 // internString returns s, or the equal short string decoded before.
 func (d *decoder) internString(s string) string {
 	if len(s) > maxInternLen {
@@ -553,6 +583,12 @@ type plan struct {
 	// unique: a string field whose values seldom repeat (uniqueFields),
 	// copied rather than interned.
 	unique bool
+	// last is the string a string field decoded last, and keys and vals
+	// a map[string]string field's entries by position in the last map
+	// (interned strings; see sharedString). A struct's string and
+	// string-map fields have plans of their own for them.
+	last       string
+	keys, vals [smallMap]string
 	// memo holds the values of a memoTypes type decoded so far, by
 	// their JSON bytes (up to maxMemo of them); resourceList: the type
 	// is api.ResourceList, whose entries are set without reflection.
@@ -617,8 +653,11 @@ func (d *decoder) plan(t reflect.Type) *plan {
 		unique := uniqueFields[t.Name()]
 		for name, fi := range p.si.fields {
 			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type, name: name}
-			if unique[name] && fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t) {
-				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: true}
+			switch {
+			case fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t):
+				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: unique[name]}
+			case fp.t == stringMapType:
+				fp.p = &plan{d: d, t: fp.t, kind: reflect.Map, keyString: true, stringMap: true}
 			}
 			p.fields[name] = fp
 		}
@@ -706,7 +745,7 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 			return errFallback
 		}
 		if p.stringMap {
-			return f.stringMap(rv)
+			return f.stringMap(rv, p)
 		}
 		if p.resourceList {
 			return f.resourceList(rv, p)
@@ -722,9 +761,12 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 			return errFallback
 		}
 		b := f.raw()
-		if p.unique {
+		switch {
+		case p.unique:
 			rv.SetString(unquote(b))
-		} else {
+		case p.t.Kind() == reflect.String:
+			rv.SetString(f.d.sharedString(&p.last, b))
+		default:
 			rv.SetString(f.d.intern(b))
 		}
 	case reflect.Bool:
@@ -949,22 +991,39 @@ func (f *fastDecoder) resourceList(rv reflect.Value, p *plan) error {
 
 // stringMap is mapValue for map[string]string, without reflection per
 // entry: a string value is interned, null is the empty string (as the
-// tree decoder leaves a string for null), anything else declines.
-func (f *fastDecoder) stringMap(rv reflect.Value) error {
+// tree decoder leaves a string for null), anything else declines. A
+// map sized for up to smallMap entries is the same as one not sized (Go
+// allocates its one group on the first assignment), so the entries are
+// counted only when a map holds more, to size it as the tree decoder
+// does.
+func (f *fastDecoder) stringMap(rv reflect.Value, p *plan) error {
 	d := f.d
-	m := make(map[string]string, f.count('}'))
+	m := map[string]string{}
+	n := 0
 	err := f.entries(func(kb []byte, _ int32) error {
-		k := d.internKey(kb)
+		var k, v string
+		if n < smallMap {
+			k = d.sharedKey(&p.keys[n], kb)
+		} else {
+			k = d.internKey(kb)
+		}
 		f.space()
 		switch f.b[f.i] {
 		case '"':
-			m[k] = d.intern(f.raw())
+			if n < smallMap {
+				v = d.sharedString(&p.vals[n], f.raw())
+			} else {
+				v = d.intern(f.raw())
+			}
 		case 'n':
 			f.i += 4
-			m[k] = ""
 		default:
 			return errFallback
 		}
+		if n++; n == smallMap+1 {
+			m = f.resized(m)
+		}
+		m[k] = v
 		return nil
 	})
 	if err != nil {
@@ -974,8 +1033,30 @@ func (f *fastDecoder) stringMap(rv reflect.Value) error {
 	return nil
 }
 
+// smallMap is how many entries a map holds in the group Go allocates
+// for a map sized for at most that many (abi.MapGroupSlots).
+const smallMap = 8
+
+// resized returns the full small map m made again with room for all the
+// entries of the object it is read from: those in m, the one whose value
+// f.i has just passed, and those after it.
+func (f *fastDecoder) resized(m map[string]string) map[string]string {
+	rest := 0
+	if j := skipSpace(f.b, f.i); f.b[j] == ',' {
+		save := f.i
+		f.i = j
+		rest = f.count('}')
+		f.i = save
+	}
+	out := make(map[string]string, len(m)+1+rest)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
 // count returns how many entries or items the object or array at f.i
-// holds. The bytes were scanned (valid JSON), so one flat pass counts
+// holds, or, at a comma inside one, how many follow it. The bytes were scanned (valid JSON), so one flat pass counts
 // the separators at depth 0 instead of skipping each value in turn: a
 // string is passed over to its closing quote (an escape's next byte is
 // never the quote that ends it), brackets and braces only nest.
