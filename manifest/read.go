@@ -873,40 +873,43 @@ func (r *Reader) finish(src Source, line int, ki *kindInfo, kind, apiVersion, ve
 }
 
 func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, version string, obj reflect.Value, meta *api.ObjectMeta, tm *api.TypeMeta, issues []fieldIssue, noted []string) {
-	name := kind + " " + meta.Name
-	if ki.namespaced {
-		name = kind + " " + meta.Namespace + "/" + meta.Name
+	// The object's name in messages, made only for one: most objects
+	// have none.
+	name := func() string {
+		if ki.namespaced {
+			return kind + " " + meta.Namespace + "/" + meta.Name
+		}
+		return kind + " " + meta.Name
 	}
 	failed := false
 	for _, is := range issues {
 		if is.err != nil {
 			failed = true
-			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Path: is.path, Err: is.err})
+			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name(), Path: is.path, Err: is.err})
 		} else {
 			switch r.validate {
 			case ValidateStrict:
 				failed = true
-				r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Err: errors.New("strict decoding error: " + is.msg)})
+				r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name(), Err: errors.New("strict decoding error: " + is.msg)})
 			case ValidateWarn:
-				r.warnf(src, is.line, name, "%s", is.msg)
+				r.warnf(src, is.line, name(), "%s", is.msg)
 			}
 		}
 	}
 	if meta.Name == "" && meta.GenerateName != "" && !isStoredMeta(meta) && !failed {
 		// A new object: named as the API server names it on create.
 		meta.Name = r.generateName(ki, kind, meta)
-		name += meta.Name
 	}
 	if meta.Name == "" {
 		failed = true
-		r.errorf(src, line, name, "metadata.name: Required value: name or generateName is required")
+		r.errorf(src, line, name(), "metadata.name: Required value: name or generateName is required")
 		if meta.GenerateName != "" {
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
 	}
 	for _, is := range append(r.validateDRA(obj.Interface()), validateScheduling(obj.Interface())...) {
 		failed = true
-		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
+		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name(), Path: is.path, Err: is.err})
 	}
 	issues2 := validateObject(obj.Interface())
 	if !failed {
@@ -914,14 +917,14 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 	}
 	for _, is := range issues2 {
 		failed = true
-		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
+		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name(), Path: is.path, Err: is.err})
 	}
 	if failed {
 		return
 	}
 	key := objectKey{ki.group, kind, meta.Namespace, meta.Name}
 	if prev, dup := r.seen[key]; dup {
-		r.errorf(src, line, name, "%s already read at %s", name, prev)
+		r.errorf(src, line, name(), "%s already read at %s", name(), prev)
 		return
 	}
 	r.seen[key] = src
