@@ -632,6 +632,12 @@ type fieldPlan struct {
 	// in the last object of its type decoded (see object).
 	name string
 	next *fieldPlan
+	// bit marks the field in the set of those an object has (one of
+	// its struct's first 64 fields; 0 for the others); simple: name is
+	// printable ASCII without a quote or backslash, so bytes equal to
+	// it and a quote are that key, unescaped.
+	bit    uint64
+	simple bool
 }
 
 var stringMapType = reflect.TypeFor[map[string]string]()
@@ -651,8 +657,13 @@ func (d *decoder) plan(t reflect.Type) *plan {
 		p.si = d.info(t)
 		p.fields = make(map[string]*fieldPlan, len(p.si.fields))
 		unique := uniqueFields[t.Name()]
+		n := 0
 		for name, fi := range p.si.fields {
-			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type, name: name}
+			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type, name: name, simple: simpleKey(name)}
+			if n < 64 {
+				fp.bit = 1 << n
+			}
+			n++
 			switch {
 			case fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t):
 				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: unique[name]}
@@ -861,21 +872,43 @@ func (f *fastDecoder) entries(fn func(key []byte, line int32) error) error {
 
 // object decodes a struct. The objects of a dump write their fields in
 // one order, so each field remembers the one that followed it last time
-// and a key is first compared with that guess, sparing the lookup by
-// name; a wrong guess is looked up and remembered.
+// and the bytes of a key are first compared with that guess, sparing
+// the scan of the key and the lookup by name; a wrong guess is looked
+// up and remembered. A duplicate field is found in the set of the
+// fields read (fieldPlan.bit), other keys on the stack of keys.
 func (f *fastDecoder) object(rv reflect.Value, p *plan) error {
-	d := f.d
 	si := p.si
+	f.i++ // '{'
+	mark := len(f.seen)
+	defer func() { f.seen = f.seen[:mark] }()
+	f.space()
+	if f.b[f.i] == '}' {
+		f.i++
+		return nil
+	}
 	var prev *fieldPlan
-	return f.entries(func(kb []byte, line int32) error {
+	var set uint64
+	for {
+		f.space()
 		guess := p.first
 		if prev != nil {
 			guess = prev.next
 		}
-		fp, ok := guess, guess != nil && guess.name == string(kb)
-		if !ok {
-			fp, ok = p.fields[string(kb)]
-			if ok {
+		start := f.i + 1
+		var kb []byte
+		fp := guess
+		if guess != nil && guess.simple && f.keyIs(guess.name) {
+			kb = f.b[start : start+len(guess.name)]
+			f.i = start + len(guess.name) + 1
+		} else {
+			end, _ := skipString(f.b, f.i)
+			if !plainString(f.b[f.i:end]) {
+				return errFallback // escapes or bad UTF-8: the tree decodes the key
+			}
+			kb = f.b[start : end-1]
+			f.i = end
+			fp = p.fields[string(kb)]
+			if fp != nil {
 				if prev != nil {
 					prev.next = fp
 				} else {
@@ -883,41 +916,96 @@ func (f *fastDecoder) object(rv reflect.Value, p *plan) error {
 				}
 			}
 		}
-		if ok {
+		if fp != nil && fp.bit != 0 {
+			if set&fp.bit != 0 {
+				return errFallback // duplicate: the tree decoder reports it
+			}
+			set |= fp.bit
+		} else if !f.firstKey(mark, kb) {
+			return errFallback
+		}
+		if fp != nil {
 			prev = fp
 		}
-		if !ok {
-			if !si.known[string(kb)] {
-				d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(string(kb))))
-			} else if si.noted[string(kb)] {
-				f.space()
-				if f.b[f.i] != 'n' {
-					d.noted = append(d.noted, d.path.child(string(kb)))
-				}
-			}
-			f.space()
-			f.skip()
+		line := f.line
+		f.space()
+		f.i++ // ':'
+		if err := f.field(rv, si, fp, kb, line); err != nil {
+			return err
+		}
+		f.space()
+		c := f.b[f.i]
+		f.i++
+		if c == '}' {
 			return nil
 		}
-		fv := rv
-		if len(fp.index) == 1 {
-			fv = fv.Field(fp.index[0])
-		} else {
-			for _, x := range fp.index {
-				if fv.Kind() == reflect.Pointer {
-					if fv.IsNil() {
-						fv.Set(reflect.New(fv.Type().Elem()))
-					}
-					fv = fv.Elem()
-				}
-				fv = fv.Field(x)
+	}
+}
+
+// keyIs reports whether the key at f.i is name (simple).
+func (f *fastDecoder) keyIs(name string) bool {
+	k := f.i + 1
+	return k+len(name) < len(f.b) && string(f.b[k:k+len(name)]) == name && f.b[k+len(name)] == '"'
+}
+
+// firstKey pushes the key kb on the stack of the object's keys (those
+// above mark), or reports false when it is there already.
+func (f *fastDecoder) firstKey(mark int, kb []byte) bool {
+	for _, k := range f.seen[mark:] {
+		if bytes.Equal(k, kb) {
+			return false
+		}
+	}
+	f.seen = append(f.seen, kb)
+	return true
+}
+
+// simpleKey reports whether name is printable ASCII without a quote or
+// a backslash.
+func simpleKey(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// field decodes the value at f.i of the field fp of the struct rv (nil:
+// a key kb that is not one of si's fields), whose key is on line line.
+func (f *fastDecoder) field(rv reflect.Value, si *structInfo, fp *fieldPlan, kb []byte, line int32) error {
+	d := f.d
+	if fp == nil {
+		if !si.known[string(kb)] {
+			d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(string(kb))))
+		} else if si.noted[string(kb)] {
+			f.space()
+			if f.b[f.i] != 'n' {
+				d.noted = append(d.noted, d.path.child(string(kb)))
 			}
 		}
-		n := d.path.fieldBytes(kb)
-		err := f.decode(fv, fp.plan(d))
-		d.path.reset(n)
-		return err
-	})
+		f.space()
+		f.skip()
+		return nil
+	}
+	fv := rv
+	if len(fp.index) == 1 {
+		fv = fv.Field(fp.index[0])
+	} else {
+		for _, x := range fp.index {
+			if fv.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					fv.Set(reflect.New(fv.Type().Elem()))
+				}
+				fv = fv.Elem()
+			}
+			fv = fv.Field(x)
+		}
+	}
+	n := d.path.fieldBytes(kb)
+	err := f.decode(fv, fp.plan(d))
+	d.path.reset(n)
+	return err
 }
 
 func (f *fastDecoder) mapValue(rv reflect.Value, p *plan) error {
