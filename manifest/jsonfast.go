@@ -40,7 +40,9 @@ type syntaxError struct {
 
 func (e *syntaxError) Error() string { return e.msg }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isSpace reports whether c is JSON white space; any byte above the
+// space is not, which the common case (compact JSON) tests alone.
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && isSpace(b[i]) {
@@ -485,6 +487,36 @@ func (d *decoder) internKey(k []byte) string {
 	return s
 }
 
+// sharedString is intern with a one-entry cache, *last: a string field
+// often holds what it held in the last object, which is then shared
+// without a lookup. Only strings intern shares are remembered, from
+// unescaped bytes, so bytes equal to *last are an unescaped string of
+// the same content.
+func (d *decoder) sharedString(last *string, b []byte) string {
+	in := b[1 : len(b)-1]
+	if len(in) == len(*last) && string(in) == *last {
+		return *last
+	}
+	if len(in) > maxInternLen || !plainString(b) {
+		return unquote(b)
+	}
+	s := d.internKey(in)
+	*last = s
+	return s
+}
+
+// sharedKey is sharedString for an object key's bytes k (unescaped).
+func (d *decoder) sharedKey(last *string, k []byte) string {
+	if len(k) == len(*last) && string(k) == *last {
+		return *last
+	}
+	s := d.internKey(k)
+	if len(k) <= maxInternLen {
+		*last = s
+	}
+	return s
+}
+
 // internString returns s, or the equal short string decoded before.
 func (d *decoder) internString(s string) string {
 	if len(s) > maxInternLen {
@@ -551,6 +583,12 @@ type plan struct {
 	// unique: a string field whose values seldom repeat (uniqueFields),
 	// copied rather than interned.
 	unique bool
+	// last is the string a string field decoded last, and keys and vals
+	// a map[string]string field's entries by position in the last map
+	// (interned strings; see sharedString). A struct's string and
+	// string-map fields have plans of their own for them.
+	last       string
+	keys, vals [smallMap]string
 	// memo holds the values of a memoTypes type decoded so far, by
 	// their JSON bytes (up to maxMemo of them); resourceList: the type
 	// is api.ResourceList, whose entries are set without reflection.
@@ -594,6 +632,12 @@ type fieldPlan struct {
 	// in the last object of its type decoded (see object).
 	name string
 	next *fieldPlan
+	// bit marks the field in the set of those an object has (one of
+	// its struct's first 64 fields; 0 for the others); simple: name is
+	// printable ASCII without a quote or backslash, so bytes equal to
+	// it and a quote are that key, unescaped.
+	bit    uint64
+	simple bool
 }
 
 var stringMapType = reflect.TypeFor[map[string]string]()
@@ -613,10 +657,18 @@ func (d *decoder) plan(t reflect.Type) *plan {
 		p.si = d.info(t)
 		p.fields = make(map[string]*fieldPlan, len(p.si.fields))
 		unique := uniqueFields[t.Name()]
+		n := 0
 		for name, fi := range p.si.fields {
-			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type, name: name}
-			if unique[name] && fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t) {
-				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: true}
+			fp := &fieldPlan{index: fi.index, t: t.FieldByIndex(fi.index).Type, name: name, simple: simpleKey(name)}
+			if n < 64 {
+				fp.bit = 1 << n
+			}
+			n++
+			switch {
+			case fp.t.Kind() == reflect.String && !d.isUnmarshaler(fp.t):
+				fp.p = &plan{d: d, t: fp.t, kind: reflect.String, unique: unique[name]}
+			case fp.t == stringMapType:
+				fp.p = &plan{d: d, t: fp.t, kind: reflect.Map, keyString: true, stringMap: true}
 			}
 			p.fields[name] = fp
 		}
@@ -704,7 +756,7 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 			return errFallback
 		}
 		if p.stringMap {
-			return f.stringMap(rv)
+			return f.stringMap(rv, p)
 		}
 		if p.resourceList {
 			return f.resourceList(rv, p)
@@ -720,9 +772,12 @@ func (f *fastDecoder) decode(rv reflect.Value, p *plan) error {
 			return errFallback
 		}
 		b := f.raw()
-		if p.unique {
+		switch {
+		case p.unique:
 			rv.SetString(unquote(b))
-		} else {
+		case p.t.Kind() == reflect.String:
+			rv.SetString(f.d.sharedString(&p.last, b))
+		default:
 			rv.SetString(f.d.intern(b))
 		}
 	case reflect.Bool:
@@ -817,21 +872,43 @@ func (f *fastDecoder) entries(fn func(key []byte, line int32) error) error {
 
 // object decodes a struct. The objects of a dump write their fields in
 // one order, so each field remembers the one that followed it last time
-// and a key is first compared with that guess, sparing the lookup by
-// name; a wrong guess is looked up and remembered.
+// and the bytes of a key are first compared with that guess, sparing
+// the scan of the key and the lookup by name; a wrong guess is looked
+// up and remembered. A duplicate field is found in the set of the
+// fields read (fieldPlan.bit), other keys on the stack of keys.
 func (f *fastDecoder) object(rv reflect.Value, p *plan) error {
-	d := f.d
 	si := p.si
+	f.i++ // '{'
+	mark := len(f.seen)
+	defer func() { f.seen = f.seen[:mark] }()
+	f.space()
+	if f.b[f.i] == '}' {
+		f.i++
+		return nil
+	}
 	var prev *fieldPlan
-	return f.entries(func(kb []byte, line int32) error {
+	var set uint64
+	for {
+		f.space()
 		guess := p.first
 		if prev != nil {
 			guess = prev.next
 		}
-		fp, ok := guess, guess != nil && guess.name == string(kb)
-		if !ok {
-			fp, ok = p.fields[string(kb)]
-			if ok {
+		start := f.i + 1
+		var kb []byte
+		fp := guess
+		if guess != nil && guess.simple && f.keyIs(guess.name) {
+			kb = f.b[start : start+len(guess.name)]
+			f.i = start + len(guess.name) + 1
+		} else {
+			end, _ := skipString(f.b, f.i)
+			if !plainString(f.b[f.i:end]) {
+				return errFallback // escapes or bad UTF-8: the tree decodes the key
+			}
+			kb = f.b[start : end-1]
+			f.i = end
+			fp = p.fields[string(kb)]
+			if fp != nil {
 				if prev != nil {
 					prev.next = fp
 				} else {
@@ -839,41 +916,96 @@ func (f *fastDecoder) object(rv reflect.Value, p *plan) error {
 				}
 			}
 		}
-		if ok {
+		if fp != nil && fp.bit != 0 {
+			if set&fp.bit != 0 {
+				return errFallback // duplicate: the tree decoder reports it
+			}
+			set |= fp.bit
+		} else if !f.firstKey(mark, kb) {
+			return errFallback
+		}
+		if fp != nil {
 			prev = fp
 		}
-		if !ok {
-			if !si.known[string(kb)] {
-				d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(string(kb))))
-			} else if si.noted[string(kb)] {
-				f.space()
-				if f.b[f.i] != 'n' {
-					d.noted = append(d.noted, d.path.child(string(kb)))
-				}
-			}
-			f.space()
-			f.skip()
+		line := f.line
+		f.space()
+		f.i++ // ':'
+		if err := f.field(rv, si, fp, kb, line); err != nil {
+			return err
+		}
+		f.space()
+		c := f.b[f.i]
+		f.i++
+		if c == '}' {
 			return nil
 		}
-		fv := rv
-		if len(fp.index) == 1 {
-			fv = fv.Field(fp.index[0])
-		} else {
-			for _, x := range fp.index {
-				if fv.Kind() == reflect.Pointer {
-					if fv.IsNil() {
-						fv.Set(reflect.New(fv.Type().Elem()))
-					}
-					fv = fv.Elem()
-				}
-				fv = fv.Field(x)
+	}
+}
+
+// keyIs reports whether the key at f.i is name (simple).
+func (f *fastDecoder) keyIs(name string) bool {
+	k := f.i + 1
+	return k+len(name) < len(f.b) && string(f.b[k:k+len(name)]) == name && f.b[k+len(name)] == '"'
+}
+
+// firstKey pushes the key kb on the stack of the object's keys (those
+// above mark), or reports false when it is there already.
+func (f *fastDecoder) firstKey(mark int, kb []byte) bool {
+	for _, k := range f.seen[mark:] {
+		if bytes.Equal(k, kb) {
+			return false
+		}
+	}
+	f.seen = append(f.seen, kb)
+	return true
+}
+
+// simpleKey reports whether name is printable ASCII without a quote or
+// a backslash.
+func simpleKey(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// field decodes the value at f.i of the field fp of the struct rv (nil:
+// a key kb that is not one of si's fields), whose key is on line line.
+func (f *fastDecoder) field(rv reflect.Value, si *structInfo, fp *fieldPlan, kb []byte, line int32) error {
+	d := f.d
+	if fp == nil {
+		if !si.known[string(kb)] {
+			d.warn(line, fmt.Sprintf("unknown field %q", d.path.child(string(kb))))
+		} else if si.noted[string(kb)] {
+			f.space()
+			if f.b[f.i] != 'n' {
+				d.noted = append(d.noted, d.path.child(string(kb)))
 			}
 		}
-		n := d.path.fieldBytes(kb)
-		err := f.decode(fv, fp.plan(d))
-		d.path.reset(n)
-		return err
-	})
+		f.space()
+		f.skip()
+		return nil
+	}
+	fv := rv
+	if len(fp.index) == 1 {
+		fv = fv.Field(fp.index[0])
+	} else {
+		for _, x := range fp.index {
+			if fv.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					fv.Set(reflect.New(fv.Type().Elem()))
+				}
+				fv = fv.Elem()
+			}
+			fv = fv.Field(x)
+		}
+	}
+	n := d.path.fieldBytes(kb)
+	err := f.decode(fv, fp.plan(d))
+	d.path.reset(n)
+	return err
 }
 
 func (f *fastDecoder) mapValue(rv reflect.Value, p *plan) error {
@@ -947,22 +1079,39 @@ func (f *fastDecoder) resourceList(rv reflect.Value, p *plan) error {
 
 // stringMap is mapValue for map[string]string, without reflection per
 // entry: a string value is interned, null is the empty string (as the
-// tree decoder leaves a string for null), anything else declines.
-func (f *fastDecoder) stringMap(rv reflect.Value) error {
+// tree decoder leaves a string for null), anything else declines. A
+// map sized for up to smallMap entries is the same as one not sized (Go
+// allocates its one group on the first assignment), so the entries are
+// counted only when a map holds more, to size it as the tree decoder
+// does.
+func (f *fastDecoder) stringMap(rv reflect.Value, p *plan) error {
 	d := f.d
-	m := make(map[string]string, f.count('}'))
+	m := map[string]string{}
+	n := 0
 	err := f.entries(func(kb []byte, _ int32) error {
-		k := d.internKey(kb)
+		var k, v string
+		if n < smallMap {
+			k = d.sharedKey(&p.keys[n], kb)
+		} else {
+			k = d.internKey(kb)
+		}
 		f.space()
 		switch f.b[f.i] {
 		case '"':
-			m[k] = d.intern(f.raw())
+			if n < smallMap {
+				v = d.sharedString(&p.vals[n], f.raw())
+			} else {
+				v = d.intern(f.raw())
+			}
 		case 'n':
 			f.i += 4
-			m[k] = ""
 		default:
 			return errFallback
 		}
+		if n++; n == smallMap+1 {
+			m = f.resized(m)
+		}
+		m[k] = v
 		return nil
 	})
 	if err != nil {
@@ -972,8 +1121,30 @@ func (f *fastDecoder) stringMap(rv reflect.Value) error {
 	return nil
 }
 
+// smallMap is how many entries a map holds in the group Go allocates
+// for a map sized for at most that many (abi.MapGroupSlots).
+const smallMap = 8
+
+// resized returns the full small map m made again with room for all the
+// entries of the object it is read from: those in m, the one whose value
+// f.i has just passed, and those after it.
+func (f *fastDecoder) resized(m map[string]string) map[string]string {
+	rest := 0
+	if j := skipSpace(f.b, f.i); f.b[j] == ',' {
+		save := f.i
+		f.i = j
+		rest = f.count('}')
+		f.i = save
+	}
+	out := make(map[string]string, len(m)+1+rest)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
 // count returns how many entries or items the object or array at f.i
-// holds. The bytes were scanned (valid JSON), so one flat pass counts
+// holds, or, at a comma inside one, how many follow it. The bytes were scanned (valid JSON), so one flat pass counts
 // the separators at depth 0 instead of skipping each value in turn: a
 // string is passed over to its closing quote (an escape's next byte is
 // never the quote that ends it), brackets and braces only nest.
@@ -1008,24 +1179,46 @@ func (f *fastDecoder) count(close byte) int {
 	return n
 }
 
+// slice decodes an array into a slice of its length. Most arrays of a
+// dump hold one element, so the first is decoded into a slice of one
+// before the others are counted: a single element is not passed over
+// twice, and a longer array's first element is copied into the slice
+// that holds them all.
 func (f *fastDecoder) slice(rv reflect.Value, p *plan) error {
-	n := f.count(']')
-	s := reflect.MakeSlice(p.t, n, n)
-	ep := p.elemPlan()
 	f.i++ // '['
-	for k := range n {
-		q := f.d.path.index(k)
-		err := f.decode(s.Index(k), ep)
-		f.d.path.reset(q)
-		if err != nil {
-			return err
-		}
-		f.space()
-		f.i++ // ',' or ']'
-	}
-	if n == 0 {
-		f.space()
+	f.space()
+	if f.b[f.i] == ']' {
 		f.i++
+		rv.Set(reflect.MakeSlice(p.t, 0, 0))
+		return nil
+	}
+	ep := p.elemPlan()
+	s := reflect.MakeSlice(p.t, 1, 1)
+	q := f.d.path.index(0)
+	err := f.decode(s.Index(0), ep)
+	f.d.path.reset(q)
+	if err != nil {
+		return err
+	}
+	f.space()
+	if f.b[f.i] == ',' {
+		n := 1 + f.count(']')
+		all := reflect.MakeSlice(p.t, n, n)
+		reflect.Copy(all, s)
+		s = all
+		f.i++
+		for k := 1; k < n; k++ {
+			q := f.d.path.index(k)
+			err := f.decode(s.Index(k), ep)
+			f.d.path.reset(q)
+			if err != nil {
+				return err
+			}
+			f.space()
+			f.i++ // ',' or ']'
+		}
+	} else {
+		f.i++ // ']'
 	}
 	rv.Set(s)
 	return nil

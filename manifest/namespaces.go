@@ -48,13 +48,19 @@ func withExistingNamespaces(objs *Set, rep *Report) *Set {
 			if !v.Type().Field(fi).IsExported() || fv.Kind() != reflect.Slice {
 				continue
 			}
+			// The slice's elements are of one type: its ObjectMeta is
+			// looked up once.
+			et := fv.Type().Elem()
+			if et.Kind() != reflect.Pointer || et.Elem().Kind() != reflect.Struct {
+				continue
+			}
+			mf, ok := et.Elem().FieldByName("ObjectMeta")
+			if !ok {
+				continue
+			}
 			for i := 0; i < fv.Len(); i++ {
 				x := fv.Index(i)
-				m := x.Elem().FieldByName("ObjectMeta")
-				if !m.IsValid() {
-					continue
-				}
-				meta := m.Addr().Interface().(*api.ObjectMeta)
+				meta := x.Elem().FieldByIndex(mf.Index).Addr().Interface().(*api.ObjectMeta)
 				stored := isStoredMeta(meta)
 				if p, ok := x.Interface().(*api.Pod); ok {
 					stored = IsStored(p)

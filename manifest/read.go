@@ -348,10 +348,17 @@ type kindInfo struct {
 	namespaced           bool
 	typ                  reflect.Type
 	add                  func(o *Set, obj any)
+	// meta and typeMeta are the index paths of the type's ObjectMeta
+	// and TypeMeta fields: looked up once, not by name per object.
+	meta, typeMeta []int
 }
 
 func kindOf[T any](group, version, kind string, namespaced bool, add func(o *Set, obj *T)) kindInfo {
-	return kindInfo{group, version, kind, namespaced, reflect.TypeFor[T](), func(o *Set, obj any) { add(o, obj.(*T)) }}
+	t := reflect.TypeFor[T]()
+	meta, _ := t.FieldByName("ObjectMeta")
+	tm, _ := t.FieldByName("TypeMeta")
+	return kindInfo{group: group, version: version, kind: kind, namespaced: namespaced, typ: t,
+		add: func(o *Set, obj any) { add(o, obj.(*T)) }, meta: meta.Index, typeMeta: tm.Index}
 }
 
 // kinds are the kinds read into a Set.
@@ -841,8 +848,8 @@ func (r *Reader) finish(src Source, line int, ki *kindInfo, kind, apiVersion, ve
 	if r.deferred != nil {
 		issues, noted = slices.Clone(issues), slices.Clone(noted)
 	}
-	meta := obj.Elem().FieldByName("ObjectMeta").Addr().Interface().(*api.ObjectMeta)
-	tm := obj.Elem().FieldByName("TypeMeta").Addr().Interface().(*api.TypeMeta)
+	meta := obj.Elem().FieldByIndex(ki.meta).Addr().Interface().(*api.ObjectMeta)
+	tm := obj.Elem().FieldByIndex(ki.typeMeta).Addr().Interface().(*api.TypeMeta)
 	tm.Kind = kind
 	if tm.APIVersion == "" {
 		tm.APIVersion = strings.TrimPrefix(ki.group+"/"+ki.version, "/")
@@ -866,40 +873,43 @@ func (r *Reader) finish(src Source, line int, ki *kindInfo, kind, apiVersion, ve
 }
 
 func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, version string, obj reflect.Value, meta *api.ObjectMeta, tm *api.TypeMeta, issues []fieldIssue, noted []string) {
-	name := kind + " " + meta.Name
-	if ki.namespaced {
-		name = kind + " " + meta.Namespace + "/" + meta.Name
+	// The object's name in messages, made only for one: most objects
+	// have none.
+	name := func() string {
+		if ki.namespaced {
+			return kind + " " + meta.Namespace + "/" + meta.Name
+		}
+		return kind + " " + meta.Name
 	}
 	failed := false
 	for _, is := range issues {
 		if is.err != nil {
 			failed = true
-			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Path: is.path, Err: is.err})
+			r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name(), Path: is.path, Err: is.err})
 		} else {
 			switch r.validate {
 			case ValidateStrict:
 				failed = true
-				r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name, Err: errors.New("strict decoding error: " + is.msg)})
+				r.errs = append(r.errs, &Error{Source: src, Line: is.line, Object: name(), Err: errors.New("strict decoding error: " + is.msg)})
 			case ValidateWarn:
-				r.warnf(src, is.line, name, "%s", is.msg)
+				r.warnf(src, is.line, name(), "%s", is.msg)
 			}
 		}
 	}
 	if meta.Name == "" && meta.GenerateName != "" && !isStoredMeta(meta) && !failed {
 		// A new object: named as the API server names it on create.
 		meta.Name = r.generateName(ki, kind, meta)
-		name += meta.Name
 	}
 	if meta.Name == "" {
 		failed = true
-		r.errorf(src, line, name, "metadata.name: Required value: name or generateName is required")
+		r.errorf(src, line, name(), "metadata.name: Required value: name or generateName is required")
 		if meta.GenerateName != "" {
 			r.errs[len(r.errs)-1].(*Error).Err = errors.New("metadata.name: Required value: a stored object (uid, resourceVersion or creationTimestamp set) has a name; generateName is only for new objects")
 		}
 	}
 	for _, is := range append(r.validateDRA(obj.Interface()), validateScheduling(obj.Interface())...) {
 		failed = true
-		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
+		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name(), Path: is.path, Err: is.err})
 	}
 	issues2 := validateObject(obj.Interface())
 	if !failed {
@@ -907,14 +917,14 @@ func (r *Reader) take(src Source, line int, ki *kindInfo, kind, apiVersion, vers
 	}
 	for _, is := range issues2 {
 		failed = true
-		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name, Path: is.path, Err: is.err})
+		r.errs = append(r.errs, &Error{Source: src, Line: line, Object: name(), Path: is.path, Err: is.err})
 	}
 	if failed {
 		return
 	}
 	key := objectKey{ki.group, kind, meta.Namespace, meta.Name}
 	if prev, dup := r.seen[key]; dup {
-		r.errorf(src, line, name, "%s already read at %s", name, prev)
+		r.errorf(src, line, name(), "%s already read at %s", name(), prev)
 		return
 	}
 	r.seen[key] = src
