@@ -36,6 +36,16 @@
 // affinity, taints, ...), in the same way that Kubernetes splits core/v1
 // from its helpers.
 //
+// # Copies
+//
+// DeepCopy is generated (zz_generated_deepcopy.go) from the types by
+// TestDeepCopyGenerated, which fails when the file is stale, so a field
+// added later cannot go uncopied; regenerate it with
+//
+//	go test ./api -tags deepcopygen -run TestDeepCopyGenerated -update-deepcopy
+//
+// A property test checks each copy against a reflection walker.
+//
 // The layering is
 //
 //	quantity → api → resource, qos, affinity, taints → cluster → framework → plugins → scheduler
