@@ -848,12 +848,9 @@ func (f *fastDecoder) entries(fn func(key []byte, line int32) error) error {
 		if !plainString(f.b[f.i:end]) {
 			return errFallback // escapes or bad UTF-8: the tree decodes the key
 		}
-		for _, k := range f.seen[mark:] {
-			if bytes.Equal(k, key) {
-				return errFallback // duplicate: the tree decoder reports it
-			}
+		if !f.firstKey(mark, key) {
+			return errFallback // duplicate: the tree decoder reports it
 		}
-		f.seen = append(f.seen, key)
 		line := f.line
 		f.i = end
 		f.space()
