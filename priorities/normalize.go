@@ -57,12 +57,32 @@ func NormalizeMinMax(scores framework.NodeScoreList) {
 		lowest = min(lowest, scores[i].Score)
 		highest = max(highest, scores[i].Score)
 	}
-	diff := highest - lowest
 	for i := range scores {
-		f := float64(0)
-		if diff > 0 {
-			f = float64(framework.MaxNodeScore) * (float64(scores[i].Score-lowest) / float64(diff))
-		}
-		scores[i].Score = int64(f)
+		scores[i].Score = minMaxScaled(scores[i].Score, lowest, highest-lowest)
 	}
+}
+
+// NormalizeMinMaxScores is NormalizeMinMax over raw scores alone, in
+// place: the scores it makes are NormalizeMinMax's for the same list.
+// Plugins that normalise with NormalizeMinMax use it to offer
+// framework.FastPath.NormalizeNodes, which needs no node names.
+func NormalizeMinMaxScores(scores []int64) {
+	lowest, highest := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, sc := range scores {
+		lowest = min(lowest, sc)
+		highest = max(highest, sc)
+	}
+	for i, sc := range scores {
+		scores[i] = minMaxScaled(sc, lowest, highest-lowest)
+	}
+}
+
+// minMaxScaled is what NormalizeMinMax makes of score given the lowest
+// score and the spread diff of the highest over it.
+func minMaxScaled(score, lowest, diff int64) int64 {
+	f := float64(0)
+	if diff > 0 {
+		f = float64(framework.MaxNodeScore) * (float64(score-lowest) / float64(diff))
+	}
+	return int64(f)
 }

@@ -461,3 +461,17 @@ func (pl *InterPodAffinity) NormalizeScore(_ context.Context, state *framework.C
 	priorities.NormalizeMinMax(scores)
 	return nil
 }
+
+// NormalizeNodes is NormalizeScore over the raw scores of nodes, in
+// place: it reads no node, so a cycle's list of names is not built.
+func (pl *InterPodAffinity) NormalizeNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, _ []*cluster.NodeInfo, scores []int64) *framework.Status {
+	s, st := readInterPodAffinityScoreState(state)
+	if st != nil {
+		return st
+	}
+	if len(s.scores) == 0 {
+		return nil
+	}
+	priorities.NormalizeMinMaxScores(scores)
+	return nil
+}

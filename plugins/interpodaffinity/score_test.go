@@ -3,6 +3,7 @@ package interpodaffinity
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -286,6 +287,11 @@ func TestNormalizeMinMax(t *testing.T) {
 		priorities.NormalizeMinMax(l)
 		if diff := cmp.Diff(scores(names, tc.want...), l); diff != "" {
 			t.Errorf("NormalizeMinMax(%v) (-want +got):\n%s", tc.in, diff)
+		}
+		row := slices.Clone(tc.in)
+		priorities.NormalizeMinMaxScores(row)
+		if diff := cmp.Diff(tc.want, row); diff != "" {
+			t.Errorf("NormalizeMinMaxScores(%v) (-want +got):\n%s", tc.in, diff)
 		}
 	}
 }
