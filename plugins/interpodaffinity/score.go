@@ -451,27 +451,30 @@ func (pl *InterPodAffinity) ScoreExtensions() framework.ScoreExtensions { return
 // linearly, truncating as upstream does (float64 arithmetic, then
 // int64); when all sums are equal every score becomes 0.
 func (pl *InterPodAffinity) NormalizeScore(_ context.Context, state *framework.CycleState, _ *api.Pod, scores framework.NodeScoreList) *framework.Status {
-	s, st := readInterPodAffinityScoreState(state)
-	if st != nil {
-		return st
+	ok, st := normalizes(state)
+	if ok {
+		priorities.NormalizeMinMax(scores)
 	}
-	if len(s.scores) == 0 {
-		return nil
-	}
-	priorities.NormalizeMinMax(scores)
-	return nil
+	return st
 }
 
 // NormalizeNodes is NormalizeScore over the raw scores of nodes, in
 // place: it reads no node, so a cycle's list of names is not built.
 func (pl *InterPodAffinity) NormalizeNodes(_ context.Context, state *framework.CycleState, _ *api.Pod, _ []*cluster.NodeInfo, scores []int64) *framework.Status {
+	ok, st := normalizes(state)
+	if ok {
+		priorities.NormalizeMinMaxScores(scores)
+	}
+	return st
+}
+
+// normalizes reports whether the cycle's scores are normalised: not when
+// PreScore kept no topology score (the raw scores then stand, as
+// upstream leaves them), nor when its state is missing (the error).
+func normalizes(state *framework.CycleState) (bool, *framework.Status) {
 	s, st := readInterPodAffinityScoreState(state)
 	if st != nil {
-		return st
+		return false, st
 	}
-	if len(s.scores) == 0 {
-		return nil
-	}
-	priorities.NormalizeMinMaxScores(scores)
-	return nil
+	return len(s.scores) > 0, nil
 }
