@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The conformance suite as CI runs it: vet, every differential property
 # with a bounded number of rapid cases, the seed and fixture checks, the
-# in-process control plane and one e2e folder against it, and the core
+# in-process control plane and four e2e folders against it, and the core
 # module's replay of the fixtures. See README.md.
 #
 #   RAPID_CHECKS  cases per property (default 100)

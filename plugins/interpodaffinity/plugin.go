@@ -71,9 +71,10 @@ func New(args any, h framework.Handle) (framework.Plugin, error) {
 // Name returns Name.
 func (pl *InterPodAffinity) Name() string { return Name }
 
-// FastPath offers FilterNodes, ScoreNodes and NormalizeNodes. PreScore reads every node
-// of the snapshot, or every node with pods with affinity, never the node
-// list it is given, so the plugin could also promise ScoresAnyNodes. It
+// FastPath offers FilterNodes, ScoreNodes and NormalizeNodes. PreScore
+// reads every node of the snapshot, or every node with pods with
+// affinity, never the node list it is given, so the plugin could also
+// promise ScoresAnyNodes. It
 // does not, because PreScore would then run before Filter in every
 // cycle, and for a plain pod, which it skips, its walk over the nodes
 // would come ahead of filtering instead of after it (about 15 µs CPU
