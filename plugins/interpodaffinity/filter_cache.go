@@ -375,13 +375,13 @@ func (c *filterCounts) seed(view *cluster.View, cc *coldCounts, cnt *cluster.Pod
 	q := 0
 	if len(t.affinity) == 1 {
 		k := cc.key(&cc.affinity, t.affinityOf[0], t.affinity[0].TopologyKey)
-		made, _, done := cnt.AddByDomain(0, k.topo, 1, k.n)
+		made, _, done := cnt.AddByDomain(0, k.topo, 1, k.n.flat)
 		t.m.affinity.pairs += made
 		ok, q = ok && done, 1
 	}
 	for i := 0; ok && i < len(t.anti); i++ {
 		k := cc.key(&cc.anti, t.antiOf[i], t.anti[i].TopologyKey)
-		made, _, done := cnt.AddByDomain(q+i, k.topo, 1, k.n)
+		made, _, done := cnt.AddByDomain(q+i, k.topo, 1, k.n.flat)
 		t.m.anti.pairs += made
 		ok = ok && done
 	}
@@ -399,7 +399,7 @@ func (c *filterCounts) seed(view *cluster.View, cc *coldCounts, cnt *cluster.Pod
 		for len(cc.existing) <= ki {
 			cc.existing = append(cc.existing, coldKey{})
 		}
-		cc.existing[ki] = coldKey{topo: topo, n: n}
+		cc.existing[ki] = coldKey{topo: topo, n: pagedCounts(n)}
 		t.m.existing.pairs += made
 	}
 	if !ok {

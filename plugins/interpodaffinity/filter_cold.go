@@ -19,7 +19,7 @@ import (
 // coldKey is the counts of one topology key by domain id of topo.
 type coldKey struct {
 	topo *cluster.Topology
-	n    []int64
+	n    domainCounts
 }
 
 // coldCounts are the counts of a first sync by domain id, one coldKey
@@ -40,7 +40,7 @@ func (cc *coldCounts) key(kind *[]coldKey, i int, key string) *coldKey {
 	k := &(*kind)[i]
 	if k.topo == nil {
 		k.topo = cc.view.Topology(key)
-		k.n = make([]int64, k.topo.NumIDs())
+		k.n = newDomainCounts(k.topo.NumIDs())
 	}
 	return k
 }
@@ -98,10 +98,9 @@ func (cc *coldCounts) add(t *interPodAffinityState, c *nodeContribution, ni *clu
 	// The counts change: their indexes no longer describe them.
 	t.idx, t.dense = nil, nil
 	inc := func(k *coldKey, id int32, n int64, pairs *int) {
-		if k.n[id] == 0 {
+		if k.n.add(id, n) == 0 {
 			*pairs++
 		}
-		k.n[id] += n
 	}
 	j = 0
 	for i := range c.numExisting() {
@@ -132,11 +131,8 @@ func coldMaps(kind []coldKey, keys []string, pairs int) topologyCounts {
 	for i := range keys {
 		m := map[string]int64{}
 		if i < len(kind) && kind[i].topo != nil {
-			for id, n := range kind[i].n {
-				if n != 0 {
-					m[kind[i].topo.Value(int32(id))] = n
-				}
-			}
+			topo := kind[i].topo
+			kind[i].n.each(func(id int32, n int64) { m[topo.Value(id)] = n })
 		}
 		out.values[i] = m
 	}
@@ -163,11 +159,11 @@ func (cc *coldCounts) denseIndex(s *interPodAffinityState) *denseIndex {
 			if i >= len(kind) || kind[i].topo == nil {
 				continue
 			}
-			for id, n := range kind[i].n {
+			kind[i].n.each(func(id int32, n int64) {
 				if n > 0 {
 					k.flags[id] |= bit
 				}
-			}
+			})
 		}
 	}
 	for i := range s.affinity {
@@ -198,13 +194,15 @@ func (cc *coldCounts) sameTopologies(view *cluster.View) bool {
 	return true
 }
 
-// clone returns a copy of cc with counts of its own.
+// clone returns a copy of cc to change: it shares cc's pages of counts
+// (domainCounts), copying each it writes.
 func (cc *coldCounts) clone() *coldCounts {
 	out := &coldCounts{view: cc.view}
 	for _, p := range []struct{ from, to *[]coldKey }{{&cc.existing, &out.existing}, {&cc.affinity, &out.affinity}, {&cc.anti, &out.anti}} {
 		*p.to = make([]coldKey, len(*p.from))
-		for i, k := range *p.from {
-			(*p.to)[i] = coldKey{topo: k.topo, n: slices.Clone(k.n)}
+		for i := range *p.from {
+			k := &(*p.from)[i]
+			(*p.to)[i] = coldKey{topo: k.topo, n: k.n.share()}
 		}
 	}
 	return out
@@ -313,17 +311,17 @@ func (t *interPodAffinityState) addWarm(c *nodeContribution, ni *cluster.NodeInf
 		k := &(*kind)[x.at]
 		if k.topo == nil {
 			k.topo = view.Topology(keyName(t, x.bit, x.at))
-			k.n = make([]int64, k.topo.NumIDs())
+			k.n = newDomainCounts(k.topo.NumIDs())
 		}
-		old := k.n[x.id]
-		k.n[x.id] += sign * x.n
-		if now := k.n[x.id]; old == 0 && now != 0 {
+		old := k.n.add(x.id, sign*x.n)
+		now := old + sign*x.n
+		if old == 0 && now != 0 {
 			*x.pairs++
 		} else if old != 0 && now == 0 {
 			*x.pairs--
 		}
 		dk := t.dense.key(k.topo.Key())
-		if k.n[x.id] > 0 {
+		if now > 0 {
 			dk.flags[x.id] |= x.bit
 		} else {
 			dk.flags[x.id] &^= x.bit
