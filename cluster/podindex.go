@@ -53,7 +53,11 @@ type postings struct {
 // pod (anti-)affinity terms by kind, position and term (termGroup).
 type podIndex struct {
 	lists map[labelKey]*postings
-	terms map[string]*termGroup
+	// namespaces are, per label key and value, the namespaces that have
+	// a list of them, in the order the lists came: a query of every
+	// namespace reads those lists.
+	namespaces map[[2]string][]string
+	terms      map[string]*termGroup
 	// key is scratch for the keys of terms.
 	key []byte
 }
@@ -112,6 +116,10 @@ func (x *podIndex) add(p *PodInfo, slot int32, gen int64) {
 		if l == nil {
 			l = &postings{}
 			x.lists[lk] = l
+			if x.namespaces == nil {
+				x.namespaces = map[[2]string][]string{}
+			}
+			x.namespaces[[2]string{k, v}] = append(x.namespaces[[2]string{k, v}], ns)
 		}
 		l.add(p, slot, gen)
 	}
@@ -208,11 +216,13 @@ func (l *postings) rebuild(gen int64) {
 }
 
 // PodQuery is a set of pods: those of namespace Namespace or of the
-// namespaces in Namespaces whose labels match Selector.
+// namespaces in Namespaces, or of every namespace when AllNamespaces is
+// set (a term's empty namespaceSelector), whose labels match Selector.
 type PodQuery struct {
-	Namespace  string
-	Namespaces map[string]struct{}
-	Selector   affinity.Selector
+	Namespace     string
+	Namespaces    map[string]struct{}
+	AllNamespaces bool
+	Selector      affinity.Selector
 }
 
 // PodCandidates is, per node of one view, the pods that the queries it
@@ -358,6 +368,14 @@ func (q *PodQuery) eachList(x *podIndex, key string, values []string, f func(*po
 				f(l)
 			}
 		}
+	}
+	if q.AllNamespaces {
+		for _, val := range values {
+			for _, ns := range x.namespaces[[2]string{key, val}] {
+				f(x.lists[labelKey{ns, key, val}])
+			}
+		}
+		return
 	}
 	if q.Namespaces == nil {
 		each(q.Namespace)

@@ -17,13 +17,16 @@ import (
 // gives its pods, and whether the index can answer it.
 func drawIndexQuery(t *rapid.T) (PodQuery, bool) {
 	q := PodQuery{Namespace: rapid.SampledFrom([]string{"default", "team-a", ""}).Draw(t, "ns")}
-	if rapid.Bool().Draw(t, "nsSet") {
+	switch rapid.IntRange(0, 3).Draw(t, "nsKind") {
+	case 1, 2:
 		q.Namespaces = map[string]struct{}{}
 		for _, ns := range clustergen.Namespaces {
 			if rapid.Bool().Draw(t, "in "+ns) {
 				q.Namespaces[ns] = struct{}{}
 			}
 		}
+	case 3:
+		q.AllNamespaces = true
 	}
 	var reqs []affinity.Requirement
 	indexable := false
@@ -54,6 +57,9 @@ func drawIndexQuery(t *rapid.T) (PodQuery, bool) {
 // queryMatches is what a plugin tests for each pod: the query's
 // namespaces, then its selector.
 func queryMatches(q *PodQuery, p *PodInfo) bool {
+	if q.AllNamespaces {
+		return q.Selector.Matches(p.Pod.Labels)
+	}
 	_, in := q.Namespaces[p.Pod.Namespace]
 	if q.Namespaces == nil || q.Namespace != "" {
 		in = in || p.Pod.Namespace == q.Namespace

@@ -512,11 +512,16 @@ func termCounts(view *cluster.View, all, anyOf []affinity.AffinityTerm) (*cluste
 	return view.CountPods(qs)
 }
 
-// termQuery is the index query of a term matched against existing pods
-// (whose namespace labels are not read: a namespace selector other than
-// Nothing matches them all, and the index does not answer it), and
-// whether the index may answer it.
+// termQuery is the index query of a term matched against existing pods,
+// and whether the index may answer it. Their namespace labels are not
+// read: the term's namespace selector is Nothing once resolved, or
+// empty, and then matches every namespace.
 func termQuery(t *affinity.AffinityTerm) (cluster.PodQuery, bool) {
+	if t.NamespaceSelector.Empty() {
+		// An empty namespaceSelector stays unresolved, as upstream
+		// leaves it, and matches the pods of every namespace.
+		return cluster.PodQuery{AllNamespaces: true, Selector: t.Selector}, true
+	}
 	if !t.NamespaceSelector.MatchesNothing() {
 		return cluster.PodQuery{}, false
 	}
