@@ -11,7 +11,8 @@ import (
 // filterMemo keeps, by node slot, the Filter verdict of each node for
 // one pod shape, so that a cycle for a pod of the shape of the last one
 // filters only the nodes that changed since (in a stream of pods of one
-// template, one node a pod). A verdict is a function of the pod's shape,
+// template, one node a pod). It keeps verdicts from the second cycle of
+// a shape in a row on. A verdict is a function of the pod's shape,
 // the node, the snapshot's objects and the active Filter plugins while
 // each of those is node-local (framework.FastPath.NodeLocalFilter) and
 // no pod is nominated (the filters then run without PreFilter
@@ -107,6 +108,11 @@ func (m *filterMemo) prepare(c *Cycle, pi *profileInfo, mask uint64) *filterMemo
 			}
 			m.epoch = 1
 		}
+		// The first cycle of a key keeps no verdict: it has none to read,
+		// and a shape is often decided once (explain's pending pods, pods
+		// of many shapes interleaved), while keeping a verdict a node
+		// costs a fifth of a pass over every node.
+		return nil
 	}
 	m.size(max(int(m.maxSlot.Load())+1, len(c.Nodes)))
 	if c.NumToFind >= len(c.Nodes) {
