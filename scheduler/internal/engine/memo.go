@@ -111,7 +111,8 @@ func (m *filterMemo) prepare(c *Cycle, pi *profileInfo, mask uint64) *filterMemo
 		// The first cycle of a key keeps no verdict: it has none to read,
 		// and a shape is often decided once (explain's pending pods, pods
 		// of many shapes interleaved), while keeping a verdict a node
-		// costs a fifth of a pass over every node.
+		// cost a third of SchedulingBasic's first decision over every
+		// node.
 		return nil
 	}
 	m.size(max(int(m.maxSlot.Load())+1, len(c.Nodes)))
