@@ -3,7 +3,6 @@ package conformance
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -374,7 +373,7 @@ func BenchmarkDRAStream(b *testing.B) {
 				for b.Loop() {
 					b.StopTimer()
 					s := side.make()
-					runtime.GC()
+					settle()
 					b.StartTimer()
 					t0, c0, m0 := startStats()
 					placed, err := runDRAStream(s, n)
