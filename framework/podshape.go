@@ -18,6 +18,12 @@ type PodShape struct {
 	shape *api.Pod
 	// maps are the maps stripped from shape (see Alike).
 	maps podMaps
+	// ref and refContainers hold the shape Refer makes (shape then
+	// points at ref): pod's own lists and maps, not copies. referred is
+	// whether shape is Refer's.
+	ref           api.Pod
+	refContainers []api.Container
+	referred      bool
 	// probe, probeContainers and probeMaps hold the shape of the pod
 	// being compared, then are cleared.
 	probe           api.Pod
@@ -41,10 +47,38 @@ func (ps *PodShape) Set(pod *api.Pod) {
 	var kept []api.Container
 	ps.maps.strip(&s, &kept)
 	ps.shape = &s
+	ps.dropRef()
+}
+
+// Refer makes pod's shape the one held without copying pod: the shape
+// held is then pod's own lists and maps, and changes if they do, until
+// Set or Clear; Referred reports it. It serves a memo that keeps
+// nothing under the first cycle of a shape: when Alike holds for a
+// later pod, the memo Sets that pod's shape before it keeps a verdict,
+// so that a pod changed in between can only make Alike hold for a shape
+// the memo then copies, never keep a verdict under another shape. Refer
+// saves the copy for a shape decided once.
+func (ps *PodShape) Refer(pod *api.Pod) {
+	ps.ref = shapeOf(pod)
+	ps.maps.strip(&ps.ref, &ps.refContainers)
+	ps.shape, ps.referred = &ps.ref, true
+}
+
+// Referred reports whether the shape held is Refer's, not a copy.
+func (ps *PodShape) Referred() bool { return ps.referred }
+
+// dropRef drops Refer's references to a pod.
+func (ps *PodShape) dropRef() {
+	ps.ref = api.Pod{}
+	clear(ps.refContainers)
+	ps.referred = false
 }
 
 // Clear drops the shape held.
-func (ps *PodShape) Clear() { ps.shape, ps.maps = nil, podMaps{} }
+func (ps *PodShape) Clear() {
+	ps.shape, ps.maps = nil, podMaps{}
+	ps.dropRef()
+}
 
 // Held reports whether a shape is held.
 func (ps *PodShape) Held() bool { return ps.shape != nil }

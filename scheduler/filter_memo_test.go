@@ -147,3 +147,81 @@ func TestPropertyFilterMemoMatchesPlain(t *testing.T) {
 		}
 	})
 }
+
+// The memo holds a shape's first pod without copying it
+// (framework.PodShape.Refer): a caller that changes that pod in place
+// and schedules it again gets what the plain cycle decides, in that
+// cycle and in the next ones of either shape, which read the memo.
+func TestFilterMemoPodChangedInPlace(t *testing.T) {
+	var nodes []*api.Node
+	for i := range 12 {
+		name := fmt.Sprintf("n%02d", i)
+		alloc := api.ResourceList{api.ResourceCPU: quantity.MustParse("4"), api.ResourceMemory: quantity.MustParse("8Gi"), api.ResourcePods: quantity.MustParse("10")}
+		nd := &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name, "zone": fmt.Sprint("z", i%3)}}}
+		nd.Status = api.NodeStatus{Capacity: alloc, Allocatable: alloc}
+		if i%2 == 0 {
+			nd.Spec.Taints = []api.Taint{{Key: "dedicated", Value: "x", Effect: api.TaintEffectNoSchedule}}
+		}
+		nodes = append(nodes, nd)
+	}
+	tolerating := func(name string) *api.Pod {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: "default"}}
+		p.Spec.Containers = []api.Container{{Name: "c", Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceCPU: quantity.MustParse("1")}}}}
+		p.Spec.Tolerations = []api.Toleration{{Key: "dedicated", Operator: api.TolerationOpExists}}
+		return p
+	}
+	run := func(par int, plain bool) ([]cycleOutcome, int64) {
+		snap, err := cluster.NewSnapshot(nodes, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(snap, WithParallelism(par), WithSeed(1), WithPercentageOfNodesToScore(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		s.plain = plain
+		var out []cycleOutcome
+		decide := func(p *api.Pod) {
+			res, err := s.Schedule(context.Background(), p)
+			o := cycleOutcome{node: res.Node, evaluated: res.EvaluatedNodes, feasible: res.FeasibleNodes, next: s.nextStartNodeIndex}
+			if err != nil {
+				o.err = err.Error()
+			}
+			out = append(out, o)
+		}
+		// Changes in place below edit the pod's own map and list, which
+		// a shape held without a copy shares.
+		p := tolerating("p0")
+		p.Spec.NodeSelector = map[string]string{"zone": "z0"}
+		decide(p) // the shape's first cycle: held without a copy
+		// It no longer tolerates the taint and asks for zone z1.
+		p.Spec.Tolerations[0].Key = "other"
+		p.Spec.NodeSelector["zone"] = "z1"
+		decide(p) // its second cycle: verdicts kept, under a copy
+		for i := range 2 {
+			q := p.DeepCopy()
+			q.Name, q.UID = fmt.Sprint("q", i), fmt.Sprint("q", i)
+			decide(q)
+		}
+		// Changed in place again after verdicts were kept for it: zone
+		// z2, where the verdicts kept for z1 do not hold.
+		p.Spec.NodeSelector["zone"] = "z2"
+		decide(p)
+		decide(p)
+		for i := range 3 {
+			decide(tolerating(fmt.Sprint("r", i)))
+		}
+		return out, s.engine.MemoHits()
+	}
+	want, _ := run(1, true)
+	for _, par := range []int{1, 2} {
+		got, hits := run(par, false)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("engine at parallelism %d:\n%+v\nplain cycle:\n%+v", par, got, want)
+		}
+		if hits == 0 {
+			t.Errorf("parallelism %d: no verdict read from the memo", par)
+		}
+	}
+}

@@ -98,7 +98,9 @@ func (m *filterMemo) prepare(c *Cycle, pi *profileInfo, mask uint64) *filterMemo
 		return nil
 	}
 	if m.prof != c.Profile || m.mask != mask || m.objects != c.Objects || !m.shape.Alike(c.Pod) {
-		m.shape.Set(c.Pod)
+		// No verdict is kept under the key yet: the shape is held
+		// without a copy until one is (framework.PodShape.Refer).
+		m.shape.Refer(c.Pod)
 		m.prof, m.mask, m.objects = c.Profile, mask, c.Objects
 		if m.epoch++; m.epoch == 0 {
 			for i := range m.pages {
@@ -114,6 +116,11 @@ func (m *filterMemo) prepare(c *Cycle, pi *profileInfo, mask uint64) *filterMemo
 		// cost a third of SchedulingBasic's first decision over every
 		// node.
 		return nil
+	}
+	if m.shape.Referred() {
+		// The key's second cycle keeps verdicts, for this pod's shape:
+		// it is copied now.
+		m.shape.Set(c.Pod)
 	}
 	m.size(max(int(m.maxSlot.Load())+1, len(c.Nodes)))
 	if c.NumToFind >= len(c.Nodes) {
