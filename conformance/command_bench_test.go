@@ -120,7 +120,7 @@ func BenchmarkCommand(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				settle()
+				runtime.GC()
 				b.StartTimer()
 				t0, c0, m0 := startStats()
 				for _, p := range d.pending {
@@ -149,7 +149,7 @@ func BenchmarkCommand(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				settle()
+				runtime.GC()
 				b.StartTimer()
 				t0, c0, m0 := startStats()
 				for _, p := range vs {

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -373,7 +374,7 @@ func BenchmarkDRAStream(b *testing.B) {
 				for b.Loop() {
 					b.StopTimer()
 					s := side.make()
-					settle()
+					runtime.GC()
 					b.StartTimer()
 					t0, c0, m0 := startStats()
 					placed, err := runDRAStream(s, n)

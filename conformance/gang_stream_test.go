@@ -107,7 +107,7 @@ func BenchmarkGangStream(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				settle()
+				runtime.GC()
 				for _, g := range gangs {
 					u.addGroup(g.pg, g.pods)
 					t0, c0, m0 := startStats()
@@ -149,7 +149,7 @@ func BenchmarkGangStream(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				settle()
+				runtime.GC()
 				for _, g := range gangs {
 					if err := k.addGroup(g.pg); err != nil {
 						b.Fatal(err)

@@ -199,7 +199,7 @@ func timeFirstDecisions(b *testing.B, build func(*testing.B) (decide, done func(
 	for b.Loop() {
 		b.StopTimer()
 		decide, done := build(b)
-		settle()
+		runtime.GC()
 		b.StartTimer()
 		c0 := cpuTime()
 		decide()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
@@ -108,7 +107,7 @@ func BenchmarkStream(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					settle()
+					runtime.GC()
 					b.StartTimer()
 					t0, c0, m0 := startStats()
 					placed := 0
@@ -142,7 +141,7 @@ func BenchmarkStream(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					settle()
+					runtime.GC()
 					b.StartTimer()
 					t0, c0, m0 := startStats()
 					placed := 0
@@ -247,9 +246,8 @@ var firstDecisionWorkloads = []string{"SchedulingBasic", "SchedulingPodAntiAffin
 // BenchmarkFirstDecision times the first decision of a pod shape on a
 // fresh cluster: each op builds the workload's cluster at 5,000 nodes
 // with its initial pods (off the clock; upstream's first UpdateSnapshot
-// too, as its cache is long-lived), collects garbage (sbTimeFirst),
-// then times one decision of the workload's measured pod (not
-// assumed). Names:
+// too, as its cache is long-lived), collects garbage, then times one
+// decision of the workload's measured pod (not assumed). Names:
 // FirstDecision/<Workload>/<all-nodes|sampled>/<upstream|schedkit>;
 // cpu-ns/op counts the timed decisions only.
 func BenchmarkFirstDecision(b *testing.B) {
@@ -299,8 +297,8 @@ func BenchmarkFirstDecision(b *testing.B) {
 }
 
 // sbTimeFirst times, per op, the decision build returns, after build and
-// a garbage collection off the clock (settle); cpu-ns/op is the CPU time
-// of the timed decisions.
+// a garbage collection off the clock; cpu-ns/op is the CPU time of the
+// timed decisions.
 func sbTimeFirst(b *testing.B, build func() (decide, done func())) {
 	b.ReportAllocs()
 	var cpu time.Duration
@@ -308,7 +306,7 @@ func sbTimeFirst(b *testing.B, build func() (decide, done func())) {
 	for b.Loop() {
 		b.StopTimer()
 		decide, done := build()
-		settle()
+		runtime.GC()
 		b.StartTimer()
 		c0 := cpuTime()
 		decide()
@@ -322,12 +320,3 @@ func sbTimeFirst(b *testing.B, build func() (decide, done func())) {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
 	}
 }
-
-// settle collects garbage before a timed region and returns the freed
-// memory to the system, so that the region pays for neither. After
-// runtime.GC alone, the runtime's background scavenger returned the last
-// op's cluster while the region ran, and the process's CPU clock counted
-// it: 0.5-2.5 ms in about one first decision of three, on either side,
-// the more on upstream's as its clusters are larger (its SchedulingBasic
-// every-node first decision: 18.47 ms of CPU so, 11.66 ms settled).
-func settle() { debug.FreeOSMemory() }
