@@ -337,6 +337,15 @@ func (s *Snapshot) NumNodes() int {
 	return s.nodes.len()
 }
 
+// ImageNodes returns how many of the snapshot's nodes report an image
+// under name in node.status.images (the names ImageStates holds): the
+// NumNodes of that image's state on each of them, 0 when none reports it.
+func (s *Snapshot) ImageNodes(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.images[name].nodes
+}
+
 // NumPods returns the number of pods the snapshot holds, including pods
 // of nodes it does not hold.
 func (s *Snapshot) NumPods() int {

@@ -17,6 +17,9 @@ const imageStateKey framework.StateKey = "PreScore" + config.ImageLocalityName
 type imageState struct {
 	images []cluster.ImageKey
 	total  int // nodes in the cluster
+	// absent is whether no node of the snapshot reports any of images:
+	// every node's score is then 0.
+	absent bool
 	// buf holds images for pods with few containers.
 	buf [4]cluster.ImageKey
 }
@@ -25,14 +28,22 @@ type imageState struct {
 func (s *imageState) Clone() framework.StateData { return s }
 
 // PreScore normalizes the pod's image names and reads the cluster's node
-// count once per cycle. (Upstream has no PreScore and does both in every
-// Score; the scores are the same.)
+// count once per cycle, and whether any node reports one of the images.
+// (Upstream has no PreScore and does the first two in every Score; the
+// scores are the same.)
 func (pl *ImageLocality) PreScore(_ context.Context, state *framework.CycleState, pod *api.Pod, _ []*cluster.NodeInfo) *framework.Status {
 	if pl.handle == nil || pl.handle.Snapshot() == nil {
 		return framework.AsStatus(errNoSnapshot)
 	}
-	s := &imageState{total: pl.handle.Snapshot().NumNodes()}
+	snap := pl.handle.Snapshot()
+	s := &imageState{total: snap.NumNodes(), absent: true}
 	s.images = priorities.AppendPodImageKeys(s.buf[:0], pod)
+	for _, k := range s.images {
+		if snap.ImageNodes(k.Name()) > 0 {
+			s.absent = false
+			break
+		}
+	}
 	state.Write(imageStateKey, s)
 	return nil
 }
@@ -70,7 +81,9 @@ func (pl *ImageLocality) FastPath() framework.FastPath {
 	return framework.FastPath{ScoreNodes: pl.ScoreNodes, ScoresAnyNodes: true}
 }
 
-// ScoreNodes is Score for each node, reading the state once.
+// ScoreNodes is Score for each node, reading the state once. When no
+// node of the snapshot reports any of the pod's images (as on clusters
+// whose nodes list none), every score is 0 and no node is read.
 func (pl *ImageLocality) ScoreNodes(_ context.Context, state *framework.CycleState, pod *api.Pod, nodes []*cluster.NodeInfo, scores []int64) (int, *framework.Status) {
 	if len(nodes) == 0 {
 		return -1, nil
@@ -79,6 +92,10 @@ func (pl *ImageLocality) ScoreNodes(_ context.Context, state *framework.CycleSta
 	total := -1
 	if d, ok := state.Read(imageStateKey); ok {
 		if s, ok := d.(*imageState); ok {
+			if s.absent {
+				clear(scores[:len(nodes)])
+				return -1, nil
+			}
 			images, total = s.images, s.total
 		}
 	}

@@ -101,6 +101,33 @@ func TestImageLocalityPriority(t *testing.T) {
 		checkScores(t, got, want)
 		checkImageScoreNodes(t, p, &api.Pod{}, snap, nodes, want)
 	})
+	// Images no node reports score 0 on every node, ScoreNodes reading
+	// none; the snapshot's counts follow its nodes. (ScoreNodes' shortcut;
+	// upstream scores each node 0.)
+	t.Run("images no node reports", func(t *testing.T) {
+		nodes := []*api.Node{makeImageNode("node1", node403002000), makeImageNode("node2", nodeWithNoImages)}
+		snap := snapshot(t, nodes, nil)
+		p, _ := New(nil, testHandle{snap})
+		pod := &api.Pod{Spec: api.PodSpec{Containers: images("gcr.io/250", "gcr.io/10:v2")}}
+		zero := framework.NodeScoreList{{Name: "node1", Score: 0}, {Name: "node2", Score: 0}}
+		checkImageScoreNodes(t, p, pod, snap, nodes, zero)
+		if err := snap.UpdateNode(makeImageNode("node2", node25010)); err != nil {
+			t.Fatal(err)
+		}
+		if n := snap.ImageNodes("gcr.io/250:latest"); n != 1 {
+			t.Errorf("ImageNodes(gcr.io/250:latest) = %d after the update, want 1", n)
+		}
+		// node2: 100 * (250M/2 + 0 - 23M)/(1000M * 2 - 23M) = 5
+		checkImageScoreNodes(t, p, pod, snap, []*api.Node{nodes[0], makeImageNode("node2", node25010)},
+			framework.NodeScoreList{{Name: "node1", Score: 0}, {Name: "node2", Score: 5}})
+		if err := snap.RemoveNode("node2"); err != nil {
+			t.Fatal(err)
+		}
+		if n := snap.ImageNodes("gcr.io/250:latest"); n != 0 {
+			t.Errorf("ImageNodes(gcr.io/250:latest) = %d after the removal, want 0", n)
+		}
+		checkImageScoreNodes(t, p, pod, snap, nodes[:1], zero[:1])
+	})
 	p, _ := New(nil, nil)
 	if _, st := p.(framework.ScorePlugin).Score(t.Context(), framework.NewCycleState(), &api.Pod{}, cluster.NewNodeInfo(&api.Node{})); st.Code() != framework.Error {
 		t.Errorf("no handle: %v", st)
