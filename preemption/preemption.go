@@ -108,11 +108,15 @@ func Attempt(ctx context.Context, h framework.Handle, pct, abs int32, state *fra
 	return AttemptWith(ctx, nil, h, pct, abs, state, pod, m, record)
 }
 
-// Memory is what successive attempts reuse: the list of potential nodes
-// and the dry run's working memory (its node copy, its lists of pods).
+// Memory is what successive attempts reuse: the lists of the nodes and
+// of the potential nodes and the dry run's working memory (its node
+// copy, its lists of pods).
 // Nothing an Outcome holds lives in it. The zero value is ready; it is
 // not safe for concurrent use.
 type Memory struct {
+	// nodes lists the nodes of the view of the last attempt, updated
+	// where the next view changed (a new view's Nodes lists every node).
+	nodes     cluster.NodeList
 	potential []*cluster.NodeInfo
 	sc        scratch
 	fit       fitter
@@ -155,7 +159,12 @@ func AttemptWith(ctx context.Context, mem *Memory, h framework.Handle, pct, abs 
 	}
 
 	// 2) Candidates.
-	allNodes := view.Nodes()
+	var allNodes []*cluster.NodeInfo
+	if mem.off {
+		allNodes = view.Nodes()
+	} else {
+		allNodes = mem.nodes.Update(view)
+	}
 	if len(allNodes) == 0 {
 		o.Status = framework.AsStatus(errors.New("no nodes available"))
 		return o
