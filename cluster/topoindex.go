@@ -35,7 +35,7 @@ type Topology struct {
 	key string
 	// ids and nodes are, by slot, the id of the node's domain (NoDomain
 	// without the label) and the node object it was read from (nil for
-	// a free slot).
+	// a free slot, whose id is NoDomain). They have the same length.
 	ids   []int32
 	nodes []*api.Node
 	// dom is the domains by id; shared with other Topologies of the key
@@ -83,9 +83,17 @@ func (t *Topology) Lookup(value string) (int32, bool) {
 // For a NodeInfo of the view that gave t it is two slice reads; for any
 // other it looks the node's label up.
 func (t *Topology) ID(ni *NodeInfo) int32 {
-	if s := int(ni.slot) - 1; s >= 0 && s < len(t.nodes) && t.nodes[s] == ni.node && ni.node != nil {
+	// The fast path is small enough to inline: a loop over many nodes
+	// then has their loads in flight together. A free slot holds no
+	// node and NoDomain, what a NodeInfo without a node gets.
+	if s := uint(ni.slot) - 1; s < uint(len(t.nodes)) && t.nodes[s] == ni.node {
 		return t.ids[s]
 	}
+	return t.lookupID(ni)
+}
+
+// lookupID is ID for a NodeInfo another view gave: by its node's label.
+func (t *Topology) lookupID(ni *NodeInfo) int32 {
 	if ni.node == nil {
 		return NoDomain
 	}

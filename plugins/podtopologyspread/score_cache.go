@@ -662,6 +662,10 @@ func indexScores(s *spreadScoreState, pod *api.Pod, view *cluster.View, nodes []
 			}
 		}
 		p, pos[q] = at, int32(at)
+	}
+	// A loop of its own: each node's first read (its slot) is then in
+	// flight with the next nodes'.
+	for q, ni := range nodes {
 		for i, t := range keyTopos {
 			ids[q*k+i] = t.ID(ni)
 		}
