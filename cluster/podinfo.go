@@ -135,12 +135,34 @@ var (
 // containerRequests adds up the same quantities in the same order without
 // building a list. It reports false, changing nothing, for other pods.
 func (p *PodInfo) containerRequests(check bool) (bool, error) {
-	pod := p.Pod
+	r, cpu, mem, ok, err := sumContainerRequests(p.Pod, check)
+	if !ok || err != nil {
+		return ok, err
+	}
+	p.Requests = r
+	p.NonZeroMilliCPU, p.NonZeroMemory = cpu.MilliValue(), mem.Value()
+	return true, nil
+}
+
+// ContainerRequests returns the pod's effective requests
+// (ResourceFromList of resource.PodRequests with the default options)
+// for the common pod whose requests are its containers' alone, as
+// containerRequests finds them without building a list, and false for
+// other pods.
+func ContainerRequests(pod *api.Pod) (Resource, bool) {
+	r, _, _, ok, _ := sumContainerRequests(pod, false)
+	return r, ok
+}
+
+// sumContainerRequests is containerRequests' sums: the requests, and the
+// non-zero cpu and memory requests; with check, an error for a bad
+// total.
+func sumContainerRequests(pod *api.Pod, check bool) (r Resource, cpu, mem quantity.Quantity, ok bool, err error) {
 	if len(pod.Spec.InitContainers) > 0 || pod.Spec.Resources != nil || len(pod.Spec.Overhead) > 0 ||
 		len(pod.Status.ContainerStatuses) > 0 || len(pod.Status.InitContainerStatuses) > 0 ||
 		pod.Status.Resources != nil || pod.Status.AllocatedResources != nil ||
 		resource.IsPodResizeInfeasible(pod) {
-		return false, nil
+		return Resource{}, cpu, mem, false, nil
 	}
 	type sum struct {
 		name api.ResourceName
@@ -148,7 +170,6 @@ func (p *PodInfo) containerRequests(check bool) (bool, error) {
 	}
 	var sums [maxContainerResources]sum
 	n := 0
-	var cpu, mem quantity.Quantity
 	for i := range pod.Spec.Containers {
 		reqs := pod.Spec.Containers[i].Resources.Requests
 		for name, q := range reqs {
@@ -158,7 +179,7 @@ func (p *PodInfo) containerRequests(check bool) (bool, error) {
 			}
 			if j == n {
 				if n == maxContainerResources {
-					return false, nil
+					return Resource{}, cpu, mem, false, nil
 				}
 				sums[n].name = name
 				n++
@@ -176,11 +197,10 @@ func (p *PodInfo) containerRequests(check bool) (bool, error) {
 			mem.Add(defaultMemory)
 		}
 	}
-	var r Resource
 	for _, s := range sums[:n] {
 		if check {
 			if err := checkQuantity(s.name, s.q); err != nil {
-				return true, fmt.Errorf("%w pod %s: total requests: %w", ErrInvalid, podName(pod), err)
+				return Resource{}, cpu, mem, true, fmt.Errorf("%w pod %s: total requests: %w", ErrInvalid, podName(pod), err)
 			}
 		}
 		switch s.name {
@@ -198,9 +218,7 @@ func (p *PodInfo) containerRequests(check bool) (bool, error) {
 			}
 		}
 	}
-	p.Requests = r
-	p.NonZeroMilliCPU, p.NonZeroMemory = cpu.MilliValue(), mem.Value()
-	return true, nil
+	return r, cpu, mem, true, nil
 }
 
 // newPodInfoForSnapshot validates quantities and compiles affinity

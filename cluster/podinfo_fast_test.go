@@ -67,6 +67,9 @@ func TestPropContainerRequestsMatchesPodRequests(t *testing.T) {
 				t.Fatalf("check %v: fast path %+v %d %d, PodRequests %+v %d %d", check,
 					got.Requests, got.NonZeroMilliCPU, got.NonZeroMemory, want.Requests, want.NonZeroMilliCPU, want.NonZeroMemory)
 			}
+			if r, ok := ContainerRequests(pod); !ok || !r.Equal(want.Requests) {
+				t.Fatalf("ContainerRequests: %+v %v, PodRequests %+v", r, ok, want.Requests)
+			}
 		}
 	})
 	if fast == 0 {

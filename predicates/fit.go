@@ -47,8 +47,21 @@ type InsufficientResource struct {
 // scheduler units, each at least zero. This is upstream's
 // computePodResourceRequest with pod-level resources enabled.
 func PodFitRequest(pod *api.Pod) cluster.Resource {
-	scratch := requestLists.Get().(*api.ResourceList)
 	var r cluster.Resource
+	if req, ok := cluster.ContainerRequests(pod); ok {
+		// The common pod: the same sums, without a list.
+		r.SetMax(req)
+		r.AllowedPodNumber = 0
+		return r
+	}
+	return podFitRequestList(pod)
+}
+
+// podFitRequestList is PodFitRequest through resource.PodRequests' list,
+// for every pod.
+func podFitRequestList(pod *api.Pod) cluster.Resource {
+	var r cluster.Resource
+	scratch := requestLists.Get().(*api.ResourceList)
 	r.SetMax(cluster.ResourceFromList(resource.PodRequests(pod, resource.PodResourcesOptions{Reuse: *scratch})))
 	r.AllowedPodNumber = 0 // upstream's SetMaxResource ignores pods
 	clear(*scratch)
