@@ -70,7 +70,9 @@ func skipSet(spare *map[string]struct{}) map[string]struct{} {
 		*spare = nil
 		return m
 	}
-	return map[string]struct{}{}
+	// Room for a profile's plugins: a set grown entry by entry
+	// allocates several times.
+	return make(map[string]struct{}, 16)
 }
 
 // Write stores v under k, replacing any earlier value.
