@@ -474,7 +474,9 @@ func (j *filterJob) run(first bool) {
 // its one goroutine.
 func (j *filterJob) growStatus(n int) []*framework.Status {
 	if n > cap(j.status) {
-		s := make([]*framework.Status, min(max(n, 2*cap(j.status)), len(j.nodes)))
+		// At first, room for somewhat more nodes than the pass looks
+		// for: a pass that finds them by then grows no more.
+		s := make([]*framework.Status, min(max(n, 2*cap(j.status), j.numToFind+j.numToFind/4), len(j.nodes)))
 		copy(s, j.status)
 		j.status = s
 	}
