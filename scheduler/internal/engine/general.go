@@ -50,7 +50,7 @@ func (job *generalJob) work(lo, hi int) {
 		return
 	}
 	if job.phase == generalScore {
-		scoreChunk(job.pi, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, job.nodes, lo, hi, &job.fe)
+		scoreChunk(job.pi, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, nil, job.nodes, lo, hi, &job.fe)
 		return
 	}
 	t := job.totals[lo:hi]

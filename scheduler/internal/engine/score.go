@@ -24,7 +24,9 @@ type scoreBuffer struct {
 	list       framework.NodeScoreList // a general plugin's scores for its NormalizeScore
 	highest    []int64                 // per active plugin
 	totals     []int64                 // per node
-	scores     []int64                 // plugin-major raw scores
+	scores     []int64                 // plugin-major raw scores of the plugins that normalise
+	rowOf      []int                   // per active plugin: its row in scores, -1 for none
+	base       []int64                 // per node: the weighted sum of the plugins without a row
 	chunkMax   []int64                 // per chunk and active plugin
 	chunkSums  []chunkSum              // per chunk
 	feasible   []*cluster.NodeInfo     // scoredNodes' list, reused
@@ -181,7 +183,26 @@ func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleSt
 	buf.totals = grow(buf.totals, n)
 	buf.best, buf.ties = -1, 0
 	stride := alignedStride(n)
-	buf.scores = grow(buf.scores, np*stride)
+	// Only a plugin that normalises keeps its raw scores, in a row: the
+	// others' are weighted into base as each chunk is scored.
+	if cap(buf.rowOf) < np {
+		buf.rowOf = make([]int, 0, np)
+	}
+	buf.rowOf = buf.rowOf[:0]
+	rows, anyPlain := 0, false
+	for j := range np {
+		if buf.maxNorm[j] != nil || buf.general[j] {
+			buf.rowOf = append(buf.rowOf, rows)
+			rows++
+		} else {
+			buf.rowOf = append(buf.rowOf, -1)
+			anyPlain = true
+		}
+	}
+	buf.scores = grow(buf.scores, rows*stride)
+	if anyPlain {
+		buf.base = grow(buf.base, n)
+	}
 	chunks := (n + chunk - 1) / chunk
 	maxStride := alignedStride(np) // a chunk's highest scores fill whole cache lines
 	buf.chunkMax = grow(buf.chunkMax, chunks*maxStride)
@@ -200,7 +221,7 @@ func (pi *profileInfo) newScoreRun(ctx context.Context, state *framework.CycleSt
 	}
 	r.job = buf.byMaxJob
 	*r.job = byMaxJob{pi: pi, ctx: ctx, state: state, pod: pod, nodes: nodes, active: buf.active, maxNorm: buf.maxNorm, general: buf.general,
-		scores: buf.scores, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: maxStride, stride: stride, sums: buf.chunkSums, normBufs: &buf.normBufs,
+		scores: buf.scores, rowOf: buf.rowOf, base: buf.base, anyPlain: anyPlain, totals: buf.totals, chunk: chunk, chunkMax: buf.chunkMax, maxStride: maxStride, stride: stride, sums: buf.chunkSums, normBufs: &buf.normBufs,
 		highest: buf.highest, normalizes: r.normalizes, anyGeneral: anyGeneral}
 	r.job.fe.init(n)
 	return r
@@ -254,7 +275,7 @@ func (r *scoreRun) normalize() bool {
 // row; it records a failure in job.normErr and returns false.
 func (r *scoreRun) normalizeGeneral(j, k int) bool {
 	job, buf := r.job, r.buf
-	row := job.scores[j*job.stride : j*job.stride+r.n]
+	row := job.row(j)[:r.n]
 	if nn := r.pi.normNodes[k]; nn != nil && r.scoredCount() == r.n {
 		// Every node scored, in one row: normalised in place.
 		if st := nn(job.ctx, job.state, job.pod, r.nodes[:r.n], row); !st.IsSuccess() {
@@ -417,7 +438,9 @@ type byMaxJob struct {
 	active    []int
 	maxNorm   []normalizer
 	general   []bool  // per active plugin: normalised by NormalizeScore in normalize
-	scores    []int64 // plugin-major, stride per plugin
+	scores    []int64 // plugin-major, stride per row
+	rowOf     []int   // per active plugin: its row in scores, -1 for none
+	base      []int64 // per node: the weighted sum of the plugins without a row
 	stride    int
 	totals    []int64
 	chunk     int
@@ -428,9 +451,10 @@ type byMaxJob struct {
 	highest   []int64
 	// normalizes is whether some plugin normalises (then sum finds the
 	// chunks' best nodes, else score does); anyGeneral whether one
-	// normalises other than by max (then score only scores).
-	normalizes, anyGeneral bool
-	phase                  int
+	// normalises other than by max (then score only scores); anyPlain
+	// whether one does not normalise (then base holds a sum).
+	normalizes, anyGeneral, anyPlain bool
+	phase                            int
 
 	fe         firstError
 	outOfRange atomic.Bool
@@ -438,6 +462,12 @@ type byMaxJob struct {
 	// normalize.
 	normErr *framework.Status
 	run     chunkRun
+}
+
+// row returns the raw scores of active plugin j, which normalises.
+func (job *byMaxJob) row(j int) []int64 {
+	r := job.rowOf[j]
+	return job.scores[r*job.stride : (r+1)*job.stride]
 }
 
 func (job *byMaxJob) work(lo, hi int) {
@@ -449,9 +479,9 @@ func (job *byMaxJob) work(lo, hi int) {
 }
 
 // score runs the plugins over nodes [lo, hi) of the chunk that starts at
-// lo. The plugins that do not normalise go into the totals; those that
-// do are normalised with the chunk's highest scores (recorded for
-// Normalize) and added too, and the chunk's best node is found, which
+// lo. The plugins that do not normalise go into base, then the totals;
+// those that do are normalised with the chunk's highest scores (recorded
+// for Normalize) and added too, and the chunk's best node is found, which
 // stands unless Normalize finds the cycle's highest scores differ.
 func (job *byMaxJob) score(lo, hi int) {
 	np := len(job.active)
@@ -465,7 +495,8 @@ func (job *byMaxJob) score(lo, hi int) {
 	if job.fe.past(lo) {
 		return
 	}
-	if !scoreChunk(job.pi, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, job.nodes, lo, hi, &job.fe) {
+	pl := plainSum{rowOf: job.rowOf, scratch: job.totals, base: job.base, outOfRange: &job.outOfRange}
+	if !scoreChunk(job.pi, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, &pl, job.nodes, lo, hi, &job.fe) || job.outOfRange.Load() {
 		return
 	}
 	if job.anyGeneral {
@@ -474,7 +505,7 @@ func (job *byMaxJob) score(lo, hi int) {
 		for j, mn := range job.maxNorm {
 			if mn != nil {
 				h := int64(0)
-				for _, sc := range job.scores[j*job.stride+lo : j*job.stride+hi] {
+				for _, sc := range job.row(j)[lo:hi] {
 					h = max(h, sc)
 				}
 				job.chunkMax[c*job.maxStride+j] = h
@@ -483,34 +514,12 @@ func (job *byMaxJob) score(lo, hi int) {
 		job.sums[c].best = chunkBest{index: -1, stale: true}
 		return
 	}
+	// The totals start from base, the plugins that do not normalise
+	// (the sums are the same in any order).
 	t := job.totals[lo:hi]
-	summed := false
-	// The plugins that do not normalise are added two at a time (one
-	// pass over the totals for both); the sums are the same in any
-	// order.
-	var held []int64
-	var heldW int64
-	for j, k := range job.active {
-		if job.maxNorm[j] != nil || job.general[j] {
-			continue
-		}
-		row, w := job.scores[j*job.stride+lo:j*job.stride+hi], job.pi.weights[k]
-		if held == nil {
-			held, heldW = row, w
-			continue
-		}
-		if !addWeighted2(t, held, row, heldW, w, !summed) {
-			job.outOfRange.Store(true)
-			return
-		}
-		held, summed = nil, true
-	}
-	if held != nil {
-		if !addWeighted(t, held, heldW, !summed) {
-			job.outOfRange.Store(true)
-			return
-		}
-		summed = true
+	summed := job.anyPlain
+	if summed {
+		copy(t, job.base[lo:hi])
 	}
 	stale := false
 	for j, k := range job.active {
@@ -524,7 +533,7 @@ func (job *byMaxJob) score(lo, hi int) {
 		if mn == nil {
 			continue
 		}
-		out := job.scores[j*job.stride+lo : j*job.stride+hi]
+		out := job.row(j)[lo:hi]
 		h := int64(0)
 		for _, sc := range out {
 			h = max(h, sc)
@@ -570,18 +579,29 @@ func (job *byMaxJob) sum(c int) {
 	lo := c * job.chunk
 	hi := lo + int(job.sums[c].n)
 	t := job.totals[lo:hi]
+	first := !job.anyPlain
+	if !first {
+		copy(t, job.base[lo:hi])
+	}
 	for j, k := range job.active {
-		out := job.scores[j*job.stride+lo : j*job.stride+hi]
+		if job.rowOf[j] < 0 {
+			continue
+		}
+		out := job.row(j)[lo:hi]
 		var ok bool
 		if mn := job.maxNorm[j]; mn != nil && !job.general[j] {
-			ok = job.addNormalized(t, out, mn, job.highest[j], job.pi.weights[k], j == 0)
+			ok = job.addNormalized(t, out, mn, job.highest[j], job.pi.weights[k], first)
 		} else {
-			ok = addWeighted(t, out, job.pi.weights[k], j == 0)
+			ok = addWeighted(t, out, job.pi.weights[k], first)
 		}
+		first = false
 		if !ok {
 			job.outOfRange.Store(true)
 			return
 		}
+	}
+	if first {
+		clear(t)
 	}
 	job.sums[c].best = bestOf(t, lo)
 }
@@ -645,57 +665,44 @@ func addWeighted(totals, scores []int64, w int64, first bool) bool {
 	return top <= uint64(framework.MaxNodeScore)
 }
 
-// addWeighted2 is addWeighted of a times wa and of b times wb (as long
-// as a) in one pass.
-func addWeighted2(totals, a, b []int64, wa, wb int64, first bool) bool {
-	totals, b = totals[:len(a)], b[:len(a)]
-	var top uint64
-	if first {
-		for i, x := range a {
-			y := b[i]
-			top = max(top, uint64(x), uint64(y))
-			totals[i] = x*wa + y*wb
-		}
-	} else {
-		for i, x := range a {
-			y := b[i]
-			top = max(top, uint64(x), uint64(y))
-			totals[i] += x*wa + y*wb
-		}
-	}
-	return top <= uint64(framework.MaxNodeScore)
+// plainSum is where scoreChunk puts the scores of the plugins without a
+// row (rowOf -1): each plugin's into scratch, then weighted into base,
+// setting outOfRange for a score out of range.
+type plainSum struct {
+	rowOf         []int
+	scratch, base []int64
+	outOfRange    *atomic.Bool
 }
 
 // scoreChunk runs the active plugins over nodes[lo:hi] into scores
-// (plugin-major, stride per plugin), each plugin over the whole chunk
-// (a plugin's FastPath.ScoreNodes in one call). On failure it records in fe the
+// (plugin-major, stride per row), each plugin over the whole chunk
+// (a plugin's FastPath.ScoreNodes in one call): active plugin j into row
+// j, or with pl (nil: every plugin has its row) into row pl.rowOf[j] or,
+// for -1, into pl.base (see plainSum). On failure it records in fe the
 // first failure in node order, and at that node in plugin order (the
 // error a node-by-node run reports first), and returns false.
-func scoreChunk(pi *profileInfo, ctx context.Context, state *framework.CycleState, pod *api.Pod, active []int, scores []int64, stride int, nodes []*cluster.NodeInfo, lo, hi int, fe *firstError) bool {
+func scoreChunk(pi *profileInfo, ctx context.Context, state *framework.CycleState, pod *api.Pod, active []int, scores []int64, stride int, pl *plainSum, nodes []*cluster.NodeInfo, lo, hi int, fe *firstError) bool {
 	chunk := nodes[lo:hi]
 	failAt, failPlugin := len(chunk), -1
 	var failSt *framework.Status
+	firstPlain := true
 	for j, k := range active {
-		out := scores[j*stride+lo : j*stride+hi]
-		if b := pi.scoreBatch[k]; b != nil {
-			if f, st := b(ctx, state, pod, chunk, out); !st.IsSuccess() {
-				if f < 0 || f >= len(chunk) {
-					f = 0
-				}
-				if f < failAt {
-					failAt, failPlugin, failSt = f, k, st
-				}
-			}
-			continue
+		r := j
+		if pl != nil {
+			r = pl.rowOf[j]
 		}
-		pl := pi.score[k]
-		for i, ni := range chunk[:failAt] {
-			sc, st := pl.Score(ctx, state, pod, ni)
-			if !st.IsSuccess() {
-				failAt, failPlugin, failSt = i, k, st
-				break
+		var out []int64
+		if r >= 0 {
+			out = scores[r*stride+lo : r*stride+hi]
+		} else {
+			out = pl.scratch[lo:hi]
+		}
+		scoreNodes(pi, ctx, state, pod, k, chunk, out, &failAt, &failPlugin, &failSt)
+		if r < 0 && failPlugin < 0 {
+			if !addWeighted(pl.base[lo:hi], out, pi.weights[k], firstPlain) {
+				pl.outOfRange.Store(true)
 			}
-			out[i] = sc
+			firstPlain = false
 		}
 	}
 	if failPlugin >= 0 {
@@ -703,6 +710,32 @@ func scoreChunk(pi *profileInfo, ctx context.Context, state *framework.CycleStat
 		return false
 	}
 	return true
+}
+
+// scoreNodes runs score plugin k over chunk into out, the nodes before
+// *failAt only when it is not a FastPath.ScoreNodes; a failure before
+// *failAt moves it there and records the plugin and status.
+func scoreNodes(pi *profileInfo, ctx context.Context, state *framework.CycleState, pod *api.Pod, k int, chunk []*cluster.NodeInfo, out []int64, failAt, failPlugin *int, failSt **framework.Status) {
+	if b := pi.scoreBatch[k]; b != nil {
+		if f, st := b(ctx, state, pod, chunk, out); !st.IsSuccess() {
+			if f < 0 || f >= len(chunk) {
+				f = 0
+			}
+			if f < *failAt {
+				*failAt, *failPlugin, *failSt = f, k, st
+			}
+		}
+		return
+	}
+	pl := pi.score[k]
+	for i, ni := range chunk[:*failAt] {
+		sc, st := pl.Score(ctx, state, pod, ni)
+		if !st.IsSuccess() {
+			*failAt, *failPlugin, *failSt = i, k, st
+			return
+		}
+		out[i] = sc
+	}
 }
 
 func grow[T any](s []T, n int) []T {
