@@ -483,7 +483,7 @@ func (e *Engine) startEager(ctx context.Context, c *Cycle, pi *profileInfo, pos 
 		}
 	}
 	buf := &e.scoreBuf
-	buf.active, buf.maxNorm, buf.general = buf.active[:0], buf.maxNorm[:0], buf.general[:0]
+	buf.resetActive(len(pi.scoreNames))
 	for k, name := range pi.scoreNames {
 		if !pi.eagerOK[k] || skipped(e.preSkip, name) {
 			continue

@@ -36,6 +36,15 @@ type scoreBuffer struct {
 	best, ties int
 }
 
+// resetActive empties the lists of active plugins, with room for n
+// plugins at once rather than by doubling.
+func (buf *scoreBuffer) resetActive(n int) {
+	if cap(buf.active) < n {
+		buf.active, buf.maxNorm, buf.general = make([]int, 0, n), make([]normalizer, 0, n), make([]bool, 0, n)
+	}
+	buf.active, buf.maxNorm, buf.general = buf.active[:0], buf.maxNorm[:0], buf.general[:0]
+}
+
 // firstError keeps the error of the lowest index, so that parallel runs
 // report the same error as a sequential one.
 type firstError struct {
@@ -64,11 +73,7 @@ func (f *firstError) past(i int) bool { return int64(i) > f.limit.Load() }
 // that normalises has one: only then can the cycle score by max.
 func (pi *profileInfo) activeByMax(state *framework.CycleState, buf *scoreBuffer) bool {
 	skip := state.SkipScorePlugins
-	if n := len(pi.scoreNames); cap(buf.active) < n {
-		// Room for every plugin at once, rather than by doubling.
-		buf.active, buf.maxNorm, buf.general = make([]int, 0, n), make([]normalizer, 0, n), make([]bool, 0, n)
-	}
-	buf.active, buf.maxNorm, buf.general = buf.active[:0], buf.maxNorm[:0], buf.general[:0]
+	buf.resetActive(len(pi.scoreNames))
 	for k, name := range pi.scoreNames {
 		if skipped(skip, name) {
 			continue
