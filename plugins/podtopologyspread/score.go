@@ -277,15 +277,27 @@ func (pl *PodTopologySpread) ScoreNodes(_ context.Context, state *framework.Cycl
 		}
 		return -1, nil
 	}
-	hint := -1
+	// Each node is looked up first the way the node before it was
+	// found: by its position in PreScore's list (nodes sliced from it)
+	// or along the view (a list of another order, as an eager cycle's
+	// chunks).
+	hint, viaAt := -1, true
 	for i, ni := range nodes {
-		if score, ok := s.at(off+i, ni); ok {
-			scores[i] = score
-			continue
+		if viaAt {
+			if score, ok := s.at(off+i, ni); ok {
+				scores[i] = score
+				continue
+			}
 		}
 		if score, ok := s.lookup(&hint, ni); ok {
-			scores[i] = score
+			scores[i], viaAt = score, false
 			continue
+		}
+		if !viaAt {
+			if score, ok := s.at(off+i, ni); ok {
+				scores[i], viaAt = score, true
+				continue
+			}
 		}
 		scores[i] = s.score(ni)
 	}
