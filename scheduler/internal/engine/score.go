@@ -414,11 +414,15 @@ func (r *scoreRun) scoredCount() int {
 // scoredNodes returns the nodes scored, in order.
 func (r *scoreRun) scoredNodes() []*cluster.NodeInfo {
 	nodes := r.nodes
-	if r.scoredCount() == r.n {
+	n := r.scoredCount()
+	if n == r.n {
 		return nodes
 	}
 	// The list is the buffer's, reused by the next cycle: the late
 	// PreScore plugins it is given read it during this cycle only.
+	if cap(r.buf.feasible) < n {
+		r.buf.feasible = make([]*cluster.NodeInfo, 0, n)
+	}
 	out := r.buf.feasible[:0]
 	for c := range r.buf.chunkSums[:r.chunks] {
 		out = append(out, nodes[c*r.chunk:c*r.chunk+int(r.buf.chunkSums[c].n)]...)
