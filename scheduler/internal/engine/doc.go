@@ -55,8 +55,11 @@
 //     (ScoreNodes where offered), normalised with the chunk's own highest
 //     scores, weighted and summed on the goroutine that scored it, with
 //     its best node; only the chunks whose highest scores were not the
-//     cycle's are summed again. A normalised score out of range sends the
-//     cycle to the plain scoring, which reports it.
+//     cycle's are summed again. Only a plugin that normalises keeps a row
+//     of raw scores: the others are weighted into one row of sums as each
+//     chunk is scored, which a chunk summed again starts from. A
+//     normalised score out of range sends the cycle to the plain scoring,
+//     which reports it.
 //   - General scoring (general.go): a cycle whose active normalising
 //     plugins are not all by max (InterPodAffinity's normalises by the
 //     lowest and highest sums) scores each active plugin over chunks of
