@@ -47,12 +47,9 @@ type InsufficientResource struct {
 // scheduler units, each at least zero. This is upstream's
 // computePodResourceRequest with pod-level resources enabled.
 func PodFitRequest(pod *api.Pod) cluster.Resource {
-	var r cluster.Resource
 	if req, ok := cluster.ContainerRequests(pod); ok {
 		// The common pod: the same sums, without a list.
-		r.SetMax(req)
-		r.AllowedPodNumber = 0
-		return r
+		return fitRequest(req)
 	}
 	return podFitRequestList(pod)
 }
@@ -60,12 +57,20 @@ func PodFitRequest(pod *api.Pod) cluster.Resource {
 // podFitRequestList is PodFitRequest through resource.PodRequests' list,
 // for every pod.
 func podFitRequestList(pod *api.Pod) cluster.Resource {
-	var r cluster.Resource
 	scratch := requestLists.Get().(*api.ResourceList)
-	r.SetMax(cluster.ResourceFromList(resource.PodRequests(pod, resource.PodResourcesOptions{Reuse: *scratch})))
-	r.AllowedPodNumber = 0 // upstream's SetMaxResource ignores pods
+	r := fitRequest(cluster.ResourceFromList(resource.PodRequests(pod, resource.PodResourcesOptions{Reuse: *scratch})))
 	clear(*scratch)
 	requestLists.Put(scratch)
+	return r
+}
+
+// fitRequest is what NodeResourcesFit checks of the pod's requests req:
+// each at least zero, and no pod count (upstream's SetMaxResource
+// ignores pods).
+func fitRequest(req cluster.Resource) cluster.Resource {
+	var r cluster.Resource
+	r.SetMax(req)
+	r.AllowedPodNumber = 0
 	return r
 }
 

@@ -504,6 +504,8 @@ func (job *byMaxJob) score(lo, hi int) {
 	if job.fe.past(lo) {
 		return
 	}
+	// The chunk's totals serve as the scratch: they are set from base
+	// once the chunk is scored.
 	pl := plainSum{rowOf: job.rowOf, scratch: job.totals, base: job.base, outOfRange: &job.outOfRange}
 	if !scoreChunk(job.pi, job.ctx, job.state, job.pod, job.active, job.scores, job.stride, &pl, job.nodes, lo, hi, &job.fe) || job.outOfRange.Load() {
 		return
@@ -706,7 +708,9 @@ func scoreChunk(pi *profileInfo, ctx context.Context, state *framework.CycleStat
 		} else {
 			out = pl.scratch[lo:hi]
 		}
-		scoreNodes(pi, ctx, state, pod, k, chunk, out, &failAt, &failPlugin, &failSt)
+		if f, st := scoreNodes(pi, ctx, state, pod, k, chunk, failAt, out); f >= 0 && f < failAt {
+			failAt, failPlugin, failSt = f, k, st
+		}
 		if r < 0 && failPlugin < 0 {
 			if !addWeighted(pl.base[lo:hi], out, pi.weights[k], firstPlain) {
 				pl.outOfRange.Store(true)
@@ -721,30 +725,29 @@ func scoreChunk(pi *profileInfo, ctx context.Context, state *framework.CycleStat
 	return true
 }
 
-// scoreNodes runs score plugin k over chunk into out, the nodes before
-// *failAt only when it is not a FastPath.ScoreNodes; a failure before
-// *failAt moves it there and records the plugin and status.
-func scoreNodes(pi *profileInfo, ctx context.Context, state *framework.CycleState, pod *api.Pod, k int, chunk []*cluster.NodeInfo, out []int64, failAt, failPlugin *int, failSt **framework.Status) {
+// scoreNodes runs score plugin k into out over chunk, or, when it is not
+// a FastPath.ScoreNodes, over the first limit nodes only, and returns
+// the index and status of its first failure, or -1.
+func scoreNodes(pi *profileInfo, ctx context.Context, state *framework.CycleState, pod *api.Pod, k int, chunk []*cluster.NodeInfo, limit int, out []int64) (int, *framework.Status) {
 	if b := pi.scoreBatch[k]; b != nil {
-		if f, st := b(ctx, state, pod, chunk, out); !st.IsSuccess() {
-			if f < 0 || f >= len(chunk) {
-				f = 0
-			}
-			if f < *failAt {
-				*failAt, *failPlugin, *failSt = f, k, st
-			}
+		f, st := b(ctx, state, pod, chunk, out)
+		if st.IsSuccess() {
+			return -1, nil
 		}
-		return
+		if f < 0 || f >= len(chunk) {
+			f = 0
+		}
+		return f, st
 	}
 	pl := pi.score[k]
-	for i, ni := range chunk[:*failAt] {
+	for i, ni := range chunk[:limit] {
 		sc, st := pl.Score(ctx, state, pod, ni)
 		if !st.IsSuccess() {
-			*failAt, *failPlugin, *failSt = i, k, st
-			return
+			return i, st
 		}
 		out[i] = sc
 	}
+	return -1, nil
 }
 
 func grow[T any](s []T, n int) []T {
