@@ -1,8 +1,6 @@
 package framework
 
 import (
-	"reflect"
-
 	"github.com/schedkit/schedkit/api"
 )
 
@@ -86,17 +84,17 @@ func (ps *PodShape) Held() bool { return ps.shape != nil }
 // Alike reports whether pod has the shape held (false when none is).
 // The maps most pods have (labels, annotations, the node selector, the
 // overhead and the containers' requests and limits) are compared
-// directly, the rest of the pod by reflect.DeepEqual with those maps
-// left out: DeepEqual allocates for each entry of a map. Quantities
-// compare with ==, which holds only for identical ones (a pod with equal
-// but differently written quantities is taken for another shape).
+// directly, the rest of the pod by api.Pod.DeepEqual with those maps
+// left out. Quantities compare with ==, which holds only for identical
+// ones (a pod with equal but differently written quantities is taken
+// for another shape).
 func (ps *PodShape) Alike(pod *api.Pod) bool {
 	if ps.shape == nil {
 		return false
 	}
 	ps.probe = shapeOf(pod)
 	ps.probeMaps.strip(&ps.probe, &ps.probeContainers)
-	eq := ps.probeMaps.equal(&ps.maps) && reflect.DeepEqual(&ps.probe, ps.shape)
+	eq := ps.probeMaps.equal(&ps.maps) && ps.probe.DeepEqual(ps.shape)
 	ps.probe = api.Pod{}
 	clear(ps.probeContainers)
 	ps.probeMaps.clear()
