@@ -95,12 +95,10 @@ func generateDeepEqual(roots []reflect.Type) ([]byte, error) {
 		}
 	}
 	// The functions of slice and map types, in the order of their names.
-	var written []string
 	for len(g.pending) > 0 {
 		slices.Sort(g.pending)
 		name := g.pending[0]
 		g.pending = g.pending[1:]
-		written = append(written, name)
 		if err := g.compositeFunc(name, g.funcs[name]); err != nil {
 			return nil, err
 		}
