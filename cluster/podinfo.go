@@ -72,6 +72,9 @@ func newPodInfo(pod *api.Pod, check bool, scratch api.ResourceList) (*PodInfo, e
 	if pr := pod.Spec.Priority; pr != nil {
 		p.priority = *pr
 	}
+	if st := pod.Status.StartTime; st != nil {
+		p.start, p.hasStart = st.Time, true
+	}
 	if ok, err := p.containerRequests(check); !ok {
 		if err := p.podRequests(check, scratch); err != nil {
 			return nil, err

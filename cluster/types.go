@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"time"
+
 	"github.com/schedkit/schedkit/affinity"
 	"github.com/schedkit/schedkit/api"
 )
@@ -48,6 +50,11 @@ type PodInfo struct {
 	// is false in a PodInfo built as a literal.
 	priority      int32
 	priorityKnown bool
+	// start and hasStart are Pod.Status.StartTime, read by NewPodInfo
+	// beside the priority for the same reason: a dry run orders and
+	// scores the victims of every node it tries by them.
+	start    time.Time
+	hasStart bool
 	// Requests are the pod's effective requests (resource.PodRequests).
 	Requests Resource
 	// NonZeroMilliCPU is the CPU request with the scheduler's default for
@@ -89,6 +96,17 @@ func (p *PodInfo) Priority() int32 {
 		return *pr
 	}
 	return 0
+}
+
+// StartTime is the pod's status.startTime, and false when it has none.
+func (p *PodInfo) StartTime() (time.Time, bool) {
+	if p.priorityKnown {
+		return p.start, p.hasStart
+	}
+	if st := p.Pod.Status.StartTime; st != nil {
+		return st.Time, true
+	}
+	return time.Time{}, false
 }
 
 // HasAffinity reports whether the pod has any inter-pod affinity or
