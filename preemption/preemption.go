@@ -334,7 +334,11 @@ func dryRun(ctx context.Context, mem *Memory, prof *framework.Profile, ph Handle
 			if hasLowerPriority(ni, prio) {
 				victims, violations, st = sc.selectVictims(ctx, f, f.stateFor(state), pod, sc.copyNode(ni), nominated, pdbs)
 			}
-			score = scoreOf(victims, violations)
+			if len(victims) != 0 && len(victims) == len(sc.victims) {
+				score = scoreOfVictims(sc.victims, violations)
+			} else {
+				score = scoreOf(victims, violations)
+			}
 			memo.put(ni, name, nominated, victims, violations, st, &score)
 		}
 		if st.IsSuccess() && len(victims) != 0 {

@@ -90,12 +90,9 @@ func newVictim(pi *cluster.PodInfo, idx int) victim {
 	return v
 }
 
-// readStart fills in the start time, which only ordering victims reads:
-// a node with one potential victim leaves its pod object unread.
+// readStart fills in the start time, read once a victim is potential.
 func (v *victim) readStart() {
-	if st := v.pi.Pod.Status.StartTime; st != nil {
-		v.start, v.hasStart = st.Time, true
-	}
+	v.start, v.hasStart = v.pi.StartTime()
 }
 
 // moreImportant is upstream's MoreImportantVictim for single pods:
@@ -435,12 +432,11 @@ func (sc *scratch) selectVictims(ctx context.Context, f *fitter, state *framewor
 	if st := f.filter(ctx, state, pod, nodeInfo, nominated); !st.IsSuccess() {
 		return nil, 0, st
 	}
-	// Sorted through a pointer: a victimList in an interface would be
-	// allocated per node.
-	if len(potential) > 1 {
-		for i := range potential {
-			potential[i].readStart()
-		}
+	// The start times order the victims and score the node
+	// (scoreOfVictims). Sorted through a pointer: a victimList in an
+	// interface would be allocated per node.
+	for i := range potential {
+		potential[i].readStart()
 	}
 	sort.Sort(&sc.potential)
 	violatingV, nonViolatingV := sc.filterPDBViolation(potential, pdbs)
@@ -503,6 +499,36 @@ func scoreOf(victims []*api.Pod, violations int) candidateScore {
 	s[2] = -sum
 	s[3] = -int64(len(victims))
 	s[4] = latestStart(victims)
+	return s
+}
+
+// scoreOfVictims is scoreOf of the pods of vs, read from vs: a dry run
+// scores a node from the victims it just chose, whose priorities and
+// start times it holds, rather than from their pod objects again.
+func scoreOfVictims(vs []victim, violations int) candidateScore {
+	var s candidateScore
+	s[0] = -int64(violations)
+	if len(vs) == 0 {
+		s[4] = math.MinInt64
+		return s
+	}
+	s[1] = -int64(vs[0].prio)
+	var sum int64
+	maxPrio := vs[0].prio
+	earliest := int64(math.MaxInt64)
+	for i := range vs {
+		v := &vs[i]
+		sum += int64(v.prio) + int64(math.MaxInt32+1)
+		if v.prio > maxPrio {
+			maxPrio, earliest = v.prio, int64(math.MaxInt64)
+		}
+		if v.prio == maxPrio && v.hasStart && v.start.UnixNano() < earliest {
+			earliest = v.start.UnixNano()
+		}
+	}
+	s[2] = -sum
+	s[3] = -int64(len(vs))
+	s[4] = earliest
 	return s
 }
 
