@@ -71,20 +71,27 @@ func TestDeepCopyGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *updateDeepCopy {
-		if err := os.WriteFile(deepCopyFile, want, 0o644); err != nil {
+	checkGenerated(t, deepCopyFile, want, *updateDeepCopy, "TestDeepCopyGenerated -update-deepcopy")
+}
+
+// checkGenerated compares file with want, or with update writes want to
+// it; run names the test and flag that regenerate it.
+func checkGenerated(t *testing.T, file string, want []byte, update bool, run string) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(file, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	got, err := os.ReadFile(deepCopyFile)
+	got, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("api/%s is stale: the types changed since it was generated; "+
-			"run go test ./api -run TestDeepCopyGenerated -update-deepcopy "+
-			"(with -tags deepcopygen if the package does not compile)", deepCopyFile)
+			"run go test ./api -run %s "+
+			"(with -tags deepcopygen if the package does not compile)", file, run)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -37,21 +36,7 @@ func TestDeepEqualGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *updateDeepEqual {
-		if err := os.WriteFile(deepEqualFile, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(deepEqualFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("api/%s is stale: the types changed since it was generated; "+
-			"run go test ./api -run TestDeepEqualGenerated -update-deepequal "+
-			"(with -tags deepcopygen if the package does not compile)", deepEqualFile)
-	}
+	checkGenerated(t, deepEqualFile, want, *updateDeepEqual, "TestDeepEqualGenerated -update-deepequal")
 }
 
 // deepEqualNote heads the generated functions.
